@@ -1,0 +1,138 @@
+import { parseArgs } from "node:util";
+import { buildGraph } from "../graph/build.js";
+import { depsFromEnv } from "../graph/env.js";
+import { streamClientEvents, type ClientEvent } from "../graph/run.js";
+import { ConfigError } from "../state/config.js";
+
+const USAGE = `usage: npm run debate -- [--json] [--participants call_grok,call_claude] [--seed N] "<message>"
+
+  "/debatt <topic>"   eight AI models debate the topic live
+  "/dvoice <topic>"   the same debate in voice mode
+  anything else        a normal chat answer
+
+  --json               one JSON object per line: {"event": "<kebab-case name>", "data": {...}}
+  --participants LIST  a subset of participant keys or names (2–8)
+  --seed N             seed for the speaking orders (same seed, same orders)`;
+
+const ROUND_LABELS: Record<number, string> = { 1: "Introduktion", 2: "Argument", 3: "Fördjupning", 4: "Röstning" };
+
+/** Terminal styling, off when stdout is not a terminal or NO_COLOR is set. */
+function styles(enabled: boolean) {
+  const wrap = (code: number) => (s: string) => (enabled ? `\x1b[${code}m${s}\x1b[0m` : s);
+  return { bold: wrap(1), dim: wrap(2), red: wrap(31), green: wrap(32), yellow: wrap(33), cyan: wrap(36) };
+}
+
+/** Renders events for people: round headers, who speaks, streaming text, the vote table, winner, synthesis. */
+export function createPrettyPrinter(write: (s: string) => void, color: boolean) {
+  const c = styles(color);
+  let inArenaBlock = false;
+  return (e: ClientEvent): void => {
+    const d = e.data as Record<string, any>;
+    switch (e.event) {
+      case "debate-init":
+        write(`${c.bold(`Debatt: ${d.topic}`)}${d.voice_mode ? c.dim(" (röstläge)") : ""}\n`);
+        write(c.dim(`${d.participants.map((p: any) => p.display).join(", ")}${d.simulated ? " — simulerade deltagare (ingen OPENAI_API_KEY)" : ""}\n`));
+        break;
+      case "debate-round-start":
+        write(`\n${c.yellow(`━━ Runda ${d.round}: ${ROUND_LABELS[d.round] ?? d.type} ━━`)} ${c.dim(d.order.join(" → "))}\n`);
+        break;
+      case "debate-participant-start":
+        write(`\n${c.cyan(c.bold(`▶ ${d.model}`))} ${c.dim(`(${d.position})`)}\n`);
+        break;
+      case "debate-participant-delta":
+        write(d.delta);
+        break;
+      case "debate-participant-end":
+        write(d.status === "ok" ? c.dim(`\n   ${d.word_count} ord · ${(d.latency_ms / 1000).toFixed(1)} s\n`) : c.red(`\n   ✗ ${d.model}: ${d.error}\n`));
+        break;
+      case "debate-vote-result":
+        write(`  ${c.bold(d.voter)} → ${c.green(d.voted_for)}: ${d.motivation}\n`);
+        break;
+      case "debate-results": {
+        write(`\n${c.bold("Röster")}\n`);
+        const rows = Object.entries(d.vote_counts as Record<string, number>).sort(([, a], [, b]) => b - a);
+        for (const [name, n] of rows) write(`  ${name.padEnd(12)} ${"█".repeat(n)} ${n}  ${c.dim(`${d.word_counts[name] ?? 0} ord`)}\n`);
+        const tiebreak = d.tiebreaker === "word_count" ? " (oavgjort: flest ord)" : d.tiebreaker === "alphabetical" ? " (oavgjort: bokstavsordning)" : "";
+        write(`\n${c.green(c.bold(`👑 Vinnare: ${d.winner}`))}${tiebreak} ${c.dim(`— ${d.total_votes} giltiga röster, ${d.self_votes_filtered} självröster bortfiltrerade, ${d.invalid_votes} ogiltiga`)}\n\n`);
+        break;
+      }
+      case "text-delta": {
+        // The arena-data block is for the arena page; people read the analysis after it.
+        let text: string = d.delta;
+        if (text.startsWith("```debate-arena-data")) inArenaBlock = true;
+        if (inArenaBlock) {
+          const end = text.indexOf("```\n", 3);
+          if (end === -1) return;
+          inArenaBlock = false;
+          text = text.slice(end + 4).replace(/^\n+/, "");
+        }
+        write(text);
+        break;
+      }
+      case "debate-synthesis-complete":
+        write("\n");
+        break;
+      case "error":
+        write(c.red(`\nfel (${d.code}): ${d.message}\n`));
+        break;
+    }
+  };
+}
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      allowPositionals: true,
+      options: { json: { type: "boolean" }, participants: { type: "string" }, seed: { type: "string" }, help: { type: "boolean", short: "h" } },
+    });
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  const message = args.positionals.join(" ").trim();
+  if (args.values.help || !message) {
+    process.stderr.write(`${USAGE}\n`);
+    return args.values.help ? 0 : 2;
+  }
+  const seed = args.values.seed === undefined ? undefined : Number(args.values.seed);
+  if (seed !== undefined && !Number.isInteger(seed)) {
+    process.stderr.write(`--seed must be a whole number, got "${args.values.seed}"\n`);
+    return 2;
+  }
+  let graph;
+  try {
+    graph = buildGraph(depsFromEnv());
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`configuration error: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const controller = new AbortController();
+  process.once("SIGINT", () => {
+    process.stderr.write("\ncancelled\n");
+    controller.abort();
+  });
+  const participants = args.values.participants?.split(",").map((s) => s.trim()).filter(Boolean);
+  const write = (s: string) => process.stdout.write(s);
+  const print = args.values.json
+    ? (e: ClientEvent) => write(`${JSON.stringify(e)}\n`)
+    : createPrettyPrinter(write, process.stdout.isTTY === true && !process.env.NO_COLOR);
+  let failed = false;
+  for await (const event of streamClientEvents(graph, { message, participants }, { signal: controller.signal, configurable: seed === undefined ? {} : { seed } })) {
+    if (event.event === "error") failed = true;
+    print(event);
+  }
+  if (controller.signal.aborted) return 130;
+  return failed ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`${(err as Error).stack ?? err}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,50 @@
+import { END, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
+import { makeDebateConvergence } from "../nodes/debate-convergence.js";
+import { makeDebateDomainPlanner } from "../nodes/debate-domain-planner.js";
+import { makeDebateRoundExecutor } from "../nodes/debate-round-executor.js";
+import { makeDebateSynthesizer } from "../nodes/debate-synthesizer.js";
+import { makeDebateVote } from "../nodes/debate-vote.js";
+import { resolveIntent } from "../nodes/resolve-intent.js";
+import { makeSupervisor } from "../nodes/supervisor.js";
+import { RunConfigSchema } from "../state/config.js";
+import type { VoteTask } from "../state/debate.js";
+import { GraphState } from "../state/graph-state.js";
+import { MAX_PARTICIPANTS } from "../state/participants.js";
+import type { GraphDeps } from "./deps.js";
+import { recursionLimitFor, routeAfterIntent, routeAfterPlanner, routeAfterTurn } from "./edges.js";
+
+/**
+ * Builds and compiles the debatt graph (seed 003 §2):
+ *
+ *   resolve_intent ─┬─ supervisor → END
+ *                   ├─ debate_domain_planner → debate_round_executor ⟲ (one turn per step)
+ *                   │     → debate_vote ×N (Send, parallel) → debate_convergence → debate_synthesizer → END
+ *                   └─ END (command without a topic)
+ *
+ * The recursion limit is set for the largest debate (8 participants).
+ */
+export function buildGraph(deps: GraphDeps, options: { checkpointer?: BaseCheckpointSaver } = {}) {
+  const graph = new StateGraph(GraphState, RunConfigSchema)
+    .addNode("resolve_intent", resolveIntent)
+    .addNode("supervisor", makeSupervisor(deps))
+    .addNode("debate_domain_planner", makeDebateDomainPlanner(deps))
+    .addNode("debate_round_executor", makeDebateRoundExecutor(deps))
+    // The vote node's input is the Send's VoteTask, not the graph state.
+    .addNode("debate_vote", makeDebateVote(deps) as unknown as (task: VoteTask) => Promise<typeof GraphState.Update>)
+    .addNode("debate_convergence", makeDebateConvergence(deps))
+    .addNode("debate_synthesizer", makeDebateSynthesizer(deps))
+    .addEdge(START, "resolve_intent")
+    .addConditionalEdges("resolve_intent", routeAfterIntent, ["debate_domain_planner", "supervisor", END])
+    .addEdge("supervisor", END)
+    .addConditionalEdges("debate_domain_planner", routeAfterPlanner, ["debate_round_executor", END])
+    .addConditionalEdges("debate_round_executor", routeAfterTurn, ["debate_round_executor", "debate_vote", END])
+    .addEdge("debate_vote", "debate_convergence")
+    .addEdge("debate_convergence", "debate_synthesizer")
+    .addEdge("debate_synthesizer", END);
+  return graph
+    .compile({ checkpointer: options.checkpointer, name: "debatt" })
+    .withConfig({ recursionLimit: recursionLimitFor(MAX_PARTICIPANTS) });
+}
+
+/** The compiled graph type. */
+export type DebattGraph = ReturnType<typeof buildGraph>;

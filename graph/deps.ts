@@ -1,0 +1,54 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { PromptStore } from "../prompts/store.js";
+import { loadPromptSet } from "../prompts/store.js";
+import type { PromptSet } from "../prompts/render.js";
+import { DEFAULTS, resolveRunSettings, type RunSettings, type Settings } from "../state/config.js";
+import type { ModelFactory, SearchClient } from "./models.js";
+
+/** Everything the graph's nodes need from outside, injected once when the graph is built. */
+export interface GraphDeps {
+  /** Chat models: OpenAI-compatible, simulated, or a test's scripted fake. */
+  models: ModelFactory;
+  /** Admins' prompt overrides. */
+  prompts: PromptStore;
+  /** Web search for OneSeek and the supervisor; absent without TAVILY_API_KEY. */
+  search?: SearchClient;
+  /** Process settings (environment and defaults). */
+  settings: Settings;
+  /** How long streamed text may be coalesced into one event, in ms. */
+  deltaCoalesceMs?: number;
+  /** Clock (tests pin it). */
+  now?: () => Date;
+  /** Where operational log lines go (stderr by default). */
+  log?: (line: string) => void;
+}
+
+/** What a node needs for one run, resolved from the deps and the run's configuration. */
+export interface RunContext {
+  deps: GraphDeps;
+  run: RunSettings;
+  prompts: PromptSet;
+  now: () => Date;
+  log: (line: string) => void;
+  coalesceMs: number;
+}
+
+/**
+ * Resolves the run's configuration and loads its prompts (run overrides → store → defaults).
+ * A failing store is logged once per run and the defaults stay in force.
+ */
+export async function runContext(deps: GraphDeps, config: LangGraphRunnableConfig): Promise<RunContext> {
+  const log = deps.log ?? ((line: string) => console.error(`[debatt] ${line}`));
+  const run = resolveRunSettings({ ...config.configurable, ...(config.context as object | undefined) }, deps.settings);
+  const prompts = await loadPromptSet(deps.prompts, run.promptOverrides, (err) =>
+    log(`prompt store unavailable, using defaults: ${err.message}`),
+  );
+  return {
+    deps,
+    run,
+    prompts,
+    now: deps.now ?? (() => new Date()),
+    log,
+    coalesceMs: deps.deltaCoalesceMs ?? DEFAULTS.deltaCoalesceMs,
+  };
+}

@@ -1,0 +1,46 @@
+import { END, Send } from "@langchain/langgraph";
+import type { VoteTask } from "../state/debate.js";
+import type { State } from "../state/graph-state.js";
+
+/** Spoken rounds before the vote. */
+const SPOKEN_ROUNDS = 3;
+
+/** After resolve_intent: the debate, the supervisor's chat, or the end (a usage message was sent). */
+export function routeAfterIntent(state: State): "debate_domain_planner" | "supervisor" | typeof END {
+  if (state.route === "debate") return "debate_domain_planner";
+  if (state.route === "supervisor") return "supervisor";
+  return END;
+}
+
+/** After the planner: into round 1, or the end when the participants were invalid. */
+export function routeAfterPlanner(state: State): "debate_round_executor" | typeof END {
+  return state.debate_status === "error" ? END : "debate_round_executor";
+}
+
+/**
+ * After a turn: the next turn (a loop, one turn per step), the parallel vote (one `Send` per
+ * participant, each a separate task and update), or the end when a round had too few answers.
+ */
+export function routeAfterTurn(state: State): "debate_round_executor" | Send[] | typeof END {
+  if (state.debate_status === "error") return END;
+  if ((state.debate_current_round ?? 1) <= SPOKEN_ROUNDS) return "debate_round_executor";
+  return state.debate_participants.map(
+    (voter) =>
+      new Send("debate_vote", {
+        voter,
+        participants: state.debate_participants,
+        topic: state.debate_topic ?? "",
+        round_responses: state.debate_round_responses,
+        deadline: state.debate_vote_deadline ?? Date.now(),
+      } satisfies VoteTask),
+  );
+}
+
+/**
+ * Steps one debate takes: resolve_intent, the planner, 3 turns per participant, the vote
+ * (one parallel step), convergence and synthesis; plus headroom. LangGraph's default limit of
+ * 25 would stop an 8-participant debate (29 steps) in round 3.
+ */
+export function recursionLimitFor(participants: number): number {
+  return 2 + SPOKEN_ROUNDS * participants + 3 + 5;
+}

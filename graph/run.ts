@@ -1,0 +1,53 @@
+import { randomUUID } from "node:crypto";
+import { kebabEventName } from "./events.js";
+import type { DebattGraph } from "./build.js";
+import type { GraphEvent } from "../state/events.js";
+
+/** An event as clients see it: kebab-case name and the payload. */
+export interface ClientEvent {
+  event: string;
+  data: Record<string, unknown>;
+}
+
+/** What starts a run. */
+export interface RunInput {
+  message: string;
+  participants?: string[];
+}
+
+/** Options of a streamed run. */
+export interface RunOptions {
+  /** Aborting it cancels the run: every in-flight model call is aborted and no more start. */
+  signal?: AbortSignal;
+  /** Per-run configuration (RunConfigSchema fields). */
+  configurable?: Record<string, unknown>;
+  /** Thread id, for a checkpointed graph (a new one by default). */
+  threadId?: string;
+}
+
+/**
+ * Runs the graph and yields its custom events with kebab-case names, as the SSE bridge and the
+ * CLI's `--json` emit them. The graph's own recursion limit covers the largest debate. Always ends with `done`; a failure becomes an `error` event first.
+ */
+export async function* streamClientEvents(graph: DebattGraph, input: RunInput, options: RunOptions = {}): AsyncGenerator<ClientEvent> {
+  try {
+    const stream = await graph.stream(
+      { message: input.message, participants: input.participants ?? null },
+      {
+        streamMode: "custom",
+        signal: options.signal,
+        configurable: { thread_id: options.threadId ?? randomUUID(), ...options.configurable },
+      },
+    );
+    for await (const chunk of stream) {
+      const { event, data } = chunk as GraphEvent;
+      yield { event: kebabEventName(event), data };
+    }
+  } catch (err) {
+    if (!options.signal?.aborted) {
+      const e = err as Error & { code?: string };
+      yield { event: "error", data: { message: e.message, code: e.code ?? "internal_error", timestamp: new Date().toISOString() } };
+    }
+  }
+  yield { event: "done", data: { timestamp: new Date().toISOString() } };
+}

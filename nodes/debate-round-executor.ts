@@ -1,0 +1,137 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { DeltaCoalescer, emit } from "../graph/events.js";
+import { runContext, type GraphDeps, type RunContext } from "../graph/deps.js";
+import { ROUNDS, type DebateStatus, type Turn } from "../state/debate.js";
+import type { State, StateUpdate } from "../state/graph-state.js";
+import type { Participant } from "../state/participants.js";
+import { buildContextChain } from "./context-chain.js";
+import { ModelCallError, streamText, withTimeout } from "./model-call.js";
+import { researchForTurn } from "./oneseek-research.js";
+import { participantMessages } from "./participant-prompts.js";
+import { shuffleForRound } from "./shuffle.js";
+import { countWords, preview } from "./text.js";
+
+/** Fewest answers a round needs for the debate to go on. */
+export const MIN_ANSWERS_PER_ROUND = 2;
+
+/**
+ * debate_round_executor: one participant turn per graph step (a loop edge back to itself), so a
+ * checkpointed thread resumes after the last completed turn and Studio shows every turn.
+ * Rounds 1–3 are strictly sequential in a freshly shuffled order per round; each speaker sees
+ * the context chain. A failed turn is recorded and announced with status "error" and the round
+ * goes on; a round with fewer than two answers ends the debate with an `error` event.
+ */
+export function makeDebateRoundExecutor(deps: GraphDeps) {
+  return async function debateRoundExecutor(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
+    const ctx = await runContext(deps, config);
+    const round = state.debate_current_round ?? 1;
+    const spec = ROUNDS[round - 1];
+    const byKey = new Map(state.debate_participants.map((p) => [p.key, p]));
+    const update: StateUpdate = {};
+
+    let order = state.debate_round_order[round];
+    if (state.debate_turn_index === 0 || !order) {
+      order = shuffleForRound(state.debate_participants.map((p) => p.key), state.debate_seed, round);
+      update.debate_round_order = { ...state.debate_round_order, [round]: order };
+      update.debate_status = `round_${round}` as DebateStatus;
+      emit(config, "debate_round_start", { round, type: spec.type, order: order.map((k) => byKey.get(k)!.display) });
+    }
+
+    const index = state.debate_turn_index;
+    const speaker = byKey.get(order[index])!;
+    const turn = await runTurn(ctx, config, state, speaker, round, index + 1, spec.words);
+
+    const responses = { ...state.debate_round_responses };
+    if (turn.status === "ok") responses[round] = { ...responses[round], [speaker.display]: turn.text };
+    update.debate_round_responses = responses;
+    update.debate_turns = [...state.debate_turns, turn];
+    update.debate_word_counts = {
+      ...state.debate_word_counts,
+      [speaker.display]: (state.debate_word_counts[speaker.display] ?? 0) + turn.word_count,
+    };
+
+    if (index + 1 < order.length) return { ...update, debate_turn_index: index + 1 };
+
+    // The round is complete.
+    const answered = Object.keys(responses[round] ?? {}).length;
+    emit(config, "debate_round_end", { round, participant_count: answered });
+    if (answered < MIN_ANSWERS_PER_ROUND) {
+      const message = `only ${answered} of ${order.length} participants answered round ${round}; a debate needs at least ${MIN_ANSWERS_PER_ROUND}`;
+      emit(config, "error", { code: "too_few_answers", message });
+      return { ...update, debate_turn_index: 0, debate_status: "error", debate_error: message };
+    }
+    if (round < ROUNDS.length) return { ...update, debate_turn_index: 0, debate_current_round: round + 1 };
+
+    emit(config, "debate_round_start", {
+      round: 4,
+      type: "voting",
+      order: state.debate_participants.map((p) => p.display),
+    });
+    return {
+      ...update,
+      debate_turn_index: 0,
+      debate_current_round: 4,
+      debate_status: "voting",
+      debate_vote_deadline: Date.now() + ctx.run.voteRoundTimeoutMs,
+    };
+  };
+}
+
+/** One participant's turn: start event, streamed answer (deltas), end event. Never throws for a model failure. */
+async function runTurn(
+  ctx: RunContext,
+  config: LangGraphRunnableConfig,
+  state: State,
+  p: Participant,
+  round: number,
+  position: number,
+  words: number,
+): Promise<Turn> {
+  const who = { model: p.display, model_key: p.key, round };
+  emit(config, "debate_participant_start", { ...who, position });
+  const started = performance.now();
+  const topic = state.debate_topic ?? "";
+  const coalescer = new DeltaCoalescer((delta) => emit(config, "debate_participant_delta", { ...who, delta }), ctx.coalesceMs);
+  let text = "";
+  let error: string | undefined;
+  try {
+    text = await withTimeout(ctx.run.responseTimeoutMs, config.signal, async (signal) => {
+      const context = buildContextChain(topic, round, state.debate_round_responses, ctx.run.contextChars);
+      const research = p.oneseek
+        ? await researchForTurn(ctx, { oneseek: p, topic, round, context, date: ctx.now().toISOString().slice(0, 10), signal })
+        : null;
+      const messages = participantMessages(ctx, {
+        participant: p,
+        participants: state.debate_participants,
+        round,
+        topic,
+        context,
+        wordLimit: words,
+        research,
+      });
+      const model = ctx.deps.models.create({ phase: "turn", participant: p, round, topic, maxTokens: ctx.run.maxResponseTokens });
+      return streamText(model, messages, signal, (d) => coalescer.push(d));
+    });
+    if (text.trim() === "") error = "the model returned an empty answer";
+  } catch (err) {
+    // A cancelled run stops here; anything else is this participant's failure only.
+    if (err instanceof ModelCallError && err.code === "cancelled") throw err;
+    error = err instanceof ModelCallError && err.code === "timeout" ? `timeout: ${err.message}` : (err as Error).message;
+  } finally {
+    coalescer.flush();
+  }
+  const latency = Math.round(performance.now() - started);
+  const ok = error === undefined;
+  if (!ok) ctx.log(`${p.display} failed in round ${round}: ${error}`);
+  const word_count = ok ? countWords(text) : 0;
+  emit(config, "debate_participant_end", {
+    ...who,
+    position,
+    word_count,
+    latency_ms: latency,
+    response_preview: ok ? preview(text) : "",
+    status: ok ? "ok" : "error",
+    ...(ok ? {} : { error }),
+  });
+  return { round, position, key: p.key, display: p.display, status: ok ? "ok" : "error", text, word_count, latency_ms: latency, ...(ok ? {} : { error }) };
+}

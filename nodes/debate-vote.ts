@@ -1,0 +1,52 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { emit } from "../graph/events.js";
+import { runContext, type GraphDeps } from "../graph/deps.js";
+import type { Ballot, VoteTask } from "../state/debate.js";
+import type { StateUpdate } from "../state/graph-state.js";
+import { buildContextChain } from "./context-chain.js";
+import { invokeText, ModelCallError, withTimeout } from "./model-call.js";
+import { participantMessages } from "./participant-prompts.js";
+import { parseVote } from "./vote-parse.js";
+
+/**
+ * debate_vote: one participant's vote in round 4, run in parallel for every participant through
+ * `Send`. The call is bounded by the per-vote timeout and by what is left of the whole round's.
+ * A valid ballot is announced with `debate_vote_result`; an invalid one (names nobody, empty,
+ * unparsable, failed) is kept in state with its reason and never emitted.
+ */
+export function makeDebateVote(deps: GraphDeps) {
+  return async function debateVote(task: VoteTask, config: LangGraphRunnableConfig): Promise<StateUpdate> {
+    const ctx = await runContext(deps, config);
+    const { voter, participants, topic } = task;
+    const candidates = participants.map((p) => p.display).filter((d) => d !== voter.display);
+    const budget = Math.max(0, Math.min(ctx.run.voteTimeoutMs, task.deadline - Date.now()));
+    const base = { voter: voter.display, voter_key: voter.key, motivation: "", bullets: [] as string[] };
+    let ballot: Ballot;
+    try {
+      const raw = await withTimeout(budget, config.signal, (signal) => {
+        const context = buildContextChain(topic, 4, task.round_responses, ctx.run.contextChars);
+        const messages = participantMessages(ctx, { participant: voter, participants, round: 4, topic, context, candidates });
+        const model = ctx.deps.models.create({ phase: "vote", participant: voter, round: 4, topic, candidates });
+        return invokeText(model, messages, signal);
+      });
+      const parsed = parseVote(raw, participants);
+      ballot = parsed.ok
+        ? { ...base, voted_for: parsed.vote.voted_for, motivation: parsed.vote.motivation, bullets: parsed.vote.bullets, valid: true }
+        : { ...base, voted_for: null, valid: false, invalid_reason: parsed.reason };
+    } catch (err) {
+      if (err instanceof ModelCallError && err.code === "cancelled") throw err;
+      ballot = { ...base, voted_for: null, valid: false, invalid_reason: (err as Error).message };
+    }
+    if (ballot.valid) {
+      emit(config, "debate_vote_result", {
+        voter: ballot.voter,
+        voted_for: ballot.voted_for!,
+        motivation: ballot.motivation,
+        bullets: ballot.bullets,
+      });
+    } else {
+      ctx.log(`vote of ${voter.display} dropped: ${ballot.invalid_reason}`);
+    }
+    return { debate_votes: [ballot] };
+  };
+}

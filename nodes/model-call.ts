@@ -1,0 +1,82 @@
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { BaseMessage, MessageContent } from "@langchain/core/messages";
+
+/** Why a model call did not produce an answer. */
+export type ModelFailure = "timeout" | "cancelled" | "model_error";
+
+/** A model call that failed, timed out or was cancelled; `code` says which. */
+export class ModelCallError extends Error {
+  constructor(
+    readonly code: ModelFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Runs `fn` with a signal that aborts when the run is cancelled or `ms` pass. It also rejects at
+ * the deadline by itself, so a model that ignores its signal cannot hold the debate up.
+ */
+export async function withTimeout<T>(
+  ms: number,
+  runSignal: AbortSignal | undefined,
+  fn: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const timeout = new AbortController();
+  // AbortSignal.any holds no listener on the run's signal, so eight parallel votes add none.
+  const signal = runSignal ? AbortSignal.any([runSignal, timeout.signal]) : timeout.signal;
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const stop = new Promise<never>((_resolve, reject) => {
+    onAbort = () =>
+      reject(
+        timeout.signal.aborted
+          ? new ModelCallError("timeout", `timed out after ${ms} ms`)
+          : new ModelCallError("cancelled", "the run was cancelled"),
+      );
+    timer = setTimeout(() => timeout.abort(new ModelCallError("timeout", `timed out after ${ms} ms`)), Math.max(0, ms));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([fn(signal), stop]);
+  } catch (err) {
+    if (err instanceof ModelCallError) throw err;
+    if (signal.aborted) throw timeout.signal.aborted ? new ModelCallError("timeout", `timed out after ${ms} ms`) : new ModelCallError("cancelled", "the run was cancelled");
+    throw new ModelCallError("model_error", (err as Error)?.message ?? String(err));
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal.removeEventListener("abort", onAbort);
+  }
+}
+
+/** The text of a message's content, whether a string or a list of content parts. */
+export function textOf(content: MessageContent): string {
+  if (typeof content === "string") return content;
+  return content.map((part) => (typeof part === "string" ? part : part.type === "text" ? String(part.text ?? "") : "")).join("");
+}
+
+/** Streams a model's answer, handing every piece of text to `onDelta`; returns the whole text. */
+export async function streamText(
+  model: BaseChatModel,
+  messages: BaseMessage[],
+  signal: AbortSignal,
+  onDelta: (delta: string) => void,
+): Promise<string> {
+  let text = "";
+  for await (const chunk of await model.stream(messages, { signal })) {
+    const piece = textOf(chunk.content);
+    if (piece) {
+      text += piece;
+      onDelta(piece);
+    }
+  }
+  return text;
+}
+
+/** Asks a model for one whole answer and returns its text. */
+export async function invokeText(model: BaseChatModel, messages: BaseMessage[], signal: AbortSignal): Promise<string> {
+  const answer = await model.invoke(messages, { signal });
+  return textOf(answer.content);
+}

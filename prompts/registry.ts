@@ -1,0 +1,129 @@
+import * as D from "./debate.js";
+
+/** One placeholder a prompt may use; a required one must appear in every override. */
+export interface Placeholder {
+  name: string;
+  required: boolean;
+  description: string;
+}
+
+/** A registered prompt: its key, what it is for, its placeholders and its default text. */
+export interface PromptDefinition {
+  key: string;
+  description: string;
+  placeholders: Placeholder[];
+  default: string;
+}
+
+const req = (name: string, description: string): Placeholder => ({ name, required: true, description });
+const opt = (name: string, description: string): Placeholder => ({ name, required: false, description });
+
+const P = {
+  topic: (r = false) => (r ? req : opt)("topic", "the debate topic"),
+  context: req("context", "the context chain: topic, earlier rounds, this round so far"),
+  wordLimit: opt("word_limit", "the round's word limit"),
+  participant: (r = false) => (r ? req : opt)("participant", "display name of the speaking participant"),
+  participants: opt("participants", "display names of all participants"),
+  participantCount: opt("participant_count", "number of participants"),
+  date: (r = false) => (r ? req : opt)("date", "today's date, ISO 8601"),
+  candidates: req("candidates", "display names one may vote for"),
+};
+
+const roundPrompt = (key: string, description: string, text: string): PromptDefinition => ({
+  key,
+  description,
+  placeholders: [P.context, P.wordLimit, P.topic(), P.participant()],
+  default: text,
+});
+const votePrompt = (key: string, description: string, text: string): PromptDefinition => ({
+  key,
+  description,
+  placeholders: [P.context, P.candidates, P.participant(), P.topic()],
+  default: text,
+});
+
+/** The 16 prompt keys of seed 003 §9, in the seed's order. */
+export const PROMPTS: readonly PromptDefinition[] = [
+  {
+    key: "debate.supervisor.instructions",
+    description: "Supervisor: system prompt of the normal chat route (messages that are not debate commands)",
+    placeholders: [P.date()],
+    default: D.DEBATE_SUPERVISOR_INSTRUCTIONS,
+  },
+  {
+    key: "debate.domain_planner.system",
+    description: "Domain planner: each external participant's role in the debate (its system prompt)",
+    placeholders: [P.participant(true), P.participants, P.participantCount],
+    default: D.DEFAULT_DEBATE_DOMAIN_PLANNER_PROMPT,
+  },
+  {
+    key: "debate.mini_planner.system",
+    description: "Mini-planner: plans OneSeek's web-search queries for a round (JSON)",
+    placeholders: [
+      P.topic(true),
+      opt("round", "the round number"),
+      P.date(),
+      opt("max_queries", "most queries allowed"),
+    ],
+    default: D.DEFAULT_DEBATE_MINI_PLANNER_PROMPT,
+  },
+  {
+    key: "debate.mini_critic.system",
+    description: "Mini-critic: keeps the relevant search results for OneSeek (JSON)",
+    placeholders: [P.topic()],
+    default: D.DEFAULT_DEBATE_MINI_CRITIC_PROMPT,
+  },
+  {
+    key: "debate.convergence.system",
+    description: "Convergence: the model's analysis of agreements and disagreements (JSON)",
+    placeholders: [P.topic(true), opt("winner", "the computed winner"), opt("vote_counts", "votes per participant")],
+    default: D.DEFAULT_DEBATE_CONVERGENCE_PROMPT,
+  },
+  {
+    key: "debate.analysis.system",
+    description: "Synthesizer: the final analysis, streamed after the debate-arena-data block",
+    placeholders: [
+      P.topic(true),
+      req("winner", "the computed winner"),
+      opt("vote_counts", "votes per participant"),
+      opt("summary", "the convergence summary"),
+    ],
+    default: D.DEFAULT_DEBATE_ANALYSIS_PROMPT,
+  },
+  {
+    key: "debate.research.system",
+    description: "Research: how OneSeek is given its kept web-search results",
+    placeholders: [req("results", "the kept search results, one per line"), P.date()],
+    default: D.DEFAULT_DEBATE_RESEARCH_PROMPT,
+  },
+  {
+    key: "debate.oneseek.system",
+    description: "OneSeek: system prompt of the internal participant (with today's date)",
+    placeholders: [P.date(true), P.participants, P.participantCount],
+    default: D.ONESEEK_DEBATE_SYSTEM_PROMPT,
+  },
+  roundPrompt("debate.round.1.introduction", "Round 1: introduction (≤300 words)", D.DEBATE_ROUND1_INTRO_PROMPT),
+  roundPrompt("debate.round.2.argument", "Round 2: argument (≤500 words)", D.DEBATE_ROUND2_ARGUMENT_PROMPT),
+  roundPrompt("debate.round.3.deepening", "Round 3: deepening (≤500 words)", D.DEBATE_ROUND3_DEEPENING_PROMPT),
+  votePrompt("debate.round.4.voting", "Round 4: the vote (JSON)", D.DEBATE_ROUND4_VOTING_PROMPT),
+  roundPrompt("debate.oneseek.round.1", "OneSeek round 1", D.ONESEEK_DEBATE_ROUND1_PROMPT),
+  roundPrompt("debate.oneseek.round.2", "OneSeek round 2", D.ONESEEK_DEBATE_ROUND2_PROMPT),
+  roundPrompt("debate.oneseek.round.3", "OneSeek round 3", D.ONESEEK_DEBATE_ROUND3_PROMPT),
+  votePrompt("debate.oneseek.round.4", "OneSeek round 4: the vote (JSON)", D.ONESEEK_DEBATE_ROUND4_PROMPT),
+];
+
+/** A registered prompt key. */
+export type PromptKey = (typeof PROMPTS)[number]["key"];
+
+const BY_KEY = new Map(PROMPTS.map((p) => [p.key, p]));
+
+/** The definition of a key, or undefined for an unknown key. */
+export function promptDefinition(key: string): PromptDefinition | undefined {
+  return BY_KEY.get(key);
+}
+
+/** The round prompt key of a participant's turn (rounds 1–4; OneSeek has its own). */
+export function roundPromptKey(round: number, oneseek: boolean): string {
+  if (oneseek) return `debate.oneseek.round.${round}`;
+  return ["", "debate.round.1.introduction", "debate.round.2.argument", "debate.round.3.deepening", "debate.round.4.voting"][round];
+}

@@ -1,0 +1,71 @@
+import { promptDefinition } from "./registry.js";
+
+/** `{name}` placeholders: lower-case identifiers only, so JSON examples like `{"a": 1}` are left alone. */
+const PLACEHOLDER = /\{([a-z_][a-z0-9_]*)\}/g;
+
+/** Longest prompt text accepted as an override. */
+export const MAX_PROMPT_CHARS = 20_000;
+
+/** A prompt could not be rendered or an override is not acceptable. */
+export class PromptError extends Error {
+  readonly code = "prompt_error";
+}
+
+/** The distinct placeholder names used in a text. */
+export function placeholdersIn(text: string): string[] {
+  return [...new Set([...text.matchAll(PLACEHOLDER)].map((m) => m[1]))];
+}
+
+/**
+ * Fills every `{name}` of `template` from `values`; throws a PromptError naming the prompt and the
+ * placeholder when a value is missing, so a broken override fails loudly instead of sending `{x}`.
+ */
+export function renderTemplate(key: string, template: string, values: Record<string, string | number>): string {
+  return template.replace(PLACEHOLDER, (_m, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new PromptError(`prompt "${key}" uses {${name}} but no value was given for it`);
+    return String(value);
+  });
+}
+
+/** Problems with a proposed prompt text for `key` (empty when acceptable); each names its cause. */
+export function validatePromptText(key: string, text: unknown): string[] {
+  const def = promptDefinition(key);
+  if (!def) return [`unknown prompt key "${key}"`];
+  if (typeof text !== "string") return [`prompt "${key}": text must be a string`];
+  if (text.trim() === "") return [`prompt "${key}": text is empty`];
+  const problems: string[] = [];
+  if (text.length > MAX_PROMPT_CHARS) {
+    problems.push(`prompt "${key}": text has ${text.length} characters, at most ${MAX_PROMPT_CHARS} are allowed`);
+  }
+  const used = new Set(placeholdersIn(text));
+  const known = new Set(def.placeholders.map((p) => p.name));
+  for (const p of def.placeholders) {
+    if (p.required && !used.has(p.name)) problems.push(`prompt "${key}": required placeholder {${p.name}} is missing`);
+  }
+  for (const name of used) {
+    if (!known.has(name)) {
+      problems.push(`prompt "${key}": unknown placeholder {${name}}; allowed: ${[...known].map((n) => `{${n}}`).join(", ") || "none"}`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * The prompt texts in force for one run: per-run overrides, then stored overrides, then defaults.
+ */
+export class PromptSet {
+  constructor(private readonly overrides: Readonly<Record<string, string>>) {}
+
+  /** The effective text of a registered key. */
+  text(key: string): string {
+    const def = promptDefinition(key);
+    if (!def) throw new PromptError(`unknown prompt key "${key}"`);
+    return this.overrides[key] || def.default;
+  }
+
+  /** The effective text of `key` with its placeholders filled. */
+  render(key: string, values: Record<string, string | number>): string {
+    return renderTemplate(key, this.text(key), values);
+  }
+}

@@ -1,0 +1,245 @@
+import { BaseChatModel, type BaseChatModelParams } from "@langchain/core/language_models/chat_models";
+import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
+import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
+import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
+import type { ModelFactory, ModelRequest } from "../graph/models.js";
+import { detectLanguage } from "../state/language.js";
+import { seededRandom } from "../state/random.js";
+
+/**
+ * The offline provider used when no OPENAI_API_KEY is set: deterministic, varied and plausible
+ * debate text in the topic's language (Swedish or English), streamed with a configurable latency.
+ * It is for trying the product without keys, not a test double (tests use tests/support fakes).
+ */
+export interface SimulatedOptions {
+  /** Milliseconds before the first chunk of every call. */
+  latencyMs: number;
+  /** Milliseconds between chunks. */
+  chunkDelayMs: number;
+  /** Word-tokens per streamed chunk. */
+  chunkTokens: number;
+  /** Fixed answer length in words (default: varies by round and speaker). */
+  answerWords?: number;
+}
+
+/** FNV-1a: a small, stable string hash for deterministic choices. */
+function hash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+const STANCES = {
+  sv: ["ja, jag är för", "nej, jag är emot", "det beror på, och jag landar i en nyanserad hållning"],
+  en: ["yes, I am in favour", "no, I am against it", "it depends, and I land on a nuanced position"],
+} as const;
+
+const TEXT = {
+  sv: {
+    open: [
+      "I frågan \"{topic}\" är mitt svar: {stance}.",
+      "Jag vill börja med att ta ställning i frågan \"{topic}\": {stance}.",
+      "När vi diskuterar \"{topic}\" behöver vi skilja på principer och praktik. Mitt svar: {stance}.",
+    ],
+    body: [
+      "Det avgörande är vilka konsekvenser ett beslut får för människor i vardagen, inte bara hur det ser ut på papperet.",
+      "Erfarenheter från andra länder visar att tydliga regler kan skapa förtroende utan att kväva utvecklingen.",
+      "Samtidigt finns en verklig risk att vi överskattar hur väl vi kan förutse effekterna på lång sikt.",
+      "Forskningen pekar inte åt ett enda håll, och det talar för att vi bör vara ödmjuka inför osäkerheten.",
+      "Kostnaderna hamnar ofta hos dem som har minst inflytande, och det måste vägas in.",
+      "Ett rimligt mellanläge är att börja med tydliga mål, följa upp resultaten och justera efter hand.",
+      "Öppenhet och möjligheten att granska besluten är lika viktiga som själva innehållet.",
+      "Det är lätt att peka på risker, men att avstå från att agera är också ett val med konsekvenser.",
+      "Vi bör fråga oss vem som bär ansvaret när något går fel, och hur den som drabbas kan få upprättelse.",
+      "Här är frågan om proportionalitet central: åtgärden måste stå i rimlig relation till problemet.",
+    ],
+    reply: [
+      "{other} har en poäng, men jag tror att argumentet bortser från hur reglerna faktiskt efterlevs.",
+      "Jag delar delvis {other}s analys, men slutsatsen går längre än underlaget räcker till.",
+      "Som {other} påpekade finns en målkonflikt här, och den måste hanteras öppet.",
+    ],
+    close: [
+      "Sammantaget står jag fast vid att vi behöver en balanserad och uppföljningsbar väg framåt.",
+      "Därför menar jag att vi bör agera, men med tydliga avstämningspunkter.",
+      "Min slutsats är att frågan förtjänar mer nyans än den ofta får.",
+    ],
+    motivation: "Argumenterade tydligast och bemötte motargumenten sakligt.",
+    bullets: ["Tydlig ståndpunkt", "Konkreta exempel", "Bemötte andra deltagare"],
+    supervisor: "Det här är ett simulerat svar eftersom ingen modellnyckel är konfigurerad. Skriv \"/debatt <ämne>\" för att låta åtta AI-modeller debattera, eller \"/dvoice <ämne>\" för en röstdebatt.",
+    summary: "Deltagarna var överens om att frågan kräver balans, men oense om hur långt åtgärderna ska gå.",
+    agreements: ["Frågan kräver uppföljning", "Konsekvenserna för människor är centrala"],
+    disagreements: ["Hur snabbt man bör agera", "Hur stora riskerna är"],
+    heads: ["## Sammanfattning", "## Starkaste argumenten", "## Samsyn och oenighet", "## Slutsats"],
+    winnerLine: "{winner} vann omröstningen genom att kombinera en tydlig ståndpunkt med konkreta exempel.",
+  },
+  en: {
+    open: [
+      "On \"{topic}\" my answer is: {stance}.",
+      "Let me take a clear position on \"{topic}\" first: {stance}.",
+      "When we discuss \"{topic}\" we must separate principles from practice. My answer: {stance}.",
+    ],
+    body: [
+      "What matters most is how a decision affects people in their daily lives, not only how it looks on paper.",
+      "Experience from other countries shows that clear rules can build trust without stifling progress.",
+      "At the same time there is a real risk that we overestimate how well we can predict long-term effects.",
+      "The research does not point in one direction, which argues for humility in the face of uncertainty.",
+      "The costs often land on those with the least influence, and that has to be weighed in.",
+      "A reasonable middle ground is to set clear goals, follow up the results and adjust along the way.",
+      "Transparency and the ability to scrutinise decisions are as important as their content.",
+      "It is easy to point at risks, but choosing not to act is also a choice with consequences.",
+      "We should ask who is accountable when something goes wrong, and how those affected can get redress.",
+      "Proportionality is central here: the measure must stand in reasonable relation to the problem.",
+    ],
+    reply: [
+      "{other} makes a fair point, but the argument ignores how rules are actually followed.",
+      "I partly share {other}'s analysis, but the conclusion goes further than the evidence allows.",
+      "As {other} noted, there is a trade-off here, and it must be handled openly.",
+    ],
+    close: [
+      "All in all, I maintain that we need a balanced path forward that can be evaluated.",
+      "That is why I think we should act, but with clear checkpoints.",
+      "My conclusion is that this question deserves more nuance than it usually gets.",
+    ],
+    motivation: "Argued most clearly and answered counter-arguments fairly.",
+    bullets: ["Clear position", "Concrete examples", "Engaged with other participants"],
+    supervisor: "This is a simulated answer because no model key is configured. Type \"/debatt <topic>\" to let eight AI models debate, or \"/dvoice <topic>\" for a spoken debate.",
+    summary: "The participants agreed that the question needs balance, but disagreed on how far measures should go.",
+    agreements: ["The question needs follow-up", "Effects on people are central"],
+    disagreements: ["How fast to act", "How large the risks are"],
+    heads: ["## Summary", "## Strongest arguments", "## Agreement and disagreement", "## Conclusion"],
+    winnerLine: "{winner} won the vote by combining a clear position with concrete examples.",
+  },
+} as const;
+
+const pick = <T>(items: readonly T[], rnd: () => number): T => items[Math.floor(rnd() * items.length)];
+
+/** Display names that have spoken in a context chain (`[Name]: …` lines). */
+function speakersIn(text: string): string[] {
+  return [...new Set([...text.matchAll(/^\[([^\]\n]+)\]:/gm)].map((m) => m[1]))];
+}
+
+/** Builds the full simulated answer for a request. */
+export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], opts: Pick<SimulatedOptions, "answerWords">): string {
+  const prompt = messages.map((m) => (typeof m.content === "string" ? m.content : "")).join("\n");
+  const topic = request.topic ?? "";
+  const lang = detectLanguage(topic || prompt);
+  const t = TEXT[lang];
+  const me = request.participant?.display ?? "OneSeek";
+  const rnd = seededRandom(hash(`${request.phase}|${me}|${request.round ?? 0}|${topic}`));
+  const fill = (s: string, vars: Record<string, string>) => s.replace(/\{(\w+)\}/g, (_m, k: string) => vars[k] ?? "");
+
+  switch (request.phase) {
+    case "vote": {
+      const candidates = (request.candidates ?? speakersIn(prompt)).filter((c) => c !== me);
+      // A topic-wide favourite gets most votes, so simulated debates usually have a clear winner.
+      const favourite = candidates[hash(topic) % Math.max(1, candidates.length)];
+      const choice = rnd() < 0.6 ? favourite : pick(candidates, rnd);
+      return JSON.stringify({ voted_for: choice ?? "", short_motivation: t.motivation, three_bullets: [...t.bullets] });
+    }
+    case "convergence":
+      return JSON.stringify({
+        merged_summary: t.summary,
+        overlap_score: Math.round((0.4 + rnd() * 0.4) * 100) / 100,
+        agreements: [...t.agreements],
+        disagreements: [...t.disagreements],
+        conflicts: [],
+        comparative_summary: t.summary,
+      });
+    case "synthesis": {
+      const winner = /\b(?:Vinnare enligt omröstningen|Winner):\s*([^\s(]+)/.exec(prompt)?.[1] ?? me;
+      return t.heads
+        .map((h, i) => `${h}\n\n${i === 1 ? fill(t.winnerLine, { winner }) : `${pick(t.body, rnd)} ${pick(t.body, rnd)}`}`)
+        .join("\n\n");
+    }
+    case "supervisor":
+      return t.supervisor;
+    case "research_plan":
+      return JSON.stringify({ queries: [topic].filter(Boolean) });
+    case "research_check":
+      return JSON.stringify({ keep: [0, 1, 2], note: t.summary });
+    case "turn": {
+      const stance = STANCES[lang][hash(me + topic) % 3];
+      const others = speakersIn(prompt).filter((s) => s !== me);
+      const words = opts.answerWords ?? (request.round === 1 ? 110 : 170) + Math.floor(rnd() * 60);
+      const parts: string[] = [fill(pick(t.open, rnd), { topic: topic || "…", stance })];
+      if (others.length > 0) parts.push(fill(pick(t.reply, rnd), { other: pick(others, rnd) }));
+      const close = pick(t.close, rnd);
+      let count = parts.join(" ").split(/\s+/).length + close.split(/\s+/).length;
+      // Walk the sentence bank in a shuffled order so that no sentence repeats before all are used.
+      const bank = [...t.body].sort(() => rnd() - 0.5);
+      for (let i = 0; count < words; i++) {
+        const sentence = bank[i % bank.length];
+        parts.push(sentence);
+        count += sentence.split(/\s+/).length;
+      }
+      parts.push(close);
+      return parts.join(" ");
+    }
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (ms <= 0) return signal?.aborted ? Promise.reject(signal.reason) : Promise.resolve();
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** A chat model that streams `simulatedAnswer` in word-token chunks, honouring the abort signal. */
+export class SimulatedChatModel extends BaseChatModel {
+  constructor(
+    private readonly request: ModelRequest,
+    private readonly options: SimulatedOptions,
+    params: BaseChatModelParams = {},
+  ) {
+    super(params);
+  }
+
+  _llmType(): string {
+    return "simulated";
+  }
+
+  override async *_streamResponseChunks(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: CallbackManagerForLLMRun,
+  ): AsyncGenerator<ChatGenerationChunk> {
+    const text = simulatedAnswer(this.request, messages, this.options);
+    const tokens = text.match(/\S+\s*/g) ?? [];
+    await sleep(this.options.latencyMs, options.signal);
+    for (let i = 0; i < tokens.length; i += this.options.chunkTokens) {
+      if (i > 0) await sleep(this.options.chunkDelayMs, options.signal);
+      if (options.signal?.aborted) throw options.signal.reason;
+      const piece = tokens.slice(i, i + this.options.chunkTokens).join("");
+      yield new ChatGenerationChunk({ text: piece, message: new AIMessageChunk({ content: piece }) });
+      await runManager?.handleLLMNewToken(piece);
+    }
+  }
+
+  async _generate(messages: BaseMessage[], options: this["ParsedCallOptions"], runManager?: CallbackManagerForLLMRun): Promise<ChatResult> {
+    let text = "";
+    for await (const chunk of this._streamResponseChunks(messages, options, runManager)) text += chunk.text;
+    return { generations: [{ text, message: new AIMessage(text) }] };
+  }
+}
+
+/** The ModelFactory of the offline provider. */
+export class SimulatedModelFactory implements ModelFactory {
+  readonly simulated = true;
+  constructor(private readonly options: SimulatedOptions) {}
+  create(request: ModelRequest): SimulatedChatModel {
+    return new SimulatedChatModel(request, this.options);
+  }
+}

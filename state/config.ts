@@ -1,0 +1,191 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { defaultRoster, RosterSchema, type Participant } from "./participants.js";
+
+/**
+ * Every default of the debate lives here, once. Environment variables override them per process
+ * (`loadSettings`), and the per-run configuration (`RunConfigSchema`, the LangGraph Studio form)
+ * overrides them per run (`resolveRunSettings`).
+ */
+export const DEFAULTS = {
+  /** Per-call timeout for a participant's answer (seed: RESPONSE_TIMEOUT_SECONDS = 90). */
+  responseTimeoutMs: 90_000,
+  /** Per-call timeout for a vote (seed: VOTE_TIMEOUT_SECONDS = 60). */
+  voteTimeoutMs: 60_000,
+  /** Extra time the whole parallel vote round gets beyond one vote's timeout. */
+  voteRoundGraceMs: 5_000,
+  /** Token budget per answer (seed: MAX_RESPONSE_TOKENS = 800). */
+  maxResponseTokens: 800,
+  /** Characters of each earlier answer shown in the context chain (seed §11: 600). */
+  contextChars: 600,
+  /** Retries of a failed model call inside the OpenAI client. */
+  maxRetries: 1,
+  /** Time before the first token of a simulated answer. */
+  simulatedLatencyMs: 350,
+  /** Pause between simulated stream chunks. */
+  simulatedChunkDelayMs: 25,
+  /** Tokens per simulated stream chunk. */
+  simulatedChunkTokens: 4,
+  /** How long emitted text deltas may be coalesced (the first delta is never delayed). */
+  deltaCoalesceMs: 40,
+  /** Internal model of OneSeek, the supervisor, convergence and synthesis. */
+  oneseekModel: "openai/gpt-4.1-mini",
+  /** Tavily: results per query, characters per result, timeout (seed §3.1). */
+  searchMaxResults: 3,
+  searchMaxChars: 300,
+  searchTimeoutMs: 15_000,
+  /** Most web-search queries OneSeek may plan per turn (seed §11: 0–4). */
+  searchMaxQueries: 4,
+} as const;
+
+const positiveInt = (name: string) =>
+  z.coerce
+    .number({ error: `${name} must be a number` })
+    .int(`${name} must be a whole number`)
+    .positive(`${name} must be positive`);
+
+/** Process-wide settings read from the environment. */
+export interface Settings {
+  openaiApiKey?: string;
+  openaiBaseUrl?: string;
+  roster: Participant[];
+  oneseekModel: string;
+  tavilyApiKey?: string;
+  tavilyBaseUrl?: string;
+  responseTimeoutMs: number;
+  voteTimeoutMs: number;
+  maxRetries: number;
+  simulatedLatencyMs: number;
+  simulatedChunkDelayMs: number;
+  simulatedChunkTokens: number;
+}
+
+const EnvSchema = z.object({
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: z.url("OPENAI_BASE_URL must be a URL").optional(),
+  ONESEEK_MODEL: z.string().min(1).default(DEFAULTS.oneseekModel),
+  DEBATE_PARTICIPANTS: z.string().optional(),
+  TAVILY_API_KEY: z.string().optional(),
+  TAVILY_BASE_URL: z.url("TAVILY_BASE_URL must be a URL").optional(),
+  DEBATE_RESPONSE_TIMEOUT_MS: positiveInt("DEBATE_RESPONSE_TIMEOUT_MS").default(DEFAULTS.responseTimeoutMs),
+  DEBATE_VOTE_TIMEOUT_MS: positiveInt("DEBATE_VOTE_TIMEOUT_MS").default(DEFAULTS.voteTimeoutMs),
+  DEBATE_MAX_RETRIES: z.coerce.number().int().min(0).max(6).default(DEFAULTS.maxRetries),
+  SIMULATED_LATENCY_MS: z.coerce.number().int().min(0).default(DEFAULTS.simulatedLatencyMs),
+  SIMULATED_CHUNK_DELAY_MS: z.coerce.number().int().min(0).default(DEFAULTS.simulatedChunkDelayMs),
+  SIMULATED_CHUNK_TOKENS: z.coerce.number().int().min(1).default(DEFAULTS.simulatedChunkTokens),
+});
+
+/** A configuration problem that names the variable at fault. */
+export class ConfigError extends Error {
+  readonly code = "config_error";
+}
+
+/** Reads `DEBATE_PARTICIPANTS`: inline JSON, or the path of a JSON file. */
+function parseRoster(raw: string | undefined, oneseekModel: string): Participant[] {
+  if (!raw || raw.trim() === "") return defaultRoster(oneseekModel);
+  const text = raw.trim().startsWith("[") ? raw : readRosterFile(raw);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError(`DEBATE_PARTICIPANTS is not valid JSON: ${(err as Error).message}`);
+  }
+  const parsed = RosterSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new ConfigError(`DEBATE_PARTICIPANTS: ${z.prettifyError(parsed.error)}`);
+  }
+  return parsed.data;
+}
+
+function readRosterFile(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (err) {
+    throw new ConfigError(`DEBATE_PARTICIPANTS: cannot read file "${path}": ${(err as Error).message}`);
+  }
+}
+
+/** Reads and validates the environment; throws a ConfigError naming the variable at fault. */
+export function loadSettings(env: Record<string, string | undefined> = process.env): Settings {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) throw new ConfigError(z.prettifyError(parsed.error));
+  const e = parsed.data;
+  return {
+    openaiApiKey: e.OPENAI_API_KEY,
+    openaiBaseUrl: e.OPENAI_BASE_URL,
+    roster: parseRoster(e.DEBATE_PARTICIPANTS, e.ONESEEK_MODEL),
+    oneseekModel: e.ONESEEK_MODEL,
+    tavilyApiKey: e.TAVILY_API_KEY,
+    tavilyBaseUrl: e.TAVILY_BASE_URL,
+    responseTimeoutMs: e.DEBATE_RESPONSE_TIMEOUT_MS,
+    voteTimeoutMs: e.DEBATE_VOTE_TIMEOUT_MS,
+    maxRetries: e.DEBATE_MAX_RETRIES,
+    simulatedLatencyMs: e.SIMULATED_LATENCY_MS,
+    simulatedChunkDelayMs: e.SIMULATED_CHUNK_DELAY_MS,
+    simulatedChunkTokens: e.SIMULATED_CHUNK_TOKENS,
+  };
+}
+
+/**
+ * The per-run configuration (`config.configurable`), shown as a form in LangGraph Studio.
+ * Every field is optional: an absent one falls back to the process settings and DEFAULTS.
+ */
+export const RunConfigSchema = z.object({
+  /** Seed for the per-round shuffles; the same seed gives the same speaking orders. */
+  seed: z.number().int().optional().describe("Seed for the per-round speaking order (random if unset)"),
+  /** Characters of each earlier answer in the context chain. */
+  context_chars: z
+    .number().int().min(50).max(20_000).optional()
+    .describe(`Characters of each earlier answer shown to later speakers (default ${DEFAULTS.contextChars})`),
+  /** Per-call timeout for an answer, in ms. */
+  response_timeout_ms: z
+    .number().int().min(100).max(600_000).optional()
+    .describe("Per-call timeout for an answer in ms (default DEBATE_RESPONSE_TIMEOUT_MS or 90000)"),
+  /** Per-call timeout for a vote, in ms. */
+  vote_timeout_ms: z
+    .number().int().min(100).max(600_000).optional()
+    .describe("Per-call timeout for a vote in ms (default DEBATE_VOTE_TIMEOUT_MS or 60000)"),
+  /** Timeout for the whole parallel vote round, in ms. */
+  vote_round_timeout_ms: z
+    .number().int().min(100).max(900_000).optional()
+    .describe(`Timeout of the whole vote round in ms (default vote timeout + ${DEFAULTS.voteRoundGraceMs})`),
+  /** Token budget per answer. */
+  max_response_tokens: z
+    .number().int().min(16).max(8_000).optional()
+    .describe(`Token budget per answer (default ${DEFAULTS.maxResponseTokens})`),
+  /** Prompt texts for this run only, by registry key; they win over stored overrides. */
+  prompt_overrides: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe("Prompt texts for this run, by registry key (e.g. debate.round.1.introduction)"),
+});
+export type RunConfig = z.infer<typeof RunConfigSchema>;
+
+/** Concrete settings of one run: the run config resolved against the process settings. */
+export interface RunSettings {
+  seed?: number;
+  contextChars: number;
+  responseTimeoutMs: number;
+  voteTimeoutMs: number;
+  voteRoundTimeoutMs: number;
+  maxResponseTokens: number;
+  promptOverrides: Record<string, string>;
+}
+
+/** Resolves a run's configurable against the process settings; throws naming a bad field. */
+export function resolveRunSettings(configurable: unknown, settings: Settings): RunSettings {
+  const parsed = RunConfigSchema.safeParse(configurable ?? {});
+  if (!parsed.success) throw new ConfigError(`run configuration: ${z.prettifyError(parsed.error)}`);
+  const c = parsed.data;
+  const voteTimeoutMs = c.vote_timeout_ms ?? settings.voteTimeoutMs;
+  return {
+    seed: c.seed,
+    contextChars: c.context_chars ?? DEFAULTS.contextChars,
+    responseTimeoutMs: c.response_timeout_ms ?? settings.responseTimeoutMs,
+    voteTimeoutMs,
+    voteRoundTimeoutMs: c.vote_round_timeout_ms ?? voteTimeoutMs + DEFAULTS.voteRoundGraceMs,
+    maxResponseTokens: c.max_response_tokens ?? DEFAULTS.maxResponseTokens,
+    promptOverrides: c.prompt_overrides ?? {},
+  };
+}

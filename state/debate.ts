@@ -1,0 +1,97 @@
+import { z } from "zod";
+import type { Participant } from "./participants.js";
+
+/** The vote every participant must return in round 4 (seed §3.6 DebateVoteResult). */
+export const VoteSchema = z.object({
+  voted_for: z.string().trim().min(1, "voted_for is empty"),
+  short_motivation: z.string().max(200, "short_motivation is over 200 characters"),
+  three_bullets: z.array(z.string()).length(3, "three_bullets must hold exactly 3 items"),
+});
+export type Vote = z.infer<typeof VoteSchema>;
+
+/** One participant's ballot as kept in state; invalid ones are kept (not emitted) for the record. */
+export interface Ballot {
+  voter: string;
+  voter_key: string;
+  /** Display name of the participant voted for, mapped onto the roster; null if invalid. */
+  voted_for: string | null;
+  motivation: string;
+  bullets: string[];
+  valid: boolean;
+  /** Why an invalid ballot was dropped (parse error, unknown name, timeout, …). */
+  invalid_reason?: string;
+}
+
+/** One participant turn of rounds 1–3, ok or failed. */
+export interface Turn {
+  round: number;
+  position: number;
+  key: string;
+  display: string;
+  status: "ok" | "error";
+  text: string;
+  word_count: number;
+  latency_ms: number;
+  error?: string;
+}
+
+/** The computed outcome of the vote (never taken from a model). */
+export interface DebateResults {
+  winner: string;
+  vote_counts: Record<string, number>;
+  tiebreaker_used: boolean;
+  tiebreaker: "none" | "word_count" | "alphabetical";
+  word_counts: Record<string, number>;
+  total_votes: number;
+  self_votes_filtered: number;
+  invalid_votes: number;
+}
+
+/** The model's analysis of the debate (seed §3.6 DebateConvergenceResult, analysis part). */
+export const ConvergenceAnalysisSchema = z.object({
+  merged_summary: z.string(),
+  overlap_score: z.coerce.number().min(0).max(1),
+  agreements: z.array(z.string()).default([]),
+  disagreements: z.array(z.string()).default([]),
+  conflicts: z.array(z.record(z.string(), z.string())).default([]),
+  comparative_summary: z.string().default(""),
+});
+export type ConvergenceAnalysis = z.infer<typeof ConvergenceAnalysisSchema>;
+
+/** Convergence as kept in state: the computed results plus the model's analysis when it worked. */
+export interface Convergence extends DebateResults {
+  analysis: ConvergenceAnalysis | null;
+  /** Why the analysis is missing, when it is. */
+  analysis_error?: string;
+}
+
+/** Status life cycle of seed §10 (plus `error` for a debate that could not go on). */
+export type DebateStatus =
+  | "initializing"
+  | "round_1"
+  | "round_2"
+  | "round_3"
+  | "voting"
+  | "results"
+  | "synthesis"
+  | "complete"
+  | "error";
+
+/** The three spoken rounds with their word limits (seed §1). */
+export const ROUNDS = [
+  { round: 1, type: "introduction", words: 300 },
+  { round: 2, type: "argument", words: 500 },
+  { round: 3, type: "deepening", words: 500 },
+] as const;
+/** Rounds 1–3 plus the vote. */
+export const TOTAL_ROUNDS = 4;
+
+/** What a vote task carries through `Send`: the voter and the debate so far. */
+export interface VoteTask {
+  voter: Participant;
+  participants: Participant[];
+  topic: string;
+  round_responses: Record<number, Record<string, string>>;
+  /** Epoch ms by which the whole vote round must be done. */
+  deadline: number;
+}

@@ -1,0 +1,88 @@
+import { z } from "zod";
+
+/**
+ * The graph's custom events (snake_case, as emitted through `config.writer`) and their payloads.
+ * The payload fields are those of seed 003 §3.7 (see ARCHITECTURE.md), each with `timestamp`.
+ * Clients see the names in kebab-case (`kebabEventName`).
+ */
+const stamp = { timestamp: z.string() };
+
+/** Who speaks in a participant event. */
+const speaker = { model: z.string(), model_key: z.string(), round: z.number().int() };
+
+/** The four round types of seed §1. */
+export const RoundTypeSchema = z.enum(["introduction", "argument", "deepening", "voting"]);
+export type RoundType = z.infer<typeof RoundTypeSchema>;
+
+export const EventSchemas = {
+  debate_init: z.object({
+    participants: z.array(
+      z.object({ key: z.string(), display: z.string(), model: z.string(), oneseek: z.boolean() }),
+    ),
+    topic: z.string(),
+    total_rounds: z.number().int(),
+    voice_mode: z.boolean(),
+    debate_id: z.string(),
+    simulated: z.boolean(),
+    ...stamp,
+  }),
+  debate_round_start: z.object({
+    round: z.number().int(),
+    type: RoundTypeSchema,
+    order: z.array(z.string()),
+    ...stamp,
+  }),
+  debate_participant_start: z.object({ ...speaker, position: z.number().int(), ...stamp }),
+  debate_participant_delta: z.object({ ...speaker, delta: z.string(), ...stamp }),
+  debate_participant_end: z.object({
+    ...speaker,
+    position: z.number().int(),
+    word_count: z.number().int(),
+    latency_ms: z.number().int(),
+    response_preview: z.string(),
+    status: z.enum(["ok", "error"]),
+    error: z.string().optional(),
+    ...stamp,
+  }),
+  debate_round_end: z.object({ round: z.number().int(), participant_count: z.number().int(), ...stamp }),
+  debate_vote_result: z.object({
+    voter: z.string(),
+    voted_for: z.string(),
+    motivation: z.string(),
+    bullets: z.array(z.string()).length(3),
+    ...stamp,
+  }),
+  debate_results: z.object({
+    winner: z.string(),
+    vote_counts: z.record(z.string(), z.number().int()),
+    tiebreaker_used: z.boolean(),
+    /** Which tiebreak decided: none, total word count, or alphabetical order. */
+    tiebreaker: z.enum(["none", "word_count", "alphabetical"]),
+    word_counts: z.record(z.string(), z.number().int()),
+    total_votes: z.number().int(),
+    self_votes_filtered: z.number().int(),
+    /** Ballots that named nobody, were empty or did not parse. */
+    invalid_votes: z.number().int(),
+    ...stamp,
+  }),
+  text_delta: z.object({ delta: z.string(), ...stamp }),
+  debate_synthesis_complete: z.object({
+    winner: z.string(),
+    vote_counts: z.record(z.string(), z.number().int()),
+    synthesis_length: z.number().int(),
+    ...stamp,
+  }),
+  error: z.object({ message: z.string(), code: z.string(), ...stamp }),
+} as const;
+
+/** snake_case event names emitted by the graph. */
+export type EventName = keyof typeof EventSchemas;
+/** The payload of an event, including its timestamp. */
+export type EventPayload<N extends EventName> = z.infer<(typeof EventSchemas)[N]>;
+/** What a node passes to `emit`: the payload without the timestamp, which emit adds. */
+export type EventInput<N extends EventName> = Omit<EventPayload<N>, "timestamp">;
+/** One custom stream chunk as written through `config.writer`. */
+export interface GraphEvent<N extends EventName = EventName> {
+  event: N;
+  data: EventPayload<N>;
+}

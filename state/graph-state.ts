@@ -1,0 +1,64 @@
+import { Annotation, messagesStateReducer } from "@langchain/langgraph";
+import type { BaseMessage } from "@langchain/core/messages";
+import type { Participant } from "./participants.js";
+import type { Ballot, Convergence, DebateStatus, Turn } from "./debate.js";
+
+/** Last write wins (the seed's `_replace` reducer). */
+const replace = <T>(fallback: () => T) => Annotation<T>({ reducer: (_a: T, b: T) => b, default: fallback });
+
+/**
+ * The graph state. Every key is declared: LangGraph drops undeclared keys silently (seed §3.5).
+ * The `debate_*` keys are those of seed §3.5/§10 plus what a resumable, per-turn graph needs.
+ */
+export const GraphState = Annotation.Root({
+  /** The user's message, e.g. `/debatt Bör AI regleras?` (input). */
+  message: replace<string>(() => ""),
+  /** Participant keys or names requested for this debate (input, optional; default: all). */
+  participants: replace<string[] | null>(() => null),
+  /** Chat history of the supervisor route (human and AI messages). */
+  messages: Annotation<BaseMessage[]>({ reducer: messagesStateReducer, default: () => [] }),
+  /** Where resolve_intent sent the message. */
+  route: replace<"debate" | "supervisor" | "usage" | null>(() => null),
+  /** True for /dvoice: the debate is also spoken (audio comes with the voice pipeline). */
+  voice_mode: replace<boolean>(() => false),
+
+  /** Id of this debate run (sent in `debate-init` as `debate_id`). */
+  debate_id: replace<string | null>(() => null),
+  /** Seed of the per-round shuffles, fixed at planning so a resumed run keeps its orders. */
+  debate_seed: replace<number>(() => 0),
+  /** The debaters of this run, in roster order. */
+  debate_participants: replace<Participant[]>(() => []),
+  /** The debate topic (the message without its command). */
+  debate_topic: replace<string | null>(() => null),
+  /** Round in progress: 1–3 spoken, 4 the vote. */
+  debate_current_round: replace<number | null>(() => null),
+  /** Speaking order (participant keys) of each spoken round, drawn when the round starts. */
+  debate_round_order: replace<Record<number, string[]>>(() => ({})),
+  /** Index into the current round's order of the next speaker. */
+  debate_turn_index: replace<number>(() => 0),
+  /** Answers per round, by display name, in speaking order (seed: dict[int, dict[str, str]]). */
+  debate_round_responses: replace<Record<number, Record<string, string>>>(() => ({})),
+  /** Every turn of rounds 1–3, including failed ones. */
+  debate_turns: replace<Turn[]>(() => []),
+  /** Ballots of the parallel vote; each vote task appends its own (reset by the planner). */
+  debate_votes: Annotation<Ballot[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+  /** Words spoken per participant over all rounds (the tiebreak). */
+  debate_word_counts: replace<Record<string, number>>(() => ({})),
+  /** Status life cycle: initializing → round_1 → … → complete (or error). */
+  debate_status: replace<DebateStatus | null>(() => null),
+  /** Epoch ms by which the whole vote round must have finished. */
+  debate_vote_deadline: replace<number | null>(() => null),
+  /** Computed vote results and the model's convergence analysis. */
+  debate_results: replace<Convergence | null>(() => null),
+  /** The final synthesis text (markdown, beginning with the debate-arena-data block). */
+  debate_synthesis: replace<string | null>(() => null),
+  /** Voice settings for /dvoice (loaded by the voice pipeline). */
+  debate_voice_settings: replace<Record<string, unknown> | null>(() => null),
+  /** Why a debate stopped early, if it did. */
+  debate_error: replace<string | null>(() => null),
+});
+
+/** The state as nodes see it. */
+export type State = typeof GraphState.State;
+/** A partial update a node returns. */
+export type StateUpdate = typeof GraphState.Update;
