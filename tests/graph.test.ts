@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import { EventSchemas, type EventName } from "../state/events.js";
+import { answerOf } from "./support/fake-model.js";
+import { named, runEvents, testDeps } from "./support/harness.js";
+
+const NAMES = ["Grok", "Claude", "ChatGPT", "Gemini", "DeepSeek", "Perplexity", "Qwen", "OneSeek"];
+
+describe("a full 8-participant debate", () => {
+  it("emits every event in order with exactly the contract's payload fields", async () => {
+    // Arrange
+    const { deps, models } = testDeps();
+    // Act
+    const events = await runEvents(deps, "/debatt Bör AI regleras?", { configurable: { seed: 42 } });
+    // Assert: every payload parses with its schema and has no extra field.
+    for (const e of events.filter((x) => x.event !== "done")) {
+      const schema = EventSchemas[e.event.replace(/-/g, "_") as EventName];
+      expect(schema, e.event).toBeDefined();
+      const parsed = schema.strict().safeParse(e.data);
+      expect(parsed.success, `${e.event}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+    }
+    // The sequence: init, 3 rounds of start/8×(start, delta…, end)/end, vote round, results, synthesis, done.
+    const skeleton = events.map((e) => e.event).filter((n) => n !== "debate-participant-delta" && n !== "text-delta");
+    const turns = (round: number) => ["debate-round-start", ...Array(8).fill(["debate-participant-start", "debate-participant-end"]).flat(), "debate-round-end"];
+    expect(skeleton).toEqual([
+      "debate-init",
+      ...turns(1),
+      ...turns(2),
+      ...turns(3),
+      "debate-round-start",
+      ...Array(8).fill("debate-vote-result"),
+      "debate-round-end",
+      "debate-results",
+      "debate-synthesis-complete",
+      "done",
+    ]);
+    const init = named(events, "debate-init")[0];
+    expect(init.participants.map((p: any) => p.display)).toEqual(NAMES);
+    expect(init).toMatchObject({ topic: "Bör AI regleras?", total_rounds: 4, voice_mode: false, simulated: false });
+    expect(named(events, "debate-round-start").map((r) => r.type)).toEqual(["introduction", "argument", "deepening", "voting"]);
+    // Every participant spoke once per round, tokens streamed before its end event.
+    for (const round of [1, 2, 3]) {
+      const ends = named(events, "debate-participant-end").filter((e) => e.round === round);
+      expect(ends.map((e) => e.model).sort()).toEqual([...NAMES].sort());
+      expect(ends.map((e) => e.position)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+      expect(ends.every((e) => e.status === "ok" && e.word_count > 0)).toBe(true);
+    }
+    const deltas = named(events, "debate-participant-delta").filter((d) => d.model_key === "call_grok" && d.round === 2);
+    expect(deltas.map((d) => d.delta).join("")).toBe(answerOf("Grok", 2));
+    // The default script votes for the first other candidate: Grok gets 7, Claude 1 (Grok's vote).
+    const results = named(events, "debate-results")[0];
+    expect(results).toMatchObject({ winner: "Grok", total_votes: 8, tiebreaker_used: false, tiebreaker: "none", self_votes_filtered: 0, invalid_votes: 0 });
+    expect(results.vote_counts).toMatchObject({ Grok: 7, Claude: 1, Qwen: 0 });
+    // The synthesis starts with the arena block, computed from state.
+    const synthesis = named(events, "text-delta").map((d) => d.delta).join("");
+    expect(synthesis.startsWith("```debate-arena-data\n")).toBe(true);
+    const block = JSON.parse(synthesis.slice(synthesis.indexOf("\n") + 1, synthesis.indexOf("\n```")));
+    expect(block.debate_analysis).toMatchObject({ topic: "Bör AI regleras?", winner: "Grok", votes: results.vote_counts, consensus: ["rules matter"] });
+    expect(synthesis).toContain("A fine debate.");
+    expect(named(events, "debate-synthesis-complete")[0]).toMatchObject({ winner: "Grok", synthesis_length: synthesis.length });
+    expect(models.callsOf("turn")).toHaveLength(24);
+    expect(models.callsOf("vote")).toHaveLength(8);
+  });
+
+  it("shuffles each round afresh, deterministically for a seed", async () => {
+    const orders = async (seed: number) => {
+      const { deps } = testDeps();
+      const events = await runEvents(deps, "/debatt X", { configurable: { seed } });
+      return named(events, "debate-round-start").slice(0, 3).map((r) => r.order.join(","));
+    };
+    const a = await orders(7);
+    expect(await orders(7)).toEqual(a);
+    expect(new Set(a).size).toBeGreaterThan(1);
+    expect(await orders(8)).not.toEqual(a);
+  });
+
+  it("gives each speaker the context chain: earlier rounds and this round so far, truncated", async () => {
+    const { deps, models } = testDeps();
+    const events = await runEvents(deps, "/debatt Topic", { configurable: { seed: 3, context_chars: 60 } });
+    const round3 = named(events, "debate-round-start")[2].order as string[];
+    const lastKey = named(events, "debate-participant-end").filter((e) => e.round === 3).at(-1)!.model_key;
+    const last = models.callsOf("turn", lastKey).find((c) => c.round === 3)!;
+    const human = String(last.messages[1].content);
+    expect(human).toContain("Debattämne: Topic");
+    expect(human).toContain("--- Runda 1 ---");
+    expect(human).toContain("--- Runda 2 ---");
+    expect(human).toContain("--- Runda 3 (hittills) ---");
+    // Everyone who spoke before the last speaker in round 3 is in the chain, cut to 60 characters.
+    for (const name of round3.slice(0, -1)) expect(human).toContain(`[${name}]: ${answerOf(name, 3).slice(0, 60)}…`);
+    expect(human).not.toContain(answerOf(round3[0], 3));
+    // The first speaker of round 1 sees only the topic.
+    const firstKey = named(events, "debate-participant-start")[0].model_key;
+    const first = models.callsOf("turn", firstKey).find((c) => c.round === 1)!;
+    expect(String(first.messages[1].content)).not.toContain("Runda 1 (hittills)");
+  });
+
+  it("runs a requested subset of participants", async () => {
+    const { deps, models } = testDeps();
+    const events = await runEvents(deps, "/debatt X", { participants: ["call_grok", "Claude", "oneseek"] });
+    expect(named(events, "debate-init")[0].participants.map((p: any) => p.key)).toEqual(["call_grok", "call_claude", "call_oneseek"]);
+    expect(models.callsOf("turn")).toHaveLength(9);
+    expect(events.at(-1)!.event).toBe("done");
+  });
+
+  it("answers an unknown participant with an error naming it, before any debate", async () => {
+    const { deps, models } = testDeps();
+    const events = await runEvents(deps, "/debatt X", { participants: ["call_grok", "hal9000"] });
+    expect(named(events, "error")[0]).toMatchObject({ code: "invalid_participants" });
+    expect(named(events, "error")[0].message).toContain("hal9000");
+    expect(models.calls).toHaveLength(0);
+  });
+
+  it("sets voice mode for /dvoice", async () => {
+    const { deps } = testDeps();
+    const events = await runEvents(deps, "  /DVOICE Är klimatet människopåverkat?", { participants: ["call_grok", "call_claude"] });
+    expect(named(events, "debate-init")[0]).toMatchObject({ voice_mode: true, topic: "Är klimatet människopåverkat?" });
+  });
+});

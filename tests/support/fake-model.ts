@@ -1,0 +1,142 @@
+import { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
+import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
+import type { ModelFactory, ModelPhase, ModelRequest } from "../../graph/models.js";
+
+/** What a scripted call does: answer text (streamed in word pieces), fail, or wait. */
+export interface Step {
+  text?: string;
+  error?: Error;
+  /** Milliseconds before the first piece; abortable through the call's signal. */
+  latencyMs?: number;
+  /** Ignore the abort signal while waiting (a badly behaved provider). */
+  ignoreSignal?: boolean;
+}
+
+/** One recorded call. */
+export interface FakeCall {
+  phase: ModelPhase;
+  participant?: string;
+  round?: number;
+  messages: BaseMessage[];
+  /** Set when the call's signal aborted before it finished. */
+  aborted: boolean;
+  finished: boolean;
+}
+
+/** A script: the step for a request (keyed by participant and phase) and how many calls came before. */
+export type Script = (request: ModelRequest, callIndex: number) => Step | string;
+
+const wait = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const t = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal!.reason ?? new Error("aborted"));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+
+/** A chat model that plays its script, records what it was sent and honours (or ignores) aborts. */
+export class ScriptedChatModel extends BaseChatModel {
+  constructor(
+    private readonly request: ModelRequest,
+    private readonly factory: FakeModelFactory,
+  ) {
+    super({});
+  }
+  _llmType() {
+    return "scripted";
+  }
+  override async *_streamResponseChunks(messages: BaseMessage[], options: this["ParsedCallOptions"]): AsyncGenerator<ChatGenerationChunk> {
+    const call: FakeCall = {
+      phase: this.request.phase,
+      participant: this.request.participant?.key,
+      round: this.request.round,
+      messages,
+      aborted: false,
+      finished: false,
+    };
+    const index = this.factory.calls.length;
+    this.factory.calls.push(call);
+    const signal = options.signal;
+    signal?.addEventListener("abort", () => (call.aborted = !call.finished), { once: true });
+    const raw = this.factory.script(this.request, index);
+    const step: Step = typeof raw === "string" ? { text: raw } : raw;
+    if (step.latencyMs) await wait(step.latencyMs, step.ignoreSignal ? undefined : signal);
+    if (step.error) {
+      call.finished = true;
+      throw step.error;
+    }
+    for (const piece of (step.text ?? "").match(/\S+\s*/g) ?? []) {
+      if (signal?.aborted && !step.ignoreSignal) throw signal.reason;
+      yield new ChatGenerationChunk({ text: piece, message: new AIMessageChunk({ content: piece }) });
+    }
+    call.finished = true;
+  }
+  async _generate(messages: BaseMessage[], options: this["ParsedCallOptions"]): Promise<ChatResult> {
+    let text = "";
+    for await (const c of this._streamResponseChunks(messages, options)) text += c.text;
+    return { generations: [{ text, message: new AIMessage(text) }] };
+  }
+}
+
+/** A ModelFactory whose models follow a script; `calls` records every call in order. */
+export class FakeModelFactory implements ModelFactory {
+  readonly simulated = false;
+  readonly calls: FakeCall[] = [];
+  constructor(readonly script: Script = defaultScript) {}
+  create(request: ModelRequest) {
+    return new ScriptedChatModel(request, this);
+  }
+  /** Calls of one phase (and participant key). */
+  callsOf(phase: ModelPhase, participant?: string): FakeCall[] {
+    return this.calls.filter((c) => c.phase === phase && (participant === undefined || c.participant === participant));
+  }
+}
+
+/** The text a default-scripted participant says in a round. */
+export function answerOf(display: string, round: number): string {
+  return `${display} says in round ${round}: arguments ${"point ".repeat(20)}done.`;
+}
+
+/**
+ * A well-behaved debate: every turn answers, every voter votes for the first candidate other than
+ * itself (so the first participant wins), convergence and synthesis answer well-formed text.
+ */
+export const defaultScript: Script = (req) => {
+  switch (req.phase) {
+    case "turn":
+      return answerOf(req.participant!.display, req.round!);
+    case "vote": {
+      const choice = (req.candidates ?? []).find((c) => c !== req.participant!.display) ?? "";
+      return JSON.stringify({ voted_for: choice, short_motivation: `${req.participant!.display} liked ${choice}`, three_bullets: ["a", "b", "c"] });
+    }
+    case "convergence":
+      return JSON.stringify({
+        merged_summary: "They mostly agreed.",
+        overlap_score: 0.6,
+        agreements: ["rules matter"],
+        disagreements: ["speed"],
+        conflicts: [{ between: "A vs B", topic: "speed" }],
+        comparative_summary: "Different emphasis.",
+      });
+    case "synthesis":
+      return "## Summary\n\nA fine debate.";
+    case "supervisor":
+      return "Hello from the supervisor.";
+    case "research_plan":
+      return JSON.stringify({ queries: ["q1", "q2"] });
+    case "research_check":
+      return JSON.stringify({ keep: [0, 1] });
+  }
+};
+
+/** A script that changes some steps of another one. */
+export function withOverrides(override: (req: ModelRequest, i: number) => Step | string | undefined, base: Script = defaultScript): Script {
+  return (req, i) => override(req, i) ?? base(req, i);
+}
