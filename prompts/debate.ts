@@ -20,7 +20,7 @@ ${LANGUAGE}`;
 export const DEFAULT_DEBATE_MINI_PLANNER_PROMPT = `Du planerar webbsökningar åt OneSeek inför runda {round} i en debatt om: {topic}
 Dagens datum är {date}. Föreslå högst {max_queries} korta sökfrågor som ger aktuella fakta,
 siffror eller källor som stärker eller prövar OneSeeks argument. Föreslå inga sökningar om ämnet inte kräver det.
-Skriv sökfrågorna på debattämnets språk.
+Skriv sökfrågorna på samma språk som debattämnet.
 Svara ENDAST med JSON: {"queries": ["sökfråga 1", "sökfråga 2"]}`;
 
 export const DEFAULT_DEBATE_MINI_CRITIC_PROMPT = `Du granskar sökresultat åt OneSeek i en debatt om: {topic}

@@ -1,0 +1,150 @@
+import { describe, expect, it, vi } from "vitest";
+import { DeltaCoalescer, kebabEventName } from "../graph/events.js";
+import { buildContextChain, buildTranscript } from "../nodes/context-chain.js";
+import { extractJsonObject } from "../nodes/json-extract.js";
+import { parseCommand } from "../nodes/resolve-intent.js";
+import { shuffleForRound } from "../nodes/shuffle.js";
+import { fallbackSynthesis } from "../nodes/synthesis-text.js";
+import { computeResults, filterSelfVotes, resolveWinner, tallyVotes } from "../nodes/tally.js";
+import { countWords, preview } from "../nodes/text.js";
+import { matchParticipant, parseVote } from "../nodes/vote-parse.js";
+import type { Ballot, Convergence } from "../state/debate.js";
+import { defaultRoster, selectParticipants } from "../state/participants.js";
+
+const roster = defaultRoster();
+
+describe("parseCommand", () => {
+  it.each([
+    ["/debatt Bör AI regleras?", { kind: "debate", topic: "Bör AI regleras?", voice: false }],
+    ["   /DEBATT   Kärnkraft?  ", { kind: "debate", topic: "Kärnkraft?", voice: false }],
+    ["/Dvoice 気候変動は人為的か？", { kind: "debate", topic: "気候変動は人為的か？", voice: true }],
+    ["/debatt\nmultiline topic", { kind: "debate", topic: "multiline topic", voice: false }],
+    ["/debatt", { kind: "missing_topic", command: "/debatt" }],
+    ["/dvoice    ", { kind: "missing_topic", command: "/dvoice" }],
+    ["/debattera nu", { kind: "chat", text: "/debattera nu" }],
+    ["what is /debatt?", { kind: "chat", text: "what is /debatt?" }],
+    ["hej", { kind: "chat", text: "hej" }],
+  ])("%j", (message, expected) => {
+    expect(parseCommand(message)).toEqual(expected);
+  });
+});
+
+describe("context chain", () => {
+  const responses = { 1: { Grok: "a".repeat(700), Claude: "short" }, 2: { Claude: "second" } };
+  it("lists earlier rounds and the current round so far, each answer truncated", () => {
+    const chain = buildContextChain("T", 2, responses, 600);
+    expect(chain.split("\n")).toEqual(["Debattämne: T", "--- Runda 1 ---", `[Grok]: ${"a".repeat(600)}…`, "[Claude]: short", "--- Runda 2 (hittills) ---", "[Claude]: second"]);
+  });
+  it("shows only the topic to the first speaker", () => {
+    expect(buildContextChain("T", 1, {}, 600)).toBe("Debattämne: T");
+  });
+  it("keeps whole answers in the transcript", () => {
+    expect(buildTranscript("T", responses)).toContain(`[Grok]: ${"a".repeat(700)}\n`);
+  });
+});
+
+describe("extractJsonObject", () => {
+  it("parses plain JSON", () => expect(extractJsonObject('{"a": 1}')).toEqual({ a: 1 }));
+  it("parses a fenced block", () => expect(extractJsonObject('Here:\n```json\n{"a": {"b": 2}}\n```\nthanks')).toEqual({ a: { b: 2 } }));
+  it("finds JSON in prose with nested braces and escaped quotes", () => {
+    const text = 'I think {not json} but here: {"voted_for": "Claude", "short_motivation": "said \\"{x}\\" well", "three_bullets": ["}", "{", "c"]} done.';
+    expect(extractJsonObject(text)).toEqual({ voted_for: "Claude", short_motivation: 'said "{x}" well', three_bullets: ["}", "{", "c"] });
+  });
+  it.each(["", "no json here", "{broken", "[1, 2]", '{"a": }'])("returns null for %j", (text) => expect(extractJsonObject(text)).toBeNull());
+});
+
+describe("parseVote", () => {
+  const vote = (o: object) => JSON.stringify({ voted_for: "claude", short_motivation: "good", three_bullets: ["a", "b", "c"], ...o });
+  it("maps voted_for case-insensitively, by name or key", () => {
+    expect(parseVote(vote({}), roster)).toEqual({ ok: true, vote: { voted_for: "Claude", motivation: "good", bullets: ["a", "b", "c"] } });
+    expect(parseVote(vote({ voted_for: "CALL_GPT" }), roster)).toMatchObject({ ok: true, vote: { voted_for: "ChatGPT" } });
+    expect(matchParticipant(' "Gemini". ', roster)).toBe("Gemini");
+  });
+  it("rejects a vote that names nobody, is empty or lacks bullets", () => {
+    expect(parseVote(vote({ voted_for: "HAL" }), roster)).toEqual({ ok: false, reason: 'voted_for "HAL" names no participant' });
+    expect(parseVote("  ", roster)).toEqual({ ok: false, reason: "empty answer" });
+    expect(parseVote("I pick Claude", roster)).toEqual({ ok: false, reason: "no JSON object in the answer" });
+    expect(parseVote(vote({ voted_for: "" }), roster)).toMatchObject({ ok: false });
+    expect(parseVote(vote({ three_bullets: ["a"] }), roster)).toMatchObject({ ok: false, reason: expect.stringContaining("exactly 3") });
+  });
+  it("repairs an over-long motivation and extra bullets instead of losing the vote", () => {
+    const parsed = parseVote(vote({ short_motivation: "x".repeat(300), three_bullets: ["a", "b", "c", "d"] }), roster);
+    expect(parsed.ok && parsed.vote.motivation.length).toBe(200);
+    expect(parsed.ok && parsed.vote.bullets).toEqual(["a", "b", "c"]);
+  });
+});
+
+describe("countWords and preview", () => {
+  it("counts words in any script, not punctuation or markdown", () => {
+    expect(countWords("## Hej, världen! Det är *bra* - eller hur?")).toBe(7);
+    expect(countWords("")).toBe(0);
+    expect(countWords("don't stop 2026")).toBe(3);
+  });
+  it("previews on one line", () => expect(preview("a\n\nb  c", 200)).toBe("a b c"));
+});
+
+const ballot = (voter: string, voted_for: string | null, valid = true): Ballot => ({ voter, voter_key: voter, voted_for, motivation: "", bullets: [], valid });
+
+describe("tally and winner", () => {
+  it("filters self-votes case-insensitively", () => {
+    const { kept, selfVotes } = filterSelfVotes([ballot("Grok", "grok"), ballot("Claude", "Grok"), ballot("Qwen", null, false)]);
+    expect(selfVotes).toBe(1);
+    expect(kept.map((b) => b.voter)).toEqual(["Claude"]);
+  });
+  it("counts votes for every participant", () => {
+    expect(tallyVotes([ballot("A", "B"), ballot("C", "B")], ["A", "B", "C"])).toEqual({ A: 0, B: 2, C: 0 });
+  });
+  it("picks the most votes", () => expect(resolveWinner({ A: 1, B: 2 }, { A: 999 })).toEqual({ winner: "B", tiebreaker: "none" }));
+  it("breaks a tie by total word count", () => expect(resolveWinner({ A: 2, B: 2, C: 1 }, { A: 10, B: 20, C: 99 })).toEqual({ winner: "B", tiebreaker: "word_count" }));
+  it("breaks a remaining tie alphabetically", () => expect(resolveWinner({ Qwen: 1, Claude: 1 }, { Qwen: 5, Claude: 5 })).toEqual({ winner: "Claude", tiebreaker: "alphabetical" }));
+  it("computes results with filtered and invalid votes", () => {
+    const r = computeResults([ballot("A", "A"), ballot("B", "A"), ballot("C", null, false)], ["A", "B", "C"], { A: 3, B: 2, C: 1 });
+    expect(r).toEqual({ winner: "A", vote_counts: { A: 1, B: 0, C: 0 }, tiebreaker_used: false, tiebreaker: "none", word_counts: { A: 3, B: 2, C: 1 }, total_votes: 1, self_votes_filtered: 1, invalid_votes: 1 });
+  });
+});
+
+describe("fallback synthesis", () => {
+  const convergence: Convergence = { winner: "Claude", vote_counts: { Claude: 2, Grok: 2 }, tiebreaker_used: true, tiebreaker: "word_count", word_counts: {}, total_votes: 4, self_votes_filtered: 0, invalid_votes: 0, analysis: null };
+  it("names topic, winner, tiebreak and votes in the topic's language", () => {
+    expect(fallbackSynthesis("Should cars be banned?", convergence)).toBe(
+      "## Debate result: Should cars be banned?\n\nWinner: **Claude** (tie, decided by total word count)\n\nVotes:\n- Claude: 2\n- Grok: 2",
+    );
+    expect(fallbackSynthesis("Bör bilar förbjudas?", convergence)).toContain("Vinnare: **Claude** (oavgjort, avgjort på totalt antal ord)");
+  });
+});
+
+describe("shuffle and participants", () => {
+  it("shuffles deterministically per seed and round", () => {
+    const keys = roster.map((p) => p.key);
+    expect(shuffleForRound(keys, 1, 1)).toEqual(shuffleForRound(keys, 1, 1));
+    expect(shuffleForRound(keys, 1, 1)).not.toEqual(shuffleForRound(keys, 1, 2));
+    expect([...shuffleForRound(keys, 1, 1)].sort()).toEqual([...keys].sort());
+  });
+  it("selects a subset by key or name and rejects bad requests", () => {
+    expect(selectParticipants(roster, ["GROK", "call_qwen"]).map((p) => p.display)).toEqual(["Grok", "Qwen"]);
+    expect(() => selectParticipants(roster, ["grok"])).toThrow("a debate needs 2–8 participants, 1 requested");
+    expect(() => selectParticipants(roster, ["grok", "hal"])).toThrow("unknown participant(s): hal");
+  });
+});
+
+describe("events helpers", () => {
+  it("kebab-cases names", () => expect(kebabEventName("debate_participant_delta")).toBe("debate-participant-delta"));
+  it("sends the first delta at once, coalesces the rest, and flushes a stalled stream", () => {
+    vi.useFakeTimers();
+    try {
+      const sent: string[] = [];
+      const c = new DeltaCoalescer((d) => sent.push(d), 50);
+      c.push("a");
+      c.push("b");
+      c.push("c");
+      expect(sent).toEqual(["a"]);
+      vi.advanceTimersByTime(60);
+      expect(sent).toEqual(["a", "bc"]);
+      c.push("d");
+      c.flush();
+      expect(sent).toEqual(["a", "bc", "d"]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
