@@ -1,0 +1,102 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { buildGraph } from "../graph/build.js";
+import { depsFromEnv } from "../graph/env.js";
+import { streamClientEvents, type ClientEvent } from "../graph/run.js";
+import { createTavilySearch } from "../providers/tavily.js";
+import { startFakeOpenAI, startFakeTavily, startSilentServer, type Reply } from "./support/fake-servers.js";
+
+const roster = JSON.stringify([
+  { key: "call_grok", display: "Grok", model: "x-ai/grok-4" },
+  { key: "call_claude", display: "Claude", model: "anthropic/claude-sonnet-4.5" },
+  { key: "call_oneseek", display: "OneSeek", model: "internal/oneseek", oneseek: true },
+]);
+
+/** Answers like a debating model would, by what the prompt asks for. */
+function debater(body: any): Reply {
+  const all = body.messages.map((m: any) => (typeof m.content === "string" ? m.content : "")).join("\n");
+  if (all.includes("Du planerar webbsökningar")) return { text: '{"queries": ["ai act status", "ai regulation sweden"]}' };
+  if (all.includes("Du granskar sökresultat")) return { text: 'Keep these: {"keep": [0, 2], "note": "ok"}' };
+  if (all.includes("Runda 4")) {
+    const candidates = /Välj en av: ([^.]+)\./.exec(all)![1].split(", ");
+    return { text: "```json\n" + JSON.stringify({ voted_for: candidates[0], short_motivation: "clear", three_bullets: ["1", "2", "3"] }) + "\n```" };
+  }
+  if (all.includes("Du analyserar en avslutad debatt")) return { text: '{"merged_summary": "m", "overlap_score": 0.5, "agreements": [], "disagreements": [], "conflicts": [], "comparative_summary": ""}' };
+  if (all.includes("slutanalysen")) return { text: "## Sammanfattning\n\nBra debatt." };
+  return { text: "Jag anser att frågan är viktig och att vi bör agera klokt." };
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+async function collect(env: Record<string, string>, message: string, signal?: AbortSignal): Promise<ClientEvent[]> {
+  const graph = buildGraph(depsFromEnv(env, { log: () => {} }));
+  const events: ClientEvent[] = [];
+  for await (const e of streamClientEvents(graph, { message }, { signal })) events.push(e);
+  return events;
+}
+
+describe("an OpenAI-compatible endpoint and Tavily", () => {
+  it("runs a real debate over HTTP, with OneSeek researching through TAVILY_BASE_URL", async () => {
+    const openai = await startFakeOpenAI(debater);
+    const tavily = await startFakeTavily();
+    cleanups.push(openai.close, tavily.close);
+    const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_PARTICIPANTS: roster, TAVILY_API_KEY: "tvly-test", TAVILY_BASE_URL: tavily.url };
+    const events = await collect(env, "/debatt Bör AI regleras?");
+    expect(events.find((e) => e.event === "debate-init")!.data).toMatchObject({ simulated: false });
+    expect(events.filter((e) => e.event === "debate-participant-end").every((e) => e.data.status === "ok")).toBe(true);
+    expect(events.find((e) => e.event === "debate-results")!.data).toMatchObject({ total_votes: 3, invalid_votes: 0 });
+    // Turns stream with the participant's model id and the 800-token budget.
+    const turns = openai.seen.filter((r) => r.body.stream && String(r.body.messages.at(-1).content).includes("Runda 1 — Introduktion"));
+    expect(turns.map((r) => r.body.model).sort()).toEqual(["anthropic/claude-sonnet-4.5", "internal/oneseek", "x-ai/grok-4"]);
+    expect(turns.every((r) => r.body.max_tokens === 800 || r.body.max_completion_tokens === 800)).toBe(true);
+    // Research: two queries searched in parallel with ≤3 results, the critic kept 0 and 2, cut to 300 characters.
+    expect(tavily.seen.filter((r) => r.body.query === "ai act status")).toHaveLength(3);
+    expect(tavily.seen.every((r) => r.body.max_results === 3)).toBe(true);
+    const oneseekTurn = turns.find((r) => r.body.model === "internal/oneseek")!;
+    const system = oneseekTurn.body.messages[0].content as string;
+    expect(system).toContain(`Dagens datum är ${new Date().toISOString().slice(0, 10)}`);
+    expect(system).toContain("[Tavily Result] Result 0 for ai act status: fact 0");
+    expect(system).not.toContain("Result 1 for ai act status");
+    const line = system.split("\n").find((l) => l.startsWith("[Tavily Result] Result 0"))!;
+    expect(line.length).toBeLessThanOrEqual("[Tavily Result] Result 0 for ai act status: ".length + 300);
+    expect(events.at(-1)!.event).toBe("done");
+  });
+
+  it("aborts the HTTP request to the model when the run is cancelled", async () => {
+    const openai = await startFakeOpenAI((body) => ({ ...debater(body), delayMs: 2_000 }));
+    cleanups.push(openai.close);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const events = await collect({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_PARTICIPANTS: roster }, "/debatt X", controller.signal);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(openai.seen).toHaveLength(1);
+    expect(openai.seen[0].aborted).toBe(true);
+    expect(events.at(-1)!.event).toBe("done");
+  });
+
+  it("answers chat through the supervisor, calling web search when the model asks", async () => {
+    let calls = 0;
+    const openai = await startFakeOpenAI((body) =>
+      calls++ === 0 && body.tools?.length ? { toolCall: { name: "web_search", args: { query: "väder Stockholm" } } } : { text: "Det blir sol i Stockholm." },
+    );
+    const tavily = await startFakeTavily(1);
+    cleanups.push(openai.close, tavily.close);
+    const events = await collect({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, TAVILY_API_KEY: "k", TAVILY_BASE_URL: tavily.url }, "Hur blir vädret?");
+    expect(events.filter((e) => e.event === "text-delta").map((e) => e.data.delta).join("")).toBe("Det blir sol i Stockholm.");
+    expect(tavily.seen[0].body.query).toBe("väder Stockholm");
+    const second = openai.seen[1].body.messages;
+    expect(second.at(-1)).toMatchObject({ role: "tool", tool_call_id: "call_1" });
+    expect(second[0].content).toContain("/debatt");
+  });
+
+  it("times a web search out even though @tavily/core takes no signal", async () => {
+    const silent = await startSilentServer();
+    cleanups.push(silent.close);
+    const search = createTavilySearch({ apiKey: "k", baseUrl: silent.url, timeoutMs: 200 });
+    const started = Date.now();
+    await expect(search.search("q", { maxResults: 3, maxChars: 300 })).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});

@@ -1,0 +1,113 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** A request as a fake server saw it. */
+export interface SeenRequest {
+  path: string;
+  body: any;
+  /** True when the client closed the connection before the answer was complete. */
+  aborted: boolean;
+}
+
+/** What the fake OpenAI endpoint answers to one chat completion. */
+export interface Reply {
+  text?: string;
+  delayMs?: number;
+  toolCall?: { name: string; args: object };
+  status?: number;
+}
+
+async function readBody(req: IncomingMessage): Promise<any> {
+  let raw = "";
+  for await (const chunk of req) raw += chunk;
+  return raw ? JSON.parse(raw) : {};
+}
+
+/** Closes a server at once, dropping keep-alive and hanging connections. */
+function closer(server: Server) {
+  return () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+}
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/**
+ * A minimal OpenAI-compatible `/v1/chat/completions` on loopback, streaming (SSE) or not, that
+ * records every request and whether the client aborted it.
+ */
+export async function startFakeOpenAI(reply: (body: any) => Reply) {
+  const seen: SeenRequest[] = [];
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const body = await readBody(req);
+    const entry: SeenRequest = { path: req.url ?? "", body, aborted: false };
+    seen.push(entry);
+    let finished = false;
+    res.on("close", () => (entry.aborted = !finished));
+    const r = reply(body);
+    if (r.delayMs) await new Promise((resolve) => setTimeout(resolve, r.delayMs));
+    if (res.destroyed) return;
+    if (r.status && r.status >= 400) {
+      finished = true;
+      res.writeHead(r.status, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "fake failure" } }));
+      return;
+    }
+    const base = { id: "chatcmpl-1", created: 0, model: body.model };
+    const toolCalls = r.toolCall
+      ? [{ index: 0, id: "call_1", type: "function", function: { name: r.toolCall.name, arguments: JSON.stringify(r.toolCall.args) } }]
+      : undefined;
+    if (body.stream) {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      const send = (delta: object, finish: string | null) =>
+        res.write(`data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+      send({ role: "assistant", content: "" }, null);
+      for (const piece of (r.text ?? "").match(/\S+\s*/g) ?? []) send({ content: piece }, null);
+      if (toolCalls) send({ tool_calls: toolCalls }, null);
+      send({}, toolCalls ? "tool_calls" : "stop");
+      finished = true;
+      res.end("data: [DONE]\n\n");
+    } else {
+      finished = true;
+      res.writeHead(200, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          ...base,
+          object: "chat.completion",
+          choices: [{ index: 0, message: { role: "assistant", content: r.text ?? "", tool_calls: toolCalls }, finish_reason: "stop" }],
+          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+        }),
+      );
+    }
+  });
+  const url = await listen(server);
+  return { baseURL: `${url}/v1`, seen, close: closer(server) };
+}
+
+/** A fake Tavily `/search` on loopback returning `count` long results per query. */
+export async function startFakeTavily(count = 5) {
+  const seen: SeenRequest[] = [];
+  const server = createServer(async (req, res) => {
+    const body = await readBody(req);
+    seen.push({ path: req.url ?? "", body, aborted: false });
+    const results = Array.from({ length: Math.min(count, body.max_results ?? count) + 2 }, (_, i) => ({
+      title: `Result ${i} for ${body.query}`,
+      url: `https://example.org/${encodeURIComponent(body.query)}/${i}`,
+      content: `fact ${i} `.repeat(100),
+      score: 0.9,
+    }));
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ query: body.query, results, response_time: 0.01, images: [] }));
+  });
+  const url = await listen(server);
+  return { url, seen, close: closer(server) };
+}
+
+/** A loopback server that accepts requests and never answers them. */
+export async function startSilentServer() {
+  const server = createServer(() => {});
+  const url = await listen(server);
+  return { url, close: closer(server) };
+}
