@@ -1,0 +1,124 @@
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { EventSchemas, type EventName } from "../state/events.js";
+import { detectLanguage } from "../state/language.js";
+import { SimulatedModelFactory } from "../providers/simulated.js";
+import { HumanMessage } from "@langchain/core/messages";
+import { defaultRoster } from "../state/participants.js";
+import { named, runEvents, testDeps } from "./support/harness.js";
+
+/** Runs the CLI with the simulated provider and returns its exit code, stdout and stderr. */
+function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "cli/debate.ts", ...args], {
+      env: { PATH: process.env.PATH!, SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", ...env },
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (err += d));
+    child.on("close", (code) => resolve({ code: code ?? -1, out, err }));
+  });
+}
+
+describe("the CLI", () => {
+  it("--json prints one contract event per line and ends with done", async () => {
+    const { code, out, err } = await cli(["--json", "--seed", "1", "/debatt Bör AI regleras?"]);
+    expect(code).toBe(0);
+    const lines = out.trim().split("\n").map((l) => JSON.parse(l));
+    for (const { event, data } of lines.slice(0, -1)) {
+      expect(EventSchemas[event.replace(/-/g, "_") as EventName].strict().safeParse(data).success, event).toBe(true);
+    }
+    expect(lines[0]).toMatchObject({ event: "debate-init", data: { simulated: true, topic: "Bör AI regleras?" } });
+    expect(lines.at(-1).event).toBe("done");
+    expect(lines.filter((l) => l.event === "debate-participant-end")).toHaveLength(24);
+    expect(err).toContain("no OPENAI_API_KEY: participants are simulated offline");
+  }, 60_000);
+
+  it("shows the debate to people: rounds, speakers, votes, winner and synthesis", async () => {
+    const { code, out } = await cli(["--participants", "grok,claude,oneseek", "/debatt Should cities ban cars?"]);
+    expect(code).toBe(0);
+    for (const text of ["Debatt: Should cities ban cars?", "━━ Runda 1: Introduktion ━━", "━━ Runda 4: Röstning ━━", "▶ Claude", "Röster", "👑 Vinnare:", "## Summary"]) {
+      expect(out).toContain(text);
+    }
+    expect(out).not.toContain("debate-arena-data");
+  }, 60_000);
+
+  it("explains bad usage and configuration", async () => {
+    expect(await cli([])).toMatchObject({ code: 2, err: expect.stringContaining("usage: npm run debate") });
+    expect(await cli(["--seed", "x", "/debatt a"])).toMatchObject({ code: 2, err: expect.stringContaining("--seed must be a whole number") });
+    expect(await cli(["/debatt a"], { DEBATE_PARTICIPANTS: "[" })).toMatchObject({ code: 2, err: expect.stringContaining("DEBATE_PARTICIPANTS is not valid JSON") });
+    const missing = await cli(["--json", "/debatt"]);
+    expect(missing.code).toBe(1);
+    expect(missing.out).toContain('"code":"missing_topic"');
+  }, 60_000);
+});
+
+describe("routing", () => {
+  it("answers a command without a topic with a clear message, not a debate", async () => {
+    const { deps, models } = testDeps();
+    const events = await runEvents(deps, "/dvoice   ");
+    expect(events.map((e) => e.event)).toEqual(["error", "done"]);
+    expect(named(events, "error")[0]).toMatchObject({ code: "missing_topic", message: expect.stringContaining('"/dvoice Bör AI regleras?"') });
+    expect(models.calls).toHaveLength(0);
+  });
+
+  it("sends other messages to the supervisor, streamed", async () => {
+    const { deps, models } = testDeps();
+    const events = await runEvents(deps, "Hej, vad kan du göra?");
+    expect(events.map((e) => e.event)).toEqual(["text-delta", "text-delta", "text-delta", "text-delta", "done"]);
+    expect(named(events, "text-delta").map((d) => d.delta).join("")).toBe("Hello from the supervisor.");
+    const call = models.callsOf("supervisor")[0];
+    expect(String(call.messages[0].content)).toContain("/debatt <ämne>");
+    expect(String(call.messages.at(-1)!.content)).toBe("Hej, vad kan du göra?");
+  });
+
+  it("reports a failing chat model as an error event", async () => {
+    const { deps } = testDeps({ script: () => ({ error: new Error("401 invalid key") }) });
+    const events = await runEvents(deps, "hello");
+    expect(named(events, "error")[0]).toMatchObject({ code: "model_error", message: expect.stringContaining("401 invalid key") });
+  });
+});
+
+describe("the simulated provider", () => {
+  const factory = new SimulatedModelFactory({ latencyMs: 0, chunkDelayMs: 0, chunkTokens: 3 });
+  const grok = defaultRoster()[0];
+  const say = async (topic: string, round = 1) =>
+    (await factory.create({ phase: "turn", participant: grok, round, topic }).invoke([new HumanMessage(`Debattämne: ${topic}\n[Claude]: hi`)])).content as string;
+
+  it("is deterministic, varied and in the topic's language", async () => {
+    expect(await say("Bör AI regleras?")).toBe(await say("Bör AI regleras?"));
+    expect(await say("Bör AI regleras?", 2)).not.toBe(await say("Bör AI regleras?", 1));
+    expect(detectLanguage(await say("Bör AI regleras?"))).toBe("sv");
+    expect(detectLanguage(await say("Should AI be regulated?"))).toBe("en");
+    expect(await say("Should AI be regulated?")).toContain("Claude");
+  });
+
+  it("votes with valid JSON for someone else", async () => {
+    const answer = await factory.create({ phase: "vote", participant: grok, round: 4, topic: "t", candidates: ["Claude", "Qwen"] }).invoke([new HumanMessage("vote")]);
+    expect(["Claude", "Qwen"]).toContain(JSON.parse(answer.content as string).voted_for);
+  });
+
+  it("stops when aborted", async () => {
+    const slow = new SimulatedModelFactory({ latencyMs: 5_000, chunkDelayMs: 0, chunkTokens: 1 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error("stop")), 50);
+    await expect(slow.create({ phase: "turn", participant: grok, round: 1, topic: "t" }).invoke([new HumanMessage("x")], { signal: controller.signal })).rejects.toThrow();
+  });
+});
+
+describe("langgraph.json", () => {
+  it("points at an exported compiled graph with the debate nodes", async () => {
+    const config = JSON.parse(readFileSync("langgraph.json", "utf8"));
+    const [file, name] = (config.graphs.debatt as string).split(":");
+    const mod = await import(`../${file}`);
+    const graph = mod[name];
+    expect(typeof graph.stream).toBe("function");
+    const nodes = Object.keys(graph.getGraph().nodes);
+    for (const id of ["resolve_intent", "supervisor", "debate_domain_planner", "debate_round_executor", "debate_vote", "debate_convergence", "debate_synthesizer"]) {
+      expect(nodes).toContain(id);
+    }
+    expect(graph.config.recursionLimit).toBeGreaterThanOrEqual(29);
+  });
+});
