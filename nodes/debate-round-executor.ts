@@ -39,10 +39,10 @@ export function makeDebateRoundExecutor(deps: GraphDeps) {
 
     const index = state.debate_turn_index;
     const speaker = byKey.get(order[index])!;
-    const turn = await runTurn(ctx, config, state, speaker, round, index + 1, spec.words);
+    const { turn, text } = await runTurn(ctx, config, state, speaker, round, index + 1, spec.words);
 
     const responses = { ...state.debate_round_responses };
-    if (turn.status === "ok") responses[round] = { ...responses[round], [speaker.display]: turn.text };
+    if (turn.status === "ok") responses[round] = { ...responses[round], [speaker.display]: text };
     update.debate_round_responses = responses;
     update.debate_turns = [...state.debate_turns, turn];
     update.debate_word_counts = {
@@ -86,7 +86,7 @@ async function runTurn(
   round: number,
   position: number,
   words: number,
-): Promise<Turn> {
+): Promise<{ turn: Turn; text: string }> {
   const who = { model: p.display, model_key: p.key, round };
   emit(config, "debate_participant_start", { ...who, position });
   const started = performance.now();
@@ -133,5 +133,6 @@ async function runTurn(
     status: ok ? "ok" : "error",
     ...(ok ? {} : { error }),
   });
-  return { round, position, key: p.key, display: p.display, status: ok ? "ok" : "error", text, word_count, latency_ms: latency, ...(ok ? {} : { error }) };
+  const turn: Turn = { round, position, key: p.key, display: p.display, status: ok ? "ok" : "error", word_count, latency_ms: latency, ...(ok ? {} : { error, partial_text: text }) };
+  return { turn, text };
 }

@@ -29,7 +29,8 @@ export interface Turn {
   key: string;
   display: string;
   status: "ok" | "error";
-  text: string;
+  /** What a failed turn streamed before it failed (an ok turn's text is in the round responses). */
+  partial_text?: string;
   word_count: number;
   latency_ms: number;
   error?: string;

@@ -1,0 +1,125 @@
+/**
+ * Benchmark: what debatt adds on top of LangGraph.js, measured side by side in one run.
+ *
+ * A full 8-participant debate on the simulated provider (fixed latency L per model call, about
+ * 400 streamed word-tokens per answer, a checkpointer on, every event serialised as the SSE bridge
+ * would) is compared with a bare LangGraph loop of the same number of steps that only sleeps L
+ * (same checkpointer). Prints:
+ *   (a) wall time ÷ critical-path lower bound, for both (target: debate within 0.02 of the loop)
+ *   (b) debate CPU ms ÷ bare-loop CPU ms (target ≤ 1.2)
+ */
+import { Annotation, END, MemorySaver, START, StateGraph } from "@langchain/langgraph";
+import { buildGraph } from "../graph/build.js";
+import { streamClientEvents } from "../graph/run.js";
+import { InMemoryPromptStore } from "../prompts/store.js";
+import { SimulatedModelFactory } from "../providers/simulated.js";
+import { loadSettings } from "../state/config.js";
+
+const L = 50;
+const PARTICIPANTS = 8;
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+/** Steps of one debate: resolve_intent, planner, 24 turns, the parallel vote, convergence, synthesis. */
+const DEBATE_STEPS = 2 + 3 * PARTICIPANTS + 3;
+/** Model calls on the critical path: 24 sequential turns, convergence, synthesis, plus one L for the parallel vote. */
+const DEBATE_LOWER_BOUND_MS = (3 * PARTICIPANTS + 2 + 1) * L;
+
+interface Sample {
+  wallMs: number;
+  cpuMs: number;
+  events: number;
+  firstDeltaMs: number;
+}
+
+function measure<T>(fn: () => Promise<T>): Promise<{ wallMs: number; cpuMs: number; value: T }> {
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  return fn().then((value) => {
+    const cpu = process.cpuUsage(cpu0);
+    return { wallMs: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, value };
+  });
+}
+
+async function debateOnce(chunkTokens: number): Promise<Sample> {
+  const settings = loadSettings({});
+  const graph = buildGraph(
+    {
+      models: new SimulatedModelFactory({ latencyMs: L, chunkDelayMs: 0, chunkTokens, answerWords: 400 }),
+      prompts: new InMemoryPromptStore(),
+      settings,
+      log: () => {},
+    },
+    { checkpointer: new MemorySaver() },
+  );
+  let first = 0;
+  let started = 0;
+  const r = await measure(async () => {
+    started = performance.now();
+    let id = 0;
+    let bytes = 0;
+    let completed = false;
+    for await (const e of streamClientEvents(graph, { message: "/debatt Bör AI regleras?" }, { configurable: { seed: 1 } })) {
+      // Serialised exactly as the SSE bridge frames an event.
+      bytes += `id: ${++id}\nevent: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`.length;
+      if (!first && e.event === "debate-participant-delta") first = performance.now() - started;
+      if (e.event === "debate-synthesis-complete") completed = true;
+      if (e.event === "error") throw new Error(`the debate failed: ${JSON.stringify(e.data)}`);
+    }
+    if (!completed || bytes === 0) throw new Error("the debate did not complete");
+    return id;
+  });
+  return { wallMs: r.wallMs, cpuMs: r.cpuMs, events: r.value, firstDeltaMs: first };
+}
+
+async function bareOnce(): Promise<Sample> {
+  const State = Annotation.Root({ n: Annotation<number>({ reducer: (_a, b) => b, default: () => 0 }) });
+  const graph = new StateGraph(State)
+    .addNode("step", async (s: typeof State.State) => {
+      await new Promise((r) => setTimeout(r, L));
+      return { n: s.n + 1 };
+    })
+    .addEdge(START, "step")
+    .addConditionalEdges("step", (s: typeof State.State) => (s.n < DEBATE_STEPS ? "step" : END), ["step", END])
+    .compile({ checkpointer: new MemorySaver() });
+  const r = await measure(async () => {
+    for await (const _ of await graph.stream({ n: 0 }, { streamMode: "custom", recursionLimit: DEBATE_STEPS + 5, configurable: { thread_id: "bare" } })) {
+      /* nothing is emitted */
+    }
+  });
+  return { wallMs: r.wallMs, cpuMs: r.cpuMs, events: 0, firstDeltaMs: 0 };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main() {
+  const chunkSizes = (process.env.BENCH_CHUNKS ?? "16,4,1").split(",").map(Number);
+  await bareOnce();
+  for (const c of chunkSizes) await debateOnce(c); // warm-up
+  const bare: Sample[] = [];
+  const debate: Record<number, Sample[]> = Object.fromEntries(chunkSizes.map((c) => [c, []]));
+  for (let i = 0; i < RUNS; i++) {
+    bare.push(await bareOnce());
+    for (const c of chunkSizes) debate[c].push(await debateOnce(c));
+  }
+  const bareWall = median(bare.map((s) => s.wallMs));
+  const bareCpu = median(bare.map((s) => s.cpuMs));
+  const bareRatio = bareWall / (DEBATE_STEPS * L);
+  console.log(`debatt overhead benchmark — L = ${L} ms, ${PARTICIPANTS} participants, ${DEBATE_STEPS} steps, medians of ${RUNS} runs`);
+  console.log(`bare loop: wall ${bareWall.toFixed(0)} ms, lower bound ${DEBATE_STEPS * L} ms, ratio ${bareRatio.toFixed(3)}, CPU ${bareCpu.toFixed(0)} ms`);
+  for (const c of chunkSizes) {
+    const s = debate[c];
+    const wall = median(s.map((x) => x.wallMs));
+    const cpu = median(s.map((x) => x.cpuMs));
+    const ratio = wall / DEBATE_LOWER_BOUND_MS;
+    console.log(
+      `debate, ${c} token(s) per stream chunk: wall ${wall.toFixed(0)} ms, lower bound ${DEBATE_LOWER_BOUND_MS} ms, ` +
+        `${median(s.map((x) => x.events))} events, first delta after ${median(s.map((x) => x.firstDeltaMs)).toFixed(0)} ms, CPU ${cpu.toFixed(0)} ms`,
+    );
+    console.log(`  (a) wall ÷ lower bound: debate ${ratio.toFixed(3)} vs bare ${bareRatio.toFixed(3)} → difference ${(ratio - bareRatio).toFixed(3)} (target ≤ 0.02)`);
+    console.log(`  (b) CPU debate ÷ bare: ${(cpu / bareCpu).toFixed(2)} (target ≤ 1.2)`);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
