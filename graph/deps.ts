@@ -29,6 +29,8 @@ export interface RunContext {
   run: RunSettings;
   prompts: PromptSet;
   now: () => Date;
+  /** Today's date, ISO 8601 (yyyy-mm-dd), for the prompts that carry it. */
+  today: () => string;
   log: (line: string) => void;
   coalesceMs: number;
 }
@@ -43,11 +45,13 @@ export async function runContext(deps: GraphDeps, config: LangGraphRunnableConfi
   const prompts = await loadPromptSet(deps.prompts, run.promptOverrides, (err) =>
     log(`prompt store unavailable, using defaults: ${err.message}`),
   );
+  const now = deps.now ?? (() => new Date());
   return {
     deps,
     run,
     prompts,
-    now: deps.now ?? (() => new Date()),
+    now,
+    today: () => now().toISOString().slice(0, 10),
     log,
     coalesceMs: deps.deltaCoalesceMs ?? DEFAULTS.deltaCoalesceMs,
   };

@@ -6,7 +6,7 @@ import { ConvergenceAnalysisSchema, type ConvergenceAnalysis, type DebateResults
 import type { State, StateUpdate } from "../state/graph-state.js";
 import { buildTranscript } from "./context-chain.js";
 import { extractJsonObject } from "./json-extract.js";
-import { invokeText, ModelCallError, withTimeout } from "./model-call.js";
+import { invokeText, rethrowIfCancelled, withTimeout } from "./model-call.js";
 import { computeResults } from "./tally.js";
 
 /**
@@ -28,7 +28,7 @@ export function makeDebateConvergence(deps: GraphDeps) {
     try {
       analysis = await analyse(ctx, config, state, results);
     } catch (err) {
-      if (err instanceof ModelCallError && err.code === "cancelled") throw err;
+      rethrowIfCancelled(err);
       analysisError = (err as Error).message;
       ctx.log(`convergence analysis failed, continuing with the computed results: ${analysisError}`);
     }

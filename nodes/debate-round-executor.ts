@@ -5,7 +5,7 @@ import { ROUNDS, type DebateStatus, type Turn } from "../state/debate.js";
 import type { State, StateUpdate } from "../state/graph-state.js";
 import type { Participant } from "../state/participants.js";
 import { buildContextChain } from "./context-chain.js";
-import { ModelCallError, streamText, withTimeout } from "./model-call.js";
+import { ModelCallError, rethrowIfCancelled, streamText, withTimeout } from "./model-call.js";
 import { researchForTurn } from "./oneseek-research.js";
 import { participantMessages } from "./participant-prompts.js";
 import { shuffleForRound } from "./shuffle.js";
@@ -98,7 +98,7 @@ async function runTurn(
     text = await withTimeout(ctx.run.responseTimeoutMs, config.signal, async (signal) => {
       const context = buildContextChain(topic, round, state.debate_round_responses, ctx.run.contextChars);
       const research = p.oneseek
-        ? await researchForTurn(ctx, { oneseek: p, topic, round, context, date: ctx.now().toISOString().slice(0, 10), signal })
+        ? await researchForTurn(ctx, { oneseek: p, topic, round, context, date: ctx.today(), signal })
         : null;
       const messages = participantMessages(ctx, {
         participant: p,
@@ -115,7 +115,7 @@ async function runTurn(
     if (text.trim() === "") error = "the model returned an empty answer";
   } catch (err) {
     // A cancelled run stops here; anything else is this participant's failure only.
-    if (err instanceof ModelCallError && err.code === "cancelled") throw err;
+    rethrowIfCancelled(err);
     error = err instanceof ModelCallError && err.code === "timeout" ? `timeout: ${err.message}` : (err as Error).message;
   } finally {
     coalescer.flush();

@@ -5,7 +5,7 @@ import { runContext, type GraphDeps } from "../graph/deps.js";
 import { ROUNDS } from "../state/debate.js";
 import type { State, StateUpdate } from "../state/graph-state.js";
 import { buildTranscript } from "./context-chain.js";
-import { ModelCallError, streamText, withTimeout } from "./model-call.js";
+import { rethrowIfCancelled, streamText, withTimeout } from "./model-call.js";
 import { arenaData, arenaDataBlock, fallbackSynthesis } from "./synthesis-text.js";
 
 /**
@@ -49,7 +49,7 @@ export function makeDebateSynthesizer(deps: GraphDeps) {
       });
       if (body.trim() === "") throw new Error("the model returned an empty synthesis");
     } catch (err) {
-      if (err instanceof ModelCallError && err.code === "cancelled") throw err;
+      rethrowIfCancelled(err);
       ctx.log(`synthesis model failed, using the fallback synthesis: ${(err as Error).message}`);
       coalescer.flush();
       // Text already streamed stays on screen; the fallback follows it as a complete result.

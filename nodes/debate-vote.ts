@@ -4,7 +4,7 @@ import { runContext, type GraphDeps } from "../graph/deps.js";
 import type { Ballot, VoteTask } from "../state/debate.js";
 import type { StateUpdate } from "../state/graph-state.js";
 import { buildContextChain } from "./context-chain.js";
-import { invokeText, ModelCallError, withTimeout } from "./model-call.js";
+import { invokeText, rethrowIfCancelled, withTimeout } from "./model-call.js";
 import { participantMessages } from "./participant-prompts.js";
 import { parseVote } from "./vote-parse.js";
 
@@ -34,7 +34,7 @@ export function makeDebateVote(deps: GraphDeps) {
         ? { ...base, voted_for: parsed.vote.voted_for, motivation: parsed.vote.motivation, bullets: parsed.vote.bullets, valid: true }
         : { ...base, voted_for: null, valid: false, invalid_reason: parsed.reason };
     } catch (err) {
-      if (err instanceof ModelCallError && err.code === "cancelled") throw err;
+      rethrowIfCancelled(err);
       ballot = { ...base, voted_for: null, valid: false, invalid_reason: (err as Error).message };
     }
     if (ballot.valid) {

@@ -26,29 +26,32 @@ export async function withTimeout<T>(
   const timeout = new AbortController();
   // AbortSignal.any holds no listener on the run's signal, so eight parallel votes add none.
   const signal = runSignal ? AbortSignal.any([runSignal, timeout.signal]) : timeout.signal;
-  let timer: NodeJS.Timeout | undefined;
+  const failure = () =>
+    timeout.signal.aborted
+      ? new ModelCallError("timeout", `timed out after ${ms} ms`)
+      : new ModelCallError("cancelled", "the run was cancelled");
   let onAbort: (() => void) | undefined;
   const stop = new Promise<never>((_resolve, reject) => {
-    onAbort = () =>
-      reject(
-        timeout.signal.aborted
-          ? new ModelCallError("timeout", `timed out after ${ms} ms`)
-          : new ModelCallError("cancelled", "the run was cancelled"),
-      );
-    timer = setTimeout(() => timeout.abort(new ModelCallError("timeout", `timed out after ${ms} ms`)), Math.max(0, ms));
+    onAbort = () => reject(failure());
     if (signal.aborted) onAbort();
     else signal.addEventListener("abort", onAbort, { once: true });
   });
+  const timer = setTimeout(() => timeout.abort(), Math.max(0, ms));
   try {
     return await Promise.race([fn(signal), stop]);
   } catch (err) {
     if (err instanceof ModelCallError) throw err;
-    if (signal.aborted) throw timeout.signal.aborted ? new ModelCallError("timeout", `timed out after ${ms} ms`) : new ModelCallError("cancelled", "the run was cancelled");
+    if (signal.aborted) throw failure();
     throw new ModelCallError("model_error", (err as Error)?.message ?? String(err));
   } finally {
     clearTimeout(timer);
     if (onAbort) signal.removeEventListener("abort", onAbort);
   }
+}
+
+/** Rethrows a cancelled run's error (the run stops); any other failure is the caller's to record. */
+export function rethrowIfCancelled(err: unknown): void {
+  if (err instanceof ModelCallError && err.code === "cancelled") throw err;
 }
 
 /** The text of a message's content, whether a string or a list of content parts. */

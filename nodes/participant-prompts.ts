@@ -25,7 +25,7 @@ export function participantMessages(
   const names = participants.map((x) => x.display).join(", ");
   const system = p.oneseek
     ? ctx.prompts.render("debate.oneseek.system", {
-        date: ctx.now().toISOString().slice(0, 10),
+        date: ctx.today(),
         participants: names,
         participant_count: participants.length,
       })

@@ -7,7 +7,7 @@ import { runContext, type GraphDeps, type RunContext } from "../graph/deps.js";
 import type { SearchClient } from "../graph/models.js";
 import { DEFAULTS } from "../state/config.js";
 import type { State, StateUpdate } from "../state/graph-state.js";
-import { ModelCallError, textOf, withTimeout } from "./model-call.js";
+import { ModelCallError, rethrowIfCancelled, textOf, withTimeout } from "./model-call.js";
 
 /** Model/tool round trips one chat answer may take before it must answer. */
 const MAX_TOOL_ROUNDS = 2;
@@ -35,7 +35,7 @@ function webSearchTool(search: SearchClient, signal: AbortSignal) {
 export function makeSupervisor(deps: GraphDeps) {
   return async function supervisor(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
     const ctx = await runContext(deps, config);
-    const system = ctx.prompts.render("debate.supervisor.instructions", { date: ctx.now().toISOString().slice(0, 10) });
+    const system = ctx.prompts.render("debate.supervisor.instructions", { date: ctx.today() });
     const history: BaseMessage[] = [new SystemMessage(system), ...state.messages];
     const coalescer = new DeltaCoalescer((delta) => emit(config, "text_delta", { delta }), ctx.coalesceMs);
     try {
@@ -46,7 +46,7 @@ export function makeSupervisor(deps: GraphDeps) {
       return { messages: [new AIMessage(answer)] };
     } catch (err) {
       coalescer.flush();
-      if (err instanceof ModelCallError && err.code === "cancelled") throw err;
+      rethrowIfCancelled(err);
       const message = `the chat model failed: ${(err as Error).message}`;
       ctx.log(message);
       emit(config, "error", { code: err instanceof ModelCallError ? err.code : "model_error", message });
