@@ -30,7 +30,7 @@ export function routeAfterTurn(state: State): "debate_round_executor" | Send[] |
         voter,
         participants: state.debate_participants,
         topic: state.debate_topic ?? "",
-        round_responses: state.debate_round_responses,
+        context: state.debate_vote_context ?? "",
         deadline: state.debate_vote_deadline ?? Date.now(),
       } satisfies VoteTask),
   );

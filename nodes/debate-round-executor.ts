@@ -2,7 +2,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { DeltaCoalescer, emit } from "../graph/events.js";
 import { runContext, type GraphDeps, type RunContext } from "../graph/deps.js";
 import { ROUNDS, type DebateStatus, type Turn } from "../state/debate.js";
-import type { State, StateUpdate } from "../state/graph-state.js";
+import { mergeRoundResponses, type State, type StateUpdate } from "../state/graph-state.js";
 import type { Participant } from "../state/participants.js";
 import { buildContextChain } from "./context-chain.js";
 import { ModelCallError, rethrowIfCancelled, streamText, withTimeout } from "./model-call.js";
@@ -41,10 +41,9 @@ export function makeDebateRoundExecutor(deps: GraphDeps) {
     const speaker = byKey.get(order[index])!;
     const { turn, text } = await runTurn(ctx, config, state, speaker, round, index + 1, spec.words);
 
-    const responses = { ...state.debate_round_responses };
-    if (turn.status === "ok") responses[round] = { ...responses[round], [speaker.display]: text };
-    update.debate_round_responses = responses;
-    update.debate_turns = [...state.debate_turns, turn];
+    const added = turn.status === "ok" ? { [round]: { [speaker.display]: text } } : {};
+    update.debate_round_responses = added;
+    update.debate_turns = [turn];
     update.debate_word_counts = {
       ...state.debate_word_counts,
       [speaker.display]: (state.debate_word_counts[speaker.display] ?? 0) + turn.word_count,
@@ -53,6 +52,7 @@ export function makeDebateRoundExecutor(deps: GraphDeps) {
     if (index + 1 < order.length) return { ...update, debate_turn_index: index + 1 };
 
     // The round is complete.
+    const responses = mergeRoundResponses(state.debate_round_responses, added);
     const answered = Object.keys(responses[round] ?? {}).length;
     emit(config, "debate_round_end", { round, participant_count: answered });
     if (answered < MIN_ANSWERS_PER_ROUND) {
@@ -72,6 +72,7 @@ export function makeDebateRoundExecutor(deps: GraphDeps) {
       debate_turn_index: 0,
       debate_current_round: 4,
       debate_status: "voting",
+      debate_vote_context: buildContextChain(state.debate_topic ?? "", 4, responses, ctx.run.contextChars),
       debate_vote_deadline: Date.now() + ctx.run.voteRoundTimeoutMs,
     };
   };

@@ -3,7 +3,6 @@ import { emit } from "../graph/events.js";
 import { runContext, type GraphDeps } from "../graph/deps.js";
 import type { Ballot, VoteTask } from "../state/debate.js";
 import type { StateUpdate } from "../state/graph-state.js";
-import { buildContextChain } from "./context-chain.js";
 import { invokeText, rethrowIfCancelled, withTimeout } from "./model-call.js";
 import { participantMessages } from "./participant-prompts.js";
 import { parseVote } from "./vote-parse.js";
@@ -24,8 +23,7 @@ export function makeDebateVote(deps: GraphDeps) {
     let ballot: Ballot;
     try {
       const raw = await withTimeout(budget, config.signal, (signal) => {
-        const context = buildContextChain(topic, 4, task.round_responses, ctx.run.contextChars);
-        const messages = participantMessages(ctx, { participant: voter, participants, round: 4, topic, context, candidates });
+        const messages = participantMessages(ctx, { participant: voter, participants, round: 4, topic, context: task.context, candidates });
         const model = ctx.deps.models.create({ phase: "vote", participant: voter, round: 4, topic, candidates });
         return invokeText(model, messages, signal);
       });

@@ -1,5 +1,6 @@
+import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import type { BaseMessage, MessageContent } from "@langchain/core/messages";
+import type { AIMessage, BaseMessage, MessageContent } from "@langchain/core/messages";
 
 /** Why a model call did not produce an answer. */
 export type ModelFailure = "timeout" | "cancelled" | "model_error";
@@ -60,6 +61,34 @@ export function textOf(content: MessageContent): string {
   return content.map((part) => (typeof part === "string" ? part : part.type === "text" ? String(part.text ?? "") : "")).join("");
 }
 
+/**
+ * Receives a model call's tokens. A handler that prefers streaming makes `invoke()` stream through
+ * the model's own chunk generator, without `stream()`'s per-chunk async-context wrapper (which
+ * costs a tracing run tree per chunk). Handlers are awaited, so tokens arrive in order and
+ * before `invoke()` returns.
+ */
+class TokenSink extends BaseCallbackHandler {
+  name = "debatt_token_sink";
+  readonly lc_prefer_streaming = true;
+  constructor(private readonly onToken: (token: string) => void) {
+    super();
+    this.awaitHandlers = true;
+  }
+  override handleLLMNewToken(token: string): void {
+    if (token) this.onToken(token);
+  }
+}
+
+/** Streams a model's answer, handing every piece of text to `onDelta`; returns the whole message. */
+export async function streamMessage(
+  model: Pick<BaseChatModel, "invoke">,
+  messages: BaseMessage[],
+  signal: AbortSignal,
+  onDelta: (delta: string) => void,
+): Promise<AIMessage> {
+  return model.invoke(messages, { signal, callbacks: [new TokenSink(onDelta)] });
+}
+
 /** Streams a model's answer, handing every piece of text to `onDelta`; returns the whole text. */
 export async function streamText(
   model: BaseChatModel,
@@ -67,15 +96,7 @@ export async function streamText(
   signal: AbortSignal,
   onDelta: (delta: string) => void,
 ): Promise<string> {
-  let text = "";
-  for await (const chunk of await model.stream(messages, { signal })) {
-    const piece = textOf(chunk.content);
-    if (piece) {
-      text += piece;
-      onDelta(piece);
-    }
-  }
-  return text;
+  return textOf((await streamMessage(model, messages, signal, onDelta)).content);
 }
 
 /** Asks a model for one whole answer and returns its text. */

@@ -1,4 +1,4 @@
-import { AIMessage, AIMessageChunk, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { z } from "zod";
@@ -7,7 +7,7 @@ import { runContext, type GraphDeps, type RunContext } from "../graph/deps.js";
 import type { SearchClient } from "../graph/models.js";
 import { DEFAULTS } from "../state/config.js";
 import type { State, StateUpdate } from "../state/graph-state.js";
-import { ModelCallError, rethrowIfCancelled, textOf, withTimeout } from "./model-call.js";
+import { ModelCallError, rethrowIfCancelled, streamMessage, textOf, withTimeout } from "./model-call.js";
 
 /** Model/tool round trips one chat answer may take before it must answer. */
 const MAX_TOOL_ROUNDS = 2;
@@ -63,15 +63,10 @@ async function chat(ctx: RunContext, history: BaseMessage[], signal: AbortSignal
   const messages = [...history];
   for (let round = 0; ; round++) {
     const model = searchTool && round < MAX_TOOL_ROUNDS ? base.bindTools!([searchTool]) : base;
-    let full: AIMessageChunk | undefined;
-    for await (const chunk of await model.stream(messages, { signal })) {
-      const piece = textOf(chunk.content);
-      if (piece) onDelta(piece);
-      full = full ? full.concat(chunk as AIMessageChunk) : (chunk as AIMessageChunk);
-    }
-    const calls = full?.tool_calls ?? [];
-    if (!searchTool || calls.length === 0) return textOf(full?.content ?? "");
-    messages.push(new AIMessage({ content: full!.content, tool_calls: calls }));
+    const answer = await streamMessage(model, messages, signal, onDelta);
+    const calls = answer.tool_calls ?? [];
+    if (!searchTool || calls.length === 0) return textOf(answer.content);
+    messages.push(new AIMessage({ content: answer.content, tool_calls: calls }));
     for (const call of calls) {
       const output = await searchTool.invoke(call.args as { query: string }).catch((e: Error) => `search failed: ${e.message}`);
       messages.push(new ToolMessage({ content: String(output), tool_call_id: call.id ?? call.name }));

@@ -92,7 +92,8 @@ export interface VoteTask {
   voter: Participant;
   participants: Participant[];
   topic: string;
-  round_responses: Record<number, Record<string, string>>;
+  /** The context chain after round 3, the same for every voter (built once, not sent 8 times). */
+  context: string;
   /** Epoch ms by which the whole vote round must be done. */
   deadline: number;
 }

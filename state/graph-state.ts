@@ -6,6 +6,16 @@ import type { Ballot, Convergence, DebateStatus, Turn } from "./debate.js";
 /** Last write wins (the seed's `_replace` reducer). */
 const replace = <T>(fallback: () => T) => Annotation<T>({ reducer: (_a: T, b: T) => b, default: fallback });
 
+/** Round answers with `added` merged in, round by round (the reducer of `debate_round_responses`). */
+export function mergeRoundResponses(
+  current: Record<number, Record<string, string>>,
+  added: Record<number, Record<string, string>>,
+): Record<number, Record<string, string>> {
+  const merged = { ...current };
+  for (const [round, answers] of Object.entries(added)) merged[Number(round)] = { ...current[Number(round)], ...answers };
+  return merged;
+}
+
 /**
  * The graph state. Every key is declared: LangGraph drops undeclared keys silently (seed §3.5).
  * The `debate_*` keys are those of seed §3.5/§10 plus what a resumable, per-turn graph needs.
@@ -36,16 +46,22 @@ export const GraphState = Annotation.Root({
   debate_round_order: replace<Record<number, string[]>>(() => ({})),
   /** Index into the current round's order of the next speaker. */
   debate_turn_index: replace<number>(() => 0),
-  /** Answers per round, by display name, in speaking order (seed: dict[int, dict[str, str]]). */
-  debate_round_responses: replace<Record<number, Record<string, string>>>(() => ({})),
-  /** Every turn of rounds 1–3, including failed ones. */
-  debate_turns: replace<Turn[]>(() => []),
+  /**
+   * Answers per round, by display name, in speaking order (seed: dict[int, dict[str, str]]).
+   * Each turn writes only its own answer, merged in here, so a step's write stays small however
+   * long the debate grows (the planner resets it with Overwrite).
+   */
+  debate_round_responses: Annotation<Record<number, Record<string, string>>>({ reducer: mergeRoundResponses, default: () => ({}) }),
+  /** Every turn of rounds 1–3, including failed ones; each turn appends its own (reset by the planner). */
+  debate_turns: Annotation<Turn[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
   /** Ballots of the parallel vote; each vote task appends its own (reset by the planner). */
   debate_votes: Annotation<Ballot[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
   /** Words spoken per participant over all rounds (the tiebreak). */
   debate_word_counts: replace<Record<string, number>>(() => ({})),
   /** Status life cycle: initializing → round_1 → … → complete (or error). */
   debate_status: replace<DebateStatus | null>(() => null),
+  /** What every voter is shown: the context chain after round 3 (built once for all vote tasks). */
+  debate_vote_context: replace<string | null>(() => null),
   /** Epoch ms by which the whole vote round must have finished. */
   debate_vote_deadline: replace<number | null>(() => null),
   /** Computed vote results and the model's convergence analysis. */

@@ -1,6 +1,7 @@
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
 import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
+import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
 import type { ModelFactory, ModelPhase, ModelRequest } from "../../graph/models.js";
 
 /** What a scripted call does: answer text (streamed in word pieces), fail, or wait. */
@@ -52,7 +53,11 @@ export class ScriptedChatModel extends BaseChatModel {
   _llmType() {
     return "scripted";
   }
-  override async *_streamResponseChunks(messages: BaseMessage[], options: this["ParsedCallOptions"]): AsyncGenerator<ChatGenerationChunk> {
+  override async *_streamResponseChunks(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: CallbackManagerForLLMRun,
+  ): AsyncGenerator<ChatGenerationChunk> {
     const call: FakeCall = {
       phase: this.request.phase,
       participant: this.request.participant?.key,
@@ -75,12 +80,14 @@ export class ScriptedChatModel extends BaseChatModel {
     for (const piece of (step.text ?? "").match(/\S+\s*/g) ?? []) {
       if (signal?.aborted && !step.ignoreSignal) throw signal.reason;
       yield new ChatGenerationChunk({ text: piece, message: new AIMessageChunk({ content: piece }) });
+      // Like ChatOpenAI: streaming callbacks hear of every token.
+      await runManager?.handleLLMNewToken(piece);
     }
     call.finished = true;
   }
-  async _generate(messages: BaseMessage[], options: this["ParsedCallOptions"]): Promise<ChatResult> {
+  async _generate(messages: BaseMessage[], options: this["ParsedCallOptions"], runManager?: CallbackManagerForLLMRun): Promise<ChatResult> {
     let text = "";
-    for await (const c of this._streamResponseChunks(messages, options)) text += c.text;
+    for await (const c of this._streamResponseChunks(messages, options, runManager)) text += c.text;
     return { generations: [{ text, message: new AIMessage(text) }] };
   }
 }
