@@ -1,6 +1,6 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { PromptStore } from "../prompts/store.js";
-import { loadPromptSet } from "../prompts/store.js";
+import { loadPromptSet, StoreUnavailableError } from "../prompts/store.js";
 import type { PromptSet } from "../prompts/render.js";
 import { DEFAULTS, resolveRunSettings, type RunSettings, type Settings } from "../state/config.js";
 import type { ModelFactory, SearchClient } from "./models.js";
@@ -37,14 +37,15 @@ export interface RunContext {
 
 /**
  * Resolves the run's configuration and loads its prompts (run overrides → store → defaults).
- * A failing store is logged once per run and the defaults stay in force.
+ * While the store is unavailable the defaults stay in force; the store logs its outages itself
+ * (once each), and any other store failure is logged here.
  */
 export async function runContext(deps: GraphDeps, config: LangGraphRunnableConfig): Promise<RunContext> {
   const log = deps.log ?? ((line: string) => console.error(`[debatt] ${line}`));
   const run = resolveRunSettings({ ...config.configurable, ...(config.context as object | undefined) }, deps.settings);
-  const prompts = await loadPromptSet(deps.prompts, run.promptOverrides, (err) =>
-    log(`prompt store unavailable, using defaults: ${err.message}`),
-  );
+  const prompts = await loadPromptSet(deps.prompts, run.promptOverrides, (err) => {
+    if (!(err instanceof StoreUnavailableError)) log(`prompt store failed, using defaults: ${err.message}`);
+  });
   const now = deps.now ?? (() => new Date());
   return {
     deps,

@@ -1,13 +1,32 @@
 import { PromptError, PromptSet, validatePromptText } from "./render.js";
 
-/** Where admins' prompt overrides live (in memory here; Redis with the service). */
+/** What `/healthz` reports about a prompt store. */
+export interface StoreHealth {
+  /** `memory` (one process) or `redis` (shared by every instance). */
+  backend: "memory" | "redis";
+  /** False while the backend is unreachable: debates then run on the default prompts. */
+  ok: boolean;
+  /** The backend's connection state, e.g. ioredis' `ready` or `reconnecting`. */
+  state: string;
+}
+
+/** Where admins' prompt overrides live: in process memory, or in Redis (providers/redis-prompt-store.ts). */
 export interface PromptStore {
-  /** Every stored override, by key. */
+  /** Every stored override, by key. Throws StoreUnavailableError while the backend is down. */
   all(): Promise<Record<string, string>>;
   /** Stores an override (already validated by the caller or by `setOverride`). */
   set(key: string, text: string): Promise<void>;
   /** Removes an override: the key reverts to its default. */
   delete(key: string): Promise<void>;
+  /** The store's backend and whether it is reachable now. */
+  health(): StoreHealth;
+  /** Releases connections (graceful shutdown). */
+  close(): Promise<void>;
+}
+
+/** The store's backend cannot be reached; admin writes answer 503 and debates use the defaults. */
+export class StoreUnavailableError extends Error {
+  readonly code = "store_unavailable";
 }
 
 /** A PromptStore in process memory, for a single instance without Redis. */
@@ -22,6 +41,10 @@ export class InMemoryPromptStore implements PromptStore {
   async delete(key: string): Promise<void> {
     this.overrides.delete(key);
   }
+  health(): StoreHealth {
+    return { backend: "memory", ok: true, state: "ready" };
+  }
+  async close(): Promise<void> {}
 }
 
 /** Validates and stores an override; throws a PromptError listing every problem. */

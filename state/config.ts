@@ -36,6 +36,16 @@ export const DEFAULTS = {
   searchTimeoutMs: 15_000,
   /** Most web-search queries OneSeek may plan per turn (seed §11: 0–4). */
   searchMaxQueries: 4,
+  /** HTTP port of the chat service. */
+  port: 3000,
+  /** Interval of SSE keep-alive comments while a stream waits. */
+  sseKeepAliveMs: 15_000,
+  /** After SIGTERM, how long running debates may take to finish before they are cancelled. */
+  shutdownGraceMs: 60_000,
+  /** Longest accepted chat message, in characters. */
+  maxMessageChars: 4_000,
+  /** Admin writes allowed per token and minute. */
+  adminWritesPerMinute: 10,
 } as const;
 
 const positiveInt = (name: string) =>
@@ -58,6 +68,13 @@ export interface Settings {
   simulatedLatencyMs: number;
   simulatedChunkDelayMs: number;
   simulatedChunkTokens: number;
+  /** Redis for prompt overrides; absent → in-memory store. */
+  redisUrl?: string;
+  /** Bearer token of the admin API; absent → admin routes answer 503. */
+  adminToken?: string;
+  port: number;
+  sseKeepAliveMs: number;
+  shutdownGraceMs: number;
 }
 
 const EnvSchema = z.object({
@@ -73,6 +90,13 @@ const EnvSchema = z.object({
   SIMULATED_LATENCY_MS: z.coerce.number().int().min(0).default(DEFAULTS.simulatedLatencyMs),
   SIMULATED_CHUNK_DELAY_MS: z.coerce.number().int().min(0).default(DEFAULTS.simulatedChunkDelayMs),
   SIMULATED_CHUNK_TOKENS: z.coerce.number().int().min(1).default(DEFAULTS.simulatedChunkTokens),
+  REDIS_URL: z
+    .url({ protocol: /^rediss?$/, error: "REDIS_URL must be a redis:// or rediss:// URL" })
+    .optional(),
+  ADMIN_TOKEN: z.string().min(16, "ADMIN_TOKEN must be at least 16 characters").optional(),
+  PORT: z.coerce.number({ error: "PORT must be a number" }).int().min(0).max(65_535).default(DEFAULTS.port),
+  SSE_KEEPALIVE_MS: positiveInt("SSE_KEEPALIVE_MS").default(DEFAULTS.sseKeepAliveMs),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(DEFAULTS.shutdownGraceMs),
 });
 
 /** A configuration problem that names the variable at fault. */
@@ -124,6 +148,11 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     simulatedLatencyMs: e.SIMULATED_LATENCY_MS,
     simulatedChunkDelayMs: e.SIMULATED_CHUNK_DELAY_MS,
     simulatedChunkTokens: e.SIMULATED_CHUNK_TOKENS,
+    redisUrl: e.REDIS_URL,
+    adminToken: e.ADMIN_TOKEN,
+    port: e.PORT,
+    sseKeepAliveMs: e.SSE_KEEPALIVE_MS,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
   };
 }
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PROMPTS } from "../prompts/registry.js";
 import { placeholdersIn, PromptError, PromptSet, renderTemplate, validatePromptText } from "../prompts/render.js";
-import { InMemoryPromptStore, loadPromptSet, setOverride } from "../prompts/store.js";
+import { InMemoryPromptStore, loadPromptSet, setOverride, type PromptStore } from "../prompts/store.js";
 import { ConfigError, loadSettings, resolveRunSettings } from "../state/config.js";
 import { named, runEvents, testDeps } from "./support/harness.js";
 
@@ -53,7 +53,13 @@ describe("the prompt registry", () => {
 
   it("keeps the defaults when the store fails, and says so", async () => {
     const errors: string[] = [];
-    const broken = { all: async () => { throw new Error("connection refused"); }, set: async () => {}, delete: async () => {} };
+    const broken: PromptStore = {
+      all: async () => { throw new Error("connection refused"); },
+      set: async () => {},
+      delete: async () => {},
+      health: () => ({ backend: "memory", ok: false, state: "down" }),
+      close: async () => {},
+    };
     const set: PromptSet = await loadPromptSet(broken, {}, (e) => errors.push(e.message));
     expect(set.text("debate.mini_critic.system")).toContain("Du granskar");
     expect(errors).toEqual(["connection refused"]);

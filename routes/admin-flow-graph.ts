@@ -1,0 +1,111 @@
+import { Router } from "express";
+import type { DebattGraph } from "../graph/build.js";
+import { ROUNDS, TOTAL_ROUNDS } from "../state/debate.js";
+
+/** One pipeline node of the admin flow view (seed 003 §3.9). */
+export interface FlowNode {
+  id: string;
+  label: string;
+  stage: "debate";
+  /** Canvas position of the seed's flow-graph page (§8). */
+  position: { x: number; y: number };
+  /** False while the code has no such node yet (the voice pipeline before /dvoice audio lands). */
+  implemented: boolean;
+}
+
+/** One edge of the flow view. */
+export interface FlowEdge {
+  source: string;
+  target: string;
+  label?: string;
+  conditional?: boolean;
+}
+
+/** The flow view: stages, nodes and edges. */
+export interface FlowGraph {
+  stages: { id: "debate"; label: string; color: "amber" }[];
+  nodes: FlowNode[];
+  edges: FlowEdge[];
+}
+
+const ROUND_LABELS: Record<string, string> = { introduction: "Introduktion", argument: "Argument", deepening: "Fördjupning" };
+const LABELS: Record<string, string> = {
+  debate_domain_planner: "Debate Domain Planner",
+  debate_round_executor: "Debate Round Executor",
+  debate_oneseek_agent: "OneSeek Debate Agent",
+  [`debate_round_${TOTAL_ROUNDS}_voting`]: `Runda ${TOTAL_ROUNDS}: Röstning`,
+  debate_convergence: "Debate Convergence",
+  debate_synthesizer: "Debate Synthesizer",
+  debate_voice_pipeline: "Voice Pipeline",
+  ...Object.fromEntries(ROUNDS.map((r) => [`debate_round_${r.round}`, `Runda ${r.round}: ${ROUND_LABELS[r.type]}`])),
+};
+const POSITIONS: Record<string, { x: number; y: number }> = {
+  debate_domain_planner: { x: 240, y: 1920 },
+  debate_round_executor: { x: 800, y: 1920 },
+  debate_round_1: { x: 800, y: 2080 },
+  debate_round_2: { x: 1080, y: 2080 },
+  debate_round_3: { x: 1360, y: 2080 },
+  debate_round_4_voting: { x: 1640, y: 2080 },
+  debate_oneseek_agent: { x: 520, y: 2240 },
+  debate_convergence: { x: 1080, y: 2400 },
+  debate_synthesizer: { x: 1360, y: 2400 },
+  debate_voice_pipeline: { x: 240, y: 2400 },
+};
+
+/** The graph node that runs the parallel vote is shown as the seed's round 4. */
+const VOTE_NODE = "debate_vote";
+const VOTING = `debate_round_${TOTAL_ROUNDS}_voting`;
+
+/**
+ * Derives the seed's pipeline view from the compiled graph, so it cannot drift from the code:
+ * every debate node and edge of the graph, with the round executor's loop unrolled into its rounds
+ * (executor → round n, round n → round n+1, last round → the vote) and OneSeek's research as a
+ * sub-step of the rounds. The voice pipeline and its conditional `/dvoice` edge are listed as in
+ * the seed, marked `implemented: false` while the graph has no such node.
+ */
+export async function flowGraph(graph: DebattGraph): Promise<FlowGraph> {
+  const drawable = await graph.getGraphAsync();
+  const graphIds = new Set(Object.values(drawable.nodes).map((n) => n.id));
+  const show = (id: string) => (id === VOTE_NODE ? VOTING : id);
+  const edges: FlowEdge[] = [];
+  const rounds = ROUNDS.map((r) => `debate_round_${r.round}`);
+  for (const e of drawable.edges) {
+    if (!e.source.startsWith("debate_") || !e.target.startsWith("debate_")) continue;
+    if (e.source === e.target) {
+      // The loop edge: one participant turn per step, round after round.
+      rounds.forEach((r, i) => edges.push({ source: e.source, target: r, label: `runda ${i + 1}` }));
+      rounds.slice(1).forEach((r, i) => edges.push({ source: rounds[i], target: r }));
+    } else if (e.target === VOTE_NODE) {
+      edges.push({ source: rounds[rounds.length - 1], target: VOTING });
+    } else {
+      edges.push({ source: show(e.source), target: show(e.target) });
+    }
+  }
+  edges.push(
+    { source: "debate_domain_planner", target: "debate_oneseek_agent", label: "OneSeek" },
+    { source: "debate_oneseek_agent", target: rounds[0], label: "deltar i rundor" },
+    { source: "debate_round_executor", target: "debate_voice_pipeline", label: "/dvoice", conditional: true },
+  );
+  const ids = [...new Set(edges.flatMap((e) => [e.source, e.target]))];
+  const subSteps = new Set([...rounds, VOTING, "debate_oneseek_agent"]);
+  return {
+    stages: [{ id: "debate", label: "Debatt", color: "amber" }],
+    nodes: ids.map((id) => ({
+      id: `node:${id}`,
+      label: LABELS[id] ?? id,
+      stage: "debate",
+      position: POSITIONS[id] ?? { x: 0, y: 0 },
+      implemented: graphIds.has(id) || subSteps.has(id),
+    })),
+    edges: edges.map((e) => ({ ...e, source: `node:${e.source}`, target: `node:${e.target}` })),
+  };
+}
+
+/** `GET /flow-graph` (mounted under /api/v1/admin). */
+export function adminFlowGraphRouter(graph: DebattGraph): Router {
+  const router = Router();
+  router.get("/flow-graph", async (_req, res) => {
+    res.json(await flowGraph(graph));
+  });
+  return router;
+}

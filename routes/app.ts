@@ -1,0 +1,67 @@
+import express, { type Express } from "express";
+import { buildGraph, type DebattGraph } from "../graph/build.js";
+import type { GraphDeps } from "../graph/deps.js";
+import { DEFAULTS } from "../state/config.js";
+import { requireAdmin, limitAdminWrites } from "./admin-auth.js";
+import { adminFlowGraphRouter } from "./admin-flow-graph.js";
+import { adminPromptsRouter } from "./admin-prompts.js";
+import { chatRouter } from "./chat.js";
+import { errorHandler, HttpError } from "./errors.js";
+import { ActiveRuns } from "./runs.js";
+
+/** What `createApp` returns: the express app and the runs it is streaming (for graceful shutdown). */
+export interface App {
+  app: Express;
+  runs: ActiveRuns;
+  graph: DebattGraph;
+}
+
+/** Largest accepted chat body: a 4000-character message in 4-byte characters, with room to spare. */
+const CHAT_BODY_LIMIT = "32kb";
+/** Largest accepted admin body: a 20 000-character prompt, escaped. */
+const ADMIN_BODY_LIMIT = "256kb";
+
+/**
+ * The HTTP service (no `listen`): the SSE chat stream, `/healthz`, and the admin API.
+ * Every error is answered as `{error: {code, message}}` by one handler.
+ */
+export function createApp(deps: GraphDeps, options: { graph?: DebattGraph } = {}): App {
+  const log = deps.log ?? ((line: string) => console.error(`[debatt] ${line}`));
+  const graph = options.graph ?? buildGraph(deps);
+  const runs = new ActiveRuns();
+  const started = Date.now();
+  const app = express();
+  app.disable("x-powered-by");
+
+  app.get("/healthz", (_req, res) => {
+    const prompts = deps.prompts.health();
+    const status = runs.shuttingDown ? "shutting_down" : prompts.ok ? "ok" : "degraded";
+    res.status(runs.shuttingDown ? 503 : 200).json({
+      status,
+      uptime_s: Math.round((Date.now() - started) / 1000),
+      pid: process.pid,
+      rss_bytes: process.memoryUsage.rss(),
+      active_streams: runs.size,
+      simulated: deps.models.simulated === true,
+      redis: prompts.backend === "redis" ? { status: prompts.ok ? "up" : "down", state: prompts.state } : { status: "not_configured" },
+      prompt_store: prompts.backend,
+    });
+  });
+
+  app.use("/api/v1/chat", express.json({ limit: CHAT_BODY_LIMIT, strict: false }));
+  app.use(chatRouter({ graph, settings: deps.settings, runs, log }));
+
+  const admin = express.Router();
+  admin.use(requireAdmin(deps.settings.adminToken));
+  admin.use(limitAdminWrites(DEFAULTS.adminWritesPerMinute));
+  admin.use(express.json({ limit: ADMIN_BODY_LIMIT, strict: false }));
+  admin.use(adminPromptsRouter(deps.prompts));
+  admin.use(adminFlowGraphRouter(graph));
+  app.use("/api/v1/admin", admin);
+
+  app.use((req) => {
+    throw new HttpError(404, "not_found", `no route for ${req.method} ${req.path}`);
+  });
+  app.use(errorHandler(log));
+  return { app, runs, graph };
+}

@@ -1,0 +1,53 @@
+/** Why a run was cancelled by the server rather than by its client. */
+export class ShutdownError extends Error {
+  readonly code = "shutting_down";
+  constructor() {
+    super("the server is shutting down; the debate was cancelled after the grace period");
+  }
+}
+
+/**
+ * The runs this process is streaming, so that a graceful shutdown can let them finish and cancel
+ * what is left when the grace period ends.
+ */
+export class ActiveRuns {
+  private readonly runs = new Map<AbortController, Promise<void>>();
+  private closing = false;
+
+  /** Number of runs in progress. */
+  get size(): number {
+    return this.runs.size;
+  }
+
+  /** True once `drain` has begun: new runs are refused. */
+  get shuttingDown(): boolean {
+    return this.closing;
+  }
+
+  /** Registers a run; call the returned function when it has ended. */
+  add(controller: AbortController): () => void {
+    let finish!: () => void;
+    this.runs.set(controller, new Promise<void>((resolve) => (finish = resolve)));
+    return () => {
+      this.runs.delete(controller);
+      finish();
+    };
+  }
+
+  /**
+   * Waits up to `graceMs` for every run to end, then cancels the rest with a ShutdownError
+   * (their clients get an `error` event and `done`) and waits for them to wind down.
+   * Resolves with the number of runs that had to be cancelled.
+   */
+  async drain(graceMs: number): Promise<number> {
+    this.closing = true;
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+    await Promise.race([Promise.all(this.runs.values()), grace]);
+    clearTimeout(timer);
+    const left = [...this.runs.keys()];
+    for (const controller of left) controller.abort(new ShutdownError());
+    await Promise.all(this.runs.values());
+    return left.length;
+  }
+}

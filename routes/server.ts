@@ -1,0 +1,51 @@
+import type { AddressInfo } from "node:net";
+import { depsFromEnv } from "../graph/env.js";
+import { ConfigError } from "../state/config.js";
+import { createApp } from "./app.js";
+
+/**
+ * Entry point of `npm start`: reads the environment, serves on PORT, and on SIGTERM or SIGINT stops
+ * accepting connections, lets running debates finish within SHUTDOWN_GRACE_MS, cancels what is
+ * left (its clients get an `error` event and `done`), and exits 0.
+ */
+async function main(): Promise<void> {
+  const log = (line: string) => console.error(`[debatt] ${line}`);
+  let deps;
+  try {
+    deps = depsFromEnv(process.env, { log });
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`debatt: configuration error: ${err.message}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const { app, runs } = createApp(deps);
+  const server = app.listen(deps.settings.port, () => {
+    const { port } = server.address() as AddressInfo;
+    log(`listening on http://127.0.0.1:${port} (pid ${process.pid})`);
+  });
+  server.on("error", (err) => {
+    log(`cannot listen on port ${deps.settings.port}: ${err.message}`);
+    process.exit(1);
+  });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: no new connections; waiting up to ${deps.settings.shutdownGraceMs} ms for ${runs.size} running stream(s)`);
+    server.close();
+    server.closeIdleConnections();
+    const cancelled = await runs.drain(deps.settings.shutdownGraceMs);
+    if (cancelled > 0) log(`cancelled ${cancelled} stream(s) at the end of the grace period`);
+    server.closeAllConnections();
+    await deps.prompts.close();
+    log("stopped");
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+void main();

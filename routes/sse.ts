@@ -1,0 +1,61 @@
+import { once } from "node:events";
+import type { Response } from "express";
+import type { ClientEvent } from "../graph/run.js";
+
+/** The headers an SSE stream needs, including through buffering proxies (nginx). */
+export const SSE_HEADERS = {
+  "Content-Type": "text/event-stream; charset=utf-8",
+  "Cache-Control": "no-cache, no-transform",
+  Connection: "keep-alive",
+  "X-Accel-Buffering": "no",
+} as const;
+
+/** Frames one event: `id:` sequence, kebab-case `event:`, one line of JSON `data:`. */
+export function frameEvent(id: number, event: ClientEvent): string {
+  // JSON.stringify escapes CR and LF, so the data is always one line.
+  return `id: ${id}\nevent: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
+}
+
+/**
+ * An open SSE response. Event ids run from 1 without gaps; a keep-alive comment goes out whenever
+ * the stream has been quiet for `keepAliveMs`. `send` waits when the client reads slowly, so a slow
+ * client holds back only its own run instead of growing the server's memory.
+ */
+export class SseStream {
+  private nextId = 1;
+  private timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly res: Response,
+    keepAliveMs: number,
+  ) {
+    res.writeHead(200, SSE_HEADERS);
+    res.flushHeaders();
+    this.timer = setInterval(() => this.comment("keep-alive"), keepAliveMs);
+    this.timer.unref();
+  }
+
+  /** Whether the client is still there to receive events. */
+  get open(): boolean {
+    return !this.res.writableEnded && !this.res.destroyed;
+  }
+
+  /** Writes one event; resolves when it is handed to the socket (or the client is gone). */
+  async send(event: ClientEvent): Promise<void> {
+    if (!this.open) return;
+    this.timer.refresh();
+    if (!this.res.write(frameEvent(this.nextId++, event))) {
+      await Promise.race([once(this.res, "drain"), once(this.res, "close")]);
+    }
+  }
+
+  /** Ends the response. */
+  end(): void {
+    clearInterval(this.timer);
+    if (this.open) this.res.end();
+  }
+
+  private comment(text: string): void {
+    if (this.open) this.res.write(`: ${text}\n\n`);
+  }
+}
