@@ -20,6 +20,7 @@ export function chatBodySchema(maxChars: number) {
         message: z
           .string({ error: "message must be a string" })
           .refine((m) => m.trim() !== "", "message is empty")
+          .refine((m) => m.isWellFormed(), "message is not valid Unicode (it contains a lone surrogate)")
           .refine((m) => [...m].length <= maxChars, `message is longer than ${maxChars} characters`)
           .refine((m) => !CONTROL.test(m), "message contains control characters"),
         threadId: z
@@ -56,6 +57,9 @@ export function chatRouter(deps: ChatRouteDeps): Router {
   router.post("/api/v1/chat/stream", async (req: Request, res: Response) => {
     if (!req.is("application/json")) {
       throw new HttpError(415, "unsupported_media_type", "the body must be JSON with content-type: application/json");
+    }
+    if (Number(req.get("content-length") ?? 0) === 0 && !req.get("transfer-encoding")) {
+      throw new HttpError(400, "invalid_body", "the body is empty: send a JSON object {\"message\": \"…\"}");
     }
     const parsed = schema.safeParse(req.body);
     if (!parsed.success) {

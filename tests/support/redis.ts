@@ -65,7 +65,7 @@ export class RedisServer {
   /** Kills the server (SIGKILL: no goodbye to clients) and waits for it to exit. */
   async kill(): Promise<void> {
     const child = this.child;
-    if (!child || child.exitCode !== null) return;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
     await new Promise<void>((resolve) => {
       child.once("exit", () => resolve());
       child.kill("SIGKILL");

@@ -1,0 +1,142 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { PROMPTS } from "../prompts/registry.js";
+import { MAX_PROMPT_CHARS } from "../prompts/render.js";
+import { testDeps } from "./support/harness.js";
+import { startApp } from "./support/http.js";
+
+const TOKEN = "admin-token-0123456789";
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+async function admin(adminToken: string | null = TOKEN) {
+  const { deps, models } = testDeps();
+  deps.settings = { ...deps.settings, adminToken: adminToken ?? undefined };
+  const server = await startApp(deps);
+  cleanups.push(server.close);
+  const call = (method: string, path: string, body?: unknown, token: string | null = TOKEN) =>
+    fetch(`${server.url}/api/v1/admin${path}`, {
+      method,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
+  return { server, call, deps, models };
+}
+
+const KEY = "debate.round.2.argument";
+
+describe("admin authentication", () => {
+  it("answers 503 with the reason when ADMIN_TOKEN is unset", async () => {
+    const { call } = await admin(null);
+    const res = await call("GET", "/prompts");
+    expect(res.status).toBe(503);
+    expect((await res.json()).error).toMatchObject({ code: "admin_disabled", message: expect.stringContaining("ADMIN_TOKEN") });
+  });
+
+  it.each([
+    ["no header", null, "missing Authorization"],
+    ["a wrong token", "wrong-token-0123456789", "not valid"],
+    ["a token that is a prefix of the right one", TOKEN.slice(0, -1), "not valid"],
+  ])("refuses %s with 401", async (_name, token, message) => {
+    const { call } = await admin();
+    const res = await call("GET", "/prompts", undefined, token);
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    expect((await res.json()).error.message).toContain(message);
+  });
+
+  it("refuses a malformed Authorization header with 401", async () => {
+    const { server } = await admin();
+    const res = await fetch(`${server.url}/api/v1/admin/prompts`, { headers: { authorization: `Basic ${TOKEN}` } });
+    expect(res.status).toBe(401);
+    expect((await res.json()).error.message).toContain("Bearer");
+  });
+});
+
+describe("admin prompts", () => {
+  it("lists all 16 keys with description, placeholders, default, override and effective text", async () => {
+    const { call } = await admin();
+    const body = await (await call("GET", "/prompts")).json();
+    expect(body.prompts.map((p: any) => p.key)).toEqual(PROMPTS.map((p) => p.key));
+    expect(body.prompts).toHaveLength(16);
+    for (const p of body.prompts) {
+      expect(Object.keys(p).sort()).toEqual(["default", "description", "effective", "key", "override", "placeholders"]);
+      expect(p.override).toBeNull();
+      expect(p.effective).toBe(p.default);
+    }
+  });
+
+  it("overrides a prompt, uses it in the next debate, and reverts it with DELETE", async () => {
+    const { call, server, models } = await admin();
+    const text = "OVERRIDDEN ROUND TWO {context}";
+
+    const put = await call("PUT", `/prompts/${KEY}`, { text });
+    expect(put.status).toBe(200);
+    expect(await put.json()).toMatchObject({ key: KEY, override: text, effective: text });
+    await (await fetch(`${server.url}/api/v1/chat/stream`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: "/debatt X", participants: ["call_grok", "call_claude"] }) })).text();
+    expect(String(models.callsOf("turn", "call_grok")[1].messages[1].content)).toMatch(/^OVERRIDDEN ROUND TWO /);
+
+    const del = await call("DELETE", `/prompts/${KEY}`);
+    const reverted = await del.json();
+    expect(reverted.override).toBeNull();
+    expect(reverted.effective).toBe(reverted.default);
+    expect((await (await call("GET", `/prompts/${KEY}`)).json()).override).toBeNull();
+  });
+
+  it.each([
+    ["an unknown key", "/prompts/debate.nope", { text: "x" }, 404, "unknown prompt key"],
+    ["an empty text", `/prompts/${KEY}`, { text: "   " }, 400, "empty"],
+    ["a text that is not a string", `/prompts/${KEY}`, { text: 42 }, 400, "must be a string"],
+    ["a missing text", `/prompts/${KEY}`, {}, 400, "text"],
+    ["an extra field", `/prompts/${KEY}`, { text: "{context}", note: 1 }, 400, "unknown field(s): note"],
+    ["a missing required placeholder", `/prompts/${KEY}`, { text: "no context here" }, 400, "{context} is missing"],
+    ["an unknown placeholder", `/prompts/${KEY}`, { text: "{context} {weather}" }, 400, "unknown placeholder {weather}"],
+    ["a text over the limit", `/prompts/${KEY}`, { text: "{context}" + "x".repeat(MAX_PROMPT_CHARS) }, 400, `at most ${MAX_PROMPT_CHARS}`],
+    ["an array body", `/prompts/${KEY}`, ["{context}"], 400, "JSON object"],
+    ["broken JSON", `/prompts/${KEY}`, '{"text": ', 400, "not valid JSON"],
+  ])("refuses %s with an error naming it", async (_name, path, body, status, message) => {
+    const { call } = await admin();
+    const res = await call("PUT", path, body);
+    expect(res.status).toBe(status);
+    expect((await res.json()).error.message).toContain(message);
+    expect((await (await call("GET", `/prompts/${KEY}`)).json()).override).toBeNull();
+  });
+
+  it("limits writes to 10 a minute per token, with Retry-After", async () => {
+    const { call } = await admin();
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await call("PUT", `/prompts/${KEY}`, { text: `take ${i} {context}` })).status);
+    const limited = await call("DELETE", `/prompts/${KEY}`);
+
+    expect(statuses).toEqual(Array(10).fill(200));
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await limited.json()).error.code).toBe("rate_limited");
+    expect((await call("GET", `/prompts/${KEY}`)).status).toBe(200);
+  });
+});
+
+describe("admin flow graph", () => {
+  it("derives the seed's §3.9 pipeline view from the compiled graph", async () => {
+    const { call } = await admin();
+    const flow = await (await call("GET", "/flow-graph")).json();
+    const ids = flow.nodes.map((n: any) => n.id).sort();
+    const edge = (s: string, t: string) => flow.edges.find((e: any) => e.source === `node:${s}` && e.target === `node:${t}`);
+
+    expect(flow.stages).toEqual([{ id: "debate", label: "Debatt", color: "amber" }]);
+    expect(ids).toEqual(
+      ["debate_convergence", "debate_domain_planner", "debate_oneseek_agent", "debate_round_1", "debate_round_2", "debate_round_3",
+        "debate_round_4_voting", "debate_round_executor", "debate_synthesizer", "debate_voice_pipeline"].map((id) => `node:${id}`),
+    );
+    expect(flow.nodes.every((n: any) => n.stage === "debate")).toBe(true);
+    expect(flow.edges).toHaveLength(12);
+    for (const [s, t] of [
+      ["debate_domain_planner", "debate_round_executor"], ["debate_domain_planner", "debate_oneseek_agent"], ["debate_oneseek_agent", "debate_round_1"],
+      ["debate_round_executor", "debate_round_1"], ["debate_round_1", "debate_round_2"], ["debate_round_2", "debate_round_3"],
+      ["debate_round_3", "debate_round_4_voting"], ["debate_round_4_voting", "debate_convergence"], ["debate_convergence", "debate_synthesizer"],
+    ]) expect(edge(s, t), `${s} -> ${t}`).toBeDefined();
+    expect(edge("debate_round_executor", "debate_voice_pipeline")).toMatchObject({ conditional: true, label: "/dvoice" });
+    expect(edge("debate_domain_planner", "debate_oneseek_agent").label).toBe("OneSeek");
+  });
+});

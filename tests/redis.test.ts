@@ -1,0 +1,95 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { RedisPromptStore } from "../providers/redis-prompt-store.js";
+import { withOverrides, type Script } from "./support/fake-model.js";
+import { testDeps } from "./support/harness.js";
+import { idsAreGapless, postChat, readSse, startApp } from "./support/http.js";
+import { RedisServer, redisServerBinary } from "./support/redis.js";
+
+const binary = redisServerBinary();
+const TOKEN = "admin-token-0123456789";
+const KEY = "debate.round.2.argument";
+const TWO = ["call_grok", "call_claude"];
+
+if (!binary) console.warn("redis.test.ts: SKIPPED — redis-server is not installed (apt-get install -y redis-server)");
+
+describe.skipIf(!binary)(`prompt overrides in a real Redis${binary ? "" : " (skipped: redis-server is not installed)"}`, () => {
+  let redis: RedisServer;
+  const cleanups: (() => Promise<void>)[] = [];
+  beforeAll(async () => {
+    redis = await RedisServer.start(binary!);
+  });
+  afterAll(async () => {
+    await redis?.kill();
+  });
+  afterEach(async () => {
+    while (cleanups.length) await cleanups.pop()!();
+  });
+
+  /** One server instance on the shared Redis, with its own scripted models and log. */
+  async function instance(script?: Script) {
+    const logs: string[] = [];
+    const store = new RedisPromptStore(redis.url, { log: (l) => logs.push(l) });
+    await store.ready();
+    const { deps, models } = testDeps({ prompts: store, script });
+    deps.settings = { ...deps.settings, adminToken: TOKEN };
+    const server = await startApp(deps);
+    cleanups.push(async () => {
+      await server.close();
+      await store.close();
+    });
+    const put = (text: string) =>
+      fetch(`${server.url}/api/v1/admin/prompts/${KEY}`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify({ text }),
+      });
+    const health = async () => (await (await fetch(`${server.url}/healthz`)).json()).redis.status as string;
+    return { server, models, logs, put, health, store };
+  }
+
+  it("applies an override saved on one instance to the next debate on another, without a restart", async () => {
+    const a = await instance();
+    const b = await instance();
+    await readSse(await postChat(b.server.url, { message: "/debatt X", participants: TWO })); // b caches the overrides
+
+    expect((await a.put("FROM INSTANCE A {context}")).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 100)); // the pub/sub message crosses Redis
+    await readSse(await postChat(b.server.url, { message: "/debatt Y", participants: TWO }));
+
+    const round2 = b.models.callsOf("turn", "call_grok").filter((c) => c.round === 2);
+    expect(String(round2[0].messages[1].content)).not.toContain("FROM INSTANCE A");
+    expect(String(round2[1].messages[1].content)).toMatch(/^FROM INSTANCE A /);
+    await fetch(`${a.server.url}/api/v1/admin/prompts/${KEY}`, { method: "DELETE", headers: { authorization: `Bearer ${TOKEN}` } });
+  });
+
+  it("finishes a debate on the defaults when Redis dies mid-run, answers writes 503, and recovers by itself", async () => {
+    const slow = withOverrides((req) => (req.phase === "turn" ? { text: `${req.participant!.display} argues.`, latencyMs: 60 } : undefined));
+    const a = await instance(slow);
+    expect((await a.put("STORED {context}")).status).toBe(200);
+
+    const events: string[] = [];
+    const done = readSse(await postChat(a.server.url, { message: "/debatt X", participants: TWO }), (e) => {
+      events.push(e.event);
+      if (e.event === "debate-round-start" && e.data.round === 1) void redis.kill();
+    });
+    const { events: all } = await done;
+
+    expect(all.map((e) => e.event)).toContain("debate-results");
+    expect(all.at(-1)!.event).toBe("done");
+    expect(idsAreGapless(all)).toBe(true);
+    // Redis died during round 1, so round 2 ran on the default prompt, not the stored override.
+    const round2 = a.models.callsOf("turn", "call_grok").find((c) => c.round === 2)!;
+    expect(String(round2.messages[1].content)).not.toContain("STORED");
+    expect(await a.health()).toBe("down");
+    const refused = await a.put("WHILE DOWN {context}");
+    expect(refused.status).toBe(503);
+    expect((await refused.json()).error.code).toBe("store_unavailable");
+    expect(a.logs.filter((l) => l.startsWith("Redis unavailable"))).toHaveLength(1);
+
+    await redis.restart();
+    for (let i = 0; i < 100 && (await a.health()) !== "up"; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await a.health()).toBe("up");
+    expect((await a.put("AFTER RESTART {context}")).status).toBe(200);
+    expect(a.logs.filter((l) => l.startsWith("Redis is back"))).toHaveLength(1);
+  });
+});
