@@ -8,6 +8,7 @@ import { adminPromptsRouter } from "./admin-prompts.js";
 import { chatRouter } from "./chat.js";
 import { errorHandler, HttpError } from "./errors.js";
 import { ActiveRuns } from "./runs.js";
+import { StartGate } from "./start-gate.js";
 
 /** What `createApp` returns: the express app and the runs it is streaming (for graceful shutdown). */
 export interface App {
@@ -49,7 +50,7 @@ export function createApp(deps: GraphDeps, options: { graph?: DebattGraph } = {}
   });
 
   app.use("/api/v1/chat", express.json({ limit: CHAT_BODY_LIMIT, strict: false }));
-  app.use(chatRouter({ graph, settings: deps.settings, runs, log }));
+  app.use(chatRouter({ graph, settings: deps.settings, runs, startGate: new StartGate(), log }));
 
   const admin = express.Router();
   admin.use(requireAdmin(deps.settings.adminToken));

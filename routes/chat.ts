@@ -8,6 +8,7 @@ import { MAX_PARTICIPANTS, selectParticipants } from "../state/participants.js";
 import { HttpError } from "./errors.js";
 import { ActiveRuns, ShutdownError } from "./runs.js";
 import { SseStream } from "./sse.js";
+import type { StartGate } from "./start-gate.js";
 
 /** Control characters other than tab, line feed and carriage return. */
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
@@ -44,6 +45,7 @@ export interface ChatRouteDeps {
   graph: DebattGraph;
   settings: Settings;
   runs: ActiveRuns;
+  startGate: StartGate;
   log: (line: string) => void;
 }
 
@@ -100,6 +102,10 @@ async function streamRun(
     if (!res.writableFinished) controller.abort(new Error("the client disconnected"));
   });
   const sse = new SseStream(res, deps.settings.sseKeepAliveMs);
+  // Acknowledge at once, before the graph starts (as the LangGraph API server does): the client
+  // learns the thread id to continue with, and sees the stream is live even when the server is busy.
+  await sse.send({ event: "metadata", data: { thread_id: threadId, run_id: randomUUID(), timestamp: new Date().toISOString() } });
+  await deps.startGate.turn();
   try {
     const events = streamClientEvents(deps.graph, { message: body.message, participants: body.participants }, { signal: controller.signal, threadId });
     for await (const event of events) {

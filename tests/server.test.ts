@@ -30,8 +30,9 @@ describe("the SSE chat stream", () => {
     expect(res.headers.get("cache-control")).toContain("no-cache");
     expect(res.headers.get("x-accel-buffering")).toBe("no");
     expect(idsAreGapless(events)).toBe(true);
-    expect(events[0].event).toBe("debate-init");
-    expect(events[0].data.participants).toHaveLength(8);
+    expect(events[0]).toMatchObject({ event: "metadata", data: { thread_id: expect.any(String), run_id: expect.any(String) } });
+    expect(events[1].event).toBe("debate-init");
+    expect(events[1].data.participants).toHaveLength(8);
     expect(events.filter((e) => e.event === "debate-participant-end")).toHaveLength(24);
     expect(events.filter((e) => e.event === "debate-vote-result")).toHaveLength(8);
     expect(events.map((e) => e.event)).toContain("debate-results");
@@ -54,9 +55,10 @@ describe("the SSE chat stream", () => {
     const { deps } = testDeps();
     const { url } = await serve(deps);
 
-    const { events } = await readSse(await postChat(url, { message: "Hej, vad kan du?" }));
+    const { events } = await readSse(await postChat(url, { message: "Hej, vad kan du?", threadId: "chat-1" }));
 
-    expect(events.map((e) => e.event)).toEqual([...events.slice(0, -1).map(() => "text-delta"), "done"]);
+    expect(events[0].data.thread_id).toBe("chat-1");
+    expect(events.map((e) => e.event)).toEqual(["metadata", ...events.slice(1, -1).map(() => "text-delta"), "done"]);
     expect(events.map((e) => e.data.delta ?? "").join("")).toBe("Hello from the supervisor.");
   });
 

@@ -1,0 +1,78 @@
+/**
+ * Starts a real, throwaway redis-server on a free loopback port: used by the Redis tests and by the
+ * two-process concurrency benchmark. Nothing in the product path uses it.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { Redis } from "ioredis";
+
+/** Path of the redis-server binary, or undefined when it is not installed. */
+export function redisServerBinary(): string | undefined {
+  const found = spawnSync("sh", ["-c", "command -v redis-server"], { encoding: "utf8" });
+  return found.status === 0 ? found.stdout.trim() : undefined;
+}
+
+/** A free TCP port on loopback. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A real redis-server on a free loopback port, without persistence, that a test can kill and
+ * start again on the same port (to simulate an outage).
+ */
+export class RedisServer {
+  private child?: ChildProcess;
+  private constructor(
+    private readonly binary: string,
+    readonly port: number,
+  ) {}
+
+  /** Starts one; resolves once it answers PING. */
+  static async start(binary: string): Promise<RedisServer> {
+    const server = new RedisServer(binary, await freePort());
+    await server.restart();
+    return server;
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  /** (Re)starts the server on its port and waits until it answers. */
+  async restart(): Promise<void> {
+    this.child = spawn(this.binary, ["--port", String(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    const probe = new Redis(this.url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+    probe.on("error", () => {});
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      try {
+        await probe.connect();
+        await probe.ping();
+        probe.disconnect();
+        return;
+      } catch (err) {
+        probe.disconnect();
+        if (Date.now() > deadline) throw new Error(`redis-server did not start on port ${this.port}: ${(err as Error).message}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+  }
+
+  /** Kills the server (SIGKILL: no goodbye to clients) and waits for it to exit. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      child.once("exit", () => resolve());
+      child.kill("SIGKILL");
+    });
+  }
+}

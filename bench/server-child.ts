@@ -1,0 +1,45 @@
+/**
+ * A debatt server for the concurrency benchmark, run as a child process: the product's app on the
+ * simulated provider, measuring itself (event-loop delay, CPU, peak RSS) and reporting over IPC.
+ * Environment as for `npm start` (SIMULATED_LATENCY_MS, REDIS_URL, …).
+ */
+import type { AddressInfo } from "node:net";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { depsFromEnv } from "../graph/env.js";
+import { createApp } from "../routes/app.js";
+
+const deps = depsFromEnv(process.env, { log: () => {} });
+const { app } = createApp(deps);
+const server = app.listen(0, "127.0.0.1", () => {
+  process.send!({ type: "listening", port: (server.address() as AddressInfo).port });
+});
+
+const loop = monitorEventLoopDelay({ resolution: 10 });
+let cpu0 = process.cpuUsage();
+let peakRss = 0;
+let baseRss = 0;
+setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50).unref();
+
+process.on("message", (msg: { type: string }) => {
+  if (msg.type === "start") {
+    loop.reset();
+    loop.enable();
+    cpu0 = process.cpuUsage();
+    baseRss = peakRss = process.memoryUsage.rss();
+    process.send!({ type: "started" });
+  } else if (msg.type === "stop") {
+    loop.disable();
+    const cpu = process.cpuUsage(cpu0);
+    process.send!({
+      type: "report",
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      loopP99Ms: loop.percentile(99) / 1e6,
+      baseRss,
+      peakRss,
+    });
+  } else if (msg.type === "exit") {
+    server.close();
+    server.closeAllConnections();
+    void deps.prompts.close().then(() => process.exit(0));
+  }
+});
