@@ -12,7 +12,7 @@ export function redisServerBinary(): string | undefined {
   return found.status === 0 ? found.stdout.trim() : undefined;
 }
 
-/** A free TCP port on loopback. */
+/** A free TCP port on loopback (2024 is taken on these machines). */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();

@@ -32,6 +32,8 @@ export class RedisPromptStore implements PromptStore {
   /** Bumped by every invalidation, so a read that raced with one does not refill the cache. */
   private generation = 0;
   private down = false;
+  /** The first calls wait (briefly, once) for the first connection instead of failing at once. */
+  private startup: Promise<void> | undefined;
 
   constructor(url: string, private readonly options: RedisPromptStoreOptions) {
     const common = {
@@ -64,7 +66,7 @@ export class RedisPromptStore implements PromptStore {
   }
 
   async all(): Promise<Record<string, string>> {
-    this.assertReady();
+    await this.assertReady();
     if (this.cache && this.subscriber.status === "ready") return this.cache;
     const generation = this.generation;
     const overrides = await this.command(() => this.client.hgetall(OVERRIDES_KEY));
@@ -73,13 +75,13 @@ export class RedisPromptStore implements PromptStore {
   }
 
   async set(key: string, text: string): Promise<void> {
-    this.assertReady();
+    await this.assertReady();
     await this.command(() => this.client.hset(OVERRIDES_KEY, key, text));
     await this.announce();
   }
 
   async delete(key: string): Promise<void> {
-    this.assertReady();
+    await this.assertReady();
     await this.command(() => this.client.hdel(OVERRIDES_KEY, key));
     await this.announce();
   }
@@ -98,7 +100,9 @@ export class RedisPromptStore implements PromptStore {
     await this.command(() => this.client.publish(CHANGES_CHANNEL, String(Date.now())));
   }
 
-  private assertReady(): void {
+  private async assertReady(): Promise<void> {
+    this.startup ??= this.ready(2_000).catch((err: Error) => this.markDown(err));
+    await this.startup;
     if (this.client.status !== "ready") {
       throw new StoreUnavailableError(`Redis is unavailable (connection ${this.client.status})`);
     }

@@ -102,11 +102,11 @@ async function streamRun(
     if (!res.writableFinished) controller.abort(new Error("the client disconnected"));
   });
   const sse = new SseStream(res, deps.settings.sseKeepAliveMs);
-  // Acknowledge at once, before the graph starts (as the LangGraph API server does): the client
-  // learns the thread id to continue with, and sees the stream is live even when the server is busy.
-  await sse.send({ event: "metadata", data: { thread_id: threadId, run_id: randomUUID(), timestamp: new Date().toISOString() } });
-  await deps.startGate.turn();
   try {
+    // Acknowledge at once, before the graph starts (as the LangGraph API server does): the client
+    // learns the thread id to continue with, and sees the stream is live even when the server is busy.
+    await sse.send({ event: "metadata", data: { thread_id: threadId, run_id: randomUUID(), timestamp: new Date().toISOString() } });
+    await deps.startGate.turn();
     const events = streamClientEvents(deps.graph, { message: body.message, participants: body.participants }, { signal: controller.signal, threadId });
     for await (const event of events) {
       if (event.event === "done" && controller.signal.reason instanceof ShutdownError) {

@@ -3,7 +3,8 @@ import { RedisPromptStore } from "../providers/redis-prompt-store.js";
 import { withOverrides, type Script } from "./support/fake-model.js";
 import { testDeps } from "./support/harness.js";
 import { idsAreGapless, postChat, readSse, startApp } from "./support/http.js";
-import { RedisServer, redisServerBinary } from "./support/redis.js";
+import { StoreUnavailableError } from "../prompts/store.js";
+import { RedisServer, freePort, redisServerBinary } from "./support/redis.js";
 
 const binary = redisServerBinary();
 const TOKEN = "admin-token-0123456789";
@@ -91,5 +92,28 @@ describe.skipIf(!binary)(`prompt overrides in a real Redis${binary ? "" : " (ski
     expect(await a.health()).toBe("up");
     expect((await a.put("AFTER RESTART {context}")).status).toBe(200);
     expect(a.logs.filter((l) => l.startsWith("Redis is back"))).toHaveLength(1);
+  });
+});
+
+describe("a Redis that is not there", () => {
+  it("waits once for the first connection, then fails at once, logging the outage once", async () => {
+    const logs: string[] = [];
+    const store = new RedisPromptStore(`redis://127.0.0.1:${await freePort()}`, { log: (l) => logs.push(l) });
+    try {
+      const t0 = performance.now();
+      await expect(store.all()).rejects.toThrow(StoreUnavailableError);
+      const first = performance.now() - t0;
+      const t1 = performance.now();
+      await expect(store.all()).rejects.toThrow(StoreUnavailableError);
+      await expect(store.set("debate.round.2.argument", "{context}")).rejects.toThrow(StoreUnavailableError);
+      const later = performance.now() - t1;
+
+      expect(first).toBeLessThan(3_000);
+      expect(later).toBeLessThan(100);
+      expect(logs.filter((l) => l.startsWith("Redis unavailable"))).toHaveLength(1);
+      expect(store.health()).toMatchObject({ backend: "redis", ok: false });
+    } finally {
+      await store.close();
+    }
   });
 });
