@@ -63,34 +63,39 @@ describe.skipIf(!binary)(`prompt overrides in a real Redis${binary ? "" : " (ski
     await fetch(`${a.server.url}/api/v1/admin/prompts/${KEY}`, { method: "DELETE", headers: { authorization: `Bearer ${TOKEN}` } });
   });
 
-  it("finishes a debate on the defaults when Redis dies mid-run, answers writes 503, and recovers by itself", async () => {
-    const slow = withOverrides((req) => (req.phase === "turn" ? { text: `${req.participant!.display} argues.`, latencyMs: 60 } : undefined));
+  it("finishes a debate on the defaults when Redis dies and returns mid-run, answers writes 503 meanwhile, and recovers by itself", async () => {
+    const slow = withOverrides((req) => (req.phase === "turn" ? { text: `${req.participant!.display} argues.`, latencyMs: 250 } : undefined));
     const a = await instance(slow);
     expect((await a.put("STORED {context}")).status).toBe(200);
+    let whileDown: Promise<[Response, string]> | undefined;
+    let restarted: Promise<void> | undefined;
 
-    const events: string[] = [];
-    const done = readSse(await postChat(a.server.url, { message: "/debatt X", participants: TWO }), (e) => {
-      events.push(e.event);
-      if (e.event === "debate-round-start" && e.data.round === 1) void redis.kill();
+    const { events } = await readSse(await postChat(a.server.url, { message: "/debatt X", participants: TWO }), (e) => {
+      if (e.event === "debate-round-start" && e.data.round === 1) {
+        whileDown = redis.kill().then(async () => {
+          await new Promise((r) => setTimeout(r, 100));
+          return Promise.all([a.put("WHILE DOWN {context}"), a.health()]);
+        });
+      }
+      if (e.event === "debate-round-start" && e.data.round === 3) restarted = whileDown!.then(() => redis.restart());
     });
-    const { events: all } = await done;
 
-    expect(all.map((e) => e.event)).toContain("debate-results");
-    expect(all.at(-1)!.event).toBe("done");
-    expect(idsAreGapless(all)).toBe(true);
-    // Redis died during round 1, so round 2 ran on the default prompt, not the stored override.
+    expect(events.map((e) => e.event)).toContain("debate-results");
+    expect(events.at(-1)!.event).toBe("done");
+    expect(idsAreGapless(events)).toBe(true);
+    // Redis died in round 1, so round 2 ran on the default prompt, not the stored override.
     const round2 = a.models.callsOf("turn", "call_grok").find((c) => c.round === 2)!;
     expect(String(round2.messages[1].content)).not.toContain("STORED");
-    expect(await a.health()).toBe("down");
-    const refused = await a.put("WHILE DOWN {context}");
+    const [refused, healthWhileDown] = await whileDown!;
     expect(refused.status).toBe(503);
     expect((await refused.json()).error.code).toBe("store_unavailable");
-    expect(a.logs.filter((l) => l.startsWith("Redis unavailable"))).toHaveLength(1);
+    expect(healthWhileDown).toBe("down");
 
-    await redis.restart();
+    await restarted;
     for (let i = 0; i < 100 && (await a.health()) !== "up"; i++) await new Promise((r) => setTimeout(r, 50));
     expect(await a.health()).toBe("up");
     expect((await a.put("AFTER RESTART {context}")).status).toBe(200);
+    expect(a.logs.filter((l) => l.startsWith("Redis unavailable"))).toHaveLength(1);
     expect(a.logs.filter((l) => l.startsWith("Redis is back"))).toHaveLength(1);
   });
 });
