@@ -23,6 +23,9 @@ export interface GraphDeps {
   log?: (line: string) => void;
 }
 
+/** The default log: one line on stderr, prefixed `[debatt]`. */
+export const stderrLog = (line: string): void => console.error(`[debatt] ${line}`);
+
 /** What a node needs for one run, resolved from the deps and the run's configuration. */
 export interface RunContext {
   deps: GraphDeps;
@@ -41,7 +44,7 @@ export interface RunContext {
  * (once each), and any other store failure is logged here.
  */
 export async function runContext(deps: GraphDeps, config: LangGraphRunnableConfig): Promise<RunContext> {
-  const log = deps.log ?? ((line: string) => console.error(`[debatt] ${line}`));
+  const log = deps.log ?? stderrLog;
   const run = resolveRunSettings({ ...config.configurable, ...(config.context as object | undefined) }, deps.settings);
   const prompts = await loadPromptSet(deps.prompts, run.promptOverrides, (err) => {
     if (!(err instanceof StoreUnavailableError)) log(`prompt store failed, using defaults: ${err.message}`);

@@ -5,7 +5,7 @@ import { RedisPromptStore } from "../providers/redis-prompt-store.js";
 import { SimulatedModelFactory } from "../providers/simulated.js";
 import { createTavilySearch } from "../providers/tavily.js";
 import { DEFAULTS } from "../state/config.js";
-import type { GraphDeps } from "./deps.js";
+import { stderrLog, type GraphDeps } from "./deps.js";
 
 /**
  * The graph's dependencies as the environment configures them: the OpenAI-compatible provider
@@ -17,7 +17,7 @@ export function depsFromEnv(
   env: Record<string, string | undefined> = process.env,
   options: { prompts?: PromptStore; log?: (line: string) => void } = {},
 ): GraphDeps {
-  const log = options.log ?? ((line: string) => console.error(`[debatt] ${line}`));
+  const log = options.log ?? stderrLog;
   const settings = loadSettings(env);
   const models = settings.openaiApiKey
     ? new OpenAIModelFactory(settings)

@@ -1,6 +1,6 @@
 import express, { type Express } from "express";
 import { buildGraph, type DebattGraph } from "../graph/build.js";
-import type { GraphDeps } from "../graph/deps.js";
+import { stderrLog, type GraphDeps } from "../graph/deps.js";
 import { DEFAULTS } from "../state/config.js";
 import { requireAdmin, limitAdminWrites } from "./admin-auth.js";
 import { adminFlowGraphRouter } from "./admin-flow-graph.js";
@@ -26,9 +26,9 @@ const ADMIN_BODY_LIMIT = "256kb";
  * The HTTP service (no `listen`): the SSE chat stream, `/healthz`, and the admin API.
  * Every error is answered as `{error: {code, message}}` by one handler.
  */
-export function createApp(deps: GraphDeps, options: { graph?: DebattGraph } = {}): App {
-  const log = deps.log ?? ((line: string) => console.error(`[debatt] ${line}`));
-  const graph = options.graph ?? buildGraph(deps);
+export function createApp(deps: GraphDeps): App {
+  const log = deps.log ?? stderrLog;
+  const graph = buildGraph(deps);
   const runs = new ActiveRuns();
   const started = Date.now();
   const app = express();

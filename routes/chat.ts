@@ -14,7 +14,7 @@ import type { StartGate } from "./start-gate.js";
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 /** The body of `POST /api/v1/chat/stream`; unknown fields are refused so that typos do not pass. */
-export function chatBodySchema(maxChars: number) {
+function chatBodySchema(maxChars: number) {
   return z
     .object(
       {

@@ -1,4 +1,5 @@
 import type { AddressInfo } from "node:net";
+import { stderrLog } from "../graph/deps.js";
 import { depsFromEnv } from "../graph/env.js";
 import { ConfigError } from "../state/config.js";
 import { createApp } from "./app.js";
@@ -9,7 +10,7 @@ import { createApp } from "./app.js";
  * left (its clients get an `error` event and `done`), and exits 0.
  */
 async function main(): Promise<void> {
-  const log = (line: string) => console.error(`[debatt] ${line}`);
+  const log = stderrLog;
   let deps;
   try {
     deps = depsFromEnv(process.env, { log });
