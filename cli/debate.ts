@@ -130,7 +130,8 @@ async function main(): Promise<number> {
 }
 
 main().then(
-  (code) => process.exit(code),
+  // Exit only once stdout is flushed: a pipe takes large output (voice chunks) asynchronously.
+  (code) => process.stdout.write("", () => process.exit(code)),
   (err) => {
     process.stderr.write(`${(err as Error).stack ?? err}\n`);
     process.exit(1);

@@ -4,6 +4,7 @@ import { makeDebateDomainPlanner } from "../nodes/debate-domain-planner.js";
 import { makeDebateRoundExecutor } from "../nodes/debate-round-executor.js";
 import { makeDebateSynthesizer } from "../nodes/debate-synthesizer.js";
 import { makeDebateVote } from "../nodes/debate-vote.js";
+import { makeDebateVoicePipeline } from "../nodes/debate-voice-pipeline.js";
 import { resolveIntent } from "../nodes/resolve-intent.js";
 import { makeSupervisor } from "../nodes/supervisor.js";
 import { RunConfigSchema } from "../state/config.js";
@@ -11,36 +12,41 @@ import type { VoteTask } from "../state/debate.js";
 import { GraphState } from "../state/graph-state.js";
 import { MAX_PARTICIPANTS } from "../state/participants.js";
 import type { GraphDeps } from "./deps.js";
-import { recursionLimitFor, routeAfterIntent, routeAfterPlanner, routeAfterTurn } from "./edges.js";
+import { afterDebate, recursionLimitFor, routeAfterIntent, routeAfterPlanner, routeAfterTurn } from "./edges.js";
+import { VoiceRuns } from "./voice.js";
 
 /**
  * Builds and compiles the debatt graph (seed 003 §2):
  *
  *   resolve_intent ─┬─ supervisor → END
  *                   ├─ debate_domain_planner → debate_round_executor ⟲ (one turn per step)
- *                   │     → debate_vote ×N (Send, parallel) → debate_convergence → debate_synthesizer → END
+ *                   │     → debate_vote ×N (Send, parallel) → debate_convergence → debate_synthesizer
+ *                   │     → (/dvoice) debate_voice_pipeline → END
  *                   └─ END (command without a topic)
  *
  * The recursion limit is set for the largest debate (8 participants).
  */
 export function buildGraph(deps: GraphDeps, options: { checkpointer?: BaseCheckpointSaver } = {}) {
+  const voice = new VoiceRuns();
   const graph = new StateGraph(GraphState, RunConfigSchema)
     .addNode("resolve_intent", resolveIntent)
     .addNode("supervisor", makeSupervisor(deps))
     .addNode("debate_domain_planner", makeDebateDomainPlanner(deps))
-    .addNode("debate_round_executor", makeDebateRoundExecutor(deps))
+    .addNode("debate_round_executor", makeDebateRoundExecutor(deps, voice))
     // The vote node's input is the Send's VoteTask, not the graph state.
     .addNode("debate_vote", makeDebateVote(deps) as unknown as (task: VoteTask) => Promise<typeof GraphState.Update>)
     .addNode("debate_convergence", makeDebateConvergence(deps))
     .addNode("debate_synthesizer", makeDebateSynthesizer(deps))
+    .addNode("debate_voice_pipeline", makeDebateVoicePipeline(voice))
     .addEdge(START, "resolve_intent")
     .addConditionalEdges("resolve_intent", routeAfterIntent, ["debate_domain_planner", "supervisor", END])
     .addEdge("supervisor", END)
     .addConditionalEdges("debate_domain_planner", routeAfterPlanner, ["debate_round_executor", END])
-    .addConditionalEdges("debate_round_executor", routeAfterTurn, ["debate_round_executor", "debate_vote", END])
+    .addConditionalEdges("debate_round_executor", routeAfterTurn, ["debate_round_executor", "debate_vote", "debate_voice_pipeline", END])
     .addEdge("debate_vote", "debate_convergence")
     .addEdge("debate_convergence", "debate_synthesizer")
-    .addEdge("debate_synthesizer", END);
+    .addConditionalEdges("debate_synthesizer", afterDebate, ["debate_voice_pipeline", END])
+    .addEdge("debate_voice_pipeline", END);
   return graph
     .compile({ checkpointer: options.checkpointer, name: "debatt" })
     .withConfig({ recursionLimit: recursionLimitFor(MAX_PARTICIPANTS) });

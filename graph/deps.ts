@@ -3,7 +3,8 @@ import type { PromptStore } from "../prompts/store.js";
 import { loadPromptSet, StoreUnavailableError } from "../prompts/store.js";
 import type { PromptSet } from "../prompts/render.js";
 import { DEFAULTS, resolveRunSettings, type RunSettings, type Settings } from "../state/config.js";
-import type { ModelFactory, SearchClient } from "./models.js";
+import type { VoiceSettings } from "../state/voice.js";
+import type { ModelFactory, SearchClient, SpeechCache, SpeechSynthesizer } from "./models.js";
 
 /** Everything the graph's nodes need from outside, injected once when the graph is built. */
 export interface GraphDeps {
@@ -15,6 +16,12 @@ export interface GraphDeps {
   search?: SearchClient;
   /** Process settings (environment and defaults). */
   settings: Settings;
+  /** Speech for /dvoice, chosen from a run's voice settings; absent → voice events say so. */
+  speech?: (settings: VoiceSettings) => SpeechSynthesizer;
+  /** Synthesised sentences, so identical audio is not generated twice. */
+  speechCache?: SpeechCache;
+  /** The voice settings in force, loaded at every /dvoice run. */
+  voiceSettings?: () => Promise<VoiceSettings>;
   /** How long streamed text may be coalesced into one event, in ms. */
   deltaCoalesceMs?: number;
   /** Clock (tests pin it). */

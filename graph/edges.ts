@@ -21,8 +21,8 @@ export function routeAfterPlanner(state: State): "debate_round_executor" | typeo
  * After a turn: the next turn (a loop, one turn per step), the parallel vote (one `Send` per
  * participant, each a separate task and update), or the end when a round had too few answers.
  */
-export function routeAfterTurn(state: State): "debate_round_executor" | Send[] | typeof END {
-  if (state.debate_status === "error") return END;
+export function routeAfterTurn(state: State): "debate_round_executor" | "debate_voice_pipeline" | Send[] | typeof END {
+  if (state.debate_status === "error") return afterDebate(state);
   if ((state.debate_current_round ?? 1) <= SPOKEN_ROUNDS) return "debate_round_executor";
   return state.debate_participants.map(
     (voter) =>
@@ -36,11 +36,16 @@ export function routeAfterTurn(state: State): "debate_round_executor" | Send[] |
   );
 }
 
+/** After the synthesis (or a debate that ended early): /dvoice finishes its audio, /debatt ends. */
+export function afterDebate(state: State): "debate_voice_pipeline" | typeof END {
+  return state.voice_mode ? "debate_voice_pipeline" : END;
+}
+
 /**
  * Steps one debate takes: resolve_intent, the planner, 3 turns per participant, the vote
- * (one parallel step), convergence and synthesis; plus headroom. LangGraph's default limit of
+ * (one parallel step), convergence, synthesis and the voice pipeline; plus headroom. LangGraph's default limit of
  * 25 would stop an 8-participant debate (29 steps) in round 3.
  */
 export function recursionLimitFor(participants: number): number {
-  return 2 + SPOKEN_ROUNDS * participants + 3 + 5;
+  return 2 + SPOKEN_ROUNDS * participants + 4 + 5;
 }

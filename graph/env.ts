@@ -1,4 +1,9 @@
-import { loadSettings } from "../state/config.js";
+import { loadSettings, type Settings } from "../state/config.js";
+import { VoiceSettingsSchema, type VoiceSettings } from "../state/voice.js";
+import { MemorySpeechCache } from "../providers/speech-cache.js";
+import { EspeakSpeech } from "../providers/tts-espeak.js";
+import { OpenAISpeech } from "../providers/tts-openai.js";
+import type { SpeechSynthesizer } from "./models.js";
 import { InMemoryPromptStore, type PromptStore } from "../prompts/store.js";
 import { OpenAIModelFactory } from "../providers/openai.js";
 import { RedisPromptStore } from "../providers/redis-prompt-store.js";
@@ -38,7 +43,30 @@ export function depsFromEnv(
     prompts = new InMemoryPromptStore();
     log("no REDIS_URL: prompt overrides are kept in memory, in this process only");
   }
-  return { models, prompts, search, settings, log };
+  if (!settings.ttsApiKey) log("no TTS_API_KEY: /dvoice speaks with the local espeak-ng voice unless admins set a key");
+  return {
+    models,
+    prompts,
+    search,
+    settings,
+    log,
+    speech: speechFor(settings),
+    speechCache: new MemorySpeechCache(),
+    voiceSettings: async () => VoiceSettingsSchema.parse({ api_base: settings.ttsBaseUrl }),
+  };
+}
+
+/**
+ * The speech provider of a run: the OpenAI-compatible API when the voice settings or TTS_API_KEY
+ * give a key, else the local espeak-ng voice.
+ */
+export function speechFor(settings: Settings): (voice: VoiceSettings) => SpeechSynthesizer {
+  return (voice) => {
+    const apiKey = voice.api_key || settings.ttsApiKey;
+    return apiKey
+      ? new OpenAISpeech({ apiKey, baseUrl: voice.api_base, model: voice.model, speed: voice.speed })
+      : new EspeakSpeech(voice.speed);
+  };
 }
 
 /** A URL without its password, for the log. */

@@ -1,4 +1,5 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { VoiceEmitter } from "../nodes/voice-queue.js";
 import type { EventInput, EventName } from "../state/events.js";
 
 /**
@@ -7,6 +8,16 @@ import type { EventInput, EventName } from "../state/events.js";
  */
 export function emit<N extends EventName>(config: LangGraphRunnableConfig, event: N, data: EventInput<N>): void {
   config.writer?.({ event, data: { ...data, timestamp: new Date().toISOString() } });
+}
+
+/** The voice events of one run, bound to its config (the voice queue emits after its node's step). */
+export function voiceEmitter(config: LangGraphRunnableConfig): VoiceEmitter {
+  return {
+    speaker: (data) => emit(config, "debate_voice_speaker", data),
+    chunk: (data) => emit(config, "debate_voice_chunk", data),
+    done: (data) => emit(config, "debate_voice_done", data),
+    error: (data) => emit(config, "debate_voice_error", data),
+  };
 }
 
 /** The client-facing name of an event: `debate_round_start` → `debate-round-start`. */

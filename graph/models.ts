@@ -48,3 +48,34 @@ export interface SearchResult {
 export interface SearchClient {
   search(query: string, options: { maxResults: number; maxChars: number; signal?: AbortSignal }): Promise<SearchResult[]>;
 }
+
+/** One request for speech: the text of one sentence, spoken by one voice. */
+export interface SpeechRequest {
+  text: string;
+  voice: string;
+  /** How to speak it (language, accent), for providers that take instructions. */
+  instructions?: string;
+  /** The topic's language (`sv`/`en`), for providers that need a language voice. */
+  language: "sv" | "en";
+  signal: AbortSignal;
+}
+
+/**
+ * Text-to-speech as the voice pipeline uses it. `synthesize` streams raw PCM in the format of
+ * `PCM` (state/voice.ts): 24 kHz, 16-bit signed little-endian, mono, in chunks of any size.
+ */
+export interface SpeechSynthesizer {
+  /** Provider name for events and the cache key, e.g. `openai` or `espeak-ng`. */
+  readonly provider: string;
+  /** Model name for the cache key (`tts-1`, or the local engine). */
+  readonly model: string;
+  /** Speaking speed for the cache key. */
+  readonly speed: number;
+  synthesize(request: SpeechRequest): AsyncIterable<Uint8Array>;
+}
+
+/** Audio already synthesised, by a key of (provider, model, voice, speed, instructions, text). */
+export interface SpeechCache {
+  get(key: string): Promise<Buffer | undefined>;
+  set(key: string, pcm: Buffer): Promise<void>;
+}

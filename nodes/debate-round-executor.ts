@@ -1,5 +1,9 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { DeltaCoalescer, emit } from "../graph/events.js";
+import { DeltaCoalescer, emit, voiceEmitter } from "../graph/events.js";
+import type { VoiceRuns } from "../graph/voice.js";
+import { detectLanguage } from "../state/language.js";
+import { defaultVoiceSettings, type VoiceSettings } from "../state/voice.js";
+import { NO_CACHE, VoiceQueue } from "./voice-queue.js";
 import { runContext, type GraphDeps, type RunContext } from "../graph/deps.js";
 import { ROUNDS, type DebateStatus, type Turn } from "../state/debate.js";
 import { mergeRoundResponses, type State, type StateUpdate } from "../state/graph-state.js";
@@ -21,7 +25,7 @@ export const MIN_ANSWERS_PER_ROUND = 2;
  * the context chain. A failed turn is recorded and announced with status "error" and the round
  * goes on; a round with fewer than two answers ends the debate with an `error` event.
  */
-export function makeDebateRoundExecutor(deps: GraphDeps) {
+export function makeDebateRoundExecutor(deps: GraphDeps, voice: VoiceRuns) {
   return async function debateRoundExecutor(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
     const ctx = await runContext(deps, config);
     const round = state.debate_current_round ?? 1;
@@ -40,6 +44,8 @@ export function makeDebateRoundExecutor(deps: GraphDeps) {
     const index = state.debate_turn_index;
     const speaker = byKey.get(order[index])!;
     const { turn, text } = await runTurn(ctx, config, state, speaker, round, index + 1, spec.words);
+    // /dvoice: the answer is spoken in the background while the next participant thinks.
+    if (state.voice_mode && turn.status === "ok") (await voiceQueueFor(ctx, voice, state, config))?.enqueue(speaker, round, text);
 
     const added = turn.status === "ok" ? { [round]: { [speaker.display]: text } } : {};
     update.debate_round_responses = added;
@@ -76,6 +82,35 @@ export function makeDebateRoundExecutor(deps: GraphDeps) {
       debate_vote_deadline: Date.now() + ctx.run.voteRoundTimeoutMs,
     };
   };
+}
+
+/** The debate's voice queue, created with its first answer from the run's voice settings. */
+async function voiceQueueFor(ctx: RunContext, voice: VoiceRuns, state: State, config: LangGraphRunnableConfig): Promise<VoiceQueue | undefined> {
+  const debateId = state.debate_id ?? "";
+  const existing = voice.get(debateId);
+  if (existing) return existing;
+  const { speech, speechCache, voiceSettings } = ctx.deps;
+  if (!speech) {
+    ctx.log("a /dvoice debate without a speech provider: the debate is not spoken");
+    return undefined;
+  }
+  let settings: VoiceSettings;
+  try {
+    settings = voiceSettings ? await voiceSettings() : defaultVoiceSettings();
+  } catch (err) {
+    ctx.log(`voice settings unavailable, using the defaults: ${(err as Error).message}`);
+    settings = defaultVoiceSettings();
+  }
+  const queue = new VoiceQueue({
+    synthesizer: speech(settings),
+    settings,
+    language: detectLanguage(state.debate_topic ?? ""),
+    cache: speechCache ?? NO_CACHE,
+    emit: voiceEmitter(config),
+    signal: config.signal ?? new AbortController().signal,
+  });
+  voice.set(debateId, queue);
+  return queue;
 }
 
 /** One participant's turn: start event, streamed answer (deltas), end event. Never throws for a model failure. */

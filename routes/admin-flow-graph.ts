@@ -9,7 +9,7 @@ export interface FlowNode {
   stage: "debate";
   /** Canvas position of the seed's flow-graph page (§8). */
   position: { x: number; y: number };
-  /** False while the code has no such node yet (the voice pipeline before /dvoice audio lands). */
+  /** False for a seed node the code does not have. */
   implemented: boolean;
 }
 
@@ -55,13 +55,14 @@ const POSITIONS: Record<string, { x: number; y: number }> = {
 /** The graph node that runs the parallel vote is shown as the seed's round 4. */
 const VOTE_NODE = "debate_vote";
 const VOTING = `debate_round_${TOTAL_ROUNDS}_voting`;
+const VOICE_NODE = "debate_voice_pipeline";
 
 /**
  * Derives the seed's pipeline view from the compiled graph, so it cannot drift from the code:
  * every debate node and edge of the graph, with the round executor's loop unrolled into its rounds
  * (executor → round n, round n → round n+1, last round → the vote) and OneSeek's research as a
- * sub-step of the rounds. The voice pipeline and its conditional `/dvoice` edge are listed as in
- * the seed, marked `implemented: false` while the graph has no such node.
+ * sub-step of the rounds. The graph's edges into the voice pipeline are drawn as the seed draws
+ * them: one conditional `/dvoice` edge from the round executor, which hands it every answer.
  */
 export async function flowGraph(graph: DebattGraph): Promise<FlowGraph> {
   const drawable = await graph.getGraphAsync();
@@ -71,7 +72,13 @@ export async function flowGraph(graph: DebattGraph): Promise<FlowGraph> {
   const rounds = ROUNDS.map((r) => `debate_round_${r.round}`);
   for (const e of drawable.edges) {
     if (!e.source.startsWith("debate_") || !e.target.startsWith("debate_")) continue;
-    if (e.source === e.target) {
+    if (e.target === VOICE_NODE) {
+      // The executor hands every answer to the voice pipeline; the graph reaches the node itself
+      // after the synthesis (or an early end), so that `done` waits for the audio.
+      if (!edges.some((x) => x.target === VOICE_NODE)) {
+        edges.push({ source: "debate_round_executor", target: VOICE_NODE, label: "/dvoice", conditional: true });
+      }
+    } else if (e.source === e.target) {
       // The loop edge: one participant turn per step, round after round.
       rounds.forEach((r, i) => edges.push({ source: e.source, target: r, label: `runda ${i + 1}` }));
       rounds.slice(1).forEach((r, i) => edges.push({ source: rounds[i], target: r }));
@@ -84,7 +91,6 @@ export async function flowGraph(graph: DebattGraph): Promise<FlowGraph> {
   edges.push(
     { source: "debate_domain_planner", target: "debate_oneseek_agent", label: "OneSeek" },
     { source: "debate_oneseek_agent", target: rounds[0], label: "deltar i rundor" },
-    { source: "debate_round_executor", target: "debate_voice_pipeline", label: "/dvoice", conditional: true },
   );
   const ids = [...new Set(edges.flatMap((e) => [e.source, e.target]))];
   const subSteps = new Set([...rounds, VOTING, "debate_oneseek_agent"]);

@@ -70,6 +70,9 @@ export interface Settings {
   simulatedChunkTokens: number;
   /** Redis for prompt overrides; absent → in-memory store. */
   redisUrl?: string;
+  /** Key and base URL of an OpenAI-compatible speech API; no key → the local espeak-ng voice. */
+  ttsApiKey?: string;
+  ttsBaseUrl?: string;
   /** Bearer token of the admin API; absent → admin routes answer 503. */
   adminToken?: string;
   port: number;
@@ -93,6 +96,8 @@ const EnvSchema = z.object({
   REDIS_URL: z
     .url({ protocol: /^rediss?$/, error: "REDIS_URL must be a redis:// or rediss:// URL" })
     .optional(),
+  TTS_API_KEY: z.string().optional(),
+  TTS_BASE_URL: z.url({ protocol: /^https?$/, error: "TTS_BASE_URL must be an http(s) URL" }).optional(),
   ADMIN_TOKEN: z.string().min(16, "ADMIN_TOKEN must be at least 16 characters").optional(),
   PORT: z.coerce.number({ error: "PORT must be a number" }).int().min(0).max(65_535).default(DEFAULTS.port),
   SSE_KEEPALIVE_MS: positiveInt("SSE_KEEPALIVE_MS").default(DEFAULTS.sseKeepAliveMs),
@@ -149,6 +154,8 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     simulatedChunkDelayMs: e.SIMULATED_CHUNK_DELAY_MS,
     simulatedChunkTokens: e.SIMULATED_CHUNK_TOKENS,
     redisUrl: e.REDIS_URL,
+    ttsApiKey: e.TTS_API_KEY,
+    ttsBaseUrl: e.TTS_BASE_URL,
     adminToken: e.ADMIN_TOKEN,
     port: e.PORT,
     sseKeepAliveMs: e.SSE_KEEPALIVE_MS,

@@ -72,6 +72,27 @@ export const EventSchemas = {
     synthesis_length: z.number().int(),
     ...stamp,
   }),
+  debate_voice_speaker: z.object({
+    ...speaker,
+    voice: z.string(),
+    /** Sentences the answer is spoken in. */
+    total_sentences: z.number().int(),
+    /** Speech provider: `openai` or the local `espeak-ng`. */
+    provider: z.string(),
+    ...stamp,
+  }),
+  debate_voice_chunk: z.object({
+    ...speaker,
+    chunk_index: z.number().int(),
+    /** Raw PCM, base64: 24 kHz, 16-bit signed little-endian, mono. */
+    pcm_b64: z.string(),
+    sample_rate: z.number().int(),
+    bit_depth: z.number().int(),
+    channels: z.number().int(),
+    ...stamp,
+  }),
+  debate_voice_done: z.object({ ...speaker, total_bytes: z.number().int(), total_chunks: z.number().int(), ...stamp }),
+  debate_voice_error: z.object({ model: z.string(), round: z.number().int(), error: z.string(), ...stamp }),
   error: z.object({ message: z.string(), code: z.string(), ...stamp }),
 } as const;
 

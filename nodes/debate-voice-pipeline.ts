@@ -1,0 +1,15 @@
+import type { VoiceRuns } from "../graph/voice.js";
+import type { State, StateUpdate } from "../state/graph-state.js";
+
+/**
+ * debate_voice_pipeline (seed §3.9, reached only by /dvoice): the answers were handed to the
+ * debate's voice queue as the round executor produced them and have been speaking in the
+ * background since; this node waits until the last chunk has been sent, so `done` never comes
+ * before the audio.
+ */
+export function makeDebateVoicePipeline(voice: VoiceRuns) {
+  return async function debateVoicePipeline(state: State): Promise<StateUpdate> {
+    await voice.finish(state.debate_id ?? "");
+    return {};
+  };
+}

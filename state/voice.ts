@@ -1,0 +1,60 @@
+import { z } from "zod";
+
+/** The PCM format of every voice chunk (seed 003 §6): 24 kHz, 16-bit signed little-endian, mono. */
+export const PCM = { sampleRate: 24_000, bitDepth: 16, channels: 1 } as const;
+/** Bytes per voice chunk: ~100 ms of audio (seed §3.3). */
+export const CHUNK_BYTES = 4_800;
+/** Voices of the OpenAI-compatible speech API. */
+export const OPENAI_VOICES = ["alloy", "echo", "fable", "nova", "onyx", "shimmer"] as const;
+/** Key of the instructions that apply to participants without their own. */
+export const DEFAULT_INSTRUCTIONS_KEY = "__default__";
+
+/** The seed's voice per participant display name (§3.3 DEFAULT_DEBATE_VOICE_MAP). */
+export const DEFAULT_VOICE_MAP: Record<string, string> = {
+  Grok: "fable",
+  Claude: "nova",
+  ChatGPT: "echo",
+  Gemini: "shimmer",
+  DeepSeek: "alloy",
+  Perplexity: "onyx",
+  Qwen: "fable",
+  OneSeek: "nova",
+};
+
+/**
+ * Voice settings of /dvoice (seed §7), as admins store them: the speech endpoint, its model and
+ * speed, a voice per participant and spoken-language instructions per participant (`__default__`
+ * for the rest).
+ */
+export const VoiceSettingsSchema = z
+  .object({
+    /** API key of the speech endpoint; empty → TTS_API_KEY, else the local espeak-ng voice. */
+    api_key: z.string().max(500, "api_key is longer than 500 characters").default(""),
+    /** Base URL of the OpenAI-compatible speech API. */
+    api_base: z.url({ protocol: /^https?$/, error: "api_base must be an http(s) URL" }).default("https://api.openai.com/v1"),
+    /** Speech model. */
+    model: z.enum(["tts-1", "tts-1-hd"], { error: "model must be tts-1 or tts-1-hd" }).default("tts-1"),
+    /** Speaking speed. */
+    speed: z.number({ error: "speed must be a number" }).min(0.25, "speed must be at least 0.25").max(4, "speed must be at most 4").default(1),
+    /** Voice per participant display name. */
+    voice_map: z.record(z.string().min(1), z.string().min(1).max(64)).default(DEFAULT_VOICE_MAP),
+    /** How each participant should speak (language, accent), by display name or `__default__`. */
+    instructions: z.record(z.string().min(1), z.string().max(2_000)).default({}),
+  })
+  .strict();
+export type VoiceSettings = z.infer<typeof VoiceSettingsSchema>;
+
+/** The settings a fresh installation starts from. */
+export function defaultVoiceSettings(): VoiceSettings {
+  return VoiceSettingsSchema.parse({});
+}
+
+/** The voice of a participant: the settings' map, then the participant's own, then `alloy`. */
+export function voiceFor(display: string, settings: VoiceSettings, own?: string): string {
+  return settings.voice_map[display] ?? own ?? "alloy";
+}
+
+/** The spoken-language instructions of a participant, if any. */
+export function instructionsFor(display: string, settings: VoiceSettings): string | undefined {
+  return settings.instructions[display] ?? settings.instructions[DEFAULT_INSTRUCTIONS_KEY];
+}
