@@ -53,37 +53,39 @@ export function parseWavHeader(bytes: Buffer): WavFormat | undefined {
 }
 
 /**
- * Streaming linear-interpolation resampler for 16-bit mono PCM. Good enough for speech; it keeps
- * the last input sample between pushes so chunk boundaries leave no clicks.
+ * Streaming linear-interpolation resampler for 16-bit mono PCM. Good enough for speech. Positions
+ * are computed from whole sample counts, so any chunking of the input gives the same output, and
+ * the last input sample is kept so interpolation spans chunk boundaries without clicks.
  */
 export class LinearResampler {
-  private readonly step: number;
-  /** Position of the next output sample, in input samples, relative to `previous`. */
-  private position = 0;
-  private previous: number | undefined;
+  /** Output samples produced so far. */
+  private produced = 0;
+  /** Input samples received before the current chunk. */
+  private consumed = 0;
+  private previous = 0;
 
-  constructor(from: number, to: number) {
-    this.step = from / to;
-  }
+  constructor(
+    private readonly from: number,
+    private readonly to: number,
+  ) {}
 
   /** Resamples the next input samples; returns the output samples they complete. */
   push(input: Int16Array): Int16Array {
-    if (input.length === 0) return new Int16Array(0);
-    // Sample k of [previous, ...input], so interpolation can span the chunk boundary.
-    const offset = this.previous === undefined ? 0 : 1;
-    const at = (k: number) => (k < offset ? this.previous! : input[k - offset]);
-    const length = input.length + offset;
-    const out = new Int16Array(Math.ceil((length - this.position) / this.step) + 1);
+    const end = this.consumed + input.length;
+    // Global input sample g: the kept previous one, or one of this chunk.
+    const at = (g: number) => (g < this.consumed ? this.previous : input[g - this.consumed]);
+    const out = new Int16Array(Math.ceil((input.length * this.to) / this.from) + 2);
     let n = 0;
-    let pos = this.position;
-    while (pos + 1 < length) {
-      const i = Math.floor(pos);
-      const frac = pos - i;
+    for (;;) {
+      const num = this.produced * this.from;
+      const i = Math.floor(num / this.to);
+      if (i + 1 >= end) break;
+      const frac = (num % this.to) / this.to;
       out[n++] = Math.round(at(i) * (1 - frac) + at(i + 1) * frac);
-      pos += this.step;
+      this.produced++;
     }
-    this.position = pos - (length - 1);
-    this.previous = input[input.length - 1];
+    if (input.length) this.previous = input[input.length - 1];
+    this.consumed = end;
     return out.subarray(0, n);
   }
 }

@@ -111,3 +111,60 @@ export async function startSilentServer() {
   const url = await listen(server);
   return { url, close: closer(server) };
 }
+
+/** How the fake speech endpoint answers one request. */
+export interface SpeechReply {
+  /** PCM bytes to send (default: 2 bytes per input character, a recognisable ramp). */
+  bytes?: number;
+  /** Bytes per streamed write, with `gapMs` between writes. */
+  writeBytes?: number;
+  gapMs?: number;
+  /** Fail with this HTTP status. */
+  status?: number;
+  /** Close the connection after this many bytes (a truncated stream). */
+  truncateAfter?: number;
+}
+
+/** The PCM a fake speech server sends for a text: a deterministic pattern, so tests can compare. */
+export function fakePcm(text: string, bytes = 2 * text.length): Buffer {
+  const out = Buffer.alloc(bytes - (bytes % 2));
+  for (let i = 0; i < out.length / 2; i++) out.writeInt16LE(((i * 37 + text.length) % 2000) - 1000, i * 2);
+  return out;
+}
+
+/**
+ * A fake OpenAI-compatible `POST /v1/audio/speech` on loopback that streams raw PCM in several
+ * writes; it can be slow, fail, or cut the stream short. Records every request.
+ */
+export async function startFakeSpeech(reply: (body: any) => SpeechReply = () => ({})) {
+  const seen: (SeenRequest & { headers: Record<string, string | string[] | undefined> })[] = [];
+  const server = createServer(async (req, res) => {
+    const body = await readBody(req);
+    const entry = { path: req.url ?? "", body, aborted: false, headers: req.headers };
+    seen.push(entry);
+    let finished = false;
+    res.on("close", () => (entry.aborted = !finished));
+    const r = reply(body);
+    if (r.status) {
+      finished = true;
+      res.writeHead(r.status, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "fake speech failure" } }));
+      return;
+    }
+    const pcm = fakePcm(body.input, r.bytes);
+    const size = r.writeBytes ?? 1_000;
+    res.writeHead(200, { "content-type": "application/octet-stream" });
+    for (let at = 0; at < pcm.length; at += size) {
+      if (r.truncateAfter !== undefined && at >= r.truncateAfter) {
+        res.destroy();
+        return;
+      }
+      if (at > 0 && r.gapMs) await new Promise((resolve) => setTimeout(resolve, r.gapMs));
+      if (res.destroyed) return;
+      res.write(pcm.subarray(at, at + size));
+    }
+    finished = true;
+    res.end();
+  });
+  const url = await listen(server);
+  return { baseURL: `${url}/v1`, seen, close: closer(server) };
+}

@@ -1,0 +1,296 @@
+import { spawnSync } from "node:child_process";
+import wavefile from "wavefile";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ClientEvent } from "../graph/run.js";
+import { splitSentences } from "../nodes/sentences.js";
+import { VoiceQueue, type VoiceEmitter } from "../nodes/voice-queue.js";
+import { LinearResampler, parseWavHeader, wavHeader } from "../providers/pcm.js";
+import { MemorySpeechCache } from "../providers/speech-cache.js";
+import { EspeakSpeech } from "../providers/tts-espeak.js";
+import { OpenAISpeech } from "../providers/tts-openai.js";
+import { defaultRoster } from "../state/participants.js";
+import { CHUNK_BYTES, defaultVoiceSettings } from "../state/voice.js";
+import { fakePcm, startFakeSpeech } from "./support/fake-servers.js";
+import { FakeSpeech, type SpeechStep } from "./support/fake-speech.js";
+import { withOverrides } from "./support/fake-model.js";
+import { named, runEvents, testDeps } from "./support/harness.js";
+
+const { WaveFile } = wavefile;
+const [grok, claude, gpt] = defaultRoster();
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+/** Records the voice events a queue emits, in order. */
+function recorder() {
+  const events: { event: string; data: any }[] = [];
+  const emit: VoiceEmitter = {
+    speaker: (data) => events.push({ event: "speaker", data }),
+    chunk: (data) => events.push({ event: "chunk", data }),
+    done: (data) => events.push({ event: "done", data }),
+    error: (data) => events.push({ event: "error", data }),
+  };
+  return { events, emit };
+}
+
+function queue(speech: FakeSpeech, options: { cache?: MemorySpeechCache; parallelism?: number } = {}) {
+  const { events, emit } = recorder();
+  const q = new VoiceQueue({
+    synthesizer: speech,
+    settings: defaultVoiceSettings(),
+    language: "sv",
+    cache: options.cache ?? new MemorySpeechCache(),
+    emit,
+    signal: new AbortController().signal,
+    parallelism: options.parallelism,
+  });
+  return { q, events };
+}
+
+const pcmOf = (events: { event: string; data: any }[], model: string) =>
+  Buffer.concat(events.filter((e) => e.event === "chunk" && e.data.model === model).map((e) => Buffer.from(e.data.pcm_b64, "base64")));
+
+const LONG = "Första meningen är ganska lång och säger något viktigt. Andra meningen fortsätter resonemanget vidare. Tredje meningen avslutar det hela med en slutsats.";
+
+describe("sentences for speech", () => {
+  it("splits an answer into sentences, joining short fragments and cutting long ones", () => {
+    expect(splitSentences("Hej. Jag anser att AI bör regleras, men med måtta! Varför? För att **riskerna** är stora… Slutsats: ja.")).toEqual([
+      "Hej. Jag anser att AI bör regleras, men med måtta!",
+      "Varför? För att riskerna är stora… Slutsats: ja.",
+    ]);
+    const long = splitSentences(`${"ord, ".repeat(150)}slut.`);
+    expect(long.length).toBeGreaterThan(1);
+    expect(long.every((s) => s.length <= 400)).toBe(true);
+    expect(long.join(" ").replace(/\s+/g, " ")).toBe(`${"ord, ".repeat(150)}slut.`.trim());
+    expect(splitSentences("  ")).toEqual([]);
+  });
+});
+
+describe("PCM helpers", () => {
+  it("resamples 22.05 kHz to 24 kHz keeping the pitch, the same in one piece or in chunks", () => {
+    const input = Int16Array.from({ length: 22_050 }, (_, i) => Math.round(10_000 * Math.sin((2 * Math.PI * 440 * i) / 22_050)));
+    const whole = new LinearResampler(22_050, 24_000).push(input);
+    const chunked = new LinearResampler(22_050, 24_000);
+    const parts: number[] = [];
+    for (let at = 0; at < input.length; at += 1_001) parts.push(...chunked.push(input.subarray(at, at + 1_001)));
+    const crossings = [...whole].filter((v, i) => i > 0 && Math.sign(v) !== Math.sign(whole[i - 1]) && v !== 0).length;
+
+    expect(Math.abs(whole.length - 24_000)).toBeLessThanOrEqual(2);
+    expect(crossings).toBeGreaterThanOrEqual(875);
+    expect(crossings).toBeLessThanOrEqual(885);
+    expect(parts).toEqual([...whole]);
+  });
+
+  it("writes WAV headers that a WAV parser reads back", () => {
+    const wav = Buffer.concat([wavHeader(9_600), Buffer.alloc(9_600)]);
+    const parsed = new WaveFile(wav);
+    expect(parsed.fmt).toMatchObject({ sampleRate: 24_000, bitsPerSample: 16, numChannels: 1 });
+    expect(parseWavHeader(wav)).toEqual({ sampleRate: 24_000, bitDepth: 16, channels: 1, dataOffset: 44 });
+  });
+
+  it("bounds the speech cache, dropping the least recently used audio first", async () => {
+    const cache = new MemorySpeechCache(10);
+    await cache.set("a", Buffer.alloc(4));
+    await cache.set("b", Buffer.alloc(4));
+    await cache.get("a");
+    await cache.set("c", Buffer.alloc(4));
+    expect(await cache.get("a")).toBeDefined();
+    expect(await cache.get("b")).toBeUndefined();
+    expect(await cache.get("c")).toBeDefined();
+  });
+});
+
+describe("the voice queue", () => {
+  it("speaks answers in order, never interleaving speakers, in 4800-byte chunks of the synthesised PCM", async () => {
+    const speech = new FakeSpeech(() => ({ latencyMs: 20 }));
+    const { q, events } = queue(speech);
+
+    q.enqueue(grok, 1, LONG);
+    q.enqueue(claude, 1, "Claude håller inte med om något av detta, och säger det tydligt.");
+    await q.drain();
+
+    const speakers = events.filter((e) => e.event !== "chunk").map((e) => `${e.event}:${e.data.model}`);
+    expect(speakers).toEqual(["speaker:Grok", "done:Grok", "speaker:Claude", "done:Claude"]);
+    const firstClaude = events.findIndex((e) => e.data.model === "Claude");
+    expect(events.slice(firstClaude).every((e) => e.data.model === "Claude")).toBe(true);
+    expect(events[0].data).toMatchObject({ voice: "fable", total_sentences: 3, provider: "fake", round: 1, model_key: "call_grok" });
+    const grokChunks = events.filter((e) => e.event === "chunk" && e.data.model === "Grok");
+    expect(grokChunks.map((c) => c.data.chunk_index)).toEqual(grokChunks.map((_, i) => i));
+    const sizes = grokChunks.map((c) => Buffer.from(c.data.pcm_b64, "base64").length);
+    expect(sizes.slice(0, -1).every((s) => s === CHUNK_BYTES)).toBe(true);
+    expect(sizes.every((s) => s % 2 === 0 && s > 0)).toBe(true);
+    expect(grokChunks[0].data).toMatchObject({ sample_rate: 24_000, bit_depth: 16, channels: 1 });
+    expect(pcmOf(events, "Grok").equals(Buffer.concat(splitSentences(LONG).map((s) => fakePcm(s))))).toBe(true);
+    expect(events.find((e) => e.event === "done" && e.data.model === "Grok")!.data).toMatchObject({ total_bytes: pcmOf(events, "Grok").length, total_chunks: grokChunks.length });
+  });
+
+  it("synthesises with bounded parallelism and streams the first sentence before the rest are done", async () => {
+    let running = 0;
+    let peak = 0;
+    const speech = new FakeSpeech(() => ({ latencyMs: 100, bytes: 6_000 }));
+    const synthesize = speech.synthesize.bind(speech);
+    speech.synthesize = async function* (req) {
+      peak = Math.max(peak, ++running);
+      try {
+        yield* synthesize(req);
+      } finally {
+        running--;
+      }
+    };
+    const { q, events } = queue(speech, { parallelism: 3 });
+    const t0 = performance.now();
+    let firstChunkAt = 0;
+    const emitChunk = (q as any).options.emit.chunk;
+    (q as any).options.emit.chunk = (d: any) => {
+      firstChunkAt ||= performance.now() - t0;
+      emitChunk(d);
+    };
+
+    q.enqueue(grok, 1, Array.from({ length: 6 }, (_, i) => `Mening nummer ${i + 1} är tillräckligt lång för att talas ensam.`).join(" "));
+    await q.drain();
+
+    expect(peak).toBe(3);
+    expect(firstChunkAt).toBeLessThan(180);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(200);
+    expect(events.filter((e) => e.event === "done")).toHaveLength(1);
+  });
+
+  it("reports a failing speaker with debate-voice-error and goes on with the next", async () => {
+    const speech = new FakeSpeech((req) => (req.text.startsWith("Andra") ? { error: new Error("speech endpoint down") } : {}));
+    const { q, events } = queue(speech);
+
+    q.enqueue(grok, 2, LONG);
+    q.enqueue(claude, 2, "Claude talar vidare utan några som helst problem här.");
+    await q.drain();
+
+    expect(events.filter((e) => e.event !== "chunk").map((e) => `${e.event}:${e.data.model}`)).toEqual(["speaker:Grok", "error:Grok", "speaker:Claude", "done:Claude"]);
+    expect(events.find((e) => e.event === "error")!.data).toEqual({ model: "Grok", round: 2, error: "speech endpoint down" });
+  });
+
+  it("serves identical sentences from the cache instead of synthesising them again", async () => {
+    const cache = new MemorySpeechCache();
+    const speech = new FakeSpeech();
+    const first = queue(speech, { cache });
+    first.q.enqueue(grok, 1, LONG);
+    await first.q.drain();
+    const calls = speech.requests.length;
+
+    const second = queue(speech, { cache });
+    second.q.enqueue(grok, 3, LONG);
+    second.q.enqueue(gpt, 3, LONG);
+    await second.q.drain();
+
+    expect(calls).toBe(3);
+    expect(speech.requests.length).toBe(3 + 3); // ChatGPT's voice differs: its sentences are new
+    expect(pcmOf(second.events, "Grok").equals(pcmOf(first.events, "Grok"))).toBe(true);
+  });
+});
+
+describe("/dvoice through the graph", () => {
+  const TWO = ["call_grok", "call_claude"];
+  async function voiceDebate(message: string, step: (text: string) => SpeechStep = () => ({}), latencyMs = 0) {
+    const speech = new FakeSpeech((req) => step(req.text));
+    const script = withOverrides((req) => (req.phase === "turn" ? { text: `${req.participant!.display} säger i runda ${req.round} att frågan är viktig. Och mer därtill!`, latencyMs } : undefined));
+    const { deps } = testDeps({ script });
+    deps.speech = () => speech;
+    const events = await runEvents(deps, message, { participants: TWO });
+    return { events, speech };
+  }
+  const voiceOrder = (events: ClientEvent[]) =>
+    events.filter((e) => e.event === "debate-voice-speaker").map((e) => `${e.data.model}:${e.data.round}`);
+
+  it("speaks every answer in speaking order and ends with done only after the last audio", async () => {
+    const { events } = await voiceDebate("/dvoice Bör AI regleras?");
+
+    const spoken = events.filter((e) => e.event === "debate-participant-end").map((e) => `${e.data.model}:${e.data.round}`);
+    expect(voiceOrder(events)).toEqual(spoken);
+    expect(named(events, "debate-voice-done")).toHaveLength(6);
+    const lastVoice = events.map((e) => e.event).lastIndexOf("debate-voice-done");
+    expect(lastVoice).toBeLessThan(events.length - 1);
+    expect(events.at(-1)!.event).toBe("done");
+    for (const e of named(events, "debate-voice-speaker")) expect(Object.keys(e).sort()).toEqual(["model", "model_key", "provider", "round", "timestamp", "total_sentences", "voice"]);
+  });
+
+  it("never makes the text debate wait for slow speech", async () => {
+    const { events } = await voiceDebate("/dvoice Bör AI regleras?", () => ({ latencyMs: 150 }), 10);
+    const names = events.map((e) => e.event);
+    expect(names.indexOf("debate-synthesis-complete")).toBeLessThan(names.lastIndexOf("debate-voice-done"));
+    expect(named(events, "debate-voice-done")).toHaveLength(6);
+  });
+
+  it("goes on when speech fails for one participant", async () => {
+    const { events } = await voiceDebate("/dvoice Bör AI regleras?", (text) => (text.startsWith("Grok säger i runda 2") ? { error: new Error("tts 500") } : {}));
+    expect(named(events, "debate-voice-error")).toEqual([expect.objectContaining({ model: "Grok", round: 2, error: "tts 500" })]);
+    expect(named(events, "debate-voice-done")).toHaveLength(5);
+    expect(events.map((e) => e.event)).toContain("debate-results");
+  });
+
+  it("does not speak a /debatt debate", async () => {
+    const { events, speech } = await voiceDebate("/debatt Bör AI regleras?");
+    expect(events.filter((e) => e.event.startsWith("debate-voice"))).toEqual([]);
+    expect(speech.requests).toEqual([]);
+  });
+});
+
+describe("the OpenAI-compatible speech provider", () => {
+  async function speak(reply: Parameters<typeof startFakeSpeech>[0], text = "En mening att tala.") {
+    const server = await startFakeSpeech(reply);
+    cleanups.push(server.close);
+    const tts = new OpenAISpeech({ apiKey: "tts-key", baseUrl: server.baseURL, model: "tts-1-hd", speed: 1.25 });
+    const t0 = performance.now();
+    const arrivals: number[] = [];
+    const parts: Buffer[] = [];
+    for await (const chunk of tts.synthesize({ text, voice: "nova", language: "sv", instructions: "Tala svenska.", signal: new AbortController().signal })) {
+      arrivals.push(performance.now() - t0);
+      parts.push(Buffer.from(chunk));
+    }
+    return { server, arrivals, pcm: Buffer.concat(parts) };
+  }
+
+  it("posts the seed's request and streams the PCM as it arrives", async () => {
+    const { server, arrivals, pcm } = await speak(() => ({ bytes: 5_000, writeBytes: 1_000, gapMs: 80 }));
+    expect(server.seen[0].path).toBe("/v1/audio/speech");
+    expect(server.seen[0].headers.authorization).toBe("Bearer tts-key");
+    expect(server.seen[0].body).toEqual({ model: "tts-1-hd", input: "En mening att tala.", voice: "nova", response_format: "pcm", speed: 1.25, instructions: "Tala svenska." });
+    expect(pcm.equals(fakePcm("En mening att tala.", 5_000))).toBe(true);
+    expect(arrivals[0]).toBeLessThan(arrivals.at(-1)! - 200);
+  });
+
+  it("fails with the status of a failing endpoint, and on a truncated stream", async () => {
+    await expect(speak(() => ({ status: 500 }))).rejects.toThrow(/answered 500/);
+    await expect(speak(() => ({ bytes: 20_000, writeBytes: 1_000, gapMs: 5, truncateAfter: 5_000 }))).rejects.toThrow();
+  });
+});
+
+const espeak = spawnSync("sh", ["-c", "command -v espeak-ng"]).status === 0;
+if (!espeak) console.warn("voice.test.ts: espeak-ng tests SKIPPED — espeak-ng is not installed (apt-get install -y espeak-ng)");
+
+describe.skipIf(!espeak)(`the local espeak-ng voice${espeak ? "" : " (skipped: espeak-ng is not installed)"}`, () => {
+  it("speaks Swedish offline as valid 24 kHz 16-bit mono audio", async () => {
+    const parts: Buffer[] = [];
+    for await (const c of new EspeakSpeech().synthesize({ text: "Hej, det här är en debatt om artificiell intelligens.", voice: "nova", language: "sv", signal: new AbortController().signal })) {
+      parts.push(Buffer.from(c));
+    }
+    const pcm = Buffer.concat(parts);
+    const wav = new WaveFile(Buffer.concat([wavHeader(pcm.length), pcm]));
+    const samples = wav.getSamples(false, Int16Array) as unknown as Int16Array;
+    const rms = Math.sqrt(samples.reduce((a, s) => a + s * s, 0) / samples.length);
+
+    expect(wav.fmt).toMatchObject({ sampleRate: 24_000, bitsPerSample: 16, numChannels: 1 });
+    expect(samples.length / 24_000).toBeGreaterThan(1.5);
+    expect(rms).toBeGreaterThan(300);
+  });
+});
+
+describe("a missing espeak-ng", () => {
+  it("says how to install it", async () => {
+    const missing = new EspeakSpeech(1, "espeak-ng-not-installed");
+    const run = async () => {
+      for await (const _ of missing.synthesize({ text: "x", voice: "nova", language: "sv", signal: new AbortController().signal })) {
+        /* nothing arrives */
+      }
+    };
+    await expect(run()).rejects.toThrow("apt-get install espeak-ng");
+  });
+});
