@@ -1,10 +1,13 @@
+import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { wavHeader } from "../providers/pcm.js";
+import { PCM } from "../state/voice.js";
 import { buildGraph } from "../graph/build.js";
 import { depsFromEnv } from "../graph/env.js";
 import { streamClientEvents, type ClientEvent } from "../graph/run.js";
 import { ConfigError } from "../state/config.js";
 
-const USAGE = `usage: npm run debate -- [--json] [--participants call_grok,call_claude] [--seed N] "<message>"
+const USAGE = `usage: npm run debate -- [--json] [--participants call_grok,call_claude] [--seed N] [--voice out.wav] "<message>"
 
   "/debatt <topic>"   eight AI models debate the topic live
   "/dvoice <topic>"   the same debate in voice mode
@@ -12,7 +15,8 @@ const USAGE = `usage: npm run debate -- [--json] [--participants call_grok,call_
 
   --json               one JSON object per line: {"event": "<kebab-case name>", "data": {...}}
   --participants LIST  a subset of participant keys or names (2–8)
-  --seed N             seed for the speaking orders (same seed, same orders)`;
+  --seed N             seed for the speaking orders (same seed, same orders)
+  --voice FILE.wav     with /dvoice: write the debate's audio, in speaking order, as a WAV file`;
 
 const ROUND_LABELS: Record<number, string> = { 1: "Introduktion", 2: "Argument", 3: "Fördjupning", 4: "Röstning" };
 
@@ -72,6 +76,9 @@ export function createPrettyPrinter(write: (s: string) => void, color: boolean) 
       case "debate-synthesis-complete":
         write("\n");
         break;
+      case "debate-voice-error":
+        write(c.red(`\n   🔇 ${d.model}: ${d.error}\n`));
+        break;
       case "error":
         write(c.red(`\nfel (${d.code}): ${d.message}\n`));
         break;
@@ -84,7 +91,13 @@ async function main(): Promise<number> {
   try {
     args = parseArgs({
       allowPositionals: true,
-      options: { json: { type: "boolean" }, participants: { type: "string" }, seed: { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: {
+        json: { type: "boolean" },
+        participants: { type: "string" },
+        seed: { type: "string" },
+        voice: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
     });
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
@@ -98,6 +111,15 @@ async function main(): Promise<number> {
   const seed = args.values.seed === undefined ? undefined : Number(args.values.seed);
   if (seed !== undefined && !Number.isInteger(seed)) {
     process.stderr.write(`--seed must be a whole number, got "${args.values.seed}"\n`);
+    return 2;
+  }
+  const voiceFile = args.values.voice;
+  if (voiceFile !== undefined && !/\.wav$/i.test(voiceFile)) {
+    process.stderr.write(`--voice takes a .wav file name, got "${voiceFile}"\n`);
+    return 2;
+  }
+  if (voiceFile !== undefined && !/^\s*\/dvoice\b/i.test(message)) {
+    process.stderr.write("--voice needs a /dvoice debate: only /dvoice is spoken\n");
     return 2;
   }
   let graph;
@@ -121,9 +143,17 @@ async function main(): Promise<number> {
     ? (e: ClientEvent) => write(`${JSON.stringify(e)}\n`)
     : createPrettyPrinter(write, process.stdout.isTTY === true && !process.env.NO_COLOR);
   let failed = false;
+  // The audio exactly as it was streamed: the chunks, in order (one speaker at a time).
+  const audio: Buffer[] = [];
   for await (const event of streamClientEvents(graph, { message, participants }, { signal: controller.signal, configurable: seed === undefined ? {} : { seed } })) {
     if (event.event === "error") failed = true;
+    if (event.event === "debate-voice-chunk") audio.push(Buffer.from(String(event.data.pcm_b64), "base64"));
     print(event);
+  }
+  if (voiceFile !== undefined) {
+    const pcm = Buffer.concat(audio);
+    writeFileSync(voiceFile, Buffer.concat([wavHeader(pcm.length), pcm]));
+    process.stderr.write(`wrote ${(pcm.length / PCM.sampleRate / 2).toFixed(1)} s of audio to ${voiceFile}\n`);
   }
   if (controller.signal.aborted) return 130;
   return failed ? 1 : 0;

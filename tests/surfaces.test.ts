@@ -1,5 +1,8 @@
-import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import wavefile from "wavefile";
 import { describe, expect, it } from "vitest";
 import { EventSchemas, type EventName } from "../state/events.js";
 import { detectLanguage } from "../state/language.js";
@@ -45,7 +48,21 @@ describe("the CLI", () => {
     expect(out).not.toContain("debate-arena-data");
   }, 60_000);
 
+  it.skipIf(spawnSync("sh", ["-c", "command -v espeak-ng"]).status !== 0)("--voice writes a /dvoice debate's audio as a 24 kHz WAV (skipped without espeak-ng)", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "debatt-")), "debatt.wav");
+    const { code, err } = await cli(["--participants", "grok,claude", "--voice", file, "/dvoice Bör AI regleras?"]);
+    const wav = new wavefile.WaveFile(readFileSync(file));
+    const seconds = (wav.getSamples(false, Int16Array) as unknown as Int16Array).length / 24_000;
+
+    expect(code).toBe(0);
+    expect(wav.fmt).toMatchObject({ sampleRate: 24_000, bitsPerSample: 16, numChannels: 1 });
+    expect(seconds).toBeGreaterThan(30);
+    expect(err).toContain(`s of audio to ${file}`);
+  }, 60_000);
+
   it("explains bad usage and configuration", async () => {
+    expect(await cli(["--voice", "out.mp3", "/dvoice a"])).toMatchObject({ code: 2, err: expect.stringContaining("--voice takes a .wav file name") });
+    expect(await cli(["--voice", "out.wav", "/debatt a"])).toMatchObject({ code: 2, err: expect.stringContaining("--voice needs a /dvoice debate") });
     expect(await cli([])).toMatchObject({ code: 2, err: expect.stringContaining("usage: npm run debate") });
     expect(await cli(["--seed", "x", "/debatt a"])).toMatchObject({ code: 2, err: expect.stringContaining("--seed must be a whole number") });
     expect(await cli(["/debatt a"], { DEBATE_PARTICIPANTS: "[" })).toMatchObject({ code: 2, err: expect.stringContaining("DEBATE_PARTICIPANTS is not valid JSON") });
