@@ -4,6 +4,7 @@ import { loadPromptSet, StoreUnavailableError } from "../prompts/store.js";
 import type { PromptSet } from "../prompts/render.js";
 import { DEFAULTS, resolveRunSettings, type RunSettings, type Settings } from "../state/config.js";
 import type { VoiceSettings } from "../state/voice.js";
+import type { VoiceSettingsStore } from "../providers/voice-settings-store.js";
 import type { ModelFactory, SearchClient, SpeechCache, SpeechSynthesizer } from "./models.js";
 
 /** Everything the graph's nodes need from outside, injected once when the graph is built. */
@@ -20,8 +21,8 @@ export interface GraphDeps {
   speech?: (settings: VoiceSettings) => SpeechSynthesizer;
   /** Synthesised sentences, so identical audio is not generated twice. */
   speechCache?: SpeechCache;
-  /** The voice settings in force, loaded at every /dvoice run. */
-  voiceSettings?: () => Promise<VoiceSettings>;
+  /** The voice settings admins edit, loaded at every /dvoice run (defaults when absent). */
+  voiceSettings?: VoiceSettingsStore;
   /** How long streamed text may be coalesced into one event, in ms. */
   deltaCoalesceMs?: number;
   /** Clock (tests pin it). */

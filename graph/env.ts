@@ -1,5 +1,6 @@
 import { loadSettings, type Settings } from "../state/config.js";
-import { VoiceSettingsSchema, type VoiceSettings } from "../state/voice.js";
+import type { VoiceSettings } from "../state/voice.js";
+import { MemoryValueStore, VoiceSettingsStore, type ValueStore } from "../providers/voice-settings-store.js";
 import { MemorySpeechCache } from "../providers/speech-cache.js";
 import { EspeakSpeech } from "../providers/tts-espeak.js";
 import { OpenAISpeech } from "../providers/tts-openai.js";
@@ -36,12 +37,15 @@ export function depsFromEnv(
     ? createTavilySearch({ apiKey: settings.tavilyApiKey, baseUrl: settings.tavilyBaseUrl, timeoutMs: DEFAULTS.searchTimeoutMs })
     : undefined;
   let prompts = options.prompts;
+  let values: ValueStore = new MemoryValueStore();
   if (!prompts && settings.redisUrl) {
-    prompts = new RedisPromptStore(settings.redisUrl, { log });
-    log(`prompt overrides are kept in Redis (${redactUrl(settings.redisUrl)})`);
+    const redis = new RedisPromptStore(settings.redisUrl, { log });
+    prompts = redis;
+    values = redis;
+    log(`prompt overrides and voice settings are kept in Redis (${redactUrl(settings.redisUrl)})`);
   } else if (!prompts) {
     prompts = new InMemoryPromptStore();
-    log("no REDIS_URL: prompt overrides are kept in memory, in this process only");
+    log("no REDIS_URL: prompt overrides and voice settings are kept in memory, in this process only");
   }
   if (!settings.ttsApiKey) log("no TTS_API_KEY: /dvoice speaks with the local espeak-ng voice unless admins set a key");
   return {
@@ -52,7 +56,7 @@ export function depsFromEnv(
     log,
     speech: speechFor(settings),
     speechCache: new MemorySpeechCache(),
-    voiceSettings: async () => VoiceSettingsSchema.parse({ api_base: settings.ttsBaseUrl }),
+    voiceSettings: new VoiceSettingsStore(values, settings.settingsEncryptionKey, settings.ttsBaseUrl ? { api_base: settings.ttsBaseUrl } : {}),
   };
 }
 

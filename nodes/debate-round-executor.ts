@@ -96,7 +96,7 @@ async function voiceQueueFor(ctx: RunContext, voice: VoiceRuns, state: State, co
   }
   let settings: VoiceSettings;
   try {
-    settings = voiceSettings ? await voiceSettings() : defaultVoiceSettings();
+    settings = voiceSettings ? await voiceSettings.load() : defaultVoiceSettings();
   } catch (err) {
     ctx.log(`voice settings unavailable, using the defaults: ${(err as Error).message}`);
     settings = defaultVoiceSettings();

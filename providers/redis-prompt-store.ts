@@ -15,7 +15,8 @@ export interface RedisPromptStoreOptions {
 }
 
 /**
- * Prompt overrides in Redis, shared by every server instance.
+ * Prompt overrides in Redis, shared by every server instance; also plain values for other
+ * settings (`getValue`/`setValue`), so one connection and one outage policy serve them all.
  *
  * Reads are served from a local cache that a pub/sub message from any instance invalidates, so an
  * override saved on one instance takes effect on the next debate everywhere without a restart. The
@@ -84,6 +85,17 @@ export class RedisPromptStore implements PromptStore {
     await this.assertReady();
     await this.command(() => this.client.hdel(OVERRIDES_KEY, key));
     await this.announce();
+  }
+
+  /** One string value by key (other settings kept beside the overrides, e.g. voice settings). */
+  async getValue(key: string): Promise<string | null> {
+    await this.assertReady();
+    return this.command(() => this.client.get(key));
+  }
+
+  async setValue(key: string, value: string): Promise<void> {
+    await this.assertReady();
+    await this.command(() => this.client.set(key, value));
   }
 
   health(): StoreHealth {

@@ -5,6 +5,7 @@ import { DEFAULTS } from "../state/config.js";
 import { requireAdmin, limitAdminWrites } from "./admin-auth.js";
 import { adminFlowGraphRouter } from "./admin-flow-graph.js";
 import { adminPromptsRouter } from "./admin-prompts.js";
+import { adminVoiceRouter } from "./admin-voice.js";
 import { chatRouter } from "./chat.js";
 import { errorHandler, HttpError } from "./errors.js";
 import { ActiveRuns } from "./runs.js";
@@ -58,6 +59,7 @@ export function createApp(deps: GraphDeps): App {
   admin.use(express.json({ limit: ADMIN_BODY_LIMIT, strict: false }));
   admin.use(adminPromptsRouter(deps.prompts));
   admin.use(adminFlowGraphRouter(graph));
+  admin.use(adminVoiceRouter(deps.voiceSettings));
   app.use("/api/v1/admin", admin);
 
   app.use((req) => {

@@ -1,6 +1,9 @@
 import type { ErrorRequestHandler, Response } from "express";
 import { PromptError } from "../prompts/render.js";
 import { StoreUnavailableError } from "../prompts/store.js";
+import { SecretError } from "../providers/secret-box.js";
+import { EncryptionKeyMissingError } from "../providers/voice-settings-store.js";
+import { ZodError } from "zod";
 
 /** An error with the HTTP status and machine-readable code it is answered with. */
 export class HttpError extends Error {
@@ -36,6 +39,9 @@ export function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
   if (err instanceof PromptError) return new HttpError(400, "invalid_prompt", err.message);
   if (err instanceof StoreUnavailableError) return new HttpError(503, "store_unavailable", err.message, { "Retry-After": "5" });
+  if (err instanceof ZodError) return new HttpError(400, "invalid_settings", err.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; "));
+  if (err instanceof EncryptionKeyMissingError) return new HttpError(409, err.code, err.message);
+  if (err instanceof SecretError) return new HttpError(500, err.code, err.message);
   const e = err as { type?: string; message?: string; limit?: number };
   if (e?.type && BODY_ERRORS[e.type]) {
     const [status, code] = BODY_ERRORS[e.type];

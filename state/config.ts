@@ -73,6 +73,8 @@ export interface Settings {
   /** Key and base URL of an OpenAI-compatible speech API; no key → the local espeak-ng voice. */
   ttsApiKey?: string;
   ttsBaseUrl?: string;
+  /** 32-byte key (hex or base64) sealing secrets at rest, e.g. the voice settings' api_key. */
+  settingsEncryptionKey?: string;
   /** Bearer token of the admin API; absent → admin routes answer 503. */
   adminToken?: string;
   port: number;
@@ -98,6 +100,13 @@ const EnvSchema = z.object({
     .optional(),
   TTS_API_KEY: z.string().optional(),
   TTS_BASE_URL: z.url({ protocol: /^https?$/, error: "TTS_BASE_URL must be an http(s) URL" }).optional(),
+  SETTINGS_ENCRYPTION_KEY: z
+    .string()
+    .refine(
+      (k) => /^[0-9a-f]{64}$/i.test(k) || Buffer.from(k, "base64").length === 32,
+      "SETTINGS_ENCRYPTION_KEY must be 32 bytes: 64 hex characters or base64 (e.g. openssl rand -hex 32)",
+    )
+    .optional(),
   ADMIN_TOKEN: z.string().min(16, "ADMIN_TOKEN must be at least 16 characters").optional(),
   PORT: z.coerce.number({ error: "PORT must be a number" }).int().min(0).max(65_535).default(DEFAULTS.port),
   SSE_KEEPALIVE_MS: positiveInt("SSE_KEEPALIVE_MS").default(DEFAULTS.sseKeepAliveMs),
@@ -156,6 +165,7 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     redisUrl: e.REDIS_URL,
     ttsApiKey: e.TTS_API_KEY,
     ttsBaseUrl: e.TTS_BASE_URL,
+    settingsEncryptionKey: e.SETTINGS_ENCRYPTION_KEY,
     adminToken: e.ADMIN_TOKEN,
     port: e.PORT,
     sseKeepAliveMs: e.SSE_KEEPALIVE_MS,

@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { Redis } from "ioredis";
 import { RedisPromptStore } from "../providers/redis-prompt-store.js";
+import { VoiceSettingsStore } from "../providers/voice-settings-store.js";
 import { withOverrides, type Script } from "./support/fake-model.js";
 import { testDeps } from "./support/harness.js";
 import { idsAreGapless, postChat, readSse, startApp } from "./support/http.js";
@@ -61,6 +63,21 @@ describe.skipIf(!binary)(`prompt overrides in a real Redis${binary ? "" : " (ski
     expect(String(round2[0].messages[1].content)).not.toContain("FROM INSTANCE A");
     expect(String(round2[1].messages[1].content)).toMatch(/^FROM INSTANCE A /);
     await fetch(`${a.server.url}/api/v1/admin/prompts/${KEY}`, { method: "DELETE", headers: { authorization: `Bearer ${TOKEN}` } });
+  });
+
+  it("keeps voice settings under debate:voice_settings, the api_key sealed, shared by every instance", async () => {
+    const a = await instance();
+    const b = await instance();
+    const key = "22".repeat(32);
+    await new VoiceSettingsStore(a.store, key).save({ api_key: "sk-redis-secret", speed: 1.5 });
+
+    const raw = new Redis(redis.url);
+    const stored = JSON.parse((await raw.get("debate:voice_settings"))!);
+    raw.disconnect();
+
+    expect(stored.speed).toBe(1.5);
+    expect(stored.api_key).toMatch(/^v1:/);
+    expect(await new VoiceSettingsStore(b.store, key).load()).toMatchObject({ api_key: "sk-redis-secret", speed: 1.5 });
   });
 
   it("finishes a debate on the defaults when Redis dies and returns mid-run, answers writes 503 meanwhile, and recovers by itself", async () => {
