@@ -1,7 +1,7 @@
 import { loadSettings, type Settings } from "../state/config.js";
 import type { VoiceSettings } from "../state/voice.js";
 import { MemoryValueStore, VoiceSettingsStore, type ValueStore } from "../providers/voice-settings-store.js";
-import { MemorySpeechCache } from "../providers/speech-cache.js";
+import { MemorySpeechCache, RedisSpeechCache } from "../providers/speech-cache.js";
 import { EspeakSpeech } from "../providers/tts-espeak.js";
 import { OpenAISpeech } from "../providers/tts-openai.js";
 import type { SpeechSynthesizer } from "./models.js";
@@ -55,7 +55,7 @@ export function depsFromEnv(
     settings,
     log,
     speech: speechFor(settings),
-    speechCache: new MemorySpeechCache(),
+    speechCache: settings.redisUrl && !options.prompts ? new RedisSpeechCache(settings.redisUrl, log) : new MemorySpeechCache(),
     voiceSettings: new VoiceSettingsStore(values, settings.settingsEncryptionKey, settings.ttsBaseUrl ? { api_base: settings.ttsBaseUrl } : {}),
   };
 }

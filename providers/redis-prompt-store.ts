@@ -26,6 +26,35 @@ export interface RedisPromptStoreOptions {
  * queue, no hanging debates): debates fall back to the default prompts and admin writes answer 503.
  * The outage is logged once when it starts and once when it ends; ioredis keeps reconnecting.
  */
+/**
+ * Connection options for every Redis client of the app: commands fail at once while Redis is
+ * unreachable (no offline queue, no retries, a short timeout) and ioredis keeps reconnecting.
+ */
+export function redisOptions(commandTimeoutMs = 1_000) {
+  return {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 2_000,
+    commandTimeout: commandTimeoutMs,
+    // Keep trying for as long as the process lives, at most every 2 s.
+    retryStrategy: (attempt: number) => Math.min(100 * attempt, 2_000),
+  };
+}
+
+/** Resolves when the client is connected, or after `timeoutMs` (the caller then sees it fail). */
+export function firstConnection(client: Redis, timeoutMs = 2_000): Promise<void> {
+  if (client.status === "ready") return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      client.off("ready", done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    client.once("ready", done);
+  });
+}
+
 export class RedisPromptStore implements PromptStore {
   private readonly client: Redis;
   private readonly subscriber: Redis;
@@ -37,14 +66,7 @@ export class RedisPromptStore implements PromptStore {
   private startup: Promise<void> | undefined;
 
   constructor(url: string, private readonly options: RedisPromptStoreOptions) {
-    const common = {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      connectTimeout: 2_000,
-      commandTimeout: options.commandTimeoutMs ?? 1_000,
-      // Keep trying for as long as the process lives, at most every 2 s.
-      retryStrategy: (attempt: number) => Math.min(100 * attempt, 2_000),
-    };
+    const common = redisOptions(options.commandTimeoutMs);
     this.client = new Redis(url, common);
     // A subscriber connection may not time out waiting: it idles until a message comes.
     this.subscriber = new Redis(url, { ...common, commandTimeout: undefined, enableOfflineQueue: true });

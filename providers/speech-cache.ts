@@ -1,4 +1,6 @@
+import { Redis } from "ioredis";
 import type { SpeechCache } from "../graph/models.js";
+import { firstConnection, redisOptions } from "./redis-prompt-store.js";
 
 /**
  * Synthesised speech in process memory, bounded by total bytes: the least recently used entries
@@ -35,5 +37,73 @@ export class MemorySpeechCache implements SpeechCache {
       this.entries.delete(k);
       this.bytes -= v.length;
     }
+  }
+}
+
+/** Key prefix and recency index of the speech cache in Redis. */
+const PREFIX = "debatt:speech:";
+const INDEX = "debatt:speech:index";
+
+/**
+ * Synthesised speech in Redis, shared by every instance: each entry expires after `ttlMs` and
+ * at most `maxEntries` are kept (the least recently used go first, through a recency index).
+ * A cache that fails is a miss, never a failed voice; its outage is logged once.
+ */
+export class RedisSpeechCache implements SpeechCache {
+  private readonly client: Redis;
+  private readonly connected: Promise<void>;
+  private failing = false;
+
+  constructor(
+    url: string,
+    private readonly log: (line: string) => void,
+    private readonly maxEntries = 500,
+    private readonly ttlMs = 7 * 24 * 3_600_000,
+  ) {
+    this.client = new Redis(url, redisOptions());
+    this.client.on("error", () => {}); // reported through the failing commands
+    this.connected = firstConnection(this.client);
+  }
+
+  async get(key: string): Promise<Buffer | undefined> {
+    await this.connected;
+    try {
+      const pcm = await this.client.getBuffer(PREFIX + key);
+      if (pcm) await this.client.zadd(INDEX, Date.now(), key);
+      this.recovered();
+      return pcm ?? undefined;
+    } catch (err) {
+      return this.failed(err as Error);
+    }
+  }
+
+  async set(key: string, pcm: Buffer): Promise<void> {
+    await this.connected;
+    try {
+      await this.client.multi().set(PREFIX + key, pcm, "PX", this.ttlMs).zadd(INDEX, Date.now(), key).exec();
+      const excess = (await this.client.zcard(INDEX)) - this.maxEntries;
+      if (excess > 0) {
+        const oldest = (await this.client.zpopmin(INDEX, excess)).filter((_, i) => i % 2 === 0);
+        if (oldest.length) await this.client.del(...oldest.map((k) => PREFIX + k));
+      }
+      this.recovered();
+    } catch (err) {
+      this.failed(err as Error);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.client.disconnect();
+  }
+
+  private failed(err: Error): undefined {
+    if (!this.failing) this.log(`speech cache in Redis unavailable (${err.message}): synthesising without it`);
+    this.failing = true;
+    return undefined;
+  }
+
+  private recovered(): void {
+    if (this.failing) this.log("speech cache in Redis is back");
+    this.failing = false;
   }
 }

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { RedisPromptStore } from "../providers/redis-prompt-store.js";
 import { VoiceSettingsStore } from "../providers/voice-settings-store.js";
+import { RedisSpeechCache } from "../providers/speech-cache.js";
 import { withOverrides, type Script } from "./support/fake-model.js";
 import { testDeps } from "./support/harness.js";
 import { idsAreGapless, postChat, readSse, startApp } from "./support/http.js";
@@ -78,6 +79,23 @@ describe.skipIf(!binary)(`prompt overrides in a real Redis${binary ? "" : " (ski
     expect(stored.speed).toBe(1.5);
     expect(stored.api_key).toMatch(/^v1:/);
     expect(await new VoiceSettingsStore(b.store, key).load()).toMatchObject({ api_key: "sk-redis-secret", speed: 1.5 });
+  });
+
+  it("shares synthesised speech between instances through Redis, keeping at most maxEntries", async () => {
+    const logs: string[] = [];
+    const a = new RedisSpeechCache(redis.url, (l) => logs.push(l), 2);
+    const b = new RedisSpeechCache(redis.url, (l) => logs.push(l), 2);
+    cleanups.push(() => a.close(), () => b.close());
+
+    await a.set("one", Buffer.from([1, 2]));
+    await a.set("two", Buffer.from([3, 4]));
+    expect(await b.get("one")).toEqual(Buffer.from([1, 2])); // "one" is now the most recently used
+    await b.set("three", Buffer.from([5, 6]));
+
+    expect(await a.get("two")).toBeUndefined();
+    expect(await a.get("one")).toEqual(Buffer.from([1, 2]));
+    expect(await a.get("three")).toEqual(Buffer.from([5, 6]));
+    expect(logs).toEqual([]);
   });
 
   it("finishes a debate on the defaults when Redis dies and returns mid-run, answers writes 503 meanwhile, and recovers by itself", async () => {
