@@ -37,7 +37,7 @@ export function buildGraph(deps: GraphDeps, options: { checkpointer?: BaseCheckp
     .addNode("debate_vote", makeDebateVote(deps) as unknown as (task: VoteTask) => Promise<typeof GraphState.Update>)
     .addNode("debate_convergence", makeDebateConvergence(deps))
     .addNode("debate_synthesizer", makeDebateSynthesizer(deps))
-    .addNode("debate_voice_pipeline", makeDebateVoicePipeline(voice))
+    .addNode("debate_voice_pipeline", makeDebateVoicePipeline(deps, voice))
     .addEdge(START, "resolve_intent")
     .addConditionalEdges("resolve_intent", routeAfterIntent, ["debate_domain_planner", "supervisor", END])
     .addEdge("supervisor", END)

@@ -5,6 +5,7 @@ import type { PromptSet } from "../prompts/render.js";
 import { DEFAULTS, resolveRunSettings, type RunSettings, type Settings } from "../state/config.js";
 import type { VoiceSettings } from "../state/voice.js";
 import type { VoiceSettingsStore } from "../providers/voice-settings-store.js";
+import type { AudioArchive } from "../providers/audio-archive.js";
 import type { ModelFactory, SearchClient, SpeechCache, SpeechSynthesizer } from "./models.js";
 
 /** Everything the graph's nodes need from outside, injected once when the graph is built. */
@@ -21,6 +22,8 @@ export interface GraphDeps {
   speech?: (settings: VoiceSettings) => SpeechSynthesizer;
   /** Synthesised sentences, so identical audio is not generated twice. */
   speechCache?: SpeechCache;
+  /** Where /dvoice audio is kept for export, exactly as it was streamed. */
+  audio?: AudioArchive;
   /** The voice settings admins edit, loaded at every /dvoice run (defaults when absent). */
   voiceSettings?: VoiceSettingsStore;
   /** How long streamed text may be coalesced into one event, in ms. */

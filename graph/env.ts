@@ -1,6 +1,8 @@
 import { loadSettings, type Settings } from "../state/config.js";
 import type { VoiceSettings } from "../state/voice.js";
 import { MemoryValueStore, VoiceSettingsStore, type ValueStore } from "../providers/voice-settings-store.js";
+import { join } from "node:path";
+import { AudioArchive } from "../providers/audio-archive.js";
 import { MemorySpeechCache, RedisSpeechCache } from "../providers/speech-cache.js";
 import { EspeakSpeech } from "../providers/tts-espeak.js";
 import { OpenAISpeech } from "../providers/tts-openai.js";
@@ -55,6 +57,7 @@ export function depsFromEnv(
     settings,
     log,
     speech: speechFor(settings),
+    audio: new AudioArchive(join(settings.dataDir, "audio"), log),
     speechCache: settings.redisUrl && !options.prompts ? new RedisSpeechCache(settings.redisUrl, log) : new MemorySpeechCache(),
     voiceSettings: new VoiceSettingsStore(values, settings.settingsEncryptionKey, settings.ttsBaseUrl ? { api_base: settings.ttsBaseUrl } : {}),
   };

@@ -89,7 +89,7 @@ async function voiceQueueFor(ctx: RunContext, voice: VoiceRuns, state: State, co
   const debateId = state.debate_id ?? "";
   const existing = voice.get(debateId);
   if (existing) return existing;
-  const { speech, speechCache, voiceSettings } = ctx.deps;
+  const { speech, speechCache, voiceSettings, audio } = ctx.deps;
   if (!speech) {
     ctx.log("a /dvoice debate without a speech provider: the debate is not spoken");
     return undefined;
@@ -108,6 +108,7 @@ async function voiceQueueFor(ctx: RunContext, voice: VoiceRuns, state: State, co
     cache: speechCache ?? NO_CACHE,
     emit: voiceEmitter(config),
     signal: config.signal ?? new AbortController().signal,
+    record: audio ? (pcm) => audio.append(debateId, pcm) : undefined,
   });
   voice.set(debateId, queue);
   return queue;

@@ -1,3 +1,4 @@
+import type { GraphDeps } from "../graph/deps.js";
 import type { VoiceRuns } from "../graph/voice.js";
 import type { State, StateUpdate } from "../state/graph-state.js";
 
@@ -5,11 +6,13 @@ import type { State, StateUpdate } from "../state/graph-state.js";
  * debate_voice_pipeline (seed §3.9, reached only by /dvoice): the answers were handed to the
  * debate's voice queue as the round executor produced them and have been speaking in the
  * background since; this node waits until the last chunk has been sent, so `done` never comes
- * before the audio.
+ * before the audio; then the debate's recording is closed for export.
  */
-export function makeDebateVoicePipeline(voice: VoiceRuns) {
+export function makeDebateVoicePipeline(deps: GraphDeps, voice: VoiceRuns) {
   return async function debateVoicePipeline(state: State): Promise<StateUpdate> {
-    await voice.finish(state.debate_id ?? "");
+    const debateId = state.debate_id ?? "";
+    await voice.finish(debateId);
+    await deps.audio?.finish(debateId);
     return {};
   };
 }

@@ -28,6 +28,8 @@ export interface VoiceQueueOptions {
   emit: VoiceEmitter;
   /** The run's signal: cancelling the run stops all synthesis and emission. */
   signal: AbortSignal;
+  /** Receives every emitted chunk, in order (the audio archive behind the export). */
+  record?: (pcm: Buffer) => void;
   parallelism?: number;
 }
 
@@ -150,6 +152,7 @@ export class VoiceQueue {
     let chunkIndex = 0;
     let totalBytes = 0;
     const send = (pcm: Buffer) => {
+      this.options.record?.(pcm);
       emit.chunk({ ...who, chunk_index: chunkIndex++, pcm_b64: pcm.toString("base64"), sample_rate: PCM.sampleRate, bit_depth: PCM.bitDepth, channels: PCM.channels });
       totalBytes += pcm.length;
     };

@@ -7,6 +7,7 @@ import { adminFlowGraphRouter } from "./admin-flow-graph.js";
 import { adminPromptsRouter } from "./admin-prompts.js";
 import { adminVoiceRouter } from "./admin-voice.js";
 import { chatRouter } from "./chat.js";
+import { debatesRouter } from "./debates.js";
 import { errorHandler, HttpError } from "./errors.js";
 import { ActiveRuns } from "./runs.js";
 import { StartGate } from "./start-gate.js";
@@ -52,6 +53,7 @@ export function createApp(deps: GraphDeps): App {
 
   app.use("/api/v1/chat", express.json({ limit: CHAT_BODY_LIMIT, strict: false }));
   app.use(chatRouter({ graph, settings: deps.settings, runs, startGate: new StartGate(), log }));
+  app.use(debatesRouter(deps.audio));
 
   const admin = express.Router();
   admin.use(requireAdmin(deps.settings.adminToken));

@@ -75,6 +75,8 @@ export interface Settings {
   ttsBaseUrl?: string;
   /** 32-byte key (hex or base64) sealing secrets at rest, e.g. the voice settings' api_key. */
   settingsEncryptionKey?: string;
+  /** Where files are kept (the audio of /dvoice debates for export). */
+  dataDir: string;
   /** Bearer token of the admin API; absent → admin routes answer 503. */
   adminToken?: string;
   port: number;
@@ -107,6 +109,7 @@ const EnvSchema = z.object({
       "SETTINGS_ENCRYPTION_KEY must be 32 bytes: 64 hex characters or base64 (e.g. openssl rand -hex 32)",
     )
     .optional(),
+  DEBATT_DATA_DIR: z.string().min(1).default("data"),
   ADMIN_TOKEN: z.string().min(16, "ADMIN_TOKEN must be at least 16 characters").optional(),
   PORT: z.coerce.number({ error: "PORT must be a number" }).int().min(0).max(65_535).default(DEFAULTS.port),
   SSE_KEEPALIVE_MS: positiveInt("SSE_KEEPALIVE_MS").default(DEFAULTS.sseKeepAliveMs),
@@ -166,6 +169,7 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     ttsApiKey: e.TTS_API_KEY,
     ttsBaseUrl: e.TTS_BASE_URL,
     settingsEncryptionKey: e.SETTINGS_ENCRYPTION_KEY,
+    dataDir: e.DEBATT_DATA_DIR,
     adminToken: e.ADMIN_TOKEN,
     port: e.PORT,
     sseKeepAliveMs: e.SSE_KEEPALIVE_MS,

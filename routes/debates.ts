@@ -1,0 +1,53 @@
+import { spawn, spawnSync } from "node:child_process";
+import { Router, type Response } from "express";
+import type { AudioArchive } from "../providers/audio-archive.js";
+import { wavHeader } from "../providers/pcm.js";
+import { PCM } from "../state/voice.js";
+import { HttpError } from "./errors.js";
+
+/** An installed MP3 encoder reading raw PCM on stdin, or undefined. */
+function mp3Encoder(): { command: string; args: string[] } | undefined {
+  const has = (bin: string) => spawnSync("sh", ["-c", `command -v ${bin}`]).status === 0;
+  const rate = String(PCM.sampleRate);
+  if (has("ffmpeg")) return { command: "ffmpeg", args: ["-loglevel", "error", "-f", "s16le", "-ar", rate, "-ac", "1", "-i", "pipe:0", "-f", "mp3", "pipe:1"] };
+  if (has("lame")) return { command: "lame", args: ["--quiet", "-r", "-s", String(PCM.sampleRate / 1000), "--bitwidth", "16", "--signed", "--little-endian", "-m", "m", "-", "-"] };
+  return undefined;
+}
+
+/**
+ * `GET /api/v1/debates/:id/audio.wav` (and `.mp3` when ffmpeg or lame is installed): a /dvoice
+ * debate's whole audio in speaking order, copied from what was streamed; TTS is never called again.
+ */
+export function debatesRouter(audio: AudioArchive | undefined): Router {
+  const router = Router();
+  const encoder = mp3Encoder();
+  const complete = (id: string) => {
+    const status = audio?.status(id) ?? { state: "unknown" as const };
+    if (status.state === "unknown") throw new HttpError(404, "no_audio", `no audio for debate "${id}": it does not exist, was not a /dvoice debate, or was pruned`);
+    if (status.state === "speaking") {
+      throw new HttpError(409, "still_speaking", `debate "${id}" is still speaking; its audio is complete when the debate's stream has ended`, { "Retry-After": "10" });
+    }
+    return status.bytes;
+  };
+  router.get("/api/v1/debates/:id/audio.wav", (req, res) => {
+    const bytes = complete(req.params.id);
+    res.writeHead(200, { "Content-Type": "audio/wav", "Content-Length": 44 + bytes, "Content-Disposition": `attachment; filename="debatt-${req.params.id}.wav"` });
+    res.write(wavHeader(bytes));
+    audio!.read(req.params.id).pipe(res);
+  });
+  router.get("/api/v1/debates/:id/audio.mp3", (req, res) => {
+    if (!encoder) throw new HttpError(501, "no_mp3_encoder", "MP3 export needs ffmpeg or lame on the server (apt-get install ffmpeg); the .wav export always works");
+    complete(req.params.id);
+    encodeMp3(encoder, audio!, req.params.id, res);
+  });
+  return router;
+}
+
+function encodeMp3(encoder: { command: string; args: string[] }, audio: AudioArchive, id: string, res: Response): void {
+  const child = spawn(encoder.command, encoder.args, { stdio: ["pipe", "pipe", "ignore"] });
+  res.writeHead(200, { "Content-Type": "audio/mpeg", "Content-Disposition": `attachment; filename="debatt-${id}.mp3"` });
+  audio.read(id).pipe(child.stdin);
+  child.stdout.pipe(res);
+  child.on("error", () => res.destroy());
+  res.on("close", () => child.kill());
+}

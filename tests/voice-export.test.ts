@@ -1,0 +1,93 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import wavefile from "wavefile";
+import { afterEach, describe, expect, it } from "vitest";
+import { AudioArchive } from "../providers/audio-archive.js";
+import { FakeSpeech } from "./support/fake-speech.js";
+import { testDeps } from "./support/harness.js";
+import { postChat, readSse, startApp, type SseEvent } from "./support/http.js";
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+async function voiceServer(speechLatencyMs = 0, keep = 20) {
+  const speech = new FakeSpeech(() => ({ latencyMs: speechLatencyMs }));
+  const { deps } = testDeps();
+  deps.speech = () => speech;
+  deps.audio = new AudioArchive(mkdtempSync(join(tmpdir(), "debatt-audio-")), () => {}, keep);
+  const app = await startApp(deps);
+  cleanups.push(app.close);
+  return { app, speech };
+}
+
+const debateIdOf = (events: SseEvent[]) => events.find((e) => e.event === "debate-init")!.data.debate_id as string;
+const streamedPcm = (events: SseEvent[]) =>
+  Buffer.concat(events.filter((e) => e.event === "debate-voice-chunk").map((e) => Buffer.from(e.data.pcm_b64, "base64")));
+
+describe("audio export", () => {
+  it("returns the whole debate as WAV, equal to the streamed chunks, without calling TTS again", async () => {
+    const { app, speech } = await voiceServer();
+    const { events } = await readSse(await postChat(app.url, { message: "/dvoice Bör AI regleras?", participants: ["call_grok", "call_claude"] }));
+    const calls = speech.requests.length;
+
+    const res = await fetch(`${app.url}/api/v1/debates/${debateIdOf(events)}/audio.wav`);
+    const body = Buffer.from(await res.arrayBuffer());
+    const wav = new wavefile.WaveFile(body);
+
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("audio/wav");
+    expect(wav.fmt).toMatchObject({ sampleRate: 24_000, bitsPerSample: 16, numChannels: 1 });
+    expect(body.subarray(44).equals(streamedPcm(events))).toBe(true);
+    expect(streamedPcm(events).length).toBeGreaterThan(0);
+    expect(speech.requests.length).toBe(calls);
+  });
+
+  it("answers 409 while the debate is still speaking and 404 for an unknown debate", async () => {
+    const { app } = await voiceServer(150);
+    let during: Promise<Response> | undefined;
+    let debateId = "";
+    const { events } = await readSse(await postChat(app.url, { message: "/dvoice Bör AI regleras?", participants: ["call_grok", "call_claude"] }), (e) => {
+      if (e.event === "debate-init") debateId = e.data.debate_id;
+      if (e.event === "debate-voice-chunk" && !during) during = fetch(`${app.url}/api/v1/debates/${debateId}/audio.wav`);
+    });
+
+    const busy = await during!;
+    expect(busy.status).toBe(409);
+    expect((await busy.json()).error.code).toBe("still_speaking");
+    expect((await fetch(`${app.url}/api/v1/debates/${debateIdOf(events)}/audio.wav`)).status).toBe(200);
+    const unknown = await fetch(`${app.url}/api/v1/debates/00000000-0000-0000-0000-000000000000/audio.wav`);
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).error.message).toContain("no audio for debate");
+    expect((await fetch(`${app.url}/api/v1/debates/..%2F..%2Fetc/audio.wav`)).status).toBe(404);
+  });
+
+  it("serves MP3 when an encoder is installed, and says what to install when not", async () => {
+    const { app } = await voiceServer();
+    const { events } = await readSse(await postChat(app.url, { message: "/dvoice Bör AI regleras?", participants: ["call_grok", "call_claude"] }));
+    const res = await fetch(`${app.url}/api/v1/debates/${debateIdOf(events)}/audio.mp3`);
+    const hasEncoder = ["ffmpeg", "lame"].some((b) => spawnSync("sh", ["-c", `command -v ${b}`]).status === 0);
+    if (hasEncoder) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("audio/mpeg");
+      expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(100);
+    } else {
+      expect(res.status).toBe(501);
+      expect((await res.json()).error.message).toContain("ffmpeg or lame");
+    }
+  });
+
+  it("keeps only the most recent debates' audio", async () => {
+    const { app } = await voiceServer(0, 2);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { events } = await readSse(await postChat(app.url, { message: `/dvoice Ämne ${i}`, participants: ["call_grok", "call_claude"] }));
+      ids.push(debateIdOf(events));
+    }
+    const statuses = await Promise.all(ids.map(async (id) => (await fetch(`${app.url}/api/v1/debates/${id}/audio.wav`)).status));
+    expect(statuses).toEqual([404, 200, 200]);
+  });
+});
