@@ -109,6 +109,7 @@ async function voiceQueueFor(ctx: RunContext, voice: VoiceRuns, state: State, co
     emit: voiceEmitter(config),
     signal: config.signal ?? new AbortController().signal,
     record: audio ? (pcm) => audio.append(debateId, pcm) : undefined,
+    parallelism: ctx.deps.settings.ttsParallelism,
   });
   voice.set(debateId, queue);
   return queue;

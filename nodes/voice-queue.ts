@@ -5,9 +5,6 @@ import type { Participant } from "../state/participants.js";
 import { CHUNK_BYTES, PCM, instructionsFor, voiceFor, type VoiceSettings } from "../state/voice.js";
 import { splitSentences } from "./sentences.js";
 
-/** How many sentences are synthesised at once across a debate (bounded parallelism). */
-export const SPEECH_PARALLELISM = 3;
-
 /** A cache that keeps nothing, for deps without one. */
 export const NO_CACHE: SpeechCache = { get: async () => undefined, set: async () => {} };
 
@@ -30,6 +27,7 @@ export interface VoiceQueueOptions {
   signal: AbortSignal;
   /** Receives every emitted chunk, in order (the audio archive behind the export). */
   record?: (pcm: Buffer) => void;
+  /** How many sentences are synthesised at once across the debate (default 3). */
   parallelism?: number;
 }
 
@@ -96,7 +94,7 @@ export class VoiceQueue {
   private readonly limiter: Limiter;
 
   constructor(private readonly options: VoiceQueueOptions) {
-    this.limiter = new Limiter(options.parallelism ?? SPEECH_PARALLELISM);
+    this.limiter = new Limiter(options.parallelism ?? 3);
   }
 
   /** Starts speaking an answer after everything handed over before it. */

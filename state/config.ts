@@ -46,6 +46,8 @@ export const DEFAULTS = {
   maxMessageChars: 4_000,
   /** Admin writes allowed per token and minute. */
   adminWritesPerMinute: 10,
+  /** Sentences synthesised at once per /dvoice debate. */
+  ttsParallelism: 3,
 } as const;
 
 const positiveInt = (name: string) =>
@@ -73,6 +75,8 @@ export interface Settings {
   /** Key and base URL of an OpenAI-compatible speech API; no key → the local espeak-ng voice. */
   ttsApiKey?: string;
   ttsBaseUrl?: string;
+  /** Sentences synthesised at once per debate (bounded by the speech provider's rate limits). */
+  ttsParallelism: number;
   /** 32-byte key (hex or base64) sealing secrets at rest, e.g. the voice settings' api_key. */
   settingsEncryptionKey?: string;
   /** Where files are kept (the audio of /dvoice debates for export). */
@@ -102,6 +106,7 @@ const EnvSchema = z.object({
     .optional(),
   TTS_API_KEY: z.string().optional(),
   TTS_BASE_URL: z.url({ protocol: /^https?$/, error: "TTS_BASE_URL must be an http(s) URL" }).optional(),
+  TTS_PARALLELISM: z.coerce.number({ error: "TTS_PARALLELISM must be a number" }).int().min(1, "TTS_PARALLELISM must be 1–16").max(16, "TTS_PARALLELISM must be 1–16").default(DEFAULTS.ttsParallelism),
   SETTINGS_ENCRYPTION_KEY: z
     .string()
     .refine(
@@ -169,6 +174,7 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     ttsApiKey: e.TTS_API_KEY,
     ttsBaseUrl: e.TTS_BASE_URL,
     settingsEncryptionKey: e.SETTINGS_ENCRYPTION_KEY,
+    ttsParallelism: e.TTS_PARALLELISM,
     dataDir: e.DEBATT_DATA_DIR,
     adminToken: e.ADMIN_TOKEN,
     port: e.PORT,

@@ -1,0 +1,94 @@
+/**
+ * Benchmark: what speaking costs a debate. A /dvoice debate and a /debatt debate run side by side
+ * on the simulated provider (L per model call, 8 participants, ~80-word answers) with a stand-in
+ * speech provider that takes T to speak a whole answer (proportional to its length, sentences in
+ * parallel as the pipeline asks). Prints, for T < L and T > L:
+ *   - /dvoice wall ÷ /debatt wall, against the target 1 + (T of the last answer) / total;
+ *   - the time from a participant's text ending to its first audio chunk (target ≤ 300 ms).
+ *
+ * Env: BENCH_VOICE_L (default 200 ms).
+ */
+import { buildGraph } from "../graph/build.js";
+import type { SpeechRequest, SpeechSynthesizer } from "../graph/models.js";
+import { streamClientEvents } from "../graph/run.js";
+import { InMemoryPromptStore } from "../prompts/store.js";
+import { SimulatedModelFactory } from "../providers/simulated.js";
+import { MemorySpeechCache } from "../providers/speech-cache.js";
+import { loadSettings } from "../state/config.js";
+
+const L = Number(process.env.BENCH_VOICE_L ?? 200);
+const WORDS = 80;
+/** Characters of a simulated ~80-word answer, to turn "T per answer" into a rate. */
+const ANSWER_CHARS = WORDS * 6.5;
+
+/** A speech provider taking `answerMs` per answer's worth of text, streaming 100 ms chunks. */
+class TimedSpeech implements SpeechSynthesizer {
+  readonly provider = "bench";
+  readonly model = "bench";
+  readonly speed = 1;
+  constructor(private readonly answerMs: number) {}
+  async *synthesize(req: SpeechRequest): AsyncIterable<Uint8Array> {
+    const ms = (this.answerMs * req.text.length) / ANSWER_CHARS;
+    const pieces = Math.max(1, Math.round(ms / 100));
+    for (let i = 0; i < pieces; i++) {
+      await new Promise((r) => setTimeout(r, ms / pieces));
+      yield new Uint8Array(4_800);
+    }
+  }
+}
+
+interface Run {
+  wallMs: number;
+  /** ms from each participant-end to that participant's first voice chunk. */
+  firstAudio: number[];
+}
+
+async function debate(command: "/debatt" | "/dvoice", answerMs: number): Promise<Run> {
+  const graph = buildGraph({
+    models: new SimulatedModelFactory({ latencyMs: L, chunkDelayMs: 0, chunkTokens: 16, answerWords: WORDS }),
+    prompts: new InMemoryPromptStore(),
+    settings: loadSettings({}),
+    log: () => {},
+    speech: () => new TimedSpeech(answerMs),
+    speechCache: new MemorySpeechCache(0), // every debate synthesises afresh
+  });
+  const t0 = performance.now();
+  const ended = new Map<string, number>();
+  const firstAudio: number[] = [];
+  for await (const e of streamClientEvents(graph, { message: `${command} Bör AI regleras?` }, { configurable: { seed: 1 } })) {
+    const d = e.data as { model?: string; round?: number };
+    const who = `${d.model}:${d.round}`;
+    if (e.event === "debate-participant-end") ended.set(who, performance.now());
+    if (e.event === "debate-voice-chunk" && ended.has(who)) {
+      firstAudio.push(performance.now() - ended.get(who)!);
+      ended.delete(who);
+    }
+    if (e.event === "error") throw new Error(`the debate failed: ${JSON.stringify(e.data)}`);
+  }
+  return { wallMs: performance.now() - t0, firstAudio };
+}
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+
+async function main() {
+  console.log(`\ndebatt voice benchmark — L = ${L} ms per model call, 8 participants, ~${WORDS}-word answers`);
+  await debate("/dvoice", L / 2); // warm-up
+  for (const answerMs of [L / 2, 3 * L, 10 * L]) {
+    const text = await debate("/debatt", answerMs);
+    const voice = await debate("/dvoice", answerMs);
+    const ratio = voice.wallMs / text.wallMs;
+    const bound = 1 + answerMs / text.wallMs;
+    const label = answerMs < L ? "T < L" : answerMs / 3 > L ? "T > 3L: slower than 3 parallel sentences can keep up" : "T > L";
+    console.log(`T = ${answerMs} ms per answer (${label}): /debatt ${(text.wallMs / 1000).toFixed(2)} s, /dvoice ${(voice.wallMs / 1000).toFixed(2)} s`);
+    console.log(`  /dvoice ÷ /debatt: ${ratio.toFixed(3)} (target ≤ 1 + T/total = ${bound.toFixed(3)})`);
+    console.log(
+      `  first audio after a participant's text ends: p50 ${pct(voice.firstAudio, 50).toFixed(0)} ms, p95 ${pct(voice.firstAudio, 95).toFixed(0)} ms, ` +
+        `max ${Math.max(...voice.firstAudio).toFixed(0)} ms over ${voice.firstAudio.length} answers (target ≤ 300 ms)`,
+    );
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
