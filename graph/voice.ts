@@ -16,6 +16,11 @@ export class VoiceRuns {
     this.queues.set(debateId, queue);
   }
 
+  /** Drops a debate's queue without waiting (its run was cancelled). */
+  forget(debateId: string): void {
+    this.queues.delete(debateId);
+  }
+
   /** Waits until the debate's audio has all been sent, then forgets the queue. */
   async finish(debateId: string): Promise<void> {
     const queue = this.queues.get(debateId);

@@ -45,7 +45,11 @@ export function makeDebateRoundExecutor(deps: GraphDeps, voice: VoiceRuns) {
     const speaker = byKey.get(order[index])!;
     const { turn, text } = await runTurn(ctx, config, state, speaker, round, index + 1, spec.words);
     // /dvoice: the answer is spoken in the background while the next participant thinks.
-    if (state.voice_mode && turn.status === "ok") (await voiceQueueFor(ctx, voice, state, config))?.enqueue(speaker, round, text);
+    if (state.voice_mode && turn.status === "ok") {
+      const queue = await voiceQueueFor(ctx, voice, state, config);
+      if (queue) queue.enqueue(speaker, round, text);
+      else emit(config, "debate_voice_error", { model: speaker.display, round, error: "no speech provider is configured" });
+    }
 
     const added = turn.status === "ok" ? { [round]: { [speaker.display]: text } } : {};
     update.debate_round_responses = added;
@@ -90,10 +94,7 @@ async function voiceQueueFor(ctx: RunContext, voice: VoiceRuns, state: State, co
   const existing = voice.get(debateId);
   if (existing) return existing;
   const { speech, speechCache, voiceSettings, audio } = ctx.deps;
-  if (!speech) {
-    ctx.log("a /dvoice debate without a speech provider: the debate is not spoken");
-    return undefined;
-  }
+  if (!speech) return undefined;
   let settings: VoiceSettings;
   try {
     settings = voiceSettings ? await voiceSettings.load() : defaultVoiceSettings();
@@ -112,6 +113,15 @@ async function voiceQueueFor(ctx: RunContext, voice: VoiceRuns, state: State, co
     parallelism: ctx.deps.settings.ttsParallelism,
   });
   voice.set(debateId, queue);
+  // A cancelled run never reaches the voice pipeline node: forget its queue, close its recording.
+  config.signal?.addEventListener(
+    "abort",
+    () => {
+      voice.forget(debateId);
+      void audio?.finish(debateId);
+    },
+    { once: true },
+  );
   return queue;
 }
 

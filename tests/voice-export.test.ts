@@ -80,6 +80,28 @@ describe("audio export", () => {
     }
   });
 
+  it("closes the recording of a cancelled debate, so what was spoken can still be exported", async () => {
+    const { app, speech } = await voiceServer(100);
+    const client = new AbortController();
+    let debateId = "";
+    const { events } = await readSse(await postChat(app.url, { message: "/dvoice Bör AI regleras?", participants: ["call_grok", "call_claude"] }, { signal: client.signal }), (e) => {
+      if (e.event === "debate-init") debateId = e.data.debate_id;
+      if (e.event === "debate-voice-chunk") client.abort();
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const calls = speech.requests.length;
+
+    const res = await fetch(`${app.url}/api/v1/debates/${debateId}/audio.wav`);
+    const archived = Buffer.from(await res.arrayBuffer()).subarray(44);
+    const streamed = streamedPcm(events);
+    expect(res.status).toBe(200);
+    expect(streamed.length).toBeGreaterThan(0);
+    // The archive holds what was generated: at least what reached the client, in the same order.
+    expect(archived.subarray(0, streamed.length).equals(streamed)).toBe(true);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(speech.requests.length).toBe(calls); // nothing more is synthesised for a cancelled debate
+  });
+
   it("keeps only the most recent debates' audio", async () => {
     const { app } = await voiceServer(0, 2);
     const ids: string[] = [];
