@@ -1,13 +1,14 @@
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { wavHeader } from "../providers/pcm.js";
+import { AudioPlayer, NoPlayerError } from "./player.js";
 import { PCM } from "../state/voice.js";
 import { buildGraph } from "../graph/build.js";
 import { depsFromEnv } from "../graph/env.js";
 import { streamClientEvents, type ClientEvent } from "../graph/run.js";
 import { ConfigError } from "../state/config.js";
 
-const USAGE = `usage: npm run debate -- [--json] [--participants call_grok,call_claude] [--seed N] [--voice out.wav] "<message>"
+const USAGE = `usage: npm run debate -- [--json] [--participants call_grok,call_claude] [--seed N] [--voice out.wav] [--play] "<message>"
 
   "/debatt <topic>"   eight AI models debate the topic live
   "/dvoice <topic>"   the same debate in voice mode
@@ -16,7 +17,9 @@ const USAGE = `usage: npm run debate -- [--json] [--participants call_grok,call_
   --json               one JSON object per line: {"event": "<kebab-case name>", "data": {...}}
   --participants LIST  a subset of participant keys or names (2–8)
   --seed N             seed for the speaking orders (same seed, same orders)
-  --voice FILE.wav     with /dvoice: write the debate's audio, in speaking order, as a WAV file`;
+  --voice FILE.wav     with /dvoice: write the debate's audio, in speaking order, as a WAV file
+  --play               with /dvoice: play the debate's audio as it streams (aplay, paplay, ffplay
+                       or play; or the command in DEBATT_AUDIO_PLAYER)`;
 
 const ROUND_LABELS: Record<number, string> = { 1: "Introduktion", 2: "Argument", 3: "Fördjupning", 4: "Röstning" };
 
@@ -96,6 +99,7 @@ async function main(): Promise<number> {
         participants: { type: "string" },
         seed: { type: "string" },
         voice: { type: "string" },
+        play: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -118,8 +122,17 @@ async function main(): Promise<number> {
     process.stderr.write(`--voice takes a .wav file name, got "${voiceFile}"\n`);
     return 2;
   }
-  if (voiceFile !== undefined && !/^\s*\/dvoice\b/i.test(message)) {
-    process.stderr.write("--voice needs a /dvoice debate: only /dvoice is spoken\n");
+  const spoken = /^\s*\/dvoice\b/i.test(message);
+  if ((voiceFile !== undefined || args.values.play) && !spoken) {
+    process.stderr.write(`${voiceFile !== undefined ? "--voice" : "--play"} needs a /dvoice debate: only /dvoice is spoken\n`);
+    return 2;
+  }
+  let player: AudioPlayer | undefined;
+  try {
+    player = args.values.play ? AudioPlayer.start() : undefined;
+  } catch (err) {
+    if (!(err instanceof NoPlayerError)) throw err;
+    process.stderr.write(`${err.message}\n`);
     return 2;
   }
   let graph;
@@ -147,9 +160,14 @@ async function main(): Promise<number> {
   const audio: Buffer[] = [];
   for await (const event of streamClientEvents(graph, { message, participants }, { signal: controller.signal, configurable: seed === undefined ? {} : { seed } })) {
     if (event.event === "error") failed = true;
-    if (event.event === "debate-voice-chunk") audio.push(Buffer.from(String(event.data.pcm_b64), "base64"));
+    if (event.event === "debate-voice-chunk") {
+      const pcm = Buffer.from(String(event.data.pcm_b64), "base64");
+      audio.push(pcm);
+      player?.write(pcm);
+    }
     print(event);
   }
+  await player?.finish();
   if (voiceFile !== undefined) {
     const pcm = Buffer.concat(audio);
     writeFileSync(voiceFile, Buffer.concat([wavHeader(pcm.length), pcm]));

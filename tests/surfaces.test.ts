@@ -60,7 +60,19 @@ describe("the CLI", () => {
     expect(err).toContain(`s of audio to ${file}`);
   }, 60_000);
 
+  it.skipIf(spawnSync("sh", ["-c", "command -v espeak-ng"]).status !== 0)("--play feeds the audio player exactly what --voice writes (skipped without espeak-ng)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "debatt-"));
+    const { code } = await cli(["--participants", "grok,claude", "--play", "--voice", join(dir, "d.wav"), "/dvoice Bör AI regleras?"], {
+      DEBATT_AUDIO_PLAYER: `cat > ${join(dir, "played.pcm")}`,
+    });
+    const played = readFileSync(join(dir, "played.pcm"));
+    expect(code).toBe(0);
+    expect(played.length).toBeGreaterThan(24_000 * 2 * 30);
+    expect(played.equals(readFileSync(join(dir, "d.wav")).subarray(44))).toBe(true);
+  }, 60_000);
+
   it("explains bad usage and configuration", async () => {
+    expect(await cli(["--play", "/debatt a"])).toMatchObject({ code: 2, err: expect.stringContaining("--play needs a /dvoice debate") });
     expect(await cli(["--voice", "out.mp3", "/dvoice a"])).toMatchObject({ code: 2, err: expect.stringContaining("--voice takes a .wav file name") });
     expect(await cli(["--voice", "out.wav", "/debatt a"])).toMatchObject({ code: 2, err: expect.stringContaining("--voice needs a /dvoice debate") });
     expect(await cli([])).toMatchObject({ code: 2, err: expect.stringContaining("usage: npm run debate") });
