@@ -43,6 +43,9 @@ export class MemorySpeechCache implements SpeechCache {
 /** Key prefix and recency index of the speech cache in Redis. */
 const PREFIX = "debatt:speech:";
 const INDEX = "debatt:speech:index";
+const CLOCK = "debatt:speech:clock";
+/** Marks a key as just used: scores come from one counter, so no two uses ever tie. */
+const TOUCH = "return redis.call('ZADD', KEYS[1], redis.call('INCR', KEYS[2]), ARGV[1])";
 
 /**
  * Synthesised speech in Redis, shared by every instance: each entry expires after `ttlMs` and
@@ -69,7 +72,7 @@ export class RedisSpeechCache implements SpeechCache {
     await this.connected;
     try {
       const pcm = await this.client.getBuffer(PREFIX + key);
-      if (pcm) await this.client.zadd(INDEX, Date.now(), key);
+      if (pcm) await this.client.eval(TOUCH, 2, INDEX, CLOCK, key);
       this.recovered();
       return pcm ?? undefined;
     } catch (err) {
@@ -80,7 +83,8 @@ export class RedisSpeechCache implements SpeechCache {
   async set(key: string, pcm: Buffer): Promise<void> {
     await this.connected;
     try {
-      await this.client.multi().set(PREFIX + key, pcm, "PX", this.ttlMs).zadd(INDEX, Date.now(), key).exec();
+      await this.client.set(PREFIX + key, pcm, "PX", this.ttlMs);
+      await this.client.eval(TOUCH, 2, INDEX, CLOCK, key);
       const excess = (await this.client.zcard(INDEX)) - this.maxEntries;
       if (excess > 0) {
         const oldest = (await this.client.zpopmin(INDEX, excess)).filter((_, i) => i % 2 === 0);

@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import express, { type Express } from "express";
 import { buildGraph, type DebattGraph } from "../graph/build.js";
 import { stderrLog, type GraphDeps } from "../graph/deps.js";
@@ -18,6 +19,9 @@ export interface App {
   runs: ActiveRuns;
   graph: DebattGraph;
 }
+
+/** The built arena page. */
+const WEB_DIST = fileURLToPath(new URL("../web/dist", import.meta.url));
 
 /** Largest accepted chat body: a 4000-character message in 4-byte characters, with room to spare. */
 const CHAT_BODY_LIMIT = "32kb";
@@ -63,6 +67,12 @@ export function createApp(deps: GraphDeps): App {
   admin.use(adminFlowGraphRouter(graph));
   admin.use(adminVoiceRouter(deps.voiceSettings));
   app.use("/api/v1/admin", admin);
+
+  // The arena page (web/, built into web/dist by `npm run build:web`, which `npm start` runs first).
+  app.use(express.static(WEB_DIST));
+  app.get("/", () => {
+    throw new HttpError(503, "page_not_built", "the arena page is not built: run `npm run build:web` (npm start does it)");
+  });
 
   app.use((req) => {
     throw new HttpError(404, "not_found", `no route for ${req.method} ${req.path}`);

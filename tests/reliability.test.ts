@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { withOverrides, type Script } from "./support/fake-model.js";
 import { testDeps } from "./support/harness.js";
 import { idsAreGapless, postChat, readSse, startApp, type SseEvent } from "./support/http.js";
+import { startServerProcess } from "./support/server-process.js";
 
 const TOKEN = "admin-token-0123456789";
 const json = { "content-type": "application/json" };
@@ -154,25 +154,6 @@ describe("faults over HTTP: nothing is lost", () => {
     expect(events.find((e) => e.event === "debate-synthesis-complete")!.data.synthesis_length).toBeGreaterThan(0);
   });
 });
-
-/** Starts `routes/server.ts` as `npm start` does, on a free port; resolves with its URL. */
-async function startServerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; log: () => string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "routes/server.ts"], {
-    env: { PATH: process.env.PATH, PORT: "0", SIMULATED_CHUNK_DELAY_MS: "0", ...env },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let log = "";
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on("data", (chunk: Buffer) => {
-      log += chunk.toString();
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(log);
-      if (m) resolve(m[1]);
-    });
-    void exited.then((code) => reject(new Error(`server exited with ${code}: ${log}`)));
-  });
-  return { child, url, log: () => log, exited };
-}
 
 describe("SIGTERM during a debate", () => {
   it("stops accepting, lets the running debate finish, and exits 0", async () => {

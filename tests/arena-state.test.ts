@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { emptyArena, progress, reduce, splitSynthesis } from "../web/arena-state.js";
+import { runEvents, testDeps } from "./support/harness.js";
+
+describe("the arena's state", () => {
+  it("is built from a whole debate's events: cards per round, votes, results, synthesis without the data block", async () => {
+    const { deps } = testDeps();
+    const events = await runEvents(deps, "/debatt Bör AI regleras?", { participants: ["call_grok", "call_claude", "call_gpt"] });
+
+    const states = events.map((_, i) => events.slice(0, i + 1).reduce(reduce, emptyArena()));
+    const s = states.at(-1)!;
+
+    expect(s.participants.map((p) => p.display)).toEqual(["Grok", "Claude", "ChatGPT"]);
+    expect(Object.values(s.cards).every((c) => [1, 2, 3].every((r) => c.rounds[r].status === "ok" && c.rounds[r].text.length > 0))).toBe(true);
+    expect(s.cards.call_grok.rounds[2].text).toBe("Grok says in round 2: arguments point point point point point point point point point point point point point point point point point point point point done.");
+    expect(s.roundsDone).toEqual([1, 2, 3, 4]);
+    expect(s.votes).toHaveLength(3);
+    expect(s.results?.winner).toBeDefined();
+    expect(s.synthesis).not.toContain("debate-arena-data");
+    expect(s.arenaData).toMatchObject({ debate_analysis: expect.any(Object) });
+    expect(s.done).toBe(true);
+    expect(progress(s)).toBe(100);
+    // Progress only ever grows, and a speaker is marked while it speaks.
+    const ps = states.map(progress);
+    expect(ps.every((p, i) => i === 0 || p >= ps[i - 1])).toBe(true);
+    expect(states.some((x) => x.speaking === "Claude")).toBe(true);
+  });
+
+  it("waits for the whole arena-data block before parsing it", () => {
+    expect(splitSynthesis("```debate-ar")).toEqual({ markdown: "", pending: true });
+    expect(splitSynthesis('```debate-arena-data\n{"a": 1}\n```\n\n## Rubrik')).toEqual({ data: { a: 1 }, markdown: "## Rubrik", pending: false });
+    expect(splitSynthesis("## Bara text").markdown).toBe("## Bara text");
+  });
+
+  it("keeps a plain chat answer apart from debates, and records errors", () => {
+    const s = [
+      { event: "text-delta", data: { delta: "Hej " } },
+      { event: "text-delta", data: { delta: "där" } },
+      { event: "error", data: { message: "boom", code: "model_error" } },
+    ].reduce(reduce, emptyArena());
+    expect(s.chat).toBe("Hej där");
+    expect(s.error).toEqual({ message: "boom", code: "model_error" });
+  });
+});

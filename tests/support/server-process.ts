@@ -1,0 +1,21 @@
+import { spawn, type ChildProcess } from "node:child_process";
+
+/** Starts `routes/server.ts` as `npm start` does, on a free port; resolves with its URL. */
+export async function startServerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; log: () => string; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "routes/server.ts"], {
+    env: { PATH: process.env.PATH, PORT: "0", SIMULATED_CHUNK_DELAY_MS: "0", ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let log = "";
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr!.on("data", (chunk: Buffer) => {
+      log += chunk.toString();
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(log);
+      if (m) resolve(m[1]);
+    });
+    void exited.then((code) => reject(new Error(`server exited with ${code}: ${log}`)));
+  });
+  return { child, url, log: () => log, exited };
+}
+

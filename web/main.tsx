@@ -1,0 +1,105 @@
+import { render } from "preact";
+import { useRef, useState } from "preact/hooks";
+import { Arena } from "./arena.js";
+import { emptyArena, reduce, type ArenaState } from "./arena-state.js";
+import { streamChat, StreamError } from "./stream.js";
+import "./styles.css";
+
+/** One entry of the session's history. */
+interface Message {
+  id: number;
+  role: "user" | "assistant";
+  text: string;
+  arena?: ArenaState;
+  error?: string;
+  running?: boolean;
+}
+
+let nextId = 1;
+
+/** The chat: a message box for `/debatt`, `/dvoice` and plain chat, and the session's history. */
+function App() {
+  const [messages, setMessages] = useState<Message[]>([]);
+  const [input, setInput] = useState("");
+  const busy = messages.some((m) => m.running);
+  const threadId = useRef(crypto.randomUUID());
+
+  const update = (id: number, patch: (m: Message) => Message) => setMessages((all) => all.map((m) => (m.id === id ? patch(m) : m)));
+
+  async function send(text: string) {
+    const user: Message = { id: nextId++, role: "user", text };
+    const answer: Message = { id: nextId++, role: "assistant", text: "", arena: emptyArena(), running: true };
+    setMessages((all) => [...all, user, answer]);
+    try {
+      await streamChat({ message: text, threadId: threadId.current }, (e) => update(answer.id, (m) => ({ ...m, arena: reduce(m.arena!, e) })));
+    } catch (err) {
+      const message = err instanceof StreamError ? err.message : String(err);
+      update(answer.id, (m) => ({ ...m, error: message }));
+    } finally {
+      update(answer.id, (m) => ({ ...m, running: false }));
+    }
+  }
+
+  function submit(e: Event) {
+    e.preventDefault();
+    const text = input.trim();
+    if (!text || busy) return;
+    setInput("");
+    void send(text);
+  }
+
+  return (
+    <main>
+      <h1>debatt</h1>
+      <ol class="history" aria-live="polite">
+        {messages.map((m) => (
+          <li class={`message ${m.role}`} key={m.id}>
+            {m.role === "user" ? <p>{m.text}</p> : <Answer m={m} retry={() => send(messages.find((u) => u.id === m.id - 1)!.text)} />}
+          </li>
+        ))}
+      </ol>
+      <form class="composer" onSubmit={submit}>
+        <label for="message">Meddelande</label>
+        <textarea
+          id="message"
+          value={input}
+          rows={2}
+          maxLength={4000}
+          placeholder="/debatt Bör AI regleras?"
+          aria-describedby="hint"
+          onInput={(e) => setInput((e.target as HTMLTextAreaElement).value)}
+          onKeyDown={(e) => {
+            if (e.key === "Enter" && !e.shiftKey) submit(e);
+          }}
+        />
+        <button type="submit" disabled={busy || !input.trim()}>
+          Skicka
+        </button>
+        <p id="hint" class="hint">
+          <code>/debatt &lt;ämne&gt;</code> åtta AI-modeller debatterar · <code>/dvoice &lt;ämne&gt;</code> samma debatt med röst · annat: vanlig chatt
+        </p>
+      </form>
+    </main>
+  );
+}
+
+function Answer({ m, retry }: { m: Message; retry: () => void }) {
+  const a = m.arena!;
+  return (
+    <div>
+      {a.debateId ? <Arena s={a} /> : a.chat ? <p class="chat">{a.chat}</p> : m.running ? <p class="note">…</p> : null}
+      {(a.error || m.error) && (
+        <div class="error" role="alert">
+          <p>{a.error ? `${a.error.message} (${a.error.code})` : m.error}</p>
+          {!m.running && (
+            <button type="button" onClick={retry}>
+              Försök igen
+            </button>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
+
+render(<App />, document.getElementById("app")!);
