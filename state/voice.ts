@@ -1,9 +1,7 @@
 import { z } from "zod";
 
-/** The PCM format of every voice chunk (seed 003 §6): 24 kHz, 16-bit signed little-endian, mono. */
-export const PCM = { sampleRate: 24_000, bitDepth: 16, channels: 1 } as const;
-/** Bytes per voice chunk: ~100 ms of audio (seed §3.3). */
-export const CHUNK_BYTES = 4_800;
+// The audio format lives in a module without zod, so the arena page can import it cheaply.
+export { CHUNK_BYTES, PCM } from "./audio-format.js";
 /** Voices of the OpenAI-compatible speech API. */
 export const OPENAI_VOICES = ["alloy", "echo", "fable", "nova", "onyx", "shimmer"] as const;
 /** Key of the instructions that apply to participants without their own. */

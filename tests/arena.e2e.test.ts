@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { build } from "vite";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startFakeSpeech } from "./support/fake-servers.js";
 import { startServerProcess } from "./support/server-process.js";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -12,6 +13,7 @@ if (!haveChromium) console.warn("arena.e2e.test.ts: SKIPPED — Debian's chromiu
 describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ? "" : " (skipped: chromium is not installed)"}`, () => {
   let browser: Browser;
   const servers: Awaited<ReturnType<typeof startServerProcess>>[] = [];
+  const stops: (() => Promise<void>)[] = [];
 
   beforeAll(async () => {
     await build({ configFile: "vite.config.ts", logLevel: "error" });
@@ -22,6 +24,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     await browser?.close();
   });
   afterEach(async () => {
+    for (const stop of stops.splice(0)) await stop();
     for (const s of servers.splice(0)) {
       s.child.kill("SIGKILL");
       await s.exited;
@@ -76,6 +79,42 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
 
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
+    expect(errors).toEqual([]);
+  }, 90_000);
+
+  it("plays /dvoice audio as it arrives, scheduling the buffers in speaking order", async () => {
+    const tts = await startFakeSpeech(() => ({ bytes: 960 }));
+    stops.push(tts.close);
+    const { page, errors, server } = await open({ TTS_API_KEY: "tts-test", TTS_BASE_URL: tts.baseURL });
+    // Record every buffer the page schedules: its start time and its samples as Int16.
+    await page.evaluate(() => {
+      const w = window as unknown as { scheduled: { when: number; samples: number[] }[] };
+      w.scheduled = [];
+      const start = AudioBufferSourceNode.prototype.start;
+      AudioBufferSourceNode.prototype.start = function (when?: number, ...rest: number[]) {
+        const data = this.buffer!.getChannelData(0);
+        w.scheduled.push({ when: when ?? 0, samples: Array.from(data, (f) => Math.round(f * 32768)) });
+        return start.call(this, when, ...rest);
+      };
+    });
+
+    await ask(page, "/dvoice Bör AI regleras?");
+    await page.locator(".live").waitFor({ timeout: 30_000 });
+    await page.locator(".winner").waitFor({ timeout: 60_000 });
+    const download = page.getByRole("link", { name: "Ladda ner ljudet" });
+    await download.waitFor();
+    await page.waitForFunction(() => !document.querySelector(".live"), undefined, { timeout: 30_000 });
+
+    const scheduled = await page.evaluate(() => (window as unknown as { scheduled: { when: number; samples: number[] }[] }).scheduled);
+    const starts = scheduled.map((b) => b.when);
+    const exported = Buffer.from(await (await fetch(`${server.url}${await download.getAttribute("href")}`)).arrayBuffer()).subarray(44);
+    const played = Buffer.alloc(scheduled.reduce((n, b) => n + b.samples.length * 2, 0));
+    let at = 0;
+    for (const b of scheduled) for (const v of b.samples) at = played.writeInt16LE(v, at);
+
+    expect(scheduled.length).toBeGreaterThan(6);
+    expect(starts.every((t, i) => i === 0 || t >= starts[i - 1])).toBe(true);
+    expect(played.equals(exported)).toBe(true);
     expect(errors).toEqual([]);
   }, 90_000);
 

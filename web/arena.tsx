@@ -22,7 +22,7 @@ const markdown = new MarkdownIt({ html: false, linkify: true });
 const colorOf = (key: string) => COLORS[key.replace(/^call_/, "")] ?? "#64748b";
 
 /** The live debate arena of seed §4.3, driven only by the stream's events. */
-export function Arena({ s }: { s: ArenaState }) {
+export function Arena({ s, voiceSpeaker }: { s: ArenaState; voiceSpeaker?: string }) {
   const [tab, setTab] = useState<number | null>(null);
   const shownRound = tab ?? Math.min(Math.max(s.round, 1), 3);
   const pct = progress(s);
@@ -63,7 +63,7 @@ export function Arena({ s }: { s: ArenaState }) {
       </div>
       <div class="cards">
         {s.participants.map((p) => (
-          <ParticipantCard card={s.cards[p.key]} round={shownRound} speaking={s.speaking === p.display} />
+          <ParticipantCard card={s.cards[p.key]} round={shownRound} speaking={s.speaking === p.display} heard={voiceSpeaker === p.display} />
         ))}
       </div>
       {(s.votes.length > 0 || s.results) && <Votes s={s} />}
@@ -74,7 +74,7 @@ export function Arena({ s }: { s: ArenaState }) {
 }
 
 /** One participant: its answer in the shown round, expanded while it speaks. */
-function ParticipantCard({ card, round, speaking }: { card: Card; round: number; speaking: boolean }) {
+function ParticipantCard({ card, round, speaking, heard }: { card: Card; round: number; speaking: boolean; heard: boolean }) {
   const answer = card.rounds[round];
   const [manual, setManual] = useState<boolean | null>(null);
   // A manual toggle lasts until the speaker changes.
@@ -83,7 +83,7 @@ function ParticipantCard({ card, round, speaking }: { card: Card; round: number;
   const failed = answer?.status === "error";
   return (
     <article
-      class={`card${speaking ? " speaking" : ""}${failed ? " failed" : ""}`}
+      class={`card${speaking ? " speaking" : ""}${failed ? " failed" : ""}${heard ? " heard" : ""}`}
       style={{ "--accent": colorOf(card.key) }}
       data-participant={card.key}
       aria-busy={speaking}
@@ -91,7 +91,8 @@ function ParticipantCard({ card, round, speaking }: { card: Card; round: number;
       <header>
         <span class="dot" aria-hidden="true" />
         <h3>{card.display}</h3>
-        {speaking && <span class="badge">talar…</span>}
+        {speaking && <span class="badge">skriver…</span>}
+        {heard && <span class="badge voice">hörs nu</span>}
         {failed && <span class="badge error">misslyckades</span>}
         <button class="toggle" aria-expanded={expanded} aria-label={`${expanded ? "Fäll ihop" : "Visa"} ${card.display}`} onClick={() => setManual(!expanded)}>
           {expanded ? "−" : "+"}

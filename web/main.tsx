@@ -3,6 +3,8 @@ import { useRef, useState } from "preact/hooks";
 import { Arena } from "./arena.js";
 import { emptyArena, reduce, type ArenaState } from "./arena-state.js";
 import { streamChat, StreamError } from "./stream.js";
+import { VoiceBar } from "./voice-bar.js";
+import { VoicePlayer, type VoiceView } from "./voice-player.js";
 import "./styles.css";
 
 /** One entry of the session's history. */
@@ -13,6 +15,9 @@ interface Message {
   arena?: ArenaState;
   error?: string;
   running?: boolean;
+  /** /dvoice: the player of this debate's audio and what it shows. */
+  player?: VoicePlayer;
+  voice?: VoiceView;
 }
 
 let nextId = 1;
@@ -29,9 +34,17 @@ function App() {
   async function send(text: string) {
     const user: Message = { id: nextId++, role: "user", text };
     const answer: Message = { id: nextId++, role: "assistant", text: "", arena: emptyArena(), running: true };
+    if (/^\s*\/dvoice\b/i.test(text)) {
+      // Created inside the submit gesture: browsers only let a user action start audio.
+      answer.player = new VoicePlayer((voice) => update(answer.id, (m) => ({ ...m, voice })));
+      answer.player.unlock();
+    }
     setMessages((all) => [...all, user, answer]);
     try {
-      await streamChat({ message: text, threadId: threadId.current }, (e) => update(answer.id, (m) => ({ ...m, arena: reduce(m.arena!, e) })));
+      await streamChat({ message: text, threadId: threadId.current }, (e) => {
+        if (e.event === "debate-voice-chunk") answer.player?.enqueue(String(e.data.model), String(e.data.pcm_b64));
+        else update(answer.id, (m) => ({ ...m, arena: reduce(m.arena!, e) }));
+      });
     } catch (err) {
       const message = err instanceof StreamError ? err.message : String(err);
       update(answer.id, (m) => ({ ...m, error: message }));
@@ -87,7 +100,10 @@ function Answer({ m, retry }: { m: Message; retry: () => void }) {
   const a = m.arena!;
   return (
     <div>
-      {a.debateId ? <Arena s={a} /> : a.chat ? <p class="chat">{a.chat}</p> : m.running ? <p class="note">…</p> : null}
+      {m.player && a.debateId && (
+        <VoiceBar player={m.player} view={m.voice ?? { playing: false, paused: false }} downloadUrl={a.done ? `/api/v1/debates/${a.debateId}/audio.wav` : undefined} />
+      )}
+      {a.debateId ? <Arena s={a} voiceSpeaker={m.voice?.speaker} /> : a.chat ? <p class="chat">{a.chat}</p> : m.running ? <p class="note">…</p> : null}
       {(a.error || m.error) && (
         <div class="error" role="alert">
           <p>{a.error ? `${a.error.message} (${a.error.code})` : m.error}</p>

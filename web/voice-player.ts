@@ -1,0 +1,99 @@
+import { PCM } from "../state/audio-format.js";
+
+/** How far ahead of the playhead audio is handed to Web Audio; the rest waits as compact Int16. */
+const SCHEDULE_AHEAD_S = 3;
+
+/** What the voice bar shows. */
+export interface VoiceView {
+  playing: boolean;
+  paused: boolean;
+  speaker?: string;
+}
+
+/**
+ * Plays a /dvoice debate as its chunks arrive (seed §4.2): base64 → Int16 → Float32 →
+ * AudioBuffer at 24 kHz, queued strictly in arrival order (the server sends one speaker at a time)
+ * through a gain node (volume) and an analyser node (the waveform). Only the next few seconds are
+ * scheduled as AudioBuffers; later audio waits as Int16, so memory stays at half the size of the
+ * backlog and nothing is collected for download (the server exports the whole debate).
+ */
+export class VoicePlayer {
+  private ctx: AudioContext | undefined;
+  private gain: GainNode | undefined;
+  analyser: AnalyserNode | undefined;
+  /** Audio not yet scheduled, in order, with the speaker it belongs to. */
+  private pending: { samples: Int16Array; speaker: string }[] = [];
+  /** When the last scheduled buffer ends, on the context's clock. */
+  private endsAt = 0;
+  private timer: number | undefined;
+  private paused = false;
+  private speakerAt: { at: number; speaker: string }[] = [];
+
+  constructor(private readonly onChange: (view: VoiceView) => void) {}
+
+  /** Creates the audio context; call it from a user gesture (browsers block audio otherwise). */
+  unlock(): void {
+    if (this.ctx) return;
+    this.ctx = new AudioContext({ sampleRate: PCM.sampleRate });
+    this.gain = this.ctx.createGain();
+    this.analyser = this.ctx.createAnalyser();
+    this.analyser.fftSize = 256;
+    this.gain.connect(this.analyser).connect(this.ctx.destination);
+  }
+
+  /** Queues one `debate-voice-chunk` (base64 PCM) of `speaker`. */
+  enqueue(speaker: string, pcmB64: string): void {
+    this.unlock();
+    const bytes = Uint8Array.from(atob(pcmB64), (c) => c.charCodeAt(0));
+    this.pending.push({ samples: new Int16Array(bytes.buffer, 0, bytes.length >> 1), speaker });
+    this.pump();
+  }
+
+  togglePause(): void {
+    if (!this.ctx) return;
+    this.paused = !this.paused;
+    void (this.paused ? this.ctx.suspend() : this.ctx.resume());
+    this.emit();
+  }
+
+  setVolume(volume: number): void {
+    if (this.gain) this.gain.gain.value = volume;
+  }
+
+  /** Stops playback and frees the audio context. */
+  close(): void {
+    clearTimeout(this.timer);
+    this.pending = [];
+    void this.ctx?.close();
+    this.ctx = undefined;
+  }
+
+  /** Schedules pending audio up to SCHEDULE_AHEAD_S past the playhead, then checks again later. */
+  private pump(): void {
+    const ctx = this.ctx!;
+    const now = ctx.currentTime;
+    if (this.endsAt < now) this.endsAt = now;
+    while (this.pending.length && this.endsAt - now < SCHEDULE_AHEAD_S) {
+      const { samples, speaker } = this.pending.shift()!;
+      const buffer = ctx.createBuffer(1, samples.length, PCM.sampleRate);
+      const channel = buffer.getChannelData(0);
+      for (let i = 0; i < samples.length; i++) channel[i] = samples[i] / 32768;
+      const source = ctx.createBufferSource();
+      source.buffer = buffer;
+      source.connect(this.gain!);
+      source.start(this.endsAt);
+      this.speakerAt.push({ at: this.endsAt, speaker });
+      this.endsAt += buffer.duration;
+    }
+    this.emit();
+    clearTimeout(this.timer);
+    if (this.pending.length || this.endsAt > now) this.timer = window.setTimeout(() => this.pump(), 250);
+  }
+
+  private emit(): void {
+    const now = this.ctx?.currentTime ?? 0;
+    while (this.speakerAt.length > 1 && this.speakerAt[1].at <= now) this.speakerAt.shift();
+    const playing = this.endsAt > now;
+    this.onChange({ playing, paused: this.paused, speaker: playing ? this.speakerAt[0]?.speaker : undefined });
+  }
+}
