@@ -2,7 +2,8 @@ import { existsSync, mkdirSync } from "node:fs";
 import { build } from "vite";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeSpeech } from "./support/fake-servers.js";
+import { debater, roster } from "./support/debater.js";
+import { startFakeOpenAI, startFakeSpeech } from "./support/fake-servers.js";
 import { startServerProcess } from "./support/server-process.js";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -116,6 +117,37 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(starts.every((t, i) => i === 0 || t >= starts[i - 1])).toBe(true);
     expect(played.equals(exported)).toBe(true);
     expect(errors).toEqual([]);
+  }, 90_000);
+
+  it("edits a prompt on the admin page, shows the API's validation, and the next debate uses it", async () => {
+    const openai = await startFakeOpenAI((body) => {
+      const said = JSON.stringify(body.messages);
+      return said.includes("MARKÖR-42") && !said.includes("Runda 4") ? { text: "Jag följer MARKÖR-42 i mitt svar." } : debater(body);
+    });
+    stops.push(openai.close);
+    const token = "admin-token-0123456789";
+    const { page, errors } = await open({ ADMIN_TOKEN: token, OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_PARTICIPANTS: roster });
+
+    await page.getByRole("link", { name: "Admin" }).click();
+    await page.getByLabel("Admin-token").fill(token);
+    await page.getByRole("button", { name: "Logga in" }).click();
+    const editor = page.locator('article.prompt[data-key="debate.domain_planner.system"]');
+    await editor.locator("textarea").fill("Du är en debattör. MARKÖR-42 gäller.");
+    await editor.getByRole("button", { name: "Spara" }).click();
+    const refusal = editor.getByRole("alert");
+    await refusal.waitFor();
+    expect(await refusal.innerText()).toContain("required placeholder {participant} is missing");
+    await editor.locator("textarea").fill("Du är {participant}. MARKÖR-42 gäller.");
+    await editor.getByRole("button", { name: "Spara" }).click();
+    await editor.getByRole("status").waitFor();
+    expect(await editor.locator(".badge").innerText()).toBe("ändrad");
+
+    await page.getByRole("link", { name: "← till chatten" }).click();
+    await ask(page, "/debatt Bör AI regleras?");
+    await page.locator(".winner").waitFor({ timeout: 60_000 });
+    const texts = await page.locator(".card .answer").allInnerTexts();
+    expect(texts.filter((t) => t.includes("MARKÖR-42")).length).toBeGreaterThanOrEqual(2);
+    expect(errors.filter((e) => !e.includes("400"))).toEqual([]);
   }, 90_000);
 
   it("shows an error and offers a retry when the stream drops", async () => {

@@ -1,5 +1,6 @@
 import { render } from "preact";
-import { useRef, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { AdminPage } from "./admin.js";
 import { Arena } from "./arena.js";
 import { emptyArena, reduce, type ArenaState } from "./arena-state.js";
 import { streamChat, StreamError } from "./stream.js";
@@ -63,7 +64,9 @@ function App() {
 
   return (
     <main>
-      <h1>debatt</h1>
+      <h1>
+        debatt <a class="admin-link" href="#admin">Admin</a>
+      </h1>
       <ol class="history" aria-live="polite">
         {messages.map((m) => (
           <li class={`message ${m.role}`} key={m.id}>
@@ -118,4 +121,15 @@ function Answer({ m, retry }: { m: Message; retry: () => void }) {
   );
 }
 
-render(<App />, document.getElementById("app")!);
+/** `#admin` shows the admin page, anything else the chat. */
+function Root() {
+  const [hash, setHash] = useState(location.hash);
+  useEffect(() => {
+    const onHash = () => setHash(location.hash);
+    addEventListener("hashchange", onHash);
+    return () => removeEventListener("hashchange", onHash);
+  }, []);
+  return hash === "#admin" ? <AdminPage /> : <App />;
+}
+
+render(<Root />, document.getElementById("app")!);

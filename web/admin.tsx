@@ -1,0 +1,205 @@
+import { useEffect, useState } from "preact/hooks";
+
+/** A prompt as `GET /api/v1/admin/prompts` lists it. */
+interface PromptView {
+  key: string;
+  description: string;
+  placeholders: { name: string; required: boolean; description: string }[];
+  default: string;
+  override: string | null;
+  effective: string;
+}
+
+/** Voice settings as the admin API answers them (api_key masked). */
+interface VoiceSettingsView {
+  api_key: string;
+  api_key_set: boolean;
+  api_base: string;
+  model: "tts-1" | "tts-1-hd";
+  speed: number;
+  voice_map: Record<string, string>;
+  instructions: Record<string, string>;
+}
+
+const TOKEN_KEY = "debatt-admin-token";
+const VOICES = ["alloy", "echo", "fable", "nova", "onyx", "shimmer"];
+
+/** Calls the admin API with the session's token; throws the API's error message. */
+async function api<T>(token: string, method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`/api/v1/admin${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json().catch(() => null)) as (T & { error?: { message: string } }) | null;
+  if (!res.ok) throw new Error(json?.error?.message ?? `the server answered ${res.status}`);
+  return json as T;
+}
+
+/** The admin page: the prompt registry and the /dvoice voice settings, behind the admin token. */
+export function AdminPage() {
+  const [token, setToken] = useState(() => sessionStorage.getItem(TOKEN_KEY) ?? "");
+  const [entered, setEntered] = useState(token);
+  const [prompts, setPrompts] = useState<PromptView[] | null>(null);
+  const [error, setError] = useState("");
+
+  useEffect(() => {
+    if (!token) return;
+    api<{ prompts: PromptView[] }>(token, "GET", "/prompts").then(
+      (r) => {
+        setPrompts(r.prompts);
+        setError("");
+        sessionStorage.setItem(TOKEN_KEY, token);
+      },
+      (e: Error) => setError(e.message),
+    );
+  }, [token]);
+
+  return (
+    <main class="admin">
+      <h1>
+        debatt · admin <a href="#">← till chatten</a>
+      </h1>
+      <form
+        class="token"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setToken(entered.trim());
+        }}
+      >
+        <label for="admin-token">Admin-token</label>
+        <input id="admin-token" type="password" autocomplete="current-password" value={entered} onInput={(e) => setEntered((e.target as HTMLInputElement).value)} />
+        <button type="submit">Logga in</button>
+      </form>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {prompts && token && (
+        <>
+          <VoiceSettingsForm token={token} />
+          <section aria-label="Promptar">
+            <h2>Promptar</h2>
+            {prompts.map((p) => (
+              <PromptEditor token={token} prompt={p} onSaved={(next) => setPrompts(prompts.map((x) => (x.key === next.key ? next : x)))} />
+            ))}
+          </section>
+        </>
+      )}
+    </main>
+  );
+}
+
+function PromptEditor({ token, prompt, onSaved }: { token: string; prompt: PromptView; onSaved: (p: PromptView) => void }) {
+  const [text, setText] = useState(prompt.effective);
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const id = `prompt-${prompt.key.replace(/\W/g, "-")}`;
+  const save = async (method: "PUT" | "DELETE") => {
+    try {
+      const next = await api<PromptView>(token, method, `/prompts/${encodeURIComponent(prompt.key)}`, method === "PUT" ? { text } : undefined);
+      onSaved(next);
+      setText(next.effective);
+      setMessage({ ok: true, text: method === "PUT" ? "Sparad: nästa debatt använder den." : "Återställd till standardtexten." });
+    } catch (e) {
+      setMessage({ ok: false, text: (e as Error).message });
+    }
+  };
+  return (
+    <article class="prompt" data-key={prompt.key}>
+      <label for={id}>
+        <code>{prompt.key}</code> {prompt.override !== null && <span class="badge">ändrad</span>}
+      </label>
+      <p class="note">{prompt.description}</p>
+      <p class="note">
+        Platshållare:{" "}
+        {prompt.placeholders.map((p) => (
+          <code title={p.description}>
+            {`{${p.name}}`}
+            {p.required ? "*" : ""}{" "}
+          </code>
+        ))}
+      </p>
+      <textarea id={id} rows={6} value={text} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />
+      <div class="actions">
+        <button type="button" onClick={() => save("PUT")}>
+          Spara
+        </button>
+        <button type="button" onClick={() => save("DELETE")} disabled={prompt.override === null}>
+          Återställ
+        </button>
+      </div>
+      {message && (
+        <p class={message.ok ? "ok" : "error"} role={message.ok ? "status" : "alert"}>
+          {message.text}
+        </p>
+      )}
+    </article>
+  );
+}
+
+function VoiceSettingsForm({ token }: { token: string }) {
+  const [settings, setSettings] = useState<VoiceSettingsView | null>(null);
+  const [key, setKey] = useState("");
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  useEffect(() => {
+    api<VoiceSettingsView>(token, "GET", "/debate/voice-settings").then(setSettings, (e: Error) => setMessage({ ok: false, text: e.message }));
+  }, [token]);
+  if (!settings) return message ? <p class="error">{message.text}</p> : null;
+  const set = (patch: Partial<VoiceSettingsView>) => setSettings({ ...settings, ...patch });
+  const save = async (e: Event) => {
+    e.preventDefault();
+    const { api_key: _masked, api_key_set: _set, ...rest } = settings;
+    try {
+      const next = await api<VoiceSettingsView>(token, "PUT", "/debate/voice-settings", key ? { ...rest, api_key: key } : rest);
+      setSettings(next);
+      setKey("");
+      setMessage({ ok: true, text: "Röstinställningarna är sparade." });
+    } catch (err) {
+      setMessage({ ok: false, text: (err as Error).message });
+    }
+  };
+  return (
+    <form class="voice-settings" onSubmit={save} aria-label="Röstinställningar">
+      <h2>Röstinställningar (/dvoice)</h2>
+      <label>
+        API-nyckel {settings.api_key_set && <span class="note">(sparad: {settings.api_key}; lämna tomt för att behålla)</span>}
+        <input type="password" autocomplete="off" value={key} onInput={(e) => setKey((e.target as HTMLInputElement).value)} />
+      </label>
+      <label>
+        API-bas
+        <input type="url" value={settings.api_base} onInput={(e) => set({ api_base: (e.target as HTMLInputElement).value })} />
+      </label>
+      <label>
+        Modell
+        <select value={settings.model} onChange={(e) => set({ model: (e.target as HTMLSelectElement).value as VoiceSettingsView["model"] })}>
+          <option value="tts-1">tts-1</option>
+          <option value="tts-1-hd">tts-1-hd</option>
+        </select>
+      </label>
+      <label>
+        Hastighet: {settings.speed.toFixed(2)}
+        <input type="range" min={0.25} max={4} step={0.05} value={settings.speed} onInput={(e) => set({ speed: Number((e.target as HTMLInputElement).value) })} />
+      </label>
+      <fieldset>
+        <legend>Röst per deltagare</legend>
+        {Object.entries(settings.voice_map).map(([name, voice]) => (
+          <label>
+            {name}
+            <select value={voice} onChange={(e) => set({ voice_map: { ...settings.voice_map, [name]: (e.target as HTMLSelectElement).value } })}>
+              {[...new Set([voice, ...VOICES])].map((v) => (
+                <option value={v}>{v}</option>
+              ))}
+            </select>
+          </label>
+        ))}
+      </fieldset>
+      <button type="submit">Spara röstinställningar</button>
+      {message && (
+        <p class={message.ok ? "ok" : "error"} role={message.ok ? "status" : "alert"}>
+          {message.text}
+        </p>
+      )}
+    </form>
+  );
+}
