@@ -46,6 +46,16 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     return { page, errors, server };
   }
 
+  /** Serious and critical WCAG violations found by axe-core (labels, contrast, roles, …). */
+  async function accessibilityViolations(page: Page): Promise<string[]> {
+    await page.addScriptTag({ path: "node_modules/axe-core/axe.min.js" });
+    return page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe;
+      const { violations } = await axe.run(document, { runOnly: ["wcag2a", "wcag2aa"] });
+      return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.nodes.length})`);
+    });
+  }
+
   async function ask(page: Page, text: string) {
     await page.getByLabel("Meddelande").fill(text);
     await page.keyboard.press("Enter");
@@ -69,6 +79,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(await page.locator(".winner").innerText()).toMatch(/Vinnare: \S+ med \d+ röster/);
     expect(await page.locator(".synthesis").innerText()).not.toContain("debate-arena-data");
     for (const card of await page.locator(".card").all()) expect(await card.locator("footer").innerText()).toMatch(/\d+ ord/);
+    expect(await accessibilityViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
   }, 90_000);
 
@@ -141,6 +152,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     await editor.getByRole("button", { name: "Spara" }).click();
     await editor.getByRole("status").waitFor();
     expect(await editor.locator(".badge").innerText()).toBe("ändrad");
+    expect(await accessibilityViolations(page)).toEqual([]);
 
     await page.getByRole("link", { name: "← till chatten" }).click();
     await ask(page, "/debatt Bör AI regleras?");
