@@ -60,14 +60,6 @@ export class VoicePlayer {
     if (this.gain) this.gain.gain.value = volume;
   }
 
-  /** Stops playback and frees the audio context. */
-  close(): void {
-    clearTimeout(this.timer);
-    this.pending = [];
-    void this.ctx?.close();
-    this.ctx = undefined;
-  }
-
   /** Schedules pending audio up to SCHEDULE_AHEAD_S past the playhead, then checks again later. */
   private pump(): void {
     const ctx = this.ctx!;
