@@ -12,6 +12,7 @@ const USAGE = `usage: npm run debate -- [--json] [--participants call_grok,call_
 
   "/debatt <topic>"   eight AI models debate the topic live
   "/dvoice <topic>"   the same debate in voice mode
+  "/compare <question>"  all models answer in parallel, shown one after another
   anything else        a normal chat answer
 
   --json               one JSON object per line: {"event": "<kebab-case name>", "data": {...}}
@@ -33,6 +34,8 @@ function styles(enabled: boolean) {
 export function createPrettyPrinter(write: (s: string) => void, color: boolean) {
   const c = styles(color);
   let inArenaBlock = false;
+  // /compare answers stream in parallel: each is printed whole when it ends.
+  const compared = new Map<string, string>();
   return (e: ClientEvent): void => {
     const d = e.data as Record<string, any>;
     switch (e.event) {
@@ -78,6 +81,19 @@ export function createPrettyPrinter(write: (s: string) => void, color: boolean) 
       }
       case "debate-synthesis-complete":
         write("\n");
+        break;
+      case "compare-start":
+        write(`${c.bold(`Jämförelse: ${d.question}`)}\n${c.dim(d.participants.map((p: any) => p.display).join(", "))}\n`);
+        break;
+      case "compare-answer-delta":
+        compared.set(d.model_key, (compared.get(d.model_key) ?? "") + d.delta);
+        break;
+      case "compare-answer-end":
+        write(`\n${c.cyan(c.bold(`▶ ${d.model}`))}\n`);
+        write(d.status === "ok" ? `${compared.get(d.model_key) ?? ""}\n${c.dim(`   ${d.word_count} ord · ${(d.latency_ms / 1000).toFixed(1)} s`)}\n` : c.red(`   ✗ ${d.error}\n`));
+        break;
+      case "compare-complete":
+        write(`\n${c.dim(`${d.answered} svar, ${d.failed} misslyckade`)}\n`);
         break;
       case "debate-voice-error":
         write(c.red(`\n   🔇 ${d.model}: ${d.error}\n`));

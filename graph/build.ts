@@ -13,12 +13,14 @@ import { GraphState } from "../state/graph-state.js";
 import { MAX_PARTICIPANTS } from "../state/participants.js";
 import type { GraphDeps } from "./deps.js";
 import { afterDebate, recursionLimitFor, routeAfterIntent, routeAfterPlanner, routeAfterTurn } from "./edges.js";
+import { buildCompareGraph } from "./compare.js";
 import { VoiceRuns } from "./voice.js";
 
 /**
  * Builds and compiles the debatt graph (seed 003 §2):
  *
  *   resolve_intent ─┬─ supervisor → END
+ *                   ├─ compare (subgraph: planner → answers ×N in parallel → complete) → END
  *                   ├─ debate_domain_planner → debate_round_executor ⟲ (one turn per step)
  *                   │     → debate_vote ×N (Send, parallel) → debate_convergence → debate_synthesizer
  *                   │     → (/dvoice) debate_voice_pipeline → END
@@ -31,6 +33,7 @@ export function buildGraph(deps: GraphDeps, options: { checkpointer?: BaseCheckp
   const graph = new StateGraph(GraphState, RunConfigSchema)
     .addNode("resolve_intent", resolveIntent)
     .addNode("supervisor", makeSupervisor(deps))
+    .addNode("compare", buildCompareGraph(deps))
     .addNode("debate_domain_planner", makeDebateDomainPlanner(deps))
     .addNode("debate_round_executor", makeDebateRoundExecutor(deps, voice))
     // The vote node's input is the Send's VoteTask, not the graph state.
@@ -39,8 +42,9 @@ export function buildGraph(deps: GraphDeps, options: { checkpointer?: BaseCheckp
     .addNode("debate_synthesizer", makeDebateSynthesizer(deps))
     .addNode("debate_voice_pipeline", makeDebateVoicePipeline(deps, voice))
     .addEdge(START, "resolve_intent")
-    .addConditionalEdges("resolve_intent", routeAfterIntent, ["debate_domain_planner", "supervisor", END])
+    .addConditionalEdges("resolve_intent", routeAfterIntent, ["debate_domain_planner", "compare", "supervisor", END])
     .addEdge("supervisor", END)
+    .addEdge("compare", END)
     .addConditionalEdges("debate_domain_planner", routeAfterPlanner, ["debate_round_executor", END])
     .addConditionalEdges("debate_round_executor", routeAfterTurn, ["debate_round_executor", "debate_vote", "debate_voice_pipeline", END])
     .addEdge("debate_vote", "debate_convergence")

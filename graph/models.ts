@@ -4,6 +4,7 @@ import type { Participant } from "../state/participants.js";
 /** What a model is asked to do; fakes and the simulated provider key their behaviour on it. */
 export type ModelPhase =
   | "turn"
+  | "compare"
   | "vote"
   | "convergence"
   | "synthesis"

@@ -7,26 +7,31 @@ import { textOf } from "./model-call.js";
 /** What a chat message asks for. */
 export type Command =
   | { kind: "debate"; topic: string; voice: boolean }
-  | { kind: "missing_topic"; command: "/debatt" | "/dvoice" }
+  | { kind: "compare"; question: string }
+  | { kind: "missing_topic"; command: "/debatt" | "/dvoice" | "/compare" }
   | { kind: "chat"; text: string };
 
-/** `/debatt` or `/dvoice` (any case, after leading whitespace), then whitespace or the end. */
-const DEBATE_COMMAND = /^\s*\/(debatt|dvoice)(?=\s|$)([\s\S]*)$/i;
+/** `/debatt`, `/dvoice` or `/compare` (any case, after leading whitespace), then whitespace or the end. */
+const COMMAND = /^\s*\/(debatt|dvoice|compare)(?=\s|$)([\s\S]*)$/i;
 
-/** Reads a message: a debate command with its topic, a debate command without one, or chat. */
+/**
+ * Reads a message: a debate or compare command with its topic, one without, or chat. A message is
+ * exactly one of them, so a debate is never also a comparison (seed 003 §2).
+ */
 export function parseCommand(message: string): Command {
-  const m = DEBATE_COMMAND.exec(message);
+  const m = COMMAND.exec(message);
   if (!m) return { kind: "chat", text: message.trim() };
-  const command = `/${m[1].toLowerCase()}` as "/debatt" | "/dvoice";
+  const command = `/${m[1].toLowerCase()}` as "/debatt" | "/dvoice" | "/compare";
   const topic = m[2].trim();
   if (!topic) return { kind: "missing_topic", command };
+  if (command === "/compare") return { kind: "compare", question: topic };
   return { kind: "debate", topic, voice: command === "/dvoice" };
 }
 
 /**
  * resolve_intent: routes `/debatt <topic>` and `/dvoice <topic>` to the debate path (the latter
- * also sets voice mode), a command without a topic to a clear message, anything else to the
- * supervisor's chat answer.
+ * also sets voice mode), `/compare <question>` to the compare subgraph, a command without a topic
+ * to a clear message, anything else to the supervisor's chat answer.
  */
 export async function resolveIntent(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
   // The `message` input is consumed (cleared) so that a later run on the same thread that only
@@ -39,6 +44,8 @@ export async function resolveIntent(state: State, config: LangGraphRunnableConfi
   switch (command.kind) {
     case "debate":
       return { ...base, route: "debate", voice_mode: command.voice, debate_topic: command.topic };
+    case "compare":
+      return { ...base, route: "compare", compare_question: command.question };
     case "missing_topic":
       emit(config, "error", {
         code: "missing_topic",

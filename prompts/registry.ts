@@ -1,3 +1,4 @@
+import * as C from "./compare.js";
 import * as D from "./debate.js";
 
 /** One placeholder a prompt may use; a required one must appear in every override. */
@@ -42,7 +43,7 @@ const votePrompt = (key: string, description: string, text: string): PromptDefin
   default: text,
 });
 
-/** The 16 prompt keys of seed 003 §9, in the seed's order. */
+/** The 16 prompt keys of seed 003 §9, in the seed's order, then those of the other formats. */
 export const PROMPTS: readonly PromptDefinition[] = [
   {
     key: "debate.supervisor.instructions",
@@ -110,6 +111,12 @@ export const PROMPTS: readonly PromptDefinition[] = [
   roundPrompt("debate.oneseek.round.2", "OneSeek round 2", D.ONESEEK_DEBATE_ROUND2_PROMPT),
   roundPrompt("debate.oneseek.round.3", "OneSeek round 3", D.ONESEEK_DEBATE_ROUND3_PROMPT),
   votePrompt("debate.oneseek.round.4", "OneSeek round 4: the vote (JSON)", D.ONESEEK_DEBATE_ROUND4_PROMPT),
+  {
+    key: "compare.answer.system",
+    description: "/compare: each model's system prompt; the answers are shown side by side",
+    placeholders: [P.participant(true), P.date()],
+    default: C.COMPARE_ANSWER_SYSTEM,
+  }
 ];
 
 /** A registered prompt key. */

@@ -160,6 +160,7 @@ export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], 
       return JSON.stringify({ queries: [topic].filter(Boolean) });
     case "research_check":
       return JSON.stringify({ keep: [0, 1, 2], note: t.summary });
+    case "compare":
     case "turn": {
       const stance = STANCES[lang][hash(me + topic) % 3];
       const others = speakersIn(prompt).filter((s) => s !== me);

@@ -6,7 +6,7 @@ import { ROUNDS, TOTAL_ROUNDS } from "../state/debate.js";
 export interface FlowNode {
   id: string;
   label: string;
-  stage: "debate";
+  stage: "debate" | "compare";
   /** Canvas position of the seed's flow-graph page (§8). */
   position: { x: number; y: number };
   /** False for a seed node the code does not have. */
@@ -23,7 +23,7 @@ export interface FlowEdge {
 
 /** The flow view: stages, nodes and edges. */
 export interface FlowGraph {
-  stages: { id: "debate"; label: string; color: "amber" }[];
+  stages: { id: "debate" | "compare"; label: string; color: string }[];
   nodes: FlowNode[];
   edges: FlowEdge[];
 }
@@ -37,6 +37,9 @@ const LABELS: Record<string, string> = {
   debate_convergence: "Debate Convergence",
   debate_synthesizer: "Debate Synthesizer",
   debate_voice_pipeline: "Voice Pipeline",
+  compare_planner: "Compare Planner",
+  compare_answer: "Compare Answers (parallel)",
+  compare_complete: "Compare Complete",
   ...Object.fromEntries(ROUNDS.map((r) => [`debate_round_${r.round}`, `Runda ${r.round}: ${ROUND_LABELS[r.type]}`])),
 };
 const POSITIONS: Record<string, { x: number; y: number }> = {
@@ -52,6 +55,13 @@ const POSITIONS: Record<string, { x: number; y: number }> = {
   debate_voice_pipeline: { x: 240, y: 2400 },
 };
 
+/** Positions of the compare stage, below the seed's debate stage. */
+const COMPARE_POSITIONS: Record<string, { x: number; y: number }> = {
+  compare_planner: { x: 240, y: 2600 },
+  compare_answer: { x: 520, y: 2600 },
+  compare_complete: { x: 800, y: 2600 },
+};
+
 /** The graph node that runs the parallel vote is shown as the seed's round 4. */
 const VOTE_NODE = "debate_vote";
 const VOTING = `debate_round_${TOTAL_ROUNDS}_voting`;
@@ -63,9 +73,10 @@ const VOICE_NODE = "debate_voice_pipeline";
  * (executor → round n, round n → round n+1, last round → the vote) and OneSeek's research as a
  * sub-step of the rounds. The graph's edges into the voice pipeline are drawn as the seed draws
  * them: one conditional `/dvoice` edge from the round executor, which hands it every answer.
+ * The /compare subgraph is a second stage, `compare`, with its own nodes and edges.
  */
 export async function flowGraph(graph: DebattGraph): Promise<FlowGraph> {
-  const drawable = await graph.getGraphAsync();
+  const drawable = await graph.getGraphAsync({ xray: true });
   const graphIds = new Set(Object.values(drawable.nodes).map((n) => n.id));
   const show = (id: string) => (id === VOTE_NODE ? VOTING : id);
   const edges: FlowEdge[] = [];
@@ -92,16 +103,27 @@ export async function flowGraph(graph: DebattGraph): Promise<FlowGraph> {
     { source: "debate_domain_planner", target: "debate_oneseek_agent", label: "OneSeek" },
     { source: "debate_oneseek_agent", target: rounds[0], label: "deltar i rundor" },
   );
+  // The /compare subgraph, as its own stage (nodes `compare:…` in the graph's x-ray view).
+  const unprefix = (id: string) => id.replace(/^compare:/, "");
+  for (const e of drawable.edges) {
+    if (e.source.startsWith("compare:") && e.target.startsWith("compare:")) {
+      edges.push({ source: unprefix(e.source), target: unprefix(e.target), ...(e.conditional ? { conditional: true, label: "×N" } : {}) });
+    }
+  }
   const ids = [...new Set(edges.flatMap((e) => [e.source, e.target]))];
   const subSteps = new Set([...rounds, VOTING, "debate_oneseek_agent"]);
+  const compareIds = new Set([...graphIds].filter((id) => id.startsWith("compare:")).map(unprefix));
   return {
-    stages: [{ id: "debate", label: "Debatt", color: "amber" }],
+    stages: [
+      { id: "debate", label: "Debatt", color: "amber" },
+      { id: "compare", label: "Jämförelse", color: "sky" },
+    ],
     nodes: ids.map((id) => ({
       id: `node:${id}`,
       label: LABELS[id] ?? id,
-      stage: "debate",
-      position: POSITIONS[id] ?? { x: 0, y: 0 },
-      implemented: graphIds.has(id) || subSteps.has(id),
+      stage: compareIds.has(id) ? "compare" : "debate",
+      position: POSITIONS[id] ?? COMPARE_POSITIONS[id] ?? { x: 0, y: 0 },
+      implemented: graphIds.has(id) || subSteps.has(id) || compareIds.has(id),
     })),
     edges: edges.map((e) => ({ ...e, source: `node:${e.source}`, target: `node:${e.target}` })),
   };

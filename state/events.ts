@@ -93,6 +93,24 @@ export const EventSchemas = {
   }),
   debate_voice_done: z.object({ ...speaker, total_bytes: z.number().int(), total_chunks: z.number().int(), ...stamp }),
   debate_voice_error: z.object({ model: z.string(), round: z.number().int(), error: z.string(), ...stamp }),
+  compare_start: z.object({
+    question: z.string(),
+    participants: z.array(z.object({ key: z.string(), display: z.string(), model: z.string() })),
+    simulated: z.boolean(),
+    ...stamp,
+  }),
+  compare_answer_start: z.object({ model: z.string(), model_key: z.string(), ...stamp }),
+  compare_answer_delta: z.object({ model: z.string(), model_key: z.string(), delta: z.string(), ...stamp }),
+  compare_answer_end: z.object({
+    model: z.string(),
+    model_key: z.string(),
+    word_count: z.number().int(),
+    latency_ms: z.number().int(),
+    status: z.enum(["ok", "error"]),
+    error: z.string().optional(),
+    ...stamp,
+  }),
+  compare_complete: z.object({ answered: z.number().int(), failed: z.number().int(), ...stamp }),
   error: z.object({ message: z.string(), code: z.string(), ...stamp }),
 } as const;
 

@@ -3,6 +3,17 @@ import type { BaseMessage } from "@langchain/core/messages";
 import type { Participant } from "./participants.js";
 import type { Ballot, Convergence, DebateStatus, Turn } from "./debate.js";
 
+/** One /compare answer. */
+export interface CompareAnswer {
+  key: string;
+  display: string;
+  status: "ok" | "error";
+  text: string;
+  word_count: number;
+  latency_ms: number;
+  error?: string;
+}
+
 /** Last write wins (the seed's `_replace` reducer). */
 const replace = <T>(fallback: () => T) => Annotation<T>({ reducer: (_a: T, b: T) => b, default: fallback });
 
@@ -28,9 +39,16 @@ export const GraphState = Annotation.Root({
   /** Chat history of the supervisor route (human and AI messages). */
   messages: Annotation<BaseMessage[]>({ reducer: messagesStateReducer, default: () => [] }),
   /** Where resolve_intent sent the message. */
-  route: replace<"debate" | "supervisor" | "usage" | null>(() => null),
+  route: replace<"debate" | "compare" | "supervisor" | "usage" | null>(() => null),
   /** True for /dvoice: the debate is also spoken (audio comes with the voice pipeline). */
   voice_mode: replace<boolean>(() => false),
+
+  /** /compare: the question all participants answer side by side. */
+  compare_question: replace<string | null>(() => null),
+  /** /compare: who answers (the roster, or the requested subset). */
+  compare_participants: replace<Participant[]>(() => []),
+  /** /compare: the answers, one update per participant (appended in parallel). */
+  compare_answers: Annotation<CompareAnswer[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
 
   /** Id of this debate run (sent in `debate-init` as `debate_id`). */
   debate_id: replace<string | null>(() => null),

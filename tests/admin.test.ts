@@ -55,11 +55,11 @@ describe("admin authentication", () => {
 });
 
 describe("admin prompts", () => {
-  it("lists all 16 keys with description, placeholders, default, override and effective text", async () => {
+  it("lists every key (the seed's 16 and /compare's) with description, placeholders, default, override and effective text", async () => {
     const { call } = await admin();
     const body = await (await call("GET", "/prompts")).json();
     expect(body.prompts.map((p: any) => p.key)).toEqual(PROMPTS.map((p) => p.key));
-    expect(body.prompts).toHaveLength(16);
+    expect(body.prompts).toHaveLength(17);
     for (const p of body.prompts) {
       expect(Object.keys(p).sort()).toEqual(["default", "description", "effective", "key", "override", "placeholders"]);
       expect(p.override).toBeNull();
@@ -124,13 +124,18 @@ describe("admin flow graph", () => {
     const ids = flow.nodes.map((n: any) => n.id).sort();
     const edge = (s: string, t: string) => flow.edges.find((e: any) => e.source === `node:${s}` && e.target === `node:${t}`);
 
-    expect(flow.stages).toEqual([{ id: "debate", label: "Debatt", color: "amber" }]);
-    expect(ids).toEqual(
+    const debate = flow.nodes.filter((n: any) => n.stage === "debate").map((n: any) => n.id).sort();
+    const debateEdges = flow.edges.filter((e: any) => !e.source.startsWith("node:compare_"));
+
+    expect(flow.stages).toEqual([{ id: "debate", label: "Debatt", color: "amber" }, { id: "compare", label: "Jämförelse", color: "sky" }]);
+    expect(debate).toEqual(
       ["debate_convergence", "debate_domain_planner", "debate_oneseek_agent", "debate_round_1", "debate_round_2", "debate_round_3",
         "debate_round_4_voting", "debate_round_executor", "debate_synthesizer", "debate_voice_pipeline"].map((id) => `node:${id}`),
     );
-    expect(flow.nodes.every((n: any) => n.stage === "debate")).toBe(true);
-    expect(flow.edges).toHaveLength(12);
+    expect(ids.filter((id: string) => !debate.includes(id))).toEqual(["node:compare_answer", "node:compare_complete", "node:compare_planner"]);
+    expect(debateEdges).toHaveLength(12);
+    expect(edge("compare_planner", "compare_answer")).toMatchObject({ conditional: true });
+    expect(edge("compare_answer", "compare_complete")).toBeDefined();
     for (const [s, t] of [
       ["debate_domain_planner", "debate_round_executor"], ["debate_domain_planner", "debate_oneseek_agent"], ["debate_oneseek_agent", "debate_round_1"],
       ["debate_round_executor", "debate_round_1"], ["debate_round_1", "debate_round_2"], ["debate_round_2", "debate_round_3"],

@@ -22,8 +22,18 @@ export interface Card {
   rounds: Record<number, CardRound>;
 }
 
+/** A /compare run: the question and one answer per participant, side by side. */
+export interface CompareState {
+  question: string;
+  participants: { key: string; display: string }[];
+  answers: Record<string, CardRound>;
+  complete: boolean;
+}
+
 /** Everything the arena shows, built only from the stream's events. */
 export interface ArenaState {
+  /** Set for a /compare run (never together with a debate). */
+  compare?: CompareState;
   debateId?: string;
   topic: string;
   voice: boolean;
@@ -142,6 +152,25 @@ export function reduce(s: ArenaState, e: ArenaEvent): ArenaState {
       const split = splitSynthesis(rawSynthesis);
       return { ...s, rawSynthesis, synthesis: split.markdown, arenaData: split.data ?? s.arenaData };
     }
+    case "compare-start": {
+      const participants = (d.participants as { key: string; display: string }[]).map((p) => ({ key: p.key, display: p.display }));
+      return { ...s, simulated: d.simulated, compare: { question: d.question, participants, answers: {}, complete: false } };
+    }
+    case "compare-answer-start":
+    case "compare-answer-delta":
+    case "compare-answer-end": {
+      if (!s.compare) return s;
+      const prev = s.compare.answers[d.model_key] ?? { text: "", status: "speaking" as const };
+      const next: CardRound =
+        e.event === "compare-answer-delta"
+          ? { ...prev, text: prev.text + d.delta }
+          : e.event === "compare-answer-end"
+            ? { ...prev, status: d.status, wordCount: d.word_count, latencyMs: d.latency_ms, error: d.error }
+            : prev;
+      return { ...s, compare: { ...s.compare, answers: { ...s.compare.answers, [d.model_key]: next } } };
+    }
+    case "compare-complete":
+      return s.compare ? { ...s, compare: { ...s.compare, complete: true } } : s;
     case "error":
       return { ...s, error: { message: d.message, code: d.code } };
     case "done":

@@ -1,6 +1,6 @@
 import MarkdownIt from "markdown-it";
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { progress, type ArenaState, type Card } from "./arena-state.js";
+import { progress, type ArenaState, type Card, type CompareState } from "./arena-state.js";
 
 /** The seed's participant colours (§4.1 DEBATE_MODEL_COLORS), by key without `call_`. */
 const COLORS: Record<string, string> = {
@@ -158,5 +158,40 @@ function WinnerBanner({ s }: { s: ArenaState }) {
       <span aria-hidden="true">👑</span> Vinnare: <strong>{r.winner}</strong> med {r.vote_counts[r.winner] ?? 0} röster
       {r.tiebreaker_used && <span class="note"> ({TIEBREAK[r.tiebreaker] ?? "oavgjort"})</span>}
     </div>
+  );
+}
+
+/** /compare: every model's answer side by side, streaming in parallel. */
+export function CompareView({ c }: { c: CompareState }) {
+  return (
+    <section class="arena compare" aria-label={`Jämförelse: ${c.question}`}>
+      <header class="arena-head">
+        <h2>
+          <span class="mode">Jämförelse</span> {c.question}
+        </h2>
+      </header>
+      <div class="cards side-by-side">
+        {c.participants.map((p) => {
+          const a = c.answers[p.key];
+          const failed = a?.status === "error";
+          return (
+            <article class={`card${a?.status === "speaking" ? " speaking" : ""}${failed ? " failed" : ""}`} style={{ "--accent": colorOf(p.key) }} data-participant={p.key}>
+              <header>
+                <span class="dot" aria-hidden="true" />
+                <h3>{p.display}</h3>
+                {failed && <span class="badge error">misslyckades</span>}
+              </header>
+              <p class="answer">{failed ? `Fel: ${a.error ?? "okänt fel"}` : a?.text || "…"}</p>
+              {a?.status === "ok" && (
+                <footer>
+                  {a.wordCount} ord · {((a.latencyMs ?? 0) / 1000).toFixed(1)} s
+                </footer>
+              )}
+            </article>
+          );
+        })}
+      </div>
+      {c.complete && <p class="note" role="status">Alla svar har kommit in.</p>}
+    </section>
   );
 }

@@ -136,6 +136,8 @@ export const defaultScript: Script = (req) => {
       return "## Summary\n\nA fine debate.";
     case "supervisor":
       return "Hello from the supervisor.";
+    case "compare":
+      return `${req.participant!.display} answers: it depends on the details.`;
     case "research_plan":
       return JSON.stringify({ queries: ["q1", "q2"] });
     case "research_check":
