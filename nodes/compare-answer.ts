@@ -4,7 +4,7 @@ import { runContext, type GraphDeps } from "../graph/deps.js";
 import { DeltaCoalescer, emit } from "../graph/events.js";
 import type { CompareAnswer, StateUpdate } from "../state/graph-state.js";
 import type { Participant } from "../state/participants.js";
-import { ModelCallError, rethrowIfCancelled, streamText, withTimeout } from "./model-call.js";
+import { answerOrFailure, streamText } from "./model-call.js";
 import { countWords } from "./text.js";
 
 /** What a `Send` to compare_answer carries. */
@@ -25,21 +25,11 @@ export function makeCompareAnswer(deps: GraphDeps) {
     emit(config, "compare_answer_start", who);
     const started = performance.now();
     const coalescer = new DeltaCoalescer((delta) => emit(config, "compare_answer_delta", { ...who, delta }), ctx.coalesceMs);
-    let text = "";
-    let error: string | undefined;
-    try {
-      text = await withTimeout(ctx.run.responseTimeoutMs, config.signal, (signal) => {
-        const system = ctx.prompts.render("compare.answer.system", { participant: p.display, date: ctx.today() });
-        const model = deps.models.create({ phase: "compare", participant: p, topic: task.question, maxTokens: ctx.run.maxResponseTokens });
-        return streamText(model, [new SystemMessage(system), new HumanMessage(task.question)], signal, (d) => coalescer.push(d));
-      });
-      if (text.trim() === "") error = "the model returned an empty answer";
-    } catch (err) {
-      rethrowIfCancelled(err);
-      error = err instanceof ModelCallError && err.code === "timeout" ? `timeout: ${err.message}` : (err as Error).message;
-    } finally {
-      coalescer.flush();
-    }
+    const { text, error } = await answerOrFailure(ctx.run.responseTimeoutMs, config.signal, coalescer, (signal) => {
+      const system = ctx.prompts.render("compare.answer.system", { participant: p.display, date: ctx.today() });
+      const model = deps.models.create({ phase: "compare", participant: p, topic: task.question, maxTokens: ctx.run.maxResponseTokens });
+      return streamText(model, [new SystemMessage(system), new HumanMessage(task.question)], signal, (d) => coalescer.push(d));
+    });
     const answer: CompareAnswer = {
       key: p.key,
       display: p.display,

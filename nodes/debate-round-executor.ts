@@ -9,7 +9,7 @@ import { ROUNDS, type DebateStatus, type Turn } from "../state/debate.js";
 import { mergeRoundResponses, type State, type StateUpdate } from "../state/graph-state.js";
 import type { Participant } from "../state/participants.js";
 import { buildContextChain } from "./context-chain.js";
-import { ModelCallError, rethrowIfCancelled, streamText, withTimeout } from "./model-call.js";
+import { answerOrFailure, streamText } from "./model-call.js";
 import { researchForTurn } from "./oneseek-research.js";
 import { participantMessages } from "./participant-prompts.js";
 import { shuffleForRound } from "./shuffle.js";
@@ -140,34 +140,21 @@ async function runTurn(
   const started = performance.now();
   const topic = state.debate_topic ?? "";
   const coalescer = new DeltaCoalescer((delta) => emit(config, "debate_participant_delta", { ...who, delta }), ctx.coalesceMs);
-  let text = "";
-  let error: string | undefined;
-  try {
-    text = await withTimeout(ctx.run.responseTimeoutMs, config.signal, async (signal) => {
-      const context = buildContextChain(topic, round, state.debate_round_responses, ctx.run.contextChars);
-      const research = p.oneseek
-        ? await researchForTurn(ctx, { oneseek: p, topic, round, context, date: ctx.today(), signal })
-        : null;
-      const messages = participantMessages(ctx, {
-        participant: p,
-        participants: state.debate_participants,
-        round,
-        topic,
-        context,
-        wordLimit: words,
-        research,
-      });
-      const model = ctx.deps.models.create({ phase: "turn", participant: p, round, topic, maxTokens: ctx.run.maxResponseTokens });
-      return streamText(model, messages, signal, (d) => coalescer.push(d));
+  const { text, error } = await answerOrFailure(ctx.run.responseTimeoutMs, config.signal, coalescer, async (signal) => {
+    const context = buildContextChain(topic, round, state.debate_round_responses, ctx.run.contextChars);
+    const research = p.oneseek ? await researchForTurn(ctx, { oneseek: p, topic, round, context, date: ctx.today(), signal }) : null;
+    const messages = participantMessages(ctx, {
+      participant: p,
+      participants: state.debate_participants,
+      round,
+      topic,
+      context,
+      wordLimit: words,
+      research,
     });
-    if (text.trim() === "") error = "the model returned an empty answer";
-  } catch (err) {
-    // A cancelled run stops here; anything else is this participant's failure only.
-    rethrowIfCancelled(err);
-    error = err instanceof ModelCallError && err.code === "timeout" ? `timeout: ${err.message}` : (err as Error).message;
-  } finally {
-    coalescer.flush();
-  }
+    const model = ctx.deps.models.create({ phase: "turn", participant: p, round, topic, maxTokens: ctx.run.maxResponseTokens });
+    return streamText(model, messages, signal, (d) => coalescer.push(d));
+  });
   const latency = Math.round(performance.now() - started);
   const ok = error === undefined;
   if (!ok) ctx.log(`${p.display} failed in round ${round}: ${error}`);

@@ -55,6 +55,28 @@ export function rethrowIfCancelled(err: unknown): void {
   if (err instanceof ModelCallError && err.code === "cancelled") throw err;
 }
 
+/**
+ * Runs one participant's streamed answer under its timeout and flushes its coalesced deltas at the
+ * end. Returns the text, or the failure as a message (an empty answer counts as one); only a
+ * cancelled run throws, since anything else is this participant's failure alone.
+ */
+export async function answerOrFailure(
+  timeoutMs: number,
+  runSignal: AbortSignal | undefined,
+  coalescer: { flush(): void },
+  call: (signal: AbortSignal) => Promise<string>,
+): Promise<{ text: string; error?: string }> {
+  try {
+    const text = await withTimeout(timeoutMs, runSignal, call);
+    return text.trim() === "" ? { text, error: "the model returned an empty answer" } : { text };
+  } catch (err) {
+    rethrowIfCancelled(err);
+    return { text: "", error: err instanceof ModelCallError && err.code === "timeout" ? `timeout: ${err.message}` : (err as Error).message };
+  } finally {
+    coalescer.flush();
+  }
+}
+
 /** The text of a message's content, whether a string or a list of content parts. */
 export function textOf(content: MessageContent): string {
   if (typeof content === "string") return content;
