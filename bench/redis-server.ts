@@ -2,14 +2,14 @@
  * Starts a real, throwaway redis-server on a free loopback port: used by the Redis tests and by the
  * two-process concurrency benchmark. Nothing in the product path uses it.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
+import { installed } from "../providers/installed.js";
 import { createServer } from "node:net";
 import { Redis } from "ioredis";
 
 /** Path of the redis-server binary, or undefined when it is not installed. */
 export function redisServerBinary(): string | undefined {
-  const found = spawnSync("sh", ["-c", "command -v redis-server"], { encoding: "utf8" });
-  return found.status === 0 ? found.stdout.trim() : undefined;
+  return installed("redis-server") ? "redis-server" : undefined;
 }
 
 /** A free TCP port on loopback (2024 is taken on these machines). */

@@ -1,4 +1,5 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
+import { installed } from "../providers/installed.js";
 import { PCM } from "../state/voice.js";
 
 const rate = String(PCM.sampleRate);
@@ -25,7 +26,7 @@ export class AudioPlayer {
   static start(env: Record<string, string | undefined> = process.env): AudioPlayer {
     const custom = env.DEBATT_AUDIO_PLAYER;
     if (custom) return new AudioPlayer(spawn("sh", ["-c", custom], { stdio: ["pipe", "ignore", "inherit"] }));
-    const found = PLAYERS.find((p) => spawnSync("sh", ["-c", `command -v ${p.bin}`]).status === 0);
+    const found = PLAYERS.find((p) => installed(p.bin));
     if (!found) {
       throw new NoPlayerError("--play needs an audio player: install alsa-utils (aplay), pulseaudio-utils (paplay), ffmpeg (ffplay) or sox (play), or set DEBATT_AUDIO_PLAYER");
     }

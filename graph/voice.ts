@@ -31,9 +31,4 @@ export class VoiceRuns {
       this.queues.delete(debateId);
     }
   }
-
-  /** Number of debates with a voice queue (for tests and health). */
-  get size(): number {
-    return this.queues.size;
-  }
 }

@@ -81,10 +81,9 @@ export class RedisPromptStore implements PromptStore {
 
   /** Resolves once both connections are ready, or rejects after `timeoutMs`. */
   async ready(timeoutMs = 5_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.client.status !== "ready" || this.subscriber.status !== "ready") {
-      if (Date.now() > deadline) throw new StoreUnavailableError(`Redis is not reachable (${this.client.status})`);
-      await new Promise((r) => setTimeout(r, 20));
+    await Promise.all([firstConnection(this.client, timeoutMs), firstConnection(this.subscriber, timeoutMs)]);
+    if (this.client.status !== "ready" || this.subscriber.status !== "ready") {
+      throw new StoreUnavailableError(`Redis is not reachable (${this.client.status})`);
     }
   }
 

@@ -1,10 +1,11 @@
-import { BaseChatModel, type BaseChatModelParams } from "@langchain/core/language_models/chat_models";
-import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
-import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
+import type { BaseChatModelParams } from "@langchain/core/language_models/chat_models";
+import { AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
+import { ChatGenerationChunk } from "@langchain/core/outputs";
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
 import type { ModelFactory, ModelRequest } from "../graph/models.js";
 import { detectLanguage } from "../state/language.js";
 import { seededRandom } from "../state/random.js";
+import { ChunkStreamingChatModel } from "./chunk-streaming-model.js";
 
 /**
  * The offline provider used when no OPENAI_API_KEY is set: deterministic, varied and plausible
@@ -199,7 +200,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /** A chat model that streams `simulatedAnswer` in word-token chunks, honouring the abort signal. */
-export class SimulatedChatModel extends BaseChatModel {
+export class SimulatedChatModel extends ChunkStreamingChatModel {
   constructor(
     private readonly request: ModelRequest,
     private readonly options: SimulatedOptions,
@@ -227,12 +228,6 @@ export class SimulatedChatModel extends BaseChatModel {
       yield new ChatGenerationChunk({ text: piece, message: new AIMessageChunk({ content: piece }) });
       await runManager?.handleLLMNewToken(piece);
     }
-  }
-
-  async _generate(messages: BaseMessage[], options: this["ParsedCallOptions"], runManager?: CallbackManagerForLLMRun): Promise<ChatResult> {
-    let text = "";
-    for await (const chunk of this._streamResponseChunks(messages, options, runManager)) text += chunk.text;
-    return { generations: [{ text, message: new AIMessage(text) }] };
   }
 }
 

@@ -1,16 +1,16 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { Router, type Response } from "express";
 import type { AudioArchive } from "../providers/audio-archive.js";
+import { installed } from "../providers/installed.js";
 import { wavHeader } from "../providers/pcm.js";
 import { PCM } from "../state/voice.js";
 import { HttpError } from "./errors.js";
 
 /** An installed MP3 encoder reading raw PCM on stdin, or undefined. */
 function mp3Encoder(): { command: string; args: string[] } | undefined {
-  const has = (bin: string) => spawnSync("sh", ["-c", `command -v ${bin}`]).status === 0;
   const rate = String(PCM.sampleRate);
-  if (has("ffmpeg")) return { command: "ffmpeg", args: ["-loglevel", "error", "-f", "s16le", "-ar", rate, "-ac", "1", "-i", "pipe:0", "-f", "mp3", "pipe:1"] };
-  if (has("lame")) return { command: "lame", args: ["--quiet", "-r", "-s", String(PCM.sampleRate / 1000), "--bitwidth", "16", "--signed", "--little-endian", "-m", "m", "-", "-"] };
+  if (installed("ffmpeg")) return { command: "ffmpeg", args: ["-loglevel", "error", "-f", "s16le", "-ar", rate, "-ac", "1", "-i", "pipe:0", "-f", "mp3", "pipe:1"] };
+  if (installed("lame")) return { command: "lame", args: ["--quiet", "-r", "-s", String(PCM.sampleRate / 1000), "--bitwidth", "16", "--signed", "--little-endian", "-m", "m", "-", "-"] };
   return undefined;
 }
 

@@ -2,3 +2,5 @@
 export const PCM = { sampleRate: 24_000, bitDepth: 16, channels: 1 } as const;
 /** Bytes per voice chunk: ~100 ms of audio (seed §3.3). */
 export const CHUNK_BYTES = 4_800;
+/** Voices of the OpenAI-compatible speech API. */
+export const OPENAI_VOICES = ["alloy", "echo", "fable", "nova", "onyx", "shimmer"] as const;

@@ -1,9 +1,7 @@
 import { z } from "zod";
 
 // The audio format lives in a module without zod, so the arena page can import it cheaply.
-export { CHUNK_BYTES, PCM } from "./audio-format.js";
-/** Voices of the OpenAI-compatible speech API. */
-export const OPENAI_VOICES = ["alloy", "echo", "fable", "nova", "onyx", "shimmer"] as const;
+export { CHUNK_BYTES, OPENAI_VOICES, PCM } from "./audio-format.js";
 /** Key of the instructions that apply to participants without their own. */
 export const DEFAULT_INSTRUCTIONS_KEY = "__default__";
 

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,6 +6,7 @@ import wavefile from "wavefile";
 import { describe, expect, it } from "vitest";
 import { EventSchemas, type EventName } from "../state/events.js";
 import { detectLanguage } from "../state/language.js";
+import { installed } from "../providers/installed.js";
 import { SimulatedModelFactory } from "../providers/simulated.js";
 import { HumanMessage } from "@langchain/core/messages";
 import { defaultRoster } from "../state/participants.js";
@@ -48,7 +49,7 @@ describe("the CLI", () => {
     expect(out).not.toContain("debate-arena-data");
   }, 60_000);
 
-  it.skipIf(spawnSync("sh", ["-c", "command -v espeak-ng"]).status !== 0)("--voice writes a /dvoice debate's audio as a 24 kHz WAV (skipped without espeak-ng)", async () => {
+  it.skipIf(!installed("espeak-ng"))("--voice writes a /dvoice debate's audio as a 24 kHz WAV (skipped without espeak-ng)", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "debatt-")), "debatt.wav");
     const { code, err } = await cli(["--participants", "grok,claude", "--voice", file, "/dvoice Bör AI regleras?"]);
     const wav = new wavefile.WaveFile(readFileSync(file));
@@ -60,7 +61,7 @@ describe("the CLI", () => {
     expect(err).toContain(`s of audio to ${file}`);
   }, 60_000);
 
-  it.skipIf(spawnSync("sh", ["-c", "command -v espeak-ng"]).status !== 0)("--play feeds the audio player exactly what --voice writes (skipped without espeak-ng)", async () => {
+  it.skipIf(!installed("espeak-ng"))("--play feeds the audio player exactly what --voice writes (skipped without espeak-ng)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "debatt-"));
     const { code } = await cli(["--participants", "grok,claude", "--play", "--voice", join(dir, "d.wav"), "/dvoice Bör AI regleras?"], {
       DEBATT_AUDIO_PLAYER: `cat > ${join(dir, "played.pcm")}`,

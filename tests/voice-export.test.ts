@@ -1,10 +1,10 @@
-import { spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import wavefile from "wavefile";
 import { afterEach, describe, expect, it } from "vitest";
 import { AudioArchive } from "../providers/audio-archive.js";
+import { installed } from "../providers/installed.js";
 import { FakeSpeech } from "./support/fake-speech.js";
 import { testDeps } from "./support/harness.js";
 import { postChat, readSse, startApp, type SseEvent } from "./support/http.js";
@@ -69,7 +69,7 @@ describe("audio export", () => {
     const { app } = await voiceServer();
     const { events } = await readSse(await postChat(app.url, { message: "/dvoice Bör AI regleras?", participants: ["call_grok", "call_claude"] }));
     const res = await fetch(`${app.url}/api/v1/debates/${debateIdOf(events)}/audio.mp3`);
-    const hasEncoder = ["ffmpeg", "lame"].some((b) => spawnSync("sh", ["-c", `command -v ${b}`]).status === 0);
+    const hasEncoder = ["ffmpeg", "lame"].some(installed);
     if (hasEncoder) {
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("audio/mpeg");

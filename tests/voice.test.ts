@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import wavefile from "wavefile";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ClientEvent } from "../graph/run.js";
@@ -6,6 +5,7 @@ import { splitSentences } from "../nodes/sentences.js";
 import { VoiceQueue, type VoiceEmitter } from "../nodes/voice-queue.js";
 import { LinearResampler, parseWavHeader, wavHeader } from "../providers/pcm.js";
 import { MemorySpeechCache } from "../providers/speech-cache.js";
+import { installed } from "../providers/installed.js";
 import { EspeakSpeech } from "../providers/tts-espeak.js";
 import { OpenAISpeech } from "../providers/tts-openai.js";
 import { defaultRoster } from "../state/participants.js";
@@ -263,7 +263,7 @@ describe("the OpenAI-compatible speech provider", () => {
   });
 });
 
-const espeak = spawnSync("sh", ["-c", "command -v espeak-ng"]).status === 0;
+const espeak = installed("espeak-ng");
 if (!espeak) console.warn("voice.test.ts: espeak-ng tests SKIPPED — espeak-ng is not installed (apt-get install -y espeak-ng)");
 
 describe.skipIf(!espeak)(`the local espeak-ng voice${espeak ? "" : " (skipped: espeak-ng is not installed)"}`, () => {

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
+import { OPENAI_VOICES } from "../state/audio-format.js";
 
 /** A prompt as `GET /api/v1/admin/prompts` lists it. */
 interface PromptView {
@@ -22,7 +23,6 @@ interface VoiceSettingsView {
 }
 
 const TOKEN_KEY = "debatt-admin-token";
-const VOICES = ["alloy", "echo", "fable", "nova", "onyx", "shimmer"];
 
 /** Calls the admin API with the session's token; throws the API's error message. */
 async function api<T>(token: string, method: string, path: string, body?: unknown): Promise<T> {
@@ -187,7 +187,7 @@ function VoiceSettingsForm({ token }: { token: string }) {
           <label>
             {name}
             <select value={voice} onChange={(e) => set({ voice_map: { ...settings.voice_map, [name]: (e.target as HTMLSelectElement).value } })}>
-              {[...new Set([voice, ...VOICES])].map((v) => (
+              {[...new Set([voice, ...OPENAI_VOICES])].map((v) => (
                 <option value={v}>{v}</option>
               ))}
             </select>

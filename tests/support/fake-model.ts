@@ -1,8 +1,8 @@
-import { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
-import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
+import { AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
+import { ChatGenerationChunk } from "@langchain/core/outputs";
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
 import type { ModelFactory, ModelPhase, ModelRequest } from "../../graph/models.js";
+import { ChunkStreamingChatModel } from "../../providers/chunk-streaming-model.js";
 
 /** What a scripted call does: answer text (streamed in word pieces), fail, or wait. */
 export interface Step {
@@ -43,7 +43,7 @@ const wait = (ms: number, signal?: AbortSignal) =>
   });
 
 /** A chat model that plays its script, records what it was sent and honours (or ignores) aborts. */
-export class ScriptedChatModel extends BaseChatModel {
+export class ScriptedChatModel extends ChunkStreamingChatModel {
   constructor(
     private readonly request: ModelRequest,
     private readonly factory: FakeModelFactory,
@@ -84,11 +84,6 @@ export class ScriptedChatModel extends BaseChatModel {
       await runManager?.handleLLMNewToken(piece);
     }
     call.finished = true;
-  }
-  async _generate(messages: BaseMessage[], options: this["ParsedCallOptions"], runManager?: CallbackManagerForLLMRun): Promise<ChatResult> {
-    let text = "";
-    for await (const c of this._streamResponseChunks(messages, options, runManager)) text += c.text;
-    return { generations: [{ text, message: new AIMessage(text) }] };
   }
 }
 
