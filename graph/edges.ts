@@ -5,10 +5,11 @@ import type { State } from "../state/graph-state.js";
 /** Spoken rounds before the vote. */
 const SPOKEN_ROUNDS = 3;
 
-/** After resolve_intent: the debate, the comparison, the supervisor's chat, or the end (a usage message was sent). */
-export function routeAfterIntent(state: State): "debate_domain_planner" | "compare" | "supervisor" | typeof END {
+/** After resolve_intent: the debate, a format's subgraph, the supervisor's chat, or the end (a usage message was sent). */
+export function routeAfterIntent(state: State): "debate_domain_planner" | "compare" | "vote" | "supervisor" | typeof END {
   if (state.route === "debate") return "debate_domain_planner";
   if (state.route === "compare") return "compare";
+  if (state.route === "vote") return "vote";
   if (state.route === "supervisor") return "supervisor";
   return END;
 }

@@ -10,7 +10,15 @@ export type ModelPhase =
   | "synthesis"
   | "supervisor"
   | "research_plan"
-  | "research_check";
+  | "research_check"
+  /** Seed formats: a model's first answer to the question. */
+  | "answer"
+  /** /vote: one model's vote for an anonymised answer (`VOTE: Response X`). */
+  | "ballot"
+  /** /vote: the chairman's pick among tied answers. */
+  | "tiebreaker"
+  /** Seed formats: the conversation title. */
+  | "title";
 
 /** A request for a chat model. */
 export interface ModelRequest {
@@ -21,7 +29,7 @@ export interface ModelRequest {
   round?: number;
   /** The debate topic (or the chat message), e.g. for the simulated provider's language. */
   topic?: string;
-  /** Display names a voter may choose from (vote phase). */
+  /** Display names (vote) or labels (ballot, tiebreaker) a voter may choose from. */
   candidates?: string[];
   /** Token budget of the answer. */
   maxTokens?: number;

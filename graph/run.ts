@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { kebabEventName } from "./events.js";
 import type { DebattGraph } from "./build.js";
+import type { ModeConfig } from "../state/deliberation.js";
 import type { GraphEvent } from "../state/events.js";
 
 /** An event as clients see it: kebab-case name and the payload. */
@@ -13,6 +14,8 @@ export interface ClientEvent {
 export interface RunInput {
   message: string;
   participants?: string[];
+  /** Settings of a seed format (models, chairman, timeout). */
+  modeConfig?: ModeConfig;
 }
 
 /** Options of a streamed run. */
@@ -32,7 +35,7 @@ export interface RunOptions {
 export async function* streamClientEvents(graph: DebattGraph, input: RunInput, options: RunOptions = {}): AsyncGenerator<ClientEvent> {
   try {
     const stream = await graph.stream(
-      { message: input.message, participants: input.participants ?? null },
+      { message: input.message, participants: input.participants ?? null, mode_config: input.modeConfig ?? null },
       {
         streamMode: "custom",
         signal: options.signal,

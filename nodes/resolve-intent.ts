@@ -2,17 +2,22 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { HumanMessage } from "@langchain/core/messages";
 import { emit } from "../graph/events.js";
 import type { State, StateUpdate } from "../state/graph-state.js";
+import type { DeliberationMode } from "../state/deliberation.js";
 import { textOf } from "./model-call.js";
 
 /** What a chat message asks for. */
 export type Command =
   | { kind: "debate"; topic: string; voice: boolean }
   | { kind: "compare"; question: string }
-  | { kind: "missing_topic"; command: "/debatt" | "/dvoice" | "/compare" }
+  | { kind: "deliberation"; mode: DeliberationMode; question: string }
+  | { kind: "missing_topic"; command: SlashCommand }
   | { kind: "chat"; text: string };
 
-/** `/debatt`, `/dvoice` or `/compare` (any case, after leading whitespace), then whitespace or the end. */
-const COMMAND = /^\s*\/(debatt|dvoice|compare)(?=\s|$)([\s\S]*)$/i;
+/** The slash commands. */
+export type SlashCommand = "/debatt" | "/dvoice" | "/compare" | `/${DeliberationMode}`;
+
+/** A slash command (any case, after leading whitespace), then whitespace or the end. */
+const COMMAND = /^\s*\/(debatt|dvoice|compare|vote)(?=\s|$)([\s\S]*)$/i;
 
 /**
  * Reads a message: a debate or compare command with its topic, one without, or chat. A message is
@@ -21,16 +26,18 @@ const COMMAND = /^\s*\/(debatt|dvoice|compare)(?=\s|$)([\s\S]*)$/i;
 export function parseCommand(message: string): Command {
   const m = COMMAND.exec(message);
   if (!m) return { kind: "chat", text: message.trim() };
-  const command = `/${m[1].toLowerCase()}` as "/debatt" | "/dvoice" | "/compare";
+  const command = `/${m[1].toLowerCase()}` as SlashCommand;
   const topic = m[2].trim();
   if (!topic) return { kind: "missing_topic", command };
   if (command === "/compare") return { kind: "compare", question: topic };
+  if (command === "/vote") return { kind: "deliberation", mode: "vote", question: topic };
   return { kind: "debate", topic, voice: command === "/dvoice" };
 }
 
 /**
  * resolve_intent: routes `/debatt <topic>` and `/dvoice <topic>` to the debate path (the latter
- * also sets voice mode), `/compare <question>` to the compare subgraph, a command without a topic
+ * also sets voice mode), `/compare <question>` to the compare subgraph, `/vote <question>` to
+ * the vote subgraph, a command without a topic
  * to a clear message, anything else to the supervisor's chat answer.
  */
 export async function resolveIntent(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
@@ -46,6 +53,8 @@ export async function resolveIntent(state: State, config: LangGraphRunnableConfi
       return { ...base, route: "debate", voice_mode: command.voice, debate_topic: command.topic };
     case "compare":
       return { ...base, route: "compare", compare_question: command.question };
+    case "deliberation":
+      return { ...base, route: command.mode, deliberation_question: command.question };
     case "missing_topic":
       emit(config, "error", {
         code: "missing_topic",

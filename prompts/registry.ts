@@ -1,5 +1,6 @@
 import * as C from "./compare.js";
 import * as D from "./debate.js";
+import * as V from "./vote.js";
 
 /** One placeholder a prompt may use; a required one must appear in every override. */
 export interface Placeholder {
@@ -28,6 +29,8 @@ const P = {
   participantCount: opt("participant_count", "number of participants"),
   date: (r = false) => (r ? req : opt)("date", "today's date, ISO 8601"),
   candidates: req("candidates", "display names one may vote for"),
+  question: (r = true) => (r ? req : opt)("question", "the user's question"),
+  responses: req("responses", "the anonymised answers, each as `--- Response X ---` and its text"),
 };
 
 const roundPrompt = (key: string, description: string, text: string): PromptDefinition => ({
@@ -116,7 +119,31 @@ export const PROMPTS: readonly PromptDefinition[] = [
     description: "/compare: each model's system prompt; the answers are shown side by side",
     placeholders: [P.participant(true), P.date()],
     default: C.COMPARE_ANSWER_SYSTEM,
-  }
+  },
+  {
+    key: "deliberation.answer.system",
+    description: "/vote (and the other seed formats): system prompt of each model's first answer",
+    placeholders: [P.date()],
+    default: V.DELIBERATION_ANSWER_SYSTEM,
+  },
+  {
+    key: "deliberation.title",
+    description: "Seed formats: the conversation title (3–5 words) from the first question",
+    placeholders: [P.question()],
+    default: V.DELIBERATION_TITLE,
+  },
+  {
+    key: "vote.ballot",
+    description: "/vote: each model votes for one anonymised answer, ending with `VOTE: Response X`",
+    placeholders: [P.question(), P.responses],
+    default: V.VOTE_BALLOT,
+  },
+  {
+    key: "vote.tiebreaker",
+    description: "/vote: the chairman picks one of the tied answers (`VOTE: Response X`)",
+    placeholders: [P.question(false), P.responses],
+    default: V.VOTE_TIEBREAKER,
+  },
 ];
 
 /** A registered prompt key. */

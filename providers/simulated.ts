@@ -161,6 +161,16 @@ export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], 
       return JSON.stringify({ queries: [topic].filter(Boolean) });
     case "research_check":
       return JSON.stringify({ keep: [0, 1, 2], note: t.summary });
+    case "ballot":
+    case "tiebreaker": {
+      const labels = request.candidates ?? [];
+      const favourite = labels[hash(topic) % Math.max(1, labels.length)];
+      const choice = request.phase === "ballot" && rnd() >= 0.6 ? pick(labels, rnd) : favourite;
+      return request.phase === "ballot" ? `${t.motivation}\n\nVOTE: ${choice ?? "Response A"}` : `VOTE: ${choice ?? "Response A"}`;
+    }
+    case "title":
+      return topic.replace(/[?!.]+$/, "").split(/\s+/).slice(0, 5).join(" ");
+    case "answer":
     case "compare":
     case "turn": {
       const stance = STANCES[lang][hash(me + topic) % 3];

@@ -2,11 +2,20 @@ import { Router } from "express";
 import type { DebattGraph } from "../graph/build.js";
 import { ROUNDS, TOTAL_ROUNDS } from "../state/debate.js";
 
+/** The stages of the flow view: the seed's debate, then one per format subgraph. */
+export type StageId = "debate" | (typeof SUBGRAPH_STAGES)[number]["id"];
+
+/** The format subgraphs, each drawn as its own stage in a row below the debate. */
+const SUBGRAPH_STAGES = [
+  { id: "compare", label: "Jämförelse", color: "sky", y: 2600 },
+  { id: "vote", label: "Omröstning", color: "emerald", y: 2760 },
+] as const;
+
 /** One pipeline node of the admin flow view (seed 003 §3.9). */
 export interface FlowNode {
   id: string;
   label: string;
-  stage: "debate" | "compare";
+  stage: StageId;
   /** Canvas position of the seed's flow-graph page (§8). */
   position: { x: number; y: number };
   /** False for a seed node the code does not have. */
@@ -23,7 +32,7 @@ export interface FlowEdge {
 
 /** The flow view: stages, nodes and edges. */
 export interface FlowGraph {
-  stages: { id: "debate" | "compare"; label: string; color: string }[];
+  stages: { id: StageId; label: string; color: string }[];
   nodes: FlowNode[];
   edges: FlowEdge[];
 }
@@ -40,6 +49,14 @@ const LABELS: Record<string, string> = {
   compare_planner: "Compare Planner",
   compare_answer: "Compare Answers (parallel)",
   compare_complete: "Compare Complete",
+  vote_planner: "Vote Planner",
+  "vote:deliberation_answer": "Answers (parallel)",
+  vote_anonymize: "Anonymise (labels)",
+  vote_ballot: "Votes (parallel)",
+  vote_tally: "Tally",
+  vote_tiebreak: "Chairman Tiebreak",
+  vote_declare_winner: "Declare Winner",
+  "vote:deliberation_title": "Title",
   ...Object.fromEntries(ROUNDS.map((r) => [`debate_round_${r.round}`, `Runda ${r.round}: ${ROUND_LABELS[r.type]}`])),
 };
 const POSITIONS: Record<string, { x: number; y: number }> = {
@@ -55,12 +72,10 @@ const POSITIONS: Record<string, { x: number; y: number }> = {
   debate_voice_pipeline: { x: 240, y: 2400 },
 };
 
-/** Positions of the compare stage, below the seed's debate stage. */
-const COMPARE_POSITIONS: Record<string, { x: number; y: number }> = {
-  compare_planner: { x: 240, y: 2600 },
-  compare_answer: { x: 520, y: 2600 },
-  compare_complete: { x: 800, y: 2600 },
-};
+/** Subgraph nodes that run as one task per participant (`Send`). */
+const PARALLEL = new Set(["compare_answer", "vote:deliberation_answer", "vote_ballot"]);
+/** Labels of the conditional edges into a subgraph node. */
+const BRANCH_LABELS: Record<string, string> = { vote_tiebreak: "oavgjort" };
 
 /** The graph node that runs the parallel vote is shown as the seed's round 4. */
 const VOTE_NODE = "debate_vote";
@@ -73,7 +88,9 @@ const VOICE_NODE = "debate_voice_pipeline";
  * (executor → round n, round n → round n+1, last round → the vote) and OneSeek's research as a
  * sub-step of the rounds. The graph's edges into the voice pipeline are drawn as the seed draws
  * them: one conditional `/dvoice` edge from the round executor, which hands it every answer.
- * The /compare subgraph is a second stage, `compare`, with its own nodes and edges.
+ * Each format subgraph (/compare, /vote) is a stage of its own, its nodes in a row in pipeline
+ * order. A subgraph node is named as in the graph's x-ray view (`vote:vote_tally`), without the
+ * stage prefix when its name already starts with the stage (`vote_tally`).
  */
 export async function flowGraph(graph: DebattGraph): Promise<FlowGraph> {
   const drawable = await graph.getGraphAsync({ xray: true });
@@ -103,27 +120,34 @@ export async function flowGraph(graph: DebattGraph): Promise<FlowGraph> {
     { source: "debate_domain_planner", target: "debate_oneseek_agent", label: "OneSeek" },
     { source: "debate_oneseek_agent", target: rounds[0], label: "deltar i rundor" },
   );
-  // The /compare subgraph, as its own stage (nodes `compare:…` in the graph's x-ray view).
-  const unprefix = (id: string) => id.replace(/^compare:/, "");
-  for (const e of drawable.edges) {
-    if (e.source.startsWith("compare:") && e.target.startsWith("compare:")) {
-      edges.push({ source: unprefix(e.source), target: unprefix(e.target), ...(e.conditional ? { conditional: true, label: "×N" } : {}) });
+  const stageOf = new Map<string, StageId>();
+  const position = new Map<string, { x: number; y: number }>();
+  for (const stage of SUBGRAPH_STAGES) {
+    const prefix = `${stage.id}:`;
+    const show = (id: string) => (id.startsWith(`${prefix}${stage.id}_`) ? id.slice(prefix.length) : id);
+    for (const e of drawable.edges) {
+      if (e.source.startsWith(prefix) && e.target.startsWith(prefix)) {
+        const target = show(e.target);
+        const label = PARALLEL.has(target) ? "×N" : BRANCH_LABELS[target];
+        edges.push({ source: show(e.source), target, ...(e.conditional ? { conditional: true, ...(label ? { label } : {}) } : {}) });
+      }
     }
+    const inStage = [...graphIds].filter((id) => id.startsWith(prefix)).map(show);
+    inStage.forEach((id, i) => {
+      stageOf.set(id, stage.id);
+      position.set(id, { x: 240 + 280 * i, y: stage.y });
+    });
   }
   const ids = [...new Set(edges.flatMap((e) => [e.source, e.target]))];
   const subSteps = new Set([...rounds, VOTING, "debate_oneseek_agent"]);
-  const compareIds = new Set([...graphIds].filter((id) => id.startsWith("compare:")).map(unprefix));
   return {
-    stages: [
-      { id: "debate", label: "Debatt", color: "amber" },
-      { id: "compare", label: "Jämförelse", color: "sky" },
-    ],
+    stages: [{ id: "debate", label: "Debatt", color: "amber" }, ...SUBGRAPH_STAGES.map(({ id, label, color }) => ({ id, label, color }))],
     nodes: ids.map((id) => ({
       id: `node:${id}`,
       label: LABELS[id] ?? id,
-      stage: compareIds.has(id) ? "compare" : "debate",
-      position: POSITIONS[id] ?? COMPARE_POSITIONS[id] ?? { x: 0, y: 0 },
-      implemented: graphIds.has(id) || subSteps.has(id) || compareIds.has(id),
+      stage: stageOf.get(id) ?? "debate",
+      position: POSITIONS[id] ?? position.get(id) ?? { x: 0, y: 0 },
+      implemented: graphIds.has(id) || subSteps.has(id) || stageOf.has(id),
     })),
     edges: edges.map((e) => ({ ...e, source: `node:${e.source}`, target: `node:${e.target}` })),
   };

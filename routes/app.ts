@@ -9,6 +9,7 @@ import { adminPromptsRouter } from "./admin-prompts.js";
 import { adminVoiceRouter } from "./admin-voice.js";
 import { chatRouter } from "./chat.js";
 import { debatesRouter } from "./debates.js";
+import { deliberateRouter } from "./deliberate.js";
 import { errorHandler, HttpError } from "./errors.js";
 import { ActiveRuns } from "./runs.js";
 import { StartGate } from "./start-gate.js";
@@ -55,8 +56,10 @@ export function createApp(deps: GraphDeps): App {
     });
   });
 
-  app.use("/api/v1/chat", express.json({ limit: CHAT_BODY_LIMIT, strict: false }));
-  app.use(chatRouter({ graph, settings: deps.settings, runs, startGate: new StartGate(), log }));
+  app.use(["/api/v1/chat", "/api/v1/deliberate"], express.json({ limit: CHAT_BODY_LIMIT, strict: false }));
+  const streams = { graph, settings: deps.settings, runs, startGate: new StartGate(), log };
+  app.use(chatRouter(streams));
+  app.use(deliberateRouter(streams));
   app.use(debatesRouter(deps.audio));
 
   const admin = express.Router();

@@ -10,6 +10,8 @@ import { defaultRoster, RosterSchema, type Participant } from "./participants.js
 export const DEFAULTS = {
   /** Per-call timeout for a participant's answer (seed: RESPONSE_TIMEOUT_SECONDS = 90). */
   responseTimeoutMs: 90_000,
+  /** Per-call timeout of the seed formats (/vote …; seed 001: 120 s). */
+  deliberationTimeoutMs: 120_000,
   /** Per-call timeout for a vote (seed: VOTE_TIMEOUT_SECONDS = 60). */
   voteTimeoutMs: 60_000,
   /** Extra time the whole parallel vote round gets beyond one vote's timeout. */

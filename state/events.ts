@@ -14,6 +14,22 @@ const speaker = { model: z.string(), model_key: z.string(), round: z.number().in
 export const RoundTypeSchema = z.enum(["introduction", "argument", "deepening", "voting"]);
 export type RoundType = z.infer<typeof RoundTypeSchema>;
 
+/** Who a seed-format payload is about (camelCase, as the seeds write it). */
+const who = { model: z.string(), display: z.string(), modelKey: z.string() };
+const WhoSchema = z.object(who);
+
+const Stage1ResponseSchema = z.object({ model: z.string(), response: z.string(), responseTimeMs: z.number().int(), display: z.string(), modelKey: z.string() });
+
+/** Seed 001 VoteResponse. */
+const VoteResponseSchema = z.object({
+  ...who,
+  voteText: z.string(),
+  votedFor: z.string().nullable(),
+  responseTimeMs: z.number().int(),
+  error: z.string().optional(),
+  anonymityBreach: z.array(z.string()),
+});
+
 export const EventSchemas = {
   debate_init: z.object({
     participants: z.array(
@@ -111,6 +127,69 @@ export const EventSchemas = {
     ...stamp,
   }),
   compare_complete: z.object({ answered: z.number().int(), failed: z.number().int(), ...stamp }),
+  /** Seed formats: streamed text of one model in one stage (`collect`, `vote`, `tiebreaker`, …). */
+  answer_delta: z.object({ mode: z.string(), stage: z.string(), ...who, delta: z.string(), ...stamp }),
+  /** Seed formats: the conversation's generated title. */
+  title_complete: z.object({ data: z.object({ title: z.string() }), ...stamp }),
+  /** Seed formats: the deliberation finished (the stream then ends with `done`). */
+  complete: z.object({ ...stamp }),
+  /** Seed 001: a /vote begins (`participants`, `chairman`, `simulated` added). */
+  vote_start: z.object({
+    conversationId: z.string(),
+    messageId: z.string(),
+    mode: z.literal("vote"),
+    question: z.string(),
+    participants: z.array(WhoSchema),
+    chairman: WhoSchema,
+    simulated: z.boolean(),
+    ...stamp,
+  }),
+  stage1_start: z.object({ ...stamp }),
+  /** Seed 001: the answers (`failed` added: who did not answer, and why). */
+  stage1_complete: z.object({
+    data: z.array(Stage1ResponseSchema),
+    failed: z.array(z.object({ ...who, error: z.string() })),
+    ...stamp,
+  }),
+  vote_round_start: z.object({ ...stamp }),
+  vote_round_complete: z.object({
+    data: z.object({
+      votes: z.array(VoteResponseSchema),
+      tallies: z.record(z.string(), z.number().int()),
+      labelToModel: z.record(z.string(), z.string()),
+      validVoteCount: z.number().int(),
+      invalidVoteCount: z.number().int(),
+      isTie: z.boolean(),
+      tiedLabels: z.array(z.string()),
+      anonymityFlagged: z.number().int(),
+    }),
+    ...stamp,
+  }),
+  tiebreaker_start: z.object({ tiedLabels: z.array(z.string()), ...stamp }),
+  tiebreaker_complete: z.object({
+    data: z.object({
+      model: z.string(),
+      voteText: z.string(),
+      votedFor: z.string(),
+      responseTimeMs: z.number().int(),
+      attempts: z.number().int(),
+      fallback: z.boolean(),
+    }),
+    ...stamp,
+  }),
+  winner_declared: z.object({
+    data: z.object({
+      winnerLabel: z.string(),
+      winnerModel: z.string(),
+      winnerResponse: z.string(),
+      voteCount: z.number().int(),
+      totalVotes: z.number().int(),
+      tiebroken: z.boolean(),
+      tiebreakerModel: z.string().optional(),
+      winnerDisplay: z.string(),
+    }),
+    ...stamp,
+  }),
   error: z.object({ message: z.string(), code: z.string(), ...stamp }),
 } as const;
 

@@ -74,3 +74,41 @@ export function selectParticipants(roster: Participant[], requested?: string[] |
   }
   return picked;
 }
+
+/**
+ * One participant named by roster key, display name or model id (case-insensitive). A name that
+ * is not on the roster but looks like a model id (`vendor/model`) becomes a participant of its
+ * own, so a request written against the seeds (`councilModels: ["openai/o3", …]`) works as
+ * long as the endpoint serves that model. Throws naming the entry otherwise.
+ */
+export function resolveParticipant(roster: Participant[], name: string): Participant {
+  const wanted = name.trim().toLowerCase();
+  const hit = roster.find((p) => p.key === wanted || p.display.toLowerCase() === wanted || p.model.toLowerCase() === wanted);
+  if (hit) return hit;
+  if (/^[\w.-]+\/[\w.:-]+$/.test(name.trim())) {
+    const model = name.trim();
+    const display = model.split("/")[1];
+    return { key: `model_${model.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "")}`, display, model };
+  }
+  throw new Error(`unknown participant "${name}": use a roster key (${roster.map((p) => p.key).join(", ")}), a display name or a model id like vendor/model`);
+}
+
+/**
+ * The participants of a seed format: the requested ones (see `resolveParticipant`), or the first
+ * `max` of the roster. Throws naming the command and the count when it is outside min–max.
+ */
+export function resolveDeliberators(
+  roster: Participant[],
+  requested: string[] | null | undefined,
+  bounds: { command: string; min: number; max: number },
+): Participant[] {
+  const picked: Participant[] = [];
+  for (const name of requested?.length ? requested : roster.slice(0, bounds.max).map((p) => p.key)) {
+    const p = resolveParticipant(roster, name);
+    if (!picked.some((q) => q.key === p.key)) picked.push(p);
+  }
+  if (picked.length < bounds.min || picked.length > bounds.max) {
+    throw new Error(`${bounds.command} needs ${bounds.min}–${bounds.max} models, ${picked.length} ${requested?.length ? "requested" : "on the roster"}`);
+  }
+  return picked;
+}

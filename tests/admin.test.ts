@@ -55,11 +55,11 @@ describe("admin authentication", () => {
 });
 
 describe("admin prompts", () => {
-  it("lists every key (the seed's 16 and /compare's) with description, placeholders, default, override and effective text", async () => {
+  it("lists every key (the seed's 16 and the other formats') with description, placeholders, default, override and effective text", async () => {
     const { call } = await admin();
     const body = await (await call("GET", "/prompts")).json();
     expect(body.prompts.map((p: any) => p.key)).toEqual(PROMPTS.map((p) => p.key));
-    expect(body.prompts).toHaveLength(17);
+    expect(body.prompts).toHaveLength(21);
     for (const p of body.prompts) {
       expect(Object.keys(p).sort()).toEqual(["default", "description", "effective", "key", "override", "placeholders"]);
       expect(p.override).toBeNull();
@@ -125,14 +125,26 @@ describe("admin flow graph", () => {
     const edge = (s: string, t: string) => flow.edges.find((e: any) => e.source === `node:${s}` && e.target === `node:${t}`);
 
     const debate = flow.nodes.filter((n: any) => n.stage === "debate").map((n: any) => n.id).sort();
-    const debateEdges = flow.edges.filter((e: any) => !e.source.startsWith("node:compare_"));
+    const debateEdges = flow.edges.filter((e: any) => e.source.startsWith("node:debate_"));
 
-    expect(flow.stages).toEqual([{ id: "debate", label: "Debatt", color: "amber" }, { id: "compare", label: "Jämförelse", color: "sky" }]);
+    expect(flow.stages).toEqual([
+      { id: "debate", label: "Debatt", color: "amber" },
+      { id: "compare", label: "Jämförelse", color: "sky" },
+      { id: "vote", label: "Omröstning", color: "emerald" },
+    ]);
     expect(debate).toEqual(
       ["debate_convergence", "debate_domain_planner", "debate_oneseek_agent", "debate_round_1", "debate_round_2", "debate_round_3",
         "debate_round_4_voting", "debate_round_executor", "debate_synthesizer", "debate_voice_pipeline"].map((id) => `node:${id}`),
     );
-    expect(ids.filter((id: string) => !debate.includes(id))).toEqual(["node:compare_answer", "node:compare_complete", "node:compare_planner"]);
+    const inStage = (stage: string) => flow.nodes.filter((n: any) => n.stage === stage).map((n: any) => n.id).sort();
+    expect(inStage("compare")).toEqual(["node:compare_answer", "node:compare_complete", "node:compare_planner"]);
+    expect(inStage("vote")).toEqual(
+      ["vote:deliberation_answer", "vote:deliberation_title", "vote_anonymize", "vote_ballot", "vote_declare_winner", "vote_planner", "vote_tally", "vote_tiebreak"].map((id) => `node:${id}`),
+    );
+    expect(ids).toHaveLength(debate.length + 3 + 8);
+    expect(edge("vote_anonymize", "vote_ballot")).toMatchObject({ conditional: true, label: "×N" });
+    expect(edge("vote_tally", "vote_tiebreak")).toMatchObject({ conditional: true, label: "oavgjort" });
+    expect(edge("vote_declare_winner", "vote:deliberation_title")).toBeDefined();
     expect(debateEdges).toHaveLength(12);
     expect(edge("compare_planner", "compare_answer")).toMatchObject({ conditional: true });
     expect(edge("compare_answer", "compare_complete")).toBeDefined();

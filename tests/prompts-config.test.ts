@@ -9,18 +9,19 @@ import { ConfigError, loadSettings, resolveRunSettings } from "../state/config.j
 import { named, runEvents, testDeps } from "./support/harness.js";
 
 describe("the prompt registry", () => {
-  it("registers the seed's 16 keys first, then /compare's, each default valid and asking for the topic's language", () => {
+  it("registers the seed's 16 keys first, then those of the other formats, each default valid and asking for the topic's language", () => {
     expect(PROMPTS.map((p) => p.key)).toEqual([
       "debate.supervisor.instructions", "debate.domain_planner.system", "debate.mini_planner.system", "debate.mini_critic.system",
       "debate.convergence.system", "debate.analysis.system", "debate.research.system", "debate.oneseek.system",
       "debate.round.1.introduction", "debate.round.2.argument", "debate.round.3.deepening", "debate.round.4.voting",
       "debate.oneseek.round.1", "debate.oneseek.round.2", "debate.oneseek.round.3", "debate.oneseek.round.4",
-      "compare.answer.system",
+      "compare.answer.system", "deliberation.answer.system", "deliberation.title", "vote.ballot", "vote.tiebreaker",
     ]);
     for (const p of PROMPTS) {
       expect(validatePromptText(p.key, p.default), p.key).toEqual([]);
       expect(placeholdersIn(p.default).sort(), p.key).toEqual(p.placeholders.map((x) => x.name).filter((n) => p.default.includes(`{${n}}`)).sort());
-      if (p.key !== "debate.research.system") expect(p.default, p.key).toMatch(/samma språk/);
+      // Prompts whose answer people read ask for the question's language (a vote's is `VOTE: Response X`).
+      if (!["debate.research.system", "vote.ballot", "vote.tiebreaker"].includes(p.key)) expect(p.default, p.key).toMatch(/samma språk|language of the question/);
     }
   });
 

@@ -26,7 +26,7 @@ export interface FakeCall {
 }
 
 /** A script: the step for a request (keyed by participant and phase) and how many calls came before. */
-export type Script = (request: ModelRequest, callIndex: number) => Step | string;
+export type Script = (request: ModelRequest, callIndex: number, messages: BaseMessage[]) => Step | string;
 
 const wait = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -70,7 +70,7 @@ export class ScriptedChatModel extends ChunkStreamingChatModel {
     this.factory.calls.push(call);
     const signal = options.signal;
     signal?.addEventListener("abort", () => (call.aborted = !call.finished), { once: true });
-    const raw = this.factory.script(this.request, index);
+    const raw = this.factory.script(this.request, index, messages);
     const step: Step = typeof raw === "string" ? { text: raw } : raw;
     if (step.latencyMs) await wait(step.latencyMs, step.ignoreSignal ? undefined : signal);
     if (step.error) {
@@ -133,6 +133,13 @@ export const defaultScript: Script = (req) => {
       return "Hello from the supervisor.";
     case "compare":
       return `${req.participant!.display} answers: it depends on the details.`;
+    case "answer":
+      return answerOf(req.participant!.display, 1);
+    case "ballot":
+    case "tiebreaker":
+      return `Clear and practical.\nVOTE: ${(req.candidates ?? ["Response A"])[0]}`;
+    case "title":
+      return "A Scripted Title";
     case "research_plan":
       return JSON.stringify({ queries: ["q1", "q2"] });
     case "research_check":
@@ -141,6 +148,9 @@ export const defaultScript: Script = (req) => {
 };
 
 /** A script that changes some steps of another one. */
-export function withOverrides(override: (req: ModelRequest, i: number) => Step | string | undefined, base: Script = defaultScript): Script {
-  return (req, i) => override(req, i) ?? base(req, i);
+export function withOverrides(
+  override: (req: ModelRequest, i: number, messages: BaseMessage[]) => Step | string | undefined,
+  base: Script = defaultScript,
+): Script {
+  return (req, i, messages) => override(req, i, messages) ?? base(req, i, messages);
 }

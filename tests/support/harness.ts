@@ -4,6 +4,7 @@ import type { GraphDeps } from "../../graph/deps.js";
 import type { SearchClient } from "../../graph/models.js";
 import { streamClientEvents, type ClientEvent } from "../../graph/run.js";
 import { InMemoryPromptStore, type PromptStore } from "../../prompts/store.js";
+import type { ModeConfig } from "../../state/deliberation.js";
 import { loadSettings, type Settings } from "../../state/config.js";
 import { defaultRoster } from "../../state/participants.js";
 import { FakeModelFactory, type Script } from "./fake-model.js";
@@ -27,11 +28,18 @@ export function testDeps(options: { script?: Script; settings?: Partial<Settings
 export async function runEvents(
   deps: GraphDeps,
   message: string,
-  options: { configurable?: Record<string, unknown>; participants?: string[]; signal?: AbortSignal; checkpointer?: MemorySaver; threadId?: string } = {},
+  options: {
+    configurable?: Record<string, unknown>;
+    participants?: string[];
+    modeConfig?: ModeConfig;
+    signal?: AbortSignal;
+    checkpointer?: MemorySaver;
+    threadId?: string;
+  } = {},
 ): Promise<ClientEvent[]> {
   const graph = buildGraph(deps, { checkpointer: options.checkpointer });
   const events: ClientEvent[] = [];
-  for await (const e of streamClientEvents(graph, { message, participants: options.participants }, options)) events.push(e);
+  for await (const e of streamClientEvents(graph, { message, participants: options.participants, modeConfig: options.modeConfig }, options)) events.push(e);
   return events;
 }
 

@@ -28,7 +28,16 @@ export async function startApp(deps: GraphDeps): Promise<App & { url: string; cl
 
 /** Posts JSON to the chat stream. */
 export function postChat(url: string, body: unknown, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${url}/api/v1/chat/stream`, {
+  return postJson(`${url}/api/v1/chat/stream`, body, init);
+}
+
+/** Posts JSON to the seeds' deliberation stream. */
+export function postDeliberate(url: string, body: unknown, init: RequestInit = {}): Promise<Response> {
+  return postJson(`${url}/api/v1/deliberate/stream`, body, init);
+}
+
+function postJson(url: string, body: unknown, init: RequestInit): Promise<Response> {
+  return fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),

@@ -1,0 +1,56 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { runContext, type GraphDeps } from "../graph/deps.js";
+import { emit } from "../graph/events.js";
+import { stage1Response, type CollectedAnswer } from "../state/deliberation.js";
+import type { State, StateUpdate } from "../state/graph-state.js";
+import { identityNames, redactSelfIdentification } from "./anonymity.js";
+import { createLabelMap } from "./labels.js";
+
+/** Fewest stage-1 answers a vote can choose between (seed 001 §F). */
+export const MIN_ANSWERS_TO_VOTE = 2;
+
+/**
+ * The answers as voters see them: `--- Response X ---` and the text (seed 001's template), each
+ * with its author's self-identification removed.
+ */
+export function labelledResponses(labels: Record<string, string>, answers: CollectedAnswer[], names: string[], votes?: Record<string, number>): string {
+  return Object.entries(labels)
+    .map(([label, key]) => {
+      const text = redactSelfIdentification(answers.find((a) => a.key === key)?.response ?? "", names);
+      return `--- ${label}${votes ? ` (${votes[label] ?? 0} votes)` : ""} ---\n${text}\n\n`;
+    })
+    .join("");
+}
+
+/**
+ * vote_anonymize: stage 1 is in. Emits `stage1_complete` (with who failed), stops with `error`
+ * when fewer than two answered (seed 001 §F), else draws a fresh shuffled label map for the
+ * vote and emits `vote_round_start`.
+ */
+export function makeVoteAnonymize(deps: GraphDeps) {
+  return async function voteAnonymize(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
+    const ctx = await runContext(deps, config);
+    const order = new Map(state.deliberation_participants.map((p, i) => [p.key, i]));
+    const answers = [...state.deliberation_answers].sort((a, b) => order.get(a.key)! - order.get(b.key)!);
+    const ok = answers.filter((a) => a.status === "ok");
+    emit(config, "stage1_complete", {
+      data: ok.map(stage1Response),
+      failed: answers.filter((a) => a.status === "error").map((a) => ({ model: a.model, display: a.display, modelKey: a.key, error: a.error ?? "failed" })),
+    });
+    if (ok.length < MIN_ANSWERS_TO_VOTE) {
+      const message = ok.length === 0
+        ? "All models failed to answer; nothing to vote on."
+        : `Only ${ok.length} model answered; a vote needs at least ${MIN_ANSWERS_TO_VOTE} answers.`;
+      emit(config, "error", { code: ok.length === 0 ? "all_models_failed" : "too_few_answers", message });
+      return { deliberation_error: message };
+    }
+    const labels = createLabelMap(ok.map((a) => a.key), ctx.run.seed, 1);
+    emit(config, "vote_round_start", {});
+    return { deliberation_labels: Object.fromEntries(labels) };
+  };
+}
+
+/** The identity names of a run's participants and chairman (what voters must not see). */
+export function runIdentityNames(state: State): string[] {
+  return identityNames([...state.deliberation_participants, ...(state.deliberation_chairman ? [state.deliberation_chairman] : [])]);
+}

@@ -1,0 +1,51 @@
+import { HumanMessage } from "@langchain/core/messages";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { runContext, type GraphDeps } from "../graph/deps.js";
+import { DeltaCoalescer, emit } from "../graph/events.js";
+import { whoIs, type VoteResponse } from "../state/deliberation.js";
+import type { StateUpdate } from "../state/graph-state.js";
+import type { Participant } from "../state/participants.js";
+import { namesMentioned } from "./anonymity.js";
+import { parseLetterVote } from "./letter-vote.js";
+import { answerOrFailure, streamText } from "./model-call.js";
+
+/** What a `Send` to vote_ballot carries: one voter and what every voter is shown. */
+export interface BallotTask {
+  voter: Participant;
+  question: string;
+  /** The anonymised answers, rendered once for all voters. */
+  responses: string;
+  /** The labels in play, e.g. Response A–D. */
+  labels: string[];
+  /** Names that would identify an author (for flagging the vote's text). */
+  names: string[];
+  timeoutMs: number;
+}
+
+/**
+ * vote_ballot: one model reads the anonymised answers and votes (one task per voter, in
+ * parallel). The text is parsed with seed 001's parser; a failed call or an unparsable text
+ * is an invalid vote, kept with its text. A text that names a participant or vendor is flagged.
+ */
+export function makeVoteBallot(deps: GraphDeps) {
+  return async function voteBallot(task: BallotTask, config: LangGraphRunnableConfig): Promise<StateUpdate> {
+    const ctx = await runContext(deps, config);
+    const who = whoIs(task.voter);
+    const started = performance.now();
+    const coalescer = new DeltaCoalescer((delta) => emit(config, "answer_delta", { mode: "vote", stage: "vote", ...who, delta }), ctx.coalesceMs);
+    const { text, error } = await answerOrFailure(task.timeoutMs, config.signal, coalescer, (signal) => {
+      const prompt = ctx.prompts.render("vote.ballot", { question: task.question, responses: task.responses });
+      const model = deps.models.create({ phase: "ballot", participant: task.voter, topic: task.question, candidates: task.labels });
+      return streamText(model, [new HumanMessage(prompt)], signal, (d) => coalescer.push(d));
+    });
+    const vote: VoteResponse = {
+      ...who,
+      voteText: text,
+      votedFor: error ? null : parseLetterVote(text),
+      responseTimeMs: Math.round(performance.now() - started),
+      ...(error ? { error } : {}),
+      anonymityBreach: namesMentioned(text, task.names, task.question),
+    };
+    return { vote_ballots: [vote] };
+  };
+}

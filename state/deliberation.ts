@@ -1,0 +1,109 @@
+import type { Participant } from "./participants.js";
+
+/**
+ * Types of the seed formats (seeds 000, 001, 002, 004) as their documents define them. Payload
+ * fields are camelCase like the seeds', so a client written against a seed reads them unchanged.
+ */
+
+/** The deliberation formats beside /debatt and /compare. */
+export type DeliberationMode = "vote";
+
+/** How many models each format takes, and its command (seed 001: 3–7 for /vote). */
+export const MODE_MODELS: Record<DeliberationMode, { command: string; min: number; max: number }> = {
+  vote: { command: "/vote", min: 3, max: 7 },
+};
+
+/** Label → model id, e.g. `{"Response A": "openai/gpt-5"}` (seed 001 LabelMap). */
+export type LabelMap = Record<string, string>;
+
+/** Per-request settings of a format (the seeds' `modeConfig`, normalised). */
+export interface ModeConfig {
+  /** Models or participants to ask (roster keys, display names or model ids). */
+  models?: string[];
+  /** The tiebreaking chairman (roster key, display name or model id). */
+  chairman?: string;
+  /** Per-call timeout in ms. */
+  timeoutMs?: number;
+}
+
+/** One stage-1 answer as kept in state: ok or failed, with who gave it. */
+export interface CollectedAnswer {
+  key: string;
+  display: string;
+  model: string;
+  status: "ok" | "error";
+  response: string;
+  responseTimeMs: number;
+  error?: string;
+}
+
+/** A successful stage-1 answer (seed Stage1Response; `display` and `modelKey` added). */
+export interface Stage1Response {
+  model: string;
+  response: string;
+  responseTimeMs: number;
+  display: string;
+  modelKey: string;
+}
+
+/** One vote (seed 001 VoteResponse; `display`, `modelKey` and `anonymityBreach` added). */
+export interface VoteResponse {
+  model: string;
+  voteText: string;
+  /** "Response A", or null when the vote could not be parsed or the model failed. */
+  votedFor: string | null;
+  responseTimeMs: number;
+  display: string;
+  modelKey: string;
+  /** Why the vote is missing (model error or timeout), when it is. */
+  error?: string;
+  /** Names of participants or vendors the vote's text mentions (it may be guessing authors). */
+  anonymityBreach: string[];
+}
+
+/** The vote round (seed 001 VoteRoundResult; `anonymityFlagged` added). */
+export interface VoteRoundResult {
+  votes: VoteResponse[];
+  tallies: Record<string, number>;
+  labelToModel: LabelMap;
+  validVoteCount: number;
+  invalidVoteCount: number;
+  isTie: boolean;
+  tiedLabels: string[];
+  /** Votes whose text names a participant or vendor. */
+  anonymityFlagged: number;
+}
+
+/** The chairman's tiebreak (seed 001 TiebreakerResult; `attempts` and `fallback` added). */
+export interface TiebreakerResult {
+  model: string;
+  voteText: string;
+  votedFor: string;
+  responseTimeMs: number;
+  /** Model calls made: 1, or 2 after an unparsable first answer. */
+  attempts: number;
+  /** True when both answers were unparsable and the first tied label (alphabetically) was taken. */
+  fallback: boolean;
+}
+
+/** The declared winner (seed 001 VoteWinnerResult; `winnerDisplay` added). */
+export interface VoteWinnerResult {
+  winnerLabel: string;
+  winnerModel: string;
+  winnerResponse: string;
+  voteCount: number;
+  totalVotes: number;
+  tiebroken: boolean;
+  tiebreakerModel?: string;
+  winnerDisplay: string;
+}
+
+/** The public form of a stage-1 answer. */
+export function stage1Response(a: CollectedAnswer): Stage1Response {
+  return { model: a.model, response: a.response, responseTimeMs: a.responseTimeMs, display: a.display, modelKey: a.key };
+}
+
+/** Who a participant is in a seed payload. */
+export function whoIs(p: Participant): { model: string; display: string; modelKey: string } {
+  return { model: p.model, display: p.display, modelKey: p.key };
+}
