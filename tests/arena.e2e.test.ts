@@ -83,6 +83,33 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(errors).toEqual([]);
   }, 90_000);
 
+  it("renders a whole /vote: answer cards, vote bars with the models revealed, the winner's original answer", async () => {
+    const { page, errors } = await open();
+    await ask(page, "/vote Vilket programspråk passar bäst för webb-API:er?");
+    await page.locator(".vote .card").first().waitFor();
+    await page.locator(".vote .winner").waitFor({ timeout: 60_000 });
+    await page.locator(".vote h2", { hasNotText: "Vilket programspråk passar bäst för webb-API:er?" }).waitFor();
+    await page.screenshot({ path: `${ARTIFACTS}/vote-result.png`, fullPage: true });
+
+    expect(await page.locator(".vote .card").count()).toBe(7);
+    expect(await page.locator(".vote .bars > li").count()).toBe(7);
+    expect(await page.locator(".vote .ballots > li").count()).toBe(7);
+    const winner = await page.locator(".vote .winner").innerText();
+    expect(winner).toMatch(/Vinnare: \S+ — \d av 7 röster/);
+    // The winner's answer is shown whole, as its card has it.
+    const name = /Vinnare: (\S+)/.exec(winner)![1];
+    const card = page.locator(".vote .card", { has: page.locator("h3", { hasText: name }) });
+    expect(await card.locator(".badge").first().innerText()).toMatch(/^Response [A-G] · \d röst(er)?$/);
+    await card.locator("summary").click();
+    expect(winner).toContain((await card.locator(".answer").innerText()).slice(0, 80));
+    // Each vote opens to show its reasoning; the bars name the model behind each label.
+    await page.locator(".vote .ballots summary").first().click();
+    expect(await page.locator(".vote .ballots .answer").first().innerText()).toMatch(/VOTE: Response [A-G]/);
+    expect(await page.locator(".vote .bars .name").first().innerText()).toMatch(/^Response A \S+/);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  }, 90_000);
+
   it("fits a phone-width screen", async () => {
     const { page, errors } = await open({}, { width: 390, height: 844 });
     await ask(page, "/debatt Ska skolan ha mobilförbud?");

@@ -11,6 +11,8 @@ import { EventSchemas, type EventName } from "../state/events.js";
 import { defaultRoster } from "../state/participants.js";
 import { answerOf, withOverrides, type Script, type Step } from "./support/fake-model.js";
 import { named, runEvents, testDeps } from "./support/harness.js";
+import { emptyArena, reduce } from "../web/arena-state.js";
+import { displayOfLabel } from "../web/vote-state.js";
 import { idsAreGapless, postChat, postDeliberate, readSse, startApp } from "./support/http.js";
 
 const THREE = ["call_grok", "call_claude", "call_gpt"];
@@ -434,6 +436,18 @@ describe("/vote over HTTP", () => {
       expect(start.participants.map((p: { display: string }) => p.display)).toEqual(["claude-opus-4-6", "o3", "Gemini", "Perplexity"]);
       expect(start.chairman.model).toBe("anthropic/claude-opus-4-6");
       expect(models.callsOf("answer")).toHaveLength(4);
+
+      // The page's state, built from the same events.
+      const page = events.slice(1).reduce(reduce, emptyArena());
+      const v = page.vote!;
+      expect(v.stage).toBe("complete");
+      expect(Object.values(v.answers).map((a) => a.status)).toEqual(["ok", "ok", "ok", "ok"]);
+      expect(v.answers["model_openai_o3"].text).toBe(answerOf("o3", 1));
+      expect(Object.keys(v.ballots)).toHaveLength(4);
+      expect(v.winner?.winnerLabel).toBe("Response A");
+      expect(displayOfLabel(v, "Response A")).toBe(v.winner?.winnerDisplay);
+      expect(v.title).toBe("A Scripted Title");
+      expect(page.debateId).toBeUndefined();
     } finally {
       await server.close();
     }

@@ -17,9 +17,9 @@ const ROUND_LABELS: Record<number, string> = { 1: "Introduktion", 2: "Argument",
 const TIEBREAK: Record<string, string> = { word_count: "oavgjort: flest ord avgjorde", alphabetical: "oavgjort: bokstavsordning avgjorde" };
 
 /** Model output is rendered as markdown with raw HTML escaped, never injected. */
-const markdown = new MarkdownIt({ html: false, linkify: true });
+export const markdown = new MarkdownIt({ html: false, linkify: true });
 
-const colorOf = (key: string) => COLORS[key.replace(/^call_/, "")] ?? "#64748b";
+export const colorOf = (key: string) => COLORS[key.replace(/^call_/, "")] ?? "#64748b";
 
 /** The live debate arena of seed §4.3, driven only by the stream's events. */
 export function Arena({ s, voiceSpeaker }: { s: ArenaState; voiceSpeaker?: string }) {
