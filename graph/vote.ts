@@ -1,45 +1,23 @@
-import { END, Send, START, StateGraph } from "@langchain/langgraph";
-import { conversationHistory, makeDeliberationAnswer, type AnswerTask } from "../nodes/deliberation-answer.js";
+import { END, START, StateGraph } from "@langchain/langgraph";
+import { makeDeliberationAnswer, type AnswerTask } from "../nodes/deliberation-answer.js";
+import { makeDeliberationBallot, type BallotTask } from "../nodes/deliberation-ballot.js";
 import { makeDeliberationTitle } from "../nodes/deliberation-title.js";
-import { labelledResponses, makeVoteAnonymize, runIdentityNames } from "../nodes/vote-anonymize.js";
-import { makeVoteBallot, type BallotTask } from "../nodes/vote-ballot.js";
+import { makeVoteAnonymize } from "../nodes/vote-anonymize.js";
 import { makeVotePlanner } from "../nodes/vote-planner.js";
 import { voteTally } from "../nodes/vote-tally.js";
 import { makeVoteTiebreak } from "../nodes/vote-tiebreak.js";
 import { voteDeclareWinner } from "../nodes/vote-declare-winner.js";
 import { GraphState, type State } from "../state/graph-state.js";
+import { answerOf, answerSends, ballotSends } from "./deliberation.js";
 import type { GraphDeps } from "./deps.js";
 
 type Update = typeof GraphState.Update;
 
 /** After the planner: one answer task per model (stage 1, in parallel), or the end (bad request). */
-export function routeToAnswers(state: State): Send[] | typeof END {
-  if (state.deliberation_error) return END;
-  const history = conversationHistory(state.messages);
-  return state.deliberation_participants.map(
-    (participant) =>
-      new Send("deliberation_answer", {
-        mode: "vote",
-        participant,
-        question: state.deliberation_question ?? "",
-        history,
-        timeoutMs: state.deliberation_timeout_ms,
-      } satisfies AnswerTask),
-  );
-}
+export const routeToAnswers = (state: State) => answerSends(state, "vote");
 
 /** After anonymisation: one vote task per model that answered (stage 2, in parallel), or the end. */
-export function routeToBallots(state: State): Send[] | typeof END {
-  if (state.deliberation_error) return END;
-  const question = state.deliberation_question ?? "";
-  const names = runIdentityNames(state);
-  const responses = labelledResponses(state.deliberation_labels, state.deliberation_answers, names);
-  const labels = Object.keys(state.deliberation_labels);
-  const answered = new Set(state.deliberation_answers.filter((a) => a.status === "ok").map((a) => a.key));
-  return state.deliberation_participants
-    .filter((p) => answered.has(p.key))
-    .map((voter) => new Send("vote_ballot", { voter, question, responses, labels, names, timeoutMs: state.deliberation_timeout_ms } satisfies BallotTask));
-}
+export const routeToBallots = (state: State) => ballotSends(state, "vote", "vote.ballot", (key) => answerOf(state, key));
 
 /** After the tally: the chairman on a tie, the winner otherwise, the end when no vote counted. */
 export function routeAfterTally(state: State): "vote_tiebreak" | "vote_declare_winner" | typeof END {
@@ -54,14 +32,14 @@ export function routeAfterTiebreak(state: State): "vote_declare_winner" | typeof
 
 /**
  * The /vote subgraph (seed 001): vote_planner → deliberation_answer ×N (Send) → vote_anonymize →
- * vote_ballot ×N (Send) → vote_tally → [tie] vote_tiebreak → vote_declare_winner → deliberation_title.
+ * deliberation_ballot ×N (Send) → vote_tally → [tie] vote_tiebreak → vote_declare_winner → deliberation_title.
  */
 export function buildVoteGraph(deps: GraphDeps) {
   return new StateGraph(GraphState)
     .addNode("vote_planner", makeVotePlanner(deps))
     .addNode("deliberation_answer", makeDeliberationAnswer(deps) as unknown as (task: AnswerTask) => Promise<Update>)
     .addNode("vote_anonymize", makeVoteAnonymize(deps))
-    .addNode("vote_ballot", makeVoteBallot(deps) as unknown as (task: BallotTask) => Promise<Update>)
+    .addNode("deliberation_ballot", makeDeliberationBallot(deps) as unknown as (task: BallotTask) => Promise<Update>)
     .addNode("vote_tally", voteTally)
     .addNode("vote_tiebreak", makeVoteTiebreak(deps))
     .addNode("vote_declare_winner", voteDeclareWinner)
@@ -69,8 +47,8 @@ export function buildVoteGraph(deps: GraphDeps) {
     .addEdge(START, "vote_planner")
     .addConditionalEdges("vote_planner", routeToAnswers, ["deliberation_answer", END])
     .addEdge("deliberation_answer", "vote_anonymize")
-    .addConditionalEdges("vote_anonymize", routeToBallots, ["vote_ballot", END])
-    .addEdge("vote_ballot", "vote_tally")
+    .addConditionalEdges("vote_anonymize", routeToBallots, ["deliberation_ballot", END])
+    .addEdge("deliberation_ballot", "vote_tally")
     .addConditionalEdges("vote_tally", routeAfterTally, ["vote_tiebreak", "vote_declare_winner", END])
     .addConditionalEdges("vote_tiebreak", routeAfterTiebreak, ["vote_declare_winner", END])
     .addEdge("vote_declare_winner", "deliberation_title")

@@ -1,3 +1,4 @@
+import type { State } from "../state/graph-state.js";
 import type { Participant } from "../state/participants.js";
 
 /** Vendors and model families a text may name; with the participants' own names they identify an author. */
@@ -62,4 +63,9 @@ export function redactSelfIdentification(text: string, names: readonly string[])
   // "as" only before a comma ("As Claude, I …"): "as Google suggests" is not about the author.
   const asName = new RegExp(String.raw`(\bas${article})` + name + String.raw`(?=\s*,)`, "giu");
   return text.replace(claims, "$1[a model]").replace(asName, "$1[a model]");
+}
+
+/** The identity names of a run's participants and chairman (what judges must not see). */
+export function runIdentityNames(state: State): string[] {
+  return identityNames([...state.deliberation_participants, ...(state.deliberation_chairman ? [state.deliberation_chairman] : [])]);
 }

@@ -1,4 +1,5 @@
 import { randomInt } from "node:crypto";
+import { redactSelfIdentification } from "./anonymity.js";
 import { shuffleForRound } from "./shuffle.js";
 
 /** The label of the i-th anonymised answer: "Response A", "Response B", … (seed 001). */
@@ -14,4 +15,19 @@ export function responseLabel(index: number): string {
 export function createLabelMap<T>(items: readonly T[], seed: number | undefined, salt: number): Map<string, T> {
   const order = shuffleForRound(items, seed ?? randomInt(2 ** 31), salt);
   return new Map(order.map((item, i) => [responseLabel(i), item]));
+}
+
+/**
+ * Answers as judges see them: `--- Response X ---` and the text (the seeds' template), each with
+ * its author's self-identification removed; with `votes`, each header also gives its vote count.
+ */
+export function labelledResponses(
+  labels: Record<string, string>,
+  textOf: (key: string) => string,
+  names: readonly string[],
+  votes?: Record<string, number>,
+): string {
+  return Object.entries(labels)
+    .map(([label, key]) => `--- ${label}${votes ? ` (${votes[label] ?? 0} votes)` : ""} ---\n${redactSelfIdentification(textOf(key), names)}\n\n`)
+    .join("");
 }

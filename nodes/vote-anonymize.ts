@@ -1,26 +1,12 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { runContext, type GraphDeps } from "../graph/deps.js";
 import { emit } from "../graph/events.js";
-import { stage1Response, type CollectedAnswer } from "../state/deliberation.js";
+import { stage1Response } from "../state/deliberation.js";
 import type { State, StateUpdate } from "../state/graph-state.js";
-import { identityNames, redactSelfIdentification } from "./anonymity.js";
 import { createLabelMap } from "./labels.js";
 
 /** Fewest stage-1 answers a vote can choose between (seed 001 §F). */
 export const MIN_ANSWERS_TO_VOTE = 2;
-
-/**
- * The answers as voters see them: `--- Response X ---` and the text (seed 001's template), each
- * with its author's self-identification removed.
- */
-export function labelledResponses(labels: Record<string, string>, answers: CollectedAnswer[], names: string[], votes?: Record<string, number>): string {
-  return Object.entries(labels)
-    .map(([label, key]) => {
-      const text = redactSelfIdentification(answers.find((a) => a.key === key)?.response ?? "", names);
-      return `--- ${label}${votes ? ` (${votes[label] ?? 0} votes)` : ""} ---\n${text}\n\n`;
-    })
-    .join("");
-}
 
 /**
  * vote_anonymize: stage 1 is in. Emits `stage1_complete` (with who failed), stops with `error`
@@ -48,9 +34,4 @@ export function makeVoteAnonymize(deps: GraphDeps) {
     emit(config, "vote_round_start", {});
     return { deliberation_labels: Object.fromEntries(labels) };
   };
-}
-
-/** The identity names of a run's participants and chairman (what voters must not see). */
-export function runIdentityNames(state: State): string[] {
-  return identityNames([...state.deliberation_participants, ...(state.deliberation_chairman ? [state.deliberation_chairman] : [])]);
 }

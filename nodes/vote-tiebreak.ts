@@ -6,7 +6,8 @@ import { whoIs, type TiebreakerResult } from "../state/deliberation.js";
 import type { State, StateUpdate } from "../state/graph-state.js";
 import { parseLetterVote } from "./letter-vote.js";
 import { answerOrFailure, streamText } from "./model-call.js";
-import { labelledResponses, runIdentityNames } from "./vote-anonymize.js";
+import { runIdentityNames } from "./anonymity.js";
+import { labelledResponses } from "./labels.js";
 
 /** Chairman calls before falling back to the first tied label: the first and one retry (seed 001 §F). */
 const TIEBREAK_ATTEMPTS = 2;
@@ -28,7 +29,7 @@ export function makeVoteTiebreak(deps: GraphDeps) {
     const labels = Object.fromEntries(tied.map((l) => [l, state.deliberation_labels[l]]));
     const prompt = ctx.prompts.render("vote.tiebreaker", {
       question,
-      responses: labelledResponses(labels, state.deliberation_answers, runIdentityNames(state), round.tallies),
+      responses: labelledResponses(labels, (key) => state.deliberation_answers.find((a) => a.key === key)?.response ?? "", runIdentityNames(state), round.tallies),
     });
     const started = performance.now();
     let text = "";

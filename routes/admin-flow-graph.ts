@@ -52,7 +52,7 @@ const LABELS: Record<string, string> = {
   vote_planner: "Vote Planner",
   "vote:deliberation_answer": "Answers (parallel)",
   vote_anonymize: "Anonymise (labels)",
-  vote_ballot: "Votes (parallel)",
+  "vote:deliberation_ballot": "Votes (parallel)",
   vote_tally: "Tally",
   vote_tiebreak: "Chairman Tiebreak",
   vote_declare_winner: "Declare Winner",
@@ -73,7 +73,7 @@ const POSITIONS: Record<string, { x: number; y: number }> = {
 };
 
 /** Subgraph nodes that run as one task per participant (`Send`). */
-const PARALLEL = new Set(["compare_answer", "vote:deliberation_answer", "vote_ballot"]);
+const PARALLEL = new Set(["compare_answer", "vote:deliberation_answer", "vote:deliberation_ballot"]);
 /** Labels of the conditional edges into a subgraph node. */
 const BRANCH_LABELS: Record<string, string> = { vote_tiebreak: "oavgjort" };
 

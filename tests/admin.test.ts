@@ -139,10 +139,10 @@ describe("admin flow graph", () => {
     const inStage = (stage: string) => flow.nodes.filter((n: any) => n.stage === stage).map((n: any) => n.id).sort();
     expect(inStage("compare")).toEqual(["node:compare_answer", "node:compare_complete", "node:compare_planner"]);
     expect(inStage("vote")).toEqual(
-      ["vote:deliberation_answer", "vote:deliberation_title", "vote_anonymize", "vote_ballot", "vote_declare_winner", "vote_planner", "vote_tally", "vote_tiebreak"].map((id) => `node:${id}`),
+      ["vote:deliberation_answer", "vote:deliberation_ballot", "vote:deliberation_title", "vote_anonymize", "vote_declare_winner", "vote_planner", "vote_tally", "vote_tiebreak"].map((id) => `node:${id}`),
     );
     expect(ids).toHaveLength(debate.length + 3 + 8);
-    expect(edge("vote_anonymize", "vote_ballot")).toMatchObject({ conditional: true, label: "×N" });
+    expect(edge("vote_anonymize", "vote:deliberation_ballot")).toMatchObject({ conditional: true, label: "×N" });
     expect(edge("vote_tally", "vote_tiebreak")).toMatchObject({ conditional: true, label: "oavgjort" });
     expect(edge("vote_declare_winner", "vote:deliberation_title")).toBeDefined();
     expect(debateEdges).toHaveLength(12);

@@ -499,7 +499,7 @@ describe("/vote in Studio", () => {
     const drawn = await buildGraph(deps).getGraphAsync({ xray: true });
     const ids = Object.values(drawn.nodes).map((n) => n.id);
     expect(ids).toEqual(expect.arrayContaining([
-      "vote:vote_planner", "vote:deliberation_answer", "vote:vote_anonymize", "vote:vote_ballot",
+      "vote:vote_planner", "vote:deliberation_answer", "vote:vote_anonymize", "vote:deliberation_ballot",
       "vote:vote_tally", "vote:vote_tiebreak", "vote:vote_declare_winner", "vote:deliberation_title",
     ]));
   });

@@ -2,15 +2,18 @@ import { HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { runContext, type GraphDeps } from "../graph/deps.js";
 import { DeltaCoalescer, emit } from "../graph/events.js";
-import { whoIs, type VoteResponse } from "../state/deliberation.js";
+import { whoIs, type DeliberationMode, type VoteResponse } from "../state/deliberation.js";
 import type { StateUpdate } from "../state/graph-state.js";
 import type { Participant } from "../state/participants.js";
 import { namesMentioned } from "./anonymity.js";
 import { parseLetterVote } from "./letter-vote.js";
 import { answerOrFailure, streamText } from "./model-call.js";
 
-/** What a `Send` to vote_ballot carries: one voter and what every voter is shown. */
+/** What a `Send` to deliberation_ballot carries: one voter and what every voter is shown. */
 export interface BallotTask {
+  mode: DeliberationMode;
+  /** The voting prompt's registry key (`{question}`, `{responses}`). */
+  promptKey: string;
   voter: Participant;
   question: string;
   /** The anonymised answers, rendered once for all voters. */
@@ -23,18 +26,18 @@ export interface BallotTask {
 }
 
 /**
- * vote_ballot: one model reads the anonymised answers and votes (one task per voter, in
- * parallel). The text is parsed with seed 001's parser; a failed call or an unparsable text
+ * deliberation_ballot: one model reads the anonymised answers and votes (one task per voter, in
+ * parallel; /vote and /revise). The text is parsed with seed 001's parser; a failed call or an unparsable text
  * is an invalid vote, kept with its text. A text that names a participant or vendor is flagged.
  */
-export function makeVoteBallot(deps: GraphDeps) {
-  return async function voteBallot(task: BallotTask, config: LangGraphRunnableConfig): Promise<StateUpdate> {
+export function makeDeliberationBallot(deps: GraphDeps) {
+  return async function deliberationBallot(task: BallotTask, config: LangGraphRunnableConfig): Promise<StateUpdate> {
     const ctx = await runContext(deps, config);
     const who = whoIs(task.voter);
     const started = performance.now();
-    const coalescer = new DeltaCoalescer((delta) => emit(config, "answer_delta", { mode: "vote", stage: "vote", ...who, delta }), ctx.coalesceMs);
+    const coalescer = new DeltaCoalescer((delta) => emit(config, "answer_delta", { mode: task.mode, stage: "vote", ...who, delta }), ctx.coalesceMs);
     const { text, error } = await answerOrFailure(task.timeoutMs, config.signal, coalescer, (signal) => {
-      const prompt = ctx.prompts.render("vote.ballot", { question: task.question, responses: task.responses });
+      const prompt = ctx.prompts.render(task.promptKey, { question: task.question, responses: task.responses });
       const model = deps.models.create({ phase: "ballot", participant: task.voter, topic: task.question, candidates: task.labels });
       return streamText(model, [new HumanMessage(prompt)], signal, (d) => coalescer.push(d));
     });
