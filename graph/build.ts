@@ -14,6 +14,7 @@ import { MAX_PARTICIPANTS } from "../state/participants.js";
 import type { GraphDeps } from "./deps.js";
 import { afterDebate, recursionLimitFor, routeAfterIntent, routeAfterPlanner, routeAfterTurn } from "./edges.js";
 import { buildCompareGraph } from "./compare.js";
+import { buildReviseGraph } from "./revise.js";
 import { buildVoteGraph } from "./vote.js";
 import { VoiceRuns } from "./voice.js";
 
@@ -24,6 +25,8 @@ import { VoiceRuns } from "./voice.js";
  *                   ├─ compare (subgraph: planner → answers ×N in parallel → complete) → END
  *                   ├─ vote (subgraph, seed 001: answers ×N → anonymise → votes ×N → tally
  *                   │        → [tie] tiebreaker → winner → title) → END
+ *                   ├─ revise (subgraph, seed 000: answers ×N → revisions ×N → new labels
+ *                   │          → votes ×N → tally → winner → title) → END
  *                   ├─ debate_domain_planner → debate_round_executor ⟲ (one turn per step)
  *                   │     → debate_vote ×N (Send, parallel) → debate_convergence → debate_synthesizer
  *                   │     → (/dvoice) debate_voice_pipeline → END
@@ -37,6 +40,7 @@ export function buildGraph(deps: GraphDeps, options: { checkpointer?: BaseCheckp
     .addNode("resolve_intent", resolveIntent)
     .addNode("supervisor", makeSupervisor(deps))
     .addNode("vote", buildVoteGraph(deps))
+    .addNode("revise", buildReviseGraph(deps))
     .addNode("compare", buildCompareGraph(deps))
     .addNode("debate_domain_planner", makeDebateDomainPlanner(deps))
     .addNode("debate_round_executor", makeDebateRoundExecutor(deps, voice))
@@ -46,10 +50,11 @@ export function buildGraph(deps: GraphDeps, options: { checkpointer?: BaseCheckp
     .addNode("debate_synthesizer", makeDebateSynthesizer(deps))
     .addNode("debate_voice_pipeline", makeDebateVoicePipeline(deps, voice))
     .addEdge(START, "resolve_intent")
-    .addConditionalEdges("resolve_intent", routeAfterIntent, ["debate_domain_planner", "compare", "vote", "supervisor", END])
+    .addConditionalEdges("resolve_intent", routeAfterIntent, ["debate_domain_planner", "compare", "vote", "revise", "supervisor", END])
     .addEdge("supervisor", END)
     .addEdge("compare", END)
     .addEdge("vote", END)
+    .addEdge("revise", END)
     .addConditionalEdges("debate_domain_planner", routeAfterPlanner, ["debate_round_executor", END])
     .addConditionalEdges("debate_round_executor", routeAfterTurn, ["debate_round_executor", "debate_vote", "debate_voice_pipeline", END])
     .addEdge("debate_vote", "debate_convergence")

@@ -1,15 +1,16 @@
 import { END, Send } from "@langchain/langgraph";
 import type { VoteTask } from "../state/debate.js";
+import type { DeliberationMode } from "../state/deliberation.js";
 import type { State } from "../state/graph-state.js";
 
 /** Spoken rounds before the vote. */
 const SPOKEN_ROUNDS = 3;
 
 /** After resolve_intent: the debate, a format's subgraph, the supervisor's chat, or the end (a usage message was sent). */
-export function routeAfterIntent(state: State): "debate_domain_planner" | "compare" | "vote" | "supervisor" | typeof END {
+export function routeAfterIntent(state: State): "debate_domain_planner" | "compare" | DeliberationMode | "supervisor" | typeof END {
   if (state.route === "debate") return "debate_domain_planner";
   if (state.route === "compare") return "compare";
-  if (state.route === "vote") return "vote";
+  if (state.route === "vote" || state.route === "revise") return state.route;
   if (state.route === "supervisor") return "supervisor";
   return END;
 }

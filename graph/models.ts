@@ -18,7 +18,11 @@ export type ModelPhase =
   /** /vote: the chairman's pick among tied answers. */
   | "tiebreaker"
   /** Seed formats: the conversation title. */
-  | "title";
+  | "title"
+  /** /revise: one model reconsiders its answer (REVISE, STAND or MERGE). */
+  | "revision"
+  /** /revise with anti-anchoring: one model restates its own position first. */
+  | "restate";
 
 /** A request for a chat model. */
 export interface ModelRequest {

@@ -1,5 +1,6 @@
 import * as C from "./compare.js";
 import * as D from "./debate.js";
+import * as R from "./revise.js";
 import * as V from "./vote.js";
 
 /** One placeholder a prompt may use; a required one must appear in every override. */
@@ -31,6 +32,8 @@ const P = {
   candidates: req("candidates", "display names one may vote for"),
   question: (r = true) => (r ? req : opt)("question", "the user's question"),
   responses: req("responses", "the anonymised answers, each as `--- Response X ---` and its text"),
+  ownResponse: req("own_response", "the model's own first answer"),
+  otherResponses: req("other_responses", "the other models' answers, anonymised as `--- Response X ---` and the text"),
 };
 
 const roundPrompt = (key: string, description: string, text: string): PromptDefinition => ({
@@ -143,6 +146,30 @@ export const PROMPTS: readonly PromptDefinition[] = [
     description: "/vote: the chairman picks one of the tied answers (`VOTE: Response X`)",
     placeholders: [P.question(false), P.responses],
     default: V.VOTE_TIEBREAKER,
+  },
+  {
+    key: "revise.revision",
+    description: "/revise: each model sees its own answer and the others' (anonymised) and decides REVISE, STAND or MERGE",
+    placeholders: [P.question(), P.ownResponse, P.otherResponses],
+    default: R.REVISE_REVISION,
+  },
+  {
+    key: "revise.restate",
+    description: "/revise with anti-anchoring: first turn, the model restates its own position before seeing the others",
+    placeholders: [P.question(), P.ownResponse],
+    default: R.REVISE_RESTATE,
+  },
+  {
+    key: "revise.revision.anti_anchoring",
+    description: "/revise with anti-anchoring: second turn, the others' answers and the evidence bar for changing",
+    placeholders: [P.otherResponses],
+    default: R.REVISE_REVISION_ANTI_ANCHORING,
+  },
+  {
+    key: "revise.ballot",
+    description: "/revise: each model votes for one anonymised revised answer, ending with `VOTE: Response X`",
+    placeholders: [P.question(), P.responses],
+    default: R.REVISE_BALLOT,
   },
 ];
 

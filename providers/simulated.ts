@@ -168,6 +168,13 @@ export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], 
       const choice = request.phase === "ballot" && rnd() >= 0.6 ? pick(labels, rnd) : favourite;
       return request.phase === "ballot" ? `${t.motivation}\n\nVOTE: ${choice ?? "Response A"}` : `VOTE: ${choice ?? "Response A"}`;
     }
+    case "restate":
+      return fill(pick(t.open, rnd), { topic: topic || "…", stance: STANCES[lang][hash(me + topic) % 3] });
+    case "revision": {
+      const decision = (["REVISE", "STAND", "MERGE"] as const)[hash(`${me}|${topic}`) % 3];
+      const body = simulatedAnswer({ ...request, phase: "turn", round: 2 }, messages, opts);
+      return `DECISION: ${decision}\nREASONING: ${t.motivation}\n\nREVISED RESPONSE:\n${body}`;
+    }
     case "title":
       return topic.replace(/[?!.]+$/, "").split(/\s+/).slice(0, 5).join(" ");
     case "answer":

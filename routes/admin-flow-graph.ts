@@ -9,6 +9,7 @@ export type StageId = "debate" | (typeof SUBGRAPH_STAGES)[number]["id"];
 const SUBGRAPH_STAGES = [
   { id: "compare", label: "Jämförelse", color: "sky", y: 2600 },
   { id: "vote", label: "Omröstning", color: "emerald", y: 2760 },
+  { id: "revise", label: "Revidering", color: "violet", y: 2920 },
 ] as const;
 
 /** One pipeline node of the admin flow view (seed 003 §3.9). */
@@ -57,6 +58,15 @@ const LABELS: Record<string, string> = {
   vote_tiebreak: "Chairman Tiebreak",
   vote_declare_winner: "Declare Winner",
   "vote:deliberation_title": "Title",
+  revise_planner: "Revise Planner",
+  "revise:deliberation_answer": "Answers (parallel)",
+  revise_anonymize: "Anonymise (round 1)",
+  revise_revision: "Revisions (parallel, own prompts)",
+  revise_relabel: "New Labels",
+  "revise:deliberation_ballot": "Votes (parallel)",
+  revise_tally: "Tally",
+  revise_declare_winner: "Declare Winner",
+  "revise:deliberation_title": "Title",
   ...Object.fromEntries(ROUNDS.map((r) => [`debate_round_${r.round}`, `Runda ${r.round}: ${ROUND_LABELS[r.type]}`])),
 };
 const POSITIONS: Record<string, { x: number; y: number }> = {
@@ -73,7 +83,7 @@ const POSITIONS: Record<string, { x: number; y: number }> = {
 };
 
 /** Subgraph nodes that run as one task per participant (`Send`). */
-const PARALLEL = new Set(["compare_answer", "vote:deliberation_answer", "vote:deliberation_ballot"]);
+const PARALLEL = new Set(["compare_answer", "vote:deliberation_answer", "vote:deliberation_ballot", "revise:deliberation_answer", "revise_revision", "revise:deliberation_ballot"]);
 /** Labels of the conditional edges into a subgraph node. */
 const BRANCH_LABELS: Record<string, string> = { vote_tiebreak: "oavgjort" };
 

@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from "express";
 import { z } from "zod";
 import { DEFAULTS } from "../state/config.js";
-import { MODE_MODELS } from "../state/deliberation.js";
+import { MODE_MODELS, type ModeConfig } from "../state/deliberation.js";
 import { resolveDeliberators, resolveParticipant } from "../state/participants.js";
 import { assertAccepting, parseJsonBody, postOnly, streamRun, userText, type ChatRouteDeps } from "./chat.js";
 import { HttpError } from "./errors.js";
@@ -27,14 +27,38 @@ const voteRequestSchema = z
   })
   .strict();
 
+/** Seed 000 §D debateRequestSchema (/revise), made strict; `antiAnchoring` added (seed 002's protocol). */
+const debateRequestSchema = z
+  .object({
+    question: userText("question", DEFAULTS.maxMessageChars),
+    mode: z.literal("debate"),
+    conversationId: z.string().optional(),
+    modeConfig: z
+      .object({
+        models: z
+          .array(z.string().min(1, "a model id is empty"))
+          .min(MODE_MODELS.revise.min, `Debate mode requires at least ${MODE_MODELS.revise.min} models`)
+          .max(MODE_MODELS.revise.max, `Maximum ${MODE_MODELS.revise.max} models allowed`)
+          .optional(),
+        timeoutMs: z.number().min(10_000).max(600_000).optional(),
+        antiAnchoring: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+/** The seeds' mode names and the commands they run ("debate" is seed 000's name for /revise). */
+const COMMANDS = { vote: MODE_MODELS.vote.command, debate: MODE_MODELS.revise.command } as const;
+
 /** A request body of the seeds' `/api/…/stream` endpoints, by mode. */
-const deliberateSchema = z.discriminatedUnion("mode", [voteRequestSchema], {
-  error: (issue) => (issue.code === "invalid_union" ? `mode must be one of: ${Object.keys(MODE_MODELS).join(", ")}` : undefined),
+const deliberateSchema = z.discriminatedUnion("mode", [voteRequestSchema, debateRequestSchema], {
+  error: (issue) => (issue.code === "invalid_union" ? `mode must be one of: ${Object.keys(COMMANDS).join(", ")}` : undefined),
 });
 
 /**
  * `POST /api/v1/deliberate/stream`: the seeds' request body (`{question, mode, conversationId?,
- * modeConfig}`, validated with the seeds' zod rules) runs that format and streams its events as
+ * modeConfig}`, validated with the seeds' zod rules; mode `vote` or `debate`) runs that format and streams its events as
  * SSE, with kebab-case names, exactly like the chat stream.
  */
 export function deliberateRouter(deps: ChatRouteDeps): Router {
@@ -44,18 +68,19 @@ export function deliberateRouter(deps: ChatRouteDeps): Router {
     if (body.conversationId !== undefined) {
       throw new HttpError(404, "conversation_not_found", `conversation "${body.conversationId}" not found: this server does not keep conversations yet, so leave conversationId out to start a new one`);
     }
-    const mc = body.modeConfig ?? {};
+    const mode = body.mode === "vote" ? "vote" : "revise";
+    const modeConfig: ModeConfig =
+      body.mode === "vote"
+        ? { models: body.modeConfig?.councilModels, chairman: body.modeConfig?.chairmanModel, timeoutMs: body.modeConfig?.timeoutMs }
+        : { models: body.modeConfig?.models, timeoutMs: body.modeConfig?.timeoutMs, antiAnchoring: body.modeConfig?.antiAnchoring };
     try {
-      resolveDeliberators(deps.settings.roster, mc.councilModels, MODE_MODELS[body.mode]);
-      if (mc.chairmanModel) resolveParticipant(deps.settings.roster, mc.chairmanModel);
+      resolveDeliberators(deps.settings.roster, modeConfig.models, MODE_MODELS[mode]);
+      if (modeConfig.chairman) resolveParticipant(deps.settings.roster, modeConfig.chairman);
     } catch (err) {
       throw new HttpError(400, "invalid_participants", (err as Error).message);
     }
     assertAccepting(deps.runs);
-    await streamRun(deps, res, {
-      message: `${MODE_MODELS[body.mode].command} ${body.question}`,
-      modeConfig: { models: mc.councilModels, chairman: mc.chairmanModel, timeoutMs: mc.timeoutMs },
-    });
+    await streamRun(deps, res, { message: `${COMMANDS[body.mode]} ${body.question}`, modeConfig });
   });
   router.all("/api/v1/deliberate/stream", postOnly);
   return router;

@@ -6,11 +6,15 @@ import type { Participant } from "./participants.js";
  */
 
 /** The deliberation formats beside /debatt and /compare. */
-export type DeliberationMode = "vote";
+export type DeliberationMode = "vote" | "revise";
 
-/** How many models each format takes, and its command (seed 001: 3–7 for /vote). */
-export const MODE_MODELS: Record<DeliberationMode, { command: string; min: number; max: number }> = {
-  vote: { command: "/vote", min: 3, max: 7 },
+/**
+ * Each format's command, how many models it takes, and what a model named twice means: one
+ * participant (`merge`), or two with their own answers and labels (`separate`, seed 000 §F).
+ */
+export const MODE_MODELS: Record<DeliberationMode, { command: string; min: number; max: number; duplicates: "merge" | "separate" }> = {
+  vote: { command: "/vote", min: 3, max: 7, duplicates: "merge" },
+  revise: { command: "/revise", min: 3, max: 6, duplicates: "separate" },
 };
 
 /** Label → model id, e.g. `{"Response A": "openai/gpt-5"}` (seed 001 LabelMap). */
@@ -24,6 +28,8 @@ export interface ModeConfig {
   chairman?: string;
   /** Per-call timeout in ms. */
   timeoutMs?: number;
+  /** /revise: seed 002's anti-anchoring protocol in the revision prompt. */
+  antiAnchoring?: boolean;
 }
 
 /** One stage-1 answer as kept in state: ok or failed, with who gave it. */
@@ -95,6 +101,64 @@ export interface VoteWinnerResult {
   totalVotes: number;
   tiebroken: boolean;
   tiebreakerModel?: string;
+  winnerDisplay: string;
+}
+
+/** A /revise decision (seed 000). */
+export type RevisionDecision = "REVISE" | "STAND" | "MERGE";
+
+/** One model's revision (seed 000 RevisionResponse; `display`, `modelKey`, `revisionText`, `error` added). */
+export interface RevisionResponse {
+  model: string;
+  decision: RevisionDecision | null;
+  reasoning: string | null;
+  originalResponse: string;
+  revisedResponse: string;
+  originalWordCount: number;
+  revisedWordCount: number;
+  responseTimeMs: number;
+  parseSuccess: boolean;
+  display: string;
+  modelKey: string;
+  /** The model's whole reply (DECISION, REASONING, REVISED RESPONSE); empty when the call failed. */
+  revisionText: string;
+  /** With anti-anchoring: the model's restatement of its own position, made before it saw the others. */
+  restatement?: string;
+  /** Why the revision is missing (model error or timeout), when it is. */
+  error?: string;
+}
+
+/** Seed 000 RevisionSummary. */
+export interface RevisionSummary {
+  totalModels: number;
+  revised: number;
+  stood: number;
+  merged: number;
+  parseFailed: number;
+}
+
+/** Seed 000 DebateVoteResult (`anonymityFlagged` added). */
+export interface DebateVoteResult {
+  votes: VoteResponse[];
+  tallies: Record<string, number>;
+  revisedLabelToModel: LabelMap;
+  validVoteCount: number;
+  invalidVoteCount: number;
+  isTie: boolean;
+  tiedLabels: string[];
+  anonymityFlagged: number;
+}
+
+/** Seed 000 DebateWinnerResult (`winnerDisplay` added). */
+export interface DebateWinnerResult {
+  winnerLabel: string;
+  winnerModel: string;
+  winnerResponse: string;
+  winnerDecision: RevisionDecision | null;
+  voteCount: number;
+  totalVotes: number;
+  tiebroken: boolean;
+  tiebreakerMethod?: "alphabetical";
   winnerDisplay: string;
 }
 

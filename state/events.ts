@@ -30,6 +30,43 @@ const VoteResponseSchema = z.object({
   anonymityBreach: z.array(z.string()),
 });
 
+const LabelMapSchema = z.record(z.string(), z.string());
+const RevisionDecisionSchema = z.enum(["REVISE", "STAND", "MERGE"]);
+
+/** Stage 1 of a seed format: the answers (seed Stage1Response[]) and who failed. */
+const Stage1CompleteSchema = z.object({
+  data: z.array(Stage1ResponseSchema),
+  failed: z.array(z.object({ ...who, error: z.string() })),
+  ...stamp,
+});
+
+const VoteStartSchema = z
+  .object({
+    conversationId: z.string(),
+    messageId: z.string(),
+    mode: z.literal("vote"),
+    question: z.string(),
+    participants: z.array(WhoSchema),
+    chairman: WhoSchema,
+    simulated: z.boolean(),
+    ...stamp,
+  })
+  .strict();
+
+const winnerCommon = {
+  winnerLabel: z.string(),
+  winnerModel: z.string(),
+  winnerResponse: z.string(),
+  voteCount: z.number().int(),
+  totalVotes: z.number().int(),
+  tiebroken: z.boolean(),
+  winnerDisplay: z.string(),
+};
+/** Seed 001 VoteWinnerResult. */
+const VoteWinnerSchema = z.object({ ...winnerCommon, tiebreakerModel: z.string().optional() }).strict();
+/** Seed 000 DebateWinnerResult. */
+const DebateWinnerSchema = z.object({ ...winnerCommon, winnerDecision: RevisionDecisionSchema.nullable(), tiebreakerMethod: z.literal("alphabetical").optional() }).strict();
+
 export const EventSchemas = {
   debate_init: z.object({
     participants: z.array(
@@ -133,24 +170,11 @@ export const EventSchemas = {
   title_complete: z.object({ data: z.object({ title: z.string() }), ...stamp }),
   /** Seed formats: the deliberation finished (the stream then ends with `done`). */
   complete: z.object({ ...stamp }),
-  /** Seed 001: a /vote begins (`participants`, `chairman`, `simulated` added). */
-  vote_start: z.object({
-    conversationId: z.string(),
-    messageId: z.string(),
-    mode: z.literal("vote"),
-    question: z.string(),
-    participants: z.array(WhoSchema),
-    chairman: WhoSchema,
-    simulated: z.boolean(),
-    ...stamp,
-  }),
+  /** Seed 001: a /vote begins; seed 000: /revise's vote on the revised answers begins (same name). */
+  vote_start: z.union([VoteStartSchema, z.object({ data: z.object({ revisedLabelMap: LabelMapSchema }), ...stamp }).strict()]),
   stage1_start: z.object({ ...stamp }),
   /** Seed 001: the answers (`failed` added: who did not answer, and why). */
-  stage1_complete: z.object({
-    data: z.array(Stage1ResponseSchema),
-    failed: z.array(z.object({ ...who, error: z.string() })),
-    ...stamp,
-  }),
+  stage1_complete: Stage1CompleteSchema,
   vote_round_start: z.object({ ...stamp }),
   vote_round_complete: z.object({
     data: z.object({
@@ -177,16 +201,59 @@ export const EventSchemas = {
     }),
     ...stamp,
   }),
-  winner_declared: z.object({
+  /** Seed 001 VoteWinnerResult or seed 000 DebateWinnerResult (`winnerDisplay` added to both). */
+  winner_declared: z.union([
+    z.object({ data: VoteWinnerSchema, ...stamp }).strict(),
+    z.object({ data: DebateWinnerSchema, ...stamp }).strict(),
+  ]),
+  /** Seed 000: a /revise begins (`question`, `participants`, `antiAnchoring`, `simulated` added). */
+  debate_start: z.object({
+    conversationId: z.string(),
+    messageId: z.string(),
+    mode: z.literal("debate"),
+    question: z.string(),
+    participants: z.array(WhoSchema),
+    antiAnchoring: z.boolean(),
+    simulated: z.boolean(),
+    ...stamp,
+  }),
+  round1_start: z.object({ ...stamp }),
+  /** Seed 000: the first answers (`failed` added). */
+  round1_complete: Stage1CompleteSchema,
+  revision_start: z.object({ data: z.object({ labelMap: LabelMapSchema }), ...stamp }),
+  revision_complete: z.object({
     data: z.object({
-      winnerLabel: z.string(),
-      winnerModel: z.string(),
-      winnerResponse: z.string(),
-      voteCount: z.number().int(),
-      totalVotes: z.number().int(),
-      tiebroken: z.boolean(),
-      tiebreakerModel: z.string().optional(),
-      winnerDisplay: z.string(),
+      revisions: z.array(
+        z.object({
+          ...who,
+          decision: RevisionDecisionSchema.nullable(),
+          reasoning: z.string().nullable(),
+          originalResponse: z.string(),
+          revisedResponse: z.string(),
+          originalWordCount: z.number().int(),
+          revisedWordCount: z.number().int(),
+          responseTimeMs: z.number().int(),
+          parseSuccess: z.boolean(),
+          revisionText: z.string(),
+          restatement: z.string().optional(),
+          error: z.string().optional(),
+        }).strict(),
+      ),
+      summary: z.object({ totalModels: z.number().int(), revised: z.number().int(), stood: z.number().int(), merged: z.number().int(), parseFailed: z.number().int() }).strict(),
+    }),
+    ...stamp,
+  }),
+  /** Seed 000 DebateVoteResult (`anonymityFlagged` added). */
+  vote_complete: z.object({
+    data: z.object({
+      votes: z.array(VoteResponseSchema),
+      tallies: z.record(z.string(), z.number().int()),
+      revisedLabelToModel: LabelMapSchema,
+      validVoteCount: z.number().int(),
+      invalidVoteCount: z.number().int(),
+      isTie: z.boolean(),
+      tiedLabels: z.array(z.string()),
+      anonymityFlagged: z.number().int(),
     }),
     ...stamp,
   }),
@@ -197,10 +264,22 @@ export const EventSchemas = {
 export type EventName = keyof typeof EventSchemas;
 /** The payload of an event, including its timestamp. */
 export type EventPayload<N extends EventName> = z.infer<(typeof EventSchemas)[N]>;
+/** Omit over each member of a union (plain Omit would keep only the members' common keys). */
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** What a node passes to `emit`: the payload without the timestamp, which emit adds. */
-export type EventInput<N extends EventName> = Omit<EventPayload<N>, "timestamp">;
+export type EventInput<N extends EventName> = DistributiveOmit<EventPayload<N>, "timestamp">;
 /** One custom stream chunk as written through `config.writer`. */
 export interface GraphEvent<N extends EventName = EventName> {
   event: N;
   data: EventPayload<N>;
+}
+
+/**
+ * The schema of a client event (kebab-case name) that refuses extra fields, or undefined for a
+ * name the graph does not emit. Tests hold every payload to it.
+ */
+export function strictEventSchema(kebabName: string): z.ZodType | undefined {
+  const schema = (EventSchemas as Record<string, z.ZodType>)[kebabName.replace(/-/g, "_")];
+  // The union members are declared strict already.
+  return schema instanceof z.ZodObject ? schema.strict() : schema;
 }

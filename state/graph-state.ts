@@ -4,8 +4,11 @@ import type { Participant } from "./participants.js";
 import type { Ballot, Convergence, DebateStatus, Turn } from "./debate.js";
 import type {
   CollectedAnswer,
+  DebateVoteResult,
+  DebateWinnerResult,
   DeliberationMode,
   ModeConfig,
+  RevisionResponse,
   TiebreakerResult,
   VoteResponse,
   VoteRoundResult,
@@ -89,6 +92,16 @@ export const GraphState = Annotation.Root({
   vote_tiebreaker: replace<TiebreakerResult | null>(() => null),
   /** /vote: the winner. */
   vote_winner: replace<VoteWinnerResult | null>(() => null),
+  /** /revise: the labels of the answers shown during revision (label → participant key). */
+  revise_round1_labels: replace<Record<string, string>>(() => ({})),
+  /** /revise: true when the revision prompt follows seed 002's anti-anchoring protocol. */
+  revise_anti_anchoring: replace<boolean>(() => false),
+  /** /revise: the revisions, one update per model (reset by the planner). */
+  revise_revisions: Annotation<RevisionResponse[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+  /** /revise: the counted vote on the revised answers. */
+  revise_vote: replace<DebateVoteResult | null>(() => null),
+  /** /revise: the winner. */
+  revise_winner: replace<DebateWinnerResult | null>(() => null),
 
   /** Id of this debate run (sent in `debate-init` as `debate_id`). */
   debate_id: replace<string | null>(() => null),

@@ -95,17 +95,22 @@ export function resolveParticipant(roster: Participant[], name: string): Partici
 
 /**
  * The participants of a seed format: the requested ones (see `resolveParticipant`), or the first
- * `max` of the roster. Throws naming the command and the count when it is outside min–max.
+ * `max` of the roster. A name given twice counts once, unless `bounds.duplicates` is `separate`. Throws naming the command and the count when it is outside min–max.
  */
 export function resolveDeliberators(
   roster: Participant[],
   requested: string[] | null | undefined,
-  bounds: { command: string; min: number; max: number },
+  bounds: { command: string; min: number; max: number; duplicates?: "merge" | "separate" },
 ): Participant[] {
   const picked: Participant[] = [];
+  const copies = new Map<string, number>();
   for (const name of requested?.length ? requested : roster.slice(0, bounds.max).map((p) => p.key)) {
     const p = resolveParticipant(roster, name);
-    if (!picked.some((q) => q.key === p.key)) picked.push(p);
+    const n = (copies.get(p.key) ?? 0) + 1;
+    copies.set(p.key, n);
+    if (n === 1) picked.push(p);
+    // Seed 000 §F: duplicates are separate participants, each with its own answer and label.
+    else if (bounds.duplicates === "separate") picked.push({ ...p, key: `${p.key}_${n}`, display: `${p.display} (${n})` });
   }
   if (picked.length < bounds.min || picked.length > bounds.max) {
     throw new Error(`${bounds.command} needs ${bounds.min}–${bounds.max} models, ${picked.length} ${requested?.length ? "requested" : "on the roster"}`);

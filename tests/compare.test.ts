@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildGraph } from "../graph/build.js";
 import { parseCommand } from "../nodes/resolve-intent.js";
-import { EventSchemas, type EventName } from "../state/events.js";
+import { strictEventSchema } from "../state/events.js";
 import { emptyArena, reduce } from "../web/arena-state.js";
 import { withOverrides } from "./support/fake-model.js";
 import { named, runEvents, testDeps } from "./support/harness.js";
@@ -30,7 +30,7 @@ describe("/compare", () => {
     expect(names.some((n) => n.startsWith("debate-"))).toBe(false);
     expect(elapsed).toBeLessThan(2 * 150 + 250);
     for (const e of events.slice(0, -1)) {
-      expect(EventSchemas[e.event.replace(/-/g, "_") as EventName].strict().safeParse(e.data).success, e.event).toBe(true);
+      expect(strictEventSchema(e.event)!.safeParse(e.data).success, e.event).toBe(true);
     }
     expect(named(events, "compare-complete")[0]).toMatchObject({ answered: 3, failed: 0 });
     const grok = models.callsOf("compare", "call_grok")[0];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EventSchemas, type EventName } from "../state/events.js";
+import { strictEventSchema } from "../state/events.js";
 import { answerOf } from "./support/fake-model.js";
 import { named, runEvents, testDeps } from "./support/harness.js";
 
@@ -13,9 +13,9 @@ describe("a full 8-participant debate", () => {
     const events = await runEvents(deps, "/debatt Bör AI regleras?", { configurable: { seed: 42 } });
     // Assert: every payload parses with its schema and has no extra field.
     for (const e of events.filter((x) => x.event !== "done")) {
-      const schema = EventSchemas[e.event.replace(/-/g, "_") as EventName];
+      const schema = strictEventSchema(e.event);
       expect(schema, e.event).toBeDefined();
-      const parsed = schema.strict().safeParse(e.data);
+      const parsed = schema!.safeParse(e.data);
       expect(parsed.success, `${e.event}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
     }
     // The sequence: init, 3 rounds of start/8×(start, delta…, end)/end, vote round, results, synthesis, done.

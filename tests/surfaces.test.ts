@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import wavefile from "wavefile";
 import { describe, expect, it } from "vitest";
-import { EventSchemas, type EventName } from "../state/events.js";
+import { strictEventSchema } from "../state/events.js";
 import { detectLanguage } from "../state/language.js";
 import { installed } from "../providers/installed.js";
 import { SimulatedModelFactory } from "../providers/simulated.js";
@@ -32,7 +32,7 @@ describe("the CLI", () => {
     expect(code).toBe(0);
     const lines = out.trim().split("\n").map((l) => JSON.parse(l));
     for (const { event, data } of lines.slice(0, -1)) {
-      expect(EventSchemas[event.replace(/-/g, "_") as EventName].strict().safeParse(data).success, event).toBe(true);
+      expect(strictEventSchema(event)!.safeParse(data).success, event).toBe(true);
     }
     expect(lines[0]).toMatchObject({ event: "debate-init", data: { simulated: true, topic: "Bör AI regleras?" } });
     expect(lines.at(-1).event).toBe("done");

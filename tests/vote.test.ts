@@ -7,7 +7,7 @@ import { identityNames, namesMentioned, redactSelfIdentification } from "../node
 import { cleanTitle } from "../nodes/deliberation-title.js";
 import { parseLetterVote, tallyLetterVotes } from "../nodes/letter-vote.js";
 import { parseCommand } from "../nodes/resolve-intent.js";
-import { EventSchemas, type EventName } from "../state/events.js";
+import { strictEventSchema } from "../state/events.js";
 import { defaultRoster } from "../state/participants.js";
 import { answerOf, withOverrides, type Script, type Step } from "./support/fake-model.js";
 import { named, runEvents, testDeps } from "./support/harness.js";
@@ -93,8 +93,7 @@ describe("/vote: the pipeline and event sequence (seed 001 §C)", () => {
     // Two parallel stages of 150 ms each, not six sequential calls.
     expect(elapsed).toBeLessThan(2 * 150 + 300);
     for (const e of events.slice(0, -1)) {
-      const schema = EventSchemas[e.event.replace(/-/g, "_") as EventName];
-      expect(schema.strict().safeParse(e.data).success, e.event).toBe(true);
+      expect(strictEventSchema(e.event)!.safeParse(e.data).success, e.event).toBe(true);
     }
     const start = named(events, "vote-start")[0];
     expect(start).toMatchObject({ conversationId: "conv-1", mode: "vote" });

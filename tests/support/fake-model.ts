@@ -106,6 +106,11 @@ export function answerOf(display: string, round: number): string {
   return `${display} says in round ${round}: arguments ${"point ".repeat(20)}done.`;
 }
 
+/** The revised answer a default-scripted model gives in /revise. */
+export function revisedOf(display: string): string {
+  return `${display} revised: arguments ${"better ".repeat(10)}done.`;
+}
+
 /**
  * A well-behaved debate: every turn answers, every voter votes for the first candidate other than
  * itself (so the first participant wins), convergence and synthesis answer well-formed text.
@@ -140,6 +145,10 @@ export const defaultScript: Script = (req) => {
       return `Clear and practical.\nVOTE: ${(req.candidates ?? ["Response A"])[0]}`;
     case "title":
       return "A Scripted Title";
+    case "revision":
+      return `DECISION: REVISE\nREASONING: ${req.participant!.display} found a point it missed.\n\nREVISED RESPONSE:\n${revisedOf(req.participant!.display)}`;
+    case "restate":
+      return `${req.participant!.display} restates its position.`;
     case "research_plan":
       return JSON.stringify({ queries: ["q1", "q2"] });
     case "research_check":

@@ -1,0 +1,73 @@
+/** Default prompts of /revise (seed 000 §B verbatim, and seed 002's anti-anchoring protocol as an option). */
+
+/** Seed 000 buildRevisionPrompt: unique per model (its own answer, the others anonymised). */
+export const REVISE_REVISION = `You previously answered a question. Now you will see how other respondents answered the same question (anonymously). You may revise your response or stand by your original if you believe it was superior.
+
+ORIGINAL QUESTION:
+{question}
+
+YOUR ORIGINAL RESPONSE:
+{own_response}
+
+OTHER RESPONSES:
+{other_responses}
+Instructions:
+1. Carefully consider the other responses. What insights do they offer that yours missed?
+2. Identify any errors or omissions in your original response.
+3. You have three options:
+   a) REVISE: Produce an improved response incorporating insights from others
+   b) STAND: Keep your original response unchanged (explain why)
+   c) MERGE: Substantially rewrite by combining the best elements of all responses
+
+State your choice, then provide the response:
+
+DECISION: [REVISE|STAND|MERGE]
+REASONING: [1-2 sentences on why]
+
+REVISED RESPONSE:
+[Your final response — if STAND, repeat your original]`;
+
+/** Anti-anchoring, first turn (seed 002 step 1): restate your own position before seeing any other. */
+export const REVISE_RESTATE = `You previously answered a question. Before you see how others answered it, RESTATE your position.
+
+ORIGINAL QUESTION:
+{question}
+
+YOUR ORIGINAL RESPONSE:
+{own_response}
+
+In 2-3 sentences, summarise your answer and the key evidence that led to it. Reply with the restatement only.`;
+
+/** Anti-anchoring, second turn (seed 002 steps 2–3): the others' answers and the evidence bar for changing. */
+export const REVISE_REVISION_ANTI_ANCHORING = `Now review how other respondents answered the same question (anonymously).
+
+OTHER RESPONSES:
+{other_responses}
+Instructions:
+1. Keep the position you just restated in mind. What do the other responses offer that yours missed?
+2. Evidence bar for changing your answer: you may REVISE or MERGE only if you can cite a SPECIFIC fact, error or omission in your original response that another response exposes. "Response B made a good point" is NOT sufficient. "Response B shows that the figure I gave is from the wrong year" IS sufficient. Otherwise STAND.
+3. You have three options:
+   a) REVISE: Produce an improved response that fixes the specific error or omission
+   b) STAND: Keep your original response unchanged (explain why)
+   c) MERGE: Substantially rewrite by combining the best elements of all responses, citing what each fixes
+
+State your choice, then provide the response:
+
+DECISION: [REVISE|STAND|MERGE]
+REASONING: [1-2 sentences; for REVISE or MERGE, cite the specific error or omission]
+
+REVISED RESPONSE:
+[Your final response — if STAND, repeat your original]`;
+
+/** Seed 000 buildVoteOnRevisedPrompt. */
+export const REVISE_BALLOT = `After a round of deliberation, all respondents have finalized their answers. Vote for the single best response.
+
+Question: {question}
+
+{responses}
+Consider: accuracy, completeness, clarity, helpfulness, and practical value.
+
+You MUST end your response with your vote in this exact format:
+VOTE: Response X
+
+where X is the letter of your chosen response. You may provide brief reasoning before the vote, but the last line MUST be your vote.`;
