@@ -7,7 +7,7 @@ import { buildGraph } from "../graph/build.js";
 import { depsFromEnv } from "../graph/env.js";
 import { streamClientEvents, type ClientEvent } from "../graph/run.js";
 import { ConfigError } from "../state/config.js";
-import { createVotePrinter } from "./vote-printer.js";
+import { createDeliberationPrinter } from "./deliberation-printer.js";
 
 const USAGE = `usage: npm run debate -- [--json] [--participants call_grok,call_claude] [--seed N] [--voice out.wav] [--play] "<message>"
 
@@ -15,6 +15,7 @@ const USAGE = `usage: npm run debate -- [--json] [--participants call_grok,call_
   "/dvoice <topic>"   the same debate in voice mode
   "/compare <question>"  all models answer in parallel, shown one after another
   "/vote <question>"   3–7 models answer, vote anonymously for the best answer, the winner's answer is given
+  "/revise <question>" 3–6 models answer, see each other's answers (anonymised), revise, then vote
   anything else        a normal chat answer
 
   --json               one JSON object per line: {"event": "<kebab-case name>", "data": {...}}
@@ -38,9 +39,9 @@ export function createPrettyPrinter(write: (s: string) => void, color: boolean) 
   let inArenaBlock = false;
   // /compare answers stream in parallel: each is printed whole when it ends.
   const compared = new Map<string, string>();
-  const vote = createVotePrinter(write, c);
+  const deliberation = createDeliberationPrinter(write, c);
   return (e: ClientEvent): void => {
-    if (vote(e)) return;
+    if (deliberation(e)) return;
     const d = e.data as Record<string, any>;
     switch (e.event) {
       case "debate-init":

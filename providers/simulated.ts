@@ -68,6 +68,7 @@ const TEXT = {
       "Min slutsats är att frågan förtjänar mer nyans än den ofta får.",
     ],
     motivation: "Argumenterade tydligast och bemötte motargumenten sakligt.",
+    revisionReason: "De andra svaren lyfte kostnaderna och uppföljningen, som mitt svar tog för lätt på.",
     bullets: ["Tydlig ståndpunkt", "Konkreta exempel", "Bemötte andra deltagare"],
     supervisor: "Det här är ett simulerat svar eftersom ingen modellnyckel är konfigurerad. Skriv \"/debatt <ämne>\" för att låta åtta AI-modeller debattera, eller \"/dvoice <ämne>\" för en röstdebatt.",
     summary: "Deltagarna var överens om att frågan kräver balans, men oense om hur långt åtgärderna ska gå.",
@@ -105,6 +106,7 @@ const TEXT = {
       "My conclusion is that this question deserves more nuance than it usually gets.",
     ],
     motivation: "Argued most clearly and answered counter-arguments fairly.",
+    revisionReason: "The other responses raised costs and follow-up, which my answer took too lightly.",
     bullets: ["Clear position", "Concrete examples", "Engaged with other participants"],
     supervisor: "This is a simulated answer because no model key is configured. Type \"/debatt <topic>\" to let eight AI models debate, or \"/dvoice <topic>\" for a spoken debate.",
     summary: "The participants agreed that the question needs balance, but disagreed on how far measures should go.",
@@ -173,7 +175,7 @@ export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], 
     case "revision": {
       const decision = (["REVISE", "STAND", "MERGE"] as const)[hash(`${me}|${topic}`) % 3];
       const body = simulatedAnswer({ ...request, phase: "turn", round: 2 }, messages, opts);
-      return `DECISION: ${decision}\nREASONING: ${t.motivation}\n\nREVISED RESPONSE:\n${body}`;
+      return `DECISION: ${decision}\nREASONING: ${t.revisionReason}\n\nREVISED RESPONSE:\n${body}`;
     }
     case "title":
       return topic.replace(/[?!.]+$/, "").split(/\s+/).slice(0, 5).join(" ");

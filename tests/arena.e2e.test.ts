@@ -110,6 +110,25 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(errors).toEqual([]);
   }, 90_000);
 
+  it("renders a whole /revise: first answers, revisions with decisions and a diff view, the vote on the revised answers, the winner", async () => {
+    const { page, errors } = await open();
+    await ask(page, "/revise Ska företag införa fyra dagars arbetsvecka?");
+    await page.locator(".revise .winner").waitFor({ timeout: 60_000 });
+    await page.locator(".revise h2", { hasNotText: "Ska företag införa fyra dagars arbetsvecka?" }).waitFor();
+
+    expect(await page.locator(".revise .revisions .card").count()).toBe(6);
+    expect(await page.locator(".revise .revisions .summary").innerText()).toMatch(/^\d reviderade, \d stod fast, \d slog ihop$/);
+    const merged = page.locator(".revision", { has: page.locator(".badge.decision.merged, .badge.decision.revised") }).first();
+    expect(await merged.locator(".words").innerText()).toMatch(/^[+−]\d+ ord$/);
+    await merged.getByRole("button", { name: "Visa ändringar" }).click();
+    expect(await merged.locator(".diff ins").count()).toBeGreaterThan(0);
+    await page.screenshot({ path: `${ARTIFACTS}/revise-result.png`, fullPage: true });
+    expect(await page.locator(".revise .bars > li").count()).toBe(6);
+    expect(await page.locator(".revise .winner").innerText()).toMatch(/Vinnare: \S+ — \d av 6 röster(REVIDERADE|SLOG IHOP|STOD FAST)/);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  }, 90_000);
+
   it("fits a phone-width screen", async () => {
     const { page, errors } = await open({}, { width: 390, height: 844 });
     await ask(page, "/debatt Ska skolan ha mobilförbud?");

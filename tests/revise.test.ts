@@ -9,6 +9,8 @@ import { strictEventSchema } from "../state/events.js";
 import { answerOf, revisedOf, withOverrides, type Step } from "./support/fake-model.js";
 import { named, runEvents, testDeps } from "./support/harness.js";
 import { idsAreGapless, postDeliberate, readSse, startApp } from "./support/http.js";
+import { emptyArena, reduce } from "../web/arena-state.js";
+import { displayOfLabel } from "../web/deliberation-state.js";
 
 const THREE = ["call_grok", "call_claude", "call_gpt"];
 const FOUR = [...THREE, "call_gemini"];
@@ -379,5 +381,20 @@ describe("/revise over HTTP and in Studio", () => {
       "revise:revise_planner", "revise:deliberation_answer", "revise:revise_anonymize", "revise:revise_revision",
       "revise:revise_relabel", "revise:deliberation_ballot", "revise:revise_tally", "revise:revise_declare_winner", "revise:deliberation_title",
     ]));
+  });
+});
+
+describe("/revise on the arena page's state", () => {
+  it("builds the revisions, the vote on the revised answers and the winner from the events", async () => {
+    const { deps } = testDeps({ script: votesFor({ call_grok: "Claude", call_claude: "ChatGPT", call_gpt: "Claude" }) });
+    const events = await runEvents(deps, "/revise Q?", { participants: THREE });
+    const page = events.reduce(reduce, emptyArena()).deliberation!;
+    expect(page.mode).toBe("revise");
+    expect(page.stage).toBe("complete");
+    expect(page.revisions?.map((r) => r.decision)).toEqual(["REVISE", "REVISE", "REVISE"]);
+    expect(page.revisionSummary).toMatchObject({ revised: 3 });
+    expect(page.vote?.labelToModel).toEqual(named(events, "vote-start")[0].data.revisedLabelMap);
+    expect(displayOfLabel(page, page.winner!.winnerLabel)).toBe("Claude");
+    expect(page.winner?.winnerDecision).toBe("REVISE");
   });
 });

@@ -12,7 +12,7 @@ import { defaultRoster } from "../state/participants.js";
 import { answerOf, withOverrides, type Script, type Step } from "./support/fake-model.js";
 import { named, runEvents, testDeps } from "./support/harness.js";
 import { emptyArena, reduce } from "../web/arena-state.js";
-import { displayOfLabel } from "../web/vote-state.js";
+import { displayOfLabel } from "../web/deliberation-state.js";
 import { idsAreGapless, postChat, postDeliberate, readSse, startApp } from "./support/http.js";
 
 const THREE = ["call_grok", "call_claude", "call_gpt"];
@@ -438,11 +438,12 @@ describe("/vote over HTTP", () => {
 
       // The page's state, built from the same events.
       const page = events.slice(1).reduce(reduce, emptyArena());
-      const v = page.vote!;
+      const v = page.deliberation!;
       expect(v.stage).toBe("complete");
       expect(Object.values(v.answers).map((a) => a.status)).toEqual(["ok", "ok", "ok", "ok"]);
       expect(v.answers["model_openai_o3"].text).toBe(answerOf("o3", 1));
       expect(Object.keys(v.ballots)).toHaveLength(4);
+      expect(v.mode).toBe("vote");
       expect(v.winner?.winnerLabel).toBe("Response A");
       expect(displayOfLabel(v, "Response A")).toBe(v.winner?.winnerDisplay);
       expect(v.title).toBe("A Scripted Title");

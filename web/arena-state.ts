@@ -1,5 +1,5 @@
 import type { EventPayload } from "../state/events.js";
-import { reduceVote, type VoteState } from "./vote-state.js";
+import { reduceDeliberation, type DeliberationState } from "./deliberation-state.js";
 
 /** A kebab-case event as the page receives it. */
 export interface ArenaEvent {
@@ -35,8 +35,8 @@ export interface CompareState {
 export interface ArenaState {
   /** Set for a /compare run (never together with a debate). */
   compare?: CompareState;
-  /** Set for a /vote run. */
-  vote?: VoteState;
+  /** Set for a /vote or /revise run. */
+  deliberation?: DeliberationState;
   debateId?: string;
   topic: string;
   voice: boolean;
@@ -174,15 +174,14 @@ export function reduce(s: ArenaState, e: ArenaEvent): ArenaState {
     }
     case "compare-complete":
       return s.compare ? { ...s, compare: { ...s.compare, complete: true } } : s;
-    case "vote-start":
-      return { ...s, simulated: d.simulated, vote: reduceVote(undefined, e) };
     case "error":
       return { ...s, error: { message: d.message, code: d.code } };
     case "done":
       return { ...s, done: true, speaking: undefined };
     default: {
-      const vote = reduceVote(s.vote, e);
-      return vote === s.vote ? s : { ...s, vote };
+      // The seed formats (/vote, /revise) keep their own state; their start events carry `simulated`.
+      const deliberation = reduceDeliberation(s.deliberation, e);
+      return deliberation === s.deliberation ? s : { ...s, deliberation, simulated: typeof d.simulated === "boolean" ? d.simulated : s.simulated };
     }
   }
 }

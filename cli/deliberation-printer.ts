@@ -1,0 +1,106 @@
+import type { ClientEvent } from "../graph/run.js";
+
+/** Terminal styles the printers share. */
+export interface Styles {
+  bold(s: string): string;
+  dim(s: string): string;
+  red(s: string): string;
+  green(s: string): string;
+  yellow(s: string): string;
+  cyan(s: string): string;
+}
+
+/**
+ * Prints the seed formats' events for people (/vote and /revise): the answers (each whole once its
+ * stage is in, since they stream in parallel), the revisions with their decisions and word-count
+ * change, the de-anonymised vote table, the tiebreak and the winner's answer. Returns false for an
+ * event it does not handle.
+ */
+export function createDeliberationPrinter(write: (s: string) => void, c: Styles) {
+  let labelToDisplay: Record<string, string> = {};
+  let displayOf: Record<string, string> = {};
+  const answers = (d: Record<string, any>) => {
+    for (const r of d.data) write(`\n${c.cyan(c.bold(`▶ ${r.display}`))} ${c.dim(`${(r.responseTimeMs / 1000).toFixed(1)} s`)}\n${r.response}\n`);
+    for (const f of d.failed) write(c.red(`\n✗ ${f.display}: ${f.error}\n`));
+  };
+  const votes = (round: { votes: any[]; tallies: Record<string, number>; validVoteCount: number; invalidVoteCount: number; isTie: boolean; tiedLabels: string[] }, map: Record<string, string>) => {
+    labelToDisplay = Object.fromEntries(Object.entries(map).map(([l, m]) => [l, displayOf[m] ?? m]));
+    for (const v of round.votes) {
+      const choice = v.votedFor ? `${v.votedFor} (${labelToDisplay[v.votedFor] ?? "finns inte"})` : c.red(v.error ? `✗ ${v.error}` : "ogiltig röst");
+      write(`  ${c.bold(v.display.padEnd(12))} → ${choice}${v.anonymityBreach.length ? c.yellow(` ⚠ nämner ${v.anonymityBreach.join(", ")}`) : ""}\n`);
+    }
+    write("\n");
+    for (const [label, n] of Object.entries(round.tallies).sort(([, a], [, b]) => b - a)) {
+      write(`  ${`${label} ${labelToDisplay[label]}`.padEnd(24)} ${"█".repeat(n)} ${n}\n`);
+    }
+    write(c.dim(`  ${round.validVoteCount} giltiga, ${round.invalidVoteCount} ogiltiga${round.isTie ? ` · oavgjort mellan ${round.tiedLabels.join(", ")}` : ""}\n`));
+  };
+  return (e: ClientEvent): boolean => {
+    const d = e.data as Record<string, any>;
+    switch (e.event) {
+      case "vote-start":
+        if (d.data) {
+          write(`\n${c.yellow("━━ Runda 3: omröstning om de reviderade svaren (nya etiketter) ━━")}\n`);
+          return true;
+        }
+        displayOf = Object.fromEntries([...d.participants, d.chairman].map((p: any) => [p.model, p.display]));
+        write(`${c.bold(`Omröstning: ${d.question}`)}\n`);
+        write(c.dim(`${d.participants.map((p: any) => p.display).join(", ")} · ordförande ${d.chairman.display}${d.simulated ? " — simulerade modeller (ingen OPENAI_API_KEY)" : ""}\n`));
+        return true;
+      case "debate-start":
+        displayOf = Object.fromEntries(d.participants.map((p: any) => [p.model, p.display]));
+        write(`${c.bold(`Revidering: ${d.question}`)}${d.antiAnchoring ? c.dim(" (anti-ankring)") : ""}\n`);
+        write(c.dim(`${d.participants.map((p: any) => p.display).join(", ")}${d.simulated ? " — simulerade modeller (ingen OPENAI_API_KEY)" : ""}\n`));
+        return true;
+      case "stage1-start":
+      case "round1-start":
+        write(`\n${c.yellow(`━━ ${e.event === "round1-start" ? "Runda 1" : "Steg 1"}: svar ━━`)}\n`);
+        return true;
+      case "stage1-complete":
+      case "round1-complete":
+        answers(d);
+        return true;
+      case "revision-start":
+        write(`\n${c.yellow("━━ Runda 2: revidering (anonymt) ━━")}\n`);
+        return true;
+      case "revision-complete": {
+        for (const r of d.data.revisions) {
+          const change = r.revisedWordCount - r.originalWordCount;
+          write(`\n${c.cyan(c.bold(`▶ ${r.display}`))} ${c.bold(r.decision ?? "OTOLKAD")} ${c.dim(`${change >= 0 ? "+" : ""}${change} ord${r.error ? ` · ✗ ${r.error}` : ""}`)}\n`);
+          if (r.reasoning) write(c.dim(`  ${r.reasoning}\n`));
+          if (r.decision !== "STAND") write(`${r.revisedResponse}\n`);
+        }
+        const s = d.data.summary;
+        write(c.dim(`\n  ${s.revised} reviderade, ${s.stood} stod fast, ${s.merged} slog ihop, ${s.parseFailed} otolkade\n`));
+        return true;
+      }
+      case "vote-round-start":
+        write(`\n${c.yellow("━━ Steg 2: omröstning (anonymt) ━━")}\n`);
+        return true;
+      case "vote-round-complete":
+        votes(d.data, d.data.labelToModel);
+        return true;
+      case "vote-complete":
+        votes(d.data, d.data.revisedLabelToModel);
+        return true;
+      case "tiebreaker-complete":
+        write(`\n${c.yellow(`⚖ Ordföranden (${displayOf[d.data.model] ?? d.data.model}) väljer ${d.data.votedFor} (${labelToDisplay[d.data.votedFor]})`)}${d.data.fallback ? c.dim(" — svaret gick inte att tolka två gånger: första oavgjorda i bokstavsordning") : ""}\n`);
+        return true;
+      case "winner-declared": {
+        const w = d.data;
+        const how = !w.tiebroken ? "" : w.tiebreakerMethod === "alphabetical" ? ", oavgjort: bokstavsordning" : ", avgjort av ordföranden";
+        const decision = w.winnerDecision !== undefined ? ` · ${w.winnerDecision ?? "otolkat beslut"}` : "";
+        write(`\n${c.green(c.bold(`👑 Vinnare: ${w.winnerDisplay} (${w.winnerLabel}${decision}) — ${w.voteCount} av ${w.totalVotes} röster${how}`))}\n\n${w.winnerResponse}\n`);
+        return true;
+      }
+      case "title-complete":
+        write(c.dim(`\nTitel: ${d.data.title}\n`));
+        return true;
+      case "answer-delta":
+      case "complete":
+        return true;
+      default:
+        return false;
+    }
+  };
+}
