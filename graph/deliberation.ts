@@ -39,8 +39,3 @@ export function ballotSends(state: State, mode: DeliberationMode, promptKey: str
     .filter((p) => answered.has(p.key))
     .map((voter) => new Send("deliberation_ballot", { mode, promptKey, voter, question, responses, labels, names, timeoutMs: state.deliberation_timeout_ms } satisfies BallotTask));
 }
-
-/** The stage-1 answer of a participant (empty when it failed). */
-export function answerOf(state: State, key: string): string {
-  return state.deliberation_answers.find((a) => a.key === key)?.response ?? "";
-}

@@ -22,7 +22,13 @@ export type ModelPhase =
   /** /revise: one model reconsiders its answer (REVISE, STAND or MERGE). */
   | "revision"
   /** /revise with anti-anchoring: one model restates its own position first. */
-  | "restate";
+  | "restate"
+  /** /deep: one debater's structured argument in a round. */
+  | "debater"
+  /** /deep: the moderator's assessment of a round. */
+  | "moderator"
+  /** /deep: the final answer from the debate's output. */
+  | "deep_synthesis";
 
 /** A request for a chat model. */
 export interface ModelRequest {

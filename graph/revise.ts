@@ -11,7 +11,8 @@ import { makeReviseRelabel } from "../nodes/revise-relabel.js";
 import { makeReviseRevision, type RevisionTask } from "../nodes/revise-revision.js";
 import { reviseTally } from "../nodes/revise-tally.js";
 import { GraphState, type State } from "../state/graph-state.js";
-import { answerOf, answerSends, ballotSends } from "./deliberation.js";
+import { answerOf } from "../nodes/deliberation-outcomes.js";
+import { answerSends, ballotSends } from "./deliberation.js";
 import type { GraphDeps } from "./deps.js";
 
 type Update = typeof GraphState.Update;

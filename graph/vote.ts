@@ -8,7 +8,8 @@ import { voteTally } from "../nodes/vote-tally.js";
 import { makeVoteTiebreak } from "../nodes/vote-tiebreak.js";
 import { voteDeclareWinner } from "../nodes/vote-declare-winner.js";
 import { GraphState, type State } from "../state/graph-state.js";
-import { answerOf, answerSends, ballotSends } from "./deliberation.js";
+import { answerOf } from "../nodes/deliberation-outcomes.js";
+import { answerSends, ballotSends } from "./deliberation.js";
 import type { GraphDeps } from "./deps.js";
 
 type Update = typeof GraphState.Update;

@@ -65,3 +65,8 @@ export function countBallots(state: State): CountedVotes {
 
 /** The seeds' §F error when no vote counted. */
 export const ALL_VOTES_INVALID = { code: "all_votes_invalid", message: "All votes failed to parse." } as const;
+
+/** The stage-1 answer of a participant (empty when it failed). */
+export function answerOf(state: State, key: string): string {
+  return state.deliberation_answers.find((a) => a.key === key)?.response ?? "";
+}

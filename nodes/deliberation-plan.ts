@@ -70,6 +70,11 @@ export function planDeliberation(
       revise_anti_anchoring: mc.antiAnchoring === true,
       revise_vote: null,
       revise_winner: null,
+      deep_round: 0,
+      deep_turns: new Overwrite([]),
+      deep_outcomes: new Overwrite([]),
+      deep_output: null,
+      deep_synthesis: null,
     },
   };
 }

@@ -10,11 +10,11 @@ export function responseLabel(index: number): string {
 /**
  * A fresh anonymisation: the items in a shuffled order, labelled A, B, C… Each vote draws its own
  * (seed 001: labels are shuffled per vote); a run seed makes it reproducible, `salt` tells apart
- * the label maps of one run.
+ * the label maps of one run. `label` names the i-th (default `Response A`, `Response B`, …).
  */
-export function createLabelMap<T>(items: readonly T[], seed: number | undefined, salt: number): Map<string, T> {
+export function createLabelMap<T>(items: readonly T[], seed: number | undefined, salt: number, label: (index: number) => string = responseLabel): Map<string, T> {
   const order = shuffleForRound(items, seed ?? randomInt(2 ** 31), salt);
-  return new Map(order.map((item, i) => [responseLabel(i), item]));
+  return new Map(order.map((item, i) => [label(i), item]));
 }
 
 /**

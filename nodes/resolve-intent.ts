@@ -17,7 +17,7 @@ export type Command =
 export type SlashCommand = "/debatt" | "/dvoice" | "/compare" | `/${DeliberationMode}`;
 
 /** A slash command (any case, after leading whitespace), then whitespace or the end. */
-const COMMAND = /^\s*\/(debatt|dvoice|compare|vote|revise)(?=\s|$)([\s\S]*)$/i;
+const COMMAND = /^\s*\/(debatt|dvoice|compare|vote|revise|deep)(?=\s|$)([\s\S]*)$/i;
 
 /**
  * Reads a message: a debate or compare command with its topic, one without, or chat. A message is
@@ -30,14 +30,14 @@ export function parseCommand(message: string): Command {
   const topic = m[2].trim();
   if (!topic) return { kind: "missing_topic", command };
   if (command === "/compare") return { kind: "compare", question: topic };
-  if (command === "/vote" || command === "/revise") return { kind: "deliberation", mode: command.slice(1) as DeliberationMode, question: topic };
+  if (command === "/vote" || command === "/revise" || command === "/deep") return { kind: "deliberation", mode: command.slice(1) as DeliberationMode, question: topic };
   return { kind: "debate", topic, voice: command === "/dvoice" };
 }
 
 /**
  * resolve_intent: routes `/debatt <topic>` and `/dvoice <topic>` to the debate path (the latter
- * also sets voice mode), `/compare <question>` to the compare subgraph, `/vote <question>` and
- * `/revise <question>` to their subgraphs, a command without a topic
+ * also sets voice mode), `/compare <question>` to the compare subgraph, `/vote`, `/revise` and
+ * `/deep <question>` to their subgraphs, a command without a topic
  * to a clear message, anything else to the supervisor's chat answer.
  */
 export async function resolveIntent(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {

@@ -7,6 +7,7 @@ import type { State, StateUpdate } from "../state/graph-state.js";
 import { parseLetterVote } from "./letter-vote.js";
 import { answerOrFailure, streamText } from "./model-call.js";
 import { runIdentityNames } from "./anonymity.js";
+import { answerOf } from "./deliberation-outcomes.js";
 import { labelledResponses } from "./labels.js";
 
 /** Chairman calls before falling back to the first tied label: the first and one retry (seed 001 §F). */
@@ -29,7 +30,7 @@ export function makeVoteTiebreak(deps: GraphDeps) {
     const labels = Object.fromEntries(tied.map((l) => [l, state.deliberation_labels[l]]));
     const prompt = ctx.prompts.render("vote.tiebreaker", {
       question,
-      responses: labelledResponses(labels, (key) => state.deliberation_answers.find((a) => a.key === key)?.response ?? "", runIdentityNames(state), round.tallies),
+      responses: labelledResponses(labels, (key) => answerOf(state, key), runIdentityNames(state), round.tallies),
     });
     const started = performance.now();
     let text = "";

@@ -1,5 +1,6 @@
 import * as C from "./compare.js";
 import * as D from "./debate.js";
+import * as DP from "./deep.js";
 import * as R from "./revise.js";
 import * as V from "./vote.js";
 
@@ -34,6 +35,8 @@ const P = {
   responses: req("responses", "the anonymised answers, each as `--- Response X ---` and its text"),
   ownResponse: req("own_response", "the model's own first answer"),
   otherResponses: req("other_responses", "the other models' answers, anonymised as `--- Response X ---` and the text"),
+  debaters: req("other_responses", "the other debaters' answers, each as `### Debater X`, the text and `---`"),
+  previousRound: opt("previous_round", "round 2 on: `## Previous Round Arguments` with each debater's last argument (empty in round 1)"),
 };
 
 const roundPrompt = (key: string, description: string, text: string): PromptDefinition => ({
@@ -170,6 +173,29 @@ export const PROMPTS: readonly PromptDefinition[] = [
     description: "/revise: each model votes for one anonymised revised answer, ending with `VOTE: Response X`",
     placeholders: [P.question(), P.responses],
     default: R.REVISE_BALLOT,
+  },
+  {
+    key: "deep.debater",
+    description: "/deep: a debater's round, answered as JSON (stance, key_points, counterpoints, revision, revised_position, confidence)",
+    placeholders: [P.question(), P.ownResponse, P.debaters, P.previousRound],
+    default: DP.DEEP_DEBATER,
+  },
+  {
+    key: "deep.moderator",
+    description: "/deep: the moderator's JSON assessment of a round (agreement_score, new_points_ratio, …)",
+    placeholders: [
+      P.question(),
+      req("round_number", "the round just argued (1-based)"),
+      req("max_rounds", "the most rounds of this debate"),
+      req("arguments", "this round's arguments: stance, confidence, revision and key points per debater"),
+    ],
+    default: DP.DEEP_MODERATOR,
+  },
+  {
+    key: "deep.synthesis",
+    description: "/deep: the final answer, written from the debate's output object (seed 004's Stage 3)",
+    placeholders: [P.question(), req("debate_output", "seed 004's output object as JSON: rounds, final stances, convergence, log")],
+    default: DP.DEEP_SYNTHESIS,
   },
 ];
 

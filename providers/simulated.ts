@@ -177,6 +177,31 @@ export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], 
       const body = simulatedAnswer({ ...request, phase: "turn", round: 2 }, messages, opts);
       return `DECISION: ${decision}\nREASONING: ${t.revisionReason}\n\nREVISED RESPONSE:\n${body}`;
     }
+    case "debater": {
+      const round = request.round ?? 1;
+      const h = hash(`${me}|${topic}|${round}`);
+      return JSON.stringify({
+        stance: round === 1 ? "maintain" : (["maintain", "partial_concede", "concede"] as const)[h % 3],
+        key_points: [pick(t.body, rnd), pick(t.body, rnd)],
+        counterpoints: [{ target: "Debater A", point: pick(t.disagreements, rnd), evidence: pick(t.body, rnd) }],
+        revision: round === 1 ? "minor_update" : (["no_change", "minor_update"] as const)[h % 2],
+        revised_position: simulatedAnswer({ ...request, phase: "turn", round: 2 }, messages, { answerWords: 60 }),
+        confidence: Math.round((0.6 + rnd() * 0.35) * 100) / 100,
+      });
+    }
+    case "moderator": {
+      const round = request.round ?? 1;
+      return JSON.stringify({
+        should_stop: round >= 2,
+        agreement_score: Math.min(0.95, Math.round((0.5 + 0.2 * round) * 100) / 100),
+        new_points_ratio: Math.round((0.45 / round) * 100) / 100,
+        consensus_answer: round >= 2 ? t.summary : null,
+        remaining_disagreements: [...t.disagreements],
+        next_round_focus: round >= 2 ? null : t.disagreements[0],
+      });
+    }
+    case "deep_synthesis":
+      return t.heads.map((h) => `${h}\n\n${pick(t.body, rnd)} ${pick(t.body, rnd)}`).join("\n\n");
     case "title":
       return topic.replace(/[?!.]+$/, "").split(/\s+/).slice(0, 5).join(" ");
     case "answer":

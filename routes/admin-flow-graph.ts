@@ -10,6 +10,7 @@ const SUBGRAPH_STAGES = [
   { id: "compare", label: "Jämförelse", color: "sky", y: 2600 },
   { id: "vote", label: "Omröstning", color: "emerald", y: 2760 },
   { id: "revise", label: "Revidering", color: "violet", y: 2920 },
+  { id: "deep", label: "Djupdebatt", color: "rose", y: 3080 },
 ] as const;
 
 /** One pipeline node of the admin flow view (seed 003 §3.9). */
@@ -67,6 +68,13 @@ const LABELS: Record<string, string> = {
   revise_tally: "Tally",
   revise_declare_winner: "Declare Winner",
   "revise:deliberation_title": "Title",
+  deep_planner: "Deep Planner",
+  "deep:deliberation_answer": "Answers (parallel)",
+  deep_anonymize: "Debater A/B/C…",
+  deep_argue: "Arguments (parallel, JSON)",
+  deep_moderate: "Moderator + stopping rule",
+  deep_synthesize: "Deep Synthesis",
+  "deep:deliberation_title": "Title",
   ...Object.fromEntries(ROUNDS.map((r) => [`debate_round_${r.round}`, `Runda ${r.round}: ${ROUND_LABELS[r.type]}`])),
 };
 const POSITIONS: Record<string, { x: number; y: number }> = {
@@ -83,9 +91,9 @@ const POSITIONS: Record<string, { x: number; y: number }> = {
 };
 
 /** Subgraph nodes that run as one task per participant (`Send`). */
-const PARALLEL = new Set(["compare_answer", "vote:deliberation_answer", "vote:deliberation_ballot", "revise:deliberation_answer", "revise_revision", "revise:deliberation_ballot"]);
+const PARALLEL = new Set(["compare_answer", "vote:deliberation_answer", "vote:deliberation_ballot", "revise:deliberation_answer", "revise_revision", "revise:deliberation_ballot", "deep:deliberation_answer", "deep_argue"]);
 /** Labels of the conditional edges into a subgraph node. */
-const BRANCH_LABELS: Record<string, string> = { vote_tiebreak: "oavgjort" };
+const BRANCH_LABELS: Record<string, string> = { vote_tiebreak: "oavgjort", deep_synthesize: "stopp" };
 
 /** The graph node that runs the parallel vote is shown as the seed's round 4. */
 const VOTE_NODE = "debate_vote";
@@ -138,7 +146,8 @@ export async function flowGraph(graph: DebattGraph): Promise<FlowGraph> {
     for (const e of drawable.edges) {
       if (e.source.startsWith(prefix) && e.target.startsWith(prefix)) {
         const target = show(e.target);
-        const label = PARALLEL.has(target) ? "×N" : BRANCH_LABELS[target];
+        // The moderator's loop back to the arguments is the next round.
+        const label = e.source === `${prefix}deep_moderate` && target === "deep_argue" ? "nästa runda ×N" : PARALLEL.has(target) ? "×N" : BRANCH_LABELS[target];
         edges.push({ source: show(e.source), target, ...(e.conditional ? { conditional: true, ...(label ? { label } : {}) } : {}) });
       }
     }

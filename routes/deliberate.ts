@@ -3,6 +3,7 @@ import { z } from "zod";
 import { DEFAULTS } from "../state/config.js";
 import { MODE_MODELS, type ModeConfig } from "../state/deliberation.js";
 import { resolveDeliberators, resolveParticipant } from "../state/participants.js";
+import { DEEP_MAX_ROUNDS_LIMIT, DEEP_MIN_ROUNDS } from "../nodes/deep-stopping.js";
 import { assertAccepting, parseJsonBody, postOnly, streamRun, userText, type ChatRouteDeps } from "./chat.js";
 import { HttpError } from "./errors.js";
 
@@ -48,17 +49,39 @@ const debateRequestSchema = z
   })
   .strict();
 
+/** /deep (seed 004 gives no request body): the same shape, with seed 004's `maxRounds` (2–6). */
+const deepRequestSchema = z
+  .object({
+    question: userText("question", DEFAULTS.maxMessageChars),
+    mode: z.literal("deep"),
+    conversationId: z.string().optional(),
+    modeConfig: z
+      .object({
+        models: z
+          .array(z.string().min(1, "a model id is empty"))
+          .min(MODE_MODELS.deep.min, `Deep mode requires at least ${MODE_MODELS.deep.min} models`)
+          .max(MODE_MODELS.deep.max, `Maximum ${MODE_MODELS.deep.max} models allowed`)
+          .optional(),
+        timeoutMs: z.number().min(10_000).max(600_000).optional(),
+        maxRounds: z.number().int().min(DEEP_MIN_ROUNDS).max(DEEP_MAX_ROUNDS_LIMIT).optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
 /** The seeds' mode names and the commands they run ("debate" is seed 000's name for /revise). */
-const COMMANDS = { vote: MODE_MODELS.vote.command, debate: MODE_MODELS.revise.command } as const;
+const COMMANDS = { vote: MODE_MODELS.vote.command, debate: MODE_MODELS.revise.command, deep: MODE_MODELS.deep.command } as const;
+const MODES = { vote: "vote", debate: "revise", deep: "deep" } as const;
 
 /** A request body of the seeds' `/api/…/stream` endpoints, by mode. */
-const deliberateSchema = z.discriminatedUnion("mode", [voteRequestSchema, debateRequestSchema], {
+const deliberateSchema = z.discriminatedUnion("mode", [voteRequestSchema, debateRequestSchema, deepRequestSchema], {
   error: (issue) => (issue.code === "invalid_union" ? `mode must be one of: ${Object.keys(COMMANDS).join(", ")}` : undefined),
 });
 
 /**
  * `POST /api/v1/deliberate/stream`: the seeds' request body (`{question, mode, conversationId?,
- * modeConfig}`, validated with the seeds' zod rules; mode `vote` or `debate`) runs that format and streams its events as
+ * modeConfig}`, validated with the seeds' zod rules; mode `vote`, `debate` or `deep`) runs that format and streams its events as
  * SSE, with kebab-case names, exactly like the chat stream.
  */
 export function deliberateRouter(deps: ChatRouteDeps): Router {
@@ -68,11 +91,11 @@ export function deliberateRouter(deps: ChatRouteDeps): Router {
     if (body.conversationId !== undefined) {
       throw new HttpError(404, "conversation_not_found", `conversation "${body.conversationId}" not found: this server does not keep conversations yet, so leave conversationId out to start a new one`);
     }
-    const mode = body.mode === "vote" ? "vote" : "revise";
+    const mode = MODES[body.mode];
     const modeConfig: ModeConfig =
       body.mode === "vote"
         ? { models: body.modeConfig?.councilModels, chairman: body.modeConfig?.chairmanModel, timeoutMs: body.modeConfig?.timeoutMs }
-        : { models: body.modeConfig?.models, timeoutMs: body.modeConfig?.timeoutMs, antiAnchoring: body.modeConfig?.antiAnchoring };
+        : { ...body.modeConfig };
     try {
       resolveDeliberators(deps.settings.roster, modeConfig.models, MODE_MODELS[mode]);
       if (modeConfig.chairman) resolveParticipant(deps.settings.roster, modeConfig.chairman);

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Participant } from "./participants.js";
 
 /**
@@ -6,15 +7,17 @@ import type { Participant } from "./participants.js";
  */
 
 /** The deliberation formats beside /debatt and /compare. */
-export type DeliberationMode = "vote" | "revise";
+export type DeliberationMode = "vote" | "revise" | "deep";
 
 /**
  * Each format's command, how many models it takes, and what a model named twice means: one
  * participant (`merge`), or two with their own answers and labels (`separate`, seed 000 §F).
  */
-export const MODE_MODELS: Record<DeliberationMode, { command: string; min: number; max: number; duplicates: "merge" | "separate" }> = {
+export const MODE_MODELS: Record<DeliberationMode, { command: string; min: number; max: number; duplicates: "merge" | "separate"; byDefault?: number }> = {
   vote: { command: "/vote", min: 3, max: 7, duplicates: "merge" },
   revise: { command: "/revise", min: 3, max: 6, duplicates: "separate" },
+  // Seed 004 names no count; every round asks every debater, so four by default keeps it affordable.
+  deep: { command: "/deep", min: 2, max: 6, duplicates: "merge", byDefault: 4 },
 };
 
 /** Label → model id, e.g. `{"Response A": "openai/gpt-5"}` (seed 001 LabelMap). */
@@ -30,6 +33,8 @@ export interface ModeConfig {
   timeoutMs?: number;
   /** /revise: seed 002's anti-anchoring protocol in the revision prompt. */
   antiAnchoring?: boolean;
+  /** /deep: most debate rounds (seed 004: default 3, at least min_rounds 2). */
+  maxRounds?: number;
 }
 
 /** One stage-1 answer as kept in state: ok or failed, with who gave it. */
@@ -160,6 +165,68 @@ export interface DebateWinnerResult {
   tiebroken: boolean;
   tiebreakerMethod?: "alphabetical";
   winnerDisplay: string;
+}
+
+/** /deep: one debater's structured argument in one round (seed 004's debater JSON). */
+export const DebaterArgumentSchema = z.object({
+  stance: z.enum(["maintain", "concede", "partial_concede"]),
+  key_points: z.array(z.string()),
+  counterpoints: z.array(z.object({ target: z.string(), point: z.string(), evidence: z.string() })),
+  revision: z.enum(["no_change", "minor_update", "major_revision"]),
+  revised_position: z.string(),
+  confidence: z.number().min(0).max(1),
+});
+export type DebaterArgumentJson = z.infer<typeof DebaterArgumentSchema>;
+
+/** /deep: a debater's round as kept in state: its argument, or why it has none. */
+export interface DebaterTurn {
+  round: number;
+  /** "A", "B", … (seed 004: Debater A/B/C). */
+  label: string;
+  modelKey: string;
+  display: string;
+  model: string;
+  status: "ok" | "error";
+  argument?: DebaterArgumentJson;
+  responseTimeMs: number;
+  error?: string;
+}
+
+/** /deep: the moderator's assessment of a round (seed 004's moderator JSON). */
+export const ModeratorAssessmentSchema = z.object({
+  should_stop: z.boolean(),
+  agreement_score: z.number().min(0).max(1),
+  new_points_ratio: z.number().min(0).max(1),
+  consensus_answer: z.string().nullable(),
+  remaining_disagreements: z.array(z.string()),
+  next_round_focus: z.string().nullable(),
+});
+export type ModeratorAssessment = z.infer<typeof ModeratorAssessmentSchema>;
+
+/** Why a /deep debate stopped after a round, or that it goes on. */
+export type StopReason = "converged" | "all_no_change" | "max_rounds" | "continue";
+
+/** /deep: one round's moderation: the assessment (null when the moderator failed) and the computed decision. */
+export interface DeepRoundOutcome {
+  round: number;
+  assessment: ModeratorAssessment | null;
+  moderatorError?: string;
+  stop: boolean;
+  reason: StopReason;
+}
+
+/** Seed 004's "Output to Stage 3". */
+export interface DeepOutput {
+  mode: "deep";
+  rounds_completed: number;
+  final_stances: { debater: string; stance: string; confidence: number; revised_position: string }[];
+  convergence_status: {
+    agreement_score: number | null;
+    new_points_ratio: number | null;
+    consensus_answer: string | null;
+    remaining_disagreements: string[];
+  };
+  debate_log: string[];
 }
 
 /** The public form of a stage-1 answer. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DebaterArgumentSchema, ModeratorAssessmentSchema } from "./deliberation.js";
 
 /**
  * The graph's custom events (snake_case, as emitted through `config.writer`) and their payloads.
@@ -66,6 +67,21 @@ const winnerCommon = {
 const VoteWinnerSchema = z.object({ ...winnerCommon, tiebreakerModel: z.string().optional() }).strict();
 /** Seed 000 DebateWinnerResult. */
 const DebateWinnerSchema = z.object({ ...winnerCommon, winnerDecision: RevisionDecisionSchema.nullable(), tiebreakerMethod: z.literal("alphabetical").optional() }).strict();
+
+/** A /deep debater's turn of a round. */
+const DebaterTurnSchema = z
+  .object({
+    round: z.number().int(),
+    label: z.string(),
+    modelKey: z.string(),
+    display: z.string(),
+    model: z.string(),
+    status: z.enum(["ok", "error"]),
+    argument: DebaterArgumentSchema.strict().optional(),
+    responseTimeMs: z.number().int(),
+    error: z.string().optional(),
+  })
+  .strict();
 
 export const EventSchemas = {
   debate_init: z.object({
@@ -257,6 +273,48 @@ export const EventSchemas = {
     }),
     ...stamp,
   }),
+  /** /deep (seed 004, which names no events): the run begins. */
+  deep_start: z.object({
+    conversationId: z.string(),
+    messageId: z.string(),
+    mode: z.literal("deep"),
+    question: z.string(),
+    participants: z.array(WhoSchema),
+    minRounds: z.number().int(),
+    maxRounds: z.number().int(),
+    simulated: z.boolean(),
+    ...stamp,
+  }),
+  /** /deep: a debate round begins; `debaters` names who is Debater A, B, … */
+  deep_round_start: z.object({ round: z.number().int(), debaters: z.record(z.string(), WhoSchema), ...stamp }),
+  /** /deep: a round's arguments, the moderator's assessment and the computed decision. */
+  deep_round_complete: z.object({
+    round: z.number().int(),
+    arguments: z.array(DebaterTurnSchema),
+    assessment: ModeratorAssessmentSchema.strict().nullable(),
+    moderatorError: z.string().optional(),
+    stop: z.boolean(),
+    reason: z.enum(["converged", "all_no_change", "max_rounds", "continue", "no_arguments"]),
+    ...stamp,
+  }),
+  /** /deep: seed 004's output object, handed to the synthesis. */
+  deep_output: z.object({
+    data: z.object({
+      mode: z.literal("deep"),
+      rounds_completed: z.number().int(),
+      final_stances: z.array(z.object({ debater: z.string(), stance: z.string(), confidence: z.number(), revised_position: z.string() }).strict()),
+      convergence_status: z.object({
+        agreement_score: z.number().nullable(),
+        new_points_ratio: z.number().nullable(),
+        consensus_answer: z.string().nullable(),
+        remaining_disagreements: z.array(z.string()),
+      }).strict(),
+      debate_log: z.array(z.string()),
+    }).strict(),
+    ...stamp,
+  }),
+  /** /deep: the final answer (`fallback` when the synthesis model failed and the consensus stands in). */
+  deep_synthesis_complete: z.object({ data: z.object({ synthesis: z.string(), fallback: z.boolean(), error: z.string().optional() }).strict(), ...stamp }),
   error: z.object({ message: z.string(), code: z.string(), ...stamp }),
 } as const;
 

@@ -6,6 +6,9 @@ import type {
   CollectedAnswer,
   DebateVoteResult,
   DebateWinnerResult,
+  DebaterTurn,
+  DeepOutput,
+  DeepRoundOutcome,
   DeliberationMode,
   ModeConfig,
   RevisionResponse,
@@ -102,6 +105,18 @@ export const GraphState = Annotation.Root({
   revise_vote: replace<DebateVoteResult | null>(() => null),
   /** /revise: the winner. */
   revise_winner: replace<DebateWinnerResult | null>(() => null),
+  /** /deep: the round being argued (1-based). */
+  deep_round: replace<number>(() => 0),
+  /** /deep: the most rounds of this debate (seed 004: 3 by default, at least 2). */
+  deep_max_rounds: replace<number>(() => 3),
+  /** /deep: every debater's turn of every round, one update per debater (reset by the planner). */
+  deep_turns: Annotation<DebaterTurn[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+  /** /deep: the moderator's assessment and the computed decision after each round. */
+  deep_outcomes: Annotation<DeepRoundOutcome[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+  /** /deep: seed 004's output object, handed to the synthesis. */
+  deep_output: replace<DeepOutput | null>(() => null),
+  /** /deep: the final synthesis (markdown). */
+  deep_synthesis: replace<string | null>(() => null),
 
   /** Id of this debate run (sent in `debate-init` as `debate_id`). */
   debate_id: replace<string | null>(() => null),

@@ -95,16 +95,16 @@ export function resolveParticipant(roster: Participant[], name: string): Partici
 
 /**
  * The participants of a seed format: the requested ones (see `resolveParticipant`), or the first
- * `max` of the roster. A name given twice counts once, unless `bounds.duplicates` is `separate`. Throws naming the command and the count when it is outside min–max.
+ * `byDefault` (else `max`) of the roster. A name given twice counts once, unless `bounds.duplicates` is `separate`. Throws naming the command and the count when it is outside min–max.
  */
 export function resolveDeliberators(
   roster: Participant[],
   requested: string[] | null | undefined,
-  bounds: { command: string; min: number; max: number; duplicates?: "merge" | "separate" },
+  bounds: { command: string; min: number; max: number; duplicates?: "merge" | "separate"; byDefault?: number },
 ): Participant[] {
   const picked: Participant[] = [];
   const copies = new Map<string, number>();
-  for (const name of requested?.length ? requested : roster.slice(0, bounds.max).map((p) => p.key)) {
+  for (const name of requested?.length ? requested : roster.slice(0, bounds.byDefault ?? bounds.max).map((p) => p.key)) {
     const p = resolveParticipant(roster, name);
     const n = (copies.get(p.key) ?? 0) + 1;
     copies.set(p.key, n);

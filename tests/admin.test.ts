@@ -59,7 +59,7 @@ describe("admin prompts", () => {
     const { call } = await admin();
     const body = await (await call("GET", "/prompts")).json();
     expect(body.prompts.map((p: any) => p.key)).toEqual(PROMPTS.map((p) => p.key));
-    expect(body.prompts).toHaveLength(25);
+    expect(body.prompts).toHaveLength(28);
     for (const p of body.prompts) {
       expect(Object.keys(p).sort()).toEqual(["default", "description", "effective", "key", "override", "placeholders"]);
       expect(p.override).toBeNull();
@@ -132,6 +132,7 @@ describe("admin flow graph", () => {
       { id: "compare", label: "Jämförelse", color: "sky" },
       { id: "vote", label: "Omröstning", color: "emerald" },
       { id: "revise", label: "Revidering", color: "violet" },
+      { id: "deep", label: "Djupdebatt", color: "rose" },
     ]);
     expect(debate).toEqual(
       ["debate_convergence", "debate_domain_planner", "debate_oneseek_agent", "debate_round_1", "debate_round_2", "debate_round_3",
@@ -143,7 +144,11 @@ describe("admin flow graph", () => {
       ["vote:deliberation_answer", "vote:deliberation_ballot", "vote:deliberation_title", "vote_anonymize", "vote_declare_winner", "vote_planner", "vote_tally", "vote_tiebreak"].map((id) => `node:${id}`),
     );
     expect(inStage("revise")).toHaveLength(9);
-    expect(ids).toHaveLength(debate.length + 3 + 8 + 9);
+    expect(inStage("deep")).toEqual(
+      ["deep:deliberation_answer", "deep:deliberation_title", "deep_anonymize", "deep_argue", "deep_moderate", "deep_planner", "deep_synthesize"].map((id) => `node:${id}`),
+    );
+    expect(edge("deep_moderate", "deep_argue")).toMatchObject({ conditional: true, label: "nästa runda ×N" });
+    expect(ids).toHaveLength(debate.length + 3 + 8 + 9 + 7);
     expect(edge("revise_anonymize", "revise_revision")).toMatchObject({ conditional: true, label: "×N" });
     expect(edge("vote_anonymize", "vote:deliberation_ballot")).toMatchObject({ conditional: true, label: "×N" });
     expect(edge("vote_tally", "vote_tiebreak")).toMatchObject({ conditional: true, label: "oavgjort" });

@@ -17,13 +17,15 @@ describe("the prompt registry", () => {
       "debate.oneseek.round.1", "debate.oneseek.round.2", "debate.oneseek.round.3", "debate.oneseek.round.4",
       "compare.answer.system", "deliberation.answer.system", "deliberation.title", "vote.ballot", "vote.tiebreaker",
       "revise.revision", "revise.restate", "revise.revision.anti_anchoring", "revise.ballot",
+      "deep.debater", "deep.moderator", "deep.synthesis",
     ]);
     for (const p of PROMPTS) {
       expect(validatePromptText(p.key, p.default), p.key).toEqual([]);
       expect(placeholdersIn(p.default).sort(), p.key).toEqual(p.placeholders.map((x) => x.name).filter((n) => p.default.includes(`{${n}}`)).sort());
       // Prompts whose answer people read ask for the question's language (a vote's is `VOTE: Response X`;
       // a revision reworks the model's own answer, already in that language).
-      if (!["debate.research.system", "vote.ballot", "vote.tiebreaker"].includes(p.key) && !p.key.startsWith("revise.")) expect(p.default, p.key).toMatch(/samma språk|language of the question/);
+      // /deep's debaters and moderator answer in JSON.
+      if (!["debate.research.system", "vote.ballot", "vote.tiebreaker", "deep.debater", "deep.moderator"].includes(p.key) && !p.key.startsWith("revise.")) expect(p.default, p.key).toMatch(/samma språk|language of the question/);
     }
   });
 

@@ -361,7 +361,7 @@ describe("/revise over HTTP and in Studio", () => {
     { body: { question: "Q?", mode: "debate", modeConfig: { models: "abcdefg".split("").map((x) => `v/${x}`) } }, message: "Maximum 6 models allowed" },
     { body: { question: "Q?", mode: "debate", modeConfig: { timeoutMs: 600_001 } }, message: "modeConfig.timeoutMs: Too big" },
     { body: { question: "Q?", mode: "debate", modeConfig: { chairmanModel: "a/b" } }, message: "unknown field(s): chairmanModel" },
-    { body: { question: "Q?", mode: "revise" }, message: "mode must be one of: vote, debate" },
+    { body: { question: "Q?", mode: "revise" }, message: "mode must be one of: vote, debate, deep" },
   ])("refuses $body.modeConfig / $body.mode with a 400 naming the problem", async ({ body, message }) => {
     const { deps } = testDeps();
     const server = await startApp(deps);

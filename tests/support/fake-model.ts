@@ -106,6 +106,21 @@ export function answerOf(display: string, round: number): string {
   return `${display} says in round ${round}: arguments ${"point ".repeat(20)}done.`;
 }
 
+/**
+ * The argument a default-scripted /deep debater makes: a minor update in round 1, no change after
+ * (so a default debate stops after round 2, every debater unmoved).
+ */
+export function stanceOf(display: string, round: number) {
+  return {
+    stance: "maintain",
+    key_points: [`${display} point ${round}`],
+    counterpoints: [],
+    revision: round === 1 ? "minor_update" : "no_change",
+    revised_position: `${display} position after round ${round}`,
+    confidence: 0.8,
+  };
+}
+
 /** The revised answer a default-scripted model gives in /revise. */
 export function revisedOf(display: string): string {
   return `${display} revised: arguments ${"better ".repeat(10)}done.`;
@@ -149,6 +164,12 @@ export const defaultScript: Script = (req) => {
       return `DECISION: REVISE\nREASONING: ${req.participant!.display} found a point it missed.\n\nREVISED RESPONSE:\n${revisedOf(req.participant!.display)}`;
     case "restate":
       return `${req.participant!.display} restates its position.`;
+    case "debater":
+      return JSON.stringify(stanceOf(req.participant!.display, req.round!));
+    case "moderator":
+      return JSON.stringify({ should_stop: false, agreement_score: 0.5, new_points_ratio: 0.5, consensus_answer: null, remaining_disagreements: ["scope"], next_round_focus: "scope" });
+    case "deep_synthesis":
+      return "## The deep answer\n\nThe debaters converged.";
     case "research_plan":
       return JSON.stringify({ queries: ["q1", "q2"] });
     case "research_check":
