@@ -14,6 +14,7 @@ import { MAX_PARTICIPANTS } from "../state/participants.js";
 import type { GraphDeps } from "./deps.js";
 import { afterDebate, recursionLimitFor, routeAfterIntent, routeAfterPlanner, routeAfterTurn } from "./edges.js";
 import { buildCompareGraph } from "./compare.js";
+import { buildCouncilGraph } from "./council.js";
 import { buildDeepGraph } from "./deep.js";
 import { buildReviseGraph } from "./revise.js";
 import { buildVoteGraph } from "./vote.js";
@@ -30,6 +31,8 @@ import { VoiceRuns } from "./voice.js";
  *                   │          → votes ×N → tally → winner → title) → END
  *                   ├─ deep (subgraph, seed 004: answers ×N → Debater A/B/C… → arguments ×N
  *                   │        → moderator ⟲ until the stopping rule → synthesis → title) → END
+ *                   ├─ council (subgraph, seed 002: judges ×N → review → [--debate] judges ×N
+ *                   │           again, same conversations → review) → consolidate → title) → END
  *                   ├─ debate_domain_planner → debate_round_executor ⟲ (one turn per step)
  *                   │     → debate_vote ×N (Send, parallel) → debate_convergence → debate_synthesizer
  *                   │     → (/dvoice) debate_voice_pipeline → END
@@ -45,6 +48,7 @@ export function buildGraph(deps: GraphDeps, options: { checkpointer?: BaseCheckp
     .addNode("vote", buildVoteGraph(deps))
     .addNode("revise", buildReviseGraph(deps))
     .addNode("deep", buildDeepGraph(deps))
+    .addNode("council", buildCouncilGraph(deps))
     .addNode("compare", buildCompareGraph(deps))
     .addNode("debate_domain_planner", makeDebateDomainPlanner(deps))
     .addNode("debate_round_executor", makeDebateRoundExecutor(deps, voice))
@@ -54,12 +58,13 @@ export function buildGraph(deps: GraphDeps, options: { checkpointer?: BaseCheckp
     .addNode("debate_synthesizer", makeDebateSynthesizer(deps))
     .addNode("debate_voice_pipeline", makeDebateVoicePipeline(deps, voice))
     .addEdge(START, "resolve_intent")
-    .addConditionalEdges("resolve_intent", routeAfterIntent, ["debate_domain_planner", "compare", "vote", "revise", "deep", "supervisor", END])
+    .addConditionalEdges("resolve_intent", routeAfterIntent, ["debate_domain_planner", "compare", "vote", "revise", "deep", "council", "supervisor", END])
     .addEdge("supervisor", END)
     .addEdge("compare", END)
     .addEdge("vote", END)
     .addEdge("revise", END)
     .addEdge("deep", END)
+    .addEdge("council", END)
     .addConditionalEdges("debate_domain_planner", routeAfterPlanner, ["debate_round_executor", END])
     .addConditionalEdges("debate_round_executor", routeAfterTurn, ["debate_round_executor", "debate_vote", "debate_voice_pipeline", END])
     .addEdge("debate_vote", "debate_convergence")

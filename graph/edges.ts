@@ -10,7 +10,7 @@ const SPOKEN_ROUNDS = 3;
 export function routeAfterIntent(state: State): "debate_domain_planner" | "compare" | DeliberationMode | "supervisor" | typeof END {
   if (state.route === "debate") return "debate_domain_planner";
   if (state.route === "compare") return "compare";
-  if (state.route === "vote" || state.route === "revise" || state.route === "deep") return state.route;
+  if (state.route === "vote" || state.route === "revise" || state.route === "deep" || state.route === "council") return state.route;
   if (state.route === "supervisor") return "supervisor";
   return END;
 }

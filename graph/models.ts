@@ -28,7 +28,11 @@ export type ModelPhase =
   /** /deep: the moderator's assessment of a round. */
   | "moderator"
   /** /deep: the final answer from the debate's output. */
-  | "deep_synthesis";
+  | "deep_synthesis"
+  /** /council: a judge's verdict (`round` 1 or 2). */
+  | "judge"
+  /** /council: the consolidated report. */
+  | "council_report";
 
 /** A request for a chat model. */
 export interface ModelRequest {

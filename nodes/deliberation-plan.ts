@@ -75,6 +75,12 @@ export function planDeliberation(
       deep_outcomes: new Overwrite([]),
       deep_output: null,
       deep_synthesis: null,
+      council_debate: mc.debate === true,
+      council_perspectives: {},
+      council_rounds: new Overwrite([]),
+      council_branch: null,
+      council_result: null,
+      council_report: null,
     },
   };
 }

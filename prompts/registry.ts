@@ -1,5 +1,6 @@
 import * as C from "./compare.js";
 import * as D from "./debate.js";
+import * as CO from "./council.js";
 import * as DP from "./deep.js";
 import * as R from "./revise.js";
 import * as V from "./vote.js";
@@ -196,6 +197,41 @@ export const PROMPTS: readonly PromptDefinition[] = [
     description: "/deep: the final answer, written from the debate's output object (seed 004's Stage 3)",
     placeholders: [P.question(), req("debate_output", "seed 004's output object as JSON: rounds, final stances, convergence, log")],
     default: DP.DEEP_SYNTHESIS,
+  },
+  {
+    key: "council.judge.system",
+    description: "/council: each judge's system prompt (its perspective), ending with the JSON verdict block",
+    placeholders: [
+      req("judge", "the judge's name, e.g. `judge-1 (correctness)`"),
+      req("perspective", "the judge's perspective, e.g. `correctness`"),
+      opt("perspective_focus", "what that perspective looks for"),
+      P.date(),
+    ],
+    default: CO.COUNCIL_JUDGE_SYSTEM,
+  },
+  {
+    key: "council.packet",
+    description: "/council: what every judge is asked to validate (round 1)",
+    placeholders: [req("claim", "the claim or text to validate")],
+    default: CO.COUNCIL_PACKET,
+  },
+  {
+    key: "council.round2.disagreed",
+    description: "/council --debate: round 2 after a split round 1 (steel-man the other side; anti-anchoring)",
+    placeholders: [req("other_verdicts", "the other judges' full round-1 JSON verdicts")],
+    default: CO.COUNCIL_ROUND2_DISAGREED,
+  },
+  {
+    key: "council.round2.agreed",
+    description: "/council --debate: round 2 after a unanimous round 1 (steel-man the case against; anti-anchoring)",
+    placeholders: [req("other_verdicts", "the other judges' full round-1 JSON verdicts")],
+    default: CO.COUNCIL_ROUND2_AGREED,
+  },
+  {
+    key: "council.report",
+    description: "/council: the consolidated report from the final verdicts",
+    placeholders: [req("claim", "the claim or text validated"), req("consolidation", "the final verdicts and their consolidation, as JSON")],
+    default: CO.COUNCIL_REPORT,
   },
 ];
 

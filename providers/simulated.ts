@@ -200,6 +200,21 @@ export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], 
         next_round_focus: round >= 2 ? null : t.disagreements[0],
       });
     }
+    case "judge": {
+      const verdict = (["PASS", "WARN", "WARN", "FAIL"] as const)[hash(`${me}|${topic}`) % 4];
+      const judge = /"judge": "([^"]+)"/.exec(prompt)?.[1] ?? me;
+      const fence = "```";
+      return `${pick(t.body, rnd)}\n\n${fence}json\n${JSON.stringify({
+        judge,
+        verdict,
+        confidence: (["HIGH", "MEDIUM"] as const)[hash(me) % 2],
+        key_insight: pick(t.body, rnd),
+        findings: [{ severity: verdict === "FAIL" ? "significant" : "minor", description: pick(t.disagreements, rnd) }],
+        recommendation: pick(t.close, rnd),
+        ...(request.round === 2 ? { r1_restatement: pick(t.open, rnd).replace("{topic}", topic).replace("{stance}", STANCES[lang][0]), change_justification: "" } : {}),
+      }, null, 2)}\n${fence}`;
+    }
+    case "council_report":
     case "deep_synthesis":
       return t.heads.map((h) => `${h}\n\n${pick(t.body, rnd)} ${pick(t.body, rnd)}`).join("\n\n");
     case "title":

@@ -11,6 +11,7 @@ const SUBGRAPH_STAGES = [
   { id: "vote", label: "Omröstning", color: "emerald", y: 2760 },
   { id: "revise", label: "Revidering", color: "violet", y: 2920 },
   { id: "deep", label: "Djupdebatt", color: "rose", y: 3080 },
+  { id: "council", label: "Råd", color: "slate", y: 3240 },
 ] as const;
 
 /** One pipeline node of the admin flow view (seed 003 §3.9). */
@@ -75,6 +76,11 @@ const LABELS: Record<string, string> = {
   deep_moderate: "Moderator + stopping rule",
   deep_synthesize: "Deep Synthesis",
   "deep:deliberation_title": "Title",
+  council_planner: "Council Planner (perspectives)",
+  council_judge: "Judges (parallel, JSON verdicts)",
+  council_review: "Review (unanimity → branch)",
+  council_consolidate: "Consolidation + report",
+  "council:deliberation_title": "Title",
   ...Object.fromEntries(ROUNDS.map((r) => [`debate_round_${r.round}`, `Runda ${r.round}: ${ROUND_LABELS[r.type]}`])),
 };
 const POSITIONS: Record<string, { x: number; y: number }> = {
@@ -91,9 +97,11 @@ const POSITIONS: Record<string, { x: number; y: number }> = {
 };
 
 /** Subgraph nodes that run as one task per participant (`Send`). */
-const PARALLEL = new Set(["compare_answer", "vote:deliberation_answer", "vote:deliberation_ballot", "revise:deliberation_answer", "revise_revision", "revise:deliberation_ballot", "deep:deliberation_answer", "deep_argue"]);
+const PARALLEL = new Set(["compare_answer", "vote:deliberation_answer", "vote:deliberation_ballot", "revise:deliberation_answer", "revise_revision", "revise:deliberation_ballot", "deep:deliberation_answer", "deep_argue", "council_judge"]);
 /** Labels of the conditional edges into a subgraph node. */
 const BRANCH_LABELS: Record<string, string> = { vote_tiebreak: "oavgjort", deep_synthesize: "stopp" };
+/** Labels of the edges that loop back to an earlier step. */
+const LOOP_LABELS: Record<string, string> = { "deep_moderate→deep_argue": "nästa runda ×N", "council_review→council_judge": "--debate: runda 2 ×N" };
 
 /** The graph node that runs the parallel vote is shown as the seed's round 4. */
 const VOTE_NODE = "debate_vote";
@@ -147,7 +155,7 @@ export async function flowGraph(graph: DebattGraph): Promise<FlowGraph> {
       if (e.source.startsWith(prefix) && e.target.startsWith(prefix)) {
         const target = show(e.target);
         // The moderator's loop back to the arguments is the next round.
-        const label = e.source === `${prefix}deep_moderate` && target === "deep_argue" ? "nästa runda ×N" : PARALLEL.has(target) ? "×N" : BRANCH_LABELS[target];
+        const label = LOOP_LABELS[`${show(e.source)}→${target}`] ?? (PARALLEL.has(target) ? "×N" : BRANCH_LABELS[target]);
         edges.push({ source: show(e.source), target, ...(e.conditional ? { conditional: true, ...(label ? { label } : {}) } : {}) });
       }
     }

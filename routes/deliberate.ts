@@ -70,18 +70,40 @@ const deepRequestSchema = z
   })
   .strict();
 
+/** /council (seed 002 is a CLI and gives no body): the judges, `debate` for round 2 (`--debate`) and its timeout. */
+const councilRequestSchema = z
+  .object({
+    question: userText("question", DEFAULTS.maxMessageChars),
+    mode: z.literal("council"),
+    conversationId: z.string().optional(),
+    modeConfig: z
+      .object({
+        models: z
+          .array(z.string().min(1, "a model id is empty"))
+          .min(MODE_MODELS.council.min, `Council mode requires at least ${MODE_MODELS.council.min} judges`)
+          .max(MODE_MODELS.council.max, `Maximum ${MODE_MODELS.council.max} judges allowed`)
+          .optional(),
+        timeoutMs: z.number().min(10_000).max(600_000).optional(),
+        debate: z.boolean().optional(),
+        round2TimeoutMs: z.number().min(1_000).max(600_000).optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
 /** The seeds' mode names and the commands they run ("debate" is seed 000's name for /revise). */
-const COMMANDS = { vote: MODE_MODELS.vote.command, debate: MODE_MODELS.revise.command, deep: MODE_MODELS.deep.command } as const;
-const MODES = { vote: "vote", debate: "revise", deep: "deep" } as const;
+const COMMANDS = { vote: MODE_MODELS.vote.command, debate: MODE_MODELS.revise.command, deep: MODE_MODELS.deep.command, council: MODE_MODELS.council.command } as const;
+const MODES = { vote: "vote", debate: "revise", deep: "deep", council: "council" } as const;
 
 /** A request body of the seeds' `/api/…/stream` endpoints, by mode. */
-const deliberateSchema = z.discriminatedUnion("mode", [voteRequestSchema, debateRequestSchema, deepRequestSchema], {
+const deliberateSchema = z.discriminatedUnion("mode", [voteRequestSchema, debateRequestSchema, deepRequestSchema, councilRequestSchema], {
   error: (issue) => (issue.code === "invalid_union" ? `mode must be one of: ${Object.keys(COMMANDS).join(", ")}` : undefined),
 });
 
 /**
  * `POST /api/v1/deliberate/stream`: the seeds' request body (`{question, mode, conversationId?,
- * modeConfig}`, validated with the seeds' zod rules; mode `vote`, `debate` or `deep`) runs that format and streams its events as
+ * modeConfig}`, validated with the seeds' zod rules; mode `vote`, `debate`, `deep` or `council`) runs that format and streams its events as
  * SSE, with kebab-case names, exactly like the chat stream.
  */
 export function deliberateRouter(deps: ChatRouteDeps): Router {

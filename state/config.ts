@@ -12,6 +12,8 @@ export const DEFAULTS = {
   responseTimeoutMs: 90_000,
   /** Per-call timeout of the seed formats (/vote …; seed 001: 120 s). */
   deliberationTimeoutMs: 120_000,
+  /** /council --debate: a judge's round-2 time before its round-1 verdict stands (seed 002: COUNCIL_R2_TIMEOUT 90 s). */
+  councilRound2TimeoutMs: 90_000,
   /** Per-call timeout for a vote (seed: VOTE_TIMEOUT_SECONDS = 60). */
   voteTimeoutMs: 60_000,
   /** Extra time the whole parallel vote round gets beyond one vote's timeout. */

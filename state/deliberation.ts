@@ -7,7 +7,7 @@ import type { Participant } from "./participants.js";
  */
 
 /** The deliberation formats beside /debatt and /compare. */
-export type DeliberationMode = "vote" | "revise" | "deep";
+export type DeliberationMode = "vote" | "revise" | "deep" | "council";
 
 /**
  * Each format's command, how many models it takes, and what a model named twice means: one
@@ -18,6 +18,8 @@ export const MODE_MODELS: Record<DeliberationMode, { command: string; min: numbe
   revise: { command: "/revise", min: 3, max: 6, duplicates: "separate" },
   // Seed 004 names no count; every round asks every debater, so four by default keeps it affordable.
   deep: { command: "/deep", min: 2, max: 6, duplicates: "merge", byDefault: 4 },
+  // One judge per perspective; three perspectives by default.
+  council: { command: "/council", min: 2, max: 6, duplicates: "merge", byDefault: 3 },
 };
 
 /** Label → model id, e.g. `{"Response A": "openai/gpt-5"}` (seed 001 LabelMap). */
@@ -35,6 +37,10 @@ export interface ModeConfig {
   antiAnchoring?: boolean;
   /** /deep: most debate rounds (seed 004: default 3, at least min_rounds 2). */
   maxRounds?: number;
+  /** /council: run seed 002's second round, where judges review each other's verdicts. */
+  debate?: boolean;
+  /** /council: how long a judge has for round 2 before its round-1 verdict stands (seed 002: 90 s). */
+  round2TimeoutMs?: number;
 }
 
 /** One stage-1 answer as kept in state: ok or failed, with who gave it. */
@@ -227,6 +233,54 @@ export interface DeepOutput {
     remaining_disagreements: string[];
   };
   debate_log: string[];
+}
+
+/** /council: a judge's verdict (seed 002's JSON verdict block). */
+export const VerdictSchema = z.object({
+  judge: z.string(),
+  verdict: z.enum(["PASS", "WARN", "FAIL"]),
+  confidence: z.enum(["HIGH", "MEDIUM", "LOW"]),
+  key_insight: z.string(),
+  findings: z.array(z.object({ severity: z.enum(["critical", "significant", "minor"]), description: z.string() })),
+  recommendation: z.string(),
+});
+export type Verdict = z.infer<typeof VerdictSchema>;
+
+/** /council: one judge's verdict in one round, or why there is none. */
+export interface JudgeRound {
+  round: 1 | 2;
+  modelKey: string;
+  display: string;
+  model: string;
+  perspective: string;
+  status: "ok" | "error" | "timeout";
+  verdict?: Verdict;
+  /** Round 2: the judge's restatement of its round-1 position, made before reviewing the others. */
+  restatement?: string;
+  /** Round 2: the specific detail the judge cites for changing its verdict (seed 002's evidence bar). */
+  changeJustification?: string;
+  /** Round 2: the verdict changed without a cited detail. */
+  unjustifiedChange?: boolean;
+  /** The judge's whole reply (round 2 continues the conversation that holds it). */
+  text: string;
+  responseTimeMs: number;
+  error?: string;
+}
+
+/** /council: the consolidated result. */
+export interface CouncilResult {
+  /** The final verdict per judge, from round 2 or (timed out, failed, or no --debate) round 1. */
+  verdicts: (Verdict & { modelKey: string; display: string; perspective: string; source: "round1" | "round2" })[];
+  counts: Record<"PASS" | "WARN" | "FAIL", number>;
+  /** Unanimous, else the majority, else (a tie) the more severe verdict. */
+  consensus: "PASS" | "WARN" | "FAIL";
+  unanimous: boolean;
+  /** Round 2: not run, complete, partly replaced by round-1 fallbacks, or failed (round-1 only). */
+  round2: "skipped" | "complete" | "partial" | "failed";
+  /** Round 2's branch: whether round 1 was unanimous. */
+  branch?: "agreed" | "disagreed";
+  /** A note for the report, e.g. that round 2 failed and round 1 was used. */
+  note?: string;
 }
 
 /** The public form of a stage-1 answer. */

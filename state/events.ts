@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DebaterArgumentSchema, ModeratorAssessmentSchema } from "./deliberation.js";
+import { DebaterArgumentSchema, ModeratorAssessmentSchema, VerdictSchema } from "./deliberation.js";
 
 /**
  * The graph's custom events (snake_case, as emitted through `config.writer`) and their payloads.
@@ -78,6 +78,25 @@ const DebaterTurnSchema = z
     model: z.string(),
     status: z.enum(["ok", "error"]),
     argument: DebaterArgumentSchema.strict().optional(),
+    responseTimeMs: z.number().int(),
+    error: z.string().optional(),
+  })
+  .strict();
+
+/** A /council judge's verdict of one round. */
+const JudgeRoundSchema = z
+  .object({
+    round: z.union([z.literal(1), z.literal(2)]),
+    modelKey: z.string(),
+    display: z.string(),
+    model: z.string(),
+    perspective: z.string(),
+    status: z.enum(["ok", "error", "timeout"]),
+    verdict: VerdictSchema.strict().optional(),
+    restatement: z.string().optional(),
+    changeJustification: z.string().optional(),
+    unjustifiedChange: z.boolean().optional(),
+    text: z.string(),
     responseTimeMs: z.number().int(),
     error: z.string().optional(),
   })
@@ -315,6 +334,38 @@ export const EventSchemas = {
   }),
   /** /deep: the final answer (`fallback` when the synthesis model failed and the consensus stands in). */
   deep_synthesis_complete: z.object({ data: z.object({ synthesis: z.string(), fallback: z.boolean(), error: z.string().optional() }).strict(), ...stamp }),
+  /** /council (seed 002, which names no events): the run begins; each judge with its perspective. */
+  council_start: z.object({
+    conversationId: z.string(),
+    messageId: z.string(),
+    mode: z.literal("council"),
+    claim: z.string(),
+    judges: z.array(z.object({ model: z.string(), display: z.string(), modelKey: z.string(), perspective: z.string() }).strict()),
+    debate: z.boolean(),
+    simulated: z.boolean(),
+    ...stamp,
+  }),
+  /** /council: a round begins (round 2 with its branch). */
+  council_round_start: z.object({ round: z.number().int(), branch: z.enum(["agreed", "disagreed"]).optional(), ...stamp }),
+  /** /council: one judge's verdict of a round, as soon as it lands. */
+  council_verdict: JudgeRoundSchema.extend(stamp),
+  /** /council: a round's verdicts, and whether they were unanimous. */
+  council_round_complete: z.object({ round: z.number().int(), verdicts: z.array(JudgeRoundSchema), unanimous: z.boolean(), ...stamp }),
+  /** /council: the final verdicts per judge (round 2, or round 1 as fallback) and the consensus. */
+  council_consolidation: z.object({
+    data: z.object({
+      verdicts: z.array(VerdictSchema.extend({ modelKey: z.string(), display: z.string(), perspective: z.string(), source: z.enum(["round1", "round2"]) }).strict()),
+      counts: z.object({ PASS: z.number().int(), WARN: z.number().int(), FAIL: z.number().int() }).strict(),
+      consensus: z.enum(["PASS", "WARN", "FAIL"]),
+      unanimous: z.boolean(),
+      round2: z.enum(["skipped", "complete", "partial", "failed"]),
+      branch: z.enum(["agreed", "disagreed"]).optional(),
+      note: z.string().optional(),
+    }).strict(),
+    ...stamp,
+  }),
+  /** /council: the consolidated report (`fallback` when the report model failed). */
+  council_report_complete: z.object({ data: z.object({ report: z.string(), fallback: z.boolean(), error: z.string().optional() }).strict(), ...stamp }),
   error: z.object({ message: z.string(), code: z.string(), ...stamp }),
 } as const;
 

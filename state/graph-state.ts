@@ -8,8 +8,10 @@ import type {
   DebateWinnerResult,
   DebaterTurn,
   DeepOutput,
+  CouncilResult,
   DeepRoundOutcome,
   DeliberationMode,
+  JudgeRound,
   ModeConfig,
   RevisionResponse,
   TiebreakerResult,
@@ -117,6 +119,18 @@ export const GraphState = Annotation.Root({
   deep_output: replace<DeepOutput | null>(() => null),
   /** /deep: the final synthesis (markdown). */
   deep_synthesis: replace<string | null>(() => null),
+  /** /council: true with --debate (seed 002's second round). */
+  council_debate: replace<boolean>(() => false),
+  /** /council: each judge's perspective, by participant key. */
+  council_perspectives: replace<Record<string, string>>(() => ({})),
+  /** /council: every judge's verdict of rounds 1 and 2, one update per judge (reset by the planner). */
+  council_rounds: Annotation<JudgeRound[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+  /** /council: round 2's branch, from round 1's unanimity. */
+  council_branch: replace<"agreed" | "disagreed" | null>(() => null),
+  /** /council: the consolidated verdicts. */
+  council_result: replace<CouncilResult | null>(() => null),
+  /** /council: the consolidated report (markdown). */
+  council_report: replace<string | null>(() => null),
 
   /** Id of this debate run (sent in `debate-init` as `debate_id`). */
   debate_id: replace<string | null>(() => null),

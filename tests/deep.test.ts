@@ -101,7 +101,7 @@ describe("/deep: parsing the debaters and the moderator", () => {
 
 describe("/deep: the debate loop", () => {
   it("is its own command", () => {
-    expect(parseCommand("/deep Ska städer förbjuda bilar?")).toEqual({ kind: "deliberation", mode: "deep", question: "Ska städer förbjuda bilar?" });
+    expect(parseCommand("/deep Ska städer förbjuda bilar?")).toEqual({ kind: "deliberation", mode: "deep", question: "Ska städer förbjuda bilar?", options: {} });
   });
 
   it("answers, anonymises as Debater A/B/C, argues in rounds, moderates, outputs seed 004's object and synthesises", async () => {

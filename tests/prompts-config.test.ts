@@ -18,6 +18,7 @@ describe("the prompt registry", () => {
       "compare.answer.system", "deliberation.answer.system", "deliberation.title", "vote.ballot", "vote.tiebreaker",
       "revise.revision", "revise.restate", "revise.revision.anti_anchoring", "revise.ballot",
       "deep.debater", "deep.moderator", "deep.synthesis",
+      "council.judge.system", "council.packet", "council.round2.disagreed", "council.round2.agreed", "council.report",
     ]);
     for (const p of PROMPTS) {
       expect(validatePromptText(p.key, p.default), p.key).toEqual([]);
@@ -25,7 +26,9 @@ describe("the prompt registry", () => {
       // Prompts whose answer people read ask for the question's language (a vote's is `VOTE: Response X`;
       // a revision reworks the model's own answer, already in that language).
       // /deep's debaters and moderator answer in JSON.
-      if (!["debate.research.system", "vote.ballot", "vote.tiebreaker", "deep.debater", "deep.moderator"].includes(p.key) && !p.key.startsWith("revise.")) expect(p.default, p.key).toMatch(/samma språk|language of the question/);
+      // A council judge's round 2 continues its round-1 conversation, whose system prompt sets the language.
+      const continues = p.key.startsWith("revise.") || ["council.packet", "council.round2.disagreed", "council.round2.agreed"].includes(p.key);
+      if (!["debate.research.system", "vote.ballot", "vote.tiebreaker", "deep.debater", "deep.moderator"].includes(p.key) && !continues) expect(p.default, p.key).toMatch(/samma språk|language of the (question|text you judge|claim)/);
     }
   });
 

@@ -47,8 +47,11 @@ const revisionOf = (events: { event: string; data: Record<string, unknown> }[], 
 
 describe("/revise: command and parsing (seed 000 §B)", () => {
   it("is its own command", () => {
-    expect(parseCommand("/REVISE Fyra dagars arbetsvecka?")).toEqual({ kind: "deliberation", mode: "revise", question: "Fyra dagars arbetsvecka?" });
+    expect(parseCommand("/REVISE Fyra dagars arbetsvecka?")).toEqual({ kind: "deliberation", mode: "revise", question: "Fyra dagars arbetsvecka?", options: {} });
     expect(parseCommand("/revise")).toEqual({ kind: "missing_topic", command: "/revise" });
+    expect(parseCommand("/revise --anti-anchoring  Fyra dagar?")).toEqual({ kind: "deliberation", mode: "revise", question: "Fyra dagar?", options: { antiAnchoring: true } });
+    expect(parseCommand("/revise --anti-anchoring")).toEqual({ kind: "missing_topic", command: "/revise" });
+    expect(parseCommand("/revise --debate Fyra dagar?")).toEqual({ kind: "bad_option", command: "/revise", option: "--debate", allowed: ["--anti-anchoring"] });
   });
 
   it("parses DECISION, REASONING and REVISED RESPONSE as the seed does", () => {
@@ -119,6 +122,11 @@ describe("/revise: the pipeline and event sequence (seed 000 §C)", () => {
     const { deps, models } = testDeps();
     const events = await runEvents(deps, "/revise Q?", { participants: THREE, modeConfig: { antiAnchoring: true } });
     expect(named(events, "debate-start")[0].antiAnchoring).toBe(true);
+    // The same from the message's option.
+    const viaOption = await runEvents(testDeps().deps, "/revise --anti-anchoring Q?", { participants: THREE });
+    expect(named(viaOption, "debate-start")[0]).toMatchObject({ antiAnchoring: true, question: "Q?" });
+    const unknown = await runEvents(testDeps().deps, "/revise --fast Q?");
+    expect(named(unknown, "error")[0]).toMatchObject({ code: "unknown_option", message: "/revise has no option --fast; its options: --anti-anchoring" });
     const restate = promptOf(models.callsOf("restate", "call_gpt")[0].messages);
     expect(restate).toContain(answerOf("ChatGPT", 1));
     // Before restating, the model has seen no other answer.
@@ -361,7 +369,7 @@ describe("/revise over HTTP and in Studio", () => {
     { body: { question: "Q?", mode: "debate", modeConfig: { models: "abcdefg".split("").map((x) => `v/${x}`) } }, message: "Maximum 6 models allowed" },
     { body: { question: "Q?", mode: "debate", modeConfig: { timeoutMs: 600_001 } }, message: "modeConfig.timeoutMs: Too big" },
     { body: { question: "Q?", mode: "debate", modeConfig: { chairmanModel: "a/b" } }, message: "unknown field(s): chairmanModel" },
-    { body: { question: "Q?", mode: "revise" }, message: "mode must be one of: vote, debate, deep" },
+    { body: { question: "Q?", mode: "revise" }, message: "mode must be one of: vote, debate, deep, council" },
   ])("refuses $body.modeConfig / $body.mode with a 400 naming the problem", async ({ body, message }) => {
     const { deps } = testDeps();
     const server = await startApp(deps);

@@ -55,7 +55,7 @@ const names = (events: { event: string }[]) => events.map((e) => e.event).filter
 
 describe("/vote: command and parsing (seed 001 §B)", () => {
   it("is its own command", () => {
-    expect(parseCommand(" /VOTE Vilket språk?")).toEqual({ kind: "deliberation", mode: "vote", question: "Vilket språk?" });
+    expect(parseCommand(" /VOTE Vilket språk?")).toEqual({ kind: "deliberation", mode: "vote", question: "Vilket språk?", options: {} });
     expect(parseCommand("/vote")).toEqual({ kind: "missing_topic", command: "/vote" });
     expect(parseCommand("/voter x")).toEqual({ kind: "chat", text: "/voter x" });
   });
@@ -454,7 +454,7 @@ describe("/vote over HTTP", () => {
   });
 
   const BAD: { name: string; body: unknown; status: number; message: string | RegExp }[] = [
-    { name: "an unknown mode", body: { question: "Q?", mode: "poll" }, status: 400, message: "mode must be one of: vote, debate, deep" },
+    { name: "an unknown mode", body: { question: "Q?", mode: "poll" }, status: 400, message: "mode must be one of: vote, debate, deep, council" },
     { name: "no question", body: { mode: "vote" }, status: 400, message: "question must be a string" },
     { name: "an empty question", body: { question: " ", mode: "vote" }, status: 400, message: "question is empty" },
     { name: "two models", body: { question: "Q?", mode: "vote", modeConfig: { councilModels: ["a/b", "c/d"] } }, status: 400, message: "Vote mode requires at least 3 models" },

@@ -121,6 +121,12 @@ export function stanceOf(display: string, round: number) {
   };
 }
 
+/** A /council judge's reply: a line of analysis and the JSON verdict block (`extra` adds round-2 fields). */
+export function verdictReply(display: string, verdict: "PASS" | "WARN" | "FAIL", extra: Record<string, unknown> = {}): string {
+  const block = { judge: display, verdict, confidence: "HIGH", key_insight: `${display} insight`, findings: [{ severity: "minor", description: `${display} finding` }], recommendation: `${display} recommends`, ...extra };
+  return `${display} analysed it.\n\n\`\`\`json\n${JSON.stringify(block)}\n\`\`\``;
+}
+
 /** The revised answer a default-scripted model gives in /revise. */
 export function revisedOf(display: string): string {
   return `${display} revised: arguments ${"better ".repeat(10)}done.`;
@@ -170,6 +176,10 @@ export const defaultScript: Script = (req) => {
       return JSON.stringify({ should_stop: false, agreement_score: 0.5, new_points_ratio: 0.5, consensus_answer: null, remaining_disagreements: ["scope"], next_round_focus: "scope" });
     case "deep_synthesis":
       return "## The deep answer\n\nThe debaters converged.";
+    case "judge":
+      return verdictReply(req.participant!.display, "PASS");
+    case "council_report":
+      return "## Council report\n\nThe council agrees.";
     case "research_plan":
       return JSON.stringify({ queries: ["q1", "q2"] });
     case "research_check":

@@ -1,0 +1,66 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { runContext, type GraphDeps } from "../graph/deps.js";
+import { DeltaCoalescer, emit } from "../graph/events.js";
+import { whoIs, type JudgeRound, type Verdict } from "../state/deliberation.js";
+import type { StateUpdate } from "../state/graph-state.js";
+import type { Participant } from "../state/participants.js";
+import { judgeName, judgeOf, parseVerdict, roundOneMessages, roundTwoMessages } from "./council-verdict.js";
+import { answerOrFailure, streamText } from "./model-call.js";
+
+/** What a `Send` to council_judge carries: one judge's round 1, or its round 2 in the same conversation. */
+export interface JudgeTask {
+  round: 1 | 2;
+  participant: Participant;
+  index: number;
+  perspective: string;
+  claim: string;
+  timeoutMs: number;
+  /** Round 2: the judge's own round-1 reply and verdict (its conversation so far). */
+  ownReply?: string;
+  ownVerdict?: Verdict;
+  /** Round 2: the other judges' full round-1 JSON verdicts. */
+  otherVerdicts?: string;
+  branch?: "agreed" | "disagreed";
+}
+
+/**
+ * council_judge: one judge's verdict (one task per judge, in parallel). Round 1: its perspective
+ * and the claim. Round 2 (--debate): the SAME conversation goes on (round 1's messages and its own
+ * reply kept) with the others' full verdicts, the branch's steel-manning and seed 002's
+ * anti-anchoring protocol; a verdict changed without a cited detail is flagged. A timeout is
+ * marked `timeout` (in round 2 the round-1 verdict then stands); unreadable JSON is an error.
+ */
+export function makeCouncilJudge(deps: GraphDeps) {
+  return async function councilJudge(task: JudgeTask, config: LangGraphRunnableConfig): Promise<StateUpdate> {
+    const ctx = await runContext(deps, config);
+    const p = task.participant;
+    const name = judgeName(task.index, task.perspective);
+    const started = performance.now();
+    const coalescer = new DeltaCoalescer((delta) => emit(config, "answer_delta", { mode: "council", stage: `round${task.round}`, ...whoIs(p), delta }), ctx.coalesceMs);
+    const { text, error } = await answerOrFailure(task.timeoutMs, config.signal, coalescer, (signal) => {
+      const round1 = roundOneMessages(ctx, name, task.perspective, task.claim);
+      const messages = task.round === 1 ? round1 : roundTwoMessages(ctx, round1, task.ownReply ?? "", task.branch ?? "disagreed", task.otherVerdicts ?? "");
+      const model = deps.models.create({ phase: "judge", participant: p, round: task.round, topic: task.claim, maxTokens: ctx.run.maxResponseTokens });
+      return streamText(model, messages, signal, (d) => coalescer.push(d));
+    });
+    const parsed = error ? { ok: false as const, reason: error } : parseVerdict(text, name);
+    const changed = parsed.ok && task.ownVerdict !== undefined && parsed.verdict.verdict !== task.ownVerdict.verdict;
+    const judged: JudgeRound = {
+      round: task.round,
+      ...judgeOf(p, task.perspective),
+      status: parsed.ok ? "ok" : error?.startsWith("timeout") ? "timeout" : "error",
+      ...(parsed.ok
+        ? {
+            verdict: parsed.verdict,
+            ...(parsed.restatement ? { restatement: parsed.restatement } : {}),
+            ...(parsed.changeJustification ? { changeJustification: parsed.changeJustification } : {}),
+            ...(changed && !parsed.changeJustification ? { unjustifiedChange: true } : {}),
+          }
+        : { error: parsed.reason }),
+      text,
+      responseTimeMs: Math.round(performance.now() - started),
+    };
+    emit(config, "council_verdict", judged);
+    return { council_rounds: [judged] };
+  };
+}
