@@ -16,6 +16,10 @@ const USAGE = `usage: npm run debate -- [--json] [--participants call_grok,call_
   "/compare <question>"  all models answer in parallel, shown one after another
   "/vote <question>"   3–7 models answer, vote anonymously for the best answer, the winner's answer is given
   "/revise <question>" 3–6 models answer, see each other's answers (anonymised), revise, then vote
+                       (--anti-anchoring: restate first, change only on a cited error)
+  "/deep <question>"   2–6 debaters argue in rounds until a moderator finds convergence, then a synthesis
+  "/council <claim>"   judges with distinct perspectives give PASS/WARN/FAIL verdicts
+                       (--debate: a second round in which they review each other's verdicts)
   anything else        a normal chat answer
 
   --json               one JSON object per line: {"event": "<kebab-case name>", "data": {...}}

@@ -11,9 +11,11 @@ export interface Styles {
 }
 
 /**
- * Prints the seed formats' events for people (/vote and /revise): the answers (each whole once its
+ * Prints the seed formats' events for people (/vote, /revise, /deep, /council): the answers (each whole once its
  * stage is in, since they stream in parallel), the revisions with their decisions and word-count
- * change, the de-anonymised vote table, the tiebreak and the winner's answer. Returns false for an
+ * change, the de-anonymised vote table, the tiebreak and the winner's answer, /deep's rounds with
+ * the moderator's numbers, /council's verdicts and consensus, and the final texts as they stream.
+ * Returns false for an
  * event it does not handle.
  */
 export function createDeliberationPrinter(write: (s: string) => void, c: Styles) {
@@ -96,7 +98,62 @@ export function createDeliberationPrinter(write: (s: string) => void, c: Styles)
       case "title-complete":
         write(c.dim(`\nTitel: ${d.data.title}\n`));
         return true;
+      case "deep-start":
+        write(`${c.bold(`Djupdebatt: ${d.question}`)}\n`);
+        write(c.dim(`${d.participants.map((p: any) => p.display).join(", ")} · ${d.minRounds}–${d.maxRounds} rundor${d.simulated ? " — simulerade modeller (ingen OPENAI_API_KEY)" : ""}\n`));
+        return true;
+      case "deep-round-start":
+        write(`\n${c.yellow(`━━ Debattrunda ${d.round} ━━`)} ${c.dim(Object.entries(d.debaters).map(([l, w]: [string, any]) => `${l}: ${w.display}`).join(" · "))}\n`);
+        return true;
+      case "deep-round-complete": {
+        for (const t of d.arguments) {
+          if (!t.argument) {
+            write(c.red(`  Debattör ${t.label} (${t.display}): ✗ ${t.error}\n`));
+            continue;
+          }
+          const a = t.argument;
+          write(`  ${c.bold(`Debattör ${t.label}`)} ${c.dim(`(${t.display})`)} ${a.stance} · ${a.revision} · ${a.confidence}\n`);
+          for (const k of a.key_points) write(c.dim(`    – ${k}\n`));
+        }
+        const m = d.assessment;
+        const numbers = m ? `samstämmighet ${m.agreement_score} · nya poäng ${m.new_points_ratio}` : `ingen bedömning (${d.moderatorError ?? "fel"})`;
+        write(`  ${c.cyan("Moderator:")} ${numbers} → ${d.stop ? c.green(`stopp (${d.reason})`) : "nästa runda"}\n`);
+        return true;
+      }
+      case "deep-output":
+        write(`\n${c.yellow(`━━ Syntes efter ${d.data.rounds_completed} rundor ━━`)}\n`);
+        return true;
+      case "council-start":
+        write(`${c.bold(`Råd: ${d.claim}`)}${d.debate ? c.dim(" (--debate)") : ""}\n`);
+        write(c.dim(`${d.judges.map((j: any) => `${j.display} (${j.perspective})`).join(", ")}${d.simulated ? " — simulerade modeller (ingen OPENAI_API_KEY)" : ""}\n`));
+        return true;
+      case "council-round-start":
+        write(`\n${c.yellow(`━━ Runda ${d.round}${d.branch ? ` (${d.branch === "agreed" ? "eniga" : "oeniga"} i runda 1)` : ""} ━━`)}\n`);
+        return true;
+      case "council-verdict": {
+        const v = d.verdict;
+        if (!v) write(c.red(`  ${d.display} (${d.perspective}): ✗ ${d.status === "timeout" ? "tidsgräns" : "fel"}: ${d.error}\n`));
+        else write(`  ${c.bold(`${d.display} (${d.perspective})`)}: ${v.verdict === "PASS" ? c.green(v.verdict) : v.verdict === "FAIL" ? c.red(v.verdict) : c.yellow(v.verdict)} ${c.dim(`(${v.confidence})`)} — ${v.key_insight}${d.unjustifiedChange ? c.yellow(" ⚠ ändrade utan konkret belägg") : ""}\n`);
+        return true;
+      }
+      case "council-round-complete":
+        write(c.dim(`  ${d.unanimous ? "enhälligt" : "delade meningar"}\n`));
+        return true;
+      case "council-consolidation": {
+        const r = d.data;
+        write(`\n${c.bold(`Konsensus: ${r.consensus}`)} ${c.dim(`(PASS ${r.counts.PASS} · WARN ${r.counts.WARN} · FAIL ${r.counts.FAIL})`)}\n`);
+        if (r.note) write(c.yellow(`${r.note}\n`));
+        write(`\n${c.yellow("━━ Rådets rapport ━━")}\n`);
+        return true;
+      }
       case "answer-delta":
+        // The final texts stream; answers and votes are printed whole when their stage is in.
+        if (d.stage === "synthesis" || d.stage === "report") write(d.delta);
+        return true;
+      case "deep-synthesis-complete":
+      case "council-report-complete":
+        write(d.data.fallback ? c.dim(`\n(modellen svarade inte: ${d.data.error})\n${d.data[e.event === "deep-synthesis-complete" ? "synthesis" : "report"]}\n`) : "\n");
+        return true;
       case "complete":
         return true;
       default:

@@ -129,6 +129,27 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(errors).toEqual([]);
   }, 90_000);
 
+  it("renders a whole /deep (rounds with the moderator's decision, the synthesis) and a /council --debate (the verdict table, the consensus)", async () => {
+    const { page, errors } = await open();
+    await ask(page, "/deep Ska städer förbjuda bilar i centrum?");
+    await page.locator(".deep .synthesis h2").first().waitFor({ timeout: 60_000 });
+    expect(await page.locator(".deep .round").count()).toBeGreaterThanOrEqual(2);
+    expect(await page.locator(".deep .round").first().locator("tbody tr").count()).toBe(4);
+    expect(await page.locator(".deep .moderator").last().innerText()).toMatch(/^Moderator: samstämmighet \d+ % · nya poäng \d+ % → stopp/);
+    expect(await page.locator(".deep .card .badge").first().innerText()).toMatch(/^Debattör [A-D]$/);
+
+    await ask(page, "/council --debate Kinesiska muren syns från rymden med blotta ögat.");
+    await page.locator(".council .winner").waitFor({ timeout: 60_000 });
+    await page.locator(".council .synthesis h2").first().waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: `${ARTIFACTS}/deep-council.png`, fullPage: true });
+    expect(await page.locator(".council .verdicts tbody tr").count()).toBe(3);
+    expect(await page.locator(".council .verdicts thead th").allInnerTexts()).toEqual(["Domare", "Runda 1", "Runda 2"]);
+    expect(await page.locator(".council .verdicts .badge.verdict").count()).toBe(6);
+    expect(await page.locator(".council .winner").innerText()).toMatch(/^Konsensus: (PASS|WARN|FAIL) — PASS \d · WARN \d · FAIL \d/);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  }, 120_000);
+
   it("fits a phone-width screen", async () => {
     const { page, errors } = await open({}, { width: 390, height: 844 });
     await ask(page, "/debatt Ska skolan ha mobilförbud?");

@@ -5,6 +5,7 @@ import type { ModelRequest } from "../graph/models.js";
 import { parseVerdict } from "../nodes/council-verdict.js";
 import { parseCommand } from "../nodes/resolve-intent.js";
 import { strictEventSchema } from "../state/events.js";
+import { emptyArena, reduce } from "../web/arena-state.js";
 import { verdictReply, withOverrides, type Step } from "./support/fake-model.js";
 import { named, runEvents, testDeps } from "./support/harness.js";
 import { postDeliberate, readSse, startApp } from "./support/http.js";
@@ -186,5 +187,21 @@ describe("/council --debate: round 2 (seed 002)", () => {
     }
     const ids = Object.values((await buildGraph(deps).getGraphAsync({ xray: true })).nodes).map((n) => n.id);
     expect(ids).toEqual(expect.arrayContaining(["council:council_planner", "council:council_judge", "council:council_review", "council:council_consolidate"]));
+  });
+});
+
+describe("/council on the arena page's state", () => {
+  it("builds the verdict table of both rounds, the consensus and the report from the events", async () => {
+    const { deps } = testDeps({ script: judges({ call_grok: "FAIL", call_claude: "WARN", call_gpt: "FAIL" }) });
+    const events = await runEvents(deps, `/council --debate ${CLAIM}`, { participants: THREE });
+    const panel = events.reduce(reduce, emptyArena()).panel;
+    expect(panel?.kind).toBe("council");
+    if (panel?.kind !== "council") return;
+    expect(panel.judges.map((j) => j.perspective)).toEqual(["correctness", "risk", "completeness"]);
+    expect(Object.keys(panel.verdicts[1])).toHaveLength(3);
+    expect(Object.keys(panel.verdicts[2])).toHaveLength(3);
+    expect(panel.branch).toBe("disagreed");
+    expect(panel.result?.consensus).toBe("FAIL");
+    expect(panel.report).toBe("## Council report\n\nThe council agrees.");
   });
 });

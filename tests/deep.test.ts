@@ -8,6 +8,7 @@ import { parseAssessment } from "../nodes/deep-moderate.js";
 import { AGREEMENT_TO_STOP, NEW_POINTS_TO_STOP, stoppingDecision } from "../nodes/deep-stopping.js";
 import { parseCommand } from "../nodes/resolve-intent.js";
 import { strictEventSchema } from "../state/events.js";
+import { emptyArena, reduce } from "../web/arena-state.js";
 import { answerOf, stanceOf, withOverrides, type Step } from "./support/fake-model.js";
 import { named, runEvents, testDeps } from "./support/harness.js";
 import { postDeliberate, readSse, startApp } from "./support/http.js";
@@ -233,5 +234,20 @@ describe("/deep: the debate loop", () => {
     }
     const ids = Object.values((await buildGraph(deps).getGraphAsync({ xray: true })).nodes).map((n) => n.id);
     expect(ids).toEqual(expect.arrayContaining(["deep:deep_planner", "deep:deep_anonymize", "deep:deep_argue", "deep:deep_moderate", "deep:deep_synthesize"]));
+  });
+});
+
+describe("/deep on the arena page's state", () => {
+  it("builds the rounds, the moderator's decisions and the synthesis from the events", async () => {
+    const { deps } = testDeps();
+    const events = await runEvents(deps, "/deep Q?", { participants: THREE });
+    const panel = events.reduce(reduce, emptyArena()).panel;
+    expect(panel?.kind).toBe("deep");
+    if (panel?.kind !== "deep") return;
+    expect(panel.rounds.map((r) => [r.round, r.reason])).toEqual([[1, "continue"], [2, "all_no_change"]]);
+    expect(Object.keys(panel.debaters)).toEqual(["A", "B", "C"]);
+    expect(panel.output?.rounds_completed).toBe(2);
+    expect(panel.synthesis).toBe("## The deep answer\n\nThe debaters converged.");
+    expect(panel.complete).toBe(true);
   });
 });

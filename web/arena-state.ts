@@ -1,5 +1,6 @@
 import type { EventPayload } from "../state/events.js";
 import { reduceDeliberation, type DeliberationState } from "./deliberation-state.js";
+import { reducePanel, type PanelState } from "./panel-state.js";
 
 /** A kebab-case event as the page receives it. */
 export interface ArenaEvent {
@@ -37,6 +38,8 @@ export interface ArenaState {
   compare?: CompareState;
   /** Set for a /vote or /revise run. */
   deliberation?: DeliberationState;
+  /** Set for a /deep or /council run. */
+  panel?: PanelState;
   debateId?: string;
   topic: string;
   voice: boolean;
@@ -179,9 +182,12 @@ export function reduce(s: ArenaState, e: ArenaEvent): ArenaState {
     case "done":
       return { ...s, done: true, speaking: undefined };
     default: {
-      // The seed formats (/vote, /revise) keep their own state; their start events carry `simulated`.
+      // The seed formats keep their own state; their start events carry `simulated`.
+      const simulated = typeof d.simulated === "boolean" ? d.simulated : s.simulated;
       const deliberation = reduceDeliberation(s.deliberation, e);
-      return deliberation === s.deliberation ? s : { ...s, deliberation, simulated: typeof d.simulated === "boolean" ? d.simulated : s.simulated };
+      if (deliberation !== s.deliberation) return { ...s, deliberation, simulated };
+      const panel = reducePanel(s.panel, e);
+      return panel === s.panel ? s : { ...s, panel, simulated };
     }
   }
 }

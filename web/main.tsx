@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { AdminPage } from "./admin.js";
 import { Arena, CompareView } from "./arena.js";
 import { DeliberationView } from "./deliberation-view.js";
+import { PanelView } from "./panel-view.js";
 import { emptyArena, reduce, type ArenaState } from "./arena-state.js";
 import { streamChat, StreamError } from "./stream.js";
 import { VoiceBar } from "./voice-bar.js";
@@ -93,7 +94,7 @@ function App() {
           Skicka
         </button>
         <p id="hint" class="hint">
-          <code>/debatt &lt;ämne&gt;</code> åtta AI-modeller debatterar · <code>/dvoice &lt;ämne&gt;</code> samma debatt med röst · <code>/compare &lt;fråga&gt;</code> alla svarar sida vid sida · <code>/vote &lt;fråga&gt;</code> modellerna röstar fram bästa svaret · <code>/revise &lt;fråga&gt;</code> de läser varandras svar, reviderar och röstar · annat: vanlig chatt
+          <code>/debatt &lt;ämne&gt;</code> åtta AI-modeller debatterar · <code>/dvoice &lt;ämne&gt;</code> samma debatt med röst · <code>/compare &lt;fråga&gt;</code> alla svarar sida vid sida · <code>/vote &lt;fråga&gt;</code> modellerna röstar fram bästa svaret · <code>/revise &lt;fråga&gt;</code> de läser varandras svar, reviderar och röstar · <code>/deep &lt;fråga&gt;</code> debatt i rundor med moderator · <code>/council [--debate] &lt;påstående&gt;</code> domare granskar · annat: vanlig chatt
         </p>
       </form>
     </main>
@@ -107,7 +108,7 @@ function Answer({ m, retry }: { m: Message; retry: () => void }) {
       {m.player && a.debateId && (
         <VoiceBar player={m.player} view={m.voice ?? { playing: false, paused: false }} downloadUrl={a.done ? `/api/v1/debates/${a.debateId}/audio.wav` : undefined} />
       )}
-      {a.deliberation ? <DeliberationView s={a.deliberation} /> : a.compare ? <CompareView c={a.compare} /> : a.debateId ? <Arena s={a} voiceSpeaker={m.voice?.speaker} /> : a.chat ? <p class="chat">{a.chat}</p> : m.running ? <p class="note">…</p> : null}
+      {a.deliberation ? <DeliberationView s={a.deliberation} /> : a.panel ? <PanelView s={a.panel} /> : a.compare ? <CompareView c={a.compare} /> : a.debateId ? <Arena s={a} voiceSpeaker={m.voice?.speaker} /> : a.chat ? <p class="chat">{a.chat}</p> : m.running ? <p class="note">…</p> : null}
       {(a.error || m.error) && (
         <div class="error" role="alert">
           <p>{a.error ? `${a.error.message} (${a.error.code})` : m.error}</p>
