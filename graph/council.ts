@@ -1,4 +1,5 @@
 import { END, Send, START, StateGraph } from "@langchain/langgraph";
+import { runIdentityNames, redactSelfIdentification } from "../nodes/anonymity.js";
 import { makeCouncilConsolidate } from "../nodes/council-consolidate.js";
 import { makeCouncilJudge, type JudgeTask } from "../nodes/council-judge.js";
 import { makeCouncilPlanner } from "../nodes/council-planner.js";
@@ -36,6 +37,7 @@ export function routeAfterReview(state: State): Send[] | "council_consolidate" |
   const r1 = roundOf(state, 1).filter((r) => r.verdict);
   const byKey = new Map(state.deliberation_participants.map((p, i) => [p.key, { p, i }]));
   const timeoutMs = state.mode_config?.round2TimeoutMs ?? DEFAULTS.councilRound2TimeoutMs;
+  const names = runIdentityNames(state);
   return r1.map((own) => {
     const { p, i } = byKey.get(own.modelKey)!;
     return new Send("council_judge", {
@@ -47,7 +49,11 @@ export function routeAfterReview(state: State): Send[] | "council_consolidate" |
       timeoutMs,
       ownReply: own.text,
       ownVerdict: own.verdict,
-      otherVerdicts: r1.filter((o) => o !== own).map((o) => `\`\`\`json\n${JSON.stringify(o.verdict, null, 2)}\n\`\`\``).join("\n\n"),
+      // Self-identification in a verdict's text is removed: judges see each other only as judge-N.
+      otherVerdicts: r1
+        .filter((o) => o !== own)
+        .map((o) => `\`\`\`json\n${redactSelfIdentification(JSON.stringify(o.verdict, null, 2), names)}\n\`\`\``)
+        .join("\n\n"),
       branch: state.council_branch!,
     } satisfies JudgeTask);
   });

@@ -16,6 +16,7 @@ function confidenceOf(v: unknown): unknown {
 /**
  * Reads a judge's JSON verdict (the block in its reply) against seed 002's shape. Repairs rather
  * than losing it: case of the enums, a numeric confidence, missing findings or recommendation.
+ * `judge` is always the council's name for it (`judge-1 (correctness)`), never the model's own.
  * Also returns round 2's `r1_restatement` and `change_justification`.
  */
 export function parseVerdict(text: string, judge: string):
@@ -24,10 +25,11 @@ export function parseVerdict(text: string, judge: string):
   const json = extractJsonObject(text);
   if (!json) return { ok: false, reason: "no JSON verdict in the answer" };
   const parsed = VerdictSchema.safeParse({
-    judge,
     key_insight: "",
     recommendation: "",
     ...json,
+    // The council's name for the judge, whatever the model called itself: other judges read it.
+    judge,
     verdict: upper(json.verdict),
     confidence: confidenceOf(json.confidence),
     findings: Array.isArray(json.findings)

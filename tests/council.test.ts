@@ -32,11 +32,11 @@ describe("/council: command and verdicts", () => {
     expect(parseCommand("/council --debug X")).toEqual({ kind: "bad_option", command: "/council", option: "--debug", allowed: ["--debate"] });
   });
 
-  it("reads seed 002's JSON verdict block, repairing case and a numeric confidence", () => {
+  it("reads seed 002's JSON verdict block, repairing case and a numeric confidence, under the council's judge name", () => {
     const text = 'Analysis.\n```json\n{"judge": "j", "verdict": "warn", "confidence": 0.9, "key_insight": "k", "findings": [{"severity": "Significant", "description": "d"}], "recommendation": "r", "r1_restatement": "I said FAIL.", "change_justification": "line 4 is wrong"}\n```';
     expect(parseVerdict(text, "judge-1")).toEqual({
       ok: true,
-      verdict: { judge: "j", verdict: "WARN", confidence: "HIGH", key_insight: "k", findings: [{ severity: "significant", description: "d" }], recommendation: "r" },
+      verdict: { judge: "judge-1", verdict: "WARN", confidence: "HIGH", key_insight: "k", findings: [{ severity: "significant", description: "d" }], recommendation: "r" },
       restatement: "I said FAIL.",
       changeJustification: "line 4 is wrong",
     });
@@ -103,7 +103,9 @@ describe("/council --debate: round 2 (seed 002)", () => {
     const message = String(r2[3].content);
     expect(message).toMatch(/^Round 2\. The judges disagreed in round 1\. Steel-man/);
     expect(message).toMatch(/RESTATE your round-1 position first/);
-    expect(message).toMatch(/"judge": "Grok",\n  "verdict": "FAIL"/);
+    // The others appear under the council's judge names, whatever the models called themselves.
+    expect(message).toMatch(/"judge": "judge-1 \(correctness\)",\n  "verdict": "FAIL"/);
+    expect(message).not.toMatch(/"judge": "(Grok|ChatGPT)"/);
     expect(message).toContain('"key_insight": "ChatGPT insight"');
     // Its own verdict is not among the others'; no model names beyond the verdicts' own judge labels.
     expect(message).not.toContain("Claude insight");
@@ -111,6 +113,19 @@ describe("/council --debate: round 2 (seed 002)", () => {
     expect(c).toMatchObject({ round2: "complete", branch: "disagreed" });
     expect(c.verdicts.map((v: { source: string }) => v.source)).toEqual(["round2", "round2", "round2"]);
     expect(named(events, "council-round-complete")[1]).toMatchObject({ round: 2 });
+  });
+
+  it("never shows a judge another judge's model name, even when a verdict names itself", async () => {
+    const { deps, models } = testDeps({
+      script: judges({ call_grok: "FAIL", call_claude: { text: verdictReply("The judge", "WARN", { judge: "Claude", key_insight: "As Claude, I find the claim a myth." }) }, call_gpt: "FAIL" }),
+    });
+    await runEvents(deps, `/council --debate ${CLAIM}`, { participants: THREE });
+    for (const key of ["call_grok", "call_gpt"]) {
+      const message = String(models.calls.find((c) => c.phase === "judge" && c.participant === key && c.round === 2)!.messages[3].content);
+      expect(message).toContain('"key_insight": "As [a model], I find the claim a myth."');
+      expect(message).toContain('"judge": "judge-2 (risk)"');
+      expect(message).not.toMatch(/Claude|Anthropic/);
+    }
   });
 
   it("takes the agreed branch after a unanimous round 1", async () => {
