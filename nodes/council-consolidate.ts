@@ -1,11 +1,11 @@
-import { AIMessage, HumanMessage } from "@langchain/core/messages";
+import { AIMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { runContext, type GraphDeps } from "../graph/deps.js";
-import { DeltaCoalescer, emit } from "../graph/events.js";
+import { emit } from "../graph/events.js";
 import type { CouncilResult } from "../state/deliberation.js";
 import type { State, StateUpdate } from "../state/graph-state.js";
 import { roundOf } from "./council-review.js";
-import { answerOrFailure, streamText } from "./model-call.js";
+import { streamFinalText } from "./final-text.js";
 
 const SEVERITY = { PASS: 0, WARN: 1, FAIL: 2 } as const;
 
@@ -70,13 +70,14 @@ export function makeCouncilConsolidate(deps: GraphDeps) {
     const result = consolidate(state);
     emit(config, "council_consolidation", { data: result });
     const claim = state.deliberation_question ?? "";
-    const coalescer = new DeltaCoalescer(
-      (delta) => emit(config, "answer_delta", { mode: "council", stage: "report", model: deps.settings.oneseekModel, display: "Rapport", modelKey: "report", delta }),
-      ctx.coalesceMs,
-    );
-    const { text, error } = await answerOrFailure(state.deliberation_timeout_ms, config.signal, coalescer, (signal) => {
-      const prompt = ctx.prompts.render("council.report", { claim, consolidation: JSON.stringify(result, null, 2) });
-      return streamText(deps.models.create({ phase: "council_report", topic: claim }), [new HumanMessage(prompt)], signal, (d) => coalescer.push(d));
+    const { text, error } = await streamFinalText(ctx, config, {
+      mode: "council",
+      stage: "report",
+      display: "Rapport",
+      phase: "council_report",
+      topic: claim,
+      prompt: ctx.prompts.render("council.report", { claim, consolidation: JSON.stringify(result, null, 2) }),
+      timeoutMs: state.deliberation_timeout_ms,
     });
     if (error) ctx.log(`council report failed, using the plain consolidation: ${error}`);
     const report = error ? fallbackReport(result) : text;

@@ -3,7 +3,7 @@ import { runContext, type GraphDeps } from "../graph/deps.js";
 import { emit } from "../graph/events.js";
 import { whoIs } from "../state/deliberation.js";
 import type { State, StateUpdate } from "../state/graph-state.js";
-import { stage1Outcome } from "./deliberation-outcomes.js";
+import { reportStage1 } from "./deliberation-outcomes.js";
 import { createLabelMap } from "./labels.js";
 
 /** Seed 004's debater names: A, B, C, … */
@@ -23,13 +23,9 @@ export function debatersOf(state: State): Record<string, ReturnType<typeof whoIs
 export function makeDeepAnonymize(deps: GraphDeps) {
   return async function deepAnonymize(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
     const ctx = await runContext(deps, config);
-    const outcome = stage1Outcome(state);
-    emit(config, "stage1_complete", outcome.payload);
-    if (outcome.error) {
-      emit(config, "error", outcome.error);
-      return { deliberation_error: outcome.error.message };
-    }
-    const labels = Object.fromEntries(createLabelMap(outcome.ok.map((a) => a.key), ctx.run.seed, 1, debaterLabel));
+    const { ok, stop } = reportStage1(state, config, "stage1_complete");
+    if (stop) return stop;
+    const labels = Object.fromEntries(createLabelMap(ok.map((a) => a.key), ctx.run.seed, 1, debaterLabel));
     emit(config, "deep_round_start", { round: 1, debaters: debatersOf({ ...state, deliberation_labels: labels }) });
     return { deliberation_labels: labels, deep_round: 1 };
   };

@@ -1,11 +1,11 @@
-import { AIMessage, HumanMessage } from "@langchain/core/messages";
+import { AIMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { runContext, type GraphDeps } from "../graph/deps.js";
-import { DeltaCoalescer, emit } from "../graph/events.js";
+import { emit } from "../graph/events.js";
 import type { DebaterTurn, DeepOutput, DeepRoundOutcome } from "../state/deliberation.js";
 import type { State, StateUpdate } from "../state/graph-state.js";
 import { answerOf } from "./deliberation-outcomes.js";
-import { answerOrFailure, streamText } from "./model-call.js";
+import { streamFinalText } from "./final-text.js";
 
 /** One line per round for seed 004's `debate_log`: each debater's stance and the moderator's numbers. */
 function roundSummary(round: number, turns: DebaterTurn[], outcome: DeepRoundOutcome | undefined): string {
@@ -65,13 +65,14 @@ export function makeDeepSynthesize(deps: GraphDeps) {
     const output = deepOutput(state);
     emit(config, "deep_output", { data: output });
     const question = state.deliberation_question ?? "";
-    const coalescer = new DeltaCoalescer(
-      (delta) => emit(config, "answer_delta", { mode: "deep", stage: "synthesis", model: deps.settings.oneseekModel, display: "Syntes", modelKey: "synthesis", delta }),
-      ctx.coalesceMs,
-    );
-    const { text, error } = await answerOrFailure(state.deliberation_timeout_ms, config.signal, coalescer, (signal) => {
-      const prompt = ctx.prompts.render("deep.synthesis", { question, debate_output: JSON.stringify(output, null, 2) });
-      return streamText(deps.models.create({ phase: "deep_synthesis", topic: question }), [new HumanMessage(prompt)], signal, (d) => coalescer.push(d));
+    const { text, error } = await streamFinalText(ctx, config, {
+      mode: "deep",
+      stage: "synthesis",
+      display: "Syntes",
+      phase: "deep_synthesis",
+      topic: question,
+      prompt: ctx.prompts.render("deep.synthesis", { question, debate_output: JSON.stringify(output, null, 2) }),
+      timeoutMs: state.deliberation_timeout_ms,
     });
     if (error) ctx.log(`deep synthesis failed, answering with the debate's consensus: ${error}`);
     const synthesis = error ? fallbackSynthesis(output) : text;

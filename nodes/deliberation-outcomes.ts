@@ -1,6 +1,8 @@
 import type { CollectedAnswer, LabelMap, VoteResponse } from "../state/deliberation.js";
 import { stage1Response, type Stage1Response } from "../state/deliberation.js";
-import type { State } from "../state/graph-state.js";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { emit } from "../graph/events.js";
+import type { State, StateUpdate } from "../state/graph-state.js";
 import { tallyLetterVotes, type LetterTally } from "./letter-vote.js";
 
 /** Fewest stage-1 answers a seed format goes on with (seeds 000 and 001 §F). */
@@ -13,7 +15,7 @@ function inParticipantOrder<T>(state: State, items: readonly T[], keyOf: (item: 
 }
 
 /** Stage 1 as the seeds report it, and whether the run can go on (at least two answers). */
-export interface Stage1Outcome {
+interface Stage1Outcome {
   ok: CollectedAnswer[];
   payload: { data: Stage1Response[]; failed: { model: string; display: string; modelKey: string; error: string }[] };
   /** Set when fewer than two models answered: the `error` to emit. */
@@ -21,7 +23,7 @@ export interface Stage1Outcome {
 }
 
 /** Sorts stage 1's answers, splits off the failures and applies the two-answer minimum. */
-export function stage1Outcome(state: State): Stage1Outcome {
+function stage1Outcome(state: State): Stage1Outcome {
   const answers = inParticipantOrder(state, state.deliberation_answers, (a) => a.key);
   const ok = answers.filter((a) => a.status === "ok");
   const payload = {
@@ -36,6 +38,18 @@ export function stage1Outcome(state: State): Stage1Outcome {
       ? { code: "all_models_failed", message: "All models failed to answer; nothing to deliberate on." }
       : { code: "too_few_answers", message: `Only ${ok.length} model answered; at least ${MIN_ANSWERS} answers are needed.` },
   };
+}
+
+/**
+ * Emits stage 1's outcome as `event` (seed 001's `stage1_complete`, seed 000's `round1_complete`);
+ * below two answers also the `error`, with the update that stops the run.
+ */
+export function reportStage1(state: State, config: LangGraphRunnableConfig, event: "stage1_complete" | "round1_complete"): { ok: CollectedAnswer[]; stop?: StateUpdate } {
+  const outcome = stage1Outcome(state);
+  emit(config, event, outcome.payload);
+  if (!outcome.error) return { ok: outcome.ok };
+  emit(config, "error", outcome.error);
+  return { ok: outcome.ok, stop: { deliberation_error: outcome.error.message } };
 }
 
 /** A label map with model ids (the seeds' LabelMap) from one with participant keys. */

@@ -2,7 +2,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { runContext, type GraphDeps } from "../graph/deps.js";
 import { emit } from "../graph/events.js";
 import type { State, StateUpdate } from "../state/graph-state.js";
-import { stage1Outcome } from "./deliberation-outcomes.js";
+import { reportStage1 } from "./deliberation-outcomes.js";
 import { createLabelMap } from "./labels.js";
 
 /**
@@ -13,13 +13,9 @@ import { createLabelMap } from "./labels.js";
 export function makeVoteAnonymize(deps: GraphDeps) {
   return async function voteAnonymize(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
     const ctx = await runContext(deps, config);
-    const outcome = stage1Outcome(state);
-    emit(config, "stage1_complete", outcome.payload);
-    if (outcome.error) {
-      emit(config, "error", outcome.error);
-      return { deliberation_error: outcome.error.message };
-    }
-    const labels = createLabelMap(outcome.ok.map((a) => a.key), ctx.run.seed, 1);
+    const { ok, stop } = reportStage1(state, config, "stage1_complete");
+    if (stop) return stop;
+    const labels = createLabelMap(ok.map((a) => a.key), ctx.run.seed, 1);
     emit(config, "vote_round_start", {});
     return { deliberation_labels: Object.fromEntries(labels) };
   };

@@ -1,3 +1,5 @@
+import { VOTE_INSTRUCTIONS } from "./vote.js";
+
 /** Default prompts of /revise (seed 000 §B verbatim, and seed 002's anti-anchoring protocol as an option). */
 
 /** Seed 000 buildRevisionPrompt: unique per model (its own answer, the others anonymised). */
@@ -65,9 +67,4 @@ export const REVISE_BALLOT = `After a round of deliberation, all respondents hav
 Question: {question}
 
 {responses}
-Consider: accuracy, completeness, clarity, helpfulness, and practical value.
-
-You MUST end your response with your vote in this exact format:
-VOTE: Response X
-
-where X is the letter of your chosen response. You may provide brief reasoning before the vote, but the last line MUST be your vote.`;
+${VOTE_INSTRUCTIONS}`;

@@ -15,6 +15,9 @@ const speaker = { model: z.string(), model_key: z.string(), round: z.number().in
 export const RoundTypeSchema = z.enum(["introduction", "argument", "deepening", "voting"]);
 export type RoundType = z.infer<typeof RoundTypeSchema>;
 
+/** The ids a seed format's start event carries (the seeds' `conversationId`, `messageId`). */
+const started = { conversationId: z.string(), messageId: z.string() };
+
 /** Who a seed-format payload is about (camelCase, as the seeds write it). */
 const who = { model: z.string(), display: z.string(), modelKey: z.string() };
 const WhoSchema = z.object(who);
@@ -32,6 +35,17 @@ const VoteResponseSchema = z.object({
 });
 
 const LabelMapSchema = z.record(z.string(), z.string());
+
+/** A counted vote (seed 001 VoteRoundResult, seed 000 DebateVoteResult), without its label map. */
+const counted = {
+  votes: z.array(VoteResponseSchema),
+  tallies: z.record(z.string(), z.number().int()),
+  validVoteCount: z.number().int(),
+  invalidVoteCount: z.number().int(),
+  isTie: z.boolean(),
+  tiedLabels: z.array(z.string()),
+  anonymityFlagged: z.number().int(),
+};
 const RevisionDecisionSchema = z.enum(["REVISE", "STAND", "MERGE"]);
 
 /** Stage 1 of a seed format: the answers (seed Stage1Response[]) and who failed. */
@@ -43,8 +57,7 @@ const Stage1CompleteSchema = z.object({
 
 const VoteStartSchema = z
   .object({
-    conversationId: z.string(),
-    messageId: z.string(),
+    ...started,
     mode: z.literal("vote"),
     question: z.string(),
     participants: z.array(WhoSchema),
@@ -213,14 +226,8 @@ export const EventSchemas = {
   vote_round_start: z.object({ ...stamp }),
   vote_round_complete: z.object({
     data: z.object({
-      votes: z.array(VoteResponseSchema),
-      tallies: z.record(z.string(), z.number().int()),
-      labelToModel: z.record(z.string(), z.string()),
-      validVoteCount: z.number().int(),
-      invalidVoteCount: z.number().int(),
-      isTie: z.boolean(),
-      tiedLabels: z.array(z.string()),
-      anonymityFlagged: z.number().int(),
+      ...counted,
+      labelToModel: LabelMapSchema,
     }),
     ...stamp,
   }),
@@ -243,8 +250,7 @@ export const EventSchemas = {
   ]),
   /** Seed 000: a /revise begins (`question`, `participants`, `antiAnchoring`, `simulated` added). */
   debate_start: z.object({
-    conversationId: z.string(),
-    messageId: z.string(),
+    ...started,
     mode: z.literal("debate"),
     question: z.string(),
     participants: z.array(WhoSchema),
@@ -281,21 +287,14 @@ export const EventSchemas = {
   /** Seed 000 DebateVoteResult (`anonymityFlagged` added). */
   vote_complete: z.object({
     data: z.object({
-      votes: z.array(VoteResponseSchema),
-      tallies: z.record(z.string(), z.number().int()),
+      ...counted,
       revisedLabelToModel: LabelMapSchema,
-      validVoteCount: z.number().int(),
-      invalidVoteCount: z.number().int(),
-      isTie: z.boolean(),
-      tiedLabels: z.array(z.string()),
-      anonymityFlagged: z.number().int(),
     }),
     ...stamp,
   }),
   /** /deep (seed 004, which names no events): the run begins. */
   deep_start: z.object({
-    conversationId: z.string(),
-    messageId: z.string(),
+    ...started,
     mode: z.literal("deep"),
     question: z.string(),
     participants: z.array(WhoSchema),
@@ -336,8 +335,7 @@ export const EventSchemas = {
   deep_synthesis_complete: z.object({ data: z.object({ synthesis: z.string(), fallback: z.boolean(), error: z.string().optional() }).strict(), ...stamp }),
   /** /council (seed 002, which names no events): the run begins; each judge with its perspective. */
   council_start: z.object({
-    conversationId: z.string(),
-    messageId: z.string(),
+    ...started,
     mode: z.literal("council"),
     claim: z.string(),
     judges: z.array(z.object({ model: z.string(), display: z.string(), modelKey: z.string(), perspective: z.string() }).strict()),
