@@ -6,6 +6,7 @@ import { DEFAULTS, resolveRunSettings, type RunSettings, type Settings } from ".
 import type { VoiceSettings } from "../state/voice.js";
 import type { VoiceSettingsStore } from "../providers/voice-settings-store.js";
 import type { AudioArchive } from "../providers/audio-archive.js";
+import type { EventLog } from "../routes/event-log.js";
 import type { ModelFactory, SearchClient, SpeechCache, SpeechSynthesizer } from "./models.js";
 
 /** Everything the graph's nodes need from outside, injected once when the graph is built. */
@@ -24,6 +25,8 @@ export interface GraphDeps {
   speechCache?: SpeechCache;
   /** Where /dvoice audio is kept for export, exactly as it was streamed. */
   audio?: AudioArchive;
+  /** The shared event log (Redis streams) that lets any instance replay a run; absent → this process only. */
+  events?: EventLog;
   /** The voice settings admins edit, loaded at every /dvoice run (defaults when absent). */
   voiceSettings?: VoiceSettingsStore;
   /** How long streamed text may be coalesced into one event, in ms. */

@@ -9,6 +9,7 @@ import { OpenAISpeech } from "../providers/tts-openai.js";
 import type { SpeechSynthesizer } from "./models.js";
 import { InMemoryPromptStore, type PromptStore } from "../prompts/store.js";
 import { OpenAIModelFactory } from "../providers/openai.js";
+import { RedisEventLog } from "../providers/redis-event-log.js";
 import { RedisPromptStore } from "../providers/redis-prompt-store.js";
 import { SimulatedModelFactory } from "../providers/simulated.js";
 import { createTavilySearch } from "../providers/tavily.js";
@@ -59,6 +60,8 @@ export function depsFromEnv(
     speech: speechFor(settings),
     audio: new AudioArchive(join(settings.dataDir, "audio"), log),
     speechCache: settings.redisUrl && !options.prompts ? new RedisSpeechCache(settings.redisUrl, log) : new MemorySpeechCache(),
+    // Every instance sharing Redis can replay and follow every run.
+    events: settings.redisUrl ? new RedisEventLog(settings.redisUrl, { ttlMs: settings.eventLogTtlMs, log }) : undefined,
     voiceSettings: new VoiceSettingsStore(values, settings.settingsEncryptionKey, settings.ttsBaseUrl ? { api_base: settings.ttsBaseUrl } : {}),
   };
 }

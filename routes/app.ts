@@ -10,6 +10,9 @@ import { adminVoiceRouter } from "./admin-voice.js";
 import { chatRouter } from "./chat.js";
 import { debatesRouter } from "./debates.js";
 import { deliberateRouter } from "./deliberate.js";
+import { MemoryEventLog } from "./event-log.js";
+import { resumeRouter } from "./resume.js";
+import { RunHub } from "./run-hub.js";
 import { errorHandler, HttpError } from "./errors.js";
 import { ActiveRuns } from "./runs.js";
 import { StartGate } from "./start-gate.js";
@@ -57,9 +60,12 @@ export function createApp(deps: GraphDeps): App {
   });
 
   app.use(["/api/v1/chat", "/api/v1/deliberate"], express.json({ limit: CHAT_BODY_LIMIT, strict: false }));
-  const streams = { graph, settings: deps.settings, runs, startGate: new StartGate(), log };
+  const local = new MemoryEventLog({ ttlMs: deps.settings.eventLogTtlMs, maxBytes: DEFAULTS.eventLogMaxBytes });
+  const hub = new RunHub(local, deps.events, deps.settings.resumeGraceMs);
+  const streams = { graph, settings: deps.settings, runs, hub, startGate: new StartGate(), log };
   app.use(chatRouter(streams));
   app.use(deliberateRouter(streams));
+  app.use(resumeRouter(streams));
   app.use(debatesRouter(deps.audio));
 
   const admin = express.Router();

@@ -2,12 +2,13 @@ import { randomUUID } from "node:crypto";
 import { Router, type Request, type Response } from "express";
 import { z } from "zod";
 import type { DebattGraph } from "../graph/build.js";
-import { streamClientEvents, type RunInput } from "../graph/run.js";
+import { streamClientEvents, type ClientEvent, type RunInput } from "../graph/run.js";
 import { parseCommand } from "../nodes/resolve-intent.js";
 import { MODE_MODELS } from "../state/deliberation.js";
 import { DEFAULTS, type Settings } from "../state/config.js";
 import { MAX_PARTICIPANTS, resolveDeliberators, selectParticipants } from "../state/participants.js";
 import { HttpError } from "./errors.js";
+import type { RunHub } from "./run-hub.js";
 import { ActiveRuns, ShutdownError } from "./runs.js";
 import { SseStream } from "./sse.js";
 import type { StartGate } from "./start-gate.js";
@@ -52,6 +53,8 @@ export interface ChatRouteDeps {
   graph: DebattGraph;
   settings: Settings;
   runs: ActiveRuns;
+  /** The runs' events, for streaming and for resuming. */
+  hub: RunHub;
   startGate: StartGate;
   log: (line: string) => void;
 }
@@ -119,34 +122,68 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 }
 
 /**
- * Streams one run as SSE: `metadata` first, then the graph's events until `done`. A client that
- * disconnects cancels the run; a shutdown cancels it with an `error` (shutting_down) before `done`.
+ * Starts one run and streams it as SSE: `metadata` first (with the run id to resume with), then
+ * the graph's events until `done`. The run is produced apart from this response and every event
+ * is logged, so a client that drops can resume with `GET /api/v1/debates/<run id>/events`; the run
+ * is cancelled only when no client has come back within the resume grace period. A shutdown
+ * cancels it with an `error` (shutting_down) before `done`.
  */
 export async function streamRun(deps: ChatRouteDeps, res: Response, input: RunInput, threadId: string = randomUUID()): Promise<void> {
+  const runId = randomUUID();
   const controller = new AbortController();
   const release = deps.runs.add(controller);
-  res.on("close", () => {
-    if (!res.writableFinished) controller.abort(new Error("the client disconnected"));
-  });
-  const sse = new SseStream(res, deps.settings.sseKeepAliveMs);
-  try {
-    // Acknowledge at once, before the graph starts (as the LangGraph API server does): the client
-    // learns the thread id to continue with, and sees the stream is live even when the server is busy.
-    await sse.send({ event: "metadata", data: { thread_id: threadId, run_id: randomUUID(), timestamp: new Date().toISOString() } });
-    await deps.startGate.turn();
-    const events = streamClientEvents(deps.graph, input, { signal: controller.signal, threadId });
-    for await (const event of events) {
-      if (event.event === "done" && controller.signal.reason instanceof ShutdownError) {
-        const reason = controller.signal.reason;
-        await sse.send({ event: "error", data: { message: reason.message, code: reason.code, timestamp: new Date().toISOString() } });
+  const finish = deps.hub.start(runId, controller);
+  let id = 0;
+  const publish = (event: ClientEvent) => deps.hub.append(runId, { id: ++id, ...event });
+  // Acknowledge at once, before the graph starts (as the LangGraph API server does): the client
+  // learns the thread and run ids, and sees the stream is live even when the server is busy.
+  publish({ event: "metadata", data: { thread_id: threadId, run_id: runId, timestamp: new Date().toISOString() } });
+  const produced = (async () => {
+    try {
+      await deps.startGate.turn();
+      for await (const event of streamClientEvents(deps.graph, input, { signal: controller.signal, threadId })) {
+        if (event.event === "done" && controller.signal.reason instanceof ShutdownError) {
+          const reason = controller.signal.reason;
+          publish({ event: "error", data: { message: reason.message, code: reason.code, timestamp: new Date().toISOString() } });
+        }
+        publish(event);
       }
-      await sse.send(event);
+    } finally {
+      finish();
+      release();
+      if (controller.signal.aborted && !(controller.signal.reason instanceof ShutdownError)) {
+        deps.log(`run ${runId} cancelled: ${(controller.signal.reason as Error)?.message}`);
+      }
     }
+  })();
+  produced.catch((err) => deps.log(`run ${runId} failed: ${(err as Error).message}`));
+  await serveEvents(deps, res, runId, 0, { maxConnectionMs: deps.settings.sseMaxConnectionMs });
+}
+
+/**
+ * Streams a run's events after `afterId` to one client, then the live ones until `done`, the
+ * client leaving, or (`maxConnectionMs`) the server ending the connection for the client to
+ * reconnect with `Last-Event-ID`.
+ */
+export async function serveEvents(
+  deps: ChatRouteDeps,
+  res: Response,
+  runId: string,
+  afterId: number,
+  options: { maxConnectionMs?: number; retryMs?: number } = {},
+): Promise<void> {
+  const stop = new AbortController();
+  res.on("close", () => stop.abort());
+  const limit = options.maxConnectionMs ? setTimeout(() => stop.abort(), options.maxConnectionMs) : undefined;
+  const sse = new SseStream(res, deps.settings.sseKeepAliveMs, options.retryMs);
+  const detach = deps.hub.attach(runId);
+  const ended = deps.runs.addStream();
+  try {
+    for await (const event of deps.hub.follow(runId, afterId, stop.signal)) await sse.send(event);
   } finally {
+    clearTimeout(limit);
+    detach();
     sse.end();
-    release();
-    if (controller.signal.aborted && !(controller.signal.reason instanceof ShutdownError)) {
-      deps.log(`run ${threadId} cancelled: ${(controller.signal.reason as Error)?.message}`);
-    }
+    ended();
   }
 }

@@ -1,3 +1,6 @@
+/** How long a shutdown waits for responses to deliver their runs' last events. */
+const STREAM_FLUSH_MS = 5_000;
+
 /** Why a run was cancelled by the server rather than by its client. */
 export class ShutdownError extends Error {
   readonly code = "shutting_down";
@@ -12,6 +15,7 @@ export class ShutdownError extends Error {
  */
 export class ActiveRuns {
   private readonly runs = new Map<AbortController, Promise<void>>();
+  private readonly streams = new Set<Promise<void>>();
   private closing = false;
 
   /** Number of runs in progress. */
@@ -34,6 +38,17 @@ export class ActiveRuns {
     };
   }
 
+  /** Registers a response streaming a run's events; call the returned function when it has ended. */
+  addStream(): () => void {
+    let finish!: () => void;
+    const ended = new Promise<void>((resolve) => (finish = resolve));
+    this.streams.add(ended);
+    return () => {
+      this.streams.delete(ended);
+      finish();
+    };
+  }
+
   /**
    * Waits up to `graceMs` for every run to end, then cancels the rest with a ShutdownError
    * (their clients get an `error` event and `done`) and waits for them to wind down.
@@ -48,6 +63,10 @@ export class ActiveRuns {
     const left = [...this.runs.keys()];
     for (const controller of left) controller.abort(new ShutdownError());
     await Promise.all(this.runs.values());
+    // The responses still have to deliver the runs' last events (`done`) before connections close.
+    let flushTimer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(this.streams), new Promise<void>((resolve) => (flushTimer = setTimeout(resolve, STREAM_FLUSH_MS)))]);
+    clearTimeout(flushTimer);
     return left.length;
   }
 }

@@ -42,6 +42,7 @@ async function main(): Promise<void> {
     if (cancelled > 0) log(`cancelled ${cancelled} stream(s) at the end of the grace period`);
     server.closeAllConnections();
     await deps.prompts.close();
+    await deps.events?.close?.();
     log("stopped");
     process.exit(0);
   };

@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import type { Response } from "express";
 import type { ClientEvent } from "../graph/run.js";
+import type { RunEvent } from "./event-log.js";
 
 /** The headers an SSE stream needs, including through buffering proxies (nginx). */
 export const SSE_HEADERS = {
@@ -17,19 +18,21 @@ export function frameEvent(id: number, event: ClientEvent): string {
 }
 
 /**
- * An open SSE response. Event ids run from 1 without gaps; a keep-alive comment goes out whenever
- * the stream has been quiet for `keepAliveMs`. `send` waits when the client reads slowly, so a slow
- * client holds back only its own run instead of growing the server's memory.
+ * An open SSE response. Each event goes out with its run's id (1, 2, 3, … without gaps, so a
+ * client resumes after the last id it saw); a keep-alive comment goes out whenever the stream has
+ * been quiet for `keepAliveMs`. `send` waits when the client reads slowly: the run's events wait
+ * in its log, not in the socket's buffer. `retryMs` tells an EventSource how soon to reconnect.
  */
 export class SseStream {
-  private nextId = 1;
   private timer: NodeJS.Timeout;
 
   constructor(
     private readonly res: Response,
     keepAliveMs: number,
+    retryMs?: number,
   ) {
     res.writeHead(200, SSE_HEADERS);
+    if (retryMs !== undefined) res.write(`retry: ${retryMs}\n\n`);
     res.flushHeaders();
     this.timer = setInterval(() => this.comment("keep-alive"), keepAliveMs);
     this.timer.unref();
@@ -41,10 +44,10 @@ export class SseStream {
   }
 
   /** Writes one event; resolves when it is handed to the socket (or the client is gone). */
-  async send(event: ClientEvent): Promise<void> {
+  async send(event: RunEvent): Promise<void> {
     if (!this.open) return;
     this.timer.refresh();
-    if (!this.res.write(frameEvent(this.nextId++, event))) {
+    if (!this.res.write(frameEvent(event.id, event))) {
       await Promise.race([once(this.res, "drain"), once(this.res, "close")]);
     }
   }

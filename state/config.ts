@@ -46,6 +46,12 @@ export const DEFAULTS = {
   sseKeepAliveMs: 15_000,
   /** After SIGTERM, how long running debates may take to finish before they are cancelled. */
   shutdownGraceMs: 60_000,
+  /** How long a run goes on after its last reader left, waiting for the client to reconnect. */
+  resumeGraceMs: 30_000,
+  /** How long a finished run's events stay available for replay. */
+  eventLogTtlMs: 3_600_000,
+  /** Most bytes of run events kept in this process's memory (the oldest finished runs go first). */
+  eventLogMaxBytes: 256 * 1024 * 1024,
   /** Longest accepted chat message, in characters. */
   maxMessageChars: 4_000,
   /** Admin writes allowed per token and minute. */
@@ -90,6 +96,12 @@ export interface Settings {
   port: number;
   sseKeepAliveMs: number;
   shutdownGraceMs: number;
+  /** See DEFAULTS.resumeGraceMs. */
+  resumeGraceMs: number;
+  /** See DEFAULTS.eventLogTtlMs. */
+  eventLogTtlMs: number;
+  /** Longest a `GET …/events` connection is kept open before the server ends it (0: no limit); EventSource reconnects. */
+  sseMaxConnectionMs: number;
 }
 
 const EnvSchema = z.object({
@@ -123,6 +135,9 @@ const EnvSchema = z.object({
   PORT: z.coerce.number({ error: "PORT must be a number" }).int().min(0).max(65_535).default(DEFAULTS.port),
   SSE_KEEPALIVE_MS: positiveInt("SSE_KEEPALIVE_MS").default(DEFAULTS.sseKeepAliveMs),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(DEFAULTS.shutdownGraceMs),
+  RESUME_GRACE_MS: z.coerce.number({ error: "RESUME_GRACE_MS must be a number" }).int().min(0).default(DEFAULTS.resumeGraceMs),
+  EVENT_LOG_TTL_MS: positiveInt("EVENT_LOG_TTL_MS").default(DEFAULTS.eventLogTtlMs),
+  SSE_MAX_CONNECTION_MS: z.coerce.number({ error: "SSE_MAX_CONNECTION_MS must be a number" }).int().min(0).default(0),
 });
 
 /** A configuration problem that names the variable at fault. */
@@ -184,6 +199,9 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     port: e.PORT,
     sseKeepAliveMs: e.SSE_KEEPALIVE_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    resumeGraceMs: e.RESUME_GRACE_MS,
+    eventLogTtlMs: e.EVENT_LOG_TTL_MS,
+    sseMaxConnectionMs: e.SSE_MAX_CONNECTION_MS,
   };
 }
 

@@ -150,6 +150,49 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(errors).toEqual([]);
   }, 120_000);
 
+  it("survives streams cut every 400 ms: the page resumes its debate, and an EventSource sees every event exactly once", async () => {
+    const { page, errors } = await open({ SSE_MAX_CONNECTION_MS: "400" });
+    // The page's own stream is cut again and again; it resumes from the last event id each time.
+    await ask(page, "/debatt Bör AI regleras?");
+    await page.locator(".winner").waitFor({ timeout: 90_000 });
+    await page.locator(".synthesis").waitFor();
+    expect(await page.locator(".card").count()).toBe(8);
+    expect(await page.locator(".tab.done").count()).toBe(4);
+    expect(await page.locator(".ballots > li").count()).toBe(8);
+    expect(await page.getByRole("alert").count()).toBe(0);
+
+    // A plain EventSource on a second run: it reconnects with Last-Event-ID after every cut.
+    const seen = await page.evaluate(async () => {
+      const res = await fetch("/api/v1/chat/stream", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: "/debatt Ska skolan ha mobilförbud?" }) });
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      const first = (await reader.read()).value ?? "";
+      await reader.cancel();
+      const runId = JSON.parse(/data: (.*)/.exec(first)![1]).run_id as string;
+      return new Promise<{ ids: number[]; opens: number }>((resolve) => {
+        const ids: number[] = [];
+        let opens = 0;
+        const source = new EventSource(`/api/v1/debates/${runId}/events`);
+        source.onopen = () => opens++;
+        const on = (e: Event) => {
+          // EventSource also fires a plain `error` Event at each cut; only messages carry ids.
+          if (!(e instanceof MessageEvent)) return;
+          ids.push(Number(e.lastEventId));
+          if (e.type === "done") {
+            source.close();
+            resolve({ ids, opens });
+          }
+        };
+        const names = ["metadata", "debate-init", "debate-round-start", "debate-participant-start", "debate-participant-delta", "debate-participant-end", "debate-round-end"];
+        for (const name of [...names, "debate-vote-result", "debate-results", "text-delta", "debate-synthesis-complete", "error", "done"]) {
+          source.addEventListener(name, on as EventListener);
+        }
+      });
+    });
+    expect(seen.opens).toBeGreaterThan(1);
+    expect(seen.ids).toEqual(seen.ids.map((_, i) => i + 1));
+    expect(errors).toEqual([]);
+  }, 150_000);
+
   it("fits a phone-width screen", async () => {
     const { page, errors } = await open({}, { width: 390, height: 844 });
     await ask(page, "/debatt Ska skolan ha mobilförbud?");

@@ -62,10 +62,11 @@ describe("the SSE chat stream", () => {
     expect(events.map((e) => e.data.delta ?? "").join("")).toBe("Hello from the supervisor.");
   });
 
-  it("cancels the run when the client disconnects: the model's HTTP request is aborted, no more start", async () => {
+  it("cancels the run when the client disconnects and no client comes back: the model's HTTP request is aborted, no more start", async () => {
     const openai = await startFakeOpenAI((body) => ({ ...debater(body), delayMs: 1_500 }));
     cleanups.push(openai.close);
-    const deps = depsFromEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_PARTICIPANTS: roster }, { log: () => {} });
+    // No grace for a reconnect: the run stops as soon as its only client leaves.
+    const deps = depsFromEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_PARTICIPANTS: roster, RESUME_GRACE_MS: "0" }, { log: () => {} });
     const server = await serve(deps);
     const client = new AbortController();
 

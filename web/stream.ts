@@ -18,10 +18,16 @@ export class StreamError extends Error {
   }
 }
 
+/** Waits before each attempt to resume a dropped stream (three attempts without progress, then it gives up). */
+const RESUME_DELAYS_MS = [100, 1_000, 2_000];
+
 /**
  * Posts a message to `/api/v1/chat/stream` and hands each SSE event to `onEvent` as it arrives
  * (EventSource cannot POST, so the body is read with the same parser EventSource polyfills use).
- * Rejects with a StreamError when the request is refused or the stream drops before `done`.
+ * If the stream drops before `done`, it resumes from the last event id with
+ * `GET /api/v1/debates/<run id>/events` (the run goes on on the server), so no event is lost or
+ * shown twice. Rejects with a StreamError when the request is refused, or the stream drops and
+ * cannot be resumed.
  */
 export async function streamChat(request: ChatRequest, onEvent: (e: ArenaEvent) => void, signal?: AbortSignal): Promise<void> {
   let res: Response;
@@ -35,27 +41,49 @@ export async function streamChat(request: ChatRequest, onEvent: (e: ArenaEvent) 
   } catch (err) {
     throw new StreamError(`the server cannot be reached: ${(err as Error).message}`, "network");
   }
-  if (!res.ok || !res.body) {
-    const body = (await res.json().catch(() => null)) as { error?: { message: string; code: string } } | null;
-    throw new StreamError(body?.error?.message ?? `the server answered ${res.status}`, body?.error?.code ?? "http_error");
+  if (!res.ok || !res.body) throw await refusal(res);
+  const state = { lastId: 0, runId: "", done: false };
+  const deliver = (id: number, event: ArenaEvent) => {
+    // A resumed stream starts after the last id seen; anything older is never shown twice.
+    if (id <= state.lastId) return;
+    state.lastId = id;
+    if (event.event === "metadata") state.runId = String(event.data.run_id ?? "");
+    if (event.event === "done") state.done = true;
+    onEvent(event);
+  };
+  let failure = await read(res, deliver, signal);
+  // Attempts start over whenever a resumed stream brought new events (a proxy that cuts long streams).
+  for (let attempt = 0; attempt < RESUME_DELAYS_MS.length && !state.done && !signal?.aborted && state.runId; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, RESUME_DELAYS_MS[attempt]));
+    const before = state.lastId;
+    try {
+      const resumed = await fetch(`/api/v1/debates/${encodeURIComponent(state.runId)}/events`, { headers: { "last-event-id": String(state.lastId) }, signal });
+      if (resumed.ok && resumed.body) failure = await read(resumed, deliver, signal);
+    } catch (err) {
+      failure = `the stream broke off: ${(err as Error).message}`;
+    }
+    if (state.lastId > before) attempt = -1;
   }
-  let done = false;
-  const parser = createParser({
-    onEvent: (m) => {
-      if (m.event === "done") done = true;
-      onEvent({ event: m.event ?? "message", data: JSON.parse(m.data) });
-    },
-  });
-  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  if (!state.done && !signal?.aborted) throw new StreamError(failure ?? "the stream ended before the debate was done", "stream_dropped");
+}
+
+/** Reads one SSE response to its end; returns why it broke off, if it did. */
+async function read(res: Response, deliver: (id: number, e: ArenaEvent) => void, signal?: AbortSignal): Promise<string | undefined> {
+  const parser = createParser({ onEvent: (m) => deliver(Number(m.id ?? 0), { event: m.event ?? "message", data: JSON.parse(m.data) }) });
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   try {
     for (;;) {
-      const { value, done: end } = await reader.read();
-      if (end) break;
+      const { value, done } = await reader.read();
+      if (done) return undefined;
       parser.feed(value);
     }
   } catch (err) {
-    if (signal?.aborted) return;
-    throw new StreamError(`the stream broke off: ${(err as Error).message}`, "stream_dropped");
+    return signal?.aborted ? undefined : `the stream broke off: ${(err as Error).message}`;
   }
-  if (!done && !signal?.aborted) throw new StreamError("the stream ended before the debate was done", "stream_dropped");
+}
+
+/** The StreamError of a refused request, with the server's message when it gave one. */
+async function refusal(res: Response): Promise<StreamError> {
+  const body = (await res.json().catch(() => null)) as { error?: { message: string; code: string } } | null;
+  return new StreamError(body?.error?.message ?? `the server answered ${res.status}`, body?.error?.code ?? "http_error");
 }

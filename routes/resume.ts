@@ -1,0 +1,33 @@
+import { Router, type Request, type Response } from "express";
+import { serveEvents, type ChatRouteDeps } from "./chat.js";
+import { HttpError } from "./errors.js";
+
+/** How soon an EventSource reconnects after the server ends a connection. */
+const RETRY_MS = 500;
+
+/** The last event id the client has: `Last-Event-ID` (EventSource sends it) or `?after=`; 0 for all. */
+function afterIdOf(req: Request): number {
+  const raw = req.get("last-event-id") ?? (typeof req.query.after === "string" ? req.query.after : undefined);
+  if (raw === undefined || raw === "") return 0;
+  if (!/^\d{1,9}$/.test(raw)) throw new HttpError(400, "invalid_last_event_id", `Last-Event-ID / after must be a whole number of the run's events, got "${raw.slice(0, 40)}"`);
+  return Number(raw);
+}
+
+/**
+ * `GET /api/v1/debates/:id/events`: replays a run's events after `Last-Event-ID` (or `?after=`),
+ * then continues live until `done`; a finished run replays completely. The id is the `run_id` of
+ * the stream's `metadata` event. Any instance sharing the Redis event log can serve it.
+ */
+export function resumeRouter(deps: ChatRouteDeps): Router {
+  const router = Router();
+  router.get("/api/v1/debates/:id/events", async (req: Request, res: Response) => {
+    const runId = String(req.params.id);
+    if (!/^[A-Za-z0-9-]{1,64}$/.test(runId)) throw new HttpError(400, "invalid_run_id", "the run id is the run_id of the stream's metadata event (letters, digits and '-')");
+    const afterId = afterIdOf(req);
+    if (!(await deps.hub.has(runId))) {
+      throw new HttpError(404, "run_not_found", `no events for run "${runId}": it never ran here, or it finished more than ${Math.round(deps.settings.eventLogTtlMs / 60_000)} minutes ago`);
+    }
+    await serveEvents(deps, res, runId, afterId, { maxConnectionMs: deps.settings.sseMaxConnectionMs, retryMs: RETRY_MS });
+  });
+  return router;
+}

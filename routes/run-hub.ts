@@ -1,0 +1,90 @@
+import type { EventLog, MemoryEventLog, RunEvent } from "./event-log.js";
+
+interface LiveRun {
+  controller: AbortController;
+  readers: number;
+  timer?: NodeJS.Timeout;
+}
+
+/**
+ * The runs of this process and their events. Every event goes to the local log (replay and live
+ * following here) and, with Redis, to the shared log (any instance). A run is not tied to the
+ * connection that started it: when its last reader leaves, it goes on for `resumeGraceMs`
+ * waiting for a reader on any instance, and only then is cancelled.
+ */
+export class RunHub {
+  private readonly live = new Map<string, LiveRun>();
+
+  constructor(
+    private readonly local: MemoryEventLog,
+    private readonly shared: EventLog | undefined,
+    private readonly resumeGraceMs: number,
+  ) {}
+
+  /** Registers a run this process produces; call the returned function when it has ended. */
+  start(runId: string, controller: AbortController): () => void {
+    this.live.set(runId, { controller, readers: 0 });
+    return () => {
+      const run = this.live.get(runId);
+      if (run?.timer) clearTimeout(run.timer);
+      this.live.delete(runId);
+    };
+  }
+
+  /** Appends the run's next event to the local log and (queued, never waited for) to the shared one. */
+  append(runId: string, event: RunEvent): void {
+    void this.local.append(runId, event);
+    void this.shared?.append(runId, event);
+  }
+
+  /** Whether a run's events can be served (this process's runs, or the shared log's). */
+  async has(runId: string): Promise<boolean> {
+    return (await this.local.has(runId)) || ((await this.shared?.has(runId)) ?? false);
+  }
+
+  /** The run's events after `afterId`, then live ones until `done`: from memory when the run is here. */
+  async *follow(runId: string, afterId: number, signal: AbortSignal): AsyncGenerator<RunEvent> {
+    const log = (await this.local.has(runId)) ? this.local : this.shared;
+    if (log) yield* log.follow(runId, afterId, signal);
+  }
+
+  /**
+   * A client starts reading the run; call the returned function when it stops. While it reads,
+   * the shared log hears of it now and then, so the instance running it keeps it alive.
+   */
+  attach(runId: string): () => void {
+    const run = this.live.get(runId);
+    const beat = () => void this.shared?.touch(runId);
+    beat();
+    const heartbeat = this.shared ? setInterval(beat, Math.max(250, Math.floor(this.resumeGraceMs / 3))) : undefined;
+    heartbeat?.unref();
+    if (run) {
+      run.readers++;
+      if (run.timer) clearTimeout(run.timer);
+      run.timer = undefined;
+    }
+    let attached = true;
+    return () => {
+      if (!attached) return;
+      attached = false;
+      if (heartbeat) clearInterval(heartbeat);
+      if (run && --run.readers === 0 && this.live.has(runId)) this.waitForReader(runId, run);
+    };
+  }
+
+  /** After the grace period without a reader here or (per the shared log) anywhere, the run is cancelled. */
+  private waitForReader(runId: string, run: LiveRun): void {
+    const check = async () => {
+      if (run.readers > 0 || !this.live.has(runId)) return;
+      const seen = (await this.shared?.lastSeen(runId)) ?? null;
+      const left = seen === null ? 0 : seen + this.resumeGraceMs - Date.now();
+      if (left > 0) {
+        run.timer = setTimeout(check, left);
+        return;
+      }
+      run.controller.abort(new Error("the client disconnected and did not come back"));
+    };
+    if (this.resumeGraceMs === 0) void check();
+    else run.timer = setTimeout(check, this.resumeGraceMs);
+  }
+}

@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RedisEventLog } from "../providers/redis-event-log.js";
+import { MemoryEventLog } from "../routes/event-log.js";
+import { withOverrides } from "./support/fake-model.js";
+import { testDeps } from "./support/harness.js";
+import { idsAreGapless, postChat, readSse, startApp, type SseEvent } from "./support/http.js";
+import { RedisServer, redisServerBinary } from "./support/redis.js";
+
+const THREE = ["call_grok", "call_claude", "call_gpt"];
+/** Turns slow enough that a client can drop and come back in the middle of a debate. */
+const slowTurns = withOverrides((req) => (req.phase === "turn" ? { text: `${req.participant!.display} argues well.`, latencyMs: 60 } : undefined));
+
+/** Reads a stream until `stopAt` says so, then drops the connection; returns what it read. */
+async function readUntil(res: Response, controller: AbortController, stopAt: (e: SseEvent) => boolean): Promise<SseEvent[]> {
+  const seen: SseEvent[] = [];
+  await readSse(res, (e) => {
+    seen.push(e);
+    if (stopAt(e)) controller.abort();
+  }).catch(() => {});
+  return seen;
+}
+
+const ids = (events: SseEvent[]) => events.map((e) => Number(e.id));
+const resume = (url: string, runId: string, lastId?: number, query = "") =>
+  fetch(`${url}/api/v1/debates/${runId}/events${query}`, { headers: lastId === undefined ? {} : { "last-event-id": String(lastId) } });
+
+describe("the event log in memory", () => {
+  it("replays after an id, follows live events, and ends at done", async () => {
+    const log = new MemoryEventLog({ ttlMs: 60_000, maxBytes: 1e6 });
+    await log.append("r", { id: 1, event: "a", data: {} });
+    await log.append("r", { id: 2, event: "b", data: {} });
+    const got: number[] = [];
+    const following = (async () => {
+      for await (const e of log.follow("r", 1, new AbortController().signal)) got.push(e.id);
+    })();
+    await log.append("r", { id: 3, event: "c", data: {} });
+    await log.append("r", { id: 4, event: "done", data: {} });
+    await following;
+    expect(got).toEqual([2, 3, 4]);
+  });
+
+  it("drops the oldest finished runs over its byte budget, and finished runs after their time to live", async () => {
+    let now = 0;
+    const log = new MemoryEventLog({ ttlMs: 1_000, maxBytes: 300, now: () => now });
+    const fill = async (run: string) => {
+      await log.append(run, { id: 1, event: "x", data: { text: "y".repeat(100) } });
+      await log.append(run, { id: 2, event: "done", data: {} });
+    };
+    await fill("old");
+    await fill("mid");
+    await log.append("running", { id: 1, event: "x", data: { text: "y".repeat(100) } });
+    await fill("new");
+    expect(await log.has("old")).toBe(false);
+    expect(await log.has("running")).toBe(true);
+    expect(await log.has("new")).toBe(true);
+    now = 5_000;
+    expect(await log.has("new")).toBe(false);
+    // A run still in progress is never dropped.
+    expect(await log.has("running")).toBe(true);
+  });
+});
+
+describe("resumable streams over HTTP", () => {
+  it("replays what a dropped client missed, then continues live: no gaps, no duplicates, the run never stopped", async () => {
+    const { deps, models } = testDeps({ script: slowTurns });
+    const server = await startApp(deps);
+    try {
+      const client = new AbortController();
+      const first = await readUntil(await postChat(server.url, { message: "/debatt X", participants: THREE }, { signal: client.signal }), client, (e) => e.event === "debate-participant-end");
+      const runId = first[0].data.run_id as string;
+      const last = Number(first.at(-1)!.id);
+      await new Promise((r) => setTimeout(r, 150));
+      const { events: rest } = await readSse(await resume(server.url, runId, last));
+      const all = [...first, ...rest];
+      expect(ids(all)).toEqual(all.map((_, i) => i + 1));
+      expect(all.at(-1)!.event).toBe("done");
+      expect(all.filter((e) => e.event === "debate-participant-end")).toHaveLength(9);
+      expect(models.calls.filter((c) => c.aborted)).toHaveLength(0);
+
+      // A finished run replays completely, byte for byte the same events.
+      const { events: replay } = await readSse(await resume(server.url, runId));
+      expect(replay.map((e) => [e.id, e.event, JSON.stringify(e.data)])).toEqual(all.map((e) => [e.id, e.event, JSON.stringify(e.data)]));
+      const { events: tail } = await readSse(await resume(server.url, runId, undefined, `?after=${all.length - 2}`));
+      expect(ids(tail)).toEqual([all.length - 1, all.length]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("cancels a run when no client comes back within the resume grace period", async () => {
+    const { deps, models, logs } = testDeps({ script: slowTurns, settings: { resumeGraceMs: 200 } });
+    const server = await startApp(deps);
+    try {
+      const client = new AbortController();
+      const first = await readUntil(await postChat(server.url, { message: "/debatt X", participants: THREE }, { signal: client.signal }), client, (e) => e.event === "debate-participant-start");
+      await new Promise((r) => setTimeout(r, 600));
+      expect(server.runs.size).toBe(0);
+      expect(logs.some((l) => /cancelled: the client disconnected and did not come back/.test(l))).toBe(true);
+      const turns = models.callsOf("turn").length;
+      expect(turns).toBeLessThan(9);
+      // What it produced before it stopped can still be read, ending with done.
+      const { events } = await readSse(await resume(server.url, first[0].data.run_id));
+      expect(idsAreGapless(events)).toBe(true);
+      expect(events.at(-1)!.event).toBe("done");
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("refuses a bad Last-Event-ID and an unknown run with errors that say so", async () => {
+    const { deps } = testDeps();
+    const server = await startApp(deps);
+    try {
+      const bad = await resume(server.url, "0b0e8b1c-6c3c-4f7e-9f57-3d2a1b0c9e8d", undefined, "?after=ten");
+      expect(bad.status).toBe(400);
+      expect((await bad.json()).error).toMatchObject({ code: "invalid_last_event_id", message: 'Last-Event-ID / after must be a whole number of the run\'s events, got "ten"' });
+      const unknown = await resume(server.url, "0b0e8b1c-6c3c-4f7e-9f57-3d2a1b0c9e8d");
+      expect(unknown.status).toBe(404);
+      expect((await unknown.json()).error.code).toBe("run_not_found");
+      expect((await resume(server.url, "not_a_run!")).status).toBe(400);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+const binary = redisServerBinary();
+if (!binary) console.warn("resume.test.ts: Redis part SKIPPED — redis-server is not installed (apt-get install -y redis-server)");
+
+describe.skipIf(!binary)(`one stream served by two instances sharing Redis${binary ? "" : " (skipped: redis-server is not installed)"}`, () => {
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await RedisServer.start(binary!);
+  });
+  afterAll(async () => {
+    await redis?.kill();
+  });
+
+  it("instance B replays and follows live a run that instance A is running", async () => {
+    const logA = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
+    const logB = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
+    const a = testDeps({ script: slowTurns });
+    const b = testDeps();
+    const serverA = await startApp({ ...a.deps, events: logA });
+    const serverB = await startApp({ ...b.deps, events: logB });
+    try {
+      const client = new AbortController();
+      const first = await readUntil(await postChat(serverA.url, { message: "/debatt X", participants: THREE }, { signal: client.signal }), client, (e) => e.event === "debate-round-start");
+      const runId = first[0].data.run_id as string;
+      // B never ran it: it serves the run from Redis, first what A already logged, then live.
+      const { events } = await readSse(await resume(serverB.url, runId, 1));
+      const all = [first[0], ...events];
+      expect(ids(all)).toEqual(all.map((_, i) => i + 1));
+      expect(all.at(-1)!.event).toBe("done");
+      expect(all.filter((e) => e.event === "debate-participant-end")).toHaveLength(9);
+      // A reader on B keeps A's run alive (the heartbeat goes through Redis).
+      expect(a.models.calls.some((c) => c.aborted)).toBe(false);
+      const { events: onA } = await readSse(await resume(serverA.url, runId));
+      expect(onA.map((e) => [e.id, e.event, JSON.stringify(e.data)])).toEqual(all.map((e) => [e.id, e.event, JSON.stringify(e.data)]));
+    } finally {
+      await serverA.close();
+      await serverB.close();
+      await logA.close();
+      await logB.close();
+    }
+  });
+});
