@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { wavHeader } from "../providers/pcm.js";
@@ -7,9 +8,11 @@ import { buildGraph } from "../graph/build.js";
 import { depsFromEnv } from "../graph/env.js";
 import { streamClientEvents, type ClientEvent } from "../graph/run.js";
 import { ConfigError } from "../state/config.js";
+import { openCheckpoints } from "../graph/checkpointer.js";
 import { createDeliberationPrinter } from "./deliberation-printer.js";
 
 const USAGE = `usage: npm run debate -- [--json] [--participants call_grok,call_claude] [--seed N] [--voice out.wav] [--play] "<message>"
+       npm run debate -- [--json] --resume THREAD
 
   "/debatt <topic>"   eight AI models debate the topic live
   "/dvoice <topic>"   the same debate in voice mode
@@ -27,7 +30,9 @@ const USAGE = `usage: npm run debate -- [--json] [--participants call_grok,call_
   --seed N             seed for the speaking orders (same seed, same orders)
   --voice FILE.wav     with /dvoice: write the debate's audio, in speaking order, as a WAV file
   --play               with /dvoice: play the debate's audio as it streams (aplay, paplay, ffplay
-                       or play; or the command in DEBATT_AUDIO_PLAYER)`;
+                       or play; or the command in DEBATT_AUDIO_PLAYER)
+  --resume THREAD      go on with an interrupted run from its last saved step (the thread id
+                       Ctrl-C prints); finished turns are not asked again`;
 
 const ROUND_LABELS: Record<number, string> = { 1: "Introduktion", 2: "Argument", 3: "Fördjupning", 4: "Röstning" };
 
@@ -125,6 +130,7 @@ async function main(): Promise<number> {
         seed: { type: "string" },
         voice: { type: "string" },
         play: { type: "boolean" },
+        resume: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -133,7 +139,8 @@ async function main(): Promise<number> {
     return 2;
   }
   const message = args.positionals.join(" ").trim();
-  if (args.values.help || !message) {
+  const resume = args.values.resume;
+  if (args.values.help || (!message && resume === undefined)) {
     process.stderr.write(`${USAGE}\n`);
     return args.values.help ? 0 : 2;
   }
@@ -161,8 +168,13 @@ async function main(): Promise<number> {
     return 2;
   }
   let graph;
+  let checkpoints;
   try {
-    graph = buildGraph(depsFromEnv());
+    const deps = depsFromEnv();
+    // Every step is saved (the SQLite file in DEBATT_DATA_DIR, or DATABASE_URL), so a run that is
+    // interrupted can go on with --resume.
+    checkpoints = await openCheckpoints(deps.settings);
+    graph = buildGraph(deps, { checkpointer: checkpoints.saver });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`configuration error: ${err.message}\n`);
@@ -170,9 +182,14 @@ async function main(): Promise<number> {
     }
     throw err;
   }
+  const threadId = resume ?? randomUUID();
+  if (resume !== undefined && !(await graph.getState({ configurable: { thread_id: resume } })).next?.length) {
+    process.stderr.write(`nothing to resume: thread "${resume}" has no unfinished run in ${checkpoints.where}\n`);
+    return 2;
+  }
   const controller = new AbortController();
   process.once("SIGINT", () => {
-    process.stderr.write("\ncancelled\n");
+    process.stderr.write(`\ncancelled; go on with: npm run debate -- --resume ${threadId}\n`);
     controller.abort();
   });
   const participants = args.values.participants?.split(",").map((s) => s.trim()).filter(Boolean);
@@ -183,7 +200,8 @@ async function main(): Promise<number> {
   let failed = false;
   // The audio exactly as it was streamed: the chunks, in order (one speaker at a time).
   const audio: Buffer[] = [];
-  for await (const event of streamClientEvents(graph, { message, participants }, { signal: controller.signal, configurable: seed === undefined ? {} : { seed } })) {
+  const input = resume === undefined ? { message, participants } : { message: "", resume: true };
+  for await (const event of streamClientEvents(graph, input, { signal: controller.signal, threadId, configurable: seed === undefined ? {} : { seed } })) {
     if (event.event === "error") failed = true;
     if (event.event === "debate-voice-chunk") {
       const pcm = Buffer.from(String(event.data.pcm_b64), "base64");
@@ -193,6 +211,7 @@ async function main(): Promise<number> {
     print(event);
   }
   await player?.finish();
+  await checkpoints.close();
   if (voiceFile !== undefined) {
     const pcm = Buffer.concat(audio);
     writeFileSync(voiceFile, Buffer.concat([wavHeader(pcm.length), pcm]));

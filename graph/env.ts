@@ -9,6 +9,7 @@ import { OpenAISpeech } from "../providers/tts-openai.js";
 import type { SpeechSynthesizer } from "./models.js";
 import { InMemoryPromptStore, type PromptStore } from "../prompts/store.js";
 import { OpenAIModelFactory } from "../providers/openai.js";
+import { redactUrl } from "../providers/redact.js";
 import { RedisEventLog } from "../providers/redis-event-log.js";
 import { RedisPromptStore } from "../providers/redis-prompt-store.js";
 import { SimulatedModelFactory } from "../providers/simulated.js";
@@ -79,9 +80,3 @@ export function speechFor(settings: Settings): (voice: VoiceSettings) => SpeechS
   };
 }
 
-/** A URL without its password, for the log. */
-function redactUrl(url: string): string {
-  const u = new URL(url);
-  if (u.password) u.password = "***";
-  return u.toString();
-}

@@ -16,6 +16,8 @@ export interface RunInput {
   participants?: string[];
   /** Settings of a seed format (models, chairman, timeout). */
   modeConfig?: ModeConfig;
+  /** Continue the thread's interrupted run from its last checkpoint instead (the message is ignored). */
+  resume?: boolean;
 }
 
 /** Options of a streamed run. */
@@ -35,7 +37,8 @@ export interface RunOptions {
 export async function* streamClientEvents(graph: DebattGraph, input: RunInput, options: RunOptions = {}): AsyncGenerator<ClientEvent> {
   try {
     const stream = await graph.stream(
-      { message: input.message, participants: input.participants ?? null, mode_config: input.modeConfig ?? null },
+      // A null input makes LangGraph continue the thread from its last saved step.
+      input.resume ? null : { message: input.message, participants: input.participants ?? null, mode_config: input.modeConfig ?? null },
       {
         streamMode: "custom",
         signal: options.signal,

@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import express, { type Express } from "express";
 import { buildGraph, type DebattGraph } from "../graph/build.js";
 import { stderrLog, type GraphDeps } from "../graph/deps.js";
@@ -11,7 +12,7 @@ import { chatRouter } from "./chat.js";
 import { debatesRouter } from "./debates.js";
 import { deliberateRouter } from "./deliberate.js";
 import { MemoryEventLog } from "./event-log.js";
-import { resumeRouter } from "./resume.js";
+import { resumeRouter, threadResumeRouter } from "./resume.js";
 import { RunHub } from "./run-hub.js";
 import { errorHandler, HttpError } from "./errors.js";
 import { ActiveRuns } from "./runs.js";
@@ -33,12 +34,13 @@ const CHAT_BODY_LIMIT = "32kb";
 const ADMIN_BODY_LIMIT = "256kb";
 
 /**
- * The HTTP service (no `listen`): the SSE chat stream, `/healthz`, and the admin API.
+ * The HTTP service (no `listen`): the SSE chat stream, `/healthz`, and the admin API. With a
+ * checkpointer every run's steps are saved, so an interrupted run can be resumed.
  * Every error is answered as `{error: {code, message}}` by one handler.
  */
-export function createApp(deps: GraphDeps): App {
+export function createApp(deps: GraphDeps, options: { checkpointer?: BaseCheckpointSaver } = {}): App {
   const log = deps.log ?? stderrLog;
-  const graph = buildGraph(deps);
+  const graph = buildGraph(deps, { checkpointer: options.checkpointer });
   const runs = new ActiveRuns();
   const started = Date.now();
   const app = express();
@@ -66,6 +68,7 @@ export function createApp(deps: GraphDeps): App {
   app.use(chatRouter(streams));
   app.use(deliberateRouter(streams));
   app.use(resumeRouter(streams));
+  app.use(threadResumeRouter(streams));
   app.use(debatesRouter(deps.audio));
 
   const admin = express.Router();

@@ -132,7 +132,7 @@ export async function streamRun(deps: ChatRouteDeps, res: Response, input: RunIn
   const runId = randomUUID();
   const controller = new AbortController();
   const release = deps.runs.add(controller);
-  const finish = deps.hub.start(runId, controller);
+  const finish = deps.hub.start(runId, threadId, controller);
   let id = 0;
   const publish = (event: ClientEvent) => deps.hub.append(runId, { id: ++id, ...event });
   // Acknowledge at once, before the graph starts (as the LangGraph API server does): the client

@@ -70,6 +70,30 @@ const deliberateSchema = z.discriminatedUnion("mode", [voteRequestSchema, debate
   error: (issue) => (issue.code === "invalid_union" ? `mode must be one of: ${Object.keys(COMMANDS).join(", ")}` : undefined),
 });
 
+/** Formats that take follow-ups (seed 001 and 004 are multi-turn; seed 000 and 002 are not). */
+const MULTI_TURN = new Set<DeliberationMode>(["vote", "deep"]);
+
+/**
+ * The seeds' checks of a follow-up (`conversationId`, the thread of an earlier run): it must exist
+ * (404), be of the same mode and the mode must be multi-turn (400, seeds 000 and 001 §F).
+ */
+async function checkFollowUp(deps: ChatRouteDeps, conversationId: string, mode: DeliberationMode): Promise<void> {
+  if (!/^[A-Za-z0-9._:-]{1,128}$/.test(conversationId)) {
+    throw new HttpError(400, "invalid_body", "conversationId must be 1–128 characters of A–Z, a–z, 0–9, '.', '_', ':' or '-'");
+  }
+  const state = deps.graph.checkpointer ? await deps.graph.getState({ configurable: { thread_id: conversationId } }) : undefined;
+  if (!state?.createdAt) {
+    throw new HttpError(404, "conversation_not_found", `conversation "${conversationId}" not found: leave conversationId out to start a new one`);
+  }
+  const previous = state.values.conversation_mode as DeliberationMode | null;
+  if (previous !== mode) {
+    throw new HttpError(400, "mode_mismatch", `conversation "${conversationId}" is ${previous ? `a /${previous}` : "not a seed-format"} conversation; a ${MODE_MODELS[mode].command} question needs its own`);
+  }
+  if (!MULTI_TURN.has(mode)) {
+    throw new HttpError(400, "follow_up_unsupported", `${MODE_MODELS[mode].command} answers a single question and takes no follow-ups; leave conversationId out`);
+  }
+}
+
 /**
  * `POST /api/v1/deliberate/stream`: the seeds' request body (`{question, mode, conversationId?,
  * modeConfig}`, validated with the seeds' zod rules; mode `vote`, `debate`, `deep` or `council`)
@@ -79,10 +103,8 @@ export function deliberateRouter(deps: ChatRouteDeps): Router {
   const router = Router();
   router.post("/api/v1/deliberate/stream", async (req: Request, res: Response) => {
     const body = parseJsonBody(req, deliberateSchema, '{"question": "…", "mode": "vote"}');
-    if (body.conversationId !== undefined) {
-      throw new HttpError(404, "conversation_not_found", `conversation "${body.conversationId}" not found: this server does not keep conversations yet, so leave conversationId out to start a new one`);
-    }
     const mode = MODES[body.mode];
+    if (body.conversationId !== undefined) await checkFollowUp(deps, body.conversationId, mode);
     const modeConfig: ModeConfig =
       body.mode === "vote"
         ? { models: body.modeConfig?.councilModels, chairman: body.modeConfig?.chairmanModel, timeoutMs: body.modeConfig?.timeoutMs }
@@ -94,7 +116,7 @@ export function deliberateRouter(deps: ChatRouteDeps): Router {
       throw new HttpError(400, "invalid_participants", (err as Error).message);
     }
     assertAccepting(deps.runs);
-    await streamRun(deps, res, { message: `${COMMANDS[body.mode]} ${body.question}`, modeConfig });
+    await streamRun(deps, res, { message: `${COMMANDS[body.mode]} ${body.question}`, modeConfig }, body.conversationId);
   });
   router.all("/api/v1/deliberate/stream", postOnly);
   return router;

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from "express";
-import { serveEvents, type ChatRouteDeps } from "./chat.js";
+import { assertAccepting, serveEvents, streamRun, type ChatRouteDeps } from "./chat.js";
 import { HttpError } from "./errors.js";
 
 /** How soon an EventSource reconnects after the server ends a connection. */
@@ -28,6 +28,29 @@ export function resumeRouter(deps: ChatRouteDeps): Router {
       throw new HttpError(404, "run_not_found", `no events for run "${runId}": it never ran here, or it finished more than ${Math.round(deps.settings.eventLogTtlMs / 60_000)} minutes ago`);
     }
     await serveEvents(deps, res, runId, afterId, { maxConnectionMs: deps.settings.sseMaxConnectionMs, retryMs: RETRY_MS });
+  });
+  return router;
+}
+
+/**
+ * `POST /api/v1/threads/:threadId/resume`: continues a run that stopped before it finished (the
+ * process died, or it was cancelled) from its last saved step, streaming the rest as SSE like the
+ * chat stream. Finished turns are not asked again. 409 when the thread has nothing left to run or
+ * a run of it is going on in this process; 501 without a checkpointer.
+ */
+export function threadResumeRouter(deps: ChatRouteDeps): Router {
+  const router = Router();
+  router.post("/api/v1/threads/:threadId/resume", async (req: Request, res: Response) => {
+    const threadId = String(req.params.threadId);
+    if (!/^[A-Za-z0-9._:-]{1,128}$/.test(threadId)) throw new HttpError(400, "invalid_thread_id", "threadId must be 1–128 characters of A–Z, a–z, 0–9, '.', '_', ':' or '-'");
+    if (!deps.graph.checkpointer) throw new HttpError(501, "no_checkpointer", "this server keeps no checkpoints, so runs cannot be resumed");
+    if (deps.hub.runningThread(threadId)) throw new HttpError(409, "run_in_progress", `thread "${threadId}" has a run going on; follow it with GET /api/v1/debates/<run_id>/events`);
+    const state = await deps.graph.getState({ configurable: { thread_id: threadId } });
+    if (!state.next?.length) {
+      throw new HttpError(409, "nothing_to_resume", `thread "${threadId}" has no unfinished run${state.createdAt ? "" : " (it never ran here)"}`);
+    }
+    assertAccepting(deps.runs);
+    await streamRun(deps, res, { message: "", resume: true }, threadId);
   });
   return router;
 }

@@ -1,6 +1,7 @@
 import type { EventLog, MemoryEventLog, RunEvent } from "./event-log.js";
 
 interface LiveRun {
+  threadId: string;
   controller: AbortController;
   readers: number;
   timer?: NodeJS.Timeout;
@@ -22,13 +23,18 @@ export class RunHub {
   ) {}
 
   /** Registers a run this process produces; call the returned function when it has ended. */
-  start(runId: string, controller: AbortController): () => void {
-    this.live.set(runId, { controller, readers: 0 });
+  start(runId: string, threadId: string, controller: AbortController): () => void {
+    this.live.set(runId, { threadId, controller, readers: 0 });
     return () => {
       const run = this.live.get(runId);
       if (run?.timer) clearTimeout(run.timer);
       this.live.delete(runId);
     };
+  }
+
+  /** Whether this process is running a run of the thread. */
+  runningThread(threadId: string): boolean {
+    return [...this.live.values()].some((run) => run.threadId === threadId);
   }
 
   /** Appends the run's next event to the local log and (queued, never waited for) to the shared one. */

@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import { stderrLog } from "../graph/deps.js";
 import { depsFromEnv } from "../graph/env.js";
 import { ConfigError } from "../state/config.js";
+import { openCheckpoints } from "../graph/checkpointer.js";
 import { createApp } from "./app.js";
 
 /**
@@ -21,7 +22,12 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const { app, runs } = createApp(deps);
+  const checkpoints = await openCheckpoints(deps.settings).catch((err: Error) => {
+    log(`cannot open the checkpoints (${deps.settings.databaseUrl ? "DATABASE_URL" : deps.settings.dataDir}): ${err.message}`);
+    process.exit(2);
+  });
+  log(`runs are checkpointed in ${checkpoints.where}; an interrupted one resumes with POST /api/v1/threads/<thread_id>/resume`);
+  const { app, runs } = createApp(deps, { checkpointer: checkpoints.saver });
   const server = app.listen(deps.settings.port, () => {
     const { port } = server.address() as AddressInfo;
     log(`listening on http://127.0.0.1:${port} (pid ${process.pid})`);
@@ -43,6 +49,7 @@ async function main(): Promise<void> {
     server.closeAllConnections();
     await deps.prompts.close();
     await deps.events?.close?.();
+    await checkpoints.close();
     log("stopped");
     process.exit(0);
   };

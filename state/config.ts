@@ -96,6 +96,8 @@ export interface Settings {
   port: number;
   sseKeepAliveMs: number;
   shutdownGraceMs: number;
+  /** PostgreSQL for checkpoints (and, later, the history); absent → an SQLite file in `dataDir`. */
+  databaseUrl?: string;
   /** See DEFAULTS.resumeGraceMs. */
   resumeGraceMs: number;
   /** See DEFAULTS.eventLogTtlMs. */
@@ -135,6 +137,10 @@ const EnvSchema = z.object({
   PORT: z.coerce.number({ error: "PORT must be a number" }).int().min(0).max(65_535).default(DEFAULTS.port),
   SSE_KEEPALIVE_MS: positiveInt("SSE_KEEPALIVE_MS").default(DEFAULTS.sseKeepAliveMs),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(DEFAULTS.shutdownGraceMs),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:5432/db)")
+    .optional(),
   RESUME_GRACE_MS: z.coerce.number({ error: "RESUME_GRACE_MS must be a number" }).int().min(0).default(DEFAULTS.resumeGraceMs),
   EVENT_LOG_TTL_MS: positiveInt("EVENT_LOG_TTL_MS").default(DEFAULTS.eventLogTtlMs),
   SSE_MAX_CONNECTION_MS: z.coerce.number({ error: "SSE_MAX_CONNECTION_MS must be a number" }).int().min(0).default(0),
@@ -199,6 +205,7 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     port: e.PORT,
     sseKeepAliveMs: e.SSE_KEEPALIVE_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    databaseUrl: e.DATABASE_URL,
     resumeGraceMs: e.RESUME_GRACE_MS,
     eventLogTtlMs: e.EVENT_LOG_TTL_MS,
     sseMaxConnectionMs: e.SSE_MAX_CONNECTION_MS,

@@ -464,7 +464,7 @@ describe("/vote over HTTP", () => {
     { name: "a misspelt modeConfig field", body: { question: "Q?", mode: "vote", modeConfig: { councilModel: ["a/b"] } }, status: 400, message: "unknown field(s): councilModel" },
     { name: "an unknown model name", body: { question: "Q?", mode: "vote", modeConfig: { councilModels: ["call_grok", "claude", "nobody"] } }, status: 400, message: /^unknown participant "nobody"/ },
     { name: "the same model three times", body: { question: "Q?", mode: "vote", modeConfig: { councilModels: ["a/b", "a/b", "A/B"] } }, status: 400, message: "/vote needs 3–7 models, 1 requested" },
-    { name: "a conversationId (no history yet)", body: { question: "Q?", mode: "vote", conversationId: "c-1" }, status: 404, message: /conversation "c-1" not found/ },
+    { name: "an unknown conversationId", body: { question: "Q?", mode: "vote", conversationId: "c-1" }, status: 404, message: /conversation "c-1" not found/ },
   ];
   it.each(BAD)("refuses $name with a $status that names the problem", async ({ body, status, message }) => {
     const { deps } = testDeps();
@@ -502,5 +502,38 @@ describe("/vote in Studio", () => {
       "vote:vote_planner", "vote:deliberation_answer", "vote:vote_anonymize", "vote:deliberation_ballot",
       "vote:vote_tally", "vote:vote_tiebreak", "vote:vote_declare_winner", "vote:deliberation_title",
     ]));
+  });
+});
+
+describe("follow-ups on POST /api/v1/deliberate/stream (a checkpointed server)", () => {
+  it("answers a /vote follow-up with the conversation's history, and refuses a mode mismatch, a single-turn follow-up and an unknown conversation", async () => {
+    const { deps, models } = testDeps();
+    const server = await startApp(deps, { checkpointer: new MemorySaver() });
+    try {
+      const { events: first } = await readSse(await postDeliberate(server.url, { question: "Best language for web APIs?", mode: "vote", modeConfig: { councilModels: THREE } }));
+      const conversationId = first[0].data.thread_id as string;
+      const res = await postDeliberate(server.url, { question: "And for microservices?", mode: "vote", conversationId, modeConfig: { councilModels: THREE } });
+      expect(res.status).toBe(200);
+      const { events: second } = await readSse(res);
+      expect(second.find((e) => e.event === "vote-start")!.data.conversationId).toBe(conversationId);
+      // No title for a follow-up; the models see the first question and its winning answer.
+      expect(second.some((e) => e.event === "title-complete")).toBe(false);
+      const sent = models.callsOf("answer", "call_grok").at(-1)!.messages.map((m) => String(m.content));
+      expect(sent.slice(1)).toEqual(["Best language for web APIs?", expect.stringMatching(/ says in round 1:/), "And for microservices?"]);
+
+      const mismatch = await postDeliberate(server.url, { question: "Q?", mode: "deep", conversationId });
+      expect(mismatch.status).toBe(400);
+      expect((await mismatch.json()).error).toMatchObject({ code: "mode_mismatch", message: `conversation "${conversationId}" is a /vote conversation; a /deep question needs its own` });
+
+      const { events: revised } = await readSse(await postDeliberate(server.url, { question: "Q?", mode: "debate", modeConfig: { models: THREE } }));
+      const single = await postDeliberate(server.url, { question: "Then?", mode: "debate", conversationId: revised[0].data.thread_id });
+      expect(single.status).toBe(400);
+      expect((await single.json()).error.code).toBe("follow_up_unsupported");
+
+      const unknown = await postDeliberate(server.url, { question: "Q?", mode: "vote", conversationId: "no-such-conversation" });
+      expect(unknown.status).toBe(404);
+    } finally {
+      await server.close();
+    }
   });
 });

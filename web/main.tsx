@@ -26,11 +26,20 @@ interface Message {
 let nextId = 1;
 
 /** The chat: a message box for `/debatt`, `/dvoice` and plain chat, and the session's history. */
+/** The seed formats whose conversations take no follow-ups. */
+const SINGLE_TURN = new Set(["revise", "council"]);
+
+/** What kind of conversation a message belongs to: a seed format's, or the chat (debates, comparisons, questions). */
+function threadKind(text: string): string {
+  return /^\s*\/(vote|revise|deep|council)(?=\s|$)/i.exec(text)?.[1].toLowerCase() ?? "chat";
+}
+
 function App() {
   const [messages, setMessages] = useState<Message[]>([]);
   const [input, setInput] = useState("");
   const busy = messages.some((m) => m.running);
-  const threadId = useRef(crypto.randomUUID());
+  // The conversation: its thread on the server and the kind of messages it holds.
+  const thread = useRef({ id: crypto.randomUUID(), kind: "chat" });
 
   const update = (id: number, patch: (m: Message) => Message) => setMessages((all) => all.map((m) => (m.id === id ? patch(m) : m)));
 
@@ -43,8 +52,12 @@ function App() {
       answer.player.unlock();
     }
     setMessages((all) => [...all, user, answer]);
+    // A seed format's conversation holds only its own follow-ups (and none for the single-turn
+    // ones), so a message of another kind starts a new thread.
+    const kind = threadKind(text);
+    if (kind !== thread.current.kind || SINGLE_TURN.has(kind)) thread.current = { id: crypto.randomUUID(), kind };
     try {
-      await streamChat({ message: text, threadId: threadId.current }, (e) => {
+      await streamChat({ message: text, threadId: thread.current.id }, (e) => {
         if (e.event === "debate-voice-chunk") answer.player?.enqueue(String(e.data.model), String(e.data.pcm_b64));
         else update(answer.id, (m) => ({ ...m, arena: reduce(m.arena!, e) }));
       });

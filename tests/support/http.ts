@@ -12,8 +12,8 @@ export interface SseEvent {
 }
 
 /** Serves `createApp(deps)` on a free loopback port. */
-export async function startApp(deps: GraphDeps): Promise<App & { url: string; close: () => Promise<void> }> {
-  const built = createApp(deps);
+export async function startApp(deps: GraphDeps, options: Parameters<typeof createApp>[1] = {}): Promise<App & { url: string; close: () => Promise<void> }> {
+  const built = createApp(deps, options);
   const server: Server = await new Promise((resolve) => {
     const s = built.app.listen(0, "127.0.0.1", () => resolve(s));
   });

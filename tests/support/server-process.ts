@@ -1,9 +1,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
-/** Starts `routes/server.ts` as `npm start` does, on a free port; resolves with its URL. */
+/** Starts `routes/server.ts` as `npm start` does, on a free port (and, unless given, a fresh data directory); resolves with its URL. */
 export async function startServerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; log: () => string; exited: Promise<number | null> }> {
   const child = spawn(process.execPath, ["--import", "tsx", "routes/server.ts"], {
-    env: { PATH: process.env.PATH, PORT: "0", SIMULATED_CHUNK_DELAY_MS: "0", ...env },
+    env: { PATH: process.env.PATH, PORT: "0", SIMULATED_CHUNK_DELAY_MS: "0", DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-data-")), ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let log = "";

@@ -1,0 +1,110 @@
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { debater, roster } from "./support/debater.js";
+import { startFakeOpenAI, type SeenRequest } from "./support/fake-servers.js";
+import { postChat, readSse, type SseEvent } from "./support/http.js";
+import { startServerProcess } from "./support/server-process.js";
+
+/** A model request's identity: who was asked what (a turn asked again has the same prompt). */
+const asked = (r: SeenRequest) => `${r.body.model}|${JSON.stringify(r.body.messages)}`;
+
+describe("crash recovery: kill -9 mid-debate, restart, resume", () => {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+
+  it("continues from the last completed participant turn without asking the model again for finished turns", async () => {
+    const openai = await startFakeOpenAI((body) => ({ ...debater(body), delayMs: 250 }));
+    cleanups.push(openai.close);
+    const dataDir = mkdtempSync(join(tmpdir(), "debatt-recovery-"));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_PARTICIPANTS: roster, DEBATT_DATA_DIR: dataDir };
+
+    const first = await startServerProcess(env);
+    cleanups.push(() => void first.child.kill("SIGKILL"));
+    const client = new AbortController();
+    const before: SseEvent[] = [];
+    await readSse(await postChat(first.url, { message: "/debatt Bör AI regleras?", threadId: "crash-1" }, { signal: client.signal }), (e) => {
+      before.push(e);
+      if (e.event === "debate-participant-end" && e.data.round === 2) client.abort();
+    }).catch(() => {});
+    // The next turn is in flight when the process dies.
+    await new Promise((r) => setTimeout(r, 100));
+    first.child.kill("SIGKILL");
+    await first.exited;
+    const askedBefore = openai.seen.map(asked);
+    const doneBefore = before.filter((e) => e.event === "debate-participant-end").map((e) => `${e.data.round}:${e.data.model_key}`);
+    expect(doneBefore).toHaveLength(4);
+
+    const second = await startServerProcess(env);
+    cleanups.push(() => void second.child.kill("SIGKILL"));
+    expect(second.log()).toMatch(/runs are checkpointed in .*checkpoints\.sqlite/);
+    const res = await fetch(`${second.url}/api/v1/threads/crash-1/resume`, { method: "POST" });
+    expect(res.status).toBe(200);
+    const { events: after } = await readSse(res);
+
+    expect(after[0]).toMatchObject({ event: "metadata", data: { thread_id: "crash-1" } });
+    expect(after.at(-1)!.event).toBe("done");
+    expect(after.some((e) => e.event === "debate-results")).toBe(true);
+    expect(after.some((e) => e.event === "debate-synthesis-complete")).toBe(true);
+    // The rest of round 2 and round 3: five turns, none of those finished before the crash.
+    const doneAfter = after.filter((e) => e.event === "debate-participant-end").map((e) => `${e.data.round}:${e.data.model_key}`);
+    expect(doneAfter).toHaveLength(5);
+    expect(doneAfter.filter((t) => doneBefore.includes(t))).toEqual([]);
+    expect(after.some((e) => e.event === "debate-round-start" && e.data.round === 1)).toBe(false);
+    // The model endpoint was not asked again for any finished turn; at most the one in flight is repeated.
+    const askedAfter = openai.seen.slice(askedBefore.length).map(asked);
+    const repeated = askedAfter.filter((a) => askedBefore.includes(a));
+    expect(repeated.length).toBeLessThanOrEqual(1);
+    const finishedPrompts = openai.seen.slice(0, askedBefore.length).filter((r) => !r.aborted).map(asked);
+    expect(askedAfter.filter((a) => finishedPrompts.includes(a))).toEqual([]);
+
+    // Nothing is left to resume, and an unknown thread never ran.
+    const again = await fetch(`${second.url}/api/v1/threads/crash-1/resume`, { method: "POST" });
+    expect(again.status).toBe(409);
+    expect((await again.json()).error.code).toBe("nothing_to_resume");
+    expect((await fetch(`${second.url}/api/v1/threads/never-ran/resume`, { method: "POST" })).status).toBe(409);
+  }, 60_000);
+});
+
+describe("the CLI resumes an interrupted run", () => {
+  it("prints how to go on after Ctrl-C, and --resume finishes the debate from its last saved step", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "debatt-cli-"));
+    const env = { PATH: process.env.PATH!, SIMULATED_LATENCY_MS: "40", SIMULATED_CHUNK_DELAY_MS: "0", DEBATT_DATA_DIR: dataDir, DEBATE_PARTICIPANTS: roster };
+    try {
+      const child = spawn(process.execPath, ["--import", "tsx", "cli/debate.ts", "--json", "/debatt Bör AI regleras?"], { env });
+      let out = "";
+      let err = "";
+      child.stderr.on("data", (d) => (err += d));
+      child.stdout.on("data", (d) => {
+        out += d;
+        if (/"debate-participant-end","data":\{[^\n]*"round":2/.test(out) && !child.killed) child.kill("SIGINT");
+      });
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      expect(code).toBe(130);
+      const thread = /go on with: npm run debate -- --resume (\S+)/.exec(err)?.[1];
+      expect(thread).toMatch(/^[0-9a-f-]{36}$/);
+      const before = out.trim().split("\n").map((l) => JSON.parse(l));
+      const ended = before.filter((e) => e.event === "debate-participant-end").length;
+
+      const resumed = spawnSync(process.execPath, ["--import", "tsx", "cli/debate.ts", "--json", "--resume", thread!], { env, encoding: "utf8" });
+      expect(resumed.status).toBe(0);
+      const after = resumed.stdout.trim().split("\n").map((l) => JSON.parse(l));
+      expect(after.some((e) => e.event === "debate-round-start" && e.data.round === 1)).toBe(false);
+      expect(after.filter((e) => e.event === "debate-participant-end").length).toBeGreaterThanOrEqual(9 - ended);
+      expect(after.filter((e) => e.event === "debate-participant-end").length).toBeLessThanOrEqual(9 - ended + 1);
+      expect(after.some((e) => e.event === "debate-results")).toBe(true);
+      expect(after.at(-1).event).toBe("done");
+
+      const nothing = spawnSync(process.execPath, ["--import", "tsx", "cli/debate.ts", "--resume", thread!], { env, encoding: "utf8" });
+      expect(nothing.status).toBe(2);
+      expect(nothing.stderr).toMatch(/nothing to resume: thread ".*" has no unfinished run/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
