@@ -6,23 +6,35 @@ import { afterEach, describe, expect, it } from "vitest";
 import { debater, roster } from "./support/debater.js";
 import { startFakeOpenAI, type SeenRequest } from "./support/fake-servers.js";
 import { postChat, readSse, type SseEvent } from "./support/http.js";
+import { PostgresServer, postgresBinDir } from "./support/postgres.js";
 import { startServerProcess } from "./support/server-process.js";
 
 /** A model request's identity: who was asked what (a turn asked again has the same prompt). */
 const asked = (r: SeenRequest) => `${r.body.model}|${JSON.stringify(r.body.messages)}`;
 
-describe("crash recovery: kill -9 mid-debate, restart, resume", () => {
+const pgBin = postgresBinDir();
+if (!pgBin) console.warn("recovery.test.ts: PostgreSQL part SKIPPED — postgresql is not installed (apt-get install -y postgresql)");
+
+/** The checkpoint stores: the default SQLite file, and PostgreSQL with DATABASE_URL. */
+const STORES = [
+  { store: "SQLite (the default)", skip: false, database: async () => undefined as { url: string; stop(): Promise<void> } | undefined },
+  { store: `PostgreSQL (DATABASE_URL)${pgBin ? "" : " (skipped: postgresql is not installed)"}`, skip: !pgBin, database: () => PostgresServer.start(pgBin!) },
+];
+
+describe.each(STORES)("crash recovery on $store: kill -9 mid-debate, restart, resume", ({ skip, database }) => {
   const cleanups: (() => Promise<void> | void)[] = [];
   afterEach(async () => {
     for (const c of cleanups.splice(0).reverse()) await c();
   });
 
-  it("continues from the last completed participant turn without asking the model again for finished turns", async () => {
+  it.skipIf(skip)("continues from the last completed participant turn without asking the model again for finished turns", async () => {
     const openai = await startFakeOpenAI((body) => ({ ...debater(body), delayMs: 250 }));
     cleanups.push(openai.close);
     const dataDir = mkdtempSync(join(tmpdir(), "debatt-recovery-"));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_PARTICIPANTS: roster, DEBATT_DATA_DIR: dataDir };
+    const db = await database();
+    if (db) cleanups.push(() => db.stop());
+    const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_PARTICIPANTS: roster, DEBATT_DATA_DIR: dataDir, ...(db ? { DATABASE_URL: db.url } : {}) };
 
     const first = await startServerProcess(env);
     cleanups.push(() => void first.child.kill("SIGKILL"));
@@ -42,7 +54,7 @@ describe("crash recovery: kill -9 mid-debate, restart, resume", () => {
 
     const second = await startServerProcess(env);
     cleanups.push(() => void second.child.kill("SIGKILL"));
-    expect(second.log()).toMatch(/runs are checkpointed in .*checkpoints\.sqlite/);
+    expect(second.log()).toMatch(db ? /runs are checkpointed in postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres/ : /runs are checkpointed in .*checkpoints\.sqlite/);
     const res = await fetch(`${second.url}/api/v1/threads/crash-1/resume`, { method: "POST" });
     expect(res.status).toBe(200);
     const { events: after } = await readSse(res);
