@@ -9,7 +9,8 @@ import { parseVote } from "./vote-parse.js";
 
 /**
  * debate_vote: one participant's vote in round 4, run in parallel for every participant through
- * `Send`. The call is bounded by the per-vote timeout and by what is left of the whole round's.
+ * `Send`. The call is bounded by the per-vote timeout and by what is left of the whole round's
+ * (a resumed run's votes, whose round deadline passed while the process was down, get a fresh one).
  * A valid ballot is announced with `debate_vote_result`; an invalid one (names nobody, empty,
  * unparsable, failed) is kept in state with its reason and never emitted.
  */
@@ -18,7 +19,10 @@ export function makeDebateVote(deps: GraphDeps) {
     const ctx = await runContext(deps, config);
     const { voter, participants, topic } = task;
     const candidates = participants.map((p) => p.display).filter((d) => d !== voter.display);
-    const budget = Math.max(0, Math.min(ctx.run.voteTimeoutMs, task.deadline - Date.now()));
+    // Every vote starts in the step that set the round's deadline, so one that starts after it
+    // belongs to a run resumed from its checkpoint (after a crash): it gets a fresh vote timeout.
+    const left = task.deadline - Date.now();
+    const budget = left > 0 ? Math.min(ctx.run.voteTimeoutMs, left) : ctx.run.voteTimeoutMs;
     const base = { voter: voter.display, voter_key: voter.key, motivation: "", bullets: [] as string[] };
     let ballot: Ballot;
     try {

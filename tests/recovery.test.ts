@@ -6,6 +6,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { debater, roster } from "./support/debater.js";
 import { startFakeOpenAI, type SeenRequest } from "./support/fake-servers.js";
 import { postChat, readSse, type SseEvent } from "./support/http.js";
+import { makeDebateVote } from "../nodes/debate-vote.js";
+import { defaultRoster } from "../state/participants.js";
+import { withOverrides } from "./support/fake-model.js";
+import { testDeps } from "./support/harness.js";
 import { PostgresServer, postgresBinDir } from "./support/postgres.js";
 import { startServerProcess } from "./support/server-process.js";
 
@@ -119,4 +123,17 @@ describe("the CLI resumes an interrupted run", () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe("a vote resumed after its round's deadline passed", () => {
+  it("still votes, with a fresh vote timeout, instead of counting as timed out", async () => {
+    // The model takes a moment, as a real one does: a vote without time left would time out.
+    const { deps, models } = testDeps({ script: withOverrides((req) => (req.phase === "vote" ? { text: JSON.stringify({ voted_for: "Claude", short_motivation: "m", three_bullets: ["a", "b", "c"] }), latencyMs: 30 } : undefined)) });
+    const participants = defaultRoster().slice(0, 3);
+    const vote = makeDebateVote(deps);
+    // The deadline was set before the crash, an hour ago.
+    const update = await vote({ voter: participants[0], participants, topic: "X", context: "ctx", deadline: Date.now() - 3_600_000 }, {});
+    expect(models.callsOf("vote")).toHaveLength(1);
+    expect(update.debate_votes).toEqual([expect.objectContaining({ voter: "Grok", valid: true, voted_for: "Claude" })]);
+  });
 });
