@@ -5,7 +5,7 @@ import { emit } from "../graph/events.js";
 import type { CouncilResult } from "../state/deliberation.js";
 import type { State, StateUpdate } from "../state/graph-state.js";
 import { roundOf } from "./council-review.js";
-import { streamFinalText } from "./final-text.js";
+import { streamFinalText } from "./streamed-answer.js";
 
 const SEVERITY = { PASS: 0, WARN: 1, FAIL: 2 } as const;
 

@@ -1,11 +1,12 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { runContext, type GraphDeps } from "../graph/deps.js";
-import { DeltaCoalescer, emit } from "../graph/events.js";
+import { emit } from "../graph/events.js";
 import { whoIs, type JudgeRound, type Verdict } from "../state/deliberation.js";
 import type { StateUpdate } from "../state/graph-state.js";
 import type { Participant } from "../state/participants.js";
 import { judgeName, judgeOf, parseVerdict, roundOneMessages, roundTwoMessages } from "./council-verdict.js";
-import { answerOrFailure, streamText } from "./model-call.js";
+import { streamText } from "./model-call.js";
+import { streamAnswer } from "./streamed-answer.js";
 
 /** What a `Send` to council_judge carries: one judge's round 1, or its round 2 in the same conversation. */
 export interface JudgeTask {
@@ -36,12 +37,17 @@ export function makeCouncilJudge(deps: GraphDeps) {
     const p = task.participant;
     const name = judgeName(task.index, task.perspective);
     const started = performance.now();
-    const coalescer = new DeltaCoalescer((delta) => emit(config, "answer_delta", { mode: "council", stage: `round${task.round}`, ...whoIs(p), delta }), ctx.coalesceMs);
-    const { text, error } = await answerOrFailure(task.timeoutMs, config.signal, coalescer, (signal) => {
-      const round1 = roundOneMessages(ctx, name, task.perspective, task.claim);
-      const messages = task.round === 1 ? round1 : roundTwoMessages(ctx, round1, task.ownReply ?? "", task.branch ?? "disagreed", task.otherVerdicts ?? "");
-      const model = deps.models.create({ phase: "judge", participant: p, round: task.round, topic: task.claim, maxTokens: ctx.run.maxResponseTokens });
-      return streamText(model, messages, signal, (d) => coalescer.push(d));
+    const { text, error } = await streamAnswer(ctx, config, {
+      mode: "council",
+      stage: `round${task.round}`,
+      who: whoIs(p),
+      timeoutMs: task.timeoutMs,
+      call: (signal, onDelta) => {
+        const round1 = roundOneMessages(ctx, name, task.perspective, task.claim);
+        const messages = task.round === 1 ? round1 : roundTwoMessages(ctx, round1, task.ownReply ?? "", task.branch ?? "disagreed", task.otherVerdicts ?? "");
+        const model = deps.models.create({ phase: "judge", participant: p, round: task.round, topic: task.claim, maxTokens: ctx.run.maxResponseTokens });
+        return streamText(model, messages, signal, onDelta);
+      },
     });
     const parsed = error ? { ok: false as const, reason: error } : parseVerdict(text, name);
     const changed = parsed.ok && task.ownVerdict !== undefined && parsed.verdict.verdict !== task.ownVerdict.verdict;

@@ -2,11 +2,11 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../graph/events.js";
 import type { JudgeRound } from "../state/deliberation.js";
 import type { State, StateUpdate } from "../state/graph-state.js";
+import { inParticipantOrder } from "./deliberation-outcomes.js";
 
 /** A round's verdicts in the judges' order. */
 export function roundOf(state: State, round: 1 | 2): JudgeRound[] {
-  const order = new Map(state.deliberation_participants.map((p, i) => [p.key, i]));
-  return state.council_rounds.filter((r) => r.round === round).sort((a, b) => order.get(a.modelKey)! - order.get(b.modelKey)!);
+  return inParticipantOrder(state, state.council_rounds.filter((r) => r.round === round), (r) => r.modelKey);
 }
 
 /** True when every verdict given is the same (PASS, WARN or FAIL). */

@@ -22,7 +22,8 @@ export function makeDebateDomainPlanner(deps: GraphDeps) {
       emit(config, "error", { code: "invalid_participants", message });
       return { debate_status: "error", debate_error: message };
     }
-    const debateId = randomUUID();
+    // The HTTP service passes its run id, so the debate is addressed by the id its stream announced.
+    const debateId = (config.configurable?.run_id as string | undefined) ?? randomUUID();
     const topic = state.debate_topic ?? "";
     emit(config, "debate_init", {
       participants: participants.map((p) => ({ key: p.key, display: p.display, model: p.model, oneseek: p.oneseek === true })),

@@ -1,12 +1,12 @@
 import { HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { runContext, type GraphDeps } from "../graph/deps.js";
-import { DeltaCoalescer, emit } from "../graph/events.js";
 import { DebaterArgumentSchema, whoIs, type DebaterArgumentJson, type DebaterTurn } from "../state/deliberation.js";
 import type { StateUpdate } from "../state/graph-state.js";
 import type { Participant } from "../state/participants.js";
 import { extractJsonObject } from "./json-extract.js";
-import { answerOrFailure, streamText } from "./model-call.js";
+import { streamText } from "./model-call.js";
+import { streamAnswer } from "./streamed-answer.js";
 
 /** What a `Send` to deep_argue carries: one debater's round, with its prompt's parts rendered. */
 export interface ArgueTask {
@@ -66,16 +66,21 @@ export function makeDeepArgue(deps: GraphDeps) {
     const ctx = await runContext(deps, config);
     const p = task.participant;
     const started = performance.now();
-    const coalescer = new DeltaCoalescer((delta) => emit(config, "answer_delta", { mode: "deep", stage: "debate", ...whoIs(p), delta }), ctx.coalesceMs);
-    const { text, error } = await answerOrFailure(task.timeoutMs, config.signal, coalescer, (signal) => {
-      const prompt = ctx.prompts.render("deep.debater", {
-        question: task.question,
-        own_response: task.ownResponse,
-        other_responses: task.otherResponses,
-        previous_round: task.previousRound,
-      });
-      const model = deps.models.create({ phase: "debater", participant: p, round: task.round, topic: task.question, maxTokens: ctx.run.maxResponseTokens });
-      return streamText(model, [new HumanMessage(prompt)], signal, (d) => coalescer.push(d));
+    const { text, error } = await streamAnswer(ctx, config, {
+      mode: "deep",
+      stage: "debate",
+      who: whoIs(p),
+      timeoutMs: task.timeoutMs,
+      call: (signal, onDelta) => {
+        const prompt = ctx.prompts.render("deep.debater", {
+          question: task.question,
+          own_response: task.ownResponse,
+          other_responses: task.otherResponses,
+          previous_round: task.previousRound,
+        });
+        const model = deps.models.create({ phase: "debater", participant: p, round: task.round, topic: task.question, maxTokens: ctx.run.maxResponseTokens });
+        return streamText(model, [new HumanMessage(prompt)], signal, onDelta);
+      },
     });
     const parsed = error ? { ok: false as const, reason: error } : parseArgument(text, task.position);
     const turn: DebaterTurn = {

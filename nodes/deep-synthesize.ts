@@ -5,7 +5,7 @@ import { emit } from "../graph/events.js";
 import type { DebaterTurn, DeepOutput, DeepRoundOutcome } from "../state/deliberation.js";
 import type { State, StateUpdate } from "../state/graph-state.js";
 import { answerOf } from "./deliberation-outcomes.js";
-import { streamFinalText } from "./final-text.js";
+import { streamFinalText } from "./streamed-answer.js";
 
 /** One line per round for seed 004's `debate_log`: each debater's stance and the moderator's numbers. */
 function roundSummary(round: number, turns: DebaterTurn[], outcome: DeepRoundOutcome | undefined): string {

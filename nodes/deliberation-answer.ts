@@ -1,11 +1,11 @@
 import { HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { runContext, type GraphDeps } from "../graph/deps.js";
-import { DeltaCoalescer, emit } from "../graph/events.js";
 import { whoIs, type CollectedAnswer, type DeliberationMode } from "../state/deliberation.js";
 import type { StateUpdate } from "../state/graph-state.js";
 import type { Participant } from "../state/participants.js";
-import { answerOrFailure, streamText } from "./model-call.js";
+import { streamText } from "./model-call.js";
+import { streamAnswer } from "./streamed-answer.js";
 
 /** Turns of earlier conversation a follow-up is answered with (seeds 000/001: the last 10). */
 export const HISTORY_TURNS = 10;
@@ -44,11 +44,16 @@ export function makeDeliberationAnswer(deps: GraphDeps) {
     const p = task.participant;
     const who = whoIs(p);
     const started = performance.now();
-    const coalescer = new DeltaCoalescer((delta) => emit(config, "answer_delta", { mode: task.mode, stage: "collect", ...who, delta }), ctx.coalesceMs);
-    const { text, error } = await answerOrFailure(task.timeoutMs, config.signal, coalescer, (signal) => {
-      const system = ctx.prompts.render("deliberation.answer.system", { date: ctx.today() });
-      const model = deps.models.create({ phase: "answer", participant: p, topic: task.question, maxTokens: ctx.run.maxResponseTokens });
-      return streamText(model, [new SystemMessage(system), ...task.history, new HumanMessage(task.question)], signal, (d) => coalescer.push(d));
+    const { text, error } = await streamAnswer(ctx, config, {
+      mode: task.mode,
+      stage: "collect",
+      who,
+      timeoutMs: task.timeoutMs,
+      call: (signal, onDelta) => {
+        const system = ctx.prompts.render("deliberation.answer.system", { date: ctx.today() });
+        const model = deps.models.create({ phase: "answer", participant: p, topic: task.question, maxTokens: ctx.run.maxResponseTokens });
+        return streamText(model, [new SystemMessage(system), ...task.history, new HumanMessage(task.question)], signal, onDelta);
+      },
     });
     const answer: CollectedAnswer = {
       key: p.key,

@@ -1,13 +1,13 @@
 import { HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { runContext, type GraphDeps } from "../graph/deps.js";
-import { DeltaCoalescer, emit } from "../graph/events.js";
 import { whoIs, type DeliberationMode, type VoteResponse } from "../state/deliberation.js";
 import type { StateUpdate } from "../state/graph-state.js";
 import type { Participant } from "../state/participants.js";
 import { namesMentioned } from "./anonymity.js";
 import { parseLetterVote } from "./letter-vote.js";
-import { answerOrFailure, streamText } from "./model-call.js";
+import { streamText } from "./model-call.js";
+import { streamAnswer } from "./streamed-answer.js";
 
 /** What a `Send` to deliberation_ballot carries: one voter and what every voter is shown. */
 export interface BallotTask {
@@ -35,11 +35,16 @@ export function makeDeliberationBallot(deps: GraphDeps) {
     const ctx = await runContext(deps, config);
     const who = whoIs(task.voter);
     const started = performance.now();
-    const coalescer = new DeltaCoalescer((delta) => emit(config, "answer_delta", { mode: task.mode, stage: "vote", ...who, delta }), ctx.coalesceMs);
-    const { text, error } = await answerOrFailure(task.timeoutMs, config.signal, coalescer, (signal) => {
-      const prompt = ctx.prompts.render(task.promptKey, { question: task.question, responses: task.responses });
-      const model = deps.models.create({ phase: "ballot", participant: task.voter, topic: task.question, candidates: task.labels });
-      return streamText(model, [new HumanMessage(prompt)], signal, (d) => coalescer.push(d));
+    const { text, error } = await streamAnswer(ctx, config, {
+      mode: task.mode,
+      stage: "vote",
+      who,
+      timeoutMs: task.timeoutMs,
+      call: (signal, onDelta) => {
+        const prompt = ctx.prompts.render(task.promptKey, { question: task.question, responses: task.responses });
+        const model = deps.models.create({ phase: "ballot", participant: task.voter, topic: task.question, candidates: task.labels });
+        return streamText(model, [new HumanMessage(prompt)], signal, onDelta);
+      },
     });
     const vote: VoteResponse = {
       ...who,

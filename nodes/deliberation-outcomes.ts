@@ -9,7 +9,7 @@ import { tallyLetterVotes, type LetterTally } from "./letter-vote.js";
 export const MIN_ANSWERS = 2;
 
 /** Items in the order of the run's participants (parallel tasks finish in any order). */
-function inParticipantOrder<T>(state: State, items: readonly T[], keyOf: (item: T) => string): T[] {
+export function inParticipantOrder<T>(state: State, items: readonly T[], keyOf: (item: T) => string): T[] {
   const order = new Map(state.deliberation_participants.map((p, i) => [p.key, i]));
   return [...items].sort((a, b) => order.get(keyOf(a))! - order.get(keyOf(b))!);
 }

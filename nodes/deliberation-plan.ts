@@ -46,7 +46,7 @@ export function planDeliberation(
   } catch (err) {
     return refuse(config, "invalid_participants", (err as Error).message);
   }
-  const id = randomUUID();
+  const id = (config.configurable?.run_id as string | undefined) ?? randomUUID();
   return {
     ok: true,
     id,

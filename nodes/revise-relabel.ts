@@ -3,7 +3,7 @@ import { runContext, type GraphDeps } from "../graph/deps.js";
 import { emit } from "../graph/events.js";
 import type { RevisionResponse, RevisionSummary } from "../state/deliberation.js";
 import type { State, StateUpdate } from "../state/graph-state.js";
-import { labelToModel } from "./deliberation-outcomes.js";
+import { inParticipantOrder, labelToModel } from "./deliberation-outcomes.js";
 import { createLabelMap } from "./labels.js";
 
 /** Seed 000 RevisionSummary: how many revised, stood, merged, or gave no readable decision. */
@@ -21,8 +21,7 @@ export function summarizeRevisions(revisions: readonly RevisionResponse[]): Revi
 export function makeReviseRelabel(deps: GraphDeps) {
   return async function reviseRelabel(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
     const ctx = await runContext(deps, config);
-    const order = new Map(state.deliberation_participants.map((p, i) => [p.key, i]));
-    const revisions = [...state.revise_revisions].sort((a, b) => order.get(a.modelKey)! - order.get(b.modelKey)!);
+    const revisions = inParticipantOrder(state, state.revise_revisions, (r) => r.modelKey);
     emit(config, "revision_complete", { data: { revisions, summary: summarizeRevisions(revisions) } });
     const labels = Object.fromEntries(createLabelMap(revisions.map((r) => r.modelKey), ctx.run.seed, 2));
     emit(config, "vote_start", { data: { revisedLabelMap: labelToModel(state, labels) } });

@@ -1,11 +1,11 @@
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { runContext, type GraphDeps } from "../graph/deps.js";
-import { DeltaCoalescer, emit } from "../graph/events.js";
 import { whoIs, type RevisionResponse } from "../state/deliberation.js";
 import type { StateUpdate } from "../state/graph-state.js";
 import type { Participant } from "../state/participants.js";
-import { answerOrFailure, invokeText, streamText } from "./model-call.js";
+import { invokeText, streamText } from "./model-call.js";
+import { streamAnswer } from "./streamed-answer.js";
 import { resolveRevision } from "./revision-parse.js";
 import { countWords } from "./text.js";
 
@@ -34,19 +34,24 @@ export function makeReviseRevision(deps: GraphDeps) {
     const who = whoIs(p);
     const started = performance.now();
     let restatement: string | undefined;
-    const coalescer = new DeltaCoalescer((delta) => emit(config, "answer_delta", { mode: "revise", stage: "revision", ...who, delta }), ctx.coalesceMs);
-    const { text, error } = await answerOrFailure(task.timeoutMs, config.signal, coalescer, async (signal) => {
-      const model = deps.models.create({ phase: "revision", participant: p, topic: task.question, maxTokens: ctx.run.maxResponseTokens });
-      const values = { question: task.question, own_response: task.ownResponse, other_responses: task.otherResponses };
-      let messages: BaseMessage[];
-      if (task.antiAnchoring) {
-        const restate = new HumanMessage(ctx.prompts.render("revise.restate", values));
-        restatement = (await invokeText(deps.models.create({ phase: "restate", participant: p, topic: task.question }), [restate], signal)).trim();
-        messages = [restate, new AIMessage(restatement), new HumanMessage(ctx.prompts.render("revise.revision.anti_anchoring", values))];
-      } else {
-        messages = [new HumanMessage(ctx.prompts.render("revise.revision", values))];
-      }
-      return streamText(model, messages, signal, (d) => coalescer.push(d));
+    const { text, error } = await streamAnswer(ctx, config, {
+      mode: "revise",
+      stage: "revision",
+      who,
+      timeoutMs: task.timeoutMs,
+      call: async (signal, onDelta) => {
+        const model = deps.models.create({ phase: "revision", participant: p, topic: task.question, maxTokens: ctx.run.maxResponseTokens });
+        const values = { question: task.question, own_response: task.ownResponse, other_responses: task.otherResponses };
+        let messages: BaseMessage[];
+        if (task.antiAnchoring) {
+          const restate = new HumanMessage(ctx.prompts.render("revise.restate", values));
+          restatement = (await invokeText(deps.models.create({ phase: "restate", participant: p, topic: task.question }), [restate], signal)).trim();
+          messages = [restate, new AIMessage(restatement), new HumanMessage(ctx.prompts.render("revise.revision.anti_anchoring", values))];
+        } else {
+          messages = [new HumanMessage(ctx.prompts.render("revise.revision", values))];
+        }
+        return streamText(model, messages, signal, onDelta);
+      },
     });
     const resolved = error
       ? { decision: null, reasoning: null, revisedResponse: task.ownResponse, parseSuccess: false }

@@ -1,11 +1,12 @@
 import { HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { runContext, type GraphDeps } from "../graph/deps.js";
-import { DeltaCoalescer, emit } from "../graph/events.js";
+import { emit } from "../graph/events.js";
 import { whoIs, type TiebreakerResult } from "../state/deliberation.js";
 import type { State, StateUpdate } from "../state/graph-state.js";
 import { parseLetterVote } from "./letter-vote.js";
-import { answerOrFailure, streamText } from "./model-call.js";
+import { streamText } from "./model-call.js";
+import { streamAnswer } from "./streamed-answer.js";
 import { runIdentityNames } from "./anonymity.js";
 import { answerOf } from "./deliberation-outcomes.js";
 import { labelledResponses } from "./labels.js";
@@ -35,13 +36,15 @@ export function makeVoteTiebreak(deps: GraphDeps) {
     const started = performance.now();
     let text = "";
     for (let attempt = 1; attempt <= TIEBREAK_ATTEMPTS; attempt++) {
-      const coalescer = new DeltaCoalescer(
-        (delta) => emit(config, "answer_delta", { mode: "vote", stage: "tiebreaker", ...whoIs(chairman), delta }),
-        ctx.coalesceMs,
-      );
-      const answer = await answerOrFailure(state.deliberation_timeout_ms, config.signal, coalescer, (signal) => {
-        const model = deps.models.create({ phase: "tiebreaker", participant: chairman, topic: question, candidates: tied });
-        return streamText(model, [new HumanMessage(prompt)], signal, (d) => coalescer.push(d));
+      const answer = await streamAnswer(ctx, config, {
+        mode: "vote",
+        stage: "tiebreaker",
+        who: whoIs(chairman),
+        timeoutMs: state.deliberation_timeout_ms,
+        call: (signal, onDelta) => {
+          const model = deps.models.create({ phase: "tiebreaker", participant: chairman, topic: question, candidates: tied });
+          return streamText(model, [new HumanMessage(prompt)], signal, onDelta);
+        },
       });
       if (answer.error) {
         const message = `The chairman (${chairman.display}) failed to break the tie: ${answer.error}`;

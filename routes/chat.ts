@@ -128,8 +128,11 @@ function describeIssue(issue: z.core.$ZodIssue): string {
  * is cancelled only when no client has come back within the resume grace period. A shutdown
  * cancels it with an `error` (shutting_down) before `done`.
  */
-export async function streamRun(deps: ChatRouteDeps, res: Response, input: RunInput, threadId: string = randomUUID()): Promise<void> {
+export async function streamRun(deps: ChatRouteDeps, res: Response, input: RunInput, thread?: string): Promise<void> {
+  // A run the client gave no thread starts one of the same id, so its run_id, thread_id and
+  // debate_id are one id (the `:id` of /api/v1/debates/:id/…).
   const runId = randomUUID();
+  const threadId = thread ?? runId;
   const controller = new AbortController();
   const release = deps.runs.add(controller);
   const finish = deps.hub.start(runId, threadId, controller);
@@ -141,7 +144,7 @@ export async function streamRun(deps: ChatRouteDeps, res: Response, input: RunIn
   const produced = (async () => {
     try {
       await deps.startGate.turn();
-      for await (const event of streamClientEvents(deps.graph, input, { signal: controller.signal, threadId })) {
+      for await (const event of streamClientEvents(deps.graph, input, { signal: controller.signal, threadId, configurable: { run_id: runId } })) {
         if (event.event === "done" && controller.signal.reason instanceof ShutdownError) {
           const reason = controller.signal.reason;
           publish({ event: "error", data: { message: reason.message, code: reason.code, timestamp: new Date().toISOString() } });

@@ -33,16 +33,17 @@ export function resumeRouter(deps: ChatRouteDeps): Router {
 }
 
 /**
- * `POST /api/v1/threads/:threadId/resume`: continues a run that stopped before it finished (the
+ * `POST /api/v1/debates/:id/resume`: continues a run that stopped before it finished (the
  * process died, or it was cancelled) from its last saved step, streaming the rest as SSE like the
- * chat stream. Finished turns are not asked again. 409 when the thread has nothing left to run or
+ * chat stream. `:id` is the run's thread: the `thread_id` of its stream, which for a run started
+ * without a `threadId` is also its `run_id` and `debate_id`. Finished turns are not asked again. 409 when the thread has nothing left to run or
  * a run of it is going on in this process; 501 without a checkpointer.
  */
 export function threadResumeRouter(deps: ChatRouteDeps): Router {
   const router = Router();
-  router.post("/api/v1/threads/:threadId/resume", async (req: Request, res: Response) => {
-    const threadId = String(req.params.threadId);
-    if (!/^[A-Za-z0-9._:-]{1,128}$/.test(threadId)) throw new HttpError(400, "invalid_thread_id", "threadId must be 1–128 characters of A–Z, a–z, 0–9, '.', '_', ':' or '-'");
+  router.post("/api/v1/debates/:id/resume", async (req: Request, res: Response) => {
+    const threadId = String(req.params.id);
+    if (!/^[A-Za-z0-9._:-]{1,128}$/.test(threadId)) throw new HttpError(400, "invalid_thread_id", "the id must be 1–128 characters of A–Z, a–z, 0–9, '.', '_', ':' or '-'");
     if (!deps.graph.checkpointer) throw new HttpError(501, "no_checkpointer", "this server keeps no checkpoints, so runs cannot be resumed");
     if (deps.hub.runningThread(threadId)) throw new HttpError(409, "run_in_progress", `thread "${threadId}" has a run going on; follow it with GET /api/v1/debates/<run_id>/events`);
     const state = await deps.graph.getState({ configurable: { thread_id: threadId } });

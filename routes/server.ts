@@ -26,7 +26,7 @@ async function main(): Promise<void> {
     log(`cannot open the checkpoints (${deps.settings.databaseUrl ? "DATABASE_URL" : deps.settings.dataDir}): ${err.message}`);
     process.exit(2);
   });
-  log(`runs are checkpointed in ${checkpoints.where}; an interrupted one resumes with POST /api/v1/threads/<thread_id>/resume`);
+  log(`runs are checkpointed in ${checkpoints.where}; an interrupted one resumes with POST /api/v1/debates/<thread_id>/resume`);
   const { app, runs } = createApp(deps, { checkpointer: checkpoints.saver });
   const server = app.listen(deps.settings.port, () => {
     const { port } = server.address() as AddressInfo;

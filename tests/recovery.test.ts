@@ -59,7 +59,7 @@ describe.each(STORES)("crash recovery on $store: kill -9 mid-debate, restart, re
     const second = await startServerProcess(env);
     cleanups.push(() => void second.child.kill("SIGKILL"));
     expect(second.log()).toMatch(db ? /runs are checkpointed in postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres/ : /runs are checkpointed in .*checkpoints\.sqlite/);
-    const res = await fetch(`${second.url}/api/v1/threads/crash-1/resume`, { method: "POST" });
+    const res = await fetch(`${second.url}/api/v1/debates/crash-1/resume`, { method: "POST" });
     expect(res.status).toBe(200);
     const { events: after } = await readSse(res);
 
@@ -80,10 +80,10 @@ describe.each(STORES)("crash recovery on $store: kill -9 mid-debate, restart, re
     expect(askedAfter.filter((a) => finishedPrompts.includes(a))).toEqual([]);
 
     // Nothing is left to resume, and an unknown thread never ran.
-    const again = await fetch(`${second.url}/api/v1/threads/crash-1/resume`, { method: "POST" });
+    const again = await fetch(`${second.url}/api/v1/debates/crash-1/resume`, { method: "POST" });
     expect(again.status).toBe(409);
     expect((await again.json()).error.code).toBe("nothing_to_resume");
-    expect((await fetch(`${second.url}/api/v1/threads/never-ran/resume`, { method: "POST" })).status).toBe(409);
+    expect((await fetch(`${second.url}/api/v1/debates/never-ran/resume`, { method: "POST" })).status).toBe(409);
   }, 60_000);
 });
 
