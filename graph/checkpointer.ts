@@ -32,5 +32,5 @@ export async function openCheckpoints(settings: Settings): Promise<Checkpoints> 
   // The saver turns on WAL; with it, NORMAL syncs at checkpoints of the WAL rather than at every
   // step's commit. A killed process loses nothing; only a power cut may lose the last steps.
   saver.db.pragma("synchronous = NORMAL");
-  return { saver, where: file, close: async () => saver.db.close() };
+  return { saver, where: file, close: async () => void saver.db.close() };
 }

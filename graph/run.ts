@@ -3,6 +3,7 @@ import { kebabEventName } from "./events.js";
 import type { DebattGraph } from "./build.js";
 import type { ModeConfig } from "../state/deliberation.js";
 import type { GraphEvent } from "../state/events.js";
+import type { State } from "../state/graph-state.js";
 
 /** An event as clients see it: kebab-case name and the payload. */
 export interface ClientEvent {
@@ -28,6 +29,11 @@ export interface RunOptions {
   configurable?: Record<string, unknown>;
   /** Thread id, for a checkpointed graph (a new one by default). */
   threadId?: string;
+  /**
+   * Called with the state after every step, the top graph's (`root`) and its subgraphs', e.g. to
+   * write the history as stages land. Without it only custom events are streamed.
+   */
+  onState?: (state: State, root: boolean) => void;
 }
 
 /**
@@ -36,17 +42,25 @@ export interface RunOptions {
  */
 export async function* streamClientEvents(graph: DebattGraph, input: RunInput, options: RunOptions = {}): AsyncGenerator<ClientEvent> {
   try {
+    const onState = options.onState;
     const stream = await graph.stream(
       // A null input makes LangGraph continue the thread from its last saved step.
       input.resume ? null : { message: input.message, participants: input.participants ?? null, mode_config: input.modeConfig ?? null },
       {
-        streamMode: "custom",
+        streamMode: onState ? ["custom", "values"] : ["custom"],
+        subgraphs: onState !== undefined,
         signal: options.signal,
         configurable: { thread_id: options.threadId ?? randomUUID(), ...options.configurable },
       },
     );
-    for await (const chunk of stream) {
-      const { event, data } = chunk as GraphEvent;
+    for await (const chunk of stream as AsyncIterable<unknown[]>) {
+      // [mode, payload], or [namespace, mode, payload] with subgraphs.
+      const [namespace, mode, payload] = chunk.length === 3 ? chunk : [[], ...chunk];
+      if (mode === "values") {
+        onState!(payload as State, (namespace as string[]).length === 0);
+        continue;
+      }
+      const { event, data } = payload as GraphEvent;
       yield { event: kebabEventName(event), data };
     }
   } catch (err) {

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { Overwrite, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { GraphDeps } from "../graph/deps.js";
 import { emit } from "../graph/events.js";
@@ -16,13 +17,14 @@ export function makeComparePlanner(deps: GraphDeps) {
       participants = selectParticipants(deps.settings.roster, state.participants);
     } catch (err) {
       emit(config, "error", { code: "invalid_participants", message: (err as Error).message });
-      return { compare_participants: [] };
+      return { compare_id: null, compare_participants: [] };
     }
     emit(config, "compare_start", {
       question: state.compare_question ?? "",
       participants: participants.map((p) => ({ key: p.key, display: p.display, model: p.model })),
       simulated: deps.models.simulated,
     });
-    return { compare_participants: participants, compare_answers: new Overwrite([]) };
+    const id = (config.configurable?.run_id as string | undefined) ?? randomUUID();
+    return { compare_id: id, compare_participants: participants, compare_answers: new Overwrite([]) };
   };
 }

@@ -15,6 +15,8 @@ import { MemoryEventLog } from "./event-log.js";
 import { resumeRouter, threadResumeRouter } from "./resume.js";
 import { RunHub } from "./run-hub.js";
 import { errorHandler, HttpError } from "./errors.js";
+import { historyRouter } from "./history.js";
+import type { HistoryStore } from "../history/store.js";
 import { ActiveRuns } from "./runs.js";
 import { StartGate } from "./start-gate.js";
 
@@ -35,10 +37,11 @@ const ADMIN_BODY_LIMIT = "256kb";
 
 /**
  * The HTTP service (no `listen`): the SSE chat stream, `/healthz`, and the admin API. With a
- * checkpointer every run's steps are saved, so an interrupted run can be resumed.
+ * checkpointer every run's steps are saved, so an interrupted run can be resumed; with a history
+ * every run is recorded (conversations, messages, stages) and served by the history API.
  * Every error is answered as `{error: {code, message}}` by one handler.
  */
-export function createApp(deps: GraphDeps, options: { checkpointer?: BaseCheckpointSaver } = {}): App {
+export function createApp(deps: GraphDeps, options: { checkpointer?: BaseCheckpointSaver; history?: HistoryStore } = {}): App {
   const log = deps.log ?? stderrLog;
   const graph = buildGraph(deps, { checkpointer: options.checkpointer });
   const runs = new ActiveRuns();
@@ -64,12 +67,13 @@ export function createApp(deps: GraphDeps, options: { checkpointer?: BaseCheckpo
   app.use(["/api/v1/chat", "/api/v1/deliberate"], express.json({ limit: CHAT_BODY_LIMIT, strict: false }));
   const local = new MemoryEventLog({ ttlMs: deps.settings.eventLogTtlMs, maxBytes: DEFAULTS.eventLogMaxBytes });
   const hub = new RunHub(local, deps.events, deps.settings.resumeGraceMs);
-  const streams = { graph, settings: deps.settings, runs, hub, startGate: new StartGate(), log };
+  const streams = { graph, settings: deps.settings, runs, hub, startGate: new StartGate(), history: options.history, log };
   app.use(chatRouter(streams));
   app.use(deliberateRouter(streams));
   app.use(resumeRouter(streams));
   app.use(threadResumeRouter(streams));
   app.use(debatesRouter(deps.audio));
+  app.use(historyRouter(streams));
 
   const admin = express.Router();
   admin.use(requireAdmin(deps.settings.adminToken));

@@ -7,6 +7,10 @@ import { parseCommand } from "../nodes/resolve-intent.js";
 import { MODE_MODELS } from "../state/deliberation.js";
 import { DEFAULTS, type Settings } from "../state/config.js";
 import { MAX_PARTICIPANTS, resolveDeliberators, selectParticipants } from "../state/participants.js";
+import { RunRecorder } from "../history/recorder.js";
+import { modeOfMessage, titleOf } from "../history/rows.js";
+import type { HistoryStore } from "../history/store.js";
+import type { State } from "../state/graph-state.js";
 import { HttpError } from "./errors.js";
 import type { RunHub } from "./run-hub.js";
 import { ActiveRuns, ShutdownError } from "./runs.js";
@@ -56,7 +60,19 @@ export interface ChatRouteDeps {
   /** The runs' events, for streaming and for resuming. */
   hub: RunHub;
   startGate: StartGate;
+  /** Where runs are recorded (conversations, messages, stages); absent → not recorded. */
+  history?: HistoryStore;
   log: (line: string) => void;
+}
+
+/** How `streamRun` files a run. */
+export interface RunFiling {
+  /** The conversation (thread) to continue; a new one of the run's id by default. */
+  threadId?: string;
+  /** The user's question as stored (default: the message). */
+  question?: string;
+  /** The id of the run being resumed, whose rows are completed (default: this run's id). */
+  messageId?: string;
 }
 
 /**
@@ -70,7 +86,7 @@ export function chatRouter(deps: ChatRouteDeps): Router {
     const body = parseJsonBody(req, schema, '{"message": "…"}');
     checkParticipants(deps.settings, body.message, body.participants);
     assertAccepting(deps.runs);
-    await streamRun(deps, res, { message: body.message, participants: body.participants }, body.threadId);
+    await streamRun(deps, res, { message: body.message, participants: body.participants }, { threadId: body.threadId });
   });
   router.all("/api/v1/chat/stream", postOnly);
   return router;
@@ -128,11 +144,19 @@ function describeIssue(issue: z.core.$ZodIssue): string {
  * is cancelled only when no client has come back within the resume grace period. A shutdown
  * cancels it with an `error` (shutting_down) before `done`.
  */
-export async function streamRun(deps: ChatRouteDeps, res: Response, input: RunInput, thread?: string): Promise<void> {
+export async function streamRun(deps: ChatRouteDeps, res: Response, input: RunInput, filing: RunFiling = {}): Promise<void> {
   // A run the client gave no thread starts one of the same id, so its run_id, thread_id and
   // debate_id are one id (the `:id` of /api/v1/debates/:id/…).
   const runId = randomUUID();
-  const threadId = thread ?? runId;
+  const threadId = filing.threadId ?? runId;
+  const question = filing.question ?? input.message;
+  const recorder = deps.history
+    ? new RunRecorder(
+        deps.history,
+        { conversationId: threadId, messageId: filing.messageId ?? runId, mode: modeOfMessage(input.message), title: titleOf(question), question, at: new Date() },
+        deps.log,
+      )
+    : undefined;
   const controller = new AbortController();
   const release = deps.runs.add(controller);
   const finish = deps.hub.start(runId, threadId, controller);
@@ -144,11 +168,15 @@ export async function streamRun(deps: ChatRouteDeps, res: Response, input: RunIn
   const produced = (async () => {
     try {
       await deps.startGate.turn();
-      for await (const event of streamClientEvents(deps.graph, input, { signal: controller.signal, threadId, configurable: { run_id: runId } })) {
+      const onState = recorder ? (state: State, root: boolean) => recorder.observe(state, root) : undefined;
+      for await (const event of streamClientEvents(deps.graph, input, { signal: controller.signal, threadId, configurable: { run_id: runId }, onState })) {
         if (event.event === "done" && controller.signal.reason instanceof ShutdownError) {
           const reason = controller.signal.reason;
           publish({ event: "error", data: { message: reason.message, code: reason.code, timestamp: new Date().toISOString() } });
         }
+        if (event.event === "error") recorder?.failed(String(event.data.message));
+        // The history is complete before `done`, so a client that then fetches the run finds all of it.
+        if (event.event === "done") await recorder?.finish(controller.signal.aborted);
         publish(event);
       }
     } finally {

@@ -116,7 +116,7 @@ export function deliberateRouter(deps: ChatRouteDeps): Router {
       throw new HttpError(400, "invalid_participants", (err as Error).message);
     }
     assertAccepting(deps.runs);
-    await streamRun(deps, res, { message: `${COMMANDS[body.mode]} ${body.question}`, modeConfig }, body.conversationId);
+    await streamRun(deps, res, { message: `${COMMANDS[body.mode]} ${body.question}`, modeConfig }, { threadId: body.conversationId, question: body.question });
   });
   router.all("/api/v1/deliberate/stream", postOnly);
   return router;

@@ -1,5 +1,7 @@
 import { Router, type Request, type Response } from "express";
 import { assertAccepting, serveEvents, streamRun, type ChatRouteDeps } from "./chat.js";
+import { runIdOf } from "../history/rows.js";
+import type { State } from "../state/graph-state.js";
 import { HttpError } from "./errors.js";
 
 /** How soon an EventSource reconnects after the server ends a connection. */
@@ -51,7 +53,8 @@ export function threadResumeRouter(deps: ChatRouteDeps): Router {
       throw new HttpError(409, "nothing_to_resume", `thread "${threadId}" has no unfinished run${state.createdAt ? "" : " (it never ran here)"}`);
     }
     assertAccepting(deps.runs);
-    await streamRun(deps, res, { message: "", resume: true }, threadId);
+    const values = state.values as State;
+    await streamRun(deps, res, { message: values.message, resume: true }, { threadId, messageId: runIdOf(values) ?? undefined });
   });
   return router;
 }

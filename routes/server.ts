@@ -3,6 +3,7 @@ import { stderrLog } from "../graph/deps.js";
 import { depsFromEnv } from "../graph/env.js";
 import { ConfigError } from "../state/config.js";
 import { openCheckpoints } from "../graph/checkpointer.js";
+import { openHistory } from "../history/open.js";
 import { createApp } from "./app.js";
 
 /**
@@ -27,7 +28,12 @@ async function main(): Promise<void> {
     process.exit(2);
   });
   log(`runs are checkpointed in ${checkpoints.where}; an interrupted one resumes with POST /api/v1/debates/<thread_id>/resume`);
-  const { app, runs } = createApp(deps, { checkpointer: checkpoints.saver });
+  const history = await openHistory(deps.settings).catch((err: Error) => {
+    log(`cannot open the history (${deps.settings.databaseUrl ? "DATABASE_URL" : deps.settings.dataDir}): ${err.message}`);
+    process.exit(2);
+  });
+  log(`the history is in ${history.where}: GET /api/v1/conversations`);
+  const { app, runs } = createApp(deps, { checkpointer: checkpoints.saver, history });
   const server = app.listen(deps.settings.port, () => {
     const { port } = server.address() as AddressInfo;
     log(`listening on http://127.0.0.1:${port} (pid ${process.pid})`);
@@ -50,6 +56,7 @@ async function main(): Promise<void> {
     await deps.prompts.close();
     await deps.events?.close?.();
     await checkpoints.close();
+    await history.close();
     log("stopped");
     process.exit(0);
   };

@@ -48,7 +48,13 @@ export class SseStream {
     if (!this.open) return;
     this.timer.refresh();
     if (!this.res.write(frameEvent(event.id, event))) {
-      await Promise.race([once(this.res, "drain"), once(this.res, "close")]);
+      // Whichever comes first; the other listener is removed, or every slow write would leave one behind.
+      const settled = new AbortController();
+      try {
+        await Promise.race([once(this.res, "drain", { signal: settled.signal }), once(this.res, "close", { signal: settled.signal })]);
+      } finally {
+        settled.abort();
+      }
     }
   }
 

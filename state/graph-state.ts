@@ -66,6 +66,8 @@ export const GraphState = Annotation.Root({
   /** True for /dvoice: the debate is also spoken (audio comes with the voice pipeline). */
   voice_mode: replace<boolean>(() => false),
 
+  /** /compare: id of this comparison (the run id; the `messageId` of its stored answers). */
+  compare_id: replace<string | null>(() => null),
   /** /compare: the question all participants answer side by side. */
   compare_question: replace<string | null>(() => null),
   /** /compare: who answers (the roster, or the requested subset). */

@@ -1,0 +1,216 @@
+import type { LabelMap, RevisionSummary } from "../state/deliberation.js";
+import type { StoredMode } from "./rows.js";
+import type { HistoryStore, StageRow } from "./store.js";
+
+/**
+ * The seeds' `load…Result` queries (000 and 001 §G "Query Patterns"): one ordered read of a
+ * message's `deliberation_stages`, put back into the result the run streamed. Unlike the seeds'
+ * sketches they also read a run that is still going or that stopped early: a stage that has not
+ * landed is absent (undefined), never a crash.
+ */
+
+interface TallyData {
+  tallies: Record<string, number>;
+  validVoteCount: number;
+  invalidVoteCount: number;
+  isTie: boolean;
+  winners: string[];
+  tiedLabels: string[];
+}
+
+const data = <T>(stage: StageRow | undefined) => stage?.parsedData as T | undefined;
+const find = (stages: StageRow[], type: string) => stages.find((s) => s.stageType === type);
+const all = (stages: StageRow[], type: string) => stages.filter((s) => s.stageType === type);
+
+function votesOf(stages: StageRow[]) {
+  return stages.map((s) => ({
+    model: s.model!,
+    voteText: s.content,
+    votedFor: (s.parsedData as { votedFor: string | null }).votedFor,
+    responseTimeMs: s.responseTimeMs!,
+  }));
+}
+
+function answersOf(stages: StageRow[]) {
+  return stages.map((s) => ({ model: s.model!, response: s.content, responseTimeMs: s.responseTimeMs! }));
+}
+
+/** Seed 001 `loadVoteResult`. */
+export async function loadVoteResult(history: HistoryStore, messageId: string) {
+  const stages = await history.stagesOf(messageId);
+  const labelMap = find(stages, "label_map");
+  const tally = data<TallyData>(find(stages, "vote_tally"));
+  const tiebreakerStage = find(stages, "tiebreaker");
+  const winnerStage = find(stages, "winner");
+  const winner = data<{ winnerLabel: string; winnerModel: string; voteCount: number; totalVotes: number; tiebroken: boolean }>(winnerStage);
+  return {
+    stage1: answersOf(all(stages, "collect")),
+    voteRound: tally && {
+      votes: votesOf(all(stages, "vote")),
+      tallies: tally.tallies,
+      labelToModel: data<LabelMap>(labelMap)!,
+      validVoteCount: tally.validVoteCount,
+      invalidVoteCount: tally.invalidVoteCount,
+      isTie: tally.isTie,
+      tiedLabels: tally.tiedLabels,
+    },
+    tiebreaker: tiebreakerStage && {
+      model: tiebreakerStage.model!,
+      voteText: tiebreakerStage.content,
+      votedFor: (tiebreakerStage.parsedData as { votedFor: string }).votedFor,
+      responseTimeMs: tiebreakerStage.responseTimeMs!,
+    },
+    winner: winner && {
+      winnerLabel: winner.winnerLabel,
+      winnerModel: winner.winnerModel,
+      winnerResponse: winnerStage!.content,
+      voteCount: winner.voteCount,
+      totalVotes: winner.totalVotes,
+      tiebroken: winner.tiebroken,
+      tiebreakerModel: tiebreakerStage?.model ?? undefined,
+    },
+  };
+}
+
+/** Seed 000 `loadDebateResult` (/revise). */
+export async function loadDebateResult(history: HistoryStore, messageId: string) {
+  const stages = await history.stagesOf(messageId);
+  const initialAnswers = all(stages, "initial_answer");
+  const revisedLabelMap = data<LabelMap>(find(stages, "revised_label_map"));
+  const tally = data<TallyData>(find(stages, "debate_vote_tally"));
+  const winnerStage = find(stages, "debate_winner");
+  const winner = data<{ winnerLabel: string; winnerModel: string; winnerDecision: string | null; voteCount: number; totalVotes: number; tiebroken: boolean }>(winnerStage);
+  return {
+    round1: answersOf(initialAnswers),
+    round1LabelMap: data<LabelMap>(find(stages, "round1_label_map")),
+    revisions: all(stages, "revision").map((s) => {
+      const parsed = s.parsedData as { decision: string | null; reasoning: string | null; originalWordCount: number; revisedWordCount: number; parseSuccess: boolean };
+      return {
+        model: s.model!,
+        decision: parsed.decision,
+        reasoning: parsed.reasoning,
+        originalResponse: initialAnswers.find((a) => a.model === s.model)?.content ?? "",
+        revisedResponse: s.content.match(/REVISED RESPONSE:\s*\n?([\s\S]+)$/i)?.[1]?.trim() ?? s.content,
+        originalWordCount: parsed.originalWordCount,
+        revisedWordCount: parsed.revisedWordCount,
+        responseTimeMs: s.responseTimeMs!,
+        parseSuccess: parsed.parseSuccess,
+      };
+    }),
+    revisionSummary: data<RevisionSummary>(find(stages, "revision_summary")),
+    revisedLabelMap,
+    votes: tally && {
+      votes: votesOf(all(stages, "debate_vote")),
+      tallies: tally.tallies,
+      revisedLabelToModel: revisedLabelMap!,
+      validVoteCount: tally.validVoteCount,
+      invalidVoteCount: tally.invalidVoteCount,
+      isTie: tally.isTie,
+      tiedLabels: tally.tiedLabels,
+    },
+    winner: winner && {
+      winnerLabel: winner.winnerLabel,
+      winnerModel: winner.winnerModel,
+      winnerResponse: winnerStage!.content,
+      winnerDecision: winner.winnerDecision,
+      voteCount: winner.voteCount,
+      totalVotes: winner.totalVotes,
+      tiebroken: winner.tiebroken,
+      tiebreakerMethod: winner.tiebroken ? ("alphabetical" as const) : undefined,
+    },
+  };
+}
+
+/** /debatt and /dvoice: participants, each round's answers, the votes, results, convergence and synthesis. */
+export async function loadDebattResult(history: HistoryStore, messageId: string) {
+  const stages = await history.stagesOf(messageId);
+  const answers = all(stages, "debatt_answer");
+  const synthesis = find(stages, "debatt_synthesis");
+  return {
+    ...data<{ topic: string; voiceMode: boolean; totalRounds: number; participants: { key: string; display: string; model: string }[] }>(find(stages, "debatt_participants")),
+    rounds: [1, 2, 3].map((round) => ({
+      round,
+      answers: answers.filter((s) => s.stageOrder === round).map((s) => ({ model: s.model, text: s.content, ...(s.parsedData as object) })),
+    })),
+    votes: all(stages, "debatt_vote").map((s) => ({ model: s.model, ...(s.parsedData as object) })),
+    results: data<Record<string, unknown>>(find(stages, "debatt_results")),
+    convergence: data<Record<string, unknown>>(find(stages, "debatt_convergence")),
+    synthesis: synthesis?.content,
+  };
+}
+
+/** /deep: the label map, stage-1 answers, every round's arguments and moderation, the synthesis. */
+export async function loadDeepResult(history: HistoryStore, messageId: string) {
+  const stages = await history.stagesOf(messageId);
+  const moderations = all(stages, "deep_moderation");
+  const synthesis = find(stages, "deep_synthesis");
+  return {
+    labelMap: data<LabelMap>(find(stages, "deep_label_map")),
+    stage1: answersOf(all(stages, "deep_initial_answer")),
+    rounds: moderations.map((m) => {
+      const outcome = m.parsedData as { round: number };
+      return {
+        ...outcome,
+        arguments: all(stages, "deep_argument")
+          .filter((s) => s.stageOrder === 2 * outcome.round)
+          .map((s) => ({ model: s.model, responseTimeMs: s.responseTimeMs, ...(s.parsedData as object) })),
+      };
+    }),
+    output: data<Record<string, unknown>>(synthesis),
+    synthesis: synthesis?.content,
+  };
+}
+
+/** /council: each round's verdicts and the consolidated result with its report. */
+export async function loadCouncilResult(history: HistoryStore, messageId: string) {
+  const stages = await history.stagesOf(messageId);
+  const verdicts = (round: number) =>
+    all(stages, "council_verdict")
+      .filter((s) => s.stageOrder === round)
+      .map((s) => ({ model: s.model, text: s.content, responseTimeMs: s.responseTimeMs, ...(s.parsedData as object) }));
+  const result = find(stages, "council_result");
+  return { round1: verdicts(1), round2: verdicts(2), result: data<Record<string, unknown>>(result), report: result?.content };
+}
+
+/** /compare: the answers side by side. */
+export async function loadCompareResult(history: HistoryStore, messageId: string) {
+  const stages = await history.stagesOf(messageId);
+  return { answers: all(stages, "compare_answer").map((s) => ({ model: s.model, text: s.content, responseTimeMs: s.responseTimeMs, ...(s.parsedData as object) })) };
+}
+
+/** The mode whose rows these are (every mode has its own stage types); "chat" when there are none. */
+export function modeOfStages(stages: StageRow[]): StoredMode {
+  const type = stages[stages.length - 1]?.stageType ?? "";
+  if (type.startsWith("debatt_")) return (find(stages, "debatt_participants")?.parsedData as { voiceMode?: boolean } | undefined)?.voiceMode ? "dvoice" : "debatt";
+  if (type.startsWith("deep_")) return "deep";
+  if (type.startsWith("council_")) return "council";
+  if (type.startsWith("compare_")) return "compare";
+  if (["label_map", "collect", "vote", "vote_tally", "tiebreaker", "winner"].includes(type)) return "vote";
+  return type ? "debate" : "chat";
+}
+
+/** The stored mode and full result of one run (null for a chat message: it has no stages). */
+export async function loadResult(history: HistoryStore, messageId: string): Promise<{ mode: StoredMode; result: unknown }> {
+  const mode = modeOfStages(await history.stagesOf(messageId));
+  return { mode, result: await loadResultOf(history, mode, messageId) };
+}
+
+function loadResultOf(history: HistoryStore, mode: StoredMode, messageId: string): Promise<unknown> {
+  switch (mode) {
+    case "vote":
+      return loadVoteResult(history, messageId);
+    case "debate":
+      return loadDebateResult(history, messageId);
+    case "debatt":
+    case "dvoice":
+      return loadDebattResult(history, messageId);
+    case "deep":
+      return loadDeepResult(history, messageId);
+    case "council":
+      return loadCouncilResult(history, messageId);
+    case "compare":
+      return loadCompareResult(history, messageId);
+    case "chat":
+      return Promise.resolve(null);
+  }
+}

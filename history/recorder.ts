@@ -1,0 +1,51 @@
+import type { State } from "../state/graph-state.js";
+import { answerText, stageRows } from "./rows.js";
+import type { HistoryStore, MessageStatus, RunStart } from "./store.js";
+
+/**
+ * Writes one run to the history as it happens: the question and the conversation when it starts,
+ * each stage's rows as the stage lands in the graph state, and the answer when it ends. Writes go
+ * out in order on one queue, apart from the stream, so a slow database never holds up an event; a
+ * failed write is logged and the run goes on (the checkpoints still hold everything).
+ */
+export class RunRecorder {
+  private readonly written = new Set<string>();
+  private queue: Promise<void> = Promise.resolve();
+  private last: State | undefined;
+  private error: string | null = null;
+
+  constructor(
+    private readonly store: HistoryStore,
+    private readonly run: RunStart,
+    private readonly log: (line: string) => void,
+  ) {
+    this.enqueue("question", () => store.startRun(run));
+  }
+
+  /** A state the graph reached (`root` for the top graph's, else a subgraph's): writes the new rows. */
+  observe(state: State, root: boolean): void {
+    if (root) this.last = state;
+    const rows = stageRows(state, this.run.messageId).filter((r) => !this.written.has(r.id));
+    if (rows.length === 0) return;
+    for (const r of rows) this.written.add(r.id);
+    this.enqueue("stages", () => this.store.addStages(rows));
+  }
+
+  /** Notes the run's `error` event, if it sends one. */
+  failed(message: string): void {
+    this.error ??= message;
+  }
+
+  /** Writes the answer and how the run ended, and waits for every write. */
+  async finish(cancelled: boolean): Promise<void> {
+    const content = this.last ? answerText(this.last) : "";
+    const status: MessageStatus = cancelled ? "cancelled" : this.error ? "error" : "complete";
+    const title = this.last?.conversation_title ?? null;
+    this.enqueue("answer", () => this.store.finishRun(this.run.messageId, { content, status, error: cancelled ? "cancelled" : this.error, title, at: new Date() }));
+    await this.queue;
+  }
+
+  private enqueue(what: string, write: () => Promise<void>): void {
+    this.queue = this.queue.then(write).catch((err: Error) => this.log(`history: writing the ${what} of run ${this.run.messageId} failed: ${err.message}`));
+  }
+}

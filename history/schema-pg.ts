@@ -1,0 +1,59 @@
+import { index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+
+/**
+ * The history tables on PostgreSQL (with DATABASE_URL). The same tables as `schema-sqlite.ts`,
+ * column for column; `parsed_data` is JSONB as in the seeds.
+ */
+
+/** One conversation: a thread of runs. `mode` is the mode of its first run. */
+export const conversations = pgTable(
+  "conversations",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id"),
+    title: text("title"),
+    mode: text("mode").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [index("conversations_created_idx").on(t.createdAt, t.id)],
+);
+
+/** The user's question and the assistant's answer of each run; the answer's id is the run's id. */
+export const messages = pgTable(
+  "messages",
+  {
+    id: text("id").primaryKey(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    role: text("role").notNull(),
+    content: text("content").notNull(),
+    status: text("status").notNull(),
+    error: text("error"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [index("messages_conversation_idx").on(t.conversationId, t.createdAt)],
+);
+
+/** Every stage of a run's deliberation, one row per model and stage (seeds 000/001 §G). */
+export const deliberationStages = pgTable(
+  "deliberation_stages",
+  {
+    id: text("id").primaryKey(),
+    messageId: text("message_id")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
+    stageType: text("stage_type").notNull(),
+    stageOrder: integer("stage_order").notNull(),
+    /** Position within the stage (participant order), so rows of one stage read back in order. */
+    seq: integer("seq").notNull(),
+    model: text("model"),
+    role: text("role"),
+    content: text("content").notNull(),
+    parsedData: jsonb("parsed_data"),
+    responseTimeMs: integer("response_time_ms"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [index("deliberation_stages_message_order_idx").on(t.messageId, t.stageOrder)],
+);

@@ -1,0 +1,60 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+/**
+ * The history tables on SQLite (the default: one file in the data directory). The same tables as
+ * `schema-pg.ts`, column for column; seeds 000/001 define the rows (conversations, messages and the
+ * shared `deliberation_stages` with its `(message_id, stage_order)` index).
+ */
+
+/** One conversation: a thread of runs. `mode` is the mode of its first run. */
+export const conversations = sqliteTable(
+  "conversations",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id"),
+    title: text("title"),
+    mode: text("mode").notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("conversations_created_idx").on(t.createdAt, t.id)],
+);
+
+/** The user's question and the assistant's answer of each run; the answer's id is the run's id. */
+export const messages = sqliteTable(
+  "messages",
+  {
+    id: text("id").primaryKey(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    role: text("role").notNull(),
+    content: text("content").notNull(),
+    status: text("status").notNull(),
+    error: text("error"),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("messages_conversation_idx").on(t.conversationId, t.createdAt)],
+);
+
+/** Every stage of a run's deliberation, one row per model and stage (seeds 000/001 §G). */
+export const deliberationStages = sqliteTable(
+  "deliberation_stages",
+  {
+    id: text("id").primaryKey(),
+    messageId: text("message_id")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
+    stageType: text("stage_type").notNull(),
+    stageOrder: integer("stage_order").notNull(),
+    /** Position within the stage (participant order), so rows of one stage read back in order. */
+    seq: integer("seq").notNull(),
+    model: text("model"),
+    role: text("role"),
+    content: text("content").notNull(),
+    parsedData: text("parsed_data", { mode: "json" }),
+    responseTimeMs: integer("response_time_ms"),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("deliberation_stages_message_order_idx").on(t.messageId, t.stageOrder)],
+);

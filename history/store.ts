@@ -1,0 +1,210 @@
+import { and, asc, desc, eq, lt, or } from "drizzle-orm";
+import type { NodePgDatabase } from "drizzle-orm/node-postgres";
+import * as pgSchema from "./schema-pg.js";
+
+/** A row of `deliberation_stages` (seeds 000/001 §G; `seq` orders rows within a stage). */
+export interface StageRow {
+  id: string;
+  messageId: string;
+  stageType: string;
+  stageOrder: number;
+  seq: number;
+  model: string | null;
+  role: string | null;
+  content: string;
+  parsedData: unknown;
+  responseTimeMs: number | null;
+  createdAt: Date;
+}
+
+/** A stage row before it is written (the store sets `createdAt`). */
+export type NewStage = Omit<StageRow, "createdAt">;
+
+/** A row of `conversations`. */
+export interface ConversationRow {
+  id: string;
+  userId: string | null;
+  title: string | null;
+  mode: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** How a run's answer ended: still `streaming`, `complete`, `error` or `cancelled`. */
+export type MessageStatus = "streaming" | "complete" | "error" | "cancelled";
+
+/** A row of `messages`. */
+export interface MessageRow {
+  id: string;
+  conversationId: string;
+  role: "user" | "assistant";
+  content: string;
+  status: MessageStatus;
+  error: string | null;
+  createdAt: Date;
+}
+
+/** What a run writes when it starts. */
+export interface RunStart {
+  conversationId: string;
+  /** The run's id: the assistant message's id and the `messageId` of its stages. */
+  messageId: string;
+  /** The conversation's mode, written when the run starts the conversation. */
+  mode: string;
+  title: string | null;
+  question: string;
+  at: Date;
+}
+
+/** A page of conversations, newest first, and the cursor of the next page (null at the end). */
+export interface ConversationPage {
+  conversations: ConversationRow[];
+  nextCursor: string | null;
+}
+
+/** The history: conversations, their messages and every deliberation stage, in a SQL database. */
+export interface HistoryStore {
+  /** Where it is, for the log: a file path or a redacted URL. */
+  readonly where: string;
+  /** Writes the conversation (if new), the user's question and the answer-to-be (status `streaming`). */
+  startRun(run: RunStart): Promise<void>;
+  /** Writes stage rows; a row already written (same id) is left as it is, so a resumed run may write again. */
+  addStages(rows: NewStage[]): Promise<void>;
+  /** Sets the answer's text and how the run ended, and the conversation's title and time. */
+  finishRun(messageId: string, end: { content: string; status: MessageStatus; error: string | null; title: string | null; at: Date }): Promise<void>;
+  /** Conversations, newest first, `limit` at a time after `cursor`. */
+  listConversations(limit: number, cursor?: Cursor): Promise<ConversationPage>;
+  conversation(id: string): Promise<ConversationRow | undefined>;
+  /** A conversation's messages, oldest first. */
+  messagesOf(conversationId: string): Promise<MessageRow[]>;
+  message(id: string): Promise<MessageRow | undefined>;
+  /** The stages of one message, by stage order then position (the seeds' query). */
+  stagesOf(messageId: string): Promise<StageRow[]>;
+  /** Deletes a conversation with its messages and stages (the foreign keys cascade); false if unknown. */
+  deleteConversation(id: string): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** A position in the newest-first list: the last conversation of the previous page. */
+export interface Cursor {
+  createdAt: number;
+  id: string;
+}
+
+/** An opaque cursor for the next page. */
+export function encodeCursor(c: ConversationRow): string {
+  return Buffer.from(JSON.stringify([c.createdAt.getTime(), c.id])).toString("base64url");
+}
+
+/** Reads a cursor of `encodeCursor`; undefined when it is not one. */
+export function decodeCursor(raw: string): Cursor | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
+    if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && typeof value[1] === "string") {
+      return { createdAt: value[0], id: value[1] };
+    }
+  } catch {
+    // not base64url JSON
+  }
+  return undefined;
+}
+
+/** The tables, as both schema files define them (the same names and columns). */
+type Tables = typeof pgSchema;
+
+/**
+ * The history on Drizzle. One implementation serves both databases: the SQLite and PostgreSQL
+ * query builders have the same methods for everything used here (select, insert with
+ * on-conflict, update, delete), and both schema files declare the same tables, so the SQLite
+ * database is typed as the PostgreSQL one (see `openHistory`). No transactions are used: the
+ * better-sqlite3 driver's are synchronous and PostgreSQL's are not.
+ */
+export class DrizzleHistory implements HistoryStore {
+  constructor(
+    private readonly db: NodePgDatabase,
+    private readonly t: Tables,
+    readonly where: string,
+    private readonly onClose: () => Promise<void>,
+  ) {}
+
+  async startRun(run: RunStart): Promise<void> {
+    const { conversations, messages } = this.t;
+    await this.db
+      .insert(conversations)
+      .values({ id: run.conversationId, userId: null, title: run.title, mode: run.mode, createdAt: run.at, updatedAt: run.at })
+      .onConflictDoUpdate({ target: conversations.id, set: { updatedAt: run.at } });
+    // The question is written before anything is asked, so it is kept even if the run fails.
+    await this.db
+      .insert(messages)
+      .values([
+        { id: `${run.messageId}:question`, conversationId: run.conversationId, role: "user", content: run.question, status: "complete", error: null, createdAt: run.at },
+        { id: run.messageId, conversationId: run.conversationId, role: "assistant", content: "", status: "streaming", error: null, createdAt: new Date(run.at.getTime() + 1) },
+      ])
+      .onConflictDoNothing();
+  }
+
+  async addStages(rows: NewStage[]): Promise<void> {
+    if (rows.length === 0) return;
+    const at = new Date();
+    await this.db
+      .insert(this.t.deliberationStages)
+      .values(rows.map((r) => ({ ...r, createdAt: at })))
+      .onConflictDoNothing();
+  }
+
+  async finishRun(messageId: string, end: { content: string; status: MessageStatus; error: string | null; title: string | null; at: Date }): Promise<void> {
+    const { conversations, messages } = this.t;
+    await this.db.update(messages).set({ content: end.content, status: end.status, error: end.error }).where(eq(messages.id, messageId));
+    const [row] = await this.db.select({ conversationId: messages.conversationId }).from(messages).where(eq(messages.id, messageId));
+    if (!row) return;
+    await this.db
+      .update(conversations)
+      .set(end.title ? { title: end.title, updatedAt: end.at } : { updatedAt: end.at })
+      .where(eq(conversations.id, row.conversationId));
+  }
+
+  async listConversations(limit: number, cursor?: Cursor): Promise<ConversationPage> {
+    const c = this.t.conversations;
+    const after = cursor
+      ? or(lt(c.createdAt, new Date(cursor.createdAt)), and(eq(c.createdAt, new Date(cursor.createdAt)), lt(c.id, cursor.id)))
+      : undefined;
+    const rows = (await this.db
+      .select()
+      .from(c)
+      .where(after)
+      .orderBy(desc(c.createdAt), desc(c.id))
+      .limit(limit + 1)) as ConversationRow[];
+    const page = rows.slice(0, limit);
+    return { conversations: page, nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]) : null };
+  }
+
+  async conversation(id: string): Promise<ConversationRow | undefined> {
+    const [row] = await this.db.select().from(this.t.conversations).where(eq(this.t.conversations.id, id));
+    return row as ConversationRow | undefined;
+  }
+
+  async messagesOf(conversationId: string): Promise<MessageRow[]> {
+    const m = this.t.messages;
+    return (await this.db.select().from(m).where(eq(m.conversationId, conversationId)).orderBy(asc(m.createdAt), asc(m.id))) as MessageRow[];
+  }
+
+  async message(id: string): Promise<MessageRow | undefined> {
+    const [row] = await this.db.select().from(this.t.messages).where(eq(this.t.messages.id, id));
+    return row as MessageRow | undefined;
+  }
+
+  async stagesOf(messageId: string): Promise<StageRow[]> {
+    const s = this.t.deliberationStages;
+    return (await this.db.select().from(s).where(eq(s.messageId, messageId)).orderBy(s.stageOrder, s.seq)) as StageRow[];
+  }
+
+  async deleteConversation(id: string): Promise<boolean> {
+    if (!(await this.conversation(id))) return false;
+    await this.db.delete(this.t.conversations).where(eq(this.t.conversations.id, id));
+    return true;
+  }
+
+  close(): Promise<void> {
+    return this.onClose();
+  }
+}

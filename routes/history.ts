@@ -1,0 +1,94 @@
+import { Router, type Request } from "express";
+import { loadResult } from "../history/load.js";
+import { decodeCursor, type HistoryStore, type MessageRow } from "../history/store.js";
+import type { ChatRouteDeps } from "./chat.js";
+import { HttpError } from "./errors.js";
+
+/** Page size of the conversation list: `?limit=` from 1 to 100, 20 by default. */
+const LIMIT = { default: 20, max: 100 };
+const ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+function limitOf(req: Request): number {
+  const raw = req.query.limit;
+  if (raw === undefined) return LIMIT.default;
+  if (typeof raw !== "string" || !/^\d{1,3}$/.test(raw) || Number(raw) < 1 || Number(raw) > LIMIT.max) {
+    throw new HttpError(400, "invalid_limit", `limit must be a whole number from 1 to ${LIMIT.max}`);
+  }
+  return Number(raw);
+}
+
+function idOf(req: Request, what: string): string {
+  const id = String(req.params.id);
+  if (!ID.test(id)) throw new HttpError(400, `invalid_${what}_id`, `the ${what} id must be 1–128 characters of A–Z, a–z, 0–9, '.', '_', ':' or '-'`);
+  return id;
+}
+
+/** A message as the API shows it; an answer carries its run's full result. */
+async function messageView(history: HistoryStore, m: MessageRow) {
+  const base = { id: m.id, role: m.role, content: m.content, status: m.status, error: m.error, createdAt: m.createdAt.toISOString() };
+  if (m.role !== "assistant") return base;
+  return { ...base, ...(await loadResult(history, m.id)) };
+}
+
+/**
+ * The history API:
+ * - `GET /api/v1/conversations?limit=&cursor=`: conversations, newest first, with `nextCursor`;
+ * - `GET /api/v1/conversations/:id`: one, with its messages and each answer's full result;
+ * - `DELETE /api/v1/conversations/:id`: removes it, its messages and stages, and its checkpoints;
+ * - `GET /api/v1/debates/:id`: the full result of one run (`:id` is the `debate_id` / run id).
+ * 501 when the server keeps no history.
+ */
+export function historyRouter(deps: ChatRouteDeps): Router {
+  const router = Router();
+  const history = (): HistoryStore => {
+    if (!deps.history) throw new HttpError(501, "no_history", "this server keeps no history");
+    return deps.history;
+  };
+
+  router.get("/api/v1/conversations", async (req, res) => {
+    const store = history();
+    const limit = limitOf(req);
+    const raw = req.query.cursor;
+    let cursor;
+    if (raw !== undefined) {
+      cursor = typeof raw === "string" ? decodeCursor(raw) : undefined;
+      if (!cursor) throw new HttpError(400, "invalid_cursor", "cursor must be the nextCursor of a previous page");
+    }
+    const page = await store.listConversations(limit, cursor);
+    res.json({
+      conversations: page.conversations.map((c) => ({ id: c.id, title: c.title, mode: c.mode, createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString() })),
+      nextCursor: page.nextCursor,
+    });
+  });
+
+  router.get("/api/v1/conversations/:id", async (req, res) => {
+    const store = history();
+    const id = idOf(req, "conversation");
+    const c = await store.conversation(id);
+    if (!c) throw new HttpError(404, "conversation_not_found", `conversation "${id}" not found (never started here, or deleted)`);
+    const messages = await Promise.all((await store.messagesOf(id)).map((m) => messageView(store, m)));
+    res.json({ id: c.id, title: c.title, mode: c.mode, createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString(), messages });
+  });
+
+  router.delete("/api/v1/conversations/:id", async (req, res) => {
+    const store = history();
+    const id = idOf(req, "conversation");
+    if (deps.hub.runningThread(id)) throw new HttpError(409, "run_in_progress", `conversation "${id}" has a run going on; delete it when the run has ended`);
+    if (!(await store.deleteConversation(id))) throw new HttpError(404, "conversation_not_found", `conversation "${id}" not found (never started here, or already deleted)`);
+    // The checkpoints hold the same texts: they go too, so nothing of the conversation is kept.
+    const saver = deps.graph.checkpointer;
+    if (typeof saver === "object") await saver.deleteThread(id);
+    res.status(204).end();
+  });
+
+  router.get("/api/v1/debates/:id", async (req, res) => {
+    const store = history();
+    const id = idOf(req, "debate");
+    const answer = await store.message(id);
+    if (!answer || answer.role !== "assistant") throw new HttpError(404, "debate_not_found", `no run "${id}" in the history (the id is the debate_id of debate-init, or the run_id of the stream's metadata)`);
+    const question = await store.message(`${id}:question`);
+    res.json({ conversationId: answer.conversationId, question: question?.content ?? null, ...(await messageView(store, answer)) });
+  });
+
+  return router;
+}
