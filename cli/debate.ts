@@ -9,6 +9,10 @@ import { depsFromEnv } from "../graph/env.js";
 import { streamClientEvents, type ClientEvent } from "../graph/run.js";
 import { ConfigError } from "../state/config.js";
 import { openCheckpoints } from "../graph/checkpointer.js";
+import { openHistory } from "../history/open.js";
+import { RunRecorder } from "../history/recorder.js";
+import { runIdOf } from "../history/rows.js";
+import type { State } from "../state/graph-state.js";
 import { createDeliberationPrinter } from "./deliberation-printer.js";
 
 const USAGE = `usage: npm run debate -- [--json] [--participants call_grok,call_claude] [--seed N] [--voice out.wav] [--play] "<message>"
@@ -169,11 +173,14 @@ async function main(): Promise<number> {
   }
   let graph;
   let checkpoints;
+  let history;
   try {
     const deps = depsFromEnv();
     // Every step is saved (the SQLite file in DEBATT_DATA_DIR, or DATABASE_URL), so a run that is
     // interrupted can go on with --resume.
     checkpoints = await openCheckpoints(deps.settings);
+    // The run is recorded like the server's (GET /api/v1/conversations lists it).
+    history = await openHistory(deps.settings);
     graph = buildGraph(deps, { checkpointer: checkpoints.saver });
   } catch (err) {
     if (err instanceof ConfigError) {
@@ -183,10 +190,17 @@ async function main(): Promise<number> {
     throw err;
   }
   const threadId = resume ?? randomUUID();
-  if (resume !== undefined && !(await graph.getState({ configurable: { thread_id: resume } })).next?.length) {
+  const saved = resume === undefined ? undefined : await graph.getState({ configurable: { thread_id: resume } });
+  if (saved && !saved.next?.length) {
     process.stderr.write(`nothing to resume: thread "${resume}" has no unfinished run in ${checkpoints.where}\n`);
     return 2;
   }
+  const values = saved?.values as State | undefined;
+  const recorder = RunRecorder.start(
+    history,
+    { conversationId: threadId, messageId: (values && runIdOf(values)) ?? threadId, message: values?.message ?? message },
+    (line) => process.stderr.write(`${line}\n`),
+  );
   const controller = new AbortController();
   process.once("SIGINT", () => {
     process.stderr.write(`\ncancelled; go on with: npm run debate -- --resume ${threadId}\n`);
@@ -201,8 +215,13 @@ async function main(): Promise<number> {
   // The audio exactly as it was streamed: the chunks, in order (one speaker at a time).
   const audio: Buffer[] = [];
   const input = resume === undefined ? { message, participants } : { message: "", resume: true };
-  for await (const event of streamClientEvents(graph, input, { signal: controller.signal, threadId, configurable: seed === undefined ? {} : { seed } })) {
-    if (event.event === "error") failed = true;
+  const options = { signal: controller.signal, threadId, configurable: { run_id: threadId, ...(seed === undefined ? {} : { seed }) }, onState: recorder.observe.bind(recorder) };
+  for await (const event of streamClientEvents(graph, input, options)) {
+    if (event.event === "error") {
+      failed = true;
+      recorder.failed(String(event.data.message));
+    }
+    if (event.event === "done") await recorder.finish(controller.signal.aborted);
     if (event.event === "debate-voice-chunk") {
       const pcm = Buffer.from(String(event.data.pcm_b64), "base64");
       audio.push(pcm);
@@ -212,6 +231,7 @@ async function main(): Promise<number> {
   }
   await player?.finish();
   await checkpoints.close();
+  await history.close();
   if (voiceFile !== undefined) {
     const pcm = Buffer.concat(audio);
     writeFileSync(voiceFile, Buffer.concat([wavHeader(pcm.length), pcm]));

@@ -1,5 +1,5 @@
 import type { State } from "../state/graph-state.js";
-import { answerText, stageRows } from "./rows.js";
+import { answerText, modeOfMessage, stageRows, titleOf } from "./rows.js";
 import type { HistoryStore, MessageStatus, RunStart } from "./store.js";
 
 /**
@@ -20,6 +20,15 @@ export class RunRecorder {
     private readonly log: (line: string) => void,
   ) {
     this.enqueue("question", () => store.startRun(run));
+  }
+
+  /**
+   * Starts recording the run `messageId` of conversation `conversationId`: the message as sent
+   * (its command gives the mode), and the question as stored (default: the message).
+   */
+  static start(store: HistoryStore, run: { conversationId: string; messageId: string; message: string; question?: string }, log: (line: string) => void): RunRecorder {
+    const question = run.question ?? run.message;
+    return new RunRecorder(store, { conversationId: run.conversationId, messageId: run.messageId, mode: modeOfMessage(run.message), title: titleOf(question), question, at: new Date() }, log);
   }
 
   /** A state the graph reached (`root` for the top graph's, else a subgraph's): writes the new rows. */

@@ -8,7 +8,6 @@ import { MODE_MODELS } from "../state/deliberation.js";
 import { DEFAULTS, type Settings } from "../state/config.js";
 import { MAX_PARTICIPANTS, resolveDeliberators, selectParticipants } from "../state/participants.js";
 import { RunRecorder } from "../history/recorder.js";
-import { modeOfMessage, titleOf } from "../history/rows.js";
 import type { HistoryStore } from "../history/store.js";
 import type { State } from "../state/graph-state.js";
 import { HttpError } from "./errors.js";
@@ -149,14 +148,8 @@ export async function streamRun(deps: ChatRouteDeps, res: Response, input: RunIn
   // debate_id are one id (the `:id` of /api/v1/debates/:id/…).
   const runId = randomUUID();
   const threadId = filing.threadId ?? runId;
-  const question = filing.question ?? input.message;
-  const recorder = deps.history
-    ? new RunRecorder(
-        deps.history,
-        { conversationId: threadId, messageId: filing.messageId ?? runId, mode: modeOfMessage(input.message), title: titleOf(question), question, at: new Date() },
-        deps.log,
-      )
-    : undefined;
+  const recorder =
+    deps.history && RunRecorder.start(deps.history, { conversationId: threadId, messageId: filing.messageId ?? runId, message: input.message, question: filing.question }, deps.log);
   const controller = new AbortController();
   const release = deps.runs.add(controller);
   const finish = deps.hub.start(runId, threadId, controller);

@@ -10,6 +10,9 @@ import { countWords, preview } from "../nodes/text.js";
 import { matchParticipant, parseVote } from "../nodes/vote-parse.js";
 import type { Ballot, Convergence } from "../state/debate.js";
 import { defaultRoster, selectParticipants } from "../state/participants.js";
+import { EventEmitter } from "node:events";
+import type { Response } from "express";
+import { SseStream } from "../routes/sse.js";
 
 const roster = defaultRoster();
 
@@ -146,5 +149,29 @@ describe("events helpers", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe("SseStream", () => {
+  it("leaves no listener behind when it waits for a slow client to drain", async () => {
+    // A response whose socket buffer is always full: every write waits for 'drain'.
+    const res = Object.assign(new EventEmitter(), {
+      writableEnded: false,
+      destroyed: false,
+      writeHead: () => {},
+      flushHeaders: () => {},
+      write: () => false,
+      end: () => {},
+    });
+    const sse = new SseStream(res as unknown as Response, 60_000);
+    const listeners = () => res.listenerCount("close") + res.listenerCount("drain") + res.listenerCount("error");
+    const before = listeners();
+    for (let id = 1; id <= 20; id++) {
+      const sent = sse.send({ id, event: "text-delta", data: { delta: "x" } });
+      setImmediate(() => res.emit("drain"));
+      await sent;
+    }
+    sse.end();
+    expect(listeners()).toBe(before);
   });
 });

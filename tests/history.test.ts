@@ -1,11 +1,14 @@
 import { MemorySaver } from "@langchain/langgraph";
 import type { BaseMessage } from "@langchain/core/messages";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { GraphDeps } from "../graph/deps.js";
 import type { ModelRequest } from "../graph/models.js";
 import { loadDebateResult, loadVoteResult } from "../history/load.js";
 import type { StageRow } from "../history/store.js";
 import type { Participant } from "../state/participants.js";
-import { withOverrides, type Script } from "./support/fake-model.js";
+import { MemoryValueStore, VoiceSettingsStore } from "../providers/voice-settings-store.js";
+import { defaultRoster } from "../state/participants.js";
+import { answerOf, withOverrides, type Script } from "./support/fake-model.js";
 import { testDeps } from "./support/harness.js";
 import { HISTORY_DATABASES, postgresHistory, sqliteHistory, TABLES, type TestHistory } from "./support/history-db.js";
 import { postChat, postDeliberate, readSse, startApp, type SseEvent } from "./support/http.js";
@@ -18,6 +21,7 @@ const SEED_ROSTER: Participant[] = [
   { key: "gemini", display: "Gemini", model: "google/gemini-2.5-pro" },
   { key: "sonar", display: "Sonar", model: "perplexity/sonar-pro" },
 ];
+const THREE = ["call_grok", "call_claude", "call_gpt"];
 const MODEL = Object.fromEntries(SEED_ROSTER.map((p) => [p.key, p.model]));
 
 const promptOf = (messages: BaseMessage[]) => messages.map((m) => String(m.content)).join("\n");
@@ -52,10 +56,11 @@ describe.each(HISTORY_DATABASES)("the history on $db", ({ skip, server }) => {
   });
 
   /** The app on a fresh history database of this describe's kind. */
-  async function app(script?: Script, roster: Participant[] = SEED_ROSTER) {
+  async function app(script?: Script, roster: Participant[] = SEED_ROSTER, tweak: (deps: GraphDeps) => void = () => {}) {
     db = pgServer ? await postgresHistory(pgServer) : await sqliteHistory();
     cleanups.push(() => db.close());
     const { deps, models } = testDeps({ script, settings: { roster } });
+    tweak(deps);
     const checkpointer = new MemorySaver();
     const started = await startApp(deps, { checkpointer, history: db.history });
     cleanups.push(started.close);
@@ -297,5 +302,188 @@ describe.each(HISTORY_DATABASES)("the history on $db", ({ skip, server }) => {
     const [question, answer] = await history.messagesOf(id);
     expect(question.content).toBe("Undecidable?");
     expect(answer).toMatchObject({ status: "error", error: "All votes failed to parse.", content: "" });
+  });
+
+  it.skipIf(skip)("writes /debatt's rows: participants, each round's answers with word counts and latency, votes, results, convergence, synthesis", async () => {
+    const { url, history } = await app(undefined, defaultRoster());
+    const events = await runSse(await postChat(url, { message: "/debatt Bör AI regleras?", participants: THREE }));
+    const id = String(events.find((e) => e.event === "debate-init")!.data.debate_id);
+    expect(id).toBe(runIdOf(events));
+    const rows = await history.stagesOf(id);
+
+    expect(rows.map((r) => r.stageType)).toEqual([
+      "debatt_participants",
+      ...Array(9).fill("debatt_answer"),
+      ...Array(3).fill("debatt_vote"),
+      "debatt_results",
+      "debatt_convergence",
+      "debatt_synthesis",
+    ]);
+    expect(rows[0].parsedData).toEqual({
+      topic: "Bör AI regleras?",
+      voiceMode: false,
+      totalRounds: 4,
+      participants: defaultRoster().filter((p) => THREE.includes(p.key)).map(({ key, display, model }) => ({ key, display, model })),
+    });
+    const ends = events.filter((e) => e.event === "debate-participant-end");
+    expect(rows.filter((r) => r.stageType === "debatt_answer").map((r) => [r.stageOrder, r.seq, r.content, r.parsedData, r.responseTimeMs])).toEqual(
+      ends.map((e) => [
+        e.data.round,
+        e.data.position,
+        answerOf(e.data.model, e.data.round),
+        { round: e.data.round, position: e.data.position, modelKey: e.data.model_key, display: e.data.model, status: "ok", wordCount: e.data.word_count, latencyMs: e.data.latency_ms },
+        e.data.latency_ms,
+      ]),
+    );
+    const votes = events.filter((e) => e.event === "debate-vote-result").map((e) => e.data);
+    expect(rows.filter((r) => r.stageType === "debatt_vote").map((r) => r.parsedData).sort((a: any, b: any) => a.voter.localeCompare(b.voter))).toEqual(
+      votes.map((v) => ({ voter: v.voter, votedFor: v.voted_for, motivation: v.motivation, bullets: v.bullets, valid: true })).sort((a, b) => a.voter.localeCompare(b.voter)),
+    );
+    const { timestamp, ...results } = events.find((e) => e.event === "debate-results")!.data;
+    expect(rows.find((r) => r.stageType === "debatt_results")!.parsedData).toMatchObject(results);
+    expect(rows.find((r) => r.stageType === "debatt_convergence")!.parsedData).toMatchObject({ merged_summary: "They mostly agreed.", overlap_score: 0.6 });
+    const synthesis = rows.at(-1)!;
+    expect(synthesis.content).toContain("A fine debate.");
+
+    const full = (await (await fetch(`${url}/api/v1/debates/${id}`)).json()) as any;
+    expect(full).toMatchObject({ id, conversationId: id, mode: "debatt", status: "complete", question: "/debatt Bör AI regleras?", content: synthesis.content });
+    expect(full.result.rounds.map((r: any) => r.answers.length)).toEqual([3, 3, 3]);
+    expect(full.result.votes).toHaveLength(3);
+    expect(full.result.results.winner).toBe(results.winner);
+    expect(full.result.synthesis).toBe(synthesis.content);
+  });
+
+  it.skipIf(skip)("files /dvoice as its own mode, spoken or not", async () => {
+    const { url, history } = await app(undefined, defaultRoster());
+    const events = await runSse(await postChat(url, { message: "/dvoice Bör AI regleras?", participants: ["call_grok", "call_claude"] }));
+    const id = runIdOf(events);
+    expect((await history.conversation(id))!.mode).toBe("dvoice");
+    expect((await history.stagesOf(id))[0].parsedData).toMatchObject({ voiceMode: true });
+    expect(((await (await fetch(`${url}/api/v1/debates/${id}`)).json()) as any).mode).toBe("dvoice");
+  });
+
+  it.skipIf(skip)("writes /deep's, /council's, /compare's and chat's rows", async () => {
+    const { url, history } = await app(undefined, defaultRoster());
+    const deep = runIdOf(await runSse(await postDeliberate(url, { question: "Monolith or services?", mode: "deep", modeConfig: { models: ["call_grok", "call_claude"] } })));
+    expect((await history.stagesOf(deep)).map((r) => [r.stageType, r.stageOrder])).toEqual([
+      ["deep_label_map", 0],
+      ["deep_initial_answer", 1], ["deep_initial_answer", 1],
+      ["deep_argument", 2], ["deep_argument", 2],
+      ["deep_moderation", 3],
+      ["deep_argument", 4], ["deep_argument", 4],
+      ["deep_moderation", 5],
+      ["deep_synthesis", 8],
+    ]);
+    const deepResult = ((await (await fetch(`${url}/api/v1/debates/${deep}`)).json()) as any).result;
+    expect(deepResult.rounds.map((r: any) => [r.round, r.arguments.length, r.reason])).toEqual([[1, 2, "continue"], [2, 2, "all_no_change"]]);
+    expect(deepResult.synthesis).toContain("The debaters converged.");
+
+    const council = runIdOf(await runSse(await postDeliberate(url, { question: "Ship it?", mode: "council", modeConfig: { models: THREE, debate: true } })));
+    expect((await history.stagesOf(council)).map((r) => [r.stageType, r.stageOrder])).toEqual([
+      ...Array(3).fill(["council_verdict", 1]),
+      ...Array(3).fill(["council_verdict", 2]),
+      ["council_result", 3],
+    ]);
+    expect((await history.message(council))!.content).toContain("The council agrees.");
+
+    const compare = runIdOf(await runSse(await postChat(url, { message: "/compare Tabs or spaces?", participants: THREE })));
+    const answers = await history.stagesOf(compare);
+    expect(answers.map((r) => [r.stageType, r.model, r.content])).toEqual(
+      defaultRoster().filter((p) => THREE.includes(p.key)).map((p) => ["compare_answer", p.model, `${p.display} answers: it depends on the details.`]),
+    );
+    expect((await history.conversation(compare))!.mode).toBe("compare");
+
+    const chat = runIdOf(await runSse(await postChat(url, { message: "Hej!" })));
+    expect(await history.stagesOf(chat)).toEqual([]);
+    expect((await history.messagesOf(chat)).map((m) => [m.role, m.content])).toEqual([["user", "Hej!"], ["assistant", "Hello from the supervisor."]]);
+    expect((await history.conversation(chat))!).toMatchObject({ mode: "chat", title: "Hej!" });
+  });
+
+  it.skipIf(skip)("lists conversations newest first in pages, fetches one with every message and result, and deletes one with all its rows", async () => {
+    const { url, history, checkpointer } = await app(undefined, defaultRoster());
+    const ids: string[] = [];
+    for (const message of ["Första?", "Andra?", "Tredje?"]) {
+      ids.push(runIdOf(await runSse(await postChat(url, { message }))));
+      await new Promise((r) => setTimeout(r, 5)); // distinct creation times
+    }
+    const page1 = (await (await fetch(`${url}/api/v1/conversations?limit=2`)).json()) as any;
+    expect(page1.conversations.map((c: any) => c.id)).toEqual([ids[2], ids[1]]);
+    expect(page1.conversations[0]).toMatchObject({ title: "Tredje?", mode: "chat" });
+    const page2 = (await (await fetch(`${url}/api/v1/conversations?limit=2&cursor=${page1.nextCursor}`)).json()) as any;
+    expect(page2).toEqual({ conversations: [expect.objectContaining({ id: ids[0] })], nextCursor: null });
+
+    // A multi-turn /vote conversation: the follow-up is filed in the same conversation.
+    const first = await runSse(await postDeliberate(url, { question: "Bästa språket?", mode: "vote", modeConfig: { councilModels: THREE } }));
+    const conversationId = String(first[0].data.thread_id);
+    const second = await runSse(await postDeliberate(url, { question: "Och för skript?", mode: "vote", conversationId, modeConfig: { councilModels: THREE } }));
+    const got = (await (await fetch(`${url}/api/v1/conversations/${conversationId}`)).json()) as any;
+    expect(got).toMatchObject({ id: conversationId, mode: "vote", title: "A Scripted Title" });
+    expect(got.messages.map((m: any) => [m.role, m.role === "user" ? m.content : m.id])).toEqual([
+      ["user", "Bästa språket?"],
+      ["assistant", runIdOf(first)],
+      ["user", "Och för skript?"],
+      ["assistant", runIdOf(second)],
+    ]);
+    expect(got.messages[3]).toMatchObject({ status: "complete", mode: "vote", result: { winner: { totalVotes: 3 } } });
+    expect(got.messages[3].result.stage1).toHaveLength(3);
+
+    // Delete: every row of the conversation goes, and its checkpoints; other conversations stay.
+    const count = async () => Object.fromEntries(await Promise.all(TABLES.map(async (t) => [t, (await db.rows(t)).length])));
+    const before = await count();
+    const del = await fetch(`${url}/api/v1/conversations/${conversationId}`, { method: "DELETE" });
+    expect(del.status).toBe(204);
+    expect(await count()).toEqual({ conversations: before.conversations - 1, messages: before.messages - 4, deliberation_stages: before.deliberation_stages - 2 * 9 });
+    const left = JSON.stringify(await Promise.all(TABLES.map((t) => db.rows(t))));
+    expect(left).not.toContain(conversationId);
+    expect(left).not.toContain("Bästa språket?");
+    expect(await checkpointer.getTuple({ configurable: { thread_id: conversationId } })).toBeUndefined();
+    expect((await fetch(`${url}/api/v1/conversations/${conversationId}`)).status).toBe(404);
+    expect(((await (await fetch(`${url}/api/v1/conversations/${conversationId}`, { method: "DELETE" })).json()) as any).error.code).toBe("conversation_not_found");
+    expect(((await (await fetch(`${url}/api/v1/debates/${runIdOf(second)}`)).json()) as any).error.code).toBe("debate_not_found");
+    expect(await history.conversation(ids[0])).toBeDefined();
+  });
+
+  it.skipIf(skip)("answers bad history requests with errors that name the problem", async () => {
+    const { url } = await app(undefined, defaultRoster());
+    const error = async (path: string, init?: RequestInit) => {
+      const res = await fetch(`${url}${path}`, init);
+      return [res.status, ((await res.json()) as any).error.code];
+    };
+    expect(await error("/api/v1/conversations?limit=0")).toEqual([400, "invalid_limit"]);
+    expect(await error("/api/v1/conversations?limit=101")).toEqual([400, "invalid_limit"]);
+    expect(await error("/api/v1/conversations?limit=ten")).toEqual([400, "invalid_limit"]);
+    expect(await error("/api/v1/conversations?cursor=bm90IGEgY3Vyc29y")).toEqual([400, "invalid_cursor"]);
+    expect(await error("/api/v1/conversations/nope")).toEqual([404, "conversation_not_found"]);
+    expect(await error("/api/v1/conversations/bad%20id")).toEqual([400, "invalid_conversation_id"]);
+    expect(await error("/api/v1/debates/nope")).toEqual([404, "debate_not_found"]);
+    expect(await error("/api/v1/conversations/nope", { method: "DELETE" })).toEqual([404, "conversation_not_found"]);
+  });
+
+  it.skipIf(skip)("never writes API keys or the admin token to the history or the checkpoints", async () => {
+    const secrets = { openaiApiKey: "sk-openai-SENTINEL-1", tavilyApiKey: "tvly-SENTINEL-2", ttsApiKey: "sk-tts-SENTINEL-3", adminToken: "admin-SENTINEL-4" };
+    const voiceKey = "sk-voice-SENTINEL-5";
+    const { url, checkpointer } = await app(undefined, defaultRoster(), (deps) => {
+      deps.settings = { ...deps.settings, ...secrets, settingsEncryptionKey: "22".repeat(32) };
+      deps.voiceSettings = new VoiceSettingsStore(new MemoryValueStore(), "22".repeat(32));
+    });
+    const put = await fetch(`${url}/api/v1/admin/debate/voice-settings`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${secrets.adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ api_key: voiceKey }),
+    });
+    expect(put.status).toBe(200);
+    await runSse(await postChat(url, { message: "/dvoice Bör AI regleras?", participants: ["call_grok", "call_claude"] }, { headers: { "content-type": "application/json", authorization: `Bearer ${secrets.adminToken}` } }));
+    await runSse(await postDeliberate(url, { question: "Bästa språket?", mode: "vote", modeConfig: { councilModels: THREE } }));
+    await runSse(await postChat(url, { message: "Hej!" }));
+
+    const stored = JSON.stringify(await Promise.all(TABLES.map((t) => db.rows(t))));
+    expect(stored).toContain("Bör AI regleras?"); // the scan sees the runs
+    const checkpoints: string[] = [];
+    for await (const c of checkpointer.list({})) checkpoints.push(JSON.stringify(c));
+    expect(checkpoints.join("")).toContain("Bästa språket?");
+    for (const secret of [...Object.values(secrets), voiceKey]) {
+      expect(stored).not.toContain(secret);
+      expect(checkpoints.join("")).not.toContain(secret);
+    }
   });
 });

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { openHistory } from "../history/open.js";
 import { debater, roster } from "./support/debater.js";
 import { startFakeOpenAI, type SeenRequest } from "./support/fake-servers.js";
 import { postChat, readSse, type SseEvent } from "./support/http.js";
@@ -79,6 +80,17 @@ describe.each(STORES)("crash recovery on $store: kill -9 mid-debate, restart, re
     const finishedPrompts = openai.seen.slice(0, askedBefore.length).filter((r) => !r.aborted).map(asked);
     expect(askedAfter.filter((a) => finishedPrompts.includes(a))).toEqual([]);
 
+    // The history holds the whole debate once: the turns before the crash and after it, no repeats.
+    expect(second.log()).toMatch(db ? /the history is in postgres:\/\/postgres@/ : /the history is in .*history\.sqlite/);
+    const debateId = String(before.find((e) => e.event === "debate-init")!.data.debate_id);
+    const stored = (await (await fetch(`${second.url}/api/v1/debates/${debateId}`)).json()) as any;
+    expect(stored).toMatchObject({ conversationId: "crash-1", mode: "debatt", status: "complete", question: "/debatt Bör AI regleras?" });
+    expect(stored.result.rounds.map((r: any) => r.answers.map((a: any) => `${r.round}:${a.modelKey}`)).flat().sort()).toEqual([...doneBefore, ...doneAfter].sort());
+    expect(stored.result.votes).toHaveLength(3);
+    expect(stored.content).toBe(stored.result.synthesis);
+    const listed = (await (await fetch(`${second.url}/api/v1/conversations`)).json()) as any;
+    expect(listed.conversations.map((c: any) => c.id)).toEqual(["crash-1"]);
+
     // Nothing is left to resume, and an unknown thread never ran.
     const again = await fetch(`${second.url}/api/v1/debates/crash-1/resume`, { method: "POST" });
     expect(again.status).toBe(409);
@@ -106,6 +118,9 @@ describe("the CLI resumes an interrupted run", () => {
       expect(thread).toMatch(/^[0-9a-f-]{36}$/);
       const before = out.trim().split("\n").map((l) => JSON.parse(l));
       const ended = before.filter((e) => e.event === "debate-participant-end").length;
+      const history = await openHistory({ dataDir });
+      expect(await history.message(thread!)).toMatchObject({ status: "cancelled", content: "" });
+      expect((await history.stagesOf(thread!)).filter((r) => r.stageType === "debatt_answer")).toHaveLength(ended);
 
       const resumed = spawnSync(process.execPath, ["--import", "tsx", "cli/debate.ts", "--json", "--resume", thread!], { env, encoding: "utf8" });
       expect(resumed.status).toBe(0);
@@ -115,6 +130,12 @@ describe("the CLI resumes an interrupted run", () => {
       expect(after.filter((e) => e.event === "debate-participant-end").length).toBeLessThanOrEqual(9 - ended + 1);
       expect(after.some((e) => e.event === "debate-results")).toBe(true);
       expect(after.at(-1).event).toBe("done");
+      // The history has the whole debate, each turn once, under the thread's one id.
+      expect(await history.message(thread!)).toMatchObject({ status: "complete", conversationId: thread });
+      const answers = (await history.stagesOf(thread!)).filter((r) => r.stageType === "debatt_answer");
+      expect(new Set(answers.map((r) => r.id)).size).toBe(9);
+      expect(answers.map((r) => r.stageOrder)).toEqual([1, 1, 1, 2, 2, 2, 3, 3, 3]);
+      await history.close();
 
       const nothing = spawnSync(process.execPath, ["--import", "tsx", "cli/debate.ts", "--resume", thread!], { env, encoding: "utf8" });
       expect(nothing.status).toBe(2);
