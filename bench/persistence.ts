@@ -2,31 +2,39 @@
  * Benchmark: what persistence adds to a debate, measured side by side in one run (issue 7).
  *
  * The same 8-participant debate on the simulated provider (latency L per model call, about 400
- * streamed word-tokens per answer, 16 per chunk) runs alternately
+ * streamed word-tokens per answer, 16 per chunk) runs in turn
  *   (a) without persistence: no checkpointer, events only counted;
- *   (b) as the service runs it: LangGraph's SQLite checkpointer on a file (every step saved),
- *       every event appended to the run's event log (the resumable stream), and the run recorded
- *       in the history database (question, each stage's rows as it lands, the answer).
- * Prints the wall-time ratio b ÷ a (target ≤ 1.02), CPU per debate, and the rows and bytes written.
+ *   (b) with the checkpointer and the event log: LangGraph's SQLite checkpointer on a file (every
+ *       step saved) and every event appended to the run's event log (the resumable stream);
+ *   (c) as the service runs it by default: (b) plus the history (the question, each stage's rows
+ *       as it lands, the answer) in its SQLite file;
+ *   (d) as (c) on PostgreSQL (DATABASE_URL), when Debian's postgresql is installed: a throwaway
+ *       server on loopback holds the checkpoints and the history.
+ * Prints each variant's wall-time ratio to (a) (target ≤ 1.02 for the service), its CPU, and the
+ * rows and bytes written per debate.
  */
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import Database from "better-sqlite3";
-import { openCheckpoints } from "../graph/checkpointer.js";
+import pg from "pg";
+import type { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import { openCheckpoints, type Checkpoints } from "../graph/checkpointer.js";
 import { buildGraph } from "../graph/build.js";
 import { streamClientEvents } from "../graph/run.js";
-import { InMemoryPromptStore } from "../prompts/store.js";
-import { SimulatedModelFactory } from "../providers/simulated.js";
-import { MemoryEventLog } from "../routes/event-log.js";
 import { openHistory } from "../history/open.js";
 import { RunRecorder } from "../history/recorder.js";
 import type { HistoryStore } from "../history/store.js";
+import { InMemoryPromptStore } from "../prompts/store.js";
+import { SimulatedModelFactory } from "../providers/simulated.js";
+import { MemoryEventLog } from "../routes/event-log.js";
 import { DEFAULTS, loadSettings } from "../state/config.js";
+import { PostgresServer, postgresBinDir } from "./postgres-server.js";
 
 const L = Number(process.env.BENCH_LATENCY_MS ?? 50);
-const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const RUNS = Number(process.env.BENCH_RUNS ?? 9);
+const TABLES = ["conversations", "messages", "deliberation_stages"];
 
 interface Sample {
   wallMs: number;
@@ -34,15 +42,20 @@ interface Sample {
   events: number;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-interface Persistence {
-  saver: SqliteSaver;
-  log: MemoryEventLog;
-  history: HistoryStore;
+/** One way of running the debate, and how to count what it wrote. */
+interface Variant {
+  name: string;
+  saver?: BaseCheckpointSaver;
+  log?: MemoryEventLog;
+  history?: HistoryStore;
+  samples: Sample[];
+  /** Rows (checkpoint, pending-write, history) and bytes written so far. */
+  written?: () => Promise<Record<string, number>>;
 }
 
-async function debate(persist: Persistence | undefined, run: number): Promise<Sample> {
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function debate(v: Variant, run: number): Promise<Sample> {
   const graph = buildGraph(
     {
       models: new SimulatedModelFactory({ latencyMs: L, chunkDelayMs: 0, chunkTokens: 16, answerWords: 400 }),
@@ -50,72 +63,125 @@ async function debate(persist: Persistence | undefined, run: number): Promise<Sa
       settings: loadSettings({}),
       log: () => {},
     },
-    { checkpointer: persist?.saver },
+    { checkpointer: v.saver },
   );
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   let id = 0;
-  const runId = `run-${run}`;
+  const runId = `${v.name.slice(0, 1)}-${run}`;
   const message = "/debatt Bör AI regleras?";
-  const recorder = persist && RunRecorder.start(persist.history, { conversationId: runId, messageId: runId, message }, console.error);
+  const recorder = v.history && RunRecorder.start(v.history, { conversationId: runId, messageId: runId, message }, console.error);
   const options = { threadId: runId, configurable: { seed: 1, run_id: runId }, onState: recorder && recorder.observe.bind(recorder) };
   for await (const e of streamClientEvents(graph, { message }, options)) {
     id++;
     if (e.event === "done") await recorder?.finish(false);
-    if (persist) void persist.log.append(runId, { id, ...e });
+    if (v.log) void v.log.append(runId, { id, ...e });
   }
   const cpu = process.cpuUsage(cpu0);
   return { wallMs: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, events: id };
 }
 
+/** Rows of the SQLite checkpointer's tables and the size of its file. */
+function sqliteCheckpointCount(checkpoints: Checkpoints, file: string) {
+  const db = (checkpoints.saver as SqliteSaver).db;
+  const count = (t: string) => (db.prepare(`SELECT COUNT(*) AS n FROM ${t}`).get() as { n: number }).n;
+  return { "checkpoint rows": count("checkpoints"), "pending-write rows": count("writes"), "checkpoint KiB": statSync(file).size / 1024 };
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "debatt-bench-persist-"));
-  const file = join(dir, "checkpoints.sqlite");
-  // The service's own checkpointer, on a fresh data directory.
-  const checkpoints = await openCheckpoints({ ...loadSettings({}), dataDir: dir });
-  const saver = checkpoints.saver as SqliteSaver;
-  const log = new MemoryEventLog({ ttlMs: DEFAULTS.eventLogTtlMs, maxBytes: DEFAULTS.eventLogMaxBytes });
-  const history = await openHistory({ dataDir: dir });
-  const historyDb = new Database(join(dir, "history.sqlite"));
-  const historyRows = () =>
-    ["conversations", "messages", "deliberation_stages"].reduce((n, t) => n + (historyDb.prepare(`SELECT COUNT(*) AS n FROM ${t}`).get() as { n: number }).n, 0);
-  const historyBytes = () => {
-    historyDb.pragma("wal_checkpoint(TRUNCATE)"); // so the file holds every row
-    return statSync(join(dir, "history.sqlite")).size;
-  };
-  const bare: Sample[] = [];
-  const persisted: Sample[] = [];
+  const eventLog = () => new MemoryEventLog({ ttlMs: DEFAULTS.eventLogTtlMs, maxBytes: DEFAULTS.eventLogMaxBytes });
+  const closers: (() => Promise<void> | void)[] = [() => rmSync(dir, { recursive: true, force: true })];
   try {
-    await debate(undefined, -1); // warm-up: module and JIT costs are not the debate's
-    await debate({ saver, log, history }, -2);
-    const rowsBefore = (saver.db.prepare("SELECT COUNT(*) AS n FROM checkpoints").get() as { n: number }).n;
-    const writesBefore = (saver.db.prepare("SELECT COUNT(*) AS n FROM writes").get() as { n: number }).n;
-    const bytesBefore = statSync(file).size;
-    const historyRowsBefore = historyRows();
-    const historyBytesBefore = historyBytes();
-    for (let i = 0; i < RUNS; i++) {
-      // Alternate, so drift in the machine's load falls on both sides alike.
-      bare.push(await debate(undefined, i));
-      persisted.push(await debate({ saver, log, history }, i));
+    // (b): the service's own checkpointer, in a data directory of its own.
+    const dirB = join(dir, "b");
+    const ckB = await openCheckpoints({ ...loadSettings({}), dataDir: dirB });
+    closers.push(() => ckB.close());
+    // (c): checkpoints and history in one data directory, as `npm start` opens them.
+    const dirC = join(dir, "c");
+    const ckC = await openCheckpoints({ ...loadSettings({}), dataDir: dirC });
+    const historyC = await openHistory({ dataDir: dirC });
+    const rawC = new Database(join(dirC, "history.sqlite"));
+    closers.push(() => ckC.close(), () => historyC.close(), () => void rawC.close());
+    const variants: Variant[] = [
+      { name: "without persistence", samples: [] },
+      {
+        name: "SQLite checkpoints + event log",
+        saver: ckB.saver,
+        log: eventLog(),
+        samples: [],
+        written: async () => sqliteCheckpointCount(ckB, join(dirB, "checkpoints.sqlite")),
+      },
+      {
+        name: "SQLite checkpoints + event log + history (the default)",
+        saver: ckC.saver,
+        log: eventLog(),
+        history: historyC,
+        samples: [],
+        written: async () => {
+          rawC.pragma("wal_checkpoint(TRUNCATE)"); // so the file holds every row
+          const rows = TABLES.reduce((n, t) => n + (rawC.prepare(`SELECT COUNT(*) AS n FROM ${t}`).get() as { n: number }).n, 0);
+          return { ...sqliteCheckpointCount(ckC, join(dirC, "checkpoints.sqlite")), "history rows": rows, "history KiB": statSync(join(dirC, "history.sqlite")).size / 1024 };
+        },
+      },
+    ];
+    const pgBin = postgresBinDir();
+    if (pgBin) {
+      const server = await PostgresServer.start(pgBin);
+      closers.push(() => server.stop());
+      const settings = { ...loadSettings({}), databaseUrl: server.url };
+      const ckD = await openCheckpoints(settings);
+      const historyD = await openHistory(settings);
+      const raw = new pg.Client({ connectionString: server.url });
+      await raw.connect();
+      closers.push(() => ckD.close(), () => historyD.close(), () => raw.end());
+      const count = async (t: string) => Number((await raw.query(`SELECT COUNT(*) AS n FROM ${t}`)).rows[0].n);
+      variants.push({
+        name: "PostgreSQL checkpoints + event log + history (DATABASE_URL)",
+        saver: ckD.saver,
+        log: eventLog(),
+        history: historyD,
+        samples: [],
+        written: async () => ({
+          "checkpoint rows": await count("checkpoints"),
+          "checkpoint blob rows": await count("checkpoint_blobs"),
+          "pending-write rows": await count("checkpoint_writes"),
+          "history rows": (await count(TABLES[0])) + (await count(TABLES[1])) + (await count(TABLES[2])),
+          "database KiB": Number((await raw.query("SELECT pg_database_size(current_database()) AS n")).rows[0].n) / 1024,
+        }),
+      });
+    } else {
+      console.log("(PostgreSQL variant skipped: postgresql is not installed)");
     }
-    const rows = (saver.db.prepare("SELECT COUNT(*) AS n FROM checkpoints").get() as { n: number }).n - rowsBefore;
-    const writes = (saver.db.prepare("SELECT COUNT(*) AS n FROM writes").get() as { n: number }).n - writesBefore;
-    const bytes = statSync(file).size - bytesBefore;
-    const recorded = historyRows() - historyRowsBefore;
-    const recordedBytes = historyBytes() - historyBytesBefore;
-    const a = median(bare.map((s) => s.wallMs));
-    const b = median(persisted.map((s) => s.wallMs));
-    console.log(`Persistence per debate (8 participants, L = ${L} ms, 400 words per answer, ${RUNS} runs each, medians)`);
-    console.log(`  without persistence: wall ${a.toFixed(0)} ms, CPU ${median(bare.map((s) => s.cpuMs)).toFixed(0)} ms`);
-    console.log(`  SQLite checkpoints + event log + history: wall ${b.toFixed(0)} ms, CPU ${median(persisted.map((s) => s.cpuMs)).toFixed(0)} ms`);
-    console.log(`  wall ratio ${(b / a).toFixed(3)} (target ≤ 1.02)${b / a <= 1.02 ? "" : "  ✗ misses the target"}`);
-    console.log(`  written per debate: ${(rows / RUNS).toFixed(0)} checkpoint rows, ${(writes / RUNS).toFixed(0)} pending-write rows, ${(bytes / RUNS / 1024).toFixed(0)} KiB of SQLite file, ${persisted[0].events} events logged`);
-    console.log(`  history per debate: ${(recorded / RUNS).toFixed(0)} rows (1 conversation, 2 messages, the rest deliberation_stages), ${(recordedBytes / RUNS / 1024).toFixed(0)} KiB of SQLite file`);
+
+    // Warm-up: module and JIT costs are not the debate's.
+    for (const v of variants) await debate(v, -1);
+    const counts = async () => {
+      const out = [];
+      for (const v of variants) out.push(await v.written?.());
+      return out;
+    };
+    const before = await counts();
+    for (let i = 0; i < RUNS; i++) {
+      // Round-robin, so drift in the machine's load falls on every variant alike.
+      for (const v of variants) v.samples.push(await debate(v, i));
+    }
+    const after = await counts();
+
+    const bare = median(variants[0].samples.map((s) => s.wallMs));
+    console.log(`Persistence per debate (8 participants, L = ${L} ms, 400 words per answer, ${RUNS} runs each, medians; ${variants[0].samples[0].events} events)`);
+    variants.forEach((v, i) => {
+      const wall = median(v.samples.map((s) => s.wallMs));
+      const ratio = wall / bare;
+      const target = i === 0 ? "" : `  ratio ${ratio.toFixed(3)}${i === 2 ? ` (target ≤ 1.02${ratio <= 1.02 ? ", met" : ", ✗ missed"})` : ""}`;
+      console.log(`  ${v.name}: wall ${wall.toFixed(0)} ms, CPU ${median(v.samples.map((s) => s.cpuMs)).toFixed(0)} ms${target}`);
+      if (after[i] && before[i]) {
+        const perDebate = Object.entries(after[i]!).map(([k, n]) => `${((n - before[i]![k]) / RUNS).toFixed(0)} ${k}`);
+        console.log(`    written per debate: ${perDebate.join(", ")}`);
+      }
+    });
   } finally {
-    await checkpoints.close();
-    historyDb.close();
-    await history.close();
-    rmSync(dir, { recursive: true, force: true });
+    for (const close of closers.reverse()) await close();
   }
 }
 

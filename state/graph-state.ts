@@ -1,4 +1,4 @@
-import { Annotation, messagesStateReducer } from "@langchain/langgraph";
+import { Annotation, DeltaChannel, messagesStateReducer } from "@langchain/langgraph";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { Participant } from "./participants.js";
 import type { Ballot, Convergence, DebateStatus, Turn } from "./debate.js";
@@ -30,6 +30,19 @@ export interface CompareAnswer {
   latency_ms: number;
   error?: string;
 }
+
+/**
+ * A channel that folds its writes into its value with `merge`, and whose checkpoints keep each
+ * step's writes rather than the whole value (LangGraph's DeltaChannel, beta). A debate's answers
+ * grow with every turn; saved whole at every step they made the checkpoints grow quadratically.
+ * `merge` must be associative (DeltaChannel may replay several steps' writes in one batch).
+ */
+function accumulated<T>(merge: (value: T, write: T) => T, initial: () => T) {
+  return () => new DeltaChannel<T, T>((value, writes) => writes.reduce(merge, value), { initialValueFactory: initial });
+}
+
+/** A list each update appends to (one item per parallel task), reset with `Overwrite`. */
+const appended = <T>() => accumulated<T[]>((list, items) => list.concat(items), () => []);
 
 /** Last write wins (the seed's `_replace` reducer). */
 const replace = <T>(fallback: () => T) => Annotation<T>({ reducer: (_a: T, b: T) => b, default: fallback });
@@ -73,7 +86,7 @@ export const GraphState = Annotation.Root({
   /** /compare: who answers (the roster, or the requested subset). */
   compare_participants: replace<Participant[]>(() => []),
   /** /compare: the answers, one update per participant (appended in parallel). */
-  compare_answers: Annotation<CompareAnswer[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+  compare_answers: appended<CompareAnswer>(),
 
   /** Seed formats (/vote …): id of this deliberation (the seeds' `messageId`). */
   deliberation_id: replace<string | null>(() => null),
@@ -86,13 +99,13 @@ export const GraphState = Annotation.Root({
   /** Seed formats: per-call timeout in ms. */
   deliberation_timeout_ms: replace<number>(() => 0),
   /** Seed formats: stage-1 answers, one update per participant (reset by the planner). */
-  deliberation_answers: Annotation<CollectedAnswer[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+  deliberation_answers: appended<CollectedAnswer>(),
   /** Seed formats: the current anonymisation, label → participant key ("Response A" → call_gpt). */
   deliberation_labels: replace<Record<string, string>>(() => ({})),
   /** Seed formats: why the deliberation stopped early (the `error` event was sent). */
   deliberation_error: replace<string | null>(() => null),
   /** /vote: the votes, one update per voter (reset by the planner). */
-  vote_ballots: Annotation<VoteResponse[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+  vote_ballots: appended<VoteResponse>(),
   /** /vote: the counted vote round. */
   vote_round: replace<VoteRoundResult | null>(() => null),
   /** /vote: the chairman's tiebreak, when there was a tie. */
@@ -104,7 +117,7 @@ export const GraphState = Annotation.Root({
   /** /revise: true when the revision prompt follows seed 002's anti-anchoring protocol. */
   revise_anti_anchoring: replace<boolean>(() => false),
   /** /revise: the revisions, one update per model (reset by the planner). */
-  revise_revisions: Annotation<RevisionResponse[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+  revise_revisions: appended<RevisionResponse>(),
   /** /revise: the counted vote on the revised answers. */
   revise_vote: replace<DebateVoteResult | null>(() => null),
   /** /revise: the winner. */
@@ -114,9 +127,9 @@ export const GraphState = Annotation.Root({
   /** /deep: the most rounds of this debate (seed 004: 3 by default, at least 2). */
   deep_max_rounds: replace<number>(() => 3),
   /** /deep: every debater's turn of every round, one update per debater (reset by the planner). */
-  deep_turns: Annotation<DebaterTurn[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+  deep_turns: appended<DebaterTurn>(),
   /** /deep: the moderator's assessment and the computed decision after each round. */
-  deep_outcomes: Annotation<DeepRoundOutcome[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+  deep_outcomes: appended<DeepRoundOutcome>(),
   /** /deep: seed 004's output object, handed to the synthesis. */
   deep_output: replace<DeepOutput | null>(() => null),
   /** /deep: the final synthesis (markdown). */
@@ -126,7 +139,7 @@ export const GraphState = Annotation.Root({
   /** /council: each judge's perspective, by participant key. */
   council_perspectives: replace<Record<string, string>>(() => ({})),
   /** /council: every judge's verdict of rounds 1 and 2, one update per judge (reset by the planner). */
-  council_rounds: Annotation<JudgeRound[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+  council_rounds: appended<JudgeRound>(),
   /** /council: round 2's branch, from round 1's unanimity. */
   council_branch: replace<"agreed" | "disagreed" | null>(() => null),
   /** /council: the consolidated verdicts. */
@@ -153,17 +166,20 @@ export const GraphState = Annotation.Root({
    * Each turn writes only its own answer, merged in here, so a step's write stays small however
    * long the debate grows (the planner resets it with Overwrite).
    */
-  debate_round_responses: Annotation<Record<number, Record<string, string>>>({ reducer: mergeRoundResponses, default: () => ({}) }),
+  debate_round_responses: accumulated<Record<number, Record<string, string>>>(mergeRoundResponses, () => ({})),
   /** Every turn of rounds 1–3, including failed ones; each turn appends its own (reset by the planner). */
-  debate_turns: Annotation<Turn[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+  debate_turns: appended<Turn>(),
   /** Ballots of the parallel vote; each vote task appends its own (reset by the planner). */
-  debate_votes: Annotation<Ballot[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+  debate_votes: appended<Ballot>(),
   /** Words spoken per participant over all rounds (the tiebreak). */
   debate_word_counts: replace<Record<string, number>>(() => ({})),
   /** Status life cycle: initializing → round_1 → … → complete (or error). */
   debate_status: replace<DebateStatus | null>(() => null),
-  /** What every voter is shown: the context chain after round 3 (built once for all vote tasks). */
-  debate_vote_context: replace<string | null>(() => null),
+  /**
+   * What every voter is shown: the context chain after round 3 (built once for all vote tasks).
+   * Kept as a write, like the answers it repeats, not in every later checkpoint.
+   */
+  debate_vote_context: accumulated<string | null>((_old, context) => context, () => null),
   /** Epoch ms by which the whole vote round must have finished. */
   debate_vote_deadline: replace<number | null>(() => null),
   /** Computed vote results and the model's convergence analysis. */
