@@ -11,6 +11,7 @@ import { RunRecorder } from "../history/recorder.js";
 import type { HistoryStore } from "../history/store.js";
 import type { State } from "../state/graph-state.js";
 import { HttpError } from "./errors.js";
+import { checkFollowUp, CONVERSATION_ID, CONVERSATION_ID_RULE } from "./follow-up.js";
 import type { RunHub } from "./run-hub.js";
 import { ActiveRuns, ShutdownError } from "./runs.js";
 import { SseStream } from "./sse.js";
@@ -39,6 +40,7 @@ function chatBodySchema(maxChars: number) {
           .string({ error: "threadId must be a string" })
           .regex(/^[A-Za-z0-9._:-]{1,128}$/, "threadId must be 1–128 characters of A–Z, a–z, 0–9, '.', '_', ':' or '-'")
           .optional(),
+        conversationId: z.string({ error: "conversationId must be a string" }).regex(CONVERSATION_ID, CONVERSATION_ID_RULE).optional(),
         participants: z
           .array(z.string({ error: "participants must be strings" }).min(1, "a participant is empty").max(64), {
             error: "participants must be an array of participant keys or names",
@@ -84,8 +86,14 @@ export function chatRouter(deps: ChatRouteDeps): Router {
   router.post("/api/v1/chat/stream", async (req: Request, res: Response) => {
     const body = parseJsonBody(req, schema, '{"message": "…"}');
     checkParticipants(deps.settings, body.message, body.participants);
+    if (body.conversationId !== undefined) {
+      // A follow-up in an earlier conversation: it must exist, and the seeds' checks apply.
+      if (body.threadId !== undefined) throw new HttpError(400, "invalid_body", "send threadId or conversationId, not both (they name the same thing)");
+      const command = parseCommand(body.message);
+      await checkFollowUp(deps, body.conversationId, command.kind === "deliberation" ? command.mode : undefined);
+    }
     assertAccepting(deps.runs);
-    await streamRun(deps, res, { message: body.message, participants: body.participants }, { threadId: body.threadId });
+    await streamRun(deps, res, { message: body.message, participants: body.participants }, { threadId: body.threadId ?? body.conversationId });
   });
   router.all("/api/v1/chat/stream", postOnly);
   return router;

@@ -6,6 +6,7 @@ import { resolveDeliberators, resolveParticipant } from "../state/participants.j
 import { DEEP_MAX_ROUNDS_LIMIT, DEEP_MIN_ROUNDS } from "../nodes/deep-stopping.js";
 import { assertAccepting, parseJsonBody, postOnly, streamRun, userText, type ChatRouteDeps } from "./chat.js";
 import { HttpError } from "./errors.js";
+import { checkFollowUp } from "./follow-up.js";
 
 /**
  * A seed request body (`{question, mode, conversationId?, modeConfig?}`) for one mode, made strict:
@@ -69,30 +70,6 @@ const MODES = { vote: "vote", debate: "revise", deep: "deep", council: "council"
 const deliberateSchema = z.discriminatedUnion("mode", [voteRequestSchema, debateRequestSchema, deepRequestSchema, councilRequestSchema], {
   error: (issue) => (issue.code === "invalid_union" ? `mode must be one of: ${Object.keys(COMMANDS).join(", ")}` : undefined),
 });
-
-/** Formats that take follow-ups (seed 001 and 004 are multi-turn; seed 000 and 002 are not). */
-const MULTI_TURN = new Set<DeliberationMode>(["vote", "deep"]);
-
-/**
- * The seeds' checks of a follow-up (`conversationId`, the thread of an earlier run): it must exist
- * (404), be of the same mode and the mode must be multi-turn (400, seeds 000 and 001 §F).
- */
-async function checkFollowUp(deps: ChatRouteDeps, conversationId: string, mode: DeliberationMode): Promise<void> {
-  if (!/^[A-Za-z0-9._:-]{1,128}$/.test(conversationId)) {
-    throw new HttpError(400, "invalid_body", "conversationId must be 1–128 characters of A–Z, a–z, 0–9, '.', '_', ':' or '-'");
-  }
-  const state = deps.graph.checkpointer ? await deps.graph.getState({ configurable: { thread_id: conversationId } }) : undefined;
-  if (!state?.createdAt) {
-    throw new HttpError(404, "conversation_not_found", `conversation "${conversationId}" not found: leave conversationId out to start a new one`);
-  }
-  const previous = state.values.conversation_mode as DeliberationMode | null;
-  if (previous !== mode) {
-    throw new HttpError(400, "mode_mismatch", `conversation "${conversationId}" is ${previous ? `a /${previous}` : "not a seed-format"} conversation; a ${MODE_MODELS[mode].command} question needs its own`);
-  }
-  if (!MULTI_TURN.has(mode)) {
-    throw new HttpError(400, "follow_up_unsupported", `${MODE_MODELS[mode].command} answers a single question and takes no follow-ups; leave conversationId out`);
-  }
-}
 
 /**
  * `POST /api/v1/deliberate/stream`: the seeds' request body (`{question, mode, conversationId?,

@@ -443,6 +443,26 @@ describe.each(HISTORY_DATABASES)("the history on $db", ({ skip, server }) => {
     expect(await history.conversation(ids[0])).toBeDefined();
   });
 
+  it.skipIf(skip)("takes conversationId on the chat request too: a follow-up with the seeds' checks, filed in the same conversation", async () => {
+    const { url, history } = await app(undefined, defaultRoster());
+    const first = await runSse(await postChat(url, { message: "/vote Bästa språket?", participants: THREE }));
+    const conversationId = String(first[0].data.thread_id);
+    const error = async (body: object) => {
+      const res = await postChat(url, body);
+      return [res.status, ((await res.json()) as any).error.code];
+    };
+    expect(await error({ message: "/revise Bästa språket?", conversationId })).toEqual([400, "mode_mismatch"]);
+    expect(await error({ message: "/vote Och för skript?", conversationId: "never-started" })).toEqual([404, "conversation_not_found"]);
+    expect(await error({ message: "/vote Och för skript?", conversationId, threadId: conversationId })).toEqual([400, "invalid_body"]);
+    const revise = String((await runSse(await postChat(url, { message: "/revise Fyra dagar?", participants: THREE })))[0].data.thread_id);
+    expect(await error({ message: "/revise Och fem?", conversationId: revise })).toEqual([400, "follow_up_unsupported"]);
+
+    const second = await runSse(await postChat(url, { message: "/vote Och för skript?", conversationId, participants: THREE }));
+    expect(second.at(-1)!.event).toBe("done");
+    expect(second.some((e) => e.event === "error")).toBe(false);
+    expect((await history.messagesOf(conversationId)).map((m) => m.content).filter((_, i) => i % 2 === 0)).toEqual(["/vote Bästa språket?", "/vote Och för skript?"]);
+  });
+
   it.skipIf(skip)("answers bad history requests with errors that name the problem", async () => {
     const { url } = await app(undefined, defaultRoster());
     const error = async (path: string, init?: RequestInit) => {
