@@ -57,6 +57,11 @@ export class AudioArchive {
     }
   }
 
+  /** Deletes a debate's recording (its conversation was deleted). */
+  remove(debateId: string): void {
+    rmSync(this.path(debateId, "pcm"), { force: true });
+  }
+
   /** The PCM of a complete debate. */
   read(debateId: string): Readable {
     return createReadStream(this.path(debateId, "pcm"));

@@ -102,6 +102,12 @@ export class RedisEventLog implements EventLog {
     return v === null ? null : Number(v);
   }
 
+  async forget(runId: string): Promise<void> {
+    await this.ready;
+    await this.queue;
+    await this.client.del(key(runId), seenKey(runId));
+  }
+
   /** Waits for the queued appends, then closes the connection. */
   async close(): Promise<void> {
     await this.queue;

@@ -73,7 +73,7 @@ export function createApp(deps: GraphDeps, options: { checkpointer?: BaseCheckpo
   app.use(resumeRouter(streams));
   app.use(threadResumeRouter(streams));
   app.use(debatesRouter(deps.audio));
-  app.use(historyRouter(streams));
+  app.use(historyRouter(streams, deps.audio));
 
   const admin = express.Router();
   admin.use(requireAdmin(deps.settings.adminToken));

@@ -23,6 +23,8 @@ export interface EventLog {
   touch(runId: string): Promise<void>;
   /** When a client last read the run (epoch ms), or null. */
   lastSeen(runId: string): Promise<number | null>;
+  /** Drops a run's events (its conversation was deleted); followers end. */
+  forget(runId: string): Promise<void>;
   /** Waits for pending appends and lets go of connections (at shutdown). */
   close?(): Promise<void>;
 }
@@ -104,6 +106,11 @@ export class MemoryEventLog implements EventLog {
 
   async lastSeen(runId: string): Promise<number | null> {
     return this.runs.get(runId)?.seen ?? null;
+  }
+
+  async forget(runId: string): Promise<void> {
+    const run = this.runs.get(runId);
+    if (run) this.drop(runId, run);
   }
 
   /** Drops expired finished runs, then the oldest finished ones while over the byte budget. */

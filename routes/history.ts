@@ -1,5 +1,6 @@
 import { Router, type Request } from "express";
 import { loadResult } from "../history/load.js";
+import type { AudioArchive } from "../providers/audio-archive.js";
 import { decodeCursor, type HistoryStore, type MessageRow } from "../history/store.js";
 import type { ChatRouteDeps } from "./chat.js";
 import { HttpError } from "./errors.js";
@@ -34,11 +35,12 @@ async function messageView(history: HistoryStore, m: MessageRow) {
  * The history API:
  * - `GET /api/v1/conversations?limit=&cursor=`: conversations, newest first, with `nextCursor`;
  * - `GET /api/v1/conversations/:id`: one, with its messages and each answer's full result;
- * - `DELETE /api/v1/conversations/:id`: removes it, its messages and stages, and its checkpoints;
+ * - `DELETE /api/v1/conversations/:id`: removes it, its messages and stages, its checkpoints, and
+ *   its runs' replay logs and /dvoice audio;
  * - `GET /api/v1/debates/:id`: the full result of one run (`:id` is the `debate_id` / run id).
  * 501 when the server keeps no history.
  */
-export function historyRouter(deps: ChatRouteDeps): Router {
+export function historyRouter(deps: ChatRouteDeps, audio: AudioArchive | undefined): Router {
   const router = Router();
   const history = (): HistoryStore => {
     if (!deps.history) throw new HttpError(501, "no_history", "this server keeps no history");
@@ -74,10 +76,13 @@ export function historyRouter(deps: ChatRouteDeps): Router {
     const store = history();
     const id = idOf(req, "conversation");
     if (deps.hub.runningThread(id)) throw new HttpError(409, "run_in_progress", `conversation "${id}" has a run going on; delete it when the run has ended`);
+    const runs = (await store.messagesOf(id)).filter((m) => m.role === "assistant").map((m) => m.id);
     if (!(await store.deleteConversation(id))) throw new HttpError(404, "conversation_not_found", `conversation "${id}" not found (never started here, or already deleted)`);
-    // The checkpoints hold the same texts: they go too, so nothing of the conversation is kept.
+    // The checkpoints, the replay logs and the audio hold the same texts: they go too.
     const saver = deps.graph.checkpointer;
     if (typeof saver === "object") await saver.deleteThread(id);
+    await Promise.all(runs.map((run) => deps.hub.forget(run)));
+    for (const run of runs) audio?.remove(run);
     res.status(204).end();
   });
 

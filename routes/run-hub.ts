@@ -43,6 +43,11 @@ export class RunHub {
     void this.shared?.append(runId, event);
   }
 
+  /** Drops a finished run's events here and in the shared log. */
+  async forget(runId: string): Promise<void> {
+    await Promise.all([this.local.forget(runId), this.shared?.forget(runId)]);
+  }
+
   /** Whether a run's events can be served (this process's runs, or the shared log's). */
   async has(runId: string): Promise<boolean> {
     return (await this.local.has(runId)) || ((await this.shared?.has(runId)) ?? false);

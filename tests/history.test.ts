@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { MemorySaver } from "@langchain/langgraph";
 import type { BaseMessage } from "@langchain/core/messages";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -6,9 +9,11 @@ import type { ModelRequest } from "../graph/models.js";
 import { loadDebateResult, loadVoteResult } from "../history/load.js";
 import type { StageRow } from "../history/store.js";
 import type { Participant } from "../state/participants.js";
+import { AudioArchive } from "../providers/audio-archive.js";
 import { MemoryValueStore, VoiceSettingsStore } from "../providers/voice-settings-store.js";
 import { defaultRoster } from "../state/participants.js";
 import { answerOf, withOverrides, type Script } from "./support/fake-model.js";
+import { FakeSpeech } from "./support/fake-speech.js";
 import { testDeps } from "./support/harness.js";
 import { HISTORY_DATABASES, postgresHistory, sqliteHistory, TABLES, type TestHistory } from "./support/history-db.js";
 import { postChat, postDeliberate, readSse, startApp, type SseEvent } from "./support/http.js";
@@ -461,6 +466,26 @@ describe.each(HISTORY_DATABASES)("the history on $db", ({ skip, server }) => {
     expect(second.at(-1)!.event).toBe("done");
     expect(second.some((e) => e.event === "error")).toBe(false);
     expect((await history.messagesOf(conversationId)).map((m) => m.content).filter((_, i) => i % 2 === 0)).toEqual(["/vote Bästa språket?", "/vote Och för skript?"]);
+  });
+
+  it.skipIf(skip)("deletes a spoken debate's replay log and audio with its conversation", async () => {
+    const speech = new FakeSpeech(() => ({}));
+    const audioDir = mkdtempSync(join(tmpdir(), "debatt-audio-"));
+    cleanups.push(async () => rmSync(audioDir, { recursive: true, force: true }));
+    const { url } = await app(undefined, defaultRoster(), (deps) => {
+      deps.speech = () => speech;
+      deps.audio = new AudioArchive(audioDir, () => {});
+    });
+    const id = runIdOf(await runSse(await postChat(url, { message: "/dvoice Bör AI regleras?", participants: ["call_grok", "call_claude"] })));
+    expect((await fetch(`${url}/api/v1/debates/${id}/audio.wav`)).status).toBe(200);
+    const replay = await fetch(`${url}/api/v1/debates/${id}/events`);
+    expect(replay.status).toBe(200);
+    await replay.body?.cancel();
+
+    expect((await fetch(`${url}/api/v1/conversations/${id}`, { method: "DELETE" })).status).toBe(204);
+    expect((await fetch(`${url}/api/v1/debates/${id}/audio.wav`)).status).toBe(404);
+    expect(((await (await fetch(`${url}/api/v1/debates/${id}/events`)).json()) as any).error.code).toBe("run_not_found");
+    expect(readdirSync(audioDir)).toEqual([]);
   });
 
   it.skipIf(skip)("answers bad history requests with errors that name the problem", async () => {

@@ -157,6 +157,9 @@ describe.skipIf(!binary)(`one stream served by two instances sharing Redis${bina
       expect(a.models.calls.some((c) => c.aborted)).toBe(false);
       const { events: onA } = await readSse(await resume(serverA.url, runId));
       expect(onA.map((e) => [e.id, e.event, JSON.stringify(e.data)])).toEqual(all.map((e) => [e.id, e.event, JSON.stringify(e.data)]));
+      // Forgotten (its conversation was deleted), the run is gone from Redis for every instance.
+      await logA.forget(runId);
+      expect(await logB.has(runId)).toBe(false);
     } finally {
       await serverA.close();
       await serverB.close();
