@@ -9,7 +9,6 @@ import { DEFAULTS, type Settings } from "../state/config.js";
 import { MAX_PARTICIPANTS, resolveDeliberators, selectParticipants } from "../state/participants.js";
 import { RunRecorder } from "../history/recorder.js";
 import type { HistoryStore } from "../history/store.js";
-import type { State } from "../state/graph-state.js";
 import { HttpError } from "./errors.js";
 import { checkFollowUp, CONVERSATION_ID, CONVERSATION_ID_RULE } from "./follow-up.js";
 import type { RunHub } from "./run-hub.js";
@@ -38,7 +37,7 @@ function chatBodySchema(maxChars: number) {
         message: userText("message", maxChars),
         threadId: z
           .string({ error: "threadId must be a string" })
-          .regex(/^[A-Za-z0-9._:-]{1,128}$/, "threadId must be 1–128 characters of A–Z, a–z, 0–9, '.', '_', ':' or '-'")
+          .regex(CONVERSATION_ID, "threadId must be 1–128 characters of A–Z, a–z, 0–9, '.', '_', ':' or '-'")
           .optional(),
         conversationId: z.string({ error: "conversationId must be a string" }).regex(CONVERSATION_ID, CONVERSATION_ID_RULE).optional(),
         participants: z
@@ -169,7 +168,7 @@ export async function streamRun(deps: ChatRouteDeps, res: Response, input: RunIn
   const produced = (async () => {
     try {
       await deps.startGate.turn();
-      const onState = recorder ? (state: State, root: boolean) => recorder.observe(state, root) : undefined;
+      const onState = recorder && recorder.observe.bind(recorder);
       for await (const event of streamClientEvents(deps.graph, input, { signal: controller.signal, threadId, configurable: { run_id: runId }, onState })) {
         if (event.event === "done" && controller.signal.reason instanceof ShutdownError) {
           const reason = controller.signal.reason;

@@ -5,7 +5,7 @@ import { HttpError } from "./errors.js";
 /** Formats that take follow-ups (seed 001 and 004 are multi-turn; seed 000 and 002 are not). */
 const MULTI_TURN = new Set<DeliberationMode>(["vote", "deep"]);
 
-/** A conversation id: the thread of an earlier run. */
+/** A conversation id (`threadId`): the thread of a run. */
 export const CONVERSATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export const CONVERSATION_ID_RULE = "conversationId must be 1–128 characters of A–Z, a–z, 0–9, '.', '_', ':' or '-'";
 
