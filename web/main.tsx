@@ -1,8 +1,9 @@
 import { render } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { AdminPage } from "./admin.js";
-import { Arena, CompareView } from "./arena.js";
+import { Arena, CompareView, markdown } from "./arena.js";
 import { DeliberationView } from "./deliberation-view.js";
+import { HistoryPage, historyApi, type StoredMessage } from "./history.js";
 import { PanelView } from "./panel-view.js";
 import { emptyArena, reduce, type ArenaState } from "./arena-state.js";
 import { streamChat, StreamError } from "./stream.js";
@@ -21,6 +22,8 @@ interface Message {
   /** /dvoice: the player of this debate's audio and what it shows. */
   player?: VoicePlayer;
   voice?: VoiceView;
+  /** An answer loaded from the history: its text is shown as it was stored. */
+  stored?: StoredMessage;
 }
 
 let nextId = 1;
@@ -34,12 +37,28 @@ function threadKind(text: string): string {
   return /^\s*\/(vote|revise|deep|council)(?=\s|$)/i.exec(text)?.[1].toLowerCase() ?? "chat";
 }
 
-function App() {
+/** The thread kind of a stored conversation's mode. */
+const KIND_OF_MODE: Record<string, string> = { vote: "vote", debate: "revise", deep: "deep", council: "council" };
+
+/** The chat; with `conversation`, an earlier one loaded from the history, to read and go on with. */
+function App({ conversation }: { conversation?: string }) {
   const [messages, setMessages] = useState<Message[]>([]);
   const [input, setInput] = useState("");
+  const [loadError, setLoadError] = useState("");
   const busy = messages.some((m) => m.running);
   // The conversation: its thread on the server and the kind of messages it holds.
-  const thread = useRef({ id: crypto.randomUUID(), kind: "chat" });
+  const thread = useRef({ id: conversation ?? crypto.randomUUID(), kind: "chat" });
+
+  useEffect(() => {
+    if (!conversation) return;
+    historyApi<{ mode: string; messages: StoredMessage[] }>("GET", `/${encodeURIComponent(conversation)}`).then(
+      (c) => {
+        thread.current = { id: conversation, kind: KIND_OF_MODE[c!.mode] ?? "chat" };
+        setMessages(c!.messages.map((m) => (m.role === "user" ? { id: nextId++, role: "user", text: m.content } : { id: nextId++, role: "assistant", text: m.content, stored: m })));
+      },
+      (err: Error) => setLoadError(err.message),
+    );
+  }, [conversation]);
 
   const update = (id: number, patch: (m: Message) => Message) => setMessages((all) => all.map((m) => (m.id === id ? patch(m) : m)));
 
@@ -80,8 +99,13 @@ function App() {
   return (
     <main>
       <h1>
-        debatt <a class="admin-link" href="#admin">Admin</a>
+        debatt <a class="admin-link" href="#history">Historik</a> <a class="admin-link" href="#admin">Admin</a>
       </h1>
+      {loadError && (
+        <p class="error" role="alert">
+          {loadError}
+        </p>
+      )}
       <ol class="history" aria-live="polite">
         {messages.map((m) => (
           <li class={`message ${m.role}`} key={m.id}>
@@ -114,7 +138,19 @@ function App() {
   );
 }
 
+/** A stored answer: its text, and how its run ended when it did not complete. */
+function StoredAnswer({ m }: { m: StoredMessage }) {
+  const ended = { streaming: "pågår, eller avbröts innan den blev klar", error: `fel: ${m.error ?? ""}`, cancelled: "avbruten", complete: "" }[m.status];
+  return (
+    <div>
+      {m.content && <div class="synthesis" dangerouslySetInnerHTML={{ __html: markdown.render(m.content) }} />}
+      {ended && <p class="note">({ended})</p>}
+    </div>
+  );
+}
+
 function Answer({ m, retry }: { m: Message; retry: () => void }) {
+  if (m.stored) return <StoredAnswer m={m.stored} />;
   const a = m.arena!;
   return (
     <div>
@@ -136,7 +172,7 @@ function Answer({ m, retry }: { m: Message; retry: () => void }) {
   );
 }
 
-/** `#admin` shows the admin page, anything else the chat. */
+/** `#admin` shows the admin page, `#history` the earlier conversations, `#c/<id>` one of them, anything else a new chat. */
 function Root() {
   const [hash, setHash] = useState(location.hash);
   useEffect(() => {
@@ -144,7 +180,10 @@ function Root() {
     addEventListener("hashchange", onHash);
     return () => removeEventListener("hashchange", onHash);
   }, []);
-  return hash === "#admin" ? <AdminPage /> : <App />;
+  if (hash === "#admin") return <AdminPage />;
+  if (hash === "#history") return <HistoryPage />;
+  const conversation = /^#c\/(.+)$/.exec(hash)?.[1];
+  return conversation ? <App key={conversation} conversation={decodeURIComponent(conversation)} /> : <App />;
 }
 
 render(<Root />, document.getElementById("app")!);

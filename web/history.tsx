@@ -1,0 +1,106 @@
+import { useEffect, useState } from "preact/hooks";
+
+/** A conversation as `GET /api/v1/conversations` lists it. */
+export interface ConversationItem {
+  id: string;
+  title: string | null;
+  mode: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A stored message as `GET /api/v1/conversations/:id` answers it. */
+export interface StoredMessage {
+  id: string;
+  role: "user" | "assistant";
+  content: string;
+  status: "streaming" | "complete" | "error" | "cancelled";
+  error: string | null;
+}
+
+/** How the page names a stored mode (seed 000 stores /revise as "debate"). */
+export const MODE_LABEL: Record<string, string> = {
+  debatt: "/debatt",
+  dvoice: "/dvoice",
+  compare: "/compare",
+  vote: "/vote",
+  debate: "/revise",
+  deep: "/deep",
+  council: "/council",
+  chat: "chatt",
+};
+
+/** Calls the history API; throws the API's error message. */
+export async function historyApi<T>(method: string, path: string): Promise<T | undefined> {
+  const res = await fetch(`/api/v1/conversations${path}`, { method });
+  if (res.status === 204) return undefined;
+  const json = (await res.json().catch(() => null)) as (T & { error?: { message: string } }) | null;
+  if (!res.ok) throw new Error(json?.error?.message ?? `the server answered ${res.status}`);
+  return json as T;
+}
+
+/** `#history`: earlier conversations, newest first, twenty at a time; each opens or is deleted. */
+export function HistoryPage() {
+  const [items, setItems] = useState<ConversationItem[]>([]);
+  const [next, setNext] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState("");
+
+  async function load(cursor?: string) {
+    setLoading(true);
+    try {
+      const page = (await historyApi<{ conversations: ConversationItem[]; nextCursor: string | null }>("GET", `?limit=20${cursor ? `&cursor=${cursor}` : ""}`))!;
+      setItems((all) => (cursor ? [...all, ...page.conversations] : page.conversations));
+      setNext(page.nextCursor);
+      setError("");
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setLoading(false);
+    }
+  }
+
+  async function remove(c: ConversationItem) {
+    try {
+      await historyApi("DELETE", `/${encodeURIComponent(c.id)}`);
+      setItems((all) => all.filter((i) => i.id !== c.id));
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  }
+
+  useEffect(() => void load(), []);
+
+  return (
+    <main class="history-page">
+      <h1>
+        debatt <a class="admin-link" href="#">Chatt</a>
+      </h1>
+      <h2>Tidigare samtal</h2>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {!loading && items.length === 0 && !error && <p class="note">Inga sparade samtal än.</p>}
+      <ul class="conversations">
+        {items.map((c) => (
+          <li key={c.id}>
+            <a href={`#c/${encodeURIComponent(c.id)}`}>{c.title || "(utan titel)"}</a>
+            <span class="note">
+              {MODE_LABEL[c.mode] ?? c.mode} · {new Date(c.updatedAt).toLocaleString("sv-SE")}
+            </span>
+            <button type="button" aria-label={`Radera ${c.title || c.id}`} onClick={() => void remove(c)}>
+              Radera
+            </button>
+          </li>
+        ))}
+      </ul>
+      {next && (
+        <button type="button" disabled={loading} onClick={() => void load(next)}>
+          Visa fler
+        </button>
+      )}
+    </main>
+  );
+}
