@@ -4,23 +4,23 @@
  * The same 8-participant debate on the simulated provider (latency L per model call, about 400
  * streamed word-tokens per answer, 16 per chunk) runs in turn
  *   (a) without persistence: no checkpointer, events only counted;
- *   (b) with the checkpointer and the event log: LangGraph's SQLite checkpointer on a file (every
- *       step saved) and every event appended to the run's event log (the resumable stream);
- *   (c) as the service runs it by default: (b) plus the history (the question, each stage's rows
- *       as it lands, the answer) in its SQLite file;
+ *   (b) with the event log only: every event appended to the run's log (the resumable stream);
+ *   (c) as the service runs it by default: (b), LangGraph's SQLite checkpointer on a file (every
+ *       step saved) and the history (the question, each stage's rows as it lands, the answer) in
+ *       its SQLite file;
  *   (d) as (c) on PostgreSQL (DATABASE_URL), when Debian's postgresql is installed: a throwaway
  *       server on loopback holds the checkpoints and the history.
- * Prints each variant's wall-time ratio to (a) (target ≤ 1.02 for the service), its CPU, and the
- * rows and bytes written per debate.
+ * Prints each variant's wall-time ratio to (a) (target ≤ 1.02 for the service), the databases'
+ * share (c ÷ b), CPU, and the rows and bytes written per debate.
  */
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
-import type { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { openCheckpoints, type Checkpoints } from "../graph/checkpointer.js";
+import type { WriteBehindSaver } from "../graph/write-behind-saver.js";
 import { buildGraph } from "../graph/build.js";
 import { streamClientEvents } from "../graph/run.js";
 import { openHistory } from "../history/open.js";
@@ -33,7 +33,7 @@ import { DEFAULTS, loadSettings } from "../state/config.js";
 import { PostgresServer, postgresBinDir } from "./postgres-server.js";
 
 const L = Number(process.env.BENCH_LATENCY_MS ?? 50);
-const RUNS = Number(process.env.BENCH_RUNS ?? 9);
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const TABLES = ["conversations", "messages", "deliberation_stages"];
 
 interface Sample {
@@ -81,11 +81,15 @@ async function debate(v: Variant, run: number): Promise<Sample> {
   return { wallMs: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, events: id };
 }
 
-/** Rows of the SQLite checkpointer's tables and the size of its file. */
-function sqliteCheckpointCount(checkpoints: Checkpoints, file: string) {
-  const db = (checkpoints.saver as SqliteSaver).db;
+/** Rows of the SQLite checkpointer's tables and the size of its file (every queued write done). */
+async function sqliteCheckpointCount(checkpoints: Checkpoints, file: string) {
+  await (checkpoints.saver as WriteBehindSaver).flushed();
+  const db = new Database(file);
+  db.pragma("wal_checkpoint(TRUNCATE)"); // so the file holds every row
   const count = (t: string) => (db.prepare(`SELECT COUNT(*) AS n FROM ${t}`).get() as { n: number }).n;
-  return { "checkpoint rows": count("checkpoints"), "pending-write rows": count("writes"), "checkpoint KiB": statSync(file).size / 1024 };
+  const counts = { "checkpoint rows": count("checkpoints"), "pending-write rows": count("writes"), "checkpoint KiB": statSync(file).size / 1024 };
+  db.close();
+  return counts;
 }
 
 async function main(): Promise<void> {
@@ -93,10 +97,6 @@ async function main(): Promise<void> {
   const eventLog = () => new MemoryEventLog({ ttlMs: DEFAULTS.eventLogTtlMs, maxBytes: DEFAULTS.eventLogMaxBytes });
   const closers: (() => Promise<void> | void)[] = [() => rmSync(dir, { recursive: true, force: true })];
   try {
-    // (b): the service's own checkpointer, in a data directory of its own.
-    const dirB = join(dir, "b");
-    const ckB = await openCheckpoints({ ...loadSettings({}), dataDir: dirB });
-    closers.push(() => ckB.close());
     // (c): checkpoints and history in one data directory, as `npm start` opens them.
     const dirC = join(dir, "c");
     const ckC = await openCheckpoints({ ...loadSettings({}), dataDir: dirC });
@@ -105,13 +105,7 @@ async function main(): Promise<void> {
     closers.push(() => ckC.close(), () => historyC.close(), () => void rawC.close());
     const variants: Variant[] = [
       { name: "without persistence", samples: [] },
-      {
-        name: "SQLite checkpoints + event log",
-        saver: ckB.saver,
-        log: eventLog(),
-        samples: [],
-        written: async () => sqliteCheckpointCount(ckB, join(dirB, "checkpoints.sqlite")),
-      },
+      { name: "event log only (resumable streams)", log: eventLog(), samples: [] },
       {
         name: "SQLite checkpoints + event log + history (the default)",
         saver: ckC.saver,
@@ -121,7 +115,7 @@ async function main(): Promise<void> {
         written: async () => {
           rawC.pragma("wal_checkpoint(TRUNCATE)"); // so the file holds every row
           const rows = TABLES.reduce((n, t) => n + (rawC.prepare(`SELECT COUNT(*) AS n FROM ${t}`).get() as { n: number }).n, 0);
-          return { ...sqliteCheckpointCount(ckC, join(dirC, "checkpoints.sqlite")), "history rows": rows, "history KiB": statSync(join(dirC, "history.sqlite")).size / 1024 };
+          return { ...(await sqliteCheckpointCount(ckC, join(dirC, "checkpoints.sqlite"))), "history rows": rows, "history KiB": statSync(join(dirC, "history.sqlite")).size / 1024 };
         },
       },
     ];
@@ -175,6 +169,7 @@ async function main(): Promise<void> {
       const ratio = wall / bare;
       const target = i === 0 ? "" : `  ratio ${ratio.toFixed(3)}${i === 2 ? ` (target ≤ 1.02${ratio <= 1.02 ? ", met" : ", ✗ missed"})` : ""}`;
       console.log(`  ${v.name}: wall ${wall.toFixed(0)} ms, CPU ${median(v.samples.map((s) => s.cpuMs)).toFixed(0)} ms${target}`);
+      if (i === 2) console.log(`    the databases alone (÷ event log only): ${(wall / median(variants[1].samples.map((s) => s.wallMs))).toFixed(3)}`);
       if (after[i] && before[i]) {
         const perDebate = Object.entries(after[i]!).map(([k, n]) => `${((n - before[i]![k]) / RUNS).toFixed(0)} ${k}`);
         console.log(`    written per debate: ${perDebate.join(", ")}`);

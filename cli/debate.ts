@@ -6,7 +6,7 @@ import { AudioPlayer, NoPlayerError } from "./player.js";
 import { PCM } from "../state/voice.js";
 import { buildGraph } from "../graph/build.js";
 import { depsFromEnv } from "../graph/env.js";
-import { streamClientEvents, type ClientEvent } from "../graph/run.js";
+import { hasUnfinishedRun, streamClientEvents, type ClientEvent } from "../graph/run.js";
 import { ConfigError } from "../state/config.js";
 import { openCheckpoints } from "../graph/checkpointer.js";
 import { openHistory } from "../history/open.js";
@@ -191,7 +191,7 @@ async function main(): Promise<number> {
   }
   const threadId = resume ?? randomUUID();
   const saved = resume === undefined ? undefined : await graph.getState({ configurable: { thread_id: resume } });
-  if (saved && !saved.next?.length) {
+  if (saved && !hasUnfinishedRun(saved)) {
     process.stderr.write(`nothing to resume: thread "${resume}" has no unfinished run in ${checkpoints.where}\n`);
     return 2;
   }

@@ -5,6 +5,7 @@ import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { redactUrl } from "../providers/redact.js";
 import type { Settings } from "../state/config.js";
+import { WriteBehindSaver } from "./write-behind-saver.js";
 
 /** A checkpointer and what it holds on to. */
 export interface Checkpoints {
@@ -24,7 +25,12 @@ export async function openCheckpoints(settings: Settings): Promise<Checkpoints> 
   if (settings.databaseUrl) {
     const saver = PostgresSaver.fromConnString(settings.databaseUrl);
     await saver.setup();
-    return { saver, where: redactUrl(settings.databaseUrl), close: () => saver.end() };
+    const writeBehind = new WriteBehindSaver(saver);
+    const close = async () => {
+      await writeBehind.flushed();
+      await saver.end();
+    };
+    return { saver: writeBehind, where: redactUrl(settings.databaseUrl), close };
   }
   mkdirSync(settings.dataDir, { recursive: true });
   const file = join(settings.dataDir, "checkpoints.sqlite");
@@ -32,5 +38,10 @@ export async function openCheckpoints(settings: Settings): Promise<Checkpoints> 
   // The saver turns on WAL; with it, NORMAL syncs at checkpoints of the WAL rather than at every
   // step's commit. A killed process loses nothing; only a power cut may lose the last steps.
   saver.db.pragma("synchronous = NORMAL");
-  return { saver, where: file, close: async () => void saver.db.close() };
+  const writeBehind = new WriteBehindSaver(saver);
+  const close = async () => {
+    await writeBehind.flushed();
+    saver.db.close();
+  };
+  return { saver: writeBehind, where: file, close };
 }

@@ -21,6 +21,15 @@ export interface RunInput {
   resume?: boolean;
 }
 
+/**
+ * Whether a thread has a run to continue: steps still to run, or a step whose tasks all wrote
+ * their results while the checkpoint after it was not saved yet (the process died in between;
+ * continuing applies those results and goes on).
+ */
+export function hasUnfinishedRun(state: { next: readonly string[]; tasks: readonly unknown[] }): boolean {
+  return state.next.length > 0 || state.tasks.length > 0;
+}
+
 /** Options of a streamed run. */
 export interface RunOptions {
   /** Aborting it cancels the run: every in-flight model call is aborted and no more start. */

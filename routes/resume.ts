@@ -1,5 +1,6 @@
 import { Router, type Request, type Response } from "express";
 import { assertAccepting, serveEvents, streamRun, type ChatRouteDeps } from "./chat.js";
+import { hasUnfinishedRun } from "../graph/run.js";
 import { runIdOf } from "../history/rows.js";
 import type { State } from "../state/graph-state.js";
 import { HttpError } from "./errors.js";
@@ -49,7 +50,7 @@ export function threadResumeRouter(deps: ChatRouteDeps): Router {
     if (!deps.graph.checkpointer) throw new HttpError(501, "no_checkpointer", "this server keeps no checkpoints, so runs cannot be resumed");
     if (deps.hub.runningThread(threadId)) throw new HttpError(409, "run_in_progress", `thread "${threadId}" has a run going on; follow it with GET /api/v1/debates/<run_id>/events`);
     const state = await deps.graph.getState({ configurable: { thread_id: threadId } });
-    if (!state.next?.length) {
+    if (!hasUnfinishedRun(state)) {
       throw new HttpError(409, "nothing_to_resume", `thread "${threadId}" has no unfinished run${state.createdAt ? "" : " (it never ran here)"}`);
     }
     assertAccepting(deps.runs);

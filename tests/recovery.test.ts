@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { MemorySaver } from "@langchain/langgraph";
+import { WriteBehindSaver } from "../graph/write-behind-saver.js";
 import { openHistory } from "../history/open.js";
 import { debater, roster } from "./support/debater.js";
 import { startFakeOpenAI, type SeenRequest } from "./support/fake-servers.js";
@@ -156,5 +158,39 @@ describe("a vote resumed after its round's deadline passed", () => {
     const update = await vote({ voter: participants[0], participants, topic: "X", context: "ctx", deadline: Date.now() - 3_600_000 }, {});
     expect(models.callsOf("vote")).toHaveLength(1);
     expect(update.debate_votes).toEqual([expect.objectContaining({ voter: "Grok", valid: true, voted_for: "Claude" })]);
+  });
+});
+
+describe("the write-behind checkpointer", () => {
+  it("saves on a later turn of the event loop, in order, and every read waits for the saves queued before it", async () => {
+    const inner = new MemorySaver();
+    const order: string[] = [];
+    const put = inner.put.bind(inner);
+    const putWrites = inner.putWrites.bind(inner);
+    inner.put = async (...args) => (order.push(`put ${args[1].id}`), put(...args));
+    inner.putWrites = async (...args) => (order.push(`writes ${args[2]}`), putWrites(...args));
+    const saver = new WriteBehindSaver(inner);
+    const config = { configurable: { thread_id: "t", checkpoint_ns: "" } };
+    const checkpoint = (id: string) => ({ v: 4, id, ts: new Date().toISOString(), channel_values: { x: id }, channel_versions: { x: 1 }, versions_seen: {} });
+
+    const first = saver.put(config, checkpoint("1"), { source: "loop", step: 0, parents: {} }, { x: 1 });
+    const writes = saver.putWrites({ configurable: { ...config.configurable, checkpoint_id: "1" } }, [["x", "w"]], "task-a");
+    const second = saver.put(config, checkpoint("2"), { source: "loop", step: 1, parents: {} }, { x: 2 });
+    // Nothing has been saved yet: the caller (the next graph step) goes on first.
+    expect(order).toEqual([]);
+    const latest = await saver.getTuple(config);
+
+    expect(order).toEqual(["put 1", "writes task-a", "put 2"]);
+    expect(latest?.checkpoint.id).toBe("2");
+    await Promise.all([first, writes, second]);
+
+    // LangGraph queues a checkpoint only once the writes before it are saved; an aborted stream
+    // can end before that. Waiting for the saver before closing the database still catches it.
+    const chained = saver.putWrites({ configurable: { ...config.configurable, checkpoint_id: "2" } }, [["x", "v"]], "task-b").then(() =>
+      saver.put(config, checkpoint("3"), { source: "loop", step: 2, parents: {} }, { x: 3 }),
+    );
+    await saver.flushed();
+    expect(order.slice(3)).toEqual(["writes task-b", "put 3"]);
+    await chained;
   });
 });
