@@ -16,35 +16,19 @@ import type { NewStage } from "./store.js";
 /** A conversation's mode as stored: the seeds' names for their formats, else the command. */
 export type StoredMode = "debatt" | "dvoice" | "compare" | "vote" | "debate" | "deep" | "council" | "chat";
 
-/** The stored mode of a run of `route` (seed 000 calls /revise "debate"). */
-export function storedMode(route: State["route"], voice: boolean): StoredMode {
-  switch (route) {
-    case "debate":
-      return voice ? "dvoice" : "debatt";
-    case "revise":
-      return "debate";
-    case "vote":
-    case "deep":
-    case "council":
-    case "compare":
-      return route;
-    default:
-      return "chat";
-  }
-}
-
 /** The stored mode of a message's run, from its command. */
 export function modeOfMessage(message: string): StoredMode {
   const c = parseCommand(message);
   if (c.kind === "debate") return c.voice ? "dvoice" : "debatt";
   if (c.kind === "compare") return "compare";
-  if (c.kind === "deliberation") return storedMode(c.mode, false);
+  // Seed 000 calls /revise "debate".
+  if (c.kind === "deliberation") return c.mode === "revise" ? "debate" : c.mode;
   return "chat";
 }
 
 /** A conversation's title until a run generates one (seeds 000/001): its first question, shortened. */
 export function titleOf(question: string): string {
-  const text = question.replace(/^\/\S+\s+(--\S+\s+)*/, "").replace(/\s+/g, " ").trim();
+  const text = question.replace(/^\/\S+\s+(--\S+\s+)*/, "").replace(/\s+/g, " ").trim() || question.trim();
   return [...text].length > 80 ? `${[...text].slice(0, 79).join("").trimEnd()}…` : text;
 }
 

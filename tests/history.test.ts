@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { GraphDeps } from "../graph/deps.js";
 import type { ModelRequest } from "../graph/models.js";
 import { loadDebateResult, loadVoteResult } from "../history/load.js";
+import { titleOf } from "../history/rows.js";
 import type { StageRow } from "../history/store.js";
 import type { Participant } from "../state/participants.js";
 import { AudioArchive } from "../providers/audio-archive.js";
@@ -530,5 +531,16 @@ describe.each(HISTORY_DATABASES)("the history on $db", ({ skip, server }) => {
       expect(stored).not.toContain(secret);
       expect(checkpoints.join("")).not.toContain(secret);
     }
+  });
+});
+
+describe("a conversation's first title", () => {
+  it("is its first question without the command and options, on one line, at most 80 characters", () => {
+    expect(titleOf("/council --debate   Ship it\nnow?")).toBe("Ship it now?");
+    expect(titleOf("Hej!")).toBe("Hej!");
+    expect(titleOf("/debatt")).toBe("/debatt");
+    const long = titleOf(`/debatt ${"ord ".repeat(40)}`);
+    expect([...long]).toHaveLength(80);
+    expect(long.endsWith("ord…")).toBe(true);
   });
 });

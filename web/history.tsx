@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 
 /** A conversation as `GET /api/v1/conversations` lists it. */
-export interface ConversationItem {
+interface ConversationItem {
   id: string;
   title: string | null;
   mode: string;
@@ -19,7 +19,7 @@ export interface StoredMessage {
 }
 
 /** How the page names a stored mode (seed 000 stores /revise as "debate"). */
-export const MODE_LABEL: Record<string, string> = {
+const MODE_LABEL: Record<string, string> = {
   debatt: "/debatt",
   dvoice: "/dvoice",
   compare: "/compare",
