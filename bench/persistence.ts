@@ -28,7 +28,7 @@ import { RunRecorder } from "../history/recorder.js";
 import type { HistoryStore } from "../history/store.js";
 import { InMemoryPromptStore } from "../prompts/store.js";
 import { SimulatedModelFactory } from "../providers/simulated.js";
-import { MemoryEventLog } from "../routes/event-log.js";
+import { MemoryEventLog } from "../providers/event-log.js";
 import { DEFAULTS, loadSettings } from "../state/config.js";
 import { PostgresServer, postgresBinDir } from "./postgres-server.js";
 

@@ -6,7 +6,7 @@ import { DEFAULTS, resolveRunSettings, type RunSettings, type Settings } from ".
 import type { VoiceSettings } from "../state/voice.js";
 import type { VoiceSettingsStore } from "../providers/voice-settings-store.js";
 import type { AudioArchive } from "../providers/audio-archive.js";
-import type { EventLog } from "../routes/event-log.js";
+import type { EventLog } from "../providers/event-log.js";
 import type { ModelFactory, SearchClient, SpeechCache, SpeechSynthesizer } from "./models.js";
 
 /** Everything the graph's nodes need from outside, injected once when the graph is built. */

@@ -11,7 +11,7 @@ type ListOptions = Parameters<BaseCheckpointSaver["list"]>[1];
  * once. LangGraph's default durability ("async") saves a step while the next one runs, but the
  * SQLite saver does all its work (serialising the state, the insert) synchronously inside `put`,
  * so it held up the next step's model call. Deferred, the work fills the time that call waits
- * for the provider. Reads wait for every write queued before them, so nothing reads a stale
+ * for the provider. Reads wait for the writes queued before them, so nothing reads a stale
  * thread; a killed process loses at most the write of the step that had just ended, which a
  * resume then runs again.
  */
@@ -52,17 +52,17 @@ export class WriteBehindSaver extends BaseCheckpointSaver {
   }
 
   async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
-    await this.flushed();
+    await this.queue;
     return this.inner.getTuple(config);
   }
 
   async *list(config: RunnableConfig, options?: ListOptions): AsyncGenerator<CheckpointTuple> {
-    await this.flushed();
+    await this.queue;
     yield* this.inner.list(config, options);
   }
 
   async deleteThread(threadId: string): Promise<void> {
-    await this.flushed();
+    await this.queue;
     return this.inner.deleteThread(threadId);
   }
 

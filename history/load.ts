@@ -37,7 +37,10 @@ function answersOf(stages: StageRow[]) {
 
 /** Seed 001 `loadVoteResult`. */
 export async function loadVoteResult(history: HistoryStore, messageId: string) {
-  const stages = await history.stagesOf(messageId);
+  return voteResultOf(await history.stagesOf(messageId));
+}
+
+function voteResultOf(stages: StageRow[]) {
   const labelMap = find(stages, "label_map");
   const tally = data<TallyData>(find(stages, "vote_tally"));
   const tiebreakerStage = find(stages, "tiebreaker");
@@ -74,7 +77,10 @@ export async function loadVoteResult(history: HistoryStore, messageId: string) {
 
 /** Seed 000 `loadDebateResult` (/revise). */
 export async function loadDebateResult(history: HistoryStore, messageId: string) {
-  const stages = await history.stagesOf(messageId);
+  return debateResultOf(await history.stagesOf(messageId));
+}
+
+function debateResultOf(stages: StageRow[]) {
   const initialAnswers = all(stages, "initial_answer");
   const revisedLabelMap = data<LabelMap>(find(stages, "revised_label_map"));
   const tally = data<TallyData>(find(stages, "debate_vote_tally"));
@@ -123,7 +129,10 @@ export async function loadDebateResult(history: HistoryStore, messageId: string)
 
 /** /debatt and /dvoice: participants, each round's answers, the votes, results, convergence and synthesis. */
 export async function loadDebattResult(history: HistoryStore, messageId: string) {
-  const stages = await history.stagesOf(messageId);
+  return debattResultOf(await history.stagesOf(messageId));
+}
+
+function debattResultOf(stages: StageRow[]) {
   const answers = all(stages, "debatt_answer");
   const synthesis = find(stages, "debatt_synthesis");
   return {
@@ -141,7 +150,10 @@ export async function loadDebattResult(history: HistoryStore, messageId: string)
 
 /** /deep: the label map, stage-1 answers, every round's arguments and moderation, the synthesis. */
 export async function loadDeepResult(history: HistoryStore, messageId: string) {
-  const stages = await history.stagesOf(messageId);
+  return deepResultOf(await history.stagesOf(messageId));
+}
+
+function deepResultOf(stages: StageRow[]) {
   const moderations = all(stages, "deep_moderation");
   const synthesis = find(stages, "deep_synthesis");
   return {
@@ -163,7 +175,10 @@ export async function loadDeepResult(history: HistoryStore, messageId: string) {
 
 /** /council: each round's verdicts and the consolidated result with its report. */
 export async function loadCouncilResult(history: HistoryStore, messageId: string) {
-  const stages = await history.stagesOf(messageId);
+  return councilResultOf(await history.stagesOf(messageId));
+}
+
+function councilResultOf(stages: StageRow[]) {
   const verdicts = (round: number) =>
     all(stages, "council_verdict")
       .filter((s) => s.stageOrder === round)
@@ -174,7 +189,10 @@ export async function loadCouncilResult(history: HistoryStore, messageId: string
 
 /** /compare: the answers side by side. */
 export async function loadCompareResult(history: HistoryStore, messageId: string) {
-  const stages = await history.stagesOf(messageId);
+  return compareResultOf(await history.stagesOf(messageId));
+}
+
+function compareResultOf(stages: StageRow[]) {
   return { answers: all(stages, "compare_answer").map((s) => ({ model: s.model, text: s.content, responseTimeMs: s.responseTimeMs, ...(s.parsedData as object) })) };
 }
 
@@ -189,28 +207,29 @@ export function modeOfStages(stages: StageRow[]): StoredMode {
   return type ? "debate" : "chat";
 }
 
-/** The stored mode and full result of one run (null for a chat message: it has no stages). */
+/** The stored mode and full result of one run (null for a chat message: it has no stages), from one read. */
 export async function loadResult(history: HistoryStore, messageId: string): Promise<{ mode: StoredMode; result: unknown }> {
-  const mode = modeOfStages(await history.stagesOf(messageId));
-  return { mode, result: await loadResultOf(history, mode, messageId) };
+  const stages = await history.stagesOf(messageId);
+  const mode = modeOfStages(stages);
+  return { mode, result: resultOf(mode, stages) };
 }
 
-function loadResultOf(history: HistoryStore, mode: StoredMode, messageId: string): Promise<unknown> {
+function resultOf(mode: StoredMode, stages: StageRow[]): unknown {
   switch (mode) {
     case "vote":
-      return loadVoteResult(history, messageId);
+      return voteResultOf(stages);
     case "debate":
-      return loadDebateResult(history, messageId);
+      return debateResultOf(stages);
     case "debatt":
     case "dvoice":
-      return loadDebattResult(history, messageId);
+      return debattResultOf(stages);
     case "deep":
-      return loadDeepResult(history, messageId);
+      return deepResultOf(stages);
     case "council":
-      return loadCouncilResult(history, messageId);
+      return councilResultOf(stages);
     case "compare":
-      return loadCompareResult(history, messageId);
+      return compareResultOf(stages);
     case "chat":
-      return Promise.resolve(null);
+      return null;
   }
 }

@@ -50,7 +50,7 @@ export class RunRecorder {
     const content = this.last ? answerText(this.last) : "";
     const status: MessageStatus = cancelled ? "cancelled" : this.error ? "error" : "complete";
     const title = this.last?.conversation_title ?? null;
-    this.enqueue("answer", () => this.store.finishRun(this.run.messageId, { content, status, error: cancelled ? "cancelled" : this.error, title, at: new Date() }));
+    this.enqueue("answer", () => this.store.finishRun(this.run, { content, status, error: cancelled ? "cancelled" : this.error, title, at: new Date() }));
     await this.queue;
   }
 

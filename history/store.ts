@@ -56,6 +56,16 @@ export interface RunStart {
   at: Date;
 }
 
+/** How a run ended, as `finishRun` writes it. */
+export interface RunEnd {
+  content: string;
+  status: MessageStatus;
+  error: string | null;
+  /** The conversation's generated title, when the run made one. */
+  title: string | null;
+  at: Date;
+}
+
 /** A page of conversations, newest first, and the cursor of the next page (null at the end). */
 export interface ConversationPage {
   conversations: ConversationRow[];
@@ -71,7 +81,7 @@ export interface HistoryStore {
   /** Writes stage rows; a row already written (same id) is left as it is, so a resumed run may write again. */
   addStages(rows: NewStage[]): Promise<void>;
   /** Sets the answer's text and how the run ended, and the conversation's title and time. */
-  finishRun(messageId: string, end: { content: string; status: MessageStatus; error: string | null; title: string | null; at: Date }): Promise<void>;
+  finishRun(run: Pick<RunStart, "conversationId" | "messageId">, end: RunEnd): Promise<void>;
   /** Conversations, newest first, `limit` at a time after `cursor`. */
   listConversations(limit: number, cursor?: Cursor): Promise<ConversationPage>;
   conversation(id: string): Promise<ConversationRow | undefined>;
@@ -152,15 +162,13 @@ export class DrizzleHistory implements HistoryStore {
       .onConflictDoNothing();
   }
 
-  async finishRun(messageId: string, end: { content: string; status: MessageStatus; error: string | null; title: string | null; at: Date }): Promise<void> {
+  async finishRun(run: Pick<RunStart, "conversationId" | "messageId">, end: RunEnd): Promise<void> {
     const { conversations, messages } = this.t;
-    await this.db.update(messages).set({ content: end.content, status: end.status, error: end.error }).where(eq(messages.id, messageId));
-    const [row] = await this.db.select({ conversationId: messages.conversationId }).from(messages).where(eq(messages.id, messageId));
-    if (!row) return;
+    await this.db.update(messages).set({ content: end.content, status: end.status, error: end.error }).where(eq(messages.id, run.messageId));
     await this.db
       .update(conversations)
       .set(end.title ? { title: end.title, updatedAt: end.at } : { updatedAt: end.at })
-      .where(eq(conversations.id, row.conversationId));
+      .where(eq(conversations.id, run.conversationId));
   }
 
   async listConversations(limit: number, cursor?: Cursor): Promise<ConversationPage> {

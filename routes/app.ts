@@ -11,7 +11,7 @@ import { adminVoiceRouter } from "./admin-voice.js";
 import { chatRouter } from "./chat.js";
 import { debatesRouter } from "./debates.js";
 import { deliberateRouter } from "./deliberate.js";
-import { MemoryEventLog } from "./event-log.js";
+import { MemoryEventLog } from "../providers/event-log.js";
 import { resumeRouter, threadResumeRouter } from "./resume.js";
 import { RunHub } from "./run-hub.js";
 import { errorHandler, HttpError } from "./errors.js";

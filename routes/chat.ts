@@ -84,11 +84,11 @@ export function chatRouter(deps: ChatRouteDeps): Router {
   const router = Router();
   router.post("/api/v1/chat/stream", async (req: Request, res: Response) => {
     const body = parseJsonBody(req, schema, '{"message": "…"}');
-    checkParticipants(deps.settings, body.message, body.participants);
+    const command = parseCommand(body.message);
+    checkParticipants(deps.settings, command, body.participants);
     if (body.conversationId !== undefined) {
       // A follow-up in an earlier conversation: it must exist, and the seeds' checks apply.
       if (body.threadId !== undefined) throw new HttpError(400, "invalid_body", "send threadId or conversationId, not both (they name the same thing)");
-      const command = parseCommand(body.message);
       await checkFollowUp(deps, body.conversationId, command.kind === "deliberation" ? command.mode : undefined);
     }
     assertAccepting(deps.runs);
@@ -120,8 +120,7 @@ export function parseJsonBody<T>(req: Request, schema: z.ZodType<T>, example: st
  * Checks the requested participants against what the message's command takes (a seed format's
  * model count and ids, or the debate roster), so a bad list is a 400 before the stream starts.
  */
-function checkParticipants(settings: Settings, message: string, participants: string[] | undefined): void {
-  const command = parseCommand(message);
+function checkParticipants(settings: Settings, command: ReturnType<typeof parseCommand>, participants: string[] | undefined): void {
   try {
     if (command.kind === "deliberation") resolveDeliberators(settings.roster, participants, MODE_MODELS[command.mode]);
     else selectParticipants(settings.roster, participants);

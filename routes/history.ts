@@ -4,10 +4,10 @@ import type { AudioArchive } from "../providers/audio-archive.js";
 import { decodeCursor, type HistoryStore, type MessageRow } from "../history/store.js";
 import type { ChatRouteDeps } from "./chat.js";
 import { HttpError } from "./errors.js";
+import { CONVERSATION_ID } from "./follow-up.js";
 
 /** Page size of the conversation list: `?limit=` from 1 to 100, 20 by default. */
 const LIMIT = { default: 20, max: 100 };
-const ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 function limitOf(req: Request): number {
   const raw = req.query.limit;
@@ -20,7 +20,7 @@ function limitOf(req: Request): number {
 
 function idOf(req: Request, what: string): string {
   const id = String(req.params.id);
-  if (!ID.test(id)) throw new HttpError(400, `invalid_${what}_id`, `the ${what} id must be 1–128 characters of A–Z, a–z, 0–9, '.', '_', ':' or '-'`);
+  if (!CONVERSATION_ID.test(id)) throw new HttpError(400, `invalid_${what}_id`, `the ${what} id must be 1–128 characters of A–Z, a–z, 0–9, '.', '_', ':' or '-'`);
   return id;
 }
 

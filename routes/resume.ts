@@ -4,6 +4,7 @@ import { hasUnfinishedRun } from "../graph/run.js";
 import { runIdOf } from "../history/rows.js";
 import type { State } from "../state/graph-state.js";
 import { HttpError } from "./errors.js";
+import { CONVERSATION_ID } from "./follow-up.js";
 
 /** How soon an EventSource reconnects after the server ends a connection. */
 const RETRY_MS = 500;
@@ -46,7 +47,7 @@ export function threadResumeRouter(deps: ChatRouteDeps): Router {
   const router = Router();
   router.post("/api/v1/debates/:id/resume", async (req: Request, res: Response) => {
     const threadId = String(req.params.id);
-    if (!/^[A-Za-z0-9._:-]{1,128}$/.test(threadId)) throw new HttpError(400, "invalid_thread_id", "the id must be 1–128 characters of A–Z, a–z, 0–9, '.', '_', ':' or '-'");
+    if (!CONVERSATION_ID.test(threadId)) throw new HttpError(400, "invalid_thread_id", "the id must be 1–128 characters of A–Z, a–z, 0–9, '.', '_', ':' or '-'");
     if (!deps.graph.checkpointer) throw new HttpError(501, "no_checkpointer", "this server keeps no checkpoints, so runs cannot be resumed");
     if (deps.hub.runningThread(threadId)) throw new HttpError(409, "run_in_progress", `thread "${threadId}" has a run going on; follow it with GET /api/v1/debates/<run_id>/events`);
     const state = await deps.graph.getState({ configurable: { thread_id: threadId } });

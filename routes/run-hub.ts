@@ -1,4 +1,4 @@
-import type { EventLog, MemoryEventLog, RunEvent } from "./event-log.js";
+import type { EventLog, MemoryEventLog, RunEvent } from "../providers/event-log.js";
 
 interface LiveRun {
   threadId: string;

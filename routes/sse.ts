@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import type { Response } from "express";
 import type { ClientEvent } from "../graph/run.js";
-import type { RunEvent } from "./event-log.js";
+import type { RunEvent } from "../providers/event-log.js";
 
 /** The headers an SSE stream needs, including through buffering proxies (nginx). */
 export const SSE_HEADERS = {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RedisEventLog } from "../providers/redis-event-log.js";
-import { MemoryEventLog } from "../routes/event-log.js";
+import { MemoryEventLog } from "../providers/event-log.js";
 import { withOverrides } from "./support/fake-model.js";
 import { testDeps } from "./support/harness.js";
 import { idsAreGapless, postChat, readSse, startApp, type SseEvent } from "./support/http.js";
