@@ -10,7 +10,7 @@
  */
 import { Annotation, END, MemorySaver, START, StateGraph } from "@langchain/langgraph";
 import { buildGraph } from "../graph/build.js";
-import { streamClientEvents } from "../graph/run.js";
+import { streamClientEvents } from "../service/stream.js";
 import { InMemoryPromptStore } from "../prompts/store.js";
 import { SimulatedModelFactory } from "../providers/simulated.js";
 import { loadSettings } from "../state/config.js";

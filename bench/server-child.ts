@@ -5,7 +5,7 @@
  */
 import type { AddressInfo } from "node:net";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { depsFromEnv } from "../graph/env.js";
+import { depsFromEnv } from "../service/deps.js";
 import { createApp } from "../routes/app.js";
 
 const deps = depsFromEnv(process.env, { log: () => {} });

@@ -9,8 +9,8 @@
  * Env: BENCH_VOICE_L (default 200 ms).
  */
 import { buildGraph } from "../graph/build.js";
-import type { SpeechRequest, SpeechSynthesizer } from "../graph/models.js";
-import { streamClientEvents } from "../graph/run.js";
+import type { SpeechRequest, SpeechSynthesizer } from "../ports/models.js";
+import { streamClientEvents } from "../service/stream.js";
 import { InMemoryPromptStore } from "../prompts/store.js";
 import { SimulatedModelFactory } from "../providers/simulated.js";
 import { MemorySpeechCache } from "../providers/speech-cache.js";

@@ -1,4 +1,4 @@
-import type { ClientEvent } from "../graph/run.js";
+import type { ClientEvent } from "../service/stream.js";
 
 /** Terminal styles the printers share. */
 export interface Styles {

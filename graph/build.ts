@@ -1,24 +1,24 @@
 import { END, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
-import { makeDebateConvergence } from "../nodes/debate-convergence.js";
-import { makeDebateDomainPlanner } from "../nodes/debate-domain-planner.js";
-import { makeDebateRoundExecutor } from "../nodes/debate-round-executor.js";
-import { makeDebateSynthesizer } from "../nodes/debate-synthesizer.js";
-import { makeDebateVote } from "../nodes/debate-vote.js";
-import { makeDebateVoicePipeline } from "../nodes/debate-voice-pipeline.js";
-import { resolveIntent } from "../nodes/resolve-intent.js";
-import { makeSupervisor } from "../nodes/supervisor.js";
+import { makeDebateConvergence } from "../nodes/debatt/debate-convergence.js";
+import { makeDebateDomainPlanner } from "../nodes/debatt/debate-domain-planner.js";
+import { makeDebateRoundExecutor } from "../nodes/debatt/debate-round-executor.js";
+import { makeDebateSynthesizer } from "../nodes/debatt/debate-synthesizer.js";
+import { makeDebateVote } from "../nodes/debatt/debate-vote.js";
+import { makeDebateVoicePipeline } from "../nodes/debatt/debate-voice-pipeline.js";
+import { resolveIntent } from "../nodes/router/resolve-intent.js";
+import { makeSupervisor } from "../nodes/chat/supervisor.js";
 import { RunConfigSchema } from "../state/config.js";
 import type { VoteTask } from "../state/debate.js";
 import { GraphState } from "../state/graph-state.js";
 import { MAX_PARTICIPANTS } from "../state/participants.js";
-import type { GraphDeps } from "./deps.js";
+import type { GraphDeps } from "../ports/node-deps.js";
 import { afterDebate, recursionLimitFor, routeAfterIntent, routeAfterPlanner, routeAfterTurn } from "./edges.js";
 import { buildCompareGraph } from "./compare.js";
 import { buildCouncilGraph } from "./council.js";
 import { buildDeepGraph } from "./deep.js";
 import { buildReviseGraph } from "./revise.js";
 import { buildVoteGraph } from "./vote.js";
-import { VoiceRuns } from "./voice.js";
+import { VoiceRuns } from "../nodes/debatt/lib/voice-runs.js";
 
 /**
  * Builds and compiles the debatt graph (seed 003 §2):

@@ -1,9 +1,9 @@
 import { END, Send, START, StateGraph } from "@langchain/langgraph";
-import { makeCompareAnswer, type CompareTask } from "../nodes/compare-answer.js";
-import { compareComplete } from "../nodes/compare-complete.js";
-import { makeComparePlanner } from "../nodes/compare-planner.js";
+import { makeCompareAnswer, type CompareTask } from "../nodes/compare/compare-answer.js";
+import { compareComplete } from "../nodes/compare/compare-complete.js";
+import { makeComparePlanner } from "../nodes/compare/compare-planner.js";
 import { GraphState, type State } from "../state/graph-state.js";
-import type { GraphDeps } from "./deps.js";
+import type { GraphDeps } from "../ports/node-deps.js";
 
 /** After the planner: one parallel answer task per participant, or the end (bad participants). */
 export function routeToAnswers(state: State): Send[] | typeof END {

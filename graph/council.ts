@@ -1,13 +1,13 @@
 import { END, Send, START, StateGraph } from "@langchain/langgraph";
-import { runIdentityNames, redactSelfIdentification } from "../nodes/anonymity.js";
-import { makeCouncilConsolidate } from "../nodes/council-consolidate.js";
-import { makeCouncilJudge, type JudgeTask } from "../nodes/council-judge.js";
-import { makeCouncilPlanner } from "../nodes/council-planner.js";
-import { councilReview, roundOf } from "../nodes/council-review.js";
-import { makeDeliberationTitle } from "../nodes/deliberation-title.js";
+import { runIdentityNames, redactSelfIdentification } from "../nodes/shared/anonymity.js";
+import { makeCouncilConsolidate } from "../nodes/council/council-consolidate.js";
+import { makeCouncilJudge, type JudgeTask } from "../nodes/council/council-judge.js";
+import { makeCouncilPlanner } from "../nodes/council/council-planner.js";
+import { councilReview, roundOf } from "../nodes/council/council-review.js";
+import { makeDeliberationTitle } from "../nodes/deliberation/deliberation-title.js";
 import { DEFAULTS } from "../state/config.js";
 import { GraphState, type State } from "../state/graph-state.js";
-import type { GraphDeps } from "./deps.js";
+import type { GraphDeps } from "../ports/node-deps.js";
 
 type Update = typeof GraphState.Update;
 

@@ -1,16 +1,16 @@
 import { END, Send, START, StateGraph } from "@langchain/langgraph";
-import { runIdentityNames, redactSelfIdentification } from "../nodes/anonymity.js";
-import { makeDeepAnonymize } from "../nodes/deep-anonymize.js";
-import { makeDeepArgue, renderArgument, type ArgueTask } from "../nodes/deep-argue.js";
-import { makeDeepModerate } from "../nodes/deep-moderate.js";
-import { makeDeepPlanner } from "../nodes/deep-planner.js";
-import { makeDeepSynthesize } from "../nodes/deep-synthesize.js";
-import { makeDeliberationAnswer, type AnswerTask } from "../nodes/deliberation-answer.js";
-import { answerOf } from "../nodes/deliberation-outcomes.js";
-import { makeDeliberationTitle } from "../nodes/deliberation-title.js";
+import { runIdentityNames, redactSelfIdentification } from "../nodes/shared/anonymity.js";
+import { makeDeepAnonymize } from "../nodes/deep/deep-anonymize.js";
+import { makeDeepArgue, renderArgument, type ArgueTask } from "../nodes/deep/deep-argue.js";
+import { makeDeepModerate } from "../nodes/deep/deep-moderate.js";
+import { makeDeepPlanner } from "../nodes/deep/deep-planner.js";
+import { makeDeepSynthesize } from "../nodes/deep/deep-synthesize.js";
+import { makeDeliberationAnswer, type AnswerTask } from "../nodes/deliberation/deliberation-answer.js";
+import { answerOf } from "../nodes/shared/outcomes.js";
+import { makeDeliberationTitle } from "../nodes/deliberation/deliberation-title.js";
 import { GraphState, type State } from "../state/graph-state.js";
 import { answerSends } from "./deliberation.js";
-import type { GraphDeps } from "./deps.js";
+import type { GraphDeps } from "../ports/node-deps.js";
 
 type Update = typeof GraphState.Update;
 

@@ -1,8 +1,8 @@
 import { END, Send } from "@langchain/langgraph";
-import { runIdentityNames } from "../nodes/anonymity.js";
-import type { BallotTask } from "../nodes/deliberation-ballot.js";
-import { conversationHistory, type AnswerTask } from "../nodes/deliberation-answer.js";
-import { labelledResponses } from "../nodes/labels.js";
+import { runIdentityNames } from "../nodes/shared/anonymity.js";
+import type { BallotTask } from "../nodes/deliberation/deliberation-ballot.js";
+import { conversationHistory, type AnswerTask } from "../nodes/deliberation/deliberation-answer.js";
+import { labelledResponses } from "../nodes/shared/labels.js";
 import type { DeliberationMode } from "../state/deliberation.js";
 import type { State } from "../state/graph-state.js";
 

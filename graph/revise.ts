@@ -1,19 +1,19 @@
 import { END, Send, START, StateGraph } from "@langchain/langgraph";
-import { runIdentityNames } from "../nodes/anonymity.js";
-import { makeDeliberationAnswer, type AnswerTask } from "../nodes/deliberation-answer.js";
-import { makeDeliberationBallot, type BallotTask } from "../nodes/deliberation-ballot.js";
-import { makeDeliberationTitle } from "../nodes/deliberation-title.js";
-import { labelledResponses } from "../nodes/labels.js";
-import { makeReviseAnonymize } from "../nodes/revise-anonymize.js";
-import { reviseDeclareWinner } from "../nodes/revise-declare-winner.js";
-import { makeRevisePlanner } from "../nodes/revise-planner.js";
-import { makeReviseRelabel } from "../nodes/revise-relabel.js";
-import { makeReviseRevision, type RevisionTask } from "../nodes/revise-revision.js";
-import { reviseTally } from "../nodes/revise-tally.js";
+import { runIdentityNames } from "../nodes/shared/anonymity.js";
+import { makeDeliberationAnswer, type AnswerTask } from "../nodes/deliberation/deliberation-answer.js";
+import { makeDeliberationBallot, type BallotTask } from "../nodes/deliberation/deliberation-ballot.js";
+import { makeDeliberationTitle } from "../nodes/deliberation/deliberation-title.js";
+import { labelledResponses } from "../nodes/shared/labels.js";
+import { makeReviseAnonymize } from "../nodes/revise/revise-anonymize.js";
+import { reviseDeclareWinner } from "../nodes/revise/revise-declare-winner.js";
+import { makeRevisePlanner } from "../nodes/revise/revise-planner.js";
+import { makeReviseRelabel } from "../nodes/revise/revise-relabel.js";
+import { makeReviseRevision, type RevisionTask } from "../nodes/revise/revise-revision.js";
+import { reviseTally } from "../nodes/revise/revise-tally.js";
 import { GraphState, type State } from "../state/graph-state.js";
-import { answerOf } from "../nodes/deliberation-outcomes.js";
+import { answerOf } from "../nodes/shared/outcomes.js";
 import { answerSends, ballotSends } from "./deliberation.js";
-import type { GraphDeps } from "./deps.js";
+import type { GraphDeps } from "../ports/node-deps.js";
 
 type Update = typeof GraphState.Update;
 

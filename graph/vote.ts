@@ -1,16 +1,16 @@
 import { END, START, StateGraph } from "@langchain/langgraph";
-import { makeDeliberationAnswer, type AnswerTask } from "../nodes/deliberation-answer.js";
-import { makeDeliberationBallot, type BallotTask } from "../nodes/deliberation-ballot.js";
-import { makeDeliberationTitle } from "../nodes/deliberation-title.js";
-import { makeVoteAnonymize } from "../nodes/vote-anonymize.js";
-import { makeVotePlanner } from "../nodes/vote-planner.js";
-import { voteTally } from "../nodes/vote-tally.js";
-import { makeVoteTiebreak } from "../nodes/vote-tiebreak.js";
-import { voteDeclareWinner } from "../nodes/vote-declare-winner.js";
+import { makeDeliberationAnswer, type AnswerTask } from "../nodes/deliberation/deliberation-answer.js";
+import { makeDeliberationBallot, type BallotTask } from "../nodes/deliberation/deliberation-ballot.js";
+import { makeDeliberationTitle } from "../nodes/deliberation/deliberation-title.js";
+import { makeVoteAnonymize } from "../nodes/vote/vote-anonymize.js";
+import { makeVotePlanner } from "../nodes/vote/vote-planner.js";
+import { voteTally } from "../nodes/vote/vote-tally.js";
+import { makeVoteTiebreak } from "../nodes/vote/vote-tiebreak.js";
+import { voteDeclareWinner } from "../nodes/vote/vote-declare-winner.js";
 import { GraphState, type State } from "../state/graph-state.js";
-import { answerOf } from "../nodes/deliberation-outcomes.js";
+import { answerOf } from "../nodes/shared/outcomes.js";
 import { answerSends, ballotSends } from "./deliberation.js";
-import type { GraphDeps } from "./deps.js";
+import type { GraphDeps } from "../ports/node-deps.js";
 
 type Update = typeof GraphState.Update;
 

@@ -1,7 +1,7 @@
-import { parseCommand } from "../nodes/resolve-intent.js";
-import { countWords } from "../nodes/text.js";
-import { inParticipantOrder, labelToModel } from "../nodes/deliberation-outcomes.js";
-import { summarizeRevisions } from "../nodes/revise-relabel.js";
+import { parseCommand } from "../nodes/router/resolve-intent.js";
+import { countWords } from "../nodes/shared/text.js";
+import { inParticipantOrder, labelToModel } from "../nodes/shared/outcomes.js";
+import { summarizeRevisions } from "../nodes/revise/revise-relabel.js";
 import type { State } from "../state/graph-state.js";
 import { TOTAL_ROUNDS } from "../state/debate.js";
 import type { NewStage } from "./store.js";

@@ -1,4 +1,4 @@
-import type { ClientEvent } from "../graph/run.js";
+import type { ClientEvent } from "../service/stream.js";
 
 /** One event of a run with its SSE id (1, 2, 3, … without gaps). */
 export interface RunEvent extends ClientEvent {

@@ -1,5 +1,5 @@
 import { ChatOpenAI } from "@langchain/openai";
-import type { ModelFactory, ModelRequest } from "../graph/models.js";
+import type { ModelFactory, ModelRequest } from "../ports/models.js";
 import type { Settings } from "../state/config.js";
 
 /**

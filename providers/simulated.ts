@@ -2,7 +2,7 @@ import type { BaseChatModelParams } from "@langchain/core/language_models/chat_m
 import { AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
 import { ChatGenerationChunk } from "@langchain/core/outputs";
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
-import type { ModelFactory, ModelRequest } from "../graph/models.js";
+import type { ModelFactory, ModelRequest } from "../ports/models.js";
 import { detectLanguage } from "../state/language.js";
 import { seededRandom } from "../state/random.js";
 import { ChunkStreamingChatModel } from "./chunk-streaming-model.js";

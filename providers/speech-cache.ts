@@ -1,5 +1,5 @@
 import { Redis } from "ioredis";
-import type { SpeechCache } from "../graph/models.js";
+import type { SpeechCache } from "../ports/models.js";
 import { firstConnection, redisOptions } from "./redis-prompt-store.js";
 
 /**

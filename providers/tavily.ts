@@ -1,5 +1,5 @@
 import { tavily } from "@tavily/core";
-import type { SearchClient, SearchResult } from "../graph/models.js";
+import type { SearchClient, SearchResult } from "../ports/models.js";
 
 /** Tavily web search with the seed's limits; `baseUrl` (TAVILY_BASE_URL) overrides the endpoint. */
 export function createTavilySearch(options: { apiKey: string; baseUrl?: string; timeoutMs: number }): SearchClient {

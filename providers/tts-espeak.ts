@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import type { SpeechRequest, SpeechSynthesizer } from "../graph/models.js";
+import type { SpeechRequest, SpeechSynthesizer } from "../ports/models.js";
 import { PCM } from "../state/voice.js";
 import { bytesOf, LinearResampler, parseWavHeader, samplesOf } from "./pcm.js";
 

@@ -1,4 +1,4 @@
-import type { SpeechRequest, SpeechSynthesizer } from "../graph/models.js";
+import type { SpeechRequest, SpeechSynthesizer } from "../ports/models.js";
 
 /** Options of the OpenAI-compatible speech provider. */
 export interface OpenAISpeechOptions {

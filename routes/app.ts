@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import express, { type Express } from "express";
 import { buildGraph, type DebattGraph } from "../graph/build.js";
-import { stderrLog, type GraphDeps } from "../graph/deps.js";
+import { stderrLog, type GraphDeps } from "../ports/node-deps.js";
 import { DEFAULTS } from "../state/config.js";
 import { requireAdmin, limitAdminWrites } from "./admin-auth.js";
 import { adminFlowGraphRouter } from "./admin-flow-graph.js";
@@ -13,12 +13,12 @@ import { debatesRouter } from "./debates.js";
 import { deliberateRouter } from "./deliberate.js";
 import { MemoryEventLog } from "../providers/event-log.js";
 import { resumeRouter, threadResumeRouter } from "./resume.js";
-import { RunHub } from "./run-hub.js";
+import { RunHub } from "../service/run-hub.js";
 import { errorHandler, HttpError } from "./errors.js";
 import { historyRouter } from "./history.js";
 import type { HistoryStore } from "../history/store.js";
-import { ActiveRuns } from "./runs.js";
-import { StartGate } from "./start-gate.js";
+import { ActiveRuns } from "../service/active-runs.js";
+import { StartGate } from "../service/start-gate.js";
 
 /** What `createApp` returns: the express app and the runs it is streaming (for graceful shutdown). */
 export interface App {

@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { Router, type Request, type Response } from "express";
 import { z } from "zod";
 import type { DebattGraph } from "../graph/build.js";
-import { streamClientEvents, type ClientEvent, type RunInput } from "../graph/run.js";
-import { parseCommand } from "../nodes/resolve-intent.js";
+import { streamClientEvents, type ClientEvent, type RunInput } from "../service/stream.js";
+import { parseCommand } from "../nodes/router/resolve-intent.js";
 import { MODE_MODELS } from "../state/deliberation.js";
 import { DEFAULTS, type Settings } from "../state/config.js";
 import { MAX_PARTICIPANTS, resolveDeliberators, selectParticipants } from "../state/participants.js";
@@ -11,10 +11,10 @@ import { RunRecorder } from "../history/recorder.js";
 import type { HistoryStore } from "../history/store.js";
 import { HttpError } from "./errors.js";
 import { checkFollowUp, CONVERSATION_ID, CONVERSATION_ID_RULE } from "./follow-up.js";
-import type { RunHub } from "./run-hub.js";
-import { ActiveRuns, ShutdownError } from "./runs.js";
+import type { RunHub } from "../service/run-hub.js";
+import { ActiveRuns, ShutdownError } from "../service/active-runs.js";
 import { SseStream } from "./sse.js";
-import type { StartGate } from "./start-gate.js";
+import type { StartGate } from "../service/start-gate.js";
 
 /** Control characters other than tab, line feed and carriage return. */
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;

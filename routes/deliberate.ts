@@ -3,7 +3,7 @@ import { z } from "zod";
 import { DEFAULTS } from "../state/config.js";
 import { MODE_MODELS, type DeliberationMode, type ModeConfig } from "../state/deliberation.js";
 import { resolveDeliberators, resolveParticipant } from "../state/participants.js";
-import { DEEP_MAX_ROUNDS_LIMIT, DEEP_MIN_ROUNDS } from "../nodes/deep-stopping.js";
+import { DEEP_MAX_ROUNDS_LIMIT, DEEP_MIN_ROUNDS } from "../nodes/deep/lib/stopping-rule.js";
 import { assertAccepting, parseJsonBody, postOnly, streamRun, userText, type ChatRouteDeps } from "./chat.js";
 import { HttpError } from "./errors.js";
 import { checkFollowUp } from "./follow-up.js";

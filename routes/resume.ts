@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from "express";
 import { assertAccepting, serveEvents, streamRun, type ChatRouteDeps } from "./chat.js";
-import { hasUnfinishedRun } from "../graph/run.js";
+import { hasUnfinishedRun } from "../service/stream.js";
 import { runIdOf } from "../history/rows.js";
 import type { State } from "../state/graph-state.js";
 import { HttpError } from "./errors.js";

@@ -1,8 +1,8 @@
 import type { AddressInfo } from "node:net";
-import { stderrLog } from "../graph/deps.js";
-import { depsFromEnv } from "../graph/env.js";
+import { stderrLog } from "../ports/node-deps.js";
+import { depsFromEnv } from "../service/deps.js";
 import { ConfigError } from "../state/config.js";
-import { openCheckpoints } from "../graph/checkpointer.js";
+import { openCheckpoints } from "../providers/checkpointer.js";
 import { openHistory } from "../history/open.js";
 import { createApp } from "./app.js";
 

@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import type { Response } from "express";
-import type { ClientEvent } from "../graph/run.js";
+import type { ClientEvent } from "../service/stream.js";
 import type { RunEvent } from "../providers/event-log.js";
 
 /** The headers an SSE stream needs, including through buffering proxies (nginx). */

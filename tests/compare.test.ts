@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildGraph } from "../graph/build.js";
-import { parseCommand } from "../nodes/resolve-intent.js";
+import { parseCommand } from "../nodes/router/resolve-intent.js";
 import { strictEventSchema } from "../state/events.js";
 import { emptyArena, reduce } from "../web/arena-state.js";
 import { withOverrides } from "./support/fake-model.js";

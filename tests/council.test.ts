@@ -1,9 +1,9 @@
 import { AIMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { buildGraph } from "../graph/build.js";
-import type { ModelRequest } from "../graph/models.js";
-import { parseVerdict } from "../nodes/council-verdict.js";
-import { parseCommand } from "../nodes/resolve-intent.js";
+import type { ModelRequest } from "../ports/models.js";
+import { parseVerdict } from "../nodes/council/lib/verdict.js";
+import { parseCommand } from "../nodes/router/resolve-intent.js";
 import { strictEventSchema } from "../state/events.js";
 import { emptyArena, reduce } from "../web/arena-state.js";
 import { verdictReply, withOverrides, type Step } from "./support/fake-model.js";

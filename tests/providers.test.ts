@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { buildGraph } from "../graph/build.js";
-import { depsFromEnv } from "../graph/env.js";
-import { streamClientEvents, type ClientEvent } from "../graph/run.js";
+import { depsFromEnv } from "../service/deps.js";
+import { streamClientEvents, type ClientEvent } from "../service/stream.js";
 import { createTavilySearch } from "../providers/tavily.js";
 import { debater, roster } from "./support/debater.js";
 import { startFakeOpenAI, startFakeTavily, startSilentServer } from "./support/fake-servers.js";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { depsFromEnv } from "../graph/env.js";
+import { depsFromEnv } from "../service/deps.js";
 import { debater, roster } from "./support/debater.js";
 import { startFakeOpenAI } from "./support/fake-servers.js";
 import { withOverrides } from "./support/fake-model.js";

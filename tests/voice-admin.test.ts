@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { speechFor } from "../graph/env.js";
+import { speechFor } from "../service/deps.js";
 import { SecretBox } from "../providers/secret-box.js";
 import { MemoryValueStore, VOICE_SETTINGS_KEY, VoiceSettingsStore } from "../providers/voice-settings-store.js";
 import { DEFAULT_VOICE_MAP } from "../state/voice.js";

@@ -1,8 +1,8 @@
 import wavefile from "wavefile";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ClientEvent } from "../graph/run.js";
-import { splitSentences } from "../nodes/sentences.js";
-import { VoiceQueue, type VoiceEmitter } from "../nodes/voice-queue.js";
+import type { ClientEvent } from "../service/stream.js";
+import { splitSentences } from "../nodes/debatt/lib/sentences.js";
+import { VoiceQueue, type VoiceEmitter } from "../nodes/debatt/lib/voice-queue.js";
 import { LinearResampler, parseWavHeader, wavHeader } from "../providers/pcm.js";
 import { MemorySpeechCache } from "../providers/speech-cache.js";
 import { installed } from "../providers/installed.js";

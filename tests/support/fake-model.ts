@@ -1,7 +1,7 @@
 import { AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
 import { ChatGenerationChunk } from "@langchain/core/outputs";
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
-import type { ModelFactory, ModelPhase, ModelRequest } from "../../graph/models.js";
+import type { ModelFactory, ModelPhase, ModelRequest } from "../../ports/models.js";
 import { ChunkStreamingChatModel } from "../../providers/chunk-streaming-model.js";
 
 /** What a scripted call does: answer text (streamed in word pieces), fail, or wait. */

@@ -1,4 +1,4 @@
-import type { SpeechRequest, SpeechSynthesizer } from "../../graph/models.js";
+import type { SpeechRequest, SpeechSynthesizer } from "../../ports/models.js";
 import { fakePcm } from "./fake-servers.js";
 
 /** What the scripted synthesizer does for one sentence. */

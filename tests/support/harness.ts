@@ -1,8 +1,8 @@
 import { MemorySaver } from "@langchain/langgraph";
 import { buildGraph } from "../../graph/build.js";
-import type { GraphDeps } from "../../graph/deps.js";
-import type { SearchClient } from "../../graph/models.js";
-import { streamClientEvents, type ClientEvent } from "../../graph/run.js";
+import type { GraphDeps } from "../../ports/node-deps.js";
+import type { SearchClient } from "../../ports/models.js";
+import { streamClientEvents, type ClientEvent } from "../../service/stream.js";
 import { InMemoryPromptStore, type PromptStore } from "../../prompts/store.js";
 import type { ModeConfig } from "../../state/deliberation.js";
 import { loadSettings, type Settings } from "../../state/config.js";

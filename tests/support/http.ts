@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
-import type { GraphDeps } from "../../graph/deps.js";
+import type { GraphDeps } from "../../ports/node-deps.js";
 import { createApp, type App } from "../../routes/app.js";
 
 /** An SSE event as a standard EventSource parser hands it over. */

@@ -1,0 +1,45 @@
+import { HumanMessage, SystemMessage } from "@langchain/core/messages";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { runContext, type GraphDeps } from "../../ports/node-deps.js";
+import { DeltaCoalescer, emit } from "../../ports/emit.js";
+import type { CompareAnswer, StateUpdate } from "../../state/graph-state.js";
+import type { Participant } from "../../state/participants.js";
+import { answerOrFailure, streamText } from "../shared/model-call.js";
+import { countWords } from "../shared/text.js";
+
+/** What a `Send` to compare_answer carries. */
+export interface CompareTask {
+  participant: Participant;
+  question: string;
+}
+
+/**
+ * compare_answer: one participant answers the /compare question, streamed (one task per
+ * participant, all in parallel). A failure or timeout is this participant's only.
+ */
+export function makeCompareAnswer(deps: GraphDeps) {
+  return async function compareAnswer(task: CompareTask, config: LangGraphRunnableConfig): Promise<StateUpdate> {
+    const ctx = await runContext(deps, config);
+    const p = task.participant;
+    const who = { model: p.display, model_key: p.key };
+    emit(config, "compare_answer_start", who);
+    const started = performance.now();
+    const coalescer = new DeltaCoalescer((delta) => emit(config, "compare_answer_delta", { ...who, delta }), ctx.coalesceMs);
+    const { text, error } = await answerOrFailure(ctx.run.responseTimeoutMs, config.signal, coalescer, (signal) => {
+      const system = ctx.prompts.render("compare.answer.system", { participant: p.display, date: ctx.today() });
+      const model = deps.models.create({ phase: "compare", participant: p, topic: task.question, maxTokens: ctx.run.maxResponseTokens });
+      return streamText(model, [new SystemMessage(system), new HumanMessage(task.question)], signal, (d) => coalescer.push(d));
+    });
+    const answer: CompareAnswer = {
+      key: p.key,
+      display: p.display,
+      status: error ? "error" : "ok",
+      text: error ? "" : text,
+      word_count: error ? 0 : countWords(text),
+      latency_ms: Math.round(performance.now() - started),
+      ...(error ? { error } : {}),
+    };
+    emit(config, "compare_answer_end", { ...who, word_count: answer.word_count, latency_ms: answer.latency_ms, status: answer.status, ...(error ? { error } : {}) });
+    return { compare_answers: [answer] };
+  };
+}

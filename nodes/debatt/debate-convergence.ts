@@ -1,0 +1,58 @@
+import { HumanMessage, SystemMessage } from "@langchain/core/messages";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { emit } from "../../ports/emit.js";
+import { runContext, type GraphDeps, type RunContext } from "../../ports/node-deps.js";
+import { ConvergenceAnalysisSchema, type ConvergenceAnalysis, type DebateResults } from "../../state/debate.js";
+import type { State, StateUpdate } from "../../state/graph-state.js";
+import { buildTranscript } from "./lib/context-chain.js";
+import { extractJsonObject } from "../shared/json-extract.js";
+import { invokeText, rethrowIfCancelled, withTimeout } from "../shared/model-call.js";
+import { computeResults } from "./lib/tally.js";
+
+/**
+ * debate_convergence: closes the vote (self-votes filtered, counted, winner by votes, then total
+ * words, then name) and announces `debate_results` at once. The counts and the winner are
+ * computed, never taken from a model. Then the internal model's analysis (agreements,
+ * disagreements, overlap, …) is asked for; if it fails the debate finishes with the computed part.
+ */
+export function makeDebateConvergence(deps: GraphDeps) {
+  return async function debateConvergence(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
+    const ctx = await runContext(deps, config);
+    const names = state.debate_participants.map((p) => p.display);
+    const results = computeResults(state.debate_votes, names, state.debate_word_counts);
+    emit(config, "debate_round_end", { round: 4, participant_count: state.debate_votes.filter((b) => b.valid).length });
+    emit(config, "debate_results", results);
+
+    let analysis: ConvergenceAnalysis | null = null;
+    let analysisError: string | undefined;
+    try {
+      analysis = await analyse(ctx, config, state, results);
+    } catch (err) {
+      rethrowIfCancelled(err);
+      analysisError = (err as Error).message;
+      ctx.log(`convergence analysis failed, continuing with the computed results: ${analysisError}`);
+    }
+    return {
+      debate_status: "results",
+      debate_results: { ...results, analysis, ...(analysisError ? { analysis_error: analysisError } : {}) },
+    };
+  };
+}
+
+async function analyse(ctx: RunContext, config: LangGraphRunnableConfig, state: State, results: DebateResults): Promise<ConvergenceAnalysis> {
+  const topic = state.debate_topic ?? "";
+  const system = ctx.prompts.render("debate.convergence.system", {
+    topic,
+    winner: results.winner,
+    vote_counts: JSON.stringify(results.vote_counts),
+  });
+  const raw = await withTimeout(ctx.run.responseTimeoutMs, config.signal, (signal) => {
+    const model = ctx.deps.models.create({ phase: "convergence", topic });
+    return invokeText(model, [new SystemMessage(system), new HumanMessage(buildTranscript(topic, state.debate_round_responses))], signal);
+  });
+  const json = extractJsonObject(raw);
+  if (!json) throw new Error("the convergence answer holds no JSON object");
+  const parsed = ConvergenceAnalysisSchema.safeParse(json);
+  if (!parsed.success) throw new Error(`the convergence answer does not match its schema: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  return parsed.data;
+}

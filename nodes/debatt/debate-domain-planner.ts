@@ -1,0 +1,56 @@
+import { randomUUID } from "node:crypto";
+import { Overwrite, type LangGraphRunnableConfig } from "@langchain/langgraph";
+import { emit } from "../../ports/emit.js";
+import { runContext, type GraphDeps } from "../../ports/node-deps.js";
+import { TOTAL_ROUNDS } from "../../state/debate.js";
+import type { State, StateUpdate } from "../../state/graph-state.js";
+import { selectParticipants } from "../../state/participants.js";
+
+/**
+ * debate_domain_planner: deterministic (no model call). Picks the debaters (the roster, or the
+ * requested subset), fixes the debate id and the shuffle seed, resets the debate state of the
+ * thread and announces the debate with `debate_init`.
+ */
+export function makeDebateDomainPlanner(deps: GraphDeps) {
+  return async function debateDomainPlanner(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
+    const ctx = await runContext(deps, config);
+    let participants;
+    try {
+      participants = selectParticipants(deps.settings.roster, state.participants);
+    } catch (err) {
+      const message = (err as Error).message;
+      emit(config, "error", { code: "invalid_participants", message });
+      return { debate_status: "error", debate_error: message };
+    }
+    // The HTTP service passes its run id, so the debate is addressed by the id its stream announced.
+    const debateId = (config.configurable?.run_id as string | undefined) ?? randomUUID();
+    const topic = state.debate_topic ?? "";
+    emit(config, "debate_init", {
+      participants: participants.map((p) => ({ key: p.key, display: p.display, model: p.model, oneseek: p.oneseek === true })),
+      topic,
+      total_rounds: TOTAL_ROUNDS,
+      voice_mode: state.voice_mode,
+      debate_id: debateId,
+      simulated: deps.models.simulated,
+    });
+    return {
+      debate_id: debateId,
+      debate_seed: ctx.run.seed ?? Math.floor(Math.random() * 2 ** 31),
+      debate_participants: participants,
+      debate_topic: topic,
+      debate_current_round: 1,
+      debate_round_order: {},
+      debate_turn_index: 0,
+      debate_round_responses: new Overwrite({}),
+      debate_turns: new Overwrite([]),
+      debate_votes: new Overwrite([]),
+      debate_word_counts: Object.fromEntries(participants.map((p) => [p.display, 0])),
+      debate_status: "initializing",
+      debate_vote_context: null,
+      debate_vote_deadline: null,
+      debate_results: null,
+      debate_synthesis: null,
+      debate_error: null,
+    };
+  };
+}

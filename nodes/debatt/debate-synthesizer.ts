@@ -1,0 +1,70 @@
+import { HumanMessage, SystemMessage } from "@langchain/core/messages";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { DeltaCoalescer, emit } from "../../ports/emit.js";
+import { runContext, type GraphDeps } from "../../ports/node-deps.js";
+import { ROUNDS } from "../../state/debate.js";
+import type { State, StateUpdate } from "../../state/graph-state.js";
+import { buildTranscript } from "./lib/context-chain.js";
+import { rethrowIfCancelled, streamText, withTimeout } from "../shared/model-call.js";
+import { arenaData, arenaDataBlock, fallbackSynthesis } from "./lib/synthesis-text.js";
+
+/**
+ * debate_synthesizer: the final analysis, streamed as `text_delta`. It opens with the
+ * debate-arena-data block (computed from state), then streams the internal model's analysis;
+ * if the model fails, a deterministic synthesis (topic, winner, votes, summary) takes its place.
+ */
+export function makeDebateSynthesizer(deps: GraphDeps) {
+  return async function debateSynthesizer(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
+    const ctx = await runContext(deps, config);
+    const convergence = state.debate_results!;
+    const topic = state.debate_topic ?? "";
+    const names = new Map(state.debate_participants.map((p) => [p.key, p.display]));
+    const block = arenaDataBlock(
+      arenaData({
+        topic,
+        rounds: ROUNDS.map((r) => ({ round: r.round, type: r.type, order: (state.debate_round_order[r.round] ?? []).map((k) => names.get(k)!) })),
+        participants: state.debate_participants,
+        convergence,
+        ballots: state.debate_votes,
+      }),
+    );
+    emit(config, "text_delta", { delta: block });
+
+    const coalescer = new DeltaCoalescer((delta) => emit(config, "text_delta", { delta }), ctx.coalesceMs);
+    let body = "";
+    try {
+      const system = ctx.prompts.render("debate.analysis.system", {
+        topic,
+        winner: convergence.winner,
+        vote_counts: JSON.stringify(convergence.vote_counts),
+        summary: convergence.analysis?.merged_summary ?? "",
+      });
+      await withTimeout(ctx.run.responseTimeoutMs, config.signal, (signal) => {
+        const model = ctx.deps.models.create({ phase: "synthesis", topic, maxTokens: ctx.run.maxResponseTokens * 2 });
+        const transcript = buildTranscript(topic, state.debate_round_responses);
+        return streamText(model, [new SystemMessage(system), new HumanMessage(transcript)], signal, (d) => {
+          body += d;
+          coalescer.push(d);
+        });
+      });
+      if (body.trim() === "") throw new Error("the model returned an empty synthesis");
+    } catch (err) {
+      rethrowIfCancelled(err);
+      ctx.log(`synthesis model failed, using the fallback synthesis: ${(err as Error).message}`);
+      coalescer.flush();
+      // Text already streamed stays on screen; the fallback follows it as a complete result.
+      const fallback = (body ? "\n\n" : "") + fallbackSynthesis(topic, convergence);
+      coalescer.push(fallback);
+      body += fallback;
+    } finally {
+      coalescer.flush();
+    }
+    const synthesis = block + body;
+    emit(config, "debate_synthesis_complete", {
+      winner: convergence.winner,
+      vote_counts: convergence.vote_counts,
+      synthesis_length: synthesis.length,
+    });
+    return { debate_synthesis: synthesis, debate_status: "complete" };
+  };
+}

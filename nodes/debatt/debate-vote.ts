@@ -1,0 +1,54 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { emit } from "../../ports/emit.js";
+import { runContext, type GraphDeps } from "../../ports/node-deps.js";
+import type { Ballot, VoteTask } from "../../state/debate.js";
+import type { StateUpdate } from "../../state/graph-state.js";
+import { invokeText, rethrowIfCancelled, withTimeout } from "../shared/model-call.js";
+import { participantMessages } from "./lib/participant-prompts.js";
+import { parseVote } from "./lib/vote-parse.js";
+
+/**
+ * debate_vote: one participant's vote in round 4, run in parallel for every participant through
+ * `Send`. The call is bounded by the per-vote timeout and by what is left of the whole round's
+ * (a resumed run's votes, whose round deadline passed while the process was down, get a fresh one).
+ * A valid ballot is announced with `debate_vote_result`; an invalid one (names nobody, empty,
+ * unparsable, failed) is kept in state with its reason and never emitted.
+ */
+export function makeDebateVote(deps: GraphDeps) {
+  return async function debateVote(task: VoteTask, config: LangGraphRunnableConfig): Promise<StateUpdate> {
+    const ctx = await runContext(deps, config);
+    const { voter, participants, topic } = task;
+    const candidates = participants.map((p) => p.display).filter((d) => d !== voter.display);
+    // Every vote starts in the step that set the round's deadline, so one that starts after it
+    // belongs to a run resumed from its checkpoint (after a crash): it gets a fresh vote timeout.
+    const left = task.deadline - Date.now();
+    const budget = left > 0 ? Math.min(ctx.run.voteTimeoutMs, left) : ctx.run.voteTimeoutMs;
+    const base = { voter: voter.display, voter_key: voter.key, motivation: "", bullets: [] as string[] };
+    let ballot: Ballot;
+    try {
+      const raw = await withTimeout(budget, config.signal, (signal) => {
+        const messages = participantMessages(ctx, { participant: voter, participants, round: 4, topic, context: task.context, candidates });
+        const model = ctx.deps.models.create({ phase: "vote", participant: voter, round: 4, topic, candidates });
+        return invokeText(model, messages, signal);
+      });
+      const parsed = parseVote(raw, participants);
+      ballot = parsed.ok
+        ? { ...base, voted_for: parsed.vote.voted_for, motivation: parsed.vote.motivation, bullets: parsed.vote.bullets, valid: true }
+        : { ...base, voted_for: null, valid: false, invalid_reason: parsed.reason };
+    } catch (err) {
+      rethrowIfCancelled(err);
+      ballot = { ...base, voted_for: null, valid: false, invalid_reason: (err as Error).message };
+    }
+    if (ballot.valid) {
+      emit(config, "debate_vote_result", {
+        voter: ballot.voter,
+        voted_for: ballot.voted_for!,
+        motivation: ballot.motivation,
+        bullets: ballot.bullets,
+      });
+    } else {
+      ctx.log(`vote of ${voter.display} dropped: ${ballot.invalid_reason}`);
+    }
+    return { debate_votes: [ballot] };
+  };
+}

@@ -1,0 +1,82 @@
+import { HumanMessage, SystemMessage } from "@langchain/core/messages";
+import type { RunContext } from "../../../ports/node-deps.js";
+import type { SearchResult } from "../../../ports/models.js";
+import { DEFAULTS } from "../../../state/config.js";
+import type { Participant } from "../../../state/participants.js";
+import { extractJsonObject } from "../../shared/json-extract.js";
+import { invokeText } from "../../shared/model-call.js";
+
+/** Input of one OneSeek research step. */
+export interface ResearchRequest {
+  oneseek: Participant;
+  topic: string;
+  round: number;
+  context: string;
+  date: string;
+  signal: AbortSignal;
+}
+
+/**
+ * OneSeek's research before a turn (seed §3.1, never wired up in the original): the mini-planner
+ * plans 0–4 queries, they are searched in parallel (≤3 results of ≤300 characters each, 15 s),
+ * the mini-critic keeps the useful results, and the research prompt frames them as
+ * `[Tavily Result] title: content` lines. Returns null when there is nothing to add. Failures are
+ * logged and the turn goes on without research.
+ */
+export async function researchForTurn(ctx: RunContext, req: ResearchRequest): Promise<string | null> {
+  const search = ctx.deps.search;
+  if (!search) return null;
+  try {
+    const queries = await planQueries(ctx, req);
+    if (queries.length === 0) return null;
+    const settled = await Promise.allSettled(
+      queries.map((q) =>
+        search.search(q, { maxResults: DEFAULTS.searchMaxResults, maxChars: DEFAULTS.searchMaxChars, signal: req.signal }),
+      ),
+    );
+    for (const s of settled) if (s.status === "rejected") ctx.log(`OneSeek search failed: ${(s.reason as Error)?.message}`);
+    const results = dedupe(settled.flatMap((s) => (s.status === "fulfilled" ? s.value : [])));
+    if (results.length === 0) return null;
+    const kept = await critique(ctx, req, results);
+    if (kept.length === 0) return null;
+    const lines = kept.map((r) => `[Tavily Result] ${r.title}: ${r.content}`).join("\n");
+    return ctx.prompts.render("debate.research.system", { results: lines, date: req.date });
+  } catch (err) {
+    if (req.signal.aborted) throw err;
+    ctx.log(`OneSeek research skipped: ${(err as Error).message}`);
+    return null;
+  }
+}
+
+async function planQueries(ctx: RunContext, req: ResearchRequest): Promise<string[]> {
+  const model = ctx.deps.models.create({ phase: "research_plan", participant: req.oneseek, round: req.round, topic: req.topic });
+  const system = ctx.prompts.render("debate.mini_planner.system", {
+    topic: req.topic,
+    round: req.round,
+    date: req.date,
+    max_queries: DEFAULTS.searchMaxQueries,
+  });
+  const answer = await invokeText(model, [new SystemMessage(system), new HumanMessage(req.context)], req.signal);
+  const queries = extractJsonObject(answer)?.queries;
+  if (!Array.isArray(queries)) return [];
+  return queries
+    .filter((q): q is string => typeof q === "string" && q.trim() !== "")
+    .map((q) => q.trim())
+    .slice(0, DEFAULTS.searchMaxQueries);
+}
+
+async function critique(ctx: RunContext, req: ResearchRequest, results: SearchResult[]): Promise<SearchResult[]> {
+  const model = ctx.deps.models.create({ phase: "research_check", participant: req.oneseek, round: req.round, topic: req.topic });
+  const system = ctx.prompts.render("debate.mini_critic.system", { topic: req.topic });
+  const listing = results.map((r, i) => `${i}. ${r.title} (${r.url}): ${r.content}`).join("\n");
+  const answer = await invokeText(model, [new SystemMessage(system), new HumanMessage(listing)], req.signal);
+  const keep = extractJsonObject(answer)?.keep;
+  // A critic that answers nothing usable keeps everything: the results were asked for.
+  if (!Array.isArray(keep)) return results;
+  return keep.filter((i): i is number => Number.isInteger(i) && i >= 0 && i < results.length).map((i) => results[i]);
+}
+
+function dedupe(results: SearchResult[]): SearchResult[] {
+  const seen = new Set<string>();
+  return results.filter((r) => !seen.has(r.url) && (seen.add(r.url), true));
+}

@@ -1,0 +1,177 @@
+import { createHash } from "node:crypto";
+import type { SpeechCache, SpeechSynthesizer } from "../../../ports/models.js";
+import type { EventInput } from "../../../state/events.js";
+import type { Participant } from "../../../state/participants.js";
+import { CHUNK_BYTES, PCM, instructionsFor, voiceFor, type VoiceSettings } from "../../../state/voice.js";
+import { splitSentences } from "./sentences.js";
+
+/** A cache that keeps nothing, for deps without one. */
+export const NO_CACHE: SpeechCache = { get: async () => undefined, set: async () => {} };
+
+/** The voice events, emitted through the graph's one emit point. */
+export interface VoiceEmitter {
+  speaker(data: EventInput<"debate_voice_speaker">): void;
+  chunk(data: EventInput<"debate_voice_chunk">): void;
+  done(data: EventInput<"debate_voice_done">): void;
+  error(data: EventInput<"debate_voice_error">): void;
+}
+
+/** What a voice queue needs for one debate. */
+export interface VoiceQueueOptions {
+  synthesizer: SpeechSynthesizer;
+  settings: VoiceSettings;
+  language: "sv" | "en";
+  cache: SpeechCache;
+  emit: VoiceEmitter;
+  /** The run's signal: cancelling the run stops all synthesis and emission. */
+  signal: AbortSignal;
+  /** Receives every emitted chunk, in order (the audio archive behind the export). */
+  record?: (pcm: Buffer) => void;
+  /** How many sentences are synthesised at once across the debate (default 3). */
+  parallelism?: number;
+}
+
+/** One sentence's audio as it arrives; readable while it is still being produced. */
+class SentenceAudio {
+  readonly chunks: Buffer[] = [];
+  finished = false;
+  error: Error | undefined;
+  private wake: (() => void) | undefined;
+
+  push(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.notify();
+  }
+  finish(error?: Error): void {
+    this.finished = true;
+    this.error = error;
+    this.notify();
+  }
+  /** Yields the chunks in order as they arrive; throws the synthesis error, if any. */
+  async *read(): AsyncGenerator<Buffer> {
+    for (let i = 0; ; ) {
+      while (i < this.chunks.length) yield this.chunks[i++];
+      if (this.finished) {
+        if (this.error) throw this.error;
+        return;
+      }
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+}
+
+/** A counting semaphore: at most `size` tasks run at once, in the order they asked. */
+class Limiter {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly size: number) {}
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.running >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.running++;
+    try {
+      return await task();
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
+/**
+ * The spoken side of one /dvoice debate (seed §6, Strategy B). Each answer is handed over as soon
+ * as its text is complete; the text debate never waits for it. Answers are split into sentences
+ * that are synthesised with bounded parallelism (earlier speakers first), while the audio is
+ * emitted strictly in speaking order: one speaker's chunks are never interleaved with another's,
+ * and the first sentence streams as it arrives. A speech failure ends only that speaker's audio.
+ */
+export class VoiceQueue {
+  private tail: Promise<void> = Promise.resolve();
+  private readonly limiter: Limiter;
+
+  constructor(private readonly options: VoiceQueueOptions) {
+    this.limiter = new Limiter(options.parallelism ?? 3);
+  }
+
+  /** Starts speaking an answer after everything handed over before it. */
+  enqueue(participant: Participant, round: number, text: string): void {
+    const speakerAbort = new AbortController();
+    const signal = AbortSignal.any([this.options.signal, speakerAbort.signal]);
+    const voice = voiceFor(participant.display, this.options.settings, participant.voice);
+    const instructions = instructionsFor(participant.display, this.options.settings);
+    const sentences = splitSentences(text).map((sentence) => {
+      const audio = new SentenceAudio();
+      void this.limiter.run(() => this.synthesize(sentence, voice, instructions, audio, signal));
+      return audio;
+    });
+    this.tail = this.tail.then(() => this.speak(participant, round, voice, sentences, speakerAbort));
+  }
+
+  /** Resolves when every answer handed over so far has been spoken (or has failed). */
+  drain(): Promise<void> {
+    return this.tail;
+  }
+
+  private async synthesize(text: string, voice: string, instructions: string | undefined, audio: SentenceAudio, signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return audio.finish(new Error("cancelled"));
+    const { synthesizer, cache, language } = this.options;
+    const key = createHash("sha256")
+      .update(JSON.stringify([synthesizer.provider, synthesizer.model, voice, synthesizer.speed, instructions ?? "", language, text]))
+      .digest("hex");
+    try {
+      const cached = await cache.get(key);
+      if (cached) {
+        audio.push(cached);
+        return audio.finish();
+      }
+      const parts: Buffer[] = [];
+      for await (const chunk of synthesizer.synthesize({ text, voice, instructions, language, signal })) {
+        const part = Buffer.from(chunk);
+        parts.push(part);
+        audio.push(part);
+      }
+      audio.finish();
+      await cache.set(key, Buffer.concat(parts));
+    } catch (err) {
+      audio.finish(err as Error);
+    }
+  }
+
+  private async speak(p: Participant, round: number, voice: string, sentences: SentenceAudio[], abort: AbortController): Promise<void> {
+    const { emit, signal, synthesizer } = this.options;
+    if (signal.aborted || sentences.length === 0) return;
+    const who = { model: p.display, model_key: p.key, round };
+    emit.speaker({ ...who, voice, total_sentences: sentences.length, provider: synthesizer.provider });
+    let pending: Buffer = Buffer.alloc(0);
+    let chunkIndex = 0;
+    let totalBytes = 0;
+    const send = (pcm: Buffer) => {
+      this.options.record?.(pcm);
+      emit.chunk({ ...who, chunk_index: chunkIndex++, pcm_b64: pcm.toString("base64"), sample_rate: PCM.sampleRate, bit_depth: PCM.bitDepth, channels: PCM.channels });
+      totalBytes += pcm.length;
+    };
+    try {
+      for (const sentence of sentences) {
+        for await (const part of sentence.read()) {
+          if (signal.aborted) return;
+          pending = pending.length ? Buffer.concat([pending, part]) : part;
+          while (pending.length >= CHUNK_BYTES) {
+            send(pending.subarray(0, CHUNK_BYTES));
+            pending = pending.subarray(CHUNK_BYTES);
+          }
+        }
+      }
+      // The last chunk is shorter; a dangling half sample (a truncated stream) is dropped.
+      const tail = pending.subarray(0, pending.length - (pending.length % 2));
+      if (tail.length) send(tail);
+      emit.done({ ...who, total_bytes: totalBytes, total_chunks: chunkIndex });
+    } catch (err) {
+      abort.abort();
+      if (!signal.aborted) emit.error({ model: p.display, round, error: (err as Error).message });
+    }
+  }
+}

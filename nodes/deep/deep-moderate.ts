@@ -1,0 +1,91 @@
+import { HumanMessage } from "@langchain/core/messages";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { runContext, type GraphDeps } from "../../ports/node-deps.js";
+import { emit } from "../../ports/emit.js";
+import { ModeratorAssessmentSchema, type DebaterTurn, type DeepRoundOutcome, type ModeratorAssessment } from "../../state/deliberation.js";
+import type { State, StateUpdate } from "../../state/graph-state.js";
+import { debatersOf } from "./deep-anonymize.js";
+import { DEEP_MIN_ROUNDS, stoppingDecision } from "./lib/stopping-rule.js";
+import { extractJsonObject } from "../shared/json-extract.js";
+import { invokeText, rethrowIfCancelled, withTimeout } from "../shared/model-call.js";
+
+const clamp01 = (v: unknown) => (typeof v === "number" ? Math.min(1, Math.max(0, v)) : v);
+
+/** Reads the moderator's JSON against seed 004's shape (scores clamped to 0–1, missing lists empty). */
+export function parseAssessment(text: string): { ok: true; assessment: ModeratorAssessment } | { ok: false; reason: string } {
+  const json = extractJsonObject(text);
+  if (!json) return { ok: false, reason: "no JSON object in the moderator's answer" };
+  const parsed = ModeratorAssessmentSchema.safeParse({
+    should_stop: false,
+    consensus_answer: null,
+    next_round_focus: null,
+    remaining_disagreements: [],
+    ...json,
+    agreement_score: clamp01(json.agreement_score),
+    new_points_ratio: clamp01(json.new_points_ratio),
+  });
+  if (!parsed.success) return { ok: false, reason: parsed.error.issues.map((i) => `${i.path.join(".") || "assessment"}: ${i.message}`).join("; ") };
+  return { ok: true, assessment: parsed.data };
+}
+
+/** This round's arguments as the moderator reads them (seed 004's template). */
+function renderArguments(turns: DebaterTurn[]): string {
+  return turns
+    .map((t) => [`### Debater ${t.label}`, `- Stance: ${t.argument!.stance}`, `- Confidence: ${t.argument!.confidence}`, `- Revision: ${t.argument!.revision}`, ...t.argument!.key_points.map((k) => `- ${k}`), "---", ""].join("\n"))
+    .join("\n");
+}
+
+/**
+ * deep_moderate: the round's arguments are in. The moderator (the internal model) assesses them
+ * in JSON; whether to stop is then computed by seed 004's rule from its numbers and the
+ * debaters' revisions, never taken from its `should_stop`. Emits `deep_round_complete` with the
+ * arguments, the assessment and the decision, then the next `deep_round_start` if it goes on.
+ * A failed moderator counts as no convergence; a round in which no debater argued stops the run.
+ */
+export function makeDeepModerate(deps: GraphDeps) {
+  return async function deepModerate(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
+    const ctx = await runContext(deps, config);
+    const round = state.deep_round;
+    const order = Object.keys(state.deliberation_labels);
+    const turns = state.deep_turns.filter((t) => t.round === round).sort((a, b) => order.indexOf(a.label) - order.indexOf(b.label));
+    const argued = turns.filter((t) => t.status === "ok");
+    if (argued.length === 0) {
+      const message = `No debater produced a valid argument in round ${round}.`;
+      emit(config, "deep_round_complete", { round, arguments: turns, assessment: null, stop: true, reason: "no_arguments" });
+      emit(config, "error", { code: "all_debaters_failed", message });
+      return { deliberation_error: message };
+    }
+    let assessment: ModeratorAssessment | null = null;
+    let moderatorError: string | undefined;
+    try {
+      const prompt = ctx.prompts.render("deep.moderator", {
+        question: state.deliberation_question ?? "",
+        round_number: round,
+        max_rounds: state.deep_max_rounds,
+        arguments: renderArguments(argued),
+      });
+      const reply = await withTimeout(state.deliberation_timeout_ms, config.signal, (signal) =>
+        invokeText(deps.models.create({ phase: "moderator", round, topic: state.deliberation_question ?? "" }), [new HumanMessage(prompt)], signal),
+      );
+      const parsed = parseAssessment(reply);
+      if (parsed.ok) assessment = parsed.assessment;
+      else moderatorError = parsed.reason;
+    } catch (err) {
+      rethrowIfCancelled(err);
+      moderatorError = (err as Error).message;
+    }
+    const decision = stoppingDecision({
+      round,
+      minRounds: DEEP_MIN_ROUNDS,
+      maxRounds: state.deep_max_rounds,
+      agreementScore: assessment?.agreement_score ?? null,
+      newPointsRatio: assessment?.new_points_ratio ?? null,
+      revisions: argued.map((t) => t.argument!.revision),
+    });
+    const outcome: DeepRoundOutcome = { round, assessment, ...(moderatorError ? { moderatorError } : {}), ...decision };
+    emit(config, "deep_round_complete", { round, arguments: turns, assessment, ...(moderatorError ? { moderatorError } : {}), ...decision });
+    if (decision.stop) return { deep_outcomes: [outcome] };
+    emit(config, "deep_round_start", { round: round + 1, debaters: debatersOf(state) });
+    return { deep_outcomes: [outcome], deep_round: round + 1 };
+  };
+}

@@ -1,0 +1,69 @@
+import { HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { runContext, type GraphDeps } from "../../ports/node-deps.js";
+import { whoIs, type CollectedAnswer, type DeliberationMode } from "../../state/deliberation.js";
+import type { StateUpdate } from "../../state/graph-state.js";
+import type { Participant } from "../../state/participants.js";
+import { streamText } from "../shared/model-call.js";
+import { streamAnswer } from "../shared/streamed-answer.js";
+
+/** Turns of earlier conversation a follow-up is answered with (seeds 000/001: the last 10). */
+export const HISTORY_TURNS = 10;
+
+/**
+ * The conversation before the current question, cut to its last 10 turns (a turn: the user's
+ * question and the assistant's answer). The current question is the thread's last message; the
+ * user's earlier messages lose their slash command, so models see the questions as asked.
+ */
+export function conversationHistory(messages: readonly BaseMessage[]): BaseMessage[] {
+  return messages
+    .slice(0, -1)
+    .slice(-2 * HISTORY_TURNS)
+    .map((m) => (HumanMessage.isInstance(m) && typeof m.content === "string" ? new HumanMessage(m.content.replace(/^\s*\/[a-z]+\s+/i, "")) : m));
+}
+
+/** What a `Send` to a seed format's stage-1 answer carries. */
+export interface AnswerTask {
+  mode: DeliberationMode;
+  participant: Participant;
+  question: string;
+  /** Earlier turns of the conversation (empty for a new one). */
+  history: BaseMessage[];
+  timeoutMs: number;
+}
+
+/**
+ * Stage 1 of the seed formats (one task per model, all in parallel): the model answers the plain
+ * question after the conversation's last turns, streamed as `answer_delta` (stage `collect`). It is never told its own name, so the
+ * answer has less to give its author away when others judge it. A failure or timeout is this
+ * model's alone and is kept with its reason.
+ */
+export function makeDeliberationAnswer(deps: GraphDeps) {
+  return async function deliberationAnswer(task: AnswerTask, config: LangGraphRunnableConfig): Promise<StateUpdate> {
+    const ctx = await runContext(deps, config);
+    const p = task.participant;
+    const who = whoIs(p);
+    const started = performance.now();
+    const { text, error } = await streamAnswer(ctx, config, {
+      mode: task.mode,
+      stage: "collect",
+      who,
+      timeoutMs: task.timeoutMs,
+      call: (signal, onDelta) => {
+        const system = ctx.prompts.render("deliberation.answer.system", { date: ctx.today() });
+        const model = deps.models.create({ phase: "answer", participant: p, topic: task.question, maxTokens: ctx.run.maxResponseTokens });
+        return streamText(model, [new SystemMessage(system), ...task.history, new HumanMessage(task.question)], signal, onDelta);
+      },
+    });
+    const answer: CollectedAnswer = {
+      key: p.key,
+      display: p.display,
+      model: p.model,
+      status: error ? "error" : "ok",
+      response: error ? "" : text,
+      responseTimeMs: Math.round(performance.now() - started),
+      ...(error ? { error } : {}),
+    };
+    return { deliberation_answers: [answer] };
+  };
+}

@@ -1,0 +1,59 @@
+import { HumanMessage } from "@langchain/core/messages";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { runContext, type GraphDeps } from "../../ports/node-deps.js";
+import { whoIs, type DeliberationMode, type VoteResponse } from "../../state/deliberation.js";
+import type { StateUpdate } from "../../state/graph-state.js";
+import type { Participant } from "../../state/participants.js";
+import { namesMentioned } from "../shared/anonymity.js";
+import { parseLetterVote } from "../shared/letter-vote.js";
+import { streamText } from "../shared/model-call.js";
+import { streamAnswer } from "../shared/streamed-answer.js";
+
+/** What a `Send` to deliberation_ballot carries: one voter and what every voter is shown. */
+export interface BallotTask {
+  mode: DeliberationMode;
+  /** The voting prompt's registry key (`{question}`, `{responses}`). */
+  promptKey: string;
+  voter: Participant;
+  question: string;
+  /** The anonymised answers, rendered once for all voters. */
+  responses: string;
+  /** The labels in play, e.g. Response A–D. */
+  labels: string[];
+  /** Names that would identify an author (for flagging the vote's text). */
+  names: string[];
+  timeoutMs: number;
+}
+
+/**
+ * deliberation_ballot: one model reads the anonymised answers and votes (one task per voter, in
+ * parallel; /vote and /revise). The text is parsed with seed 001's parser; a failed call or an unparsable text
+ * is an invalid vote, kept with its text. A text that names a participant or vendor is flagged.
+ */
+export function makeDeliberationBallot(deps: GraphDeps) {
+  return async function deliberationBallot(task: BallotTask, config: LangGraphRunnableConfig): Promise<StateUpdate> {
+    const ctx = await runContext(deps, config);
+    const who = whoIs(task.voter);
+    const started = performance.now();
+    const { text, error } = await streamAnswer(ctx, config, {
+      mode: task.mode,
+      stage: "vote",
+      who,
+      timeoutMs: task.timeoutMs,
+      call: (signal, onDelta) => {
+        const prompt = ctx.prompts.render(task.promptKey, { question: task.question, responses: task.responses });
+        const model = deps.models.create({ phase: "ballot", participant: task.voter, topic: task.question, candidates: task.labels });
+        return streamText(model, [new HumanMessage(prompt)], signal, onDelta);
+      },
+    });
+    const vote: VoteResponse = {
+      ...who,
+      voteText: text,
+      votedFor: error ? null : parseLetterVote(text),
+      responseTimeMs: Math.round(performance.now() - started),
+      ...(error ? { error } : {}),
+      anonymityBreach: namesMentioned(text, task.names, task.question),
+    };
+    return { vote_ballots: [vote] };
+  };
+}

@@ -1,0 +1,51 @@
+import { HumanMessage } from "@langchain/core/messages";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { runContext, type GraphDeps } from "../../ports/node-deps.js";
+import { emit } from "../../ports/emit.js";
+import type { State, StateUpdate } from "../../state/graph-state.js";
+import { invokeText, withTimeout } from "../shared/model-call.js";
+
+/** Longest title kept. */
+const MAX_TITLE_CHARS = 80;
+
+/** A model's title reply made into a title: first line, no quotes or end punctuation, at most 80 characters. */
+export function cleanTitle(reply: string): string {
+  const line = reply.trim().split("\n")[0] ?? "";
+  const bare = line.replace(/^(?:title:\s*)/i, "").replace(/["'“”‘’«»`*#]/g, "").replace(/[.!?:;,]+$/, "").replace(/\s+/g, " ").trim();
+  return bare.length <= MAX_TITLE_CHARS ? bare : `${bare.slice(0, MAX_TITLE_CHARS - 1).trimEnd()}…`;
+}
+
+/** The fallback title: the question's first five words. */
+export function titleFromQuestion(question: string): string {
+  return cleanTitle(question.split(/\s+/).slice(0, 5).join(" "));
+}
+
+/**
+ * deliberation_title: the last step of a seed format. A new conversation gets a 3–5 word title
+ * from the internal model (`title_complete`; the question's first words if the model fails);
+ * a follow-up keeps its title. Then `complete`.
+ */
+export function makeDeliberationTitle(deps: GraphDeps) {
+  return async function deliberationTitle(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
+    if (state.conversation_title) {
+      emit(config, "complete", {});
+      return {};
+    }
+    const ctx = await runContext(deps, config);
+    const question = state.deliberation_question ?? "";
+    let title = "";
+    try {
+      const reply = await withTimeout(state.deliberation_timeout_ms, config.signal, (signal) =>
+        invokeText(deps.models.create({ phase: "title", topic: question }), [new HumanMessage(ctx.prompts.render("deliberation.title", { question }))], signal),
+      );
+      title = cleanTitle(reply);
+    } catch (err) {
+      if (config.signal?.aborted) throw err;
+      ctx.log(`title generation failed, using the question's first words: ${(err as Error).message}`);
+    }
+    if (!title) title = titleFromQuestion(question);
+    emit(config, "title_complete", { data: { title } });
+    emit(config, "complete", {});
+    return { conversation_title: title };
+  };
+}

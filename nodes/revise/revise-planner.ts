@@ -1,0 +1,29 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { GraphDeps } from "../../ports/node-deps.js";
+import { emit } from "../../ports/emit.js";
+import { whoIs } from "../../state/deliberation.js";
+import type { State, StateUpdate } from "../../state/graph-state.js";
+import { planDeliberation } from "../shared/plan.js";
+
+/**
+ * revise_planner: picks the 3–6 peers (a model named twice is two participants, seed 000 §F),
+ * refuses a follow-up (/revise is single-turn), resets the state and announces the run with
+ * `debate_start` (the seed's name for this mode) and `round1_start`.
+ */
+export function makeRevisePlanner(deps: GraphDeps) {
+  return async function revisePlanner(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
+    const plan = planDeliberation(deps, state, config, "revise", { multiTurn: false });
+    if (!plan.ok) return plan.update;
+    emit(config, "debate_start", {
+      conversationId: plan.conversationId,
+      messageId: plan.id,
+      mode: "debate",
+      question: state.deliberation_question ?? "",
+      participants: plan.participants.map(whoIs),
+      antiAnchoring: plan.update.revise_anti_anchoring === true,
+      simulated: deps.models.simulated,
+    });
+    emit(config, "round1_start", {});
+    return plan.update;
+  };
+}

@@ -1,0 +1,51 @@
+import { HumanMessage } from "@langchain/core/messages";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { RunContext } from "../../ports/node-deps.js";
+import { DeltaCoalescer, emit } from "../../ports/emit.js";
+import type { ModelPhase } from "../../ports/models.js";
+import type { DeliberationMode } from "../../state/deliberation.js";
+import { answerOrFailure, streamText } from "./model-call.js";
+
+/** One model call of a seed format whose text streams to clients as `answer_delta`. */
+export interface StreamedAnswer {
+  mode: DeliberationMode;
+  /** `answer_delta`'s stage, e.g. `collect`, `vote` or `synthesis`. */
+  stage: string;
+  /** Who writes it, as the events name them. */
+  who: { model: string; display: string; modelKey: string };
+  timeoutMs: number;
+  /** Makes the call, handing each piece of text to `onDelta`; resolves with the whole text. */
+  call: (signal: AbortSignal, onDelta: (delta: string) => void) => Promise<string>;
+}
+
+/**
+ * Runs a seed format's model call under its timeout, streaming its text as coalesced
+ * `answer_delta` events. Returns the text, or the failure (only a cancelled run throws).
+ */
+export function streamAnswer(ctx: RunContext, config: LangGraphRunnableConfig, a: StreamedAnswer): Promise<{ text: string; error?: string }> {
+  const coalescer = new DeltaCoalescer((delta) => emit(config, "answer_delta", { mode: a.mode, stage: a.stage, ...a.who, delta }), ctx.coalesceMs);
+  return answerOrFailure(a.timeoutMs, config.signal, coalescer, (signal) => a.call(signal, (d) => coalescer.push(d)));
+}
+
+/** What the internal model writes last in a seed format (/deep's synthesis, /council's report). */
+export interface FinalText {
+  mode: DeliberationMode;
+  stage: string;
+  /** Shown as the writer, e.g. `Syntes`. */
+  display: string;
+  phase: ModelPhase;
+  topic: string;
+  prompt: string;
+  timeoutMs: number;
+}
+
+/** Streams the internal model's final text of a seed format; returns it, or the failure for the caller's fallback. */
+export function streamFinalText(ctx: RunContext, config: LangGraphRunnableConfig, f: FinalText): Promise<{ text: string; error?: string }> {
+  return streamAnswer(ctx, config, {
+    mode: f.mode,
+    stage: f.stage,
+    who: { model: ctx.deps.settings.oneseekModel, display: f.display, modelKey: f.stage },
+    timeoutMs: f.timeoutMs,
+    call: (signal, onDelta) => streamText(ctx.deps.models.create({ phase: f.phase, topic: f.topic }), [new HumanMessage(f.prompt)], signal, onDelta),
+  });
+}

@@ -1,0 +1,66 @@
+import { HumanMessage } from "@langchain/core/messages";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { runContext, type GraphDeps } from "../../ports/node-deps.js";
+import { emit } from "../../ports/emit.js";
+import { whoIs, type TiebreakerResult } from "../../state/deliberation.js";
+import type { State, StateUpdate } from "../../state/graph-state.js";
+import { parseLetterVote } from "../shared/letter-vote.js";
+import { streamText } from "../shared/model-call.js";
+import { streamAnswer } from "../shared/streamed-answer.js";
+import { runIdentityNames } from "../shared/anonymity.js";
+import { answerOf } from "../shared/outcomes.js";
+import { labelledResponses } from "../shared/labels.js";
+
+/** Chairman calls before falling back to the first tied label: the first and one retry (seed 001 §F). */
+const TIEBREAK_ATTEMPTS = 2;
+
+/**
+ * vote_tiebreak: the chairman sees only the tied answers with their vote counts and picks one.
+ * An unparsable pick (or one outside the tie) is asked again once with the same prompt; after
+ * that the first tied label alphabetically wins. A chairman that fails or times out stops the
+ * run with `error` and no winner (seed 001 §F).
+ */
+export function makeVoteTiebreak(deps: GraphDeps) {
+  return async function voteTiebreaker(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
+    const ctx = await runContext(deps, config);
+    const round = state.vote_round!;
+    const chairman = state.deliberation_chairman!;
+    const tied = [...round.tiedLabels].sort();
+    emit(config, "tiebreaker_start", { tiedLabels: tied });
+    const question = state.deliberation_question ?? "";
+    const labels = Object.fromEntries(tied.map((l) => [l, state.deliberation_labels[l]]));
+    const prompt = ctx.prompts.render("vote.tiebreaker", {
+      question,
+      responses: labelledResponses(labels, (key) => answerOf(state, key), runIdentityNames(state), round.tallies),
+    });
+    const started = performance.now();
+    let text = "";
+    for (let attempt = 1; attempt <= TIEBREAK_ATTEMPTS; attempt++) {
+      const answer = await streamAnswer(ctx, config, {
+        mode: "vote",
+        stage: "tiebreaker",
+        who: whoIs(chairman),
+        timeoutMs: state.deliberation_timeout_ms,
+        call: (signal, onDelta) => {
+          const model = deps.models.create({ phase: "tiebreaker", participant: chairman, topic: question, candidates: tied });
+          return streamText(model, [new HumanMessage(prompt)], signal, onDelta);
+        },
+      });
+      if (answer.error) {
+        const message = `The chairman (${chairman.display}) failed to break the tie: ${answer.error}`;
+        emit(config, "error", { code: "chairman_failed", message });
+        return { deliberation_error: message };
+      }
+      text = answer.text;
+      const pick = parseLetterVote(text);
+      if (pick && tied.includes(pick)) return { vote_tiebreaker: result(pick, attempt, false) };
+    }
+    return { vote_tiebreaker: result(tied[0], TIEBREAK_ATTEMPTS, true) };
+
+    function result(votedFor: string, attempts: number, fallback: boolean): TiebreakerResult {
+      const data: TiebreakerResult = { model: chairman.model, voteText: text, votedFor, responseTimeMs: Math.round(performance.now() - started), attempts, fallback };
+      emit(config, "tiebreaker_complete", { data });
+      return data;
+    }
+  };
+}

@@ -1,0 +1,47 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { redactUrl } from "./redact.js";
+import type { Settings } from "../state/config.js";
+import { WriteBehindSaver } from "./write-behind-saver.js";
+
+/** A checkpointer and what it holds on to. */
+export interface Checkpoints {
+  saver: BaseCheckpointSaver;
+  /** Where the checkpoints are, for the log: a file path or a redacted URL. */
+  where: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The LangGraph checkpointer of the service: PostgreSQL when DATABASE_URL is set, else an SQLite
+ * file in the data directory (`<DEBATT_DATA_DIR>/checkpoints.sqlite`), so a fresh machine needs
+ * nothing. Every graph step is saved under the run's thread id, so after a crash a run resumes
+ * from its last completed step (in a debate: the last completed participant turn).
+ */
+export async function openCheckpoints(settings: Settings): Promise<Checkpoints> {
+  if (settings.databaseUrl) {
+    const saver = PostgresSaver.fromConnString(settings.databaseUrl);
+    await saver.setup();
+    const writeBehind = new WriteBehindSaver(saver);
+    const close = async () => {
+      await writeBehind.flushed();
+      await saver.end();
+    };
+    return { saver: writeBehind, where: redactUrl(settings.databaseUrl), close };
+  }
+  mkdirSync(settings.dataDir, { recursive: true });
+  const file = join(settings.dataDir, "checkpoints.sqlite");
+  const saver = SqliteSaver.fromConnString(file);
+  // The saver turns on WAL; with it, NORMAL syncs at checkpoints of the WAL rather than at every
+  // step's commit. A killed process loses nothing; only a power cut may lose the last steps.
+  saver.db.pragma("synchronous = NORMAL");
+  const writeBehind = new WriteBehindSaver(saver);
+  const close = async () => {
+    await writeBehind.flushed();
+    saver.db.close();
+  };
+  return { saver: writeBehind, where: file, close };
+}

@@ -1,0 +1,82 @@
+import { loadSettings, type Settings } from "../state/config.js";
+import type { VoiceSettings } from "../state/voice.js";
+import { MemoryValueStore, VoiceSettingsStore, type ValueStore } from "../providers/voice-settings-store.js";
+import { join } from "node:path";
+import { AudioArchive } from "../providers/audio-archive.js";
+import { MemorySpeechCache, RedisSpeechCache } from "../providers/speech-cache.js";
+import { EspeakSpeech } from "../providers/tts-espeak.js";
+import { OpenAISpeech } from "../providers/tts-openai.js";
+import type { SpeechSynthesizer } from "../ports/models.js";
+import { InMemoryPromptStore, type PromptStore } from "../prompts/store.js";
+import { OpenAIModelFactory } from "../providers/openai.js";
+import { redactUrl } from "../providers/redact.js";
+import { RedisEventLog } from "../providers/redis-event-log.js";
+import { RedisPromptStore } from "../providers/redis-prompt-store.js";
+import { SimulatedModelFactory } from "../providers/simulated.js";
+import { createTavilySearch } from "../providers/tavily.js";
+import { DEFAULTS } from "../state/config.js";
+import { stderrLog, type GraphDeps } from "../ports/node-deps.js";
+
+/**
+ * The graph's dependencies as the environment configures them: the OpenAI-compatible provider
+ * when OPENAI_API_KEY is set (else the simulated one, said in the log), Tavily when
+ * TAVILY_API_KEY is set, and the given prompt store, else Redis when REDIS_URL is set, else
+ * memory (each said in the log).
+ */
+export function depsFromEnv(
+  env: Record<string, string | undefined> = process.env,
+  options: { prompts?: PromptStore; log?: (line: string) => void } = {},
+): GraphDeps {
+  const log = options.log ?? stderrLog;
+  const settings = loadSettings(env);
+  const models = settings.openaiApiKey
+    ? new OpenAIModelFactory(settings)
+    : new SimulatedModelFactory({
+        latencyMs: settings.simulatedLatencyMs,
+        chunkDelayMs: settings.simulatedChunkDelayMs,
+        chunkTokens: settings.simulatedChunkTokens,
+      });
+  if (models.simulated) log("no OPENAI_API_KEY: participants are simulated offline");
+  const search = settings.tavilyApiKey
+    ? createTavilySearch({ apiKey: settings.tavilyApiKey, baseUrl: settings.tavilyBaseUrl, timeoutMs: DEFAULTS.searchTimeoutMs })
+    : undefined;
+  let prompts = options.prompts;
+  let values: ValueStore = new MemoryValueStore();
+  if (!prompts && settings.redisUrl) {
+    const redis = new RedisPromptStore(settings.redisUrl, { log });
+    prompts = redis;
+    values = redis;
+    log(`prompt overrides and voice settings are kept in Redis (${redactUrl(settings.redisUrl)})`);
+  } else if (!prompts) {
+    prompts = new InMemoryPromptStore();
+    log("no REDIS_URL: prompt overrides and voice settings are kept in memory, in this process only");
+  }
+  if (!settings.ttsApiKey) log("no TTS_API_KEY: /dvoice speaks with the local espeak-ng voice unless admins set a key");
+  return {
+    models,
+    prompts,
+    search,
+    settings,
+    log,
+    speech: speechFor(settings),
+    audio: new AudioArchive(join(settings.dataDir, "audio"), log),
+    speechCache: settings.redisUrl && !options.prompts ? new RedisSpeechCache(settings.redisUrl, log) : new MemorySpeechCache(),
+    // Every instance sharing Redis can replay and follow every run.
+    events: settings.redisUrl ? new RedisEventLog(settings.redisUrl, { ttlMs: settings.eventLogTtlMs, log }) : undefined,
+    voiceSettings: new VoiceSettingsStore(values, settings.settingsEncryptionKey, settings.ttsBaseUrl ? { api_base: settings.ttsBaseUrl } : {}),
+  };
+}
+
+/**
+ * The speech provider of a run: the OpenAI-compatible API when the voice settings or TTS_API_KEY
+ * give a key, else the local espeak-ng voice.
+ */
+export function speechFor(settings: Settings): (voice: VoiceSettings) => SpeechSynthesizer {
+  return (voice) => {
+    const apiKey = voice.api_key || settings.ttsApiKey;
+    return apiKey
+      ? new OpenAISpeech({ apiKey, baseUrl: voice.api_base, model: voice.model, speed: voice.speed })
+      : new EspeakSpeech(voice.speed);
+  };
+}
+

@@ -1,0 +1,82 @@
+import { randomUUID } from "node:crypto";
+import { kebabEventName } from "../ports/emit.js";
+import type { DebattGraph } from "../graph/build.js";
+import type { ModeConfig } from "../state/deliberation.js";
+import type { GraphEvent } from "../state/events.js";
+import type { State } from "../state/graph-state.js";
+
+/** An event as clients see it: kebab-case name and the payload. */
+export interface ClientEvent {
+  event: string;
+  data: Record<string, unknown>;
+}
+
+/** What starts a run. */
+export interface RunInput {
+  message: string;
+  participants?: string[];
+  /** Settings of a seed format (models, chairman, timeout). */
+  modeConfig?: ModeConfig;
+  /** Continue the thread's interrupted run from its last checkpoint instead (the message is ignored). */
+  resume?: boolean;
+}
+
+/**
+ * Whether a thread has a run to continue: steps still to run, or a step whose tasks all wrote
+ * their results while the checkpoint after it was not saved yet (the process died in between;
+ * continuing applies those results and goes on).
+ */
+export function hasUnfinishedRun(state: { next: readonly string[]; tasks: readonly unknown[] }): boolean {
+  return state.next.length > 0 || state.tasks.length > 0;
+}
+
+/** Options of a streamed run. */
+export interface RunOptions {
+  /** Aborting it cancels the run: every in-flight model call is aborted and no more start. */
+  signal?: AbortSignal;
+  /** Per-run configuration (RunConfigSchema fields). */
+  configurable?: Record<string, unknown>;
+  /** Thread id, for a checkpointed graph (a new one by default). */
+  threadId?: string;
+  /**
+   * Called with the state after every step, the top graph's (`root`) and its subgraphs', e.g. to
+   * write the history as stages land. Without it only custom events are streamed.
+   */
+  onState?: (state: State, root: boolean) => void;
+}
+
+/**
+ * Runs the graph and yields its custom events with kebab-case names, as the SSE bridge and the
+ * CLI's `--json` emit them. The graph's own recursion limit covers the largest debate. Always ends with `done`; a failure becomes an `error` event first.
+ */
+export async function* streamClientEvents(graph: DebattGraph, input: RunInput, options: RunOptions = {}): AsyncGenerator<ClientEvent> {
+  try {
+    const onState = options.onState;
+    const stream = await graph.stream(
+      // A null input makes LangGraph continue the thread from its last saved step.
+      input.resume ? null : { message: input.message, participants: input.participants ?? null, mode_config: input.modeConfig ?? null },
+      {
+        streamMode: onState ? ["custom", "values"] : ["custom"],
+        subgraphs: onState !== undefined,
+        signal: options.signal,
+        configurable: { thread_id: options.threadId ?? randomUUID(), ...options.configurable },
+      },
+    );
+    for await (const chunk of stream as AsyncIterable<unknown[]>) {
+      // [mode, payload], or [namespace, mode, payload] with subgraphs.
+      const [namespace, mode, payload] = chunk.length === 3 ? chunk : [[], ...chunk];
+      if (mode === "values") {
+        onState!(payload as State, (namespace as string[]).length === 0);
+        continue;
+      }
+      const { event, data } = payload as GraphEvent;
+      yield { event: kebabEventName(event), data };
+    }
+  } catch (err) {
+    if (!options.signal?.aborted) {
+      const e = err as Error & { code?: string };
+      yield { event: "error", data: { message: e.message, code: e.code ?? "internal_error", timestamp: new Date().toISOString() } };
+    }
+  }
+  yield { event: "done", data: { timestamp: new Date().toISOString() } };
+}
