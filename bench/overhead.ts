@@ -10,6 +10,7 @@
  */
 import { Annotation, END, MemorySaver, START, StateGraph } from "@langchain/langgraph";
 import { buildGraph } from "../graph/build.js";
+import { nodeDepsOf, type AppDeps } from "../service/app-deps.js";
 import { streamClientEvents } from "../service/stream.js";
 import { InMemoryPromptStore } from "../prompts/store.js";
 import { SimulatedModelFactory } from "../providers/simulated.js";
@@ -41,7 +42,7 @@ function measure<T>(fn: () => Promise<T>): Promise<{ wallMs: number; cpuMs: numb
 
 async function debateOnce(chunkTokens: number): Promise<Sample> {
   const settings = loadSettings({});
-  const graph = buildGraph(
+  const graph = graphFor(
     {
       models: new SimulatedModelFactory({ latencyMs: L, chunkDelayMs: 0, chunkTokens, answerWords: 400 }),
       prompts: new InMemoryPromptStore(),
@@ -123,3 +124,8 @@ main().catch((err) => {
   console.error(err);
   process.exit(1);
 });
+
+/** The graph the service builds from these deps. */
+function graphFor(deps: AppDeps, options: Omit<Parameters<typeof buildGraph>[1], "settings"> = {}) {
+  return buildGraph(nodeDepsOf(deps), { ...options, settings: deps.settings });
+}

@@ -22,6 +22,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { openCheckpoints, type Checkpoints } from "../providers/checkpointer.js";
 import type { WriteBehindSaver } from "../providers/write-behind-saver.js";
 import { buildGraph } from "../graph/build.js";
+import { nodeDepsOf, type AppDeps } from "../service/app-deps.js";
 import { streamClientEvents } from "../service/stream.js";
 import { openHistory } from "../history/open.js";
 import { RunRecorder } from "../history/recorder.js";
@@ -29,7 +30,7 @@ import type { HistoryStore } from "../history/store.js";
 import { InMemoryPromptStore } from "../prompts/store.js";
 import { SimulatedModelFactory } from "../providers/simulated.js";
 import { MemoryEventLog } from "../providers/event-log.js";
-import { DEFAULTS, loadSettings } from "../state/config.js";
+import { loadSettings } from "../state/config.js";
 import { PostgresServer, postgresBinDir } from "./postgres-server.js";
 
 const L = Number(process.env.BENCH_LATENCY_MS ?? 50);
@@ -56,7 +57,7 @@ interface Variant {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function debate(v: Variant, run: number): Promise<Sample> {
-  const graph = buildGraph(
+  const graph = graphFor(
     {
       models: new SimulatedModelFactory({ latencyMs: L, chunkDelayMs: 0, chunkTokens: 16, answerWords: 400 }),
       prompts: new InMemoryPromptStore(),
@@ -94,7 +95,7 @@ async function sqliteCheckpointCount(checkpoints: Checkpoints, file: string) {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "debatt-bench-persist-"));
-  const eventLog = () => new MemoryEventLog({ ttlMs: DEFAULTS.eventLogTtlMs, maxBytes: DEFAULTS.eventLogMaxBytes });
+  const eventLog = () => new MemoryEventLog({ ttlMs: loadSettings({}).eventLogTtlMs, maxBytes: 256 * 1024 * 1024 });
   const closers: (() => Promise<void> | void)[] = [() => rmSync(dir, { recursive: true, force: true })];
   try {
     // (c): checkpoints and history in one data directory, as `npm start` opens them.
@@ -181,3 +182,8 @@ async function main(): Promise<void> {
 }
 
 void main();
+
+/** The graph the service builds from these deps. */
+function graphFor(deps: AppDeps, options: Omit<Parameters<typeof buildGraph>[1], "settings"> = {}) {
+  return buildGraph(nodeDepsOf(deps), { ...options, settings: deps.settings });
+}

@@ -9,6 +9,7 @@
  * Env: BENCH_VOICE_L (default 200 ms).
  */
 import { buildGraph } from "../graph/build.js";
+import { nodeDepsOf, type AppDeps } from "../service/app-deps.js";
 import type { SpeechRequest, SpeechSynthesizer } from "../ports/models.js";
 import { streamClientEvents } from "../service/stream.js";
 import { InMemoryPromptStore } from "../prompts/store.js";
@@ -44,7 +45,7 @@ interface Run {
 }
 
 async function debate(command: "/debatt" | "/dvoice", answerMs: number): Promise<Run> {
-  const graph = buildGraph({
+  const graph = graphFor({
     models: new SimulatedModelFactory({ latencyMs: L, chunkDelayMs: 0, chunkTokens: 16, answerWords: WORDS }),
     prompts: new InMemoryPromptStore(),
     settings: loadSettings({}),
@@ -92,3 +93,8 @@ main().catch((err) => {
   console.error(err);
   process.exit(1);
 });
+
+/** The graph the service builds from these deps. */
+function graphFor(deps: AppDeps, options: Omit<Parameters<typeof buildGraph>[1], "settings"> = {}) {
+  return buildGraph(nodeDepsOf(deps), { ...options, settings: deps.settings });
+}

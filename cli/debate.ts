@@ -5,9 +5,11 @@ import { wavHeader } from "../providers/pcm.js";
 import { AudioPlayer, NoPlayerError } from "./player.js";
 import { PCM } from "../state/voice.js";
 import { buildGraph } from "../graph/build.js";
+import { nodeDepsOf } from "../service/app-deps.js";
 import { depsFromEnv } from "../service/deps.js";
-import { hasUnfinishedRun, streamClientEvents, type ClientEvent } from "../service/stream.js";
-import { ConfigError } from "../state/config.js";
+import { hasUnfinishedRun, streamClientEvents } from "../service/stream.js";
+import type { ClientEvent } from "../state/events.js";
+import { ConfigError } from "../state/errors.js";
 import { openCheckpoints } from "../providers/checkpointer.js";
 import { openHistory } from "../history/open.js";
 import { RunRecorder } from "../history/recorder.js";
@@ -181,7 +183,7 @@ async function main(): Promise<number> {
     checkpoints = await openCheckpoints(deps.settings);
     // The run is recorded like the server's (GET /api/v1/conversations lists it).
     history = await openHistory(deps.settings);
-    graph = buildGraph(deps, { checkpointer: checkpoints.saver });
+    graph = buildGraph(nodeDepsOf(deps), { checkpointer: checkpoints.saver, settings: deps.settings });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`configuration error: ${err.message}\n`);

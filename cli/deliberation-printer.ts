@@ -1,4 +1,4 @@
-import type { ClientEvent } from "../service/stream.js";
+import type { ClientEvent } from "../state/events.js";
 
 /** Terminal styles the printers share. */
 export interface Styles {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { installed } from "../providers/installed.js";
+import { DebattError } from "../state/errors.js";
 import { PCM } from "../state/voice.js";
 
 const rate = String(PCM.sampleRate);
@@ -12,7 +13,11 @@ const PLAYERS: { bin: string; args: string[] }[] = [
 ];
 
 /** Why no player could be started, naming what to install or set. */
-export class NoPlayerError extends Error {}
+export class NoPlayerError extends DebattError {
+  constructor(message: string) {
+    super("no_player", message);
+  }
+}
 
 /**
  * Plays a /dvoice debate's audio as it streams, through the command in DEBATT_AUDIO_PLAYER (a

@@ -1,26 +1,25 @@
 import { END, Send, START, StateGraph } from "@langchain/langgraph";
-import { makeCompareAnswer, type CompareTask } from "../nodes/compare/compare-answer.js";
+import type { NodeDeps } from "../ports/node-deps.js";
+import { makeCompareAnswer } from "../nodes/compare/compare-answer.js";
 import { compareComplete } from "../nodes/compare/compare-complete.js";
 import { makeComparePlanner } from "../nodes/compare/compare-planner.js";
-import { GraphState, type State } from "../state/graph-state.js";
-import type { GraphDeps } from "../ports/node-deps.js";
+import { CompareInput, CompareState, type CompareStateType } from "../state/compare.js";
+import { taskNode } from "./tasks.js";
 
-/** After the planner: one parallel answer task per participant, or the end (bad participants). */
-export function routeToAnswers(state: State): Send[] | typeof END {
-  if (state.compare_participants.length === 0) return END;
-  return state.compare_participants.map(
-    (participant) => new Send("compare_answer", { participant, question: state.compare_question ?? "" } satisfies CompareTask),
-  );
+/** After the planner: one parallel answer per participant, or the end (bad participants). */
+export function routeToAnswers(state: CompareStateType): Send[] | typeof END {
+  if (state.members.length === 0) return END;
+  return state.members.map((participant) => new Send("compare_answer", { participant, question: state.question }));
 }
 
 /**
- * The /compare subgraph (seed 003 §2's compare mode): compare_planner → compare_answer ×N
- * (Send, in parallel) → compare_complete. It shares the graph state, so Studio shows it nested.
+ * The /compare subgraph, on its own state: compare_planner → compare_answer ×N (Send, in
+ * parallel) → compare_complete.
  */
-export function buildCompareGraph(deps: GraphDeps) {
-  return new StateGraph(GraphState)
+export function buildCompareGraph(deps: NodeDeps) {
+  return new StateGraph({ state: CompareState, input: CompareInput })
     .addNode("compare_planner", makeComparePlanner(deps))
-    .addNode("compare_answer", makeCompareAnswer(deps) as unknown as (task: CompareTask) => Promise<typeof GraphState.Update>)
+    .addNode("compare_answer", taskNode(makeCompareAnswer(deps)))
     .addNode("compare_complete", compareComplete)
     .addEdge(START, "compare_planner")
     .addConditionalEdges("compare_planner", routeToAnswers, ["compare_answer", END])

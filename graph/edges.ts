@@ -1,6 +1,6 @@
 import { END, Send } from "@langchain/langgraph";
 import type { VoteTask } from "../state/debate.js";
-import type { DeliberationMode } from "../state/deliberation.js";
+import type { DeliberationMode } from "../state/formats.js";
 import type { State } from "../state/graph-state.js";
 
 /** Spoken rounds before the vote. */

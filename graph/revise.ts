@@ -1,69 +1,57 @@
 import { END, Send, START, StateGraph } from "@langchain/langgraph";
-import { runIdentityNames } from "../nodes/shared/anonymity.js";
-import { makeDeliberationAnswer, type AnswerTask } from "../nodes/deliberation/deliberation-answer.js";
-import { makeDeliberationBallot, type BallotTask } from "../nodes/deliberation/deliberation-ballot.js";
+import type { NodeDeps } from "../ports/node-deps.js";
+import { makeDeliberationAnswer } from "../nodes/deliberation/deliberation-answer.js";
+import { makeDeliberationBallot } from "../nodes/deliberation/deliberation-ballot.js";
 import { makeDeliberationTitle } from "../nodes/deliberation/deliberation-title.js";
-import { labelledResponses } from "../nodes/shared/labels.js";
+import { revisionTasks } from "../nodes/revise/lib/revisions.js";
 import { makeReviseAnonymize } from "../nodes/revise/revise-anonymize.js";
 import { reviseDeclareWinner } from "../nodes/revise/revise-declare-winner.js";
 import { makeRevisePlanner } from "../nodes/revise/revise-planner.js";
 import { makeReviseRelabel } from "../nodes/revise/revise-relabel.js";
-import { makeReviseRevision, type RevisionTask } from "../nodes/revise/revise-revision.js";
+import { makeReviseRevision } from "../nodes/revise/revise-revision.js";
 import { reviseTally } from "../nodes/revise/revise-tally.js";
-import { GraphState, type State } from "../state/graph-state.js";
-import { answerOf } from "../nodes/shared/outcomes.js";
-import { answerSends, ballotSends } from "./deliberation.js";
-import type { GraphDeps } from "../ports/node-deps.js";
-
-type Update = typeof GraphState.Update;
+import { answerTasks, ballotTasks } from "../nodes/shared/tasks.js";
+import { ReviseState, type ReviseStateType } from "../state/revise.js";
+import { FormatInput } from "../state/shared.js";
+import { taskNode } from "./tasks.js";
 
 /** After the planner: the first answers, in parallel (or the end: a refused request). */
-export const routeToAnswers = (state: State) => answerSends(state, "revise");
+export function routeToAnswers(state: ReviseStateType): Send[] | typeof END {
+  if (state.error) return END;
+  return answerTasks(state, "revise").map((task) => new Send("deliberation_answer", task));
+}
 
-/**
- * After anonymisation: one revision task per model that answered, each with its OWN prompt: its
- * own answer, and every other answer under its round-1 label (seed 000 buildRevisionPrompts).
- */
-export function routeToRevisions(state: State): Send[] | typeof END {
-  if (state.deliberation_error) return END;
-  const names = runIdentityNames(state);
-  const labels = state.revise_round1_labels;
-  const byKey = new Map(state.deliberation_participants.map((p) => [p.key, p]));
-  return Object.values(labels).map((key) => {
-    const others = Object.fromEntries(Object.entries(labels).filter(([, k]) => k !== key));
-    return new Send("revise_revision", {
-      participant: byKey.get(key)!,
-      question: state.deliberation_question ?? "",
-      ownResponse: answerOf(state, key),
-      otherResponses: labelledResponses(others, (k) => answerOf(state, k), names),
-      antiAnchoring: state.revise_anti_anchoring,
-      timeoutMs: state.deliberation_timeout_ms,
-    } satisfies RevisionTask);
-  });
+/** After anonymisation: one revision per model that answered, each with its own prompt. */
+export function routeToRevisions(state: ReviseStateType): Send[] | typeof END {
+  if (state.error) return END;
+  return revisionTasks(state).map((task) => new Send("revise_revision", task));
 }
 
 /** After relabelling: every model that answered votes on the revised answers, in parallel. */
-export const routeToBallots = (state: State) =>
-  ballotSends(state, "revise", "revise.ballot", (key) => state.revise_revisions.find((r) => r.modelKey === key)?.revisedResponse ?? "");
+export function routeToBallots(state: ReviseStateType): Send[] | typeof END {
+  if (state.error) return END;
+  const revised = (key: string) => state.revisions.find((r) => r.modelKey === key)?.revisedResponse ?? "";
+  return ballotTasks(state, "revise", "revise.ballot", revised).map((task) => new Send("deliberation_ballot", task));
+}
 
 /** After the tally: the winner, or the end when no vote counted. */
-export function routeAfterTally(state: State): "revise_declare_winner" | typeof END {
-  return state.deliberation_error ? END : "revise_declare_winner";
+export function routeAfterTally(state: ReviseStateType): "revise_declare_winner" | typeof END {
+  return state.error ? END : "revise_declare_winner";
 }
 
 /**
- * The /revise subgraph (seed 000, "Debate Mode"): revise_planner → deliberation_answer ×N →
- * revise_anonymize → revise_revision ×N (unique prompts) → revise_relabel (new labels) →
+ * The /revise subgraph, on its own state: revise_planner → deliberation_answer ×N →
+ * revise_anonymize → revise_revision ×N (own prompts) → revise_relabel (new labels) →
  * deliberation_ballot ×N → revise_tally → revise_declare_winner → deliberation_title.
  */
-export function buildReviseGraph(deps: GraphDeps) {
-  return new StateGraph(GraphState)
+export function buildReviseGraph(deps: NodeDeps) {
+  return new StateGraph({ state: ReviseState, input: FormatInput })
     .addNode("revise_planner", makeRevisePlanner(deps))
-    .addNode("deliberation_answer", makeDeliberationAnswer(deps) as unknown as (task: AnswerTask) => Promise<Update>)
+    .addNode("deliberation_answer", taskNode(makeDeliberationAnswer(deps)))
     .addNode("revise_anonymize", makeReviseAnonymize(deps))
-    .addNode("revise_revision", makeReviseRevision(deps) as unknown as (task: RevisionTask) => Promise<Update>)
+    .addNode("revise_revision", taskNode(makeReviseRevision(deps)))
     .addNode("revise_relabel", makeReviseRelabel(deps))
-    .addNode("deliberation_ballot", makeDeliberationBallot(deps) as unknown as (task: BallotTask) => Promise<Update>)
+    .addNode("deliberation_ballot", taskNode(makeDeliberationBallot(deps)))
     .addNode("revise_tally", reviseTally)
     .addNode("revise_declare_winner", reviseDeclareWinner)
     .addNode("deliberation_title", makeDeliberationTitle(deps))

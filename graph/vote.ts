@@ -1,46 +1,53 @@
-import { END, START, StateGraph } from "@langchain/langgraph";
-import { makeDeliberationAnswer, type AnswerTask } from "../nodes/deliberation/deliberation-answer.js";
-import { makeDeliberationBallot, type BallotTask } from "../nodes/deliberation/deliberation-ballot.js";
+import { END, Send, START, StateGraph } from "@langchain/langgraph";
+import type { NodeDeps } from "../ports/node-deps.js";
+import { makeDeliberationAnswer } from "../nodes/deliberation/deliberation-answer.js";
+import { makeDeliberationBallot } from "../nodes/deliberation/deliberation-ballot.js";
 import { makeDeliberationTitle } from "../nodes/deliberation/deliberation-title.js";
+import { answerTasks, ballotTasks } from "../nodes/shared/tasks.js";
 import { makeVoteAnonymize } from "../nodes/vote/vote-anonymize.js";
+import { voteDeclareWinner } from "../nodes/vote/vote-declare-winner.js";
 import { makeVotePlanner } from "../nodes/vote/vote-planner.js";
 import { voteTally } from "../nodes/vote/vote-tally.js";
 import { makeVoteTiebreak } from "../nodes/vote/vote-tiebreak.js";
-import { voteDeclareWinner } from "../nodes/vote/vote-declare-winner.js";
-import { GraphState, type State } from "../state/graph-state.js";
-import { answerOf } from "../nodes/shared/outcomes.js";
-import { answerSends, ballotSends } from "./deliberation.js";
-import type { GraphDeps } from "../ports/node-deps.js";
+import { answerOf } from "../state/deliberation.js";
+import { FormatInput } from "../state/shared.js";
+import { VoteState, type VoteStateType } from "../state/vote.js";
+import { taskNode } from "./tasks.js";
 
-type Update = typeof GraphState.Update;
+/** After the planner: one answer per model (stage 1, in parallel), or the end (a refused request). */
+export function routeToAnswers(state: VoteStateType): Send[] | typeof END {
+  if (state.error) return END;
+  return answerTasks(state, "vote").map((task) => new Send("deliberation_answer", task));
+}
 
-/** After the planner: one answer task per model (stage 1, in parallel), or the end (bad request). */
-export const routeToAnswers = (state: State) => answerSends(state, "vote");
-
-/** After anonymisation: one vote task per model that answered (stage 2, in parallel), or the end. */
-export const routeToBallots = (state: State) => ballotSends(state, "vote", "vote.ballot", (key) => answerOf(state, key));
+/** After anonymisation: one vote per model that answered (stage 2, in parallel), or the end. */
+export function routeToBallots(state: VoteStateType): Send[] | typeof END {
+  if (state.error) return END;
+  return ballotTasks(state, "vote", "vote.ballot", (key) => answerOf(state, key)).map((task) => new Send("deliberation_ballot", task));
+}
 
 /** After the tally: the chairman on a tie, the winner otherwise, the end when no vote counted. */
-export function routeAfterTally(state: State): "vote_tiebreak" | "vote_declare_winner" | typeof END {
-  if (state.deliberation_error) return END;
-  return state.vote_round?.isTie ? "vote_tiebreak" : "vote_declare_winner";
+export function routeAfterTally(state: VoteStateType): "vote_tiebreak" | "vote_declare_winner" | typeof END {
+  if (state.error) return END;
+  return state.tally?.isTie ? "vote_tiebreak" : "vote_declare_winner";
 }
 
 /** After the tiebreak: the winner, or the end when the chairman failed. */
-export function routeAfterTiebreak(state: State): "vote_declare_winner" | typeof END {
-  return state.deliberation_error ? END : "vote_declare_winner";
+export function routeAfterTiebreak(state: VoteStateType): "vote_declare_winner" | typeof END {
+  return state.error ? END : "vote_declare_winner";
 }
 
 /**
- * The /vote subgraph (seed 001): vote_planner → deliberation_answer ×N (Send) → vote_anonymize →
- * deliberation_ballot ×N (Send) → vote_tally → [tie] vote_tiebreak → vote_declare_winner → deliberation_title.
+ * The /vote subgraph, on its own state: vote_planner → deliberation_answer ×N (Send) →
+ * vote_anonymize → deliberation_ballot ×N (Send) → vote_tally → [tie] vote_tiebreak →
+ * vote_declare_winner → deliberation_title.
  */
-export function buildVoteGraph(deps: GraphDeps) {
-  return new StateGraph(GraphState)
+export function buildVoteGraph(deps: NodeDeps) {
+  return new StateGraph({ state: VoteState, input: FormatInput })
     .addNode("vote_planner", makeVotePlanner(deps))
-    .addNode("deliberation_answer", makeDeliberationAnswer(deps) as unknown as (task: AnswerTask) => Promise<Update>)
+    .addNode("deliberation_answer", taskNode(makeDeliberationAnswer(deps)))
     .addNode("vote_anonymize", makeVoteAnonymize(deps))
-    .addNode("deliberation_ballot", makeDeliberationBallot(deps) as unknown as (task: BallotTask) => Promise<Update>)
+    .addNode("deliberation_ballot", taskNode(makeDeliberationBallot(deps)))
     .addNode("vote_tally", voteTally)
     .addNode("vote_tiebreak", makeVoteTiebreak(deps))
     .addNode("vote_declare_winner", voteDeclareWinner)

@@ -1,5 +1,6 @@
-import type { LabelMap, RevisionSummary } from "../state/deliberation.js";
-import type { StoredMode } from "./rows.js";
+import type { LabelMap } from "../state/deliberation.js";
+import type { StoredMode } from "../state/formats.js";
+import type { RevisionSummary } from "../state/revise.js";
 import type { HistoryStore, StageRow } from "./store.js";
 
 /**

@@ -8,7 +8,6 @@ import { drizzle as drizzlePg, type NodePgDatabase } from "drizzle-orm/node-post
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { redactUrl } from "../providers/redact.js";
-import type { Settings } from "../state/config.js";
 import * as pgSchema from "./schema-pg.js";
 import * as sqliteSchema from "./schema-sqlite.js";
 import { DrizzleHistory, type HistoryStore } from "./store.js";
@@ -20,7 +19,7 @@ const MIGRATIONS = fileURLToPath(new URL("./migrations", import.meta.url));
  * history/migrations run on every start; applied ones are skipped): PostgreSQL when DATABASE_URL
  * is set, else `<DEBATT_DATA_DIR>/history.sqlite`, so a fresh machine needs nothing.
  */
-export async function openHistory(settings: Pick<Settings, "databaseUrl" | "dataDir">): Promise<HistoryStore> {
+export async function openHistory(settings: { dataDir: string; databaseUrl?: string }): Promise<HistoryStore> {
   if (settings.databaseUrl) {
     const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: 4 });
     const db = drizzlePg(pool);

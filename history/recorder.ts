@@ -12,6 +12,8 @@ export class RunRecorder {
   private readonly written = new Set<string>();
   private queue: Promise<void> = Promise.resolve();
   private last: State | undefined;
+  /** The latest answer a format subgraph had (its `answer`), for a run cancelled before it handed it back. */
+  private subgraphAnswer: string | null = null;
   private error: string | null = null;
 
   constructor(
@@ -31,10 +33,11 @@ export class RunRecorder {
     return new RunRecorder(store, { conversationId: run.conversationId, messageId: run.messageId, mode: modeOfMessage(run.message), title: titleOf(question), question, at: new Date() }, log);
   }
 
-  /** A state the graph reached (`root` for the top graph's, else a subgraph's): writes the new rows. */
-  observe(state: State, root: boolean): void {
-    if (root) this.last = state;
-    const rows = stageRows(state, this.run.messageId).filter((r) => !this.written.has(r.id));
+  /** A state the graph reached (the top graph's, `namespace` empty, or a subgraph's): writes the new rows. */
+  observe(state: Record<string, unknown>, namespace: readonly string[]): void {
+    if (namespace.length === 0) this.last = state as State;
+    else if (state.run_id === this.run.messageId && typeof state.answer === "string") this.subgraphAnswer = state.answer;
+    const rows = stageRows(state, namespace, this.run.messageId).filter((r) => !this.written.has(r.id));
     if (rows.length === 0) return;
     for (const r of rows) this.written.add(r.id);
     this.enqueue("stages", () => this.store.addStages(rows));
@@ -47,7 +50,7 @@ export class RunRecorder {
 
   /** Writes the answer and how the run ended, and waits for every write. */
   async finish(cancelled: boolean): Promise<void> {
-    const content = this.last ? answerText(this.last) : "";
+    const content = (this.last ? answerText(this.last) : "") || (this.subgraphAnswer ?? "");
     const status: MessageStatus = cancelled ? "cancelled" : this.error ? "error" : "complete";
     const title = this.last?.conversation_title ?? null;
     this.enqueue("answer", () => this.store.finishRun(this.run, { content, status, error: cancelled ? "cancelled" : this.error, title, at: new Date() }));

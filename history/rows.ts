@@ -1,49 +1,47 @@
-import { parseCommand } from "../nodes/router/resolve-intent.js";
-import { countWords } from "../nodes/shared/text.js";
-import { inParticipantOrder, labelToModel } from "../nodes/shared/outcomes.js";
-import { summarizeRevisions } from "../nodes/revise/revise-relabel.js";
-import type { State } from "../state/graph-state.js";
+import type { CompareStateType } from "../state/compare.js";
+import type { CouncilStateType } from "../state/council.js";
 import { TOTAL_ROUNDS } from "../state/debate.js";
+import type { DeepStateType } from "../state/deep.js";
+import { inParticipantOrder, labelToModel, type PanelState, type CollectedAnswer, type VoteResponse } from "../state/deliberation.js";
+import { parseCommand, formatOfCommand } from "../state/commands.js";
+import { FORMATS, type StoredMode } from "../state/formats.js";
+import type { State } from "../state/graph-state.js";
+import { summarizeRevisions, type ReviseStateType } from "../state/revise.js";
+import { countWords } from "../state/text.js";
+import type { VoteStateType } from "../state/vote.js";
 import type { NewStage } from "./store.js";
 
 /**
- * The `deliberation_stages` rows of a run, computed from the graph state. Seeds 000 (/revise,
- * stored as mode "debate") and 001 (/vote) define their rows exactly; the other modes follow the
- * same shape with their own stage types (below). Rows appear as their stage lands in the state,
- * and each has a stable id, so writing them again (a resumed run) changes nothing.
+ * The `deliberation_stages` rows of a run, computed from the graph's states: the top graph's for
+ * /debatt and /dvoice, each format subgraph's own for the others. /revise (stored as mode
+ * "debate") and /vote follow the seeds' rows exactly; the other modes follow the same shape with
+ * their own stage types (below). Rows appear as their stage lands in the state, and each has a
+ * stable id, so writing them again (a resumed run) changes nothing.
  */
-
-/** A conversation's mode as stored: the seeds' names for their formats, else the command. */
-export type StoredMode = "debatt" | "dvoice" | "compare" | "vote" | "debate" | "deep" | "council" | "chat";
 
 /** The stored mode of a message's run, from its command. */
 export function modeOfMessage(message: string): StoredMode {
-  const c = parseCommand(message);
-  if (c.kind === "debate") return c.voice ? "dvoice" : "debatt";
-  if (c.kind === "compare") return "compare";
-  // Seed 000 calls /revise "debate".
-  if (c.kind === "deliberation") return c.mode === "revise" ? "debate" : c.mode;
-  return "chat";
+  const format = formatOfCommand(parseCommand(message));
+  return format ? FORMATS[format].storedMode : "chat";
 }
 
-/** A conversation's title until a run generates one (seeds 000/001): its first question, shortened. */
+/** A conversation's title until a run generates one: its first question, shortened. */
 export function titleOf(question: string): string {
   const text = question.replace(/^\/\S+\s+(--\S+\s+)*/, "").replace(/\s+/g, " ").trim() || question.trim();
   return [...text].length > 80 ? `${[...text].slice(0, 79).join("").trimEnd()}…` : text;
 }
 
-/** The id the state gives its current run of `route` (the planners set it to the run id), or null. */
+/** The id of the run the top graph's state holds (the debate's id, or the format run's), or null. */
 export function runIdOf(state: State): string | null {
   switch (state.route) {
     case "debate":
       return state.debate_id;
     case "compare":
-      return state.compare_id;
     case "vote":
     case "revise":
     case "deep":
     case "council":
-      return state.deliberation_id;
+      return state.run_id;
     default:
       return null;
   }
@@ -76,46 +74,50 @@ class Rows {
 }
 
 /**
- * The rows `state` holds for the run `messageId`. Nothing while the state still holds an earlier
- * run of the thread (its id differs), so a follow-up never writes its predecessor's rows again.
+ * The rows a state holds for the run `messageId`: the top graph's (`namespace` empty) for a
+ * debate, a format subgraph's (`namespace` names it, e.g. `vote:<task id>`) for the others.
+ * Nothing for a state of another run (the top graph keeps an earlier debate until the next one
+ * is planned), so a follow-up never writes its predecessor's rows again.
  */
-export function stageRows(state: State, messageId: string): NewStage[] {
-  if (runIdOf(state) !== messageId) return [];
+export function stageRows(state: Record<string, unknown>, namespace: readonly string[], messageId: string): NewStage[] {
   const rows = new Rows(messageId);
-  switch (state.route) {
+  if (namespace.length === 0) {
+    const root = state as State;
+    if (root.route === "debate" && root.debate_id === messageId) debattRows(root, rows);
+    return rows.out;
+  }
+  if (namespace.length > 1 || state.run_id !== messageId) return [];
+  switch (namespace[0].split(":")[0]) {
     case "vote":
-      voteRows(state, rows);
+      voteRows(state as VoteStateType, rows);
       break;
     case "revise":
-      reviseRows(state, rows);
+      reviseRows(state as ReviseStateType, rows);
       break;
     case "deep":
-      deepRows(state, rows);
+      deepRows(state as DeepStateType, rows);
       break;
     case "council":
-      councilRows(state, rows);
+      councilRows(state as CouncilStateType, rows);
       break;
     case "compare":
-      compareRows(state, rows);
-      break;
-    case "debate":
-      debattRows(state, rows);
+      compareRows(state as CompareStateType, rows);
       break;
   }
   return rows.out;
 }
 
 /** Stage-1 answers that succeeded, in participant order, as `stageType` rows (seeds: failed models are excluded). */
-function answerRows(state: State, rows: Rows, stageType: string, stageOrder: number): void {
-  const ok = inParticipantOrder(state, state.deliberation_answers, (a) => a.key).filter((a) => a.status === "ok");
+function answerRows(state: PanelState & { answers: CollectedAnswer[] }, rows: Rows, stageType: string, stageOrder: number): void {
+  const ok = inParticipantOrder(state, state.answers, (a) => a.key).filter((a) => a.status === "ok");
   ok.forEach((a, i) =>
     rows.add(stageType, stageOrder, i, a.key, { model: a.model, role: "respondent", content: a.response, parsedData: { responseTimeMs: a.responseTimeMs }, responseTimeMs: a.responseTimeMs }),
   );
 }
 
 /** Votes in participant order: `{votedFor}`, plus why a vote is missing when the voter failed. */
-function ballotRows(state: State, rows: Rows, stageType: string, stageOrder: number): void {
-  inParticipantOrder(state, state.vote_ballots, (v) => v.modelKey).forEach((v, i) =>
+function ballotRows(state: PanelState & { ballots: VoteResponse[] }, rows: Rows, stageType: string, stageOrder: number): void {
+  inParticipantOrder(state, state.ballots, (v) => v.modelKey).forEach((v, i) =>
     rows.add(stageType, stageOrder, i, v.modelKey, {
       model: v.model,
       role: "voter",
@@ -139,23 +141,23 @@ function tallyRow(rows: Rows, stageType: string, stageOrder: number, t: { tallie
 }
 
 /** Seed 001 §G: label_map 0, collect 1, vote 2, vote_tally 3, tiebreaker 4 (ties only), winner 5. */
-function voteRows(state: State, rows: Rows): void {
-  if (Object.keys(state.deliberation_labels).length > 0) rows.data("label_map", 0, labelToModel(state, state.deliberation_labels));
+function voteRows(state: VoteStateType, rows: Rows): void {
+  if (Object.keys(state.labels).length > 0) rows.data("label_map", 0, labelToModel(state, state.labels));
   answerRows(state, rows, "collect", 1);
   ballotRows(state, rows, "vote", 2);
-  if (state.vote_round) tallyRow(rows, "vote_tally", 3, state.vote_round);
-  const tb = state.vote_tiebreaker;
-  if (tb && state.vote_round) {
-    const tiedLabels = state.vote_round.tiedLabels;
+  if (state.tally) tallyRow(rows, "vote_tally", 3, state.tally);
+  const tb = state.tiebreaker;
+  if (tb && state.tally) {
+    const tiedLabels = state.tally.tiedLabels;
     rows.add("tiebreaker", 4, 0, "0", {
       model: tb.model,
       role: "chairman",
       content: tb.voteText,
-      parsedData: { votedFor: tb.votedFor, tiedLabels, tiedVoteCount: state.vote_round.tallies[tiedLabels[0]] ?? 0 },
+      parsedData: { votedFor: tb.votedFor, tiedLabels, tiedVoteCount: state.tally.tallies[tiedLabels[0]] ?? 0 },
       responseTimeMs: tb.responseTimeMs,
     });
   }
-  const w = state.vote_winner;
+  const w = state.winner;
   if (w) {
     rows.add("winner", 5, 0, "0", {
       model: w.winnerModel,
@@ -170,10 +172,10 @@ function voteRows(state: State, rows: Rows): void {
  * Seed 000 §G: round1_label_map 0, initial_answer 1, revision 2, revision_summary 3,
  * revised_label_map 4, debate_vote 5, debate_vote_tally 6, debate_winner 7.
  */
-function reviseRows(state: State, rows: Rows): void {
-  if (Object.keys(state.revise_round1_labels).length > 0) rows.data("round1_label_map", 0, labelToModel(state, state.revise_round1_labels));
+function reviseRows(state: ReviseStateType, rows: Rows): void {
+  if (Object.keys(state.round1_labels).length > 0) rows.data("round1_label_map", 0, labelToModel(state, state.round1_labels));
   answerRows(state, rows, "initial_answer", 1);
-  const revisions = inParticipantOrder(state, state.revise_revisions, (r) => r.modelKey);
+  const revisions = inParticipantOrder(state, state.revisions, (r) => r.modelKey);
   revisions.forEach((r, i) =>
     rows.add("revision", 2, i, r.modelKey, {
       model: r.model,
@@ -191,13 +193,13 @@ function reviseRows(state: State, rows: Rows): void {
       responseTimeMs: r.responseTimeMs,
     }),
   );
-  // The revised labels are drawn in the step after the revisions (the planner empties them).
-  if (Object.keys(state.deliberation_labels).length === 0) return;
+  // The revised labels are drawn in the step after the revisions.
+  if (Object.keys(state.labels).length === 0) return;
   rows.data("revision_summary", 3, summarizeRevisions(revisions));
-  rows.data("revised_label_map", 4, labelToModel(state, state.deliberation_labels));
+  rows.data("revised_label_map", 4, labelToModel(state, state.labels));
   ballotRows(state, rows, "debate_vote", 5);
-  if (state.revise_vote) tallyRow(rows, "debate_vote_tally", 6, state.revise_vote);
-  const w = state.revise_winner;
+  if (state.tally) tallyRow(rows, "debate_vote_tally", 6, state.tally);
+  const w = state.winner;
   if (w) {
     rows.add("debate_winner", 7, 0, "0", {
       model: w.winnerModel,
@@ -213,10 +215,10 @@ function reviseRows(state: State, rows: Rows): void {
  * deep_initial_answer 1, then per round r deep_argument 2r and deep_moderation 2r+1, and
  * deep_synthesis after the last possible round.
  */
-function deepRows(state: State, rows: Rows): void {
-  if (Object.keys(state.deliberation_labels).length > 0) rows.data("deep_label_map", 0, labelToModel(state, state.deliberation_labels));
+function deepRows(state: DeepStateType, rows: Rows): void {
+  if (Object.keys(state.labels).length > 0) rows.data("deep_label_map", 0, labelToModel(state, state.labels));
   answerRows(state, rows, "deep_initial_answer", 1);
-  const turns = [...state.deep_turns].sort((a, b) => a.round - b.round || a.label.localeCompare(b.label));
+  const turns = [...state.turns].sort((a, b) => a.round - b.round || a.label.localeCompare(b.label));
   turns.forEach((t, i) =>
     rows.add("deep_argument", 2 * t.round, i, `${t.round}:${t.modelKey}`, {
       model: t.model,
@@ -226,31 +228,31 @@ function deepRows(state: State, rows: Rows): void {
       responseTimeMs: t.responseTimeMs,
     }),
   );
-  for (const o of state.deep_outcomes) {
+  for (const o of state.outcomes) {
     rows.add("deep_moderation", 2 * o.round + 1, 0, String(o.round), { role: "moderator", content: JSON.stringify(o.assessment), parsedData: o });
   }
-  if (state.deep_synthesis !== null) {
-    rows.add("deep_synthesis", 2 * state.deep_max_rounds + 2, 0, "0", { role: "synthesizer", content: state.deep_synthesis, parsedData: state.deep_output });
+  if (state.answer !== null) {
+    rows.add("deep_synthesis", 2 * state.options.maxRounds + 2, 0, "0", { role: "synthesizer", content: state.answer, parsedData: state.output });
   }
 }
 
 /** /council (seed 002 gives no rows): council_verdict 1 and 2 (the rounds), council_result 3 (the report). */
-function councilRows(state: State, rows: Rows): void {
-  const judges = inParticipantOrder(state, state.council_rounds, (j) => j.modelKey).sort((a, b) => a.round - b.round);
+function councilRows(state: CouncilStateType, rows: Rows): void {
+  const judges = inParticipantOrder(state, state.rounds, (j) => j.modelKey).sort((a, b) => a.round - b.round);
   judges.forEach((j, i) => {
     const { text, model, responseTimeMs, ...rest } = j;
     rows.add("council_verdict", j.round, i, `${j.round}:${j.modelKey}`, { model, role: "judge", content: text, parsedData: rest, responseTimeMs });
   });
-  if (state.council_result && state.council_report !== null) {
-    rows.add("council_result", 3, 0, "0", { role: "consolidator", content: state.council_report, parsedData: state.council_result });
+  if (state.result && state.answer !== null) {
+    rows.add("council_result", 3, 0, "0", { role: "consolidator", content: state.answer, parsedData: state.result });
   }
 }
 
 /** /compare: compare_answer 1, one per participant (failed ones too, with their error). */
-function compareRows(state: State, rows: Rows): void {
-  const order = new Map(state.compare_participants.map((p, i) => [p.key, i]));
-  const models = new Map(state.compare_participants.map((p) => [p.key, p.model]));
-  [...state.compare_answers]
+function compareRows(state: CompareStateType, rows: Rows): void {
+  const order = new Map(state.members.map((p, i) => [p.key, i]));
+  const models = new Map(state.members.map((p) => [p.key, p.model]));
+  [...state.answers]
     .sort((a, b) => order.get(a.key)! - order.get(b.key)!)
     .forEach((a, i) => {
       const { text, latency_ms, ...rest } = a;
@@ -311,29 +313,19 @@ function debattRows(state: State, rows: Rows): void {
   }
 }
 
-/** The assistant message of a finished run: the answer the user reads. */
+/**
+ * The assistant message of a finished run, from the top graph's state: the answer the user reads
+ * (a format subgraph hands its answer back as `answer`).
+ */
 export function answerText(state: State): string {
   switch (state.route) {
     case "debate":
       return state.debate_synthesis ?? "";
-    case "vote":
-      return state.vote_winner?.winnerResponse ?? "";
-    case "revise":
-      return state.revise_winner?.winnerResponse ?? "";
-    case "deep":
-      return state.deep_synthesis ?? "";
-    case "council":
-      return state.council_report ?? "";
-    case "compare":
-      return state.compare_answers
-        .filter((a) => a.status === "ok")
-        .map((a) => `### ${a.display}\n\n${a.text}`)
-        .join("\n\n");
     case "supervisor": {
       const last = state.messages[state.messages.length - 1];
       return last && last.getType() === "ai" && typeof last.content === "string" ? last.content : "";
     }
     default:
-      return "";
+      return state.answer ?? "";
   }
 }

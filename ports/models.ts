@@ -67,6 +67,11 @@ export interface SearchResult {
   content: string;
 }
 
+/** How much of the web a model is shown per query: at most 3 results of 300 characters each. */
+export const SEARCH_LIMITS = { maxResults: 3, maxChars: 300 } as const;
+/** How long one search may take. */
+export const SEARCH_TIMEOUT_MS = 15_000;
+
 /** Web search (Tavily) as the graph uses it. */
 export interface SearchClient {
   search(query: string, options: { maxResults: number; maxChars: number; signal?: AbortSignal }): Promise<SearchResult[]>;

@@ -1,3 +1,4 @@
+import { DebattError } from "../state/errors.js";
 import { promptDefinition } from "./registry.js";
 
 /** `{name}` placeholders: lower-case identifiers only, so JSON examples like `{"a": 1}` are left alone. */
@@ -7,8 +8,10 @@ const PLACEHOLDER = /\{([a-z_][a-z0-9_]*)\}/g;
 export const MAX_PROMPT_CHARS = 20_000;
 
 /** A prompt could not be rendered or an override is not acceptable. */
-export class PromptError extends Error {
-  readonly code = "prompt_error";
+export class PromptError extends DebattError {
+  constructor(message: string) {
+    super("prompt_error", message);
+  }
 }
 
 /** The distinct placeholder names used in a text. */

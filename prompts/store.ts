@@ -1,3 +1,4 @@
+import { DebattError } from "../state/errors.js";
 import { PromptError, PromptSet, validatePromptText } from "./render.js";
 
 /** What `/healthz` reports about a prompt store. */
@@ -25,8 +26,10 @@ export interface PromptStore {
 }
 
 /** The store's backend cannot be reached; admin writes answer 503 and debates use the defaults. */
-export class StoreUnavailableError extends Error {
-  readonly code = "store_unavailable";
+export class StoreUnavailableError extends DebattError {
+  constructor(message: string, options?: ErrorOptions) {
+    super("store_unavailable", message, options);
+  }
 }
 
 /** A PromptStore in process memory, for a single instance without Redis. */

@@ -4,7 +4,6 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { redactUrl } from "./redact.js";
-import type { Settings } from "../state/config.js";
 import { WriteBehindSaver } from "./write-behind-saver.js";
 
 /** A checkpointer and what it holds on to. */
@@ -21,7 +20,7 @@ export interface Checkpoints {
  * nothing. Every graph step is saved under the run's thread id, so after a crash a run resumes
  * from its last completed step (in a debate: the last completed participant turn).
  */
-export async function openCheckpoints(settings: Settings): Promise<Checkpoints> {
+export async function openCheckpoints(settings: { dataDir: string; databaseUrl?: string }): Promise<Checkpoints> {
   if (settings.databaseUrl) {
     const saver = PostgresSaver.fromConnString(settings.databaseUrl);
     await saver.setup();

@@ -1,33 +1,4 @@
-import type { ClientEvent } from "../service/stream.js";
-
-/** One event of a run with its SSE id (1, 2, 3, … without gaps). */
-export interface RunEvent extends ClientEvent {
-  id: number;
-}
-
-/**
- * Where a run's events are kept so that a client can replay what it missed and follow the rest:
- * this process's memory, or Redis streams that every instance reads.
- */
-export interface EventLog {
-  /** Appends the run's next event (ids in order); `done` ends the run's log. */
-  append(runId: string, event: RunEvent): Promise<void>;
-  /**
-   * The run's events with an id above `afterId`, in order, then the later ones as they arrive,
-   * until `done` or `signal`. Yields nothing for a run the log does not know.
-   */
-  follow(runId: string, afterId: number, signal: AbortSignal): AsyncGenerator<RunEvent>;
-  /** Whether the log knows the run (running, or finished within its time to live). */
-  has(runId: string): Promise<boolean>;
-  /** Notes that a client is reading the run now (from any instance). */
-  touch(runId: string): Promise<void>;
-  /** When a client last read the run (epoch ms), or null. */
-  lastSeen(runId: string): Promise<number | null>;
-  /** Drops a run's events (its conversation was deleted); followers end. */
-  forget(runId: string): Promise<void>;
-  /** Waits for pending appends and lets go of connections (at shutdown). */
-  close?(): Promise<void>;
-}
+import type { EventLog, RunEvent } from "../ports/event-log.js";
 
 interface MemoryRun {
   events: RunEvent[];

@@ -1,5 +1,5 @@
 import { Redis } from "ioredis";
-import type { EventLog, RunEvent } from "./event-log.js";
+import type { EventLog, RunEvent } from "../ports/event-log.js";
 import { firstConnection, redisOptions } from "./redis-prompt-store.js";
 
 /** Key of a run's stream. */

@@ -1,8 +1,11 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { DebattError } from "../state/errors.js";
 
 /** A secret could not be encrypted or decrypted: no key, a wrong key, or tampered data. */
-export class SecretError extends Error {
-  readonly code = "secret_error";
+export class SecretError extends DebattError {
+  constructor(message: string) {
+    super("secret_error", message);
+  }
 }
 
 /**

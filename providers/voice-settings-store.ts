@@ -1,3 +1,4 @@
+import { DebattError } from "../state/errors.js";
 import { VoiceSettingsSchema, type VoiceSettings } from "../state/voice.js";
 import { SecretBox, SecretError } from "./secret-box.js";
 
@@ -22,10 +23,9 @@ export class MemoryValueStore implements ValueStore {
 }
 
 /** Storing an API key needs an encryption key; this says which variable to set. */
-export class EncryptionKeyMissingError extends Error {
-  readonly code = "encryption_key_missing";
+export class EncryptionKeyMissingError extends DebattError {
   constructor() {
-    super("refusing to store api_key unencrypted: set SETTINGS_ENCRYPTION_KEY (32 bytes, as 64 hex characters or base64) to store it encrypted at rest");
+    super("encryption_key_missing", "refusing to store api_key unencrypted: set SETTINGS_ENCRYPTION_KEY (32 bytes, as 64 hex characters or base64) to store it encrypted at rest");
   }
 }
 

@@ -2,8 +2,7 @@ import { fileURLToPath } from "node:url";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import express, { type Express } from "express";
 import { buildGraph, type DebattGraph } from "../graph/build.js";
-import { stderrLog, type GraphDeps } from "../ports/node-deps.js";
-import { DEFAULTS } from "../state/config.js";
+import { nodeDepsOf, stderrLog, type AppDeps } from "../service/app-deps.js";
 import { requireAdmin, limitAdminWrites } from "./admin-auth.js";
 import { adminFlowGraphRouter } from "./admin-flow-graph.js";
 import { adminPromptsRouter } from "./admin-prompts.js";
@@ -30,6 +29,11 @@ export interface App {
 /** The built arena page. */
 const WEB_DIST = fileURLToPath(new URL("../web/dist", import.meta.url));
 
+/** Most bytes of run events kept in this process's memory (the oldest finished runs go first). */
+const EVENT_LOG_MAX_BYTES = 256 * 1024 * 1024;
+/** Admin writes allowed per token and minute. */
+const ADMIN_WRITES_PER_MINUTE = 10;
+
 /** Largest accepted chat body: a 4000-character message in 4-byte characters, with room to spare. */
 const CHAT_BODY_LIMIT = "32kb";
 /** Largest accepted admin body: a 20 000-character prompt, escaped. */
@@ -41,9 +45,9 @@ const ADMIN_BODY_LIMIT = "256kb";
  * every run is recorded (conversations, messages, stages) and served by the history API.
  * Every error is answered as `{error: {code, message}}` by one handler.
  */
-export function createApp(deps: GraphDeps, options: { checkpointer?: BaseCheckpointSaver; history?: HistoryStore } = {}): App {
+export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpointSaver; history?: HistoryStore } = {}): App {
   const log = deps.log ?? stderrLog;
-  const graph = buildGraph(deps, { checkpointer: options.checkpointer });
+  const graph = buildGraph(nodeDepsOf(deps), { checkpointer: options.checkpointer, settings: deps.settings });
   const runs = new ActiveRuns();
   const started = Date.now();
   const app = express();
@@ -65,7 +69,7 @@ export function createApp(deps: GraphDeps, options: { checkpointer?: BaseCheckpo
   });
 
   app.use(["/api/v1/chat", "/api/v1/deliberate"], express.json({ limit: CHAT_BODY_LIMIT, strict: false }));
-  const local = new MemoryEventLog({ ttlMs: deps.settings.eventLogTtlMs, maxBytes: DEFAULTS.eventLogMaxBytes });
+  const local = new MemoryEventLog({ ttlMs: deps.settings.eventLogTtlMs, maxBytes: EVENT_LOG_MAX_BYTES });
   const hub = new RunHub(local, deps.events, deps.settings.resumeGraceMs);
   const streams = { graph, settings: deps.settings, runs, hub, startGate: new StartGate(), history: options.history, log };
   app.use(chatRouter(streams));
@@ -77,7 +81,7 @@ export function createApp(deps: GraphDeps, options: { checkpointer?: BaseCheckpo
 
   const admin = express.Router();
   admin.use(requireAdmin(deps.settings.adminToken));
-  admin.use(limitAdminWrites(DEFAULTS.adminWritesPerMinute));
+  admin.use(limitAdminWrites(ADMIN_WRITES_PER_MINUTE));
   admin.use(express.json({ limit: ADMIN_BODY_LIMIT, strict: false }));
   admin.use(adminPromptsRouter(deps.prompts));
   admin.use(adminFlowGraphRouter(graph));

@@ -2,11 +2,12 @@ import { randomUUID } from "node:crypto";
 import { Router, type Request, type Response } from "express";
 import { z } from "zod";
 import type { DebattGraph } from "../graph/build.js";
-import { streamClientEvents, type ClientEvent, type RunInput } from "../service/stream.js";
-import { parseCommand } from "../nodes/router/resolve-intent.js";
-import { MODE_MODELS } from "../state/deliberation.js";
-import { DEFAULTS, type Settings } from "../state/config.js";
-import { MAX_PARTICIPANTS, resolveDeliberators, selectParticipants } from "../state/participants.js";
+import { streamClientEvents, type RunInput } from "../service/stream.js";
+import type { ClientEvent } from "../state/events.js";
+import { formatOfCommand, parseCommand } from "../state/commands.js";
+import type { RunConfig, Settings } from "../state/config.js";
+import { participantsFor } from "../state/formats.js";
+import { MAX_PARTICIPANTS } from "../state/participants.js";
 import { RunRecorder } from "../history/recorder.js";
 import type { HistoryStore } from "../history/store.js";
 import { HttpError } from "./errors.js";
@@ -15,6 +16,9 @@ import type { RunHub } from "../service/run-hub.js";
 import { ActiveRuns, ShutdownError } from "../service/active-runs.js";
 import { SseStream } from "./sse.js";
 import type { StartGate } from "../service/start-gate.js";
+
+/** Longest accepted chat message or question, in characters. */
+export const MAX_MESSAGE_CHARS = 4_000;
 
 /** Control characters other than tab, line feed and carriage return. */
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
@@ -73,6 +77,8 @@ export interface RunFiling {
   question?: string;
   /** The id of the run being resumed, whose rows are completed (default: this run's id). */
   messageId?: string;
+  /** The run's configuration (a seed format's `mode_config`). */
+  configurable?: RunConfig;
 }
 
 /**
@@ -80,7 +86,7 @@ export interface RunFiling {
  * the run's events as SSE until `done`. A client that disconnects cancels its run.
  */
 export function chatRouter(deps: ChatRouteDeps): Router {
-  const schema = chatBodySchema(DEFAULTS.maxMessageChars);
+  const schema = chatBodySchema(MAX_MESSAGE_CHARS);
   const router = Router();
   router.post("/api/v1/chat/stream", async (req: Request, res: Response) => {
     const body = parseJsonBody(req, schema, '{"message": "…"}');
@@ -122,8 +128,7 @@ export function parseJsonBody<T>(req: Request, schema: z.ZodType<T>, example: st
  */
 function checkParticipants(settings: Settings, command: ReturnType<typeof parseCommand>, participants: string[] | undefined): void {
   try {
-    if (command.kind === "deliberation") resolveDeliberators(settings.roster, participants, MODE_MODELS[command.mode]);
-    else selectParticipants(settings.roster, participants);
+    participantsFor(formatOfCommand(command) ?? "debatt", settings.roster, participants);
   } catch (err) {
     throw new HttpError(400, "invalid_participants", (err as Error).message);
   }
@@ -168,7 +173,7 @@ export async function streamRun(deps: ChatRouteDeps, res: Response, input: RunIn
     try {
       await deps.startGate.turn();
       const onState = recorder && recorder.observe.bind(recorder);
-      for await (const event of streamClientEvents(deps.graph, input, { signal: controller.signal, threadId, configurable: { run_id: runId }, onState })) {
+      for await (const event of streamClientEvents(deps.graph, input, { signal: controller.signal, threadId, configurable: { ...filing.configurable, run_id: runId }, onState })) {
         if (event.event === "done" && controller.signal.reason instanceof ShutdownError) {
           const reason = controller.signal.reason;
           publish({ event: "error", data: { message: reason.message, code: reason.code, timestamp: new Date().toISOString() } });

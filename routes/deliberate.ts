@@ -1,10 +1,8 @@
 import { Router, type Request, type Response } from "express";
 import { z } from "zod";
-import { DEFAULTS } from "../state/config.js";
-import { MODE_MODELS, type DeliberationMode, type ModeConfig } from "../state/deliberation.js";
-import { resolveDeliberators, resolveParticipant } from "../state/participants.js";
-import { DEEP_MAX_ROUNDS_LIMIT, DEEP_MIN_ROUNDS } from "../nodes/deep/lib/stopping-rule.js";
-import { assertAccepting, parseJsonBody, postOnly, streamRun, userText, type ChatRouteDeps } from "./chat.js";
+import { FORMATS, formatOfStoredMode, participantsFor, type DeliberationMode, type FormatOptions } from "../state/formats.js";
+import { resolveParticipant } from "../state/participants.js";
+import { assertAccepting, MAX_MESSAGE_CHARS, parseJsonBody, postOnly, streamRun, userText, type ChatRouteDeps } from "./chat.js";
 import { HttpError } from "./errors.js";
 import { checkFollowUp } from "./follow-up.js";
 
@@ -15,7 +13,7 @@ import { checkFollowUp } from "./follow-up.js";
 function requestSchema<M extends string, C extends z.ZodRawShape>(mode: M, modeConfig: C) {
   return z
     .object({
-      question: userText("question", DEFAULTS.maxMessageChars),
+      question: userText("question", MAX_MESSAGE_CHARS),
       mode: z.literal(mode),
       conversationId: z.string().optional(),
       modeConfig: z.object(modeConfig).strict().optional(),
@@ -25,7 +23,7 @@ function requestSchema<M extends string, C extends z.ZodRawShape>(mode: M, modeC
 
 /** The seeds' model list: `Vote mode requires at least 3 models`, `Maximum 7 models allowed`. */
 function modelList(format: DeliberationMode, label: string, noun = "models") {
-  const { min, max } = MODE_MODELS[format];
+  const { min, max } = FORMATS[format].participants;
   return z
     .array(z.string().min(1, "a model id is empty"))
     .min(min, `${label} mode requires at least ${min} ${noun}`)
@@ -51,7 +49,7 @@ const debateRequestSchema = requestSchema("debate", {
 const deepRequestSchema = requestSchema("deep", {
   models: modelList("deep", "Deep"),
   timeoutMs: z.number().min(10_000).max(600_000).optional(),
-  maxRounds: z.number().int().min(DEEP_MIN_ROUNDS).max(DEEP_MAX_ROUNDS_LIMIT).optional(),
+  maxRounds: z.number().int().min(FORMATS.deep.rounds.min).max(FORMATS.deep.rounds.max).optional(),
 });
 
 /** /council (seed 002 is a CLI and gives no body): the judges, `debate` for round 2 (`--debate`) and its timeout. */
@@ -62,13 +60,12 @@ const councilRequestSchema = requestSchema("council", {
   round2TimeoutMs: z.number().min(1_000).max(600_000).optional(),
 });
 
-/** The seeds' mode names and the commands they run ("debate" is seed 000's name for /revise). */
-const COMMANDS = { vote: MODE_MODELS.vote.command, debate: MODE_MODELS.revise.command, deep: MODE_MODELS.deep.command, council: MODE_MODELS.council.command } as const;
-const MODES = { vote: "vote", debate: "revise", deep: "deep", council: "council" } as const;
+/** The seeds' mode names ("debate" is their name for /revise). */
+const MODES = ["vote", "debate", "deep", "council"] as const;
 
 /** A request body of the seeds' `/api/…/stream` endpoints, by mode. */
 const deliberateSchema = z.discriminatedUnion("mode", [voteRequestSchema, debateRequestSchema, deepRequestSchema, councilRequestSchema], {
-  error: (issue) => (issue.code === "invalid_union" ? `mode must be one of: ${Object.keys(COMMANDS).join(", ")}` : undefined),
+  error: (issue) => (issue.code === "invalid_union" ? `mode must be one of: ${MODES.join(", ")}` : undefined),
 });
 
 /**
@@ -80,20 +77,20 @@ export function deliberateRouter(deps: ChatRouteDeps): Router {
   const router = Router();
   router.post("/api/v1/deliberate/stream", async (req: Request, res: Response) => {
     const body = parseJsonBody(req, deliberateSchema, '{"question": "…", "mode": "vote"}');
-    const mode = MODES[body.mode];
+    const mode = formatOfStoredMode(body.mode) as DeliberationMode;
     if (body.conversationId !== undefined) await checkFollowUp(deps, body.conversationId, mode);
-    const modeConfig: ModeConfig =
+    const modeConfig: FormatOptions =
       body.mode === "vote"
         ? { models: body.modeConfig?.councilModels, chairman: body.modeConfig?.chairmanModel, timeoutMs: body.modeConfig?.timeoutMs }
         : { ...body.modeConfig };
     try {
-      resolveDeliberators(deps.settings.roster, modeConfig.models, MODE_MODELS[mode]);
+      participantsFor(mode, deps.settings.roster, modeConfig.models);
       if (modeConfig.chairman) resolveParticipant(deps.settings.roster, modeConfig.chairman);
     } catch (err) {
       throw new HttpError(400, "invalid_participants", (err as Error).message);
     }
     assertAccepting(deps.runs);
-    await streamRun(deps, res, { message: `${COMMANDS[body.mode]} ${body.question}`, modeConfig }, { threadId: body.conversationId, question: body.question });
+    await streamRun(deps, res, { message: `${FORMATS[mode].command} ${body.question}` }, { threadId: body.conversationId, question: body.question, configurable: { mode_config: modeConfig } });
   });
   router.all("/api/v1/deliberate/stream", postOnly);
   return router;

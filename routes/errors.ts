@@ -1,25 +1,30 @@
 import type { ErrorRequestHandler, Response } from "express";
-import { PromptError } from "../prompts/render.js";
-import { StoreUnavailableError } from "../prompts/store.js";
-import { SecretError } from "../providers/secret-box.js";
-import { EncryptionKeyMissingError } from "../providers/voice-settings-store.js";
 import { ZodError } from "zod";
+import { DebattError, type ErrorCode } from "../state/errors.js";
 
 /** An error with the HTTP status and machine-readable code it is answered with. */
-export class HttpError extends Error {
+export class HttpError extends DebattError {
   constructor(
     readonly status: number,
-    readonly code: string,
+    code: ErrorCode,
     message: string,
     /** Extra response headers, e.g. `Allow` or `WWW-Authenticate`. */
     readonly headers: Record<string, string> = {},
   ) {
-    super(message);
+    super(code, message);
   }
 }
 
+/** How the errors of the layers below routes are answered: status, the answer's code, extra headers. */
+const DOMAIN_ERRORS: Partial<Record<ErrorCode, [number, ErrorCode, Record<string, string>?]>> = {
+  prompt_error: [400, "invalid_prompt"],
+  store_unavailable: [503, "store_unavailable", { "Retry-After": "5" }],
+  encryption_key_missing: [409, "encryption_key_missing"],
+  secret_error: [500, "secret_error"],
+};
+
 /** body-parser's error types and how they are answered. */
-const BODY_ERRORS: Record<string, [number, string]> = {
+const BODY_ERRORS: Record<string, [number, ErrorCode]> = {
   "entity.too.large": [413, "payload_too_large"],
   "entity.parse.failed": [400, "invalid_json"],
   "entity.verify.failed": [400, "invalid_body"],
@@ -37,11 +42,11 @@ const BODY_ERRORS: Record<string, [number, string]> = {
  */
 export function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
-  if (err instanceof PromptError) return new HttpError(400, "invalid_prompt", err.message);
-  if (err instanceof StoreUnavailableError) return new HttpError(503, "store_unavailable", err.message, { "Retry-After": "5" });
+  if (DebattError.isInstance(err) && err.code in DOMAIN_ERRORS) {
+    const [status, code, headers] = DOMAIN_ERRORS[err.code]!;
+    return new HttpError(status, code, err.message, headers);
+  }
   if (err instanceof ZodError) return new HttpError(400, "invalid_settings", err.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; "));
-  if (err instanceof EncryptionKeyMissingError) return new HttpError(409, err.code, err.message);
-  if (err instanceof SecretError) return new HttpError(500, err.code, err.message);
   const e = err as { type?: string; message?: string; limit?: number };
   if (e?.type && BODY_ERRORS[e.type]) {
     const [status, code] = BODY_ERRORS[e.type];

@@ -1,9 +1,6 @@
-import { MODE_MODELS, type DeliberationMode } from "../state/deliberation.js";
-import type { ChatRouteDeps } from "./chat.js";
+import { FORMATS, type DeliberationMode } from "../state/formats.js";
+import type { DebattGraph } from "../graph/build.js";
 import { HttpError } from "./errors.js";
-
-/** Formats that take follow-ups (seed 001 and 004 are multi-turn; seed 000 and 002 are not). */
-const MULTI_TURN = new Set<DeliberationMode>(["vote", "deep"]);
 
 /** A conversation id (`threadId`): the thread of a run. */
 export const CONVERSATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -14,7 +11,7 @@ export const CONVERSATION_ID_RULE = "conversationId must be 1–128 characters o
  * (404); for a seed format (`mode`), the conversation must be of the same format and the format
  * multi-turn (400, seeds 000 and 001 §F). Any other message may follow up any conversation.
  */
-export async function checkFollowUp(deps: ChatRouteDeps, conversationId: string, mode: DeliberationMode | undefined): Promise<void> {
+export async function checkFollowUp(deps: { graph: DebattGraph }, conversationId: string, mode: DeliberationMode | undefined): Promise<void> {
   if (!CONVERSATION_ID.test(conversationId)) throw new HttpError(400, "invalid_body", CONVERSATION_ID_RULE);
   const state = deps.graph.checkpointer ? await deps.graph.getState({ configurable: { thread_id: conversationId } }) : undefined;
   if (!state?.createdAt) {
@@ -23,9 +20,9 @@ export async function checkFollowUp(deps: ChatRouteDeps, conversationId: string,
   if (mode === undefined) return;
   const previous = state.values.conversation_mode as DeliberationMode | null;
   if (previous !== mode) {
-    throw new HttpError(400, "mode_mismatch", `conversation "${conversationId}" is ${previous ? `a /${previous}` : "not a seed-format"} conversation; a ${MODE_MODELS[mode].command} question needs its own`);
+    throw new HttpError(400, "mode_mismatch", `conversation "${conversationId}" is ${previous ? `a /${previous}` : "not a seed-format"} conversation; a ${FORMATS[mode].command} question needs its own`);
   }
-  if (!MULTI_TURN.has(mode)) {
-    throw new HttpError(400, "follow_up_unsupported", `${MODE_MODELS[mode].command} answers a single question and takes no follow-ups; leave conversationId out`);
+  if (!FORMATS[mode].multiTurn) {
+    throw new HttpError(400, "follow_up_unsupported", `${FORMATS[mode].command} answers a single question and takes no follow-ups; leave conversationId out`);
   }
 }

@@ -18,7 +18,7 @@ function limitOf(req: Request): number {
   return Number(raw);
 }
 
-function idOf(req: Request, what: string): string {
+function idOf(req: Request, what: "conversation" | "debate"): string {
   const id = String(req.params.id);
   if (!CONVERSATION_ID.test(id)) throw new HttpError(400, `invalid_${what}_id`, `the ${what} id must be 1–128 characters of A–Z, a–z, 0–9, '.', '_', ':' or '-'`);
   return id;

@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
-import { stderrLog } from "../ports/node-deps.js";
+import { stderrLog } from "../service/app-deps.js";
 import { depsFromEnv } from "../service/deps.js";
-import { ConfigError } from "../state/config.js";
+import { ConfigError } from "../state/errors.js";
 import { openCheckpoints } from "../providers/checkpointer.js";
 import { openHistory } from "../history/open.js";
 import { createApp } from "./app.js";

@@ -1,7 +1,6 @@
 import { once } from "node:events";
 import type { Response } from "express";
-import type { ClientEvent } from "../service/stream.js";
-import type { RunEvent } from "../providers/event-log.js";
+import type { RunEvent } from "../ports/event-log.js";
 
 /** The headers an SSE stream needs, including through buffering proxies (nginx). */
 export const SSE_HEADERS = {
@@ -12,7 +11,7 @@ export const SSE_HEADERS = {
 } as const;
 
 /** Frames one event: `id:` sequence, kebab-case `event:`, one line of JSON `data:`. */
-export function frameEvent(id: number, event: ClientEvent): string {
+export function frameEvent(id: number, event: Pick<RunEvent, "event" | "data">): string {
   // JSON.stringify escapes CR and LF, so the data is always one line.
   return `id: ${id}\nevent: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
 }

@@ -1,11 +1,12 @@
+import { DebattError } from "../state/errors.js";
+
 /** How long a shutdown waits for responses to deliver their runs' last events. */
 const STREAM_FLUSH_MS = 5_000;
 
 /** Why a run was cancelled by the server rather than by its client. */
-export class ShutdownError extends Error {
-  readonly code = "shutting_down";
+export class ShutdownError extends DebattError {
   constructor() {
-    super("the server is shutting down; the debate was cancelled after the grace period");
+    super("shutting_down", "the server is shutting down; the debate was cancelled after the grace period");
   }
 }
 

@@ -6,7 +6,7 @@ import { AudioArchive } from "../providers/audio-archive.js";
 import { MemorySpeechCache, RedisSpeechCache } from "../providers/speech-cache.js";
 import { EspeakSpeech } from "../providers/tts-espeak.js";
 import { OpenAISpeech } from "../providers/tts-openai.js";
-import type { SpeechSynthesizer } from "../ports/models.js";
+import { SEARCH_TIMEOUT_MS, type SpeechSynthesizer } from "../ports/models.js";
 import { InMemoryPromptStore, type PromptStore } from "../prompts/store.js";
 import { OpenAIModelFactory } from "../providers/openai.js";
 import { redactUrl } from "../providers/redact.js";
@@ -14,8 +14,7 @@ import { RedisEventLog } from "../providers/redis-event-log.js";
 import { RedisPromptStore } from "../providers/redis-prompt-store.js";
 import { SimulatedModelFactory } from "../providers/simulated.js";
 import { createTavilySearch } from "../providers/tavily.js";
-import { DEFAULTS } from "../state/config.js";
-import { stderrLog, type GraphDeps } from "../ports/node-deps.js";
+import { stderrLog, type AppDeps } from "./app-deps.js";
 
 /**
  * The graph's dependencies as the environment configures them: the OpenAI-compatible provider
@@ -26,7 +25,7 @@ import { stderrLog, type GraphDeps } from "../ports/node-deps.js";
 export function depsFromEnv(
   env: Record<string, string | undefined> = process.env,
   options: { prompts?: PromptStore; log?: (line: string) => void } = {},
-): GraphDeps {
+): AppDeps {
   const log = options.log ?? stderrLog;
   const settings = loadSettings(env);
   const models = settings.openaiApiKey
@@ -38,7 +37,7 @@ export function depsFromEnv(
       });
   if (models.simulated) log("no OPENAI_API_KEY: participants are simulated offline");
   const search = settings.tavilyApiKey
-    ? createTavilySearch({ apiKey: settings.tavilyApiKey, baseUrl: settings.tavilyBaseUrl, timeoutMs: DEFAULTS.searchTimeoutMs })
+    ? createTavilySearch({ apiKey: settings.tavilyApiKey, baseUrl: settings.tavilyBaseUrl, timeoutMs: SEARCH_TIMEOUT_MS })
     : undefined;
   let prompts = options.prompts;
   let values: ValueStore = new MemoryValueStore();

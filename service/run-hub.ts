@@ -1,4 +1,5 @@
-import type { EventLog, MemoryEventLog, RunEvent } from "../providers/event-log.js";
+import type { EventLog, RunEvent } from "../ports/event-log.js";
+import type { MemoryEventLog } from "../providers/event-log.js";
 
 interface LiveRun {
   threadId: string;

@@ -1,22 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { kebabEventName } from "../ports/emit.js";
 import type { DebattGraph } from "../graph/build.js";
-import type { ModeConfig } from "../state/deliberation.js";
-import type { GraphEvent } from "../state/events.js";
-import type { State } from "../state/graph-state.js";
-
-/** An event as clients see it: kebab-case name and the payload. */
-export interface ClientEvent {
-  event: string;
-  data: Record<string, unknown>;
-}
+import type { RunConfig } from "../state/config.js";
+import { DebattError } from "../state/errors.js";
+import { kebabEventName, type ClientEvent, type GraphEvent } from "../state/events.js";
 
 /** What starts a run. */
 export interface RunInput {
   message: string;
   participants?: string[];
-  /** Settings of a seed format (models, chairman, timeout). */
-  modeConfig?: ModeConfig;
   /** Continue the thread's interrupted run from its last checkpoint instead (the message is ignored). */
   resume?: boolean;
 }
@@ -34,15 +25,16 @@ export function hasUnfinishedRun(state: { next: readonly string[]; tasks: readon
 export interface RunOptions {
   /** Aborting it cancels the run: every in-flight model call is aborted and no more start. */
   signal?: AbortSignal;
-  /** Per-run configuration (RunConfigSchema fields). */
-  configurable?: Record<string, unknown>;
+  /** Per-run configuration (the fields of runConfigSchema). */
+  configurable?: RunConfig;
   /** Thread id, for a checkpointed graph (a new one by default). */
   threadId?: string;
   /**
-   * Called with the state after every step, the top graph's (`root`) and its subgraphs', e.g. to
-   * write the history as stages land. Without it only custom events are streamed.
+   * Called with the state after every step, the top graph's (`namespace` empty) and its
+   * subgraphs' (`namespace` names the subgraph, e.g. `vote:<task id>`), e.g. to write the history
+   * as stages land. Without it only custom events are streamed.
    */
-  onState?: (state: State, root: boolean) => void;
+  onState?: (state: Record<string, unknown>, namespace: string[]) => void;
 }
 
 /**
@@ -54,7 +46,7 @@ export async function* streamClientEvents(graph: DebattGraph, input: RunInput, o
     const onState = options.onState;
     const stream = await graph.stream(
       // A null input makes LangGraph continue the thread from its last saved step.
-      input.resume ? null : { message: input.message, participants: input.participants ?? null, mode_config: input.modeConfig ?? null },
+      input.resume ? null : { message: input.message, participants: input.participants ?? null },
       {
         streamMode: onState ? ["custom", "values"] : ["custom"],
         subgraphs: onState !== undefined,
@@ -66,16 +58,16 @@ export async function* streamClientEvents(graph: DebattGraph, input: RunInput, o
       // [mode, payload], or [namespace, mode, payload] with subgraphs.
       const [namespace, mode, payload] = chunk.length === 3 ? chunk : [[], ...chunk];
       if (mode === "values") {
-        onState!(payload as State, (namespace as string[]).length === 0);
+        onState!(payload as Record<string, unknown>, namespace as string[]);
         continue;
       }
       const { event, data } = payload as GraphEvent;
-      yield { event: kebabEventName(event), data };
+      yield { event: kebabEventName(event), data } as ClientEvent;
     }
   } catch (err) {
     if (!options.signal?.aborted) {
-      const e = err as Error & { code?: string };
-      yield { event: "error", data: { message: e.message, code: e.code ?? "internal_error", timestamp: new Date().toISOString() } };
+      const e = err as Error;
+      yield { event: "error", data: { message: e.message, code: DebattError.isInstance(e) ? e.code : "internal_error", timestamp: new Date().toISOString() } };
     }
   }
   yield { event: "done", data: { timestamp: new Date().toISOString() } };

@@ -1,4 +1,5 @@
 import { buildGraph, type DebattGraph } from "../graph/build.js";
+import { nodeDepsOf } from "./app-deps.js";
 import { depsFromEnv } from "./deps.js";
 
 /**
@@ -22,4 +23,5 @@ export function keepRecursionLimit(graph: DebattGraph): DebattGraph {
  * The compiled graph that `langgraph.json` exposes to the LangGraph API server and Studio,
  * configured from the environment. The server attaches its own checkpointer.
  */
-export const graph = keepRecursionLimit(buildGraph(depsFromEnv()));
+const deps = depsFromEnv();
+export const graph = keepRecursionLimit(buildGraph(nodeDepsOf(deps), { settings: deps.settings }));

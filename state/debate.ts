@@ -36,17 +36,20 @@ export interface Turn {
   error?: string;
 }
 
-/** The computed outcome of the vote (never taken from a model). */
-export interface DebateResults {
-  winner: string;
-  vote_counts: Record<string, number>;
-  tiebreaker_used: boolean;
-  tiebreaker: "none" | "word_count" | "alphabetical";
-  word_counts: Record<string, number>;
-  total_votes: number;
-  self_votes_filtered: number;
-  invalid_votes: number;
-}
+/** The computed outcome of the vote (never taken from a model); the payload of `debate-results`. */
+export const DebateResultsSchema = z.object({
+  winner: z.string(),
+  vote_counts: z.record(z.string(), z.number().int()),
+  tiebreaker_used: z.boolean(),
+  /** Which tiebreak decided: none, total word count, or alphabetical order. */
+  tiebreaker: z.enum(["none", "word_count", "alphabetical"]),
+  word_counts: z.record(z.string(), z.number().int()),
+  total_votes: z.number().int(),
+  self_votes_filtered: z.number().int(),
+  /** Ballots that named nobody, were empty or did not parse. */
+  invalid_votes: z.number().int(),
+});
+export type DebateResults = z.infer<typeof DebateResultsSchema>;
 
 /** The model's analysis of the debate (seed §3.6 DebateConvergenceResult, analysis part). */
 export const ConvergenceAnalysisSchema = z.object({

@@ -1,9 +1,15 @@
 import { z } from "zod";
-import { DebaterArgumentSchema, ModeratorAssessmentSchema, VerdictSchema } from "./deliberation.js";
+import { CouncilResultSchema, BranchSchema, JudgeRoundSchema } from "./council.js";
+import { DebateResultsSchema } from "./debate.js";
+import { DebaterTurnSchema, DeepOutputSchema, ModeratorAssessmentSchema } from "./deep.js";
+import { LabelMapSchema, Stage1ResponseSchema, WhoSchema } from "./deliberation.js";
+import { ERROR_CODES } from "./errors.js";
+import { DebateVoteResultSchema, DebateWinnerSchema, RevisionResponseSchema, RevisionSummarySchema } from "./revise.js";
+import { TiebreakerResultSchema, VoteRoundResultSchema, VoteWinnerSchema } from "./vote.js";
 
 /**
  * The graph's custom events (snake_case, as emitted through `config.writer`) and their payloads.
- * The payload fields are those of seed 003 §3.7 (see ARCHITECTURE.md), each with `timestamp`.
+ * The payload fields are those of ARCHITECTURE.md's event contract, each with `timestamp`.
  * Clients see the names in kebab-case (`kebabEventName`).
  */
 const stamp = { timestamp: z.string() };
@@ -11,47 +17,17 @@ const stamp = { timestamp: z.string() };
 /** Who speaks in a participant event. */
 const speaker = { model: z.string(), model_key: z.string(), round: z.number().int() };
 
-/** The four round types of seed §1. */
+/** The four round types of a debate. */
 export const RoundTypeSchema = z.enum(["introduction", "argument", "deepening", "voting"]);
 export type RoundType = z.infer<typeof RoundTypeSchema>;
 
 /** The ids a seed format's start event carries (the seeds' `conversationId`, `messageId`). */
 const started = { conversationId: z.string(), messageId: z.string() };
 
-/** Who a seed-format payload is about (camelCase, as the seeds write it). */
-const who = { model: z.string(), display: z.string(), modelKey: z.string() };
-const WhoSchema = z.object(who);
-
-const Stage1ResponseSchema = z.object({ model: z.string(), response: z.string(), responseTimeMs: z.number().int(), display: z.string(), modelKey: z.string() });
-
-/** Seed 001 VoteResponse. */
-const VoteResponseSchema = z.object({
-  ...who,
-  voteText: z.string(),
-  votedFor: z.string().nullable(),
-  responseTimeMs: z.number().int(),
-  error: z.string().optional(),
-  anonymityBreach: z.array(z.string()),
-});
-
-const LabelMapSchema = z.record(z.string(), z.string());
-
-/** A counted vote (seed 001 VoteRoundResult, seed 000 DebateVoteResult), without its label map. */
-const counted = {
-  votes: z.array(VoteResponseSchema),
-  tallies: z.record(z.string(), z.number().int()),
-  validVoteCount: z.number().int(),
-  invalidVoteCount: z.number().int(),
-  isTie: z.boolean(),
-  tiedLabels: z.array(z.string()),
-  anonymityFlagged: z.number().int(),
-};
-const RevisionDecisionSchema = z.enum(["REVISE", "STAND", "MERGE"]);
-
 /** Stage 1 of a seed format: the answers (seed Stage1Response[]) and who failed. */
 const Stage1CompleteSchema = z.object({
   data: z.array(Stage1ResponseSchema),
-  failed: z.array(z.object({ ...who, error: z.string() })),
+  failed: z.array(z.object({ ...WhoSchema.shape, error: z.string() })),
   ...stamp,
 });
 
@@ -64,54 +40,6 @@ const VoteStartSchema = z
     chairman: WhoSchema,
     simulated: z.boolean(),
     ...stamp,
-  })
-  .strict();
-
-const winnerCommon = {
-  winnerLabel: z.string(),
-  winnerModel: z.string(),
-  winnerResponse: z.string(),
-  voteCount: z.number().int(),
-  totalVotes: z.number().int(),
-  tiebroken: z.boolean(),
-  winnerDisplay: z.string(),
-};
-/** Seed 001 VoteWinnerResult. */
-const VoteWinnerSchema = z.object({ ...winnerCommon, tiebreakerModel: z.string().optional() }).strict();
-/** Seed 000 DebateWinnerResult. */
-const DebateWinnerSchema = z.object({ ...winnerCommon, winnerDecision: RevisionDecisionSchema.nullable(), tiebreakerMethod: z.literal("alphabetical").optional() }).strict();
-
-/** A /deep debater's turn of a round. */
-const DebaterTurnSchema = z
-  .object({
-    round: z.number().int(),
-    label: z.string(),
-    modelKey: z.string(),
-    display: z.string(),
-    model: z.string(),
-    status: z.enum(["ok", "error"]),
-    argument: DebaterArgumentSchema.strict().optional(),
-    responseTimeMs: z.number().int(),
-    error: z.string().optional(),
-  })
-  .strict();
-
-/** A /council judge's verdict of one round. */
-const JudgeRoundSchema = z
-  .object({
-    round: z.union([z.literal(1), z.literal(2)]),
-    modelKey: z.string(),
-    display: z.string(),
-    model: z.string(),
-    perspective: z.string(),
-    status: z.enum(["ok", "error", "timeout"]),
-    verdict: VerdictSchema.strict().optional(),
-    restatement: z.string().optional(),
-    changeJustification: z.string().optional(),
-    unjustifiedChange: z.boolean().optional(),
-    text: z.string(),
-    responseTimeMs: z.number().int(),
-    error: z.string().optional(),
   })
   .strict();
 
@@ -153,19 +81,7 @@ export const EventSchemas = {
     bullets: z.array(z.string()).length(3),
     ...stamp,
   }),
-  debate_results: z.object({
-    winner: z.string(),
-    vote_counts: z.record(z.string(), z.number().int()),
-    tiebreaker_used: z.boolean(),
-    /** Which tiebreak decided: none, total word count, or alphabetical order. */
-    tiebreaker: z.enum(["none", "word_count", "alphabetical"]),
-    word_counts: z.record(z.string(), z.number().int()),
-    total_votes: z.number().int(),
-    self_votes_filtered: z.number().int(),
-    /** Ballots that named nobody, were empty or did not parse. */
-    invalid_votes: z.number().int(),
-    ...stamp,
-  }),
+  debate_results: DebateResultsSchema.extend(stamp),
   text_delta: z.object({ delta: z.string(), ...stamp }),
   debate_synthesis_complete: z.object({
     winner: z.string(),
@@ -213,7 +129,7 @@ export const EventSchemas = {
   }),
   compare_complete: z.object({ answered: z.number().int(), failed: z.number().int(), ...stamp }),
   /** Seed formats: streamed text of one model in one stage (`collect`, `vote`, `tiebreaker`, …). */
-  answer_delta: z.object({ mode: z.string(), stage: z.string(), ...who, delta: z.string(), ...stamp }),
+  answer_delta: z.object({ mode: z.string(), stage: z.string(), ...WhoSchema.shape, delta: z.string(), ...stamp }),
   /** Seed formats: the conversation's generated title. */
   title_complete: z.object({ data: z.object({ title: z.string() }), ...stamp }),
   /** Seed formats: the deliberation finished (the stream then ends with `done`). */
@@ -224,29 +140,13 @@ export const EventSchemas = {
   /** Seed 001: the answers (`failed` added: who did not answer, and why). */
   stage1_complete: Stage1CompleteSchema,
   vote_round_start: z.object({ ...stamp }),
-  vote_round_complete: z.object({
-    data: z.object({
-      ...counted,
-      labelToModel: LabelMapSchema,
-    }),
-    ...stamp,
-  }),
+  vote_round_complete: z.object({ data: VoteRoundResultSchema, ...stamp }),
   tiebreaker_start: z.object({ tiedLabels: z.array(z.string()), ...stamp }),
-  tiebreaker_complete: z.object({
-    data: z.object({
-      model: z.string(),
-      voteText: z.string(),
-      votedFor: z.string(),
-      responseTimeMs: z.number().int(),
-      attempts: z.number().int(),
-      fallback: z.boolean(),
-    }),
-    ...stamp,
-  }),
+  tiebreaker_complete: z.object({ data: TiebreakerResultSchema, ...stamp }),
   /** Seed 001 VoteWinnerResult or seed 000 DebateWinnerResult (`winnerDisplay` added to both). */
   winner_declared: z.union([
-    z.object({ data: VoteWinnerSchema, ...stamp }).strict(),
-    z.object({ data: DebateWinnerSchema, ...stamp }).strict(),
+    z.object({ data: VoteWinnerSchema.strict(), ...stamp }).strict(),
+    z.object({ data: DebateWinnerSchema.strict(), ...stamp }).strict(),
   ]),
   /** Seed 000: a /revise begins (`question`, `participants`, `antiAnchoring`, `simulated` added). */
   debate_start: z.object({
@@ -263,35 +163,11 @@ export const EventSchemas = {
   round1_complete: Stage1CompleteSchema,
   revision_start: z.object({ data: z.object({ labelMap: LabelMapSchema }), ...stamp }),
   revision_complete: z.object({
-    data: z.object({
-      revisions: z.array(
-        z.object({
-          ...who,
-          decision: RevisionDecisionSchema.nullable(),
-          reasoning: z.string().nullable(),
-          originalResponse: z.string(),
-          revisedResponse: z.string(),
-          originalWordCount: z.number().int(),
-          revisedWordCount: z.number().int(),
-          responseTimeMs: z.number().int(),
-          parseSuccess: z.boolean(),
-          revisionText: z.string(),
-          restatement: z.string().optional(),
-          error: z.string().optional(),
-        }).strict(),
-      ),
-      summary: z.object({ totalModels: z.number().int(), revised: z.number().int(), stood: z.number().int(), merged: z.number().int(), parseFailed: z.number().int() }).strict(),
-    }),
+    data: z.object({ revisions: z.array(RevisionResponseSchema.strict()), summary: RevisionSummarySchema.strict() }),
     ...stamp,
   }),
   /** Seed 000 DebateVoteResult (`anonymityFlagged` added). */
-  vote_complete: z.object({
-    data: z.object({
-      ...counted,
-      revisedLabelToModel: LabelMapSchema,
-    }),
-    ...stamp,
-  }),
+  vote_complete: z.object({ data: DebateVoteResultSchema, ...stamp }),
   /** /deep (seed 004, which names no events): the run begins. */
   deep_start: z.object({
     ...started,
@@ -308,7 +184,7 @@ export const EventSchemas = {
   /** /deep: a round's arguments, the moderator's assessment and the computed decision. */
   deep_round_complete: z.object({
     round: z.number().int(),
-    arguments: z.array(DebaterTurnSchema),
+    arguments: z.array(DebaterTurnSchema.strict()),
     assessment: ModeratorAssessmentSchema.strict().nullable(),
     moderatorError: z.string().optional(),
     stop: z.boolean(),
@@ -316,21 +192,7 @@ export const EventSchemas = {
     ...stamp,
   }),
   /** /deep: seed 004's output object, handed to the synthesis. */
-  deep_output: z.object({
-    data: z.object({
-      mode: z.literal("deep"),
-      rounds_completed: z.number().int(),
-      final_stances: z.array(z.object({ debater: z.string(), stance: z.string(), confidence: z.number(), revised_position: z.string() }).strict()),
-      convergence_status: z.object({
-        agreement_score: z.number().nullable(),
-        new_points_ratio: z.number().nullable(),
-        consensus_answer: z.string().nullable(),
-        remaining_disagreements: z.array(z.string()),
-      }).strict(),
-      debate_log: z.array(z.string()),
-    }).strict(),
-    ...stamp,
-  }),
+  deep_output: z.object({ data: DeepOutputSchema.strict(), ...stamp }),
   /** /deep: the final answer (`fallback` when the synthesis model failed and the consensus stands in). */
   deep_synthesis_complete: z.object({ data: z.object({ synthesis: z.string(), fallback: z.boolean(), error: z.string().optional() }).strict(), ...stamp }),
   /** /council (seed 002, which names no events): the run begins; each judge with its perspective. */
@@ -344,27 +206,16 @@ export const EventSchemas = {
     ...stamp,
   }),
   /** /council: a round begins (round 2 with its branch). */
-  council_round_start: z.object({ round: z.number().int(), branch: z.enum(["agreed", "disagreed"]).optional(), ...stamp }),
+  council_round_start: z.object({ round: z.number().int(), branch: BranchSchema.optional(), ...stamp }),
   /** /council: one judge's verdict of a round, as soon as it lands. */
-  council_verdict: JudgeRoundSchema.extend(stamp),
+  council_verdict: JudgeRoundSchema.strict().extend(stamp),
   /** /council: a round's verdicts, and whether they were unanimous. */
-  council_round_complete: z.object({ round: z.number().int(), verdicts: z.array(JudgeRoundSchema), unanimous: z.boolean(), ...stamp }),
+  council_round_complete: z.object({ round: z.number().int(), verdicts: z.array(JudgeRoundSchema.strict()), unanimous: z.boolean(), ...stamp }),
   /** /council: the final verdicts per judge (round 2, or round 1 as fallback) and the consensus. */
-  council_consolidation: z.object({
-    data: z.object({
-      verdicts: z.array(VerdictSchema.extend({ modelKey: z.string(), display: z.string(), perspective: z.string(), source: z.enum(["round1", "round2"]) }).strict()),
-      counts: z.object({ PASS: z.number().int(), WARN: z.number().int(), FAIL: z.number().int() }).strict(),
-      consensus: z.enum(["PASS", "WARN", "FAIL"]),
-      unanimous: z.boolean(),
-      round2: z.enum(["skipped", "complete", "partial", "failed"]),
-      branch: z.enum(["agreed", "disagreed"]).optional(),
-      note: z.string().optional(),
-    }).strict(),
-    ...stamp,
-  }),
+  council_consolidation: z.object({ data: CouncilResultSchema.strict(), ...stamp }),
   /** /council: the consolidated report (`fallback` when the report model failed). */
   council_report_complete: z.object({ data: z.object({ report: z.string(), fallback: z.boolean(), error: z.string().optional() }).strict(), ...stamp }),
-  error: z.object({ message: z.string(), code: z.string(), ...stamp }),
+  error: z.object({ message: z.string(), code: z.enum(ERROR_CODES), ...stamp }),
 } as const;
 
 /** snake_case event names emitted by the graph. */
@@ -390,3 +241,30 @@ export function strictEventSchema(kebabName: string): z.ZodType | undefined {
   // The union members are declared strict already.
   return schema instanceof z.ZodObject ? schema.strict() : schema;
 }
+
+/** The events the stream itself adds around the graph's: the run's ids first, `done` last. */
+export const StreamEventSchemas = {
+  /** The conversation and the run, before anything else (resume with the run id). */
+  metadata: z.object({ thread_id: z.string(), run_id: z.string(), ...stamp }),
+  /** The last event of every stream. */
+  done: z.object({ ...stamp }),
+} as const;
+
+/** `debate_round_start` → `debate-round-start`, as a type. */
+export type Kebab<S extends string> = S extends `${infer A}_${infer B}` ? `${A}-${Kebab<B>}` : S;
+
+/** The client-facing name of an event: `debate_round_start` → `debate-round-start`. */
+export function kebabEventName<N extends string>(name: N): Kebab<N> {
+  return name.replace(/_/g, "-") as Kebab<N>;
+}
+
+type AllSchemas = typeof EventSchemas & typeof StreamEventSchemas;
+
+/** An event as clients receive it: its kebab-case name and its payload, typed by the name. */
+export type ClientEvent = { [N in keyof AllSchemas & string]: { event: Kebab<N>; data: z.infer<AllSchemas[N]> } }[keyof AllSchemas & string];
+
+/** A client event's kebab-case name. */
+export type ClientEventName = ClientEvent["event"];
+
+/** The payload of the client event `name`. */
+export type ClientPayload<N extends ClientEventName> = Extract<ClientEvent, { event: N }>["data"];

@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { buildGraph } from "../graph/build.js";
-import { parseCommand } from "../nodes/router/resolve-intent.js";
+import { parseCommand } from "../state/commands.js";
 import { strictEventSchema } from "../state/events.js";
 import { emptyArena, reduce } from "../web/arena-state.js";
 import { withOverrides } from "./support/fake-model.js";
-import { named, runEvents, testDeps } from "./support/harness.js";
+import { named, runEvents, testDeps, graphOf } from "./support/harness.js";
 import { postChat, readSse, startApp } from "./support/http.js";
 
 const THREE = ["call_grok", "call_claude", "call_gpt"];
@@ -69,7 +68,7 @@ describe("/compare", () => {
 
   it("is a subgraph of the graph, so Studio shows it", async () => {
     const { deps } = testDeps();
-    const drawn = await buildGraph(deps).getGraphAsync({ xray: true });
+    const drawn = await graphOf(deps).getGraphAsync({ xray: true });
     const ids = Object.values(drawn.nodes).map((n) => n.id);
     expect(ids).toEqual(expect.arrayContaining(["compare:compare_planner", "compare:compare_answer", "compare:compare_complete"]));
   });

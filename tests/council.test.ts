@@ -1,13 +1,12 @@
 import { AIMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { buildGraph } from "../graph/build.js";
 import type { ModelRequest } from "../ports/models.js";
 import { parseVerdict } from "../nodes/council/lib/verdict.js";
-import { parseCommand } from "../nodes/router/resolve-intent.js";
+import { parseCommand } from "../state/commands.js";
 import { strictEventSchema } from "../state/events.js";
 import { emptyArena, reduce } from "../web/arena-state.js";
 import { verdictReply, withOverrides, type Step } from "./support/fake-model.js";
-import { named, runEvents, testDeps } from "./support/harness.js";
+import { named, runEvents, testDeps, graphOf } from "./support/harness.js";
 import { postDeliberate, readSse, startApp } from "./support/http.js";
 
 const THREE = ["call_grok", "call_claude", "call_gpt"];
@@ -200,7 +199,7 @@ describe("/council --debate: round 2 (seed 002)", () => {
     } finally {
       await server.close();
     }
-    const ids = Object.values((await buildGraph(deps).getGraphAsync({ xray: true })).nodes).map((n) => n.id);
+    const ids = Object.values((await graphOf(deps).getGraphAsync({ xray: true })).nodes).map((n) => n.id);
     expect(ids).toEqual(expect.arrayContaining(["council:council_planner", "council:council_judge", "council:council_review", "council:council_consolidate"]));
   });
 });

@@ -1,16 +1,15 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildGraph } from "../graph/build.js";
 import type { ModelRequest } from "../ports/models.js";
 import { parseArgument } from "../nodes/deep/deep-argue.js";
 import { parseAssessment } from "../nodes/deep/deep-moderate.js";
 import { AGREEMENT_TO_STOP, NEW_POINTS_TO_STOP, stoppingDecision } from "../nodes/deep/lib/stopping-rule.js";
-import { parseCommand } from "../nodes/router/resolve-intent.js";
+import { parseCommand } from "../state/commands.js";
 import { strictEventSchema } from "../state/events.js";
 import { emptyArena, reduce } from "../web/arena-state.js";
 import { answerOf, stanceOf, withOverrides, type Step } from "./support/fake-model.js";
-import { named, runEvents, testDeps } from "./support/harness.js";
+import { named, runEvents, testDeps, graphOf } from "./support/harness.js";
 import { postDeliberate, readSse, startApp } from "./support/http.js";
 
 const THREE = ["call_grok", "call_claude", "call_gpt"];
@@ -232,7 +231,7 @@ describe("/deep: the debate loop", () => {
     } finally {
       await server.close();
     }
-    const ids = Object.values((await buildGraph(deps).getGraphAsync({ xray: true })).nodes).map((n) => n.id);
+    const ids = Object.values((await graphOf(deps).getGraphAsync({ xray: true })).nodes).map((n) => n.id);
     expect(ids).toEqual(expect.arrayContaining(["deep:deep_planner", "deep:deep_anonymize", "deep:deep_argue", "deep:deep_moderate", "deep:deep_synthesize"]));
   });
 });

@@ -1,7 +1,7 @@
 import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { withOverrides } from "./support/fake-model.js";
-import { named, runEvents, testDeps } from "./support/harness.js";
+import { named, runEvents, testDeps, graphOf } from "./support/harness.js";
 
 const FOUR = ["call_grok", "call_claude", "call_gpt", "call_gemini"];
 
@@ -117,7 +117,7 @@ describe("faults during a debate", () => {
     const controller = new AbortController();
     const partial: string[] = [];
     const { buildGraph } = await import("../graph/build.js");
-    const graph = buildGraph(first.deps, { checkpointer });
+    const graph = graphOf(first.deps, { checkpointer });
     // Stop in round 2 when its third turn starts: the two before it are checkpointed.
     const stream = await graph.stream({ message: "/debatt X", participants: FOUR }, { streamMode: "custom", signal: controller.signal, configurable: { thread_id: threadId } });
     try {
@@ -131,7 +131,7 @@ describe("faults during a debate", () => {
     }
     expect(partial).toHaveLength(6);
     const second = testDeps();
-    const resumed = buildGraph(second.deps, { checkpointer });
+    const resumed = graphOf(second.deps, { checkpointer });
     const events: { event: string; data: any }[] = [];
     for await (const chunk of await resumed.stream(null, { streamMode: "custom", configurable: { thread_id: threadId } })) events.push(chunk as any);
     const turns = second.models.callsOf("turn").map((c) => `${c.participant}:${c.round}`);

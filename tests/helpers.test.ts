@@ -1,12 +1,13 @@
 import { describe, expect, it, vi } from "vitest";
-import { DeltaCoalescer, kebabEventName } from "../ports/emit.js";
+import { DeltaCoalescer } from "../nodes/shared/delta-coalescer.js";
+import { kebabEventName } from "../state/events.js";
 import { buildContextChain, buildTranscript } from "../nodes/debatt/lib/context-chain.js";
 import { extractJsonObject } from "../nodes/shared/json-extract.js";
-import { parseCommand } from "../nodes/router/resolve-intent.js";
+import { parseCommand } from "../state/commands.js";
 import { shuffleForRound } from "../nodes/shared/shuffle.js";
 import { fallbackSynthesis } from "../nodes/debatt/lib/synthesis-text.js";
 import { computeResults, filterSelfVotes, resolveWinner, tallyVotes } from "../nodes/debatt/lib/tally.js";
-import { countWords, preview } from "../nodes/shared/text.js";
+import { countWords, preview } from "../state/text.js";
 import { matchParticipant, parseVote } from "../nodes/debatt/lib/vote-parse.js";
 import type { Ballot, Convergence } from "../state/debate.js";
 import { defaultRoster, selectParticipants } from "../state/participants.js";

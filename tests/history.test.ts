@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { MemorySaver } from "@langchain/langgraph";
 import type { BaseMessage } from "@langchain/core/messages";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { GraphDeps } from "../ports/node-deps.js";
+import type { AppDeps } from "../service/app-deps.js";
 import type { ModelRequest } from "../ports/models.js";
 import { loadDebateResult, loadVoteResult } from "../history/load.js";
 import { titleOf } from "../history/rows.js";
@@ -62,7 +62,7 @@ describe.each(HISTORY_DATABASES)("the history on $db", ({ skip, server }) => {
   });
 
   /** The app on a fresh history database of this describe's kind. */
-  async function app(script?: Script, roster: Participant[] = SEED_ROSTER, tweak: (deps: GraphDeps) => void = () => {}) {
+  async function app(script?: Script, roster: Participant[] = SEED_ROSTER, tweak: (deps: AppDeps) => void = () => {}) {
     db = pgServer ? await postgresHistory(pgServer) : await sqliteHistory();
     cleanups.push(() => db.close());
     const { deps, models } = testDeps({ script, settings: { roster } });

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { buildGraph } from "../graph/build.js";
 import { depsFromEnv } from "../service/deps.js";
-import { streamClientEvents, type ClientEvent } from "../service/stream.js";
+import { streamClientEvents } from "../service/stream.js";
+import type { ClientEvent } from "../state/events.js";
+import { graphOf } from "./support/harness.js";
 import { createTavilySearch } from "../providers/tavily.js";
 import { debater, roster } from "./support/debater.js";
 import { startFakeOpenAI, startFakeTavily, startSilentServer } from "./support/fake-servers.js";
@@ -12,7 +13,7 @@ afterEach(async () => {
 });
 
 async function collect(env: Record<string, string>, message: string, signal?: AbortSignal): Promise<ClientEvent[]> {
-  const graph = buildGraph(depsFromEnv(env, { log: () => {} }));
+  const graph = graphOf(depsFromEnv(env, { log: () => {} }));
   const events: ClientEvent[] = [];
   for await (const e of streamClientEvents(graph, { message }, { signal })) events.push(e);
   return events;

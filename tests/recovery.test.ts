@@ -1,3 +1,4 @@
+import { nodeDepsOf } from "../service/app-deps.js";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -153,7 +154,7 @@ describe("a vote resumed after its round's deadline passed", () => {
     // The model takes a moment, as a real one does: a vote without time left would time out.
     const { deps, models } = testDeps({ script: withOverrides((req) => (req.phase === "vote" ? { text: JSON.stringify({ voted_for: "Claude", short_motivation: "m", three_bullets: ["a", "b", "c"] }), latencyMs: 30 } : undefined)) });
     const participants = defaultRoster().slice(0, 3);
-    const vote = makeDebateVote(deps);
+    const vote = makeDebateVote(nodeDepsOf(deps));
     // The deadline was set before the crash, an hour ago.
     const update = await vote({ voter: participants[0], participants, topic: "X", context: "ctx", deadline: Date.now() - 3_600_000 }, {});
     expect(models.callsOf("vote")).toHaveLength(1);

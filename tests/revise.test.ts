@@ -1,13 +1,12 @@
 import { MemorySaver } from "@langchain/langgraph";
 import type { BaseMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { buildGraph } from "../graph/build.js";
 import type { ModelRequest } from "../ports/models.js";
-import { parseCommand } from "../nodes/router/resolve-intent.js";
+import { parseCommand } from "../state/commands.js";
 import { parseRevision, resolveRevision } from "../nodes/revise/lib/revision-parse.js";
 import { strictEventSchema } from "../state/events.js";
 import { answerOf, revisedOf, withOverrides, type Step } from "./support/fake-model.js";
-import { named, runEvents, testDeps } from "./support/harness.js";
+import { named, runEvents, testDeps, graphOf } from "./support/harness.js";
 import { idsAreGapless, postDeliberate, readSse, startApp } from "./support/http.js";
 import { emptyArena, reduce } from "../web/arena-state.js";
 import { displayOfLabel } from "../web/deliberation-state.js";
@@ -313,7 +312,7 @@ describe("/revise: every edge case of seed 000 §F", () => {
     expect(names(again)).toEqual(["error", "done"]);
     expect(named(again, "error")[0].code).toBe("follow_up_unsupported");
     // A thread that has other messages is a follow-up too.
-    const chatted = buildGraph(deps, { checkpointer });
+    const chatted = graphOf(deps, { checkpointer });
     await chatted.invoke({ message: "hello" }, { configurable: { thread_id: "c" } });
     expect(named(await runEvents(deps, "/revise Q?", { participants: THREE, checkpointer, threadId: "c" }), "error")[0].code).toBe("follow_up_unsupported");
   });
@@ -384,7 +383,7 @@ describe("/revise over HTTP and in Studio", () => {
 
   it("is a subgraph of the graph, so Studio shows it", async () => {
     const { deps } = testDeps();
-    const ids = Object.values((await buildGraph(deps).getGraphAsync({ xray: true })).nodes).map((n) => n.id);
+    const ids = Object.values((await graphOf(deps).getGraphAsync({ xray: true })).nodes).map((n) => n.id);
     expect(ids).toEqual(expect.arrayContaining([
       "revise:revise_planner", "revise:deliberation_answer", "revise:revise_anonymize", "revise:revise_revision",
       "revise:revise_relabel", "revise:deliberation_ballot", "revise:revise_tally", "revise:revise_declare_winner", "revise:deliberation_title",

@@ -1,6 +1,6 @@
 import wavefile from "wavefile";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ClientEvent } from "../service/stream.js";
+import type { ClientEvent } from "../state/events.js";
 import { splitSentences } from "../nodes/debatt/lib/sentences.js";
 import { VoiceQueue, type VoiceEmitter } from "../nodes/debatt/lib/voice-queue.js";
 import { LinearResampler, parseWavHeader, wavHeader } from "../providers/pcm.js";

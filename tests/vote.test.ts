@@ -1,16 +1,15 @@
 import { MemorySaver } from "@langchain/langgraph";
 import type { BaseMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { buildGraph } from "../graph/build.js";
 import type { ModelRequest } from "../ports/models.js";
 import { identityNames, namesMentioned, redactSelfIdentification } from "../nodes/shared/anonymity.js";
 import { cleanTitle } from "../nodes/deliberation/deliberation-title.js";
 import { parseLetterVote, tallyLetterVotes } from "../nodes/shared/letter-vote.js";
-import { parseCommand } from "../nodes/router/resolve-intent.js";
+import { parseCommand } from "../state/commands.js";
 import { strictEventSchema } from "../state/events.js";
 import { defaultRoster } from "../state/participants.js";
 import { answerOf, withOverrides, type Script, type Step } from "./support/fake-model.js";
-import { named, runEvents, testDeps } from "./support/harness.js";
+import { named, runEvents, testDeps, graphOf } from "./support/harness.js";
 import { emptyArena, reduce } from "../web/arena-state.js";
 import { displayOfLabel } from "../web/deliberation-state.js";
 import { idsAreGapless, postChat, postDeliberate, readSse, startApp } from "./support/http.js";
@@ -400,7 +399,7 @@ describe("/vote: every edge case of seed 001 §F", () => {
   it("Conversation mode mismatch", async () => {
     const { deps } = testDeps();
     const checkpointer = new MemorySaver();
-    const graph = buildGraph(deps, { checkpointer });
+    const graph = graphOf(deps, { checkpointer });
     await runEvents(deps, "/vote Q?", { participants: THREE, checkpointer, threadId: "t" });
     await graph.updateState({ configurable: { thread_id: "t" } }, { conversation_mode: "revise" as never });
     const events = await runEvents(deps, "/vote Follow-up?", { participants: THREE, checkpointer, threadId: "t" });
@@ -496,7 +495,7 @@ describe("/vote over HTTP", () => {
 describe("/vote in Studio", () => {
   it("is a subgraph of the graph, so Studio shows its stages", async () => {
     const { deps } = testDeps();
-    const drawn = await buildGraph(deps).getGraphAsync({ xray: true });
+    const drawn = await graphOf(deps).getGraphAsync({ xray: true });
     const ids = Object.values(drawn.nodes).map((n) => n.id);
     expect(ids).toEqual(expect.arrayContaining([
       "vote:vote_planner", "vote:deliberation_answer", "vote:vote_anonymize", "vote:deliberation_ballot",

@@ -1,21 +1,9 @@
 import type { EventPayload } from "../state/events.js";
+import type { ArenaEvent } from "./stream.js";
+import type { CardRound } from "./card.js";
 import { reduceDeliberation, type DeliberationState } from "./deliberation-state.js";
 import { reducePanel, type PanelState } from "./panel-state.js";
 
-/** A kebab-case event as the page receives it. */
-export interface ArenaEvent {
-  event: string;
-  data: Record<string, unknown>;
-}
-
-/** One participant's answer in one round. */
-export interface CardRound {
-  text: string;
-  status: "speaking" | "ok" | "error";
-  wordCount?: number;
-  latencyMs?: number;
-  error?: string;
-}
 
 /** A participant card. */
 export interface Card {

@@ -1,5 +1,6 @@
-import type { RevisionResponse, RevisionSummary } from "../state/deliberation.js";
-import type { ArenaEvent, CardRound } from "./arena-state.js";
+import type { RevisionResponse, RevisionSummary } from "../state/revise.js";
+import type { CardRound } from "./card.js";
+import type { ArenaEvent } from "./stream.js";
 
 type Who = { key: string; display: string; model: string };
 

@@ -1,6 +1,6 @@
 import { diffWords } from "diff";
 import { useState } from "preact/hooks";
-import type { RevisionResponse } from "../state/deliberation.js";
+import type { RevisionResponse } from "../state/revise.js";
 import { colorOf, markdown } from "./arena.js";
 import { displayOfLabel, type DeliberationState } from "./deliberation-state.js";
 

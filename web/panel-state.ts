@@ -1,5 +1,7 @@
-import type { CouncilResult, DebaterTurn, DeepOutput, JudgeRound, ModeratorAssessment, StopReason } from "../state/deliberation.js";
-import type { ArenaEvent, CardRound } from "./arena-state.js";
+import type { CouncilResult, JudgeRound } from "../state/council.js";
+import type { DebaterTurn, DeepOutput, ModeratorAssessment, StopReason } from "../state/deep.js";
+import type { CardRound } from "./card.js";
+import type { ArenaEvent } from "./stream.js";
 
 type Who = { key: string; display: string; model: string };
 

@@ -1,5 +1,10 @@
 import { createParser } from "eventsource-parser";
-import type { ArenaEvent } from "./arena-state.js";
+
+/** A kebab-case event as the page receives it. */
+export interface ArenaEvent {
+  event: string;
+  data: Record<string, unknown>;
+}
 
 /** The body of the chat stream. */
 export interface ChatRequest {

@@ -2,10 +2,10 @@ import { AIMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langch
 import { tool } from "@langchain/core/tools";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { z } from "zod";
-import { DeltaCoalescer, emit } from "../../ports/emit.js";
-import { runContext, type GraphDeps, type RunContext } from "../../ports/node-deps.js";
-import type { SearchClient } from "../../ports/models.js";
-import { DEFAULTS } from "../../state/config.js";
+import { DeltaCoalescer } from "../shared/delta-coalescer.js";
+import { emit } from "../../ports/emit.js";
+import type { NodeDeps, RunContext } from "../../ports/node-deps.js";
+import { SEARCH_LIMITS, type SearchClient } from "../../ports/models.js";
 import type { State, StateUpdate } from "../../state/graph-state.js";
 import { ModelCallError, rethrowIfCancelled, streamMessage, textOf, withTimeout } from "../shared/model-call.js";
 
@@ -16,7 +16,7 @@ const MAX_TOOL_ROUNDS = 2;
 function webSearchTool(search: SearchClient, signal: AbortSignal) {
   return tool(
     async ({ query }: { query: string }) => {
-      const results = await search.search(query, { maxResults: DEFAULTS.searchMaxResults, maxChars: DEFAULTS.searchMaxChars, signal });
+      const results = await search.search(query, { ...SEARCH_LIMITS, signal });
       return results.map((r) => `[Tavily Result] ${r.title} (${r.url}): ${r.content}`).join("\n") || "no results";
     },
     {
@@ -32,15 +32,15 @@ function webSearchTool(search: SearchClient, signal: AbortSignal) {
  * model answers, streamed as `text_delta`; with TAVILY_API_KEY it may call `web_search` first.
  * A failure ends with an `error` event, never a thrown run.
  */
-export function makeSupervisor(deps: GraphDeps) {
+export function makeSupervisor(deps: NodeDeps) {
   return async function supervisor(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
-    const ctx = await runContext(deps, config);
+    const ctx = await deps.context(config);
     const system = ctx.prompts.render("debate.supervisor.instructions", { date: ctx.today() });
     const history: BaseMessage[] = [new SystemMessage(system), ...state.messages];
     const coalescer = new DeltaCoalescer((delta) => emit(config, "text_delta", { delta }), ctx.coalesceMs);
     try {
       const answer = await withTimeout(ctx.run.responseTimeoutMs, config.signal, (signal) =>
-        chat(ctx, history, signal, (d) => coalescer.push(d)),
+        chat(deps, ctx, history, signal, (d) => coalescer.push(d)),
       );
       coalescer.flush();
       return { messages: [new AIMessage(answer)] };
@@ -55,10 +55,10 @@ export function makeSupervisor(deps: GraphDeps) {
   };
 }
 
-async function chat(ctx: RunContext, history: BaseMessage[], signal: AbortSignal, onDelta: (d: string) => void): Promise<string> {
+async function chat(deps: NodeDeps, ctx: RunContext, history: BaseMessage[], signal: AbortSignal, onDelta: (d: string) => void): Promise<string> {
   const lastText = textOf(history[history.length - 1]?.content ?? "");
-  const base = ctx.deps.models.create({ phase: "supervisor", topic: lastText, maxTokens: ctx.run.maxResponseTokens });
-  const search = ctx.deps.search;
+  const base = deps.models.create({ phase: "supervisor", topic: lastText, maxTokens: ctx.run.maxResponseTokens });
+  const search = deps.search;
   const searchTool = search && typeof base.bindTools === "function" ? webSearchTool(search, signal) : null;
   const messages = [...history];
   for (let round = 0; ; round++) {

@@ -1,11 +1,12 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { runContext, type GraphDeps } from "../../ports/node-deps.js";
-import { DeltaCoalescer, emit } from "../../ports/emit.js";
-import type { CompareAnswer, StateUpdate } from "../../state/graph-state.js";
+import type { NodeDeps } from "../../ports/node-deps.js";
+import { DeltaCoalescer } from "../shared/delta-coalescer.js";
+import { emit } from "../../ports/emit.js";
+import type { CompareAnswer } from "../../state/compare.js";
 import type { Participant } from "../../state/participants.js";
 import { answerOrFailure, streamText } from "../shared/model-call.js";
-import { countWords } from "../shared/text.js";
+import { countWords } from "../../state/text.js";
 
 /** What a `Send` to compare_answer carries. */
 export interface CompareTask {
@@ -17,9 +18,9 @@ export interface CompareTask {
  * compare_answer: one participant answers the /compare question, streamed (one task per
  * participant, all in parallel). A failure or timeout is this participant's only.
  */
-export function makeCompareAnswer(deps: GraphDeps) {
-  return async function compareAnswer(task: CompareTask, config: LangGraphRunnableConfig): Promise<StateUpdate> {
-    const ctx = await runContext(deps, config);
+export function makeCompareAnswer(deps: NodeDeps) {
+  return async function compareAnswer(task: CompareTask, config: LangGraphRunnableConfig): Promise<{ answers: CompareAnswer[] }> {
+    const ctx = await deps.context(config);
     const p = task.participant;
     const who = { model: p.display, model_key: p.key };
     emit(config, "compare_answer_start", who);
@@ -40,6 +41,6 @@ export function makeCompareAnswer(deps: GraphDeps) {
       ...(error ? { error } : {}),
     };
     emit(config, "compare_answer_end", { ...who, word_count: answer.word_count, latency_ms: answer.latency_ms, status: answer.status, ...(error ? { error } : {}) });
-    return { compare_answers: [answer] };
+    return { answers: [answer] };
   };
 }

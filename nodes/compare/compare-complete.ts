@@ -1,10 +1,13 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../../ports/emit.js";
-import type { State, StateUpdate } from "../../state/graph-state.js";
+import type { CompareStateType, CompareUpdate } from "../../state/compare.js";
 
-/** compare_complete: all answers are in; says how many answered and how many failed. */
-export async function compareComplete(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
-  const answered = state.compare_answers.filter((a) => a.status === "ok").length;
-  emit(config, "compare_complete", { answered, failed: state.compare_answers.length - answered });
-  return {};
+/**
+ * compare_complete: all answers are in; says how many answered and how many failed. The run's
+ * answer is the answers that came, each under its participant's name.
+ */
+export async function compareComplete(state: CompareStateType, config: LangGraphRunnableConfig): Promise<CompareUpdate> {
+  const ok = state.answers.filter((a) => a.status === "ok");
+  emit(config, "compare_complete", { answered: ok.length, failed: state.answers.length - ok.length });
+  return { answer: ok.map((a) => `### ${a.display}\n\n${a.text}`).join("\n\n") };
 }

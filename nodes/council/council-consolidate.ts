@@ -1,11 +1,10 @@
 import { AIMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { runContext, type GraphDeps } from "../../ports/node-deps.js";
+import type { NodeDeps } from "../../ports/node-deps.js";
 import { emit } from "../../ports/emit.js";
-import type { CouncilResult } from "../../state/deliberation.js";
-import type { State, StateUpdate } from "../../state/graph-state.js";
-import { roundOf } from "./council-review.js";
+import type { CouncilResult, CouncilStateType, CouncilUpdate } from "../../state/council.js";
 import { streamFinalText } from "../shared/streamed-answer.js";
+import { roundOf } from "./lib/verdict.js";
 
 const SEVERITY = { PASS: 0, WARN: 1, FAIL: 2 } as const;
 
@@ -15,10 +14,10 @@ const SEVERITY = { PASS: 0, WARN: 1, FAIL: 2 } as const;
  * is a round-1-only consolidation, noted. The consensus is the unanimous verdict, else the
  * majority, else (a tie) the more severe.
  */
-export function consolidate(state: State): CouncilResult {
+function consolidate(state: CouncilStateType): CouncilResult {
   const r1 = roundOf(state, 1).filter((r) => r.verdict);
   const r2 = new Map(roundOf(state, 2).filter((r) => r.verdict).map((r) => [r.modelKey, r]));
-  const ran = state.council_branch !== null;
+  const ran = state.branch !== null;
   const verdicts = r1.map((one) => {
     const final = r2.get(one.modelKey) ?? one;
     return { ...final.verdict!, modelKey: one.modelKey, display: one.display, perspective: one.perspective, source: final === one ? ("round1" as const) : ("round2" as const) };
@@ -34,7 +33,7 @@ export function consolidate(state: State): CouncilResult {
       ? "Every judge failed round 2: this is a round-1-only consolidation."
       : round2 === "partial"
         ? `${r1.length - r2.size} judge(s) did not finish round 2; their round-1 verdicts are used.`
-        : state.council_debate && !ran
+        : state.options.debate && !ran
           ? "Round 2 was skipped: fewer than two judges gave a round-1 verdict."
           : undefined;
   return {
@@ -43,7 +42,7 @@ export function consolidate(state: State): CouncilResult {
     consensus,
     unanimous: leaders.length === 1 && top === verdicts.length,
     round2,
-    ...(ran ? { branch: state.council_branch! } : {}),
+    ...(state.branch ? { branch: state.branch } : {}),
     ...(note ? { note } : {}),
   };
 }
@@ -64,24 +63,24 @@ function fallbackReport(result: CouncilResult): string {
  * then the report the internal model writes from it, streamed (`answer_delta`, stage `report`);
  * a deterministic report stands in if that model fails.
  */
-export function makeCouncilConsolidate(deps: GraphDeps) {
-  return async function councilConsolidate(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
-    const ctx = await runContext(deps, config);
+export function makeCouncilConsolidate(deps: NodeDeps) {
+  return async function councilConsolidate(state: CouncilStateType, config: LangGraphRunnableConfig): Promise<CouncilUpdate> {
+    const ctx = await deps.context(config);
     const result = consolidate(state);
     emit(config, "council_consolidation", { data: result });
-    const claim = state.deliberation_question ?? "";
-    const { text, error } = await streamFinalText(ctx, config, {
+    const claim = state.question;
+    const { text, error } = await streamFinalText(deps, ctx, config, {
       mode: "council",
       stage: "report",
       display: "Rapport",
       phase: "council_report",
       topic: claim,
       prompt: ctx.prompts.render("council.report", { claim, consolidation: JSON.stringify(result, null, 2) }),
-      timeoutMs: state.deliberation_timeout_ms,
+      timeoutMs: state.timeout_ms,
     });
     if (error) ctx.log(`council report failed, using the plain consolidation: ${error}`);
     const report = error ? fallbackReport(result) : text;
     emit(config, "council_report_complete", { data: { report, fallback: Boolean(error), ...(error ? { error } : {}) } });
-    return { council_result: result, council_report: report, messages: [new AIMessage(report)] };
+    return { result, answer: report, messages: [new AIMessage(report)] };
   };
 }

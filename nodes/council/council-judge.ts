@@ -1,28 +1,12 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { runContext, type GraphDeps } from "../../ports/node-deps.js";
+import type { NodeDeps } from "../../ports/node-deps.js";
 import { emit } from "../../ports/emit.js";
-import { whoIs, type JudgeRound, type Verdict } from "../../state/deliberation.js";
-import type { StateUpdate } from "../../state/graph-state.js";
-import type { Participant } from "../../state/participants.js";
-import { judgeName, judgeOf, parseVerdict, roundOneMessages, roundTwoMessages } from "./lib/verdict.js";
+import type { JudgeRound } from "../../state/council.js";
+import { whoIs } from "../../state/deliberation.js";
 import { streamText } from "../shared/model-call.js";
 import { streamAnswer } from "../shared/streamed-answer.js";
-
-/** What a `Send` to council_judge carries: one judge's round 1, or its round 2 in the same conversation. */
-export interface JudgeTask {
-  round: 1 | 2;
-  participant: Participant;
-  index: number;
-  perspective: string;
-  claim: string;
-  timeoutMs: number;
-  /** Round 2: the judge's own round-1 reply and verdict (its conversation so far). */
-  ownReply?: string;
-  ownVerdict?: Verdict;
-  /** Round 2: the other judges' full round-1 JSON verdicts. */
-  otherVerdicts?: string;
-  branch?: "agreed" | "disagreed";
-}
+import type { JudgeTask } from "./lib/judges.js";
+import { judgeName, judgeOf, parseVerdict, roundOneMessages, roundTwoMessages } from "./lib/verdict.js";
 
 /**
  * council_judge: one judge's verdict (one task per judge, in parallel). Round 1: its perspective
@@ -31,9 +15,9 @@ export interface JudgeTask {
  * anti-anchoring protocol; a verdict changed without a cited detail is flagged. A timeout is
  * marked `timeout` (in round 2 the round-1 verdict then stands); unreadable JSON is an error.
  */
-export function makeCouncilJudge(deps: GraphDeps) {
-  return async function councilJudge(task: JudgeTask, config: LangGraphRunnableConfig): Promise<StateUpdate> {
-    const ctx = await runContext(deps, config);
+export function makeCouncilJudge(deps: NodeDeps) {
+  return async function councilJudge(task: JudgeTask, config: LangGraphRunnableConfig): Promise<{ rounds: JudgeRound[] }> {
+    const ctx = await deps.context(config);
     const p = task.participant;
     const name = judgeName(task.index, task.perspective);
     const started = performance.now();
@@ -67,6 +51,6 @@ export function makeCouncilJudge(deps: GraphDeps) {
       responseTimeMs: Math.round(performance.now() - started),
     };
     emit(config, "council_verdict", judged);
-    return { council_rounds: [judged] };
+    return { rounds: [judged] };
   };
 }

@@ -1,7 +1,7 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../../ports/emit.js";
-import { runContext, type GraphDeps, type RunContext } from "../../ports/node-deps.js";
+import type { NodeDeps, RunContext } from "../../ports/node-deps.js";
 import { ConvergenceAnalysisSchema, type ConvergenceAnalysis, type DebateResults } from "../../state/debate.js";
 import type { State, StateUpdate } from "../../state/graph-state.js";
 import { buildTranscript } from "./lib/context-chain.js";
@@ -15,9 +15,9 @@ import { computeResults } from "./lib/tally.js";
  * computed, never taken from a model. Then the internal model's analysis (agreements,
  * disagreements, overlap, …) is asked for; if it fails the debate finishes with the computed part.
  */
-export function makeDebateConvergence(deps: GraphDeps) {
+export function makeDebateConvergence(deps: NodeDeps) {
   return async function debateConvergence(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
-    const ctx = await runContext(deps, config);
+    const ctx = await deps.context(config);
     const names = state.debate_participants.map((p) => p.display);
     const results = computeResults(state.debate_votes, names, state.debate_word_counts);
     emit(config, "debate_round_end", { round: 4, participant_count: state.debate_votes.filter((b) => b.valid).length });
@@ -26,7 +26,7 @@ export function makeDebateConvergence(deps: GraphDeps) {
     let analysis: ConvergenceAnalysis | null = null;
     let analysisError: string | undefined;
     try {
-      analysis = await analyse(ctx, config, state, results);
+      analysis = await analyse(deps, ctx, config, state, results);
     } catch (err) {
       rethrowIfCancelled(err);
       analysisError = (err as Error).message;
@@ -39,7 +39,7 @@ export function makeDebateConvergence(deps: GraphDeps) {
   };
 }
 
-async function analyse(ctx: RunContext, config: LangGraphRunnableConfig, state: State, results: DebateResults): Promise<ConvergenceAnalysis> {
+async function analyse(deps: NodeDeps, ctx: RunContext, config: LangGraphRunnableConfig, state: State, results: DebateResults): Promise<ConvergenceAnalysis> {
   const topic = state.debate_topic ?? "";
   const system = ctx.prompts.render("debate.convergence.system", {
     topic,
@@ -47,7 +47,7 @@ async function analyse(ctx: RunContext, config: LangGraphRunnableConfig, state: 
     vote_counts: JSON.stringify(results.vote_counts),
   });
   const raw = await withTimeout(ctx.run.responseTimeoutMs, config.signal, (signal) => {
-    const model = ctx.deps.models.create({ phase: "convergence", topic });
+    const model = deps.models.create({ phase: "convergence", topic });
     return invokeText(model, [new SystemMessage(system), new HumanMessage(buildTranscript(topic, state.debate_round_responses))], signal);
   });
   const json = extractJsonObject(raw);

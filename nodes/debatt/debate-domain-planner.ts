@@ -1,29 +1,29 @@
 import { randomUUID } from "node:crypto";
 import { Overwrite, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../../ports/emit.js";
-import { runContext, type GraphDeps } from "../../ports/node-deps.js";
+import type { NodeDeps } from "../../ports/node-deps.js";
 import { TOTAL_ROUNDS } from "../../state/debate.js";
 import type { State, StateUpdate } from "../../state/graph-state.js";
-import { selectParticipants } from "../../state/participants.js";
+import { participantsFor } from "../../state/formats.js";
 
 /**
  * debate_domain_planner: deterministic (no model call). Picks the debaters (the roster, or the
  * requested subset), fixes the debate id and the shuffle seed, resets the debate state of the
  * thread and announces the debate with `debate_init`.
  */
-export function makeDebateDomainPlanner(deps: GraphDeps) {
+export function makeDebateDomainPlanner(deps: NodeDeps) {
   return async function debateDomainPlanner(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
-    const ctx = await runContext(deps, config);
+    const ctx = await deps.context(config);
     let participants;
     try {
-      participants = selectParticipants(deps.settings.roster, state.participants);
+      participants = participantsFor("debatt", deps.roster, state.participants);
     } catch (err) {
       const message = (err as Error).message;
       emit(config, "error", { code: "invalid_participants", message });
       return { debate_status: "error", debate_error: message };
     }
-    // The HTTP service passes its run id, so the debate is addressed by the id its stream announced.
-    const debateId = (config.configurable?.run_id as string | undefined) ?? randomUUID();
+    // The run's id (the service's, so the debate is addressed by the id its stream announced).
+    const debateId = state.run_id ?? randomUUID();
     const topic = state.debate_topic ?? "";
     emit(config, "debate_init", {
       participants: participants.map((p) => ({ key: p.key, display: p.display, model: p.model, oneseek: p.oneseek === true })),

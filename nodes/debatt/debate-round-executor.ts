@@ -1,10 +1,8 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { DeltaCoalescer, emit, voiceEmitter } from "../../ports/emit.js";
+import { DeltaCoalescer } from "../shared/delta-coalescer.js";
+import { emit } from "../../ports/emit.js";
 import type { VoiceRuns } from "./lib/voice-runs.js";
-import { detectLanguage } from "../../state/language.js";
-import { defaultVoiceSettings, type VoiceSettings } from "../../state/voice.js";
-import { NO_CACHE, VoiceQueue } from "./lib/voice-queue.js";
-import { runContext, type GraphDeps, type RunContext } from "../../ports/node-deps.js";
+import type { NodeDeps, RunContext } from "../../ports/node-deps.js";
 import { ROUNDS, type DebateStatus, type Turn } from "../../state/debate.js";
 import { mergeRoundResponses, type State, type StateUpdate } from "../../state/graph-state.js";
 import type { Participant } from "../../state/participants.js";
@@ -13,7 +11,7 @@ import { answerOrFailure, streamText } from "../shared/model-call.js";
 import { researchForTurn } from "./lib/oneseek-research.js";
 import { participantMessages } from "./lib/participant-prompts.js";
 import { shuffleForRound } from "../shared/shuffle.js";
-import { countWords, preview } from "../shared/text.js";
+import { countWords, preview } from "../../state/text.js";
 
 /** Fewest answers a round needs for the debate to go on. */
 export const MIN_ANSWERS_PER_ROUND = 2;
@@ -25,9 +23,9 @@ export const MIN_ANSWERS_PER_ROUND = 2;
  * the context chain. A failed turn is recorded and announced with status "error" and the round
  * goes on; a round with fewer than two answers ends the debate with an `error` event.
  */
-export function makeDebateRoundExecutor(deps: GraphDeps, voice: VoiceRuns) {
+export function makeDebateRoundExecutor(deps: NodeDeps, voice: VoiceRuns) {
   return async function debateRoundExecutor(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
-    const ctx = await runContext(deps, config);
+    const ctx = await deps.context(config);
     const round = state.debate_current_round ?? 1;
     const spec = ROUNDS[round - 1];
     const byKey = new Map(state.debate_participants.map((p) => [p.key, p]));
@@ -43,10 +41,10 @@ export function makeDebateRoundExecutor(deps: GraphDeps, voice: VoiceRuns) {
 
     const index = state.debate_turn_index;
     const speaker = byKey.get(order[index])!;
-    const { turn, text } = await runTurn(ctx, config, state, speaker, round, index + 1, spec.words);
+    const { turn, text } = await runTurn(deps, ctx, config, state, speaker, round, index + 1, spec.words);
     // /dvoice: the answer is spoken in the background while the next participant thinks.
     if (state.voice_mode && turn.status === "ok") {
-      const queue = await voiceQueueFor(ctx, voice, state, config);
+      const queue = await voice.queueFor(state.debate_id ?? "", state.debate_topic ?? "", config, ctx.log);
       if (queue) queue.enqueue(speaker, round, text);
       else emit(config, "debate_voice_error", { model: speaker.display, round, error: "no speech provider is configured" });
     }
@@ -88,45 +86,9 @@ export function makeDebateRoundExecutor(deps: GraphDeps, voice: VoiceRuns) {
   };
 }
 
-/** The debate's voice queue, created with its first answer from the run's voice settings. */
-async function voiceQueueFor(ctx: RunContext, voice: VoiceRuns, state: State, config: LangGraphRunnableConfig): Promise<VoiceQueue | undefined> {
-  const debateId = state.debate_id ?? "";
-  const existing = voice.get(debateId);
-  if (existing) return existing;
-  const { speech, speechCache, voiceSettings, audio } = ctx.deps;
-  if (!speech) return undefined;
-  let settings: VoiceSettings;
-  try {
-    settings = voiceSettings ? await voiceSettings.load() : defaultVoiceSettings();
-  } catch (err) {
-    ctx.log(`voice settings unavailable, using the defaults: ${(err as Error).message}`);
-    settings = defaultVoiceSettings();
-  }
-  const queue = new VoiceQueue({
-    synthesizer: speech(settings),
-    settings,
-    language: detectLanguage(state.debate_topic ?? ""),
-    cache: speechCache ?? NO_CACHE,
-    emit: voiceEmitter(config),
-    signal: config.signal ?? new AbortController().signal,
-    record: audio ? (pcm) => audio.append(debateId, pcm) : undefined,
-    parallelism: ctx.deps.settings.ttsParallelism,
-  });
-  voice.set(debateId, queue);
-  // A cancelled run never reaches the voice pipeline node: forget its queue, close its recording.
-  config.signal?.addEventListener(
-    "abort",
-    () => {
-      voice.forget(debateId);
-      void audio?.finish(debateId);
-    },
-    { once: true },
-  );
-  return queue;
-}
-
 /** One participant's turn: start event, streamed answer (deltas), end event. Never throws for a model failure. */
 async function runTurn(
+  deps: NodeDeps,
   ctx: RunContext,
   config: LangGraphRunnableConfig,
   state: State,
@@ -142,7 +104,7 @@ async function runTurn(
   const coalescer = new DeltaCoalescer((delta) => emit(config, "debate_participant_delta", { ...who, delta }), ctx.coalesceMs);
   const { text, error } = await answerOrFailure(ctx.run.responseTimeoutMs, config.signal, coalescer, async (signal) => {
     const context = buildContextChain(topic, round, state.debate_round_responses, ctx.run.contextChars);
-    const research = p.oneseek ? await researchForTurn(ctx, { oneseek: p, topic, round, context, date: ctx.today(), signal }) : null;
+    const research = p.oneseek ? await researchForTurn(deps, ctx, { oneseek: p, topic, round, context, date: ctx.today(), signal }) : null;
     const messages = participantMessages(ctx, {
       participant: p,
       participants: state.debate_participants,
@@ -152,7 +114,7 @@ async function runTurn(
       wordLimit: words,
       research,
     });
-    const model = ctx.deps.models.create({ phase: "turn", participant: p, round, topic, maxTokens: ctx.run.maxResponseTokens });
+    const model = deps.models.create({ phase: "turn", participant: p, round, topic, maxTokens: ctx.run.maxResponseTokens });
     return streamText(model, messages, signal, (d) => coalescer.push(d));
   });
   const latency = Math.round(performance.now() - started);

@@ -1,7 +1,8 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { DeltaCoalescer, emit } from "../../ports/emit.js";
-import { runContext, type GraphDeps } from "../../ports/node-deps.js";
+import { DeltaCoalescer } from "../shared/delta-coalescer.js";
+import { emit } from "../../ports/emit.js";
+import type { NodeDeps } from "../../ports/node-deps.js";
 import { ROUNDS } from "../../state/debate.js";
 import type { State, StateUpdate } from "../../state/graph-state.js";
 import { buildTranscript } from "./lib/context-chain.js";
@@ -13,9 +14,9 @@ import { arenaData, arenaDataBlock, fallbackSynthesis } from "./lib/synthesis-te
  * debate-arena-data block (computed from state), then streams the internal model's analysis;
  * if the model fails, a deterministic synthesis (topic, winner, votes, summary) takes its place.
  */
-export function makeDebateSynthesizer(deps: GraphDeps) {
+export function makeDebateSynthesizer(deps: NodeDeps) {
   return async function debateSynthesizer(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
-    const ctx = await runContext(deps, config);
+    const ctx = await deps.context(config);
     const convergence = state.debate_results!;
     const topic = state.debate_topic ?? "";
     const names = new Map(state.debate_participants.map((p) => [p.key, p.display]));
@@ -40,7 +41,7 @@ export function makeDebateSynthesizer(deps: GraphDeps) {
         summary: convergence.analysis?.merged_summary ?? "",
       });
       await withTimeout(ctx.run.responseTimeoutMs, config.signal, (signal) => {
-        const model = ctx.deps.models.create({ phase: "synthesis", topic, maxTokens: ctx.run.maxResponseTokens * 2 });
+        const model = deps.models.create({ phase: "synthesis", topic, maxTokens: ctx.run.maxResponseTokens * 2 });
         const transcript = buildTranscript(topic, state.debate_round_responses);
         return streamText(model, [new SystemMessage(system), new HumanMessage(transcript)], signal, (d) => {
           body += d;

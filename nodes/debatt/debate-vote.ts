@@ -1,6 +1,6 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../../ports/emit.js";
-import { runContext, type GraphDeps } from "../../ports/node-deps.js";
+import type { NodeDeps } from "../../ports/node-deps.js";
 import type { Ballot, VoteTask } from "../../state/debate.js";
 import type { StateUpdate } from "../../state/graph-state.js";
 import { invokeText, rethrowIfCancelled, withTimeout } from "../shared/model-call.js";
@@ -14,9 +14,9 @@ import { parseVote } from "./lib/vote-parse.js";
  * A valid ballot is announced with `debate_vote_result`; an invalid one (names nobody, empty,
  * unparsable, failed) is kept in state with its reason and never emitted.
  */
-export function makeDebateVote(deps: GraphDeps) {
+export function makeDebateVote(deps: NodeDeps) {
   return async function debateVote(task: VoteTask, config: LangGraphRunnableConfig): Promise<StateUpdate> {
-    const ctx = await runContext(deps, config);
+    const ctx = await deps.context(config);
     const { voter, participants, topic } = task;
     const candidates = participants.map((p) => p.display).filter((d) => d !== voter.display);
     // Every vote starts in the step that set the round's deadline, so one that starts after it
@@ -28,7 +28,7 @@ export function makeDebateVote(deps: GraphDeps) {
     try {
       const raw = await withTimeout(budget, config.signal, (signal) => {
         const messages = participantMessages(ctx, { participant: voter, participants, round: 4, topic, context: task.context, candidates });
-        const model = ctx.deps.models.create({ phase: "vote", participant: voter, round: 4, topic, candidates });
+        const model = deps.models.create({ phase: "vote", participant: voter, round: 4, topic, candidates });
         return invokeText(model, messages, signal);
       });
       const parsed = parseVote(raw, participants);

@@ -1,44 +1,19 @@
 import { HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { runContext, type GraphDeps } from "../../ports/node-deps.js";
-import { DebaterArgumentSchema, whoIs, type DebaterArgumentJson, type DebaterTurn } from "../../state/deliberation.js";
-import type { StateUpdate } from "../../state/graph-state.js";
-import type { Participant } from "../../state/participants.js";
+import type { NodeDeps } from "../../ports/node-deps.js";
+import { DebaterArgumentSchema, type DebaterArgument, type DebaterTurn } from "../../state/deep.js";
+import { whoIs } from "../../state/deliberation.js";
 import { extractJsonObject } from "../shared/json-extract.js";
 import { streamText } from "../shared/model-call.js";
 import { streamAnswer } from "../shared/streamed-answer.js";
-
-/** What a `Send` to deep_argue carries: one debater's round, with its prompt's parts rendered. */
-export interface ArgueTask {
-  round: number;
-  label: string;
-  participant: Participant;
-  question: string;
-  ownResponse: string;
-  /** The other debaters' stage-1 answers as `### Debater X`, the text and `---`. */
-  otherResponses: string;
-  /** From round 2: `## Previous Round Arguments` and every debater's last argument; else empty. */
-  previousRound: string;
-  /** The debater's position so far (its answer, or its last revised position). */
-  position: string;
-  timeoutMs: number;
-}
-
-/** A debater's argument as the next round and the moderator read it. */
-export function renderArgument(a: DebaterArgumentJson): string {
-  const lines = [`Stance: ${a.stance} · Revision: ${a.revision} · Confidence: ${a.confidence}`];
-  for (const k of a.key_points) lines.push(`- ${k}`);
-  for (const c of a.counterpoints) lines.push(`- Against ${c.target}: ${c.point} (${c.evidence})`);
-  if (a.revised_position) lines.push(`Position: ${a.revised_position}`);
-  return lines.join("\n");
-}
+import type { ArgueTask } from "./lib/debaters.js";
 
 /**
  * Reads a debater's JSON (plain, fenced or inside prose) against seed 004's shape. Repairs rather
  * than losing the round: a confidence given in percent (85) becomes 0.85, missing lists become
  * empty, and a `no_change` without a position keeps the debater's position so far.
  */
-export function parseArgument(text: string, position: string): { ok: true; argument: DebaterArgumentJson } | { ok: false; reason: string } {
+export function parseArgument(text: string, position: string): { ok: true; argument: DebaterArgument } | { ok: false; reason: string } {
   const json = extractJsonObject(text);
   if (!json) return { ok: false, reason: "no JSON object in the answer" };
   const confidence = typeof json.confidence === "number" && json.confidence > 1 && json.confidence <= 100 ? json.confidence / 100 : json.confidence;
@@ -61,9 +36,9 @@ export function parseArgument(text: string, position: string): { ok: true; argum
  * prompt, answering in JSON. A failed call, a timeout or JSON that does not fit is this
  * debater's missing turn for the round, with the reason.
  */
-export function makeDeepArgue(deps: GraphDeps) {
-  return async function deepArgue(task: ArgueTask, config: LangGraphRunnableConfig): Promise<StateUpdate> {
-    const ctx = await runContext(deps, config);
+export function makeDeepArgue(deps: NodeDeps) {
+  return async function deepArgue(task: ArgueTask, config: LangGraphRunnableConfig): Promise<{ turns: DebaterTurn[] }> {
+    const ctx = await deps.context(config);
     const p = task.participant;
     const started = performance.now();
     const { text, error } = await streamAnswer(ctx, config, {
@@ -93,6 +68,6 @@ export function makeDeepArgue(deps: GraphDeps) {
       ...(parsed.ok ? { argument: parsed.argument } : { error: parsed.reason }),
       responseTimeMs: Math.round(performance.now() - started),
     };
-    return { deep_turns: [turn] };
+    return { turns: [turn] };
   };
 }

@@ -1,11 +1,11 @@
 import { HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { runContext, type GraphDeps } from "../../ports/node-deps.js";
+import type { NodeDeps } from "../../ports/node-deps.js";
 import { emit } from "../../ports/emit.js";
-import { ModeratorAssessmentSchema, type DebaterTurn, type DeepRoundOutcome, type ModeratorAssessment } from "../../state/deliberation.js";
-import type { State, StateUpdate } from "../../state/graph-state.js";
-import { debatersOf } from "./deep-anonymize.js";
-import { DEEP_MIN_ROUNDS, stoppingDecision } from "./lib/stopping-rule.js";
+import { ModeratorAssessmentSchema, type DebaterTurn, type DeepRoundOutcome, type DeepStateType, type DeepUpdate, type ModeratorAssessment } from "../../state/deep.js";
+import { FORMATS } from "../../state/formats.js";
+import { debatersOf } from "./lib/debaters.js";
+import { stoppingDecision } from "./lib/stopping-rule.js";
 import { extractJsonObject } from "../shared/json-extract.js";
 import { invokeText, rethrowIfCancelled, withTimeout } from "../shared/model-call.js";
 
@@ -42,30 +42,31 @@ function renderArguments(turns: DebaterTurn[]): string {
  * arguments, the assessment and the decision, then the next `deep_round_start` if it goes on.
  * A failed moderator counts as no convergence; a round in which no debater argued stops the run.
  */
-export function makeDeepModerate(deps: GraphDeps) {
-  return async function deepModerate(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
-    const ctx = await runContext(deps, config);
-    const round = state.deep_round;
-    const order = Object.keys(state.deliberation_labels);
-    const turns = state.deep_turns.filter((t) => t.round === round).sort((a, b) => order.indexOf(a.label) - order.indexOf(b.label));
+export function makeDeepModerate(deps: NodeDeps) {
+  return async function deepModerate(state: DeepStateType, config: LangGraphRunnableConfig): Promise<DeepUpdate> {
+    const ctx = await deps.context(config);
+    const round = state.round;
+    const maxRounds = state.options.maxRounds;
+    const order = Object.keys(state.labels);
+    const turns = state.turns.filter((t) => t.round === round).sort((a, b) => order.indexOf(a.label) - order.indexOf(b.label));
     const argued = turns.filter((t) => t.status === "ok");
     if (argued.length === 0) {
       const message = `No debater produced a valid argument in round ${round}.`;
       emit(config, "deep_round_complete", { round, arguments: turns, assessment: null, stop: true, reason: "no_arguments" });
       emit(config, "error", { code: "all_debaters_failed", message });
-      return { deliberation_error: message };
+      return { error: message };
     }
     let assessment: ModeratorAssessment | null = null;
     let moderatorError: string | undefined;
     try {
       const prompt = ctx.prompts.render("deep.moderator", {
-        question: state.deliberation_question ?? "",
+        question: state.question,
         round_number: round,
-        max_rounds: state.deep_max_rounds,
+        max_rounds: maxRounds,
         arguments: renderArguments(argued),
       });
-      const reply = await withTimeout(state.deliberation_timeout_ms, config.signal, (signal) =>
-        invokeText(deps.models.create({ phase: "moderator", round, topic: state.deliberation_question ?? "" }), [new HumanMessage(prompt)], signal),
+      const reply = await withTimeout(state.timeout_ms, config.signal, (signal) =>
+        invokeText(deps.models.create({ phase: "moderator", round, topic: state.question }), [new HumanMessage(prompt)], signal),
       );
       const parsed = parseAssessment(reply);
       if (parsed.ok) assessment = parsed.assessment;
@@ -76,16 +77,16 @@ export function makeDeepModerate(deps: GraphDeps) {
     }
     const decision = stoppingDecision({
       round,
-      minRounds: DEEP_MIN_ROUNDS,
-      maxRounds: state.deep_max_rounds,
+      minRounds: FORMATS.deep.rounds.min,
+      maxRounds,
       agreementScore: assessment?.agreement_score ?? null,
       newPointsRatio: assessment?.new_points_ratio ?? null,
       revisions: argued.map((t) => t.argument!.revision),
     });
     const outcome: DeepRoundOutcome = { round, assessment, ...(moderatorError ? { moderatorError } : {}), ...decision };
     emit(config, "deep_round_complete", { round, arguments: turns, assessment, ...(moderatorError ? { moderatorError } : {}), ...decision });
-    if (decision.stop) return { deep_outcomes: [outcome] };
+    if (decision.stop) return { outcomes: [outcome] };
     emit(config, "deep_round_start", { round: round + 1, debaters: debatersOf(state) });
-    return { deep_outcomes: [outcome], deep_round: round + 1 };
+    return { outcomes: [outcome], round: round + 1 };
   };
 }

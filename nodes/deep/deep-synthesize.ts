@@ -1,10 +1,10 @@
 import { AIMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { runContext, type GraphDeps } from "../../ports/node-deps.js";
+import type { NodeDeps } from "../../ports/node-deps.js";
 import { emit } from "../../ports/emit.js";
-import type { DebaterTurn, DeepOutput, DeepRoundOutcome } from "../../state/deliberation.js";
-import type { State, StateUpdate } from "../../state/graph-state.js";
-import { answerOf } from "../shared/outcomes.js";
+import type { DebaterTurn, DeepOutput, DeepRoundOutcome, DeepStateType, DeepUpdate } from "../../state/deep.js";
+import { answerOf } from "../../state/deliberation.js";
+import { lastArgument } from "./lib/debaters.js";
 import { streamFinalText } from "../shared/streamed-answer.js";
 
 /** One line per round for seed 004's `debate_log`: each debater's stance and the moderator's numbers. */
@@ -22,15 +22,15 @@ function roundSummary(round: number, turns: DebaterTurn[], outcome: DeepRoundOut
  * argument; a debater that never argued keeps its first answer), the last assessment's
  * convergence status, and a one-line log per round.
  */
-export function deepOutput(state: State): DeepOutput {
-  const rounds = state.deep_round;
-  const final_stances = Object.entries(state.deliberation_labels).map(([label, key]) => {
-    const last = [...state.deep_turns].reverse().find((t) => t.label === label && t.argument)?.argument;
+function deepOutput(state: DeepStateType): DeepOutput {
+  const rounds = state.round;
+  const final_stances = Object.entries(state.labels).map(([label, key]) => {
+    const last = lastArgument(state, label);
     return last
       ? { debater: label, stance: last.stance, confidence: last.confidence, revised_position: last.revised_position }
       : { debater: label, stance: "maintain", confidence: 0, revised_position: answerOf(state, key) };
   });
-  const last = state.deep_outcomes.at(-1)?.assessment ?? null;
+  const last = state.outcomes.at(-1)?.assessment ?? null;
   return {
     mode: "deep",
     rounds_completed: rounds,
@@ -42,7 +42,7 @@ export function deepOutput(state: State): DeepOutput {
       remaining_disagreements: last?.remaining_disagreements ?? [],
     },
     debate_log: Array.from({ length: rounds }, (_, i) =>
-      roundSummary(i + 1, state.deep_turns.filter((t) => t.round === i + 1), state.deep_outcomes.find((o) => o.round === i + 1)),
+      roundSummary(i + 1, state.turns.filter((t) => t.round === i + 1), state.outcomes.find((o) => o.round === i + 1)),
     ),
   };
 }
@@ -59,24 +59,24 @@ function fallbackSynthesis(output: DeepOutput): string {
  * answer the internal model writes from it (`answer_delta`, stage `synthesis`). If that model
  * fails, the consensus (or the most confident final position) is the answer, marked `fallback`.
  */
-export function makeDeepSynthesize(deps: GraphDeps) {
-  return async function deepSynthesize(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
-    const ctx = await runContext(deps, config);
+export function makeDeepSynthesize(deps: NodeDeps) {
+  return async function deepSynthesize(state: DeepStateType, config: LangGraphRunnableConfig): Promise<DeepUpdate> {
+    const ctx = await deps.context(config);
     const output = deepOutput(state);
     emit(config, "deep_output", { data: output });
-    const question = state.deliberation_question ?? "";
-    const { text, error } = await streamFinalText(ctx, config, {
+    const question = state.question;
+    const { text, error } = await streamFinalText(deps, ctx, config, {
       mode: "deep",
       stage: "synthesis",
       display: "Syntes",
       phase: "deep_synthesis",
       topic: question,
       prompt: ctx.prompts.render("deep.synthesis", { question, debate_output: JSON.stringify(output, null, 2) }),
-      timeoutMs: state.deliberation_timeout_ms,
+      timeoutMs: state.timeout_ms,
     });
     if (error) ctx.log(`deep synthesis failed, answering with the debate's consensus: ${error}`);
     const synthesis = error ? fallbackSynthesis(output) : text;
     emit(config, "deep_synthesis_complete", { data: { synthesis, fallback: Boolean(error), ...(error ? { error } : {}) } });
-    return { deep_output: output, deep_synthesis: synthesis, messages: [new AIMessage(synthesis)] };
+    return { output, answer: synthesis, messages: [new AIMessage(synthesis)] };
   };
 }

@@ -1,26 +1,11 @@
 import { HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { runContext, type GraphDeps } from "../../ports/node-deps.js";
-import { whoIs, type CollectedAnswer, type DeliberationMode } from "../../state/deliberation.js";
-import type { StateUpdate } from "../../state/graph-state.js";
+import type { NodeDeps } from "../../ports/node-deps.js";
+import { whoIs, type CollectedAnswer } from "../../state/deliberation.js";
+import type { DeliberationMode } from "../../state/formats.js";
 import type { Participant } from "../../state/participants.js";
 import { streamText } from "../shared/model-call.js";
 import { streamAnswer } from "../shared/streamed-answer.js";
-
-/** Turns of earlier conversation a follow-up is answered with (seeds 000/001: the last 10). */
-export const HISTORY_TURNS = 10;
-
-/**
- * The conversation before the current question, cut to its last 10 turns (a turn: the user's
- * question and the assistant's answer). The current question is the thread's last message; the
- * user's earlier messages lose their slash command, so models see the questions as asked.
- */
-export function conversationHistory(messages: readonly BaseMessage[]): BaseMessage[] {
-  return messages
-    .slice(0, -1)
-    .slice(-2 * HISTORY_TURNS)
-    .map((m) => (HumanMessage.isInstance(m) && typeof m.content === "string" ? new HumanMessage(m.content.replace(/^\s*\/[a-z]+\s+/i, "")) : m));
-}
 
 /** What a `Send` to a seed format's stage-1 answer carries. */
 export interface AnswerTask {
@@ -38,9 +23,9 @@ export interface AnswerTask {
  * answer has less to give its author away when others judge it. A failure or timeout is this
  * model's alone and is kept with its reason.
  */
-export function makeDeliberationAnswer(deps: GraphDeps) {
-  return async function deliberationAnswer(task: AnswerTask, config: LangGraphRunnableConfig): Promise<StateUpdate> {
-    const ctx = await runContext(deps, config);
+export function makeDeliberationAnswer(deps: NodeDeps) {
+  return async function deliberationAnswer(task: AnswerTask, config: LangGraphRunnableConfig): Promise<{ answers: CollectedAnswer[] }> {
+    const ctx = await deps.context(config);
     const p = task.participant;
     const who = whoIs(p);
     const started = performance.now();
@@ -64,6 +49,6 @@ export function makeDeliberationAnswer(deps: GraphDeps) {
       responseTimeMs: Math.round(performance.now() - started),
       ...(error ? { error } : {}),
     };
-    return { deliberation_answers: [answer] };
+    return { answers: [answer] };
   };
 }

@@ -1,8 +1,8 @@
 import { HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { runContext, type GraphDeps } from "../../ports/node-deps.js";
-import { whoIs, type DeliberationMode, type VoteResponse } from "../../state/deliberation.js";
-import type { StateUpdate } from "../../state/graph-state.js";
+import type { NodeDeps } from "../../ports/node-deps.js";
+import { whoIs, type VoteResponse } from "../../state/deliberation.js";
+import type { DeliberationMode } from "../../state/formats.js";
 import type { Participant } from "../../state/participants.js";
 import { namesMentioned } from "../shared/anonymity.js";
 import { parseLetterVote } from "../shared/letter-vote.js";
@@ -30,9 +30,9 @@ export interface BallotTask {
  * parallel; /vote and /revise). The text is parsed with seed 001's parser; a failed call or an unparsable text
  * is an invalid vote, kept with its text. A text that names a participant or vendor is flagged.
  */
-export function makeDeliberationBallot(deps: GraphDeps) {
-  return async function deliberationBallot(task: BallotTask, config: LangGraphRunnableConfig): Promise<StateUpdate> {
-    const ctx = await runContext(deps, config);
+export function makeDeliberationBallot(deps: NodeDeps) {
+  return async function deliberationBallot(task: BallotTask, config: LangGraphRunnableConfig): Promise<{ ballots: VoteResponse[] }> {
+    const ctx = await deps.context(config);
     const who = whoIs(task.voter);
     const started = performance.now();
     const { text, error } = await streamAnswer(ctx, config, {
@@ -54,6 +54,6 @@ export function makeDeliberationBallot(deps: GraphDeps) {
       ...(error ? { error } : {}),
       anonymityBreach: namesMentioned(text, task.names, task.question),
     };
-    return { vote_ballots: [vote] };
+    return { ballots: [vote] };
   };
 }

@@ -1,8 +1,7 @@
 import { HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { runContext, type GraphDeps } from "../../ports/node-deps.js";
+import type { NodeDeps } from "../../ports/node-deps.js";
 import { emit } from "../../ports/emit.js";
-import type { State, StateUpdate } from "../../state/graph-state.js";
 import { invokeText, withTimeout } from "../shared/model-call.js";
 
 /** Longest title kept. */
@@ -20,22 +19,29 @@ export function titleFromQuestion(question: string): string {
   return cleanTitle(question.split(/\s+/).slice(0, 5).join(" "));
 }
 
+/** What the title step reads. */
+interface TitleInput {
+  question: string;
+  conversation_title: string | null;
+  timeout_ms: number;
+}
+
 /**
  * deliberation_title: the last step of a seed format. A new conversation gets a 3–5 word title
  * from the internal model (`title_complete`; the question's first words if the model fails);
  * a follow-up keeps its title. Then `complete`.
  */
-export function makeDeliberationTitle(deps: GraphDeps) {
-  return async function deliberationTitle(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
+export function makeDeliberationTitle(deps: NodeDeps) {
+  return async function deliberationTitle(state: TitleInput, config: LangGraphRunnableConfig): Promise<{ conversation_title?: string }> {
     if (state.conversation_title) {
       emit(config, "complete", {});
       return {};
     }
-    const ctx = await runContext(deps, config);
-    const question = state.deliberation_question ?? "";
+    const ctx = await deps.context(config);
+    const question = state.question;
     let title = "";
     try {
-      const reply = await withTimeout(state.deliberation_timeout_ms, config.signal, (signal) =>
+      const reply = await withTimeout(state.timeout_ms, config.signal, (signal) =>
         invokeText(deps.models.create({ phase: "title", topic: question }), [new HumanMessage(ctx.prompts.render("deliberation.title", { question }))], signal),
       );
       title = cleanTitle(reply);

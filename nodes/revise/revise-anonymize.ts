@@ -1,8 +1,9 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { runContext, type GraphDeps } from "../../ports/node-deps.js";
+import type { NodeDeps } from "../../ports/node-deps.js";
 import { emit } from "../../ports/emit.js";
-import type { State, StateUpdate } from "../../state/graph-state.js";
-import { labelToModel, reportStage1 } from "../shared/outcomes.js";
+import { labelToModel } from "../../state/deliberation.js";
+import type { ReviseStateType, ReviseUpdate } from "../../state/revise.js";
+import { reportStage1 } from "../shared/outcomes.js";
 import { createLabelMap } from "../shared/labels.js";
 
 /**
@@ -10,13 +11,13 @@ import { createLabelMap } from "../shared/labels.js";
  * answers (seed 000 §F), else labels the answers for the revision round (`revision_start`
  * with the round-1 label map).
  */
-export function makeReviseAnonymize(deps: GraphDeps) {
-  return async function reviseAnonymize(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
-    const ctx = await runContext(deps, config);
+export function makeReviseAnonymize(deps: NodeDeps) {
+  return async function reviseAnonymize(state: ReviseStateType, config: LangGraphRunnableConfig): Promise<ReviseUpdate> {
+    const ctx = await deps.context(config);
     const { ok, stop } = reportStage1(state, config, "round1_complete");
     if (stop) return stop;
     const labels = Object.fromEntries(createLabelMap(ok.map((a) => a.key), ctx.run.seed, 1));
     emit(config, "revision_start", { data: { labelMap: labelToModel(state, labels) } });
-    return { revise_round1_labels: labels };
+    return { round1_labels: labels };
   };
 }

@@ -1,20 +1,19 @@
 import { AIMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../../ports/emit.js";
-import type { DebateWinnerResult } from "../../state/deliberation.js";
-import type { State, StateUpdate } from "../../state/graph-state.js";
+import type { DebateWinnerResult, ReviseStateType, ReviseUpdate } from "../../state/revise.js";
 
 /**
  * revise_declare_winner: the plurality winner's REVISED answer is the result. A tie goes to the
  * first tied label alphabetically, with no chairman: peers only (seed 000 §A.5).
  */
-export async function reviseDeclareWinner(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
-  const vote = state.revise_vote!;
+export async function reviseDeclareWinner(state: ReviseStateType, config: LangGraphRunnableConfig): Promise<ReviseUpdate> {
+  const vote = state.tally!;
   const label = vote.isTie
     ? [...vote.tiedLabels].sort()[0]
     : Object.entries(vote.tallies).sort(([, a], [, b]) => b - a)[0][0];
-  const key = state.deliberation_labels[label];
-  const revision = state.revise_revisions.find((r) => r.modelKey === key)!;
+  const key = state.labels[label];
+  const revision = state.revisions.find((r) => r.modelKey === key)!;
   const winner: DebateWinnerResult = {
     winnerLabel: label,
     winnerModel: revision.model,
@@ -27,5 +26,5 @@ export async function reviseDeclareWinner(state: State, config: LangGraphRunnabl
     winnerDisplay: revision.display,
   };
   emit(config, "winner_declared", { data: winner });
-  return { revise_winner: winner, messages: [new AIMessage(revision.revisedResponse)] };
+  return { winner, answer: revision.revisedResponse, messages: [new AIMessage(revision.revisedResponse)] };
 }

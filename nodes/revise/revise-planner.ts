@@ -1,8 +1,8 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import type { GraphDeps } from "../../ports/node-deps.js";
+import type { NodeDeps } from "../../ports/node-deps.js";
 import { emit } from "../../ports/emit.js";
 import { whoIs } from "../../state/deliberation.js";
-import type { State, StateUpdate } from "../../state/graph-state.js";
+import type { ReviseStateType, ReviseUpdate } from "../../state/revise.js";
 import { planDeliberation } from "../shared/plan.js";
 
 /**
@@ -10,17 +10,17 @@ import { planDeliberation } from "../shared/plan.js";
  * refuses a follow-up (/revise is single-turn), resets the state and announces the run with
  * `debate_start` (the seed's name for this mode) and `round1_start`.
  */
-export function makeRevisePlanner(deps: GraphDeps) {
-  return async function revisePlanner(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
-    const plan = planDeliberation(deps, state, config, "revise", { multiTurn: false });
+export function makeRevisePlanner(deps: NodeDeps) {
+  return async function revisePlanner(state: ReviseStateType, config: LangGraphRunnableConfig): Promise<ReviseUpdate> {
+    const plan = planDeliberation(deps, await deps.context(config), state, config, "revise");
     if (!plan.ok) return plan.update;
     emit(config, "debate_start", {
       conversationId: plan.conversationId,
       messageId: plan.id,
       mode: "debate",
-      question: state.deliberation_question ?? "",
+      question: state.question,
       participants: plan.participants.map(whoIs),
-      antiAnchoring: plan.update.revise_anti_anchoring === true,
+      antiAnchoring: plan.options.antiAnchoring,
       simulated: deps.models.simulated,
     });
     emit(config, "round1_start", {});

@@ -1,13 +1,13 @@
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { runContext, type GraphDeps } from "../../ports/node-deps.js";
-import { whoIs, type RevisionResponse } from "../../state/deliberation.js";
-import type { StateUpdate } from "../../state/graph-state.js";
+import type { NodeDeps } from "../../ports/node-deps.js";
+import { whoIs } from "../../state/deliberation.js";
+import type { RevisionResponse } from "../../state/revise.js";
 import type { Participant } from "../../state/participants.js";
 import { invokeText, streamText } from "../shared/model-call.js";
 import { streamAnswer } from "../shared/streamed-answer.js";
 import { resolveRevision } from "./lib/revision-parse.js";
-import { countWords } from "../shared/text.js";
+import { countWords } from "../../state/text.js";
 
 /** What a `Send` to revise_revision carries: one model, its own answer and the others' (anonymised). */
 export interface RevisionTask {
@@ -27,9 +27,9 @@ export interface RevisionTask {
  * before it is shown any other answer, and may change only on a specific cited error. A failed
  * call keeps the original answer (decision null, seed 000 §F); the model still votes.
  */
-export function makeReviseRevision(deps: GraphDeps) {
-  return async function reviseRevision(task: RevisionTask, config: LangGraphRunnableConfig): Promise<StateUpdate> {
-    const ctx = await runContext(deps, config);
+export function makeReviseRevision(deps: NodeDeps) {
+  return async function reviseRevision(task: RevisionTask, config: LangGraphRunnableConfig): Promise<{ revisions: RevisionResponse[] }> {
+    const ctx = await deps.context(config);
     const p = task.participant;
     const who = whoIs(p);
     const started = performance.now();
@@ -69,6 +69,6 @@ export function makeReviseRevision(deps: GraphDeps) {
       ...(restatement !== undefined ? { restatement } : {}),
       ...(error ? { error } : {}),
     };
-    return { revise_revisions: [revision] };
+    return { revisions: [revision] };
   };
 }

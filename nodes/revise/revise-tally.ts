@@ -1,14 +1,13 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../../ports/emit.js";
-import type { DebateVoteResult } from "../../state/deliberation.js";
-import type { State, StateUpdate } from "../../state/graph-state.js";
+import type { DebateVoteResult, ReviseStateType, ReviseUpdate } from "../../state/revise.js";
 import { ALL_VOTES_INVALID, countBallots } from "../shared/outcomes.js";
 
 /**
  * revise_tally: counts the votes on the revised answers and emits `vote_complete` (seed 000
  * DebateVoteResult). No valid vote stops the run with "All votes failed to parse." (§F).
  */
-export async function reviseTally(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
+export async function reviseTally(state: ReviseStateType, config: LangGraphRunnableConfig): Promise<ReviseUpdate> {
   const { votes, tally, labelToModel, anonymityFlagged } = countBallots(state);
   const result: DebateVoteResult = {
     votes,
@@ -23,7 +22,7 @@ export async function reviseTally(state: State, config: LangGraphRunnableConfig)
   emit(config, "vote_complete", { data: result });
   if (tally.validVoteCount === 0) {
     emit(config, "error", ALL_VOTES_INVALID);
-    return { revise_vote: result, deliberation_error: ALL_VOTES_INVALID.message };
+    return { tally: result, error: ALL_VOTES_INVALID.message };
   }
-  return { revise_vote: result };
+  return { tally: result };
 }

@@ -1,4 +1,3 @@
-import type { State } from "../../state/graph-state.js";
 import type { Participant } from "../../state/participants.js";
 
 /** Vendors and model families a text may name; with the participants' own names they identify an author. */
@@ -65,7 +64,7 @@ export function redactSelfIdentification(text: string, names: readonly string[])
   return text.replace(claims, "$1[a model]").replace(asName, "$1[a model]");
 }
 
-/** The identity names of a run's participants and chairman (what judges must not see). */
-export function runIdentityNames(state: State): string[] {
-  return identityNames([...state.deliberation_participants, ...(state.deliberation_chairman ? [state.deliberation_chairman] : [])]);
+/** The identity names of a run's members and chairman (what judges must not see). */
+export function runIdentityNames(state: { members: readonly Participant[]; chairman?: Participant | null }): string[] {
+  return identityNames([...state.members, ...(state.chairman ? [state.chairman] : [])]);
 }

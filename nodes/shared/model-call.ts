@@ -1,17 +1,16 @@
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { AIMessage, BaseMessage, MessageContent } from "@langchain/core/messages";
+import { DebattError } from "../../state/errors.js";
 
 /** Why a model call did not produce an answer. */
 export type ModelFailure = "timeout" | "cancelled" | "model_error";
 
 /** A model call that failed, timed out or was cancelled; `code` says which. */
-export class ModelCallError extends Error {
-  constructor(
-    readonly code: ModelFailure,
-    message: string,
-  ) {
-    super(message);
+export class ModelCallError extends DebattError {
+  declare readonly code: ModelFailure;
+  constructor(code: ModelFailure, message: string) {
+    super(code, message);
   }
 }
 

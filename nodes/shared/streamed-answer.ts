@@ -1,9 +1,10 @@
 import { HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import type { RunContext } from "../../ports/node-deps.js";
-import { DeltaCoalescer, emit } from "../../ports/emit.js";
+import { emit } from "../../ports/emit.js";
 import type { ModelPhase } from "../../ports/models.js";
-import type { DeliberationMode } from "../../state/deliberation.js";
+import type { NodeDeps, RunContext } from "../../ports/node-deps.js";
+import type { DeliberationMode } from "../../state/formats.js";
+import { DeltaCoalescer } from "./delta-coalescer.js";
 import { answerOrFailure, streamText } from "./model-call.js";
 
 /** One model call of a seed format whose text streams to clients as `answer_delta`. */
@@ -40,12 +41,12 @@ export interface FinalText {
 }
 
 /** Streams the internal model's final text of a seed format; returns it, or the failure for the caller's fallback. */
-export function streamFinalText(ctx: RunContext, config: LangGraphRunnableConfig, f: FinalText): Promise<{ text: string; error?: string }> {
+export function streamFinalText(deps: NodeDeps, ctx: RunContext, config: LangGraphRunnableConfig, f: FinalText): Promise<{ text: string; error?: string }> {
   return streamAnswer(ctx, config, {
     mode: f.mode,
     stage: f.stage,
-    who: { model: ctx.deps.settings.oneseekModel, display: f.display, modelKey: f.stage },
+    who: { model: deps.internalModel, display: f.display, modelKey: f.stage },
     timeoutMs: f.timeoutMs,
-    call: (signal, onDelta) => streamText(ctx.deps.models.create({ phase: f.phase, topic: f.topic }), [new HumanMessage(f.prompt)], signal, onDelta),
+    call: (signal, onDelta) => streamText(deps.models.create({ phase: f.phase, topic: f.topic }), [new HumanMessage(f.prompt)], signal, onDelta),
   });
 }

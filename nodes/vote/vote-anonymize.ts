@@ -1,22 +1,22 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { runContext, type GraphDeps } from "../../ports/node-deps.js";
 import { emit } from "../../ports/emit.js";
-import type { State, StateUpdate } from "../../state/graph-state.js";
-import { reportStage1 } from "../shared/outcomes.js";
+import type { NodeDeps } from "../../ports/node-deps.js";
+import type { VoteStateType, VoteUpdate } from "../../state/vote.js";
 import { createLabelMap } from "../shared/labels.js";
+import { reportStage1 } from "../shared/outcomes.js";
 
 /**
  * vote_anonymize: stage 1 is in. Emits `stage1_complete` (with who failed), stops with `error`
- * when fewer than two answered (seed 001 §F), else draws a fresh shuffled label map for the
- * vote and emits `vote_round_start`.
+ * when fewer than two answered, else draws a fresh shuffled label map for the vote and emits
+ * `vote_round_start`.
  */
-export function makeVoteAnonymize(deps: GraphDeps) {
-  return async function voteAnonymize(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
-    const ctx = await runContext(deps, config);
+export function makeVoteAnonymize(deps: NodeDeps) {
+  return async function voteAnonymize(state: VoteStateType, config: LangGraphRunnableConfig): Promise<VoteUpdate> {
+    const ctx = await deps.context(config);
     const { ok, stop } = reportStage1(state, config, "stage1_complete");
     if (stop) return stop;
     const labels = createLabelMap(ok.map((a) => a.key), ctx.run.seed, 1);
     emit(config, "vote_round_start", {});
-    return { deliberation_labels: Object.fromEntries(labels) };
+    return { labels: Object.fromEntries(labels) };
   };
 }

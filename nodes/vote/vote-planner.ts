@@ -1,29 +1,24 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import type { GraphDeps } from "../../ports/node-deps.js";
 import { emit } from "../../ports/emit.js";
+import type { NodeDeps } from "../../ports/node-deps.js";
 import { whoIs } from "../../state/deliberation.js";
-import type { State, StateUpdate } from "../../state/graph-state.js";
 import { resolveParticipant, type Participant } from "../../state/participants.js";
+import type { VoteStateType, VoteUpdate } from "../../state/vote.js";
 import { planDeliberation, refuse } from "../shared/plan.js";
-
-/** The chairman when a request names none: the internal model (it also writes /debatt's synthesis). */
-export function defaultChairman(model: string): Participant {
-  return { key: "chairman", display: "Chairman", model };
-}
 
 /**
  * vote_planner: picks the voting models (the request's, else the first seven of the roster) and
- * the chairman, resets the /vote state and announces the run with `vote_start` and
- * `stage1_start` (seed 001 §C). /vote is multi-turn.
+ * the chairman (the request's, else the internal model, which also writes /debatt's synthesis),
+ * and announces the run with `vote_start` and `stage1_start`. /vote is multi-turn.
  */
-export function makeVotePlanner(deps: GraphDeps) {
-  return async function votePlanner(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
-    const plan = planDeliberation(deps, state, config, "vote", { multiTurn: true });
+export function makeVotePlanner(deps: NodeDeps) {
+  return async function votePlanner(state: VoteStateType, config: LangGraphRunnableConfig): Promise<VoteUpdate> {
+    const plan = planDeliberation(deps, await deps.context(config), state, config, "vote");
     if (!plan.ok) return plan.update;
-    const named = state.mode_config?.chairman;
+    const named = plan.options.chairman;
     let chairman: Participant;
     try {
-      chairman = named ? resolveParticipant(deps.settings.roster, named) : defaultChairman(deps.settings.oneseekModel);
+      chairman = named ? resolveParticipant(deps.roster, named) : { key: "chairman", display: "Chairman", model: deps.internalModel };
     } catch (err) {
       return refuse(config, "invalid_participants", (err as Error).message).update;
     }
@@ -31,12 +26,12 @@ export function makeVotePlanner(deps: GraphDeps) {
       conversationId: plan.conversationId,
       messageId: plan.id,
       mode: "vote",
-      question: state.deliberation_question ?? "",
+      question: state.question,
       participants: plan.participants.map(whoIs),
       chairman: whoIs(chairman),
       simulated: deps.models.simulated,
     });
     emit(config, "stage1_start", {});
-    return { ...plan.update, deliberation_chairman: chairman };
+    return { ...plan.update, chairman };
   };
 }

@@ -1,14 +1,13 @@
 import { HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { runContext, type GraphDeps } from "../../ports/node-deps.js";
+import type { NodeDeps } from "../../ports/node-deps.js";
 import { emit } from "../../ports/emit.js";
-import { whoIs, type TiebreakerResult } from "../../state/deliberation.js";
-import type { State, StateUpdate } from "../../state/graph-state.js";
+import { answerOf, whoIs } from "../../state/deliberation.js";
+import type { TiebreakerResult, VoteStateType, VoteUpdate } from "../../state/vote.js";
 import { parseLetterVote } from "../shared/letter-vote.js";
 import { streamText } from "../shared/model-call.js";
 import { streamAnswer } from "../shared/streamed-answer.js";
 import { runIdentityNames } from "../shared/anonymity.js";
-import { answerOf } from "../shared/outcomes.js";
 import { labelledResponses } from "../shared/labels.js";
 
 /** Chairman calls before falling back to the first tied label: the first and one retry (seed 001 §F). */
@@ -20,15 +19,15 @@ const TIEBREAK_ATTEMPTS = 2;
  * that the first tied label alphabetically wins. A chairman that fails or times out stops the
  * run with `error` and no winner (seed 001 §F).
  */
-export function makeVoteTiebreak(deps: GraphDeps) {
-  return async function voteTiebreaker(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
-    const ctx = await runContext(deps, config);
-    const round = state.vote_round!;
-    const chairman = state.deliberation_chairman!;
+export function makeVoteTiebreak(deps: NodeDeps) {
+  return async function voteTiebreaker(state: VoteStateType, config: LangGraphRunnableConfig): Promise<VoteUpdate> {
+    const ctx = await deps.context(config);
+    const round = state.tally!;
+    const chairman = state.chairman!;
     const tied = [...round.tiedLabels].sort();
     emit(config, "tiebreaker_start", { tiedLabels: tied });
-    const question = state.deliberation_question ?? "";
-    const labels = Object.fromEntries(tied.map((l) => [l, state.deliberation_labels[l]]));
+    const question = state.question;
+    const labels = Object.fromEntries(tied.map((l) => [l, state.labels[l]]));
     const prompt = ctx.prompts.render("vote.tiebreaker", {
       question,
       responses: labelledResponses(labels, (key) => answerOf(state, key), runIdentityNames(state), round.tallies),
@@ -40,7 +39,7 @@ export function makeVoteTiebreak(deps: GraphDeps) {
         mode: "vote",
         stage: "tiebreaker",
         who: whoIs(chairman),
-        timeoutMs: state.deliberation_timeout_ms,
+        timeoutMs: state.timeout_ms,
         call: (signal, onDelta) => {
           const model = deps.models.create({ phase: "tiebreaker", participant: chairman, topic: question, candidates: tied });
           return streamText(model, [new HumanMessage(prompt)], signal, onDelta);
@@ -49,13 +48,13 @@ export function makeVoteTiebreak(deps: GraphDeps) {
       if (answer.error) {
         const message = `The chairman (${chairman.display}) failed to break the tie: ${answer.error}`;
         emit(config, "error", { code: "chairman_failed", message });
-        return { deliberation_error: message };
+        return { error: message };
       }
       text = answer.text;
       const pick = parseLetterVote(text);
-      if (pick && tied.includes(pick)) return { vote_tiebreaker: result(pick, attempt, false) };
+      if (pick && tied.includes(pick)) return { tiebreaker: result(pick, attempt, false) };
     }
-    return { vote_tiebreaker: result(tied[0], TIEBREAK_ATTEMPTS, true) };
+    return { tiebreaker: result(tied[0], TIEBREAK_ATTEMPTS, true) };
 
     function result(votedFor: string, attempts: number, fallback: boolean): TiebreakerResult {
       const data: TiebreakerResult = { model: chairman.model, voteText: text, votedFor, responseTimeMs: Math.round(performance.now() - started), attempts, fallback };

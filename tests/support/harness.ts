@@ -1,11 +1,12 @@
 import { MemorySaver } from "@langchain/langgraph";
 import { buildGraph } from "../../graph/build.js";
-import type { GraphDeps } from "../../ports/node-deps.js";
 import type { SearchClient } from "../../ports/models.js";
-import { streamClientEvents, type ClientEvent } from "../../service/stream.js";
 import { InMemoryPromptStore, type PromptStore } from "../../prompts/store.js";
-import type { ModeConfig } from "../../state/deliberation.js";
+import { nodeDepsOf, type AppDeps } from "../../service/app-deps.js";
+import { streamClientEvents } from "../../service/stream.js";
 import { loadSettings, type Settings } from "../../state/config.js";
+import type { ClientEvent } from "../../state/events.js";
+import type { FormatOptions } from "../../state/formats.js";
 import { defaultRoster } from "../../state/participants.js";
 import { FakeModelFactory, type Script } from "./fake-model.js";
 
@@ -13,7 +14,7 @@ import { FakeModelFactory, type Script } from "./fake-model.js";
 export function testDeps(options: { script?: Script; settings?: Partial<Settings>; prompts?: PromptStore; search?: SearchClient } = {}) {
   const models = new FakeModelFactory(options.script);
   const logs: string[] = [];
-  const deps: GraphDeps = {
+  const deps: AppDeps = {
     models,
     prompts: options.prompts ?? new InMemoryPromptStore(),
     search: options.search,
@@ -24,24 +25,31 @@ export function testDeps(options: { script?: Script; settings?: Partial<Settings
   return { deps, models, logs };
 }
 
+/** The graph as the service builds it from these deps. */
+export function graphOf(deps: AppDeps, options: { checkpointer?: MemorySaver } = {}) {
+  return buildGraph(nodeDepsOf(deps), { checkpointer: options.checkpointer, settings: deps.settings });
+}
+
 /** Runs a message through a freshly built graph and collects the client events. */
 export async function runEvents(
-  deps: GraphDeps,
+  deps: AppDeps,
   message: string,
   options: {
     configurable?: Record<string, unknown>;
     participants?: string[];
-    modeConfig?: ModeConfig;
+    /** A seed format's options (the run configuration's `mode_config`). */
+    modeConfig?: FormatOptions;
     signal?: AbortSignal;
     checkpointer?: MemorySaver;
     threadId?: string;
   } = {},
 ): Promise<ClientEvent[]> {
-  const graph = buildGraph(deps, { checkpointer: options.checkpointer });
+  const graph = graphOf(deps, options);
   const events: ClientEvent[] = [];
-  for await (const e of streamClientEvents(graph, { message, participants: options.participants, modeConfig: options.modeConfig }, options)) events.push(e);
+  const configurable = { ...options.configurable, ...(options.modeConfig ? { mode_config: options.modeConfig } : {}) };
+  for await (const e of streamClientEvents(graph, { message, participants: options.participants }, { ...options, configurable })) events.push(e);
   return events;
 }
 
 /** Events of one name. */
-export const named = (events: ClientEvent[], name: string) => events.filter((e) => e.event === name).map((e) => e.data as Record<string, any>);
+export const named = (events: readonly { event: string; data: Record<string, unknown> }[], name: string) => events.filter((e) => e.event === name).map((e) => e.data as Record<string, any>);

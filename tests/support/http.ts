@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
-import type { GraphDeps } from "../../ports/node-deps.js";
+import type { AppDeps } from "../../service/app-deps.js";
 import { createApp, type App } from "../../routes/app.js";
 
 /** An SSE event as a standard EventSource parser hands it over. */
@@ -12,7 +12,7 @@ export interface SseEvent {
 }
 
 /** Serves `createApp(deps)` on a free loopback port. */
-export async function startApp(deps: GraphDeps, options: Parameters<typeof createApp>[1] = {}): Promise<App & { url: string; close: () => Promise<void> }> {
+export async function startApp(deps: AppDeps, options: Parameters<typeof createApp>[1] = {}): Promise<App & { url: string; close: () => Promise<void> }> {
   const built = createApp(deps, options);
   const server: Server = await new Promise((resolve) => {
     const s = built.app.listen(0, "127.0.0.1", () => resolve(s));

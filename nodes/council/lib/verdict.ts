@@ -1,6 +1,7 @@
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import type { RunContext } from "../../../ports/node-deps.js";
-import { VerdictSchema, type Verdict } from "../../../state/deliberation.js";
+import { VerdictSchema, type Branch, type CouncilStateType, type JudgeRound, type Verdict } from "../../../state/council.js";
+import { inParticipantOrder } from "../../../state/deliberation.js";
 import type { Participant } from "../../../state/participants.js";
 import { COUNCIL_PERSPECTIVES } from "../../../prompts/council.js";
 import { extractJsonObject } from "../../shared/json-extract.js";
@@ -61,11 +62,22 @@ export function roundOneMessages(ctx: RunContext, judge: string, perspective: st
 }
 
 /** Round 2 continues the SAME conversation: round 1's messages, the judge's own reply, then the round-2 message. */
-export function roundTwoMessages(ctx: RunContext, round1: BaseMessage[], ownReply: string, branch: "agreed" | "disagreed", otherVerdicts: string): BaseMessage[] {
+export function roundTwoMessages(ctx: RunContext, round1: BaseMessage[], ownReply: string, branch: Branch, otherVerdicts: string): BaseMessage[] {
   return [...round1, new AIMessage(ownReply), new HumanMessage(ctx.prompts.render(`council.round2.${branch}`, { other_verdicts: otherVerdicts }))];
 }
 
 /** Who a judge is, for events and state. */
 export function judgeOf(p: Participant, perspective: string) {
   return { modelKey: p.key, display: p.display, model: p.model, perspective };
+}
+
+/** A round's verdicts in the judges' order. */
+export function roundOf(state: Pick<CouncilStateType, "members" | "rounds">, round: 1 | 2): JudgeRound[] {
+  return inParticipantOrder(state, state.rounds.filter((r) => r.round === round), (r) => r.modelKey);
+}
+
+/** True when every verdict given is the same (PASS, WARN or FAIL). */
+export function unanimous(rounds: readonly JudgeRound[]): boolean {
+  const given = rounds.filter((r) => r.verdict).map((r) => r.verdict!.verdict);
+  return given.length > 0 && given.every((v) => v === given[0]);
 }

@@ -1,4 +1,4 @@
-import { truncate } from "../../shared/text.js";
+import { truncate } from "../../../state/text.js";
 
 /**
  * The context a speaker sees (seed §2 and §11): the topic, every answer of every earlier round and

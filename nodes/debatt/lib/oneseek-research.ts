@@ -1,10 +1,12 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
-import type { RunContext } from "../../../ports/node-deps.js";
-import type { SearchResult } from "../../../ports/models.js";
-import { DEFAULTS } from "../../../state/config.js";
+import type { NodeDeps, RunContext } from "../../../ports/node-deps.js";
+import { SEARCH_LIMITS, type SearchResult } from "../../../ports/models.js";
 import type { Participant } from "../../../state/participants.js";
 import { extractJsonObject } from "../../shared/json-extract.js";
 import { invokeText } from "../../shared/model-call.js";
+
+/** Most web-search queries OneSeek may plan per turn. */
+const MAX_QUERIES = 4;
 
 /** Input of one OneSeek research step. */
 export interface ResearchRequest {
@@ -23,21 +25,21 @@ export interface ResearchRequest {
  * `[Tavily Result] title: content` lines. Returns null when there is nothing to add. Failures are
  * logged and the turn goes on without research.
  */
-export async function researchForTurn(ctx: RunContext, req: ResearchRequest): Promise<string | null> {
-  const search = ctx.deps.search;
+export async function researchForTurn(deps: NodeDeps, ctx: RunContext, req: ResearchRequest): Promise<string | null> {
+  const search = deps.search;
   if (!search) return null;
   try {
-    const queries = await planQueries(ctx, req);
+    const queries = await planQueries(deps, ctx, req);
     if (queries.length === 0) return null;
     const settled = await Promise.allSettled(
       queries.map((q) =>
-        search.search(q, { maxResults: DEFAULTS.searchMaxResults, maxChars: DEFAULTS.searchMaxChars, signal: req.signal }),
+        search.search(q, { ...SEARCH_LIMITS, signal: req.signal }),
       ),
     );
     for (const s of settled) if (s.status === "rejected") ctx.log(`OneSeek search failed: ${(s.reason as Error)?.message}`);
     const results = dedupe(settled.flatMap((s) => (s.status === "fulfilled" ? s.value : [])));
     if (results.length === 0) return null;
-    const kept = await critique(ctx, req, results);
+    const kept = await critique(deps, ctx, req, results);
     if (kept.length === 0) return null;
     const lines = kept.map((r) => `[Tavily Result] ${r.title}: ${r.content}`).join("\n");
     return ctx.prompts.render("debate.research.system", { results: lines, date: req.date });
@@ -48,13 +50,13 @@ export async function researchForTurn(ctx: RunContext, req: ResearchRequest): Pr
   }
 }
 
-async function planQueries(ctx: RunContext, req: ResearchRequest): Promise<string[]> {
-  const model = ctx.deps.models.create({ phase: "research_plan", participant: req.oneseek, round: req.round, topic: req.topic });
+async function planQueries(deps: NodeDeps, ctx: RunContext, req: ResearchRequest): Promise<string[]> {
+  const model = deps.models.create({ phase: "research_plan", participant: req.oneseek, round: req.round, topic: req.topic });
   const system = ctx.prompts.render("debate.mini_planner.system", {
     topic: req.topic,
     round: req.round,
     date: req.date,
-    max_queries: DEFAULTS.searchMaxQueries,
+    max_queries: MAX_QUERIES,
   });
   const answer = await invokeText(model, [new SystemMessage(system), new HumanMessage(req.context)], req.signal);
   const queries = extractJsonObject(answer)?.queries;
@@ -62,11 +64,11 @@ async function planQueries(ctx: RunContext, req: ResearchRequest): Promise<strin
   return queries
     .filter((q): q is string => typeof q === "string" && q.trim() !== "")
     .map((q) => q.trim())
-    .slice(0, DEFAULTS.searchMaxQueries);
+    .slice(0, MAX_QUERIES);
 }
 
-async function critique(ctx: RunContext, req: ResearchRequest, results: SearchResult[]): Promise<SearchResult[]> {
-  const model = ctx.deps.models.create({ phase: "research_check", participant: req.oneseek, round: req.round, topic: req.topic });
+async function critique(deps: NodeDeps, ctx: RunContext, req: ResearchRequest, results: SearchResult[]): Promise<SearchResult[]> {
+  const model = deps.models.create({ phase: "research_check", participant: req.oneseek, round: req.round, topic: req.topic });
   const system = ctx.prompts.render("debate.mini_critic.system", { topic: req.topic });
   const listing = results.map((r, i) => `${i}. ${r.title} (${r.url}): ${r.content}`).join("\n");
   const answer = await invokeText(model, [new SystemMessage(system), new HumanMessage(listing)], req.signal);

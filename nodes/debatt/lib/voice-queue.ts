@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { emit } from "../../../ports/emit.js";
 import type { SpeechCache, SpeechSynthesizer } from "../../../ports/models.js";
 import type { EventInput } from "../../../state/events.js";
 import type { Participant } from "../../../state/participants.js";
@@ -14,6 +16,16 @@ export interface VoiceEmitter {
   chunk(data: EventInput<"debate_voice_chunk">): void;
   done(data: EventInput<"debate_voice_done">): void;
   error(data: EventInput<"debate_voice_error">): void;
+}
+
+/** The voice events of one run, bound to its config (the voice queue emits after its node's step). */
+export function voiceEmitter(config: LangGraphRunnableConfig): VoiceEmitter {
+  return {
+    speaker: (data) => emit(config, "debate_voice_speaker", data),
+    chunk: (data) => emit(config, "debate_voice_chunk", data),
+    done: (data) => emit(config, "debate_voice_done", data),
+    error: (data) => emit(config, "debate_voice_error", data),
+  };
 }
 
 /** What a voice queue needs for one debate. */

@@ -1,11 +1,6 @@
-import type { StopReason } from "../../../state/deliberation.js";
+import type { StopReason } from "../../../state/deep.js";
 
-/** Seed 004's limits: at least 2 rounds (one rebuttal), at most 3 by default. */
-export const DEEP_MIN_ROUNDS = 2;
-export const DEEP_DEFAULT_MAX_ROUNDS = 3;
-/** The most rounds a request may ask for (every round asks every debater and the moderator). */
-export const DEEP_MAX_ROUNDS_LIMIT = 6;
-/** Seed 004's convergence thresholds. */
+/** The convergence thresholds: enough agreement, few enough new points. */
 export const AGREEMENT_TO_STOP = 0.8;
 export const NEW_POINTS_TO_STOP = 0.15;
 

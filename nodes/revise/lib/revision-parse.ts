@@ -1,4 +1,4 @@
-import type { RevisionDecision } from "../../../state/deliberation.js";
+import type { RevisionDecision } from "../../../state/revise.js";
 
 /** Seed 000 ParsedRevision. */
 export interface ParsedRevision {

@@ -1,0 +1,80 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { EventLog } from "../ports/event-log.js";
+import type { ModelFactory, SearchClient, SpeechCache, SpeechSynthesizer } from "../ports/models.js";
+import type { NodeDeps, RunContext } from "../ports/node-deps.js";
+import type { AudioArchive } from "../providers/audio-archive.js";
+import type { VoiceSettingsStore } from "../providers/voice-settings-store.js";
+import { loadPromptSet, StoreUnavailableError, type PromptStore } from "../prompts/store.js";
+import { resolveRunSettings, type Settings } from "../state/config.js";
+import { defaultVoiceSettings, type VoiceSettings } from "../state/voice.js";
+
+/** How long streamed text may be coalesced into one event by default, in ms (the first piece is never delayed). */
+const DELTA_COALESCE_MS = 40;
+
+/**
+ * The application's dependencies: what the environment configures, for the run service, the
+ * routes and the CLI. The graph's nodes get only the part they use (`nodeDepsOf`).
+ */
+export interface AppDeps {
+  /** Chat models: OpenAI-compatible, simulated, or a test's scripted fake. */
+  models: ModelFactory;
+  /** Admins' prompt overrides. */
+  prompts: PromptStore;
+  /** Web search for OneSeek and the supervisor; absent without TAVILY_API_KEY. */
+  search?: SearchClient;
+  /** Process settings (environment and defaults). */
+  settings: Settings;
+  /** Speech for /dvoice, chosen from a run's voice settings; absent → voice events say so. */
+  speech?: (settings: VoiceSettings) => SpeechSynthesizer;
+  /** Synthesised sentences, so identical audio is not generated twice. */
+  speechCache?: SpeechCache;
+  /** Where /dvoice audio is kept for export, exactly as it was streamed. */
+  audio?: AudioArchive;
+  /** The shared event log (Redis streams) that lets any instance replay a run; absent → this process only. */
+  events?: EventLog;
+  /** The voice settings admins edit, loaded at every /dvoice run (defaults when absent). */
+  voiceSettings?: VoiceSettingsStore;
+  /** How long streamed text may be coalesced into one event, in ms. */
+  deltaCoalesceMs?: number;
+  /** Clock (tests pin it). */
+  now?: () => Date;
+  /** Where operational log lines go (stderr by default). */
+  log?: (line: string) => void;
+}
+
+/** The default log: one line on stderr, prefixed `[debatt]`. */
+export const stderrLog = (line: string): void => console.error(`[debatt] ${line}`);
+
+/**
+ * The nodes' dependencies, narrowed from the application's. A run's context resolves its
+ * configuration and loads its prompts (run overrides → store → defaults); while the store is
+ * unavailable the defaults stay in force (the store logs its outages itself, once each; any other
+ * store failure is logged here).
+ */
+export function nodeDepsOf(app: AppDeps): NodeDeps {
+  const log = app.log ?? stderrLog;
+  const now = app.now ?? (() => new Date());
+  const coalesceMs = app.deltaCoalesceMs ?? DELTA_COALESCE_MS;
+  const context = async (config: LangGraphRunnableConfig): Promise<RunContext> => {
+    const run = resolveRunSettings({ ...config.configurable, ...(config.context as object | undefined) }, app.settings);
+    const prompts = await loadPromptSet(app.prompts, run.promptOverrides, (err) => {
+      if (!(err instanceof StoreUnavailableError)) log(`prompt store failed, using defaults: ${err.message}`);
+    });
+    return { run, prompts, now, today: () => now().toISOString().slice(0, 10), log, coalesceMs };
+  };
+  const { speech, voiceSettings } = app;
+  return {
+    models: app.models,
+    search: app.search,
+    roster: app.settings.roster,
+    internalModel: app.settings.oneseekModel,
+    context,
+    voice: speech && {
+      speech,
+      settings: () => (voiceSettings ? voiceSettings.load() : Promise.resolve(defaultVoiceSettings())),
+      cache: app.speechCache,
+      recorder: app.audio,
+      parallelism: app.settings.ttsParallelism,
+    },
+  };
+}

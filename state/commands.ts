@@ -1,0 +1,66 @@
+import { FORMAT_IDS, FORMATS, type DeliberationMode, type FormatId, type FormatOptions } from "./formats.js";
+
+/** A slash command. */
+export type SlashCommand = (typeof FORMATS)[FormatId]["command"];
+
+/** What a chat message asks for. */
+export type Command =
+  | { kind: "debate"; topic: string; voice: boolean }
+  | { kind: "compare"; question: string }
+  | { kind: "deliberation"; mode: DeliberationMode; question: string; options: FormatOptions }
+  | { kind: "missing_topic"; command: SlashCommand }
+  | { kind: "bad_option"; command: SlashCommand; option: string; allowed: string[] }
+  | { kind: "chat"; text: string };
+
+/** A slash command of the table (any case, after leading whitespace), then whitespace or the end. */
+const COMMAND = new RegExp(String.raw`^\s*\/(${FORMAT_IDS.join("|")})(?=\s|$)([\s\S]*)$`, "i");
+/** One leading `--option` and the whitespace after it. */
+const OPTION = /^(--[a-z][a-z-]*)(?:\s+|$)/i;
+
+/**
+ * Reads a message: a format's command with its topic (and the options written before it), one
+ * without a topic, or chat. A message is exactly one of them, so a debate is never also a
+ * comparison.
+ */
+export function parseCommand(message: string): Command {
+  const m = COMMAND.exec(message);
+  if (!m) return { kind: "chat", text: message.trim() };
+  const format = m[1].toLowerCase() as FormatId;
+  const command = FORMATS[format].command;
+  const topic = m[2].trim();
+  if (!topic) return { kind: "missing_topic", command };
+  if (format === "compare") return { kind: "compare", question: topic };
+  if (format === "debatt" || format === "dvoice") return { kind: "debate", topic, voice: format === "dvoice" };
+  return parseDeliberation(format, topic);
+}
+
+/** A format's leading `--options`, then its question. */
+function parseDeliberation(mode: DeliberationMode, rest: string): Command {
+  const { command, flags } = FORMATS[mode];
+  const allowed: Record<string, FormatOptions> = flags;
+  let options: FormatOptions = {};
+  let question = rest;
+  for (let m = OPTION.exec(question); m; m = OPTION.exec(question)) {
+    const option = m[1].toLowerCase();
+    if (!(option in allowed)) return { kind: "bad_option", command, option: m[1], allowed: Object.keys(allowed) };
+    options = { ...options, ...allowed[option] };
+    question = question.slice(m[0].length);
+  }
+  question = question.trim();
+  if (!question) return { kind: "missing_topic", command };
+  return { kind: "deliberation", mode, question, options };
+}
+
+/** The format a command runs, or undefined for chat and commands without a topic. */
+export function formatOfCommand(command: Command): FormatId | undefined {
+  switch (command.kind) {
+    case "debate":
+      return command.voice ? "dvoice" : "debatt";
+    case "compare":
+      return "compare";
+    case "deliberation":
+      return command.mode;
+    default:
+      return undefined;
+  }
+}

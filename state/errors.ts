@@ -1,0 +1,108 @@
+/**
+ * The codes of every error debatt reports, to clients (HTTP answers, `error` events) and in the
+ * log. A code names the problem for programs; the message says it for people.
+ */
+export const ERROR_CODES = [
+  // Configuration and start-up.
+  "config_error",
+  // Prompts, stores and secrets.
+  "prompt_error",
+  "invalid_prompt",
+  "unknown_prompt",
+  "store_unavailable",
+  "encryption_key_missing",
+  "secret_error",
+  "invalid_settings",
+  "voice_unavailable",
+  // A run's request, refused before or when it starts.
+  "invalid_participants",
+  "invalid_mode_config",
+  "unknown_option",
+  "missing_topic",
+  "empty_message",
+  "mode_mismatch",
+  "follow_up_unsupported",
+  // A run that could not go on.
+  "too_few_answers",
+  "all_models_failed",
+  "all_votes_invalid",
+  "chairman_failed",
+  "all_debaters_failed",
+  "all_judges_failed",
+  // Model calls.
+  "timeout",
+  "cancelled",
+  "model_error",
+  // The server and its runs.
+  "shutting_down",
+  "internal_error",
+  // HTTP requests.
+  "not_found",
+  "method_not_allowed",
+  "unsupported_media_type",
+  "unsupported_encoding",
+  "unsupported_charset",
+  "invalid_body",
+  "invalid_json",
+  "invalid_content_length",
+  "payload_too_large",
+  "request_aborted",
+  "unauthorized",
+  "admin_disabled",
+  "rate_limited",
+  "page_not_built",
+  "invalid_run_id",
+  "invalid_thread_id",
+  "invalid_conversation_id",
+  "invalid_debate_id",
+  "invalid_last_event_id",
+  "invalid_limit",
+  "invalid_cursor",
+  "run_not_found",
+  "run_in_progress",
+  "nothing_to_resume",
+  "no_checkpointer",
+  "no_history",
+  "conversation_not_found",
+  "debate_not_found",
+  "no_audio",
+  "still_speaking",
+  "no_mp3_encoder",
+  // The terminal client.
+  "no_player",
+] as const;
+
+/** A known error code. */
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+const MARKER = Symbol.for("debatt.error");
+
+/**
+ * The base of every error debatt throws on purpose: it carries a `code` from ERROR_CODES.
+ * `DebattError.isInstance` recognises one across module copies (a bundled web page, a second
+ * copy of a package), where `instanceof` would not.
+ */
+export class DebattError extends Error {
+  private readonly [MARKER] = true;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+
+  /** Whether `error` is a DebattError (of any subclass). */
+  static isInstance(error: unknown): error is DebattError {
+    return typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[MARKER] === true;
+  }
+}
+
+/** A configuration problem that names the variable or field at fault. */
+export class ConfigError extends DebattError {
+  constructor(message: string) {
+    super("config_error", message);
+  }
+}

@@ -1,0 +1,114 @@
+import { z } from "zod";
+import { MAX_PARTICIPANTS, MIN_PARTICIPANTS, resolveDeliberators, selectParticipants, type Participant } from "./participants.js";
+
+/**
+ * The per-run options of the seed formats (their requests' `modeConfig`, and the options written
+ * before a question such as `--debate`). They are the run configuration's `mode_config`, so
+ * LangGraph Studio shows them as a form; each format reads the ones it has.
+ */
+export const FormatOptionsSchema = z.object({
+  /** Models or participants to ask (roster keys, display names or model ids). */
+  models: z.array(z.string().min(1)).optional().describe("The models to ask (roster keys, names or model ids)"),
+  /** /vote: the tiebreaking chairman (roster key, display name or model id). */
+  chairman: z.string().min(1).optional().describe("/vote: the chairman who breaks a tie (default: the internal model)"),
+  /** Per-call timeout, in ms. */
+  timeoutMs: z.number().int().positive().optional().describe("Per-call timeout in ms (default: response_timeout_ms, else 120000)"),
+  /** /revise: the anti-anchoring protocol in the revision prompt. */
+  antiAnchoring: z.boolean().optional().describe("/revise: restate first, change only on a cited error"),
+  /** /deep: most debate rounds (2–6, default 3). */
+  maxRounds: z.number().optional().describe("/deep: most debate rounds, 2–6 (default 3)"),
+  /** /council: a second round in which the judges review each other's verdicts. */
+  debate: z.boolean().optional().describe("/council: a second round of verdicts (--debate)"),
+  /** /council: how long a judge has for round 2 before its round-1 verdict stands, in ms. */
+  round2TimeoutMs: z.number().int().positive().optional().describe("/council --debate: a judge's round-2 time in ms (default 90000)"),
+});
+export type FormatOptions = z.infer<typeof FormatOptionsSchema>;
+
+/** The formats with their own conversations (the seeds' formats). */
+export const DELIBERATION_MODES = ["vote", "revise", "deep", "council"] as const;
+export type DeliberationMode = (typeof DELIBERATION_MODES)[number];
+
+/** A format: the graph route it runs, and the rules every layer reads from here. */
+export interface FormatSpec {
+  /** The chat command that runs it. */
+  command: `/${string}`;
+  /** The mode its conversations are stored under, which is also the seeds' name (the deliberate endpoint's `mode`). */
+  storedMode: string;
+  /** How many participants, how many by default (else all up to `max`), and whether a model named twice is two participants. */
+  participants: { min: number; max: number; byDefault?: number; duplicates: "merge" | "separate" };
+  /** `chat`: it shares the chat's conversation (any message may follow it); `own`: its conversation holds only its own questions. */
+  thread: "chat" | "own";
+  /** Whether its conversation takes follow-up questions. */
+  multiTurn: boolean;
+  /** Options written before the question (`/council --debate <claim>`) and what each sets. */
+  flags: Record<string, FormatOptions>;
+  /** Rounds a request may ask for: the fewest, the default and the most. */
+  rounds?: { min: number; default: number; max: number };
+}
+
+const debate = { min: MIN_PARTICIPANTS, max: MAX_PARTICIPANTS, duplicates: "merge" } as const;
+
+/** Every format, by its command's name. */
+export const FORMATS = {
+  debatt: { command: "/debatt", storedMode: "debatt", participants: debate, thread: "chat", multiTurn: true, flags: {} },
+  dvoice: { command: "/dvoice", storedMode: "dvoice", participants: debate, thread: "chat", multiTurn: true, flags: {} },
+  compare: { command: "/compare", storedMode: "compare", participants: debate, thread: "chat", multiTurn: true, flags: {} },
+  vote: { command: "/vote", storedMode: "vote", participants: { min: 3, max: 7, duplicates: "merge" }, thread: "own", multiTurn: true, flags: {} },
+  // A model named twice is two participants with their own answers and labels; "debate" is the seeds' name for /revise.
+  revise: {
+    command: "/revise",
+    storedMode: "debate",
+    participants: { min: 3, max: 6, duplicates: "separate" },
+    thread: "own",
+    multiTurn: false,
+    flags: { "--anti-anchoring": { antiAnchoring: true } },
+  },
+  // Every round asks every debater, so four by default keeps a debate affordable.
+  deep: {
+    command: "/deep",
+    storedMode: "deep",
+    participants: { min: 2, max: 6, byDefault: 4, duplicates: "merge" },
+    thread: "own",
+    multiTurn: true,
+    flags: {},
+    rounds: { min: 2, default: 3, max: 6 },
+  },
+  // One judge per perspective; three perspectives by default.
+  council: {
+    command: "/council",
+    storedMode: "council",
+    participants: { min: 2, max: 6, byDefault: 3, duplicates: "merge" },
+    thread: "own",
+    multiTurn: false,
+    flags: { "--debate": { debate: true } },
+  },
+} as const satisfies Record<string, FormatSpec>;
+
+/** A format's name (`/vote` → `vote`). */
+export type FormatId = keyof typeof FORMATS;
+
+/** The names of all formats, in the table's order. */
+export const FORMAT_IDS = Object.keys(FORMATS) as FormatId[];
+
+/** What a conversation is stored as: a format's stored mode, or `chat`. */
+export type StoredMode = (typeof FORMATS)[FormatId]["storedMode"] | "chat";
+
+/** The format a stored mode belongs to (`debate` → `revise`), or undefined for chat. */
+export function formatOfStoredMode(mode: string): FormatId | undefined {
+  return FORMAT_IDS.find((id) => FORMATS[id].storedMode === mode);
+}
+
+/** The conversation a message of this format belongs to: its own format's, or the chat's. */
+export function threadKindOf(format: FormatId | undefined): FormatId | "chat" {
+  return format && FORMATS[format].thread === "own" ? format : "chat";
+}
+
+/**
+ * The participants of a run of `format`: the requested ones, else the format's default. The chat's
+ * formats take a subset of the roster by key or name; the seed formats also take model ids, and
+ * their own counts. Throws a message naming the problem (unknown name, wrong count).
+ */
+export function participantsFor(format: FormatId, roster: Participant[], requested?: string[] | null): Participant[] {
+  const spec: FormatSpec = FORMATS[format];
+  return spec.thread === "chat" ? selectParticipants(roster, requested) : resolveDeliberators(roster, requested, { command: spec.command, ...spec.participants });
+}

@@ -1,0 +1,50 @@
+import { Annotation } from "@langchain/langgraph";
+import { z } from "zod";
+import { appended, replace } from "./channels.js";
+import { answerChannels, CountedVotesSchema, LabelMapSchema, panelChannels, VoteResponseSchema, WinnerSchema, type VoteResponse } from "./deliberation.js";
+import type { Participant } from "./participants.js";
+import { FormatInput, FormatOutput } from "./shared.js";
+
+/** The vote round (seed 001 VoteRoundResult; `anonymityFlagged` added). */
+export const VoteRoundResultSchema = CountedVotesSchema.extend({ labelToModel: LabelMapSchema });
+export type VoteRoundResult = z.infer<typeof VoteRoundResultSchema>;
+
+/** The chairman's tiebreak (seed 001 TiebreakerResult; `attempts` and `fallback` added). */
+export const TiebreakerResultSchema = z.object({
+  model: z.string(),
+  voteText: z.string(),
+  votedFor: z.string(),
+  responseTimeMs: z.number().int(),
+  /** Model calls made: 1, or 2 after an unparsable first answer. */
+  attempts: z.number().int(),
+  /** True when both answers were unparsable and the first tied label (alphabetically) was taken. */
+  fallback: z.boolean(),
+});
+export type TiebreakerResult = z.infer<typeof TiebreakerResultSchema>;
+
+/** The declared winner (seed 001 VoteWinnerResult; `winnerDisplay` added). */
+export const VoteWinnerSchema = WinnerSchema.extend({ tiebreakerModel: z.string().optional() });
+export type VoteWinnerResult = z.infer<typeof VoteWinnerSchema>;
+
+/**
+ * The /vote subgraph's state: the keys it shares with the top graph, and its own. Its nodes see
+ * nothing of the other formats.
+ */
+export const VoteState = Annotation.Root({
+  ...FormatInput.spec,
+  ...FormatOutput.spec,
+  ...panelChannels,
+  ...answerChannels,
+  /** The chairman, who breaks a tie. */
+  chairman: replace<Participant | null>(() => null),
+  /** The votes, one update per voter. */
+  ballots: appended<VoteResponse>(),
+  /** The counted vote round. */
+  tally: replace<VoteRoundResult | null>(() => null),
+  /** The chairman's tiebreak, when there was a tie. */
+  tiebreaker: replace<TiebreakerResult | null>(() => null),
+  /** The winner. */
+  winner: replace<VoteWinnerResult | null>(() => null),
+});
+export type VoteStateType = typeof VoteState.State;
+export type VoteUpdate = typeof VoteState.Update;
