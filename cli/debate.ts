@@ -1,20 +1,14 @@
-import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { wavHeader } from "../providers/pcm.js";
 import { AudioPlayer, NoPlayerError } from "./player.js";
 import { PCM } from "../state/voice.js";
-import { buildGraph } from "../graph/build.js";
-import { nodeDepsOf } from "../service/app-deps.js";
 import { depsFromEnv } from "../service/deps.js";
-import { hasUnfinishedRun, streamClientEvents } from "../service/stream.js";
+import { createRunService, type RunService } from "../service/run-service.js";
 import type { ClientEvent } from "../state/events.js";
-import { ConfigError } from "../state/errors.js";
+import { ConfigError, DebattError } from "../state/errors.js";
 import { openCheckpoints } from "../providers/checkpointer.js";
 import { openHistory } from "../history/open.js";
-import { RunRecorder } from "../history/recorder.js";
-import { runIdOf } from "../history/rows.js";
-import type { State } from "../state/graph-state.js";
 import { createDeliberationPrinter } from "./deliberation-printer.js";
 
 const USAGE = `usage: npm run debate -- [--json] [--participants call_grok,call_claude] [--seed N] [--voice out.wav] [--play] "<message>"
@@ -173,7 +167,7 @@ async function main(): Promise<number> {
     process.stderr.write(`${err.message}\n`);
     return 2;
   }
-  let graph;
+  let service: RunService;
   let checkpoints;
   let history;
   try {
@@ -183,7 +177,7 @@ async function main(): Promise<number> {
     checkpoints = await openCheckpoints(deps.settings);
     // The run is recorded like the server's (GET /api/v1/conversations lists it).
     history = await openHistory(deps.settings);
-    graph = buildGraph(nodeDepsOf(deps), { checkpointer: checkpoints.saver, settings: deps.settings });
+    service = createRunService(deps, { checkpointer: checkpoints.saver, history });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`configuration error: ${err.message}\n`);
@@ -191,24 +185,22 @@ async function main(): Promise<number> {
     }
     throw err;
   }
-  const threadId = resume ?? randomUUID();
-  const saved = resume === undefined ? undefined : await graph.getState({ configurable: { thread_id: resume } });
-  if (saved && !hasUnfinishedRun(saved)) {
-    process.stderr.write(`nothing to resume: thread "${resume}" has no unfinished run in ${checkpoints.where}\n`);
+  const participants = args.values.participants?.split(",").map((s) => s.trim()).filter(Boolean);
+  let run;
+  try {
+    run = resume === undefined ? service.start({ message, participants, configurable: seed === undefined ? {} : { seed } }) : await service.resume(resume);
+  } catch (err) {
+    if (!(DebattError.isInstance(err) && err.code === "nothing_to_resume")) throw err;
+    process.stderr.write(`nothing to resume: ${err.message} in ${checkpoints.where}\n`);
     return 2;
   }
-  const values = saved?.values as State | undefined;
-  const recorder = RunRecorder.start(
-    history,
-    { conversationId: threadId, messageId: (values && runIdOf(values)) ?? threadId, message: values?.message ?? message },
-    (line) => process.stderr.write(`${line}\n`),
-  );
-  const controller = new AbortController();
+  const { runId, threadId } = run;
+  let cancelled = false;
   process.once("SIGINT", () => {
     process.stderr.write(`\ncancelled; go on with: npm run debate -- --resume ${threadId}\n`);
-    controller.abort();
+    cancelled = true;
+    service.cancel(runId);
   });
-  const participants = args.values.participants?.split(",").map((s) => s.trim()).filter(Boolean);
   const write = (s: string) => process.stdout.write(s);
   const print = args.values.json
     ? (e: ClientEvent) => write(`${JSON.stringify(e)}\n`)
@@ -216,20 +208,17 @@ async function main(): Promise<number> {
   let failed = false;
   // The audio exactly as it was streamed: the chunks, in order (one speaker at a time).
   const audio: Buffer[] = [];
-  const input = resume === undefined ? { message, participants } : { message: "", resume: true };
-  const options = { signal: controller.signal, threadId, configurable: { run_id: threadId, ...(seed === undefined ? {} : { seed }) }, onState: recorder.observe.bind(recorder) };
-  for await (const event of streamClientEvents(graph, input, options)) {
-    if (event.event === "error") {
-      failed = true;
-      recorder.failed(String(event.data.message));
-    }
-    if (event.event === "done") await recorder.finish(controller.signal.aborted);
-    if (event.event === "debate-voice-chunk") {
-      const pcm = Buffer.from(String(event.data.pcm_b64), "base64");
+  for await (const { event, data } of service.events(runId, 0, new AbortController().signal)) {
+    const e = { event, data } as ClientEvent;
+    // The run's ids are for clients that resume a stream; the terminal prints the run itself.
+    if (e.event === "metadata") continue;
+    if (e.event === "error") failed = true;
+    if (e.event === "debate-voice-chunk") {
+      const pcm = Buffer.from(e.data.pcm_b64, "base64");
       audio.push(pcm);
       player?.write(pcm);
     }
-    print(event);
+    print(e);
   }
   await player?.finish();
   await checkpoints.close();
@@ -239,7 +228,7 @@ async function main(): Promise<number> {
     writeFileSync(voiceFile, Buffer.concat([wavHeader(pcm.length), pcm]));
     process.stderr.write(`wrote ${(pcm.length / PCM.sampleRate / 2).toFixed(1)} s of audio to ${voiceFile}\n`);
   }
-  if (controller.signal.aborted) return 130;
+  if (cancelled) return 130;
   return failed ? 1 : 0;
 }
 

@@ -1,8 +1,9 @@
 import { fileURLToPath } from "node:url";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import express, { type Express } from "express";
-import { buildGraph, type DebattGraph } from "../graph/build.js";
-import { nodeDepsOf, stderrLog, type AppDeps } from "../service/app-deps.js";
+import type { DebattGraph } from "../graph/build.js";
+import { stderrLog, type AppDeps } from "../service/app-deps.js";
+import { createRunService, type RunService } from "../service/run-service.js";
 import { requireAdmin, limitAdminWrites } from "./admin-auth.js";
 import { adminFlowGraphRouter } from "./admin-flow-graph.js";
 import { adminPromptsRouter } from "./admin-prompts.js";
@@ -10,27 +11,21 @@ import { adminVoiceRouter } from "./admin-voice.js";
 import { chatRouter } from "./chat.js";
 import { debatesRouter } from "./debates.js";
 import { deliberateRouter } from "./deliberate.js";
-import { MemoryEventLog } from "../providers/event-log.js";
 import { resumeRouter, threadResumeRouter } from "./resume.js";
-import { RunHub } from "../service/run-hub.js";
 import { errorHandler, HttpError } from "./errors.js";
 import { historyRouter } from "./history.js";
 import type { HistoryStore } from "../history/store.js";
-import { ActiveRuns } from "../service/active-runs.js";
-import { StartGate } from "../service/start-gate.js";
 
-/** What `createApp` returns: the express app and the runs it is streaming (for graceful shutdown). */
+/** What `createApp` returns: the express app, its run service (for graceful shutdown) and its graph. */
 export interface App {
   app: Express;
-  runs: ActiveRuns;
+  service: RunService;
   graph: DebattGraph;
 }
 
 /** The built arena page. */
 const WEB_DIST = fileURLToPath(new URL("../web/dist", import.meta.url));
 
-/** Most bytes of run events kept in this process's memory (the oldest finished runs go first). */
-const EVENT_LOG_MAX_BYTES = 256 * 1024 * 1024;
 /** Admin writes allowed per token and minute. */
 const ADMIN_WRITES_PER_MINUTE = 10;
 
@@ -47,21 +42,21 @@ const ADMIN_BODY_LIMIT = "256kb";
  */
 export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpointSaver; history?: HistoryStore } = {}): App {
   const log = deps.log ?? stderrLog;
-  const graph = buildGraph(nodeDepsOf(deps), { checkpointer: options.checkpointer, settings: deps.settings });
-  const runs = new ActiveRuns();
+  const service = createRunService(deps, options);
+  const graph = service.graph;
   const started = Date.now();
   const app = express();
   app.disable("x-powered-by");
 
   app.get("/healthz", (_req, res) => {
     const prompts = deps.prompts.health();
-    const status = runs.shuttingDown ? "shutting_down" : prompts.ok ? "ok" : "degraded";
-    res.status(runs.shuttingDown ? 503 : 200).json({
+    const status = service.shuttingDown ? "shutting_down" : prompts.ok ? "ok" : "degraded";
+    res.status(service.shuttingDown ? 503 : 200).json({
       status,
       uptime_s: Math.round((Date.now() - started) / 1000),
       pid: process.pid,
       rss_bytes: process.memoryUsage.rss(),
-      active_streams: runs.size,
+      active_streams: service.size,
       simulated: deps.models.simulated === true,
       redis: prompts.backend === "redis" ? { status: prompts.ok ? "up" : "down", state: prompts.state } : { status: "not_configured" },
       prompt_store: prompts.backend,
@@ -69,9 +64,7 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   });
 
   app.use(["/api/v1/chat", "/api/v1/deliberate"], express.json({ limit: CHAT_BODY_LIMIT, strict: false }));
-  const local = new MemoryEventLog({ ttlMs: deps.settings.eventLogTtlMs, maxBytes: EVENT_LOG_MAX_BYTES });
-  const hub = new RunHub(local, deps.events, deps.settings.resumeGraceMs);
-  const streams = { graph, settings: deps.settings, runs, hub, startGate: new StartGate(), history: options.history, log };
+  const streams = { service, settings: deps.settings, history: options.history, log };
   app.use(chatRouter(streams));
   app.use(deliberateRouter(streams));
   app.use(resumeRouter(streams));
@@ -98,5 +91,5 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
     throw new HttpError(404, "not_found", `no route for ${req.method} ${req.path}`);
   });
   app.use(errorHandler(log));
-  return { app, runs, graph };
+  return { app, service, graph };
 }

@@ -1,21 +1,14 @@
-import { randomUUID } from "node:crypto";
 import { Router, type Request, type Response } from "express";
 import { z } from "zod";
-import type { DebattGraph } from "../graph/build.js";
-import { streamClientEvents, type RunInput } from "../service/stream.js";
-import type { ClientEvent } from "../state/events.js";
+import type { HistoryStore } from "../history/store.js";
+import type { RunRequest, RunService } from "../service/run-service.js";
 import { formatOfCommand, parseCommand } from "../state/commands.js";
-import type { RunConfig, Settings } from "../state/config.js";
+import type { Settings } from "../state/config.js";
 import { participantsFor } from "../state/formats.js";
 import { MAX_PARTICIPANTS } from "../state/participants.js";
-import { RunRecorder } from "../history/recorder.js";
-import type { HistoryStore } from "../history/store.js";
 import { HttpError } from "./errors.js";
 import { checkFollowUp, CONVERSATION_ID, CONVERSATION_ID_RULE } from "./follow-up.js";
-import type { RunHub } from "../service/run-hub.js";
-import { ActiveRuns, ShutdownError } from "../service/active-runs.js";
 import { SseStream } from "./sse.js";
-import type { StartGate } from "../service/start-gate.js";
 
 /** Longest accepted chat message or question, in characters. */
 export const MAX_MESSAGE_CHARS = 4_000;
@@ -56,29 +49,13 @@ function chatBodySchema(maxChars: number) {
     .strict();
 }
 
-/** Dependencies of the chat route. */
+/** What the run routes need: the run service, the settings, the history and the log. */
 export interface ChatRouteDeps {
-  graph: DebattGraph;
+  service: RunService;
   settings: Settings;
-  runs: ActiveRuns;
-  /** The runs' events, for streaming and for resuming. */
-  hub: RunHub;
-  startGate: StartGate;
   /** Where runs are recorded (conversations, messages, stages); absent → not recorded. */
   history?: HistoryStore;
   log: (line: string) => void;
-}
-
-/** How `streamRun` files a run. */
-export interface RunFiling {
-  /** The conversation (thread) to continue; a new one of the run's id by default. */
-  threadId?: string;
-  /** The user's question as stored (default: the message). */
-  question?: string;
-  /** The id of the run being resumed, whose rows are completed (default: this run's id). */
-  messageId?: string;
-  /** The run's configuration (a seed format's `mode_config`). */
-  configurable?: RunConfig;
 }
 
 /**
@@ -95,10 +72,9 @@ export function chatRouter(deps: ChatRouteDeps): Router {
     if (body.conversationId !== undefined) {
       // A follow-up in an earlier conversation: it must exist, and the seeds' checks apply.
       if (body.threadId !== undefined) throw new HttpError(400, "invalid_body", "send threadId or conversationId, not both (they name the same thing)");
-      await checkFollowUp(deps, body.conversationId, command.kind === "deliberation" ? command.mode : undefined);
+      await checkFollowUp(deps.service.graph, body.conversationId, command.kind === "deliberation" ? command.mode : undefined);
     }
-    assertAccepting(deps.runs);
-    await streamRun(deps, res, { message: body.message, participants: body.participants }, { threadId: body.threadId ?? body.conversationId });
+    await streamRun(deps, res, { message: body.message, participants: body.participants, threadId: body.threadId ?? body.conversationId });
   });
   router.all("/api/v1/chat/stream", postOnly);
   return router;
@@ -134,13 +110,6 @@ function checkParticipants(settings: Settings, command: ReturnType<typeof parseC
   }
 }
 
-/** 503 while the server drains for shutdown. */
-export function assertAccepting(runs: ActiveRuns): void {
-  if (runs.shuttingDown) {
-    throw new HttpError(503, "shutting_down", "the server is shutting down; retry on another instance", { "Retry-After": "5" });
-  }
-}
-
 function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === "unrecognized_keys") return `unknown field(s): ${issue.keys.join(", ")}`;
   const path = issue.path.join(".");
@@ -149,50 +118,12 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 
 /**
  * Starts one run and streams it as SSE: `metadata` first (with the run id to resume with), then
- * the graph's events until `done`. The run is produced apart from this response and every event
- * is logged, so a client that drops can resume with `GET /api/v1/debates/<run id>/events`; the run
- * is cancelled only when no client has come back within the resume grace period. A shutdown
- * cancels it with an `error` (shutting_down) before `done`.
+ * the graph's events until `done`. The run goes on apart from this response (see RunService), so
+ * a client that drops can resume with `GET /api/v1/debates/<run id>/events`.
  */
-export async function streamRun(deps: ChatRouteDeps, res: Response, input: RunInput, filing: RunFiling = {}): Promise<void> {
-  // A run the client gave no thread starts one of the same id, so its run_id, thread_id and
-  // debate_id are one id (the `:id` of /api/v1/debates/:id/…).
-  const runId = randomUUID();
-  const threadId = filing.threadId ?? runId;
-  const recorder =
-    deps.history && RunRecorder.start(deps.history, { conversationId: threadId, messageId: filing.messageId ?? runId, message: input.message, question: filing.question }, deps.log);
-  const controller = new AbortController();
-  const release = deps.runs.add(controller);
-  const finish = deps.hub.start(runId, threadId, controller);
-  let id = 0;
-  const publish = (event: ClientEvent) => deps.hub.append(runId, { id: ++id, ...event });
-  // Acknowledge at once, before the graph starts (as the LangGraph API server does): the client
-  // learns the thread and run ids, and sees the stream is live even when the server is busy.
-  publish({ event: "metadata", data: { thread_id: threadId, run_id: runId, timestamp: new Date().toISOString() } });
-  const produced = (async () => {
-    try {
-      await deps.startGate.turn();
-      const onState = recorder && recorder.observe.bind(recorder);
-      for await (const event of streamClientEvents(deps.graph, input, { signal: controller.signal, threadId, configurable: { ...filing.configurable, run_id: runId }, onState })) {
-        if (event.event === "done" && controller.signal.reason instanceof ShutdownError) {
-          const reason = controller.signal.reason;
-          publish({ event: "error", data: { message: reason.message, code: reason.code, timestamp: new Date().toISOString() } });
-        }
-        if (event.event === "error") recorder?.failed(String(event.data.message));
-        // The history is complete before `done`, so a client that then fetches the run finds all of it.
-        if (event.event === "done") await recorder?.finish(controller.signal.aborted);
-        publish(event);
-      }
-    } finally {
-      finish();
-      release();
-      if (controller.signal.aborted && !(controller.signal.reason instanceof ShutdownError)) {
-        deps.log(`run ${runId} cancelled: ${(controller.signal.reason as Error)?.message}`);
-      }
-    }
-  })();
-  produced.catch((err) => deps.log(`run ${runId} failed: ${(err as Error).message}`));
-  await serveEvents(deps, res, runId, 0, { maxConnectionMs: deps.settings.sseMaxConnectionMs });
+export async function streamRun(deps: ChatRouteDeps, res: Response, request: RunRequest): Promise<void> {
+  const run = deps.service.start(request);
+  await serveEvents(deps, res, run.runId, 0, { maxConnectionMs: deps.settings.sseMaxConnectionMs });
 }
 
 /**
@@ -211,14 +142,10 @@ export async function serveEvents(
   res.on("close", () => stop.abort());
   const limit = options.maxConnectionMs ? setTimeout(() => stop.abort(), options.maxConnectionMs) : undefined;
   const sse = new SseStream(res, deps.settings.sseKeepAliveMs, options.retryMs);
-  const detach = deps.hub.attach(runId);
-  const ended = deps.runs.addStream();
   try {
-    for await (const event of deps.hub.follow(runId, afterId, stop.signal)) await sse.send(event);
+    for await (const event of deps.service.events(runId, afterId, stop.signal)) await sse.send(event);
   } finally {
     clearTimeout(limit);
-    detach();
     sse.end();
-    ended();
   }
 }

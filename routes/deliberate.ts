@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from "express";
 import { z } from "zod";
 import { FORMATS, formatOfStoredMode, participantsFor, type DeliberationMode, type FormatOptions } from "../state/formats.js";
 import { resolveParticipant } from "../state/participants.js";
-import { assertAccepting, MAX_MESSAGE_CHARS, parseJsonBody, postOnly, streamRun, userText, type ChatRouteDeps } from "./chat.js";
+import { MAX_MESSAGE_CHARS, parseJsonBody, postOnly, streamRun, userText, type ChatRouteDeps } from "./chat.js";
 import { HttpError } from "./errors.js";
 import { checkFollowUp } from "./follow-up.js";
 
@@ -78,7 +78,7 @@ export function deliberateRouter(deps: ChatRouteDeps): Router {
   router.post("/api/v1/deliberate/stream", async (req: Request, res: Response) => {
     const body = parseJsonBody(req, deliberateSchema, '{"question": "…", "mode": "vote"}');
     const mode = formatOfStoredMode(body.mode) as DeliberationMode;
-    if (body.conversationId !== undefined) await checkFollowUp(deps, body.conversationId, mode);
+    if (body.conversationId !== undefined) await checkFollowUp(deps.service.graph, body.conversationId, mode);
     const modeConfig: FormatOptions =
       body.mode === "vote"
         ? { models: body.modeConfig?.councilModels, chairman: body.modeConfig?.chairmanModel, timeoutMs: body.modeConfig?.timeoutMs }
@@ -89,8 +89,12 @@ export function deliberateRouter(deps: ChatRouteDeps): Router {
     } catch (err) {
       throw new HttpError(400, "invalid_participants", (err as Error).message);
     }
-    assertAccepting(deps.runs);
-    await streamRun(deps, res, { message: `${FORMATS[mode].command} ${body.question}` }, { threadId: body.conversationId, question: body.question, configurable: { mode_config: modeConfig } });
+    await streamRun(deps, res, {
+      message: `${FORMATS[mode].command} ${body.question}`,
+      threadId: body.conversationId,
+      question: body.question,
+      configurable: { mode_config: modeConfig },
+    });
   });
   router.all("/api/v1/deliberate/stream", postOnly);
   return router;

@@ -21,6 +21,10 @@ const DOMAIN_ERRORS: Partial<Record<ErrorCode, [number, ErrorCode, Record<string
   store_unavailable: [503, "store_unavailable", { "Retry-After": "5" }],
   encryption_key_missing: [409, "encryption_key_missing"],
   secret_error: [500, "secret_error"],
+  shutting_down: [503, "shutting_down", { "Retry-After": "5" }],
+  no_checkpointer: [501, "no_checkpointer"],
+  run_in_progress: [409, "run_in_progress"],
+  nothing_to_resume: [409, "nothing_to_resume"],
 };
 
 /** body-parser's error types and how they are answered. */

@@ -11,9 +11,9 @@ export const CONVERSATION_ID_RULE = "conversationId must be 1–128 characters o
  * (404); for a seed format (`mode`), the conversation must be of the same format and the format
  * multi-turn (400, seeds 000 and 001 §F). Any other message may follow up any conversation.
  */
-export async function checkFollowUp(deps: { graph: DebattGraph }, conversationId: string, mode: DeliberationMode | undefined): Promise<void> {
+export async function checkFollowUp(graph: DebattGraph, conversationId: string, mode: DeliberationMode | undefined): Promise<void> {
   if (!CONVERSATION_ID.test(conversationId)) throw new HttpError(400, "invalid_body", CONVERSATION_ID_RULE);
-  const state = deps.graph.checkpointer ? await deps.graph.getState({ configurable: { thread_id: conversationId } }) : undefined;
+  const state = graph.checkpointer ? await graph.getState({ configurable: { thread_id: conversationId } }) : undefined;
   if (!state?.createdAt) {
     throw new HttpError(404, "conversation_not_found", `conversation "${conversationId}" not found: leave conversationId out to start a new one`);
   }

@@ -75,13 +75,13 @@ export function historyRouter(deps: ChatRouteDeps, audio: AudioArchive | undefin
   router.delete("/api/v1/conversations/:id", async (req, res) => {
     const store = history();
     const id = idOf(req, "conversation");
-    if (deps.hub.runningThread(id)) throw new HttpError(409, "run_in_progress", `conversation "${id}" has a run going on; delete it when the run has ended`);
+    if (deps.service.hub.runningThread(id)) throw new HttpError(409, "run_in_progress", `conversation "${id}" has a run going on; delete it when the run has ended`);
     const runs = (await store.messagesOf(id)).filter((m) => m.role === "assistant").map((m) => m.id);
     if (!(await store.deleteConversation(id))) throw new HttpError(404, "conversation_not_found", `conversation "${id}" not found (never started here, or already deleted)`);
     // The checkpoints, the replay logs and the audio hold the same texts: they go too.
-    const saver = deps.graph.checkpointer;
+    const saver = deps.service.graph.checkpointer;
     if (typeof saver === "object") await saver.deleteThread(id);
-    await Promise.all(runs.map((run) => deps.hub.forget(run)));
+    await Promise.all(runs.map((run) => deps.service.hub.forget(run)));
     for (const run of runs) audio?.remove(run);
     res.status(204).end();
   });

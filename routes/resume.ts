@@ -1,8 +1,5 @@
 import { Router, type Request, type Response } from "express";
-import { assertAccepting, serveEvents, streamRun, type ChatRouteDeps } from "./chat.js";
-import { hasUnfinishedRun } from "../service/stream.js";
-import { runIdOf } from "../history/rows.js";
-import type { State } from "../state/graph-state.js";
+import { serveEvents, type ChatRouteDeps } from "./chat.js";
 import { HttpError } from "./errors.js";
 import { CONVERSATION_ID } from "./follow-up.js";
 
@@ -28,7 +25,7 @@ export function resumeRouter(deps: ChatRouteDeps): Router {
     const runId = String(req.params.id);
     if (!/^[A-Za-z0-9-]{1,64}$/.test(runId)) throw new HttpError(400, "invalid_run_id", "the run id is the run_id of the stream's metadata event (letters, digits and '-')");
     const afterId = afterIdOf(req);
-    if (!(await deps.hub.has(runId))) {
+    if (!(await deps.service.hub.has(runId))) {
       throw new HttpError(404, "run_not_found", `no events for run "${runId}": it never ran here, or it finished more than ${Math.round(deps.settings.eventLogTtlMs / 60_000)} minutes ago`);
     }
     await serveEvents(deps, res, runId, afterId, { maxConnectionMs: deps.settings.sseMaxConnectionMs, retryMs: RETRY_MS });
@@ -48,15 +45,8 @@ export function threadResumeRouter(deps: ChatRouteDeps): Router {
   router.post("/api/v1/debates/:id/resume", async (req: Request, res: Response) => {
     const threadId = String(req.params.id);
     if (!CONVERSATION_ID.test(threadId)) throw new HttpError(400, "invalid_thread_id", "the id must be 1–128 characters of A–Z, a–z, 0–9, '.', '_', ':' or '-'");
-    if (!deps.graph.checkpointer) throw new HttpError(501, "no_checkpointer", "this server keeps no checkpoints, so runs cannot be resumed");
-    if (deps.hub.runningThread(threadId)) throw new HttpError(409, "run_in_progress", `thread "${threadId}" has a run going on; follow it with GET /api/v1/debates/<run_id>/events`);
-    const state = await deps.graph.getState({ configurable: { thread_id: threadId } });
-    if (!hasUnfinishedRun(state)) {
-      throw new HttpError(409, "nothing_to_resume", `thread "${threadId}" has no unfinished run${state.createdAt ? "" : " (it never ran here)"}`);
-    }
-    assertAccepting(deps.runs);
-    const values = state.values as State;
-    await streamRun(deps, res, { message: values.message, resume: true }, { threadId, messageId: runIdOf(values) ?? undefined });
+    const run = await deps.service.resume(threadId);
+    await serveEvents(deps, res, run.runId, 0, { maxConnectionMs: deps.settings.sseMaxConnectionMs });
   });
   return router;
 }

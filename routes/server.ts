@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     process.exit(2);
   });
   log(`the history is in ${history.where}: GET /api/v1/conversations`);
-  const { app, runs } = createApp(deps, { checkpointer: checkpoints.saver, history });
+  const { app, service } = createApp(deps, { checkpointer: checkpoints.saver, history });
   const server = app.listen(deps.settings.port, () => {
     const { port } = server.address() as AddressInfo;
     log(`listening on http://127.0.0.1:${port} (pid ${process.pid})`);
@@ -47,10 +47,10 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log(`${signal}: no new connections; waiting up to ${deps.settings.shutdownGraceMs} ms for ${runs.size} running stream(s)`);
+    log(`${signal}: no new connections; waiting up to ${deps.settings.shutdownGraceMs} ms for ${service.size} running stream(s)`);
     server.close();
     server.closeIdleConnections();
-    const cancelled = await runs.drain(deps.settings.shutdownGraceMs);
+    const cancelled = await service.shutdown(deps.settings.shutdownGraceMs);
     if (cancelled > 0) log(`cancelled ${cancelled} stream(s) at the end of the grace period`);
     server.closeAllConnections();
     await deps.prompts.close();

@@ -5,7 +5,7 @@ import type { NodeDeps, RunContext } from "../ports/node-deps.js";
 import type { AudioArchive } from "../providers/audio-archive.js";
 import type { VoiceSettingsStore } from "../providers/voice-settings-store.js";
 import { loadPromptSet, StoreUnavailableError, type PromptStore } from "../prompts/store.js";
-import { resolveRunSettings, type Settings } from "../state/config.js";
+import { runSettingsResolver, type Settings } from "../state/config.js";
 import { defaultVoiceSettings, type VoiceSettings } from "../state/voice.js";
 
 /** How long streamed text may be coalesced into one event by default, in ms (the first piece is never delayed). */
@@ -55,8 +55,9 @@ export function nodeDepsOf(app: AppDeps): NodeDeps {
   const log = app.log ?? stderrLog;
   const now = app.now ?? (() => new Date());
   const coalesceMs = app.deltaCoalesceMs ?? DELTA_COALESCE_MS;
+  const resolve = runSettingsResolver(app.settings);
   const context = async (config: LangGraphRunnableConfig): Promise<RunContext> => {
-    const run = resolveRunSettings({ ...config.configurable, ...(config.context as object | undefined) }, app.settings);
+    const run = resolve({ ...config.configurable, ...(config.context as object | undefined) });
     const prompts = await loadPromptSet(app.prompts, run.promptOverrides, (err) => {
       if (!(err instanceof StoreUnavailableError)) log(`prompt store failed, using defaults: ${err.message}`);
     });

@@ -214,9 +214,20 @@ export type ResolvedOptions = RunSettings["options"];
 /** The per-run configuration as callers give it. */
 export type RunConfig = z.input<ReturnType<typeof runConfigSchema>>;
 
-/** Resolves a run's configurable against the process settings; throws a ConfigError naming a bad field. */
+/**
+ * A resolver of runs' configurables against the process settings (the schema is built once);
+ * it throws a ConfigError naming a bad field.
+ */
+export function runSettingsResolver(settings: RunDefaults): (configurable: unknown) => RunSettings {
+  const schema = runSettingsSchema(settings);
+  return (configurable) => {
+    const parsed = schema.safeParse(configurable ?? {});
+    if (!parsed.success) throw new ConfigError(`run configuration: ${z.prettifyError(parsed.error)}`);
+    return parsed.data;
+  };
+}
+
+/** Resolves one run's configurable against the process settings; throws a ConfigError naming a bad field. */
 export function resolveRunSettings(configurable: unknown, settings: RunDefaults): RunSettings {
-  const parsed = runSettingsSchema(settings).safeParse(configurable ?? {});
-  if (!parsed.success) throw new ConfigError(`run configuration: ${z.prettifyError(parsed.error)}`);
-  return parsed.data;
+  return runSettingsResolver(settings)(configurable);
 }

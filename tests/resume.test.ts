@@ -94,7 +94,7 @@ describe("resumable streams over HTTP", () => {
       const client = new AbortController();
       const first = await readUntil(await postChat(server.url, { message: "/debatt X", participants: THREE }, { signal: client.signal }), client, (e) => e.event === "debate-participant-start");
       await new Promise((r) => setTimeout(r, 600));
-      expect(server.runs.size).toBe(0);
+      expect(server.service.size).toBe(0);
       expect(logs.some((l) => /cancelled: the client disconnected and did not come back/.test(l))).toBe(true);
       const turns = models.callsOf("turn").length;
       expect(turns).toBeLessThan(9);

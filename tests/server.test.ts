@@ -81,7 +81,7 @@ describe("the SSE chat stream", () => {
     const seenAfterAbort = openai.seen.length;
     await new Promise((r) => setTimeout(r, 1_700));
     expect(openai.seen.length).toBe(seenAfterAbort);
-    expect(server.runs.size).toBe(0);
+    expect(server.service.size).toBe(0);
   });
 
   it("reports the process and prompt store on /healthz", async () => {

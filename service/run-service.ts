@@ -1,0 +1,197 @@
+import { randomUUID } from "node:crypto";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import { buildGraph, type DebattGraph } from "../graph/build.js";
+import { RunRecorder } from "../history/recorder.js";
+import { runIdOf } from "../history/rows.js";
+import type { HistoryStore } from "../history/store.js";
+import type { RunEvent } from "../ports/event-log.js";
+import { MemoryEventLog } from "../providers/event-log.js";
+import type { RunConfig } from "../state/config.js";
+import { DebattError } from "../state/errors.js";
+import type { ClientEvent } from "../state/events.js";
+import type { State } from "../state/graph-state.js";
+import { ActiveRuns, ShutdownError } from "./active-runs.js";
+import { nodeDepsOf, stderrLog, type AppDeps } from "./app-deps.js";
+import { RunHub } from "./run-hub.js";
+import { StartGate } from "./start-gate.js";
+import { hasUnfinishedRun, streamClientEvents } from "./stream.js";
+
+/** Most bytes of run events kept in this process's memory (the oldest finished runs go first). */
+const EVENT_LOG_MAX_BYTES = 256 * 1024 * 1024;
+
+/** What starts a new run. */
+export interface RunRequest {
+  /** The message as typed, e.g. `/vote Which language?`. */
+  message: string;
+  /** Participant keys or names (default: the format's). */
+  participants?: string[];
+  /** The conversation (thread) to continue; a new one of the run's id by default. */
+  threadId?: string;
+  /** The user's question as the history stores it (default: the message). */
+  question?: string;
+  /** The run's configuration (a seed format's `mode_config`, a seed, prompt overrides…). */
+  configurable?: RunConfig;
+}
+
+/** A run the service is producing. */
+export interface StartedRun {
+  /** The run's id: the `run_id` of its `metadata` event, the key of its events. */
+  runId: string;
+  threadId: string;
+}
+
+/**
+ * The one place runs are started, resumed, streamed with ids, recorded, cancelled and drained;
+ * the HTTP routes and the CLI are adapters on it. Every event of a run goes to its hub (ids 1, 2,
+ * 3…; replayable, and shared with other instances through Redis), the history is written as the
+ * stages land, and the run goes on apart from whoever reads it: it is cancelled when no reader
+ * has come back within the resume grace period, or by `cancel`, or by a shutdown.
+ */
+export class RunService {
+  private readonly runs = new ActiveRuns();
+  private readonly gate = new StartGate();
+  private readonly controllers = new Map<string, AbortController>();
+
+  constructor(
+    readonly graph: DebattGraph,
+    readonly hub: RunHub,
+    private readonly history: HistoryStore | undefined,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** Runs in progress in this process. */
+  get size(): number {
+    return this.runs.size;
+  }
+
+  /** True once `shutdown` has begun: new runs are refused. */
+  get shuttingDown(): boolean {
+    return this.runs.shuttingDown;
+  }
+
+  /** Starts a new run; throws `shutting_down` while the process drains. */
+  start(request: RunRequest): StartedRun {
+    this.assertAccepting();
+    // A run without a thread starts one of the same id, so its run_id, thread_id and debate_id
+    // are one id (the `:id` of /api/v1/debates/:id/…).
+    const runId = randomUUID();
+    const threadId = request.threadId ?? runId;
+    this.produce(runId, threadId, { message: request.message, participants: request.participants }, request.configurable, {
+      messageId: runId,
+      message: request.message,
+      question: request.question,
+    });
+    return { runId, threadId };
+  }
+
+  /**
+   * Continues a thread's run that stopped before it finished (the process died, or it was
+   * cancelled) from its last saved step; finished steps are not run again and its history rows
+   * are completed, not written twice.
+   */
+  async resume(threadId: string): Promise<StartedRun> {
+    if (!this.graph.checkpointer) throw new DebattError("no_checkpointer", "this server keeps no checkpoints, so runs cannot be resumed");
+    if (this.hub.runningThread(threadId)) {
+      throw new DebattError("run_in_progress", `thread "${threadId}" has a run going on; follow it with GET /api/v1/debates/<run_id>/events`);
+    }
+    const state = await this.graph.getState({ configurable: { thread_id: threadId } });
+    if (!hasUnfinishedRun(state)) {
+      throw new DebattError("nothing_to_resume", `thread "${threadId}" has no unfinished run${state.createdAt ? "" : " (it never ran here)"}`);
+    }
+    this.assertAccepting();
+    const values = state.values as State;
+    const runId = randomUUID();
+    this.produce(runId, threadId, { message: values.message, resume: true }, undefined, { messageId: runIdOf(values) ?? runId, message: values.message });
+    return { runId, threadId };
+  }
+
+  /**
+   * The run's events after `afterId`, then the live ones until `done` or `signal`. While it
+   * reads, the run counts as followed (it is not cancelled for want of a reader).
+   */
+  async *events(runId: string, afterId: number, signal: AbortSignal): AsyncGenerator<RunEvent> {
+    const detach = this.hub.attach(runId);
+    const ended = this.runs.addStream();
+    try {
+      yield* this.hub.follow(runId, afterId, signal);
+    } finally {
+      detach();
+      ended();
+    }
+  }
+
+  /** Cancels a run of this process: every model call in flight is aborted; its stream ends with `done`. */
+  cancel(runId: string, reason: Error = new Error("the run was cancelled")): boolean {
+    const controller = this.controllers.get(runId);
+    controller?.abort(reason);
+    return controller !== undefined;
+  }
+
+  /**
+   * Stops taking runs, lets the running ones finish within `graceMs`, cancels the rest (their
+   * readers get an `error`, shutting_down, and `done`). Resolves with the number cancelled.
+   */
+  shutdown(graceMs: number): Promise<number> {
+    return this.runs.drain(graceMs);
+  }
+
+  private assertAccepting(): void {
+    if (this.runs.shuttingDown) throw new DebattError("shutting_down", "the server is shutting down; retry on another instance");
+  }
+
+  /** Produces one run into the hub, recording it, until `done`. */
+  private produce(
+    runId: string,
+    threadId: string,
+    input: { message: string; participants?: string[]; resume?: boolean },
+    configurable: RunConfig | undefined,
+    filing: { messageId: string; message: string; question?: string },
+  ): void {
+    const recorder = this.history && RunRecorder.start(this.history, { conversationId: threadId, ...filing }, this.log);
+    const controller = new AbortController();
+    this.controllers.set(runId, controller);
+    const release = this.runs.add(controller);
+    const finish = this.hub.start(runId, threadId, controller);
+    let id = 0;
+    const publish = (event: ClientEvent) => this.hub.append(runId, { id: ++id, ...event });
+    // Acknowledge at once, before the graph starts (as the LangGraph API server does): the client
+    // learns the thread and run ids, and sees the stream is live even when the server is busy.
+    publish({ event: "metadata", data: { thread_id: threadId, run_id: runId, timestamp: new Date().toISOString() } });
+    const produced = (async () => {
+      try {
+        await this.gate.turn();
+        const onState = recorder && recorder.observe.bind(recorder);
+        const options = { signal: controller.signal, threadId, configurable: { ...configurable, run_id: runId }, onState };
+        for await (const event of streamClientEvents(this.graph, input, options)) {
+          if (event.event === "done" && controller.signal.reason instanceof ShutdownError) {
+            const reason = controller.signal.reason;
+            publish({ event: "error", data: { message: reason.message, code: reason.code, timestamp: new Date().toISOString() } });
+          }
+          if (event.event === "error") recorder?.failed(event.data.message);
+          // The history is complete before `done`, so a client that then fetches the run finds all of it.
+          if (event.event === "done") await recorder?.finish(controller.signal.aborted);
+          publish(event);
+        }
+      } finally {
+        this.controllers.delete(runId);
+        finish();
+        release();
+        if (controller.signal.aborted && !(controller.signal.reason instanceof ShutdownError)) {
+          this.log(`run ${runId} cancelled: ${(controller.signal.reason as Error)?.message}`);
+        }
+      }
+    })();
+    produced.catch((err) => this.log(`run ${runId} failed: ${(err as Error).message}`));
+  }
+}
+
+/**
+ * The run service of an application: its graph (with the checkpointer, when there is one), the
+ * runs' events in this process's memory and, with Redis, in the shared log, and the history.
+ */
+export function createRunService(deps: AppDeps, options: { checkpointer?: BaseCheckpointSaver; history?: HistoryStore } = {}): RunService {
+  const graph = buildGraph(nodeDepsOf(deps), { checkpointer: options.checkpointer, settings: deps.settings });
+  const local = new MemoryEventLog({ ttlMs: deps.settings.eventLogTtlMs, maxBytes: EVENT_LOG_MAX_BYTES });
+  const hub = new RunHub(local, deps.events, deps.settings.resumeGraceMs);
+  return new RunService(graph, hub, options.history, deps.log ?? stderrLog);
+}
