@@ -11,7 +11,7 @@ import { VoiceRuns } from "../nodes/debatt/lib/voice-runs.js";
 import { makeResolveIntent } from "../nodes/router/resolve-intent.js";
 import { runConfigSchema, type Settings } from "../state/config.js";
 import { GraphState } from "../state/graph-state.js";
-import { MAX_PARTICIPANTS } from "../state/participants.js";
+import { MAX_PARTICIPANTS } from "../state/formats.js";
 import { buildCompareGraph } from "./compare.js";
 import { buildCouncilGraph } from "./council.js";
 import { buildDeepGraph } from "./deep.js";

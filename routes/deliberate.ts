@@ -1,7 +1,8 @@
 import { Router, type Request, type Response } from "express";
 import { z } from "zod";
-import { FORMATS, formatOfStoredMode, participantsFor, type DeliberationMode, type FormatOptions } from "../state/formats.js";
-import { resolveParticipant } from "../state/participants.js";
+import type { FormatOptions } from "../state/config.js";
+import { FORMATS, formatOfStoredMode, type DeliberationMode } from "../state/formats.js";
+import { participantsFor, resolveParticipant } from "../state/participants.js";
 import { MAX_MESSAGE_CHARS, parseJsonBody, postOnly, streamRun, userText, type ChatRouteDeps } from "./chat.js";
 import { HttpError } from "./errors.js";
 import { checkFollowUp } from "./follow-up.js";

@@ -1,4 +1,4 @@
-import { FORMAT_IDS, FORMATS, type DeliberationMode, type FormatId, type FormatOptions } from "./formats.js";
+import { FORMAT_IDS, FORMATS, type DeliberationMode, type FormatFlags, type FormatId } from "./formats.js";
 
 /** A slash command. */
 export type SlashCommand = (typeof FORMATS)[FormatId]["command"];
@@ -7,7 +7,7 @@ export type SlashCommand = (typeof FORMATS)[FormatId]["command"];
 export type Command =
   | { kind: "debate"; topic: string; voice: boolean }
   | { kind: "compare"; question: string }
-  | { kind: "deliberation"; mode: DeliberationMode; question: string; options: FormatOptions }
+  | { kind: "deliberation"; mode: DeliberationMode; question: string; options: FormatFlags }
   | { kind: "missing_topic"; command: SlashCommand }
   | { kind: "bad_option"; command: SlashCommand; option: string; allowed: string[] }
   | { kind: "chat"; text: string };
@@ -37,8 +37,8 @@ export function parseCommand(message: string): Command {
 /** A format's leading `--options`, then its question. */
 function parseDeliberation(mode: DeliberationMode, rest: string): Command {
   const { command, flags } = FORMATS[mode];
-  const allowed: Record<string, FormatOptions> = flags;
-  let options: FormatOptions = {};
+  const allowed: Record<string, FormatFlags> = flags;
+  let options: FormatFlags = {};
   let question = rest;
   for (let m = OPTION.exec(question); m; m = OPTION.exec(question)) {
     const option = m[1].toLowerCase();
@@ -63,4 +63,9 @@ export function formatOfCommand(command: Command): FormatId | undefined {
     default:
       return undefined;
   }
+}
+
+/** The format a message's command names, with a topic or without, or undefined for chat. */
+export function commandFormatOf(message: string): FormatId | undefined {
+  return COMMAND.exec(message)?.[1].toLowerCase() as FormatId | undefined;
 }

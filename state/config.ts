@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { ConfigError } from "./errors.js";
-import { FORMATS, FormatOptionsSchema } from "./formats.js";
+import { FORMATS } from "./formats.js";
 import { defaultRoster, RosterSchema, type Participant } from "./participants.js";
 
 /**
@@ -14,6 +14,29 @@ import { defaultRoster, RosterSchema, type Participant } from "./participants.js
 const number = (name: string) => z.coerce.number({ error: `${name} must be a number` }).int(`${name} must be a whole number`);
 const positiveInt = (name: string) => number(name).positive(`${name} must be positive`);
 const url = (name: string, protocol: RegExp = /^https?$/) => z.url({ protocol, error: `${name} must be a URL` });
+
+/**
+ * The per-run options of the seed formats (their requests' `modeConfig`, and the options written
+ * before a question such as `--debate`). They are the run configuration's `mode_config`, so
+ * LangGraph Studio shows them as a form; each format reads the ones it has.
+ */
+export const FormatOptionsSchema = z.object({
+  /** Models or participants to ask (roster keys, display names or model ids). */
+  models: z.array(z.string().min(1)).optional().describe("The models to ask (roster keys, names or model ids)"),
+  /** /vote: the tiebreaking chairman (roster key, display name or model id). */
+  chairman: z.string().min(1).optional().describe("/vote: the chairman who breaks a tie (default: the internal model)"),
+  /** Per-call timeout, in ms. */
+  timeoutMs: z.number().int().positive().optional().describe("Per-call timeout in ms (default: response_timeout_ms, else 120000)"),
+  /** /revise: the anti-anchoring protocol in the revision prompt. */
+  antiAnchoring: z.boolean().optional().describe("/revise: restate first, change only on a cited error"),
+  /** /deep: most debate rounds (2–6, default 3). */
+  maxRounds: z.number().optional().describe("/deep: most debate rounds, 2–6 (default 3)"),
+  /** /council: a second round in which the judges review each other's verdicts. */
+  debate: z.boolean().optional().describe("/council: a second round of verdicts (--debate)"),
+  /** /council: how long a judge has for round 2 before its round-1 verdict stands, in ms. */
+  round2TimeoutMs: z.number().int().positive().optional().describe("/council --debate: a judge's round-2 time in ms (default 90000)"),
+});
+export type FormatOptions = z.infer<typeof FormatOptionsSchema>;
 
 /** The environment variables and their defaults. */
 const EnvSchema = z.object({

@@ -1,8 +1,7 @@
 import { Annotation } from "@langchain/langgraph";
 import { z } from "zod";
 import { appended, replace } from "./channels.js";
-import { panelChannels } from "./deliberation.js";
-import { FormatInput, FormatOutput } from "./shared.js";
+import { seedFormatChannels } from "./deliberation.js";
 
 /** A judge's verdict (seed 002's JSON verdict block). */
 export const VerdictSchema = z.object({
@@ -60,9 +59,7 @@ export type CouncilResult = z.infer<typeof CouncilResultSchema>;
 
 /** The /council subgraph's state: the keys it shares with the top graph, and its own. */
 export const CouncilState = Annotation.Root({
-  ...FormatInput.spec,
-  ...FormatOutput.spec,
-  ...panelChannels,
+  ...seedFormatChannels,
   /** Each judge's perspective, by participant key. */
   perspectives: replace<Record<string, string>>(() => ({})),
   /** Every judge's verdict of rounds 1 and 2, one update per judge. */

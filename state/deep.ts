@@ -1,8 +1,7 @@
 import { Annotation } from "@langchain/langgraph";
 import { z } from "zod";
 import { appended, replace } from "./channels.js";
-import { answerChannels, panelChannels } from "./deliberation.js";
-import { FormatInput, FormatOutput } from "./shared.js";
+import { answerChannels, seedFormatChannels } from "./deliberation.js";
 
 /** One debater's structured argument in one round (seed 004's debater JSON). */
 export const DebaterArgumentSchema = z.object({
@@ -73,9 +72,7 @@ export type DeepOutput = z.infer<typeof DeepOutputSchema>;
 
 /** The /deep subgraph's state: the keys it shares with the top graph, and its own. */
 export const DeepState = Annotation.Root({
-  ...FormatInput.spec,
-  ...FormatOutput.spec,
-  ...panelChannels,
+  ...seedFormatChannels,
   ...answerChannels,
   /** The round being argued (1-based). */
   round: replace<number>(() => 0),

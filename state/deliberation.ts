@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { appended, replace } from "./channels.js";
 import type { Participant } from "./participants.js";
+import { FormatInput, FormatOutput } from "./shared.js";
 
 /**
  * What the seed formats (/vote, /revise, /deep, /council) have in common: who takes part, the
@@ -87,6 +88,9 @@ export const panelChannels = {
   /** Why the run stopped early (the `error` event was sent). */
   error: replace<string | null>(() => null),
 };
+
+/** Every seed format's state starts with these: the keys shared with the top graph, and the panel's. */
+export const seedFormatChannels = { ...FormatInput.spec, ...FormatOutput.spec, ...panelChannels };
 
 /** The channels of the formats that start with every member's answer: the answers and their current labels. */
 export const answerChannels = {

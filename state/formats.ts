@@ -1,28 +1,17 @@
-import { z } from "zod";
-import { MAX_PARTICIPANTS, MIN_PARTICIPANTS, resolveDeliberators, selectParticipants, type Participant } from "./participants.js";
-
 /**
- * The per-run options of the seed formats (their requests' `modeConfig`, and the options written
- * before a question such as `--debate`). They are the run configuration's `mode_config`, so
- * LangGraph Studio shows them as a form; each format reads the ones it has.
+ * The formats and their rules, in one table that the command parser, the planners, the routes,
+ * the history and the page read. No zod here: the page imports it.
  */
-export const FormatOptionsSchema = z.object({
-  /** Models or participants to ask (roster keys, display names or model ids). */
-  models: z.array(z.string().min(1)).optional().describe("The models to ask (roster keys, names or model ids)"),
-  /** /vote: the tiebreaking chairman (roster key, display name or model id). */
-  chairman: z.string().min(1).optional().describe("/vote: the chairman who breaks a tie (default: the internal model)"),
-  /** Per-call timeout, in ms. */
-  timeoutMs: z.number().int().positive().optional().describe("Per-call timeout in ms (default: response_timeout_ms, else 120000)"),
-  /** /revise: the anti-anchoring protocol in the revision prompt. */
-  antiAnchoring: z.boolean().optional().describe("/revise: restate first, change only on a cited error"),
-  /** /deep: most debate rounds (2–6, default 3). */
-  maxRounds: z.number().optional().describe("/deep: most debate rounds, 2–6 (default 3)"),
-  /** /council: a second round in which the judges review each other's verdicts. */
-  debate: z.boolean().optional().describe("/council: a second round of verdicts (--debate)"),
-  /** /council: how long a judge has for round 2 before its round-1 verdict stands, in ms. */
-  round2TimeoutMs: z.number().int().positive().optional().describe("/council --debate: a judge's round-2 time in ms (default 90000)"),
-});
-export type FormatOptions = z.infer<typeof FormatOptionsSchema>;
+
+/** What an option written before a question sets (`/council --debate …` → `{ debate: true }`). */
+export interface FormatFlags {
+  antiAnchoring?: boolean;
+  debate?: boolean;
+}
+
+/** Smallest and largest number of debaters a debate accepts. */
+export const MIN_PARTICIPANTS = 2;
+export const MAX_PARTICIPANTS = 8;
 
 /** The formats with their own conversations (the seeds' formats). */
 export const DELIBERATION_MODES = ["vote", "revise", "deep", "council"] as const;
@@ -41,7 +30,7 @@ export interface FormatSpec {
   /** Whether its conversation takes follow-up questions. */
   multiTurn: boolean;
   /** Options written before the question (`/council --debate <claim>`) and what each sets. */
-  flags: Record<string, FormatOptions>;
+  flags: Record<string, FormatFlags>;
   /** Rounds a request may ask for: the fewest, the default and the most. */
   rounds?: { min: number; default: number; max: number };
 }
@@ -101,14 +90,4 @@ export function formatOfStoredMode(mode: string): FormatId | undefined {
 /** The conversation a message of this format belongs to: its own format's, or the chat's. */
 export function threadKindOf(format: FormatId | undefined): FormatId | "chat" {
   return format && FORMATS[format].thread === "own" ? format : "chat";
-}
-
-/**
- * The participants of a run of `format`: the requested ones, else the format's default. The chat's
- * formats take a subset of the roster by key or name; the seed formats also take model ids, and
- * their own counts. Throws a message naming the problem (unknown name, wrong count).
- */
-export function participantsFor(format: FormatId, roster: Participant[], requested?: string[] | null): Participant[] {
-  const spec: FormatSpec = FORMATS[format];
-  return spec.thread === "chat" ? selectParticipants(roster, requested) : resolveDeliberators(roster, requested, { command: spec.command, ...spec.participants });
 }

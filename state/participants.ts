@@ -1,8 +1,6 @@
 import { z } from "zod";
+import { FORMATS, MAX_PARTICIPANTS, MIN_PARTICIPANTS, type FormatId, type FormatSpec } from "./formats.js";
 
-/** Smallest and largest number of debaters a debate accepts. */
-export const MIN_PARTICIPANTS = 2;
-export const MAX_PARTICIPANTS = 8;
 
 /** One debater: a chat model with a stable key and a display name. */
 export const ParticipantSchema = z.object({
@@ -116,4 +114,14 @@ export function resolveDeliberators(
     throw new Error(`${bounds.command} needs ${bounds.min}–${bounds.max} models, ${picked.length} ${requested?.length ? "requested" : "on the roster"}`);
   }
   return picked;
+}
+
+/**
+ * The participants of a run of `format`: the requested ones, else the format's default. The chat's
+ * formats take a subset of the roster by key or name; the seed formats also take model ids, and
+ * their own counts. Throws a message naming the problem (unknown name, wrong count).
+ */
+export function participantsFor(format: FormatId, roster: Participant[], requested?: string[] | null): Participant[] {
+  const spec: FormatSpec = FORMATS[format];
+  return spec.thread === "chat" ? selectParticipants(roster, requested) : resolveDeliberators(roster, requested, { command: spec.command, ...spec.participants });
 }

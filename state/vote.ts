@@ -1,9 +1,8 @@
 import { Annotation } from "@langchain/langgraph";
 import { z } from "zod";
 import { appended, replace } from "./channels.js";
-import { answerChannels, CountedVotesSchema, LabelMapSchema, panelChannels, VoteResponseSchema, WinnerSchema, type VoteResponse } from "./deliberation.js";
+import { answerChannels, CountedVotesSchema, LabelMapSchema, seedFormatChannels, VoteResponseSchema, WinnerSchema, type VoteResponse } from "./deliberation.js";
 import type { Participant } from "./participants.js";
-import { FormatInput, FormatOutput } from "./shared.js";
 
 /** The vote round (seed 001 VoteRoundResult; `anonymityFlagged` added). */
 export const VoteRoundResultSchema = CountedVotesSchema.extend({ labelToModel: LabelMapSchema });
@@ -31,9 +30,7 @@ export type VoteWinnerResult = z.infer<typeof VoteWinnerSchema>;
  * nothing of the other formats.
  */
 export const VoteState = Annotation.Root({
-  ...FormatInput.spec,
-  ...FormatOutput.spec,
-  ...panelChannels,
+  ...seedFormatChannels,
   ...answerChannels,
   /** The chairman, who breaks a tie. */
   chairman: replace<Participant | null>(() => null),

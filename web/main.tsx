@@ -9,6 +9,8 @@ import { emptyArena, reduce, type ArenaState } from "./arena-state.js";
 import { streamChat, StreamError } from "./stream.js";
 import { VoiceBar } from "./voice-bar.js";
 import { VoicePlayer, type VoiceView } from "./voice-player.js";
+import { commandFormatOf } from "../state/commands.js";
+import { FORMATS, formatOfStoredMode, threadKindOf, type FormatId } from "../state/formats.js";
 import "./styles.css";
 
 /** One entry of the session's history. */
@@ -28,17 +30,13 @@ interface Message {
 
 let nextId = 1;
 
-/** The chat: a message box for `/debatt`, `/dvoice` and plain chat, and the session's history. */
-/** The seed formats whose conversations take no follow-ups. */
-const SINGLE_TURN = new Set(["revise", "council"]);
-
-/** What kind of conversation a message belongs to: a seed format's, or the chat (debates, comparisons, questions). */
+/** The conversation a message belongs to: its format's own (/vote, /revise, /deep, /council), or the chat's. */
 function threadKind(text: string): string {
-  return /^\s*\/(vote|revise|deep|council)(?=\s|$)/i.exec(text)?.[1].toLowerCase() ?? "chat";
+  return threadKindOf(commandFormatOf(text));
 }
 
-/** The thread kind of a stored conversation's mode. */
-const KIND_OF_MODE: Record<string, string> = { vote: "vote", debate: "revise", deep: "deep", council: "council" };
+/** Whether a conversation of this kind takes follow-up questions. */
+const takesFollowUps = (kind: string) => kind === "chat" || FORMATS[kind as FormatId].multiTurn;
 
 /** The chat; with `conversation`, an earlier one loaded from the history, to read and go on with. */
 function App({ conversation }: { conversation?: string }) {
@@ -53,7 +51,7 @@ function App({ conversation }: { conversation?: string }) {
     if (!conversation) return;
     historyApi<{ mode: string; messages: StoredMessage[] }>("GET", `/${encodeURIComponent(conversation)}`).then(
       (c) => {
-        thread.current = { id: conversation, kind: KIND_OF_MODE[c!.mode] ?? "chat" };
+        thread.current = { id: conversation, kind: threadKindOf(formatOfStoredMode(c!.mode)) };
         setMessages(c!.messages.map((m) => (m.role === "user" ? { id: nextId++, role: "user", text: m.content } : { id: nextId++, role: "assistant", text: m.content, stored: m })));
       },
       (err: Error) => setLoadError(err.message),
@@ -74,7 +72,7 @@ function App({ conversation }: { conversation?: string }) {
     // A seed format's conversation holds only its own follow-ups (and none for the single-turn
     // ones), so a message of another kind starts a new thread.
     const kind = threadKind(text);
-    if (kind !== thread.current.kind || SINGLE_TURN.has(kind)) thread.current = { id: crypto.randomUUID(), kind };
+    if (kind !== thread.current.kind || !takesFollowUps(kind)) thread.current = { id: crypto.randomUUID(), kind };
     try {
       await streamChat({ message: text, threadId: thread.current.id }, (e) => {
         if (e.event === "debate-voice-chunk") answer.player?.enqueue(String(e.data.model), String(e.data.pcm_b64));

@@ -2,7 +2,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../../ports/emit.js";
 import type { NodeDeps } from "../../ports/node-deps.js";
 import type { CompareStateType, CompareUpdate } from "../../state/compare.js";
-import { participantsFor } from "../../state/formats.js";
+import { participantsFor } from "../../state/participants.js";
 import type { Participant } from "../../state/participants.js";
 
 /**

@@ -4,7 +4,7 @@ import { emit } from "../../ports/emit.js";
 import type { NodeDeps } from "../../ports/node-deps.js";
 import { TOTAL_ROUNDS } from "../../state/debate.js";
 import type { State, StateUpdate } from "../../state/graph-state.js";
-import { participantsFor } from "../../state/formats.js";
+import { participantsFor } from "../../state/participants.js";
 
 /**
  * debate_domain_planner: deterministic (no model call). Picks the debaters (the roster, or the

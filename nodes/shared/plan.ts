@@ -5,7 +5,8 @@ import { emit } from "../../ports/emit.js";
 import type { NodeDeps, RunContext } from "../../ports/node-deps.js";
 import type { ResolvedOptions } from "../../state/config.js";
 import type { ErrorCode } from "../../state/errors.js";
-import { FORMATS, participantsFor, type DeliberationMode } from "../../state/formats.js";
+import { FORMATS, type DeliberationMode } from "../../state/formats.js";
+import { participantsFor } from "../../state/participants.js";
 import type { Participant } from "../../state/participants.js";
 
 /** What a seed format's planner reads: the keys its state takes from the top graph. */
