@@ -51,38 +51,37 @@ export function createPrettyPrinter(write: (s: string) => void, color: boolean) 
   const deliberation = createDeliberationPrinter(write, c);
   return (e: ClientEvent): void => {
     if (deliberation(e)) return;
-    const d = e.data as Record<string, any>;
     switch (e.event) {
       case "debate-init":
-        write(`${c.bold(`Debatt: ${d.topic}`)}${d.voice_mode ? c.dim(" (röstläge)") : ""}\n`);
-        write(c.dim(`${d.participants.map((p: any) => p.display).join(", ")}${d.simulated ? " — simulerade deltagare (ingen OPENAI_API_KEY)" : ""}\n`));
+        write(`${c.bold(`Debatt: ${e.data.topic}`)}${e.data.voice_mode ? c.dim(" (röstläge)") : ""}\n`);
+        write(c.dim(`${e.data.participants.map((p) => p.display).join(", ")}${e.data.simulated ? " — simulerade deltagare (ingen OPENAI_API_KEY)" : ""}\n`));
         break;
       case "debate-round-start":
-        write(`\n${c.yellow(`━━ Runda ${d.round}: ${ROUND_LABELS[d.round] ?? d.type} ━━`)} ${c.dim(d.order.join(" → "))}\n`);
+        write(`\n${c.yellow(`━━ Runda ${e.data.round}: ${ROUND_LABELS[e.data.round] ?? e.data.type} ━━`)} ${c.dim(e.data.order.join(" → "))}\n`);
         break;
       case "debate-participant-start":
-        write(`\n${c.cyan(c.bold(`▶ ${d.model}`))} ${c.dim(`(${d.position})`)}\n`);
+        write(`\n${c.cyan(c.bold(`▶ ${e.data.model}`))} ${c.dim(`(${e.data.position})`)}\n`);
         break;
       case "debate-participant-delta":
-        write(d.delta);
+        write(e.data.delta);
         break;
       case "debate-participant-end":
-        write(d.status === "ok" ? c.dim(`\n   ${d.word_count} ord · ${(d.latency_ms / 1000).toFixed(1)} s\n`) : c.red(`\n   ✗ ${d.model}: ${d.error}\n`));
+        write(e.data.status === "ok" ? c.dim(`\n   ${e.data.word_count} ord · ${(e.data.latency_ms / 1000).toFixed(1)} s\n`) : c.red(`\n   ✗ ${e.data.model}: ${e.data.error}\n`));
         break;
       case "debate-vote-result":
-        write(`  ${c.bold(d.voter)} → ${c.green(d.voted_for)}: ${d.motivation}\n`);
+        write(`  ${c.bold(e.data.voter)} → ${c.green(e.data.voted_for)}: ${e.data.motivation}\n`);
         break;
       case "debate-results": {
         write(`\n${c.bold("Röster")}\n`);
-        const rows = Object.entries(d.vote_counts as Record<string, number>).sort(([, a], [, b]) => b - a);
-        for (const [name, n] of rows) write(`  ${name.padEnd(12)} ${"█".repeat(n)} ${n}  ${c.dim(`${d.word_counts[name] ?? 0} ord`)}\n`);
-        const tiebreak = d.tiebreaker === "word_count" ? " (oavgjort: flest ord)" : d.tiebreaker === "alphabetical" ? " (oavgjort: bokstavsordning)" : "";
-        write(`\n${c.green(c.bold(`👑 Vinnare: ${d.winner}`))}${tiebreak} ${c.dim(`— ${d.total_votes} giltiga röster, ${d.self_votes_filtered} självröster bortfiltrerade, ${d.invalid_votes} ogiltiga`)}\n\n`);
+        const rows = Object.entries(e.data.vote_counts as Record<string, number>).sort(([, a], [, b]) => b - a);
+        for (const [name, n] of rows) write(`  ${name.padEnd(12)} ${"█".repeat(n)} ${n}  ${c.dim(`${e.data.word_counts[name] ?? 0} ord`)}\n`);
+        const tiebreak = e.data.tiebreaker === "word_count" ? " (oavgjort: flest ord)" : e.data.tiebreaker === "alphabetical" ? " (oavgjort: bokstavsordning)" : "";
+        write(`\n${c.green(c.bold(`👑 Vinnare: ${e.data.winner}`))}${tiebreak} ${c.dim(`— ${e.data.total_votes} giltiga röster, ${e.data.self_votes_filtered} självröster bortfiltrerade, ${e.data.invalid_votes} ogiltiga`)}\n\n`);
         break;
       }
       case "text-delta": {
         // The arena-data block is for the arena page; people read the analysis after it.
-        let text: string = d.delta;
+        let text: string = e.data.delta;
         if (text.startsWith("```debate-arena-data")) inArenaBlock = true;
         if (inArenaBlock) {
           const end = text.indexOf("```\n", 3);
@@ -97,23 +96,23 @@ export function createPrettyPrinter(write: (s: string) => void, color: boolean) 
         write("\n");
         break;
       case "compare-start":
-        write(`${c.bold(`Jämförelse: ${d.question}`)}\n${c.dim(d.participants.map((p: any) => p.display).join(", "))}\n`);
+        write(`${c.bold(`Jämförelse: ${e.data.question}`)}\n${c.dim(e.data.participants.map((p) => p.display).join(", "))}\n`);
         break;
       case "compare-answer-delta":
-        compared.set(d.model_key, (compared.get(d.model_key) ?? "") + d.delta);
+        compared.set(e.data.model_key, (compared.get(e.data.model_key) ?? "") + e.data.delta);
         break;
       case "compare-answer-end":
-        write(`\n${c.cyan(c.bold(`▶ ${d.model}`))}\n`);
-        write(d.status === "ok" ? `${compared.get(d.model_key) ?? ""}\n${c.dim(`   ${d.word_count} ord · ${(d.latency_ms / 1000).toFixed(1)} s`)}\n` : c.red(`   ✗ ${d.error}\n`));
+        write(`\n${c.cyan(c.bold(`▶ ${e.data.model}`))}\n`);
+        write(e.data.status === "ok" ? `${compared.get(e.data.model_key) ?? ""}\n${c.dim(`   ${e.data.word_count} ord · ${(e.data.latency_ms / 1000).toFixed(1)} s`)}\n` : c.red(`   ✗ ${e.data.error}\n`));
         break;
       case "compare-complete":
-        write(`\n${c.dim(`${d.answered} svar, ${d.failed} misslyckade`)}\n`);
+        write(`\n${c.dim(`${e.data.answered} svar, ${e.data.failed} misslyckade`)}\n`);
         break;
       case "debate-voice-error":
-        write(c.red(`\n   🔇 ${d.model}: ${d.error}\n`));
+        write(c.red(`\n   🔇 ${e.data.model}: ${e.data.error}\n`));
         break;
       case "error":
-        write(c.red(`\nfel (${d.code}): ${d.message}\n`));
+        write(c.red(`\nfel (${e.data.code}): ${e.data.message}\n`));
         break;
     }
   };

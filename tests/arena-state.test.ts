@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { ClientEvent } from "../state/events.js";
 import { emptyArena, progress, reduce, splitSynthesis } from "../web/arena-state.js";
 import { runEvents, testDeps } from "./support/harness.js";
 
@@ -37,7 +38,7 @@ describe("the arena's state", () => {
       { event: "text-delta", data: { delta: "Hej " } },
       { event: "text-delta", data: { delta: "där" } },
       { event: "error", data: { message: "boom", code: "model_error" } },
-    ].reduce(reduce, emptyArena());
+    ].reduce((state, e) => reduce(state, e as ClientEvent), emptyArena());
     expect(s.chat).toBe("Hej där");
     expect(s.error).toEqual({ message: "boom", code: "model_error" });
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseCommand } from "../state/commands.js";
 import { strictEventSchema } from "../state/events.js";
+import type { ClientEvent } from "../state/events.js";
 import { emptyArena, reduce } from "../web/arena-state.js";
 import { withOverrides } from "./support/fake-model.js";
 import { named, runEvents, testDeps, graphOf } from "./support/harness.js";
@@ -56,7 +57,7 @@ describe("/compare", () => {
     const server = await startApp(deps);
     try {
       const { events } = await readSse(await postChat(server.url, { message: "/compare Är kaffe nyttigt?", participants: THREE }));
-      const s = events.slice(1).reduce(reduce, emptyArena());
+      const s = (events.slice(1) as ClientEvent[]).reduce(reduce, emptyArena());
       expect(s.compare?.participants.map((p) => p.display)).toEqual(["Grok", "Claude", "ChatGPT"]);
       expect(Object.values(s.compare!.answers).every((a) => a.status === "ok" && a.text.length > 0)).toBe(true);
       expect(s.compare?.complete).toBe(true);

@@ -10,6 +10,7 @@ import { strictEventSchema } from "../state/events.js";
 import { defaultRoster } from "../state/participants.js";
 import { answerOf, withOverrides, type Script, type Step } from "./support/fake-model.js";
 import { named, runEvents, testDeps, graphOf } from "./support/harness.js";
+import type { ClientEvent } from "../state/events.js";
 import { emptyArena, reduce } from "../web/arena-state.js";
 import { displayOfLabel } from "../web/deliberation-state.js";
 import { idsAreGapless, postChat, postDeliberate, readSse, startApp } from "./support/http.js";
@@ -436,7 +437,7 @@ describe("/vote over HTTP", () => {
       expect(models.callsOf("answer")).toHaveLength(4);
 
       // The page's state, built from the same events.
-      const page = events.slice(1).reduce(reduce, emptyArena());
+      const page = (events.slice(1) as ClientEvent[]).reduce(reduce, emptyArena());
       const v = page.deliberation!;
       expect(v.stage).toBe("complete");
       expect(Object.values(v.answers).map((a) => a.status)).toEqual(["ok", "ok", "ok", "ok"]);

@@ -1,5 +1,5 @@
 import type { EventPayload } from "../state/events.js";
-import type { ArenaEvent } from "./stream.js";
+import type { ClientEvent } from "../state/events.js";
 import type { CardRound } from "./card.js";
 import { reduceDeliberation, type DeliberationState } from "./deliberation-state.js";
 import { reducePanel, type PanelState } from "./panel-state.js";
@@ -99,8 +99,7 @@ export function progress(s: ArenaState): number {
 }
 
 /** Applies one event to the arena (pure: returns a new state). */
-export function reduce(s: ArenaState, e: ArenaEvent): ArenaState {
-  const d = e.data as Record<string, any>;
+export function reduce(s: ArenaState, e: ClientEvent): ArenaState {
   const card = (key: string) => s.cards[key];
   const withRound = (key: string, round: number, patch: Partial<CardRound>): ArenaState => {
     const c = card(key);
@@ -110,68 +109,68 @@ export function reduce(s: ArenaState, e: ArenaEvent): ArenaState {
   };
   switch (e.event) {
     case "debate-init": {
-      const participants = (d.participants as { key: string; display: string }[]).map((p) => ({ key: p.key, display: p.display }));
+      const participants = (e.data.participants as { key: string; display: string }[]).map((p) => ({ key: p.key, display: p.display }));
       return {
         ...emptyArena(),
-        debateId: d.debate_id,
-        topic: d.topic,
-        voice: d.voice_mode,
-        simulated: d.simulated,
+        debateId: e.data.debate_id,
+        topic: e.data.topic,
+        voice: e.data.voice_mode,
+        simulated: e.data.simulated,
         participants,
         cards: Object.fromEntries(participants.map((p) => [p.key, { ...p, rounds: {} }])),
       };
     }
     case "debate-round-start":
-      return { ...s, round: d.round };
+      return { ...s, round: e.data.round };
     case "debate-round-end":
-      return { ...s, roundsDone: [...new Set([...s.roundsDone, d.round as number])], speaking: undefined };
+      return { ...s, roundsDone: [...new Set([...s.roundsDone, e.data.round as number])], speaking: undefined };
     case "debate-participant-start":
-      return { ...withRound(d.model_key, d.round, { text: "", status: "speaking" }), speaking: d.model };
+      return { ...withRound(e.data.model_key, e.data.round, { text: "", status: "speaking" }), speaking: e.data.model };
     case "debate-participant-delta": {
-      const c = card(d.model_key);
-      return withRound(d.model_key, d.round, { text: (c?.rounds[d.round]?.text ?? "") + d.delta });
+      const c = card(e.data.model_key);
+      return withRound(e.data.model_key, e.data.round, { text: (c?.rounds[e.data.round]?.text ?? "") + e.data.delta });
     }
     case "debate-participant-end":
       return {
-        ...withRound(d.model_key, d.round, { status: d.status, wordCount: d.word_count, latencyMs: d.latency_ms, error: d.error }),
-        speaking: s.speaking === d.model ? undefined : s.speaking,
+        ...withRound(e.data.model_key, e.data.round, { status: e.data.status, wordCount: e.data.word_count, latencyMs: e.data.latency_ms, error: e.data.error }),
+        speaking: s.speaking === e.data.model ? undefined : s.speaking,
       };
     case "debate-vote-result":
-      return { ...s, votes: [...s.votes, d as EventPayload<"debate_vote_result">] };
+      return { ...s, votes: [...s.votes, e.data] };
     case "debate-results":
-      return { ...s, results: d as EventPayload<"debate_results">, roundsDone: [...new Set([...s.roundsDone, 4])] };
+      return { ...s, results: e.data, roundsDone: [...new Set([...s.roundsDone, 4])] };
     case "text-delta": {
-      if (!s.debateId) return { ...s, chat: s.chat + d.delta };
-      const rawSynthesis = s.rawSynthesis + d.delta;
+      if (!s.debateId) return { ...s, chat: s.chat + e.data.delta };
+      const rawSynthesis = s.rawSynthesis + e.data.delta;
       const split = splitSynthesis(rawSynthesis);
       return { ...s, rawSynthesis, synthesis: split.markdown, arenaData: split.data ?? s.arenaData };
     }
     case "compare-start": {
-      const participants = (d.participants as { key: string; display: string }[]).map((p) => ({ key: p.key, display: p.display }));
-      return { ...s, simulated: d.simulated, compare: { question: d.question, participants, answers: {}, complete: false } };
+      const participants = (e.data.participants as { key: string; display: string }[]).map((p) => ({ key: p.key, display: p.display }));
+      return { ...s, simulated: e.data.simulated, compare: { question: e.data.question, participants, answers: {}, complete: false } };
     }
     case "compare-answer-start":
     case "compare-answer-delta":
     case "compare-answer-end": {
       if (!s.compare) return s;
-      const prev = s.compare.answers[d.model_key] ?? { text: "", status: "speaking" as const };
+      const prev = s.compare.answers[e.data.model_key] ?? { text: "", status: "speaking" as const };
       const next: CardRound =
         e.event === "compare-answer-delta"
-          ? { ...prev, text: prev.text + d.delta }
+          ? { ...prev, text: prev.text + e.data.delta }
           : e.event === "compare-answer-end"
-            ? { ...prev, status: d.status, wordCount: d.word_count, latencyMs: d.latency_ms, error: d.error }
+            ? { ...prev, status: e.data.status, wordCount: e.data.word_count, latencyMs: e.data.latency_ms, error: e.data.error }
             : prev;
-      return { ...s, compare: { ...s.compare, answers: { ...s.compare.answers, [d.model_key]: next } } };
+      return { ...s, compare: { ...s.compare, answers: { ...s.compare.answers, [e.data.model_key]: next } } };
     }
     case "compare-complete":
       return s.compare ? { ...s, compare: { ...s.compare, complete: true } } : s;
     case "error":
-      return { ...s, error: { message: d.message, code: d.code } };
+      return { ...s, error: { message: e.data.message, code: e.data.code } };
     case "done":
       return { ...s, done: true, speaking: undefined };
     default: {
       // The seed formats keep their own state; their start events carry `simulated`.
-      const simulated = typeof d.simulated === "boolean" ? d.simulated : s.simulated;
+      const simulated = "simulated" in e.data && typeof e.data.simulated === "boolean" ? e.data.simulated : s.simulated;
       const deliberation = reduceDeliberation(s.deliberation, e);
       if (deliberation !== s.deliberation) return { ...s, deliberation, simulated };
       const panel = reducePanel(s.panel, e);

@@ -1,6 +1,6 @@
 import type { RevisionResponse, RevisionSummary } from "../state/revise.js";
 import type { CardRound } from "./card.js";
-import type { ArenaEvent } from "./stream.js";
+import type { ClientEvent } from "../state/events.js";
 
 type Who = { key: string; display: string; model: string };
 
@@ -67,49 +67,48 @@ const who = (p: { modelKey: string; display: string; model: string }): Who => ({
  * (seed 000) begin one; the formats' other events update it; anything else leaves it as it is
  * (the same object).
  */
-export function reduceDeliberation(s: DeliberationState | undefined, e: ArenaEvent): DeliberationState | undefined {
-  const d = e.data as Record<string, any>;
+export function reduceDeliberation(s: DeliberationState | undefined, e: ClientEvent): DeliberationState | undefined {
   const fresh = { answers: {}, revising: {}, ballots: {}, stage: "collect" as const };
-  if (e.event === "vote-start" && !d.data) return { mode: "vote", question: d.question, participants: d.participants.map(who), chairman: who(d.chairman), ...fresh };
-  if (e.event === "debate-start") return { mode: "revise", question: d.question, participants: d.participants.map(who), antiAnchoring: d.antiAnchoring, ...fresh };
+  if (e.event === "vote-start" && !("data" in e.data)) return { mode: "vote", question: e.data.question, participants: e.data.participants.map(who), chairman: who(e.data.chairman), ...fresh };
+  if (e.event === "debate-start") return { mode: "revise", question: e.data.question, participants: e.data.participants.map(who), antiAnchoring: e.data.antiAnchoring, ...fresh };
   if (!s) return s;
   switch (e.event) {
     case "answer-delta": {
-      if (d.mode !== s.mode) return s;
-      if (d.stage === "collect") {
-        const prev = s.answers[d.modelKey] ?? { text: "", status: "speaking" as const };
-        return { ...s, answers: { ...s.answers, [d.modelKey]: { ...prev, text: prev.text + d.delta } } };
+      if (e.data.mode !== s.mode) return s;
+      if (e.data.stage === "collect") {
+        const prev = s.answers[e.data.modelKey] ?? { text: "", status: "speaking" as const };
+        return { ...s, answers: { ...s.answers, [e.data.modelKey]: { ...prev, text: prev.text + e.data.delta } } };
       }
-      if (d.stage === "revision") return { ...s, revising: { ...s.revising, [d.modelKey]: (s.revising[d.modelKey] ?? "") + d.delta } };
-      if (d.stage === "vote") return { ...s, ballots: { ...s.ballots, [d.modelKey]: (s.ballots[d.modelKey] ?? "") + d.delta } };
+      if (e.data.stage === "revision") return { ...s, revising: { ...s.revising, [e.data.modelKey]: (s.revising[e.data.modelKey] ?? "") + e.data.delta } };
+      if (e.data.stage === "vote") return { ...s, ballots: { ...s.ballots, [e.data.modelKey]: (s.ballots[e.data.modelKey] ?? "") + e.data.delta } };
       return s;
     }
     case "stage1-complete":
     case "round1-complete": {
       const answers = { ...s.answers };
-      for (const r of d.data) answers[r.modelKey] = { text: r.response, status: "ok", latencyMs: r.responseTimeMs };
-      for (const f of d.failed) answers[f.modelKey] = { text: "", status: "error", error: f.error };
+      for (const r of e.data.data) answers[r.modelKey] = { text: r.response, status: "ok", latencyMs: r.responseTimeMs };
+      for (const f of e.data.failed) answers[f.modelKey] = { text: "", status: "error", error: f.error };
       return { ...s, answers };
     }
     case "revision-start":
       return { ...s, stage: "revision" };
     case "revision-complete":
-      return { ...s, revisions: d.data.revisions, revisionSummary: d.data.summary };
+      return { ...s, revisions: e.data.data.revisions, revisionSummary: e.data.data.summary };
     case "vote-round-start":
     case "vote-start":
       return { ...s, stage: "vote" };
     case "vote-round-complete":
-      return { ...s, vote: d.data };
+      return { ...s, vote: e.data.data };
     case "vote-complete":
-      return { ...s, vote: { ...d.data, labelToModel: d.data.revisedLabelToModel } };
+      return { ...s, vote: { ...e.data.data, labelToModel: e.data.data.revisedLabelToModel } };
     case "tiebreaker-start":
-      return { ...s, stage: "tiebreak", tiedLabels: d.tiedLabels };
+      return { ...s, stage: "tiebreak", tiedLabels: e.data.tiedLabels };
     case "tiebreaker-complete":
-      return { ...s, tiebreaker: d.data };
+      return { ...s, tiebreaker: e.data.data };
     case "winner-declared":
-      return { ...s, stage: "winner", winner: d.data };
+      return { ...s, stage: "winner", winner: e.data.data };
     case "title-complete":
-      return { ...s, title: d.data.title };
+      return { ...s, title: e.data.data.title };
     case "complete":
       return { ...s, stage: "complete" };
     default:

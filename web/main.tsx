@@ -75,7 +75,7 @@ function App({ conversation }: { conversation?: string }) {
     if (kind !== thread.current.kind || !takesFollowUps(kind)) thread.current = { id: crypto.randomUUID(), kind };
     try {
       await streamChat({ message: text, threadId: thread.current.id }, (e) => {
-        if (e.event === "debate-voice-chunk") answer.player?.enqueue(String(e.data.model), String(e.data.pcm_b64));
+        if (e.event === "debate-voice-chunk") answer.player?.enqueue(e.data.model, e.data.pcm_b64);
         else update(answer.id, (m) => ({ ...m, arena: reduce(m.arena!, e) }));
       });
     } catch (err) {

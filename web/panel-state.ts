@@ -1,7 +1,7 @@
 import type { CouncilResult, JudgeRound } from "../state/council.js";
 import type { DebaterTurn, DeepOutput, ModeratorAssessment, StopReason } from "../state/deep.js";
 import type { CardRound } from "./card.js";
-import type { ArenaEvent } from "./stream.js";
+import type { ClientEvent } from "../state/events.js";
 
 type Who = { key: string; display: string; model: string };
 
@@ -49,61 +49,60 @@ export type PanelState = DeepState | CouncilState;
  * Applies one event to a /deep or /council run. `deep-start` and `council-start` begin one; their
  * other events update it; anything else leaves it as it is (the same object).
  */
-export function reducePanel(s: PanelState | undefined, e: ArenaEvent): PanelState | undefined {
-  const d = e.data as Record<string, any>;
+export function reducePanel(s: PanelState | undefined, e: ClientEvent): PanelState | undefined {
   const who = (p: { modelKey: string; display: string; model: string }) => ({ key: p.modelKey, display: p.display, model: p.model });
   if (e.event === "deep-start") {
-    return { kind: "deep", question: d.question, participants: d.participants.map(who), minRounds: d.minRounds, maxRounds: d.maxRounds, answers: {}, debaters: {}, rounds: [], arguing: 0, synthesis: "", complete: false };
+    return { kind: "deep", question: e.data.question, participants: e.data.participants.map(who), minRounds: e.data.minRounds, maxRounds: e.data.maxRounds, answers: {}, debaters: {}, rounds: [], arguing: 0, synthesis: "", complete: false };
   }
   if (e.event === "council-start") {
-    return { kind: "council", claim: d.claim, debate: d.debate, judges: d.judges.map((j: any) => ({ ...who(j), perspective: j.perspective })), verdicts: {}, round: 1, report: "", complete: false };
+    return { kind: "council", claim: e.data.claim, debate: e.data.debate, judges: e.data.judges.map((j) => ({ ...who(j), perspective: j.perspective })), verdicts: {}, round: 1, report: "", complete: false };
   }
   if (!s) return s;
-  if (e.event === "title-complete") return { ...s, title: d.data.title };
+  if (e.event === "title-complete") return { ...s, title: e.data.data.title };
   if (e.event === "complete") return { ...s, complete: true };
-  return s.kind === "deep" ? reduceDeep(s, e, d) : reduceCouncil(s, e, d);
+  return s.kind === "deep" ? reduceDeep(s, e) : reduceCouncil(s, e);
 }
 
-function reduceDeep(s: DeepState, e: ArenaEvent, d: Record<string, any>): DeepState {
+function reduceDeep(s: DeepState, e: ClientEvent): DeepState {
   switch (e.event) {
     case "answer-delta": {
-      if (d.mode !== "deep") return s;
-      if (d.stage === "synthesis") return { ...s, synthesis: s.synthesis + d.delta };
-      if (d.stage !== "collect") return s;
-      const prev = s.answers[d.modelKey] ?? { text: "", status: "speaking" as const };
-      return { ...s, answers: { ...s.answers, [d.modelKey]: { ...prev, text: prev.text + d.delta } } };
+      if (e.data.mode !== "deep") return s;
+      if (e.data.stage === "synthesis") return { ...s, synthesis: s.synthesis + e.data.delta };
+      if (e.data.stage !== "collect") return s;
+      const prev = s.answers[e.data.modelKey] ?? { text: "", status: "speaking" as const };
+      return { ...s, answers: { ...s.answers, [e.data.modelKey]: { ...prev, text: prev.text + e.data.delta } } };
     }
     case "stage1-complete": {
       const answers = { ...s.answers };
-      for (const r of d.data) answers[r.modelKey] = { text: r.response, status: "ok", latencyMs: r.responseTimeMs };
-      for (const f of d.failed) answers[f.modelKey] = { text: "", status: "error", error: f.error };
+      for (const r of e.data.data) answers[r.modelKey] = { text: r.response, status: "ok", latencyMs: r.responseTimeMs };
+      for (const f of e.data.failed) answers[f.modelKey] = { text: "", status: "error", error: f.error };
       return { ...s, answers };
     }
     case "deep-round-start":
-      return { ...s, arguing: d.round, debaters: d.debaters };
+      return { ...s, arguing: e.data.round, debaters: e.data.debaters };
     case "deep-round-complete":
-      return { ...s, rounds: [...s.rounds, { round: d.round, arguments: d.arguments, assessment: d.assessment, moderatorError: d.moderatorError, stop: d.stop, reason: d.reason }] };
+      return { ...s, rounds: [...s.rounds, { round: e.data.round, arguments: e.data.arguments, assessment: e.data.assessment, moderatorError: e.data.moderatorError, stop: e.data.stop, reason: e.data.reason }] };
     case "deep-output":
-      return { ...s, output: d.data };
+      return { ...s, output: e.data.data };
     case "deep-synthesis-complete":
-      return { ...s, synthesis: d.data.synthesis, synthesisFallback: d.data.fallback };
+      return { ...s, synthesis: e.data.data.synthesis, synthesisFallback: e.data.data.fallback };
     default:
       return s;
   }
 }
 
-function reduceCouncil(s: CouncilState, e: ArenaEvent, d: Record<string, any>): CouncilState {
+function reduceCouncil(s: CouncilState, e: ClientEvent): CouncilState {
   switch (e.event) {
     case "answer-delta":
-      return d.mode === "council" && d.stage === "report" ? { ...s, report: s.report + d.delta } : s;
+      return e.data.mode === "council" && e.data.stage === "report" ? { ...s, report: s.report + e.data.delta } : s;
     case "council-round-start":
-      return { ...s, round: d.round, branch: d.branch ?? s.branch };
+      return { ...s, round: e.data.round, branch: e.data.branch ?? s.branch };
     case "council-verdict":
-      return { ...s, verdicts: { ...s.verdicts, [d.round]: { ...s.verdicts[d.round], [d.modelKey]: d as JudgeRound } } };
+      return { ...s, verdicts: { ...s.verdicts, [e.data.round]: { ...s.verdicts[e.data.round], [e.data.modelKey]: e.data } } };
     case "council-consolidation":
-      return { ...s, result: d.data };
+      return { ...s, result: e.data.data };
     case "council-report-complete":
-      return { ...s, report: d.data.report, reportFallback: d.data.fallback };
+      return { ...s, report: e.data.data.report, reportFallback: e.data.data.fallback };
     default:
       return s;
   }

@@ -1,10 +1,5 @@
 import { createParser } from "eventsource-parser";
-
-/** A kebab-case event as the page receives it. */
-export interface ArenaEvent {
-  event: string;
-  data: Record<string, unknown>;
-}
+import type { ClientEvent } from "../state/events.js";
 
 /** The body of the chat stream. */
 export interface ChatRequest {
@@ -34,7 +29,7 @@ const RESUME_DELAYS_MS = [100, 1_000, 2_000];
  * shown twice. Rejects with a StreamError when the request is refused, or the stream drops and
  * cannot be resumed.
  */
-export async function streamChat(request: ChatRequest, onEvent: (e: ArenaEvent) => void, signal?: AbortSignal): Promise<void> {
+export async function streamChat(request: ChatRequest, onEvent: (e: ClientEvent) => void, signal?: AbortSignal): Promise<void> {
   let res: Response;
   try {
     res = await fetch("/api/v1/chat/stream", {
@@ -48,11 +43,11 @@ export async function streamChat(request: ChatRequest, onEvent: (e: ArenaEvent) 
   }
   if (!res.ok || !res.body) throw await refusal(res);
   const state = { lastId: 0, runId: "", done: false };
-  const deliver = (id: number, event: ArenaEvent) => {
+  const deliver = (id: number, event: ClientEvent) => {
     // A resumed stream starts after the last id seen; anything older is never shown twice.
     if (id <= state.lastId) return;
     state.lastId = id;
-    if (event.event === "metadata") state.runId = String(event.data.run_id ?? "");
+    if (event.event === "metadata") state.runId = event.data.run_id;
     if (event.event === "done") state.done = true;
     onEvent(event);
   };
@@ -73,8 +68,8 @@ export async function streamChat(request: ChatRequest, onEvent: (e: ArenaEvent) 
 }
 
 /** Reads one SSE response to its end; returns why it broke off, if it did. */
-async function read(res: Response, deliver: (id: number, e: ArenaEvent) => void, signal?: AbortSignal): Promise<string | undefined> {
-  const parser = createParser({ onEvent: (m) => deliver(Number(m.id ?? 0), { event: m.event ?? "message", data: JSON.parse(m.data) }) });
+async function read(res: Response, deliver: (id: number, e: ClientEvent) => void, signal?: AbortSignal): Promise<string | undefined> {
+  const parser = createParser({ onEvent: (m) => deliver(Number(m.id ?? 0), { event: m.event ?? "message", data: JSON.parse(m.data) } as ClientEvent) });
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   try {
     for (;;) {
