@@ -4,10 +4,10 @@ import type { RevisionSummary } from "../state/revise.js";
 import type { HistoryStore, StageRow } from "./store.js";
 
 /**
- * The seeds' `load…Result` queries (000 and 001 §G "Query Patterns"): one ordered read of a
- * message's `deliberation_stages`, put back into the result the run streamed. Unlike the seeds'
- * sketches they also read a run that is still going or that stopped early: a stage that has not
- * landed is absent (undefined), never a crash.
+ * The `load…Result` queries of /vote and /revise: one ordered read of a message's
+ * `deliberation_stages`, put back into the result the run streamed. They also read a run that is
+ * still going or that stopped early: a stage that has not landed is absent (undefined), never a
+ * crash.
  */
 
 interface TallyData {
@@ -36,7 +36,7 @@ function answersOf(stages: StageRow[]) {
   return stages.map((s) => ({ model: s.model!, response: s.content, responseTimeMs: s.responseTimeMs! }));
 }
 
-/** Seed 001 `loadVoteResult`. */
+/** A /vote run's result, read back from its stages. */
 export async function loadVoteResult(history: HistoryStore, messageId: string) {
   return voteResultOf(await history.stagesOf(messageId));
 }
@@ -76,7 +76,7 @@ function voteResultOf(stages: StageRow[]) {
   };
 }
 
-/** Seed 000 `loadDebateResult` (/revise). */
+/** A /revise run's result, read back from its stages. */
 export async function loadDebateResult(history: HistoryStore, messageId: string) {
   return debateResultOf(await history.stagesOf(messageId));
 }

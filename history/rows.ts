@@ -14,9 +14,10 @@ import type { NewStage } from "./store.js";
 /**
  * The `deliberation_stages` rows of a run, computed from the graph's states: the top graph's for
  * /debatt and /dvoice, each format subgraph's own for the others. /revise (stored as mode
- * "debate") and /vote follow the seeds' rows exactly; the other modes follow the same shape with
- * their own stage types (below). Rows appear as their stage lands in the state, and each has a
- * stable id, so writing them again (a resumed run) changes nothing.
+ * "debate") and /vote have fixed stage types and orders, which history/load.ts reads back; the
+ * other modes follow the same shape with their own stage types (below). Rows appear as their
+ * stage lands in the state, and each has a stable id, so writing them again (a resumed run)
+ * changes nothing.
  */
 
 /** The stored mode of a message's run, from its command. */
@@ -107,7 +108,7 @@ export function stageRows(state: Record<string, unknown>, namespace: readonly st
   return rows.out;
 }
 
-/** Stage-1 answers that succeeded, in participant order, as `stageType` rows (seeds: failed models are excluded). */
+/** Stage-1 answers that succeeded, in participant order, as `stageType` rows (failed models are left out). */
 function answerRows(state: PanelState & { answers: CollectedAnswer[] }, rows: Rows, stageType: string, stageOrder: number): void {
   const ok = inParticipantOrder(state, state.answers, (a) => a.key).filter((a) => a.status === "ok");
   ok.forEach((a, i) =>
@@ -128,7 +129,7 @@ function ballotRows(state: PanelState & { ballots: VoteResponse[] }, rows: Rows,
   );
 }
 
-/** A tally row: the seeds' short JSON as content, the whole tally as parsedData. */
+/** A tally row: a short JSON (tallies, isTie, winners) as content, the whole tally as parsedData. */
 function tallyRow(rows: Rows, stageType: string, stageOrder: number, t: { tallies: Record<string, number>; validVoteCount: number; invalidVoteCount: number; isTie: boolean; tiedLabels: string[] }): void {
   const top = Math.max(0, ...Object.values(t.tallies));
   const winners = Object.keys(t.tallies).filter((label) => t.tallies[label] === top && top > 0).sort();
@@ -140,7 +141,7 @@ function tallyRow(rows: Rows, stageType: string, stageOrder: number, t: { tallie
   );
 }
 
-/** Seed 001 §G: label_map 0, collect 1, vote 2, vote_tally 3, tiebreaker 4 (ties only), winner 5. */
+/** /vote's stages: label_map 0, collect 1, vote 2, vote_tally 3, tiebreaker 4 (ties only), winner 5. */
 function voteRows(state: VoteStateType, rows: Rows): void {
   if (Object.keys(state.labels).length > 0) rows.data("label_map", 0, labelToModel(state, state.labels));
   answerRows(state, rows, "collect", 1);
@@ -169,7 +170,7 @@ function voteRows(state: VoteStateType, rows: Rows): void {
 }
 
 /**
- * Seed 000 §G: round1_label_map 0, initial_answer 1, revision 2, revision_summary 3,
+ * /revise's stages: round1_label_map 0, initial_answer 1, revision 2, revision_summary 3,
  * revised_label_map 4, debate_vote 5, debate_vote_tally 6, debate_winner 7.
  */
 function reviseRows(state: ReviseStateType, rows: Rows): void {
@@ -180,7 +181,7 @@ function reviseRows(state: ReviseStateType, rows: Rows): void {
     rows.add("revision", 2, i, r.modelKey, {
       model: r.model,
       role: "debater",
-      // A failed revision keeps the original answer (seed 000 §F), which is what the seed's loader reads back.
+      // A failed revision keeps the original answer, which `loadDebateResult` reads back as its revision.
       content: r.revisionText || r.revisedResponse,
       parsedData: {
         decision: r.decision,
@@ -211,7 +212,7 @@ function reviseRows(state: ReviseStateType, rows: Rows): void {
 }
 
 /**
- * /deep (seed 004 gives no rows; the same shape): deep_label_map 0 (Debater X → model),
+ * /deep (the same shape): deep_label_map 0 (Debater X → model),
  * deep_initial_answer 1, then per round r deep_argument 2r and deep_moderation 2r+1, and
  * deep_synthesis after the last possible round.
  */
@@ -236,7 +237,7 @@ function deepRows(state: DeepStateType, rows: Rows): void {
   }
 }
 
-/** /council (seed 002 gives no rows): council_verdict 1 and 2 (the rounds), council_result 3 (the report). */
+/** /council (the same shape): council_verdict 1 and 2 (the rounds), council_result 3 (the report). */
 function councilRows(state: CouncilStateType, rows: Rows): void {
   const judges = inParticipantOrder(state, state.rounds, (j) => j.modelKey).sort((a, b) => a.round - b.round);
   judges.forEach((j, i) => {
@@ -261,7 +262,7 @@ function compareRows(state: CompareStateType, rows: Rows): void {
 }
 
 /**
- * /debatt and /dvoice (seed 003 keeps no history; the same shape): debatt_participants 0,
+ * /debatt and /dvoice (the same shape): debatt_participants 0,
  * debatt_answer 1–3 (the round; every turn, failed ones with what they streamed), debatt_vote 4,
  * debatt_results 5, debatt_convergence 6, debatt_synthesis 7.
  */

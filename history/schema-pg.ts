@@ -2,7 +2,7 @@ import { index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-
 
 /**
  * The history tables on PostgreSQL (with DATABASE_URL). The same tables as `schema-sqlite.ts`,
- * column for column; `parsed_data` is JSONB as in the seeds.
+ * column for column; `parsed_data` is JSONB.
  */
 
 /** One conversation: a thread of runs. `mode` is the mode of its first run. */
@@ -36,7 +36,7 @@ export const messages = pgTable(
   (t) => [index("messages_conversation_idx").on(t.conversationId, t.createdAt)],
 );
 
-/** Every stage of a run's deliberation, one row per model and stage (seeds 000/001 §G). */
+/** Every stage of a run's deliberation, one row per model and stage. */
 export const deliberationStages = pgTable(
   "deliberation_stages",
   {

@@ -2,8 +2,8 @@ import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
  * The history tables on SQLite (the default: one file in the data directory). The same tables as
- * `schema-pg.ts`, column for column; seeds 000/001 define the rows (conversations, messages and the
- * shared `deliberation_stages` with its `(message_id, stage_order)` index).
+ * `schema-pg.ts`, column for column: conversations, messages and the shared `deliberation_stages`
+ * with its `(message_id, stage_order)` index.
  */
 
 /** One conversation: a thread of runs. `mode` is the mode of its first run. */
@@ -37,7 +37,7 @@ export const messages = sqliteTable(
   (t) => [index("messages_conversation_idx").on(t.conversationId, t.createdAt)],
 );
 
-/** Every stage of a run's deliberation, one row per model and stage (seeds 000/001 §G). */
+/** Every stage of a run's deliberation, one row per model and stage. */
 export const deliberationStages = sqliteTable(
   "deliberation_stages",
   {

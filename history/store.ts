@@ -2,7 +2,7 @@ import { and, asc, desc, eq, lt, or } from "drizzle-orm";
 import type { NodePgDatabase } from "drizzle-orm/node-postgres";
 import * as pgSchema from "./schema-pg.js";
 
-/** A row of `deliberation_stages` (seeds 000/001 §G; `seq` orders rows within a stage). */
+/** A row of `deliberation_stages` (`seq` orders rows within a stage). */
 export interface StageRow {
   id: string;
   messageId: string;
@@ -88,7 +88,7 @@ export interface HistoryStore {
   /** A conversation's messages, oldest first. */
   messagesOf(conversationId: string): Promise<MessageRow[]>;
   message(id: string): Promise<MessageRow | undefined>;
-  /** The stages of one message, by stage order then position (the seeds' query). */
+  /** The stages of one message, by stage order then position. */
   stagesOf(messageId: string): Promise<StageRow[]>;
   /** Deletes a conversation with its messages and stages (the foreign keys cascade); false if unknown. */
   deleteConversation(id: string): Promise<boolean>;

@@ -11,13 +11,13 @@ export type ModelPhase =
   | "supervisor"
   | "research_plan"
   | "research_check"
-  /** Seed formats: a model's first answer to the question. */
+  /** Deliberation formats: a model's first answer to the question. */
   | "answer"
   /** /vote: one model's vote for an anonymised answer (`VOTE: Response X`). */
   | "ballot"
   /** /vote: the chairman's pick among tied answers. */
   | "tiebreaker"
-  /** Seed formats: the conversation title. */
+  /** Deliberation formats: the conversation title. */
   | "title"
   /** /revise: one model reconsiders its answer (REVISE, STAND or MERGE). */
   | "revision"

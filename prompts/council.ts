@@ -1,6 +1,6 @@
-/** Default prompts of /council (issue 6; seed 002 gives the verdict block, round 2 and the anti-anchoring protocol). */
+/** Default prompts of /council (issue 6): the verdict block, round 2 and the anti-anchoring protocol. */
 
-/** The judges' perspectives, one per judge in order (seed 002: "perspective name when using presets"). */
+/** The judges' perspectives, one per judge in order; a judge's name carries its perspective (`judge-1 (correctness)`). */
 export const COUNCIL_PERSPECTIVES = [
   { name: "correctness", focus: "Is it factually and technically correct? Look for errors, false premises and claims the evidence does not support." },
   { name: "risk", focus: "What could go wrong if someone relies on it? Look for risks, harms, edge cases and missing safeguards." },
@@ -33,7 +33,7 @@ export const COUNCIL_PACKET = `Validate the following claim or text:
 
 {claim}`;
 
-/** Seed 002's anti-anchoring protocol and the round-2 reply, shared by both branches. */
+/** The anti-anchoring protocol and the round-2 reply, shared by both branches. */
 const PROTOCOL = `Follow the anti-anchoring protocol:
 1. RESTATE your round-1 position first: 2-3 sentences summarising your verdict and the key evidence that led to it. This anchors you to YOUR OWN reasoning.
 2. Only then review the other judges' verdicts below.
@@ -46,12 +46,12 @@ End with your round-2 verdict as a JSON block in the round-1 shape, plus two fie
 "r1_restatement": "<your 2-3 sentence restatement>",
 "change_justification": "<the specific detail, if your verdict changed; else empty>"`;
 
-/** Round 2 when round 1 was not unanimous (seed 002's `disagreed` branch). */
+/** Round 2 when round 1 was not unanimous (the `disagreed` branch). */
 export const COUNCIL_ROUND2_DISAGREED = `Round 2. The judges disagreed in round 1. Steel-man the strongest verdict that differs from yours: state the best case for it before you decide whether it changes anything.
 
 ${PROTOCOL}`;
 
-/** Round 2 when round 1 was unanimous (seed 002's `agreed` branch). */
+/** Round 2 when round 1 was unanimous (the `agreed` branch). */
 export const COUNCIL_ROUND2_AGREED = `Round 2. All judges reached the same verdict in round 1. Unanimity can hide a shared blind spot: steel-man the case AGAINST the common verdict, state what would have to be true for it to be wrong, and check whether it is.
 
 ${PROTOCOL}`;

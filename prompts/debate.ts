@@ -1,5 +1,5 @@
 /**
- * Default prompt texts of the /debatt family (seed 003 §3.2 and §9), written for this project.
+ * Default prompt texts of the /debatt family, written for this project.
  * Swedish like the original; every prompt tells the model to answer in the topic's language.
  * Placeholders in {braces} are filled by prompts/render.ts; registry.ts declares them.
  */

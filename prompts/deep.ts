@@ -1,6 +1,6 @@
-/** Default prompts of /deep (seed 004 verbatim, its handlebars blocks rendered by the nodes). */
+/** Default prompts of /deep; the nodes render lists (answers, arguments) into their placeholders. */
 
-/** Seed 004's debater prompt. `{previous_round}` is empty in round 1. */
+/** The debater prompt. `{previous_round}` is empty in round 1. */
 export const DEEP_DEBATER = `You are a debater in a structured deliberation. Your position is based on your original response.
 
 ## Question
@@ -29,7 +29,7 @@ Analyze the other positions and respond with structured JSON:
 }
 \`\`\``;
 
-/** Seed 004's moderator prompt. */
+/** The moderator prompt. */
 export const DEEP_MODERATOR = `You are the debate moderator. Assess whether the debate has reached convergence.
 
 ## Question
@@ -54,7 +54,7 @@ Evaluate convergence and respond with structured JSON:
 }
 \`\`\``;
 
-/** Stage 3 (deep synthesis): seed 004 hands it the debate's output object. */
+/** Stage 3 (deep synthesis): it is handed the debate's output object. */
 export const DEEP_SYNTHESIS = `You write the final answer of a structured debate between several AI debaters.
 
 ## Question

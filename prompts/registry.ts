@@ -53,7 +53,7 @@ const votePrompt = (key: string, description: string, text: string): PromptDefin
   default: text,
 });
 
-/** The 16 prompt keys of seed 003 §9, in the seed's order, then those of the other formats. */
+/** The 16 `debate.*` prompt keys of the /debatt family, then those of the other formats. */
 export const PROMPTS: readonly PromptDefinition[] = [
   {
     key: "debate.supervisor.instructions",

@@ -1,8 +1,8 @@
 import { VOTE_INSTRUCTIONS } from "./vote.js";
 
-/** Default prompts of /revise (seed 000 §B verbatim, and seed 002's anti-anchoring protocol as an option). */
+/** Default prompts of /revise, with the anti-anchoring protocol as an option. */
 
-/** Seed 000 buildRevisionPrompt: unique per model (its own answer, the others anonymised). */
+/** The revision prompt: unique per model (its own answer, the others anonymised). */
 export const REVISE_REVISION = `You previously answered a question. Now you will see how other respondents answered the same question (anonymously). You may revise your response or stand by your original if you believe it was superior.
 
 ORIGINAL QUESTION:
@@ -29,7 +29,7 @@ REASONING: [1-2 sentences on why]
 REVISED RESPONSE:
 [Your final response — if STAND, repeat your original]`;
 
-/** Anti-anchoring, first turn (seed 002 step 1): restate your own position before seeing any other. */
+/** Anti-anchoring, first turn (step 1 of the protocol): restate your own position before seeing any other. */
 export const REVISE_RESTATE = `You previously answered a question. Before you see how others answered it, RESTATE your position.
 
 ORIGINAL QUESTION:
@@ -40,7 +40,7 @@ YOUR ORIGINAL RESPONSE:
 
 In 2-3 sentences, summarise your answer and the key evidence that led to it. Reply with the restatement only.`;
 
-/** Anti-anchoring, second turn (seed 002 steps 2–3): the others' answers and the evidence bar for changing. */
+/** Anti-anchoring, second turn (steps 2–3 of the protocol): the others' answers and the evidence bar for changing. */
 export const REVISE_REVISION_ANTI_ANCHORING = `Now review how other respondents answered the same question (anonymously).
 
 OTHER RESPONSES:
@@ -61,7 +61,7 @@ REASONING: [1-2 sentences; for REVISE or MERGE, cite the specific error or omiss
 REVISED RESPONSE:
 [Your final response — if STAND, repeat your original]`;
 
-/** Seed 000 buildVoteOnRevisedPrompt. */
+/** The vote on the revised answers. */
 export const REVISE_BALLOT = `After a round of deliberation, all respondents have finalized their answers. Vote for the single best response.
 
 Question: {question}

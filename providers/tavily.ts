@@ -1,7 +1,7 @@
 import { tavily } from "@tavily/core";
 import type { SearchClient, SearchResult } from "../ports/models.js";
 
-/** Tavily web search with the seed's limits; `baseUrl` (TAVILY_BASE_URL) overrides the endpoint. */
+/** Tavily web search within the caller's limits; `baseUrl` (TAVILY_BASE_URL) overrides the endpoint. */
 export function createTavilySearch(options: { apiKey: string; baseUrl?: string; timeoutMs: number }): SearchClient {
   const client = tavily({ apiKey: options.apiKey, apiBaseURL: options.baseUrl });
   return {

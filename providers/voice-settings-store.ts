@@ -2,7 +2,7 @@ import { DebattError } from "../state/errors.js";
 import { VoiceSettingsSchema, type VoiceSettings } from "../state/voice.js";
 import { SecretBox, SecretError } from "./secret-box.js";
 
-/** The Redis key of the voice settings (seed §3.8). */
+/** The Redis key of the voice settings. */
 export const VOICE_SETTINGS_KEY = "debate:voice_settings";
 
 /** Where the settings JSON lives: Redis (RedisPromptStore) or process memory. */
@@ -38,7 +38,7 @@ export function maskKey(key: string): string {
 }
 
 /**
- * The /dvoice settings admins edit (seed §7): validated with VoiceSettingsSchema and stored as JSON
+ * The /dvoice settings admins edit: validated with VoiceSettingsSchema and stored as JSON
  * under `debate:voice_settings`, the api_key sealed with AES-256-GCM. Without an encryption key an
  * api_key is refused, never stored in the clear. Loaded at every /dvoice run.
  */

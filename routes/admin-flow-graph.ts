@@ -2,7 +2,7 @@ import { Router } from "express";
 import type { DebattGraph } from "../graph/build.js";
 import { ROUNDS, TOTAL_ROUNDS } from "../state/debate.js";
 
-/** The stages of the flow view: the seed's debate, then one per format subgraph. */
+/** The stages of the flow view: the /debatt debate, then one per format subgraph. */
 export type StageId = "debate" | (typeof SUBGRAPH_STAGES)[number]["id"];
 
 /** The format subgraphs, each drawn as its own stage in a row below the debate. */
@@ -14,14 +14,14 @@ const SUBGRAPH_STAGES = [
   { id: "council", label: "Råd", color: "slate", y: 3240 },
 ] as const;
 
-/** One pipeline node of the admin flow view (seed 003 §3.9). */
+/** One pipeline node of the admin flow view. */
 export interface FlowNode {
   id: string;
   label: string;
   stage: StageId;
-  /** Canvas position of the seed's flow-graph page (§8). */
+  /** Canvas position on the admin flow-graph page. */
   position: { x: number; y: number };
-  /** False for a seed node the code does not have. */
+  /** False for a node of the pipeline view that the code does not have. */
   implemented: boolean;
 }
 
@@ -103,17 +103,17 @@ const BRANCH_LABELS: Record<string, string> = { vote_tiebreak: "oavgjort", deep_
 /** Labels of the edges that loop back to an earlier step. */
 const LOOP_LABELS: Record<string, string> = { "deep_moderate→deep_argue": "nästa runda ×N", "council_review→council_judge": "--debate: runda 2 ×N" };
 
-/** The graph node that runs the parallel vote is shown as the seed's round 4. */
+/** The graph node that runs the parallel vote is shown as round 4 (`debate_round_4_voting`). */
 const VOTE_NODE = "debate_vote";
 const VOTING = `debate_round_${TOTAL_ROUNDS}_voting`;
 const VOICE_NODE = "debate_voice_pipeline";
 
 /**
- * Derives the seed's pipeline view from the compiled graph, so it cannot drift from the code:
+ * Derives the debate's pipeline view from the compiled graph, so it cannot drift from the code:
  * every debate node and edge of the graph, with the round executor's loop unrolled into its rounds
  * (executor → round n, round n → round n+1, last round → the vote) and OneSeek's research as a
- * sub-step of the rounds. The graph's edges into the voice pipeline are drawn as the seed draws
- * them: one conditional `/dvoice` edge from the round executor, which hands it every answer.
+ * sub-step of the rounds. The graph's edges into the voice pipeline are drawn as one conditional
+ * `/dvoice` edge from the round executor, which hands it every answer.
  * Each format subgraph (/compare, /vote) is a stage of its own, its nodes in a row in pipeline
  * order. A subgraph node is named as in the graph's x-ray view (`vote:vote_tally`), without the
  * stage prefix when its name already starts with the stage (`vote_tally`).

@@ -70,7 +70,7 @@ export function chatRouter(deps: ChatRouteDeps): Router {
     const command = parseCommand(body.message);
     checkParticipants(deps.settings, command, body.participants);
     if (body.conversationId !== undefined) {
-      // A follow-up in an earlier conversation: it must exist, and the seeds' checks apply.
+      // A follow-up in an earlier conversation: it must exist, and `checkFollowUp`'s rules apply.
       if (body.threadId !== undefined) throw new HttpError(400, "invalid_body", "send threadId or conversationId, not both (they name the same thing)");
       await checkFollowUp(deps.service.graph, body.conversationId, command.kind === "deliberation" ? command.mode : undefined);
     }
@@ -99,8 +99,9 @@ export function parseJsonBody<T>(req: Request, schema: z.ZodType<T>, example: st
 }
 
 /**
- * Checks the requested participants against what the message's command takes (a seed format's
- * model count and ids, or the debate roster), so a bad list is a 400 before the stream starts.
+ * Checks the requested participants against what the message's command takes (a deliberation
+ * format's model count and ids, or the debate roster), so a bad list is a 400 before the stream
+ * starts.
  */
 function checkParticipants(settings: Settings, command: ReturnType<typeof parseCommand>, participants: string[] | undefined): void {
   try {

@@ -8,7 +8,7 @@ import { HttpError } from "./errors.js";
 import { checkFollowUp } from "./follow-up.js";
 
 /**
- * A seed request body (`{question, mode, conversationId?, modeConfig?}`) for one mode, made strict:
+ * A request body (`{question, mode, conversationId?, modeConfig?}`) for one mode, made strict:
  * a misspelt field is refused, not ignored.
  */
 function requestSchema<M extends string, C extends z.ZodRawShape>(mode: M, modeConfig: C) {
@@ -22,7 +22,7 @@ function requestSchema<M extends string, C extends z.ZodRawShape>(mode: M, modeC
     .strict();
 }
 
-/** The seeds' model list: `Vote mode requires at least 3 models`, `Maximum 7 models allowed`. */
+/** A format's model list; errors like `Vote mode requires at least 3 models`, `Maximum 7 models allowed`. */
 function modelList(format: DeliberationMode, label: string, noun = "models") {
   const { min, max } = FORMATS[format].participants;
   return z
@@ -32,28 +32,28 @@ function modelList(format: DeliberationMode, label: string, noun = "models") {
     .optional();
 }
 
-/** Seed 001 §D voteRequestSchema. */
+/** /vote's body: 3–7 `councilModels`, an optional `chairmanModel` and `timeoutMs` (10–300 s). */
 const voteRequestSchema = requestSchema("vote", {
   councilModels: modelList("vote", "Vote"),
   chairmanModel: z.string().min(1, "chairmanModel is empty").optional(),
   timeoutMs: z.number().min(10_000).max(300_000).optional(),
 });
 
-/** Seed 000 §D debateRequestSchema (/revise); `antiAnchoring` added (seed 002's protocol). */
+/** /revise's body (mode `debate`); `antiAnchoring` (added) turns on the anti-anchoring protocol. */
 const debateRequestSchema = requestSchema("debate", {
   models: modelList("revise", "Debate"),
   timeoutMs: z.number().min(10_000).max(600_000).optional(),
   antiAnchoring: z.boolean().optional(),
 });
 
-/** /deep (seed 004 gives no request body): the same shape, with seed 004's `maxRounds` (2–6). */
+/** /deep's body: the same shape, with `maxRounds` (2–6). */
 const deepRequestSchema = requestSchema("deep", {
   models: modelList("deep", "Deep"),
   timeoutMs: z.number().min(10_000).max(600_000).optional(),
   maxRounds: z.number().int().min(FORMATS.deep.rounds.min).max(FORMATS.deep.rounds.max).optional(),
 });
 
-/** /council (seed 002 is a CLI and gives no body): the judges, `debate` for round 2 (`--debate`) and its timeout. */
+/** /council's body: the judges, `debate` for round 2 (`--debate`) and its timeout. */
 const councilRequestSchema = requestSchema("council", {
   models: modelList("council", "Council", "judges"),
   timeoutMs: z.number().min(10_000).max(600_000).optional(),
@@ -61,17 +61,17 @@ const councilRequestSchema = requestSchema("council", {
   round2TimeoutMs: z.number().min(1_000).max(600_000).optional(),
 });
 
-/** The seeds' mode names ("debate" is their name for /revise). */
+/** The request's mode names ("debate" is the stored name of /revise). */
 const MODES = ["vote", "debate", "deep", "council"] as const;
 
-/** A request body of the seeds' `/api/…/stream` endpoints, by mode. */
+/** A request body of the deliberate endpoint, by mode. */
 const deliberateSchema = z.discriminatedUnion("mode", [voteRequestSchema, debateRequestSchema, deepRequestSchema, councilRequestSchema], {
   error: (issue) => (issue.code === "invalid_union" ? `mode must be one of: ${MODES.join(", ")}` : undefined),
 });
 
 /**
- * `POST /api/v1/deliberate/stream`: the seeds' request body (`{question, mode, conversationId?,
- * modeConfig}`, validated with the seeds' zod rules; mode `vote`, `debate`, `deep` or `council`)
+ * `POST /api/v1/deliberate/stream`: a request body (`{question, mode, conversationId?,
+ * modeConfig}`, validated with the schemas above; mode `vote`, `debate`, `deep` or `council`)
  * runs that format and streams its events as SSE, with kebab-case names, like the chat stream.
  */
 export function deliberateRouter(deps: ChatRouteDeps): Router {

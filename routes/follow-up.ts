@@ -7,9 +7,9 @@ export const CONVERSATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export const CONVERSATION_ID_RULE = "conversationId must be 1–128 characters of A–Z, a–z, 0–9, '.', '_', ':' or '-'";
 
 /**
- * The seeds' checks of a follow-up (`conversationId`, the thread of an earlier run): it must exist
- * (404); for a seed format (`mode`), the conversation must be of the same format and the format
- * multi-turn (400, seeds 000 and 001 §F). Any other message may follow up any conversation.
+ * The checks of a follow-up (`conversationId`, the thread of an earlier run): it must exist
+ * (404); for a deliberation format (`mode`), the conversation must be of the same format and
+ * the format multi-turn (400). Any other message may follow up any conversation.
  */
 export async function checkFollowUp(graph: DebattGraph, conversationId: string, mode: DeliberationMode | undefined): Promise<void> {
   if (!CONVERSATION_ID.test(conversationId)) throw new HttpError(400, "invalid_body", CONVERSATION_ID_RULE);

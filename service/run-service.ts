@@ -29,7 +29,7 @@ export interface RunRequest {
   threadId?: string;
   /** The user's question as the history stores it (default: the message). */
   question?: string;
-  /** The run's configuration (a seed format's `mode_config`, a seed, prompt overrides…). */
+  /** The run's configuration (a deliberation format's `mode_config`, a shuffle seed, prompt overrides…). */
   configurable?: RunConfig;
 }
 

@@ -1,6 +1,6 @@
-/** The PCM format of every voice chunk (seed 003 §6): 24 kHz, 16-bit signed little-endian, mono. */
+/** The PCM format of every voice chunk: 24 kHz, 16-bit signed little-endian, mono. */
 export const PCM = { sampleRate: 24_000, bitDepth: 16, channels: 1 } as const;
-/** Bytes per voice chunk: ~100 ms of audio (seed §3.3). */
+/** Bytes per voice chunk: ~100 ms of audio. */
 export const CHUNK_BYTES = 4_800;
 /** Voices of the OpenAI-compatible speech API. */
 export const OPENAI_VOICES = ["alloy", "echo", "fable", "nova", "onyx", "shimmer"] as const;

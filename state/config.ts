@@ -16,9 +16,9 @@ const positiveInt = (name: string) => number(name).positive(`${name} must be pos
 const url = (name: string, protocol: RegExp = /^https?$/) => z.url({ protocol, error: `${name} must be a URL` });
 
 /**
- * The per-run options of the seed formats (their requests' `modeConfig`, and the options written
- * before a question such as `--debate`). They are the run configuration's `mode_config`, so
- * LangGraph Studio shows them as a form; each format reads the ones it has.
+ * The per-run options of the deliberation formats (their requests' `modeConfig`, and the options
+ * written before a question such as `--debate`). They are the run configuration's `mode_config`,
+ * so LangGraph Studio shows them as a form; each format reads the ones it has.
  */
 export const FormatOptionsSchema = z.object({
   /** Models or participants to ask (roster keys, display names or model ids). */
@@ -160,8 +160,8 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
 }
 
 /**
- * The seed formats' options when a run sets none: a per-call timeout of 120 s, no anti-anchoring,
- * at most 3 /deep rounds, no second /council round, 90 s for a judge's round 2.
+ * The deliberation formats' options when a run sets none: a per-call timeout of 120 s, no
+ * anti-anchoring, at most 3 /deep rounds, no second /council round, 90 s for a judge's round 2.
  */
 export const DEFAULT_OPTIONS = {
   timeoutMs: 120_000,
@@ -187,7 +187,7 @@ export function runConfigSchema(settings: RunDefaults) {
     seed: z.number().int().optional().describe("Seed for the speaking orders and labels (random if unset)"),
     /** Characters of each earlier answer shown in the context chain. */
     context_chars: z.number().int().min(50).max(20_000).default(600).describe("Characters of each earlier answer shown to later speakers"),
-    /** Per-call timeout for an answer, in ms; also the seed formats' when the run gives no `timeout_ms`. */
+    /** Per-call timeout for an answer, in ms; also the deliberation formats' when the run gives no `timeout_ms`. */
     response_timeout_ms: z.number().int().min(100).max(600_000).optional().describe(`Per-call timeout for an answer in ms (default ${settings.responseTimeoutMs})`),
     /** Per-call timeout for a vote, in ms. */
     vote_timeout_ms: z.number().int().min(100).max(600_000).default(settings.voteTimeoutMs).describe("Per-call timeout for a vote in ms"),
@@ -197,7 +197,7 @@ export function runConfigSchema(settings: RunDefaults) {
     max_response_tokens: z.number().int().min(16).max(8_000).default(800).describe("Token budget per answer"),
     /** Prompt texts for this run only, by registry key; they win over stored overrides. */
     prompt_overrides: z.record(z.string(), z.string()).default({}).describe("Prompt texts for this run, by registry key (e.g. debate.round.1.introduction)"),
-    /** The seed formats' options (their requests' `modeConfig`). */
+    /** The deliberation formats' options (their requests' `modeConfig`). */
     mode_config: FormatOptionsSchema.default({}).describe("/vote, /revise, /deep, /council: models, chairman, timeoutMs and each format's options"),
   });
 }
@@ -205,7 +205,7 @@ export function runConfigSchema(settings: RunDefaults) {
 /** The process settings a run's configuration defaults to. */
 type RunDefaults = Pick<Settings, "responseTimeoutMs" | "voteTimeoutMs">;
 
-/** The run configuration resolved: its fields, each with its default, and the seed formats' options. */
+/** The run configuration resolved: its fields, each with its default, and the deliberation formats' options. */
 function runSettingsSchema(settings: RunDefaults) {
   return runConfigSchema(settings).transform((c) => ({
     threadId: c.thread_id,
@@ -217,10 +217,10 @@ function runSettingsSchema(settings: RunDefaults) {
     voteRoundTimeoutMs: c.vote_round_timeout_ms ?? c.vote_timeout_ms + VOTE_ROUND_GRACE_MS,
     maxResponseTokens: c.max_response_tokens,
     promptOverrides: c.prompt_overrides,
-    /** The seed formats' options, each with its default. */
+    /** The deliberation formats' options, each with its default. */
     options: {
       ...c.mode_config,
-      // The seed formats' default is their own 120 s, unless the run sets its answers' timeout.
+      // The deliberation formats' default is their own 120 s, unless the run sets its answers' timeout.
       timeoutMs: c.mode_config.timeoutMs ?? c.response_timeout_ms ?? DEFAULT_OPTIONS.timeoutMs,
       antiAnchoring: c.mode_config.antiAnchoring ?? DEFAULT_OPTIONS.antiAnchoring,
       maxRounds: c.mode_config.maxRounds ?? DEFAULT_OPTIONS.maxRounds,

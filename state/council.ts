@@ -3,7 +3,7 @@ import { z } from "zod";
 import { appended, replace } from "./channels.js";
 import { seedFormatChannels } from "./deliberation.js";
 
-/** A judge's verdict (seed 002's JSON verdict block). */
+/** A judge's verdict: the JSON block at the end of its reply. */
 export const VerdictSchema = z.object({
   judge: z.string(),
   verdict: z.enum(["PASS", "WARN", "FAIL"]),
@@ -29,7 +29,7 @@ export const JudgeRoundSchema = z.object({
   verdict: VerdictSchema.strict().optional(),
   /** Round 2: the judge's restatement of its round-1 position, made before reviewing the others. */
   restatement: z.string().optional(),
-  /** Round 2: the specific detail the judge cites for changing its verdict (seed 002's evidence bar). */
+  /** Round 2: the specific detail the judge cites for changing its verdict (a change needs one). */
   changeJustification: z.string().optional(),
   /** Round 2: the verdict changed without a cited detail. */
   unjustifiedChange: z.boolean().optional(),

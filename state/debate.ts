@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Participant } from "./participants.js";
 
-/** The vote every participant must return in round 4 (seed §3.6 DebateVoteResult). */
+/** The vote every participant must return in round 4. */
 export const VoteSchema = z.object({
   voted_for: z.string().trim().min(1, "voted_for is empty"),
   short_motivation: z.string().max(200, "short_motivation is over 200 characters"),
@@ -51,7 +51,7 @@ export const DebateResultsSchema = z.object({
 });
 export type DebateResults = z.infer<typeof DebateResultsSchema>;
 
-/** The model's analysis of the debate (seed §3.6 DebateConvergenceResult, analysis part). */
+/** The model's analysis of the debate: the part of the convergence result it writes. */
 export const ConvergenceAnalysisSchema = z.object({
   merged_summary: z.string(),
   overlap_score: z.coerce.number().min(0).max(1),
@@ -69,7 +69,7 @@ export interface Convergence extends DebateResults {
   analysis_error?: string;
 }
 
-/** Status life cycle of seed §10 (plus `error` for a debate that could not go on). */
+/** A debate's status, in life-cycle order (plus `error` for a debate that could not go on). */
 export type DebateStatus =
   | "initializing"
   | "round_1"
@@ -81,7 +81,7 @@ export type DebateStatus =
   | "complete"
   | "error";
 
-/** The three spoken rounds with their word limits (seed §1). */
+/** The three spoken rounds with their word limits. */
 export const ROUNDS = [
   { round: 1, type: "introduction", words: 300 },
   { round: 2, type: "argument", words: 500 },

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { appended, replace } from "./channels.js";
 import { answerChannels, seedFormatChannels } from "./deliberation.js";
 
-/** One debater's structured argument in one round (seed 004's debater JSON). */
+/** One debater's structured argument in one round (the JSON the debater answers with). */
 export const DebaterArgumentSchema = z.object({
   stance: z.enum(["maintain", "concede", "partial_concede"]),
   key_points: z.array(z.string()),
@@ -17,7 +17,7 @@ export type DebaterArgument = z.infer<typeof DebaterArgumentSchema>;
 /** A debater's round as kept in state and sent in events: its argument, or why it has none. */
 export const DebaterTurnSchema = z.object({
   round: z.number().int(),
-  /** "A", "B", … (seed 004: Debater A/B/C). */
+  /** "A", "B", … (the debater is shown as Debater A, B, C, …). */
   label: z.string(),
   modelKey: z.string(),
   display: z.string(),
@@ -29,7 +29,7 @@ export const DebaterTurnSchema = z.object({
 });
 export type DebaterTurn = z.infer<typeof DebaterTurnSchema>;
 
-/** The moderator's assessment of a round (seed 004's moderator JSON). */
+/** The moderator's assessment of a round (the JSON the moderator answers with). */
 export const ModeratorAssessmentSchema = z.object({
   should_stop: z.boolean(),
   agreement_score: z.number().min(0).max(1),
@@ -53,7 +53,7 @@ export interface DeepRoundOutcome {
   reason: StopReason;
 }
 
-/** Seed 004's "Output to Stage 3". */
+/** The debate's output object, handed to Stage 3 (the synthesis). */
 export const DeepOutputSchema = z.object({
   mode: z.literal("deep"),
   rounds_completed: z.number().int(),
@@ -80,7 +80,7 @@ export const DeepState = Annotation.Root({
   turns: appended<DebaterTurn>(),
   /** The moderator's assessment and the computed decision after each round. */
   outcomes: appended<DeepRoundOutcome>(),
-  /** Seed 004's output object, handed to the synthesis. */
+  /** The debate's output object, handed to the synthesis. */
   output: replace<DeepOutput | null>(() => null),
 });
 export type DeepStateType = typeof DeepState.State;

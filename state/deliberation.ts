@@ -4,21 +4,22 @@ import type { Participant } from "./participants.js";
 import { FormatInput, FormatOutput } from "./shared.js";
 
 /**
- * What the seed formats (/vote, /revise, /deep, /council) have in common: who takes part, the
- * first answers, the anonymous labels, the vote payloads, and the helpers over them. Payload
- * fields are camelCase like the seeds', so a client written against a seed reads them unchanged.
+ * What the deliberation formats (/vote, /revise, /deep, /council) have in common: who takes part,
+ * the first answers, the anonymous labels, the vote payloads, and the helpers over them. Payload
+ * fields are camelCase and keep the names and shapes these formats' clients expect, so such a
+ * client reads them unchanged; a field noted as "added" is an extension of the base payload.
  */
 
-/** Who a seed-format payload is about. */
+/** Who a deliberation-format payload is about. */
 export const WhoSchema = z.object({ model: z.string(), display: z.string(), modelKey: z.string() });
 export type Who = z.infer<typeof WhoSchema>;
 
-/** Who a participant is in a seed payload. */
+/** Who a participant is in a deliberation-format payload. */
 export function whoIs(p: Participant): Who {
   return { model: p.model, display: p.display, modelKey: p.key };
 }
 
-/** Label → model id, e.g. `{"Response A": "openai/gpt-5"}` (seed 001 LabelMap). */
+/** Label → model id, e.g. `{"Response A": "openai/gpt-5"}`. */
 export const LabelMapSchema = z.record(z.string(), z.string());
 export type LabelMap = z.infer<typeof LabelMapSchema>;
 
@@ -33,7 +34,7 @@ export interface CollectedAnswer {
   error?: string;
 }
 
-/** A successful stage-1 answer (seed Stage1Response; `display` and `modelKey` added). */
+/** A successful stage-1 answer (`display` and `modelKey` added). */
 export const Stage1ResponseSchema = z.object({ model: z.string(), response: z.string(), responseTimeMs: z.number().int(), display: z.string(), modelKey: z.string() });
 export type Stage1Response = z.infer<typeof Stage1ResponseSchema>;
 
@@ -42,7 +43,7 @@ export function stage1Response(a: CollectedAnswer): Stage1Response {
   return { model: a.model, response: a.response, responseTimeMs: a.responseTimeMs, display: a.display, modelKey: a.key };
 }
 
-/** One vote (seed 001 VoteResponse; `display`, `modelKey` and `anonymityBreach` added). */
+/** One vote (`display`, `modelKey` and `anonymityBreach` added). */
 export const VoteResponseSchema = z.object({
   ...WhoSchema.shape,
   voteText: z.string(),
@@ -56,7 +57,7 @@ export const VoteResponseSchema = z.object({
 });
 export type VoteResponse = z.infer<typeof VoteResponseSchema>;
 
-/** A counted vote (seed 001 VoteRoundResult, seed 000 DebateVoteResult), without its label map. */
+/** A counted vote, the part /vote's VoteRoundResult and /revise's DebateVoteResult share (no label map). */
 export const CountedVotesSchema = z.object({
   votes: z.array(VoteResponseSchema),
   tallies: z.record(z.string(), z.number().int()),
@@ -68,7 +69,7 @@ export const CountedVotesSchema = z.object({
   anonymityFlagged: z.number().int(),
 });
 
-/** The fields every declared winner has (seeds 000 and 001; `winnerDisplay` added). */
+/** The fields every declared winner of /vote and /revise has (`winnerDisplay` added). */
 export const WinnerSchema = z.object({
   winnerLabel: z.string(),
   winnerModel: z.string(),
@@ -79,7 +80,7 @@ export const WinnerSchema = z.object({
   winnerDisplay: z.string(),
 });
 
-/** The channels of every seed format: who takes part, the per-call timeout, and why a run stopped early. */
+/** The channels of every deliberation format: who takes part, the per-call timeout, and why a run stopped early. */
 export const panelChannels = {
   /** Who answers (and votes, argues or judges), resolved from the request and the roster. */
   members: replace<Participant[]>(() => []),
@@ -89,7 +90,7 @@ export const panelChannels = {
   error: replace<string | null>(() => null),
 };
 
-/** Every seed format's state starts with these: the keys shared with the top graph, and the panel's. */
+/** Every deliberation format's state starts with these: the keys shared with the top graph, and the panel's. */
 export const seedFormatChannels = { ...FormatInput.spec, ...FormatOutput.spec, ...panelChannels };
 
 /** The channels of the formats that start with every member's answer: the answers and their current labels. */
@@ -100,7 +101,7 @@ export const answerChannels = {
   labels: replace<Record<string, string>>(() => ({})),
 };
 
-/** The part of a seed format's state the shared helpers read. */
+/** The part of a deliberation format's state the shared helpers read. */
 export interface PanelState {
   members: Participant[];
 }
@@ -111,7 +112,7 @@ export function inParticipantOrder<T>(state: PanelState, items: readonly T[], ke
   return [...items].sort((a, b) => order.get(keyOf(a))! - order.get(keyOf(b))!);
 }
 
-/** A label map with model ids (the seeds' LabelMap) from one with participant keys. */
+/** A label map with model ids (`LabelMap`, as payloads carry it) from one with participant keys. */
 export function labelToModel(state: PanelState, labels: Record<string, string>): LabelMap {
   const byKey = new Map(state.members.map((p) => [p.key, p.model]));
   return Object.fromEntries(Object.entries(labels).map(([label, key]) => [label, byKey.get(key)!]));

@@ -21,10 +21,10 @@ const speaker = { model: z.string(), model_key: z.string(), round: z.number().in
 export const RoundTypeSchema = z.enum(["introduction", "argument", "deepening", "voting"]);
 export type RoundType = z.infer<typeof RoundTypeSchema>;
 
-/** The ids a seed format's start event carries (the seeds' `conversationId`, `messageId`). */
+/** The ids a deliberation format's start event carries (`conversationId`, `messageId`). */
 const started = { conversationId: z.string(), messageId: z.string() };
 
-/** Stage 1 of a seed format: the answers (seed Stage1Response[]) and who failed. */
+/** Stage 1 of a deliberation format: the answers (Stage1Response[]) and who failed. */
 const Stage1CompleteSchema = z.object({
   data: z.array(Stage1ResponseSchema),
   failed: z.array(z.object({ ...WhoSchema.shape, error: z.string() })),
@@ -128,27 +128,27 @@ export const EventSchemas = {
     ...stamp,
   }),
   compare_complete: z.object({ answered: z.number().int(), failed: z.number().int(), ...stamp }),
-  /** Seed formats: streamed text of one model in one stage (`collect`, `vote`, `tiebreaker`, …). */
+  /** Deliberation formats: streamed text of one model in one stage (`collect`, `vote`, `tiebreaker`, …). */
   answer_delta: z.object({ mode: z.string(), stage: z.string(), ...WhoSchema.shape, delta: z.string(), ...stamp }),
-  /** Seed formats: the conversation's generated title. */
+  /** Deliberation formats: the conversation's generated title. */
   title_complete: z.object({ data: z.object({ title: z.string() }), ...stamp }),
-  /** Seed formats: the deliberation finished (the stream then ends with `done`). */
+  /** Deliberation formats: the deliberation finished (the stream then ends with `done`). */
   complete: z.object({ ...stamp }),
-  /** Seed 001: a /vote begins; seed 000: /revise's vote on the revised answers begins (same name). */
+  /** /vote: the run begins; /revise: its vote on the revised answers begins (both use this name). */
   vote_start: z.union([VoteStartSchema, z.object({ data: z.object({ revisedLabelMap: LabelMapSchema }), ...stamp }).strict()]),
   stage1_start: z.object({ ...stamp }),
-  /** Seed 001: the answers (`failed` added: who did not answer, and why). */
+  /** /vote and /deep: the answers (`failed` added: who did not answer, and why). */
   stage1_complete: Stage1CompleteSchema,
   vote_round_start: z.object({ ...stamp }),
   vote_round_complete: z.object({ data: VoteRoundResultSchema, ...stamp }),
   tiebreaker_start: z.object({ tiedLabels: z.array(z.string()), ...stamp }),
   tiebreaker_complete: z.object({ data: TiebreakerResultSchema, ...stamp }),
-  /** Seed 001 VoteWinnerResult or seed 000 DebateWinnerResult (`winnerDisplay` added to both). */
+  /** /vote's VoteWinnerResult or /revise's DebateWinnerResult (`winnerDisplay` added to both). */
   winner_declared: z.union([
     z.object({ data: VoteWinnerSchema.strict(), ...stamp }).strict(),
     z.object({ data: DebateWinnerSchema.strict(), ...stamp }).strict(),
   ]),
-  /** Seed 000: a /revise begins (`question`, `participants`, `antiAnchoring`, `simulated` added). */
+  /** /revise: the run begins (`question`, `participants`, `antiAnchoring`, `simulated` added). */
   debate_start: z.object({
     ...started,
     mode: z.literal("debate"),
@@ -159,16 +159,16 @@ export const EventSchemas = {
     ...stamp,
   }),
   round1_start: z.object({ ...stamp }),
-  /** Seed 000: the first answers (`failed` added). */
+  /** /revise: the first answers (`failed` added). */
   round1_complete: Stage1CompleteSchema,
   revision_start: z.object({ data: z.object({ labelMap: LabelMapSchema }), ...stamp }),
   revision_complete: z.object({
     data: z.object({ revisions: z.array(RevisionResponseSchema.strict()), summary: RevisionSummarySchema.strict() }),
     ...stamp,
   }),
-  /** Seed 000 DebateVoteResult (`anonymityFlagged` added). */
+  /** /revise: the counted vote on the revised answers (`anonymityFlagged` added). */
   vote_complete: z.object({ data: DebateVoteResultSchema, ...stamp }),
-  /** /deep (seed 004, which names no events): the run begins. */
+  /** /deep (all its events are additions): the run begins. */
   deep_start: z.object({
     ...started,
     mode: z.literal("deep"),
@@ -191,11 +191,11 @@ export const EventSchemas = {
     reason: z.enum(["converged", "all_no_change", "max_rounds", "continue", "no_arguments"]),
     ...stamp,
   }),
-  /** /deep: seed 004's output object, handed to the synthesis. */
+  /** /deep: the debate's output object, handed to the synthesis. */
   deep_output: z.object({ data: DeepOutputSchema.strict(), ...stamp }),
   /** /deep: the final answer (`fallback` when the synthesis model failed and the consensus stands in). */
   deep_synthesis_complete: z.object({ data: z.object({ synthesis: z.string(), fallback: z.boolean(), error: z.string().optional() }).strict(), ...stamp }),
-  /** /council (seed 002, which names no events): the run begins; each judge with its perspective. */
+  /** /council (all its events are additions): the run begins; each judge with its perspective. */
   council_start: z.object({
     ...started,
     mode: z.literal("council"),

@@ -13,7 +13,7 @@ export interface FormatFlags {
 export const MIN_PARTICIPANTS = 2;
 export const MAX_PARTICIPANTS = 8;
 
-/** The formats with their own conversations (the seeds' formats). */
+/** The formats with their own conversations (the deliberation formats). */
 export const DELIBERATION_MODES = ["vote", "revise", "deep", "council"] as const;
 export type DeliberationMode = (typeof DELIBERATION_MODES)[number];
 
@@ -21,7 +21,7 @@ export type DeliberationMode = (typeof DELIBERATION_MODES)[number];
 export interface FormatSpec {
   /** The chat command that runs it. */
   command: `/${string}`;
-  /** The mode its conversations are stored under, which is also the seeds' name (the deliberate endpoint's `mode`). */
+  /** The mode its conversations are stored under, which is also its `mode` in the deliberate endpoint. */
   storedMode: string;
   /** How many participants, how many by default (else all up to `max`), and whether a model named twice is two participants. */
   participants: { min: number; max: number; byDefault?: number; duplicates: "merge" | "separate" };
@@ -43,7 +43,7 @@ export const FORMATS = {
   dvoice: { command: "/dvoice", storedMode: "dvoice", participants: debate, thread: "chat", multiTurn: true, flags: {} },
   compare: { command: "/compare", storedMode: "compare", participants: debate, thread: "chat", multiTurn: true, flags: {} },
   vote: { command: "/vote", storedMode: "vote", participants: { min: 3, max: 7, duplicates: "merge" }, thread: "own", multiTurn: true, flags: {} },
-  // A model named twice is two participants with their own answers and labels; "debate" is the seeds' name for /revise.
+  // A model named twice is two participants with their own answers and labels; "debate" is the stored name of /revise.
   revise: {
     command: "/revise",
     storedMode: "debate",

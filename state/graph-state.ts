@@ -44,7 +44,7 @@ export const GraphState = Annotation.Root({
   /** Index into the current round's order of the next speaker. */
   debate_turn_index: replace<number>(() => 0),
   /**
-   * Answers per round, by display name, in speaking order (seed: dict[int, dict[str, str]]).
+   * Answers per round, by display name, in speaking order (round → display name → answer).
    * Each turn writes only its own answer, merged in here, so a step's write stays small however
    * long the debate grows (the planner resets it with Overwrite).
    */

@@ -35,7 +35,7 @@ export const RosterSchema = z
     }
   });
 
-/** The seed's eight debaters (§1), with OpenRouter-style model ids and the seed's voices (§3.3). */
+/** The eight default debaters, with OpenRouter-style model ids and their default voices. */
 export function defaultRoster(oneseekModel = "openai/gpt-4.1-mini"): Participant[] {
   return [
     { key: "call_grok", display: "Grok", model: "x-ai/grok-4", voice: "fable" },
@@ -76,7 +76,7 @@ export function selectParticipants(roster: Participant[], requested?: string[] |
 /**
  * One participant named by roster key, display name or model id (case-insensitive). A name that
  * is not on the roster but looks like a model id (`vendor/model`) becomes a participant of its
- * own, so a request written against the seeds (`councilModels: ["openai/o3", …]`) works as
+ * own, so a request that names models directly (`councilModels: ["openai/o3", …]`) works as
  * long as the endpoint serves that model. Throws naming the entry otherwise.
  */
 export function resolveParticipant(roster: Participant[], name: string): Participant {
@@ -92,8 +92,8 @@ export function resolveParticipant(roster: Participant[], name: string): Partici
 }
 
 /**
- * The participants of a seed format: the requested ones (see `resolveParticipant`), or the first
- * `byDefault` (else `max`) of the roster. A name given twice counts once, unless `bounds.duplicates` is `separate`. Throws naming the command and the count when it is outside min–max.
+ * The participants of a deliberation format: the requested ones (see `resolveParticipant`), or the
+ * first `byDefault` (else `max`) of the roster. A name given twice counts once, unless `bounds.duplicates` is `separate`. Throws naming the command and the count when it is outside min–max.
  */
 export function resolveDeliberators(
   roster: Participant[],
@@ -107,7 +107,7 @@ export function resolveDeliberators(
     const n = (copies.get(p.key) ?? 0) + 1;
     copies.set(p.key, n);
     if (n === 1) picked.push(p);
-    // Seed 000 §F: duplicates are separate participants, each with its own answer and label.
+    // With `separate` (/revise), a repeated name is another participant, with its own answer and label.
     else if (bounds.duplicates === "separate") picked.push({ ...p, key: `${p.key}_${n}`, display: `${p.display} (${n})` });
   }
   if (picked.length < bounds.min || picked.length > bounds.max) {
@@ -118,8 +118,8 @@ export function resolveDeliberators(
 
 /**
  * The participants of a run of `format`: the requested ones, else the format's default. The chat's
- * formats take a subset of the roster by key or name; the seed formats also take model ids, and
- * their own counts. Throws a message naming the problem (unknown name, wrong count).
+ * formats take a subset of the roster by key or name; the deliberation formats also take model
+ * ids, and their own counts. Throws a message naming the problem (unknown name, wrong count).
  */
 export function participantsFor(format: FormatId, roster: Participant[], requested?: string[] | null): Participant[] {
   const spec: FormatSpec = FORMATS[format];

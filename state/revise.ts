@@ -3,11 +3,11 @@ import { z } from "zod";
 import { appended, replace } from "./channels.js";
 import { answerChannels, CountedVotesSchema, LabelMapSchema, seedFormatChannels, WhoSchema, WinnerSchema, type VoteResponse } from "./deliberation.js";
 
-/** A /revise decision (seed 000). */
+/** A /revise decision: improve the answer, stand by it, or merge the best of all answers. */
 export const RevisionDecisionSchema = z.enum(["REVISE", "STAND", "MERGE"]);
 export type RevisionDecision = z.infer<typeof RevisionDecisionSchema>;
 
-/** One model's revision (seed 000 RevisionResponse; `display`, `modelKey`, `revisionText`, `error` added). */
+/** One model's revision (`display`, `modelKey`, `revisionText`, `error` added). */
 export const RevisionResponseSchema = z.object({
   ...WhoSchema.shape,
   decision: RevisionDecisionSchema.nullable(),
@@ -27,7 +27,7 @@ export const RevisionResponseSchema = z.object({
 });
 export type RevisionResponse = z.infer<typeof RevisionResponseSchema>;
 
-/** Seed 000 RevisionSummary. */
+/** The revision round's counts per decision. */
 export const RevisionSummarySchema = z.object({
   totalModels: z.number().int(),
   revised: z.number().int(),
@@ -43,11 +43,11 @@ export function summarizeRevisions(revisions: readonly RevisionResponse[]): Revi
   return { totalModels: revisions.length, revised: count("REVISE"), stood: count("STAND"), merged: count("MERGE"), parseFailed: count(null) };
 }
 
-/** Seed 000 DebateVoteResult (`anonymityFlagged` added). */
+/** /revise's counted vote on the revised answers, with their label map (`anonymityFlagged` added). */
 export const DebateVoteResultSchema = CountedVotesSchema.extend({ revisedLabelToModel: LabelMapSchema });
 export type DebateVoteResult = z.infer<typeof DebateVoteResultSchema>;
 
-/** Seed 000 DebateWinnerResult (`winnerDisplay` added). */
+/** /revise's declared winner, with its decision (`winnerDisplay` added). */
 export const DebateWinnerSchema = WinnerSchema.extend({ winnerDecision: RevisionDecisionSchema.nullable(), tiebreakerMethod: z.literal("alphabetical").optional() });
 export type DebateWinnerResult = z.infer<typeof DebateWinnerSchema>;
 

@@ -5,7 +5,7 @@ export { CHUNK_BYTES, OPENAI_VOICES, PCM } from "./audio-format.js";
 /** Key of the instructions that apply to participants without their own. */
 export const DEFAULT_INSTRUCTIONS_KEY = "__default__";
 
-/** The seed's voice per participant display name (§3.3 DEFAULT_DEBATE_VOICE_MAP). */
+/** The default voice per participant display name. */
 export const DEFAULT_VOICE_MAP: Record<string, string> = {
   Grok: "fable",
   Claude: "nova",
@@ -18,9 +18,9 @@ export const DEFAULT_VOICE_MAP: Record<string, string> = {
 };
 
 /**
- * Voice settings of /dvoice (seed §7), as admins store them: the speech endpoint, its model and
- * speed, a voice per participant and spoken-language instructions per participant (`__default__`
- * for the rest).
+ * Voice settings of /dvoice, as admins store them: the speech endpoint, its model and speed, a
+ * voice per participant and spoken-language instructions per participant (`__default__` for the
+ * rest).
  */
 export const VoiceSettingsSchema = z
   .object({

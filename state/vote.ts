@@ -4,11 +4,11 @@ import { appended, replace } from "./channels.js";
 import { answerChannels, CountedVotesSchema, LabelMapSchema, seedFormatChannels, VoteResponseSchema, WinnerSchema, type VoteResponse } from "./deliberation.js";
 import type { Participant } from "./participants.js";
 
-/** The vote round (seed 001 VoteRoundResult; `anonymityFlagged` added). */
+/** The vote round, with its label map (`anonymityFlagged` added). */
 export const VoteRoundResultSchema = CountedVotesSchema.extend({ labelToModel: LabelMapSchema });
 export type VoteRoundResult = z.infer<typeof VoteRoundResultSchema>;
 
-/** The chairman's tiebreak (seed 001 TiebreakerResult; `attempts` and `fallback` added). */
+/** The chairman's tiebreak (`attempts` and `fallback` added). */
 export const TiebreakerResultSchema = z.object({
   model: z.string(),
   voteText: z.string(),
@@ -21,7 +21,7 @@ export const TiebreakerResultSchema = z.object({
 });
 export type TiebreakerResult = z.infer<typeof TiebreakerResultSchema>;
 
-/** The declared winner (seed 001 VoteWinnerResult; `winnerDisplay` added). */
+/** The declared winner (`winnerDisplay` added). */
 export const VoteWinnerSchema = WinnerSchema.extend({ tiebreakerModel: z.string().optional() });
 export type VoteWinnerResult = z.infer<typeof VoteWinnerSchema>;
 

@@ -2,7 +2,7 @@ import MarkdownIt from "markdown-it";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { progress, type ArenaState, type Card, type CompareState } from "./arena-state.js";
 
-/** The seed's participant colours (§4.1 DEBATE_MODEL_COLORS), by key without `call_`. */
+/** The participants' colours, by key without `call_`. */
 const COLORS: Record<string, string> = {
   grok: "#1a1a2e",
   claude: "#d4a574",
@@ -21,7 +21,7 @@ export const markdown = new MarkdownIt({ html: false, linkify: true });
 
 export const colorOf = (key: string) => COLORS[key.replace(/^call_/, "")] ?? "#64748b";
 
-/** The live debate arena of seed §4.3, driven only by the stream's events. */
+/** The live debate arena, driven only by the stream's events. */
 export function Arena({ s, voiceSpeaker }: { s: ArenaState; voiceSpeaker?: string }) {
   const [tab, setTab] = useState<number | null>(null);
   const shownRound = tab ?? Math.min(Math.max(s.round, 1), 3);

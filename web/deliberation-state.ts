@@ -30,7 +30,7 @@ export interface Winner {
   tiebreakerMethod?: "alphabetical";
 }
 
-/** A /vote (seed 001) or /revise (seed 000) run as the page shows it, built only from its events. */
+/** A /vote or /revise run as the page shows it, built only from its events. */
 export interface DeliberationState {
   mode: "vote" | "revise";
   question: string;
@@ -63,8 +63,8 @@ export function displayOfLabel(d: DeliberationState, label: string): string | un
 const who = (p: { modelKey: string; display: string; model: string }): Who => ({ key: p.modelKey, display: p.display, model: p.model });
 
 /**
- * Applies one event to a /vote or /revise run. `vote-start` (seed 001) and `debate-start`
- * (seed 000) begin one; the formats' other events update it; anything else leaves it as it is
+ * Applies one event to a /vote or /revise run. `vote-start` and `debate-start`
+ * begin one; the formats' other events update it; anything else leaves it as it is
  * (the same object).
  */
 export function reduceDeliberation(s: DeliberationState | undefined, e: ClientEvent): DeliberationState | undefined {

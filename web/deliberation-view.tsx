@@ -21,7 +21,7 @@ const STAGES: Record<DeliberationState["mode"], { id: DeliberationState["stage"]
   ],
 };
 
-/** Seed 000 §E's decision badges: green REVISED, blue MERGED, grey STOOD. */
+/** The revision decisions' badges: green REVISED, blue MERGED, grey STOOD. */
 const DECISIONS: Record<string, { label: string; cls: string }> = {
   REVISE: { label: "REVIDERADE", cls: "revised" },
   MERGE: { label: "SLOG IHOP", cls: "merged" },
@@ -29,7 +29,7 @@ const DECISIONS: Record<string, { label: string; cls: string }> = {
 };
 
 /**
- * /vote (seed 001 §E) and /revise (seed 000 §E): the models' answers as cards, /revise's
+ * /vote and /revise: the models' answers as cards, /revise's
  * revisions (decision badge, reasoning, word-count change and a diff view), the vote bars per
  * label with the models revealed and each vote expandable, /vote's tiebreak callout, and the
  * winner's answer with its badge.

@@ -5,7 +5,7 @@ import type { ClientEvent } from "../state/events.js";
 
 type Who = { key: string; display: string; model: string };
 
-/** A /deep run (seed 004) as the page shows it: answers, rounds with the moderator's numbers, the synthesis. */
+/** A /deep run as the page shows it: answers, rounds with the moderator's numbers, the synthesis. */
 export interface DeepState {
   kind: "deep";
   question: string;
@@ -25,7 +25,7 @@ export interface DeepState {
   complete: boolean;
 }
 
-/** A /council run (seed 002) as the page shows it: the verdict table, the consensus, the report. */
+/** A /council run as the page shows it: the verdict table, the consensus, the report. */
 export interface CouncilState {
   kind: "council";
   claim: string;

@@ -15,7 +15,7 @@ export function PanelView({ s }: { s: PanelState }) {
 }
 
 /**
- * /deep (seed 004): the first answers, then each round as a table of the debaters' stances,
+ * /deep: the first answers, then each round as a table of the debaters' stances,
  * revisions, confidence and key points with the moderator's numbers and the computed decision,
  * then the synthesis as markdown.
  */
@@ -104,7 +104,7 @@ function DeepView({ s }: { s: DeepState }) {
 const VERDICT_CLASS = { PASS: "pass", WARN: "warn", FAIL: "fail" } as const;
 
 /**
- * /council (seed 002): the verdict table (one row per judge and its perspective; round 1, and
+ * /council: the verdict table (one row per judge and its perspective; round 1, and
  * round 2 with --debate), the consensus with its counts and any note, then the report.
  */
 function CouncilView({ s }: { s: CouncilState }) {

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "preact/hooks";
 import type { VoicePlayer, VoiceView } from "./voice-player.js";
 
-/** The voice control bar (seed §4.3): LIVE badge, waveform, play/pause, volume, download. */
+/** The voice control bar: LIVE badge, waveform, play/pause, volume, download. */
 export function VoiceBar({ player, view, downloadUrl }: { player: VoicePlayer; view: VoiceView; downloadUrl?: string }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const active = view.playing && !view.paused;

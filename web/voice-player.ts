@@ -11,7 +11,7 @@ export interface VoiceView {
 }
 
 /**
- * Plays a /dvoice debate as its chunks arrive (seed §4.2): base64 → Int16 → Float32 →
+ * Plays a /dvoice debate as its chunks arrive base64 → Int16 → Float32 →
  * AudioBuffer at 24 kHz, queued strictly in arrival order (the server sends one speaker at a time)
  * through a gain node (volume) and an analyser node (the waveform). Only the next few seconds are
  * scheduled as AudioBuffers; later audio waits as Int16, so memory stays at half the size of the

@@ -10,9 +10,8 @@ const SEVERITY = { PASS: 0, WARN: 1, FAIL: 2 } as const;
 
 /**
  * The council's result: each judge's round-2 verdict, or its round-1 verdict when round 2 was not
- * run, timed out or failed (seed 002: "use R1 verdict for consolidation"); all of round 2 failing
- * is a round-1-only consolidation, noted. The consensus is the unanimous verdict, else the
- * majority, else (a tie) the more severe.
+ * run, timed out or failed; all of round 2 failing is a round-1-only consolidation, noted. The
+ * consensus is the unanimous verdict, else the majority, else (a tie) the more severe.
  */
 function consolidate(state: CouncilStateType): CouncilResult {
   const r1 = roundOf(state, 1).filter((r) => r.verdict);

@@ -11,9 +11,9 @@ import { judgeName, judgeOf, parseVerdict, roundOneMessages, roundTwoMessages } 
 /**
  * council_judge: one judge's verdict (one task per judge, in parallel). Round 1: its perspective
  * and the claim. Round 2 (--debate): the SAME conversation goes on (round 1's messages and its own
- * reply kept) with the others' full verdicts, the branch's steel-manning and seed 002's
- * anti-anchoring protocol; a verdict changed without a cited detail is flagged. A timeout is
- * marked `timeout` (in round 2 the round-1 verdict then stands); unreadable JSON is an error.
+ * reply kept) with the others' full verdicts, the branch's steel-manning and the anti-anchoring
+ * protocol; a verdict changed without a cited detail is flagged. A timeout is marked `timeout` (in
+ * round 2 the round-1 verdict then stands); unreadable JSON is an error.
  */
 export function makeCouncilJudge(deps: NodeDeps) {
   return async function councilJudge(task: JudgeTask, config: LangGraphRunnableConfig): Promise<{ rounds: JudgeRound[] }> {

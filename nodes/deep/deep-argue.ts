@@ -9,9 +9,9 @@ import { streamAnswer } from "../shared/streamed-answer.js";
 import type { ArgueTask } from "./lib/debaters.js";
 
 /**
- * Reads a debater's JSON (plain, fenced or inside prose) against seed 004's shape. Repairs rather
- * than losing the round: a confidence given in percent (85) becomes 0.85, missing lists become
- * empty, and a `no_change` without a position keeps the debater's position so far.
+ * Reads a debater's JSON (plain, fenced or inside prose) against `DebaterArgumentSchema`. Repairs
+ * rather than losing the round: a confidence given in percent (85) becomes 0.85, missing lists
+ * become empty, and a `no_change` without a position keeps the debater's position so far.
  */
 export function parseArgument(text: string, position: string): { ok: true; argument: DebaterArgument } | { ok: false; reason: string } {
   const json = extractJsonObject(text);
@@ -32,7 +32,7 @@ export function parseArgument(text: string, position: string): { ok: true; argum
 }
 
 /**
- * deep_argue: one debater argues one round (one task per debater, in parallel) with seed 004's
+ * deep_argue: one debater argues one round (one task per debater, in parallel) with the debater
  * prompt, answering in JSON. A failed call, a timeout or JSON that does not fit is this
  * debater's missing turn for the round, with the reason.
  */

@@ -11,7 +11,7 @@ import { invokeText, rethrowIfCancelled, withTimeout } from "../shared/model-cal
 
 const clamp01 = (v: unknown) => (typeof v === "number" ? Math.min(1, Math.max(0, v)) : v);
 
-/** Reads the moderator's JSON against seed 004's shape (scores clamped to 0–1, missing lists empty). */
+/** Reads the moderator's JSON against `ModeratorAssessmentSchema` (scores clamped to 0–1, missing lists empty). */
 export function parseAssessment(text: string): { ok: true; assessment: ModeratorAssessment } | { ok: false; reason: string } {
   const json = extractJsonObject(text);
   if (!json) return { ok: false, reason: "no JSON object in the moderator's answer" };
@@ -28,7 +28,7 @@ export function parseAssessment(text: string): { ok: true; assessment: Moderator
   return { ok: true, assessment: parsed.data };
 }
 
-/** This round's arguments as the moderator reads them (seed 004's template). */
+/** This round's arguments as the moderator reads them: stance, confidence, revision, key points. */
 function renderArguments(turns: DebaterTurn[]): string {
   return turns
     .map((t) => [`### Debater ${t.label}`, `- Stance: ${t.argument!.stance}`, `- Confidence: ${t.argument!.confidence}`, `- Revision: ${t.argument!.revision}`, ...t.argument!.key_points.map((k) => `- ${k}`), "---", ""].join("\n"))
@@ -37,7 +37,7 @@ function renderArguments(turns: DebaterTurn[]): string {
 
 /**
  * deep_moderate: the round's arguments are in. The moderator (the internal model) assesses them
- * in JSON; whether to stop is then computed by seed 004's rule from its numbers and the
+ * in JSON; whether to stop is then computed by the stopping rule from its numbers and the
  * debaters' revisions, never taken from its `should_stop`. Emits `deep_round_complete` with the
  * arguments, the assessment and the decision, then the next `deep_round_start` if it goes on.
  * A failed moderator counts as no convergence; a round in which no debater argued stops the run.

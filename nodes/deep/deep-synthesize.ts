@@ -7,7 +7,7 @@ import { answerOf } from "../../state/deliberation.js";
 import { lastArgument } from "./lib/debaters.js";
 import { streamFinalText } from "../shared/streamed-answer.js";
 
-/** One line per round for seed 004's `debate_log`: each debater's stance and the moderator's numbers. */
+/** One line per round for the output object's `debate_log`: each debater's stance and the moderator's numbers. */
 function roundSummary(round: number, turns: DebaterTurn[], outcome: DeepRoundOutcome | undefined): string {
   const stances = turns
     .map((t) => (t.argument ? `${t.label} ${t.argument.stance} (${t.argument.revision}, ${t.argument.confidence})` : `${t.label} no argument`))
@@ -18,9 +18,9 @@ function roundSummary(round: number, turns: DebaterTurn[], outcome: DeepRoundOut
 }
 
 /**
- * Seed 004's "Output to Stage 3": the rounds completed, each debater's last stance (its last valid
- * argument; a debater that never argued keeps its first answer), the last assessment's
- * convergence status, and a one-line log per round.
+ * The debate's output object, handed to Stage 3: the rounds completed, each debater's last stance
+ * (its last valid argument; a debater that never argued keeps its first answer), the last
+ * assessment's convergence status, and a one-line log per round.
  */
 function deepOutput(state: DeepStateType): DeepOutput {
   const rounds = state.round;
@@ -55,8 +55,8 @@ function fallbackSynthesis(output: DeepOutput): string {
 }
 
 /**
- * deep_synthesize: Stage 3. Emits seed 004's output object (`deep_output`), then streams the final
- * answer the internal model writes from it (`answer_delta`, stage `synthesis`). If that model
+ * deep_synthesize: Stage 3. Emits the debate's output object (`deep_output`), then streams the
+ * final answer the internal model writes from it (`answer_delta`, stage `synthesis`). If that model
  * fails, the consensus (or the most confident final position) is the answer, marked `fallback`.
  */
 export function makeDeepSynthesize(deps: NodeDeps) {

@@ -7,7 +7,7 @@ import type { Participant } from "../../state/participants.js";
 import { streamText } from "../shared/model-call.js";
 import { streamAnswer } from "../shared/streamed-answer.js";
 
-/** What a `Send` to a seed format's stage-1 answer carries. */
+/** What a `Send` to a deliberation format's stage-1 answer carries. */
 export interface AnswerTask {
   mode: DeliberationMode;
   participant: Participant;
@@ -18,10 +18,10 @@ export interface AnswerTask {
 }
 
 /**
- * Stage 1 of the seed formats (one task per model, all in parallel): the model answers the plain
- * question after the conversation's last turns, streamed as `answer_delta` (stage `collect`). It is never told its own name, so the
- * answer has less to give its author away when others judge it. A failure or timeout is this
- * model's alone and is kept with its reason.
+ * Stage 1 of the deliberation formats (one task per model, all in parallel): the model answers
+ * the plain question after the conversation's last turns, streamed as `answer_delta` (stage
+ * `collect`). It is never told its own name, so the answer has less to give its author away when
+ * others judge it. A failure or timeout is this model's alone and is kept with its reason.
  */
 export function makeDeliberationAnswer(deps: NodeDeps) {
   return async function deliberationAnswer(task: AnswerTask, config: LangGraphRunnableConfig): Promise<{ answers: CollectedAnswer[] }> {

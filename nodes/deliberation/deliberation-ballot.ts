@@ -27,8 +27,9 @@ export interface BallotTask {
 
 /**
  * deliberation_ballot: one model reads the anonymised answers and votes (one task per voter, in
- * parallel; /vote and /revise). The text is parsed with seed 001's parser; a failed call or an unparsable text
- * is an invalid vote, kept with its text. A text that names a participant or vendor is flagged.
+ * parallel; /vote and /revise). The text is parsed with `parseLetterVote`; a failed call or an
+ * unparsable text is an invalid vote, kept with its text. A text that names a participant or
+ * vendor is flagged.
  */
 export function makeDeliberationBallot(deps: NodeDeps) {
   return async function deliberationBallot(task: BallotTask, config: LangGraphRunnableConfig): Promise<{ ballots: VoteResponse[] }> {

@@ -27,9 +27,9 @@ interface TitleInput {
 }
 
 /**
- * deliberation_title: the last step of a seed format. A new conversation gets a 3–5 word title
- * from the internal model (`title_complete`; the question's first words if the model fails);
- * a follow-up keeps its title. Then `complete`.
+ * deliberation_title: the last step of a deliberation format. A new conversation gets a 3–5
+ * word title from the internal model (`title_complete`; the question's first words if the model
+ * fails); a follow-up keeps its title. Then `complete`.
  */
 export function makeDeliberationTitle(deps: NodeDeps) {
   return async function deliberationTitle(state: TitleInput, config: LangGraphRunnableConfig): Promise<{ conversation_title?: string }> {

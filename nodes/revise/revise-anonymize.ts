@@ -8,8 +8,8 @@ import { createLabelMap } from "../shared/labels.js";
 
 /**
  * revise_anonymize: round 1 is in. Emits `round1_complete`, stops with `error` below two
- * answers (seed 000 §F), else labels the answers for the revision round (`revision_start`
- * with the round-1 label map).
+ * answers, else labels the answers for the revision round (`revision_start` with the round-1
+ * label map).
  */
 export function makeReviseAnonymize(deps: NodeDeps) {
   return async function reviseAnonymize(state: ReviseStateType, config: LangGraphRunnableConfig): Promise<ReviseUpdate> {

@@ -5,7 +5,7 @@ import type { DebateWinnerResult, ReviseStateType, ReviseUpdate } from "../../st
 
 /**
  * revise_declare_winner: the plurality winner's REVISED answer is the result. A tie goes to the
- * first tied label alphabetically, with no chairman: peers only (seed 000 §A.5).
+ * first tied label alphabetically, with no chairman: peers only.
  */
 export async function reviseDeclareWinner(state: ReviseStateType, config: LangGraphRunnableConfig): Promise<ReviseUpdate> {
   const vote = state.tally!;

@@ -6,9 +6,9 @@ import type { ReviseStateType, ReviseUpdate } from "../../state/revise.js";
 import { planDeliberation } from "../shared/plan.js";
 
 /**
- * revise_planner: picks the 3–6 peers (a model named twice is two participants, seed 000 §F),
- * refuses a follow-up (/revise is single-turn), resets the state and announces the run with
- * `debate_start` (the seed's name for this mode) and `round1_start`.
+ * revise_planner: picks the 3–6 peers (a model named twice is two participants), refuses a
+ * follow-up (/revise is single-turn), resets the state and announces the run with `debate_start`
+ * (`debate` is the stored name of /revise) and `round1_start`.
  */
 export function makeRevisePlanner(deps: NodeDeps) {
   return async function revisePlanner(state: ReviseStateType, config: LangGraphRunnableConfig): Promise<ReviseUpdate> {

@@ -8,8 +8,7 @@ import { createLabelMap } from "../shared/labels.js";
 /**
  * revise_relabel: the revisions are in. Emits `revision_complete` (revisions in participant order,
  * with the summary), then labels the REVISED answers with a NEW shuffled map, so that no model
- * can carry a letter over from the revision round (seed 000 "Label Map Strategy"), and emits
- * `vote_start` with it.
+ * can carry a letter over from the revision round, and emits `vote_start` with it.
  */
 export function makeReviseRelabel(deps: NodeDeps) {
   return async function reviseRelabel(state: ReviseStateType, config: LangGraphRunnableConfig): Promise<ReviseUpdate> {

@@ -21,11 +21,11 @@ export interface RevisionTask {
 }
 
 /**
- * revise_revision: one model reconsiders its answer after reading the others (one task per
- * model, in parallel, each with its own prompt) and decides REVISE, STAND or MERGE. With the
- * anti-anchoring option (seed 002) it first restates its own position, in the same conversation,
- * before it is shown any other answer, and may change only on a specific cited error. A failed
- * call keeps the original answer (decision null, seed 000 §F); the model still votes.
+ * revise_revision: one model reconsiders its answer after reading the others (one task per model,
+ * in parallel, each with its own prompt) and decides REVISE, STAND or MERGE. With the
+ * anti-anchoring option it first restates its own position, in the same conversation, before it is
+ * shown any other answer, and may change only on a specific cited error. A failed call keeps the
+ * original answer (decision null); the model still votes.
  */
 export function makeReviseRevision(deps: NodeDeps) {
   return async function reviseRevision(task: RevisionTask, config: LangGraphRunnableConfig): Promise<{ revisions: RevisionResponse[] }> {

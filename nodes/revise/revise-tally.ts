@@ -4,8 +4,8 @@ import type { DebateVoteResult, ReviseStateType, ReviseUpdate } from "../../stat
 import { ALL_VOTES_INVALID, countBallots } from "../shared/outcomes.js";
 
 /**
- * revise_tally: counts the votes on the revised answers and emits `vote_complete` (seed 000
- * DebateVoteResult). No valid vote stops the run with "All votes failed to parse." (§F).
+ * revise_tally: counts the votes on the revised answers and emits `vote_complete` (a
+ * DebateVoteResult). No valid vote stops the run with "All votes failed to parse."
  */
 export async function reviseTally(state: ReviseStateType, config: LangGraphRunnableConfig): Promise<ReviseUpdate> {
   const { votes, tally, labelToModel, anonymityFlagged } = countBallots(state);

@@ -1,6 +1,6 @@
 /**
- * Seed 001's vote parser: the LAST `VOTE: Response X` in the text (a model may discuss other
- * votes before casting its own), else the last `Response X` anywhere, else null.
+ * The vote parser: the LAST `VOTE: Response X` in the text (a model may discuss other votes before
+ * casting its own), else the last `Response X` anywhere, else null.
  */
 export function parseLetterVote(text: string): string | null {
   const voteMatches = [...text.matchAll(/VOTE:\s*Response\s+([A-Z])/gi)];
@@ -10,7 +10,7 @@ export function parseLetterVote(text: string): string | null {
   return null;
 }
 
-/** The outcome of counting label votes (seed 001 VoteTally). */
+/** The outcome of counting label votes. */
 export interface LetterTally {
   tallies: Record<string, number>;
   validVoteCount: number;
@@ -21,7 +21,7 @@ export interface LetterTally {
 }
 
 /**
- * Seed 001's tallyVotes: a vote counts when it names a label of the map; anything else (null, or
+ * Counts label votes: a vote counts when it names a label of the map; anything else (null, or
  * a label that does not exist, e.g. "Response F" of A–D) is invalid. Winners hold the most votes.
  */
 export function tallyLetterVotes(votes: readonly { votedFor: string | null }[], labels: ReadonlySet<string>): LetterTally {

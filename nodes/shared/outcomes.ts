@@ -12,7 +12,7 @@ import {
 } from "../../state/deliberation.js";
 import { tallyLetterVotes, type LetterTally } from "./letter-vote.js";
 
-/** Fewest first answers a seed format goes on with. */
+/** Fewest first answers a deliberation format goes on with. */
 export const MIN_ANSWERS = 2;
 
 /** What the stage-1 report reads. */
@@ -20,7 +20,7 @@ interface AnsweredState extends PanelState {
   answers: CollectedAnswer[];
 }
 
-/** Stage 1 as the seeds report it, and whether the run can go on (at least two answers). */
+/** Stage 1 as its completion event reports it, and whether the run can go on (at least two answers). */
 interface Stage1Outcome {
   ok: CollectedAnswer[];
   payload: { data: Stage1Response[]; failed: { model: string; display: string; modelKey: string; error: string }[] };
@@ -58,7 +58,7 @@ export function reportStage1(state: AnsweredState, config: LangGraphRunnableConf
   return { ok: outcome.ok, stop: { error: outcome.error.message } };
 }
 
-/** The counted votes of a run under its current labels (seed 001 tallyVotes). */
+/** The counted votes of a run under its current labels. */
 export interface CountedVotes {
   votes: VoteResponse[];
   tally: LetterTally;

@@ -9,7 +9,7 @@ import { FORMATS, type DeliberationMode } from "../../state/formats.js";
 import { participantsFor } from "../../state/participants.js";
 import type { Participant } from "../../state/participants.js";
 
-/** What a seed format's planner reads: the keys its state takes from the top graph. */
+/** What a deliberation format's planner reads: the keys its state takes from the top graph. */
 export interface PlanInput {
   run_id: string | null;
   participants: string[] | null;
@@ -18,7 +18,7 @@ export interface PlanInput {
   conversation_mode: DeliberationMode | null;
 }
 
-/** What a seed format's planner starts from, or the update that stops the run. */
+/** What a deliberation format's planner starts from, or the update that stops the run. */
 export type Plan =
   | {
       ok: true;
@@ -37,8 +37,8 @@ export function refuse(config: LangGraphRunnableConfig, code: ErrorCode, message
 }
 
 /**
- * The checks every seed format's planner makes: the conversation's format must match, a
- * single-turn format refuses a follow-up, and the members are resolved and counted (the
+ * The checks every deliberation format's planner makes: the conversation's format must match,
+ * a single-turn format refuses a follow-up, and the members are resolved and counted (the
  * options' `models`, else the requested participants, else the format's default). The per-call
  * timeout is the options' `timeoutMs`.
  */

@@ -7,7 +7,7 @@ import type { DeliberationMode } from "../../state/formats.js";
 import { DeltaCoalescer } from "./delta-coalescer.js";
 import { answerOrFailure, streamText } from "./model-call.js";
 
-/** One model call of a seed format whose text streams to clients as `answer_delta`. */
+/** One model call of a deliberation format whose text streams to clients as `answer_delta`. */
 export interface StreamedAnswer {
   mode: DeliberationMode;
   /** `answer_delta`'s stage, e.g. `collect`, `vote` or `synthesis`. */
@@ -20,7 +20,7 @@ export interface StreamedAnswer {
 }
 
 /**
- * Runs a seed format's model call under its timeout, streaming its text as coalesced
+ * Runs a deliberation format's model call under its timeout, streaming its text as coalesced
  * `answer_delta` events. Returns the text, or the failure (only a cancelled run throws).
  */
 export function streamAnswer(ctx: RunContext, config: LangGraphRunnableConfig, a: StreamedAnswer): Promise<{ text: string; error?: string }> {
@@ -28,7 +28,7 @@ export function streamAnswer(ctx: RunContext, config: LangGraphRunnableConfig, a
   return answerOrFailure(a.timeoutMs, config.signal, coalescer, (signal) => a.call(signal, (d) => coalescer.push(d)));
 }
 
-/** What the internal model writes last in a seed format (/deep's synthesis, /council's report). */
+/** What the internal model writes last in a deliberation format (/deep's synthesis, /council's report). */
 export interface FinalText {
   mode: DeliberationMode;
   stage: string;
@@ -40,7 +40,7 @@ export interface FinalText {
   timeoutMs: number;
 }
 
-/** Streams the internal model's final text of a seed format; returns it, or the failure for the caller's fallback. */
+/** Streams the internal model's final text of a deliberation format; returns it, or the failure for the caller's fallback. */
 export function streamFinalText(deps: NodeDeps, ctx: RunContext, config: LangGraphRunnableConfig, f: FinalText): Promise<{ text: string; error?: string }> {
   return streamAnswer(ctx, config, {
     mode: f.mode,

@@ -10,14 +10,14 @@ import { streamAnswer } from "../shared/streamed-answer.js";
 import { runIdentityNames } from "../shared/anonymity.js";
 import { labelledResponses } from "../shared/labels.js";
 
-/** Chairman calls before falling back to the first tied label: the first and one retry (seed 001 §F). */
+/** Chairman calls before falling back to the first tied label: the first and one retry. */
 const TIEBREAK_ATTEMPTS = 2;
 
 /**
  * vote_tiebreak: the chairman sees only the tied answers with their vote counts and picks one.
  * An unparsable pick (or one outside the tie) is asked again once with the same prompt; after
  * that the first tied label alphabetically wins. A chairman that fails or times out stops the
- * run with `error` and no winner (seed 001 §F).
+ * run with `error` and no winner.
  */
 export function makeVoteTiebreak(deps: NodeDeps) {
   return async function voteTiebreaker(state: VoteStateType, config: LangGraphRunnableConfig): Promise<VoteUpdate> {

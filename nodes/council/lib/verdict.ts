@@ -8,14 +8,14 @@ import { extractJsonObject } from "../../shared/json-extract.js";
 
 const upper = (v: unknown) => (typeof v === "string" ? v.trim().toUpperCase() : v);
 
-/** A numeric confidence (0–1) as seed 002's HIGH/MEDIUM/LOW. */
+/** A numeric confidence (0–1) as the verdict's HIGH/MEDIUM/LOW. */
 function confidenceOf(v: unknown): unknown {
   if (typeof v !== "number") return upper(v);
   return v >= 0.75 ? "HIGH" : v >= 0.4 ? "MEDIUM" : "LOW";
 }
 
 /**
- * Reads a judge's JSON verdict (the block in its reply) against seed 002's shape. Repairs rather
+ * Reads a judge's JSON verdict (the block in its reply) against `VerdictSchema`. Repairs rather
  * than losing it: case of the enums, a numeric confidence, missing findings or recommendation.
  * `judge` is always the council's name for it (`judge-1 (correctness)`), never the model's own.
  * Also returns round 2's `r1_restatement` and `change_justification`.

@@ -1,9 +1,9 @@
 import { truncate } from "../../../state/text.js";
 
 /**
- * The context a speaker sees (seed §2 and §11): the topic, every answer of every earlier round and
- * the answers of the current round so far, each cut to `maxChars`. Answers are keyed by display
- * name in speaking order.
+ * The context a speaker sees: the topic, every answer of every earlier round and the answers of
+ * the current round so far, each cut to `maxChars`. Answers are keyed by display name in speaking
+ * order.
  */
 export function buildContextChain(
   topic: string,

@@ -19,11 +19,11 @@ export interface ResearchRequest {
 }
 
 /**
- * OneSeek's research before a turn (seed §3.1, never wired up in the original): the mini-planner
- * plans 0–4 queries, they are searched in parallel (≤3 results of ≤300 characters each, 15 s),
- * the mini-critic keeps the useful results, and the research prompt frames them as
- * `[Tavily Result] title: content` lines. Returns null when there is nothing to add. Failures are
- * logged and the turn goes on without research.
+ * OneSeek's research before a turn (never wired up in the original): the mini-planner plans 0–4
+ * queries, they are searched in parallel (≤3 results of ≤300 characters each, 15 s), the
+ * mini-critic keeps the useful results, and the research prompt frames them as `[Tavily Result]
+ * title: content` lines. Returns null when there is nothing to add. Failures are logged and the
+ * turn goes on without research.
  */
 export async function researchForTurn(deps: NodeDeps, ctx: RunContext, req: ResearchRequest): Promise<string | null> {
   const search = deps.search;

@@ -1,7 +1,7 @@
 import type { Ballot, Convergence } from "../../../state/debate.js";
 import { detectLanguage } from "../../../state/language.js";
 
-/** The arena's data, computed from state (seed §3.2: the debate-arena-data block). */
+/** The arena's data, computed from state (the debate-arena-data block). */
 export interface ArenaData {
   debate_analysis: {
     topic: string;

@@ -95,11 +95,11 @@ class Limiter {
 }
 
 /**
- * The spoken side of one /dvoice debate (seed §6, Strategy B). Each answer is handed over as soon
- * as its text is complete; the text debate never waits for it. Answers are split into sentences
- * that are synthesised with bounded parallelism (earlier speakers first), while the audio is
- * emitted strictly in speaking order: one speaker's chunks are never interleaved with another's,
- * and the first sentence streams as it arrives. A speech failure ends only that speaker's audio.
+ * The spoken side of one /dvoice debate. Each answer is handed over as soon as its text is
+ * complete; the text debate never waits for it. Answers are split into sentences that are
+ * synthesised with bounded parallelism (earlier speakers first), while the audio is emitted
+ * strictly in speaking order: one speaker's chunks are never interleaved with another's, and the
+ * first sentence streams as it arrives. A speech failure ends only that speaker's audio.
  */
 export class VoiceQueue {
   private tail: Promise<void> = Promise.resolve();

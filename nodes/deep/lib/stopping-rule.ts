@@ -17,10 +17,10 @@ export interface RoundFacts {
 }
 
 /**
- * Seed 004's exit rule, computed from the moderator's numbers and the debaters' revisions, never
- * from the moderator's own `should_stop`: stop when `agreement_score ≥ 0.8 and new_points_ratio
- * ≤ 0.15`, or every debater chose `no_change`, or the round reached `max_rounds`; but never
- * before `min_rounds` (at least one rebuttal).
+ * The exit rule, computed from the moderator's numbers and the debaters' revisions, never from the
+ * moderator's own `should_stop`: stop when `agreement_score ≥ 0.8 and new_points_ratio ≤ 0.15`, or
+ * every debater chose `no_change`, or the round reached `max_rounds`; but never before
+ * `min_rounds` (at least one rebuttal).
  */
 export function stoppingDecision(f: RoundFacts): { stop: boolean; reason: StopReason } {
   if (f.round >= f.minRounds) {

@@ -1,13 +1,13 @@
 import type { RevisionDecision } from "../../../state/revise.js";
 
-/** Seed 000 ParsedRevision. */
+/** The parts of a revision's text, each null when it was not found. */
 export interface ParsedRevision {
   decision: RevisionDecision | null;
   reasoning: string | null;
   revisedResponse: string | null;
 }
 
-// Seed 000's patterns, tolerant of markdown around the labels ("**DECISION:** REVISE", "Decision: **REVISE**").
+// The block's labels, matched tolerant of markdown around them ("**DECISION:** REVISE", "Decision: **REVISE**").
 const M = String.raw`[*_\s]*`;
 const DECISION = new RegExp(String.raw`DECISION${M}:${M}(REVISE|STAND|MERGE)\b`, "i");
 const REASONING = new RegExp(String.raw`REASONING${M}:${M}(.+?)(?:\n\n|\n${M}REVISED RESPONSE)`, "is");
@@ -15,9 +15,9 @@ const REVISED = new RegExp(String.raw`REVISED RESPONSE${M}:[*_ \t]*\n?([\s\S]+)$
 const BLOCK_LINE = new RegExp(String.raw`^${M}(?:DECISION|REASONING)${M}:.*$`, "gim");
 
 /**
- * Seed 000's parseRevision: the DECISION, the REASONING (up to a blank line or the response) and
+ * Parses a revision's text: the DECISION, the REASONING (up to a blank line or the response) and
  * everything after `REVISED RESPONSE:`. Without that marker, the text after the DECISION/REASONING
- * block is the response (seed 000 §F).
+ * block is the response.
  */
 export function parseRevision(text: string): ParsedRevision {
   const decision = (DECISION.exec(text)?.[1].toUpperCase() as RevisionDecision | undefined) ?? null;
@@ -31,7 +31,7 @@ export function parseRevision(text: string): ParsedRevision {
   return { decision, reasoning, revisedResponse };
 }
 
-/** What a revision amounts to: seed 000 §F's rules on top of the parse. */
+/** What a revision amounts to: the parse, with the fallbacks of `resolveRevision` applied. */
 export interface ResolvedRevision {
   decision: RevisionDecision | null;
   reasoning: string | null;
@@ -40,7 +40,7 @@ export interface ResolvedRevision {
 }
 
 /**
- * Applies seed 000 §F to a model's revision: no DECISION → decision null, the whole text as the
+ * Applies the fallbacks to a model's revision: no DECISION → decision null, the whole text as the
  * response (best effort), `parseSuccess: false`; STAND → the original, unchanged; a REVISE or
  * MERGE whose response cannot be found → the original.
  */
