@@ -8,16 +8,12 @@ import { makeDeepSynthesize } from "../nodes/deep/deep-synthesize.js";
 import { argueTasks } from "../nodes/deep/lib/debaters.js";
 import { makeDeliberationAnswer } from "../nodes/deliberation/deliberation-answer.js";
 import { makeDeliberationTitle } from "../nodes/deliberation/deliberation-title.js";
-import { answerTasks } from "../nodes/shared/tasks.js";
 import { DeepState, type DeepStateType } from "../state/deep.js";
 import { FormatInput } from "../state/shared.js";
-import { taskNode } from "./tasks.js";
+import { answersRoute, taskNode } from "./tasks.js";
 
 /** After the planner: the first answers, in parallel (or the end: a refused request). */
-export function routeToAnswers(state: DeepStateType): Send[] | typeof END {
-  if (state.error) return END;
-  return answerTasks(state, "deep").map((task) => new Send("deliberation_answer", task));
-}
+export const routeToAnswers = answersRoute("deep");
 
 /** Every debater argues the current round, in parallel (or the end: too few answers). */
 export function routeToArguments(state: DeepStateType): Send[] | typeof END {

@@ -10,16 +10,13 @@ import { makeRevisePlanner } from "../nodes/revise/revise-planner.js";
 import { makeReviseRelabel } from "../nodes/revise/revise-relabel.js";
 import { makeReviseRevision } from "../nodes/revise/revise-revision.js";
 import { reviseTally } from "../nodes/revise/revise-tally.js";
-import { answerTasks, ballotTasks } from "../nodes/shared/tasks.js";
+import { ballotTasks } from "../nodes/shared/tasks.js";
 import { ReviseState, type ReviseStateType } from "../state/revise.js";
 import { FormatInput } from "../state/shared.js";
-import { taskNode } from "./tasks.js";
+import { answersRoute, taskNode } from "./tasks.js";
 
 /** After the planner: the first answers, in parallel (or the end: a refused request). */
-export function routeToAnswers(state: ReviseStateType): Send[] | typeof END {
-  if (state.error) return END;
-  return answerTasks(state, "revise").map((task) => new Send("deliberation_answer", task));
-}
+export const routeToAnswers = answersRoute("revise");
 
 /** After anonymisation: one revision per model that answered, each with its own prompt. */
 export function routeToRevisions(state: ReviseStateType): Send[] | typeof END {

@@ -1,4 +1,8 @@
-import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { BaseMessage } from "@langchain/core/messages";
+import { END, Send, type LangGraphRunnableConfig } from "@langchain/langgraph";
+import { answerTasks } from "../nodes/shared/tasks.js";
+import type { DeliberationMode } from "../state/formats.js";
+import type { Participant } from "../state/participants.js";
 
 /**
  * A node that runs once per `Send`, on the Send's payload instead of the graph state. LangGraph
@@ -6,4 +10,13 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
  */
 export function taskNode<T, U>(node: (task: T, config: LangGraphRunnableConfig) => Promise<U>) {
   return node as unknown as (state: unknown, config: LangGraphRunnableConfig) => Promise<U>;
+}
+
+/**
+ * The router after a seed format's planner: every member's first answer (deliberation_answer, in
+ * parallel), or the end when the planner refused the run.
+ */
+export function answersRoute(mode: DeliberationMode) {
+  return (state: { error: string | null; members: Participant[]; question: string; messages: BaseMessage[]; timeout_ms: number }): Send[] | typeof END =>
+    state.error ? END : answerTasks(state, mode).map((task) => new Send("deliberation_answer", task));
 }

@@ -3,7 +3,7 @@ import type { NodeDeps } from "../ports/node-deps.js";
 import { makeDeliberationAnswer } from "../nodes/deliberation/deliberation-answer.js";
 import { makeDeliberationBallot } from "../nodes/deliberation/deliberation-ballot.js";
 import { makeDeliberationTitle } from "../nodes/deliberation/deliberation-title.js";
-import { answerTasks, ballotTasks } from "../nodes/shared/tasks.js";
+import { ballotTasks } from "../nodes/shared/tasks.js";
 import { makeVoteAnonymize } from "../nodes/vote/vote-anonymize.js";
 import { voteDeclareWinner } from "../nodes/vote/vote-declare-winner.js";
 import { makeVotePlanner } from "../nodes/vote/vote-planner.js";
@@ -12,13 +12,10 @@ import { makeVoteTiebreak } from "../nodes/vote/vote-tiebreak.js";
 import { answerOf } from "../state/deliberation.js";
 import { FormatInput } from "../state/shared.js";
 import { VoteState, type VoteStateType } from "../state/vote.js";
-import { taskNode } from "./tasks.js";
+import { answersRoute, taskNode } from "./tasks.js";
 
-/** After the planner: one answer per model (stage 1, in parallel), or the end (a refused request). */
-export function routeToAnswers(state: VoteStateType): Send[] | typeof END {
-  if (state.error) return END;
-  return answerTasks(state, "vote").map((task) => new Send("deliberation_answer", task));
-}
+/** After the planner: the first answers, in parallel (or the end: a refused request). */
+export const routeToAnswers = answersRoute("vote");
 
 /** After anonymisation: one vote per model that answered (stage 2, in parallel), or the end. */
 export function routeToBallots(state: VoteStateType): Send[] | typeof END {
