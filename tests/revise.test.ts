@@ -3,7 +3,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import type { ModelRequest } from "../ports/models.js";
 import { parseCommand } from "../state/commands.js";
-import { parseRevision, resolveRevision } from "../nodes/revise/lib/revision-parse.js";
+import { parseRevision, resolveRevision } from "../state/replies/revision.js";
 import { strictEventSchema } from "../state/events.js";
 import { answerOf, revisedOf, withOverrides, type Step } from "./support/fake-model.js";
 import { named, runEvents, testDeps, graphOf } from "./support/harness.js";

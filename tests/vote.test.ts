@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { ModelRequest } from "../ports/models.js";
 import { identityNames, namesMentioned, redactSelfIdentification } from "../nodes/shared/anonymity.js";
 import { cleanTitle } from "../nodes/deliberation/deliberation-title.js";
-import { parseLetterVote, tallyLetterVotes } from "../nodes/shared/letter-vote.js";
+import { parseLetterVote, tallyLetterVotes } from "../state/replies/letter-vote.js";
 import { parseCommand } from "../state/commands.js";
 import { strictEventSchema } from "../state/events.js";
 import { defaultRoster } from "../state/participants.js";

@@ -5,7 +5,7 @@ import type { NodeDeps, RunContext } from "../../ports/node-deps.js";
 import { ConvergenceAnalysisSchema, type ConvergenceAnalysis, type DebateResults } from "../../state/debate.js";
 import type { State, StateUpdate } from "../../state/graph-state.js";
 import { buildTranscript } from "./lib/context-chain.js";
-import { extractJsonObject } from "../shared/json-extract.js";
+import { extractJsonObject } from "../../state/replies/json.js";
 import { invokeText, rethrowIfCancelled, withTimeout } from "../shared/model-call.js";
 import { computeResults } from "./lib/tally.js";
 

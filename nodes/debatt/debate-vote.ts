@@ -5,7 +5,7 @@ import type { Ballot, VoteTask } from "../../state/debate.js";
 import type { StateUpdate } from "../../state/graph-state.js";
 import { invokeText, rethrowIfCancelled, withTimeout } from "../shared/model-call.js";
 import { participantMessages } from "./lib/participant-prompts.js";
-import { parseVote } from "./lib/vote-parse.js";
+import { parseVote } from "../../state/replies/debate-vote.js";
 
 /**
  * debate_vote: one participant's vote in round 4, run in parallel for every participant through

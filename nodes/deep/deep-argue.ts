@@ -3,7 +3,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { NodeDeps } from "../../ports/node-deps.js";
 import { DebaterArgumentSchema, type DebaterArgument, type DebaterTurn } from "../../state/deep.js";
 import { whoIs } from "../../state/deliberation.js";
-import { extractJsonObject } from "../shared/json-extract.js";
+import { extractJsonObject } from "../../state/replies/json.js";
 import { streamText } from "../shared/model-call.js";
 import { streamAnswer } from "../shared/streamed-answer.js";
 import type { ArgueTask } from "./lib/debaters.js";

@@ -6,7 +6,7 @@ import { ModeratorAssessmentSchema, type DebaterTurn, type DeepRoundOutcome, typ
 import { FORMATS } from "../../state/formats.js";
 import { debatersOf } from "./lib/debaters.js";
 import { stoppingDecision } from "./lib/stopping-rule.js";
-import { extractJsonObject } from "../shared/json-extract.js";
+import { extractJsonObject } from "../../state/replies/json.js";
 import { invokeText, rethrowIfCancelled, withTimeout } from "../shared/model-call.js";
 
 const clamp01 = (v: unknown) => (typeof v === "number" ? Math.min(1, Math.max(0, v)) : v);

@@ -5,7 +5,7 @@ import { whoIs, type VoteResponse } from "../../state/deliberation.js";
 import type { DeliberationMode } from "../../state/formats.js";
 import type { Participant } from "../../state/participants.js";
 import { namesMentioned } from "../shared/anonymity.js";
-import { parseLetterVote } from "../shared/letter-vote.js";
+import { parseLetterVote } from "../../state/replies/letter-vote.js";
 import { streamText } from "../shared/model-call.js";
 import { streamAnswer } from "../shared/streamed-answer.js";
 

@@ -6,7 +6,7 @@ import type { RevisionResponse } from "../../state/revise.js";
 import type { Participant } from "../../state/participants.js";
 import { invokeText, streamText } from "../shared/model-call.js";
 import { streamAnswer } from "../shared/streamed-answer.js";
-import { resolveRevision } from "./lib/revision-parse.js";
+import { resolveRevision } from "../../state/replies/revision.js";
 import { countWords } from "../../state/text.js";
 
 /** What a `Send` to revise_revision carries: one model, its own answer and the others' (anonymised). */

@@ -10,7 +10,7 @@ import {
   type Stage1Response,
   type VoteResponse,
 } from "../../state/deliberation.js";
-import { tallyLetterVotes, type LetterTally } from "./letter-vote.js";
+import { tallyLetterVotes, type LetterTally } from "../../state/replies/letter-vote.js";
 
 /** Fewest first answers a deliberation format goes on with. */
 export const MIN_ANSWERS = 2;

@@ -4,7 +4,7 @@ import type { NodeDeps } from "../../ports/node-deps.js";
 import { emit } from "../../ports/emit.js";
 import { answerOf, whoIs } from "../../state/deliberation.js";
 import type { TiebreakerResult, VoteStateType, VoteUpdate } from "../../state/vote.js";
-import { parseLetterVote } from "../shared/letter-vote.js";
+import { parseLetterVote } from "../../state/replies/letter-vote.js";
 import { streamText } from "../shared/model-call.js";
 import { streamAnswer } from "../shared/streamed-answer.js";
 import { runIdentityNames } from "../shared/anonymity.js";

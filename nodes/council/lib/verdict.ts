@@ -4,7 +4,7 @@ import { VerdictSchema, type Branch, type CouncilStateType, type JudgeRound, typ
 import { inParticipantOrder } from "../../../state/deliberation.js";
 import type { Participant } from "../../../state/participants.js";
 import { COUNCIL_PERSPECTIVES } from "../../../prompts/council.js";
-import { extractJsonObject } from "../../shared/json-extract.js";
+import { extractJsonObject } from "../../../state/replies/json.js";
 
 const upper = (v: unknown) => (typeof v === "string" ? v.trim().toUpperCase() : v);
 

@@ -2,7 +2,7 @@ import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { NodeDeps, RunContext } from "../../../ports/node-deps.js";
 import { SEARCH_LIMITS, type SearchResult } from "../../../ports/models.js";
 import type { Participant } from "../../../state/participants.js";
-import { extractJsonObject } from "../../shared/json-extract.js";
+import { extractJsonObject } from "../../../state/replies/json.js";
 import { invokeText } from "../../shared/model-call.js";
 
 /** Most web-search queries OneSeek may plan per turn. */

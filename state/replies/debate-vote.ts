@@ -1,6 +1,6 @@
-import { VoteSchema } from "../../../state/debate.js";
-import type { Participant } from "../../../state/participants.js";
-import { extractJsonObject } from "../../shared/json-extract.js";
+import { VoteSchema } from "../debate.js";
+import type { Participant } from "../participants.js";
+import { extractJsonObject } from "./json.js";
 
 /** A parsed vote, with `voted_for` mapped onto a participant's display name. */
 export interface ParsedVote {

@@ -1,4 +1,4 @@
-import type { RevisionDecision } from "../../../state/revise.js";
+import type { RevisionDecision } from "../revise.js";
 
 /** The parts of a revision's text, each null when it was not found. */
 export interface ParsedRevision {
