@@ -12,7 +12,7 @@ export interface Styles {
 }
 
 /**
- * Prints the seed formats' events for people (/vote, /revise, /deep, /council): the answers (each whole once its
+ * Prints the deliberation formats' events for people (/vote, /revise, /deep, /council): the answers (each whole once its
  * stage is in, since they stream in parallel), the revisions with their decisions and word-count
  * change, the de-anonymised vote table, the tiebreak and the winner's answer, /deep's rounds with
  * the moderator's numbers, /council's verdicts and consensus, and the final texts as they stream.

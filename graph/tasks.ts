@@ -13,7 +13,7 @@ export function taskNode<T, U>(node: (task: T, config: LangGraphRunnableConfig) 
 }
 
 /**
- * The router after a seed format's planner: every member's first answer (deliberation_answer, in
+ * The router after a deliberation format's planner: every member's first answer (deliberation_answer, in
  * parallel), or the end when the planner refused the run.
  */
 export function answersRoute(mode: DeliberationMode) {

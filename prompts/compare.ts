@@ -1,4 +1,4 @@
-/** Default prompts of /compare (issue 6; a comparison and a debate never run together). */
+/** Default prompts of /compare (a comparison and a debate never run together). */
 
 export const COMPARE_ANSWER_SYSTEM = `Du är {participant} och besvarar en fråga bredvid andra AI-modeller; svaren visas sida vid sida så att användaren kan jämföra dem.
 Svara självständigt, sakligt och koncist (högst 300 ord), med din egen bedömning och dina viktigaste skäl. Dagens datum: {date}.

@@ -1,4 +1,6 @@
-/** Default prompts of /council (issue 6): the verdict block, round 2 and the anti-anchoring protocol. */
+/** Default prompts of /council: the verdict block, round 2 and the anti-anchoring protocol. */
+
+import { VERDICT_REPLY, VERDICT_ROUND2_FIELDS } from "../state/replies/verdict.js";
 
 /** The judges' perspectives, one per judge in order; a judge's name carries its perspective (`judge-1 (correctness)`). */
 export const COUNCIL_PERSPECTIVES = [
@@ -15,16 +17,7 @@ export const COUNCIL_JUDGE_SYSTEM = `You are {judge}, a judge on a council that 
 Judge independently and concretely; cite specific details. Today's date: {date}.
 
 Write a short analysis, then end with your verdict as a JSON block exactly in this shape:
-\`\`\`json
-{
-  "judge": "{judge}",
-  "verdict": "PASS|WARN|FAIL",
-  "confidence": "HIGH|MEDIUM|LOW",
-  "key_insight": "<the single most important point>",
-  "findings": [{"severity": "critical|significant|minor", "description": "<finding>"}],
-  "recommendation": "<what to do>"
-}
-\`\`\`
+${VERDICT_REPLY}
 PASS: sound as it stands. WARN: usable with the problems fixed. FAIL: wrong or unsafe to rely on.
 Write the analysis and the JSON strings in the language of the text you judge.`;
 
@@ -43,8 +36,7 @@ The other judges' full round-1 verdicts:
 {other_verdicts}
 
 End with your round-2 verdict as a JSON block in the round-1 shape, plus two fields:
-"r1_restatement": "<your 2-3 sentence restatement>",
-"change_justification": "<the specific detail, if your verdict changed; else empty>"`;
+${VERDICT_ROUND2_FIELDS}`;
 
 /** Round 2 when round 1 was not unanimous (the `disagreed` branch). */
 export const COUNCIL_ROUND2_DISAGREED = `Round 2. The judges disagreed in round 1. Steel-man the strongest verdict that differs from yours: state the best case for it before you decide whether it changes anything.

@@ -4,6 +4,10 @@
  * Placeholders in {braces} are filled by prompts/render.ts; registry.ts declares them.
  */
 
+import { CONVERGENCE_REPLY } from "../state/replies/convergence.js";
+import { DEBATE_VOTE_REPLY } from "../state/replies/debate-vote.js";
+import { RESEARCH_CHECK_REPLY, RESEARCH_PLAN_REPLY } from "../state/replies/research.js";
+
 const LANGUAGE = "Svara alltid på samma språk som debattämnet är skrivet på.";
 
 export const DEBATE_SUPERVISOR_INSTRUCTIONS = `Du är OneSeek, en hjälpsam och saklig assistent. Dagens datum är {date}.
@@ -21,24 +25,16 @@ export const DEFAULT_DEBATE_MINI_PLANNER_PROMPT = `Du planerar webbsökningar å
 Dagens datum är {date}. Föreslå högst {max_queries} korta sökfrågor som ger aktuella fakta,
 siffror eller källor som stärker eller prövar OneSeeks argument. Föreslå inga sökningar om ämnet inte kräver det.
 Skriv sökfrågorna på samma språk som debattämnet.
-Svara ENDAST med JSON: {"queries": ["sökfråga 1", "sökfråga 2"]}`;
+${RESEARCH_PLAN_REPLY}`;
 
 export const DEFAULT_DEBATE_MINI_CRITIC_PROMPT = `Du granskar sökresultat åt OneSeek i en debatt om: {topic}
 Behåll bara resultat som är relevanta, sakliga och aktuella; släng reklam, dubbletter och irrelevant material.
-Svara ENDAST med JSON: {"keep": [0, 2], "note": "en mening om vad resultaten visar"}
-där "keep" är index (från 0) för de resultat som ska användas. ${LANGUAGE}`;
+${RESEARCH_CHECK_REPLY} ${LANGUAGE}`;
 
 export const DEFAULT_DEBATE_CONVERGENCE_PROMPT = `Du analyserar en avslutad debatt om: {topic}
 Rösterna är redan räknade: vinnare {winner}, röster {vote_counts}. Ändra inte resultatet.
 Läs inläggen och beskriv var deltagarna möts och var de skiljer sig.
-Svara ENDAST med JSON enligt:
-{"merged_summary": "sammanfattning av debatten",
- "overlap_score": 0.0,
- "agreements": ["punkt där deltagarna är överens"],
- "disagreements": ["punkt där de är oense"],
- "conflicts": [{"between": "Namn A vs Namn B", "topic": "vad konflikten gäller"}],
- "comparative_summary": "hur argumenten skiljer sig åt"}
-overlap_score är ett tal mellan 0 (ingen samsyn) och 1 (full samsyn). ${LANGUAGE}`;
+${CONVERGENCE_REPLY} ${LANGUAGE}`;
 
 export const DEFAULT_DEBATE_ANALYSIS_PROMPT = `Du skriver slutanalysen av en debatt mellan AI-modeller om: {topic}
 Vinnare enligt omröstningen: {winner} ({vote_counts}). Sammanfattning: {summary}
@@ -76,8 +72,7 @@ export const DEBATE_ROUND3_DEEPENING_PROMPT = roundPrompt(
 
 const voteTask = `Runda 4 — Röstning. Rösta på den deltagare som argumenterade bäst under debatten.
 Du får inte rösta på dig själv ({participant}). Välj en av: {candidates}.
-Svara ENDAST med JSON:
-{"voted_for": "namn", "short_motivation": "högst 200 tecken", "three_bullets": ["skäl 1", "skäl 2", "skäl 3"]}
+${DEBATE_VOTE_REPLY}
 ${LANGUAGE}`;
 
 export const DEBATE_ROUND4_VOTING_PROMPT = `{context}

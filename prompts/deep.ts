@@ -1,3 +1,6 @@
+import { ARGUMENT_REPLY } from "../state/replies/argument.js";
+import { ASSESSMENT_REPLY } from "../state/replies/assessment.js";
+
 /** Default prompts of /deep; the nodes render lists (answers, arguments) into their placeholders. */
 
 /** The debater prompt. `{previous_round}` is empty in round 1. */
@@ -16,18 +19,7 @@ export const DEEP_DEBATER = `You are a debater in a structured deliberation. You
 
 Analyze the other positions and respond with structured JSON:
 
-\`\`\`json
-{
-  "stance": "maintain|concede|partial_concede",
-  "key_points": ["<your strongest arguments>"],
-  "counterpoints": [
-    {"target": "Debater X", "point": "<what they got wrong>", "evidence": "<why>"}
-  ],
-  "revision": "no_change|minor_update|major_revision",
-  "revised_position": "<your updated answer if revision != no_change>",
-  "confidence": 0.0-1.0
-}
-\`\`\``;
+${ARGUMENT_REPLY}`;
 
 /** The moderator prompt. */
 export const DEEP_MODERATOR = `You are the debate moderator. Assess whether the debate has reached convergence.
@@ -43,16 +35,7 @@ export const DEEP_MODERATOR = `You are the debate moderator. Assess whether the 
 
 Evaluate convergence and respond with structured JSON:
 
-\`\`\`json
-{
-  "should_stop": true|false,
-  "agreement_score": 0.0-1.0,
-  "new_points_ratio": 0.0-1.0,
-  "consensus_answer": "<emerging consensus if agreement_score > 0.6, else null>",
-  "remaining_disagreements": ["<unresolved points>"],
-  "next_round_focus": "<what debaters should address if continuing, else null>"
-}
-\`\`\``;
+${ASSESSMENT_REPLY}`;
 
 /** Stage 3 (deep synthesis): it is handed the debate's output object. */
 export const DEEP_SYNTHESIS = `You write the final answer of a structured debate between several AI debaters.

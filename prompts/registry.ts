@@ -129,7 +129,7 @@ export const PROMPTS: readonly PromptDefinition[] = [
   },
   {
     key: "deliberation.answer.system",
-    description: "/vote (and the other seed formats): system prompt of each model's first answer",
+    description: "/vote, /revise and /deep: system prompt of each model's first answer",
     placeholders: [P.date()],
     default: V.DELIBERATION_ANSWER_SYSTEM,
   },
@@ -194,8 +194,8 @@ export const PROMPTS: readonly PromptDefinition[] = [
   },
   {
     key: "deep.synthesis",
-    description: "/deep: the final answer, written from the debate's output object (seed 004's Stage 3)",
-    placeholders: [P.question(), req("debate_output", "seed 004's output object as JSON: rounds, final stances, convergence, log")],
+    description: "/deep: the final answer, written from the debate's output object (its last stage)",
+    placeholders: [P.question(), req("debate_output", "the debate's output object as JSON: rounds, final stances, convergence, log")],
     default: DP.DEEP_SYNTHESIS,
   },
   {

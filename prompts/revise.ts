@@ -1,4 +1,5 @@
 import { VOTE_INSTRUCTIONS } from "./vote.js";
+import { REVISION_REPLY, REVISION_REPLY_CITING } from "../state/replies/revision.js";
 
 /** Default prompts of /revise, with the anti-anchoring protocol as an option. */
 
@@ -23,11 +24,7 @@ Instructions:
 
 State your choice, then provide the response:
 
-DECISION: [REVISE|STAND|MERGE]
-REASONING: [1-2 sentences on why]
-
-REVISED RESPONSE:
-[Your final response — if STAND, repeat your original]`;
+${REVISION_REPLY}`;
 
 /** Anti-anchoring, first turn (step 1 of the protocol): restate your own position before seeing any other. */
 export const REVISE_RESTATE = `You previously answered a question. Before you see how others answered it, RESTATE your position.
@@ -55,11 +52,7 @@ Instructions:
 
 State your choice, then provide the response:
 
-DECISION: [REVISE|STAND|MERGE]
-REASONING: [1-2 sentences; for REVISE or MERGE, cite the specific error or omission]
-
-REVISED RESPONSE:
-[Your final response — if STAND, repeat your original]`;
+${REVISION_REPLY_CITING}`;
 
 /** The vote on the revised answers. */
 export const REVISE_BALLOT = `After a round of deliberation, all respondents have finalized their answers. Vote for the single best response.

@@ -1,5 +1,8 @@
 /** Default prompts of /vote and of what the deliberation formats share. */
 
+import { LETTER_VOTE_ONLY_REPLY, LETTER_VOTE_REPLY } from "../state/replies/letter-vote.js";
+import { TITLE_REPLY } from "../state/replies/title.js";
+
 /** Stage 1 of the deliberation formats: models get the plain question; this adds only date and language. */
 export const DELIBERATION_ANSWER_SYSTEM = `Answer the user's question as well as you can: accurate, complete, clear and practical. Today's date: {date}.
 Answer in the language of the question.`;
@@ -7,10 +10,7 @@ Answer in the language of the question.`;
 /** The voting instructions that end the voting prompts of /vote and /revise. */
 export const VOTE_INSTRUCTIONS = `Consider: accuracy, completeness, clarity, helpfulness, and practical value.
 
-You MUST end your response with your vote in this exact format:
-VOTE: Response X
-
-where X is the letter of your chosen response. You may provide brief reasoning before the vote, but the last line MUST be your vote.`;
+${LETTER_VOTE_REPLY}`;
 
 /** The /vote ballot: one vote for the best anonymised answer. */
 export const VOTE_BALLOT = `You are voting for the single best response to a question. Read all responses carefully, then cast exactly ONE vote.
@@ -26,12 +26,11 @@ export const VOTE_TIEBREAKER = `There is a tie in the voting. The following resp
 {responses}
 Original question: {question}
 
-Choose the single best response. Reply with ONLY:
-VOTE: Response X`;
+Choose the single best response. ${LETTER_VOTE_ONLY_REPLY}`;
 
 /** The conversation title (3–5 words), in the question's language. */
 export const DELIBERATION_TITLE = `Generate a brief title (3-5 words) for a conversation that starts with this question:
 
 "{question}"
 
-Reply with ONLY the title, in the language of the question. No quotes, no punctuation, no explanation.`;
+${TITLE_REPLY}`;

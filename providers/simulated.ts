@@ -5,6 +5,15 @@ import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager
 import type { ModelFactory, ModelRequest } from "../ports/models.js";
 import { detectLanguage } from "../state/language.js";
 import { seededRandom } from "../state/random.js";
+import { renderArgument } from "../state/replies/argument.js";
+import { renderAssessment } from "../state/replies/assessment.js";
+import { renderConvergence } from "../state/replies/convergence.js";
+import { renderVote } from "../state/replies/debate-vote.js";
+import { renderLetterVote } from "../state/replies/letter-vote.js";
+import { renderResearchCheck, renderResearchPlan } from "../state/replies/research.js";
+import { renderRevision } from "../state/replies/revision.js";
+import { renderTitle } from "../state/replies/title.js";
+import { renderVerdict } from "../state/replies/verdict.js";
 import { ChunkStreamingChatModel } from "./chunk-streaming-model.js";
 
 /**
@@ -140,10 +149,10 @@ export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], 
       // A topic-wide favourite gets most votes, so simulated debates usually have a clear winner.
       const favourite = candidates[hash(topic) % Math.max(1, candidates.length)];
       const choice = rnd() < 0.6 ? favourite : pick(candidates, rnd);
-      return JSON.stringify({ voted_for: choice ?? "", short_motivation: t.motivation, three_bullets: [...t.bullets] });
+      return renderVote({ voted_for: choice ?? "", short_motivation: t.motivation, three_bullets: [...t.bullets] });
     }
     case "convergence":
-      return JSON.stringify({
+      return renderConvergence({
         merged_summary: t.summary,
         overlap_score: Math.round((0.4 + rnd() * 0.4) * 100) / 100,
         agreements: [...t.agreements],
@@ -160,27 +169,27 @@ export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], 
     case "supervisor":
       return t.supervisor;
     case "research_plan":
-      return JSON.stringify({ queries: [topic].filter(Boolean) });
+      return renderResearchPlan([topic].filter(Boolean));
     case "research_check":
-      return JSON.stringify({ keep: [0, 1, 2], note: t.summary });
+      return renderResearchCheck([0, 1, 2], t.summary);
     case "ballot":
     case "tiebreaker": {
       const labels = request.candidates ?? [];
       const favourite = labels[hash(topic) % Math.max(1, labels.length)];
       const choice = request.phase === "ballot" && rnd() >= 0.6 ? pick(labels, rnd) : favourite;
-      return request.phase === "ballot" ? `${t.motivation}\n\nVOTE: ${choice ?? "Response A"}` : `VOTE: ${choice ?? "Response A"}`;
+      return renderLetterVote(choice ?? "Response A", request.phase === "ballot" ? t.motivation : undefined);
     }
     case "restate":
       return fill(pick(t.open, rnd), { topic: topic || "…", stance: STANCES[lang][hash(me + topic) % 3] });
     case "revision": {
       const decision = (["REVISE", "STAND", "MERGE"] as const)[hash(`${me}|${topic}`) % 3];
       const body = simulatedAnswer({ ...request, phase: "turn", round: 2 }, messages, opts);
-      return `DECISION: ${decision}\nREASONING: ${t.revisionReason}\n\nREVISED RESPONSE:\n${body}`;
+      return renderRevision(decision, t.revisionReason, body);
     }
     case "debater": {
       const round = request.round ?? 1;
       const h = hash(`${me}|${topic}|${round}`);
-      return JSON.stringify({
+      return renderArgument({
         stance: round === 1 ? "maintain" : (["maintain", "partial_concede", "concede"] as const)[h % 3],
         key_points: [pick(t.body, rnd), pick(t.body, rnd)],
         counterpoints: [{ target: "Debater A", point: pick(t.disagreements, rnd), evidence: pick(t.body, rnd) }],
@@ -191,7 +200,7 @@ export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], 
     }
     case "moderator": {
       const round = request.round ?? 1;
-      return JSON.stringify({
+      return renderAssessment({
         should_stop: round >= 2,
         agreement_score: Math.min(0.95, Math.round((0.5 + 0.2 * round) * 100) / 100),
         new_points_ratio: Math.round((0.45 / round) * 100) / 100,
@@ -203,8 +212,7 @@ export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], 
     case "judge": {
       const verdict = (["PASS", "WARN", "WARN", "FAIL"] as const)[hash(`${me}|${topic}`) % 4];
       const judge = /"judge": "([^"]+)"/.exec(prompt)?.[1] ?? me;
-      const fence = "```";
-      return `${pick(t.body, rnd)}\n\n${fence}json\n${JSON.stringify({
+      return renderVerdict(pick(t.body, rnd), {
         judge,
         verdict,
         confidence: (["HIGH", "MEDIUM"] as const)[hash(me) % 2],
@@ -212,13 +220,13 @@ export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], 
         findings: [{ severity: verdict === "FAIL" ? "significant" : "minor", description: pick(t.disagreements, rnd) }],
         recommendation: pick(t.close, rnd),
         ...(request.round === 2 ? { r1_restatement: pick(t.open, rnd).replace("{topic}", topic).replace("{stance}", STANCES[lang][0]), change_justification: "" } : {}),
-      }, null, 2)}\n${fence}`;
+      });
     }
     case "council_report":
     case "deep_synthesis":
       return t.heads.map((h) => `${h}\n\n${pick(t.body, rnd)} ${pick(t.body, rnd)}`).join("\n\n");
     case "title":
-      return topic.replace(/[?!.]+$/, "").split(/\s+/).slice(0, 5).join(" ");
+      return renderTitle(topic);
     case "answer":
     case "compare":
     case "turn": {

@@ -1,7 +1,7 @@
 import { Annotation } from "@langchain/langgraph";
 import { z } from "zod";
 import { appended, replace } from "./channels.js";
-import { answerChannels, seedFormatChannels } from "./deliberation.js";
+import { answerChannels, deliberationChannels } from "./deliberation.js";
 
 /** One debater's structured argument in one round (the JSON the debater answers with). */
 export const DebaterArgumentSchema = z.object({
@@ -72,7 +72,7 @@ export type DeepOutput = z.infer<typeof DeepOutputSchema>;
 
 /** The /deep subgraph's state: the keys it shares with the top graph, and its own. */
 export const DeepState = Annotation.Root({
-  ...seedFormatChannels,
+  ...deliberationChannels,
   ...answerChannels,
   /** The round being argued (1-based). */
   round: replace<number>(() => 0),

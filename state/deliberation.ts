@@ -91,7 +91,7 @@ export const panelChannels = {
 };
 
 /** Every deliberation format's state starts with these: the keys shared with the top graph, and the panel's. */
-export const seedFormatChannels = { ...FormatInput.spec, ...FormatOutput.spec, ...panelChannels };
+export const deliberationChannels = { ...FormatInput.spec, ...FormatOutput.spec, ...panelChannels };
 
 /** The channels of the formats that start with every member's answer: the answers and their current labels. */
 export const answerChannels = {

@@ -1,7 +1,7 @@
 import { Annotation } from "@langchain/langgraph";
 import { z } from "zod";
 import { appended, replace } from "./channels.js";
-import { answerChannels, CountedVotesSchema, LabelMapSchema, seedFormatChannels, WhoSchema, WinnerSchema, type VoteResponse } from "./deliberation.js";
+import { answerChannels, CountedVotesSchema, LabelMapSchema, deliberationChannels, WhoSchema, WinnerSchema, type VoteResponse } from "./deliberation.js";
 
 /** A /revise decision: improve the answer, stand by it, or merge the best of all answers. */
 export const RevisionDecisionSchema = z.enum(["REVISE", "STAND", "MERGE"]);
@@ -53,7 +53,7 @@ export type DebateWinnerResult = z.infer<typeof DebateWinnerSchema>;
 
 /** The /revise subgraph's state: the keys it shares with the top graph, and its own. */
 export const ReviseState = Annotation.Root({
-  ...seedFormatChannels,
+  ...deliberationChannels,
   ...answerChannels,
   /** The labels of the answers shown during revision (label → participant key); `labels` holds the vote's. */
   round1_labels: replace<Record<string, string>>(() => ({})),

@@ -1,7 +1,7 @@
 import { Annotation } from "@langchain/langgraph";
 import { z } from "zod";
 import { appended, replace } from "./channels.js";
-import { answerChannels, CountedVotesSchema, LabelMapSchema, seedFormatChannels, VoteResponseSchema, WinnerSchema, type VoteResponse } from "./deliberation.js";
+import { answerChannels, CountedVotesSchema, LabelMapSchema, deliberationChannels, VoteResponseSchema, WinnerSchema, type VoteResponse } from "./deliberation.js";
 import type { Participant } from "./participants.js";
 
 /** The vote round, with its label map (`anonymityFlagged` added). */
@@ -30,7 +30,7 @@ export type VoteWinnerResult = z.infer<typeof VoteWinnerSchema>;
  * nothing of the other formats.
  */
 export const VoteState = Annotation.Root({
-  ...seedFormatChannels,
+  ...deliberationChannels,
   ...answerChannels,
   /** The chairman, who breaks a tie. */
   chairman: replace<Participant | null>(() => null),

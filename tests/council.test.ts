@@ -1,7 +1,7 @@
 import { AIMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import type { ModelRequest } from "../ports/models.js";
-import { parseVerdict } from "../nodes/council/lib/verdict.js";
+import { parseVerdict } from "../state/replies/verdict.js";
 import { parseCommand } from "../state/commands.js";
 import { strictEventSchema } from "../state/events.js";
 import { emptyArena, reduce } from "../web/arena-state.js";

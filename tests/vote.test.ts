@@ -3,7 +3,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import type { ModelRequest } from "../ports/models.js";
 import { identityNames, namesMentioned, redactSelfIdentification } from "../nodes/shared/anonymity.js";
-import { cleanTitle } from "../nodes/deliberation/deliberation-title.js";
+import { cleanTitle } from "../state/replies/title.js";
 import { parseLetterVote, tallyLetterVotes } from "../state/replies/letter-vote.js";
 import { parseCommand } from "../state/commands.js";
 import { strictEventSchema } from "../state/events.js";

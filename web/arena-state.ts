@@ -169,7 +169,7 @@ export function reduce(s: ArenaState, e: ClientEvent): ArenaState {
     case "done":
       return { ...s, done: true, speaking: undefined };
     default: {
-      // The seed formats keep their own state; their start events carry `simulated`.
+      // The deliberation formats keep their own state; their start events carry `simulated`.
       const simulated = "simulated" in e.data && typeof e.data.simulated === "boolean" ? e.data.simulated : s.simulated;
       const deliberation = reduceDeliberation(s.deliberation, e);
       if (deliberation !== s.deliberation) return { ...s, deliberation, simulated };

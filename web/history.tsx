@@ -18,7 +18,7 @@ export interface StoredMessage {
   error: string | null;
 }
 
-/** How the page names a stored mode (seed 000 stores /revise as "debate"). */
+/** How the page names a stored mode (/revise is stored as "debate", its original name). */
 const MODE_LABEL: Record<string, string> = {
   debatt: "/debatt",
   dvoice: "/dvoice",

@@ -69,7 +69,7 @@ function App({ conversation }: { conversation?: string }) {
       answer.player.unlock();
     }
     setMessages((all) => [...all, user, answer]);
-    // A seed format's conversation holds only its own follow-ups (and none for the single-turn
+    // A deliberation format's conversation holds only its own follow-ups (and none for the single-turn
     // ones), so a message of another kind starts a new thread.
     const kind = threadKind(text);
     if (kind !== thread.current.kind || !takesFollowUps(kind)) thread.current = { id: crypto.randomUUID(), kind };

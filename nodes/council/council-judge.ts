@@ -6,7 +6,8 @@ import { whoIs } from "../../state/deliberation.js";
 import { streamText } from "../shared/model-call.js";
 import { streamAnswer } from "../shared/streamed-answer.js";
 import type { JudgeTask } from "./lib/judges.js";
-import { judgeName, judgeOf, parseVerdict, roundOneMessages, roundTwoMessages } from "./lib/verdict.js";
+import { parseVerdict } from "../../state/replies/verdict.js";
+import { judgeName, judgeOf, roundOneMessages, roundTwoMessages } from "./lib/verdict.js";
 
 /**
  * council_judge: one judge's verdict (one task per judge, in parallel). Round 1: its perspective

@@ -2,10 +2,10 @@ import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../../ports/emit.js";
 import type { NodeDeps, RunContext } from "../../ports/node-deps.js";
-import { ConvergenceAnalysisSchema, type ConvergenceAnalysis, type DebateResults } from "../../state/debate.js";
+import type { ConvergenceAnalysis, DebateResults } from "../../state/debate.js";
 import type { State, StateUpdate } from "../../state/graph-state.js";
 import { buildTranscript } from "./lib/context-chain.js";
-import { extractJsonObject } from "../../state/replies/json.js";
+import { parseConvergence } from "../../state/replies/convergence.js";
 import { invokeText, rethrowIfCancelled, withTimeout } from "../shared/model-call.js";
 import { computeResults } from "./lib/tally.js";
 
@@ -50,9 +50,7 @@ async function analyse(deps: NodeDeps, ctx: RunContext, config: LangGraphRunnabl
     const model = deps.models.create({ phase: "convergence", topic });
     return invokeText(model, [new SystemMessage(system), new HumanMessage(buildTranscript(topic, state.debate_round_responses))], signal);
   });
-  const json = extractJsonObject(raw);
-  if (!json) throw new Error("the convergence answer holds no JSON object");
-  const parsed = ConvergenceAnalysisSchema.safeParse(json);
-  if (!parsed.success) throw new Error(`the convergence answer does not match its schema: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
-  return parsed.data;
+  const parsed = parseConvergence(raw);
+  if (!parsed.ok) throw new Error(parsed.reason);
+  return parsed.analysis;
 }

@@ -2,31 +2,12 @@ import { HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { NodeDeps } from "../../ports/node-deps.js";
 import { emit } from "../../ports/emit.js";
-import { ModeratorAssessmentSchema, type DebaterTurn, type DeepRoundOutcome, type DeepStateType, type DeepUpdate, type ModeratorAssessment } from "../../state/deep.js";
+import { type DebaterTurn, type DeepRoundOutcome, type DeepStateType, type DeepUpdate, type ModeratorAssessment } from "../../state/deep.js";
 import { FORMATS } from "../../state/formats.js";
 import { debatersOf } from "./lib/debaters.js";
 import { stoppingDecision } from "./lib/stopping-rule.js";
-import { extractJsonObject } from "../../state/replies/json.js";
+import { parseAssessment } from "../../state/replies/assessment.js";
 import { invokeText, rethrowIfCancelled, withTimeout } from "../shared/model-call.js";
-
-const clamp01 = (v: unknown) => (typeof v === "number" ? Math.min(1, Math.max(0, v)) : v);
-
-/** Reads the moderator's JSON against `ModeratorAssessmentSchema` (scores clamped to 0–1, missing lists empty). */
-export function parseAssessment(text: string): { ok: true; assessment: ModeratorAssessment } | { ok: false; reason: string } {
-  const json = extractJsonObject(text);
-  if (!json) return { ok: false, reason: "no JSON object in the moderator's answer" };
-  const parsed = ModeratorAssessmentSchema.safeParse({
-    should_stop: false,
-    consensus_answer: null,
-    next_round_focus: null,
-    remaining_disagreements: [],
-    ...json,
-    agreement_score: clamp01(json.agreement_score),
-    new_points_ratio: clamp01(json.new_points_ratio),
-  });
-  if (!parsed.success) return { ok: false, reason: parsed.error.issues.map((i) => `${i.path.join(".") || "assessment"}: ${i.message}`).join("; ") };
-  return { ok: true, assessment: parsed.data };
-}
 
 /** This round's arguments as the moderator reads them: stance, confidence, revision, key points. */
 function renderArguments(turns: DebaterTurn[]): string {

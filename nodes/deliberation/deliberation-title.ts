@@ -2,17 +2,8 @@ import { HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { NodeDeps } from "../../ports/node-deps.js";
 import { emit } from "../../ports/emit.js";
+import { cleanTitle } from "../../state/replies/title.js";
 import { invokeText, withTimeout } from "../shared/model-call.js";
-
-/** Longest title kept. */
-const MAX_TITLE_CHARS = 80;
-
-/** A model's title reply made into a title: first line, no quotes or end punctuation, at most 80 characters. */
-export function cleanTitle(reply: string): string {
-  const line = reply.trim().split("\n")[0] ?? "";
-  const bare = line.replace(/^(?:title:\s*)/i, "").replace(/["'“”‘’«»`*#]/g, "").replace(/[.!?:;,]+$/, "").replace(/\s+/g, " ").trim();
-  return bare.length <= MAX_TITLE_CHARS ? bare : `${bare.slice(0, MAX_TITLE_CHARS - 1).trimEnd()}…`;
-}
 
 /** The fallback title: the question's first five words. */
 export function titleFromQuestion(question: string): string {

@@ -1,6 +1,19 @@
-import { VoteSchema } from "../debate.js";
+import { VoteSchema, type Vote } from "../debate.js";
 import type { Participant } from "../participants.js";
-import { extractJsonObject } from "./json.js";
+import { extractJsonObject, schemaIssues } from "./json.js";
+
+/**
+ * The reply of /debatt's vote (round 4): one JSON object. `DEBATE_VOTE_REPLY` is the part of the
+ * voting prompts that asks for it (in Swedish, like the /debatt prompts), `parseVote` reads it and
+ * `renderVote` writes it (the offline provider and the test fake answer with it).
+ */
+export const DEBATE_VOTE_REPLY = `Svara ENDAST med JSON:
+{"voted_for": "namn", "short_motivation": "högst 200 tecken", "three_bullets": ["skäl 1", "skäl 2", "skäl 3"]}`;
+
+/** A vote as a model should write it. */
+export function renderVote(vote: Vote): string {
+  return JSON.stringify(vote);
+}
 
 /** A parsed vote, with `voted_for` mapped onto a participant's display name. */
 export interface ParsedVote {
@@ -36,7 +49,7 @@ export function parseVote(text: string, participants: Participant[]): VoteParse 
   };
   const parsed = VoteSchema.safeParse(repaired);
   if (!parsed.success) {
-    return { ok: false, reason: parsed.error.issues.map((i) => `${i.path.join(".") || "vote"}: ${i.message}`).join("; ") };
+    return { ok: false, reason: schemaIssues(parsed.error, "vote") };
   }
   const votedFor = matchParticipant(parsed.data.voted_for, participants);
   if (!votedFor) return { ok: false, reason: `voted_for "${parsed.data.voted_for}" names no participant` };

@@ -44,3 +44,8 @@ function matchingBrace(text: string, start: number): number {
   }
   return -1;
 }
+
+/** A schema's complaints about a reply as one line: `path: message; …` (`root` names the whole reply). */
+export function schemaIssues(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }, root: string): string {
+  return error.issues.map((i) => `${i.path.map(String).join(".") || root}: ${i.message}`).join("; ");
+}

@@ -1,4 +1,29 @@
 /**
+ * The reply of a ballot in /vote and /revise and of /vote's tiebreak: a letter vote, whose last
+ * line is `VOTE: Response X`. The constants are the parts of the prompts that ask for it,
+ * `parseLetterVote` reads it, `renderLetterVote` writes it (the offline provider and the test fake
+ * answer with it), and `tallyLetterVotes` counts the votes.
+ */
+
+/** The vote line as the prompts show it. */
+const VOTE_LINE = "VOTE: Response X";
+
+/** The ballot's reply: reasoning allowed, the vote last. */
+export const LETTER_VOTE_REPLY = `You MUST end your response with your vote in this exact format:
+${VOTE_LINE}
+
+where X is the letter of your chosen response. You may provide brief reasoning before the vote, but the last line MUST be your vote.`;
+
+/** The tiebreak's reply: the vote line only. */
+export const LETTER_VOTE_ONLY_REPLY = `Reply with ONLY:
+${VOTE_LINE}`;
+
+/** A letter vote as a model should write it: the reasoning (if any), a blank line, the vote line. */
+export function renderLetterVote(label: string, reasoning?: string): string {
+  return reasoning ? `${reasoning}\n\nVOTE: ${label}` : `VOTE: ${label}`;
+}
+
+/**
  * The vote parser: the LAST `VOTE: Response X` in the text (a model may discuss other votes before
  * casting its own), else the last `Response X` anywhere, else null.
  */

@@ -1,5 +1,27 @@
 import type { RevisionDecision } from "../revise.js";
 
+/**
+ * The reply of a revision in /revise: a DECISION/REASONING block, then the revised response.
+ * The constants are the parts of the prompts that ask for it (they differ only in what the
+ * reasoning must hold), `parseRevision` and `resolveRevision` read it, `renderRevision` writes it.
+ */
+const revisionReply = (reasoning: string) => `DECISION: [REVISE|STAND|MERGE]
+REASONING: [${reasoning}]
+
+REVISED RESPONSE:
+[Your final response — if STAND, repeat your original]`;
+
+/** The revision's reply. */
+export const REVISION_REPLY = revisionReply("1-2 sentences on why");
+
+/** The reply under the anti-anchoring protocol: a change must cite what it fixes. */
+export const REVISION_REPLY_CITING = revisionReply("1-2 sentences; for REVISE or MERGE, cite the specific error or omission");
+
+/** A revision as a model should write it. */
+export function renderRevision(decision: RevisionDecision, reasoning: string, response: string): string {
+  return `DECISION: ${decision}\nREASONING: ${reasoning}\n\nREVISED RESPONSE:\n${response}`;
+}
+
 /** The parts of a revision's text, each null when it was not found. */
 export interface ParsedRevision {
   decision: RevisionDecision | null;

@@ -3,6 +3,15 @@ import { ChatGenerationChunk } from "@langchain/core/outputs";
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
 import type { ModelFactory, ModelPhase, ModelRequest } from "../../ports/models.js";
 import { ChunkStreamingChatModel } from "../../providers/chunk-streaming-model.js";
+import type { DebaterArgument } from "../../state/deep.js";
+import { renderArgument } from "../../state/replies/argument.js";
+import { renderAssessment } from "../../state/replies/assessment.js";
+import { renderConvergence } from "../../state/replies/convergence.js";
+import { renderVote } from "../../state/replies/debate-vote.js";
+import { renderLetterVote } from "../../state/replies/letter-vote.js";
+import { renderResearchCheck, renderResearchPlan } from "../../state/replies/research.js";
+import { renderRevision } from "../../state/replies/revision.js";
+import { renderVerdict, type VerdictBlock } from "../../state/replies/verdict.js";
 
 /** What a scripted call does: answer text (streamed in word pieces), fail, or wait. */
 export interface Step {
@@ -110,7 +119,7 @@ export function answerOf(display: string, round: number): string {
  * The argument a default-scripted /deep debater makes: a minor update in round 1, no change after
  * (so a default debate stops after round 2, every debater unmoved).
  */
-export function stanceOf(display: string, round: number) {
+export function stanceOf(display: string, round: number): DebaterArgument {
   return {
     stance: "maintain",
     key_points: [`${display} point ${round}`],
@@ -122,9 +131,16 @@ export function stanceOf(display: string, round: number) {
 }
 
 /** A /council judge's reply: a line of analysis and the JSON verdict block (`extra` adds round-2 fields). */
-export function verdictReply(display: string, verdict: "PASS" | "WARN" | "FAIL", extra: Record<string, unknown> = {}): string {
-  const block = { judge: display, verdict, confidence: "HIGH", key_insight: `${display} insight`, findings: [{ severity: "minor", description: `${display} finding` }], recommendation: `${display} recommends`, ...extra };
-  return `${display} analysed it.\n\n\`\`\`json\n${JSON.stringify(block)}\n\`\`\``;
+export function verdictReply(display: string, verdict: "PASS" | "WARN" | "FAIL", extra: Partial<VerdictBlock> = {}): string {
+  return renderVerdict(`${display} analysed it.`, {
+    judge: display,
+    verdict,
+    confidence: "HIGH",
+    key_insight: `${display} insight`,
+    findings: [{ severity: "minor", description: `${display} finding` }],
+    recommendation: `${display} recommends`,
+    ...extra,
+  });
 }
 
 /** The revised answer a default-scripted model gives in /revise. */
@@ -142,10 +158,10 @@ export const defaultScript: Script = (req) => {
       return answerOf(req.participant!.display, req.round!);
     case "vote": {
       const choice = (req.candidates ?? []).find((c) => c !== req.participant!.display) ?? "";
-      return JSON.stringify({ voted_for: choice, short_motivation: `${req.participant!.display} liked ${choice}`, three_bullets: ["a", "b", "c"] });
+      return renderVote({ voted_for: choice, short_motivation: `${req.participant!.display} liked ${choice}`, three_bullets: ["a", "b", "c"] });
     }
     case "convergence":
-      return JSON.stringify({
+      return renderConvergence({
         merged_summary: "They mostly agreed.",
         overlap_score: 0.6,
         agreements: ["rules matter"],
@@ -163,17 +179,17 @@ export const defaultScript: Script = (req) => {
       return answerOf(req.participant!.display, 1);
     case "ballot":
     case "tiebreaker":
-      return `Clear and practical.\nVOTE: ${(req.candidates ?? ["Response A"])[0]}`;
+      return renderLetterVote((req.candidates ?? ["Response A"])[0], "Clear and practical.");
     case "title":
       return "A Scripted Title";
     case "revision":
-      return `DECISION: REVISE\nREASONING: ${req.participant!.display} found a point it missed.\n\nREVISED RESPONSE:\n${revisedOf(req.participant!.display)}`;
+      return renderRevision("REVISE", `${req.participant!.display} found a point it missed.`, revisedOf(req.participant!.display));
     case "restate":
       return `${req.participant!.display} restates its position.`;
     case "debater":
-      return JSON.stringify(stanceOf(req.participant!.display, req.round!));
+      return renderArgument(stanceOf(req.participant!.display, req.round!));
     case "moderator":
-      return JSON.stringify({ should_stop: false, agreement_score: 0.5, new_points_ratio: 0.5, consensus_answer: null, remaining_disagreements: ["scope"], next_round_focus: "scope" });
+      return renderAssessment({ should_stop: false, agreement_score: 0.5, new_points_ratio: 0.5, consensus_answer: null, remaining_disagreements: ["scope"], next_round_focus: "scope" });
     case "deep_synthesis":
       return "## The deep answer\n\nThe debaters converged.";
     case "judge":
@@ -181,9 +197,9 @@ export const defaultScript: Script = (req) => {
     case "council_report":
       return "## Council report\n\nThe council agrees.";
     case "research_plan":
-      return JSON.stringify({ queries: ["q1", "q2"] });
+      return renderResearchPlan(["q1", "q2"]);
     case "research_check":
-      return JSON.stringify({ keep: [0, 1] });
+      return renderResearchCheck([0, 1]);
   }
 };
 

@@ -1,46 +1,9 @@
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import type { RunContext } from "../../../ports/node-deps.js";
-import { VerdictSchema, type Branch, type CouncilStateType, type JudgeRound, type Verdict } from "../../../state/council.js";
+import type { Branch, CouncilStateType, JudgeRound } from "../../../state/council.js";
 import { inParticipantOrder } from "../../../state/deliberation.js";
 import type { Participant } from "../../../state/participants.js";
 import { COUNCIL_PERSPECTIVES } from "../../../prompts/council.js";
-import { extractJsonObject } from "../../../state/replies/json.js";
-
-const upper = (v: unknown) => (typeof v === "string" ? v.trim().toUpperCase() : v);
-
-/** A numeric confidence (0–1) as the verdict's HIGH/MEDIUM/LOW. */
-function confidenceOf(v: unknown): unknown {
-  if (typeof v !== "number") return upper(v);
-  return v >= 0.75 ? "HIGH" : v >= 0.4 ? "MEDIUM" : "LOW";
-}
-
-/**
- * Reads a judge's JSON verdict (the block in its reply) against `VerdictSchema`. Repairs rather
- * than losing it: case of the enums, a numeric confidence, missing findings or recommendation.
- * `judge` is always the council's name for it (`judge-1 (correctness)`), never the model's own.
- * Also returns round 2's `r1_restatement` and `change_justification`.
- */
-export function parseVerdict(text: string, judge: string):
-  | { ok: true; verdict: Verdict; restatement?: string; changeJustification?: string }
-  | { ok: false; reason: string } {
-  const json = extractJsonObject(text);
-  if (!json) return { ok: false, reason: "no JSON verdict in the answer" };
-  const parsed = VerdictSchema.safeParse({
-    key_insight: "",
-    recommendation: "",
-    ...json,
-    // The council's name for the judge, whatever the model called itself: other judges read it.
-    judge,
-    verdict: upper(json.verdict),
-    confidence: confidenceOf(json.confidence),
-    findings: Array.isArray(json.findings)
-      ? json.findings.map((f) => (f && typeof f === "object" ? { ...f, severity: String((f as { severity?: unknown }).severity ?? "minor").toLowerCase() } : f))
-      : [],
-  });
-  if (!parsed.success) return { ok: false, reason: parsed.error.issues.map((i) => `${i.path.join(".") || "verdict"}: ${i.message}`).join("; ") };
-  const str = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
-  return { ok: true, verdict: parsed.data, restatement: str(json.r1_restatement), changeJustification: str(json.change_justification) };
-}
 
 /** The perspective of the i-th judge (they repeat when there are more judges than perspectives). */
 export function perspectiveOf(index: number): string {

@@ -2,7 +2,7 @@ import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { NodeDeps, RunContext } from "../../../ports/node-deps.js";
 import { SEARCH_LIMITS, type SearchResult } from "../../../ports/models.js";
 import type { Participant } from "../../../state/participants.js";
-import { extractJsonObject } from "../../../state/replies/json.js";
+import { parseResearchCheck, parseResearchPlan } from "../../../state/replies/research.js";
 import { invokeText } from "../../shared/model-call.js";
 
 /** Most web-search queries OneSeek may plan per turn. */
@@ -59,12 +59,7 @@ async function planQueries(deps: NodeDeps, ctx: RunContext, req: ResearchRequest
     max_queries: MAX_QUERIES,
   });
   const answer = await invokeText(model, [new SystemMessage(system), new HumanMessage(req.context)], req.signal);
-  const queries = extractJsonObject(answer)?.queries;
-  if (!Array.isArray(queries)) return [];
-  return queries
-    .filter((q): q is string => typeof q === "string" && q.trim() !== "")
-    .map((q) => q.trim())
-    .slice(0, MAX_QUERIES);
+  return parseResearchPlan(answer, MAX_QUERIES);
 }
 
 async function critique(deps: NodeDeps, ctx: RunContext, req: ResearchRequest, results: SearchResult[]): Promise<SearchResult[]> {
@@ -72,10 +67,9 @@ async function critique(deps: NodeDeps, ctx: RunContext, req: ResearchRequest, r
   const system = ctx.prompts.render("debate.mini_critic.system", { topic: req.topic });
   const listing = results.map((r, i) => `${i}. ${r.title} (${r.url}): ${r.content}`).join("\n");
   const answer = await invokeText(model, [new SystemMessage(system), new HumanMessage(listing)], req.signal);
-  const keep = extractJsonObject(answer)?.keep;
+  const keep = parseResearchCheck(answer, results.length);
   // A critic that answers nothing usable keeps everything: the results were asked for.
-  if (!Array.isArray(keep)) return results;
-  return keep.filter((i): i is number => Number.isInteger(i) && i >= 0 && i < results.length).map((i) => results[i]);
+  return keep ? keep.map((i) => results[i]) : results;
 }
 
 function dedupe(results: SearchResult[]): SearchResult[] {

@@ -1,0 +1,30 @@
+import { ConvergenceAnalysisSchema, type ConvergenceAnalysis } from "../debate.js";
+import { extractJsonObject, schemaIssues } from "./json.js";
+
+/**
+ * The reply of /debatt's convergence analysis: one JSON object of agreements, disagreements and
+ * overlap. `CONVERGENCE_REPLY` is the part of the prompt that asks for it (in Swedish, like the
+ * /debatt prompts), `parseConvergence` reads it and `renderConvergence` writes it.
+ */
+export const CONVERGENCE_REPLY = `Svara ENDAST med JSON enligt:
+{"merged_summary": "sammanfattning av debatten",
+ "overlap_score": 0.0,
+ "agreements": ["punkt där deltagarna är överens"],
+ "disagreements": ["punkt där de är oense"],
+ "conflicts": [{"between": "Namn A vs Namn B", "topic": "vad konflikten gäller"}],
+ "comparative_summary": "hur argumenten skiljer sig åt"}
+overlap_score är ett tal mellan 0 (ingen samsyn) och 1 (full samsyn).`;
+
+/** Reads the analysis (plain, fenced or inside prose) against `ConvergenceAnalysisSchema`. */
+export function parseConvergence(text: string): { ok: true; analysis: ConvergenceAnalysis } | { ok: false; reason: string } {
+  const json = extractJsonObject(text);
+  if (!json) return { ok: false, reason: "the convergence answer holds no JSON object" };
+  const parsed = ConvergenceAnalysisSchema.safeParse(json);
+  if (!parsed.success) return { ok: false, reason: `the convergence answer does not match its schema: ${schemaIssues(parsed.error, "analysis")}` };
+  return { ok: true, analysis: parsed.data };
+}
+
+/** An analysis as a model should write it. */
+export function renderConvergence(analysis: ConvergenceAnalysis): string {
+  return JSON.stringify(analysis);
+}
