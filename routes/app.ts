@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import express, { type Express } from "express";
+import helmet from "helmet";
 import type { DebattGraph } from "../graph/build.js";
 import { stderrLog, type AppDeps } from "../service/app-deps.js";
 import { createRunService, type RunService } from "../service/run-service.js";
@@ -47,10 +48,11 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   const started = Date.now();
   const app = express();
   app.disable("x-powered-by");
+  app.use(securityHeaders());
 
   app.get("/healthz", (_req, res) => {
     const prompts = deps.prompts.health();
-    const status = service.shuttingDown ? "shutting_down" : prompts.ok ? "ok" : "degraded";
+    const status = service.shuttingDown ? "draining" : prompts.ok ? "ok" : "degraded";
     res.status(service.shuttingDown ? 503 : 200).json({
       status,
       uptime_s: Math.round((Date.now() - started) / 1000),
@@ -92,4 +94,33 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   });
   app.use(errorHandler(log));
   return { app, service, graph };
+}
+
+/**
+ * The security headers of every response (helmet): a Content-Security-Policy that allows only
+ * the page's own files (no inline script, no framing, no plugins), `nosniff`, `X-Frame-Options:
+ * DENY` and `Referrer-Policy: no-referrer`. `upgrade-insecure-requests` is left out: the server is
+ * reached over plain HTTP on loopback, and TLS is a reverse proxy's business.
+ */
+function securityHeaders() {
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "script-src-attr": ["'none'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "media-src": ["'self'", "blob:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+      },
+    },
+    frameguard: { action: "deny" },
+    referrerPolicy: { policy: "no-referrer" },
+  });
 }

@@ -6,9 +6,14 @@ import { openCheckpoints } from "../providers/checkpointer.js";
 import { openHistory } from "../history/open.js";
 import { createApp } from "./app.js";
 
+/** The URL of the address really bound (an IPv6 address in brackets). */
+function urlOf(address: AddressInfo): string {
+  return `http://${address.family === "IPv6" ? `[${address.address}]` : address.address}:${address.port}`;
+}
+
 /**
- * Entry point of `npm start`: reads the environment, serves on PORT, and on SIGTERM or SIGINT stops
- * accepting connections, lets running debates finish within SHUTDOWN_GRACE_MS, cancels what is
+ * Entry point of `npm start`: reads the environment, serves on HOST (loopback by default) and PORT, and on SIGTERM or SIGINT drains
+ * (no new runs; `/healthz` answers 503 `draining`), lets running debates finish within SHUTDOWN_GRACE_MS, cancels what is
  * left (its clients get an `error` event and `done`), and exits 0.
  */
 async function main(): Promise<void> {
@@ -34,12 +39,10 @@ async function main(): Promise<void> {
   });
   log(`the history is in ${history.where}: GET /api/v1/conversations`);
   const { app, service } = createApp(deps, { checkpointer: checkpoints.saver, history });
-  const server = app.listen(deps.settings.port, () => {
-    const { port } = server.address() as AddressInfo;
-    log(`listening on http://127.0.0.1:${port} (pid ${process.pid})`);
-  });
+  const { host, port } = deps.settings;
+  const server = app.listen(port, host, () => log(`listening on ${urlOf(server.address() as AddressInfo)} (pid ${process.pid})`));
   server.on("error", (err) => {
-    log(`cannot listen on port ${deps.settings.port}: ${err.message}`);
+    log(`cannot listen on ${host} port ${port}: ${err.message}`);
     process.exit(1);
   });
 
@@ -47,11 +50,12 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log(`${signal}: no new connections; waiting up to ${deps.settings.shutdownGraceMs} ms for ${service.size} running stream(s)`);
-    server.close();
-    server.closeIdleConnections();
+    // Draining: the server still answers (a load balancer reads /healthz's 503 and moves traffic
+    // away; readers may still replay), but no new run starts. It closes once the runs are done.
+    log(`${signal}: draining: no new runs, /healthz answers 503; waiting up to ${deps.settings.shutdownGraceMs} ms for ${service.size} running stream(s)`);
     const cancelled = await service.shutdown(deps.settings.shutdownGraceMs);
     if (cancelled > 0) log(`cancelled ${cancelled} stream(s) at the end of the grace period`);
+    server.close();
     server.closeAllConnections();
     await deps.prompts.close();
     await deps.events?.close?.();

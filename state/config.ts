@@ -78,6 +78,8 @@ const EnvSchema = z.object({
   /** Bearer token of the admin API; absent → the admin routes answer 503. */
   ADMIN_TOKEN: z.string().min(16, "ADMIN_TOKEN must be at least 16 characters").optional(),
   PORT: z.coerce.number({ error: "PORT must be a number" }).int().min(0).max(65_535).default(3000),
+  /** The address to listen on: loopback by default, so nothing on the network reaches the server. */
+  HOST: z.string().trim().min(1, "HOST must not be empty").default("127.0.0.1"),
   /** Interval of SSE keep-alive comments while a stream waits. */
   SSE_KEEPALIVE_MS: positiveInt("SSE_KEEPALIVE_MS").default(15_000),
   /** After SIGTERM, how long running runs may take to finish before they are cancelled. */
@@ -117,6 +119,7 @@ const SettingsSchema = EnvSchema.transform((e) => ({
   dataDir: e.DEBATT_DATA_DIR,
   adminToken: e.ADMIN_TOKEN,
   port: e.PORT,
+  host: e.HOST,
   sseKeepAliveMs: e.SSE_KEEPALIVE_MS,
   shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
   databaseUrl: e.DATABASE_URL,

@@ -156,13 +156,16 @@ describe("faults over HTTP: nothing is lost", () => {
 });
 
 describe("SIGTERM during a debate", () => {
-  it("stops accepting, lets the running debate finish, and exits 0", async () => {
+  it("drains: /healthz answers 503 draining, new runs are refused, the running debate finishes, and it exits 0", async () => {
     const server = await startServerProcess({ SIMULATED_LATENCY_MS: "40", SHUTDOWN_GRACE_MS: "30000" });
-    let refused: unknown;
+    let health: Promise<[number, unknown]> | undefined;
+    let refused: Promise<[number, unknown]> | undefined;
     const { events } = await readSse(await postChat(server.url, { message: "/debatt Avslut", participants: ["call_grok", "call_claude"] }), (e) => {
       if (e.event === "debate-participant-start" && e.data.round === 1 && e.data.position === 1) {
         server.child.kill("SIGTERM");
-        setTimeout(() => fetch(`${server.url}/healthz`).then(() => (refused = false), (err) => (refused = err)), 100);
+        const later = (f: () => Promise<Response>) => new Promise<[number, unknown]>((resolve) => setTimeout(() => void f().then(async (r) => resolve([r.status, await r.json()])), 100));
+        health = later(() => fetch(`${server.url}/healthz`));
+        refused = later(() => postChat(server.url, { message: "/debatt Another" }));
       }
     });
 
@@ -170,8 +173,9 @@ describe("SIGTERM during a debate", () => {
     expect(names(events)).toContain("debate-results");
     expect(events.at(-1)!.event).toBe("done");
     expect(idsAreGapless(events)).toBe(true);
-    expect(refused).toBeInstanceOf(Error);
-    expect(server.log()).toMatch(/SIGTERM: no new connections/);
+    expect(await health).toEqual([503, expect.objectContaining({ status: "draining" })]);
+    expect(await refused).toEqual([503, { error: expect.objectContaining({ code: "shutting_down" }) }]);
+    expect(server.log()).toMatch(/SIGTERM: draining/);
   });
 
   it("cancels a debate still running when the grace period ends, telling the client, and exits 0", async () => {
