@@ -1,6 +1,6 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { RunSettings } from "../state/config.js";
-import type { Participant } from "../state/participants.js";
+import type { ModelAllowlist, Participant } from "../state/participants.js";
 import type { VoiceSettings } from "../state/voice.js";
 import type { ModelFactory, SearchClient, SpeechCache, SpeechSynthesizer } from "./models.js";
 
@@ -57,6 +57,8 @@ export interface NodeDeps {
   search?: SearchClient;
   /** The configured participants. */
   roster: Participant[];
+  /** Model ids a run may name besides the roster's. */
+  allowedModels: ModelAllowlist;
   /** The internal model: OneSeek's, the supervisor's, the synthesis's, the default chairman's. */
   internalModel: string;
   /** /dvoice's speech; absent → the voice events say that no speech provider is configured. */

@@ -6,7 +6,7 @@ import { formatOfCommand, parseCommand } from "../state/commands.js";
 import type { Settings } from "../state/config.js";
 import { MAX_PARTICIPANTS } from "../state/formats.js";
 import { participantsFor } from "../state/participants.js";
-import { HttpError } from "./errors.js";
+import { HttpError, participantsRefused } from "./errors.js";
 import { checkFollowUp, CONVERSATION_ID, CONVERSATION_ID_RULE } from "./follow-up.js";
 import { SseStream } from "./sse.js";
 
@@ -105,9 +105,9 @@ export function parseJsonBody<T>(req: Request, schema: z.ZodType<T>, example: st
  */
 function checkParticipants(settings: Settings, command: ReturnType<typeof parseCommand>, participants: string[] | undefined): void {
   try {
-    participantsFor(formatOfCommand(command) ?? "debatt", settings.roster, participants);
+    participantsFor(formatOfCommand(command) ?? "debatt", settings.roster, participants, settings.allowedModels);
   } catch (err) {
-    throw new HttpError(400, "invalid_participants", (err as Error).message);
+    throw participantsRefused(err);
   }
 }
 

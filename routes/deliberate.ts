@@ -4,7 +4,7 @@ import type { FormatOptions } from "../state/config.js";
 import { FORMATS, formatOfStoredMode, type DeliberationMode } from "../state/formats.js";
 import { participantsFor, resolveParticipant } from "../state/participants.js";
 import { MAX_MESSAGE_CHARS, parseJsonBody, postOnly, streamRun, userText, type ChatRouteDeps } from "./chat.js";
-import { HttpError } from "./errors.js";
+import { HttpError, participantsRefused } from "./errors.js";
 import { checkFollowUp } from "./follow-up.js";
 
 /**
@@ -85,10 +85,10 @@ export function deliberateRouter(deps: ChatRouteDeps): Router {
         ? { models: body.modeConfig?.councilModels, chairman: body.modeConfig?.chairmanModel, timeoutMs: body.modeConfig?.timeoutMs }
         : { ...body.modeConfig };
     try {
-      participantsFor(mode, deps.settings.roster, modeConfig.models);
-      if (modeConfig.chairman) resolveParticipant(deps.settings.roster, modeConfig.chairman);
+      participantsFor(mode, deps.settings.roster, modeConfig.models, deps.settings.allowedModels);
+      if (modeConfig.chairman) resolveParticipant(deps.settings.roster, modeConfig.chairman, deps.settings.allowedModels);
     } catch (err) {
-      throw new HttpError(400, "invalid_participants", (err as Error).message);
+      throw participantsRefused(err);
     }
     await streamRun(deps, res, {
       message: `${FORMATS[mode].command} ${body.question}`,

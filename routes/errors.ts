@@ -18,6 +18,7 @@ export class HttpError extends DebattError {
 /** How the errors of the layers below routes are answered: status, the answer's code, extra headers. */
 const DOMAIN_ERRORS: Partial<Record<ErrorCode, [number, ErrorCode, Record<string, string>?]>> = {
   prompt_error: [400, "invalid_prompt"],
+  unknown_model: [400, "unknown_model"],
   store_unavailable: [503, "store_unavailable", { "Retry-After": "5" }],
   encryption_key_missing: [409, "encryption_key_missing"],
   secret_error: [500, "secret_error"],
@@ -39,6 +40,11 @@ const BODY_ERRORS: Record<string, [number, ErrorCode]> = {
   "stream.encoding.set": [500, "internal_error"],
   "parameters.too.many": [413, "payload_too_large"],
 };
+
+/** A refused participant list as a 400: `unknown_model` for a model not allowed, else `invalid_participants`. */
+export function participantsRefused(err: unknown): HttpError {
+  return DebattError.isInstance(err) ? toHttpError(err) : new HttpError(400, "invalid_participants", (err as Error).message);
+}
 
 /**
  * Maps any error to an HTTP error: the one place where typed errors meet status codes.

@@ -68,6 +68,7 @@ export function nodeDepsOf(app: AppDeps): NodeDeps {
     models: app.models,
     search: app.search,
     roster: app.settings.roster,
+    allowedModels: app.settings.allowedModels,
     internalModel: app.settings.oneseekModel,
     context,
     voice: speech && {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { ConfigError } from "./errors.js";
 import { FORMATS } from "./formats.js";
-import { defaultRoster, RosterSchema, type Participant } from "./participants.js";
+import { defaultRoster, RosterSchema, type ModelAllowlist, type Participant } from "./participants.js";
 
 /**
  * The configuration, in two levels, each one zod schema with its defaults inside:
@@ -80,6 +80,8 @@ const EnvSchema = z.object({
   PORT: z.coerce.number({ error: "PORT must be a number" }).int().min(0).max(65_535).default(3000),
   /** The address to listen on: loopback by default, so nothing on the network reaches the server. */
   HOST: z.string().trim().min(1, "HOST must not be empty").default("127.0.0.1"),
+  /** Model ids a request may name besides the roster's: a comma list, or `*` for any (none by default). */
+  ALLOWED_MODELS: z.string().optional(),
   /** Interval of SSE keep-alive comments while a stream waits. */
   SSE_KEEPALIVE_MS: positiveInt("SSE_KEEPALIVE_MS").default(15_000),
   /** After SIGTERM, how long running runs may take to finish before they are cancelled. */
@@ -103,6 +105,7 @@ const SettingsSchema = EnvSchema.transform((e) => ({
   openaiBaseUrl: e.OPENAI_BASE_URL,
   roster: parseRoster(e.DEBATE_PARTICIPANTS, e.ONESEEK_MODEL),
   oneseekModel: e.ONESEEK_MODEL,
+  allowedModels: allowlistOf(e.ALLOWED_MODELS),
   tavilyApiKey: e.TAVILY_API_KEY,
   tavilyBaseUrl: e.TAVILY_BASE_URL,
   responseTimeoutMs: e.DEBATE_RESPONSE_TIMEOUT_MS,
@@ -130,6 +133,12 @@ const SettingsSchema = EnvSchema.transform((e) => ({
 
 /** Process-wide settings read from the environment (see EnvSchema for each one's variable and default). */
 export type Settings = z.output<typeof SettingsSchema>;
+
+/** Reads `ALLOWED_MODELS`: `*`, or model ids separated by commas. */
+function allowlistOf(raw: string | undefined): ModelAllowlist {
+  if (raw?.trim() === "*") return "*";
+  return (raw ?? "").split(",").map((m) => m.trim()).filter(Boolean);
+}
 
 /** Reads `DEBATE_PARTICIPANTS`: inline JSON, or the path of a JSON file. */
 function parseRoster(raw: string | undefined, oneseekModel: string): Participant[] {

@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   "voice_unavailable",
   // A run's request, refused before or when it starts.
   "invalid_participants",
+  "unknown_model",
   "invalid_mode_config",
   "unknown_option",
   "missing_topic",

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { DebattError } from "./errors.js";
 import { FORMATS, MAX_PARTICIPANTS, MIN_PARTICIPANTS, type FormatId, type FormatSpec } from "./formats.js";
-
 
 /** One debater: a chat model with a stable key and a display name. */
 export const ParticipantSchema = z.object({
@@ -74,19 +74,32 @@ export function selectParticipants(roster: Participant[], requested?: string[] |
 }
 
 /**
- * One participant named by roster key, display name or model id (case-insensitive). A name that
- * is not on the roster but looks like a model id (`vendor/model`) becomes a participant of its
- * own, so a request that names models directly (`councilModels: ["openai/o3", …]`) works as
- * long as the endpoint serves that model. Throws naming the entry otherwise.
+ * The model ids a request may name besides the roster's (`ALLOWED_MODELS`): `*` for any, else a
+ * list. Every call of a model costs money, so by default only the roster's models may be asked.
  */
-export function resolveParticipant(roster: Participant[], name: string): Participant {
+export type ModelAllowlist = "*" | readonly string[];
+
+/** Longest model id shown in an error message (an id may be kilobytes long). */
+const SHOWN_ID_CHARS = 80;
+
+/**
+ * One participant named by roster key, display name or model id (case-insensitive). A model id
+ * (`vendor/model`) that is not on the roster becomes a participant of its own only when the
+ * allowlist admits it; otherwise it is refused with `unknown_model`, naming it. Throws naming the
+ * entry otherwise.
+ */
+export function resolveParticipant(roster: Participant[], name: string, allowed: ModelAllowlist = []): Participant {
   const wanted = name.trim().toLowerCase();
   const hit = roster.find((p) => p.key === wanted || p.display.toLowerCase() === wanted || p.model.toLowerCase() === wanted);
   if (hit) return hit;
   if (/^[\w.-]+\/[\w.:-]+$/.test(name.trim())) {
     const model = name.trim();
+    if (allowed !== "*" && !allowed.some((m) => m.toLowerCase() === wanted)) {
+      const shown = model.length > SHOWN_ID_CHARS ? `${model.slice(0, SHOWN_ID_CHARS)}… (${model.length} characters)` : model;
+      throw new DebattError("unknown_model", `model "${shown}" is not on the roster (${roster.map((p) => p.model).join(", ")}), and ALLOWED_MODELS does not allow it`);
+    }
     const display = model.split("/")[1];
-    return { key: `model_${model.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "")}`, display, model };
+    return { key: `model_${wanted.replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "")}`, display, model };
   }
   throw new Error(`unknown participant "${name}": use a roster key (${roster.map((p) => p.key).join(", ")}), a display name or a model id like vendor/model`);
 }
@@ -99,11 +112,12 @@ export function resolveDeliberators(
   roster: Participant[],
   requested: string[] | null | undefined,
   bounds: { command: string; min: number; max: number; duplicates?: "merge" | "separate"; byDefault?: number },
+  allowed: ModelAllowlist = [],
 ): Participant[] {
   const picked: Participant[] = [];
   const copies = new Map<string, number>();
   for (const name of requested?.length ? requested : roster.slice(0, bounds.byDefault ?? bounds.max).map((p) => p.key)) {
-    const p = resolveParticipant(roster, name);
+    const p = resolveParticipant(roster, name, allowed);
     const n = (copies.get(p.key) ?? 0) + 1;
     copies.set(p.key, n);
     if (n === 1) picked.push(p);
@@ -119,9 +133,9 @@ export function resolveDeliberators(
 /**
  * The participants of a run of `format`: the requested ones, else the format's default. The chat's
  * formats take a subset of the roster by key or name; the deliberation formats also take model
- * ids, and their own counts. Throws a message naming the problem (unknown name, wrong count).
+ * ids (of the roster, or admitted by `allowed`), and their own counts. Throws a message naming the problem (unknown name, wrong count).
  */
-export function participantsFor(format: FormatId, roster: Participant[], requested?: string[] | null): Participant[] {
+export function participantsFor(format: FormatId, roster: Participant[], requested?: string[] | null, allowed: ModelAllowlist = []): Participant[] {
   const spec: FormatSpec = FORMATS[format];
-  return spec.thread === "chat" ? selectParticipants(roster, requested) : resolveDeliberators(roster, requested, { command: spec.command, ...spec.participants });
+  return spec.thread === "chat" ? selectParticipants(roster, requested) : resolveDeliberators(roster, requested, { command: spec.command, ...spec.participants }, allowed);
 }

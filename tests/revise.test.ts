@@ -318,7 +318,7 @@ describe("/revise: every edge case of seed 000 §F", () => {
   });
 
   it("Duplicate models in config", async () => {
-    const { deps, models } = testDeps();
+    const { deps, models } = testDeps({ settings: { allowedModels: ["openai/o3"] } });
     const events = await runEvents(deps, "/revise Q?", { modeConfig: { models: ["openai/o3", "openai/o3", "call_grok", "call_grok"] } });
     const who = named(events, "debate-start")[0].participants;
     expect(who.map((p: { modelKey: string }) => p.modelKey)).toEqual(["model_openai_o3", "model_openai_o3_2", "call_grok", "call_grok_2"]);
@@ -345,7 +345,7 @@ describe("/revise: every edge case of seed 000 §F", () => {
 
 describe("/revise over HTTP and in Studio", () => {
   it("runs the seed's example request (mode `debate`) on POST /api/v1/deliberate/stream", async () => {
-    const { deps } = testDeps();
+    const { deps } = testDeps({ settings: { allowedModels: "*" } });
     const server = await startApp(deps);
     try {
       const res = await postDeliberate(server.url, {

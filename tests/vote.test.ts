@@ -411,7 +411,7 @@ describe("/vote: every edge case of seed 001 §F", () => {
 
 describe("/vote over HTTP", () => {
   it("runs the seed's example request on POST /api/v1/deliberate/stream, events in kebab-case", async () => {
-    const { deps, models } = testDeps();
+    const { deps, models } = testDeps({ settings: { allowedModels: ["anthropic/claude-opus-4-6", "openai/o3", "google/gemini-2.5-pro", "perplexity/sonar-pro"] } });
     const server = await startApp(deps);
     try {
       const res = await postDeliberate(server.url, {
@@ -467,7 +467,8 @@ describe("/vote over HTTP", () => {
     { name: "an unknown conversationId", body: { question: "Q?", mode: "vote", conversationId: "c-1" }, status: 404, message: /conversation "c-1" not found/ },
   ];
   it.each(BAD)("refuses $name with a $status that names the problem", async ({ body, status, message }) => {
-    const { deps } = testDeps();
+    // Off-roster model ids allowed, so that the count is what is refused.
+    const { deps } = testDeps({ settings: { allowedModels: "*" } });
     const server = await startApp(deps);
     try {
       const res = await postDeliberate(server.url, body);

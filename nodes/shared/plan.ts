@@ -4,7 +4,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../../ports/emit.js";
 import type { NodeDeps, RunContext } from "../../ports/node-deps.js";
 import type { ResolvedOptions } from "../../state/config.js";
-import type { ErrorCode } from "../../state/errors.js";
+import { DebattError, type ErrorCode } from "../../state/errors.js";
 import { FORMATS, type DeliberationMode } from "../../state/formats.js";
 import { participantsFor } from "../../state/participants.js";
 import type { Participant } from "../../state/participants.js";
@@ -30,6 +30,11 @@ export type Plan =
     }
   | { ok: false; update: { error: string; members: Participant[] } };
 
+/** The code of a refused participant list: `unknown_model` for a model not allowed, else `invalid_participants`. */
+export function participantErrorCode(err: unknown): ErrorCode {
+  return DebattError.isInstance(err) ? err.code : "invalid_participants";
+}
+
 /** Stops a run before it starts: the `error` event and the update that ends the subgraph. */
 export function refuse(config: LangGraphRunnableConfig, code: ErrorCode, message: string): Plan & { ok: false } {
   emit(config, "error", { code, message });
@@ -53,9 +58,9 @@ export function planDeliberation(deps: NodeDeps, ctx: RunContext, state: PlanInp
   const options = state.options;
   let participants: Participant[];
   try {
-    participants = participantsFor(mode, deps.roster, options.models ?? state.participants);
+    participants = participantsFor(mode, deps.roster, options.models ?? state.participants, deps.allowedModels);
   } catch (err) {
-    return refuse(config, "invalid_participants", (err as Error).message);
+    return refuse(config, participantErrorCode(err), (err as Error).message);
   }
   const id = state.run_id ?? ctx.run.runId ?? randomUUID();
   return {

@@ -4,7 +4,7 @@ import type { NodeDeps } from "../../ports/node-deps.js";
 import { whoIs } from "../../state/deliberation.js";
 import { resolveParticipant, type Participant } from "../../state/participants.js";
 import type { VoteStateType, VoteUpdate } from "../../state/vote.js";
-import { planDeliberation, refuse } from "../shared/plan.js";
+import { participantErrorCode, planDeliberation, refuse } from "../shared/plan.js";
 
 /**
  * vote_planner: picks the voting models (the request's, else the first seven of the roster) and
@@ -18,9 +18,9 @@ export function makeVotePlanner(deps: NodeDeps) {
     const named = plan.options.chairman;
     let chairman: Participant;
     try {
-      chairman = named ? resolveParticipant(deps.roster, named) : { key: "chairman", display: "Chairman", model: deps.internalModel };
+      chairman = named ? resolveParticipant(deps.roster, named, deps.allowedModels) : { key: "chairman", display: "Chairman", model: deps.internalModel };
     } catch (err) {
-      return refuse(config, "invalid_participants", (err as Error).message).update;
+      return refuse(config, participantErrorCode(err), (err as Error).message).update;
     }
     emit(config, "vote_start", {
       conversationId: plan.conversationId,
