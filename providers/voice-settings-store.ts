@@ -77,6 +77,10 @@ export class VoiceSettingsStore {
     const current = await this.load();
     const keepKey = input.api_key === undefined || input.api_key === maskKey(current.api_key);
     const settings = VoiceSettingsSchema.parse({ ...this.defaults, ...input, api_key: keepKey ? current.api_key : input.api_key });
+    // The stored key goes only to the host it was given for: a new api_base needs the key again.
+    if (keepKey && current.api_key && settings.api_base !== current.api_base) {
+      throw new DebattError("api_key_required", `api_base changes from ${current.api_base} to ${settings.api_base}: send api_key again (the stored key is never sent to another host), or "" to remove it`);
+    }
     if (settings.api_key && !this.box) throw new EncryptionKeyMissingError();
     const stored = { ...settings, api_key: settings.api_key ? this.box!.seal(settings.api_key) : "" };
     await this.values.setValue(VOICE_SETTINGS_KEY, JSON.stringify(stored));

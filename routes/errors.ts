@@ -19,6 +19,7 @@ export class HttpError extends DebattError {
 const DOMAIN_ERRORS: Partial<Record<ErrorCode, [number, ErrorCode, Record<string, string>?]>> = {
   prompt_error: [400, "invalid_prompt"],
   unknown_model: [400, "unknown_model"],
+  api_key_required: [400, "api_key_required"],
   store_unavailable: [503, "store_unavailable", { "Retry-After": "5" }],
   encryption_key_missing: [409, "encryption_key_missing"],
   secret_error: [500, "secret_error"],

@@ -13,6 +13,7 @@ export const ERROR_CODES = [
   "encryption_key_missing",
   "secret_error",
   "invalid_settings",
+  "api_key_required",
   "voice_unavailable",
   // A run's request, refused before or when it starts.
   "invalid_participants",

@@ -98,3 +98,36 @@ describe("voice settings for admins", () => {
     expect(events.filter((e) => e.event === "debate-voice-done")).toHaveLength(6);
   });
 });
+
+describe("the voice key stays where it was sent", () => {
+  it("refuses a new api_base without the key again (400 api_key_required), so the stored key never reaches another host", async () => {
+    const trusted = await startFakeSpeech(() => ({ bytes: 2_000 }));
+    const other = await startFakeSpeech(() => ({ bytes: 2_000 }));
+    cleanups.push(trusted.close, other.close);
+    const { app, call } = await server();
+    const saved = await call("PUT", "voice-settings", { api_key: "sk-tts-key", api_base: trusted.baseURL });
+    expect(saved.status).toBe(200);
+
+    for (const attempt of [
+      { api_base: other.baseURL },
+      { api_base: other.baseURL, api_key: saved.body.api_key }, // the masked key sent back counts as no key
+      { model: "tts-1-hd" }, // no api_base: it would fall back to the default host
+    ]) {
+      const refused = await call("PUT", "voice-settings", attempt);
+      expect(refused.status, JSON.stringify(attempt)).toBe(400);
+      expect(refused.body.error.code).toBe("api_key_required");
+      expect(refused.body.error.message).toContain("send api_key again");
+    }
+    expect((await call("GET", "voice-settings")).body).toMatchObject({ api_base: trusted.baseURL, api_key_set: true });
+
+    await readSse(await postChat(app.url, { message: "/dvoice Bör AI regleras?", participants: ["call_grok", "call_claude"] }));
+    expect(trusted.seen.length).toBeGreaterThan(0);
+    expect(other.seen).toHaveLength(0);
+
+    // With the key sent again, or removed, the new host is taken.
+    expect((await call("PUT", "voice-settings", { api_base: other.baseURL, api_key: "sk-other-key" })).body).toMatchObject({ api_base: other.baseURL, api_key_set: true });
+    expect((await call("PUT", "voice-settings", { api_base: trusted.baseURL, api_key: "" })).body).toMatchObject({ api_base: trusted.baseURL, api_key_set: false });
+    // Without a stored key there is nothing to protect: another host needs no key.
+    expect((await call("PUT", "voice-settings", { api_base: other.baseURL })).status).toBe(200);
+  });
+});
