@@ -57,3 +57,17 @@ export const deliberationStages = pgTable(
   },
   (t) => [index("deliberation_stages_message_order_idx").on(t.messageId, t.stageOrder)],
 );
+
+/**
+ * The people who may use the server when AUTH=tokens: a name and the SHA-256 of their token (the
+ * token itself is shown once, when the user is added, and never stored).
+ */
+export const users = pgTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+);

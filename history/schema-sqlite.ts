@@ -58,3 +58,17 @@ export const deliberationStages = sqliteTable(
   },
   (t) => [index("deliberation_stages_message_order_idx").on(t.messageId, t.stageOrder)],
 );
+
+/**
+ * The people who may use the server when AUTH=tokens: a name and the SHA-256 of their token (the
+ * token itself is shown once, when the user is added, and never stored).
+ */
+export const users = sqliteTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+);

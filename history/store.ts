@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, lt, or } from "drizzle-orm";
 import type { NodePgDatabase } from "drizzle-orm/node-postgres";
 import * as pgSchema from "./schema-pg.js";
+import { DrizzleUsers, type UserStore } from "./users.js";
 
 /** A row of `deliberation_stages` (`seq` orders rows within a stage). */
 export interface StageRow {
@@ -76,6 +77,8 @@ export interface ConversationPage {
 export interface HistoryStore {
   /** Where it is, for the log: a file path or a redacted URL. */
   readonly where: string;
+  /** The people who may use the server (AUTH=tokens), in the same database. */
+  readonly users: UserStore;
   /** Writes the conversation (if new), the user's question and the answer-to-be (status `streaming`). */
   startRun(run: RunStart): Promise<void>;
   /** Writes stage rows; a row already written (same id) is left as it is, so a resumed run may write again. */
@@ -130,12 +133,16 @@ type Tables = typeof pgSchema;
  * better-sqlite3 driver's are synchronous and PostgreSQL's are not.
  */
 export class DrizzleHistory implements HistoryStore {
+  readonly users: UserStore;
+
   constructor(
     private readonly db: NodePgDatabase,
     private readonly t: Tables,
     readonly where: string,
     private readonly onClose: () => Promise<void>,
-  ) {}
+  ) {
+    this.users = new DrizzleUsers(db, t);
+  }
 
   async startRun(run: RunStart): Promise<void> {
     const { conversations, messages } = this.t;

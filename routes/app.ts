@@ -8,7 +8,9 @@ import { createRunService, type RunService } from "../service/run-service.js";
 import { requireAdmin, limitAdminWrites } from "./admin-auth.js";
 import { adminFlowGraphRouter } from "./admin-flow-graph.js";
 import { adminPromptsRouter } from "./admin-prompts.js";
+import { adminUsersRouter } from "./admin-users.js";
 import { adminVoiceRouter } from "./admin-voice.js";
+import { identify, sessionRouter } from "./auth.js";
 import { chatRouter } from "./chat.js";
 import { debatesRouter } from "./debates.js";
 import { deliberateRouter } from "./deliberate.js";
@@ -65,6 +67,11 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
     });
   });
 
+  // Who is asking: every /api/v1 route needs a user with AUTH=tokens (the session and admin routes check their own).
+  const users = options.history?.users;
+  app.use("/api/v1", ...identify(deps.settings, users));
+  app.use("/api/v1/session", express.json({ limit: "4kb", strict: false }));
+  app.use(sessionRouter(deps.settings, users));
   app.use(["/api/v1/chat", "/api/v1/deliberate"], express.json({ limit: CHAT_BODY_LIMIT, strict: false }));
   const streams = { service, settings: deps.settings, history: options.history, log };
   app.use(chatRouter(streams));
@@ -81,6 +88,7 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   admin.use(adminPromptsRouter(deps.prompts));
   admin.use(adminFlowGraphRouter(graph));
   admin.use(adminVoiceRouter(deps.voiceSettings));
+  admin.use(adminUsersRouter(users));
   app.use("/api/v1/admin", admin);
 
   // The arena page (web/, built into web/dist by `npm run build:web`, which `npm start` runs first).

@@ -38,6 +38,7 @@ async function main(): Promise<void> {
     process.exit(2);
   });
   log(`the history is in ${history.where}: GET /api/v1/conversations`);
+  log(deps.settings.auth === "tokens" ? "AUTH=tokens: every /api/v1 route needs a user token (npm run users -- add <name>)" : "AUTH=none: anyone who reaches this loopback address is the one local user");
   const { app, service } = createApp(deps, { checkpointer: checkpoints.saver, history });
   const { host, port } = deps.settings;
   const server = app.listen(port, host, () => log(`listening on ${urlOf(server.address() as AddressInfo)} (pid ${process.pid})`));

@@ -80,6 +80,8 @@ const EnvSchema = z.object({
   PORT: z.coerce.number({ error: "PORT must be a number" }).int().min(0).max(65_535).default(3000),
   /** The address to listen on: loopback by default, so nothing on the network reaches the server. */
   HOST: z.string().trim().min(1, "HOST must not be empty").default("127.0.0.1"),
+  /** Who may use the API: anyone who reaches it (`none`, loopback only) or users with tokens. */
+  AUTH: z.enum(["none", "tokens"], { error: "AUTH must be none or tokens" }).optional(),
   /** Model ids a request may name besides the roster's: a comma list, or `*` for any (none by default). */
   ALLOWED_MODELS: z.string().optional(),
   /** Interval of SSE keep-alive comments while a stream waits. */
@@ -99,8 +101,21 @@ const EnvSchema = z.object({
   SSE_MAX_CONNECTION_MS: number("SSE_MAX_CONNECTION_MS").min(0).default(0),
 });
 
+/** Whether a HOST is a loopback address, reachable only from this machine. */
+export function isLoopback(host: string): boolean {
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === "::1" || host === "[::1]" || host.toLowerCase() === "localhost";
+}
+
 /** The process settings, derived from the environment. */
-const SettingsSchema = EnvSchema.transform((e) => ({
+const SettingsSchema = EnvSchema.superRefine((e, ctx) => {
+  if (e.AUTH === "none" && !isLoopback(e.HOST)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["AUTH"],
+      message: `AUTH=none is refused on HOST=${e.HOST}: anyone on the network could start paid runs and read every conversation. Use AUTH=tokens (add users with npm run users -- add <name>), or a loopback HOST such as 127.0.0.1`,
+    });
+  }
+}).transform((e) => ({
   openaiApiKey: e.OPENAI_API_KEY,
   openaiBaseUrl: e.OPENAI_BASE_URL,
   roster: parseRoster(e.DEBATE_PARTICIPANTS, e.ONESEEK_MODEL),
@@ -123,6 +138,8 @@ const SettingsSchema = EnvSchema.transform((e) => ({
   adminToken: e.ADMIN_TOKEN,
   port: e.PORT,
   host: e.HOST,
+  /** `none` by default only on a loopback HOST; elsewhere `tokens`. */
+  auth: e.AUTH ?? (isLoopback(e.HOST) ? "none" : "tokens"),
   sseKeepAliveMs: e.SSE_KEEPALIVE_MS,
   shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
   databaseUrl: e.DATABASE_URL,

@@ -234,6 +234,37 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(errors).toEqual([]);
   }, 150_000);
 
+  it("asks for a token when the server needs one; signed in, the cookie carries the streams; signing out asks again", async () => {
+    const admin = "admin-token-0123456789";
+    const { page, errors, server } = await open({ AUTH: "tokens", ADMIN_TOKEN: admin });
+    const ada = await (await fetch(`${server.url}/api/v1/admin/users`, { method: "POST", headers: { authorization: `Bearer ${admin}`, "content-type": "application/json" }, body: JSON.stringify({ name: "Ada" }) })).json();
+
+    await page.getByLabel("Token").fill("wrong-token");
+    await page.getByRole("button", { name: "Logga in" }).click();
+    await page.getByRole("alert").filter({ hasText: "not valid" }).waitFor();
+    await page.getByLabel("Token").fill(ada.token);
+    await page.getByRole("button", { name: "Logga in" }).click();
+    await page.getByLabel("Meddelande").waitFor();
+    expect(await page.locator(".signed-in").innerText()).toContain("Ada");
+
+    await ask(page, "/debatt Bör AI regleras?");
+    await page.locator(".winner").waitFor({ timeout: 60_000 });
+    await page.reload();
+    await page.getByLabel("Meddelande").waitFor();
+    await page.getByRole("button", { name: "Logga ut" }).click();
+    await page.getByLabel("Token").waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    // The one expected console error is the refused wrong token.
+    expect(errors.filter((e) => !/401/.test(e))).toEqual([]);
+  }, 90_000);
+
+  it("survives a malformed #hash: a broken %-escape opens a new chat instead of a blank page", async () => {
+    const { page, errors, server } = await open();
+    await page.goto(`${server.url}/#c/%E0%A4%A`);
+    await page.getByLabel("Meddelande").waitFor();
+    expect(errors).toEqual([]);
+  }, 30_000);
+
   it("fits a phone-width screen", async () => {
     const { page, errors } = await open({}, { width: 390, height: 844 });
     await ask(page, "/debatt Ska skolan ha mobilförbud?");

@@ -7,6 +7,7 @@ import { HistoryPage, historyApi, type StoredMessage } from "./history.js";
 import { PanelView } from "./panel-view.js";
 import { emptyArena, reduce, type ArenaState } from "./arena-state.js";
 import { streamChat, StreamError } from "./stream.js";
+import { loadSession, SignIn, signOut, type Session } from "./sign-in.js";
 import { VoiceBar } from "./voice-bar.js";
 import { VoicePlayer, type VoiceView } from "./voice-player.js";
 import { commandFormatOf } from "../state/commands.js";
@@ -173,15 +174,43 @@ function Answer({ m, retry }: { m: Message; retry: () => void }) {
 /** `#admin` shows the admin page, `#history` the earlier conversations, `#c/<id>` one of them, anything else a new chat. */
 function Root() {
   const [hash, setHash] = useState(location.hash);
+  const [session, setSession] = useState<Session | null>(null);
   useEffect(() => {
     const onHash = () => setHash(location.hash);
     addEventListener("hashchange", onHash);
+    // Without a session the page still works as before (the API will say what is wrong).
+    loadSession().then(setSession, () => setSession({ auth: "none", user: null }));
     return () => removeEventListener("hashchange", onHash);
   }, []);
   if (hash === "#admin") return <AdminPage />;
-  if (hash === "#history") return <HistoryPage />;
-  const conversation = /^#c\/(.+)$/.exec(hash)?.[1];
-  return conversation ? <App key={conversation} conversation={decodeURIComponent(conversation)} /> : <App />;
+  if (!session) return null;
+  if (session.auth === "tokens" && !session.user) return <SignIn onSignedIn={setSession} />;
+  const page = hash === "#history" ? <HistoryPage /> : conversationPage(hash);
+  return (
+    <>
+      {session.auth === "tokens" && (
+        <p class="signed-in">
+          {session.user!.name} ·{" "}
+          <button type="button" class="link" onClick={() => void signOut()}>
+            Logga ut
+          </button>
+        </p>
+      )}
+      {page}
+    </>
+  );
+}
+
+/** `#c/<id>` opens a conversation; a malformed id (a broken %-escape) opens a new chat instead of a blank page. */
+function conversationPage(hash: string) {
+  const raw = /^#c\/(.+)$/.exec(hash)?.[1];
+  let conversation: string | undefined;
+  try {
+    conversation = raw === undefined ? undefined : decodeURIComponent(raw);
+  } catch {
+    conversation = undefined;
+  }
+  return conversation ? <App key={conversation} conversation={conversation} /> : <App />;
 }
 
 render(<Root />, document.getElementById("app")!);

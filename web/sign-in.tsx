@@ -1,0 +1,52 @@
+import { useState } from "preact/hooks";
+
+/** What `GET /api/v1/session` answers. */
+export interface Session {
+  auth: "none" | "tokens";
+  user: { id: string; name: string } | null;
+}
+
+/** The server's session: whether it needs a token, and who is signed in. */
+export async function loadSession(): Promise<Session> {
+  const res = await fetch("/api/v1/session");
+  if (!res.ok) throw new Error(`the server answered ${res.status}`);
+  return (await res.json()) as Session;
+}
+
+/** Signs out (the session cookie is cleared) and shows the sign-in form again. */
+export async function signOut(): Promise<void> {
+  await fetch("/api/v1/session", { method: "DELETE" });
+  location.reload();
+}
+
+/**
+ * The sign-in form of a server with AUTH=tokens: the token goes to `POST /api/v1/session`, which
+ * sets an HttpOnly cookie that every later request (the streams included) carries.
+ */
+export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
+  const [token, setToken] = useState("");
+  const [error, setError] = useState("");
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const res = await fetch("/api/v1/session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: token.trim() }) });
+    const json = (await res.json().catch(() => null)) as (Session & { error?: { message: string } }) | null;
+    if (!res.ok || !json) return setError(json?.error?.message ?? `the server answered ${res.status}`);
+    onSignedIn(json);
+  };
+  return (
+    <main class="admin sign-in">
+      <h1>debatt</h1>
+      <p>Den här servern kräver en token. Be en administratör om en (npm run users -- add &lt;namn&gt;).</p>
+      <form class="token" onSubmit={submit}>
+        <label for="user-token">Token</label>
+        <input id="user-token" type="password" autocomplete="current-password" value={token} onInput={(e) => setToken((e.target as HTMLInputElement).value)} />
+        <button type="submit">Logga in</button>
+      </form>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+    </main>
+  );
+}
