@@ -31,6 +31,7 @@ import { InMemoryPromptStore } from "../prompts/store.js";
 import { SimulatedModelFactory } from "../providers/simulated.js";
 import { MemoryEventLog } from "../providers/event-log.js";
 import { loadSettings } from "../state/config.js";
+import { LOCAL_OWNER } from "../state/ownership.js";
 import { PostgresServer, postgresBinDir } from "./postgres-server.js";
 
 const L = Number(process.env.BENCH_LATENCY_MS ?? 50);
@@ -71,7 +72,7 @@ async function debate(v: Variant, run: number): Promise<Sample> {
   let id = 0;
   const runId = `${v.name.slice(0, 1)}-${run}`;
   const message = "/debatt Bör AI regleras?";
-  const recorder = v.history && RunRecorder.start(v.history, { conversationId: runId, messageId: runId, message }, console.error);
+  const recorder = v.history && RunRecorder.start(v.history, { conversationId: runId, messageId: runId, message, owner: LOCAL_OWNER }, console.error);
   const options = { threadId: runId, configurable: { seed: 1, run_id: runId }, onState: recorder && recorder.observe.bind(recorder) };
   for await (const e of streamClientEvents(graph, { message }, options)) {
     id++;

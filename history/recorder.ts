@@ -25,12 +25,12 @@ export class RunRecorder {
   }
 
   /**
-   * Starts recording the run `messageId` of conversation `conversationId`: the message as sent
-   * (its command gives the mode), and the question as stored (default: the message).
+   * Starts recording the run `messageId` of conversation `conversationId` for `owner`: the message
+   * as sent (its command gives the mode), and the question as stored (default: the message).
    */
-  static start(store: HistoryStore, run: { conversationId: string; messageId: string; message: string; question?: string }, log: (line: string) => void): RunRecorder {
+  static start(store: HistoryStore, run: { conversationId: string; messageId: string; message: string; question?: string; owner: string }, log: (line: string) => void): RunRecorder {
     const question = run.question ?? run.message;
-    return new RunRecorder(store, { conversationId: run.conversationId, messageId: run.messageId, mode: modeOfMessage(run.message), title: titleOf(question), question, at: new Date() }, log);
+    return new RunRecorder(store, { conversationId: run.conversationId, messageId: run.messageId, userId: run.owner, mode: modeOfMessage(run.message), title: titleOf(question), question, at: new Date() }, log);
   }
 
   /** A state the graph reached (the top graph's, `namespace` empty, or a subgraph's): writes the new rows. */

@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, lt, or } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, lt, or } from "drizzle-orm";
 import type { NodePgDatabase } from "drizzle-orm/node-postgres";
 import * as pgSchema from "./schema-pg.js";
+import { LOCAL_OWNER } from "../state/ownership.js";
 import { DrizzleUsers, type UserStore } from "./users.js";
 
 /** A row of `deliberation_stages` (`seq` orders rows within a stage). */
@@ -50,6 +51,8 @@ export interface RunStart {
   conversationId: string;
   /** The run's id: the assistant message's id and the `messageId` of its stages. */
   messageId: string;
+  /** The user who owns the conversation, written when the run starts it. */
+  userId: string;
   /** The conversation's mode, written when the run starts the conversation. */
   mode: string;
   title: string | null;
@@ -85,8 +88,11 @@ export interface HistoryStore {
   addStages(rows: NewStage[]): Promise<void>;
   /** Sets the answer's text and how the run ended, and the conversation's title and time. */
   finishRun(run: Pick<RunStart, "conversationId" | "messageId">, end: RunEnd): Promise<void>;
-  /** Conversations, newest first, `limit` at a time after `cursor`. */
-  listConversations(limit: number, cursor?: Cursor): Promise<ConversationPage>;
+  /**
+   * The conversations of `owners`, newest first, `limit` at a time after `cursor` (rows without
+   * an owner, from before users existed, count as `local`'s).
+   */
+  listConversations(owners: readonly string[], limit: number, cursor?: Cursor): Promise<ConversationPage>;
   conversation(id: string): Promise<ConversationRow | undefined>;
   /** A conversation's messages, oldest first. */
   messagesOf(conversationId: string): Promise<MessageRow[]>;
@@ -148,7 +154,7 @@ export class DrizzleHistory implements HistoryStore {
     const { conversations, messages } = this.t;
     await this.db
       .insert(conversations)
-      .values({ id: run.conversationId, userId: null, title: run.title, mode: run.mode, createdAt: run.at, updatedAt: run.at })
+      .values({ id: run.conversationId, userId: run.userId, title: run.title, mode: run.mode, createdAt: run.at, updatedAt: run.at })
       .onConflictDoUpdate({ target: conversations.id, set: { updatedAt: run.at } });
     // The question is written before anything is asked, so it is kept even if the run fails.
     await this.db
@@ -178,15 +184,16 @@ export class DrizzleHistory implements HistoryStore {
       .where(eq(conversations.id, run.conversationId));
   }
 
-  async listConversations(limit: number, cursor?: Cursor): Promise<ConversationPage> {
+  async listConversations(owners: readonly string[], limit: number, cursor?: Cursor): Promise<ConversationPage> {
     const c = this.t.conversations;
     const after = cursor
       ? or(lt(c.createdAt, new Date(cursor.createdAt)), and(eq(c.createdAt, new Date(cursor.createdAt)), lt(c.id, cursor.id)))
       : undefined;
+    const owned = owners.includes(LOCAL_OWNER) ? or(inArray(c.userId, [...owners]), isNull(c.userId)) : inArray(c.userId, [...owners]);
     const rows = (await this.db
       .select()
       .from(c)
-      .where(after)
+      .where(and(owned, after))
       .orderBy(desc(c.createdAt), desc(c.id))
       .limit(limit + 1)) as ConversationRow[];
     const page = rows.slice(0, limit);

@@ -78,7 +78,7 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   app.use(deliberateRouter(streams));
   app.use(resumeRouter(streams));
   app.use(threadResumeRouter(streams));
-  app.use(debatesRouter(deps.audio));
+  app.use(debatesRouter(service, deps.audio));
   app.use(historyRouter(streams, deps.audio));
 
   const admin = express.Router();

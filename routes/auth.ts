@@ -3,19 +3,18 @@ import { Router, type Request, type RequestHandler, type Response } from "expres
 import { rateLimit } from "express-rate-limit";
 import type { UserStore } from "../history/users.js";
 import type { Settings } from "../state/config.js";
+import { ADMIN_OWNER, LOCAL_OWNER, type Requester } from "../state/ownership.js";
 import { HttpError, sendError } from "./errors.js";
 
 /** Who is making a request. */
-export interface RequestUser {
-  id: string;
+export interface RequestUser extends Requester {
   name: string;
-  admin: boolean;
 }
 
 /** The one user of a server without users (AUTH=none, loopback only). */
-export const LOCAL_USER: RequestUser = { id: "local", name: "local", admin: false };
+export const LOCAL_USER: RequestUser = { id: LOCAL_OWNER, name: "local", admin: false };
 /** The admin, signed in with ADMIN_TOKEN: their own user. */
-export const ADMIN_USER: RequestUser = { id: "admin", name: "admin", admin: true };
+export const ADMIN_USER: RequestUser = { id: ADMIN_OWNER, name: "admin", admin: true };
 
 /** The session cookie: the user's token, HttpOnly and SameSite=Strict, so the page's EventSource carries it. */
 export const SESSION_COOKIE = "debatt_session";

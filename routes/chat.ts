@@ -6,8 +6,9 @@ import { formatOfCommand, parseCommand } from "../state/commands.js";
 import type { Settings } from "../state/config.js";
 import { MAX_PARTICIPANTS } from "../state/formats.js";
 import { participantsFor } from "../state/participants.js";
+import { userOf } from "./auth.js";
 import { HttpError, participantsRefused } from "./errors.js";
-import { checkFollowUp, CONVERSATION_ID, CONVERSATION_ID_RULE } from "./follow-up.js";
+import { checkFollowUp, checkThreadOwner, CONVERSATION_ID, CONVERSATION_ID_RULE } from "./follow-up.js";
 import { SseStream } from "./sse.js";
 
 /** Longest accepted chat message or question, in characters. */
@@ -69,12 +70,15 @@ export function chatRouter(deps: ChatRouteDeps): Router {
     const body = parseJsonBody(req, schema, '{"message": "…"}');
     const command = parseCommand(body.message);
     checkParticipants(deps.settings, command, body.participants);
+    const user = userOf(res);
     if (body.conversationId !== undefined) {
       // A follow-up in an earlier conversation: it must exist, and `checkFollowUp`'s rules apply.
       if (body.threadId !== undefined) throw new HttpError(400, "invalid_body", "send threadId or conversationId, not both (they name the same thing)");
-      await checkFollowUp(deps.service.graph, body.conversationId, command.kind === "deliberation" ? command.mode : undefined);
+      await checkFollowUp(deps.service, user, body.conversationId, command.kind === "deliberation" ? command.mode : undefined);
+    } else if (body.threadId !== undefined) {
+      await checkThreadOwner(deps.service, user, body.threadId);
     }
-    await streamRun(deps, res, { message: body.message, participants: body.participants, threadId: body.threadId ?? body.conversationId });
+    await streamRun(deps, res, { message: body.message, participants: body.participants, threadId: body.threadId ?? body.conversationId, owner: user.id });
   });
   router.all("/api/v1/chat/stream", postOnly);
   return router;

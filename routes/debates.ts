@@ -4,6 +4,8 @@ import type { AudioArchive } from "../providers/audio-archive.js";
 import { installed } from "../providers/installed.js";
 import { wavHeader } from "../providers/pcm.js";
 import { PCM } from "../state/voice.js";
+import type { RunService } from "../service/run-service.js";
+import { userOf } from "./auth.js";
 import { HttpError } from "./errors.js";
 
 /** An installed MP3 encoder reading raw PCM on stdin, or undefined. */
@@ -17,27 +19,29 @@ function mp3Encoder(): { command: string; args: string[] } | undefined {
 /**
  * `GET /api/v1/debates/:id/audio.wav` (and `.mp3` when ffmpeg or lame is installed): a /dvoice
  * debate's whole audio in speaking order, copied from what was streamed; TTS is never called again.
+ * Only the user who started the debate gets it.
  */
-export function debatesRouter(audio: AudioArchive | undefined): Router {
+export function debatesRouter(service: RunService, audio: AudioArchive | undefined): Router {
   const router = Router();
   const encoder = mp3Encoder();
-  const complete = (id: string) => {
-    const status = audio?.status(id) ?? { state: "unknown" as const };
+  const complete = async (id: string, res: Response) => {
+    // Another user's debate is answered as one without audio.
+    const status = (await service.mayReadRun(userOf(res), id)) ? (audio?.status(id) ?? { state: "unknown" as const }) : { state: "unknown" as const };
     if (status.state === "unknown") throw new HttpError(404, "no_audio", `no audio for debate "${id}": it does not exist, was not a /dvoice debate, or was pruned`);
     if (status.state === "speaking") {
       throw new HttpError(409, "still_speaking", `debate "${id}" is still speaking; its audio is complete when the debate's stream has ended`, { "Retry-After": "10" });
     }
     return status.bytes;
   };
-  router.get("/api/v1/debates/:id/audio.wav", (req, res) => {
-    const bytes = complete(req.params.id);
+  router.get("/api/v1/debates/:id/audio.wav", async (req, res) => {
+    const bytes = await complete(req.params.id, res);
     res.writeHead(200, { "Content-Type": "audio/wav", "Content-Length": 44 + bytes, "Content-Disposition": `attachment; filename="debatt-${req.params.id}.wav"` });
     res.write(wavHeader(bytes));
     audio!.read(req.params.id).pipe(res);
   });
-  router.get("/api/v1/debates/:id/audio.mp3", (req, res) => {
+  router.get("/api/v1/debates/:id/audio.mp3", async (req, res) => {
     if (!encoder) throw new HttpError(501, "no_mp3_encoder", "MP3 export needs ffmpeg or lame on the server (apt-get install ffmpeg); the .wav export always works");
-    complete(req.params.id);
+    await complete(req.params.id, res);
     encodeMp3(encoder, audio!, req.params.id, res);
   });
   return router;

@@ -4,6 +4,7 @@ import type { FormatOptions } from "../state/config.js";
 import { FORMATS, formatOfStoredMode, type DeliberationMode } from "../state/formats.js";
 import { participantsFor, resolveParticipant } from "../state/participants.js";
 import { MAX_MESSAGE_CHARS, parseJsonBody, postOnly, streamRun, userText, type ChatRouteDeps } from "./chat.js";
+import { userOf } from "./auth.js";
 import { HttpError, participantsRefused } from "./errors.js";
 import { checkFollowUp } from "./follow-up.js";
 
@@ -79,7 +80,8 @@ export function deliberateRouter(deps: ChatRouteDeps): Router {
   router.post("/api/v1/deliberate/stream", async (req: Request, res: Response) => {
     const body = parseJsonBody(req, deliberateSchema, '{"question": "…", "mode": "vote"}');
     const mode = formatOfStoredMode(body.mode) as DeliberationMode;
-    if (body.conversationId !== undefined) await checkFollowUp(deps.service.graph, body.conversationId, mode);
+    const user = userOf(res);
+    if (body.conversationId !== undefined) await checkFollowUp(deps.service, user, body.conversationId, mode);
     const modeConfig: FormatOptions =
       body.mode === "vote"
         ? { models: body.modeConfig?.councilModels, chairman: body.modeConfig?.chairmanModel, timeoutMs: body.modeConfig?.timeoutMs }
@@ -95,6 +97,7 @@ export function deliberateRouter(deps: ChatRouteDeps): Router {
       threadId: body.conversationId,
       question: body.question,
       configurable: { mode_config: modeConfig },
+      owner: user.id,
     });
   });
   router.all("/api/v1/deliberate/stream", postOnly);

@@ -1,5 +1,6 @@
 import { FORMATS, type DeliberationMode } from "../state/formats.js";
-import type { DebattGraph } from "../graph/build.js";
+import type { RunService } from "../service/run-service.js";
+import type { Requester } from "../state/ownership.js";
 import { HttpError } from "./errors.js";
 
 /** A conversation id (`threadId`): the thread of a run. */
@@ -11,10 +12,12 @@ export const CONVERSATION_ID_RULE = "conversationId must be 1–128 characters o
  * (404); for a deliberation format (`mode`), the conversation must be of the same format and
  * the format multi-turn (400). Any other message may follow up any conversation.
  */
-export async function checkFollowUp(graph: DebattGraph, conversationId: string, mode: DeliberationMode | undefined): Promise<void> {
+export async function checkFollowUp(service: RunService, user: Requester, conversationId: string, mode: DeliberationMode | undefined): Promise<void> {
   if (!CONVERSATION_ID.test(conversationId)) throw new HttpError(400, "invalid_body", CONVERSATION_ID_RULE);
+  const graph = service.graph;
   const state = graph.checkpointer ? await graph.getState({ configurable: { thread_id: conversationId } }) : undefined;
-  if (!state?.createdAt) {
+  // Another user's conversation is answered as one that does not exist.
+  if (!state?.createdAt || !(await service.mayUseThread(user, conversationId))) {
     throw new HttpError(404, "conversation_not_found", `conversation "${conversationId}" not found: leave conversationId out to start a new one`);
   }
   if (mode === undefined) return;
@@ -24,5 +27,15 @@ export async function checkFollowUp(graph: DebattGraph, conversationId: string, 
   }
   if (!FORMATS[mode].multiTurn) {
     throw new HttpError(400, "follow_up_unsupported", `${FORMATS[mode].command} answers a single question and takes no follow-ups; leave conversationId out`);
+  }
+}
+
+/**
+ * A `threadId` that names another user's thread is answered as a conversation that does not
+ * exist (404): a run may start a new thread or continue its user's own, never someone else's.
+ */
+export async function checkThreadOwner(service: RunService, user: Requester, threadId: string): Promise<void> {
+  if (!(await service.mayUseThread(user, threadId))) {
+    throw new HttpError(404, "conversation_not_found", `conversation "${threadId}" not found: leave threadId out to start a new one`);
   }
 }

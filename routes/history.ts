@@ -3,6 +3,8 @@ import { loadResult } from "../history/load.js";
 import type { AudioArchive } from "../providers/audio-archive.js";
 import { decodeCursor, type HistoryStore, type MessageRow } from "../history/store.js";
 import type { ChatRouteDeps } from "./chat.js";
+import { ownersVisibleTo } from "../state/ownership.js";
+import { userOf } from "./auth.js";
 import { HttpError } from "./errors.js";
 import { CONVERSATION_ID } from "./follow-up.js";
 
@@ -38,7 +40,8 @@ async function messageView(history: HistoryStore, m: MessageRow) {
  * - `DELETE /api/v1/conversations/:id`: removes it, its messages and stages, its checkpoints, and
  *   its runs' replay logs and /dvoice audio;
  * - `GET /api/v1/debates/:id`: the full result of one run (`:id` is the `debate_id` / run id).
- * 501 when the server keeps no history.
+ * Each user sees only their own: another user's conversation or run is answered 404, as one that
+ * does not exist. 501 when the server keeps no history.
  */
 export function historyRouter(deps: ChatRouteDeps, audio: AudioArchive | undefined): Router {
   const router = Router();
@@ -56,7 +59,7 @@ export function historyRouter(deps: ChatRouteDeps, audio: AudioArchive | undefin
       cursor = typeof raw === "string" ? decodeCursor(raw) : undefined;
       if (!cursor) throw new HttpError(400, "invalid_cursor", "cursor must be the nextCursor of a previous page");
     }
-    const page = await store.listConversations(limit, cursor);
+    const page = await store.listConversations(ownersVisibleTo(userOf(res)), limit, cursor);
     res.json({
       conversations: page.conversations.map((c) => ({ id: c.id, title: c.title, mode: c.mode, createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString() })),
       nextCursor: page.nextCursor,
@@ -67,7 +70,8 @@ export function historyRouter(deps: ChatRouteDeps, audio: AudioArchive | undefin
     const store = history();
     const id = idOf(req, "conversation");
     const c = await store.conversation(id);
-    if (!c) throw new HttpError(404, "conversation_not_found", `conversation "${id}" not found (never started here, or deleted)`);
+    // Another user's conversation is answered as one that does not exist.
+    if (!c || !(await deps.service.mayUseThread(userOf(res), id))) throw new HttpError(404, "conversation_not_found", `conversation "${id}" not found (never started here, or deleted)`);
     const messages = await Promise.all((await store.messagesOf(id)).map((m) => messageView(store, m)));
     res.json({ id: c.id, title: c.title, mode: c.mode, createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString(), messages });
   });
@@ -75,6 +79,7 @@ export function historyRouter(deps: ChatRouteDeps, audio: AudioArchive | undefin
   router.delete("/api/v1/conversations/:id", async (req, res) => {
     const store = history();
     const id = idOf(req, "conversation");
+    if (!(await deps.service.mayUseThread(userOf(res), id))) throw new HttpError(404, "conversation_not_found", `conversation "${id}" not found (never started here, or already deleted)`);
     if (deps.service.hub.runningThread(id)) throw new HttpError(409, "run_in_progress", `conversation "${id}" has a run going on; delete it when the run has ended`);
     const runs = (await store.messagesOf(id)).filter((m) => m.role === "assistant").map((m) => m.id);
     if (!(await store.deleteConversation(id))) throw new HttpError(404, "conversation_not_found", `conversation "${id}" not found (never started here, or already deleted)`);
@@ -90,7 +95,7 @@ export function historyRouter(deps: ChatRouteDeps, audio: AudioArchive | undefin
     const store = history();
     const id = idOf(req, "debate");
     const answer = await store.message(id);
-    if (!answer || answer.role !== "assistant") throw new HttpError(404, "debate_not_found", `no run "${id}" in the history (the id is the debate_id of debate-init, or the run_id of the stream's metadata)`);
+    if (!answer || answer.role !== "assistant" || !(await deps.service.mayReadRun(userOf(res), id))) throw new HttpError(404, "debate_not_found", `no run "${id}" in the history (the id is the debate_id of debate-init, or the run_id of the stream's metadata)`);
     const question = await store.message(`${id}:question`);
     res.json({ conversationId: answer.conversationId, question: question?.content ?? null, ...(await messageView(store, answer)) });
   });

@@ -1,5 +1,6 @@
 import { Router, type Request, type Response } from "express";
 import { serveEvents, type ChatRouteDeps } from "./chat.js";
+import { userOf } from "./auth.js";
 import { HttpError } from "./errors.js";
 import { CONVERSATION_ID } from "./follow-up.js";
 
@@ -25,7 +26,8 @@ export function resumeRouter(deps: ChatRouteDeps): Router {
     const runId = String(req.params.id);
     if (!/^[A-Za-z0-9-]{1,64}$/.test(runId)) throw new HttpError(400, "invalid_run_id", "the run id is the run_id of the stream's metadata event (letters, digits and '-')");
     const afterId = afterIdOf(req);
-    if (!(await deps.service.hub.has(runId))) {
+    // Another user's run is answered as one that does not exist.
+    if (!(await deps.service.hub.has(runId)) || !(await deps.service.mayReadRun(userOf(res), runId))) {
       throw new HttpError(404, "run_not_found", `no events for run "${runId}": it never ran here, or it finished more than ${Math.round(deps.settings.eventLogTtlMs / 60_000)} minutes ago`);
     }
     await serveEvents(deps, res, runId, afterId, { maxConnectionMs: deps.settings.sseMaxConnectionMs, retryMs: RETRY_MS });
@@ -45,6 +47,10 @@ export function threadResumeRouter(deps: ChatRouteDeps): Router {
   router.post("/api/v1/debates/:id/resume", async (req: Request, res: Response) => {
     const threadId = String(req.params.id);
     if (!CONVERSATION_ID.test(threadId)) throw new HttpError(400, "invalid_thread_id", "the id must be 1–128 characters of A–Z, a–z, 0–9, '.', '_', ':' or '-'");
+    if (!(await deps.service.mayUseThread(userOf(res), threadId))) {
+      // Answered as a thread that never ran here.
+      throw new HttpError(409, "nothing_to_resume", `thread "${threadId}" has no unfinished run (it never ran here)`);
+    }
     const run = await deps.service.resume(threadId);
     await serveEvents(deps, res, run.runId, 0, { maxConnectionMs: deps.settings.sseMaxConnectionMs });
   });

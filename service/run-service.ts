@@ -12,6 +12,7 @@ import type { ClientEvent } from "../state/events.js";
 import type { State } from "../state/graph-state.js";
 import { ActiveRuns, ShutdownError } from "./active-runs.js";
 import { nodeDepsOf, stderrLog, type AppDeps } from "./app-deps.js";
+import { LOCAL_OWNER, mayAccess, type Requester } from "../state/ownership.js";
 import { RunHub } from "./run-hub.js";
 import { StartGate } from "./start-gate.js";
 import { hasUnfinishedRun, streamClientEvents } from "./stream.js";
@@ -31,6 +32,8 @@ export interface RunRequest {
   question?: string;
   /** The run's configuration (a deliberation format's `mode_config`, a shuffle seed, prompt overrides…). */
   configurable?: RunConfig;
+  /** The user who starts it and owns it (the local user by default). */
+  owner?: string;
 }
 
 /** A run the service is producing. */
@@ -51,6 +54,8 @@ export class RunService {
   private readonly runs = new ActiveRuns();
   private readonly gate = new StartGate();
   private readonly controllers = new Map<string, AbortController>();
+  /** The owners of the runs and threads running in this process (`run:<id>`, `thread:<id>`); the history knows the rest. */
+  private readonly owners = new Map<string, string>();
 
   constructor(
     readonly graph: DebattGraph,
@@ -80,8 +85,30 @@ export class RunService {
       messageId: runId,
       message: request.message,
       question: request.question,
+      owner: request.owner ?? LOCAL_OWNER,
     });
     return { runId, threadId };
+  }
+
+  /**
+   * Whether `requester` may see or continue a thread: a thread nobody has used is free (it is
+   * about to be started); one that exists belongs to the user who started it.
+   */
+  async mayUseThread(requester: Requester, threadId: string): Promise<boolean> {
+    const owner = this.owners.get(`thread:${threadId}`) ?? (await this.history?.conversation(threadId))?.userId;
+    if (owner !== undefined) return mayAccess(requester, owner ?? LOCAL_OWNER);
+    return true;
+  }
+
+  /** Whether `requester` may see a run (its events, its result, its audio): it must be theirs. */
+  async mayReadRun(requester: Requester, runId: string): Promise<boolean> {
+    let owner = this.owners.get(`run:${runId}`);
+    if (owner === undefined && this.history) {
+      const answer = await this.history.message(runId);
+      owner = answer ? ((await this.history.conversation(answer.conversationId))?.userId ?? LOCAL_OWNER) : undefined;
+    }
+    // Without a record (no history here) a run is the local user's.
+    return mayAccess(requester, owner ?? LOCAL_OWNER);
   }
 
   /**
@@ -101,7 +128,8 @@ export class RunService {
     this.assertAccepting();
     const values = state.values as State;
     const runId = randomUUID();
-    this.produce(runId, threadId, { message: values.message, resume: true }, undefined, { messageId: runIdOf(values) ?? runId, message: values.message });
+    const owner = (await this.history?.conversation(threadId))?.userId ?? LOCAL_OWNER;
+    this.produce(runId, threadId, { message: values.message, resume: true }, undefined, { messageId: runIdOf(values) ?? runId, message: values.message, owner });
     return { runId, threadId };
   }
 
@@ -145,11 +173,12 @@ export class RunService {
     threadId: string,
     input: { message: string; participants?: string[]; resume?: boolean },
     configurable: RunConfig | undefined,
-    filing: { messageId: string; message: string; question?: string },
+    filing: { messageId: string; message: string; question?: string; owner: string },
   ): void {
     const recorder = this.history && RunRecorder.start(this.history, { conversationId: threadId, ...filing }, this.log);
     const controller = new AbortController();
     this.controllers.set(runId, controller);
+    this.owners.set(`run:${runId}`, filing.owner).set(`thread:${threadId}`, filing.owner);
     const release = this.runs.add(controller);
     const finish = this.hub.start(runId, threadId, controller);
     let id = 0;
@@ -174,6 +203,9 @@ export class RunService {
         }
       } finally {
         this.controllers.delete(runId);
+        // The history (written before `done`) answers for the run from now on.
+        this.owners.delete(`run:${runId}`);
+        this.owners.delete(`thread:${threadId}`);
         finish();
         release();
         if (controller.signal.aborted && !(controller.signal.reason instanceof ShutdownError)) {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MemorySaver } from "@langchain/langgraph";
 import type { BaseMessage } from "@langchain/core/messages";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AppDeps } from "../service/app-deps.js";
 import type { ModelRequest } from "../ports/models.js";
 import { loadDebateResult, loadVoteResult } from "../history/load.js";
@@ -16,9 +16,8 @@ import { defaultRoster } from "../state/participants.js";
 import { answerOf, withOverrides, type Script } from "./support/fake-model.js";
 import { FakeSpeech } from "./support/fake-speech.js";
 import { testDeps } from "./support/harness.js";
-import { HISTORY_DATABASES, postgresHistory, sqliteHistory, TABLES, type TestHistory } from "./support/history-db.js";
+import { HISTORY_DATABASES, historyDatabaseHooks, TABLES, type TestHistory } from "./support/history-db.js";
 import { postChat, postDeliberate, readSse, startApp, type SseEvent } from "./support/http.js";
-import type { PostgresServer } from "./support/postgres.js";
 
 /** The four models of seed 000's and 001's §G examples. */
 const SEED_ROSTER: Participant[] = [
@@ -49,27 +48,19 @@ async function runSse(res: Response): Promise<SseEvent[]> {
 }
 const runIdOf = (events: SseEvent[]) => String(events[0].data.run_id);
 
-describe.each(HISTORY_DATABASES)("the history on $db", ({ skip, server }) => {
-  let pgServer: PostgresServer | undefined;
+describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
+  const { skip } = database;
+  const hooks = historyDatabaseHooks(database);
   let db: TestHistory;
-  const cleanups: (() => Promise<void>)[] = [];
-  beforeAll(async () => {
-    if (!skip) pgServer = await server();
-  }, 60_000);
-  afterAll(async () => pgServer?.stop());
-  afterEach(async () => {
-    for (const c of cleanups.splice(0).reverse()) await c();
-  });
 
   /** The app on a fresh history database of this describe's kind. */
   async function app(script?: Script, roster: Participant[] = SEED_ROSTER, tweak: (deps: AppDeps) => void = () => {}) {
-    db = pgServer ? await postgresHistory(pgServer) : await sqliteHistory();
-    cleanups.push(() => db.close());
+    db = await hooks.open();
     const { deps, models } = testDeps({ script, settings: { roster } });
     tweak(deps);
     const checkpointer = new MemorySaver();
     const started = await startApp(deps, { checkpointer, history: db.history });
-    cleanups.push(started.close);
+    hooks.later(started.close);
     return { ...started, models, checkpointer, history: db.history };
   }
 
@@ -472,7 +463,7 @@ describe.each(HISTORY_DATABASES)("the history on $db", ({ skip, server }) => {
   it.skipIf(skip)("deletes a spoken debate's replay log and audio with its conversation", async () => {
     const speech = new FakeSpeech(() => ({}));
     const audioDir = mkdtempSync(join(tmpdir(), "debatt-audio-"));
-    cleanups.push(async () => rmSync(audioDir, { recursive: true, force: true }));
+    hooks.later(async () => rmSync(audioDir, { recursive: true, force: true }));
     const { url } = await app(undefined, defaultRoster(), (deps) => {
       deps.speech = () => speech;
       deps.audio = new AudioArchive(audioDir, () => {});

@@ -3,12 +3,11 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadSettings, type Settings } from "../state/config.js";
 import { testDeps } from "./support/harness.js";
-import { HISTORY_DATABASES, postgresHistory, sqliteHistory, type TestHistory } from "./support/history-db.js";
+import { HISTORY_DATABASES, historyDatabaseHooks } from "./support/history-db.js";
 import { postChat, readSse, startApp } from "./support/http.js";
-import type { PostgresServer } from "./support/postgres.js";
 import { startServerProcess } from "./support/server-process.js";
 
 const ADMIN = "admin-token-0123456789";
@@ -27,23 +26,15 @@ describe("who may use the server (AUTH)", () => {
   });
 });
 
-describe.each(HISTORY_DATABASES)("users and tokens on $db", ({ skip, server }) => {
-  let pgServer: PostgresServer | undefined;
-  const cleanups: (() => Promise<void>)[] = [];
-  beforeAll(async () => {
-    if (!skip) pgServer = await server();
-  }, 60_000);
-  afterAll(async () => pgServer?.stop());
-  afterEach(async () => {
-    for (const c of cleanups.splice(0).reverse()) await c();
-  });
+describe.each(HISTORY_DATABASES)("users and tokens on $db", (database) => {
+  const { skip } = database;
+  const hooks = historyDatabaseHooks(database);
 
   async function app(settings: Partial<Settings> = {}) {
-    const db: TestHistory = pgServer ? await postgresHistory(pgServer) : await sqliteHistory();
-    cleanups.push(() => db.close());
+    const db = await hooks.open();
     const { deps, models } = testDeps({ settings: { auth: "tokens", adminToken: ADMIN, ...settings } });
     const started = await startApp(deps, { history: db.history });
-    cleanups.push(started.close);
+    hooks.later(started.close);
     const admin = (method: string, path: string, body?: unknown) =>
       fetch(`${started.url}/api/v1/admin${path}`, {
         method,

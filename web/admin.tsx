@@ -1,4 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
+import { TokenForm } from "./token-form.js";
 import { OPENAI_VOICES } from "../state/audio-format.js";
 
 /** A prompt as `GET /api/v1/admin/prompts` lists it. */
@@ -39,7 +40,6 @@ async function api<T>(token: string, method: string, path: string, body?: unknow
 /** The admin page: the prompt registry and the /dvoice voice settings, behind the admin token. */
 export function AdminPage() {
   const [token, setToken] = useState(() => sessionStorage.getItem(TOKEN_KEY) ?? "");
-  const [entered, setEntered] = useState(token);
   const [prompts, setPrompts] = useState<PromptView[] | null>(null);
   const [error, setError] = useState("");
 
@@ -60,17 +60,7 @@ export function AdminPage() {
       <h1>
         debatt · admin <a href="#">← till chatten</a>
       </h1>
-      <form
-        class="token"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setToken(entered.trim());
-        }}
-      >
-        <label for="admin-token">Admin-token</label>
-        <input id="admin-token" type="password" autocomplete="current-password" value={entered} onInput={(e) => setEntered((e.target as HTMLInputElement).value)} />
-        <button type="submit">Logga in</button>
-      </form>
+      <TokenForm id="admin-token" label="Admin-token" initial={token} onSubmit={setToken} />
       {error && (
         <p class="error" role="alert">
           {error}

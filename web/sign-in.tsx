@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { TokenForm } from "./token-form.js";
 
 /** What `GET /api/v1/session` answers. */
 export interface Session {
@@ -24,11 +25,9 @@ export async function signOut(): Promise<void> {
  * sets an HttpOnly cookie that every later request (the streams included) carries.
  */
 export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
-  const [token, setToken] = useState("");
   const [error, setError] = useState("");
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    const res = await fetch("/api/v1/session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: token.trim() }) });
+  const submit = async (token: string) => {
+    const res = await fetch("/api/v1/session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token }) });
     const json = (await res.json().catch(() => null)) as (Session & { error?: { message: string } }) | null;
     if (!res.ok || !json) return setError(json?.error?.message ?? `the server answered ${res.status}`);
     onSignedIn(json);
@@ -37,11 +36,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void 
     <main class="admin sign-in">
       <h1>debatt</h1>
       <p>Den här servern kräver en token. Be en administratör om en (npm run users -- add &lt;namn&gt;).</p>
-      <form class="token" onSubmit={submit}>
-        <label for="user-token">Token</label>
-        <input id="user-token" type="password" autocomplete="current-password" value={token} onInput={(e) => setToken((e.target as HTMLInputElement).value)} />
-        <button type="submit">Logga in</button>
-      </form>
+      <TokenForm id="user-token" label="Token" onSubmit={(token) => void submit(token)} />
       {error && (
         <p class="error" role="alert">
           {error}

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { openHistory } from "../../history/open.js";
 import type { HistoryStore } from "../../history/store.js";
 import { postgresBinDir, PostgresServer } from "./postgres.js";
@@ -64,3 +65,28 @@ export const HISTORY_DATABASES = [
   { db: "SQLite (the default)", skip: false, server: async () => undefined as PostgresServer | undefined },
   { db: `PostgreSQL (DATABASE_URL)${pgBin ? "" : " (skipped: postgresql is not installed)"}`, skip: !pgBin, server: () => PostgresServer.start(pgBin!) },
 ];
+
+/**
+ * The hooks of a describe over `HISTORY_DATABASES`: PostgreSQL starts once for the describe when
+ * it runs on it; `open` gives each test a fresh history database; what `later` is given (and the
+ * databases) is closed after each test, last first.
+ */
+export function historyDatabaseHooks({ skip, server }: (typeof HISTORY_DATABASES)[number]) {
+  let pgServer: PostgresServer | undefined;
+  const cleanups: (() => Promise<void>)[] = [];
+  beforeAll(async () => {
+    if (!skip) pgServer = await server();
+  }, 60_000);
+  afterAll(async () => pgServer?.stop());
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+  return {
+    later: (cleanup: () => Promise<void>) => void cleanups.push(cleanup),
+    open: async (): Promise<TestHistory> => {
+      const db = pgServer ? await postgresHistory(pgServer) : await sqliteHistory();
+      cleanups.push(() => db.close());
+      return db;
+    },
+  };
+}
