@@ -39,7 +39,8 @@ class ServerProcess {
   static async start(env: Record<string, string>): Promise<ServerProcess> {
     const child = fork(new URL("./server-child.ts", import.meta.url).pathname, [], {
       execArgv: ["--import", "tsx"],
-      env: { PATH: process.env.PATH, SIMULATED_LATENCY_MS: String(LATENCY_MS), SIMULATED_CHUNK_DELAY_MS: "0", ...env },
+      // One client starts every debate: the per-client run limits are lifted for the benchmark.
+      env: { PATH: process.env.PATH, SIMULATED_LATENCY_MS: String(LATENCY_MS), SIMULATED_CHUNK_DELAY_MS: "0", RUNS_PER_MINUTE: "100000", MAX_CONCURRENT_RUNS: "100000", ...env },
     });
     const [msg] = (await once(child, "message")) as [{ port: number }];
     return new ServerProcess(child, `http://127.0.0.1:${msg.port}`);

@@ -1,4 +1,5 @@
 import { DebattError } from "../state/errors.js";
+import { MAX_MESSAGE_CHARS } from "../state/text.js";
 import { promptDefinition } from "./registry.js";
 
 /** `{name}` placeholders: lower-case identifiers only, so JSON examples like `{"a": 1}` are left alone. */
@@ -31,6 +32,26 @@ export function renderTemplate(key: string, template: string, values: Record<str
   });
 }
 
+/** Longest a prompt may be once rendered with the longest values its placeholders may hold (about 40 000 tokens). */
+export const MAX_RENDERED_CHARS = 160_000;
+/** Placeholders that hold what a person typed: at most the message limit. */
+const TYPED = new Set(["topic", "question", "claim"]);
+/** Placeholders that hold models' texts (answers, rounds, verdicts, results): counted at their longest. */
+const LONG = new Set(["context", "responses", "other_responses", "own_response", "arguments", "debate_output", "consolidation", "other_verdicts", "previous_round", "results", "summary"]);
+const LONG_CHARS = 32_000;
+/** Names, numbers, dates. */
+const SHORT_CHARS = 200;
+
+/**
+ * How long `text` can get once rendered: every placeholder filled with the longest value it may
+ * hold. A placeholder repeated many times multiplies what each model request carries.
+ */
+export function longestRendering(text: string): number {
+  let chars = text.length;
+  for (const m of text.matchAll(PLACEHOLDER)) chars += (TYPED.has(m[1]) ? MAX_MESSAGE_CHARS : LONG.has(m[1]) ? LONG_CHARS : SHORT_CHARS) - m[0].length;
+  return chars;
+}
+
 /** Problems with a proposed prompt text for `key` (empty when acceptable); each names its cause. */
 export function validatePromptText(key: string, text: unknown): string[] {
   const def = promptDefinition(key);
@@ -40,6 +61,12 @@ export function validatePromptText(key: string, text: unknown): string[] {
   const problems: string[] = [];
   if (text.length > MAX_PROMPT_CHARS) {
     problems.push(`prompt "${key}": text has ${text.length} characters, at most ${MAX_PROMPT_CHARS} are allowed`);
+  }
+  const rendered = longestRendering(text);
+  if (rendered > MAX_RENDERED_CHARS) {
+    problems.push(
+      `prompt "${key}": filled with the longest values its placeholders may hold (a ${MAX_MESSAGE_CHARS}-character topic, long answers) it would be ${rendered} characters, at most ${MAX_RENDERED_CHARS} are allowed; use each placeholder once`,
+    );
   }
   const used = new Set(placeholdersIn(text));
   const known = new Set(def.placeholders.map((p) => p.name));

@@ -10,7 +10,7 @@ import { adminFlowGraphRouter } from "./admin-flow-graph.js";
 import { adminPromptsRouter } from "./admin-prompts.js";
 import { adminUsersRouter } from "./admin-users.js";
 import { adminVoiceRouter } from "./admin-voice.js";
-import { identify, sessionRouter } from "./auth.js";
+import { identify, sessionRouter, throttleFailures } from "./auth.js";
 import { chatRouter } from "./chat.js";
 import { debatesRouter } from "./debates.js";
 import { deliberateRouter } from "./deliberate.js";
@@ -82,6 +82,7 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   app.use(historyRouter(streams, deps.audio));
 
   const admin = express.Router();
+  admin.use(throttleFailures());
   admin.use(requireAdmin(deps.settings.adminToken));
   admin.use(limitAdminWrites(ADMIN_WRITES_PER_MINUTE));
   admin.use(express.json({ limit: ADMIN_BODY_LIMIT, strict: false }));

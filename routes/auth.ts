@@ -30,6 +30,12 @@ export function userOf(res: Response): RequestUser {
   return (res.locals.user as RequestUser | undefined) ?? LOCAL_USER;
 }
 
+/** Whose run limits a request counts against: its user, or without users the client's address. */
+export function quotaKeyOf(req: Request, res: Response): string {
+  const user = userOf(res);
+  return user.id === LOCAL_OWNER ? `address:${req.ip}` : `user:${user.id}`;
+}
+
 /** The token of `Authorization: Bearer <token>`, else of the session cookie; undefined when neither is sent. */
 function tokenOf(req: Request): string | undefined {
   const header = req.get("authorization");
@@ -56,7 +62,7 @@ export function tokenResolver(settings: Pick<Settings, "adminToken">, users: Use
 }
 
 /** Counts failed sign-ins (answers 401) per client address; over the limit, 429 with Retry-After. */
-function throttleFailures(): RequestHandler {
+export function throttleFailures(): RequestHandler {
   return rateLimit({
     windowMs: FAILED_SIGN_IN_WINDOW_MS,
     limit: FAILED_SIGN_INS,

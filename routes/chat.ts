@@ -5,14 +5,12 @@ import type { RunRequest, RunService } from "../service/run-service.js";
 import { formatOfCommand, parseCommand } from "../state/commands.js";
 import type { Settings } from "../state/config.js";
 import { MAX_PARTICIPANTS } from "../state/formats.js";
+import { MAX_MESSAGE_CHARS } from "../state/text.js";
 import { participantsFor } from "../state/participants.js";
-import { userOf } from "./auth.js";
+import { quotaKeyOf, userOf } from "./auth.js";
 import { HttpError, participantsRefused } from "./errors.js";
 import { checkFollowUp, checkThreadOwner, CONVERSATION_ID, CONVERSATION_ID_RULE } from "./follow-up.js";
 import { SseStream } from "./sse.js";
-
-/** Longest accepted chat message or question, in characters. */
-export const MAX_MESSAGE_CHARS = 4_000;
 
 /** Control characters other than tab, line feed and carriage return. */
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
@@ -78,7 +76,7 @@ export function chatRouter(deps: ChatRouteDeps): Router {
     } else if (body.threadId !== undefined) {
       await checkThreadOwner(deps.service, user, body.threadId);
     }
-    await streamRun(deps, res, { message: body.message, participants: body.participants, threadId: body.threadId ?? body.conversationId, owner: user.id });
+    await streamRun(deps, res, { message: body.message, participants: body.participants, threadId: body.threadId ?? body.conversationId, owner: user.id, quotaKey: quotaKeyOf(req, res) });
   });
   router.all("/api/v1/chat/stream", postOnly);
   return router;

@@ -8,6 +8,9 @@ import type { RunService } from "../service/run-service.js";
 import { userOf } from "./auth.js";
 import { HttpError } from "./errors.js";
 
+/** MP3 encoder processes running at once, at most. */
+const MAX_ENCODERS = 2;
+
 /** An installed MP3 encoder reading raw PCM on stdin, or undefined. */
 function mp3Encoder(): { command: string; args: string[] } | undefined {
   const rate = String(PCM.sampleRate);
@@ -39,9 +42,14 @@ export function debatesRouter(service: RunService, audio: AudioArchive | undefin
     res.write(wavHeader(bytes));
     audio!.read(req.params.id).pipe(res);
   });
+  let encoding = 0;
   router.get("/api/v1/debates/:id/audio.mp3", async (req, res) => {
     if (!encoder) throw new HttpError(501, "no_mp3_encoder", "MP3 export needs ffmpeg or lame on the server (apt-get install ffmpeg); the .wav export always works");
     await complete(req.params.id, res);
+    // Each export is an encoder process: a few at once, the rest are asked to come back.
+    if (encoding >= MAX_ENCODERS) throw new HttpError(503, "encoder_busy", `${MAX_ENCODERS} MP3 exports are being encoded; retry shortly, or take the .wav export`, { "Retry-After": "5" });
+    encoding++;
+    res.on("close", () => encoding--);
     encodeMp3(encoder, audio!, req.params.id, res);
   });
   return router;
@@ -50,6 +58,8 @@ export function debatesRouter(service: RunService, audio: AudioArchive | undefin
 function encodeMp3(encoder: { command: string; args: string[] }, audio: AudioArchive, id: string, res: Response): void {
   const child = spawn(encoder.command, encoder.args, { stdio: ["pipe", "pipe", "ignore"] });
   res.writeHead(200, { "Content-Type": "audio/mpeg", "Content-Disposition": `attachment; filename="debatt-${id}.mp3"` });
+  // A client that leaves kills the encoder: the write into its stdin then fails, which is expected.
+  child.stdin.on("error", () => res.destroy());
   audio.read(id).pipe(child.stdin);
   child.stdout.pipe(res);
   child.on("error", () => res.destroy());

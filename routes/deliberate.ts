@@ -3,8 +3,9 @@ import { z } from "zod";
 import type { FormatOptions } from "../state/config.js";
 import { FORMATS, formatOfStoredMode, type DeliberationMode } from "../state/formats.js";
 import { participantsFor, resolveParticipant } from "../state/participants.js";
-import { MAX_MESSAGE_CHARS, parseJsonBody, postOnly, streamRun, userText, type ChatRouteDeps } from "./chat.js";
-import { userOf } from "./auth.js";
+import { MAX_MESSAGE_CHARS } from "../state/text.js";
+import { parseJsonBody, postOnly, streamRun, userText, type ChatRouteDeps } from "./chat.js";
+import { quotaKeyOf, userOf } from "./auth.js";
 import { HttpError, participantsRefused } from "./errors.js";
 import { checkFollowUp } from "./follow-up.js";
 
@@ -98,6 +99,7 @@ export function deliberateRouter(deps: ChatRouteDeps): Router {
       question: body.question,
       configurable: { mode_config: modeConfig },
       owner: user.id,
+      quotaKey: quotaKeyOf(req, res),
     });
   });
   router.all("/api/v1/deliberate/stream", postOnly);

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Response } from "express";
 import { ZodError } from "zod";
 import { DebattError, type ErrorCode } from "../state/errors.js";
+import { RunLimitError } from "../service/run-limits.js";
 
 /** An error with the HTTP status and machine-readable code it is answered with. */
 export class HttpError extends DebattError {
@@ -53,6 +54,7 @@ export function participantsRefused(err: unknown): HttpError {
  */
 export function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
+  if (err instanceof RunLimitError) return new HttpError(429, "rate_limited", err.message, { "Retry-After": String(err.retryAfterS) });
   if (DebattError.isInstance(err) && err.code in DOMAIN_ERRORS) {
     const [status, code, headers] = DOMAIN_ERRORS[err.code]!;
     return new HttpError(status, code, err.message, headers);

@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from "express";
 import { serveEvents, type ChatRouteDeps } from "./chat.js";
-import { userOf } from "./auth.js";
+import { quotaKeyOf, userOf } from "./auth.js";
 import { HttpError } from "./errors.js";
 import { CONVERSATION_ID } from "./follow-up.js";
 
@@ -51,7 +51,7 @@ export function threadResumeRouter(deps: ChatRouteDeps): Router {
       // Answered as a thread that never ran here.
       throw new HttpError(409, "nothing_to_resume", `thread "${threadId}" has no unfinished run (it never ran here)`);
     }
-    const run = await deps.service.resume(threadId);
+    const run = await deps.service.resume(threadId, quotaKeyOf(req, res));
     await serveEvents(deps, res, run.runId, 0, { maxConnectionMs: deps.settings.sseMaxConnectionMs });
   });
   return router;

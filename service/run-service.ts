@@ -14,6 +14,7 @@ import { ActiveRuns, ShutdownError } from "./active-runs.js";
 import { nodeDepsOf, stderrLog, type AppDeps } from "./app-deps.js";
 import { LOCAL_OWNER, mayAccess, type Requester } from "../state/ownership.js";
 import { RunHub } from "./run-hub.js";
+import { RunLimits } from "./run-limits.js";
 import { StartGate } from "./start-gate.js";
 import { hasUnfinishedRun, streamClientEvents } from "./stream.js";
 
@@ -34,6 +35,8 @@ export interface RunRequest {
   configurable?: RunConfig;
   /** The user who starts it and owns it (the local user by default). */
   owner?: string;
+  /** Whose limits it counts against: the user, or without users the client's address (default: the owner). */
+  quotaKey?: string;
 }
 
 /** A run the service is producing. */
@@ -62,6 +65,7 @@ export class RunService {
     readonly hub: RunHub,
     private readonly history: HistoryStore | undefined,
     private readonly log: (line: string) => void,
+    private readonly limits?: RunLimits,
   ) {}
 
   /** Runs in progress in this process. */
@@ -74,9 +78,10 @@ export class RunService {
     return this.runs.shuttingDown;
   }
 
-  /** Starts a new run; throws `shutting_down` while the process drains. */
+  /** Starts a new run; throws `shutting_down` while the process drains, `rate_limited` over the limits. */
   start(request: RunRequest): StartedRun {
     this.assertAccepting();
+    const quota = this.limits?.acquire(request.quotaKey ?? request.owner ?? LOCAL_OWNER);
     // A run without a thread starts one of the same id, so its run_id, thread_id and debate_id
     // are one id (the `:id` of /api/v1/debates/:id/…).
     const runId = randomUUID();
@@ -86,6 +91,7 @@ export class RunService {
       message: request.message,
       question: request.question,
       owner: request.owner ?? LOCAL_OWNER,
+      quota,
     });
     return { runId, threadId };
   }
@@ -116,7 +122,7 @@ export class RunService {
    * cancelled) from its last saved step; finished steps are not run again and its history rows
    * are completed, not written twice.
    */
-  async resume(threadId: string): Promise<StartedRun> {
+  async resume(threadId: string, quotaKey?: string): Promise<StartedRun> {
     if (!this.graph.checkpointer) throw new DebattError("no_checkpointer", "this server keeps no checkpoints, so runs cannot be resumed");
     if (this.hub.runningThread(threadId)) {
       throw new DebattError("run_in_progress", `thread "${threadId}" has a run going on; follow it with GET /api/v1/debates/<run_id>/events`);
@@ -129,7 +135,8 @@ export class RunService {
     const values = state.values as State;
     const runId = randomUUID();
     const owner = (await this.history?.conversation(threadId))?.userId ?? LOCAL_OWNER;
-    this.produce(runId, threadId, { message: values.message, resume: true }, undefined, { messageId: runIdOf(values) ?? runId, message: values.message, owner });
+    const quota = this.limits?.acquire(quotaKey ?? owner);
+    this.produce(runId, threadId, { message: values.message, resume: true }, undefined, { messageId: runIdOf(values) ?? runId, message: values.message, owner, quota });
     return { runId, threadId };
   }
 
@@ -173,7 +180,7 @@ export class RunService {
     threadId: string,
     input: { message: string; participants?: string[]; resume?: boolean },
     configurable: RunConfig | undefined,
-    filing: { messageId: string; message: string; question?: string; owner: string },
+    filing: { messageId: string; message: string; question?: string; owner: string; quota?: () => void },
   ): void {
     const recorder = this.history && RunRecorder.start(this.history, { conversationId: threadId, ...filing }, this.log);
     const controller = new AbortController();
@@ -208,6 +215,7 @@ export class RunService {
         this.owners.delete(`thread:${threadId}`);
         finish();
         release();
+        filing.quota?.();
         if (controller.signal.aborted && !(controller.signal.reason instanceof ShutdownError)) {
           this.log(`run ${runId} cancelled: ${(controller.signal.reason as Error)?.message}`);
         }
@@ -225,5 +233,6 @@ export function createRunService(deps: AppDeps, options: { checkpointer?: BaseCh
   const graph = buildGraph(nodeDepsOf(deps), { checkpointer: options.checkpointer, settings: deps.settings });
   const local = new MemoryEventLog({ ttlMs: deps.settings.eventLogTtlMs, maxBytes: EVENT_LOG_MAX_BYTES });
   const hub = new RunHub(local, deps.events, deps.settings.resumeGraceMs);
-  return new RunService(graph, hub, options.history, deps.log ?? stderrLog);
+  const limits = new RunLimits(deps.settings.runsPerMinute, deps.settings.maxConcurrentRuns);
+  return new RunService(graph, hub, options.history, deps.log ?? stderrLog, limits);
 }

@@ -84,6 +84,9 @@ const EnvSchema = z.object({
   AUTH: z.enum(["none", "tokens"], { error: "AUTH must be none or tokens" }).optional(),
   /** Model ids a request may name besides the roster's: a comma list, or `*` for any (none by default). */
   ALLOWED_MODELS: z.string().optional(),
+  /** Runs one user (or, with AUTH=none, one client address) may start in a minute, and at once. */
+  RUNS_PER_MINUTE: positiveInt("RUNS_PER_MINUTE").default(30),
+  MAX_CONCURRENT_RUNS: positiveInt("MAX_CONCURRENT_RUNS").default(10),
   /** Interval of SSE keep-alive comments while a stream waits. */
   SSE_KEEPALIVE_MS: positiveInt("SSE_KEEPALIVE_MS").default(15_000),
   /** After SIGTERM, how long running runs may take to finish before they are cancelled. */
@@ -121,6 +124,8 @@ const SettingsSchema = EnvSchema.superRefine((e, ctx) => {
   roster: parseRoster(e.DEBATE_PARTICIPANTS, e.ONESEEK_MODEL),
   oneseekModel: e.ONESEEK_MODEL,
   allowedModels: allowlistOf(e.ALLOWED_MODELS),
+  runsPerMinute: e.RUNS_PER_MINUTE,
+  maxConcurrentRuns: e.MAX_CONCURRENT_RUNS,
   tavilyApiKey: e.TAVILY_API_KEY,
   tavilyBaseUrl: e.TAVILY_BASE_URL,
   responseTimeoutMs: e.DEBATE_RESPONSE_TIMEOUT_MS,

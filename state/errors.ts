@@ -73,6 +73,7 @@ export const ERROR_CODES = [
   "no_audio",
   "still_speaking",
   "no_mp3_encoder",
+  "encoder_busy",
   // The terminal client.
   "no_player",
 ] as const;

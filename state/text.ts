@@ -1,3 +1,6 @@
+/** The longest message, question or topic a person may send, in characters. */
+export const MAX_MESSAGE_CHARS = 4_000;
+
 /** Words in a text: runs of letters or digits (any script), so punctuation and markdown do not count. */
 export function countWords(text: string): number {
   return text.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)?.length ?? 0;

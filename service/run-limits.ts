@@ -1,0 +1,56 @@
+import { DebattError } from "../state/errors.js";
+
+/** A run refused by the limits: `retryAfterS` says when a new one may start. */
+export class RunLimitError extends DebattError {
+  constructor(
+    message: string,
+    readonly retryAfterS: number,
+  ) {
+    super("rate_limited", message);
+  }
+}
+
+/** Keys kept before forgotten ones are swept (each holds at most `perMinute` times). */
+const SWEEP_AT = 10_000;
+
+/**
+ * What one user (or, without users, one client address) may start: at most `perMinute` runs in
+ * any minute and `concurrent` at once. Every run costs money with a real key, and CPU.
+ */
+export class RunLimits {
+  private readonly starts = new Map<string, number[]>();
+  private readonly active = new Map<string, number>();
+
+  constructor(
+    private readonly perMinute: number,
+    private readonly concurrent: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Takes a slot for a new run of `key`, or throws RunLimitError; the returned function gives it back. */
+  acquire(key: string): () => void {
+    const t = this.now();
+    const recent = (this.starts.get(key) ?? []).filter((s) => s > t - 60_000);
+    if ((this.active.get(key) ?? 0) >= this.concurrent) {
+      throw new RunLimitError(`at most ${this.concurrent} runs at once; wait for one of yours to finish`, 5);
+    }
+    if (recent.length >= this.perMinute) {
+      throw new RunLimitError(`at most ${this.perMinute} runs a minute`, Math.max(1, Math.ceil((recent[0] + 60_000 - t) / 1000)));
+    }
+    if (this.starts.size >= SWEEP_AT) this.sweep(t);
+    this.starts.set(key, [...recent, t]);
+    this.active.set(key, (this.active.get(key) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.active.get(key) ?? 1) - 1;
+      if (left > 0) this.active.set(key, left);
+      else this.active.delete(key);
+    };
+  }
+
+  private sweep(t: number): void {
+    for (const [key, times] of this.starts) if (times.every((s) => s <= t - 60_000)) this.starts.delete(key);
+  }
+}
