@@ -119,7 +119,8 @@ export function encodeCursor(c: ConversationRow): string {
 export function decodeCursor(raw: string): Cursor | undefined {
   try {
     const value: unknown = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
-    if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && typeof value[1] === "string") {
+    // Only what a real cursor can hold: a time a Date can represent, and a conversation id.
+    if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && Math.abs(value[0]) <= 8.64e15 && typeof value[1] === "string" && /^[A-Za-z0-9._:-]{1,128}$/.test(value[1])) {
       return { createdAt: value[0], id: value[1] };
     }
   } catch {

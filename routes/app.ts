@@ -36,6 +36,38 @@ const ADMIN_WRITES_PER_MINUTE = 10;
 const CHAT_BODY_LIMIT = "32kb";
 /** Largest accepted admin body: a 20 000-character prompt, escaped. */
 const ADMIN_BODY_LIMIT = "256kb";
+/** Largest body any route accepts (the admin's). */
+const MAX_BODY_BYTES = 256 * 1024;
+
+/** A strict UTF-8 decoder: a body that is not UTF-8 is refused rather than silently repaired. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** express' JSON body parser with a size limit, refusing bodies that are not valid UTF-8 (400). */
+function jsonBody(limit: string) {
+  return express.json({
+    limit,
+    strict: false,
+    verify: (_req, _res, buf) => {
+      try {
+        UTF8.decode(buf);
+      } catch {
+        throw new Error("the body is not valid UTF-8");
+      }
+    },
+  });
+}
+
+/**
+ * Answers a declared `Content-Length` over `max` with 413 at once, before any of the body is read,
+ * and closes the connection (so the client stops sending).
+ */
+function refuseLargeBodies(max: number): express.RequestHandler {
+  return (req, _res, next) => {
+    const declared = Number(req.get("content-length") ?? 0);
+    if (declared > max) throw new HttpError(413, "payload_too_large", `the request body is larger than the limit of ${max} bytes`);
+    next();
+  };
+}
 
 /**
  * The HTTP service (no `listen`): the SSE chat stream, `/healthz`, and the admin API. With a
@@ -51,6 +83,7 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   const app = express();
   app.disable("x-powered-by");
   app.use(securityHeaders());
+  app.use(refuseLargeBodies(MAX_BODY_BYTES));
 
   app.get("/healthz", (_req, res) => {
     const prompts = deps.prompts.health();
@@ -70,9 +103,9 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   // Who is asking: every /api/v1 route needs a user with AUTH=tokens (the session and admin routes check their own).
   const users = options.history?.users;
   app.use("/api/v1", ...identify(deps.settings, users));
-  app.use("/api/v1/session", express.json({ limit: "4kb", strict: false }));
+  app.use("/api/v1/session", jsonBody("4kb"));
   app.use(sessionRouter(deps.settings, users));
-  app.use(["/api/v1/chat", "/api/v1/deliberate"], express.json({ limit: CHAT_BODY_LIMIT, strict: false }));
+  app.use(["/api/v1/chat", "/api/v1/deliberate"], jsonBody(CHAT_BODY_LIMIT));
   const streams = { service, settings: deps.settings, history: options.history, log };
   app.use(chatRouter(streams));
   app.use(deliberateRouter(streams));
@@ -85,7 +118,7 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   admin.use(throttleFailures());
   admin.use(requireAdmin(deps.settings.adminToken));
   admin.use(limitAdminWrites(ADMIN_WRITES_PER_MINUTE));
-  admin.use(express.json({ limit: ADMIN_BODY_LIMIT, strict: false }));
+  admin.use(jsonBody(ADMIN_BODY_LIMIT));
   admin.use(adminPromptsRouter(deps.prompts));
   admin.use(adminFlowGraphRouter(graph));
   admin.use(adminVoiceRouter(deps.voiceSettings));

@@ -28,8 +28,8 @@ export function debatesRouter(service: RunService, audio: AudioArchive | undefin
   const router = Router();
   const encoder = mp3Encoder();
   const complete = async (id: string, res: Response) => {
-    // Another user's debate is answered as one without audio.
-    const status = (await service.mayReadRun(userOf(res), id)) ? (audio?.status(id) ?? { state: "unknown" as const }) : { state: "unknown" as const };
+    // An id no debate can have, and another user's debate, are answered as a debate without audio.
+    const status = /^[A-Za-z0-9._:-]{1,128}$/.test(id) && (await service.mayReadRun(userOf(res), id)) ? (audio?.status(id) ?? { state: "unknown" as const }) : { state: "unknown" as const };
     if (status.state === "unknown") throw new HttpError(404, "no_audio", `no audio for debate "${id}": it does not exist, was not a /dvoice debate, or was pruned`);
     if (status.state === "speaking") {
       throw new HttpError(409, "still_speaking", `debate "${id}" is still speaking; its audio is complete when the debate's stream has ended`, { "Retry-After": "10" });

@@ -60,7 +60,13 @@ export function toHttpError(err: unknown): HttpError {
     return new HttpError(status, code, err.message, headers);
   }
   if (err instanceof ZodError) return new HttpError(400, "invalid_settings", err.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; "));
-  const e = err as { type?: string; message?: string; limit?: number };
+  const e = err as { type?: string; message?: string; limit?: number; status?: number; code?: string };
+  // express' router could not decode a path parameter (a broken %-escape).
+  if (err instanceof URIError && e.status === 400) return new HttpError(400, "invalid_path", `the path is not valid percent-encoding: ${e.message}`);
+  // zlib could not inflate a body sent with Content-Encoding: gzip, deflate or br.
+  if (typeof e.code === "string" && /^Z_(DATA|BUF|STREAM)_ERROR$|^ERR_BROTLI/.test(e.code)) {
+    return new HttpError(400, "invalid_body", `the body does not match its Content-Encoding (${e.message})`);
+  }
   if (e?.type && BODY_ERRORS[e.type]) {
     const [status, code] = BODY_ERRORS[e.type];
     const message =
@@ -85,6 +91,8 @@ export function errorHandler(log: (line: string) => void): ErrorRequestHandler {
   return (err, req, res, next) => {
     if (res.headersSent) return next(err);
     const http = toHttpError(err);
+    // The rest of a body too large is not read: the connection closes after the answer.
+    if (http.status === 413) res.setHeader("Connection", "close");
     if (http.status >= 500 && http.code === "internal_error") log(`${req.method} ${req.path} failed: ${(err as Error)?.stack ?? err}`);
     sendError(res, http);
   };

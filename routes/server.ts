@@ -1,3 +1,4 @@
+import { createServer, type ServerOptions } from "node:http";
 import type { AddressInfo } from "node:net";
 import { stderrLog } from "../service/app-deps.js";
 import { depsFromEnv } from "../service/deps.js";
@@ -5,6 +6,13 @@ import { ConfigError } from "../state/errors.js";
 import { openCheckpoints } from "../providers/checkpointer.js";
 import { openHistory } from "../history/open.js";
 import { createApp } from "./app.js";
+
+/**
+ * How long a client may take: 10 s for its headers, 30 s for the whole request (a body sent
+ * byte by byte is cut off; the answer, e.g. a debate's event stream, may take as long as it
+ * takes), 5 s of idleness between requests on a kept-alive connection. Checked every second.
+ */
+const SOCKET_LIMITS: ServerOptions = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 };
 
 /** The URL of the address really bound (an IPv6 address in brackets). */
 function urlOf(address: AddressInfo): string {
@@ -41,7 +49,7 @@ async function main(): Promise<void> {
   log(deps.settings.auth === "tokens" ? "AUTH=tokens: every /api/v1 route needs a user token (npm run users -- add <name>)" : "AUTH=none: anyone who reaches this loopback address is the one local user");
   const { app, service } = createApp(deps, { checkpointer: checkpoints.saver, history });
   const { host, port } = deps.settings;
-  const server = app.listen(port, host, () => log(`listening on ${urlOf(server.address() as AddressInfo)} (pid ${process.pid})`));
+  const server = createServer(SOCKET_LIMITS, app).listen(port, host, () => log(`listening on ${urlOf(server.address() as AddressInfo)} (pid ${process.pid})`));
   server.on("error", (err) => {
     log(`cannot listen on ${host} port ${port}: ${err.message}`);
     process.exit(1);

@@ -42,8 +42,18 @@ export interface AppDeps {
   log?: (line: string) => void;
 }
 
-/** The default log: one line on stderr, prefixed `[debatt]`. */
-export const stderrLog = (line: string): void => console.error(`[debatt] ${line}`);
+/**
+ * The default log: one line on stderr, prefixed `[debatt]`. Control characters (a line feed in a
+ * client's cursor or path included) are written escaped, so no one can forge a line of the log.
+ */
+export const stderrLog = (line: string): void => console.error(`[debatt] ${escapeControls(line)}`);
+
+/** `text` with its control characters written as `\n`, `\r`, `\t` or `\u00XX`. */
+export function escapeControls(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) =>
+    c === "\n" ? "\\n" : c === "\r" ? "\\r" : c === "\t" ? "\\t" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
 
 /**
  * The nodes' dependencies, narrowed from the application's. A run's context resolves its

@@ -40,6 +40,7 @@ export const ERROR_CODES = [
   "internal_error",
   // HTTP requests.
   "not_found",
+  "invalid_path",
   "method_not_allowed",
   "unsupported_media_type",
   "unsupported_encoding",
