@@ -1,5 +1,5 @@
 import { DebattError } from "../state/errors.js";
-import { MAX_MESSAGE_CHARS } from "../state/text.js";
+import { CONTROL_CHARS, MAX_MESSAGE_CHARS } from "../state/text.js";
 import { promptDefinition } from "./registry.js";
 
 /** `{name}` placeholders: lower-case identifiers only, so JSON examples like `{"a": 1}` are left alone. */
@@ -59,6 +59,7 @@ export function validatePromptText(key: string, text: unknown): string[] {
   if (typeof text !== "string") return [`prompt "${key}": text must be a string`];
   if (text.trim() === "") return [`prompt "${key}": text is empty`];
   const problems: string[] = [];
+  if (CONTROL_CHARS.test(text)) problems.push(`prompt "${key}": text contains control characters (only tab and line breaks are allowed)`);
   if (text.length > MAX_PROMPT_CHARS) {
     problems.push(`prompt "${key}": text has ${text.length} characters, at most ${MAX_PROMPT_CHARS} are allowed`);
   }

@@ -5,24 +5,25 @@ import type { RunRequest, RunService } from "../service/run-service.js";
 import { formatOfCommand, parseCommand } from "../state/commands.js";
 import type { Settings } from "../state/config.js";
 import { MAX_PARTICIPANTS } from "../state/formats.js";
-import { MAX_MESSAGE_CHARS } from "../state/text.js";
+import { CONTROL_CHARS, MAX_MESSAGE_CHARS, removeSpoofing } from "../state/text.js";
 import { participantsFor } from "../state/participants.js";
 import { quotaKeyOf, userOf } from "./auth.js";
 import { HttpError, participantsRefused } from "./errors.js";
 import { checkFollowUp, checkThreadOwner, CONVERSATION_ID, CONVERSATION_ID_RULE } from "./follow-up.js";
 import { SseStream } from "./sse.js";
 
-/** Control characters other than tab, line feed and carriage return. */
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
-
-/** A user's text field: non-empty, well-formed Unicode, at most `maxChars`, no control characters. */
+/**
+ * A user's text field: well-formed Unicode, at most `maxChars`, no control characters; what could
+ * spoof a reader (bidi overrides, zero-width characters) is removed, and what remains is not empty.
+ */
 export function userText(field: string, maxChars: number) {
   return z
     .string({ error: `${field} must be a string` })
-    .refine((m) => m.trim() !== "", `${field} is empty`)
     .refine((m) => m.isWellFormed(), `${field} is not valid Unicode (it contains a lone surrogate)`)
     .refine((m) => [...m].length <= maxChars, `${field} is longer than ${maxChars} characters`)
-    .refine((m) => !CONTROL.test(m), `${field} contains control characters`);
+    .refine((m) => !CONTROL_CHARS.test(m), `${field} contains control characters`)
+    .transform(removeSpoofing)
+    .refine((m) => m.trim() !== "", `${field} is empty`);
 }
 
 /** The body of `POST /api/v1/chat/stream`; unknown fields are refused so that typos do not pass. */

@@ -1,4 +1,5 @@
 import { FORMAT_IDS, FORMATS, type DeliberationMode, type FormatFlags, type FormatId } from "./formats.js";
+import { removeSpoofing } from "./text.js";
 
 /** A slash command. */
 export type SlashCommand = (typeof FORMATS)[FormatId]["command"];
@@ -22,7 +23,8 @@ const OPTION = /^(--[a-z][a-z-]*)(?:\s+|$)/i;
  * without a topic, or chat. A message is exactly one of them, so a debate is never also a
  * comparison.
  */
-export function parseCommand(message: string): Command {
+export function parseCommand(sent: string): Command {
+  const message = removeSpoofing(sent);
   const m = COMMAND.exec(message);
   if (!m) return { kind: "chat", text: message.trim() };
   const format = m[1].toLowerCase() as FormatId;

@@ -20,6 +20,20 @@ describe("faults during a debate", () => {
     expect(logs.some((l) => l.includes("Claude failed in round 2"))).toBe(true);
   });
 
+  it("keeps what a failed turn streamed before it failed: its words in the end event", async () => {
+    const { deps } = testDeps({
+      script: withOverrides((req) =>
+        req.phase === "turn" && req.participant!.key === "call_gpt" && req.round === 1 ? { text: "Half an answer about the topic", error: new Error("connection reset"), failAfterText: true } : undefined,
+      ),
+    });
+    const events = await runEvents(deps, "/debatt X", { participants: FOUR });
+    const deltas = named(events, "debate-participant-delta").filter((e) => e.model === "ChatGPT" && e.round === 1).map((e) => e.delta).join("");
+    expect(deltas).toBe("Half an answer about the topic");
+    const end = named(events, "debate-participant-end").find((e) => e.model === "ChatGPT" && e.round === 1)!;
+    expect(end).toMatchObject({ status: "error", error: "connection reset", word_count: 6, response_preview: "Half an answer about the topic" });
+    expect(named(events, "debate-results")).toHaveLength(1);
+  });
+
   it("times a slow participant out, aborting its call, and goes on", async () => {
     const { deps, models } = testDeps({
       script: withOverrides((req) => (req.phase === "turn" && req.participant!.key === "call_gpt" && req.round === 1 ? { text: "late", latencyMs: 5_000 } : undefined)),

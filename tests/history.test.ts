@@ -301,6 +301,27 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     expect(answer).toMatchObject({ status: "error", error: "All votes failed to parse.", content: "" });
   });
 
+  it.skipIf(skip)("keeps a failed /debatt turn's streamed text and word count, and a failed /compare answer's", async () => {
+    const partial = "Half an answer before the connection dropped";
+    const { url, history } = await app(
+      withOverrides((req) =>
+        (req.phase === "turn" && req.participant!.key === "call_gpt" && req.round === 2) || (req.phase === "compare" && req.participant!.key === "call_gpt")
+          ? { text: partial, error: new Error("connection reset"), failAfterText: true }
+          : undefined,
+      ),
+      defaultRoster(),
+    );
+    const events = await runSse(await postChat(url, { message: "/debatt Bör AI regleras?", participants: THREE }));
+    const id = String(events.find((e) => e.event === "debate-init")!.data.debate_id);
+    const failed = (await history.stagesOf(id)).filter((r) => r.stageType === "debatt_answer" && (r.parsedData as { status: string }).status === "error");
+    expect(failed.map((r) => [r.content, r.parsedData])).toEqual([[partial, expect.objectContaining({ display: "ChatGPT", round: 2, wordCount: 7, error: "connection reset" })]]);
+
+    const compared = await runSse(await postChat(url, { message: "/compare Bör AI regleras?", participants: THREE }));
+    expect(compared.find((e) => e.event === "compare-answer-end" && e.data.model === "ChatGPT")!.data).toMatchObject({ status: "error", word_count: 7 });
+    const answers = (await history.stagesOf(runIdOf(compared))).filter((r) => r.content === partial);
+    expect(answers).toHaveLength(1);
+  });
+
   it.skipIf(skip)("writes /debatt's rows: participants, each round's answers with word counts and latency, votes, results, convergence, synthesis", async () => {
     const { url, history } = await app(undefined, defaultRoster());
     const events = await runSse(await postChat(url, { message: "/debatt Bör AI regleras?", participants: THREE }));

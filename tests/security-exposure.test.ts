@@ -1,8 +1,8 @@
 import { networkInterfaces } from "node:os";
 import { connect } from "node:net";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startApp } from "./support/http.js";
-import { startServerProcess } from "./support/server-process.js";
+import { serverProcesses, startServerProcess } from "./support/server-process.js";
 import { testDeps } from "./support/harness.js";
 
 /** A non-loopback IPv4 address of this machine, if it has one. */
@@ -23,17 +23,10 @@ function accepts(host: string, port: number): Promise<boolean> {
 }
 
 describe("who can reach the server", () => {
-  const servers: Awaited<ReturnType<typeof startServerProcess>>[] = [];
-  afterAll(async () => {
-    for (const s of servers) {
-      s.child.kill("SIGKILL");
-      await s.exited;
-    }
-  });
+  const start = serverProcesses();
 
   it("listens on loopback by default and logs the address it really bound", async () => {
-    const server = await startServerProcess({});
-    servers.push(server);
+    const server = await start({});
     expect(server.log()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+ /);
     const port = Number(new URL(server.url).port);
     expect(await accepts("127.0.0.1", port)).toBe(true);

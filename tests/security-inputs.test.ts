@@ -1,11 +1,14 @@
 import { connect } from "node:net";
 import { gzipSync } from "node:zlib";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { escapeControls } from "../service/app-deps.js";
+import { InMemoryPromptStore, loadPromptSet } from "../prompts/store.js";
+import { removeSpoofing } from "../state/text.js";
+import { withOverrides } from "./support/fake-model.js";
 import { testDeps } from "./support/harness.js";
 import { HISTORY_DATABASES, historyDatabaseHooks } from "./support/history-db.js";
-import { startApp } from "./support/http.js";
-import { startServerProcess } from "./support/server-process.js";
+import { postChat, postDeliberate, readSse, startApp } from "./support/http.js";
+import { serverProcesses } from "./support/server-process.js";
 
 /** Status and error code of an answer, which must be JSON. */
 async function answer(res: Response): Promise<[number, string]> {
@@ -88,17 +91,10 @@ describe.each(HISTORY_DATABASES)("crafted cursors on $db", (database) => {
 });
 
 describe("slow clients", () => {
-  const servers: Awaited<ReturnType<typeof startServerProcess>>[] = [];
-  afterAll(async () => {
-    for (const s of servers) {
-      s.child.kill("SIGKILL");
-      await s.exited;
-    }
-  });
+  const start = serverProcesses();
 
   it("closes a connection whose headers do not arrive within 10 s", async () => {
-    const server = await startServerProcess({});
-    servers.push(server);
+    const server = await start({});
     const { port } = new URL(server.url);
     const started = Date.now();
     const closedAfter = await new Promise<number>((resolve) => {
@@ -111,6 +107,57 @@ describe("slow clients", () => {
     expect(closedAfter).toBeLessThan(14_000);
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   }, 30_000);
+});
+
+describe("text that could spoof a reader", () => {
+  it("removes bidi controls and stray zero-width characters, keeping the joiners emoji and scripts need", () => {
+    expect(removeSpoofing("Is \u202eevil\u202c fine\u200b?\u2066x\u2069\ufeff")).toBe("Is evil fine?x");
+    expect(removeSpoofing("a\u200db \u200c x\u200e")).toBe("ab  x");
+    for (const kept of ["👩\u200d💻", "❤️\u200d🔥", "می\u200cخواهم", "Åsa\tär\nhär"]) expect(removeSpoofing(kept)).toBe(kept);
+  });
+
+  it("removes them from topics and titles, and a message of nothing else is empty", async () => {
+    const { deps, models } = testDeps({ script: withOverrides((req) => (req.phase === "title" ? "Ett \u202eknepigt\u202c\u200b rubrik" : undefined)) });
+    const server = await startApp(deps);
+    try {
+      const res = await postDeliberate(server.url, { question: "Vilket \u202ebästa\u202c\u200b språk?", mode: "vote" });
+      const { events } = await readSse(res);
+      const asked = models.callsOf("answer").map((c) => String(c.messages.at(-1)?.content));
+      expect(asked.length).toBeGreaterThan(0);
+      for (const prompt of asked) expect(prompt).toContain("Vilket bästa språk?");
+      expect(events.find((e) => e.event === "title-complete")?.data.data.title).toBe("Ett knepigt rubrik");
+      const empty = await postChat(server.url, { message: "\u200b\u202e \u2066" });
+      expect(empty.status).toBe(400);
+      expect(((await empty.json()) as { error: { message: string } }).error.message).toContain("message is empty");
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("refuses NUL and control characters in prompt overrides, stored or per run", async () => {
+    const { deps, models } = testDeps({ settings: { adminToken: "admin-secret" } });
+    const server = await startApp(deps);
+    try {
+      const put = await fetch(`${server.url}/api/v1/admin/prompts/deliberation.title`, {
+        method: "PUT",
+        headers: { authorization: "Bearer admin-secret", "content-type": "application/json" },
+        body: JSON.stringify({ text: "Title for {question}\u0000 now\u001b[2J" }),
+      });
+      expect(put.status).toBe(400);
+      expect(JSON.stringify(await put.json())).toContain("control characters");
+      // Per run, through the run configuration's prompt_overrides (Studio, the SDK).
+      await expect(loadPromptSet(new InMemoryPromptStore(), { "deliberation.title": "Title\u0007 {question}" })).rejects.toThrow(/control characters/);
+      const tabs = await fetch(`${server.url}/api/v1/admin/prompts/deliberation.title`, {
+        method: "PUT",
+        headers: { authorization: "Bearer admin-secret", "content-type": "application/json" },
+        body: JSON.stringify({ text: "Title for\t{question}\r\nnow" }),
+      });
+      expect(tabs.status).toBe(200);
+      expect(models.calls).toHaveLength(0);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe("the log", () => {

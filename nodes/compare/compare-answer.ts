@@ -26,17 +26,18 @@ export function makeCompareAnswer(deps: NodeDeps) {
     emit(config, "compare_answer_start", who);
     const started = performance.now();
     const coalescer = new DeltaCoalescer((delta) => emit(config, "compare_answer_delta", { ...who, delta }), ctx.coalesceMs);
-    const { text, error } = await answerOrFailure(ctx.run.responseTimeoutMs, config.signal, coalescer, (signal) => {
+    const { text, error } = await answerOrFailure(ctx.run.responseTimeoutMs, config.signal, coalescer, (signal, onDelta) => {
       const system = ctx.prompts.render("compare.answer.system", { participant: p.display, date: ctx.today() });
       const model = deps.models.create({ phase: "compare", participant: p, topic: task.question, maxTokens: ctx.run.maxResponseTokens });
-      return streamText(model, [new SystemMessage(system), new HumanMessage(task.question)], signal, (d) => coalescer.push(d));
+      return streamText(model, [new SystemMessage(system), new HumanMessage(task.question)], signal, onDelta);
     });
     const answer: CompareAnswer = {
       key: p.key,
       display: p.display,
       status: error ? "error" : "ok",
-      text: error ? "" : text,
-      word_count: error ? 0 : countWords(text),
+      // A failed answer keeps what it streamed before it failed: the person has seen it.
+      text,
+      word_count: countWords(text),
       latency_ms: Math.round(performance.now() - started),
       ...(error ? { error } : {}),
     };

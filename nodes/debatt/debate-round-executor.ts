@@ -102,7 +102,7 @@ async function runTurn(
   const started = performance.now();
   const topic = state.debate_topic ?? "";
   const coalescer = new DeltaCoalescer((delta) => emit(config, "debate_participant_delta", { ...who, delta }), ctx.coalesceMs);
-  const { text, error } = await answerOrFailure(ctx.run.responseTimeoutMs, config.signal, coalescer, async (signal) => {
+  const { text, error } = await answerOrFailure(ctx.run.responseTimeoutMs, config.signal, coalescer, async (signal, onDelta) => {
     const context = buildContextChain(topic, round, state.debate_round_responses, ctx.run.contextChars);
     const research = p.oneseek ? await researchForTurn(deps, ctx, { oneseek: p, topic, round, context, date: ctx.today(), signal }) : null;
     const messages = participantMessages(ctx, {
@@ -115,18 +115,19 @@ async function runTurn(
       research,
     });
     const model = deps.models.create({ phase: "turn", participant: p, round, topic, maxTokens: ctx.run.maxResponseTokens });
-    return streamText(model, messages, signal, (d) => coalescer.push(d));
+    return streamText(model, messages, signal, onDelta);
   });
   const latency = Math.round(performance.now() - started);
   const ok = error === undefined;
   if (!ok) ctx.log(`${p.display} failed in round ${round}: ${error}`);
-  const word_count = ok ? countWords(text) : 0;
+  // A failed turn keeps what it streamed before it failed (the person has seen it): its words count.
+  const word_count = countWords(text);
   emit(config, "debate_participant_end", {
     ...who,
     position,
     word_count,
     latency_ms: latency,
-    response_preview: ok ? preview(text) : "",
+    response_preview: preview(text),
     status: ok ? "ok" : "error",
     ...(ok ? {} : { error }),
   });

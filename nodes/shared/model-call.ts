@@ -55,22 +55,29 @@ export function rethrowIfCancelled(err: unknown): void {
 }
 
 /**
- * Runs one participant's streamed answer under its timeout and flushes its coalesced deltas at the
- * end. Returns the text, or the failure as a message (an empty answer counts as one); only a
- * cancelled run throws, since anything else is this participant's failure alone.
+ * Runs one participant's streamed answer under its timeout, handing each piece of text to the
+ * coalescer and flushing it at the end. Returns the text, or the failure as a message (an empty
+ * answer counts as one) with the text streamed before it, which the person has already seen;
+ * only a cancelled run throws, since anything else is this participant's failure alone.
  */
 export async function answerOrFailure(
   timeoutMs: number,
   runSignal: AbortSignal | undefined,
-  coalescer: { flush(): void },
-  call: (signal: AbortSignal) => Promise<string>,
+  coalescer: { push(delta: string): void; flush(): void },
+  call: (signal: AbortSignal, onDelta: (delta: string) => void) => Promise<string>,
 ): Promise<{ text: string; error?: string }> {
+  let streamed = "";
   try {
-    const text = await withTimeout(timeoutMs, runSignal, call);
+    const text = await withTimeout(timeoutMs, runSignal, (signal) =>
+      call(signal, (delta) => {
+        streamed += delta;
+        coalescer.push(delta);
+      }),
+    );
     return text.trim() === "" ? { text, error: "the model returned an empty answer" } : { text };
   } catch (err) {
     rethrowIfCancelled(err);
-    return { text: "", error: err instanceof ModelCallError && err.code === "timeout" ? `timeout: ${err.message}` : (err as Error).message };
+    return { text: streamed, error: err instanceof ModelCallError && err.code === "timeout" ? `timeout: ${err.message}` : (err as Error).message };
   } finally {
     coalescer.flush();
   }

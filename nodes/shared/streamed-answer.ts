@@ -21,11 +21,12 @@ export interface StreamedAnswer {
 
 /**
  * Runs a deliberation format's model call under its timeout, streaming its text as coalesced
- * `answer_delta` events. Returns the text, or the failure (only a cancelled run throws).
+ * `answer_delta` events. Returns the text, or the failure with what streamed before it (only a
+ * cancelled run throws).
  */
 export function streamAnswer(ctx: RunContext, config: LangGraphRunnableConfig, a: StreamedAnswer): Promise<{ text: string; error?: string }> {
   const coalescer = new DeltaCoalescer((delta) => emit(config, "answer_delta", { mode: a.mode, stage: a.stage, ...a.who, delta }), ctx.coalesceMs);
-  return answerOrFailure(a.timeoutMs, config.signal, coalescer, (signal) => a.call(signal, (d) => coalescer.push(d)));
+  return answerOrFailure(a.timeoutMs, config.signal, coalescer, a.call);
 }
 
 /** What the internal model writes last in a deliberation format (/deep's synthesis, /council's report). */

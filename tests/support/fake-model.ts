@@ -21,6 +21,8 @@ export interface Step {
   latencyMs?: number;
   /** Ignore the abort signal while waiting (a badly behaved provider). */
   ignoreSignal?: boolean;
+  /** With `error`: stream `text` first, then fail (a connection lost mid-answer). */
+  failAfterText?: boolean;
 }
 
 /** One recorded call. */
@@ -82,7 +84,7 @@ export class ScriptedChatModel extends ChunkStreamingChatModel {
     const raw = this.factory.script(this.request, index, messages);
     const step: Step = typeof raw === "string" ? { text: raw } : raw;
     if (step.latencyMs) await wait(step.latencyMs, step.ignoreSignal ? undefined : signal);
-    if (step.error) {
+    if (step.error && !step.failAfterText) {
       call.finished = true;
       throw step.error;
     }
@@ -93,6 +95,7 @@ export class ScriptedChatModel extends ChunkStreamingChatModel {
       await runManager?.handleLLMNewToken(piece);
     }
     call.finished = true;
+    if (step.error) throw step.error;
   }
 }
 

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { afterAll } from "vitest";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,3 +23,19 @@ export async function startServerProcess(env: Record<string, string>): Promise<{
   return { child, url, log: () => log, exited };
 }
 
+
+/** Within a describe: starts `npm start`'s server processes (`startServerProcess`) and kills them after all its tests. */
+export function serverProcesses(): (env: Record<string, string>) => ReturnType<typeof startServerProcess> {
+  const servers: Awaited<ReturnType<typeof startServerProcess>>[] = [];
+  afterAll(async () => {
+    for (const s of servers) {
+      s.child.kill("SIGKILL");
+      await s.exited;
+    }
+  });
+  return async (env) => {
+    const server = await startServerProcess(env);
+    servers.push(server);
+    return server;
+  };
+}
