@@ -1,4 +1,5 @@
 import { openHistory } from "../history/open.js";
+import { ensureDataDir } from "../providers/data-dir.js";
 import { loadSettings } from "../state/config.js";
 import { ConfigError } from "../state/errors.js";
 
@@ -18,6 +19,7 @@ async function main(args: string[]): Promise<number> {
   let settings;
   try {
     settings = loadSettings();
+    if (!settings.databaseUrl) ensureDataDir(settings.dataDir);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     console.error(`debatt: configuration error: ${err.message}`);

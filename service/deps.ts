@@ -3,6 +3,7 @@ import type { VoiceSettings } from "../state/voice.js";
 import { MemoryValueStore, VoiceSettingsStore, type ValueStore } from "../providers/voice-settings-store.js";
 import { join } from "node:path";
 import { AudioArchive } from "../providers/audio-archive.js";
+import { ensureDataDir } from "../providers/data-dir.js";
 import { MemorySpeechCache, RedisSpeechCache } from "../providers/speech-cache.js";
 import { EspeakSpeech } from "../providers/tts-espeak.js";
 import { OpenAISpeech } from "../providers/tts-openai.js";
@@ -28,6 +29,7 @@ export function depsFromEnv(
 ): AppDeps {
   const log = options.log ?? stderrLog;
   const settings = loadSettings(env);
+  ensureDataDir(settings.dataDir);
   const models = settings.openaiApiKey
     ? new OpenAIModelFactory(settings)
     : new SimulatedModelFactory({

@@ -1,4 +1,6 @@
-import { networkInterfaces } from "node:os";
+import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
+import { networkInterfaces, tmpdir } from "node:os";
+import { join } from "node:path";
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { startApp } from "./support/http.js";
@@ -36,6 +38,19 @@ describe("who can reach the server", () => {
 
   it("refuses an empty HOST at start-up, naming the variable", async () => {
     await expect(startServerProcess({ HOST: " " })).rejects.toThrow(/HOST must not be empty/);
+  });
+
+  it("stops start-up with exit 2 naming DEBATT_DATA_DIR when it is a file or cannot be written", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "debatt-file-")), "not-a-dir");
+    writeFileSync(file, "");
+    // Root writes through file permissions, so a read-only place for root is a read-only file system.
+    const readOnly = process.getuid?.() === 0 ? "/sys/kernel/debatt-data" : join(mkdtempSync(join(tmpdir(), "debatt-ro-")), "data");
+    if (process.getuid?.() !== 0) chmodSync(join(readOnly, ".."), 0o555);
+    for (const [dir, why] of [[file, "a path on the way is a file"], [join(file, "sub"), "a path on the way is a file"], [readOnly, "this process may not write there"]]) {
+      const failed = await start({ DEBATT_DATA_DIR: dir }).then(() => null, (err: Error & { exitCode: number }) => err);
+      expect(failed?.exitCode, dir).toBe(2);
+      expect(failed?.message, dir).toContain(`DEBATT_DATA_DIR=${dir} is not a writable directory: ${why}`);
+    }
   });
 });
 

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { afterAll } from "vitest";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll } from "vitest";
 
 /** Starts `routes/server.ts` as `npm start` does, on a free port (and, unless given, a fresh data directory); resolves with its URL. */
 export async function startServerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; log: () => string; exited: Promise<number | null> }> {
@@ -18,11 +18,10 @@ export async function startServerProcess(env: Record<string, string>): Promise<{
       const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(log);
       if (m) resolve(m[1]);
     });
-    void exited.then((code) => reject(new Error(`server exited with ${code}: ${log}`)));
+    void exited.then((code) => reject(Object.assign(new Error(`server exited with ${code}: ${log}`), { exitCode: code })));
   });
   return { child, url, log: () => log, exited };
 }
-
 
 /** Within a describe: starts `npm start`'s server processes (`startServerProcess`) and kills them after all its tests. */
 export function serverProcesses(): (env: Record<string, string>) => ReturnType<typeof startServerProcess> {
