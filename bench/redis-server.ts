@@ -5,6 +5,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { installed } from "../providers/installed.js";
 import { createServer } from "node:net";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Redis } from "ioredis";
 
 /** Path of the redis-server binary, or undefined when it is not installed. */
@@ -25,19 +28,21 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * A real redis-server on a free loopback port, without persistence, that a test can kill and
- * start again on the same port (to simulate an outage).
+ * A real redis-server on a free loopback port that a test can kill and start again on the same
+ * port (to simulate an outage). Without persistence unless `persistent`: then every write goes to
+ * an append-only file first, so a killed server comes back with its data.
  */
 export class RedisServer {
   private child?: ChildProcess;
   private constructor(
     private readonly binary: string,
     readonly port: number,
+    private readonly dataDir?: string,
   ) {}
 
   /** Starts one; resolves once it answers PING. */
-  static async start(binary: string): Promise<RedisServer> {
-    const server = new RedisServer(binary, await freePort());
+  static async start(binary: string, options: { persistent?: boolean } = {}): Promise<RedisServer> {
+    const server = new RedisServer(binary, await freePort(), options.persistent ? mkdtempSync(join(tmpdir(), "debatt-redis-")) : undefined);
     await server.restart();
     return server;
   }
@@ -48,7 +53,8 @@ export class RedisServer {
 
   /** (Re)starts the server on its port and waits until it answers. */
   async restart(): Promise<void> {
-    this.child = spawn(this.binary, ["--port", String(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    const persistence = this.dataDir ? ["--appendonly", "yes", "--appendfsync", "always", "--dir", this.dataDir] : ["--appendonly", "no"];
+    this.child = spawn(this.binary, ["--port", String(this.port), "--bind", "127.0.0.1", "--save", "", ...persistence], { stdio: "ignore" });
     const probe = new Redis(this.url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
     probe.on("error", () => {});
     const deadline = Date.now() + 10_000;

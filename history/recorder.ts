@@ -1,12 +1,17 @@
+import { WriteFailedError } from "../state/errors.js";
 import type { State } from "../state/graph-state.js";
 import { answerText, modeOfMessage, stageRows, titleOf } from "./rows.js";
-import type { HistoryStore, MessageStatus, RunStart } from "./store.js";
+import type { HistoryStore, MessageStatus, RunEnd, RunStart } from "./store.js";
+
+/** When the answer's end is tried again after a failed write: about ten minutes in all. */
+const END_RETRY_MS = [1_000, 5_000, 15_000, 30_000, 60_000, 120_000, 180_000, 240_000];
 
 /**
  * Writes one run to the history as it happens: the question and the conversation when it starts,
  * each stage's rows as the stage lands in the graph state, and the answer when it ends. Writes go
- * out in order on one queue, apart from the stream, so a slow database never holds up an event; a
- * failed write is logged and the run goes on (the checkpoints still hold everything).
+ * out in order on one queue, apart from the stream, so a slow database never holds up an event. A
+ * failed write (a full disk) is logged and reported once to `onFailure`, which stops the run; the
+ * answer's end is then tried again for a while, so that it does not stay `streaming` for ever.
  */
 export class RunRecorder {
   private readonly written = new Set<string>();
@@ -15,11 +20,13 @@ export class RunRecorder {
   /** The latest answer a format subgraph had (its `answer`), for a run cancelled before it handed it back. */
   private subgraphAnswer: string | null = null;
   private error: string | null = null;
+  private reported = false;
 
   constructor(
     private readonly store: HistoryStore,
     private readonly run: RunStart,
     private readonly log: (line: string) => void,
+    private readonly onFailure: (err: WriteFailedError) => void = () => {},
   ) {
     this.enqueue("question", () => store.startRun(run));
   }
@@ -28,9 +35,14 @@ export class RunRecorder {
    * Starts recording the run `messageId` of conversation `conversationId` for `owner`: the message
    * as sent (its command gives the mode), and the question as stored (default: the message).
    */
-  static start(store: HistoryStore, run: { conversationId: string; messageId: string; message: string; question?: string; owner: string }, log: (line: string) => void): RunRecorder {
+  static start(
+    store: HistoryStore,
+    run: { conversationId: string; messageId: string; message: string; question?: string; owner: string },
+    log: (line: string) => void,
+    onFailure?: (err: WriteFailedError) => void,
+  ): RunRecorder {
     const question = run.question ?? run.message;
-    return new RunRecorder(store, { conversationId: run.conversationId, messageId: run.messageId, userId: run.owner, mode: modeOfMessage(run.message), title: titleOf(question), question, at: new Date() }, log);
+    return new RunRecorder(store, { conversationId: run.conversationId, messageId: run.messageId, userId: run.owner, mode: modeOfMessage(run.message), title: titleOf(question), question, at: new Date() }, log, onFailure);
   }
 
   /** A state the graph reached (the top graph's, `namespace` empty, or a subgraph's): writes the new rows. */
@@ -48,16 +60,43 @@ export class RunRecorder {
     this.error ??= message;
   }
 
-  /** Writes the answer and how the run ended, and waits for every write. */
+  /**
+   * Writes the answer and how the run ended (an error the run reported wins over its
+   * cancellation), and waits for every write. If that write fails it is tried again later.
+   */
   async finish(cancelled: boolean): Promise<void> {
     const content = (this.last ? answerText(this.last) : "") || (this.subgraphAnswer ?? "");
-    const status: MessageStatus = cancelled ? "cancelled" : this.error ? "error" : "complete";
-    const title = this.last?.conversation_title ?? null;
-    this.enqueue("answer", () => this.store.finishRun(this.run, { content, status, error: cancelled ? "cancelled" : this.error, title, at: new Date() }));
+    const status: MessageStatus = this.error ? "error" : cancelled ? "cancelled" : "complete";
+    const end = { content, status, error: this.error ?? (cancelled ? "cancelled" : null), title: this.last?.conversation_title ?? null, at: new Date() };
+    this.queue = this.queue
+      .then(() => this.store.finishRun(this.run, end))
+      .catch((err: Error) => {
+        this.log(`history: writing the answer of run ${this.run.messageId} failed: ${err.message}; trying again later`);
+        this.retryEnd({ ...end, onlyIfStreaming: true }, 0);
+      });
     await this.queue;
   }
 
+  /** Tries the answer's end again, further apart each time, for about ten minutes. */
+  private retryEnd(end: RunEnd, attempt: number): void {
+    if (attempt >= END_RETRY_MS.length) {
+      this.log(`history: gave up writing the answer of run ${this.run.messageId}; it stays "streaming" until the run is resumed`);
+      return;
+    }
+    setTimeout(() => {
+      this.store.finishRun(this.run, end).then(
+        () => this.log(`history: the answer of run ${this.run.messageId} is written (${end.status})`),
+        () => this.retryEnd(end, attempt + 1),
+      );
+    }, END_RETRY_MS[attempt]).unref();
+  }
+
   private enqueue(what: string, write: () => Promise<void>): void {
-    this.queue = this.queue.then(write).catch((err: Error) => this.log(`history: writing the ${what} of run ${this.run.messageId} failed: ${err.message}`));
+    this.queue = this.queue.then(write).catch((err: Error) => {
+      this.log(`history: writing the ${what} of run ${this.run.messageId} failed: ${err.message}`);
+      if (this.reported) return;
+      this.reported = true;
+      this.onFailure(new WriteFailedError(`the history (the ${what} of this run)`, err));
+    });
   }
 }

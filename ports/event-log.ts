@@ -1,6 +1,8 @@
 /**
  * One event of a run with its SSE id (1, 2, 3, … without gaps). The log keeps events as they are
  * framed (a name and a JSON object); state/events.ts types them for the clients that read them.
+ * Id 0 marks an event that is not the run's own: the `replay_incomplete` error a replay ends with
+ * when it cannot be complete.
  */
 export interface RunEvent {
   id: number;
@@ -17,7 +19,8 @@ export interface EventLog {
   append(runId: string, event: RunEvent): Promise<void>;
   /**
    * The run's events with an id above `afterId`, in order, then the later ones as they arrive,
-   * until `done` or `signal`. Yields nothing for a run the log does not know.
+   * until `done` or `signal`. Yields nothing for a run the log does not know, and ends with a
+   * `replay_incomplete` error (id 0) rather than skip ids it cannot have.
    */
   follow(runId: string, afterId: number, signal: AbortSignal): AsyncGenerator<RunEvent>;
   /** Whether the log knows the run (running, or finished within its time to live). */

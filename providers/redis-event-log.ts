@@ -1,5 +1,6 @@
 import { Redis } from "ioredis";
 import type { EventLog, RunEvent } from "../ports/event-log.js";
+import { DebattError } from "../state/errors.js";
 import { firstConnection, redisOptions } from "./redis-prompt-store.js";
 
 /** Key of a run's stream. */
@@ -7,48 +8,132 @@ const key = (runId: string) => `debatt:events:${runId}`;
 const seenKey = (runId: string) => `debatt:events:${runId}:seen`;
 /** How long one blocking read waits before it checks the follower's signal again. */
 const BLOCK_MS = 2_000;
+/** How often a follower tries again while Redis cannot be reached. */
+const RETRY_MS = 500;
+
+/** Options of the Redis event log. */
+export interface RedisEventLogOptions {
+  /** How long a run's stream is kept after its last event. */
+  ttlMs: number;
+  log: (line: string) => void;
+  /** How long a follower waits for an unreachable Redis before it says its replay is incomplete (default 30 s). */
+  outageWaitMs?: number;
+  /** Most events held back while Redis is unreachable (default 200 000); past it the oldest run's are dropped, and its readers are told. */
+  maxPending?: number;
+}
+
+/**
+ * The event that ends a replay that cannot be complete. It has no id (0): it is not one of the
+ * run's events, so a client that reconnects asks again for what it is missing.
+ */
+export function replayIncomplete(lastId: number, why: string): RunEvent {
+  return {
+    id: 0,
+    event: "error",
+    data: { code: "replay_incomplete", message: `the replay stops after event ${lastId}: ${why}`, last_event_id: lastId, timestamp: new Date().toISOString() },
+  };
+}
 
 /**
  * The event log in Redis streams, so any instance can serve a run's events: one stream per run
  * (`debatt:events:<run id>`) whose entry ids are the SSE ids (`0-1`, `0-2`, …), expiring
- * `ttlMs` after the last event. Appends are queued in order and never make the run wait; while
- * Redis is down they are dropped (the local log still serves this instance) and the outage is
- * logged once.
+ * `ttlMs` after the last event. Appends never make the run wait. While Redis is unreachable they
+ * are held back, in order, and written when it is back (so a run's stream never has a gap while
+ * this process lives), as are deletions; the outage is logged once. A follower on another
+ * instance waits out an outage of up to `outageWaitMs`, and says so with a `replay_incomplete`
+ * error, never a silent jump in ids, when its replay cannot be complete.
  */
 export class RedisEventLog implements EventLog {
   private readonly client: Redis;
   /** The first connection (commands fail fast without an offline queue, so the first ones wait for it). */
   private readonly ready: Promise<void>;
   private queue: Promise<void> = Promise.resolve();
+  /** Events not in Redis yet, per run, in id order. */
+  private readonly pending = new Map<string, RunEvent[]>();
+  private pendingCount = 0;
+  /** Runs forgotten while Redis could not be reached: deleted there once it is back. */
+  private readonly forgotten = new Set<string>();
   private failing = false;
+  private retry: NodeJS.Timeout | undefined;
+  private readonly outageWaitMs: number;
+  private readonly maxPending: number;
 
   constructor(
     url: string,
-    private readonly options: { ttlMs: number; log: (line: string) => void },
+    private readonly options: RedisEventLogOptions,
   ) {
+    this.outageWaitMs = options.outageWaitMs ?? 30_000;
+    this.maxPending = options.maxPending ?? 200_000;
     this.client = new Redis(url, redisOptions());
     this.client.on("error", () => {});
+    // Back after an outage: write what was held back without waiting for the next event.
+    this.client.on("ready", () => void this.flushSoon());
     this.ready = firstConnection(this.client);
   }
 
-  async append(runId: string, event: RunEvent): Promise<void> {
-    const k = key(runId);
-    this.queue = this.queue.then(async () => {
-      try {
-        await this.ready;
-        await this.client
-          .multi()
-          .xadd(k, `0-${event.id}`, "e", event.event, "d", JSON.stringify(event.data))
-          .pexpire(k, this.options.ttlMs)
-          .exec();
-        if (this.failing) this.options.log("event log: Redis is back");
-        this.failing = false;
-      } catch (err) {
-        if (!this.failing) this.options.log(`event log: Redis unavailable, events are kept in this process only (${(err as Error).message})`);
-        this.failing = true;
-      }
-    });
+  append(runId: string, event: RunEvent): Promise<void> {
+    let events = this.pending.get(runId);
+    if (!events) this.pending.set(runId, (events = []));
+    events.push(event);
+    this.pendingCount++;
+    return this.flushSoon();
+  }
+
+  /** Queues a write of everything held back; resolves when it is done (it never rejects). */
+  private flushSoon(): Promise<void> {
+    this.queue = this.queue.then(() => this.flush());
     return this.queue;
+  }
+
+  /** Writes the deletions and events held back, oldest run first. Runs one at a time (the queue). */
+  private async flush(): Promise<void> {
+    if (this.pending.size === 0 && this.forgotten.size === 0) return;
+    try {
+      await this.ready;
+      for (const runId of [...this.forgotten]) {
+        await this.client.del(key(runId), seenKey(runId));
+        this.forgotten.delete(runId);
+      }
+      for (const [runId, events] of [...this.pending]) {
+        // Events appended while this write is under way stay for the next one.
+        const count = events.length;
+        const k = key(runId);
+        const batch = this.client.multi();
+        for (const e of events.slice(0, count)) batch.xadd(k, `0-${e.id}`, "e", e.event, "d", JSON.stringify(e.data));
+        const replies = await batch.pexpire(k, this.options.ttlMs).exec();
+        if (!replies) throw new Error("the write was aborted");
+        // An entry Redis already holds (a retry after a lost reply) is refused as "equal or smaller": it is there.
+        const refused = replies.find(([err]) => err && !/equal or smaller/.test(err.message));
+        if (refused) this.options.log(`event log: Redis refused an event of run ${runId}: ${refused[0]!.message}`);
+        events.splice(0, count);
+        this.pendingCount -= count;
+        if (events.length === 0) this.pending.delete(runId);
+      }
+      if (this.failing) this.options.log("event log: Redis is back; the events held back meanwhile are written");
+      this.failing = false;
+    } catch (err) {
+      if (!this.failing) this.options.log(`event log: Redis unavailable; events are held back in this process until it is back (${(err as Error).message})`);
+      this.failing = true;
+      this.dropOverLimit();
+      // Also try again by the clock: a command can time out while the connection stays up.
+      if (!this.retry) {
+        this.retry = setTimeout(() => {
+          this.retry = undefined;
+          void this.flushSoon();
+        }, RETRY_MS * 4);
+        this.retry.unref();
+      }
+    }
+  }
+
+  /** Past `maxPending`, the oldest runs' held-back events go (their readers will see the gap and say so). */
+  private dropOverLimit(): void {
+    for (const [runId, events] of this.pending) {
+      if (this.pendingCount <= this.maxPending) return;
+      this.options.log(`event log: Redis has been unavailable too long; ${events.length} events of run ${runId} are dropped from the shared log`);
+      this.pendingCount -= events.length;
+      this.pending.delete(runId);
+    }
   }
 
   async *follow(runId: string, afterId: number, signal: AbortSignal): AsyncGenerator<RunEvent> {
@@ -59,35 +144,55 @@ export class RedisEventLog implements EventLog {
     reader.on("error", () => {});
     const stop = () => reader.disconnect();
     signal.addEventListener("abort", stop, { once: true });
+    let downSince: number | undefined;
     try {
       await firstConnection(reader);
       while (!signal.aborted) {
-        const reply = (await reader.xread("COUNT", 500, "BLOCK", BLOCK_MS, "STREAMS", k, `0-${last}`)) as [string, [string, string[]][]][] | null;
-        if (!reply) {
-          if (!(await this.client.exists(k))) return;
+        let reply: [string, [string, string[]][]][] | null;
+        try {
+          reply = (await reader.xread("COUNT", 500, "BLOCK", BLOCK_MS, "STREAMS", k, `0-${last}`)) as typeof reply;
+          if (!reply && !(await this.client.exists(k))) {
+            yield replayIncomplete(last, "the run's events are no longer kept (deleted, or expired)");
+            return;
+          }
+          downSince = undefined;
+        } catch (err) {
+          if (signal.aborted) return;
+          downSince ??= Date.now();
+          if (Date.now() - downSince >= this.outageWaitMs) {
+            yield replayIncomplete(last, `the shared event log (Redis) has been unreachable for ${Math.round(this.outageWaitMs / 1000)} s (${(err as Error).message})`);
+            return;
+          }
+          await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
           continue;
         }
-        for (const [id, fields] of reply[0][1]) {
-          last = Number(id.split("-")[1]);
+        for (const [id, fields] of reply?.[0][1] ?? []) {
+          const next = Number(id.split("-")[1]);
+          if (next !== last + 1) {
+            yield replayIncomplete(last, `events ${last + 1} to ${next - 1} never reached the shared event log`);
+            return;
+          }
+          last = next;
           const event = fields[1];
           yield { id: last, event, data: JSON.parse(fields[3]) as Record<string, unknown> };
           if (event === "done") return;
         }
       }
-    } catch (err) {
-      if (!signal.aborted) throw err;
     } finally {
       signal.removeEventListener("abort", stop);
       reader.disconnect();
     }
   }
 
+  /** Whether Redis holds the run; throws `event_log_unavailable` when it cannot be asked. */
   async has(runId: string): Promise<boolean> {
+    if (this.forgotten.has(runId)) return false;
+    if (this.pending.has(runId)) return true;
     try {
       await this.ready;
       return (await this.client.exists(key(runId))) === 1;
-    } catch {
-      return false;
+    } catch (err) {
+      throw new DebattError("event_log_unavailable", `the shared event log (Redis) cannot be reached: ${(err as Error).message}`);
     }
   }
 
@@ -102,15 +207,21 @@ export class RedisEventLog implements EventLog {
     return v === null ? null : Number(v);
   }
 
+  /** Drops the run's events; while Redis is unreachable the deletion waits for it (it never fails). */
   async forget(runId: string): Promise<void> {
-    await this.ready;
-    await this.queue;
-    await this.client.del(key(runId), seenKey(runId));
+    this.pendingCount -= this.pending.get(runId)?.length ?? 0;
+    this.pending.delete(runId);
+    this.forgotten.add(runId);
+    await this.flushSoon();
   }
 
-  /** Waits for the queued appends, then closes the connection. */
+  /** Writes what was held back (one try), says what could not be, and closes the connection. */
   async close(): Promise<void> {
-    await this.queue;
+    clearTimeout(this.retry);
+    await this.flushSoon();
+    if (this.pendingCount > 0 || this.forgotten.size > 0) {
+      this.options.log(`event log: Redis is still unavailable; ${this.pendingCount} events and ${this.forgotten.size} deletions did not reach it (the events expire by themselves)`);
+    }
     this.client.disconnect();
   }
 }

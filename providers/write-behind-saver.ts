@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { BaseCheckpointSaver, type CheckpointTuple } from "@langchain/langgraph";
+import { WriteFailedError } from "../state/errors.js";
 
 type Put = BaseCheckpointSaver["put"];
 type PutWrites = BaseCheckpointSaver["putWrites"];
@@ -22,9 +23,29 @@ export class WriteBehindSaver extends BaseCheckpointSaver {
     super(inner.serde);
   }
 
-  /** Runs `write` after the writes queued before it, on a later turn of the event loop. */
-  private later<T>(write: () => Promise<T>): Promise<T> {
-    const done = this.queue.then(() => nextTurn()).then(write);
+  /** Who hears of a failed write (the run service, which stops the thread's run at once). */
+  private readonly failureListeners = new Set<(threadId: string, err: WriteFailedError) => void>();
+
+  /** Calls `listener` with the thread and the error whenever a write fails; returns the unsubscribe. */
+  onFailure(listener: (threadId: string, err: WriteFailedError) => void): () => void {
+    this.failureListeners.add(listener);
+    return () => this.failureListeners.delete(listener);
+  }
+
+  /**
+   * Runs `write` for `config`'s thread after the writes queued before it, on a later turn of the
+   * event loop. A failure (a full disk) becomes a `write_failed` error, and the listeners hear of
+   * it: LangGraph itself learns of a failed save only when the run ends.
+   */
+  private later<T>(config: RunnableConfig, write: () => Promise<T>): Promise<T> {
+    const done = this.queue
+      .then(() => nextTurn())
+      .then(write)
+      .catch((cause: unknown) => {
+        const err = new WriteFailedError("the run's checkpoint", cause);
+        for (const listener of this.failureListeners) listener(String(config.configurable?.thread_id ?? ""), err);
+        throw err;
+      });
     this.queue = done.catch(() => {});
     return done;
   }
@@ -44,11 +65,11 @@ export class WriteBehindSaver extends BaseCheckpointSaver {
   }
 
   put(...args: Parameters<Put>): ReturnType<Put> {
-    return this.later(() => this.inner.put(...args));
+    return this.later(args[0], () => this.inner.put(...args));
   }
 
   putWrites(...args: Parameters<PutWrites>): ReturnType<PutWrites> {
-    return this.later(() => this.inner.putWrites(...args));
+    return this.later(args[0], () => this.inner.putWrites(...args));
   }
 
   async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {

@@ -25,6 +25,7 @@ const DOMAIN_ERRORS: Partial<Record<ErrorCode, [number, ErrorCode, Record<string
   encryption_key_missing: [409, "encryption_key_missing"],
   secret_error: [500, "secret_error"],
   shutting_down: [503, "shutting_down", { "Retry-After": "5" }],
+  event_log_unavailable: [503, "event_log_unavailable", { "Retry-After": "5" }],
   no_checkpointer: [501, "no_checkpointer"],
   run_in_progress: [409, "run_in_progress"],
   nothing_to_resume: [409, "nothing_to_resume"],

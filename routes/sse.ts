@@ -10,10 +10,14 @@ export const SSE_HEADERS = {
   "X-Accel-Buffering": "no",
 } as const;
 
-/** Frames one event: `id:` sequence, kebab-case `event:`, one line of JSON `data:`. */
+/**
+ * Frames one event: `id:` sequence, kebab-case `event:`, one line of JSON `data:`. An event with
+ * id 0 is not one of the run's events (a replay's `replay_incomplete` error) and goes without
+ * `id:`, so the client's last event id stays where it was.
+ */
 export function frameEvent(id: number, event: Pick<RunEvent, "event" | "data">): string {
   // JSON.stringify escapes CR and LF, so the data is always one line.
-  return `id: ${id}\nevent: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
+  return `${id > 0 ? `id: ${id}\n` : ""}event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
 }
 
 /**

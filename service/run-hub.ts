@@ -38,6 +38,11 @@ export class RunHub {
     return [...this.live.values()].some((run) => run.threadId === threadId);
   }
 
+  /** Stops this process's runs of the thread with `reason` (a save of the thread failed). */
+  abortThread(threadId: string, reason: Error): void {
+    for (const run of this.live.values()) if (run.threadId === threadId) run.controller.abort(reason);
+  }
+
   /** Appends the run's next event to the local log and (queued, never waited for) to the shared one. */
   append(runId: string, event: RunEvent): void {
     void this.local.append(runId, event);

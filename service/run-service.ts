@@ -6,8 +6,9 @@ import { runIdOf } from "../history/rows.js";
 import type { HistoryStore } from "../history/store.js";
 import type { RunEvent } from "../ports/event-log.js";
 import { MemoryEventLog } from "../providers/event-log.js";
+import { WriteBehindSaver } from "../providers/write-behind-saver.js";
 import type { RunConfig } from "../state/config.js";
-import { DebattError } from "../state/errors.js";
+import { DebattError, WriteFailedError } from "../state/errors.js";
 import type { ClientEvent } from "../state/events.js";
 import type { State } from "../state/graph-state.js";
 import { ActiveRuns, ShutdownError } from "./active-runs.js";
@@ -182,8 +183,9 @@ export class RunService {
     configurable: RunConfig | undefined,
     filing: { messageId: string; message: string; question?: string; owner: string; quota?: () => void },
   ): void {
-    const recorder = this.history && RunRecorder.start(this.history, { conversationId: threadId, ...filing }, this.log);
     const controller = new AbortController();
+    // A history write that fails (a full disk) stops the run: nothing more is paid for that could not be kept.
+    const recorder = this.history && RunRecorder.start(this.history, { conversationId: threadId, ...filing }, this.log, (err) => controller.abort(err));
     this.controllers.set(runId, controller);
     this.owners.set(`run:${runId}`, filing.owner).set(`thread:${threadId}`, filing.owner);
     const release = this.runs.add(controller);
@@ -199,9 +201,11 @@ export class RunService {
         const onState = recorder && recorder.observe.bind(recorder);
         const options = { signal: controller.signal, threadId, configurable: { ...configurable, run_id: runId }, onState };
         for await (const event of streamClientEvents(this.graph, input, options)) {
-          if (event.event === "done" && controller.signal.reason instanceof ShutdownError) {
-            const reason = controller.signal.reason;
+          // Stopped by the server (shutting down, a failed write): the client is told why.
+          const reason: unknown = controller.signal.reason;
+          if (event.event === "done" && (reason instanceof ShutdownError || reason instanceof WriteFailedError)) {
             publish({ event: "error", data: { message: reason.message, code: reason.code, timestamp: new Date().toISOString() } });
+            if (reason instanceof WriteFailedError) recorder?.failed(reason.message);
           }
           if (event.event === "error") recorder?.failed(event.data.message);
           // The history is complete before `done`, so a client that then fetches the run finds all of it.
@@ -234,5 +238,7 @@ export function createRunService(deps: AppDeps, options: { checkpointer?: BaseCh
   const local = new MemoryEventLog({ ttlMs: deps.settings.eventLogTtlMs, maxBytes: EVENT_LOG_MAX_BYTES });
   const hub = new RunHub(local, deps.events, deps.settings.resumeGraceMs);
   const limits = new RunLimits(deps.settings.runsPerMinute, deps.settings.maxConcurrentRuns);
+  // A save that fails (a full disk) stops its run at once, rather than when the graph ends.
+  if (options.checkpointer instanceof WriteBehindSaver) options.checkpointer.onFailure((threadId, err) => hub.abortThread(threadId, err));
   return new RunService(graph, hub, options.history, deps.log ?? stderrLog, limits);
 }

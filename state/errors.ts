@@ -38,6 +38,9 @@ export const ERROR_CODES = [
   // The server and its runs.
   "shutting_down",
   "internal_error",
+  "replay_incomplete",
+  "event_log_unavailable",
+  "write_failed",
   // HTTP requests.
   "not_found",
   "invalid_path",
@@ -111,5 +114,16 @@ export class DebattError extends Error {
 export class ConfigError extends DebattError {
   constructor(message: string) {
     super("config_error", message);
+  }
+}
+
+/**
+ * A write to the database failed (the disk is full, the database is read-only or unreachable):
+ * the run stops there, with what was shown and saved kept, and can be resumed from its last
+ * saved step once the database can be written again.
+ */
+export class WriteFailedError extends DebattError {
+  constructor(what: string, cause: unknown) {
+    super("write_failed", `${what} could not be written (${(cause as Error)?.message ?? String(cause)}); the run stops here, what was shown is kept, and it can be resumed from its last saved step once the database can be written again`, { cause });
   }
 }

@@ -44,9 +44,10 @@ export async function streamChat(request: ChatRequest, onEvent: (e: ClientEvent)
   if (!res.ok || !res.body) throw await refusal(res);
   const state = { lastId: 0, runId: "", done: false };
   const deliver = (id: number, event: ClientEvent) => {
-    // A resumed stream starts after the last id seen; anything older is never shown twice.
-    if (id <= state.lastId) return;
-    state.lastId = id;
+    // A resumed stream starts after the last id seen; anything older is never shown twice. An
+    // event without an id (a replay that cannot be complete says so) is not one of the run's.
+    if (id > 0 && id <= state.lastId) return;
+    if (id > 0) state.lastId = id;
     if (event.event === "metadata") state.runId = event.data.run_id;
     if (event.event === "done") state.done = true;
     onEvent(event);
