@@ -9,7 +9,7 @@ import { CONTROL_CHARS, MAX_MESSAGE_CHARS, removeSpoofing } from "../state/text.
 import { participantsFor } from "../state/participants.js";
 import { quotaKeyOf, userOf } from "./auth.js";
 import { HttpError, participantsRefused } from "./errors.js";
-import { checkFollowUp, checkThreadOwner, CONVERSATION_ID, CONVERSATION_ID_RULE } from "./follow-up.js";
+import { checkFollowUp, checkThreadOwner, CONVERSATION_ID, CONVERSATION_ID_RULE, ID_RULE } from "./follow-up.js";
 import { SseStream } from "./sse.js";
 
 /**
@@ -34,7 +34,7 @@ function chatBodySchema(maxChars: number) {
         message: userText("message", maxChars),
         threadId: z
           .string({ error: "threadId must be a string" })
-          .regex(CONVERSATION_ID, "threadId must be 1–128 characters of A–Z, a–z, 0–9, '.', '_', ':' or '-'")
+          .regex(CONVERSATION_ID, `threadId must be ${ID_RULE}`)
           .optional(),
         conversationId: z.string({ error: "conversationId must be a string" }).regex(CONVERSATION_ID, CONVERSATION_ID_RULE).optional(),
         participants: z

@@ -3,9 +3,14 @@ import type { RunService } from "../service/run-service.js";
 import type { Requester } from "../state/ownership.js";
 import { HttpError } from "./errors.js";
 
-/** A conversation id (`threadId`): the thread of a run. */
-export const CONVERSATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-export const CONVERSATION_ID_RULE = "conversationId must be 1–128 characters of A–Z, a–z, 0–9, '.', '_', ':' or '-'";
+/**
+ * A conversation id (`threadId`): the thread of a run. The names JavaScript objects reserve are
+ * refused: a checkpointer that keys objects by thread (LangGraph's MemorySaver) rejects them.
+ */
+export const CONVERSATION_ID = /^(?!(?:__proto__|constructor|prototype)$)[A-Za-z0-9._:-]{1,128}$/;
+/** What CONVERSATION_ID allows, for error messages. */
+export const ID_RULE = "1–128 characters of A–Z, a–z, 0–9, '.', '_', ':' or '-' (and not __proto__, constructor or prototype)";
+export const CONVERSATION_ID_RULE = `conversationId must be ${ID_RULE}`;
 
 /**
  * The checks of a follow-up (`conversationId`, the thread of an earlier run): it must exist

@@ -6,7 +6,7 @@ import type { ChatRouteDeps } from "./chat.js";
 import { ownersVisibleTo } from "../state/ownership.js";
 import { userOf } from "./auth.js";
 import { HttpError } from "./errors.js";
-import { CONVERSATION_ID } from "./follow-up.js";
+import { CONVERSATION_ID, ID_RULE } from "./follow-up.js";
 
 /** Page size of the conversation list: `?limit=` from 1 to 100, 20 by default. */
 const LIMIT = { default: 20, max: 100 };
@@ -22,7 +22,7 @@ function limitOf(req: Request): number {
 
 function idOf(req: Request, what: "conversation" | "debate"): string {
   const id = String(req.params.id);
-  if (!CONVERSATION_ID.test(id)) throw new HttpError(400, `invalid_${what}_id`, `the ${what} id must be 1–128 characters of A–Z, a–z, 0–9, '.', '_', ':' or '-'`);
+  if (!CONVERSATION_ID.test(id)) throw new HttpError(400, `invalid_${what}_id`, `the ${what} id must be ${ID_RULE}`);
   return id;
 }
 

@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from "express";
 import { serveEvents, type ChatRouteDeps } from "./chat.js";
 import { quotaKeyOf, userOf } from "./auth.js";
 import { HttpError } from "./errors.js";
-import { CONVERSATION_ID } from "./follow-up.js";
+import { CONVERSATION_ID, ID_RULE } from "./follow-up.js";
 
 /** How soon an EventSource reconnects after the server ends a connection. */
 const RETRY_MS = 500;
@@ -46,7 +46,7 @@ export function threadResumeRouter(deps: ChatRouteDeps): Router {
   const router = Router();
   router.post("/api/v1/debates/:id/resume", async (req: Request, res: Response) => {
     const threadId = String(req.params.id);
-    if (!CONVERSATION_ID.test(threadId)) throw new HttpError(400, "invalid_thread_id", "the id must be 1–128 characters of A–Z, a–z, 0–9, '.', '_', ':' or '-'");
+    if (!CONVERSATION_ID.test(threadId)) throw new HttpError(400, "invalid_thread_id", `the id must be ${ID_RULE}`);
     if (!(await deps.service.mayUseThread(userOf(res), threadId))) {
       // Answered as a thread that never ran here.
       throw new HttpError(409, "nothing_to_resume", `thread "${threadId}" has no unfinished run (it never ran here)`);

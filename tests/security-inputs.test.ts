@@ -25,6 +25,10 @@ describe("bad input gets a clear 4xx", () => {
         expect(await answer(res), path).toEqual([400, "invalid_path"]);
       }
       expect(await answer(await fetch(`${server.url}/api/v1/debates/a%00b/audio.wav`))).toEqual([404, "no_audio"]);
+      // Names objects reserve are no thread ids (found by the route fuzzer: the in-memory checkpointer threw, a 500).
+      for (const id of ["__proto__", "constructor", "prototype"]) {
+        expect(await answer(await fetch(`${server.url}/api/v1/debates/${id}/resume`, { method: "POST" })), id).toEqual([400, "invalid_thread_id"]);
+      }
     } finally {
       await server.close();
     }
@@ -38,6 +42,8 @@ describe("bad input gets a clear 4xx", () => {
         fetch(`${server.url}/api/v1/chat/stream`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
       const broken = await post(new TextEncoder().encode("not gzip at all"), { "content-encoding": "gzip" });
       expect(await answer(broken)).toEqual([400, "invalid_body"]);
+      // Brotli names its errors differently (found by the route fuzzer: it was a 500).
+      expect(await answer(await post(new TextEncoder().encode("{}"), { "content-encoding": "br" }))).toEqual([400, "invalid_body"]);
       const truncated = new Uint8Array(gzipSync(JSON.stringify({ message: "Hej" })).subarray(0, 12));
       expect(await answer(await post(truncated, { "content-encoding": "gzip" }))).toEqual([400, "invalid_body"]);
       const latin1 = await post(Uint8Array.from([...new TextEncoder().encode('{"message": "hej '), 0xff, 0xfe, ...new TextEncoder().encode('"}')]));
