@@ -62,19 +62,23 @@ export class RunRecorder {
 
   /**
    * Writes the answer and how the run ended (an error the run reported wins over its
-   * cancellation), and waits for every write. If that write fails it is tried again later.
+   * cancellation), and waits for every write. Resolves with the error when that write failed (it
+   * is then tried again later), so the client can be told.
    */
-  async finish(cancelled: boolean): Promise<void> {
+  async finish(cancelled: boolean): Promise<WriteFailedError | undefined> {
     const content = (this.last ? answerText(this.last) : "") || (this.subgraphAnswer ?? "");
     const status: MessageStatus = this.error ? "error" : cancelled ? "cancelled" : "complete";
     const end = { content, status, error: this.error ?? (cancelled ? "cancelled" : null), title: this.last?.conversation_title ?? null, at: new Date() };
+    let failed: WriteFailedError | undefined;
     this.queue = this.queue
       .then(() => this.store.finishRun(this.run, end))
       .catch((err: Error) => {
         this.log(`history: writing the answer of run ${this.run.messageId} failed: ${err.message}; trying again later`);
+        failed = new WriteFailedError("the history (the answer of this run)", err);
         this.retryEnd({ ...end, onlyIfStreaming: true }, 0);
       });
     await this.queue;
+    return failed;
   }
 
   /** Tries the answer's end again, further apart each time, for about ten minutes. */

@@ -192,6 +192,7 @@ export class RunService {
     const finish = this.hub.start(runId, threadId, controller);
     let id = 0;
     const publish = (event: ClientEvent) => this.hub.append(runId, { id: ++id, ...event });
+    const publishError = (err: DebattError) => publish({ event: "error", data: { message: err.message, code: err.code, timestamp: new Date().toISOString() } });
     // Acknowledge at once, before the graph starts (as the LangGraph API server does): the client
     // learns the thread and run ids, and sees the stream is live even when the server is busy.
     publish({ event: "metadata", data: { thread_id: threadId, run_id: runId, timestamp: new Date().toISOString() } });
@@ -204,12 +205,13 @@ export class RunService {
           // Stopped by the server (shutting down, a failed write): the client is told why.
           const reason: unknown = controller.signal.reason;
           if (event.event === "done" && (reason instanceof ShutdownError || reason instanceof WriteFailedError)) {
-            publish({ event: "error", data: { message: reason.message, code: reason.code, timestamp: new Date().toISOString() } });
+            publishError(reason);
             if (reason instanceof WriteFailedError) recorder?.failed(reason.message);
           }
           if (event.event === "error") recorder?.failed(event.data.message);
           // The history is complete before `done`, so a client that then fetches the run finds all of it.
-          if (event.event === "done") await recorder?.finish(controller.signal.aborted);
+          const unsaved = event.event === "done" ? await recorder?.finish(controller.signal.aborted) : undefined;
+          if (unsaved && !(reason instanceof WriteFailedError)) publishError(unsaved);
           publish(event);
         }
       } finally {

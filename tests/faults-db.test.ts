@@ -1,6 +1,7 @@
 import { MemorySaver } from "@langchain/langgraph";
 import { afterEach, describe, expect, it } from "vitest";
-import type { HistoryStore } from "../history/store.js";
+import { RunRecorder } from "../history/recorder.js";
+import type { HistoryStore, RunEnd } from "../history/store.js";
 import { WriteBehindSaver } from "../providers/write-behind-saver.js";
 import { withOverrides } from "./support/fake-model.js";
 import { testDeps } from "./support/harness.js";
@@ -97,4 +98,27 @@ describe("a database write that fails mid-run (disk full)", () => {
       }
     });
   }
+});
+
+describe("the answer's end when its write fails", () => {
+  it("is reported to the run (so the client is told) and written later, only over an answer still streaming", async () => {
+    const ends: RunEnd[] = [];
+    let failures = 1;
+    const store = {
+      startRun: async () => {},
+      addStages: async () => {},
+      finishRun: async (_run: unknown, end: RunEnd) => {
+        if (failures-- > 0) throw diskFull();
+        ends.push(end);
+      },
+    } as unknown as HistoryStore;
+    const logs: string[] = [];
+    const recorder = RunRecorder.start(store, { conversationId: "c", messageId: "m", message: "/debatt X", owner: "local" }, (l) => logs.push(l));
+    const failed = await recorder.finish(false);
+    expect(failed).toMatchObject({ code: "write_failed", message: expect.stringContaining("database or disk is full") });
+    expect(ends).toEqual([]);
+    for (let i = 0; i < 30 && ends.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(ends).toEqual([expect.objectContaining({ status: "complete", onlyIfStreaming: true })]);
+    expect(logs.at(-1)).toContain("is written (complete)");
+  });
 });
