@@ -72,6 +72,16 @@ export class RedisServer {
     }
   }
 
+  /** Freezes the server (SIGSTOP): connections stay open and commands hang, as in a network partition. */
+  pause(): void {
+    this.child?.kill("SIGSTOP");
+  }
+
+  /** Lets a paused server go on (SIGCONT). */
+  unpause(): void {
+    this.child?.kill("SIGCONT");
+  }
+
   /** Kills the server (SIGKILL: no goodbye to clients) and waits for it to exit. */
   async kill(): Promise<void> {
     const child = this.child;

@@ -5,6 +5,8 @@ import type { HistoryStore, MessageStatus, RunEnd, RunStart } from "./store.js";
 
 /** When the answer's end is tried again after a failed write: about ten minutes in all. */
 const END_RETRY_MS = [1_000, 5_000, 15_000, 30_000, 60_000, 120_000, 180_000, 240_000];
+/** The answers whose end waits to be tried again, by message id: a resumed run of one cancels the wait. */
+const retrying = new Map<string, NodeJS.Timeout>();
 
 /**
  * Writes one run to the history as it happens: the question and the conversation when it starts,
@@ -28,6 +30,9 @@ export class RunRecorder {
     private readonly log: (line: string) => void,
     private readonly onFailure: (err: WriteFailedError) => void = () => {},
   ) {
+    // The run is resumed: its own end will be written, not the earlier attempt's.
+    clearTimeout(retrying.get(run.messageId));
+    retrying.delete(run.messageId);
     this.enqueue("question", () => store.startRun(run));
   }
 
@@ -75,24 +80,31 @@ export class RunRecorder {
       .catch((err: Error) => {
         this.log(`history: writing the answer of run ${this.run.messageId} failed: ${err.message}; trying again later`);
         failed = new WriteFailedError("the history (the answer of this run)", err);
-        this.retryEnd({ ...end, onlyIfStreaming: true }, 0);
+        this.retryEnd(end, 0);
       });
     await this.queue;
     return failed;
   }
 
-  /** Tries the answer's end again, further apart each time, for about ten minutes. */
+  /** Tries the answer's end again, further apart each time, for about ten minutes or until the run is resumed. */
   private retryEnd(end: RunEnd, attempt: number): void {
+    const id = this.run.messageId;
     if (attempt >= END_RETRY_MS.length) {
-      this.log(`history: gave up writing the answer of run ${this.run.messageId}; it stays "streaming" until the run is resumed`);
+      retrying.delete(id);
+      this.log(`history: gave up writing the answer of run ${id}; it stays "streaming" until the run is resumed`);
       return;
     }
-    setTimeout(() => {
+    const timer = setTimeout(() => {
       this.store.finishRun(this.run, end).then(
-        () => this.log(`history: the answer of run ${this.run.messageId} is written (${end.status})`),
-        () => this.retryEnd(end, attempt + 1),
+        () => {
+          retrying.delete(id);
+          this.log(`history: the answer of run ${id} is written (${end.status})`);
+        },
+        () => retrying.get(id) === timer && this.retryEnd(end, attempt + 1),
       );
-    }, END_RETRY_MS[attempt]).unref();
+    }, END_RETRY_MS[attempt]);
+    timer.unref();
+    retrying.set(id, timer);
   }
 
   private enqueue(what: string, write: () => Promise<void>): void {

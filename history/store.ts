@@ -68,8 +68,6 @@ export interface RunEnd {
   /** The conversation's generated title, when the run made one. */
   title: string | null;
   at: Date;
-  /** Write only over an answer still `streaming` (a late retry must not undo a resumed run's end). */
-  onlyIfStreaming?: boolean;
 }
 
 /** A page of conversations, newest first, and the cursor of the next page (null at the end). */
@@ -180,8 +178,7 @@ export class DrizzleHistory implements HistoryStore {
 
   async finishRun(run: Pick<RunStart, "conversationId" | "messageId">, end: RunEnd): Promise<void> {
     const { conversations, messages } = this.t;
-    const which = end.onlyIfStreaming ? and(eq(messages.id, run.messageId), eq(messages.status, "streaming")) : eq(messages.id, run.messageId);
-    await this.db.update(messages).set({ content: end.content, status: end.status, error: end.error }).where(which);
+    await this.db.update(messages).set({ content: end.content, status: end.status, error: end.error }).where(eq(messages.id, run.messageId));
     await this.db
       .update(conversations)
       .set(end.title ? { title: end.title, updatedAt: end.at } : { updatedAt: end.at })

@@ -23,15 +23,15 @@ export interface RedisEventLogOptions {
 }
 
 /**
- * The event that ends a replay that cannot be complete. It has no id (0): it is not one of the
- * run's events, so a client that reconnects asks again for what it is missing.
+ * The events that end a replay that cannot be complete: an `error` (replay_incomplete) and, when
+ * the missing events can never come (they are gone), `done`. Neither has an id (0): they are not
+ * the run's own, so the client's last event id stays at the last event it really got. Without
+ * `done` (Redis is unreachable), a client that reconnects later may still get the rest.
  */
-export function replayIncomplete(lastId: number, why: string): RunEvent {
-  return {
-    id: 0,
-    event: "error",
-    data: { code: "replay_incomplete", message: `the replay stops after event ${lastId}: ${why}`, last_event_id: lastId, timestamp: new Date().toISOString() },
-  };
+export function replayIncomplete(lastId: number, why: string, final: boolean): RunEvent[] {
+  const timestamp = new Date().toISOString();
+  const error: RunEvent = { id: 0, event: "error", data: { code: "replay_incomplete", message: `the replay stops after event ${lastId}: ${why}`, last_event_id: lastId, timestamp } };
+  return final ? [error, { id: 0, event: "done", data: { timestamp } }] : [error];
 }
 
 /**
@@ -48,6 +48,9 @@ export class RedisEventLog implements EventLog {
   /** The first connection (commands fail fast without an offline queue, so the first ones wait for it). */
   private readonly ready: Promise<void>;
   private queue: Promise<void> = Promise.resolve();
+  /** The flush queued and not started yet, which every append joins (one write per batch, not per event). */
+  private next: Promise<void> | undefined;
+  private closed = false;
   /** Events not in Redis yet, per run, in id order. */
   private readonly pending = new Map<string, RunEvent[]>();
   private pendingCount = 0;
@@ -72,6 +75,7 @@ export class RedisEventLog implements EventLog {
   }
 
   append(runId: string, event: RunEvent): Promise<void> {
+    if (this.closed) return Promise.resolve();
     let events = this.pending.get(runId);
     if (!events) this.pending.set(runId, (events = []));
     events.push(event);
@@ -79,10 +83,17 @@ export class RedisEventLog implements EventLog {
     return this.flushSoon();
   }
 
-  /** Queues a write of everything held back; resolves when it is done (it never rejects). */
+  /**
+   * Queues a write of everything held back, or joins the one queued and not started yet; resolves
+   * when it is done (it never rejects). At most one write runs and one waits, however many
+   * events arrive while Redis is slow.
+   */
   private flushSoon(): Promise<void> {
-    this.queue = this.queue.then(() => this.flush());
-    return this.queue;
+    this.next ??= this.queue = this.queue.then(() => {
+      this.next = undefined;
+      return this.flush();
+    });
+    return this.next;
   }
 
   /** Writes the deletions and events held back, oldest run first. Runs one at a time (the queue). */
@@ -105,6 +116,8 @@ export class RedisEventLog implements EventLog {
         // An entry Redis already holds (a retry after a lost reply) is refused as "equal or smaller": it is there.
         const refused = replies.find(([err]) => err && !/equal or smaller/.test(err.message));
         if (refused) this.options.log(`event log: Redis refused an event of run ${runId}: ${refused[0]!.message}`);
+        // Forgotten meanwhile, the run's events are gone from the books already (and its deletion comes next).
+        if (this.pending.get(runId) !== events) continue;
         events.splice(0, count);
         this.pendingCount -= count;
         if (events.length === 0) this.pending.delete(runId);
@@ -116,7 +129,7 @@ export class RedisEventLog implements EventLog {
       this.failing = true;
       this.dropOverLimit();
       // Also try again by the clock: a command can time out while the connection stays up.
-      if (!this.retry) {
+      if (!this.retry && !this.closed) {
         this.retry = setTimeout(() => {
           this.retry = undefined;
           void this.flushSoon();
@@ -152,7 +165,7 @@ export class RedisEventLog implements EventLog {
         try {
           reply = (await reader.xread("COUNT", 500, "BLOCK", BLOCK_MS, "STREAMS", k, `0-${last}`)) as typeof reply;
           if (!reply && !(await this.client.exists(k))) {
-            yield replayIncomplete(last, "the run's events are no longer kept (deleted, or expired)");
+            yield* replayIncomplete(last, "the run's events are no longer kept (deleted, or expired)", true);
             return;
           }
           downSince = undefined;
@@ -160,7 +173,7 @@ export class RedisEventLog implements EventLog {
           if (signal.aborted) return;
           downSince ??= Date.now();
           if (Date.now() - downSince >= this.outageWaitMs) {
-            yield replayIncomplete(last, `the shared event log (Redis) has been unreachable for ${Math.round(this.outageWaitMs / 1000)} s (${(err as Error).message})`);
+            yield* replayIncomplete(last, `the shared event log (Redis) has been unreachable for ${Math.round(this.outageWaitMs / 1000)} s (${(err as Error).message})`, false);
             return;
           }
           await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
@@ -169,7 +182,8 @@ export class RedisEventLog implements EventLog {
         for (const [id, fields] of reply?.[0][1] ?? []) {
           const next = Number(id.split("-")[1]);
           if (next !== last + 1) {
-            yield replayIncomplete(last, `events ${last + 1} to ${next - 1} never reached the shared event log`);
+            // Lost for good: the instance that held them back died, or Redis lost its data (no persistence).
+            yield* replayIncomplete(last, `events ${last + 1} to ${next - 1} are missing from the shared event log`, true);
             return;
           }
           last = next;
@@ -217,6 +231,7 @@ export class RedisEventLog implements EventLog {
 
   /** Writes what was held back (one try), says what could not be, and closes the connection. */
   async close(): Promise<void> {
+    this.closed = true;
     clearTimeout(this.retry);
     await this.flushSoon();
     if (this.pendingCount > 0 || this.forgotten.size > 0) {

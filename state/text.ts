@@ -21,20 +21,35 @@ export function truncate(text: string, max: number): string {
 export const CONTROL_CHARS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 /**
- * Bidirectional overrides, embeddings, isolates and marks, and invisible zero-width characters:
- * they can make a text read differently from what it is (a topic that shows one thing and asks
- * another, a title that reorders its neighbours on the page).
+ * Bidirectional overrides, embeddings and isolates, and invisible zero-width characters: they can
+ * make a text read differently from what it is (a topic that shows one thing and asks another, a
+ * title that reorders its neighbours on the page). The marks (LRM, RLM, ALM) stay: they only help
+ * mixed right-to-left text display as written.
  */
-const SPOOFING = /[\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u180e]/g;
-/** The joiners outside the places where scripts and emoji need them. */
-const STRAY_ZWJ = /(?<!\p{Extended_Pictographic}\ufe0f?)\u200d|\u200d(?!\p{Extended_Pictographic})/gu;
-const STRAY_ZWNJ = /(?<!\p{L}\p{M}*)\u200c|\u200c(?!\p{L})/gu;
+const SPOOFING = /[\u200b\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u180e]/g;
+const JOINERS = /[\u200c\u200d]/g;
+/** A letter, mark or digit of a script that needs joiners (not Latin, not ASCII). */
+const JOINING_SCRIPT = /^(?![\p{Script=Latin}\p{ASCII}])[\p{L}\p{M}\p{N}]$/u;
+const EMOJI = /^[\p{Extended_Pictographic}\p{Emoji_Modifier}\ufe0f]$/u;
+const PICTOGRAPH = /^\p{Extended_Pictographic}$/u;
 
 /**
- * `text` without the characters that can spoof what a person reads. The zero-width joiner stays
- * between emoji (👩‍💻) and the non-joiner between letters (Persian, Indic scripts), where they
- * change only how a word is drawn.
+ * Whether the joiner at `i` does a job: the zero-width joiner between emoji (👩‍💻, 🧑🏽‍💻), and
+ * either joiner after a letter or mark of a script that shapes with them (Persian, Sinhala ශ්‍රී,
+ * Malayalam chillus). Elsewhere it is only invisible.
+ */
+function joinerNeeded(text: string, i: number): boolean {
+  const before = String.fromCodePoint(text.codePointAt(i - 1) ?? 0);
+  const previous = /[\udc00-\udfff]/.test(before) && i >= 2 ? String.fromCodePoint(text.codePointAt(i - 2)!) : before;
+  const next = String.fromCodePoint(text.codePointAt(i + 1) ?? 0);
+  if (text[i] === "\u200d" && EMOJI.test(previous) && PICTOGRAPH.test(next)) return true;
+  return JOINING_SCRIPT.test(previous);
+}
+
+/**
+ * `text` without the characters that can spoof what a person reads: bidi overrides and isolates,
+ * and zero-width characters where they do no job (see `joinerNeeded`).
  */
 export function removeSpoofing(text: string): string {
-  return text.replace(SPOOFING, "").replace(STRAY_ZWJ, "").replace(STRAY_ZWNJ, "");
+  return text.replace(SPOOFING, "").replace(JOINERS, (joiner, i: number, all: string) => (joinerNeeded(all, i) ? joiner : ""));
 }

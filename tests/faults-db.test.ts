@@ -118,7 +118,29 @@ describe("the answer's end when its write fails", () => {
     expect(failed).toMatchObject({ code: "write_failed", message: expect.stringContaining("database or disk is full") });
     expect(ends).toEqual([]);
     for (let i = 0; i < 30 && ends.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
-    expect(ends).toEqual([expect.objectContaining({ status: "complete", onlyIfStreaming: true })]);
+    expect(ends).toEqual([expect.objectContaining({ status: "complete" })]);
     expect(logs.at(-1)).toContain("is written (complete)");
+  });
+
+  it("stops trying when the run is resumed, so a late retry never undoes the resumed run's end", async () => {
+    const ends: RunEnd[] = [];
+    let failures = 1;
+    const store = {
+      startRun: async () => {},
+      addStages: async () => {},
+      finishRun: async (_run: unknown, end: RunEnd) => {
+        if (failures-- > 0) throw diskFull();
+        ends.push(end);
+      },
+    } as unknown as HistoryStore;
+    const run = { conversationId: "c", messageId: "resumed", message: "/debatt X", owner: "local" };
+    const first = RunRecorder.start(store, run, () => {});
+    first.failed("the history could not be written");
+    expect(await first.finish(false)).toBeDefined();
+    const resumed = RunRecorder.start(store, run, () => {});
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(ends).toEqual([]);
+    expect(await resumed.finish(false)).toBeUndefined();
+    expect(ends).toEqual([expect.objectContaining({ status: "complete", error: null })]);
   });
 });

@@ -118,8 +118,11 @@ describe("slow clients", () => {
 describe("text that could spoof a reader", () => {
   it("removes bidi controls and stray zero-width characters, keeping the joiners emoji and scripts need", () => {
     expect(removeSpoofing("Is \u202eevil\u202c fine\u200b?\u2066x\u2069\ufeff")).toBe("Is evil fine?x");
-    expect(removeSpoofing("a\u200db \u200c x\u200e")).toBe("ab  x");
-    for (const kept of ["👩\u200d💻", "❤️\u200d🔥", "می\u200cخواهم", "Åsa\tär\nhär"]) expect(removeSpoofing(kept)).toBe(kept);
+    expect(removeSpoofing("a\u200db \u200c x\u200d")).toBe("ab  x");
+    // Emoji sequences (with skin tones too), scripts that shape with joiners, and the bidi marks mixed text needs.
+    for (const kept of ["👩\u200d💻", "🧑🏽\u200d💻", "👩🏽\u200d❤️\u200d💋\u200d👨🏿", "❤️\u200d🔥", "می\u200cخواهم", "ශ්\u200dරී", "ന്\u200d", "עברית \u200f(1)", "Åsa\tär\nhär"]) {
+      expect(removeSpoofing(kept), kept).toBe(kept);
+    }
   });
 
   it("removes them from topics and titles, and a message of nothing else is empty", async () => {

@@ -52,9 +52,10 @@ export function makeDebateRoundExecutor(deps: NodeDeps, voice: VoiceRuns) {
     const added = turn.status === "ok" ? { [round]: { [speaker.display]: text } } : {};
     update.debate_round_responses = added;
     update.debate_turns = [turn];
+    // Only answered turns count towards the totals (they break ties): a failed turn's words do not.
     update.debate_word_counts = {
       ...state.debate_word_counts,
-      [speaker.display]: (state.debate_word_counts[speaker.display] ?? 0) + turn.word_count,
+      [speaker.display]: (state.debate_word_counts[speaker.display] ?? 0) + (turn.status === "ok" ? turn.word_count : 0),
     };
 
     if (index + 1 < order.length) return { ...update, debate_turn_index: index + 1 };
