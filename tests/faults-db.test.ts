@@ -100,18 +100,24 @@ describe("a database write that fails mid-run (disk full)", () => {
   }
 });
 
+/** A history whose first answer write fails (the disk was full); `ends` holds the answers written. */
+function endFailingOnce(): { store: HistoryStore; ends: RunEnd[] } {
+  const ends: RunEnd[] = [];
+  let failures = 1;
+  const store = {
+    startRun: async () => {},
+    addStages: async () => {},
+    finishRun: async (_run: unknown, end: RunEnd) => {
+      if (failures-- > 0) throw diskFull();
+      ends.push(end);
+    },
+  } as unknown as HistoryStore;
+  return { store, ends };
+}
+
 describe("the answer's end when its write fails", () => {
   it("is reported to the run (so the client is told) and written later, only over an answer still streaming", async () => {
-    const ends: RunEnd[] = [];
-    let failures = 1;
-    const store = {
-      startRun: async () => {},
-      addStages: async () => {},
-      finishRun: async (_run: unknown, end: RunEnd) => {
-        if (failures-- > 0) throw diskFull();
-        ends.push(end);
-      },
-    } as unknown as HistoryStore;
+    const { store, ends } = endFailingOnce();
     const logs: string[] = [];
     const recorder = RunRecorder.start(store, { conversationId: "c", messageId: "m", message: "/debatt X", owner: "local" }, (l) => logs.push(l));
     const failed = await recorder.finish(false);
@@ -123,16 +129,7 @@ describe("the answer's end when its write fails", () => {
   });
 
   it("stops trying when the run is resumed, so a late retry never undoes the resumed run's end", async () => {
-    const ends: RunEnd[] = [];
-    let failures = 1;
-    const store = {
-      startRun: async () => {},
-      addStages: async () => {},
-      finishRun: async (_run: unknown, end: RunEnd) => {
-        if (failures-- > 0) throw diskFull();
-        ends.push(end);
-      },
-    } as unknown as HistoryStore;
+    const { store, ends } = endFailingOnce();
     const run = { conversationId: "c", messageId: "resumed", message: "/debatt X", owner: "local" };
     const first = RunRecorder.start(store, run, () => {});
     first.failed("the history could not be written");
