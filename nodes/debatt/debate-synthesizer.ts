@@ -7,11 +7,13 @@ import { ROUNDS } from "../../state/debate.js";
 import type { State, StateUpdate } from "../../state/graph-state.js";
 import { buildTranscript } from "./lib/context-chain.js";
 import { rethrowIfCancelled, streamText, withTimeout } from "../shared/model-call.js";
+import { ArenaBlockFilter } from "./lib/arena-block-filter.js";
 import { arenaData, arenaDataBlock, fallbackSynthesis } from "./lib/synthesis-text.js";
 
 /**
  * debate_synthesizer: the final analysis, streamed as `text_delta`. It opens with the
- * debate-arena-data block (computed from state), then streams the internal model's analysis;
+ * debate-arena-data block (computed from state), then streams the internal model's analysis
+ * (without any arena block of its own);
  * if the model fails, a deterministic synthesis (topic, winner, votes, summary) takes its place.
  */
 export function makeDebateSynthesizer(deps: NodeDeps) {
@@ -32,7 +34,13 @@ export function makeDebateSynthesizer(deps: NodeDeps) {
     emit(config, "text_delta", { delta: block });
 
     const coalescer = new DeltaCoalescer((delta) => emit(config, "text_delta", { delta }), ctx.coalesceMs);
+    // Only the computed block may reach clients: a block the model writes itself is removed.
+    const filter = new ArenaBlockFilter();
     let body = "";
+    const add = (text: string) => {
+      body += text;
+      coalescer.push(text);
+    };
     try {
       const system = ctx.prompts.render("debate.analysis.system", {
         topic,
@@ -43,20 +51,16 @@ export function makeDebateSynthesizer(deps: NodeDeps) {
       await withTimeout(ctx.run.responseTimeoutMs, config.signal, (signal) => {
         const model = deps.models.create({ phase: "synthesis", topic, maxTokens: ctx.run.maxResponseTokens * 2 });
         const transcript = buildTranscript(topic, state.debate_round_responses);
-        return streamText(model, [new SystemMessage(system), new HumanMessage(transcript)], signal, (d) => {
-          body += d;
-          coalescer.push(d);
-        });
+        return streamText(model, [new SystemMessage(system), new HumanMessage(transcript)], signal, (d) => add(filter.push(d)));
       });
+      add(filter.end());
       if (body.trim() === "") throw new Error("the model returned an empty synthesis");
     } catch (err) {
       rethrowIfCancelled(err);
       ctx.log(`synthesis model failed, using the fallback synthesis: ${(err as Error).message}`);
       coalescer.flush();
       // Text already streamed stays on screen; the fallback follows it as a complete result.
-      const fallback = (body ? "\n\n" : "") + fallbackSynthesis(topic, convergence);
-      coalescer.push(fallback);
-      body += fallback;
+      add((body ? "\n\n" : "") + fallbackSynthesis(topic, convergence));
     } finally {
       coalescer.flush();
     }
