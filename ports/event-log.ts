@@ -25,6 +25,12 @@ export interface EventLog {
   follow(runId: string, afterId: number, signal: AbortSignal): AsyncGenerator<RunEvent>;
   /** Whether the log knows the run (running, or finished within its time to live). */
   has(runId: string): Promise<boolean>;
+  /** Whether the run's log has ended with `done`. */
+  finished(runId: string): Promise<boolean>;
+  /** Asks the instance running the run to stop it (the shared log tells every instance). */
+  requestStop?(runId: string): Promise<void>;
+  /** Calls `listener` with each run some instance was asked to stop. */
+  onStopRequest?(listener: (runId: string) => void): void;
   /** Notes that a client is reading the run now (from any instance). */
   touch(runId: string): Promise<void>;
   /** When a client last read the run (epoch ms), or null. */

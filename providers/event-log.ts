@@ -70,6 +70,10 @@ export class MemoryEventLog implements EventLog {
     return this.runs.has(runId);
   }
 
+  async finished(runId: string): Promise<boolean> {
+    return this.runs.get(runId)?.done ?? false;
+  }
+
   async touch(runId: string): Promise<void> {
     const run = this.runs.get(runId);
     if (run) run.seen = this.now();

@@ -6,6 +6,8 @@ import { firstConnection, redisOptions } from "./redis-prompt-store.js";
 /** Key of a run's stream. */
 const key = (runId: string) => `debatt:events:${runId}`;
 const seenKey = (runId: string) => `debatt:events:${runId}:seen`;
+/** The channel on which instances ask each other to stop a run. */
+const STOP_CHANNEL = "debatt:stop";
 /** How long one blocking read waits before it checks the follower's signal again. */
 const BLOCK_MS = 2_000;
 /** How often a follower tries again while Redis cannot be reached. */
@@ -57,6 +59,8 @@ export class RedisEventLog implements EventLog {
   /** Runs forgotten while Redis could not be reached: deleted there once it is back. */
   private readonly forgotten = new Set<string>();
   private failing = false;
+  private subscriber: Redis | undefined;
+  private readonly stopListeners = new Set<(runId: string) => void>();
   private retry: NodeJS.Timeout | undefined;
   private readonly outageWaitMs: number;
   private readonly maxPending: number;
@@ -206,8 +210,32 @@ export class RedisEventLog implements EventLog {
       await this.ready;
       return (await this.client.exists(key(runId))) === 1;
     } catch (err) {
-      throw new DebattError("event_log_unavailable", `the shared event log (Redis) cannot be reached: ${(err as Error).message}`);
+      unreachable(err);
     }
+  }
+
+  async finished(runId: string): Promise<boolean> {
+    if (this.pending.has(runId)) return this.pending.get(runId)!.at(-1)!.event === "done";
+    const [last] = (await this.client.xrevrange(key(runId), "+", "-", "COUNT", 1).catch(unreachable)) as [string, string[]][];
+    return last?.[1][1] === "done";
+  }
+
+  async requestStop(runId: string): Promise<void> {
+    await this.ready;
+    await this.client.publish(STOP_CHANNEL, runId).catch(unreachable);
+  }
+
+  onStopRequest(listener: (runId: string) => void): void {
+    if (!this.subscriber) {
+      // Subscribed connections take no other commands: a connection of its own, resubscribed by ioredis after an outage.
+      this.subscriber = this.client.duplicate({ ...redisOptions(), enableOfflineQueue: true });
+      this.subscriber.on("error", () => {});
+      this.subscriber.on("message", (_channel: string, runId: string) => {
+        for (const l of this.stopListeners) l(runId);
+      });
+      void this.subscriber.subscribe(STOP_CHANNEL).catch(() => {});
+    }
+    this.stopListeners.add(listener);
   }
 
   async touch(runId: string): Promise<void> {
@@ -238,5 +266,11 @@ export class RedisEventLog implements EventLog {
       this.options.log(`event log: Redis is still unavailable; ${this.pendingCount} events and ${this.forgotten.size} deletions did not reach it (the events expire by themselves)`);
     }
     this.client.disconnect();
+    this.subscriber?.disconnect();
   }
+}
+
+/** Redis could not be asked: answered 503 `event_log_unavailable`. */
+function unreachable(err: unknown): never {
+  throw new DebattError("event_log_unavailable", `the shared event log (Redis) cannot be reached: ${(err as Error).message}`);
 }

@@ -28,6 +28,7 @@ const DOMAIN_ERRORS: Partial<Record<ErrorCode, [number, ErrorCode, Record<string
   event_log_unavailable: [503, "event_log_unavailable", { "Retry-After": "5" }],
   no_checkpointer: [501, "no_checkpointer"],
   run_in_progress: [409, "run_in_progress"],
+  run_finished: [409, "run_finished"],
   nothing_to_resume: [409, "nothing_to_resume"],
 };
 

@@ -15,22 +15,40 @@ function afterIdOf(req: Request): number {
   return Number(raw);
 }
 
+/** The run id of the path (400 when it cannot be one). */
+function runIdOf(req: Request): string {
+  const runId = String(req.params.id);
+  if (!/^[A-Za-z0-9-]{1,64}$/.test(runId)) throw new HttpError(400, "invalid_run_id", "the run id is the run_id of the stream's metadata event (letters, digits and '-')");
+  return runId;
+}
+
 /**
  * `GET /api/v1/debates/:id/events`: replays a run's events after `Last-Event-ID` (or `?after=`),
- * then continues live until `done`; a finished run replays completely. The id is the `run_id` of
- * the stream's `metadata` event. Any instance sharing the Redis event log can serve it.
+ * then continues live until `done`; a finished run replays completely. `POST
+ * /api/v1/debates/:id/cancel`: stops the run on whichever instance runs it (202; 409
+ * `run_finished` when it has ended). The id is the `run_id` of the stream's `metadata` event. Any
+ * instance sharing the Redis event log can serve both.
  */
 export function resumeRouter(deps: ChatRouteDeps): Router {
   const router = Router();
-  router.get("/api/v1/debates/:id/events", async (req: Request, res: Response) => {
-    const runId = String(req.params.id);
-    if (!/^[A-Za-z0-9-]{1,64}$/.test(runId)) throw new HttpError(400, "invalid_run_id", "the run id is the run_id of the stream's metadata event (letters, digits and '-')");
-    const afterId = afterIdOf(req);
+  /** `runId`, when it is a run the log knows and the requester may see (else 404). */
+  async function knownRun(res: Response, runId: string): Promise<string> {
     // Another user's run is answered as one that does not exist.
     if (!(await deps.service.hub.has(runId)) || !(await deps.service.mayReadRun(userOf(res), runId))) {
       throw new HttpError(404, "run_not_found", `no events for run "${runId}": it never ran here, or it finished more than ${Math.round(deps.settings.eventLogTtlMs / 60_000)} minutes ago`);
     }
+    return runId;
+  }
+  router.get("/api/v1/debates/:id/events", async (req: Request, res: Response) => {
+    const runId = runIdOf(req);
+    const afterId = afterIdOf(req);
+    await knownRun(res, runId);
     await serveEvents(deps, res, runId, afterId, { maxConnectionMs: deps.settings.sseMaxConnectionMs, retryMs: RETRY_MS });
+  });
+  router.post("/api/v1/debates/:id/cancel", async (req: Request, res: Response) => {
+    const runId = await knownRun(res, runIdOf(req));
+    await deps.service.stop(runId);
+    res.status(202).json({ run_id: runId, status: "stopping" });
   });
   return router;
 }

@@ -10,6 +10,13 @@ export class ShutdownError extends DebattError {
   }
 }
 
+/** Why a run was stopped at its user's request (the stop button, `POST …/cancel`). */
+export class StopRequestedError extends DebattError {
+  constructor() {
+    super("cancelled", "the run was stopped at its user's request; what was said so far is kept");
+  }
+}
+
 /**
  * The runs this process is streaming, so that a graceful shutdown can let them finish and cancel
  * what is left when the grace period ends.

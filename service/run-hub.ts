@@ -54,6 +54,28 @@ export class RunHub {
     await Promise.all([this.local.forget(runId), this.shared?.forget(runId)]);
   }
 
+  /** Whether a run has ended (its log ends with `done`), here or in the shared log. */
+  async finished(runId: string): Promise<boolean> {
+    return (await this.local.has(runId)) ? this.local.finished(runId) : ((await this.shared?.finished(runId)) ?? false);
+  }
+
+  /**
+   * Stops a run with `reason`: here if this process runs it, else by asking the instance that
+   * does through the shared log. Returns false when no instance can be asked.
+   */
+  async stop(runId: string, reason: Error): Promise<boolean> {
+    if (this.stopHere(runId, reason)) return true;
+    if (!this.shared?.requestStop) return false;
+    await this.shared.requestStop(runId);
+    return true;
+  }
+
+  /** Stops the run with `reason` if this process runs it; returns whether it does. */
+  stopHere(runId: string, reason: Error): boolean {
+    this.live.get(runId)?.controller.abort(reason);
+    return this.live.has(runId);
+  }
+
   /** Whether a run's events can be served (this process's runs, or the shared log's). */
   async has(runId: string): Promise<boolean> {
     return (await this.local.has(runId)) || ((await this.shared?.has(runId)) ?? false);

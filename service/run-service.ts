@@ -11,7 +11,7 @@ import type { RunConfig } from "../state/config.js";
 import { DebattError, WriteFailedError } from "../state/errors.js";
 import type { ClientEvent } from "../state/events.js";
 import type { State } from "../state/graph-state.js";
-import { ActiveRuns, ShutdownError } from "./active-runs.js";
+import { ActiveRuns, ShutdownError, StopRequestedError } from "./active-runs.js";
 import { nodeDepsOf, stderrLog, type AppDeps } from "./app-deps.js";
 import { LOCAL_OWNER, mayAccess, type Requester } from "../state/ownership.js";
 import { RunHub } from "./run-hub.js";
@@ -156,6 +156,16 @@ export class RunService {
     }
   }
 
+  /**
+   * Stops a run at its user's request, on whichever instance runs it: every model call in flight
+   * is aborted, its answer is kept as `cancelled`, and its stream ends with `error` (cancelled)
+   * and `done`. Throws `run_finished` when it has already ended.
+   */
+  async stop(runId: string): Promise<void> {
+    if (await this.hub.finished(runId)) throw new DebattError("run_finished", `run "${runId}" has already ended`);
+    if (!(await this.hub.stop(runId, new StopRequestedError()))) throw new DebattError("run_finished", `run "${runId}" is not running here`);
+  }
+
   /** Cancels a run of this process: every model call in flight is aborted; its stream ends with `done`. */
   cancel(runId: string, reason: Error = new Error("the run was cancelled")): boolean {
     const controller = this.controllers.get(runId);
@@ -202,9 +212,9 @@ export class RunService {
         const onState = recorder && recorder.observe.bind(recorder);
         const options = { signal: controller.signal, threadId, configurable: { ...configurable, run_id: runId }, onState };
         for await (const event of streamClientEvents(this.graph, input, options)) {
-          // Stopped by the server (shutting down, a failed write): the client is told why.
+          // Stopped by the server (shutting down, a failed write) or at the user's request: the client is told why.
           const reason: unknown = controller.signal.reason;
-          if (event.event === "done" && (reason instanceof ShutdownError || reason instanceof WriteFailedError)) {
+          if (event.event === "done" && (reason instanceof ShutdownError || reason instanceof WriteFailedError || reason instanceof StopRequestedError)) {
             publishError(reason);
             if (reason instanceof WriteFailedError) recorder?.failed(reason.message);
           }
@@ -242,5 +252,7 @@ export function createRunService(deps: AppDeps, options: { checkpointer?: BaseCh
   const limits = new RunLimits(deps.settings.runsPerMinute, deps.settings.maxConcurrentRuns);
   // A save that fails (a full disk) stops its run at once, rather than when the graph ends.
   if (options.checkpointer instanceof WriteBehindSaver) options.checkpointer.onFailure((threadId, err) => hub.abortThread(threadId, err));
+  // Another instance was asked to stop a run that this one runs.
+  deps.events?.onStopRequest?.((runId) => hub.stopHere(runId, new StopRequestedError()));
   return new RunService(graph, hub, options.history, deps.log ?? stderrLog, limits);
 }

@@ -69,6 +69,7 @@ export const ERROR_CODES = [
   "invalid_cursor",
   "run_not_found",
   "run_in_progress",
+  "run_finished",
   "nothing_to_resume",
   "no_checkpointer",
   "no_history",

@@ -344,6 +344,21 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(errors.filter((e) => !e.includes("400"))).toEqual([]);
   }, 90_000);
 
+  it("stops a run with the stop button: the stream ends, what was said stays, and the history says it was stopped", async () => {
+    const { page, errors } = await open({ SIMULATED_LATENCY_MS: "300" });
+    await ask(page, "/debatt Stoppa mig");
+    await page.locator(".card.speaking").first().waitFor();
+    await page.getByRole("button", { name: "Stoppa" }).click();
+    await page.getByText("stoppad").waitFor();
+    expect(await page.getByRole("button", { name: "Skicka" }).isVisible()).toBe(true);
+    expect(await page.locator(".winner").count()).toBe(0);
+    expect(await page.getByRole("alert").count()).toBe(0);
+    await page.goto(`${page.url().split("#")[0]}#history`);
+    await page.getByText("Stoppa mig").first().click();
+    await page.getByText("avbruten").waitFor();
+    expect(errors).toEqual([]);
+  }, 60_000);
+
   it("shows an error and offers a retry when the stream drops", async () => {
     const { page, server } = await open({ SIMULATED_LATENCY_MS: "300" });
     await ask(page, "/debatt Tappad ström");

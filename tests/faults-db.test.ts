@@ -116,7 +116,7 @@ function endFailingOnce(): { store: HistoryStore; ends: RunEnd[] } {
 }
 
 describe("the answer's end when its write fails", () => {
-  it("is reported to the run (so the client is told) and written later, only over an answer still streaming", async () => {
+  it("is reported to the run (so the client is told) and written later", async () => {
     const { store, ends } = endFailingOnce();
     const logs: string[] = [];
     const recorder = RunRecorder.start(store, { conversationId: "c", messageId: "m", message: "/debatt X", owner: "local" }, (l) => logs.push(l));

@@ -16,6 +16,7 @@ const ROUTES: [string, string][] = [
   ["POST", "/api/v1/deliberate/stream"],
   ["GET", "/api/v1/debates/:id/events"],
   ["POST", "/api/v1/debates/:id/resume"],
+  ["POST", "/api/v1/debates/:id/cancel"],
   ["GET", "/api/v1/debates/:id"],
   ["GET", "/api/v1/debates/:id/audio.wav"],
   ["GET", "/api/v1/debates/:id/audio.mp3"],

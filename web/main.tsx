@@ -27,6 +27,8 @@ interface Message {
   voice?: VoiceView;
   /** An answer loaded from the history: its text is shown as it was stored. */
   stored?: StoredMessage;
+  /** The run's id (from the stream's first event), to stop it with. */
+  runId?: string;
 }
 
 let nextId = 1;
@@ -45,6 +47,7 @@ function App({ conversation }: { conversation?: string }) {
   const [input, setInput] = useState("");
   const [loadError, setLoadError] = useState("");
   const busy = messages.some((m) => m.running);
+  const stoppable = messages.find((m) => m.running && m.runId);
   // The conversation: its thread on the server and the kind of messages it holds.
   const thread = useRef({ id: conversation ?? crypto.randomUUID(), kind: "chat" });
 
@@ -77,7 +80,7 @@ function App({ conversation }: { conversation?: string }) {
     try {
       await streamChat({ message: text, threadId: thread.current.id }, (e) => {
         if (e.event === "debate-voice-chunk") answer.player?.enqueue(e.data.model, e.data.pcm_b64);
-        else update(answer.id, (m) => ({ ...m, arena: reduce(m.arena!, e) }));
+        else update(answer.id, (m) => ({ ...m, arena: reduce(m.arena!, e), ...(e.event === "metadata" ? { runId: e.data.run_id } : {}) }));
       });
     } catch (err) {
       const message = err instanceof StreamError ? err.message : String(err);
@@ -126,9 +129,16 @@ function App({ conversation }: { conversation?: string }) {
             if (e.key === "Enter" && !e.shiftKey) submit(e);
           }}
         />
-        <button type="submit" disabled={busy || !input.trim()}>
-          Skicka
-        </button>
+        {stoppable ? (
+          // Stops the run on the server, wherever it runs; its stream then ends by itself.
+          <button type="button" class="stop" onClick={() => void fetch(`/api/v1/debates/${encodeURIComponent(stoppable.runId!)}/cancel`, { method: "POST" })}>
+            Stoppa
+          </button>
+        ) : (
+          <button type="submit" disabled={busy || !input.trim()}>
+            Skicka
+          </button>
+        )}
         <p id="hint" class="hint">
           <code>/debatt &lt;ämne&gt;</code> åtta AI-modeller debatterar · <code>/dvoice &lt;ämne&gt;</code> samma debatt med röst · <code>/compare &lt;fråga&gt;</code> alla svarar sida vid sida · <code>/vote &lt;fråga&gt;</code> modellerna röstar fram bästa svaret · <code>/revise &lt;fråga&gt;</code> de läser varandras svar, reviderar och röstar · <code>/deep &lt;fråga&gt;</code> debatt i rundor med moderator · <code>/council [--debate] &lt;påstående&gt;</code> domare granskar · annat: vanlig chatt
         </p>
@@ -157,7 +167,9 @@ function Answer({ m, retry }: { m: Message; retry: () => void }) {
         <VoiceBar player={m.player} view={m.voice ?? { playing: false, paused: false }} downloadUrl={a.done ? `/api/v1/debates/${a.debateId}/audio.wav` : undefined} />
       )}
       {a.deliberation ? <DeliberationView s={a.deliberation} /> : a.panel ? <PanelView s={a.panel} /> : a.compare ? <CompareView c={a.compare} /> : a.debateId ? <Arena s={a} voiceSpeaker={m.voice?.speaker} /> : a.chat ? <p class="chat">{a.chat}</p> : m.running ? <p class="note">…</p> : null}
-      {(a.error || m.error) && (
+      {a.error?.code === "cancelled" ? (
+        <p class="note">(stoppad: det som hann sägas finns kvar)</p>
+      ) : (a.error || m.error) && (
         <div class="error" role="alert">
           <p>{a.error ? `${a.error.message} (${a.error.code})` : m.error}</p>
           {!m.running && (

@@ -1,0 +1,97 @@
+import { MemorySaver } from "@langchain/langgraph";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { RedisEventLog } from "../providers/redis-event-log.js";
+import { withOverrides } from "./support/fake-model.js";
+import { testDeps } from "./support/harness.js";
+import { sqliteHistory, type TestHistory } from "./support/history-db.js";
+import { postChat, readSse, startApp } from "./support/http.js";
+import { RedisServer, redisServerBinary } from "./support/redis.js";
+
+const binary = redisServerBinary();
+const THREE = ["call_grok", "call_claude", "call_gpt"];
+/** Turns slow enough to stop a debate in the middle of one. */
+const slowTurns = withOverrides((req) => (req.phase === "turn" ? { text: `${req.participant!.display} argues at length.`, latencyMs: 400 } : undefined));
+
+const cancel = (url: string, runId: string) => fetch(`${url}/api/v1/debates/${runId}/cancel`, { method: "POST" });
+const errorOf = async (res: Response) => [res.status, ((await res.json()) as { error: { code: string } }).error.code];
+
+describe("stop means stop", () => {
+  let db: TestHistory | undefined;
+  afterEach(async () => {
+    await db?.close();
+    db = undefined;
+  });
+
+  it("POST /api/v1/debates/:id/cancel aborts the calls in flight, keeps what was said as cancelled, and ends the stream with error cancelled and done", async () => {
+    db = await sqliteHistory();
+    const { deps, models } = testDeps({ script: slowTurns });
+    const server = await startApp(deps, { history: db.history, checkpointer: new MemorySaver() });
+    try {
+      let stopping: Promise<Response> | undefined;
+      let runId = "";
+      const { events } = await readSse(await postChat(server.url, { message: "/debatt Bör AI regleras?", participants: THREE }), (e) => {
+        if (e.event === "metadata") runId = String(e.data.run_id);
+        if (e.event === "debate-participant-end" && !stopping) stopping = cancel(server.url, runId);
+      });
+      const stopped = await stopping!;
+      expect(stopped.status).toBe(202);
+      expect(await stopped.json()).toEqual({ run_id: runId, status: "stopping" });
+      expect(events.slice(-2).map((e) => [e.event, e.data.code])).toEqual([["error", "cancelled"], ["done", undefined]]);
+      // The turn in flight was aborted, and no call started after it.
+      const callsThen = models.calls.length;
+      expect(models.calls.at(-1)!.aborted).toBe(true);
+      await new Promise((r) => setTimeout(r, 600));
+      expect(models.calls).toHaveLength(callsThen);
+      // What was said is kept, and the answer says it was cancelled.
+      expect(await db.history.message(runId)).toMatchObject({ status: "cancelled" });
+      expect((await db.history.stagesOf(runId)).filter((r) => r.stageType === "debatt_answer")).toHaveLength(1);
+      // Stopping again, or something that never ran, says why.
+      expect(await errorOf(await cancel(server.url, runId))).toEqual([409, "run_finished"]);
+      expect(await errorOf(await cancel(server.url, "never-ran"))).toEqual([404, "run_not_found"]);
+      expect(await errorOf(await cancel(server.url, "not_a_run_id!"))).toEqual([400, "invalid_run_id"]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+if (!binary) console.warn("cancel.test.ts: Redis part SKIPPED — redis-server is not installed (apt-get install -y redis-server)");
+
+describe.skipIf(!binary)(`stopping a run from another instance${binary ? "" : " (skipped: redis-server is not installed)"}`, () => {
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await RedisServer.start(binary!);
+  });
+  afterAll(async () => {
+    await redis?.kill();
+  });
+
+  it("B stops a run that A is running: A's calls are aborted and A's stream ends with error cancelled and done", async () => {
+    const logA = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
+    const logB = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
+    const a = testDeps({ script: slowTurns });
+    const serverA = await startApp({ ...a.deps, events: logA });
+    const serverB = await startApp({ ...testDeps().deps, events: logB });
+    try {
+      let stopping: Promise<Response> | undefined;
+      let runId = "";
+      const { events } = await readSse(await postChat(serverA.url, { message: "/debatt X", participants: THREE }), (e) => {
+        if (e.event === "metadata") runId = String(e.data.run_id);
+        // Once B can see the run in Redis, B is asked to stop it.
+        if (e.event === "debate-participant-end" && !stopping) stopping = cancel(serverB.url, runId);
+      });
+      expect((await stopping!).status).toBe(202);
+      expect(events.slice(-2).map((e) => [e.event, e.data.code])).toEqual([["error", "cancelled"], ["done", undefined]]);
+      expect(events.filter((e) => e.event === "debate-participant-end")).toHaveLength(1);
+      expect(a.models.calls.at(-1)!.aborted).toBe(true);
+      // The run has ended for B too.
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await errorOf(await cancel(serverB.url, runId))).toEqual([409, "run_finished"]);
+    } finally {
+      await serverA.close();
+      await serverB.close();
+      await logA.close();
+      await logB.close();
+    }
+  });
+});
