@@ -18,6 +18,7 @@ import { RunHub } from "./run-hub.js";
 import { RunLimits } from "./run-limits.js";
 import { StartGate } from "./start-gate.js";
 import { hasUnfinishedRun, streamClientEvents } from "./stream.js";
+import { isUsageOnly, parseCommand } from "../state/commands.js";
 
 /** Most bytes of run events kept in this process's memory (the oldest finished runs go first). */
 const EVENT_LOG_MAX_BYTES = 256 * 1024 * 1024;
@@ -195,7 +196,8 @@ export class RunService {
   ): void {
     const controller = new AbortController();
     // A history write that fails (a full disk) stops the run: nothing more is paid for that could not be kept.
-    const recorder = this.history && RunRecorder.start(this.history, { conversationId: threadId, ...filing }, this.log, (err) => controller.abort(err));
+    const recorded = this.history && !isUsageOnly(parseCommand(filing.message));
+    const recorder = recorded ? RunRecorder.start(this.history!, { conversationId: threadId, ...filing }, this.log, (err) => controller.abort(err)) : undefined;
     this.controllers.set(runId, controller);
     this.owners.set(`run:${runId}`, filing.owner).set(`thread:${threadId}`, filing.owner);
     const release = this.runs.add(controller);

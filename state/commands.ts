@@ -53,6 +53,14 @@ function parseDeliberation(mode: DeliberationMode, rest: string): Command {
   return { kind: "deliberation", mode, question, options };
 }
 
+/**
+ * Whether a message only gets an explanation of how to write it (a command without a topic, an
+ * option the command lacks, an empty message): no model is asked, and nothing is filed in history.
+ */
+export function isUsageOnly(command: Command): boolean {
+  return command.kind === "missing_topic" || command.kind === "bad_option" || (command.kind === "chat" && command.text === "");
+}
+
 /** The format a command runs, or undefined for chat and commands without a topic. */
 export function formatOfCommand(command: Command): FormatId | undefined {
   switch (command.kind) {

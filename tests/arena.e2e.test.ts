@@ -35,10 +35,10 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
   });
 
   /** A fresh server on the simulated provider and a page on it, collecting console errors. */
-  async function open(env: Record<string, string> = {}, viewport = { width: 1280, height: 900 }) {
+  async function open(env: Record<string, string> = {}, viewport = { width: 1280, height: 900 }, locale = "sv-SE") {
     const server = await startServerProcess({ SIMULATED_LATENCY_MS: "20", ...env });
     servers.push(server);
-    const page = await browser.newPage({ viewport });
+    const page = await browser.newPage({ viewport, locale });
     const errors: string[] = [];
     page.on("console", (m) => {
       if (m.type() === "error") errors.push(m.text());
@@ -60,7 +60,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
   }
 
   async function ask(page: Page, text: string) {
-    await page.getByLabel("Meddelande").fill(text);
+    await page.locator("#message").fill(text);
     await page.keyboard.press("Enter");
   }
 
@@ -185,7 +185,15 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     // Deleted from the list, it is gone from the server too.
     await page.getByRole("link", { name: "Historik" }).click();
     await rows.nth(1).waitFor();
+    // Deleting asks first.
+    const asked = new Promise<string>((resolve) =>
+      page.once("dialog", (d) => {
+        resolve(d.message());
+        void d.accept();
+      }),
+    );
     await rows.nth(1).getByRole("button", { name: /^Radera/ }).click();
+    expect(await asked).toMatch(/^Radera ”.+” och allt i det\?/);
     await page.waitForFunction(() => document.querySelectorAll(".conversations li").length === 1);
     expect((await fetch(`${server.url}/api/v1/conversations/${conversationId}`)).status).toBe(404);
     expect(errors).toEqual([]);
@@ -356,6 +364,28 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     await page.goto(`${page.url().split("#")[0]}#history`);
     await page.getByText("Stoppa mig").first().click();
     await page.getByText("avbruten").waitFor();
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  it("speaks the browser's language, switches on request and remembers it; a command without a topic gets examples, no retry, no history entry", async () => {
+    const { page, errors } = await open({}, undefined, "en-US");
+    expect(await page.getByRole("button", { name: "Send" }).isVisible()).toBe(true);
+    expect(await page.locator("html").getAttribute("lang")).toBe("en");
+    await ask(page, "/debatt");
+    const usage = page.locator(".usage");
+    await usage.waitFor();
+    expect(await usage.innerText()).toContain("/debatt needs a topic.");
+    expect(await usage.locator("code").first().innerText()).toBe("/debatt Should AI be regulated?");
+    expect(await page.getByRole("button", { name: "Try again" }).count()).toBe(0);
+
+    await page.getByRole("combobox", { name: "Language" }).selectOption("sv");
+    expect(await usage.innerText()).toContain("/debatt behöver ett ämne.");
+    await page.reload();
+    expect(await page.getByRole("button", { name: "Skicka" }).isVisible()).toBe(true);
+    expect(await page.locator("html").getAttribute("lang")).toBe("sv");
+    await page.goto(`${page.url().split("#")[0]}#history`);
+    await page.getByText("Inga sparade samtal än.").waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
   }, 60_000);
 

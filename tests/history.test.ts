@@ -301,6 +301,16 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     expect(answer).toMatchObject({ status: "error", error: "All votes failed to parse.", content: "" });
   });
 
+  it.skipIf(skip)("files nothing for a message that only gets an explanation (a command without its topic, an unknown option)", async () => {
+    const { url, history, models } = await app();
+    for (const message of ["/debatt", "/vote --nope Fråga?", "/compare   "]) {
+      const events = await runSse(await postChat(url, { message }));
+      expect(events.map((e) => e.event)).toEqual(["metadata", "error", "done"]);
+    }
+    expect((await history.listConversations(["local"], 10)).conversations).toEqual([]);
+    expect(models.calls).toHaveLength(0);
+  });
+
   it.skipIf(skip)("keeps a failed /debatt turn's streamed text and word count, and a failed /compare answer's", async () => {
     const partial = "Half an answer before the connection dropped";
     const { url, history } = await app(

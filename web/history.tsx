@@ -1,4 +1,5 @@
-import { useEffect, useState } from "preact/hooks";
+import { useContext, useEffect, useState } from "preact/hooks";
+import { LangContext, useT } from "./i18n.js";
 
 /** A conversation as `GET /api/v1/conversations` lists it. */
 interface ConversationItem {
@@ -27,7 +28,6 @@ const MODE_LABEL: Record<string, string> = {
   debate: "/revise",
   deep: "/deep",
   council: "/council",
-  chat: "chatt",
 };
 
 /** Calls the history API; throws the API's error message. */
@@ -41,6 +41,8 @@ export async function historyApi<T>(method: string, path: string): Promise<T | u
 
 /** `#history`: earlier conversations, newest first, twenty at a time; each opens or is deleted. */
 export function HistoryPage() {
+  const t = useT();
+  const lang = useContext(LangContext);
   const [items, setItems] = useState<ConversationItem[]>([]);
   const [next, setNext] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
@@ -61,6 +63,7 @@ export function HistoryPage() {
   }
 
   async function remove(c: ConversationItem) {
+    if (!confirm(t("history.confirmDelete", { title: c.title || c.id }))) return;
     try {
       await historyApi("DELETE", `/${encodeURIComponent(c.id)}`);
       setItems((all) => all.filter((i) => i.id !== c.id));
@@ -74,31 +77,31 @@ export function HistoryPage() {
   return (
     <main class="history-page">
       <h1>
-        debatt <a class="admin-link" href="#">Chatt</a>
+        debatt <a class="admin-link" href="#">{t("app.chat")}</a>
       </h1>
-      <h2>Tidigare samtal</h2>
+      <h2>{t("history.title")}</h2>
       {error && (
         <p class="error" role="alert">
           {error}
         </p>
       )}
-      {!loading && items.length === 0 && !error && <p class="note">Inga sparade samtal än.</p>}
+      {!loading && items.length === 0 && !error && <p class="note">{t("history.empty")}</p>}
       <ul class="conversations">
         {items.map((c) => (
           <li key={c.id}>
-            <a href={`#c/${encodeURIComponent(c.id)}`}>{c.title || "(utan titel)"}</a>
+            <a href={`#c/${encodeURIComponent(c.id)}`}>{c.title || t("history.untitled")}</a>
             <span class="note">
-              {MODE_LABEL[c.mode] ?? c.mode} · {new Date(c.updatedAt).toLocaleString("sv-SE")}
+              {c.mode === "chat" ? t("history.chat") : (MODE_LABEL[c.mode] ?? c.mode)} · {new Date(c.updatedAt).toLocaleString(lang === "sv" ? "sv-SE" : "en-GB")}
             </span>
-            <button type="button" aria-label={`Radera ${c.title || c.id}`} onClick={() => void remove(c)}>
-              Radera
+            <button type="button" aria-label={t("history.deleteLabel", { title: c.title || c.id })} onClick={() => void remove(c)}>
+              {t("history.delete")}
             </button>
           </li>
         ))}
       </ul>
       {next && (
         <button type="button" disabled={loading} onClick={() => void load(next)}>
-          Visa fler
+          {t("history.more")}
         </button>
       )}
     </main>

@@ -10,8 +10,11 @@ import { streamChat, StreamError } from "./stream.js";
 import { loadSession, SignIn, signOut, type Session } from "./sign-in.js";
 import { VoiceBar } from "./voice-bar.js";
 import { VoicePlayer, type VoiceView } from "./voice-player.js";
+import { initialLang, LangContext, LangSwitch, rememberLang, useT } from "./i18n.js";
+import type { Lang } from "../state/messages/index.js";
 import { commandFormatOf } from "../state/commands.js";
 import { FORMATS, formatOfStoredMode, threadKindOf, type FormatId } from "../state/formats.js";
+import type { MessageKey } from "../state/messages/index.js";
 import "./styles.css";
 
 /** One entry of the session's history. */
@@ -43,6 +46,7 @@ const takesFollowUps = (kind: string) => kind === "chat" || FORMATS[kind as Form
 
 /** The chat; with `conversation`, an earlier one loaded from the history, to read and go on with. */
 function App({ conversation }: { conversation?: string }) {
+  const t = useT();
   const [messages, setMessages] = useState<Message[]>([]);
   const [input, setInput] = useState("");
   const [loadError, setLoadError] = useState("");
@@ -83,7 +87,8 @@ function App({ conversation }: { conversation?: string }) {
         else update(answer.id, (m) => ({ ...m, arena: reduce(m.arena!, e), ...(e.event === "metadata" ? { runId: e.data.run_id } : {}) }));
       });
     } catch (err) {
-      const message = err instanceof StreamError ? err.message : String(err);
+      const message =
+        err instanceof StreamError && (err.code === "network" || err.code === "stream_dropped") ? t(`error.${err.code}`, { detail: err.detail }) : err instanceof StreamError ? err.message : String(err);
       update(answer.id, (m) => ({ ...m, error: message }));
     } finally {
       update(answer.id, (m) => ({ ...m, running: false }));
@@ -101,7 +106,7 @@ function App({ conversation }: { conversation?: string }) {
   return (
     <main>
       <h1>
-        debatt <a class="admin-link" href="#history">Historik</a> <a class="admin-link" href="#admin">Admin</a>
+        debatt <a class="admin-link" href="#history">{t("app.history")}</a> <a class="admin-link" href="#admin">{t("app.admin")}</a>
       </h1>
       {loadError && (
         <p class="error" role="alert">
@@ -111,18 +116,18 @@ function App({ conversation }: { conversation?: string }) {
       <ol class="history" aria-live="polite">
         {messages.map((m) => (
           <li class={`message ${m.role}`} key={m.id}>
-            {m.role === "user" ? <p>{m.text}</p> : <Answer m={m} retry={() => send(messages.find((u) => u.id === m.id - 1)!.text)} />}
+            {m.role === "user" ? <p>{m.text}</p> : <Answer m={m} asked={messages.find((u) => u.id === m.id - 1)?.text ?? ""} retry={(text) => send(text)} />}
           </li>
         ))}
       </ol>
       <form class="composer" onSubmit={submit}>
-        <label for="message">Meddelande</label>
+        <label for="message">{t("composer.label")}</label>
         <textarea
           id="message"
           value={input}
           rows={2}
           maxLength={4000}
-          placeholder="/debatt Bör AI regleras?"
+          placeholder={t("composer.placeholder")}
           aria-describedby="hint"
           onInput={(e) => setInput((e.target as HTMLTextAreaElement).value)}
           onKeyDown={(e) => {
@@ -132,24 +137,44 @@ function App({ conversation }: { conversation?: string }) {
         {stoppable ? (
           // Stops the run on the server, wherever it runs; its stream then ends by itself.
           <button type="button" class="stop" onClick={() => void fetch(`/api/v1/debates/${encodeURIComponent(stoppable.runId!)}/cancel`, { method: "POST" })}>
-            Stoppa
+            {t("composer.stop")}
           </button>
         ) : (
           <button type="submit" disabled={busy || !input.trim()}>
-            Skicka
+            {t("composer.send")}
           </button>
         )}
-        <p id="hint" class="hint">
-          <code>/debatt &lt;ämne&gt;</code> åtta AI-modeller debatterar · <code>/dvoice &lt;ämne&gt;</code> samma debatt med röst · <code>/compare &lt;fråga&gt;</code> alla svarar sida vid sida · <code>/vote &lt;fråga&gt;</code> modellerna röstar fram bästa svaret · <code>/revise &lt;fråga&gt;</code> de läser varandras svar, reviderar och röstar · <code>/deep &lt;fråga&gt;</code> debatt i rundor med moderator · <code>/council [--debate] &lt;påstående&gt;</code> domare granskar · annat: vanlig chatt
-        </p>
+        <Hint />
       </form>
     </main>
   );
 }
 
+/** The composer's hint: each command with what it does, the parts in code. */
+function Hint() {
+  const t = useT();
+  const command = (name: string, arg: "topic" | "question" | "claim", options = "") => <code>{`/${name} ${options}<${t(`composer.${arg}`)}>`}</code>;
+  const parts = t("composer.hint").split(/(\{\w+\})/);
+  const commands: Record<string, preact.JSX.Element> = {
+    "{debatt}": command("debatt", "topic"),
+    "{dvoice}": command("dvoice", "topic"),
+    "{compare}": command("compare", "question"),
+    "{vote}": command("vote", "question"),
+    "{revise}": command("revise", "question"),
+    "{deep}": command("deep", "question"),
+    "{council}": command("council", "claim", "[--debate] "),
+  };
+  return (
+    <p id="hint" class="hint">
+      {parts.map((p) => commands[p] ?? p)}
+    </p>
+  );
+}
+
 /** A stored answer: its text, and how its run ended when it did not complete. */
 function StoredAnswer({ m }: { m: StoredMessage }) {
-  const ended = { streaming: "pågår, eller avbröts innan den blev klar", error: `fel: ${m.error ?? ""}`, cancelled: "avbruten", complete: "" }[m.status];
+  const t = useT();
+  const ended = { streaming: t("stored.streaming"), error: t("stored.error", { error: m.error ?? "" }), cancelled: t("stored.cancelled"), complete: "" }[m.status];
   return (
     <div>
       {m.content && <div class="synthesis" dangerouslySetInnerHTML={{ __html: markdown.render(m.content) }} />}
@@ -158,26 +183,57 @@ function StoredAnswer({ m }: { m: StoredMessage }) {
   );
 }
 
-function Answer({ m, retry }: { m: Message; retry: () => void }) {
+/** The errors of a message that could not start a run: explained with examples, and nothing to retry. */
+const USAGE_ERRORS = new Set(["missing_topic", "empty_message"]);
+
+/** How to use the command the person typed (or any), with examples in the reader's language. */
+function Usage({ asked, code }: { asked: string; code: string }) {
+  const t = useT();
+  const command = /^\s*(\/\w+)/.exec(asked)?.[1]?.toLowerCase();
+  const format = command?.slice(1) as FormatId | undefined;
+  const shown = format && format in FORMATS ? [format] : (["debatt", "compare", "vote"] as FormatId[]);
+  const example = (f: FormatId) => `${FORMATS[f].command} ${t(`example.${f === "dvoice" ? "debatt" : f}` as MessageKey)}`;
+  return (
+    <div class="usage" role="status">
+      <p>{code === "missing_topic" && command ? t("usage.missingTopic", { command }) : t("usage.emptyMessage")}</p>
+      <p>{t("usage.examples")}</p>
+      <ul>
+        {shown.map((f) => (
+          <li key={f}>
+            <code>{example(f)}</code>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function Answer({ m, asked, retry }: { m: Message; asked: string; retry: (text: string) => void }) {
+  const t = useT();
   if (m.stored) return <StoredAnswer m={m.stored} />;
   const a = m.arena!;
+  const errorText = a.error ? (a.error.code === "unknown_option" ? t("error.unknown_option", { detail: a.error.message }) : `${a.error.message} (${a.error.code})`) : m.error;
   return (
     <div>
       {m.player && a.debateId && (
         <VoiceBar player={m.player} view={m.voice ?? { playing: false, paused: false }} downloadUrl={a.done ? `/api/v1/debates/${a.debateId}/audio.wav` : undefined} />
       )}
-      {a.deliberation ? <DeliberationView s={a.deliberation} /> : a.panel ? <PanelView s={a.panel} /> : a.compare ? <CompareView c={a.compare} /> : a.debateId ? <Arena s={a} voiceSpeaker={m.voice?.speaker} /> : a.chat ? <p class="chat">{a.chat}</p> : m.running ? <p class="note">…</p> : null}
-      {a.error?.code === "cancelled" ? (
-        <p class="note">(stoppad: det som hann sägas finns kvar)</p>
-      ) : (a.error || m.error) && (
-        <div class="error" role="alert">
-          <p>{a.error ? `${a.error.message} (${a.error.code})` : m.error}</p>
-          {!m.running && (
-            <button type="button" onClick={retry}>
-              Försök igen
-            </button>
-          )}
-        </div>
+      {a.deliberation ? <DeliberationView s={a.deliberation} /> : a.panel ? <PanelView s={a.panel} /> : a.compare ? <CompareView c={a.compare} /> : a.debateId ? <Arena s={a} voiceSpeaker={m.voice?.speaker} /> : a.chat ? <p class="chat">{a.chat}</p> : m.running ? <p class="note">{t("answer.pending")}</p> : null}
+      {a.error && USAGE_ERRORS.has(a.error.code) ? (
+        <Usage asked={asked} code={a.error.code} />
+      ) : a.error?.code === "cancelled" ? (
+        <p class="note">{t("answer.stopped")}</p>
+      ) : (
+        errorText && (
+          <div class="error" role="alert">
+            <p>{errorText}</p>
+            {!m.running && (
+              <button type="button" onClick={() => retry(asked)}>
+                {t("answer.retry")}
+              </button>
+            )}
+          </div>
+        )
       )}
     </div>
   );
@@ -185,6 +241,7 @@ function Answer({ m, retry }: { m: Message; retry: () => void }) {
 
 /** `#admin` shows the admin page, `#history` the earlier conversations, `#c/<id>` one of them, anything else a new chat. */
 function Root() {
+  const [lang, setLang] = useState<Lang>(initialLang);
   const [hash, setHash] = useState(location.hash);
   const [session, setSession] = useState<Session | null>(null);
   useEffect(() => {
@@ -194,22 +251,29 @@ function Root() {
     loadSession().then(setSession, () => setSession({ auth: "none", user: null }));
     return () => removeEventListener("hashchange", onHash);
   }, []);
-  if (hash === "#admin") return <AdminPage />;
-  if (!session) return null;
-  if (session.auth === "tokens" && !session.user) return <SignIn onSignedIn={setSession} />;
-  const page = hash === "#history" ? <HistoryPage /> : conversationPage(hash);
+  useEffect(() => rememberLang(lang), [lang]);
+  const page = hash === "#admin" ? <AdminPage /> : !session ? null : session.auth === "tokens" && !session.user ? <SignIn onSignedIn={setSession} /> : hash === "#history" ? <HistoryPage /> : conversationPage(hash);
   return (
-    <>
-      {session.auth === "tokens" && (
-        <p class="signed-in">
-          {session.user!.name} ·{" "}
-          <button type="button" class="link" onClick={() => void signOut()}>
-            Logga ut
-          </button>
-        </p>
-      )}
+    <LangContext.Provider value={lang}>
+      <div class="top-bar">
+        {session?.auth === "tokens" && session.user && <SignedIn name={session.user.name} />}
+        <LangSwitch lang={lang} onChange={setLang} />
+      </div>
       {page}
-    </>
+    </LangContext.Provider>
+  );
+}
+
+/** Who is signed in, and the way out. */
+function SignedIn({ name }: { name: string }) {
+  const t = useT();
+  return (
+    <p class="signed-in">
+      {t("app.signedIn", { name })} ·{" "}
+      <button type="button" class="link" onClick={() => void signOut()}>
+        {t("app.signOut")}
+      </button>
+    </p>
   );
 }
 

@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { useT } from "./i18n.js";
 import { TokenForm } from "./token-form.js";
 
 /** What `GET /api/v1/session` answers. */
@@ -25,18 +26,19 @@ export async function signOut(): Promise<void> {
  * sets an HttpOnly cookie that every later request (the streams included) carries.
  */
 export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
+  const t = useT();
   const [error, setError] = useState("");
   const submit = async (token: string) => {
     const res = await fetch("/api/v1/session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token }) });
     const json = (await res.json().catch(() => null)) as (Session & { error?: { message: string } }) | null;
-    if (!res.ok || !json) return setError(json?.error?.message ?? `the server answered ${res.status}`);
+    if (!res.ok || !json) return setError(json?.error?.message ?? t("error.server", { status: res.status }));
     onSignedIn(json);
   };
   return (
     <main class="admin sign-in">
       <h1>debatt</h1>
-      <p>Den här servern kräver en token. Be en administratör om en (npm run users -- add &lt;namn&gt;).</p>
-      <TokenForm id="user-token" label="Token" onSubmit={(token) => void submit(token)} />
+      <p>{t("signIn.needsToken")}</p>
+      <TokenForm id="user-token" label={t("signIn.token")} onSubmit={(token) => void submit(token)} />
       {error && (
         <p class="error" role="alert">
           {error}

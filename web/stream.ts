@@ -8,11 +8,16 @@ export interface ChatRequest {
   participants?: string[];
 }
 
-/** The server refused the request (4xx/5xx JSON error) or the connection failed. */
+/**
+ * The server refused the request (4xx/5xx JSON error) or the connection failed. `code` says which
+ * (`network`, `stream_dropped`, or the server's error code); `detail` is what went wrong, for the
+ * page to show in its own words.
+ */
 export class StreamError extends Error {
   constructor(
     message: string,
     readonly code: string,
+    readonly detail = message,
   ) {
     super(message);
   }
@@ -39,7 +44,7 @@ export async function streamChat(request: ChatRequest, onEvent: (e: ClientEvent)
       signal,
     });
   } catch (err) {
-    throw new StreamError(`the server cannot be reached: ${(err as Error).message}`, "network");
+    throw new StreamError(`the server cannot be reached: ${(err as Error).message}`, "network", (err as Error).message);
   }
   if (!res.ok || !res.body) throw await refusal(res);
   const state = { lastId: 0, runId: "", done: false };
@@ -65,7 +70,7 @@ export async function streamChat(request: ChatRequest, onEvent: (e: ClientEvent)
     }
     if (state.lastId > before) attempt = -1;
   }
-  if (!state.done && !signal?.aborted) throw new StreamError(failure ?? "the stream ended before the debate was done", "stream_dropped");
+  if (!state.done && !signal?.aborted) throw new StreamError(failure ?? "the stream ended before the debate was done", "stream_dropped", failure ?? "");
 }
 
 /** Reads one SSE response to its end; returns why it broke off, if it did. */

@@ -1,8 +1,10 @@
 import { useEffect, useRef } from "preact/hooks";
 import type { VoicePlayer, VoiceView } from "./voice-player.js";
+import { useT } from "./i18n.js";
 
 /** The voice control bar: LIVE badge, waveform, play/pause, volume, download. */
 export function VoiceBar({ player, view, downloadUrl }: { player: VoicePlayer; view: VoiceView; downloadUrl?: string }) {
+  const t = useT();
   const canvas = useRef<HTMLCanvasElement>(null);
   const active = view.playing && !view.paused;
 
@@ -30,25 +32,25 @@ export function VoiceBar({ player, view, downloadUrl }: { player: VoicePlayer; v
   }, [active, player]);
 
   return (
-    <div class="voice-bar" aria-label="Röstuppspelning">
+    <div class="voice-bar" aria-label={t("voice.label")}>
       {active && <span class="live">LIVE</span>}
-      <button type="button" onClick={() => player.togglePause()} aria-label={view.paused ? "Spela" : "Pausa"}>
+      <button type="button" onClick={() => player.togglePause()} aria-label={view.paused ? t("voice.play") : t("voice.pause")}>
         {view.paused ? "▶" : "⏸"}
       </button>
       <canvas ref={canvas} width={256} height={32} aria-hidden="true" class={active ? "wave active" : "wave"} />
       <span class="now" aria-live="polite">
-        {view.speaker ? `Talar: ${view.speaker}` : view.playing ? "" : "Tyst"}
+        {view.speaker ? t("voice.speaking", { speaker: view.speaker }) : view.playing ? "" : t("voice.silent")}
       </span>
       <label>
-        Volym
+        {t("voice.volume")}
         <input type="range" min={0} max={1} step={0.05} defaultValue="1" onInput={(e) => player.setVolume(Number((e.target as HTMLInputElement).value))} />
       </label>
       {downloadUrl ? (
         <a href={downloadUrl} download>
-          Ladda ner ljudet
+          {t("voice.download")}
         </a>
       ) : (
-        <span class="note">Ljudet kan laddas ner när debatten är klar</span>
+        <span class="note">{t("voice.downloadLater")}</span>
       )}
     </div>
   );

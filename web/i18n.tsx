@@ -1,0 +1,46 @@
+import { createContext } from "preact";
+import { useContext } from "preact/hooks";
+import { LANGS, pickLang, translate, type Lang, type MessageKey } from "../state/messages/index.js";
+
+/** Where the reader's choice of language is remembered. */
+const STORAGE_KEY = "debatt.lang";
+
+/** The language the page starts in: the one chosen before, else the browser's (Swedish or English). */
+export function initialLang(): Lang {
+  const saved = localStorage.getItem(STORAGE_KEY);
+  if ((LANGS as readonly string[]).includes(saved ?? "")) return saved as Lang;
+  return pickLang(navigator.languages?.length ? navigator.languages : [navigator.language]);
+}
+
+/** Remembers the reader's choice and says it to assistive technology (the document's `lang`). */
+export function rememberLang(lang: Lang): void {
+  localStorage.setItem(STORAGE_KEY, lang);
+  document.documentElement.lang = lang;
+}
+
+/** The page's language. */
+export const LangContext = createContext<Lang>("en");
+
+/** A translator for the page's language: `t("composer.send")`, `t("voice.speaking", {speaker})`. */
+export function useT(): (key: MessageKey, values?: Record<string, string | number>) => string {
+  const lang = useContext(LangContext);
+  return (key, values) => translate(lang, key, values);
+}
+
+/** The language switch: each language named in itself. */
+export function LangSwitch({ lang, onChange }: { lang: Lang; onChange: (lang: Lang) => void }) {
+  const t = useT();
+  return (
+    <label class="lang-switch">
+      <span class="visually-hidden">{t("app.language")}</span>
+      <select value={lang} onChange={(e) => onChange((e.target as HTMLSelectElement).value as Lang)}>
+        <option value="en" lang="en">
+          English
+        </option>
+        <option value="sv" lang="sv">
+          Svenska
+        </option>
+      </select>
+    </label>
+  );
+}
