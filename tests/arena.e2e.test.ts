@@ -140,6 +140,8 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(await page.locator(".deep .round").first().locator("tbody tr").count()).toBe(4);
     expect(await page.locator(".deep .moderator").last().innerText()).toMatch(/^Moderator: samstämmighet \d+ % · nya poäng \d+ % → stopp/);
     expect(await page.locator(".deep .card .badge").first().innerText()).toMatch(/^Debattör [A-D]$/);
+    // Values from the data are in the reader's words too.
+    expect(await page.locator(".deep .stances tbody td:nth-child(2)").first().innerText()).toMatch(/^(står fast|ger med sig|ger delvis med sig)$/);
 
     await ask(page, "/council --debate Kinesiska muren syns från rymden med blotta ögat.");
     await page.locator(".council .winner").waitFor({ timeout: 60_000 });
@@ -148,6 +150,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(await page.locator(".council .verdicts tbody tr").count()).toBe(3);
     expect(await page.locator(".council .verdicts thead th").allInnerTexts()).toEqual(["Domare", "Runda 1", "Runda 2"]);
     expect(await page.locator(".council .verdicts .badge.verdict").count()).toBe(6);
+    expect(await page.locator(".council .verdicts tbody th .note").allInnerTexts()).toEqual(["korrekthet", "risk", "fullständighet"]);
     expect(await page.locator(".council .winner").innerText()).toMatch(/^Konsensus: (PASS|WARN|FAIL) — PASS \d · WARN \d · FAIL \d/);
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
@@ -377,6 +380,11 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(await usage.innerText()).toContain("/debatt needs a topic.");
     expect(await usage.locator("code").first().innerText()).toBe("/debatt Should AI be regulated?");
     expect(await page.getByRole("button", { name: "Try again" }).count()).toBe(0);
+    // A format's view speaks English too, and says its participants are simulated.
+    await ask(page, "/vote Which language suits scripting?");
+    await page.locator(".vote .winner").waitFor({ timeout: 60_000 });
+    expect(await page.locator(".vote .winner").innerText()).toMatch(/^👑 Winner: \S+ — \d+ of \d+ votes?/);
+    expect(await page.locator(".note.simulated").first().innerText()).toContain("Simulated participants");
 
     await page.getByRole("combobox", { name: "Language" }).selectOption("sv");
     expect(await usage.innerText()).toContain("/debatt behöver ett ämne.");
@@ -384,7 +392,10 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(await page.getByRole("button", { name: "Skicka" }).isVisible()).toBe(true);
     expect(await page.locator("html").getAttribute("lang")).toBe("sv");
     await page.goto(`${page.url().split("#")[0]}#history`);
-    await page.getByText("Inga sparade samtal än.").waitFor();
+    // The /vote is filed; the bare /debatt is not.
+    await page.locator(".conversations li").first().waitFor();
+    expect(await page.locator(".conversations li").count()).toBe(1);
+    expect(await page.locator(".conversations li").innerText()).toContain("/vote");
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
   }, 60_000);

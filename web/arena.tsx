@@ -1,5 +1,6 @@
 import MarkdownIt from "markdown-it";
 import { useEffect, useMemo, useState } from "preact/hooks";
+import { useT } from "./i18n.js";
 import { progress, type ArenaState, type Card, type CompareState } from "./arena-state.js";
 
 /** The participants' colours, by key without `call_`. */
@@ -13,8 +14,8 @@ const COLORS: Record<string, string> = {
   qwen: "#7c3aed",
   oneseek: "#6366f1",
 };
-const ROUND_LABELS: Record<number, string> = { 1: "Introduktion", 2: "Argument", 3: "Fördjupning", 4: "Röstning" };
-const TIEBREAK: Record<string, string> = { word_count: "oavgjort: flest ord avgjorde", alphabetical: "oavgjort: bokstavsordning avgjorde" };
+/** The round types, in order (round 4 is the vote). */
+const ROUND_TYPES = ["introduction", "argument", "deepening", "voting"] as const;
 
 /** Model output is rendered as markdown with raw HTML escaped, never injected. */
 export const markdown = new MarkdownIt({ html: false, linkify: true });
@@ -23,42 +24,45 @@ export const colorOf = (key: string) => COLORS[key.replace(/^call_/, "")] ?? "#6
 
 /** The live debate arena, driven only by the stream's events. */
 export function Arena({ s, voiceSpeaker }: { s: ArenaState; voiceSpeaker?: string }) {
+  const t = useT();
   const [tab, setTab] = useState<number | null>(null);
-  const shownRound = tab ?? Math.min(Math.max(s.round, 1), 3);
+  // The tab follows the debate until the reader picks one; the vote's tab shows the last round's answers.
+  const selected = tab ?? Math.min(Math.max(s.round, 1), 4);
+  const shownRound = Math.min(selected, 3);
   const pct = progress(s);
   return (
-    <section class="arena" aria-label={`Debatt: ${s.topic}`}>
+    <section class="arena" aria-label={t("arena.label", { topic: s.topic })}>
       <header class="arena-head">
         <h2>
           {s.voice ? (
-            <span class="mode" title="Röstdebatt">
-              <span aria-hidden="true">🎙️</span> Röstdebatt
+            <span class="mode" title={t("arena.voiceDebate")}>
+              <span aria-hidden="true">🎙️</span> {t("arena.voiceDebate")}
             </span>
           ) : (
-            <span class="mode">Debatt</span>
+            <span class="mode">{t("arena.debate")}</span>
           )}{" "}
           {s.topic}
         </h2>
-        {s.simulated && <p class="note">Simulerade deltagare (ingen modellnyckel konfigurerad)</p>}
+        {s.simulated && <p class="note simulated">{t("arena.simulated")}</p>}
       </header>
-      <nav class="tabs" role="tablist" aria-label="Rundor">
+      <nav class="tabs" role="tablist" aria-label={t("arena.rounds")}>
         {[1, 2, 3, 4].map((r) => {
           const done = s.roundsDone.includes(r);
           const active = s.round === r && !done;
           return (
             <button
               role="tab"
-              aria-selected={shownRound === r}
+              aria-selected={selected === r}
               class={`tab${active ? " active" : ""}${done ? " done" : ""}`}
-              onClick={() => setTab(r === 4 ? null : r)}
+              onClick={() => setTab(r)}
               data-round={r}
             >
-              <span aria-hidden="true">{done ? "✓" : active ? <span class="spinner" /> : "○"}</span> Runda {r}: {ROUND_LABELS[r]}
+              <span aria-hidden="true">{done ? "✓" : active ? <span class="spinner" /> : "○"}</span> {t("arena.round", { n: r, type: t(`round.${ROUND_TYPES[r - 1]}`) })}
             </button>
           );
         })}
       </nav>
-      <div class="progress" role="progressbar" aria-label="Debattens förlopp" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct}>
+      <div class="progress" role="progressbar" aria-label={t("arena.progress")} aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct}>
         <div class="bar" style={{ width: `${pct}%` }} />
       </div>
       <div class="cards">
@@ -75,6 +79,7 @@ export function Arena({ s, voiceSpeaker }: { s: ArenaState; voiceSpeaker?: strin
 
 /** One participant: its answer in the shown round, expanded while it speaks. */
 function ParticipantCard({ card, round, speaking, heard }: { card: Card; round: number; speaking: boolean; heard: boolean }) {
+  const t = useT();
   const answer = card.rounds[round];
   const [manual, setManual] = useState<boolean | null>(null);
   // A manual toggle lasts until the speaker changes.
@@ -91,33 +96,30 @@ function ParticipantCard({ card, round, speaking, heard }: { card: Card; round: 
       <header>
         <span class="dot" aria-hidden="true" />
         <h3>{card.display}</h3>
-        {speaking && <span class="badge">skriver…</span>}
-        {heard && <span class="badge voice">hörs nu</span>}
-        {failed && <span class="badge error">misslyckades</span>}
-        <button class="toggle" aria-expanded={expanded} aria-label={`${expanded ? "Fäll ihop" : "Visa"} ${card.display}`} onClick={() => setManual(!expanded)}>
+        {speaking && <span class="badge">{t("card.writing")}</span>}
+        {heard && <span class="badge voice">{t("card.heard")}</span>}
+        {failed && <span class="badge error">{t("card.failed")}</span>}
+        <button class="toggle" aria-expanded={expanded} aria-label={t(expanded ? "card.collapse" : "card.expand", { name: card.display })} onClick={() => setManual(!expanded)}>
           {expanded ? "−" : "+"}
         </button>
       </header>
       {answer && (
-        <p class={`answer${expanded ? "" : " clipped"}`}>{failed ? `Fel: ${answer.error ?? "okänt fel"}` : answer.text || "…"}</p>
+        <p class={`answer${expanded ? "" : " clipped"}`}>{failed ? <FailedText text={answer.text} error={answer.error} /> : answer.text || "…"}</p>
       )}
-      {answer?.status === "ok" && (
-        <footer>
-          {answer.wordCount} ord · {((answer.latencyMs ?? 0) / 1000).toFixed(1)} s
-        </footer>
-      )}
+      {answer?.status === "ok" && <footer>{t("card.stats", { words: answer.wordCount ?? 0, seconds: ((answer.latencyMs ?? 0) / 1000).toFixed(1) })}</footer>}
     </article>
   );
 }
 
 /** Round 4: bars per participant, each voter's motivation and bullets. */
 function Votes({ s }: { s: ArenaState }) {
+  const t = useT();
   const counts = s.results?.vote_counts ?? s.votes.reduce<Record<string, number>>((acc, v) => ({ ...acc, [v.voted_for]: (acc[v.voted_for] ?? 0) + 1 }), {});
   const max = Math.max(1, ...Object.values(counts));
   const rows = useMemo(() => s.participants.map((p) => ({ name: p.display, n: counts[p.display] ?? 0 })).sort((a, b) => b.n - a.n), [s.participants, counts]);
   return (
-    <section class="votes" aria-label="Röstning">
-      <h3>Röster</h3>
+    <section class="votes" aria-label={t("round.voting")}>
+      <h3>{t("votes.title")}</h3>
       <ul class="bars">
         {rows.map((r) => (
           <li data-votes-for={r.name}>
@@ -131,8 +133,8 @@ function Votes({ s }: { s: ArenaState }) {
       </ul>
       {s.results && (
         <p class="note">
-          {s.results.total_votes} giltiga röster · {s.results.self_votes_filtered} självröster bortfiltrerade
-          {s.results.invalid_votes ? ` · ${s.results.invalid_votes} ogiltiga` : ""}
+          {t("votes.summary", { valid: s.results.total_votes, self: s.results.self_votes_filtered })}
+          {s.results.invalid_votes ? t("votes.invalid", { n: s.results.invalid_votes }) : ""}
         </p>
       )}
       <ul class="ballots">
@@ -152,23 +154,38 @@ function Votes({ s }: { s: ArenaState }) {
 }
 
 function WinnerBanner({ s }: { s: ArenaState }) {
+  const t = useT();
   const r = s.results!;
+  const tiebreak = r.tiebreaker === "word_count" || r.tiebreaker === "alphabetical" ? t(`tiebreak.${r.tiebreaker}`) : t("tiebreak.tie");
   return (
     <div class="winner" role="status">
-      <span aria-hidden="true">👑</span> Vinnare: <strong>{r.winner}</strong> med {r.vote_counts[r.winner] ?? 0} röster
-      {r.tiebreaker_used && <span class="note"> ({TIEBREAK[r.tiebreaker] ?? "oavgjort"})</span>}
+      <span aria-hidden="true">👑</span> {t("winner.label")} <strong>{r.winner}</strong> {t("winner.votes", { votes: r.vote_counts[r.winner] ?? 0 })}
+      {r.tiebreaker_used && <span class="note"> ({tiebreak})</span>}
     </div>
   );
 }
 
-/** /compare: every model's answer side by side, streaming in parallel. */
-export function CompareView({ c }: { c: CompareState }) {
+/** A failed answer: what it said before it failed, then why it failed. */
+function FailedText({ text, error }: { text?: string; error?: string }) {
+  const t = useT();
   return (
-    <section class="arena compare" aria-label={`Jämförelse: ${c.question}`}>
+    <>
+      {text && <span class="partial">{text} … </span>}
+      <span class="failure">{t("card.error", { error: error ?? t("card.unknownError") })}</span>
+    </>
+  );
+}
+
+/** /compare: every model's answer side by side, streaming in parallel. */
+export function CompareView({ c, simulated }: { c: CompareState; simulated?: boolean }) {
+  const t = useT();
+  return (
+    <section class="arena compare" aria-label={t("compare.label", { question: c.question })}>
       <header class="arena-head">
         <h2>
-          <span class="mode">Jämförelse</span> {c.question}
+          <span class="mode">{t("compare.title")}</span> {c.question}
         </h2>
+        {simulated && <p class="note simulated">{t("arena.simulated")}</p>}
       </header>
       <div class="cards side-by-side">
         {c.participants.map((p) => {
@@ -179,19 +196,19 @@ export function CompareView({ c }: { c: CompareState }) {
               <header>
                 <span class="dot" aria-hidden="true" />
                 <h3>{p.display}</h3>
-                {failed && <span class="badge error">misslyckades</span>}
+                {failed && <span class="badge error">{t("card.failed")}</span>}
               </header>
-              <p class="answer">{failed ? `Fel: ${a.error ?? "okänt fel"}` : a?.text || "…"}</p>
-              {a?.status === "ok" && (
-                <footer>
-                  {a.wordCount} ord · {((a.latencyMs ?? 0) / 1000).toFixed(1)} s
-                </footer>
-              )}
+              <p class="answer">{failed ? <FailedText text={a.text} error={a.error} /> : a?.text || "…"}</p>
+              {a?.status === "ok" && <footer>{t("card.stats", { words: a.wordCount ?? 0, seconds: ((a.latencyMs ?? 0) / 1000).toFixed(1) })}</footer>}
             </article>
           );
         })}
       </div>
-      {c.complete && <p class="note" role="status">Alla svar har kommit in.</p>}
+      {c.complete && (
+        <p class="note" role="status">
+          {t("compare.complete")}
+        </p>
+      )}
     </section>
   );
 }

@@ -3,29 +3,24 @@ import { useState } from "preact/hooks";
 import type { RevisionResponse } from "../state/revise.js";
 import { colorOf, markdown } from "./arena.js";
 import { displayOfLabel, type DeliberationState } from "./deliberation-state.js";
+import { useT } from "./i18n.js";
 
-const votes = (n: number) => `${n} ${n === 1 ? "röst" : "röster"}`;
+type T = ReturnType<typeof useT>;
 
-const STAGES: Record<DeliberationState["mode"], { id: DeliberationState["stage"]; label: string }[]> = {
-  vote: [
-    { id: "collect", label: "1. Svar" },
-    { id: "vote", label: "2. Röstning" },
-    { id: "tiebreak", label: "Utslagsröst" },
-    { id: "winner", label: "Vinnare" },
-  ],
-  revise: [
-    { id: "collect", label: "1. Svar" },
-    { id: "revision", label: "2. Revidering" },
-    { id: "vote", label: "3. Röstning" },
-    { id: "winner", label: "Vinnare" },
-  ],
+/** "1 vote", "3 votes". */
+const votes = (t: T, n: number) => (n === 1 ? t("dv.vote1") : t("dv.votes", { n }));
+
+/** Each format's steps, numbered where they are rounds. */
+const STAGES: Record<DeliberationState["mode"], { id: Exclude<DeliberationState["stage"], "complete">; n?: number }[]> = {
+  vote: [{ id: "collect", n: 1 }, { id: "vote", n: 2 }, { id: "tiebreak" }, { id: "winner" }],
+  revise: [{ id: "collect", n: 1 }, { id: "revision", n: 2 }, { id: "vote", n: 3 }, { id: "winner" }],
 };
 
 /** The revision decisions' badges: green REVISED, blue MERGED, grey STOOD. */
-const DECISIONS: Record<string, { label: string; cls: string }> = {
-  REVISE: { label: "REVIDERADE", cls: "revised" },
-  MERGE: { label: "SLOG IHOP", cls: "merged" },
-  STAND: { label: "STOD FAST", cls: "stood" },
+const DECISIONS: Record<string, { key: "decision.REVISE" | "decision.MERGE" | "decision.STAND"; cls: string }> = {
+  REVISE: { key: "decision.REVISE", cls: "revised" },
+  MERGE: { key: "decision.MERGE", cls: "merged" },
+  STAND: { key: "decision.STAND", cls: "stood" },
 };
 
 /**
@@ -35,19 +30,21 @@ const DECISIONS: Record<string, { label: string; cls: string }> = {
  * winner's answer with its badge.
  */
 export function DeliberationView({ s }: { s: DeliberationState }) {
+  const t = useT();
   const stages = STAGES[s.mode];
   const stageIndex = stages.findIndex((x) => x.id === (s.stage === "complete" ? "winner" : s.stage));
-  const mode = s.mode === "vote" ? "Omröstning" : "Revidering";
+  const mode = t(`dv.mode.${s.mode}`);
   return (
     <section class={`arena deliberation ${s.mode}`} aria-label={`${mode}: ${s.question}`}>
       <header class="arena-head">
         <h2>
           <span class="mode">{mode}</span> {s.title ?? s.question}
         </h2>
-        <ol class="stages" aria-label="Steg">
+        <ol class="stages" aria-label={t("dv.steps")}>
           {stages.filter((x) => x.id !== "tiebreak" || s.tiedLabels).map((x) => (
             <li class={stages.indexOf(x) <= stageIndex ? "reached" : ""} aria-current={x.id === s.stage ? "step" : undefined}>
-              {x.label}
+              {x.n ? `${x.n}. ` : ""}
+              {t(`dv.stage.${x.id}`)}
             </li>
           ))}
         </ol>
@@ -55,7 +52,7 @@ export function DeliberationView({ s }: { s: DeliberationState }) {
 
       {s.winner && <WinnerCard s={s} />}
 
-      <h3>{s.mode === "revise" ? "Runda 1: svar" : "Svar"}</h3>
+      <h3>{s.mode === "revise" ? t("dv.answersRevise") : t("dv.answers")}</h3>
       <div class="cards side-by-side">
         {s.participants.map((p) => {
           const a = s.answers[p.key];
@@ -67,12 +64,16 @@ export function DeliberationView({ s }: { s: DeliberationState }) {
               <header>
                 <span class="dot" aria-hidden="true" />
                 <h3>{p.display}</h3>
-                {label && <span class="badge">{label} · {votes(s.vote?.tallies[label] ?? 0)}</span>}
-                {failed && <span class="badge error">misslyckades</span>}
+                {label && (
+                  <span class="badge">
+                    {label} · {votes(t, s.vote?.tallies[label] ?? 0)}
+                  </span>
+                )}
+                {failed && <span class="badge error">{t("card.failed")}</span>}
               </header>
               <details open={!s.revisions && !s.winner}>
-                <summary>{failed ? "Fel" : a?.status === "ok" ? `Svar · ${((a.latencyMs ?? 0) / 1000).toFixed(1)} s` : "Svarar…"}</summary>
-                <p class="answer">{failed ? `Fel: ${a.error ?? "okänt fel"}` : a?.text || "…"}</p>
+                <summary>{failed ? t("dv.error") : a?.status === "ok" ? t("dv.answerSummary", { seconds: ((a.latencyMs ?? 0) / 1000).toFixed(1) }) : t("dv.answering")}</summary>
+                <p class="answer">{failed ? t("card.error", { error: a.error ?? t("card.unknownError") }) : a?.text || "…"}</p>
               </details>
             </article>
           );
@@ -84,10 +85,15 @@ export function DeliberationView({ s }: { s: DeliberationState }) {
 
       {s.tiedLabels && s.chairman && (
         <aside class="tiebreak" role="note">
-          <strong>Oavgjort</strong> mellan {s.tiedLabels.join(", ")}.{" "}
+          <strong>{t("dv.tie")}</strong> {t("dv.tieBetween", { labels: s.tiedLabels.join(", ") })}{" "}
           {s.tiebreaker
-            ? `Ordföranden (${s.chairman.display}) valde ${s.tiebreaker.votedFor} (${displayOfLabel(s, s.tiebreaker.votedFor)})${s.tiebreaker.fallback ? " — svaret gick inte att tolka två gånger, så första oavgjorda i bokstavsordning vann" : ""}.`
-            : `Ordföranden (${s.chairman.display}) avgör…`}
+            ? t("dv.chairmanChose", {
+                chairman: s.chairman.display,
+                label: s.tiebreaker.votedFor ?? "",
+                display: displayOfLabel(s, s.tiebreaker.votedFor) ?? "",
+                fallback: s.tiebreaker.fallback ? t("dv.chairmanFallback") : "",
+              })
+            : t("dv.chairmanDeciding", { chairman: s.chairman.display })}
           {s.tiebreaker?.voteText && <p class="answer">{s.tiebreaker.voteText}</p>}
         </aside>
       )}
@@ -102,13 +108,14 @@ function labelOf(s: DeliberationState, key: string): string | undefined {
 }
 
 function WinnerCard({ s }: { s: DeliberationState }) {
+  const t = useT();
   const w = s.winner!;
   const decision = w.winnerDecision !== undefined ? DECISIONS[w.winnerDecision ?? ""] : undefined;
   return (
     <div class="winner" role="status">
-      <span aria-hidden="true">👑</span> Vinnare: <strong>{w.winnerDisplay}</strong> — {w.voteCount} av {votes(w.totalVotes)}
-      {decision && <span class={`badge decision ${decision.cls}`}>{decision.label}</span>}
-      {w.tiebroken && <span class="note"> ({w.tiebreakerMethod === "alphabetical" ? "oavgjort: första etiketten i bokstavsordning" : "avgjort av ordföranden"})</span>}
+      <span aria-hidden="true">👑</span> {t("winner.label")} <strong>{w.winnerDisplay}</strong> {t("dv.winnerOf", { count: w.voteCount, votes: votes(t, w.totalVotes) })}
+      {decision && <span class={`badge decision ${decision.cls}`}>{t(decision.key)}</span>}
+      {w.tiebroken && <span class="note"> ({w.tiebreakerMethod === "alphabetical" ? t("dv.tiebrokenAlpha") : t("dv.tiebrokenChair")})</span>}
       <div class="synthesis" dangerouslySetInnerHTML={{ __html: markdown.render(w.winnerResponse) }} />
     </div>
   );
@@ -116,13 +123,18 @@ function WinnerCard({ s }: { s: DeliberationState }) {
 
 /** /revise round 2: the summary bar and one card per model with its decision and the change it made. */
 function Revisions({ s }: { s: DeliberationState }) {
+  const t = useT();
   const sum = s.revisionSummary;
   return (
-    <section class="revisions" aria-label="Revidering">
-      <h3>Runda 2: revidering{s.antiAnchoring && <span class="note"> · anti-ankring</span>}</h3>
+    <section class="revisions" aria-label={t("dv.mode.revise")}>
+      <h3>
+        {t("dv.round2")}
+        {s.antiAnchoring && <span class="note">{t("dv.antiAnchoring")}</span>}
+      </h3>
       {sum && (
         <p class="summary" role="status">
-          {sum.revised} reviderade, {sum.stood} stod fast, {sum.merged} slog ihop{sum.parseFailed ? `, ${sum.parseFailed} utan tolkbart beslut` : ""}
+          {t("dv.revisionSummary", { revised: sum.revised, stood: sum.stood, merged: sum.merged })}
+          {sum.parseFailed ? t("dv.unparsedCount", { n: sum.parseFailed }) : ""}
         </p>
       )}
       <div class="cards side-by-side">
@@ -149,6 +161,7 @@ function RevisingCard({ display, keyName, text }: { display: string; keyName: st
 }
 
 function RevisionCard({ r, label, votes: tallies, won }: { r: RevisionResponse; label?: string; votes?: Record<string, number>; won: boolean }) {
+  const t = useT();
   const [diff, setDiff] = useState(false);
   const decision = DECISIONS[r.decision ?? ""];
   const change = r.revisedWordCount - r.originalWordCount;
@@ -157,20 +170,24 @@ function RevisionCard({ r, label, votes: tallies, won }: { r: RevisionResponse; 
       <header>
         <span class="dot" aria-hidden="true" />
         <h3>{r.display}</h3>
-        {label && <span class="badge">{label} · {votes(tallies?.[label] ?? 0)}</span>}
-        <span class={`badge decision ${decision?.cls ?? "unparsed"}`}>{decision?.label ?? "OTOLKAT"}</span>
-        <span class="words">{change >= 0 ? "+" : "−"}{Math.abs(change)} ord</span>
+        {label && (
+          <span class="badge">
+            {label} · {votes(t, tallies?.[label] ?? 0)}
+          </span>
+        )}
+        <span class={`badge decision ${decision?.cls ?? "unparsed"}`}>{t(decision?.key ?? "decision.unparsed")}</span>
+        <span class="words">{t("dv.words", { sign: change >= 0 ? "+" : "−", n: Math.abs(change) })}</span>
       </header>
       {r.reasoning && <p class="reasoning">{r.reasoning}</p>}
-      {r.error && <p class="note">Fel: {r.error} — originalsvaret gäller</p>}
+      {r.error && <p class="note">{t("dv.revisionError", { error: r.error })}</p>}
       {r.restatement && (
         <details>
-          <summary>Egen hållning först</summary>
+          <summary>{t("dv.restatement")}</summary>
           <p class="answer">{r.restatement}</p>
         </details>
       )}
       <button type="button" class="toggle-diff" aria-pressed={diff} onClick={() => setDiff(!diff)}>
-        {diff ? "Visa reviderat svar" : "Visa ändringar"}
+        {diff ? t("dv.showRevised") : t("dv.showChanges")}
       </button>
       {diff ? (
         <p class="answer diff">
@@ -187,11 +204,12 @@ function RevisionCard({ r, label, votes: tallies, won }: { r: RevisionResponse; 
 
 /** The counted vote: bars per label (the model behind each revealed) and each vote's reasoning. */
 function Votes({ s }: { s: DeliberationState }) {
+  const t = useT();
   const v = s.vote!;
   const max = Math.max(1, ...Object.values(v.tallies));
   return (
-    <section class="votes" aria-label="Röstning">
-      <h3>{s.mode === "revise" ? "Runda 3: röster på de reviderade svaren" : "Röster"}</h3>
+    <section class="votes" aria-label={t("round.voting")}>
+      <h3>{s.mode === "revise" ? t("dv.round3") : t("votes.title")}</h3>
       <ul class="bars">
         {Object.keys(v.labelToModel).map((label) => (
           <li data-votes-for={label}>
@@ -206,16 +224,18 @@ function Votes({ s }: { s: DeliberationState }) {
         ))}
       </ul>
       <p class="note">
-        {v.validVoteCount} giltiga röster{v.invalidVoteCount ? ` · ${v.invalidVoteCount} ogiltiga` : ""}
-        {v.anonymityFlagged ? ` · ${v.anonymityFlagged} röst(er) nämner en modell eller leverantör` : ""}
+        {t("dv.validVotes", { n: v.validVoteCount })}
+        {v.invalidVoteCount ? t("votes.invalid", { n: v.invalidVoteCount }) : ""}
+        {v.anonymityFlagged ? t("dv.anonymity", { n: v.anonymityFlagged }) : ""}
       </p>
       <ul class="ballots">
         {v.votes.map((b) => (
           <li>
             <details>
               <summary>
-                <strong>{b.display}</strong> → {b.votedFor ? `${b.votedFor} (${displayOfLabel(s, b.votedFor) ?? "finns inte"})` : b.error ? `fel: ${b.error}` : "ogiltig röst"}
-                {b.anonymityBreach.length > 0 && <span class="badge"> nämner {b.anonymityBreach.join(", ")}</span>}
+                <strong>{b.display}</strong> →{" "}
+                {b.votedFor ? `${b.votedFor} (${displayOfLabel(s, b.votedFor) ?? t("dv.noSuchLabel")})` : b.error ? t("dv.voteError", { error: b.error }) : t("dv.invalidVote")}
+                {b.anonymityBreach.length > 0 && <span class="badge">{t("dv.names", { names: b.anonymityBreach.join(", ") })}</span>}
               </summary>
               <p class="answer">{b.voteText}</p>
             </details>

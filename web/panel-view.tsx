@@ -1,13 +1,15 @@
 import { colorOf, markdown } from "./arena.js";
 import type { CouncilState, DeepState, PanelState } from "./panel-state.js";
+import { useT } from "./i18n.js";
+import { CATALOGUES, type MessageKey } from "../state/messages/index.js";
 
-const REASONS: Record<string, string> = {
-  converged: "stopp: samstämmighet ≥ 0,8 och nya poäng ≤ 0,15",
-  all_no_change: "stopp: ingen debattör ändrade sig",
-  max_rounds: "stopp: sista rundan",
-  no_arguments: "stopp: inga giltiga argument",
-  continue: "nästa runda",
-};
+type T = ReturnType<typeof useT>;
+
+/** A value from the data (a stance, a severity, a perspective…) in the reader's words, or as it came when the catalogue lacks it. */
+function named(t: T, prefix: string, value: string): string {
+  const key = `${prefix}.${value}`;
+  return key in CATALOGUES.en ? t(key as MessageKey) : value;
+}
 
 /** /deep or /council, whichever the run is. */
 export function PanelView({ s }: { s: PanelState }) {
@@ -20,15 +22,17 @@ export function PanelView({ s }: { s: PanelState }) {
  * then the synthesis as markdown.
  */
 function DeepView({ s }: { s: DeepState }) {
+  const t = useT();
   const pct = (v: number) => `${Math.round(v * 100)} %`;
   return (
-    <section class="arena panel deep" aria-label={`Djupdebatt: ${s.question}`}>
+    <section class="arena panel deep" aria-label={t("deep.label", { question: s.question })}>
       <header class="arena-head">
         <h2>
-          <span class="mode">Djupdebatt</span> {s.title ?? s.question}
+          <span class="mode">{t("deep.title")}</span> {s.title ?? s.question}
         </h2>
         <p class="note">
-          {s.minRounds}–{s.maxRounds} rundor{s.arguing ? ` · runda ${s.arguing}` : ""}
+          {t("deep.rounds", { min: s.minRounds, max: s.maxRounds })}
+          {s.arguing ? t("deep.arguing", { n: s.arguing }) : ""}
         </p>
       </header>
       <div class="cards side-by-side">
@@ -40,60 +44,67 @@ function DeepView({ s }: { s: DeepState }) {
               <header>
                 <span class="dot" aria-hidden="true" />
                 <h3>{p.display}</h3>
-                {label && <span class="badge">Debattör {label}</span>}
+                {label && <span class="badge">{t("deep.debater", { label })}</span>}
               </header>
               <details open={s.rounds.length === 0}>
-                <summary>{a?.status === "error" ? "Fel" : "Första svaret"}</summary>
-                <p class="answer">{a?.status === "error" ? `Fel: ${a.error}` : a?.text || "…"}</p>
+                <summary>{a?.status === "error" ? t("dv.error") : t("deep.firstAnswer")}</summary>
+                <p class="answer">{a?.status === "error" ? t("card.error", { error: a.error ?? t("card.unknownError") }) : a?.text || "…"}</p>
               </details>
             </article>
           );
         })}
       </div>
       {s.rounds.map((r) => (
-        <section class="round" aria-label={`Runda ${r.round}`}>
-          <h3>Runda {r.round}</h3>
+        <section class="round" aria-label={t("deep.round", { n: r.round })}>
+          <h3>{t("deep.round", { n: r.round })}</h3>
           <table class="stances">
             <thead>
               <tr>
-                <th scope="col">Debattör</th>
-                <th scope="col">Hållning</th>
-                <th scope="col">Ändring</th>
-                <th scope="col">Säkerhet</th>
-                <th scope="col">Huvudpoänger</th>
+                <th scope="col">{t("deep.col.debater")}</th>
+                <th scope="col">{t("deep.col.stance")}</th>
+                <th scope="col">{t("deep.col.revision")}</th>
+                <th scope="col">{t("deep.col.confidence")}</th>
+                <th scope="col">{t("deep.col.points")}</th>
               </tr>
             </thead>
             <tbody>
-              {r.arguments.map((t) => (
+              {r.arguments.map((turn) => (
                 <tr>
                   <th scope="row">
-                    {t.label} <span class="note">{t.display}</span>
+                    {turn.label} <span class="note">{turn.display}</span>
                   </th>
-                  {t.argument ? (
+                  {turn.argument ? (
                     <>
-                      <td>{t.argument.stance}</td>
-                      <td>{t.argument.revision}</td>
-                      <td>{pct(t.argument.confidence)}</td>
-                      <td>{t.argument.key_points.join(" · ")}</td>
+                      <td>{named(t, "stance", turn.argument.stance)}</td>
+                      <td>{named(t, "revision", turn.argument.revision)}</td>
+                      <td>{pct(turn.argument.confidence)}</td>
+                      <td>{turn.argument.key_points.join(" · ")}</td>
                     </>
                   ) : (
-                    <td colSpan={4} class="note">Inget giltigt argument: {t.error}</td>
+                    <td colSpan={4} class="note">
+                      {t("deep.noArgument", { error: turn.error ?? "" })}
+                    </td>
                   )}
                 </tr>
               ))}
             </tbody>
           </table>
           <p class={`moderator${r.stop ? " stopped" : ""}`} role="status">
-            Moderator:{" "}
-            {r.assessment ? `samstämmighet ${pct(r.assessment.agreement_score)} · nya poäng ${pct(r.assessment.new_points_ratio)}` : `ingen bedömning (${r.moderatorError ?? "fel"})`}
+            {t("deep.moderator")}{" "}
+            {r.assessment
+              ? t("deep.assessment", { agreement: pct(r.assessment.agreement_score), newPoints: pct(r.assessment.new_points_ratio) })
+              : t("deep.noAssessment", { error: r.moderatorError ?? t("council.error") })}
             {" → "}
-            <strong>{REASONS[r.reason] ?? r.reason}</strong>
+            <strong>{named(t, "deep.reason", r.reason)}</strong>
           </p>
         </section>
       ))}
       {s.synthesis && (
-        <section class="synthesis" aria-label="Syntes">
-          <h3>Syntes{s.synthesisFallback && <span class="note"> (modellen svarade inte: debattens konsensus)</span>}</h3>
+        <section class="synthesis" aria-label={t("deep.synthesis")}>
+          <h3>
+            {t("deep.synthesis")}
+            {s.synthesisFallback && <span class="note">{t("deep.synthesisFallback")}</span>}
+          </h3>
           <div dangerouslySetInnerHTML={{ __html: markdown.render(s.synthesis) }} />
         </section>
       )}
@@ -108,21 +119,26 @@ const VERDICT_CLASS = { PASS: "pass", WARN: "warn", FAIL: "fail" } as const;
  * round 2 with --debate), the consensus with its counts and any note, then the report.
  */
 function CouncilView({ s }: { s: CouncilState }) {
+  const t = useT();
   const rounds = s.debate ? [1, 2] : [1];
   return (
-    <section class="arena panel council" aria-label={`Råd: ${s.claim}`}>
+    <section class="arena panel council" aria-label={t("council.label", { claim: s.claim })}>
       <header class="arena-head">
         <h2>
-          <span class="mode">Råd</span> {s.title ?? s.claim}
+          <span class="mode">{t("council.title")}</span> {s.title ?? s.claim}
         </h2>
-        {s.debate && <p class="note">--debate{s.branch ? ` · runda 2: ${s.branch === "agreed" ? "eniga i runda 1" : "oeniga i runda 1"}` : ""}</p>}
+        {s.debate && (
+          <p class="note">
+            --debate{s.branch ? t("council.round2", { branch: t(s.branch === "agreed" ? "council.agreed" : "council.disagreed") }) : ""}
+          </p>
+        )}
       </header>
       <table class="verdicts">
         <thead>
           <tr>
-            <th scope="col">Domare</th>
+            <th scope="col">{t("council.judge")}</th>
             {rounds.map((r) => (
-              <th scope="col">Runda {r}</th>
+              <th scope="col">{t("deep.round", { n: r })}</th>
             ))}
           </tr>
         </thead>
@@ -130,24 +146,29 @@ function CouncilView({ s }: { s: CouncilState }) {
           {s.judges.map((j) => (
             <tr data-participant={j.key}>
               <th scope="row">
-                {j.display} <span class="note">{j.perspective}</span>
+                {j.display} <span class="note">{named(t, "perspective", j.perspective)}</span>
               </th>
               {rounds.map((r) => {
                 const v = s.verdicts[r]?.[j.key];
                 if (!v) return <td class="note">{s.round >= r && !s.result ? "…" : "—"}</td>;
-                if (!v.verdict) return <td class="note">{v.status === "timeout" ? "tidsgräns" : "fel"}: {v.error}</td>;
+                if (!v.verdict)
+                  return (
+                    <td class="note">
+                      {t(v.status === "timeout" ? "council.timeout" : "council.error")}: {v.error}
+                    </td>
+                  );
                 return (
                   <td>
-                    <span class={`badge verdict ${VERDICT_CLASS[v.verdict.verdict]}`}>{v.verdict.verdict}</span> <span class="note">{v.verdict.confidence}</span>
-                    {v.unjustifiedChange && <span class="badge"> ändrade utan belägg</span>}
+                    <span class={`badge verdict ${VERDICT_CLASS[v.verdict.verdict]}`}>{v.verdict.verdict}</span> <span class="note">{named(t, "confidence", v.verdict.confidence)}</span>
+                    {v.unjustifiedChange && <span class="badge">{t("council.unjustified")}</span>}
                     <div>{v.verdict.key_insight}</div>
                     {v.verdict.findings.length > 0 && (
                       <details>
-                        <summary>{v.verdict.findings.length} fynd</summary>
+                        <summary>{t("council.findings", { n: v.verdict.findings.length })}</summary>
                         <ul>
                           {v.verdict.findings.map((f) => (
                             <li>
-                              <strong>{f.severity}</strong>: {f.description}
+                              <strong>{named(t, "severity", f.severity)}</strong>: {f.description}
                             </li>
                           ))}
                         </ul>
@@ -162,13 +183,13 @@ function CouncilView({ s }: { s: CouncilState }) {
       </table>
       {s.result && (
         <div class="winner" role="status">
-          Konsensus: <span class={`badge verdict ${VERDICT_CLASS[s.result.consensus]}`}>{s.result.consensus}</span> — PASS {s.result.counts.PASS} · WARN {s.result.counts.WARN} · FAIL {s.result.counts.FAIL}
-          {s.result.unanimous && <span class="note"> (enhälligt)</span>}
+          {t("council.consensus")} <span class={`badge verdict ${VERDICT_CLASS[s.result.consensus]}`}>{s.result.consensus}</span> — PASS {s.result.counts.PASS} · WARN {s.result.counts.WARN} · FAIL {s.result.counts.FAIL}
+          {s.result.unanimous && <span class="note">{t("council.unanimous")}</span>}
           {s.result.note && <p class="note">{s.result.note}</p>}
         </div>
       )}
       {s.report && (
-        <section class="synthesis" aria-label="Rådets rapport">
+        <section class="synthesis" aria-label={t("council.report")}>
           <div dangerouslySetInnerHTML={{ __html: markdown.render(s.report) }} />
         </section>
       )}
