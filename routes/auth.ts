@@ -97,7 +97,8 @@ export function identify(settings: Pick<Settings, "auth" | "adminToken">, users:
 }
 
 /**
- * `/api/v1/session`: GET says whether the server needs a token and who is signed in; POST
+ * `/api/v1/session`: GET says whether the server needs a token, who is signed in and whether admin
+ * is on (`admin`: ADMIN_TOKEN is set); POST
  * `{token}` checks the token and sets the session cookie (HttpOnly, SameSite=Strict, Secure over
  * HTTPS); DELETE clears it.
  */
@@ -105,10 +106,12 @@ export function sessionRouter(settings: Pick<Settings, "auth" | "adminToken">, u
   const router = Router();
   const resolve = tokenResolver(settings, users);
   router.get("/api/v1/session", async (req, res) => {
-    if (settings.auth === "none") return void res.json({ auth: "none", user: LOCAL_USER });
+    // `admin` says whether the admin page can be used at all (ADMIN_TOKEN is set), never the token.
+    const admin = Boolean(settings.adminToken);
+    if (settings.auth === "none") return void res.json({ auth: "none", user: LOCAL_USER, admin });
     const token = tokenOf(req);
     const user = token ? await resolve(token) : undefined;
-    res.json({ auth: "tokens", user: user ?? null });
+    res.json({ auth: "tokens", user: user ?? null, admin });
   });
   router.post("/api/v1/session", throttleFailures(), async (req, res) => {
     const token = (req.body as { token?: unknown } | undefined)?.token;

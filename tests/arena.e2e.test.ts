@@ -335,6 +335,9 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     await page.getByRole("link", { name: "Admin" }).click();
     await page.getByLabel("Admin-token").fill(token);
     await page.getByRole("button", { name: "Logga in" }).click();
+    // The prompts are grouped and collapsed; a search opens the groups that match.
+    expect(await page.locator("details.prompt-group[open]").count()).toBe(0);
+    await page.getByLabel("Sök bland promptarna").fill("domain_planner");
     const editor = page.locator('article.prompt[data-key="debate.domain_planner.system"]');
     await editor.locator("textarea").fill("Du är en debattör. MARKÖR-42 gäller.");
     await editor.getByRole("button", { name: "Spara" }).click();
@@ -354,6 +357,15 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(texts.filter((t) => t.includes("MARKÖR-42")).length).toBeGreaterThanOrEqual(2);
     expect(errors.filter((e) => !e.includes("400"))).toEqual([]);
   }, 90_000);
+
+  it("says admin is off, and how to turn it on, before asking for a token", async () => {
+    const { page, errors } = await open({}, undefined, "en-US");
+    await page.getByRole("link", { name: "Admin" }).click();
+    await page.getByText("Admin is turned off on this server").waitFor();
+    expect(await page.getByText("ADMIN_TOKEN to a long random secret").isVisible()).toBe(true);
+    expect(await page.getByLabel("Admin token").count()).toBe(0);
+    expect(errors).toEqual([]);
+  }, 30_000);
 
   it("stops a run with the stop button: the stream ends, what was said stays, and the history says it was stopped", async () => {
     const { page, errors } = await open({ SIMULATED_LATENCY_MS: "300" });

@@ -93,7 +93,7 @@ describe.each(HISTORY_DATABASES)("users and tokens on $db", (database) => {
   it.skipIf(skip)("signs in with a session cookie (HttpOnly, SameSite=Strict) that the page's requests carry, and signs out", async () => {
     const { url, admin } = await app();
     const ada = await (await admin("POST", "/users", { name: "Ada" })).json();
-    expect(await (await fetch(`${url}/api/v1/session`)).json()).toEqual({ auth: "tokens", user: null });
+    expect(await (await fetch(`${url}/api/v1/session`)).json()).toEqual({ auth: "tokens", user: null, admin: true });
 
     const wrong = await fetch(`${url}/api/v1/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: "nope" }) });
     expect(wrong.status).toBe(401);

@@ -1,5 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { TokenForm } from "./token-form.js";
+import { useT } from "./i18n.js";
+import type { MessageKey } from "../state/messages/index.js";
 import { OPENAI_VOICES } from "../state/audio-format.js";
 
 /** A prompt as `GET /api/v1/admin/prompts` lists it. */
@@ -37,14 +39,26 @@ async function api<T>(token: string, method: string, path: string, body?: unknow
   return json as T;
 }
 
-/** The admin page: the prompt registry and the /dvoice voice settings, behind the admin token. */
-export function AdminPage() {
+/** The prompt groups, in the order the page shows them: by the first part of the key. */
+const GROUPS = ["debate", "compare", "vote", "revise", "deep", "council", "deliberation"] as const;
+
+/** Whether a prompt matches a search (its key, description or text, case-insensitively). */
+const matches = (p: PromptView, query: string) => [p.key, p.description, p.effective].some((x) => x.toLowerCase().includes(query));
+
+/**
+ * The admin page: the prompt registry (grouped by format, searchable, each group collapsed until
+ * opened or searched) and the /dvoice voice settings, behind the admin token. A server without
+ * ADMIN_TOKEN says so, and how to turn admin on, instead of asking for a token.
+ */
+export function AdminPage({ enabled }: { enabled: boolean }) {
+  const t = useT();
   const [token, setToken] = useState(() => sessionStorage.getItem(TOKEN_KEY) ?? "");
   const [prompts, setPrompts] = useState<PromptView[] | null>(null);
+  const [query, setQuery] = useState("");
   const [error, setError] = useState("");
 
   useEffect(() => {
-    if (!token) return;
+    if (!token || !enabled) return;
     api<{ prompts: PromptView[] }>(token, "GET", "/prompts").then(
       (r) => {
         setPrompts(r.prompts);
@@ -53,14 +67,24 @@ export function AdminPage() {
       },
       (e: Error) => setError(e.message),
     );
-  }, [token]);
+  }, [token, enabled]);
 
+  const q = query.trim().toLowerCase();
+  const shown = prompts?.filter((p) => !q || matches(p, q)) ?? [];
+  const groupOf = (key: string) => (GROUPS as readonly string[]).includes(key.split(".")[0]) ? key.split(".")[0] : "other";
   return (
     <main class="admin">
       <h1>
-        debatt · admin <a href="#">← till chatten</a>
+        {t("admin.title")} <a href="#">{t("admin.back")}</a>
       </h1>
-      <TokenForm id="admin-token" label="Admin-token" initial={token} onSubmit={setToken} />
+      {!enabled ? (
+        <div class="usage" role="status">
+          <p>{t("admin.disabled")}</p>
+          <p>{t("admin.enable")}</p>
+        </div>
+      ) : (
+        <TokenForm id="admin-token" label={t("admin.token")} initial={token} onSubmit={setToken} />
+      )}
       {error && (
         <p class="error" role="alert">
           {error}
@@ -69,11 +93,27 @@ export function AdminPage() {
       {prompts && token && (
         <>
           <VoiceSettingsForm token={token} />
-          <section aria-label="Promptar">
-            <h2>Promptar</h2>
-            {prompts.map((p) => (
-              <PromptEditor token={token} prompt={p} onSaved={(next) => setPrompts(prompts.map((x) => (x.key === next.key ? next : x)))} />
-            ))}
+          <section aria-label={t("admin.prompts")}>
+            <h2>{t("admin.prompts")}</h2>
+            <label class="search">
+              {t("admin.search")}
+              <input type="search" value={query} onInput={(e) => setQuery((e.target as HTMLInputElement).value)} />
+            </label>
+            {q && shown.length === 0 && <p class="note">{t("admin.noMatch", { query })}</p>}
+            {[...GROUPS, "other"].map((g) => {
+              const inGroup = shown.filter((p) => groupOf(p.key) === g);
+              if (inGroup.length === 0) return null;
+              return (
+                <details class="prompt-group" data-group={g} open={q !== ""} key={`${g}-${q !== ""}`}>
+                  <summary>
+                    {t(`admin.group.${g}` as MessageKey)} <span class="note">{t("admin.count", { n: inGroup.length })}</span>
+                  </summary>
+                  {inGroup.map((p) => (
+                    <PromptEditor key={p.key} token={token} prompt={p} onSaved={(next) => setPrompts(prompts.map((x) => (x.key === next.key ? next : x)))} />
+                  ))}
+                </details>
+              );
+            })}
           </section>
         </>
       )}
@@ -82,6 +122,7 @@ export function AdminPage() {
 }
 
 function PromptEditor({ token, prompt, onSaved }: { token: string; prompt: PromptView; onSaved: (p: PromptView) => void }) {
+  const t = useT();
   const [text, setText] = useState(prompt.effective);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const id = `prompt-${prompt.key.replace(/\W/g, "-")}`;
@@ -90,7 +131,7 @@ function PromptEditor({ token, prompt, onSaved }: { token: string; prompt: Promp
       const next = await api<PromptView>(token, method, `/prompts/${encodeURIComponent(prompt.key)}`, method === "PUT" ? { text } : undefined);
       onSaved(next);
       setText(next.effective);
-      setMessage({ ok: true, text: method === "PUT" ? "Sparad: nästa debatt använder den." : "Återställd till standardtexten." });
+      setMessage({ ok: true, text: method === "PUT" ? t("admin.saved") : t("admin.reverted") });
     } catch (e) {
       setMessage({ ok: false, text: (e as Error).message });
     }
@@ -98,11 +139,11 @@ function PromptEditor({ token, prompt, onSaved }: { token: string; prompt: Promp
   return (
     <article class="prompt" data-key={prompt.key}>
       <label for={id}>
-        <code>{prompt.key}</code> {prompt.override !== null && <span class="badge">ändrad</span>}
+        <code>{prompt.key}</code> {prompt.override !== null && <span class="badge">{t("admin.changed")}</span>}
       </label>
       <p class="note">{prompt.description}</p>
       <p class="note">
-        Platshållare:{" "}
+        {t("admin.placeholders")}{" "}
         {prompt.placeholders.map((p) => (
           <code title={p.description}>
             {`{${p.name}}`}
@@ -113,10 +154,10 @@ function PromptEditor({ token, prompt, onSaved }: { token: string; prompt: Promp
       <textarea id={id} rows={6} value={text} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />
       <div class="actions">
         <button type="button" onClick={() => save("PUT")}>
-          Spara
+          {t("admin.save")}
         </button>
         <button type="button" onClick={() => save("DELETE")} disabled={prompt.override === null}>
-          Återställ
+          {t("admin.revert")}
         </button>
       </div>
       {message && (
@@ -129,6 +170,7 @@ function PromptEditor({ token, prompt, onSaved }: { token: string; prompt: Promp
 }
 
 function VoiceSettingsForm({ token }: { token: string }) {
+  const t = useT();
   const [settings, setSettings] = useState<VoiceSettingsView | null>(null);
   const [key, setKey] = useState("");
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
@@ -144,35 +186,35 @@ function VoiceSettingsForm({ token }: { token: string }) {
       const next = await api<VoiceSettingsView>(token, "PUT", "/debate/voice-settings", key ? { ...rest, api_key: key } : rest);
       setSettings(next);
       setKey("");
-      setMessage({ ok: true, text: "Röstinställningarna är sparade." });
+      setMessage({ ok: true, text: t("voiceAdmin.saved") });
     } catch (err) {
       setMessage({ ok: false, text: (err as Error).message });
     }
   };
   return (
-    <form class="voice-settings" onSubmit={save} aria-label="Röstinställningar">
-      <h2>Röstinställningar (/dvoice)</h2>
+    <form class="voice-settings" onSubmit={save} aria-label={t("voiceAdmin.title")}>
+      <h2>{t("voiceAdmin.title")}</h2>
       <label>
-        API-nyckel {settings.api_key_set && <span class="note">(sparad: {settings.api_key}; lämna tomt för att behålla)</span>}
+        {t("voiceAdmin.apiKey")} {settings.api_key_set && <span class="note">{t("voiceAdmin.keyKept", { key: settings.api_key })}</span>}
         <input type="password" autocomplete="off" value={key} onInput={(e) => setKey((e.target as HTMLInputElement).value)} />
       </label>
       <label>
-        API-bas
+        {t("voiceAdmin.apiBase")}
         <input type="url" value={settings.api_base} onInput={(e) => set({ api_base: (e.target as HTMLInputElement).value })} />
       </label>
       <label>
-        Modell
+        {t("voiceAdmin.model")}
         <select value={settings.model} onChange={(e) => set({ model: (e.target as HTMLSelectElement).value as VoiceSettingsView["model"] })}>
           <option value="tts-1">tts-1</option>
           <option value="tts-1-hd">tts-1-hd</option>
         </select>
       </label>
       <label>
-        Hastighet: {settings.speed.toFixed(2)}
+        {t("voiceAdmin.speed", { speed: settings.speed.toFixed(2) })}
         <input type="range" min={0.25} max={4} step={0.05} value={settings.speed} onInput={(e) => set({ speed: Number((e.target as HTMLInputElement).value) })} />
       </label>
       <fieldset>
-        <legend>Röst per deltagare</legend>
+        <legend>{t("voiceAdmin.perParticipant")}</legend>
         {Object.entries(settings.voice_map).map(([name, voice]) => (
           <label>
             {name}
@@ -184,7 +226,7 @@ function VoiceSettingsForm({ token }: { token: string }) {
           </label>
         ))}
       </fieldset>
-      <button type="submit">Spara röstinställningar</button>
+      <button type="submit">{t("voiceAdmin.save")}</button>
       {message && (
         <p class={message.ok ? "ok" : "error"} role={message.ok ? "status" : "alert"}>
           {message.text}

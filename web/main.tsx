@@ -253,7 +253,7 @@ function Root() {
     return () => removeEventListener("hashchange", onHash);
   }, []);
   useEffect(() => rememberLang(lang), [lang]);
-  const page = hash === "#admin" ? <AdminPage /> : !session ? null : session.auth === "tokens" && !session.user ? <SignIn onSignedIn={setSession} /> : hash === "#history" ? <HistoryPage /> : conversationPage(hash);
+  const page = hash === "#admin" ? session && <AdminPage enabled={session.admin !== false} /> : !session ? null : session.auth === "tokens" && !session.user ? <SignIn onSignedIn={setSession} /> : hash === "#history" ? <HistoryPage /> : conversationPage(hash);
   return (
     <LangContext.Provider value={lang}>
       <div class="top-bar">

@@ -6,6 +6,8 @@ import { TokenForm } from "./token-form.js";
 export interface Session {
   auth: "none" | "tokens";
   user: { id: string; name: string } | null;
+  /** Whether the server has ADMIN_TOKEN, so that its admin page can be used. */
+  admin?: boolean;
 }
 
 /** The server's session: whether it needs a token, and who is signed in. */
