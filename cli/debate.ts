@@ -9,32 +9,11 @@ import type { ClientEvent } from "../state/events.js";
 import { ConfigError, DebattError } from "../state/errors.js";
 import { openCheckpoints } from "../providers/checkpointer.js";
 import { openHistory } from "../history/open.js";
-import { createDeliberationPrinter } from "./deliberation-printer.js";
+import { createDeliberationPrinter, type T } from "./deliberation-printer.js";
+import { LANGS, pickLang, translate, type Lang } from "../state/messages/index.js";
 
-const USAGE = `usage: npm run debate -- [--json] [--participants call_grok,call_claude] [--seed N] [--voice out.wav] [--play] "<message>"
-       npm run debate -- [--json] --resume THREAD
-
-  "/debatt <topic>"   eight AI models debate the topic live
-  "/dvoice <topic>"   the same debate in voice mode
-  "/compare <question>"  all models answer in parallel, shown one after another
-  "/vote <question>"   3–7 models answer, vote anonymously for the best answer, the winner's answer is given
-  "/revise <question>" 3–6 models answer, see each other's answers (anonymised), revise, then vote
-                       (--anti-anchoring: restate first, change only on a cited error)
-  "/deep <question>"   2–6 debaters argue in rounds until a moderator finds convergence, then a synthesis
-  "/council <claim>"   judges with distinct perspectives give PASS/WARN/FAIL verdicts
-                       (--debate: a second round in which they review each other's verdicts)
-  anything else        a normal chat answer
-
-  --json               one JSON object per line: {"event": "<kebab-case name>", "data": {...}}
-  --participants LIST  a subset of participant keys or names (2–8)
-  --seed N             seed for the speaking orders (same seed, same orders)
-  --voice FILE.wav     with /dvoice: write the debate's audio, in speaking order, as a WAV file
-  --play               with /dvoice: play the debate's audio as it streams (aplay, paplay, ffplay
-                       or play; or the command in DEBATT_AUDIO_PLAYER)
-  --resume THREAD      go on with an interrupted run from its last saved step (the thread id
-                       Ctrl-C prints); finished turns are not asked again`;
-
-const ROUND_LABELS: Record<number, string> = { 1: "Introduktion", 2: "Argument", 3: "Fördjupning", 4: "Röstning" };
+/** The round types, in order (round 4 is the vote). */
+const ROUND_TYPES = ["introduction", "argument", "deepening", "voting"] as const;
 
 /** Terminal styling, off when stdout is not a terminal or NO_COLOR is set. */
 function styles(enabled: boolean) {
@@ -43,21 +22,22 @@ function styles(enabled: boolean) {
 }
 
 /** Renders events for people: round headers, who speaks, streaming text, the vote table, winner, synthesis. */
-export function createPrettyPrinter(write: (s: string) => void, color: boolean) {
+export function createPrettyPrinter(write: (s: string) => void, color: boolean, t: T) {
   const c = styles(color);
   let inArenaBlock = false;
   // /compare answers stream in parallel: each is printed whole when it ends.
   const compared = new Map<string, string>();
-  const deliberation = createDeliberationPrinter(write, c);
+  const deliberation = createDeliberationPrinter(write, c, t);
   return (e: ClientEvent): void => {
     if (deliberation(e)) return;
     switch (e.event) {
       case "debate-init":
-        write(`${c.bold(`Debatt: ${e.data.topic}`)}${e.data.voice_mode ? c.dim(" (röstläge)") : ""}\n`);
-        write(c.dim(`${e.data.participants.map((p) => p.display).join(", ")}${e.data.simulated ? " — simulerade deltagare (ingen OPENAI_API_KEY)" : ""}\n`));
+        write(`${c.bold(t("arena.label", { topic: e.data.topic }))}${e.data.voice_mode ? c.dim(t("cli.voiceMode")) : ""}\n`);
+        write(c.dim(`${e.data.participants.map((p) => p.display).join(", ")}${e.data.simulated ? t("cli.simulated") : ""}\n`));
         break;
       case "debate-round-start":
-        write(`\n${c.yellow(`━━ Runda ${e.data.round}: ${ROUND_LABELS[e.data.round] ?? e.data.type} ━━`)} ${c.dim(e.data.order.join(" → "))}\n`);
+        const type = ROUND_TYPES[e.data.round - 1];
+        write(`\n${c.yellow(`━━ ${t("arena.round", { n: e.data.round, type: type ? t(`round.${type}`) : e.data.type })} ━━`)} ${c.dim(e.data.order.join(" → "))}\n`);
         break;
       case "debate-participant-start":
         write(`\n${c.cyan(c.bold(`▶ ${e.data.model}`))} ${c.dim(`(${e.data.position})`)}\n`);
@@ -66,17 +46,18 @@ export function createPrettyPrinter(write: (s: string) => void, color: boolean) 
         write(e.data.delta);
         break;
       case "debate-participant-end":
-        write(e.data.status === "ok" ? c.dim(`\n   ${e.data.word_count} ord · ${(e.data.latency_ms / 1000).toFixed(1)} s\n`) : c.red(`\n   ✗ ${e.data.model}: ${e.data.error}\n`));
+        write(e.data.status === "ok" ? c.dim(`\n   ${t("card.stats", { words: e.data.word_count, seconds: (e.data.latency_ms / 1000).toFixed(1) })}\n`) : c.red(`\n   ✗ ${e.data.model}: ${e.data.error}\n`));
         break;
       case "debate-vote-result":
         write(`  ${c.bold(e.data.voter)} → ${c.green(e.data.voted_for)}: ${e.data.motivation}\n`);
         break;
       case "debate-results": {
-        write(`\n${c.bold("Röster")}\n`);
+        write(`\n${c.bold(t("votes.title"))}\n`);
         const rows = Object.entries(e.data.vote_counts as Record<string, number>).sort(([, a], [, b]) => b - a);
-        for (const [name, n] of rows) write(`  ${name.padEnd(12)} ${"█".repeat(n)} ${n}  ${c.dim(`${e.data.word_counts[name] ?? 0} ord`)}\n`);
-        const tiebreak = e.data.tiebreaker === "word_count" ? " (oavgjort: flest ord)" : e.data.tiebreaker === "alphabetical" ? " (oavgjort: bokstavsordning)" : "";
-        write(`\n${c.green(c.bold(`👑 Vinnare: ${e.data.winner}`))}${tiebreak} ${c.dim(`— ${e.data.total_votes} giltiga röster, ${e.data.self_votes_filtered} självröster bortfiltrerade, ${e.data.invalid_votes} ogiltiga`)}\n\n`);
+        for (const [name, n] of rows) write(`  ${name.padEnd(12)} ${"█".repeat(n)} ${n}  ${c.dim(t("cli.words", { n: e.data.word_counts[name] ?? 0 }))}\n`);
+        const tiebreak = e.data.tiebreaker === "word_count" || e.data.tiebreaker === "alphabetical" ? ` (${t(`tiebreak.${e.data.tiebreaker}`)})` : "";
+        const summary = t("cli.voteSummary", { valid: e.data.total_votes, self: e.data.self_votes_filtered ?? 0, invalid: e.data.invalid_votes ?? 0 });
+        write(`\n${c.green(c.bold(t("cli.winner", { winner: e.data.winner })))}${tiebreak} ${c.dim(summary)}\n\n`);
         break;
       }
       case "text-delta": {
@@ -96,26 +77,31 @@ export function createPrettyPrinter(write: (s: string) => void, color: boolean) 
         write("\n");
         break;
       case "compare-start":
-        write(`${c.bold(`Jämförelse: ${e.data.question}`)}\n${c.dim(e.data.participants.map((p) => p.display).join(", "))}\n`);
+        write(`${c.bold(t("compare.label", { question: e.data.question }))}\n${c.dim(`${e.data.participants.map((p) => p.display).join(", ")}${e.data.simulated ? t("cli.simulated") : ""}`)}\n`);
         break;
       case "compare-answer-delta":
         compared.set(e.data.model_key, (compared.get(e.data.model_key) ?? "") + e.data.delta);
         break;
       case "compare-answer-end":
         write(`\n${c.cyan(c.bold(`▶ ${e.data.model}`))}\n`);
-        write(e.data.status === "ok" ? `${compared.get(e.data.model_key) ?? ""}\n${c.dim(`   ${e.data.word_count} ord · ${(e.data.latency_ms / 1000).toFixed(1)} s`)}\n` : c.red(`   ✗ ${e.data.error}\n`));
+        write(e.data.status === "ok" ? `${compared.get(e.data.model_key) ?? ""}\n${c.dim(`   ${t("card.stats", { words: e.data.word_count, seconds: (e.data.latency_ms / 1000).toFixed(1) })}`)}\n` : c.red(`   ✗ ${e.data.error}\n`));
         break;
       case "compare-complete":
-        write(`\n${c.dim(`${e.data.answered} svar, ${e.data.failed} misslyckade`)}\n`);
+        write(`\n${c.dim(t("cli.compareSummary", { answered: e.data.answered, failed: e.data.failed }))}\n`);
         break;
       case "debate-voice-error":
         write(c.red(`\n   🔇 ${e.data.model}: ${e.data.error}\n`));
         break;
       case "error":
-        write(c.red(`\nfel (${e.data.code}): ${e.data.message}\n`));
+        write(c.red(`\n${t("cli.error", { code: e.data.code, message: e.data.message })}\n`));
         break;
     }
   };
+}
+
+/** The terminal's language from the environment (LC_ALL, LC_MESSAGES, LANG): Swedish or English. */
+function envLang(): Lang {
+  return pickLang([process.env.LC_ALL, process.env.LC_MESSAGES, process.env.LANG]);
 }
 
 async function main(): Promise<number> {
@@ -131,12 +117,21 @@ async function main(): Promise<number> {
         play: { type: "boolean" },
         resume: { type: "string" },
         help: { type: "boolean", short: "h" },
+        lang: { type: "string" },
       },
     });
   } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
+    process.stderr.write(`${(err as Error).message}\n${translate(envLang(), "cli.usage")}\n`);
     return 2;
   }
+  const requested = args.values.lang;
+  if (requested !== undefined && !(LANGS as readonly string[]).includes(requested)) {
+    process.stderr.write(`${translate(envLang(), "cli.badLang", { value: requested })}\n`);
+    return 2;
+  }
+  const lang: Lang = (requested as Lang | undefined) ?? envLang();
+  const t: T = (key, values) => translate(lang, key, values);
+  const USAGE = t("cli.usage");
   const message = args.positionals.join(" ").trim();
   const resume = args.values.resume;
   if (args.values.help || (!message && resume === undefined)) {
@@ -145,17 +140,17 @@ async function main(): Promise<number> {
   }
   const seed = args.values.seed === undefined ? undefined : Number(args.values.seed);
   if (seed !== undefined && !Number.isInteger(seed)) {
-    process.stderr.write(`--seed must be a whole number, got "${args.values.seed}"\n`);
+    process.stderr.write(`${t("cli.badSeed", { value: args.values.seed ?? "" })}\n`);
     return 2;
   }
   const voiceFile = args.values.voice;
   if (voiceFile !== undefined && !/\.wav$/i.test(voiceFile)) {
-    process.stderr.write(`--voice takes a .wav file name, got "${voiceFile}"\n`);
+    process.stderr.write(`${t("cli.badVoiceFile", { value: voiceFile })}\n`);
     return 2;
   }
   const spoken = /^\s*\/dvoice\b/i.test(message);
   if ((voiceFile !== undefined || args.values.play) && !spoken) {
-    process.stderr.write(`${voiceFile !== undefined ? "--voice" : "--play"} needs a /dvoice debate: only /dvoice is spoken\n`);
+    process.stderr.write(`${t("cli.needsDvoice", { option: voiceFile !== undefined ? "--voice" : "--play" })}\n`);
     return 2;
   }
   let player: AudioPlayer | undefined;
@@ -179,7 +174,7 @@ async function main(): Promise<number> {
     service = createRunService(deps, { checkpointer: checkpoints.saver, history });
   } catch (err) {
     if (err instanceof ConfigError) {
-      process.stderr.write(`configuration error: ${err.message}\n`);
+      process.stderr.write(`${t("cli.configError", { message: err.message })}\n`);
       return 2;
     }
     throw err;
@@ -190,20 +185,20 @@ async function main(): Promise<number> {
     run = resume === undefined ? service.start({ message, participants, configurable: seed === undefined ? {} : { seed } }) : await service.resume(resume);
   } catch (err) {
     if (!(DebattError.isInstance(err) && err.code === "nothing_to_resume")) throw err;
-    process.stderr.write(`nothing to resume: ${err.message} in ${checkpoints.where}\n`);
+    process.stderr.write(`${t("cli.nothingToResume", { message: err.message, where: checkpoints.where })}\n`);
     return 2;
   }
   const { runId, threadId } = run;
   let cancelled = false;
   process.once("SIGINT", () => {
-    process.stderr.write(`\ncancelled; go on with: npm run debate -- --resume ${threadId}\n`);
+    process.stderr.write(`\n${t("cli.cancelled", { thread: threadId })}\n`);
     cancelled = true;
     service.cancel(runId);
   });
   const write = (s: string) => process.stdout.write(s);
   const print = args.values.json
     ? (e: ClientEvent) => write(`${JSON.stringify(e)}\n`)
-    : createPrettyPrinter(write, process.stdout.isTTY === true && !process.env.NO_COLOR);
+    : createPrettyPrinter(write, process.stdout.isTTY === true && !process.env.NO_COLOR, t);
   let failed = false;
   // The audio exactly as it was streamed: the chunks, in order (one speaker at a time).
   const audio: Buffer[] = [];
@@ -225,7 +220,7 @@ async function main(): Promise<number> {
   if (voiceFile !== undefined) {
     const pcm = Buffer.concat(audio);
     writeFileSync(voiceFile, Buffer.concat([wavHeader(pcm.length), pcm]));
-    process.stderr.write(`wrote ${(pcm.length / PCM.sampleRate / 2).toFixed(1)} s of audio to ${voiceFile}\n`);
+    process.stderr.write(`${t("cli.wroteAudio", { seconds: (pcm.length / PCM.sampleRate / 2).toFixed(1), file: voiceFile })}\n`);
   }
   if (cancelled) return 130;
   return failed ? 1 : 0;

@@ -1,5 +1,15 @@
 import type { ClientEvent, ClientPayload } from "../state/events.js";
 import type { VoteRoundResult } from "../state/vote.js";
+import { CATALOGUES, type MessageKey } from "../state/messages/index.js";
+
+/** A translator for the terminal's language. */
+export type T = (key: MessageKey, values?: Record<string, string | number>) => string;
+
+/** A value from the data (a stance, a perspective…) in the reader's words, or as it came. */
+export function named(t: T, prefix: string, value: string): string {
+  const key = `${prefix}.${value}`;
+  return key in CATALOGUES.en ? t(key as MessageKey) : value;
+}
 
 /** Terminal styles the printers share. */
 export interface Styles {
@@ -19,7 +29,7 @@ export interface Styles {
  * Returns false for an
  * event it does not handle.
  */
-export function createDeliberationPrinter(write: (s: string) => void, c: Styles) {
+export function createDeliberationPrinter(write: (s: string) => void, c: Styles, t: T) {
   let labelToDisplay: Record<string, string> = {};
   let displayOf: Record<string, string> = {};
   const answers = (d: ClientPayload<"stage1-complete">) => {
@@ -29,55 +39,56 @@ export function createDeliberationPrinter(write: (s: string) => void, c: Styles)
   const votes = (round: Omit<VoteRoundResult, "labelToModel">, map: Record<string, string>) => {
     labelToDisplay = Object.fromEntries(Object.entries(map).map(([l, m]) => [l, displayOf[m] ?? m]));
     for (const v of round.votes) {
-      const choice = v.votedFor ? `${v.votedFor} (${labelToDisplay[v.votedFor] ?? "finns inte"})` : c.red(v.error ? `✗ ${v.error}` : "ogiltig röst");
-      write(`  ${c.bold(v.display.padEnd(12))} → ${choice}${v.anonymityBreach.length ? c.yellow(` ⚠ nämner ${v.anonymityBreach.join(", ")}`) : ""}\n`);
+      const choice = v.votedFor ? `${v.votedFor} (${labelToDisplay[v.votedFor] ?? t("dv.noSuchLabel")})` : c.red(v.error ? `✗ ${v.error}` : t("dv.invalidVote"));
+      write(`  ${c.bold(v.display.padEnd(12))} → ${choice}${v.anonymityBreach.length ? c.yellow(t("cli.names", { names: v.anonymityBreach.join(", ") })) : ""}\n`);
     }
     write("\n");
     for (const [label, n] of Object.entries(round.tallies).sort(([, a], [, b]) => b - a)) {
       write(`  ${`${label} ${labelToDisplay[label]}`.padEnd(24)} ${"█".repeat(n)} ${n}\n`);
     }
-    write(c.dim(`  ${round.validVoteCount} giltiga, ${round.invalidVoteCount} ogiltiga${round.isTie ? ` · oavgjort mellan ${round.tiedLabels.join(", ")}` : ""}\n`));
+    write(c.dim(`  ${t("cli.voteCounts", { valid: round.validVoteCount, invalid: round.invalidVoteCount })}${round.isTie ? t("cli.tieBetween", { labels: round.tiedLabels.join(", ") }) : ""}\n`));
   };
   return (e: ClientEvent): boolean => {
     switch (e.event) {
       case "vote-start":
         if ("data" in e.data) {
-          write(`\n${c.yellow("━━ Runda 3: omröstning om de reviderade svaren (nya etiketter) ━━")}\n`);
+          write(`\n${c.yellow(`━━ ${t("cli.revisedVote")} ━━`)}\n`);
           return true;
         }
         displayOf = Object.fromEntries([...e.data.participants, e.data.chairman].map((p) => [p.model, p.display]));
-        write(`${c.bold(`Omröstning: ${e.data.question}`)}\n`);
-        write(c.dim(`${e.data.participants.map((p) => p.display).join(", ")} · ordförande ${e.data.chairman.display}${e.data.simulated ? " — simulerade modeller (ingen OPENAI_API_KEY)" : ""}\n`));
+        write(`${c.bold(t("cli.voteTitle", { question: e.data.question }))}\n`);
+        write(c.dim(`${e.data.participants.map((p) => p.display).join(", ")}${t("cli.chairman", { name: e.data.chairman.display })}${e.data.simulated ? t("cli.simulated") : ""}\n`));
         return true;
       case "debate-start":
         displayOf = Object.fromEntries(e.data.participants.map((p) => [p.model, p.display]));
-        write(`${c.bold(`Revidering: ${e.data.question}`)}${e.data.antiAnchoring ? c.dim(" (anti-ankring)") : ""}\n`);
-        write(c.dim(`${e.data.participants.map((p) => p.display).join(", ")}${e.data.simulated ? " — simulerade modeller (ingen OPENAI_API_KEY)" : ""}\n`));
+        write(`${c.bold(t("cli.reviseTitle", { question: e.data.question }))}${e.data.antiAnchoring ? c.dim(t("cli.antiAnchoring")) : ""}\n`);
+        write(c.dim(`${e.data.participants.map((p) => p.display).join(", ")}${e.data.simulated ? t("cli.simulated") : ""}\n`));
         return true;
       case "stage1-start":
       case "round1-start":
-        write(`\n${c.yellow(`━━ ${e.event === "round1-start" ? "Runda 1" : "Steg 1"}: svar ━━`)}\n`);
+        write(`\n${c.yellow(`━━ ${e.event === "round1-start" ? t("dv.answersRevise") : t("cli.stage1")} ━━`)}\n`);
         return true;
       case "stage1-complete":
       case "round1-complete":
         answers(e.data);
         return true;
       case "revision-start":
-        write(`\n${c.yellow("━━ Runda 2: revidering (anonymt) ━━")}\n`);
+        write(`\n${c.yellow(`━━ ${t("cli.revisionRound")} ━━`)}\n`);
         return true;
       case "revision-complete": {
         for (const r of e.data.data.revisions) {
           const change = r.revisedWordCount - r.originalWordCount;
-          write(`\n${c.cyan(c.bold(`▶ ${r.display}`))} ${c.bold(r.decision ?? "OTOLKAD")} ${c.dim(`${change >= 0 ? "+" : ""}${change} ord${r.error ? ` · ✗ ${r.error}` : ""}`)}\n`);
+          const decision = named(t, "decision", r.decision ?? "unparsed");
+          write(`\n${c.cyan(c.bold(`▶ ${r.display}`))} ${c.bold(decision)} ${c.dim(`${t("dv.words", { sign: change >= 0 ? "+" : "−", n: Math.abs(change) })}${r.error ? ` · ✗ ${r.error}` : ""}`)}\n`);
           if (r.reasoning) write(c.dim(`  ${r.reasoning}\n`));
           if (r.decision !== "STAND") write(`${r.revisedResponse}\n`);
         }
         const s = e.data.data.summary;
-        write(c.dim(`\n  ${s.revised} reviderade, ${s.stood} stod fast, ${s.merged} slog ihop, ${s.parseFailed} otolkade\n`));
+        write(c.dim(`\n  ${t("dv.revisionSummary", { revised: s.revised, stood: s.stood, merged: s.merged })}${t("cli.unparsed", { n: s.parseFailed })}\n`));
         return true;
       }
       case "vote-round-start":
-        write(`\n${c.yellow("━━ Steg 2: omröstning (anonymt) ━━")}\n`);
+        write(`\n${c.yellow(`━━ ${t("cli.voteStage")} ━━`)}\n`);
         return true;
       case "vote-round-complete":
         votes(e.data.data, e.data.data.labelToModel);
@@ -86,64 +97,69 @@ export function createDeliberationPrinter(write: (s: string) => void, c: Styles)
         votes(e.data.data, e.data.data.revisedLabelToModel);
         return true;
       case "tiebreaker-complete":
-        write(`\n${c.yellow(`⚖ Ordföranden (${displayOf[e.data.data.model] ?? e.data.data.model}) väljer ${e.data.data.votedFor} (${labelToDisplay[e.data.data.votedFor]})`)}${e.data.data.fallback ? c.dim(" — svaret gick inte att tolka två gånger: första oavgjorda i bokstavsordning") : ""}\n`);
+        const chairman = displayOf[e.data.data.model] ?? e.data.data.model;
+        write(`\n${c.yellow(t("cli.chairmanChooses", { chairman, label: e.data.data.votedFor ?? "", display: labelToDisplay[e.data.data.votedFor ?? ""] ?? "" }))}${e.data.data.fallback ? c.dim(t("cli.chairmanFallback")) : ""}\n`);
         return true;
       case "winner-declared": {
         const w = e.data.data;
-        const how = !w.tiebroken ? "" : "tiebreakerMethod" in w && w.tiebreakerMethod === "alphabetical" ? ", oavgjort: bokstavsordning" : ", avgjort av ordföranden";
-        const decision = "winnerDecision" in w ? ` · ${w.winnerDecision ?? "otolkat beslut"}` : "";
-        write(`\n${c.green(c.bold(`👑 Vinnare: ${w.winnerDisplay} (${w.winnerLabel}${decision}) — ${w.voteCount} av ${w.totalVotes} röster${how}`))}\n\n${w.winnerResponse}\n`);
+        const how = !w.tiebroken ? "" : "tiebreakerMethod" in w && w.tiebreakerMethod === "alphabetical" ? t("cli.howAlpha") : t("cli.howChair");
+        const decision = "winnerDecision" in w ? ` · ${w.winnerDecision ? named(t, "decision", w.winnerDecision) : t("cli.unreadableDecision")}` : "";
+        write(`\n${c.green(c.bold(t("cli.deliberationWinner", { display: w.winnerDisplay, label: w.winnerLabel, decision, count: w.voteCount, total: w.totalVotes, how })))}\n\n${w.winnerResponse}\n`);
         return true;
       }
       case "title-complete":
-        write(c.dim(`\nTitel: ${e.data.data.title}\n`));
+        write(c.dim(`\n${t("cli.title", { title: e.data.data.title })}\n`));
         return true;
       case "deep-start":
-        write(`${c.bold(`Djupdebatt: ${e.data.question}`)}\n`);
-        write(c.dim(`${e.data.participants.map((p) => p.display).join(", ")} · ${e.data.minRounds}–${e.data.maxRounds} rundor${e.data.simulated ? " — simulerade modeller (ingen OPENAI_API_KEY)" : ""}\n`));
+        write(`${c.bold(t("deep.label", { question: e.data.question }))}\n`);
+        write(c.dim(`${e.data.participants.map((p) => p.display).join(", ")} · ${t("deep.rounds", { min: e.data.minRounds, max: e.data.maxRounds })}${e.data.simulated ? t("cli.simulated") : ""}\n`));
         return true;
       case "deep-round-start":
-        write(`\n${c.yellow(`━━ Debattrunda ${e.data.round} ━━`)} ${c.dim(Object.entries(e.data.debaters).map(([l, w]) => `${l}: ${w.display}`).join(" · "))}\n`);
+        write(`\n${c.yellow(`━━ ${t("cli.deepRound", { n: e.data.round })} ━━`)} ${c.dim(Object.entries(e.data.debaters).map(([l, w]) => `${l}: ${w.display}`).join(" · "))}\n`);
         return true;
       case "deep-round-complete": {
-        for (const t of e.data.arguments) {
-          if (!t.argument) {
-            write(c.red(`  Debattör ${t.label} (${t.display}): ✗ ${t.error}\n`));
+        const pct = (v: number) => `${Math.round(v * 100)} %`;
+        for (const turn of e.data.arguments) {
+          if (!turn.argument) {
+            write(c.red(`  ${t("deep.debater", { label: turn.label })} (${turn.display}): ✗ ${turn.error}\n`));
             continue;
           }
-          const a = t.argument;
-          write(`  ${c.bold(`Debattör ${t.label}`)} ${c.dim(`(${t.display})`)} ${a.stance} · ${a.revision} · ${a.confidence}\n`);
+          const a = turn.argument;
+          write(`  ${c.bold(t("deep.debater", { label: turn.label }))} ${c.dim(`(${turn.display})`)} ${named(t, "stance", a.stance)} · ${named(t, "revision", a.revision)} · ${pct(a.confidence)}\n`);
           for (const k of a.key_points) write(c.dim(`    – ${k}\n`));
         }
         const m = e.data.assessment;
-        const numbers = m ? `samstämmighet ${m.agreement_score} · nya poäng ${m.new_points_ratio}` : `ingen bedömning (${e.data.moderatorError ?? "fel"})`;
-        write(`  ${c.cyan("Moderator:")} ${numbers} → ${e.data.stop ? c.green(`stopp (${e.data.reason})`) : "nästa runda"}\n`);
+        const numbers = m ? t("deep.assessment", { agreement: pct(m.agreement_score), newPoints: pct(m.new_points_ratio) }) : t("deep.noAssessment", { error: e.data.moderatorError ?? t("council.error") });
+        const decision = named(t, "deep.reason", e.data.reason);
+        write(`  ${c.cyan(t("deep.moderator"))} ${numbers} → ${e.data.stop ? c.green(decision) : decision}\n`);
         return true;
       }
       case "deep-output":
-        write(`\n${c.yellow(`━━ Syntes efter ${e.data.data.rounds_completed} rundor ━━`)}\n`);
+        write(`\n${c.yellow(`━━ ${t("cli.synthesisAfter", { n: e.data.data.rounds_completed })} ━━`)}\n`);
         return true;
       case "council-start":
-        write(`${c.bold(`Råd: ${e.data.claim}`)}${e.data.debate ? c.dim(" (--debate)") : ""}\n`);
-        write(c.dim(`${e.data.judges.map((j) => `${j.display} (${j.perspective})`).join(", ")}${e.data.simulated ? " — simulerade modeller (ingen OPENAI_API_KEY)" : ""}\n`));
+        write(`${c.bold(t("council.label", { claim: e.data.claim }))}${e.data.debate ? c.dim(" (--debate)") : ""}\n`);
+        write(c.dim(`${e.data.judges.map((j) => `${j.display} (${named(t, "perspective", j.perspective)})`).join(", ")}${e.data.simulated ? t("cli.simulated") : ""}\n`));
         return true;
       case "council-round-start":
-        write(`\n${c.yellow(`━━ Runda ${e.data.round}${e.data.branch ? ` (${e.data.branch === "agreed" ? "eniga" : "oeniga"} i runda 1)` : ""} ━━`)}\n`);
+        const branch = e.data.branch ? t("cli.branch", { branch: t(e.data.branch === "agreed" ? "council.agreed" : "council.disagreed") }) : "";
+        write(`\n${c.yellow(`━━ ${t("deep.round", { n: e.data.round })}${branch} ━━`)}\n`);
         return true;
       case "council-verdict": {
         const v = e.data.verdict;
-        if (!v) write(c.red(`  ${e.data.display} (${e.data.perspective}): ✗ ${e.data.status === "timeout" ? "tidsgräns" : "fel"}: ${e.data.error}\n`));
-        else write(`  ${c.bold(`${e.data.display} (${e.data.perspective})`)}: ${v.verdict === "PASS" ? c.green(v.verdict) : v.verdict === "FAIL" ? c.red(v.verdict) : c.yellow(v.verdict)} ${c.dim(`(${v.confidence})`)} — ${v.key_insight}${e.data.unjustifiedChange ? c.yellow(" ⚠ ändrade utan konkret belägg") : ""}\n`);
+        const judge = `${e.data.display} (${named(t, "perspective", e.data.perspective)})`;
+        if (!v) write(c.red(`  ${judge}: ✗ ${t(e.data.status === "timeout" ? "council.timeout" : "council.error")}: ${e.data.error}\n`));
+        else write(`  ${c.bold(judge)}: ${v.verdict === "PASS" ? c.green(v.verdict) : v.verdict === "FAIL" ? c.red(v.verdict) : c.yellow(v.verdict)} ${c.dim(`(${named(t, "confidence", v.confidence)})`)} — ${v.key_insight}${e.data.unjustifiedChange ? c.yellow(t("cli.unjustified")) : ""}\n`);
         return true;
       }
       case "council-round-complete":
-        write(c.dim(`  ${e.data.unanimous ? "enhälligt" : "delade meningar"}\n`));
+        write(c.dim(`  ${t(e.data.unanimous ? "cli.unanimous" : "cli.divided")}\n`));
         return true;
       case "council-consolidation": {
         const r = e.data.data;
-        write(`\n${c.bold(`Konsensus: ${r.consensus}`)} ${c.dim(`(PASS ${r.counts.PASS} · WARN ${r.counts.WARN} · FAIL ${r.counts.FAIL})`)}\n`);
+        write(`\n${c.bold(`${t("council.consensus")} ${r.consensus}`)} ${c.dim(`(PASS ${r.counts.PASS} · WARN ${r.counts.WARN} · FAIL ${r.counts.FAIL})`)}\n`);
         if (r.note) write(c.yellow(`${r.note}\n`));
-        write(`\n${c.yellow("━━ Rådets rapport ━━")}\n`);
+        write(`\n${c.yellow(`━━ ${t("council.report")} ━━`)}\n`);
         return true;
       }
       case "answer-delta":
@@ -152,7 +168,7 @@ export function createDeliberationPrinter(write: (s: string) => void, c: Styles)
         return true;
       case "deep-synthesis-complete":
       case "council-report-complete":
-        write(e.data.data.fallback ? c.dim(`\n(modellen svarade inte: ${e.data.data.error})\n${"synthesis" in e.data.data ? e.data.data.synthesis : e.data.data.report}\n`) : "\n");
+        write(e.data.data.fallback ? c.dim(`\n${t("cli.fallback", { error: e.data.data.error ?? "" })}\n${"synthesis" in e.data.data ? e.data.data.synthesis : e.data.data.report}\n`) : "\n");
         return true;
       case "complete":
         return true;

@@ -196,7 +196,8 @@ export class RunService {
   ): void {
     const controller = new AbortController();
     // A history write that fails (a full disk) stops the run: nothing more is paid for that could not be kept.
-    const recorded = this.history && !isUsageOnly(parseCommand(filing.message));
+    // A message that only gets an explanation (a command without its topic) is not filed; a resumed run always is.
+    const recorded = this.history && (input.resume || !isUsageOnly(parseCommand(filing.message)));
     const recorder = recorded ? RunRecorder.start(this.history!, { conversationId: threadId, ...filing }, this.log, (err) => controller.abort(err)) : undefined;
     this.controllers.set(runId, controller);
     this.owners.set(`run:${runId}`, filing.owner).set(`thread:${threadId}`, filing.owner);

@@ -117,7 +117,7 @@ describe("the CLI resumes an interrupted run", () => {
       });
       const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
       expect(code).toBe(130);
-      const thread = /go on with: npm run debate -- --resume (\S+)/.exec(err)?.[1];
+      const thread = /go on with: npm run -s debate -- --resume (\S+)/.exec(err)?.[1];
       expect(thread).toMatch(/^[0-9a-f-]{36}$/);
       const before = out.trim().split("\n").map((l) => JSON.parse(l));
       const ended = before.filter((e) => e.event === "debate-participant-end").length;

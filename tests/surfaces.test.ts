@@ -43,7 +43,7 @@ describe("the CLI", () => {
   it("shows the debate to people: rounds, speakers, votes, winner and synthesis", async () => {
     const { code, out } = await cli(["--participants", "grok,claude,oneseek", "/debatt Should cities ban cars?"]);
     expect(code).toBe(0);
-    for (const text of ["Debatt: Should cities ban cars?", "━━ Runda 1: Introduktion ━━", "━━ Runda 4: Röstning ━━", "▶ Claude", "Röster", "👑 Vinnare:", "## Summary"]) {
+    for (const text of ["Debate: Should cities ban cars?", "━━ Round 1: Introduction ━━", "━━ Round 4: Voting ━━", "▶ Claude", "Votes", "👑 Winner:", "## Summary"]) {
       expect(out).toContain(text);
     }
     expect(out).not.toContain("debate-arena-data");
@@ -76,12 +76,28 @@ describe("the CLI", () => {
     expect(await cli(["--play", "/debatt a"])).toMatchObject({ code: 2, err: expect.stringContaining("--play needs a /dvoice debate") });
     expect(await cli(["--voice", "out.mp3", "/dvoice a"])).toMatchObject({ code: 2, err: expect.stringContaining("--voice takes a .wav file name") });
     expect(await cli(["--voice", "out.wav", "/debatt a"])).toMatchObject({ code: 2, err: expect.stringContaining("--voice needs a /dvoice debate") });
-    expect(await cli([])).toMatchObject({ code: 2, err: expect.stringContaining("usage: npm run debate") });
+    expect(await cli([])).toMatchObject({ code: 2, err: expect.stringContaining("usage: npm run -s debate") });
+    expect(await cli(["--lang", "de", "/debatt a"])).toMatchObject({ code: 2, err: expect.stringContaining('--lang takes en or sv, got "de"') });
     expect(await cli(["--seed", "x", "/debatt a"])).toMatchObject({ code: 2, err: expect.stringContaining("--seed must be a whole number") });
     expect(await cli(["/debatt a"], { DEBATE_PARTICIPANTS: "[" })).toMatchObject({ code: 2, err: expect.stringContaining("DEBATE_PARTICIPANTS is not valid JSON") });
     const missing = await cli(["--json", "/debatt"]);
     expect(missing.code).toBe(1);
     expect(missing.out).toContain('"code":"missing_topic"');
+  }, 60_000);
+});
+
+describe("the CLI in the reader's language", () => {
+  it("prints in English by default and with --lang en, in Swedish from LANG=sv_SE.UTF-8 or --lang sv, saying the participants are simulated", async () => {
+    const english = await cli(["--participants", "grok,claude,oneseek", "/debatt Should AI be regulated?"]);
+    expect(english.code).toBe(0);
+    for (const line of ["Debate: Should AI be regulated?", "simulated participants", "Round 1: Introduction", "Round 4: Voting", "👑 Winner:"]) expect(english.out).toContain(line);
+    const swedish = await cli(["--participants", "grok,claude,oneseek", "/debatt Bör AI regleras?"], { LANG: "sv_SE.UTF-8" });
+    expect(swedish.code).toBe(0);
+    for (const line of ["Debatt: Bör AI regleras?", "simulerade deltagare", "Runda 1: Introduktion", "Runda 4: Röstning", "👑 Vinnare:"]) expect(swedish.out).toContain(line);
+    expect((await cli(["--lang", "en", "--participants", "grok,claude,oneseek", "/compare Bör AI regleras?"], { LANG: "sv_SE.UTF-8" })).out).toContain("Comparison: Bör AI regleras?");
+    const council = await cli(["--lang", "sv", "--participants", "grok,claude,oneseek", "/council Kaffe är nyttigt."]);
+    expect(council.out).toContain("(korrekthet)");
+    expect((await cli(["--lang", "sv"])).err).toContain("användning: npm run -s debate");
   }, 60_000);
 });
 
