@@ -1,3 +1,4 @@
+import { shortTitle } from "../state/replies/title.js";
 import type { CompareStateType } from "../state/compare.js";
 import type { CouncilStateType } from "../state/council.js";
 import { TOTAL_ROUNDS } from "../state/debate.js";
@@ -29,7 +30,7 @@ export function modeOfMessage(message: string): StoredMode {
 /** A conversation's title until a run generates one: its first question, shortened. */
 export function titleOf(question: string): string {
   const text = question.replace(/^\/\S+\s+(--\S+\s+)*/, "").replace(/\s+/g, " ").trim() || question.trim();
-  return [...text].length > 80 ? `${[...text].slice(0, 79).join("").trimEnd()}…` : text;
+  return [...text].length > 80 ? shortTitle(text, 80) : text;
 }
 
 /** The id of the run the top graph's state holds (the debate's id, or the format run's), or null. */

@@ -42,9 +42,76 @@ function hash(text: string): number {
   return h >>> 0;
 }
 
+/** Positions on a yes/no question ("Should…?", "Bör…?"). */
 const STANCES = {
   sv: ["ja, jag är för", "nej, jag är emot", "det beror på, och jag landar i en nyanserad hållning"],
   en: ["yes, I am in favour", "no, I am against it", "it depends, and I land on a nuanced position"],
+} as const;
+
+/** Positions on an open question ("Which…?", "How…?"), about its own words. */
+const OPEN_STANCES = {
+  sv: ["jag sätter {kw} först", "jag väger det praktiska kring {kw} tyngst", "det beror på, och jag väger {kw} mot alternativen"],
+  en: ["I would put {kw} first", "I would weigh the practical side of {kw} most", "it depends, and I weigh {kw} against the alternatives"],
+} as const;
+
+/** A question that asks for yes or no: it opens with an auxiliary verb. */
+const YES_NO = /^\s*(should|is|are|can|could|will|would|does|do|did|must|has|have|may|bör|borde|ska|skall|är|kan|måste|har|får|blir|finns)\b/i;
+
+/** Words too common to say what a question is about. */
+const STOPWORDS = new Set(
+  "what which when where why how who whom whose that this these those with from into about than then them they their there have does should would could will best most more much many some your you for and the are is was were been being also just only very such like över under från till inte utan eller och att det som för med vad vilket vilken vilka varför när var hur bäst mest mer många några ditt din dina ska skall bör borde kan måste finns blir har är jag vi ni man sig sin sina".split(" "),
+);
+
+/**
+ * The words a question is about, most telling first: names and acronyms (TypeScript, AI), then the
+ * longest words, which in a question are mostly its nouns. At most three; function words are left out.
+ */
+export function keywordsOf(question: string): string[] {
+  const words = question.match(/[\p{L}\p{N}][\p{L}\p{N}'’+#.-]*[\p{L}\p{N}+#]|[\p{L}\p{N}]/gu) ?? [];
+  const seen = new Set<string>();
+  const candidates: { word: string; rank: number }[] = [];
+  words.forEach((w, i) => {
+    const lower = w.toLowerCase();
+    const named = [...w].length >= 2 && ((i > 0 && /\p{Lu}/u.test(w)) || /^\p{Lu}{2,}$/u.test(w));
+    if ((!named && [...w].length < 4) || STOPWORDS.has(lower) || seen.has(lower)) return;
+    seen.add(lower);
+    candidates.push({ word: w, rank: named ? 1_000 : [...w].length });
+  });
+  return candidates.sort((a, b) => b.rank - a.rank).slice(0, 3).map((c) => c.word);
+}
+
+/** An answer to a question (/compare, /vote, /revise): an opening, points about its words, a conclusion. */
+const ANSWER = {
+  sv: {
+    open: ["Så här skulle jag besvara \"{topic}\":", "Kort svar på \"{topic}\" först, sedan detaljerna:", "\"{topic}\" har ett praktiskt svar:"],
+    points: [
+      "Börja med vad du vill att {kw} ska ge dig, och låt det styra resten.",
+      "Titta på hur {kw} används i praktiken: små, verkliga exempel lär mer än långa översikter.",
+      "Jämför alternativen på det som spelar roll här: insats, kostnad och hur väl de passar {kw2}.",
+      "Fråga dem som redan arbetar med {kw}; deras misstag är de billigaste lärdomarna.",
+      "Ta ett steg i taget, kontrollera resultatet och justera före nästa steg.",
+      "Var försiktig med råd som bortser från din situation: det som fungerar för andra passar inte alltid {kw2}.",
+    ],
+    close: ["Kort sagt: var tydlig med målet för {kw}, börja i liten skala och bygg vidare.", "Mitt råd: välj det som passar {kw} bäst i din situation, och ompröva efter en tid."],
+  },
+  en: {
+    open: ["Here is how I would answer \"{topic}\":", "A short answer to \"{topic}\" first, then the details:", "\"{topic}\" has a practical answer:"],
+    points: [
+      "Start with what you want {kw} to do for you, and let that decide the rest.",
+      "Look at how {kw} is used in practice: small, real examples teach more than long overviews.",
+      "Compare the options on what matters here: effort, cost, and how well they fit {kw2}.",
+      "Ask people who already work with {kw}; their mistakes are the cheapest lessons.",
+      "Take one step at a time, check the result, and adjust before the next step.",
+      "Be wary of advice that ignores your own situation: what works for others may not suit {kw2}.",
+    ],
+    close: ["In short: be clear about your goal with {kw}, start small and build from there.", "My advice: choose what suits {kw} best in your situation, and revisit the choice after a while."],
+  },
+} as const;
+
+/** Sentences of a debate turn about the topic's own words. */
+const TOPICAL = {
+  sv: ["När det gäller {kw} avgör detaljerna mer än rubriken.", "Mycket av oenigheten om {kw} kommer av olika mål, inte olika fakta."],
+  en: ["When it comes to {kw}, the details decide more than the headline.", "Much of the disagreement about {kw} comes from different goals, not different facts."],
 } as const;
 
 const TEXT = {
@@ -141,7 +208,13 @@ export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], 
   const t = TEXT[lang];
   const me = request.participant?.display ?? "OneSeek";
   const rnd = seededRandom(hash(`${request.phase}|${me}|${request.round ?? 0}|${topic}`));
-  const fill = (s: string, vars: Record<string, string>) => s.replace(/\{(\w+)\}/g, (_m, k: string) => vars[k] ?? "");
+  const keywords = keywordsOf(topic);
+  // The second word is used only when it says something on its own (a name, or a long word).
+  const second = keywords[1] && ([...keywords[1]].length >= 7 || /\p{Lu}/u.test(keywords[1])) ? keywords[1] : undefined;
+  const about = { kw: keywords[0] ?? topic, kw2: second ?? keywords[0] ?? topic };
+  const fill = (s: string, vars: Record<string, string>) => s.replace(/\{(\w+)\}/g, (_m, k: string) => vars[k] ?? about[k as keyof typeof about] ?? "");
+  // A yes/no question gets positions for and against; an open one, positions about its own words.
+  const stanceOf = (who: string) => fill(YES_NO.test(topic) ? STANCES[lang][hash(who + topic) % 3] : OPEN_STANCES[lang][hash(who + topic) % 3], {});
 
   switch (request.phase) {
     case "vote": {
@@ -180,11 +253,18 @@ export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], 
       return renderLetterVote(choice ?? "Response A", request.phase === "ballot" ? t.motivation : undefined);
     }
     case "restate":
-      return fill(pick(t.open, rnd), { topic: topic || "…", stance: STANCES[lang][hash(me + topic) % 3] });
+      return fill(pick(t.open, rnd), { topic: topic || "…", stance: stanceOf(me) });
     case "revision": {
       const decision = (["REVISE", "STAND", "MERGE"] as const)[hash(`${me}|${topic}`) % 3];
-      const body = simulatedAnswer({ ...request, phase: "turn", round: 2 }, messages, opts);
+      const body = simulatedAnswer({ ...request, phase: "answer", round: 2 }, messages, opts);
       return renderRevision(decision, t.revisionReason, body);
+    }
+    case "answer":
+    case "compare": {
+      // An answer to the question, in the shape an answer has: not a debate position.
+      const a = ANSWER[lang];
+      const points = [...a.points].sort(() => rnd() - 0.5).slice(0, 3 + Math.floor(rnd() * 2));
+      return [fill(pick(a.open, rnd), { topic: topic || "…" }), "", ...points.map((p) => `- ${fill(p, {})}`), "", fill(pick(a.close, rnd), {})].join("\n");
     }
     case "debater": {
       const round = request.round ?? 1;
@@ -219,7 +299,7 @@ export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], 
         key_insight: pick(t.body, rnd),
         findings: [{ severity: verdict === "FAIL" ? "significant" : "minor", description: pick(t.disagreements, rnd) }],
         recommendation: pick(t.close, rnd),
-        ...(request.round === 2 ? { r1_restatement: pick(t.open, rnd).replace("{topic}", topic).replace("{stance}", STANCES[lang][0]), change_justification: "" } : {}),
+        ...(request.round === 2 ? { r1_restatement: fill(pick(t.open, rnd), { topic, stance: stanceOf(me) }), change_justification: "" } : {}),
       });
     }
     case "council_report":
@@ -227,14 +307,12 @@ export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], 
       return t.heads.map((h) => `${h}\n\n${pick(t.body, rnd)} ${pick(t.body, rnd)}`).join("\n\n");
     case "title":
       return renderTitle(topic);
-    case "answer":
-    case "compare":
     case "turn": {
-      const stance = STANCES[lang][hash(me + topic) % 3];
       const others = speakersIn(prompt).filter((s) => s !== me);
       const words = opts.answerWords ?? (request.round === 1 ? 110 : 170) + Math.floor(rnd() * 60);
-      const parts: string[] = [fill(pick(t.open, rnd), { topic: topic || "…", stance })];
+      const parts: string[] = [fill(pick(t.open, rnd), { topic: topic || "…", stance: stanceOf(me) })];
       if (others.length > 0) parts.push(fill(pick(t.reply, rnd), { other: pick(others, rnd) }));
+      if (keywords.length > 0) parts.push(fill(pick(TOPICAL[lang], rnd), {}));
       const close = pick(t.close, rnd);
       let count = parts.join(" ").split(/\s+/).length + close.split(/\s+/).length;
       // Walk the sentence bank in a shuffled order so that no sentence repeats before all are used.

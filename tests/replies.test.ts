@@ -7,7 +7,7 @@ import { DEBATE_VOTE_REPLY, parseVote, renderVote } from "../state/replies/debat
 import { LETTER_VOTE_ONLY_REPLY, LETTER_VOTE_REPLY, parseLetterVote, renderLetterVote } from "../state/replies/letter-vote.js";
 import { parseResearchCheck, parseResearchPlan, RESEARCH_CHECK_REPLY, RESEARCH_PLAN_REPLY, renderResearchCheck, renderResearchPlan } from "../state/replies/research.js";
 import { parseRevision, renderRevision, REVISION_REPLY, REVISION_REPLY_CITING } from "../state/replies/revision.js";
-import { cleanTitle, renderTitle, TITLE_REPLY } from "../state/replies/title.js";
+import { cleanTitle, renderTitle, shortTitle, TITLE_REPLY } from "../state/replies/title.js";
 import { parseVerdict, renderVerdict, VERDICT_REPLY, VERDICT_ROUND2_FIELDS } from "../state/replies/verdict.js";
 import { defaultRoster, type Participant } from "../state/participants.js";
 
@@ -55,7 +55,11 @@ describe("reply formats", () => {
 
     expect(parseRevision(renderRevision("MERGE", "A had the data.", "Line one.\n\nLine two."))).toEqual({ decision: "MERGE", reasoning: "A had the data.", revisedResponse: "Line one.\n\nLine two." });
 
-    expect(cleanTitle(renderTitle("Should cities ban cars from their centres?"))).toBe("Should cities ban cars from");
+    expect(cleanTitle(renderTitle("Should cities ban cars from their centres?"))).toBe("Should cities ban cars from their centres");
+    // A long question is cut at a word, with an ellipsis, never mid-word.
+    expect(shortTitle("Vilket programmeringsspråk passar bäst för webb-API:er i en liten startup?")).toBe("Vilket programmeringsspråk passar bäst för…");
+    expect(shortTitle("Which programming language suits web APIs best for a small startup team?")).toBe("Which programming language suits web APIs best…");
+    expect(shortTitle("Vilket språk passar bäst för webb-API:er?")).toBe("Vilket språk passar bäst för webb-API:er");
 
     const argument = { stance: "partial_concede" as const, key_points: ["k"], counterpoints: [{ target: "Debater B", point: "p", evidence: "e" }], revision: "minor_update" as const, revised_position: "now", confidence: 0.7 };
     expect(parseArgument(renderArgument(argument), "before")).toEqual({ ok: true, argument });

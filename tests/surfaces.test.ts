@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { strictEventSchema } from "../state/events.js";
 import { detectLanguage } from "../state/language.js";
 import { installed } from "../providers/installed.js";
-import { SimulatedModelFactory } from "../providers/simulated.js";
+import { keywordsOf, SimulatedModelFactory } from "../providers/simulated.js";
 import { HumanMessage } from "@langchain/core/messages";
 import { defaultRoster } from "../state/participants.js";
 import { named, runEvents, testDeps } from "./support/harness.js";
@@ -139,6 +139,26 @@ describe("the simulated provider", () => {
     expect(detectLanguage(await say("Bör AI regleras?"))).toBe("sv");
     expect(detectLanguage(await say("Should AI be regulated?"))).toBe("en");
     expect(await say("Should AI be regulated?")).toContain("Claude");
+  });
+
+  it("answers a question about its own words, in its language and in an answer's shape, not a debate's", async () => {
+    const ask = async (phase: "compare" | "answer" | "turn", topic: string) =>
+      (await factory.create({ phase, participant: grok, round: 1, topic }).invoke([new HumanMessage(topic)])).content as string;
+    const compare = await ask("compare", "How do I learn TypeScript?");
+    expect(compare).toContain("TypeScript");
+    expect(compare).not.toMatch(/regulat|in favour|against it/i);
+    expect(compare.split("\n").filter((l) => l.startsWith("- ")).length).toBeGreaterThanOrEqual(3);
+    const vote = await ask("answer", "Vilket programmeringsspråk passar nybörjare bäst?");
+    expect(detectLanguage(vote)).toBe("sv");
+    expect(vote).toContain("programmeringsspråk");
+    expect(vote).not.toMatch(/jag är (för|emot)/);
+    // A debate on an open question takes positions about its words; a yes/no question gets for and against.
+    expect(await ask("turn", "Which programming language suits beginners best?")).not.toMatch(/in favour|against it/);
+    expect(await ask("turn", "Which programming language suits beginners best?")).toContain("programming");
+    const stances = await Promise.all(["Grok", "Claude", "ChatGPT"].map(async (who) => (await factory.create({ phase: "turn", participant: { ...grok, display: who }, round: 1, topic: "Should AI be regulated?" }).invoke([new HumanMessage("x")])).content as string));
+    expect(stances.some((t) => /in favour|against it|it depends/.test(t))).toBe(true);
+    expect(keywordsOf("How do I learn TypeScript?")[0]).toBe("TypeScript");
+    expect(keywordsOf("Bör AI regleras?")[0]).toBe("AI");
   });
 
   it("votes with valid JSON for someone else", async () => {

@@ -2,12 +2,12 @@ import { HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { NodeDeps } from "../../ports/node-deps.js";
 import { emit } from "../../ports/emit.js";
-import { cleanTitle } from "../../state/replies/title.js";
+import { cleanTitle, shortTitle } from "../../state/replies/title.js";
 import { invokeText, withTimeout } from "../shared/model-call.js";
 
-/** The fallback title: the question's first five words. */
+/** The fallback title: the question, shortened at a word boundary with an ellipsis. */
 export function titleFromQuestion(question: string): string {
-  return cleanTitle(question.split(/\s+/).slice(0, 5).join(" "));
+  return cleanTitle(shortTitle(question));
 }
 
 /** What the title step reads. */

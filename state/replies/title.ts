@@ -19,7 +19,24 @@ export function cleanTitle(reply: string): string {
   return bare.length <= MAX_TITLE_CHARS ? bare : `${bare.slice(0, MAX_TITLE_CHARS - 1).trimEnd()}…`;
 }
 
-/** A title as a model should write it: the first five words of `text`, without end punctuation. */
+/** How long a title made from the question itself may be. */
+const SHORT_TITLE_CHARS = 48;
+
+/**
+ * The question made into a title when no model writes one: one line without its end
+ * punctuation, cut at a word boundary with an ellipsis when longer than `max` characters.
+ */
+export function shortTitle(text: string, max = SHORT_TITLE_CHARS): string {
+  const line = removeSpoofing(text).replace(/\s+/g, " ").trim().replace(/[?!.:;,]+$/, "");
+  const chars = [...line];
+  if (chars.length <= max) return line;
+  const cut = chars.slice(0, max - 1).join("");
+  const space = cut.lastIndexOf(" ");
+  // A single very long word is cut where it must be.
+  return `${(space > cut.length / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:–-]+$/, "")}…`;
+}
+
+/** A title as a model should write it: a short title (here the question, shortened). */
 export function renderTitle(text: string): string {
-  return text.replace(/[?!.]+$/, "").split(/\s+/).slice(0, 5).join(" ");
+  return shortTitle(text);
 }
