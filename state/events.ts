@@ -94,6 +94,8 @@ export const EventSchemas = {
     voice: z.string(),
     /** Sentences the answer is spoken in. */
     total_sentences: z.number().int(),
+    /** Their texts, in order (as spoken: without markdown). */
+    sentences: z.array(z.string()),
     /** Speech provider: `openai` or the local `espeak-ng`. */
     provider: z.string(),
     ...stamp,
@@ -101,6 +103,8 @@ export const EventSchemas = {
   debate_voice_chunk: z.object({
     ...speaker,
     chunk_index: z.number().int(),
+    /** The sentence (index into the speaker event's `sentences`) the chunk's audio begins in. */
+    sentence_index: z.number().int(),
     /** Raw PCM, base64: 24 kHz, 16-bit signed little-endian, mono. */
     pcm_b64: z.string(),
     sample_rate: z.number().int(),

@@ -305,6 +305,13 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
 
     await ask(page, "/dvoice Bör AI regleras?");
     await page.locator(".live").waitFor({ timeout: 30_000 });
+    // While it plays, the bar says who speaks and which of their sentences is heard.
+    const sentence = page.locator(".voice-bar .sentence");
+    await sentence.waitFor({ timeout: 30_000 });
+    const heard = await sentence.innerText();
+    const speaker = /Talar: (\S+)/.exec(await page.locator(".voice-bar .now").innerText())?.[1];
+    expect(heard.length).toBeGreaterThan(5);
+    expect(await page.locator(`.card:has(h3:text-is("${speaker}")) .answer`).first().innerText()).toContain(heard.replace(/^[\s"“]+|[\s"”]+$/g, "").slice(0, 20));
     await page.locator(".winner").waitFor({ timeout: 60_000 });
     const download = page.getByRole("link", { name: "Ladda ner ljudet" });
     await download.waitFor();

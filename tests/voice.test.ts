@@ -121,8 +121,22 @@ describe("the voice queue", () => {
     expect(sizes.slice(0, -1).every((s) => s === CHUNK_BYTES)).toBe(true);
     expect(sizes.every((s) => s % 2 === 0 && s > 0)).toBe(true);
     expect(grokChunks[0].data).toMatchObject({ sample_rate: 24_000, bit_depth: 16, channels: 1 });
+    // The speaker event names its sentences.
+    expect(events[0].data.sentences).toEqual(splitSentences(LONG));
     expect(pcmOf(events, "Grok").equals(Buffer.concat(splitSentences(LONG).map((s) => fakePcm(s))))).toBe(true);
     expect(events.find((e) => e.event === "done" && e.data.model === "Grok")!.data).toMatchObject({ total_bytes: pcmOf(events, "Grok").length, total_chunks: grokChunks.length });
+  });
+
+  it("says in each chunk which sentence its audio begins in", async () => {
+    // 7000 bytes a sentence: each sentence spans more than one 4800-byte chunk.
+    const { q, events } = queue(new FakeSpeech(() => ({ bytes: 7_000 })));
+    q.enqueue(grok, 1, LONG);
+    await q.drain();
+    const chunks = events.filter((e) => e.event === "chunk");
+    expect(splitSentences(LONG)).toHaveLength(3);
+    // Chunk i begins at byte i·4800; sentence k begins at byte k·7000.
+    expect(chunks.map((c) => c.data.sentence_index)).toEqual(chunks.map((_, i) => Math.floor((i * CHUNK_BYTES) / 7_000)));
+    expect(new Set(chunks.map((c) => c.data.sentence_index))).toEqual(new Set([0, 1, 2]));
   });
 
   it("synthesises with bounded parallelism and streams the first sentence before the rest are done", async () => {
@@ -209,7 +223,7 @@ describe("/dvoice through the graph", () => {
     const lastVoice = events.map((e) => e.event).lastIndexOf("debate-voice-done");
     expect(lastVoice).toBeLessThan(events.length - 1);
     expect(events.at(-1)!.event).toBe("done");
-    for (const e of named(events, "debate-voice-speaker")) expect(Object.keys(e).sort()).toEqual(["model", "model_key", "provider", "round", "timestamp", "total_sentences", "voice"]);
+    for (const e of named(events, "debate-voice-speaker")) expect(Object.keys(e).sort()).toEqual(["model", "model_key", "provider", "round", "sentences", "timestamp", "total_sentences", "voice"]);
   });
 
   it("never makes the text debate wait for slow speech", async () => {

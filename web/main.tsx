@@ -83,7 +83,8 @@ function App({ conversation }: { conversation?: string }) {
     if (kind !== thread.current.kind || !takesFollowUps(kind)) thread.current = { id: crypto.randomUUID(), kind };
     try {
       await streamChat({ message: text, threadId: thread.current.id }, (e) => {
-        if (e.event === "debate-voice-chunk") answer.player?.enqueue(e.data.model, e.data.pcm_b64);
+        if (e.event === "debate-voice-speaker") answer.player?.speaks(e.data.model, e.data.sentences);
+        if (e.event === "debate-voice-chunk") answer.player?.enqueue(e.data.model, e.data.pcm_b64, e.data.sentence_index);
         else update(answer.id, (m) => ({ ...m, arena: reduce(m.arena!, e), ...(e.event === "metadata" ? { runId: e.data.run_id } : {}) }));
       });
     } catch (err) {

@@ -40,6 +40,7 @@ export function VoiceBar({ player, view, downloadUrl }: { player: VoicePlayer; v
       <canvas ref={canvas} width={256} height={32} aria-hidden="true" class={active ? "wave active" : "wave"} />
       <span class="now" aria-live="polite">
         {view.speaker ? t("voice.speaking", { speaker: view.speaker }) : view.playing ? "" : t("voice.silent")}
+        {view.sentence && <q class="sentence">{view.sentence}</q>}
       </span>
       <label>
         {t("voice.volume")}

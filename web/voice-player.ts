@@ -8,6 +8,8 @@ export interface VoiceView {
   playing: boolean;
   paused: boolean;
   speaker?: string;
+  /** The sentence being heard. */
+  sentence?: string;
 }
 
 /**
@@ -22,12 +24,14 @@ export class VoicePlayer {
   private gain: GainNode | undefined;
   analyser: AnalyserNode | undefined;
   /** Audio not yet scheduled, in order, with the speaker it belongs to. */
-  private pending: { samples: Int16Array; speaker: string }[] = [];
+  private pending: { samples: Int16Array; speaker: string; sentence: number }[] = [];
   /** When the last scheduled buffer ends, on the context's clock. */
   private endsAt = 0;
   private timer: number | undefined;
   private paused = false;
-  private speakerAt: { at: number; speaker: string }[] = [];
+  private speakerAt: { at: number; speaker: string; sentence: number }[] = [];
+  /** Each speaker's sentences, from its latest `debate-voice-speaker`. */
+  private sentences = new Map<string, string[]>();
 
   constructor(private readonly onChange: (view: VoiceView) => void) {}
 
@@ -41,11 +45,16 @@ export class VoicePlayer {
     this.gain.connect(this.analyser).connect(this.ctx.destination);
   }
 
-  /** Queues one `debate-voice-chunk` (base64 PCM) of `speaker`. */
-  enqueue(speaker: string, pcmB64: string): void {
+  /** Notes the sentences a speaker is about to say (`debate-voice-speaker`). */
+  speaks(speaker: string, sentences: string[]): void {
+    this.sentences.set(speaker, sentences);
+  }
+
+  /** Queues one `debate-voice-chunk` (base64 PCM) of `speaker`, which begins in sentence `sentence`. */
+  enqueue(speaker: string, pcmB64: string, sentence = 0): void {
     this.unlock();
     const bytes = Uint8Array.from(atob(pcmB64), (c) => c.charCodeAt(0));
-    this.pending.push({ samples: new Int16Array(bytes.buffer, 0, bytes.length >> 1), speaker });
+    this.pending.push({ samples: new Int16Array(bytes.buffer, 0, bytes.length >> 1), speaker, sentence });
     this.pump();
   }
 
@@ -66,7 +75,7 @@ export class VoicePlayer {
     const now = ctx.currentTime;
     if (this.endsAt < now) this.endsAt = now;
     while (this.pending.length && this.endsAt - now < SCHEDULE_AHEAD_S) {
-      const { samples, speaker } = this.pending.shift()!;
+      const { samples, speaker, sentence } = this.pending.shift()!;
       const buffer = ctx.createBuffer(1, samples.length, PCM.sampleRate);
       const channel = buffer.getChannelData(0);
       for (let i = 0; i < samples.length; i++) channel[i] = samples[i] / 32768;
@@ -74,7 +83,7 @@ export class VoicePlayer {
       source.buffer = buffer;
       source.connect(this.gain!);
       source.start(this.endsAt);
-      this.speakerAt.push({ at: this.endsAt, speaker });
+      this.speakerAt.push({ at: this.endsAt, speaker, sentence });
       this.endsAt += buffer.duration;
     }
     this.emit();
@@ -86,6 +95,7 @@ export class VoicePlayer {
     const now = this.ctx?.currentTime ?? 0;
     while (this.speakerAt.length > 1 && this.speakerAt[1].at <= now) this.speakerAt.shift();
     const playing = this.endsAt > now;
-    this.onChange({ playing, paused: this.paused, speaker: playing ? this.speakerAt[0]?.speaker : undefined });
+    const heard = playing ? this.speakerAt[0] : undefined;
+    this.onChange({ playing, paused: this.paused, speaker: heard?.speaker, sentence: heard && this.sentences.get(heard.speaker)?.[heard.sentence] });
   }
 }

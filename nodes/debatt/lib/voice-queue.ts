@@ -45,6 +45,7 @@ export interface VoiceQueueOptions {
 
 /** One sentence's audio as it arrives; readable while it is still being produced. */
 class SentenceAudio {
+  constructor(readonly text: string) {}
   readonly chunks: Buffer[] = [];
   finished = false;
   error: Error | undefined;
@@ -116,7 +117,7 @@ export class VoiceQueue {
     const voice = voiceFor(participant.display, this.options.settings, participant.voice);
     const instructions = instructionsFor(participant.display, this.options.settings);
     const sentences = splitSentences(text).map((sentence) => {
-      const audio = new SentenceAudio();
+      const audio = new SentenceAudio(sentence);
       void this.limiter.run(() => this.synthesize(sentence, voice, instructions, audio, signal));
       return audio;
     });
@@ -157,17 +158,21 @@ export class VoiceQueue {
     const { emit, signal, synthesizer } = this.options;
     if (signal.aborted || sentences.length === 0) return;
     const who = { model: p.display, model_key: p.key, round };
-    emit.speaker({ ...who, voice, total_sentences: sentences.length, provider: synthesizer.provider });
+    emit.speaker({ ...who, voice, total_sentences: sentences.length, sentences: sentences.map((s) => s.text), provider: synthesizer.provider });
     let pending: Buffer = Buffer.alloc(0);
+    // Where each sentence's audio begins in the stream of bytes sent, so a chunk can name the sentence it starts in.
+    const starts: number[] = [];
     let chunkIndex = 0;
     let totalBytes = 0;
     const send = (pcm: Buffer) => {
       this.options.record?.(pcm);
-      emit.chunk({ ...who, chunk_index: chunkIndex++, pcm_b64: pcm.toString("base64"), sample_rate: PCM.sampleRate, bit_depth: PCM.bitDepth, channels: PCM.channels });
+      const sentence_index = Math.max(0, starts.findLastIndex((at) => at <= totalBytes));
+      emit.chunk({ ...who, chunk_index: chunkIndex++, sentence_index, pcm_b64: pcm.toString("base64"), sample_rate: PCM.sampleRate, bit_depth: PCM.bitDepth, channels: PCM.channels });
       totalBytes += pcm.length;
     };
     try {
       for (const sentence of sentences) {
+        starts.push(totalBytes + pending.length);
         for await (const part of sentence.read()) {
           if (signal.aborted) return;
           pending = pending.length ? Buffer.concat([pending, part]) : part;
