@@ -82,6 +82,18 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(await page.locator(".winner").innerText()).toMatch(/Vinnare: \S+ med \d+ röster/);
     expect(await page.locator(".synthesis").innerText()).not.toContain("debate-arena-data");
     for (const card of await page.locator(".card").all()) expect(await card.locator("footer").innerText()).toMatch(/\d+ ord/);
+    // A collapsed card shows whole lines only, not a sliver of the next one.
+    const clipped = await page.locator(".answer.clipped").first().evaluate((el) => {
+      // One line of the same text style, measured.
+      const probe = el.cloneNode() as HTMLElement;
+      probe.className = "answer";
+      probe.textContent = "x";
+      el.parentElement!.appendChild(probe);
+      const line = probe.getBoundingClientRect().height;
+      probe.remove();
+      return { height: el.getBoundingClientRect().height, line };
+    });
+    expect(clipped.height / clipped.line).toBeCloseTo(4, 1);
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
   }, 90_000);
