@@ -214,6 +214,42 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(errors).toEqual([]);
   }, 120_000);
 
+  it("reopens a /debatt and a /compare from the history as they were seen live: the arena, the cards side by side, never raw JSON, never wider than the screen", async () => {
+    const { page, errors } = await open();
+    await ask(page, "/debatt Bör städer förbjuda bilar?");
+    await page.locator(".winner").waitFor({ timeout: 60_000 });
+    await page.locator(".synthesis").waitFor();
+    const live = {
+      cards: await page.locator(".arena .card").count(),
+      winner: await page.locator(".winner").innerText(),
+      synthesis: await page.locator(".arena .synthesis").innerText(),
+      ballots: await page.locator(".ballots > li").count(),
+      round2: await page.locator('.card[data-participant="call_claude"] .answer').innerText(),
+    };
+    await page.goto(`${page.url().split("#")[0]}#history`);
+    await page.locator(".conversations li a").first().click();
+    await page.locator(".arena .winner").waitFor();
+    expect(await page.locator(".arena .card").count()).toBe(live.cards);
+    expect(await page.locator(".winner").innerText()).toBe(live.winner);
+    expect(await page.locator(".arena .synthesis").innerText()).toBe(live.synthesis);
+    expect(await page.locator(".ballots > li").count()).toBe(live.ballots);
+    expect(await page.locator(".tab.done").count()).toBe(4);
+    expect(await page.locator('.card[data-participant="call_claude"] .answer').innerText()).toBe(live.round2);
+    expect(await page.locator("body").innerText()).not.toContain("debate_analysis");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+
+    await page.goto(page.url().split("#")[0]);
+    await ask(page, "/compare Hur lär jag mig TypeScript?");
+    await page.locator(".compare .note[role=status]").waitFor({ timeout: 60_000 });
+    const answers = await page.locator(".compare .card .answer").allInnerTexts();
+    await page.goto(`${page.url().split("#")[0]}#history`);
+    await page.locator(".conversations li a").first().click();
+    await page.locator(".compare .card").first().waitFor();
+    expect(await page.locator(".compare .card .answer").allInnerTexts()).toEqual(answers);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(errors).toEqual([]);
+  }, 120_000);
+
   it("survives streams cut every 400 ms: the page resumes its debate, and an EventSource sees every event exactly once", async () => {
     const { page, errors } = await open({ SSE_MAX_CONNECTION_MS: "400" });
     // The page's own stream is cut again and again; it resumes from the last event id each time.

@@ -17,6 +17,9 @@ export interface StoredMessage {
   content: string;
   status: "streaming" | "complete" | "error" | "cancelled";
   error: string | null;
+  /** An answer's format and full result, as its run stored them. */
+  mode?: string;
+  result?: unknown;
 }
 
 /** How the page names a stored mode (/revise is stored as "debate", its original name). */

@@ -5,7 +5,8 @@ import { Arena, CompareView, markdown } from "./arena.js";
 import { DeliberationView } from "./deliberation-view.js";
 import { HistoryPage, historyApi, type StoredMessage } from "./history.js";
 import { PanelView } from "./panel-view.js";
-import { emptyArena, reduce, type ArenaState } from "./arena-state.js";
+import { emptyArena, reduce, splitSynthesis, type ArenaState } from "./arena-state.js";
+import { storedEvents } from "./stored-events.js";
 import { streamChat, StreamError } from "./stream.js";
 import { loadSession, SignIn, signOut, type Session } from "./sign-in.js";
 import { VoiceBar } from "./voice-bar.js";
@@ -60,7 +61,14 @@ function App({ conversation }: { conversation?: string }) {
     historyApi<{ mode: string; messages: StoredMessage[] }>("GET", `/${encodeURIComponent(conversation)}`).then(
       (c) => {
         thread.current = { id: conversation, kind: threadKindOf(formatOfStoredMode(c!.mode)) };
-        setMessages(c!.messages.map((m) => (m.role === "user" ? { id: nextId++, role: "user", text: m.content } : { id: nextId++, role: "assistant", text: m.content, stored: m })));
+        setMessages(
+          c!.messages.map((m, i) => {
+            if (m.role === "user") return { id: nextId++, role: "user", text: m.content };
+            // The run's own view, replayed from what it stored; the text alone for chat.
+            const events = storedEvents(m.id, m.mode, m.result, c!.messages[i - 1]?.content ?? "");
+            return { id: nextId++, role: "assistant", text: m.content, stored: m, ...(events ? { arena: events.reduce(reduce, emptyArena()) } : {}) };
+          }),
+        );
       },
       (err: Error) => setLoadError(err.message),
     );
@@ -172,14 +180,37 @@ function Hint() {
   );
 }
 
-/** A stored answer: its text, and how its run ended when it did not complete. */
-function StoredAnswer({ m }: { m: StoredMessage }) {
+/** How a stored run ended, when it did not complete. */
+function EndedNote({ m }: { m: StoredMessage }) {
   const t = useT();
   const ended = { streaming: t("stored.streaming"), error: t("stored.error", { error: m.error ?? "" }), cancelled: t("stored.cancelled"), complete: "" }[m.status];
+  return ended ? <p class="note">({ended})</p> : null;
+}
+
+/** A stored answer without a view of its own: its text (never the arena's data block), and how its run ended. */
+function StoredAnswer({ m }: { m: StoredMessage }) {
+  const text = splitSynthesis(m.content).markdown;
   return (
     <div>
-      {m.content && <div class="synthesis" dangerouslySetInnerHTML={{ __html: markdown.render(m.content) }} />}
-      {ended && <p class="note">({ended})</p>}
+      {text && <div class="synthesis" dangerouslySetInnerHTML={{ __html: markdown.render(text) }} />}
+      <EndedNote m={m} />
+    </div>
+  );
+}
+
+/** A stored /dvoice debate's audio: a player and its exports (kept for the most recent debates). */
+function StoredAudio({ id }: { id: string }) {
+  const t = useT();
+  const url = `/api/v1/debates/${encodeURIComponent(id)}/audio`;
+  return (
+    <div class="voice-bar stored" aria-label={t("voice.label")}>
+      <audio controls preload="none" src={`${url}.wav`} />
+      <a href={`${url}.wav`} download>
+        {t("voice.download")} (WAV)
+      </a>
+      <a href={`${url}.mp3`} download>
+        MP3
+      </a>
     </div>
   );
 }
@@ -211,7 +242,7 @@ function Usage({ asked, code }: { asked: string; code: string }) {
 
 function Answer({ m, asked, retry }: { m: Message; asked: string; retry: (text: string) => void }) {
   const t = useT();
-  if (m.stored) return <StoredAnswer m={m.stored} />;
+  if (m.stored && !m.arena) return <StoredAnswer m={m.stored} />;
   const a = m.arena!;
   const errorText = a.error ? (a.error.code === "unknown_option" ? t("error.unknown_option", { detail: a.error.message }) : `${a.error.message} (${a.error.code})`) : m.error;
   return (
@@ -219,8 +250,10 @@ function Answer({ m, asked, retry }: { m: Message; asked: string; retry: (text: 
       {m.player && a.debateId && (
         <VoiceBar player={m.player} view={m.voice ?? { playing: false, paused: false }} downloadUrl={a.done ? `/api/v1/debates/${a.debateId}/audio.wav` : undefined} />
       )}
+      {m.stored && a.voice && a.debateId && <StoredAudio id={a.debateId} />}
       {a.simulated && (a.deliberation || a.panel) && <p class="note simulated">{t("arena.simulated")}</p>}
       {a.deliberation ? <DeliberationView s={a.deliberation} /> : a.panel ? <PanelView s={a.panel} /> : a.compare ? <CompareView c={a.compare} simulated={a.simulated} /> : a.debateId ? <Arena s={a} voiceSpeaker={m.voice?.speaker} /> : a.chat ? <p class="chat">{a.chat}</p> : m.running ? <p class="note">{t("answer.pending")}</p> : null}
+      {m.stored && <EndedNote m={m.stored} />}
       {a.error && USAGE_ERRORS.has(a.error.code) ? (
         <Usage asked={asked} code={a.error.code} />
       ) : a.error?.code === "cancelled" ? (
