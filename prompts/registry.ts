@@ -135,7 +135,7 @@ export const PROMPTS: readonly PromptDefinition[] = [
   },
   {
     key: "deliberation.title",
-    description: "Seed formats: the conversation title (3–5 words) from the first question",
+    description: "The deliberation formats: the conversation title (3–5 words) from the first question",
     placeholders: [P.question()],
     default: V.DELIBERATION_TITLE,
   },
