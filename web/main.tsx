@@ -15,7 +15,7 @@ import { initialLang, LangContext, LangSwitch, rememberLang, useT } from "./i18n
 import type { Lang } from "../state/messages/index.js";
 import { commandFormatOf } from "../state/commands.js";
 import { FORMATS, formatOfStoredMode, threadKindOf, type FormatId } from "../state/formats.js";
-import type { MessageKey } from "../state/messages/index.js";
+import { CATALOGUES, type MessageKey } from "../state/messages/index.js";
 import "./styles.css";
 
 /** One entry of the session's history. */
@@ -215,6 +215,12 @@ function StoredAudio({ id }: { id: string }) {
   );
 }
 
+/** An `error` event in the reader's words (the server's message, in English, as the detail), or as it came for a code the catalogues lack. */
+function errorInWords(t: ReturnType<typeof useT>, error: { code: string; message: string }): string {
+  const key = `error.${error.code}`;
+  return key in CATALOGUES.en ? t(key as MessageKey, { detail: error.message }) : `${error.message} (${error.code})`;
+}
+
 /** The errors of a message that could not start a run: explained with examples, and nothing to retry. */
 const USAGE_ERRORS = new Set(["missing_topic", "empty_message"]);
 
@@ -244,7 +250,7 @@ function Answer({ m, asked, retry }: { m: Message; asked: string; retry: (text: 
   const t = useT();
   if (m.stored && !m.arena) return <StoredAnswer m={m.stored} />;
   const a = m.arena!;
-  const errorText = a.error ? (a.error.code === "unknown_option" ? t("error.unknown_option", { detail: a.error.message }) : `${a.error.message} (${a.error.code})`) : m.error;
+  const errorText = a.error ? errorInWords(t, a.error) : m.error;
   return (
     <div>
       {m.player && a.debateId && (
