@@ -10,19 +10,20 @@ import { ConfigError, DebattError } from "../state/errors.js";
 import { openCheckpoints } from "../providers/checkpointer.js";
 import { openHistory } from "../history/open.js";
 import { createDeliberationPrinter, type T } from "./deliberation-printer.js";
+import { TerminalText } from "./terminal-text.js";
 import { LANGS, pickLang, translate, type Lang } from "../state/messages/index.js";
 
 /** The round types, in order (round 4 is the vote). */
 const ROUND_TYPES = ["introduction", "argument", "deepening", "voting"] as const;
 
 /** Terminal styling, off when stdout is not a terminal or NO_COLOR is set. */
-function styles(enabled: boolean) {
+export function styles(enabled: boolean) {
   const wrap = (code: number) => (s: string) => (enabled ? `\x1b[${code}m${s}\x1b[0m` : s);
   return { bold: wrap(1), dim: wrap(2), red: wrap(31), green: wrap(32), yellow: wrap(33), cyan: wrap(36) };
 }
 
 /** Renders events for people: round headers, who speaks, streaming text, the vote table, winner, synthesis. */
-export function createPrettyPrinter(write: (s: string) => void, color: boolean, t: T) {
+export function createPrettyPrinter(write: (s: string) => void, color: boolean, t: T, status: (s: string) => void = () => {}) {
   const c = styles(color);
   let inArenaBlock = false;
   // /compare answers stream in parallel: each is printed whole when it ends.
@@ -39,13 +40,17 @@ export function createPrettyPrinter(write: (s: string) => void, color: boolean, 
         const type = ROUND_TYPES[e.data.round - 1];
         write(`\n${c.yellow(`━━ ${t("arena.round", { n: e.data.round, type: type ? t(`round.${type}`) : e.data.type })} ━━`)} ${c.dim(e.data.order.join(" → "))}\n`);
         break;
-      case "debate-participant-start":
+      case "debate-participant-start": {
         write(`\n${c.cyan(c.bold(`▶ ${e.data.model}`))} ${c.dim(`(${e.data.position})`)}\n`);
+        const type = ROUND_TYPES[e.data.round - 1];
+        status(`${t("arena.round", { n: e.data.round, type: type ? t(`round.${type}`) : "" })} · ${e.data.model} ${t("card.writing")}`);
         break;
+      }
       case "debate-participant-delta":
         write(e.data.delta);
         break;
       case "debate-participant-end":
+        status("");
         write(e.data.status === "ok" ? c.dim(`\n   ${t("card.stats", { words: e.data.word_count, seconds: (e.data.latency_ms / 1000).toFixed(1) })}\n`) : c.red(`\n   ✗ ${e.data.model}: ${e.data.error}\n`));
         break;
       case "debate-vote-result":
@@ -196,9 +201,13 @@ async function main(): Promise<number> {
     service.cancel(runId);
   });
   const write = (s: string) => process.stdout.write(s);
+  const tty = process.stdout.isTTY === true;
+  const color = tty && !process.env.NO_COLOR;
+  // For people: wrapped to the terminal, markdown rendered, a status line at the bottom.
+  const text = new TerminalText(write, { width: tty ? (process.stdout.columns ?? 80) : Infinity, tty, style: styles(color) });
   const print = args.values.json
     ? (e: ClientEvent) => write(`${JSON.stringify(e)}\n`)
-    : createPrettyPrinter(write, process.stdout.isTTY === true && !process.env.NO_COLOR, t);
+    : createPrettyPrinter((s) => text.write(s), color, t, (s) => text.status(s));
   let failed = false;
   // The audio exactly as it was streamed: the chunks, in order (one speaker at a time).
   const audio: Buffer[] = [];
@@ -214,6 +223,7 @@ async function main(): Promise<number> {
     }
     print(e);
   }
+  if (!args.values.json) text.end();
   await player?.finish();
   await checkpoints.close();
   await history.close();

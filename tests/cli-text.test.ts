@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { TerminalText } from "../cli/terminal-text.js";
+
+const plain = { bold: (s: string) => s, dim: (s: string) => s, red: (s: string) => s, green: (s: string) => s, yellow: (s: string) => s, cyan: (s: string) => s };
+const tagged = { ...plain, bold: (s: string) => `<b>${s}</b>`, dim: (s: string) => `<dim>${s}</dim>` };
+
+/** A TerminalText writing into a string. */
+function terminal(options: { width?: number; tty?: boolean; style?: typeof plain } = {}) {
+  let out = "";
+  const text = new TerminalText((s) => (out += s), { width: options.width ?? 30, tty: options.tty ?? false, style: options.style ?? plain });
+  return { text, out: () => out };
+}
+
+describe("text in the terminal", () => {
+  it("wraps at word boundaries to the width, however the text is streamed", () => {
+    const sentence = "Deliberation helps when the models disagree about facts that can be checked, and less when they only differ in tone or emphasis.";
+    const { text, out } = terminal({ width: 30 });
+    // Pieces of 7 characters, and pieces that begin with the space between two words.
+    for (const piece of sentence.match(/.{1,7}/g)!) text.write(piece);
+    text.write("\n");
+    for (const piece of sentence.match(/\s*\S+/g)!) text.write(piece);
+    text.write("\n");
+    const rows = out().trimEnd().split("\n");
+    expect(rows.length).toBeGreaterThan(3);
+    for (const row of rows) expect([...row].length).toBeLessThanOrEqual(30);
+    for (const row of rows) expect(row).not.toMatch(/^\s/);
+    expect(rows.join(" ").split(/\s+/)).toEqual([...sentence.split(/\s+/), ...sentence.split(/\s+/)]);
+  });
+
+  it("never begins a row with the space after a word that filled the row before it", () => {
+    for (const pieces of [["aaaaaaaaa bbbbbbbbb cccccccccc dddd\n"], ["aaaaaaaaa ", "bbbbbbbbb ", "cccccccccc ", "dddd\n"]]) {
+      const { text, out } = terminal({ width: 30 });
+      for (const p of pieces) text.write(p);
+      expect(out()).toBe("aaaaaaaaa bbbbbbbbb cccccccccc\ndddd\n");
+    }
+  });
+
+  it("renders markdown: headings and **bold** in bold, list items as bullets", () => {
+    const { text, out } = terminal({ width: 80, style: tagged });
+    text.write("## Summary\nThe **strongest** point:\n- one\n* two\n");
+    expect(out()).toBe("<b>Summary</b>\nThe <b>strongest</b> point:\n• one\n• two\n");
+  });
+
+  it("keeps a status line at the bottom of a terminal while text streams above it, and clears it at the end", () => {
+    const { text, out } = terminal({ width: 80, tty: true, style: tagged });
+    text.status("Round 1 · Claude writing…");
+    text.write("Claude says ");
+    text.write("hello.\n");
+    text.end();
+    const screen = out();
+    expect(screen).toContain("<dim>Round 1 · Claude writing…</dim>");
+    // Each redraw erases the status line and the growing line first.
+    expect(screen).toContain("\r\x1b[2K\x1b[1A\r\x1b[2K");
+    expect(screen).toContain("Claude says hello.\n");
+    expect(screen.endsWith("<dim>Round 1 · Claude writing…</dim>")).toBe(false);
+  });
+
+  it("writes complete lines only when the output is not a terminal", () => {
+    const { text, out } = terminal({ width: Infinity });
+    text.write("half a ");
+    expect(out()).toBe("");
+    text.write("line\nand the rest");
+    expect(out()).toBe("half a line\n");
+    text.end();
+    expect(out()).toBe("half a line\nand the rest\n");
+  });
+});
