@@ -163,7 +163,7 @@ async function main(): Promise<number> {
     player = args.values.play ? AudioPlayer.start() : undefined;
   } catch (err) {
     if (!(err instanceof NoPlayerError)) throw err;
-    process.stderr.write(`${err.message}\n`);
+    process.stderr.write(`${t("cli.noPlayer")}\n`);
     return 2;
   }
   let service: RunService;

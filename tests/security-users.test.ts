@@ -133,7 +133,7 @@ describe.each(HISTORY_DATABASES)("users and tokens on $db", (database) => {
 describe("npm run users", () => {
   const run = promisify(execFile);
   it("adds a user (printing the token once), lists and removes them, in the environment's database", async () => {
-    const env = { ...process.env, DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-users-")) };
+    const env = { ...process.env, LC_ALL: "", LC_MESSAGES: "", LANG: "C.UTF-8", DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-users-")) };
     const cli = (...args: string[]) => run(process.execPath, ["--import", "tsx", "cli/users.ts", ...args], { env });
     const added = await cli("add", "Ada", "Lovelace");
     const token = /token \(shown only now\): (dbt_\S+)/.exec(added.stdout)![1];
@@ -144,5 +144,9 @@ describe("npm run users", () => {
     expect((await cli("remove", id)).stdout).toContain("no longer works");
     await expect(cli("remove", id)).rejects.toMatchObject({ code: 1 });
     await expect(cli("frobnicate")).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("usage: npm run users") });
+    // In Swedish where the terminal is Swedish.
+    const swedish = (...args: string[]) => run(process.execPath, ["--import", "tsx", "cli/users.ts", ...args], { env: { ...env, LANG: "sv_SE.UTF-8" } });
+    expect((await swedish("add", "Grace")).stdout).toMatch(/token \(visas bara nu\): dbt_/);
+    await expect(swedish("frobnicate")).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("användning: npm run users") });
   });
 });
