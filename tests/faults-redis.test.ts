@@ -69,6 +69,7 @@ describe.skipIf(!binary)(`a Redis outage with two instances${binary ? "" : " (sk
 
   it("ends a replay whose events are lost for good with a replay_incomplete error and done, neither with an id", async () => {
     const raw = new Redis(redis.url);
+    raw.on("error", () => {});
     const logB = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
     const serverB = await startApp({ ...testDeps().deps, events: logB });
     try {
@@ -116,6 +117,7 @@ describe.skipIf(!binary)(`a Redis outage with two instances${binary ? "" : " (sk
   it("writes what piles up while Redis hangs in one batch: a deletion and a close wait for one write, not one per event", async () => {
     const log = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
     const raw = new Redis(redis.url);
+    raw.on("error", () => {});
     try {
       await log.append("hung-run", { id: 1, event: "metadata", data: {} });
       redis.pause();
@@ -137,6 +139,7 @@ describe.skipIf(!binary)(`a Redis outage with two instances${binary ? "" : " (sk
   it("deletes a conversation while Redis is down (204, never 500) and deletes its events there once Redis is back", async () => {
     const db = await sqliteHistory();
     const raw = new Redis(redis.url);
+    raw.on("error", () => {});
     const log = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
     const server = await startApp({ ...testDeps().deps, events: log }, { history: db.history, checkpointer: new MemorySaver() });
     try {
