@@ -227,13 +227,15 @@ export class RedisEventLog implements EventLog {
 
   onStopRequest(listener: (runId: string) => void): void {
     if (!this.subscriber) {
-      // Subscribed connections take no other commands: a connection of its own, resubscribed by ioredis after an outage.
-      this.subscriber = this.client.duplicate({ ...redisOptions(), enableOfflineQueue: true });
-      this.subscriber.on("error", () => {});
-      this.subscriber.on("message", (_channel: string, runId: string) => {
+      // Subscribed connections take no other commands: a connection of its own. It subscribes on
+      // every (re)connection, so an instance that starts while Redis is down still hears stops later.
+      this.subscriber = this.client.duplicate({ ...redisOptions(), enableOfflineQueue: true, maxRetriesPerRequest: null });
+      const subscriber = this.subscriber;
+      subscriber.on("error", () => {});
+      subscriber.on("ready", () => void subscriber.subscribe(STOP_CHANNEL).catch(() => {}));
+      subscriber.on("message", (_channel: string, runId: string) => {
         for (const l of this.stopListeners) l(runId);
       });
-      void this.subscriber.subscribe(STOP_CHANNEL).catch(() => {});
     }
     this.stopListeners.add(listener);
   }

@@ -94,4 +94,29 @@ describe.skipIf(!binary)(`stopping a run from another instance${binary ? "" : " 
       await logB.close();
     }
   });
+
+  it("reaches an instance that started while Redis was down", async () => {
+    await redis.kill();
+    const logA = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
+    const a = testDeps({ script: slowTurns });
+    const serverA = await startApp({ ...a.deps, events: logA });
+    await redis.restart();
+    const logB = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
+    const serverB = await startApp({ ...testDeps().deps, events: logB });
+    try {
+      let stopping: Promise<Response> | undefined;
+      let runId = "";
+      const { events } = await readSse(await postChat(serverA.url, { message: "/debatt X", participants: THREE }), (e) => {
+        if (e.event === "metadata") runId = String(e.data.run_id);
+        if (e.event === "debate-participant-end" && !stopping) stopping = cancel(serverB.url, runId);
+      });
+      expect((await stopping!).status).toBe(202);
+      expect(events.slice(-2).map((e) => [e.event, e.data.code])).toEqual([["error", "cancelled"], ["done", undefined]]);
+    } finally {
+      await serverA.close();
+      await serverB.close();
+      await logA.close();
+      await logB.close();
+    }
+  });
 });
