@@ -84,7 +84,7 @@ export function createDeliberationPrinter(write: (s: string) => void, c: Styles,
           if (r.decision !== "STAND") write(`${r.revisedResponse}\n`);
         }
         const s = e.data.data.summary;
-        write(c.dim(`\n  ${t("dv.revisionSummary", { revised: s.revised, stood: s.stood, merged: s.merged })}${t("cli.unparsed", { n: s.parseFailed })}\n`));
+        write(c.dim(`\n  ${t("dv.revisionSummary", { revised: s.revised, stood: s.stood, merged: s.merged })}${s.parseFailed ? t("cli.unparsed", { n: s.parseFailed }) : ""}\n`));
         return true;
       }
       case "vote-round-start":

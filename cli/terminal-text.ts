@@ -4,6 +4,15 @@ import type { Styles } from "./deliberation-printer.js";
 const ANSI = /\x1b\[[0-9;]*m/g;
 const visibleLength = (s: string) => [...s.replace(ANSI, "")].length;
 
+/** A line ready to print: a whole logical line, or a row of one that was longer than the screen. */
+interface Printable {
+  text: string;
+  /** A row cut from a longer line: printed as it is, not wrapped again. */
+  row: boolean;
+  /** The rows after the first of a long line: no list bullet, a heading's rows stay bold. */
+  continues: boolean;
+}
+
 /**
  * Text for people in a terminal: streamed pieces become lines wrapped at word boundaries to the
  * terminal's width, markdown is rendered (headings in bold, `**bold**`, list bullets), and, on a
@@ -17,6 +26,10 @@ export class TerminalText {
   /** Whether the bottom area (the growing line and the status line) is on screen, and with a status line. */
   private drawn = false;
   private wasStatus = false;
+  /** The line being written began on an earlier row (it was longer than the screen). */
+  private continues = false;
+  /** Whether that line is a heading (its rows stay bold). */
+  private heading = false;
 
   constructor(
     private readonly out: (s: string) => void,
@@ -27,16 +40,20 @@ export class TerminalText {
   write(text: string): void {
     const parts = text.split("\n");
     this.line += parts[0];
-    const done: string[] = [];
+    const done: Printable[] = [];
     for (const part of parts.slice(1)) {
-      done.push(this.line);
+      done.push({ text: this.line, row: false, continues: this.continues });
       this.line = part;
+      this.continues = false;
     }
     // A line already wider than the screen: its full rows go out now, the rest keeps growing.
     const rows = this.wrap(this.line);
     if (rows.length > 1) {
       this.line = rows.pop()!;
-      done.push(...rows.map((r) => `${r}\u0000`));
+      for (const r of rows) {
+        done.push({ text: r, row: true, continues: this.continues });
+        this.continues = true;
+      }
     }
     this.redraw(done);
   }
@@ -51,18 +68,21 @@ export class TerminalText {
   /** Writes out the line being written and removes the status line (at the end of the run). */
   end(): void {
     this.statusText = "";
-    const rest = this.line;
+    const rest: Printable = { text: this.line, row: false, continues: this.continues };
     this.line = "";
-    this.redraw(rest ? [rest] : []);
+    this.continues = false;
+    this.redraw(rest.text ? [rest] : []);
   }
 
   /** Erases the bottom area, prints the completed lines, and draws the area again. */
-  private redraw(lines: string[]): void {
+  private redraw(lines: Printable[]): void {
     const { tty } = this.options;
     let s = "";
     if (tty && this.drawn) s += this.wasStatus ? "\r\x1b[2K\x1b[1A\r\x1b[2K" : "\r\x1b[2K";
-    // A row cut by `wrap` (marked with NUL) is already one screen row: it is not wrapped again.
-    for (const l of lines) s += l.endsWith("\u0000") ? `${this.render(l.slice(0, -1))}\n` : this.wrap(this.render(l)).map((r) => `${r}\n`).join("");
+    for (const l of lines) {
+      const rendered = this.render(l.text, l.continues);
+      s += l.row ? `${rendered}\n` : this.wrap(rendered).map((r) => `${r}\n`).join("");
+    }
     if (tty) {
       s += this.line;
       if (this.statusText) s += `\n${this.options.style.dim(this.statusText)}`;
@@ -72,12 +92,17 @@ export class TerminalText {
     if (s) this.out(s);
   }
 
-  /** Markdown for the eye: `# Heading` in bold, `**bold**` in bold, `- item` and `* item` as bullets. */
-  private render(line: string): string {
+  /**
+   * Markdown for the eye: `# Heading` in bold, `**bold**` in bold, `- item` and `* item` as
+   * bullets. A row that continues a long line gets no bullet (a ` - ` inside a sentence is no list
+   * item), stays bold if the line is a heading, and loses a `**` whose pair is on another row.
+   */
+  private render(line: string, continues: boolean): string {
     const { style } = this.options;
-    const heading = /^#{1,6}\s+(.*)$/.exec(line);
-    if (heading) return style.bold(heading[1]);
-    return line.replace(/^(\s*)[-*]\s+/, "$1• ").replace(/\*\*([^*]+)\*\*/g, (_m, inner: string) => style.bold(inner));
+    if (!continues) this.heading = /^#{1,6}\s/.test(line);
+    if (this.heading) return style.bold(continues ? line : line.replace(/^#{1,6}\s+/, ""));
+    const bulleted = continues ? line : line.replace(/^(\s*)[-*]\s+/, "$1• ");
+    return bulleted.replace(/\*\*([^*]+)\*\*/g, (_m, inner: string) => style.bold(inner)).replace(/\*\*/g, "");
   }
 
   /** A line cut at word boundaries into rows of at most the width (a word longer than a row is cut where it must be). */
@@ -94,8 +119,10 @@ export class TerminalText {
       row += row === "" ? word.trimStart() : word;
       // Only a word longer than a row is cut; a trailing space is not worth a row of its own.
       while (visibleLength(row.trimEnd()) > width) {
-        rows.push(row.slice(0, width));
-        row = row.slice(width);
+        // By code points, so that no emoji is cut in half.
+        const chars = [...row];
+        rows.push(chars.slice(0, width).join(""));
+        row = chars.slice(width).join("");
       }
     }
     rows.push(row);

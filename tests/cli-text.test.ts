@@ -41,6 +41,24 @@ describe("text in the terminal", () => {
     expect(out()).toBe("<b>Summary</b>\nThe <b>strongest</b> point:\n• one\n• two\n");
   });
 
+  it("renders a line longer than the screen as one: a heading's rows all bold, a bullet only on its first row, no stray **", () => {
+    const { text, out } = terminal({ width: 20, style: tagged });
+    for (const piece of "## A heading that is far too long\n- one two three four five - six seven eight nine\nsome **bold words that wrap** here\n".match(/.{1,5}/gs)!) text.write(piece);
+    const rows = out().trimEnd().split("\n");
+    expect(rows.slice(0, 2).every((r) => r.startsWith("<b>") && r.endsWith("</b>"))).toBe(true);
+    expect(rows.filter((r) => r.startsWith("•"))).toHaveLength(1);
+    expect(out()).not.toContain("**");
+    expect(out()).not.toMatch(/^#/m);
+  });
+
+  it("cuts a word longer than a row between characters, never inside an emoji", () => {
+    const { text, out } = terminal({ width: 20 });
+    text.write(`${"😀".repeat(45)}\n`);
+    const rows = out().trimEnd().split("\n");
+    expect(rows.length).toBe(3);
+    for (const row of rows) expect(row.isWellFormed()).toBe(true);
+  });
+
   it("keeps a status line at the bottom of a terminal while text streams above it, and clears it at the end", () => {
     const { text, out } = terminal({ width: 80, tty: true, style: tagged });
     text.status("Round 1 · Claude writing…");

@@ -124,14 +124,15 @@ export function AdminPage({ enabled }: { enabled: boolean }) {
 function PromptEditor({ token, prompt, onSaved }: { token: string; prompt: PromptView; onSaved: (p: PromptView) => void }) {
   const t = useT();
   const [text, setText] = useState(prompt.effective);
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  // A confirmation is kept as its key, so it follows a language switch; an error is the API's text.
+  const [message, setMessage] = useState<{ ok: boolean; text: string | MessageKey } | null>(null);
   const id = `prompt-${prompt.key.replace(/\W/g, "-")}`;
   const save = async (method: "PUT" | "DELETE") => {
     try {
       const next = await api<PromptView>(token, method, `/prompts/${encodeURIComponent(prompt.key)}`, method === "PUT" ? { text } : undefined);
       onSaved(next);
       setText(next.effective);
-      setMessage({ ok: true, text: method === "PUT" ? t("admin.saved") : t("admin.reverted") });
+      setMessage({ ok: true, text: method === "PUT" ? "admin.saved" : "admin.reverted" });
     } catch (e) {
       setMessage({ ok: false, text: (e as Error).message });
     }
@@ -162,7 +163,7 @@ function PromptEditor({ token, prompt, onSaved }: { token: string; prompt: Promp
       </div>
       {message && (
         <p class={message.ok ? "ok" : "error"} role={message.ok ? "status" : "alert"}>
-          {message.text}
+          {message.ok ? t(message.text as MessageKey) : message.text}
         </p>
       )}
     </article>
@@ -186,7 +187,7 @@ function VoiceSettingsForm({ token }: { token: string }) {
       const next = await api<VoiceSettingsView>(token, "PUT", "/debate/voice-settings", key ? { ...rest, api_key: key } : rest);
       setSettings(next);
       setKey("");
-      setMessage({ ok: true, text: t("voiceAdmin.saved") });
+      setMessage({ ok: true, text: "voiceAdmin.saved" });
     } catch (err) {
       setMessage({ ok: false, text: (err as Error).message });
     }
@@ -229,7 +230,7 @@ function VoiceSettingsForm({ token }: { token: string }) {
       <button type="submit">{t("voiceAdmin.save")}</button>
       {message && (
         <p class={message.ok ? "ok" : "error"} role={message.ok ? "status" : "alert"}>
-          {message.text}
+          {message.ok ? t(message.text as MessageKey) : message.text}
         </p>
       )}
     </form>

@@ -159,7 +159,7 @@ function WinnerBanner({ s }: { s: ArenaState }) {
   const tiebreak = r.tiebreaker === "word_count" || r.tiebreaker === "alphabetical" ? t(`tiebreak.${r.tiebreaker}`) : t("tiebreak.tie");
   return (
     <div class="winner" role="status">
-      <span aria-hidden="true">👑</span> {t("winner.label")} <strong>{r.winner}</strong> {t("winner.votes", { votes: r.vote_counts[r.winner] ?? 0 })}
+      <span aria-hidden="true">👑</span> {t("winner.label")} <strong>{r.winner}</strong> {(r.vote_counts[r.winner] ?? 0) === 1 ? t("winner.vote1") : t("winner.votes", { votes: r.vote_counts[r.winner] ?? 0 })}
       {r.tiebreaker_used && <span class="note"> ({tiebreak})</span>}
     </div>
   );

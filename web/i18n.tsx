@@ -12,10 +12,9 @@ export function initialLang(): Lang {
   return pickLang(navigator.languages?.length ? navigator.languages : [navigator.language]);
 }
 
-/** Remembers the reader's choice and says it to assistive technology (the document's `lang`). */
+/** Remembers the reader's choice (only a choice: the browser's language is not stored as one). */
 export function rememberLang(lang: Lang): void {
   localStorage.setItem(STORAGE_KEY, lang);
-  document.documentElement.lang = lang;
 }
 
 /** The page's language. */

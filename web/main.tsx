@@ -24,7 +24,8 @@ interface Message {
   role: "user" | "assistant";
   text: string;
   arena?: ArenaState;
-  error?: string;
+  /** Why the stream failed, translated when shown (the reader may switch language). */
+  failure?: { code: string; detail: string };
   running?: boolean;
   /** /dvoice: the player of this debate's audio and what it shows. */
   player?: VoicePlayer;
@@ -91,17 +92,28 @@ function App({ conversation }: { conversation?: string }) {
     if (kind !== thread.current.kind || !takesFollowUps(kind)) thread.current = { id: crypto.randomUUID(), kind };
     try {
       await streamChat({ message: text, threadId: thread.current.id }, (e) => {
-        if (e.event === "debate-voice-speaker") answer.player?.speaks(e.data.model, e.data.sentences);
-        if (e.event === "debate-voice-chunk") answer.player?.enqueue(e.data.model, e.data.pcm_b64, e.data.sentence_index);
+        if (e.event === "debate-voice-speaker") answer.player?.speaks(e.data.model, e.data.round, e.data.sentences);
+        // Stopped (here, in another tab, or on another instance): the audio stops with the text.
+        if (e.event === "error" && e.data.code === "cancelled") answer.player?.stop();
+        if (e.event === "debate-voice-chunk") answer.player?.enqueue(e.data.model, e.data.pcm_b64, e.data.round, e.data.sentence_index);
         else update(answer.id, (m) => ({ ...m, arena: reduce(m.arena!, e), ...(e.event === "metadata" ? { runId: e.data.run_id } : {}) }));
       });
     } catch (err) {
-      const message =
-        err instanceof StreamError && (err.code === "network" || err.code === "stream_dropped") ? t(`error.${err.code}`, { detail: err.detail }) : err instanceof StreamError ? err.message : String(err);
-      update(answer.id, (m) => ({ ...m, error: message }));
+      const failure = err instanceof StreamError ? { code: err.code, detail: err.detail } : { code: "", detail: String(err) };
+      update(answer.id, (m) => ({ ...m, failure }));
     } finally {
       update(answer.id, (m) => ({ ...m, running: false }));
     }
+  }
+
+  /** Stops a run on the server, wherever it runs (its stream then ends by itself), and its audio here. */
+  async function stop(m: Message) {
+    m.player?.stop();
+    const res = await fetch(`/api/v1/debates/${encodeURIComponent(m.runId!)}/cancel`, { method: "POST" }).catch(() => null);
+    // 409: it had just ended anyway. Anything else is worth saying.
+    if (res && (res.ok || res.status === 409)) return;
+    const body = (await res?.json().catch(() => null)) as { error?: { code: string; message: string } } | null;
+    update(m.id, (x) => ({ ...x, failure: { code: "stop_failed", detail: body?.error?.message ?? (res ? `HTTP ${res.status}` : "network") } }));
   }
 
   function submit(e: Event) {
@@ -145,7 +157,7 @@ function App({ conversation }: { conversation?: string }) {
         />
         {stoppable ? (
           // Stops the run on the server, wherever it runs; its stream then ends by itself.
-          <button type="button" class="stop" onClick={() => void fetch(`/api/v1/debates/${encodeURIComponent(stoppable.runId!)}/cancel`, { method: "POST" })}>
+          <button type="button" class="stop" onClick={() => void stop(stoppable)}>
             {t("composer.stop")}
           </button>
         ) : (
@@ -203,7 +215,7 @@ function StoredAudio({ id }: { id: string }) {
   const t = useT();
   const url = `/api/v1/debates/${encodeURIComponent(id)}/audio`;
   return (
-    <div class="voice-bar stored" aria-label={t("voice.label")}>
+    <div class="voice-bar stored" role="group" aria-label={t("voice.label")}>
       <audio controls preload="none" src={`${url}.wav`} />
       <a href={`${url}.wav`} download>
         {t("voice.download")} (WAV)
@@ -219,6 +231,13 @@ function StoredAudio({ id }: { id: string }) {
 function errorInWords(t: ReturnType<typeof useT>, error: { code: string; message: string }): string {
   const key = `error.${error.code}`;
   return key in CATALOGUES.en ? t(key as MessageKey, { detail: error.message }) : `${error.message} (${error.code})`;
+}
+
+/** A failed stream or stop in the reader's words. */
+function failureInWords(t: ReturnType<typeof useT>, f: { code: string; detail: string }): string {
+  if (f.code === "network" || f.code === "stream_dropped") return t(`error.${f.code}`, { detail: f.detail });
+  if (f.code === "stop_failed") return t("answer.stopFailed", { detail: f.detail });
+  return errorInWords(t, { code: f.code, message: f.detail });
 }
 
 /** The errors of a message that could not start a run: explained with examples, and nothing to retry. */
@@ -250,7 +269,7 @@ function Answer({ m, asked, retry }: { m: Message; asked: string; retry: (text: 
   const t = useT();
   if (m.stored && !m.arena) return <StoredAnswer m={m.stored} />;
   const a = m.arena!;
-  const errorText = a.error ? errorInWords(t, a.error) : m.error;
+  const errorText = a.error ? errorInWords(t, a.error) : m.failure && failureInWords(t, m.failure);
   return (
     <div>
       {m.player && a.debateId && (
@@ -263,12 +282,14 @@ function Answer({ m, asked, retry }: { m: Message; asked: string; retry: (text: 
       {a.error && USAGE_ERRORS.has(a.error.code) ? (
         <Usage asked={asked} code={a.error.code} />
       ) : a.error?.code === "cancelled" ? (
-        <p class="note">{t("answer.stopped")}</p>
+        <p class="note" role="status">
+          {t("answer.stopped")}
+        </p>
       ) : (
         errorText && (
           <div class="error" role="alert">
             <p>{errorText}</p>
-            {!m.running && (
+            {!m.running && a.error?.code !== "unknown_option" && (
               <button type="button" onClick={() => retry(asked)}>
                 {t("answer.retry")}
               </button>
@@ -292,13 +313,18 @@ function Root() {
     loadSession().then(setSession, () => setSession({ auth: "none", user: null }));
     return () => removeEventListener("hashchange", onHash);
   }, []);
-  useEffect(() => rememberLang(lang), [lang]);
+  // The document's language, for assistive technology and hyphenation.
+  useEffect(() => void (document.documentElement.lang = lang), [lang]);
+  const choose = (next: Lang) => {
+    rememberLang(next);
+    setLang(next);
+  };
   const page = hash === "#admin" ? session && <AdminPage enabled={session.admin !== false} /> : !session ? null : session.auth === "tokens" && !session.user ? <SignIn onSignedIn={setSession} /> : hash === "#history" ? <HistoryPage /> : conversationPage(hash);
   return (
     <LangContext.Provider value={lang}>
       <div class="top-bar">
         {session?.auth === "tokens" && session.user && <SignedIn name={session.user.name} />}
-        <LangSwitch lang={lang} onChange={setLang} />
+        <LangSwitch lang={lang} onChange={choose} />
       </div>
       {page}
     </LangContext.Provider>

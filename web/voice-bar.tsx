@@ -32,16 +32,17 @@ export function VoiceBar({ player, view, downloadUrl }: { player: VoicePlayer; v
   }, [active, player]);
 
   return (
-    <div class="voice-bar" aria-label={t("voice.label")}>
-      {active && <span class="live">LIVE</span>}
+    <div class="voice-bar" role="group" aria-label={t("voice.label")}>
+      {active && <span class="live">{t("voice.live")}</span>}
       <button type="button" onClick={() => player.togglePause()} aria-label={view.paused ? t("voice.play") : t("voice.pause")}>
         {view.paused ? "▶" : "⏸"}
       </button>
       <canvas ref={canvas} width={256} height={32} aria-hidden="true" class={active ? "wave active" : "wave"} />
       <span class="now" aria-live="polite">
         {view.speaker ? t("voice.speaking", { speaker: view.speaker }) : view.playing ? "" : t("voice.silent")}
-        {view.sentence && <q class="sentence">{view.sentence}</q>}
       </span>
+      {/* Outside the live region: a screen reader would read every sentence over the audio. */}
+      {view.sentence && <q class="sentence">{view.sentence}</q>}
       <label>
         {t("voice.volume")}
         <input type="range" min={0} max={1} step={0.05} defaultValue="1" onInput={(e) => player.setVolume(Number((e.target as HTMLInputElement).value))} />

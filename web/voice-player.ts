@@ -24,14 +24,16 @@ export class VoicePlayer {
   private gain: GainNode | undefined;
   analyser: AnalyserNode | undefined;
   /** Audio not yet scheduled, in order, with the speaker it belongs to. */
-  private pending: { samples: Int16Array; speaker: string; sentence: number }[] = [];
+  private pending: { samples: Int16Array; speaker: string; round: number; sentence: number }[] = [];
   /** When the last scheduled buffer ends, on the context's clock. */
   private endsAt = 0;
   private timer: number | undefined;
   private paused = false;
-  private speakerAt: { at: number; speaker: string; sentence: number }[] = [];
-  /** Each speaker's sentences, from its latest `debate-voice-speaker`. */
+  private speakerAt: { at: number; speaker: string; round: number; sentence: number }[] = [];
+  /** Each answer's sentences (by speaker and round), from its `debate-voice-speaker`. */
   private sentences = new Map<string, string[]>();
+  /** The buffers scheduled and not finished, so that a stop can silence them. */
+  private sources = new Set<AudioBufferSourceNode>();
 
   constructor(private readonly onChange: (view: VoiceView) => void) {}
 
@@ -45,17 +47,28 @@ export class VoicePlayer {
     this.gain.connect(this.analyser).connect(this.ctx.destination);
   }
 
-  /** Notes the sentences a speaker is about to say (`debate-voice-speaker`). */
-  speaks(speaker: string, sentences: string[]): void {
-    this.sentences.set(speaker, sentences);
+  /** Notes the sentences of a speaker's answer in a round (`debate-voice-speaker`). */
+  speaks(speaker: string, round: number, sentences: string[]): void {
+    this.sentences.set(`${speaker}|${round}`, sentences);
   }
 
-  /** Queues one `debate-voice-chunk` (base64 PCM) of `speaker`, which begins in sentence `sentence`. */
-  enqueue(speaker: string, pcmB64: string, sentence = 0): void {
+  /** Queues one `debate-voice-chunk` (base64 PCM) of `speaker` in `round`, which begins in sentence `sentence`. */
+  enqueue(speaker: string, pcmB64: string, round = 0, sentence = 0): void {
     this.unlock();
     const bytes = Uint8Array.from(atob(pcmB64), (c) => c.charCodeAt(0));
-    this.pending.push({ samples: new Int16Array(bytes.buffer, 0, bytes.length >> 1), speaker, sentence });
+    this.pending.push({ samples: new Int16Array(bytes.buffer, 0, bytes.length >> 1), speaker, round, sentence });
     this.pump();
+  }
+
+  /** Silences the debate at once: what is playing stops and what is queued is dropped (the run was stopped). */
+  stop(): void {
+    this.pending = [];
+    for (const source of this.sources) source.stop();
+    this.sources.clear();
+    this.speakerAt = [];
+    this.endsAt = this.ctx?.currentTime ?? 0;
+    clearTimeout(this.timer);
+    this.emit();
   }
 
   togglePause(): void {
@@ -75,7 +88,7 @@ export class VoicePlayer {
     const now = ctx.currentTime;
     if (this.endsAt < now) this.endsAt = now;
     while (this.pending.length && this.endsAt - now < SCHEDULE_AHEAD_S) {
-      const { samples, speaker, sentence } = this.pending.shift()!;
+      const { samples, speaker, round, sentence } = this.pending.shift()!;
       const buffer = ctx.createBuffer(1, samples.length, PCM.sampleRate);
       const channel = buffer.getChannelData(0);
       for (let i = 0; i < samples.length; i++) channel[i] = samples[i] / 32768;
@@ -83,7 +96,9 @@ export class VoicePlayer {
       source.buffer = buffer;
       source.connect(this.gain!);
       source.start(this.endsAt);
-      this.speakerAt.push({ at: this.endsAt, speaker, sentence });
+      this.sources.add(source);
+      source.onended = () => this.sources.delete(source);
+      this.speakerAt.push({ at: this.endsAt, speaker, round, sentence });
       this.endsAt += buffer.duration;
     }
     this.emit();
@@ -96,6 +111,6 @@ export class VoicePlayer {
     while (this.speakerAt.length > 1 && this.speakerAt[1].at <= now) this.speakerAt.shift();
     const playing = this.endsAt > now;
     const heard = playing ? this.speakerAt[0] : undefined;
-    this.onChange({ playing, paused: this.paused, speaker: heard?.speaker, sentence: heard && this.sentences.get(heard.speaker)?.[heard.sentence] });
+    this.onChange({ playing, paused: this.paused, speaker: heard?.speaker, sentence: heard && this.sentences.get(`${heard.speaker}|${heard.round}`)?.[heard.sentence] });
   }
 }
