@@ -66,21 +66,38 @@ describe.skipIf(!binary)(`stopping a run from another instance${binary ? "" : " 
     await redis?.kill();
   });
 
-  it("B stops a run that A is running: A's calls are aborted and A's stream ends with error cancelled and done", async () => {
+  /** Instances A (running slow turns) and B sharing this Redis; `beforeB` runs between starting them. */
+  async function twoInstances(beforeB: () => Promise<void> = async () => {}) {
     const logA = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
-    const logB = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
     const a = testDeps({ script: slowTurns });
     const serverA = await startApp({ ...a.deps, events: logA });
+    await beforeB();
+    const logB = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
     const serverB = await startApp({ ...testDeps().deps, events: logB });
-    try {
+    /** Runs a debate on A and, once its first turn has ended (B sees the run in Redis), asks B to stop it. */
+    const stopFromB = async () => {
       let stopping: Promise<Response> | undefined;
       let runId = "";
       const { events } = await readSse(await postChat(serverA.url, { message: "/debatt X", participants: THREE }), (e) => {
         if (e.event === "metadata") runId = String(e.data.run_id);
-        // Once B can see the run in Redis, B is asked to stop it.
         if (e.event === "debate-participant-end" && !stopping) stopping = cancel(serverB.url, runId);
       });
-      expect((await stopping!).status).toBe(202);
+      return { events, runId, stopped: await stopping! };
+    };
+    const close = async () => {
+      await serverA.close();
+      await serverB.close();
+      await logA.close();
+      await logB.close();
+    };
+    return { a, serverB, stopFromB, close };
+  }
+
+  it("B stops a run that A is running: A's calls are aborted and A's stream ends with error cancelled and done", async () => {
+    const { a, serverB, stopFromB, close } = await twoInstances();
+    try {
+      const { events, runId, stopped } = await stopFromB();
+      expect(stopped.status).toBe(202);
       expect(events.slice(-2).map((e) => [e.event, e.data.code])).toEqual([["error", "cancelled"], ["done", undefined]]);
       expect(events.filter((e) => e.event === "debate-participant-end")).toHaveLength(1);
       expect(a.models.calls.at(-1)!.aborted).toBe(true);
@@ -88,35 +105,19 @@ describe.skipIf(!binary)(`stopping a run from another instance${binary ? "" : " 
       await new Promise((r) => setTimeout(r, 200));
       expect(await errorOf(await cancel(serverB.url, runId))).toEqual([409, "run_finished"]);
     } finally {
-      await serverA.close();
-      await serverB.close();
-      await logA.close();
-      await logB.close();
+      await close();
     }
   });
 
   it("reaches an instance that started while Redis was down", async () => {
     await redis.kill();
-    const logA = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
-    const a = testDeps({ script: slowTurns });
-    const serverA = await startApp({ ...a.deps, events: logA });
-    await redis.restart();
-    const logB = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
-    const serverB = await startApp({ ...testDeps().deps, events: logB });
+    const { stopFromB, close } = await twoInstances(() => redis.restart());
     try {
-      let stopping: Promise<Response> | undefined;
-      let runId = "";
-      const { events } = await readSse(await postChat(serverA.url, { message: "/debatt X", participants: THREE }), (e) => {
-        if (e.event === "metadata") runId = String(e.data.run_id);
-        if (e.event === "debate-participant-end" && !stopping) stopping = cancel(serverB.url, runId);
-      });
-      expect((await stopping!).status).toBe(202);
+      const { events, stopped } = await stopFromB();
+      expect(stopped.status).toBe(202);
       expect(events.slice(-2).map((e) => [e.event, e.data.code])).toEqual([["error", "cancelled"], ["done", undefined]]);
     } finally {
-      await serverA.close();
-      await serverB.close();
-      await logA.close();
-      await logB.close();
+      await close();
     }
   });
 });
