@@ -9,15 +9,15 @@ import type { ClientEvent } from "../state/events.js";
 import { ConfigError, DebattError } from "../state/errors.js";
 import { openCheckpoints } from "../providers/checkpointer.js";
 import { openHistory } from "../history/open.js";
-import { createDeliberationPrinter, type T } from "./deliberation-printer.js";
+import { createDeliberationPrinter } from "./deliberation-printer.js";
 import { TerminalText } from "./terminal-text.js";
-import { CATALOGUES, LANGS, pickLang, translate, type Lang, type MessageKey } from "../state/messages/index.js";
+import { errorWords, LANGS, pickLang, translate, type Lang, type Translate as T } from "../state/messages/index.js";
 
 /** The round types, in order (round 4 is the vote). */
 const ROUND_TYPES = ["introduction", "argument", "deepening", "voting"] as const;
 
 /** Terminal styling, off when stdout is not a terminal or NO_COLOR is set. */
-export function styles(enabled: boolean) {
+function styles(enabled: boolean) {
   const wrap = (code: number) => (s: string) => (enabled ? `\x1b[${code}m${s}\x1b[0m` : s);
   return { bold: wrap(1), dim: wrap(2), red: wrap(31), green: wrap(32), yellow: wrap(33), cyan: wrap(36) };
 }
@@ -98,16 +98,10 @@ export function createPrettyPrinter(write: (s: string) => void, color: boolean, 
         write(c.red(`\n   🔇 ${e.data.model}: ${e.data.error}\n`));
         break;
       case "error":
-        write(c.red(`\n${t("cli.error", { code: e.data.code, message: errorText(t, e.data.code, e.data.message) })}\n`));
+        write(c.red(`\n${t("cli.error", { code: e.data.code, message: errorWords(t, e.data.code, e.data.message) ?? e.data.message })}\n`));
         break;
     }
   };
-}
-
-/** An error event's message in the reader's words when the catalogues have them (the server's message as the detail). */
-function errorText(t: T, code: string, message: string): string {
-  const key = `error.${code}`;
-  return key in CATALOGUES.en ? t(key as MessageKey, { detail: message }) : message;
 }
 
 /** The terminal's language from the environment (LC_ALL, LC_MESSAGES, LANG): Swedish or English. */

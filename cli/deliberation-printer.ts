@@ -1,15 +1,6 @@
 import type { ClientEvent, ClientPayload } from "../state/events.js";
 import type { VoteRoundResult } from "../state/vote.js";
-import { CATALOGUES, type MessageKey } from "../state/messages/index.js";
-
-/** A translator for the terminal's language. */
-export type T = (key: MessageKey, values?: Record<string, string | number>) => string;
-
-/** A value from the data (a stance, a perspective…) in the reader's words, or as it came. */
-export function named(t: T, prefix: string, value: string): string {
-  const key = `${prefix}.${value}`;
-  return key in CATALOGUES.en ? t(key as MessageKey) : value;
-}
+import { named, type Translate as T } from "../state/messages/index.js";
 
 /** Terminal styles the printers share. */
 export interface Styles {

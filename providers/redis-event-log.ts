@@ -30,7 +30,7 @@ export interface RedisEventLogOptions {
  * the run's own, so the client's last event id stays at the last event it really got. Without
  * `done` (Redis is unreachable), a client that reconnects later may still get the rest.
  */
-export function replayIncomplete(lastId: number, why: string, final: boolean): RunEvent[] {
+function replayIncomplete(lastId: number, why: string, final: boolean): RunEvent[] {
   const timestamp = new Date().toISOString();
   const error: RunEvent = { id: 0, event: "error", data: { code: "replay_incomplete", message: `the replay stops after event ${lastId}: ${why}`, last_event_id: lastId, timestamp } };
   return final ? [error, { id: 0, event: "done", data: { timestamp } }] : [error];

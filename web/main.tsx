@@ -15,7 +15,7 @@ import { initialLang, LangContext, LangSwitch, rememberLang, useT } from "./i18n
 import type { Lang } from "../state/messages/index.js";
 import { commandFormatOf } from "../state/commands.js";
 import { FORMATS, formatOfStoredMode, threadKindOf, type FormatId } from "../state/formats.js";
-import { CATALOGUES, type MessageKey } from "../state/messages/index.js";
+import { errorWords, type MessageKey } from "../state/messages/index.js";
 import "./styles.css";
 
 /** One entry of the session's history. */
@@ -229,8 +229,7 @@ function StoredAudio({ id }: { id: string }) {
 
 /** An `error` event in the reader's words (the server's message, in English, as the detail), or as it came for a code the catalogues lack. */
 function errorInWords(t: ReturnType<typeof useT>, error: { code: string; message: string }): string {
-  const key = `error.${error.code}`;
-  return key in CATALOGUES.en ? t(key as MessageKey, { detail: error.message }) : `${error.message} (${error.code})`;
+  return errorWords(t, error.code, error.message) ?? `${error.message} (${error.code})`;
 }
 
 /** A failed stream or stop in the reader's words. */

@@ -1,15 +1,7 @@
 import { colorOf, markdown } from "./arena.js";
 import type { CouncilState, DeepState, PanelState } from "./panel-state.js";
 import { useT } from "./i18n.js";
-import { CATALOGUES, type MessageKey } from "../state/messages/index.js";
-
-type T = ReturnType<typeof useT>;
-
-/** A value from the data (a stance, a severity, a perspective…) in the reader's words, or as it came when the catalogue lacks it. */
-function named(t: T, prefix: string, value: string): string {
-  const key = `${prefix}.${value}`;
-  return key in CATALOGUES.en ? t(key as MessageKey) : value;
-}
+import { named } from "../state/messages/index.js";
 
 /** /deep or /council, whichever the run is. */
 export function PanelView({ s }: { s: PanelState }) {
