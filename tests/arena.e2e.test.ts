@@ -61,6 +61,8 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
   }
 
   async function ask(page: Page, text: string) {
+    // A message sent while a run is still streaming is not taken: wait until the page takes one.
+    await page.locator("button.stop").waitFor({ state: "detached", timeout: 60_000 });
     await page.locator("#message").fill(text);
     await page.keyboard.press("Enter");
   }
