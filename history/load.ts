@@ -23,17 +23,41 @@ const data = <T>(stage: StageRow | undefined) => stage?.parsedData as T | undefi
 const find = (stages: StageRow[], type: string) => stages.find((s) => s.stageType === type);
 const all = (stages: StageRow[], type: string) => stages.filter((s) => s.stageType === type);
 
-function votesOf(stages: StageRow[]) {
-  return stages.map((s) => ({
-    model: s.model!,
-    voteText: s.content,
-    votedFor: (s.parsedData as { votedFor: string | null }).votedFor,
-    responseTimeMs: s.responseTimeMs!,
-  }));
+/** The participant key a row's id ends with (see history/rows.ts); `round` is the round it follows, where there is one. */
+const keyOf = (s: StageRow, round?: number) => s.id.slice(s.messageId.length + s.stageType.length + 2 + (round === undefined ? 0 : `${round}:`.length));
+
+/** Who takes part in a deliberation format's run, as its `<mode>_panel` row has it (absent in runs stored before it). */
+interface Panel {
+  question: string;
+  participants: { model: string; display: string; modelKey: string }[];
+  simulated: boolean;
 }
 
+function votesOf(stages: StageRow[]) {
+  return stages.map((s) => {
+    const parsed = s.parsedData as { votedFor: string | null; error?: string; anonymityBreach?: string[] };
+    return {
+      model: s.model!,
+      voteText: s.content,
+      votedFor: parsed.votedFor,
+      responseTimeMs: s.responseTimeMs!,
+      modelKey: keyOf(s),
+      ...(parsed.error ? { error: parsed.error } : {}),
+      anonymityBreach: parsed.anonymityBreach ?? [],
+    };
+  });
+}
+
+const failedAnswer = (s: StageRow) => Boolean((s.parsedData as { error?: string }).error);
+
+/** The answers that came (`modelKey` added). */
 function answersOf(stages: StageRow[]) {
-  return stages.map((s) => ({ model: s.model!, response: s.content, responseTimeMs: s.responseTimeMs! }));
+  return stages.filter((s) => !failedAnswer(s)).map((s) => ({ model: s.model!, response: s.content, responseTimeMs: s.responseTimeMs!, modelKey: keyOf(s) }));
+}
+
+/** The models whose first answer failed, and why. */
+function failuresOf(stages: StageRow[]) {
+  return stages.filter(failedAnswer).map((s) => ({ model: s.model!, modelKey: keyOf(s), error: (s.parsedData as { error: string }).error, responseTimeMs: s.responseTimeMs! }));
 }
 
 /** A /vote run's result, read back from its stages. */
@@ -48,7 +72,9 @@ function voteResultOf(stages: StageRow[]) {
   const winnerStage = find(stages, "winner");
   const winner = data<{ winnerLabel: string; winnerModel: string; voteCount: number; totalVotes: number; tiebroken: boolean }>(winnerStage);
   return {
+    ...data<Panel & { chairman?: Panel["participants"][number] }>(find(stages, "vote_panel")),
     stage1: answersOf(all(stages, "collect")),
+    stage1Failed: failuresOf(all(stages, "collect")),
     voteRound: tally && {
       votes: votesOf(all(stages, "vote")),
       tallies: tally.tallies,
@@ -63,6 +89,8 @@ function voteResultOf(stages: StageRow[]) {
       voteText: tiebreakerStage.content,
       votedFor: (tiebreakerStage.parsedData as { votedFor: string }).votedFor,
       responseTimeMs: tiebreakerStage.responseTimeMs!,
+      tiedLabels: (tiebreakerStage.parsedData as { tiedLabels: string[] }).tiedLabels,
+      fallback: (tiebreakerStage.parsedData as { fallback?: boolean }).fallback ?? false,
     },
     winner: winner && {
       winnerLabel: winner.winnerLabel,
@@ -82,18 +110,21 @@ export async function loadDebateResult(history: HistoryStore, messageId: string)
 }
 
 function debateResultOf(stages: StageRow[]) {
-  const initialAnswers = all(stages, "initial_answer");
+  const initialAnswers = all(stages, "initial_answer").filter((s) => !failedAnswer(s));
   const revisedLabelMap = data<LabelMap>(find(stages, "revised_label_map"));
   const tally = data<TallyData>(find(stages, "debate_vote_tally"));
   const winnerStage = find(stages, "debate_winner");
   const winner = data<{ winnerLabel: string; winnerModel: string; winnerDecision: string | null; voteCount: number; totalVotes: number; tiebroken: boolean }>(winnerStage);
   return {
+    ...data<Panel & { antiAnchoring: boolean }>(find(stages, "debate_panel")),
     round1: answersOf(initialAnswers),
+    round1Failed: failuresOf(all(stages, "initial_answer")),
     round1LabelMap: data<LabelMap>(find(stages, "round1_label_map")),
     revisions: all(stages, "revision").map((s) => {
-      const parsed = s.parsedData as { decision: string | null; reasoning: string | null; originalWordCount: number; revisedWordCount: number; parseSuccess: boolean };
+      const parsed = s.parsedData as { decision: string | null; reasoning: string | null; originalWordCount: number; revisedWordCount: number; parseSuccess: boolean; restatement?: string; error?: string };
       return {
         model: s.model!,
+        modelKey: keyOf(s),
         decision: parsed.decision,
         reasoning: parsed.reasoning,
         originalResponse: initialAnswers.find((a) => a.model === s.model)?.content ?? "",
@@ -102,6 +133,9 @@ function debateResultOf(stages: StageRow[]) {
         revisedWordCount: parsed.revisedWordCount,
         responseTimeMs: s.responseTimeMs!,
         parseSuccess: parsed.parseSuccess,
+        revisionText: s.content,
+        ...(parsed.restatement ? { restatement: parsed.restatement } : {}),
+        ...(parsed.error ? { error: parsed.error } : {}),
       };
     }),
     revisionSummary: data<RevisionSummary>(find(stages, "revision_summary")),
@@ -158,15 +192,17 @@ function deepResultOf(stages: StageRow[]) {
   const moderations = all(stages, "deep_moderation");
   const synthesis = find(stages, "deep_synthesis");
   return {
+    ...data<Panel & { minRounds: number; maxRounds: number }>(find(stages, "deep_panel")),
     labelMap: data<LabelMap>(find(stages, "deep_label_map")),
     stage1: answersOf(all(stages, "deep_initial_answer")),
+    stage1Failed: failuresOf(all(stages, "deep_initial_answer")),
     rounds: moderations.map((m) => {
       const outcome = m.parsedData as { round: number };
       return {
         ...outcome,
         arguments: all(stages, "deep_argument")
           .filter((s) => s.stageOrder === 2 * outcome.round)
-          .map((s) => ({ model: s.model, responseTimeMs: s.responseTimeMs, ...(s.parsedData as object) })),
+          .map((s) => ({ model: s.model, modelKey: keyOf(s, outcome.round), responseTimeMs: s.responseTimeMs, ...(s.parsedData as object) })),
       };
     }),
     output: data<Record<string, unknown>>(synthesis),
@@ -185,7 +221,13 @@ function councilResultOf(stages: StageRow[]) {
       .filter((s) => s.stageOrder === round)
       .map((s) => ({ model: s.model, text: s.content, responseTimeMs: s.responseTimeMs, ...(s.parsedData as object) }));
   const result = find(stages, "council_result");
-  return { round1: verdicts(1), round2: verdicts(2), result: data<Record<string, unknown>>(result), report: result?.content };
+  return {
+    ...data<Panel & { perspectives: Record<string, string>; debate: boolean }>(find(stages, "council_panel")),
+    round1: verdicts(1),
+    round2: verdicts(2),
+    result: data<Record<string, unknown>>(result),
+    report: result?.content,
+  };
 }
 
 /** /compare: the answers side by side. */
@@ -194,7 +236,7 @@ export async function loadCompareResult(history: HistoryStore, messageId: string
 }
 
 function compareResultOf(stages: StageRow[]) {
-  return { answers: all(stages, "compare_answer").map((s) => ({ model: s.model, text: s.content, responseTimeMs: s.responseTimeMs, ...(s.parsedData as object) })) };
+  return { ...data<Panel>(find(stages, "compare_panel")), answers: all(stages, "compare_answer").map((s) => ({ model: s.model, text: s.content, responseTimeMs: s.responseTimeMs, ...(s.parsedData as object) })) };
 }
 
 /** The mode whose rows these are (every mode has its own stage types); "chat" when there are none. */
@@ -204,7 +246,7 @@ export function modeOfStages(stages: StageRow[]): StoredMode {
   if (type.startsWith("deep_")) return "deep";
   if (type.startsWith("council_")) return "council";
   if (type.startsWith("compare_")) return "compare";
-  if (["label_map", "collect", "vote", "vote_tally", "tiebreaker", "winner"].includes(type)) return "vote";
+  if (["vote_panel", "label_map", "collect", "vote", "vote_tally", "tiebreaker", "winner"].includes(type)) return "vote";
   return type ? "debate" : "chat";
 }
 

@@ -1,6 +1,6 @@
 import { WriteFailedError } from "../state/errors.js";
 import type { State } from "../state/graph-state.js";
-import { answerText, modeOfMessage, stageRows, titleOf } from "./rows.js";
+import { answerText, modeOfMessage, stageRows, titleOf, type RunFacts } from "./rows.js";
 import type { HistoryStore, MessageStatus, RunEnd, RunStart } from "./store.js";
 
 /** When the answer's end is tried again after a failed write: about ten minutes in all. */
@@ -29,6 +29,7 @@ export class RunRecorder {
     private readonly run: RunStart,
     private readonly log: (line: string) => void,
     private readonly onFailure: (err: WriteFailedError) => void = () => {},
+    private readonly facts?: RunFacts,
   ) {
     // The run is resumed: its own end will be written, not the earlier attempt's.
     clearTimeout(retrying.get(run.messageId));
@@ -45,16 +46,17 @@ export class RunRecorder {
     run: { conversationId: string; messageId: string; message: string; question?: string; owner: string },
     log: (line: string) => void,
     onFailure?: (err: WriteFailedError) => void,
+    facts?: RunFacts,
   ): RunRecorder {
     const question = run.question ?? run.message;
-    return new RunRecorder(store, { conversationId: run.conversationId, messageId: run.messageId, userId: run.owner, mode: modeOfMessage(run.message), title: titleOf(question), question, at: new Date() }, log, onFailure);
+    return new RunRecorder(store, { conversationId: run.conversationId, messageId: run.messageId, userId: run.owner, mode: modeOfMessage(run.message), title: titleOf(question), question, at: new Date() }, log, onFailure, facts);
   }
 
   /** A state the graph reached (the top graph's, `namespace` empty, or a subgraph's): writes the new rows. */
   observe(state: Record<string, unknown>, namespace: readonly string[]): void {
     if (namespace.length === 0) this.last = state as State;
     else if (state.run_id === this.run.messageId && typeof state.answer === "string") this.subgraphAnswer = state.answer;
-    const rows = stageRows(state, namespace, this.run.messageId).filter((r) => !this.written.has(r.id));
+    const rows = stageRows(state, namespace, this.run.messageId, this.facts).filter((r) => !this.written.has(r.id));
     if (rows.length === 0) return;
     for (const r of rows) this.written.add(r.id);
     this.enqueue("stages", () => this.store.addStages(rows));

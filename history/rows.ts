@@ -3,7 +3,7 @@ import type { CompareStateType } from "../state/compare.js";
 import type { CouncilStateType } from "../state/council.js";
 import { TOTAL_ROUNDS } from "../state/debate.js";
 import type { DeepStateType } from "../state/deep.js";
-import { inParticipantOrder, labelToModel, type PanelState, type CollectedAnswer, type VoteResponse } from "../state/deliberation.js";
+import { inParticipantOrder, labelToModel, whoIs, type PanelState, type CollectedAnswer, type VoteResponse } from "../state/deliberation.js";
 import { parseCommand, formatOfCommand } from "../state/commands.js";
 import { FORMATS, type StoredMode } from "../state/formats.js";
 import type { State } from "../state/graph-state.js";
@@ -18,8 +18,15 @@ import type { NewStage } from "./store.js";
  * "debate") and /vote have fixed stage types and orders, which history/load.ts reads back; the
  * other modes follow the same shape with their own stage types (below). Rows appear as their
  * stage lands in the state, and each has a stable id, so writing them again (a resumed run)
- * changes nothing.
+ * changes nothing. A row of one participant has an id ending with the participant's key (after the
+ * round, `2:call_gpt`, where a participant has one row per round), which `history/load.ts` reads
+ * back to tell participants that share a model apart.
  */
+
+/** What a run's rows record besides its states: whether its participants were simulated. */
+export interface RunFacts {
+  simulated: boolean;
+}
 
 /** The stored mode of a message's run, from its command. */
 export function modeOfMessage(message: string): StoredMode {
@@ -81,50 +88,84 @@ class Rows {
  * Nothing for a state of another run (the top graph keeps an earlier debate until the next one
  * is planned), so a follow-up never writes its predecessor's rows again.
  */
-export function stageRows(state: Record<string, unknown>, namespace: readonly string[], messageId: string): NewStage[] {
+export function stageRows(state: Record<string, unknown>, namespace: readonly string[], messageId: string, facts: RunFacts = { simulated: false }): NewStage[] {
   const rows = new Rows(messageId);
   if (namespace.length === 0) {
     const root = state as State;
-    if (root.route === "debate" && root.debate_id === messageId) debattRows(root, rows);
+    if (root.route === "debate" && root.debate_id === messageId) debattRows(root, rows, facts);
     return rows.out;
   }
   if (namespace.length > 1 || state.run_id !== messageId) return [];
   switch (namespace[0].split(":")[0]) {
-    case "vote":
-      voteRows(state as VoteStateType, rows);
+    case "vote": {
+      const vote = state as VoteStateType;
+      panelRow(vote, rows, "vote_panel", facts, vote.chairman ? { chairman: whoIs(vote.chairman) } : {});
+      voteRows(vote, rows);
       break;
-    case "revise":
-      reviseRows(state as ReviseStateType, rows);
+    }
+    case "revise": {
+      const revise = state as ReviseStateType;
+      panelRow(revise, rows, "debate_panel", facts, { antiAnchoring: revise.options.antiAnchoring });
+      reviseRows(revise, rows);
       break;
-    case "deep":
-      deepRows(state as DeepStateType, rows);
+    }
+    case "deep": {
+      const deep = state as DeepStateType;
+      panelRow(deep, rows, "deep_panel", facts, { minRounds: FORMATS.deep.rounds.min, maxRounds: deep.options.maxRounds });
+      deepRows(deep, rows);
       break;
-    case "council":
-      councilRows(state as CouncilStateType, rows);
+    }
+    case "council": {
+      const council = state as CouncilStateType;
+      panelRow(council, rows, "council_panel", facts, { perspectives: council.perspectives, debate: council.options.debate });
+      councilRows(council, rows);
       break;
+    }
     case "compare":
+      panelRow(state as CompareStateType, rows, "compare_panel", facts);
       compareRows(state as CompareStateType, rows);
       break;
   }
   return rows.out;
 }
 
-/** Stage-1 answers that succeeded, in participant order, as `stageType` rows (failed models are left out). */
+/**
+ * A deliberation format's `<mode>_panel` row (stage order -1, before the format's own rows), written
+ * once its members are known: the question (without the command and its options), who takes part
+ * (`{model, display, modelKey}`), whether they were simulated, and what the run's start event
+ * announced besides (the chairman, the rounds, the perspectives…). It lets a reopened run show
+ * names and options as it showed them live.
+ */
+function panelRow(state: PanelState & { question: string }, rows: Rows, stageType: string, facts: RunFacts, extra: Record<string, unknown> = {}): void {
+  if (state.members.length === 0) return;
+  rows.data(stageType, -1, { question: state.question, participants: state.members.map(whoIs), simulated: facts.simulated, ...extra });
+}
+
+/**
+ * Stage-1 answers in participant order, as `stageType` rows. A failed model's row has its error
+ * (`{responseTimeMs, error}`) and what it answered, if anything; the `load…Result` queries leave
+ * it out of the answers.
+ */
 function answerRows(state: PanelState & { answers: CollectedAnswer[] }, rows: Rows, stageType: string, stageOrder: number): void {
-  const ok = inParticipantOrder(state, state.answers, (a) => a.key).filter((a) => a.status === "ok");
-  ok.forEach((a, i) =>
-    rows.add(stageType, stageOrder, i, a.key, { model: a.model, role: "respondent", content: a.response, parsedData: { responseTimeMs: a.responseTimeMs }, responseTimeMs: a.responseTimeMs }),
+  inParticipantOrder(state, state.answers, (a) => a.key).forEach((a, i) =>
+    rows.add(stageType, stageOrder, i, a.key, {
+      model: a.model,
+      role: "respondent",
+      content: a.response,
+      parsedData: { responseTimeMs: a.responseTimeMs, ...(a.status === "error" ? { error: a.error ?? "error" } : {}) },
+      responseTimeMs: a.responseTimeMs,
+    }),
   );
 }
 
-/** Votes in participant order: `{votedFor}`, plus why a vote is missing when the voter failed. */
+/** Votes in participant order: `{votedFor}`, plus why a vote is missing when the voter failed and the names a vote's text gave away. */
 function ballotRows(state: PanelState & { ballots: VoteResponse[] }, rows: Rows, stageType: string, stageOrder: number): void {
   inParticipantOrder(state, state.ballots, (v) => v.modelKey).forEach((v, i) =>
     rows.add(stageType, stageOrder, i, v.modelKey, {
       model: v.model,
       role: "voter",
       content: v.voteText,
-      parsedData: { votedFor: v.votedFor, ...(v.error ? { error: v.error } : {}) },
+      parsedData: { votedFor: v.votedFor, ...(v.error ? { error: v.error } : {}), ...(v.anonymityBreach.length > 0 ? { anonymityBreach: v.anonymityBreach } : {}) },
       responseTimeMs: v.responseTimeMs,
     }),
   );
@@ -142,7 +183,7 @@ function tallyRow(rows: Rows, stageType: string, stageOrder: number, t: { tallie
   );
 }
 
-/** /vote's stages: label_map 0, collect 1, vote 2, vote_tally 3, tiebreaker 4 (ties only), winner 5. */
+/** /vote's stages after its panel row (vote_panel -1): label_map 0, collect 1, vote 2, vote_tally 3, tiebreaker 4 (ties only), winner 5. */
 function voteRows(state: VoteStateType, rows: Rows): void {
   if (Object.keys(state.labels).length > 0) rows.data("label_map", 0, labelToModel(state, state.labels));
   answerRows(state, rows, "collect", 1);
@@ -155,7 +196,7 @@ function voteRows(state: VoteStateType, rows: Rows): void {
       model: tb.model,
       role: "chairman",
       content: tb.voteText,
-      parsedData: { votedFor: tb.votedFor, tiedLabels, tiedVoteCount: state.tally.tallies[tiedLabels[0]] ?? 0 },
+      parsedData: { votedFor: tb.votedFor, tiedLabels, tiedVoteCount: state.tally.tallies[tiedLabels[0]] ?? 0, ...(tb.fallback ? { fallback: true } : {}) },
       responseTimeMs: tb.responseTimeMs,
     });
   }
@@ -171,7 +212,7 @@ function voteRows(state: VoteStateType, rows: Rows): void {
 }
 
 /**
- * /revise's stages: round1_label_map 0, initial_answer 1, revision 2, revision_summary 3,
+ * /revise's stages after its panel row (debate_panel -1): round1_label_map 0, initial_answer 1, revision 2, revision_summary 3,
  * revised_label_map 4, debate_vote 5, debate_vote_tally 6, debate_winner 7.
  */
 function reviseRows(state: ReviseStateType, rows: Rows): void {
@@ -190,6 +231,7 @@ function reviseRows(state: ReviseStateType, rows: Rows): void {
         originalWordCount: r.originalWordCount,
         revisedWordCount: r.revisedWordCount,
         parseSuccess: r.parseSuccess,
+        ...(r.restatement ? { restatement: r.restatement } : {}),
         ...(r.error ? { error: r.error } : {}),
       },
       responseTimeMs: r.responseTimeMs,
@@ -213,7 +255,7 @@ function reviseRows(state: ReviseStateType, rows: Rows): void {
 }
 
 /**
- * /deep (the same shape): deep_label_map 0 (Debater X → model),
+ * /deep (the same shape): deep_panel -1, deep_label_map 0 (Debater X → model),
  * deep_initial_answer 1, then per round r deep_argument 2r and deep_moderation 2r+1, and
  * deep_synthesis after the last possible round.
  */
@@ -238,7 +280,7 @@ function deepRows(state: DeepStateType, rows: Rows): void {
   }
 }
 
-/** /council (the same shape): council_verdict 1 and 2 (the rounds), council_result 3 (the report). */
+/** /council (the same shape): council_panel -1 (with the perspectives), council_verdict 1 and 2 (the rounds), council_result 3 (the report). */
 function councilRows(state: CouncilStateType, rows: Rows): void {
   const judges = inParticipantOrder(state, state.rounds, (j) => j.modelKey).sort((a, b) => a.round - b.round);
   judges.forEach((j, i) => {
@@ -250,7 +292,7 @@ function councilRows(state: CouncilStateType, rows: Rows): void {
   }
 }
 
-/** /compare: compare_answer 1, one per participant (failed ones too, with their error). */
+/** /compare: compare_panel -1, compare_answer 1, one per participant (failed ones too, with their error). */
 function compareRows(state: CompareStateType, rows: Rows): void {
   const order = new Map(state.members.map((p, i) => [p.key, i]));
   const models = new Map(state.members.map((p) => [p.key, p.model]));
@@ -267,7 +309,7 @@ function compareRows(state: CompareStateType, rows: Rows): void {
  * debatt_answer 1–3 (the round; every turn, failed ones with what they streamed), debatt_vote 4,
  * debatt_results 5, debatt_convergence 6, debatt_synthesis 7.
  */
-function debattRows(state: State, rows: Rows): void {
+function debattRows(state: State, rows: Rows, facts: RunFacts): void {
   const participants = state.debate_participants;
   if (participants.length === 0) return;
   const modelOf = new Map(participants.map((p) => [p.key, p.model]));
@@ -276,6 +318,7 @@ function debattRows(state: State, rows: Rows): void {
     voiceMode: state.voice_mode,
     totalRounds: TOTAL_ROUNDS,
     participants: participants.map((p) => ({ key: p.key, display: p.display, model: p.model })),
+    simulated: facts.simulated,
   });
   const turns = [...state.debate_turns].sort((a, b) => a.round - b.round || a.position - b.position);
   for (const t of turns) {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { buildGraph, type DebattGraph } from "../graph/build.js";
 import { RunRecorder } from "../history/recorder.js";
-import { runIdOf } from "../history/rows.js";
+import { runIdOf, type RunFacts } from "../history/rows.js";
 import type { HistoryStore } from "../history/store.js";
 import type { RunEvent } from "../ports/event-log.js";
 import { MemoryEventLog } from "../providers/event-log.js";
@@ -68,6 +68,8 @@ export class RunService {
     private readonly history: HistoryStore | undefined,
     private readonly log: (line: string) => void,
     private readonly limits?: RunLimits,
+    /** What every run's history rows record besides its states. */
+    private readonly facts: RunFacts = { simulated: false },
   ) {}
 
   /** Runs in progress in this process. */
@@ -198,7 +200,7 @@ export class RunService {
     // A history write that fails (a full disk) stops the run: nothing more is paid for that could not be kept.
     // A message that only gets an explanation (a command without its topic) is not filed; a resumed run always is.
     const recorded = this.history && (input.resume || !isUsageOnly(parseCommand(filing.message)));
-    const recorder = recorded ? RunRecorder.start(this.history!, { conversationId: threadId, ...filing }, this.log, (err) => controller.abort(err)) : undefined;
+    const recorder = recorded ? RunRecorder.start(this.history!, { conversationId: threadId, ...filing }, this.log, (err) => controller.abort(err), this.facts) : undefined;
     this.controllers.set(runId, controller);
     this.owners.set(`run:${runId}`, filing.owner).set(`thread:${threadId}`, filing.owner);
     const release = this.runs.add(controller);
@@ -257,5 +259,5 @@ export function createRunService(deps: AppDeps, options: { checkpointer?: BaseCh
   if (options.checkpointer instanceof WriteBehindSaver) options.checkpointer.onFailure((threadId, err) => hub.abortThread(threadId, err));
   // Another instance was asked to stop a run that this one runs.
   deps.events?.onStopRequest?.((runId) => hub.stopHere(runId, new StopRequestedError()));
-  return new RunService(graph, hub, options.history, deps.log ?? stderrLog, limits);
+  return new RunService(graph, hub, options.history, deps.log ?? stderrLog, limits, { simulated: deps.models.simulated });
 }

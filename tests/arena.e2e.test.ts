@@ -256,6 +256,31 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(errors).toEqual([]);
   }, 120_000);
 
+  it("reopens a /vote, a /revise, a /deep and a /council from the history with the view they showed live, word for word", async () => {
+    const { page, errors } = await open();
+    const home = page.url().split("#")[0];
+    const runs = [
+      ["/vote Vilket programspråk passar bäst för webb-API:er?", ".vote .winner"],
+      ["/revise Ska företag införa fyra dagars arbetsvecka?", ".revise .winner"],
+      ["/deep Ska städer förbjuda bilar i centrum?", ".deep .synthesis h2"],
+      ["/council --debate Kinesiska muren syns från rymden med blotta ögat.", ".council .synthesis h2"],
+    ];
+    for (const [message, finished] of runs) {
+      await page.goto(home);
+      await ask(page, message);
+      await page.locator(finished).first().waitFor({ timeout: 60_000 });
+      await page.locator("button.stop").waitFor({ state: "detached", timeout: 60_000 });
+      const live = await page.locator("section.arena").innerText();
+      await page.goto(`${home}#history`);
+      await page.locator(".conversations li a").first().click();
+      await page.locator(finished).first().waitFor();
+      expect(await page.locator("section.arena").innerText(), message).toBe(live);
+      expect(await page.locator("body").innerText()).not.toMatch(/^\s*[{[]"/m);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    }
+    expect(errors).toEqual([]);
+  }, 180_000);
+
   it("survives streams cut every 400 ms: the page resumes its debate, and an EventSource sees every event exactly once", async () => {
     const { page, errors } = await open({ SSE_MAX_CONNECTION_MS: "400" });
     // The page's own stream is cut again and again; it resumes from the last event id each time.

@@ -81,7 +81,14 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     );
     const events = await runSse(await postDeliberate(url, { question: "Best language for web APIs?", mode: "vote", modeConfig: { councilModels: ["claude", "o3", "gemini"] } }));
     const id = runIdOf(events);
-    const rows = await history.stagesOf(id);
+    // Our panel row comes first (who took part, for a reopened run's view); then the seed's rows.
+    const [panel, ...rows] = await history.stagesOf(id);
+    const who = (k: string) => ({ model: MODEL[k], display: SEED_ROSTER.find((p) => p.key === k)!.display, modelKey: k });
+    expect(panel).toMatchObject({
+      stageType: "vote_panel",
+      stageOrder: -1,
+      parsedData: { question: "Best language for web APIs?", participants: ["claude", "o3", "gemini"].map(who), simulated: false, chairman: expect.objectContaining({ modelKey: "chairman" }) },
+    });
 
     const labels = rows[0].parsedData as Record<string, string>;
     const labelFor = (key: string) => Object.keys(labels).find((l) => labels[l] === MODEL[key])!;
@@ -155,6 +162,7 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     const events = await runSse(await postDeliberate(url, { question: "Tabs or spaces?", mode: "vote", modeConfig: { councilModels: ["claude", "o3", "gemini"], chairmanModel: "sonar" } }));
     const rows = await history.stagesOf(runIdOf(events));
     expect(rows.map((r) => [r.stageType, r.stageOrder])).toEqual([
+      ["vote_panel", -1],
       ["label_map", 0],
       ["collect", 1], ["collect", 1], ["collect", 1],
       ["vote", 2], ["vote", 2], ["vote", 2],
@@ -197,7 +205,8 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     const keys = ["claude", "o3", "gemini", "sonar"];
     const events = await runSse(await postDeliberate(url, { question: "Should companies adopt a 4-day work week?", mode: "debate", modeConfig: { models: keys } }));
     const id = runIdOf(events);
-    const rows = await history.stagesOf(id);
+    const [panel, ...rows] = await history.stagesOf(id);
+    expect(panel).toMatchObject({ stageType: "debate_panel", stageOrder: -1, parsedData: { question: "Should companies adopt a 4-day work week?", antiAnchoring: false, simulated: false } });
 
     const round1 = rows[0].parsedData as Record<string, string>;
     const revised = rows.find((r) => r.stageType === "revised_label_map")!.parsedData as Record<string, string>;
@@ -295,7 +304,7 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     const { url, history } = await app(withOverrides((req) => (req.phase === "ballot" ? "I cannot decide." : undefined)));
     const events = await runSse(await postDeliberate(url, { question: "Undecidable?", mode: "vote", modeConfig: { councilModels: ["claude", "o3", "gemini"] } }));
     const id = runIdOf(events);
-    expect((await history.stagesOf(id)).map((r) => r.stageType)).toEqual(["label_map", "collect", "collect", "collect", "vote", "vote", "vote", "vote_tally"]);
+    expect((await history.stagesOf(id)).map((r) => r.stageType)).toEqual(["vote_panel", "label_map", "collect", "collect", "collect", "vote", "vote", "vote", "vote_tally"]);
     const [question, answer] = await history.messagesOf(id);
     expect(question.content).toBe("Undecidable?");
     expect(answer).toMatchObject({ status: "error", error: "All votes failed to parse.", content: "" });
@@ -352,6 +361,7 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
       voiceMode: false,
       totalRounds: 4,
       participants: defaultRoster().filter((p) => THREE.includes(p.key)).map(({ key, display, model }) => ({ key, display, model })),
+      simulated: false,
     });
     const ends = events.filter((e) => e.event === "debate-participant-end");
     expect(rows.filter((r) => r.stageType === "debatt_answer").map((r) => [r.stageOrder, r.seq, r.content, r.parsedData, r.responseTimeMs])).toEqual(
@@ -394,6 +404,7 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     const { url, history } = await app(undefined, defaultRoster());
     const deep = runIdOf(await runSse(await postDeliberate(url, { question: "Monolith or services?", mode: "deep", modeConfig: { models: ["call_grok", "call_claude"] } })));
     expect((await history.stagesOf(deep)).map((r) => [r.stageType, r.stageOrder])).toEqual([
+      ["deep_panel", -1],
       ["deep_label_map", 0],
       ["deep_initial_answer", 1], ["deep_initial_answer", 1],
       ["deep_argument", 2], ["deep_argument", 2],
@@ -408,6 +419,7 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
 
     const council = runIdOf(await runSse(await postDeliberate(url, { question: "Ship it?", mode: "council", modeConfig: { models: THREE, debate: true } })));
     expect((await history.stagesOf(council)).map((r) => [r.stageType, r.stageOrder])).toEqual([
+      ["council_panel", -1],
       ...Array(3).fill(["council_verdict", 1]),
       ...Array(3).fill(["council_verdict", 2]),
       ["council_result", 3],
@@ -415,7 +427,8 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     expect((await history.message(council))!.content).toContain("The council agrees.");
 
     const compare = runIdOf(await runSse(await postChat(url, { message: "/compare Tabs or spaces?", participants: THREE })));
-    const answers = await history.stagesOf(compare);
+    const [comparePanel, ...answers] = await history.stagesOf(compare);
+    expect(comparePanel).toMatchObject({ stageType: "compare_panel", parsedData: { question: "Tabs or spaces?" } });
     expect(answers.map((r) => [r.stageType, r.model, r.content])).toEqual(
       defaultRoster().filter((p) => THREE.includes(p.key)).map((p) => ["compare_answer", p.model, `${p.display} answers: it depends on the details.`]),
     );
@@ -460,7 +473,7 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     const before = await count();
     const del = await fetch(`${url}/api/v1/conversations/${conversationId}`, { method: "DELETE" });
     expect(del.status).toBe(204);
-    expect(await count()).toEqual({ conversations: before.conversations - 1, messages: before.messages - 4, deliberation_stages: before.deliberation_stages - 2 * 9 });
+    expect(await count()).toEqual({ conversations: before.conversations - 1, messages: before.messages - 4, deliberation_stages: before.deliberation_stages - 2 * 10 });
     const left = JSON.stringify(await Promise.all(TABLES.map((t) => db.rows(t))));
     expect(left).not.toContain(conversationId);
     expect(left).not.toContain("Bästa språket?");

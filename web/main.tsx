@@ -59,14 +59,14 @@ function App({ conversation }: { conversation?: string }) {
 
   useEffect(() => {
     if (!conversation) return;
-    historyApi<{ mode: string; messages: StoredMessage[] }>("GET", `/${encodeURIComponent(conversation)}`).then(
+    historyApi<{ mode: string; title: string | null; messages: StoredMessage[] }>("GET", `/${encodeURIComponent(conversation)}`).then(
       (c) => {
         thread.current = { id: conversation, kind: threadKindOf(formatOfStoredMode(c!.mode)) };
         setMessages(
           c!.messages.map((m, i) => {
             if (m.role === "user") return { id: nextId++, role: "user", text: m.content };
             // The run's own view, replayed from what it stored; the text alone for chat.
-            const events = storedEvents(m.id, m.mode, m.result, c!.messages[i - 1]?.content ?? "");
+            const events = storedEvents(m.id, m.mode, m.result, c!.messages[i - 1]?.content ?? "", i === 1 ? (c!.title ?? undefined) : undefined);
             return { id: nextId++, role: "assistant", text: m.content, stored: m, ...(events ? { arena: events.reduce(reduce, emptyArena()) } : {}) };
           }),
         );
