@@ -98,7 +98,7 @@ export function createPrettyPrinter(write: (s: string) => void, color: boolean, 
         write(c.red(`\n   🔇 ${e.data.model}: ${e.data.error}\n`));
         break;
       case "error":
-        write(c.red(`\n${t("cli.error", { code: e.data.code, message: errorWords(t, e.data.code, e.data.message) ?? e.data.message })}\n`));
+        write(c.red(`\n${t("cli.error", { code: e.data.code, message: errorWords(t, e.data.code, e.data.message, e.data.reason) ?? e.data.message })}\n`));
         break;
     }
   };
@@ -107,6 +107,21 @@ export function createPrettyPrinter(write: (s: string) => void, color: boolean, 
 /** The terminal's language from the environment (LC_ALL, LC_MESSAGES, LANG): Swedish or English. */
 function envLang(): Lang {
   return pickLang([process.env.LC_ALL, process.env.LC_MESSAGES, process.env.LANG]);
+}
+
+/** The language asked for with `--lang` (read before the options are, so that their errors are in it too). */
+function langInArgs(argv: readonly string[]): Lang | undefined {
+  const i = argv.findIndex((a) => a === "--lang" || a.startsWith("--lang="));
+  const value = i < 0 ? undefined : argv[i].includes("=") ? argv[i].split("=")[1] : argv[i + 1];
+  return (LANGS as readonly string[]).includes(value ?? "") ? (value as Lang) : undefined;
+}
+
+/** An option that could not be read, in the reader's words (Node's own message for anything else). */
+function argsError(t: T, err: Error & { code?: string }): string {
+  const option = /'(--?[\w-]+)/.exec(err.message)?.[1] ?? "";
+  if (err.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return t("cli.unknownOption", { option });
+  if (err.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") return t("cli.optionValue", { option });
+  return err.message;
 }
 
 async function main(): Promise<number> {
@@ -126,7 +141,8 @@ async function main(): Promise<number> {
       },
     });
   } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n${translate(envLang(), "cli.usage")}\n`);
+    const lang = langInArgs(process.argv) ?? envLang();
+    process.stderr.write(`${argsError((key, values) => translate(lang, key, values), err as Error)}\n${translate(lang, "cli.usage")}\n`);
     return 2;
   }
   const requested = args.values.lang;

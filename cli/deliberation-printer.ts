@@ -1,6 +1,6 @@
 import type { ClientEvent, ClientPayload } from "../state/events.js";
 import type { VoteRoundResult } from "../state/vote.js";
-import { named, type Translate as T } from "../state/messages/index.js";
+import { councilNote, named, type Translate as T } from "../state/messages/index.js";
 
 /** Terminal styles the printers share. */
 export interface Styles {
@@ -149,7 +149,8 @@ export function createDeliberationPrinter(write: (s: string) => void, c: Styles,
       case "council-consolidation": {
         const r = e.data.data;
         write(`\n${c.bold(`${t("council.consensus")} ${r.consensus}`)} ${c.dim(`(PASS ${r.counts.PASS} · WARN ${r.counts.WARN} · FAIL ${r.counts.FAIL})`)}\n`);
-        if (r.note) write(c.yellow(`${r.note}\n`));
+        const note = councilNote(t, r);
+        if (note) write(c.yellow(`${note}\n`));
         write(`\n${c.yellow(`━━ ${t("council.report")} ━━`)}\n`);
         return true;
       }

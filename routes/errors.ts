@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, Response } from "express";
 import { ZodError } from "zod";
-import { DebattError, type ErrorCode } from "../state/errors.js";
+import { DebattError, type ErrorCode, type Reason } from "../state/errors.js";
 import { RunLimitError } from "../service/run-limits.js";
 
 /** An error with the HTTP status and machine-readable code it is answered with. */
@@ -11,8 +11,9 @@ export class HttpError extends DebattError {
     message: string,
     /** Extra response headers, e.g. `Allow` or `WWW-Authenticate`. */
     readonly headers: Record<string, string> = {},
+    reason?: Reason,
   ) {
-    super(code, message);
+    super(code, message, { reason });
   }
 }
 
@@ -20,6 +21,8 @@ export class HttpError extends DebattError {
 const DOMAIN_ERRORS: Partial<Record<ErrorCode, [number, ErrorCode, Record<string, string>?]>> = {
   prompt_error: [400, "invalid_prompt"],
   unknown_model: [400, "unknown_model"],
+  invalid_participants: [400, "invalid_participants"],
+  invalid_mode_config: [400, "invalid_mode_config"],
   api_key_required: [400, "api_key_required"],
   store_unavailable: [503, "store_unavailable", { "Retry-After": "5" }],
   encryption_key_missing: [409, "encryption_key_missing"],
@@ -59,7 +62,7 @@ export function toHttpError(err: unknown): HttpError {
   if (err instanceof RunLimitError) return new HttpError(429, "rate_limited", err.message, { "Retry-After": String(err.retryAfterS) });
   if (DebattError.isInstance(err) && err.code in DOMAIN_ERRORS) {
     const [status, code, headers] = DOMAIN_ERRORS[err.code]!;
-    return new HttpError(status, code, err.message, headers);
+    return new HttpError(status, code, err.message, headers, err.reason);
   }
   if (err instanceof ZodError) return new HttpError(400, "invalid_settings", err.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; "));
   const e = err as { type?: string; message?: string; limit?: number; status?: number; code?: string };
@@ -83,10 +86,10 @@ export function toHttpError(err: unknown): HttpError {
   return new HttpError(500, "internal_error", "internal error");
 }
 
-/** Sends an error as `{error: {code, message}}`. */
+/** Sends an error as `{error: {code, message}}`, with `reason` when the refusal has one. */
 export function sendError(res: Response, err: HttpError): void {
   for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
-  res.status(err.status).json({ error: { code: err.code, message: err.message } });
+  res.status(err.status).json({ error: { code: err.code, message: err.message, ...(err.reason ? { reason: err.reason } : {}) } });
 }
 
 /** express' last middleware: every error a route throws or passes on is answered here. */

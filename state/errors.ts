@@ -86,6 +86,19 @@ export const ERROR_CODES = [
 /** A known error code. */
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/** The refusals whose detail a reader's catalogue words itself (`reason.<key>`), from the values they carry. */
+export const REASON_KEYS = ["unknownParticipants", "participantCount", "unknownParticipant", "modelNotAllowed", "modelCount", "maxRounds"] as const;
+export type ReasonKey = (typeof REASON_KEYS)[number];
+
+/**
+ * Why a request was refused, as values rather than words: the message says it in English for
+ * programs and logs, and the page and the terminal word it in the reader's language.
+ */
+export interface Reason {
+  key: ReasonKey;
+  values: Record<string, string | number>;
+}
+
 const MARKER = Symbol.for("debatt.error");
 
 /**
@@ -96,19 +109,32 @@ const MARKER = Symbol.for("debatt.error");
 export class DebattError extends Error {
   private readonly [MARKER] = true;
 
+  /** Why, as values a catalogue can word (for the refusals in REASON_KEYS). */
+  readonly reason?: Reason;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
-    options?: ErrorOptions,
+    options?: ErrorOptions & { reason?: Reason },
   ) {
     super(message, options);
     this.name = new.target.name;
+    if (options?.reason) this.reason = options.reason;
   }
 
   /** Whether `error` is a DebattError (of any subclass). */
   static isInstance(error: unknown): error is DebattError {
     return typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[MARKER] === true;
   }
+}
+
+/**
+ * An `error` event's payload for a refused request: the error's code (a plain Error gets
+ * `fallback`), its message and, when it has one, its reason.
+ */
+export function refusalOf(err: unknown, fallback: ErrorCode): { code: ErrorCode; message: string; reason?: Reason } {
+  if (!DebattError.isInstance(err)) return { code: fallback, message: (err as Error).message };
+  return { code: err.code, message: err.message, ...(err.reason ? { reason: err.reason } : {}) };
 }
 
 /** A configuration problem that names the variable or field at fault. */

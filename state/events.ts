@@ -3,7 +3,7 @@ import { CouncilResultSchema, BranchSchema, JudgeRoundSchema } from "./council.j
 import { DebateResultsSchema } from "./debate.js";
 import { DebaterTurnSchema, DeepOutputSchema, ModeratorAssessmentSchema } from "./deep.js";
 import { LabelMapSchema, Stage1ResponseSchema, WhoSchema } from "./deliberation.js";
-import { ERROR_CODES } from "./errors.js";
+import { ERROR_CODES, REASON_KEYS } from "./errors.js";
 import { DebateVoteResultSchema, DebateWinnerSchema, RevisionResponseSchema, RevisionSummarySchema } from "./revise.js";
 import { TiebreakerResultSchema, VoteRoundResultSchema, VoteWinnerSchema } from "./vote.js";
 
@@ -219,7 +219,13 @@ export const EventSchemas = {
   council_consolidation: z.object({ data: CouncilResultSchema.strict(), ...stamp }),
   /** /council: the consolidated report (`fallback` when the report model failed). */
   council_report_complete: z.object({ data: z.object({ report: z.string(), fallback: z.boolean(), error: z.string().optional() }).strict(), ...stamp }),
-  error: z.object({ message: z.string(), code: z.enum(ERROR_CODES), ...stamp }),
+  /** A run stopped or refused: `code` for programs, `message` in English; `reason` (added) carries a refusal's values for the reader's own words. */
+  error: z.object({
+    message: z.string(),
+    code: z.enum(ERROR_CODES),
+    reason: z.object({ key: z.enum(REASON_KEYS), values: z.record(z.string(), z.union([z.string(), z.number()])) }).optional(),
+    ...stamp,
+  }),
 } as const;
 
 /** snake_case event names emitted by the graph. */

@@ -59,16 +59,17 @@ export function selectParticipants(roster: Participant[], requested?: string[] |
   const unknown = [...wanted].filter(
     (w) => !roster.some((p) => p.key === w || p.display.toLowerCase() === w),
   );
+  const known = roster.map((p) => p.key).join(", ");
   if (unknown.length > 0) {
-    throw new Error(
-      `unknown participant(s): ${unknown.join(", ")}; known: ${roster.map((p) => p.key).join(", ")}`,
-    );
+    throw new DebattError("invalid_participants", `unknown participant(s): ${unknown.join(", ")}; known: ${known}`, {
+      reason: { key: "unknownParticipants", values: { names: unknown.join(", "), known } },
+    });
   }
   const picked = roster.filter((p) => wanted.has(p.key) || wanted.has(p.display.toLowerCase()));
   if (picked.length < MIN_PARTICIPANTS || picked.length > MAX_PARTICIPANTS) {
-    throw new Error(
-      `a debate needs ${MIN_PARTICIPANTS}–${MAX_PARTICIPANTS} participants, ${picked.length} requested`,
-    );
+    throw new DebattError("invalid_participants", `a debate needs ${MIN_PARTICIPANTS}–${MAX_PARTICIPANTS} participants, ${picked.length} requested`, {
+      reason: { key: "participantCount", values: { min: MIN_PARTICIPANTS, max: MAX_PARTICIPANTS, count: picked.length } },
+    });
   }
   return picked;
 }
@@ -96,12 +97,18 @@ export function resolveParticipant(roster: Participant[], name: string, allowed:
     const model = name.trim();
     if (allowed !== "*" && !allowed.some((m) => m.toLowerCase() === wanted)) {
       const shown = model.length > SHOWN_ID_CHARS ? `${model.slice(0, SHOWN_ID_CHARS)}… (${model.length} characters)` : model;
-      throw new DebattError("unknown_model", `model "${shown}" is not on the roster (${roster.map((p) => p.model).join(", ")}), and ALLOWED_MODELS does not allow it`);
+      const models = roster.map((p) => p.model).join(", ");
+      throw new DebattError("unknown_model", `model "${shown}" is not on the roster (${models}), and ALLOWED_MODELS does not allow it`, {
+        reason: { key: "modelNotAllowed", values: { model: shown, models } },
+      });
     }
     const display = model.split("/")[1];
     return { key: `model_${wanted.replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "")}`, display, model };
   }
-  throw new Error(`unknown participant "${name}": use a roster key (${roster.map((p) => p.key).join(", ")}), a display name or a model id like vendor/model`);
+  const known = roster.map((p) => p.key).join(", ");
+  throw new DebattError("invalid_participants", `unknown participant "${name}": use a roster key (${known}), a display name or a model id like vendor/model`, {
+    reason: { key: "unknownParticipant", values: { name, known } },
+  });
 }
 
 /**
@@ -125,7 +132,9 @@ export function resolveDeliberators(
     else if (bounds.duplicates === "separate") picked.push({ ...p, key: `${p.key}_${n}`, display: `${p.display} (${n})` });
   }
   if (picked.length < bounds.min || picked.length > bounds.max) {
-    throw new Error(`${bounds.command} needs ${bounds.min}–${bounds.max} models, ${picked.length} ${requested?.length ? "requested" : "on the roster"}`);
+    throw new DebattError("invalid_participants", `${bounds.command} needs ${bounds.min}–${bounds.max} models, ${picked.length} ${requested?.length ? "requested" : "on the roster"}`, {
+      reason: { key: "modelCount", values: { command: bounds.command, min: bounds.min, max: bounds.max, count: picked.length } },
+    });
   }
   return picked;
 }

@@ -199,7 +199,9 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(await page.locator(".message.assistant .synthesis").first().innerText()).toBe(winnerText);
     const conversationId = decodeURIComponent(new URL(page.url()).hash.slice("#c/".length));
     await ask(page, "/vote Och för webben?");
-    await page.locator(".vote .winner").waitFor({ timeout: 60_000 });
+    // The reopened run shows its winner too: wait for the follow-up's, and for its run to end.
+    await page.locator(".vote .winner").nth(1).waitFor({ timeout: 60_000 });
+    await page.locator("button.stop").waitFor({ state: "detached", timeout: 60_000 });
     const stored = (await (await fetch(`${server.url}/api/v1/conversations/${conversationId}`)).json()) as any;
     expect(stored.messages.filter((m: any) => m.role === "user").map((m: any) => m.content)).toEqual(["/vote Vilket språk passar för skript?", "/vote Och för webben?"]);
 
@@ -331,7 +333,8 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
 
     await page.getByLabel("Token").fill("wrong-token");
     await page.getByRole("button", { name: "Logga in" }).click();
-    await page.getByRole("alert").filter({ hasText: "not valid" }).waitFor();
+    // The refusal in the reader's words, not the server's English.
+    expect(await page.getByRole("alert").innerText()).toBe("Token är ogiltig (den kan ha dragits tillbaka).");
     await page.getByLabel("Token").fill(ada.token);
     await page.getByRole("button", { name: "Logga in" }).click();
     await page.getByLabel("Meddelande").waitFor();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CATALOGUES, pickLang, translate } from "../state/messages/index.js";
-import { ERROR_CODES } from "../state/errors.js";
+import { CATALOGUES, councilNote, errorWords, pickLang, translate } from "../state/messages/index.js";
+import { ERROR_CODES, REASON_KEYS } from "../state/errors.js";
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
@@ -20,6 +20,28 @@ describe("the message catalogues", () => {
     for (const code of inEvents) expect(ERROR_CODES, code).toContain(code);
     const usage = new Set(["missing_topic", "empty_message"]);
     for (const code of inEvents.filter((c) => !usage.has(c))) expect(Object.keys(CATALOGUES.en), code).toContain(`error.${code}`);
+  });
+
+  it("have words for every error code, and for every refusal's reason", () => {
+    for (const code of ERROR_CODES) expect(Object.keys(CATALOGUES.en), code).toContain(`error.${code}`);
+    for (const key of REASON_KEYS) expect(Object.keys(CATALOGUES.en), key).toContain(`reason.${key}`);
+    const sv = (key: Parameters<typeof translate>[1], values?: Record<string, string | number>) => translate("sv", key, values);
+    // A reason is worded from its values; without one, the server's (English) message is the detail.
+    expect(errorWords(sv, "invalid_participants", "a debate needs 2–8 participants, 1 requested", { key: "participantCount", values: { min: 2, max: 8, count: 1 } })).toBe(
+      "De här deltagarna kan inte vara med: en debatt behöver 2–8 deltagare, 1 valda",
+    );
+    expect(errorWords(sv, "model_error", "provider 500")).toBe("En modell misslyckades: provider 500");
+    expect(errorWords(sv, "conversation_not_found", "conversation \"x\" not found")).toBe("Samtalet finns inte (det kan ha raderats).");
+    expect(errorWords(sv, "no_such_code", "x")).toBeUndefined();
+  });
+
+  it("word /council's note on its second round", () => {
+    const sv = (key: Parameters<typeof translate>[1], values?: Record<string, string | number>) => translate("sv", key, values);
+    const verdicts = [{ source: "round2" }, { source: "round1" }, { source: "round1" }];
+    expect(councilNote(sv, { note: "2 judge(s) did not finish round 2; …", round2: "partial", verdicts })).toBe("2 domare blev inte klara med runda 2; deras utlåtanden från runda 1 används.");
+    expect(councilNote(sv, { note: "Every judge failed round 2 …", round2: "failed", verdicts })).toMatch(/^Alla domare misslyckades/);
+    expect(councilNote(sv, { note: "Round 2 was skipped …", round2: "skipped", verdicts })).toMatch(/^Runda 2 hoppades över/);
+    expect(councilNote(sv, { round2: "complete", verdicts })).toBeUndefined();
   });
 
   it("fill placeholders and pick the reader's language", () => {

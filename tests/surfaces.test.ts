@@ -100,6 +100,10 @@ describe("the CLI in the reader's language", () => {
     const council = await cli(["--lang", "sv", "--participants", "grok,claude,oneseek", "/council Kaffe är nyttigt."]);
     expect(council.out).toContain("(korrekthet)");
     expect((await cli(["--lang", "sv"])).err).toContain("användning: npm run -s debate");
+    // Refusals too: Node's option errors and a run's refused participants, worded from their values.
+    expect(await cli(["--lang", "sv", "--frob", "/debatt a"])).toMatchObject({ code: 2, err: expect.stringMatching(/^Alternativet --frob finns inte\./) });
+    expect((await cli(["--seed"], { LANG: "sv_SE.UTF-8" })).err).toMatch(/^Alternativet --seed behöver ett värde\./);
+    expect((await cli(["--lang", "sv", "--participants", "grok,claude", "/vote Bästa språket?"])).out).toContain("/vote behöver 3–7 modeller, 2 angivna");
   }, 60_000);
 });
 

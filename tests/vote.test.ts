@@ -8,6 +8,7 @@ import { parseLetterVote, tallyLetterVotes } from "../state/replies/letter-vote.
 import { parseCommand } from "../state/commands.js";
 import { strictEventSchema } from "../state/events.js";
 import { defaultRoster } from "../state/participants.js";
+import { errorWords, translate } from "../state/messages/index.js";
 import { answerOf, withOverrides, type Script, type Step } from "./support/fake-model.js";
 import { named, runEvents, testDeps, graphOf } from "./support/harness.js";
 import type { ClientEvent } from "../state/events.js";
@@ -137,6 +138,11 @@ describe("/vote: the pipeline and event sequence (seed 001 §C)", () => {
     expect(named(byDefault, "vote-start")[0].participants).toHaveLength(7);
     const unknown = await runEvents(deps, "/vote Q?", { modeConfig: { models: ["call_grok", "call_claude", "grokk"] } });
     expect(named(unknown, "error")[0].message).toMatch(/^unknown participant "grokk"/);
+    // The page and the terminal word the refusal themselves, from its values.
+    const [refusal] = named(unknown, "error");
+    expect(errorWords((key, values) => translate("sv", key, values), refusal.code, refusal.message, refusal.reason)).toBe(
+      `De här deltagarna kan inte vara med: ”grokk” är ingen deltagare; använd en nyckel ur listan (${defaultRoster().map((p) => p.key).join(", ")}), ett visningsnamn eller ett modell-id som leverantör/modell`,
+    );
   });
 
   it("takes its prompts from the registry, overridable per run", async () => {
@@ -487,7 +493,11 @@ describe("/vote over HTTP", () => {
     try {
       const res = await postChat(server.url, { message: "/vote Q?", participants: ["call_grok", "call_claude"] });
       expect(res.status).toBe(400);
-      expect((await res.json()).error).toEqual({ code: "invalid_participants", message: "/vote needs 3–7 models, 2 requested" });
+      expect((await res.json()).error).toEqual({
+        code: "invalid_participants",
+        message: "/vote needs 3–7 models, 2 requested",
+        reason: { key: "modelCount", values: { command: "/vote", min: 3, max: 7, count: 2 } },
+      });
     } finally {
       await server.close();
     }

@@ -1,3 +1,4 @@
+import { inWords, readApi } from "./api-error.js";
 import { useEffect, useState } from "preact/hooks";
 import { TokenForm } from "./token-form.js";
 import { useT } from "./i18n.js";
@@ -27,16 +28,14 @@ interface VoiceSettingsView {
 
 const TOKEN_KEY = "debatt-admin-token";
 
-/** Calls the admin API with the session's token; throws the API's error message. */
+/** Calls the admin API with the session's token; throws an ApiError for a refusal. */
 async function api<T>(token: string, method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`/api/v1/admin${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const json = (await res.json().catch(() => null)) as (T & { error?: { message: string } }) | null;
-  if (!res.ok) throw new Error(json?.error?.message ?? `the server answered ${res.status}`);
-  return json as T;
+  return (await readApi<T>(res)) as T;
 }
 
 /** The prompt groups, in the order the page shows them: by the first part of the key. */
@@ -65,7 +64,7 @@ export function AdminPage({ enabled }: { enabled: boolean }) {
         setError("");
         sessionStorage.setItem(TOKEN_KEY, token);
       },
-      (e: Error) => setError(e.message),
+      (e: Error) => setError(inWords(t, e)),
     );
   }, [token, enabled]);
 
@@ -134,7 +133,7 @@ function PromptEditor({ token, prompt, onSaved }: { token: string; prompt: Promp
       setText(next.effective);
       setMessage({ ok: true, text: method === "PUT" ? "admin.saved" : "admin.reverted" });
     } catch (e) {
-      setMessage({ ok: false, text: (e as Error).message });
+      setMessage({ ok: false, text: inWords(t, e) });
     }
   };
   return (
@@ -176,7 +175,7 @@ function VoiceSettingsForm({ token }: { token: string }) {
   const [key, setKey] = useState("");
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   useEffect(() => {
-    api<VoiceSettingsView>(token, "GET", "/debate/voice-settings").then(setSettings, (e: Error) => setMessage({ ok: false, text: e.message }));
+    api<VoiceSettingsView>(token, "GET", "/debate/voice-settings").then(setSettings, (e: Error) => setMessage({ ok: false, text: inWords(t, e) }));
   }, [token]);
   if (!settings) return message ? <p class="error">{message.text}</p> : null;
   const set = (patch: Partial<VoiceSettingsView>) => setSettings({ ...settings, ...patch });
@@ -189,7 +188,7 @@ function VoiceSettingsForm({ token }: { token: string }) {
       setKey("");
       setMessage({ ok: true, text: "voiceAdmin.saved" });
     } catch (err) {
-      setMessage({ ok: false, text: (err as Error).message });
+      setMessage({ ok: false, text: inWords(t, err) });
     }
   };
   return (

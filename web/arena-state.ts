@@ -1,6 +1,7 @@
 import type { EventPayload } from "../state/events.js";
 import type { ClientEvent } from "../state/events.js";
 import type { CardRound } from "./card.js";
+import type { Reason } from "../state/errors.js";
 import { reduceDeliberation, type DeliberationState } from "./deliberation-state.js";
 import { reducePanel, type PanelState } from "./panel-state.js";
 
@@ -48,7 +49,7 @@ export interface ArenaState {
   arenaData?: Record<string, unknown>;
   /** Plain chat answer (not a debate). */
   chat: string;
-  error?: { message: string; code: string };
+  error?: { message: string; code: string; reason?: Reason };
   done: boolean;
   /** Raw synthesis text as streamed, before the arena block is cut out. */
   rawSynthesis: string;
@@ -165,7 +166,7 @@ export function reduce(s: ArenaState, e: ClientEvent): ArenaState {
     case "compare-complete":
       return s.compare ? { ...s, compare: { ...s.compare, complete: true } } : s;
     case "error":
-      return { ...s, error: { message: e.data.message, code: e.data.code } };
+      return { ...s, error: { message: e.data.message, code: e.data.code, ...(e.data.reason ? { reason: e.data.reason } : {}) } };
     case "done":
       return { ...s, done: true, speaking: undefined };
     default: {

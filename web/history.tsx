@@ -1,3 +1,4 @@
+import { inWords, readApi } from "./api-error.js";
 import { useContext, useEffect, useState } from "preact/hooks";
 import { LangContext, useT } from "./i18n.js";
 
@@ -33,13 +34,9 @@ const MODE_LABEL: Record<string, string> = {
   council: "/council",
 };
 
-/** Calls the history API; throws the API's error message. */
+/** Calls the history API; throws an ApiError for a refusal. */
 export async function historyApi<T>(method: string, path: string): Promise<T | undefined> {
-  const res = await fetch(`/api/v1/conversations${path}`, { method });
-  if (res.status === 204) return undefined;
-  const json = (await res.json().catch(() => null)) as (T & { error?: { message: string } }) | null;
-  if (!res.ok) throw new Error(json?.error?.message ?? `the server answered ${res.status}`);
-  return json as T;
+  return readApi<T>(await fetch(`/api/v1/conversations${path}`, { method }));
 }
 
 /** `#history`: earlier conversations, newest first, twenty at a time; each opens or is deleted. */
@@ -59,7 +56,7 @@ export function HistoryPage() {
       setNext(page.nextCursor);
       setError("");
     } catch (err) {
-      setError((err as Error).message);
+      setError(inWords(t, err));
     } finally {
       setLoading(false);
     }
@@ -71,7 +68,7 @@ export function HistoryPage() {
       await historyApi("DELETE", `/${encodeURIComponent(c.id)}`);
       setItems((all) => all.filter((i) => i.id !== c.id));
     } catch (err) {
-      setError((err as Error).message);
+      setError(inWords(t, err));
     }
   }
 

@@ -7,6 +7,7 @@ import { HistoryPage, historyApi, type StoredMessage } from "./history.js";
 import { PanelView } from "./panel-view.js";
 import { emptyArena, reduce, splitSynthesis, type ArenaState } from "./arena-state.js";
 import { storedEvents } from "./stored-events.js";
+import { inWords, readApi } from "./api-error.js";
 import { streamChat, StreamError } from "./stream.js";
 import { loadSession, SignIn, signOut, type Session } from "./sign-in.js";
 import { VoiceBar } from "./voice-bar.js";
@@ -16,6 +17,7 @@ import type { Lang } from "../state/messages/index.js";
 import { commandFormatOf } from "../state/commands.js";
 import { FORMATS, formatOfStoredMode, threadKindOf, type FormatId } from "../state/formats.js";
 import { errorWords, type MessageKey } from "../state/messages/index.js";
+import type { Reason } from "../state/errors.js";
 import "./styles.css";
 
 /** One entry of the session's history. */
@@ -25,7 +27,7 @@ interface Message {
   text: string;
   arena?: ArenaState;
   /** Why the stream failed, translated when shown (the reader may switch language). */
-  failure?: { code: string; detail: string };
+  failure?: { code: string; detail: string; reason?: Reason };
   running?: boolean;
   /** /dvoice: the player of this debate's audio and what it shows. */
   player?: VoicePlayer;
@@ -71,7 +73,7 @@ function App({ conversation }: { conversation?: string }) {
           }),
         );
       },
-      (err: Error) => setLoadError(err.message),
+      (err: Error) => setLoadError(inWords(t, err)),
     );
   }, [conversation]);
 
@@ -99,7 +101,7 @@ function App({ conversation }: { conversation?: string }) {
         else update(answer.id, (m) => ({ ...m, arena: reduce(m.arena!, e), ...(e.event === "metadata" ? { runId: e.data.run_id } : {}) }));
       });
     } catch (err) {
-      const failure = err instanceof StreamError ? { code: err.code, detail: err.detail } : { code: "", detail: String(err) };
+      const failure = err instanceof StreamError ? { code: err.code, detail: err.detail, reason: err.reason } : { code: "", detail: String(err) };
       update(answer.id, (m) => ({ ...m, failure }));
     } finally {
       update(answer.id, (m) => ({ ...m, running: false }));
@@ -109,11 +111,13 @@ function App({ conversation }: { conversation?: string }) {
   /** Stops a run on the server, wherever it runs (its stream then ends by itself), and its audio here. */
   async function stop(m: Message) {
     m.player?.stop();
-    const res = await fetch(`/api/v1/debates/${encodeURIComponent(m.runId!)}/cancel`, { method: "POST" }).catch(() => null);
-    // 409: it had just ended anyway. Anything else is worth saying.
-    if (res && (res.ok || res.status === 409)) return;
-    const body = (await res?.json().catch(() => null)) as { error?: { code: string; message: string } } | null;
-    update(m.id, (x) => ({ ...x, failure: { code: "stop_failed", detail: body?.error?.message ?? (res ? `HTTP ${res.status}` : "network") } }));
+    try {
+      const res = await fetch(`/api/v1/debates/${encodeURIComponent(m.runId!)}/cancel`, { method: "POST" });
+      // 409: it had just ended anyway. Anything else is worth saying.
+      if (!res.ok && res.status !== 409) await readApi(res);
+    } catch (err) {
+      update(m.id, (x) => ({ ...x, failure: { code: "stop_failed", detail: inWords(t, err) } }));
+    }
   }
 
   function submit(e: Event) {
@@ -228,15 +232,15 @@ function StoredAudio({ id }: { id: string }) {
 }
 
 /** An `error` event in the reader's words (the server's message, in English, as the detail), or as it came for a code the catalogues lack. */
-function errorInWords(t: ReturnType<typeof useT>, error: { code: string; message: string }): string {
-  return errorWords(t, error.code, error.message) ?? `${error.message} (${error.code})`;
+function errorInWords(t: ReturnType<typeof useT>, error: { code: string; message: string; reason?: Reason }): string {
+  return errorWords(t, error.code, error.message, error.reason) ?? `${error.message} (${error.code})`;
 }
 
 /** A failed stream or stop in the reader's words. */
-function failureInWords(t: ReturnType<typeof useT>, f: { code: string; detail: string }): string {
+function failureInWords(t: ReturnType<typeof useT>, f: { code: string; detail: string; reason?: Reason }): string {
   if (f.code === "network" || f.code === "stream_dropped") return t(`error.${f.code}`, { detail: f.detail });
   if (f.code === "stop_failed") return t("answer.stopFailed", { detail: f.detail });
-  return errorInWords(t, { code: f.code, message: f.detail });
+  return errorInWords(t, { code: f.code, message: f.detail, reason: f.reason });
 }
 
 /** The errors of a message that could not start a run: explained with examples, and nothing to retry. */

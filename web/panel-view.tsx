@@ -1,7 +1,7 @@
 import { colorOf, markdown } from "./arena.js";
 import type { CouncilState, DeepState, PanelState } from "./panel-state.js";
 import { useT } from "./i18n.js";
-import { named } from "../state/messages/index.js";
+import { councilNote, named } from "../state/messages/index.js";
 
 /** /deep or /council, whichever the run is. */
 export function PanelView({ s }: { s: PanelState }) {
@@ -177,7 +177,7 @@ function CouncilView({ s }: { s: CouncilState }) {
         <div class="winner" role="status">
           {t("council.consensus")} <span class={`badge verdict ${VERDICT_CLASS[s.result.consensus]}`}>{s.result.consensus}</span> — PASS {s.result.counts.PASS} · WARN {s.result.counts.WARN} · FAIL {s.result.counts.FAIL}
           {s.result.unanimous && <span class="note">{t("council.unanimous")}</span>}
-          {s.result.note && <p class="note">{s.result.note}</p>}
+          {s.result.note && <p class="note">{councilNote(t, s.result)}</p>}
         </div>
       )}
       {s.report && (

@@ -1,3 +1,4 @@
+import { inWords, readApi } from "./api-error.js";
 import { useState } from "preact/hooks";
 import { useT } from "./i18n.js";
 import { TokenForm } from "./token-form.js";
@@ -31,10 +32,12 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void 
   const t = useT();
   const [error, setError] = useState("");
   const submit = async (token: string) => {
-    const res = await fetch("/api/v1/session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token }) });
-    const json = (await res.json().catch(() => null)) as (Session & { error?: { message: string } }) | null;
-    if (!res.ok || !json) return setError(json?.error?.message ?? t("error.server", { status: res.status }));
-    onSignedIn(json);
+    try {
+      const res = await fetch("/api/v1/session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token }) });
+      onSignedIn((await readApi<Session>(res))!);
+    } catch (err) {
+      setError(inWords(t, err));
+    }
   };
   return (
     <main class="admin sign-in">

@@ -1,3 +1,4 @@
+import type { Reason } from "../state/errors.js";
 import { createParser } from "eventsource-parser";
 import type { ClientEvent } from "../state/events.js";
 
@@ -18,6 +19,8 @@ export class StreamError extends Error {
     message: string,
     readonly code: string,
     readonly detail = message,
+    /** A refusal's values, for the page's own words. */
+    readonly reason?: Reason,
   ) {
     super(message);
   }
@@ -90,6 +93,7 @@ async function read(res: Response, deliver: (id: number, e: ClientEvent) => void
 
 /** The StreamError of a refused request, with the server's message when it gave one. */
 async function refusal(res: Response): Promise<StreamError> {
-  const body = (await res.json().catch(() => null)) as { error?: { message: string; code: string } } | null;
-  return new StreamError(body?.error?.message ?? `the server answered ${res.status}`, body?.error?.code ?? "http_error");
+  const body = (await res.json().catch(() => null)) as { error?: { message: string; code: string; reason?: Reason } } | null;
+  const message = body?.error?.message ?? `the server answered ${res.status}`;
+  return new StreamError(message, body?.error?.code ?? "http_error", message, body?.error?.reason);
 }

@@ -1,3 +1,4 @@
+import { refusalOf } from "../../state/errors.js";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../../ports/emit.js";
 import type { NodeDeps } from "../../ports/node-deps.js";
@@ -16,7 +17,7 @@ export function makeComparePlanner(deps: NodeDeps) {
     try {
       participants = participantsFor("compare", deps.roster, state.participants);
     } catch (err) {
-      emit(config, "error", { code: "invalid_participants", message: (err as Error).message });
+      emit(config, "error", refusalOf(err, "invalid_participants"));
       return { members: [] };
     }
     emit(config, "compare_start", {

@@ -1,3 +1,4 @@
+import { refusalOf } from "../../state/errors.js";
 import { randomUUID } from "node:crypto";
 import { Overwrite, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../../ports/emit.js";
@@ -18,9 +19,9 @@ export function makeDebateDomainPlanner(deps: NodeDeps) {
     try {
       participants = participantsFor("debatt", deps.roster, state.participants);
     } catch (err) {
-      const message = (err as Error).message;
-      emit(config, "error", { code: "invalid_participants", message });
-      return { debate_status: "error", debate_error: message };
+      const refusal = refusalOf(err, "invalid_participants");
+      emit(config, "error", refusal);
+      return { debate_status: "error", debate_error: refusal.message };
     }
     // The run's id (the service's, so the debate is addressed by the id its stream announced).
     const debateId = state.run_id ?? randomUUID();

@@ -4,7 +4,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../../ports/emit.js";
 import type { NodeDeps, RunContext } from "../../ports/node-deps.js";
 import type { ResolvedOptions } from "../../state/config.js";
-import { DebattError, type ErrorCode } from "../../state/errors.js";
+import { refusalOf, type ErrorCode, type Reason } from "../../state/errors.js";
 import { FORMATS, type DeliberationMode } from "../../state/formats.js";
 import { participantsFor } from "../../state/participants.js";
 import type { Participant } from "../../state/participants.js";
@@ -30,15 +30,16 @@ export type Plan =
     }
   | { ok: false; update: { error: string; members: Participant[] } };
 
-/** The code of a refused participant list: `unknown_model` for a model not allowed, else `invalid_participants`. */
-export function participantErrorCode(err: unknown): ErrorCode {
-  return DebattError.isInstance(err) ? err.code : "invalid_participants";
+/** Stops a run before it starts: the `error` event and the update that ends the subgraph. */
+export function refuse(config: LangGraphRunnableConfig, code: ErrorCode, message: string, reason?: Reason): Plan & { ok: false } {
+  emit(config, "error", { code, message, ...(reason ? { reason } : {}) });
+  return { ok: false, update: { error: message, members: [] } };
 }
 
-/** Stops a run before it starts: the `error` event and the update that ends the subgraph. */
-export function refuse(config: LangGraphRunnableConfig, code: ErrorCode, message: string): Plan & { ok: false } {
-  emit(config, "error", { code, message });
-  return { ok: false, update: { error: message, members: [] } };
+/** Stops a run whose participants were refused (`unknown_model` for a model not allowed, else `invalid_participants`). */
+export function refuseParticipants(config: LangGraphRunnableConfig, err: unknown): Plan & { ok: false } {
+  const { code, message, reason } = refusalOf(err, "invalid_participants");
+  return refuse(config, code, message, reason);
 }
 
 /**
@@ -60,7 +61,7 @@ export function planDeliberation(deps: NodeDeps, ctx: RunContext, state: PlanInp
   try {
     participants = participantsFor(mode, deps.roster, options.models ?? state.participants, deps.allowedModels);
   } catch (err) {
-    return refuse(config, participantErrorCode(err), (err as Error).message);
+    return refuseParticipants(config, err);
   }
   const id = state.run_id ?? ctx.run.runId ?? randomUUID();
   return {

@@ -4,7 +4,7 @@ import type { NodeDeps } from "../../ports/node-deps.js";
 import { whoIs } from "../../state/deliberation.js";
 import { resolveParticipant, type Participant } from "../../state/participants.js";
 import type { VoteStateType, VoteUpdate } from "../../state/vote.js";
-import { participantErrorCode, planDeliberation, refuse } from "../shared/plan.js";
+import { planDeliberation, refuseParticipants } from "../shared/plan.js";
 
 /**
  * vote_planner: picks the voting models (the request's, else the first seven of the roster) and
@@ -20,7 +20,7 @@ export function makeVotePlanner(deps: NodeDeps) {
     try {
       chairman = named ? resolveParticipant(deps.roster, named, deps.allowedModels) : { key: "chairman", display: "Chairman", model: deps.internalModel };
     } catch (err) {
-      return refuse(config, participantErrorCode(err), (err as Error).message).update;
+      return refuseParticipants(config, err).update;
     }
     emit(config, "vote_start", {
       conversationId: plan.conversationId,

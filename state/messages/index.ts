@@ -1,5 +1,6 @@
 import { en, type MessageKey } from "./en.js";
 import { sv } from "./sv.js";
+import type { Reason } from "../errors.js";
 
 export type { MessageKey } from "./en.js";
 
@@ -29,10 +30,27 @@ export function named(t: Translate, prefix: string, value: string): string {
   return isMessageKey(key) ? t(key) : value;
 }
 
-/** An error event in the reader's words, the server's message as the detail; undefined for a code the catalogues lack. */
-export function errorWords(t: Translate, code: string, message: string): string | undefined {
+/**
+ * An error in the reader's words: the code's sentence, with the refusal's reason worded from its
+ * values, else the server's message (English) as the detail; undefined for a code the catalogues lack.
+ */
+export function errorWords(t: Translate, code: string, message: string, reason?: Reason): string | undefined {
   const key = `error.${code}`;
-  return isMessageKey(key) ? t(key, { detail: message }) : undefined;
+  if (!isMessageKey(key)) return undefined;
+  const why = reason && `reason.${reason.key}`;
+  return t(key, { detail: why && isMessageKey(why) ? t(why, reason.values) : message });
+}
+
+/**
+ * /council's note on its second round, in the reader's words (the result's `note` is English):
+ * every judge failed it, some did not finish it (their round-1 verdicts stand), or it was
+ * skipped for want of round-1 verdicts. Undefined when the result has no note.
+ */
+export function councilNote(t: Translate, result: { note?: string; round2: string; verdicts: { source: string }[] }): string | undefined {
+  if (!result.note) return undefined;
+  if (result.round2 === "failed") return t("council.note.failed");
+  if (result.round2 === "partial") return t("council.note.partial", { n: result.verdicts.filter((v) => v.source === "round1").length });
+  return t("council.note.skipped");
 }
 
 /**
