@@ -11,7 +11,7 @@ import { openCheckpoints } from "../providers/checkpointer.js";
 import { openHistory } from "../history/open.js";
 import { createDeliberationPrinter } from "./deliberation-printer.js";
 import { TerminalText } from "./terminal-text.js";
-import { errorWords, LANGS, pickLang, translate, type Lang, type Translate as T } from "../state/messages/index.js";
+import { errorWords, LANGS, pickLang, seconds, translate, type Lang, type Translate as T } from "../state/messages/index.js";
 
 /** The round types, in order (round 4 is the vote). */
 const ROUND_TYPES = ["introduction", "argument", "deepening", "voting"] as const;
@@ -51,7 +51,7 @@ export function createPrettyPrinter(write: (s: string) => void, color: boolean, 
         break;
       case "debate-participant-end":
         status("");
-        write(e.data.status === "ok" ? c.dim(`\n   ${t("card.stats", { words: e.data.word_count, seconds: (e.data.latency_ms / 1000).toFixed(1) })}\n`) : c.red(`\n   ✗ ${e.data.model}: ${e.data.error}\n`));
+        write(e.data.status === "ok" ? c.dim(`\n   ${t("card.stats", { words: e.data.word_count, seconds: seconds(e.data.latency_ms) })}\n`) : c.red(`\n   ✗ ${e.data.model}: ${e.data.error}\n`));
         break;
       case "debate-vote-result":
         write(`  ${c.bold(e.data.voter)} → ${c.green(e.data.voted_for)}: ${e.data.motivation}\n`);
@@ -89,7 +89,7 @@ export function createPrettyPrinter(write: (s: string) => void, color: boolean, 
         break;
       case "compare-answer-end":
         write(`\n${c.cyan(c.bold(`▶ ${e.data.model}`))}\n`);
-        write(e.data.status === "ok" ? `${compared.get(e.data.model_key) ?? ""}\n${c.dim(`   ${t("card.stats", { words: e.data.word_count, seconds: (e.data.latency_ms / 1000).toFixed(1) })}`)}\n` : c.red(`   ✗ ${e.data.error}\n`));
+        write(e.data.status === "ok" ? `${compared.get(e.data.model_key) ?? ""}\n${c.dim(`   ${t("card.stats", { words: e.data.word_count, seconds: seconds(e.data.latency_ms) })}`)}\n` : c.red(`   ✗ ${e.data.error}\n`));
         break;
       case "compare-complete":
         write(`\n${c.dim(t("cli.compareSummary", { answered: e.data.answered, failed: e.data.failed }))}\n`);
@@ -246,7 +246,7 @@ async function main(): Promise<number> {
   if (voiceFile !== undefined) {
     const pcm = Buffer.concat(audio);
     writeFileSync(voiceFile, Buffer.concat([wavHeader(pcm.length), pcm]));
-    process.stderr.write(`${t("cli.wroteAudio", { seconds: (pcm.length / PCM.sampleRate / 2).toFixed(1), file: voiceFile })}\n`);
+    process.stderr.write(`${t("cli.wroteAudio", { seconds: seconds((pcm.length / PCM.sampleRate / 2) * 1000), file: voiceFile })}\n`);
   }
   if (cancelled) return 130;
   return failed ? 1 : 0;

@@ -1,6 +1,6 @@
 import type { ClientEvent, ClientPayload } from "../state/events.js";
 import type { VoteRoundResult } from "../state/vote.js";
-import { councilNote, named, type Translate as T } from "../state/messages/index.js";
+import { councilNote, named, seconds, type Translate as T } from "../state/messages/index.js";
 
 /** Terminal styles the printers share. */
 export interface Styles {
@@ -24,7 +24,7 @@ export function createDeliberationPrinter(write: (s: string) => void, c: Styles,
   let labelToDisplay: Record<string, string> = {};
   let displayOf: Record<string, string> = {};
   const answers = (d: ClientPayload<"stage1-complete">) => {
-    for (const r of d.data) write(`\n${c.cyan(c.bold(`▶ ${r.display}`))} ${c.dim(`${(r.responseTimeMs / 1000).toFixed(1)} s`)}\n${r.response}\n`);
+    for (const r of d.data) write(`\n${c.cyan(c.bold(`▶ ${r.display}`))} ${c.dim(t("unit.seconds", { seconds: seconds(r.responseTimeMs) }))}\n${r.response}\n`);
     for (const f of d.failed) write(c.red(`\n✗ ${f.display}: ${f.error}\n`));
   };
   const votes = (round: Omit<VoteRoundResult, "labelToModel">, map: Record<string, string>) => {

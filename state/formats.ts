@@ -21,6 +21,8 @@ export type DeliberationMode = (typeof DELIBERATION_MODES)[number];
 export interface FormatSpec {
   /** The chat command that runs it. */
   command: `/${string}`;
+  /** What the command is followed by: a topic to debate, a question to answer, or a claim to judge. */
+  takes: "topic" | "question" | "claim";
   /** The mode its conversations are stored under, which is also its `mode` in the deliberate endpoint. */
   storedMode: string;
   /** How many participants, how many by default (else all up to `max`), and whether a model named twice is two participants. */
@@ -39,13 +41,14 @@ const debate = { min: MIN_PARTICIPANTS, max: MAX_PARTICIPANTS, duplicates: "merg
 
 /** Every format, by its command's name. */
 export const FORMATS = {
-  debatt: { command: "/debatt", storedMode: "debatt", participants: debate, thread: "chat", multiTurn: true, flags: {} },
-  dvoice: { command: "/dvoice", storedMode: "dvoice", participants: debate, thread: "chat", multiTurn: true, flags: {} },
-  compare: { command: "/compare", storedMode: "compare", participants: debate, thread: "chat", multiTurn: true, flags: {} },
-  vote: { command: "/vote", storedMode: "vote", participants: { min: 3, max: 7, duplicates: "merge" }, thread: "own", multiTurn: true, flags: {} },
+  debatt: { command: "/debatt", takes: "topic", storedMode: "debatt", participants: debate, thread: "chat", multiTurn: true, flags: {} },
+  dvoice: { command: "/dvoice", takes: "topic", storedMode: "dvoice", participants: debate, thread: "chat", multiTurn: true, flags: {} },
+  compare: { command: "/compare", takes: "question", storedMode: "compare", participants: debate, thread: "chat", multiTurn: true, flags: {} },
+  vote: { command: "/vote", takes: "question", storedMode: "vote", participants: { min: 3, max: 7, duplicates: "merge" }, thread: "own", multiTurn: true, flags: {} },
   // A model named twice is two participants with their own answers and labels; "debate" is the stored name of /revise.
   revise: {
     command: "/revise",
+    takes: "question",
     storedMode: "debate",
     participants: { min: 3, max: 6, duplicates: "separate" },
     thread: "own",
@@ -55,6 +58,7 @@ export const FORMATS = {
   // Every round asks every debater, so four by default keeps a debate affordable.
   deep: {
     command: "/deep",
+    takes: "question",
     storedMode: "deep",
     participants: { min: 2, max: 6, byDefault: 4, duplicates: "merge" },
     thread: "own",
@@ -65,6 +69,7 @@ export const FORMATS = {
   // One judge per perspective; three perspectives by default.
   council: {
     command: "/council",
+    takes: "claim",
     storedMode: "council",
     participants: { min: 2, max: 6, byDefault: 3, duplicates: "merge" },
     thread: "own",

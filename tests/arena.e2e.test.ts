@@ -482,7 +482,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     await ask(page, "/debatt");
     const usage = page.locator(".usage");
     await usage.waitFor();
-    expect(await usage.innerText()).toContain("/debatt needs a topic or a question.");
+    expect(await usage.innerText()).toContain("/debatt needs a topic.");
     expect(await usage.locator("code").first().innerText()).toBe("/debatt Should AI be regulated?");
     expect(await page.getByRole("button", { name: "Try again" }).count()).toBe(0);
     // A format's view speaks English too, and says its participants are simulated.
@@ -492,7 +492,10 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(await page.locator(".note.simulated").first().innerText()).toContain("Simulated participants");
 
     await page.getByRole("combobox", { name: "Language" }).selectOption("sv");
-    expect(await usage.innerText()).toContain("/debatt behöver ett ämne eller en fråga.");
+    expect(await usage.innerText()).toContain("/debatt behöver ett ämne.");
+    // Each command says what it takes: /council judges a claim.
+    await ask(page, "/council");
+    await page.locator(".usage", { hasText: "/council behöver ett påstående att pröva." }).waitFor();
     await page.reload();
     expect(await page.getByRole("button", { name: "Skicka" }).isVisible()).toBe(true);
     expect(await page.locator("html").getAttribute("lang")).toBe("sv");

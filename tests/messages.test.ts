@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CATALOGUES, councilNote, errorWords, pickLang, translate } from "../state/messages/index.js";
+import { CATALOGUES, councilNote, errorWords, pickLang, seconds, translate } from "../state/messages/index.js";
 import { ERROR_CODES, REASON_KEYS } from "../state/errors.js";
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
@@ -47,6 +47,9 @@ describe("the message catalogues", () => {
   it("fill placeholders and pick the reader's language", () => {
     expect(translate("en", "voice.speaking", { speaker: "Grok" })).toBe("Speaking: Grok");
     expect(translate("sv", "voice.speaking", { speaker: "Grok" })).toBe("Talar: Grok");
+    // Numbers the language's way: a decimal comma in Swedish.
+    expect(translate("sv", "card.stats", { words: 1234, seconds: seconds(2345) })).toBe("1234 ord · 2,3 s");
+    expect(translate("en", "card.stats", { words: 1234, seconds: seconds(2345) })).toBe("1234 words · 2.3 s");
     expect(pickLang(["sv-SE", "en-US"])).toBe("sv");
     expect(pickLang(["de-DE", "en-GB"])).toBe("en");
     expect(pickLang(["sv_SE.UTF-8"])).toBe("sv");

@@ -210,7 +210,7 @@ function VoiceSettingsForm({ token }: { token: string }) {
         </select>
       </label>
       <label>
-        {t("voiceAdmin.speed", { speed: settings.speed.toFixed(2) })}
+        {t("voiceAdmin.speed", { speed: settings.speed })}
         <input type="range" min={0.25} max={4} step={0.05} value={settings.speed} onInput={(e) => set({ speed: Number((e.target as HTMLInputElement).value) })} />
       </label>
       <fieldset>

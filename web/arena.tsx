@@ -1,6 +1,7 @@
 import MarkdownIt from "markdown-it";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { useT } from "./i18n.js";
+import { seconds } from "../state/messages/index.js";
 import { progress, type ArenaState, type Card, type CompareState } from "./arena-state.js";
 
 /** The participants' colours, by key without `call_`. */
@@ -106,7 +107,7 @@ function ParticipantCard({ card, round, speaking, heard }: { card: Card; round: 
       {answer && (
         <p class={`answer${expanded ? "" : " clipped"}`}>{failed ? <FailedText text={answer.text} error={answer.error} /> : answer.text || "…"}</p>
       )}
-      {answer?.status === "ok" && <footer>{t("card.stats", { words: answer.wordCount ?? 0, seconds: ((answer.latencyMs ?? 0) / 1000).toFixed(1) })}</footer>}
+      {answer?.status === "ok" && <footer>{t("card.stats", { words: answer.wordCount ?? 0, seconds: seconds(answer.latencyMs ?? 0) })}</footer>}
     </article>
   );
 }
@@ -199,7 +200,7 @@ export function CompareView({ c, simulated }: { c: CompareState; simulated?: boo
                 {failed && <span class="badge error">{t("card.failed")}</span>}
               </header>
               <p class="answer">{failed ? <FailedText text={a.text} error={a.error} /> : a?.text || "…"}</p>
-              {a?.status === "ok" && <footer>{t("card.stats", { words: a.wordCount ?? 0, seconds: ((a.latencyMs ?? 0) / 1000).toFixed(1) })}</footer>}
+              {a?.status === "ok" && <footer>{t("card.stats", { words: a.wordCount ?? 0, seconds: seconds(a.latencyMs ?? 0) })}</footer>}
             </article>
           );
         })}

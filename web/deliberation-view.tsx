@@ -4,6 +4,7 @@ import type { RevisionResponse } from "../state/revise.js";
 import { colorOf, markdown } from "./arena.js";
 import { displayOfLabel, type DeliberationState } from "./deliberation-state.js";
 import { useT } from "./i18n.js";
+import { seconds } from "../state/messages/index.js";
 
 type T = ReturnType<typeof useT>;
 
@@ -72,7 +73,7 @@ export function DeliberationView({ s }: { s: DeliberationState }) {
                 {failed && <span class="badge error">{t("card.failed")}</span>}
               </header>
               <details open={!s.revisions && !s.winner}>
-                <summary>{failed ? t("dv.error") : a?.status === "ok" ? t("dv.answerSummary", { seconds: ((a.latencyMs ?? 0) / 1000).toFixed(1) }) : t("dv.answering")}</summary>
+                <summary>{failed ? t("dv.error") : a?.status === "ok" ? t("dv.answerSummary", { seconds: seconds(a.latencyMs ?? 0) }) : t("dv.answering")}</summary>
                 <p class="answer">{failed ? t("card.error", { error: a.error ?? t("card.unknownError") }) : a?.text || "…"}</p>
               </details>
             </article>

@@ -1,4 +1,5 @@
 import { inWords, readApi } from "./api-error.js";
+import { LOCALES } from "../state/messages/index.js";
 import { useContext, useEffect, useState } from "preact/hooks";
 import { LangContext, useT } from "./i18n.js";
 
@@ -91,7 +92,7 @@ export function HistoryPage() {
           <li key={c.id}>
             <a href={`#c/${encodeURIComponent(c.id)}`}>{c.title || t("history.untitled")}</a>
             <span class="note">
-              {c.mode === "chat" ? t("history.chat") : (MODE_LABEL[c.mode] ?? c.mode)} · {new Date(c.updatedAt).toLocaleString(lang === "sv" ? "sv-SE" : "en-GB")}
+              {c.mode === "chat" ? t("history.chat") : (MODE_LABEL[c.mode] ?? c.mode)} · {new Date(c.updatedAt).toLocaleString(LOCALES[lang])}
             </span>
             <button type="button" aria-label={t("history.deleteLabel", { title: c.title || c.id })} onClick={() => void remove(c)}>
               {t("history.delete")}

@@ -255,7 +255,7 @@ function Usage({ asked, code }: { asked: string; code: string }) {
   const example = (f: FormatId) => `${FORMATS[f].command} ${t(`example.${f === "dvoice" ? "debatt" : f}` as MessageKey)}`;
   return (
     <div class="usage" role="status">
-      <p>{code === "missing_topic" && command ? t("usage.missingTopic", { command }) : t("usage.emptyMessage")}</p>
+      <p>{code === "missing_topic" && command ? t(format && format in FORMATS ? `usage.needs.${FORMATS[format].takes}` : "usage.needs.topic", { command }) : t("usage.emptyMessage")}</p>
       <p>{t("usage.examples")}</p>
       <ul>
         {shown.map((f) => (

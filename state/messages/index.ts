@@ -11,9 +11,27 @@ export type Lang = (typeof LANGS)[number];
 /** The catalogues, by language. */
 export const CATALOGUES: Record<Lang, Record<MessageKey, string>> = { en, sv };
 
-/** A catalogue text with its `{placeholders}` filled (a missing value leaves the placeholder). */
+/** The locale of each language, for numbers and dates. */
+export const LOCALES: Record<Lang, string> = { en: "en-GB", sv: "sv-SE" };
+
+/** Numbers as each language writes them ("2.5" in English, "2,5" in Swedish), without grouping. */
+const NUMBERS = Object.fromEntries(LANGS.map((l) => [l, new Intl.NumberFormat(LOCALES[l], { maximumFractionDigits: 2, useGrouping: false })])) as Record<Lang, Intl.NumberFormat>;
+
+/**
+ * A catalogue text with its `{placeholders}` filled (a missing value leaves the placeholder); a
+ * number is written the language's way, so round it first (see `seconds`).
+ */
 export function translate(lang: Lang, key: MessageKey, values: Record<string, string | number> = {}): string {
-  return CATALOGUES[lang][key].replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+  return CATALOGUES[lang][key].replace(/\{(\w+)\}/g, (whole, name: string) => {
+    if (!(name in values)) return whole;
+    const value = values[name];
+    return typeof value === "number" ? NUMBERS[lang].format(value) : value;
+  });
+}
+
+/** Milliseconds as the seconds people read, to a tenth. */
+export function seconds(ms: number): number {
+  return Math.round(ms / 100) / 10;
 }
 
 /** A translator for one language, as the page and the terminal each make one. */
