@@ -461,17 +461,33 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
   }, 30_000);
 
   it("stops a run with the stop button: the stream ends, what was said stays, and the history says it was stopped", async () => {
-    const { page, errors } = await open({ SIMULATED_LATENCY_MS: "300" });
-    await ask(page, "/debatt Stoppa mig");
+    // Slow streams, so that a stop lands while the answers are being written.
+    const { page, errors } = await open({ SIMULATED_LATENCY_MS: "300", SIMULATED_CHUNK_DELAY_MS: "200" });
+    // From the keyboard: Send pressed, focus moves to Stop when it takes Send's place…
+    await page.locator("#message").fill("/debatt Stoppa mig");
+    await page.getByRole("button", { name: "Skicka" }).focus();
+    await page.keyboard.press("Enter");
     await page.locator(".card.speaking").first().waitFor();
-    await page.getByRole("button", { name: "Stoppa" }).click();
+    expect(await page.evaluate(() => document.activeElement?.className)).toBe("stop");
+    // …and Stop pressed, to the message box (Send cannot be pressed with nothing written).
+    await page.keyboard.press("Enter");
     await page.getByText("stoppad").waitFor();
     expect(await page.getByRole("button", { name: "Skicka" }).isVisible()).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("message");
     expect(await page.locator(".winner").count()).toBe(0);
     expect(await page.getByRole("alert").count()).toBe(0);
     await page.goto(`${page.url().split("#")[0]}#history`);
     await page.getByText("Stoppa mig").first().click();
     await page.getByText("avbruten").waitFor();
+
+    // A /vote stopped while its answers stream: no card goes on looking as if it were writing.
+    await page.goto(page.url().split("#")[0]);
+    await ask(page, "/vote Stoppa omröstningen");
+    await page.locator(".vote .card.speaking").first().waitFor();
+    await page.getByRole("button", { name: "Stoppa" }).click();
+    await page.locator("button.stop").waitFor({ state: "detached" });
+    expect(await page.locator(".vote .card.speaking").count()).toBe(0);
+    expect(await page.locator(".vote summary", { hasText: "Stoppades innan det var klart" }).count()).toBeGreaterThan(0);
     expect(errors).toEqual([]);
   }, 60_000);
 

@@ -193,7 +193,7 @@ export function CompareView({ c, simulated }: { c: CompareState; simulated?: boo
           const a = c.answers[p.key];
           const failed = a?.status === "error";
           return (
-            <article class={`card${a?.status === "speaking" ? " speaking" : ""}${failed ? " failed" : ""}`} style={{ "--accent": colorOf(p.key) }} data-participant={p.key}>
+            <article class={`card${a?.status === "speaking" && !c.ended ? " speaking" : ""}${failed ? " failed" : ""}`} style={{ "--accent": colorOf(p.key) }} data-participant={p.key}>
               <header>
                 <span class="dot" aria-hidden="true" />
                 <h3>{p.display}</h3>

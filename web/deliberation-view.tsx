@@ -61,7 +61,7 @@ export function DeliberationView({ s }: { s: DeliberationState }) {
           // /revise votes on the revised answers: their labels and votes go on the revision cards.
           const label = s.mode === "vote" ? labelOf(s, p.key) : undefined;
           return (
-            <article class={`card${a?.status === "speaking" ? " speaking" : ""}${failed ? " failed" : ""}${s.winner && s.winner.winnerLabel === label ? " won" : ""}`} style={{ "--accent": colorOf(p.key) }} data-participant={p.key}>
+            <article class={`card${a?.status === "speaking" && !s.ended ? " speaking" : ""}${failed ? " failed" : ""}${s.winner && s.winner.winnerLabel === label ? " won" : ""}`} style={{ "--accent": colorOf(p.key) }} data-participant={p.key}>
               <header>
                 <span class="dot" aria-hidden="true" />
                 <h3>{p.display}</h3>
@@ -73,7 +73,7 @@ export function DeliberationView({ s }: { s: DeliberationState }) {
                 {failed && <span class="badge error">{t("card.failed")}</span>}
               </header>
               <details open={!s.revisions && !s.winner}>
-                <summary>{failed ? t("dv.error") : a?.status === "ok" ? t("dv.answerSummary", { seconds: seconds(a.latencyMs ?? 0) }) : t("dv.answering")}</summary>
+                <summary>{failed ? t("dv.error") : a?.status === "ok" ? t("dv.answerSummary", { seconds: seconds(a.latencyMs ?? 0) }) : s.ended ? t("dv.stopped") : t("dv.answering")}</summary>
                 <p class="answer">{failed ? t("card.error", { error: a.error ?? t("card.unknownError") }) : a?.text || "…"}</p>
               </details>
             </article>
@@ -94,7 +94,9 @@ export function DeliberationView({ s }: { s: DeliberationState }) {
                 display: displayOfLabel(s, s.tiebreaker.votedFor) ?? "",
                 fallback: s.tiebreaker.fallback ? t("dv.chairmanFallback") : "",
               })
-            : t("dv.chairmanDeciding", { chairman: s.chairman.display })}
+            : s.ended
+              ? t("dv.stopped")
+              : t("dv.chairmanDeciding", { chairman: s.chairman.display })}
           {s.tiebreaker?.voteText && <p class="answer">{s.tiebreaker.voteText}</p>}
         </aside>
       )}
@@ -141,7 +143,7 @@ function Revisions({ s }: { s: DeliberationState }) {
       <div class="cards side-by-side">
         {s.participants.map((p) => {
           const r = s.revisions?.find((x) => x.modelKey === p.key);
-          if (!r) return s.revising[p.key] ? <RevisingCard display={p.display} keyName={p.key} text={s.revising[p.key]} /> : null;
+          if (!r) return s.revising[p.key] ? <RevisingCard display={p.display} keyName={p.key} text={s.revising[p.key]} ended={s.ended} /> : null;
           return <RevisionCard r={r} label={labelOf(s, p.key)} votes={s.vote?.tallies} won={s.winner !== undefined && s.winner.winnerLabel === labelOf(s, p.key)} />;
         })}
       </div>
@@ -149,9 +151,9 @@ function Revisions({ s }: { s: DeliberationState }) {
   );
 }
 
-function RevisingCard({ display, keyName, text }: { display: string; keyName: string; text: string }) {
+function RevisingCard({ display, keyName, text, ended }: { display: string; keyName: string; text: string; ended?: boolean }) {
   return (
-    <article class="card speaking" style={{ "--accent": colorOf(keyName) }}>
+    <article class={ended ? "card" : "card speaking"} style={{ "--accent": colorOf(keyName) }}>
       <header>
         <span class="dot" aria-hidden="true" />
         <h3>{display}</h3>

@@ -77,6 +77,20 @@ function App({ conversation }: { conversation?: string }) {
     );
   }, [conversation]);
 
+  // Send and Stop take each other's place: focus on the one that went (or lost to its disabling)
+  // moves to the one that came, or to the message box when that one cannot be pressed.
+  const composer = useRef<HTMLFormElement>(null);
+  const swapped = useRef(Boolean(stoppable));
+  useEffect(() => {
+    if (swapped.current === Boolean(stoppable)) return;
+    swapped.current = Boolean(stoppable);
+    const form = composer.current;
+    const active = document.activeElement;
+    if (!form || (active && active !== document.body && !(active instanceof HTMLButtonElement && form.contains(active)))) return;
+    const button = form.querySelector("button");
+    (button && !button.disabled ? button : form.querySelector("textarea"))?.focus();
+  }, [Boolean(stoppable)]);
+
   const update = (id: number, patch: (m: Message) => Message) => setMessages((all) => all.map((m) => (m.id === id ? patch(m) : m)));
 
   async function send(text: string) {
@@ -145,7 +159,7 @@ function App({ conversation }: { conversation?: string }) {
           </li>
         ))}
       </ol>
-      <form class="composer" onSubmit={submit}>
+      <form class="composer" ref={composer} onSubmit={submit}>
         <label for="message">{t("composer.label")}</label>
         <textarea
           id="message"

@@ -24,7 +24,7 @@ function DeepView({ s }: { s: DeepState }) {
         </h2>
         <p class="note">
           {t("deep.rounds", { min: s.minRounds, max: s.maxRounds })}
-          {s.arguing ? t("deep.arguing", { n: s.arguing }) : ""}
+          {s.arguing && !s.complete && !s.ended ? t("deep.arguing", { n: s.arguing }) : ""}
         </p>
       </header>
       <div class="cards side-by-side">
@@ -142,7 +142,7 @@ function CouncilView({ s }: { s: CouncilState }) {
               </th>
               {rounds.map((r) => {
                 const v = s.verdicts[r]?.[j.key];
-                if (!v) return <td class="note">{s.round >= r && !s.result ? "…" : "—"}</td>;
+                if (!v) return <td class="note">{s.round >= r && !s.result && !s.ended ? "…" : "—"}</td>;
                 if (!v.verdict)
                   return (
                     <td class="note">

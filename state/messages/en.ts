@@ -102,6 +102,7 @@ export const en = {
   "dv.answers": "Answers",
   "dv.answerSummary": "Answer · {seconds} s",
   "dv.answering": "Answering…",
+  "dv.stopped": "Stopped before it was done",
   "dv.error": "Error",
   "dv.tie": "Tie",
   "dv.tieBetween": "between {labels}.",

@@ -101,6 +101,7 @@ export const sv: Record<MessageKey, string> = {
   "dv.answers": "Svar",
   "dv.answerSummary": "Svar · {seconds} s",
   "dv.answering": "Svarar…",
+  "dv.stopped": "Stoppades innan det var klart",
   "dv.error": "Fel",
   "dv.tie": "Oavgjort",
   "dv.tieBetween": "mellan {labels}.",
