@@ -2,7 +2,36 @@ import type { Styles } from "./deliberation-printer.js";
 
 /** ANSI escape sequences, which take no room on screen. */
 const ANSI = /\x1b\[[0-9;]*m/g;
-const visibleLength = (s: string) => [...s.replace(ANSI, "")].length;
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** Code point ranges a terminal draws two columns wide: East Asian wide and fullwidth characters, and emoji. */
+const WIDE: [number, number][] = [
+  [0x1100, 0x115f], [0x2e80, 0x303e], [0x3041, 0x33ff], [0x3400, 0x4dbf], [0x4e00, 0x9fff], [0xa000, 0xa4cf],
+  [0xac00, 0xd7a3], [0xf900, 0xfaff], [0xfe30, 0xfe4f], [0xff00, 0xff60], [0xffe0, 0xffe6], [0x1f300, 0x1f64f],
+  [0x1f900, 0x1f9ff], [0x20000, 0x3fffd],
+];
+
+/** The columns one grapheme takes on screen: two for wide characters and emoji, else one. */
+function columnsOf(grapheme: string): number {
+  const cp = grapheme.codePointAt(0)!;
+  if (grapheme.includes("\ufe0f") || WIDE.some(([lo, hi]) => cp >= lo && cp <= hi)) return 2;
+  return 1;
+}
+
+/** The pieces of a text as drawn: ANSI sequences (no columns) and graphemes (never cut). */
+function* cells(s: string): Generator<{ text: string; columns: number }> {
+  for (const part of s.split(/(\x1b\[[0-9;]*m)/)) {
+    if (part.startsWith("\x1b[")) yield { text: part, columns: 0 };
+    else for (const { segment } of graphemes.segment(part)) yield { text: segment, columns: columnsOf(segment) };
+  }
+}
+
+/** The columns a text takes on screen. */
+function visibleLength(s: string): number {
+  let n = 0;
+  for (const c of cells(s)) n += c.columns;
+  return n;
+}
 
 /** A line ready to print: a whole logical line, or a row of one that was longer than the screen. */
 interface Printable {
@@ -119,10 +148,16 @@ export class TerminalText {
       row += row === "" ? word.trimStart() : word;
       // Only a word longer than a row is cut; a trailing space is not worth a row of its own.
       while (visibleLength(row.trimEnd()) > width) {
-        // By code points, so that no emoji is cut in half.
-        const chars = [...row];
-        rows.push(chars.slice(0, width).join(""));
-        row = chars.slice(width).join("");
+        // Between graphemes, so that no emoji or accented letter is cut in half, and by columns.
+        let head = "";
+        let used = 0;
+        for (const c of cells(row)) {
+          if (used + c.columns > width) break;
+          head += c.text;
+          used += c.columns;
+        }
+        rows.push(head);
+        row = row.slice(head.length);
       }
     }
     rows.push(row);

@@ -51,12 +51,29 @@ describe("text in the terminal", () => {
     expect(out()).not.toMatch(/^#/m);
   });
 
-  it("cuts a word longer than a row between characters, never inside an emoji", () => {
+  it("cuts a word longer than a row between characters, never inside an emoji, counting the columns each takes", () => {
     const { text, out } = terminal({ width: 20 });
+    // An emoji takes two columns: ten to a row of twenty.
     text.write(`${"😀".repeat(45)}\n`);
     const rows = out().trimEnd().split("\n");
-    expect(rows.length).toBe(3);
+    expect(rows.map((r) => [...r].length)).toEqual([10, 10, 10, 10, 5]);
     for (const row of rows) expect(row.isWellFormed()).toBe(true);
+    // A family emoji (joined by ZWJ) and an accented letter written as two code points stay whole.
+    const family = "👨‍👩‍👧";
+    const decomposed = "e\u0301";
+    const { text: t2, out: out2 } = terminal({ width: 20 });
+    t2.write(`${`${family}${decomposed}`.repeat(12)}\n`);
+    for (const row of out2().trimEnd().split("\n")) expect(row.replaceAll(family, "").replaceAll(decomposed, "")).toBe("");
+  });
+
+  it("wraps Chinese, Japanese and Korean text by the columns it takes, two per character", () => {
+    const { text, out } = terminal({ width: 20 });
+    text.write("人工智能应该受到监管吗这是一个很重要的问题我们需要讨论\n");
+    const rows = out().trimEnd().split("\n");
+    expect(rows.map((r) => [...r].length)).toEqual([10, 10, 7]);
+    const { text: t2, out: out2 } = terminal({ width: 20 });
+    t2.write("한국어 문장은 띄어쓰기가 있어서 단어 경계에서 줄이 바뀝니다\n");
+    for (const row of out2().trimEnd().split("\n")) expect([...row].reduce((n, ch) => n + (/[\uac00-\ud7a3]/.test(ch) ? 2 : 1), 0)).toBeLessThanOrEqual(20);
   });
 
   it("keeps a status line at the bottom of a terminal while text streams above it, and clears it at the end", () => {
