@@ -215,17 +215,22 @@ export class RunService {
       try {
         await this.gate.turn();
         const onState = recorder && recorder.observe.bind(recorder);
-        const options = { signal: controller.signal, threadId, configurable: { ...configurable, run_id: runId }, onState };
+        let finished = false;
+        const onFinished = () => void (finished = true);
+        const options = { signal: controller.signal, threadId, configurable: { ...configurable, run_id: runId }, onState, onFinished };
         for await (const event of streamClientEvents(this.graph, input, options)) {
           // Stopped by the server (shutting down, a failed write) or at the user's request: the client is told why.
-          const reason: unknown = controller.signal.reason;
+          // A stop or a shutdown that lands after the graph's last step (while `done` is on its way)
+          // stops nothing: the run finished. A failed write is still a failed write.
+          const aborted: unknown = controller.signal.reason;
+          const reason = finished && !(aborted instanceof WriteFailedError) ? undefined : aborted;
           if (event.event === "done" && (reason instanceof ShutdownError || reason instanceof WriteFailedError || reason instanceof StopRequestedError)) {
             publishError(reason);
             if (reason instanceof WriteFailedError) recorder?.failed(reason.message);
           }
           if (event.event === "error") recorder?.failed(event.data.message);
           // The history is complete before `done`, so a client that then fetches the run finds all of it.
-          const unsaved = event.event === "done" ? await recorder?.finish(controller.signal.aborted) : undefined;
+          const unsaved = event.event === "done" ? await recorder?.finish(controller.signal.aborted && reason !== undefined) : undefined;
           if (unsaved && !(reason instanceof WriteFailedError)) publishError(unsaved);
           publish(event);
         }

@@ -35,6 +35,8 @@ export interface RunOptions {
    * as stages land. Without it only custom events are streamed.
    */
   onState?: (state: Record<string, unknown>, namespace: string[]) => void;
+  /** Called when the graph has run to its end (not when it failed or was aborted), before `done`. */
+  onFinished?: () => void;
 }
 
 /**
@@ -64,6 +66,7 @@ export async function* streamClientEvents(graph: DebattGraph, input: RunInput, o
       const { event, data } = payload as GraphEvent;
       yield { event: kebabEventName(event), data } as ClientEvent;
     }
+    options.onFinished?.();
   } catch (err) {
     if (!options.signal?.aborted) {
       const e = err as Error;

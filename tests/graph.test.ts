@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { strictEventSchema } from "../state/events.js";
 import { answerOf } from "./support/fake-model.js";
-import { named, runEvents, testDeps } from "./support/harness.js";
+import { graphOf, named, runEvents, testDeps } from "./support/harness.js";
+import { streamClientEvents } from "../service/stream.js";
 
 const NAMES = ["Grok", "Claude", "ChatGPT", "Gemini", "DeepSeek", "Perplexity", "Qwen", "OneSeek"];
 
@@ -113,5 +114,25 @@ describe("a full 8-participant debate", () => {
     const { deps } = testDeps();
     const events = await runEvents(deps, "  /DVOICE Är klimatet människopåverkat?", { participants: ["call_grok", "call_claude"] });
     expect(named(events, "debate-init")[0]).toMatchObject({ voice_mode: true, topic: "Är klimatet människopåverkat?" });
+  });
+});
+
+describe("the stream of a run", () => {
+  it("says when the graph ran to its end, before `done`, and not when it was stopped (a stop after that stops nothing)", async () => {
+    const { deps } = testDeps();
+    const graph = graphOf(deps);
+    const participants = ["call_grok", "call_claude", "call_gpt"];
+    const ran: string[] = [];
+    for await (const e of streamClientEvents(graph, { message: "/compare Tabs?", participants }, { onFinished: () => ran.push("finished") })) ran.push(e.event);
+    expect(ran.slice(-2)).toEqual(["finished", "done"]);
+
+    const controller = new AbortController();
+    const stopped: string[] = [];
+    for await (const e of streamClientEvents(graph, { message: "/compare Tabs?", participants }, { signal: controller.signal, onFinished: () => stopped.push("finished") })) {
+      stopped.push(e.event);
+      if (e.event === "compare-start") controller.abort();
+    }
+    expect(stopped).not.toContain("finished");
+    expect(stopped.at(-1)).toBe("done");
   });
 });
