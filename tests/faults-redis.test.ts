@@ -39,12 +39,15 @@ describe.skipIf(!binary)(`a Redis outage with two instances${binary ? "" : " (sk
     try {
       let following: Promise<{ events: SseEvent[] }> | undefined;
       let outage: Promise<void> | undefined;
+      // The outage begins once B is following (a run B has not seen yet cannot be found while Redis is down).
+      let followed: () => void = () => {};
+      const bFollows = new Promise<void>((resolve) => (followed = resolve));
       const { events: onA } = await readSse(await postChat(serverA.url, { message: "/debatt X", participants: THREE }), (e) => {
         const runId = String(e.data.run_id ?? "");
         // B follows from the start, live, through the outage.
-        if (e.event === "metadata") following = sleep(50).then(async () => readSse(await follow(serverB.url, runId, 0)));
+        if (e.event === "metadata") following = sleep(50).then(async () => readSse(await follow(serverB.url, runId, 0), () => followed()));
         if (e.event === "debate-participant-end" && e.data.round === 1 && e.data.position === 1) {
-          outage = redis.kill().then(() => sleep(1_500)).then(() => redis.restart());
+          outage = bFollows.then(() => redis.kill()).then(() => sleep(1_500)).then(() => redis.restart());
         }
       });
       await outage;
