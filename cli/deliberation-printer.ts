@@ -1,6 +1,6 @@
 import type { ClientEvent, ClientPayload } from "../state/events.js";
 import type { VoteRoundResult } from "../state/vote.js";
-import { councilNote, named, seconds, type Translate as T } from "../state/messages/index.js";
+import { councilNote, named, percent as pct, seconds, type Translate as T } from "../state/messages/index.js";
 
 /** Terminal styles the printers share. */
 export interface Styles {
@@ -109,7 +109,6 @@ export function createDeliberationPrinter(write: (s: string) => void, c: Styles,
         write(`\n${c.yellow(`━━ ${t("cli.deepRound", { n: e.data.round })} ━━`)} ${c.dim(Object.entries(e.data.debaters).map(([l, w]) => `${l}: ${w.display}`).join(" · "))}\n`);
         return true;
       case "deep-round-complete": {
-        const pct = (v: number) => `${Math.round(v * 100)} %`;
         for (const turn of e.data.arguments) {
           if (!turn.argument) {
             write(c.red(`  ${t("deep.debater", { label: turn.label })} (${turn.display}): ✗ ${turn.error}\n`));

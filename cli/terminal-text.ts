@@ -1,7 +1,7 @@
 import type { Styles } from "./deliberation-printer.js";
 
-/** ANSI escape sequences, which take no room on screen. */
-const ANSI = /\x1b\[[0-9;]*m/g;
+/** ANSI escape sequences, which take no room on screen (captured, to split text around them). */
+const ANSI = /(\x1b\[[0-9;]*m)/;
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 /** Code point ranges a terminal draws two columns wide: East Asian wide and fullwidth characters, and emoji. */
@@ -20,7 +20,7 @@ function columnsOf(grapheme: string): number {
 
 /** The pieces of a text as drawn: ANSI sequences (no columns) and graphemes (never cut). */
 function* cells(s: string): Generator<{ text: string; columns: number }> {
-  for (const part of s.split(/(\x1b\[[0-9;]*m)/)) {
+  for (const part of s.split(ANSI)) {
     if (part.startsWith("\x1b[")) yield { text: part, columns: 0 };
     else for (const { segment } of graphemes.segment(part)) yield { text: segment, columns: columnsOf(segment) };
   }
@@ -137,7 +137,7 @@ export class TerminalText {
   /** A line cut at word boundaries into rows of at most the width (a word longer than a row is cut where it must be). */
   private wrap(line: string): string[] {
     const width = Math.max(20, this.options.width);
-    if (visibleLength(line) <= width) return [line];
+    if (!Number.isFinite(width) || visibleLength(line) <= width) return [line];
     const rows: string[] = [];
     let row = "";
     for (const word of line.split(/(?<=\s)/)) {

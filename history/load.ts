@@ -1,6 +1,7 @@
 import type { LabelMap } from "../state/deliberation.js";
 import type { StoredMode } from "../state/formats.js";
 import type { RevisionSummary } from "../state/revise.js";
+import { participantKeyOf } from "./rows.js";
 import type { HistoryStore, StageRow } from "./store.js";
 
 /**
@@ -23,9 +24,6 @@ const data = <T>(stage: StageRow | undefined) => stage?.parsedData as T | undefi
 const find = (stages: StageRow[], type: string) => stages.find((s) => s.stageType === type);
 const all = (stages: StageRow[], type: string) => stages.filter((s) => s.stageType === type);
 
-/** The participant key a row's id ends with (see history/rows.ts); `round` is the round it follows, where there is one. */
-const keyOf = (s: StageRow, round?: number) => s.id.slice(s.messageId.length + s.stageType.length + 2 + (round === undefined ? 0 : `${round}:`.length));
-
 /** Who takes part in a deliberation format's run, as its `<mode>_panel` row has it (absent in runs stored before it). */
 interface Panel {
   question: string;
@@ -41,7 +39,7 @@ function votesOf(stages: StageRow[]) {
       voteText: s.content,
       votedFor: parsed.votedFor,
       responseTimeMs: s.responseTimeMs!,
-      modelKey: keyOf(s),
+      modelKey: participantKeyOf(s),
       ...(parsed.error ? { error: parsed.error } : {}),
       anonymityBreach: parsed.anonymityBreach ?? [],
     };
@@ -52,12 +50,12 @@ const failedAnswer = (s: StageRow) => Boolean((s.parsedData as { error?: string 
 
 /** The answers that came (`modelKey` added). */
 function answersOf(stages: StageRow[]) {
-  return stages.filter((s) => !failedAnswer(s)).map((s) => ({ model: s.model!, response: s.content, responseTimeMs: s.responseTimeMs!, modelKey: keyOf(s) }));
+  return stages.filter((s) => !failedAnswer(s)).map((s) => ({ model: s.model!, response: s.content, responseTimeMs: s.responseTimeMs!, modelKey: participantKeyOf(s) }));
 }
 
 /** The models whose first answer failed, and why. */
 function failuresOf(stages: StageRow[]) {
-  return stages.filter(failedAnswer).map((s) => ({ model: s.model!, modelKey: keyOf(s), error: (s.parsedData as { error: string }).error, responseTimeMs: s.responseTimeMs! }));
+  return stages.filter(failedAnswer).map((s) => ({ model: s.model!, modelKey: participantKeyOf(s), error: (s.parsedData as { error: string }).error, responseTimeMs: s.responseTimeMs! }));
 }
 
 /** A /vote run's result, read back from its stages. */
@@ -124,7 +122,7 @@ function debateResultOf(stages: StageRow[]) {
       const parsed = s.parsedData as { decision: string | null; reasoning: string | null; originalWordCount: number; revisedWordCount: number; parseSuccess: boolean; restatement?: string; error?: string };
       return {
         model: s.model!,
-        modelKey: keyOf(s),
+        modelKey: participantKeyOf(s),
         decision: parsed.decision,
         reasoning: parsed.reasoning,
         originalResponse: initialAnswers.find((a) => a.model === s.model)?.content ?? "",
@@ -202,7 +200,7 @@ function deepResultOf(stages: StageRow[]) {
         ...outcome,
         arguments: all(stages, "deep_argument")
           .filter((s) => s.stageOrder === 2 * outcome.round)
-          .map((s) => ({ model: s.model, modelKey: keyOf(s, outcome.round), responseTimeMs: s.responseTimeMs, ...(s.parsedData as object) })),
+          .map((s) => ({ model: s.model, modelKey: participantKeyOf(s, outcome.round), responseTimeMs: s.responseTimeMs, ...(s.parsedData as object) })),
       };
     }),
     output: data<Record<string, unknown>>(synthesis),

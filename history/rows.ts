@@ -58,6 +58,14 @@ export function runIdOf(state: State): string | null {
 
 type Fields = Pick<NewStage, "content"> & Partial<Pick<NewStage, "model" | "role" | "parsedData" | "responseTimeMs">>;
 
+/**
+ * The participant key at the end of a row's id (`<message>:<stage type>:<key>`, the key after
+ * `<round>:` where the row has a round), as `Rows.add` builds it.
+ */
+export function participantKeyOf(row: Pick<NewStage, "id" | "messageId" | "stageType">, round?: number): string {
+  return row.id.slice(`${row.messageId}:${row.stageType}:${round === undefined ? "" : `${round}:`}`.length);
+}
+
 /** Builds the rows of one run, each with a stable id. */
 class Rows {
   readonly out: NewStage[] = [];

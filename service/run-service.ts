@@ -58,7 +58,6 @@ export interface StartedRun {
 export class RunService {
   private readonly runs = new ActiveRuns();
   private readonly gate = new StartGate();
-  private readonly controllers = new Map<string, AbortController>();
   /** The owners of the runs and threads running in this process (`run:<id>`, `thread:<id>`); the history knows the rest. */
   private readonly owners = new Map<string, string>();
 
@@ -171,9 +170,7 @@ export class RunService {
 
   /** Cancels a run of this process: every model call in flight is aborted; its stream ends with `done`. */
   cancel(runId: string, reason: Error = new Error("the run was cancelled")): boolean {
-    const controller = this.controllers.get(runId);
-    controller?.abort(reason);
-    return controller !== undefined;
+    return this.hub.stopHere(runId, reason);
   }
 
   /**
@@ -201,7 +198,6 @@ export class RunService {
     // A message that only gets an explanation (a command without its topic) is not filed; a resumed run always is.
     const recorded = this.history && (input.resume || !isUsageOnly(parseCommand(filing.message)));
     const recorder = recorded ? RunRecorder.start(this.history!, { conversationId: threadId, ...filing }, this.log, (err) => controller.abort(err), this.facts) : undefined;
-    this.controllers.set(runId, controller);
     this.owners.set(`run:${runId}`, filing.owner).set(`thread:${threadId}`, filing.owner);
     const release = this.runs.add(controller);
     const finish = this.hub.start(runId, threadId, controller);
@@ -219,23 +215,22 @@ export class RunService {
         const onFinished = () => void (finished = true);
         const options = { signal: controller.signal, threadId, configurable: { ...configurable, run_id: runId }, onState, onFinished };
         for await (const event of streamClientEvents(this.graph, input, options)) {
-          // Stopped by the server (shutting down, a failed write) or at the user's request: the client is told why.
-          // A stop or a shutdown that lands after the graph's last step (while `done` is on its way)
-          // stops nothing: the run finished. A failed write is still a failed write.
-          const aborted: unknown = controller.signal.reason;
-          const reason = finished && !(aborted instanceof WriteFailedError) ? undefined : aborted;
-          if (event.event === "done" && (reason instanceof ShutdownError || reason instanceof WriteFailedError || reason instanceof StopRequestedError)) {
-            publishError(reason);
-            if (reason instanceof WriteFailedError) recorder?.failed(reason.message);
-          }
           if (event.event === "error") recorder?.failed(event.data.message);
-          // The history is complete before `done`, so a client that then fetches the run finds all of it.
-          const unsaved = event.event === "done" ? await recorder?.finish(controller.signal.aborted && reason !== undefined) : undefined;
-          if (unsaved && !(reason instanceof WriteFailedError)) publishError(unsaved);
+          if (event.event === "done") {
+            // A stop or a shutdown that lands after the graph's last step (while `done` is on its way)
+            // stops nothing: the run finished. A failed write is still a failed write.
+            const aborted: unknown = controller.signal.reason;
+            const reason = finished && !(aborted instanceof WriteFailedError) ? undefined : aborted;
+            // Stopped by the server (shutting down, a failed write) or at the user's request: the client is told why.
+            if (reason instanceof ShutdownError || reason instanceof WriteFailedError || reason instanceof StopRequestedError) publishError(reason);
+            if (reason instanceof WriteFailedError) recorder?.failed(reason.message);
+            // The history is complete before `done`, so a client that then fetches the run finds all of it.
+            const unsaved = await recorder?.finish(reason !== undefined);
+            if (unsaved && !(reason instanceof WriteFailedError)) publishError(unsaved);
+          }
           publish(event);
         }
       } finally {
-        this.controllers.delete(runId);
         // The history (written before `done`) answers for the run from now on.
         this.owners.delete(`run:${runId}`);
         this.owners.delete(`thread:${threadId}`);

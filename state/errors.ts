@@ -129,11 +129,11 @@ export class DebattError extends Error {
 }
 
 /**
- * An `error` event's payload for a refused request: the error's code (a plain Error gets
- * `fallback`), its message and, when it has one, its reason.
+ * An `error` event's payload for a refused participant list: the error's code (`unknown_model`
+ * for a model not allowed; a plain Error is `invalid_participants`), its message and its reason.
  */
-export function refusalOf(err: unknown, fallback: ErrorCode): { code: ErrorCode; message: string; reason?: Reason } {
-  if (!DebattError.isInstance(err)) return { code: fallback, message: (err as Error).message };
+export function refusalOf(err: unknown): { code: ErrorCode; message: string; reason?: Reason } {
+  if (!DebattError.isInstance(err)) return { code: "invalid_participants", message: (err as Error).message };
   return { code: err.code, message: err.message, ...(err.reason ? { reason: err.reason } : {}) };
 }
 

@@ -19,8 +19,6 @@ export interface CompareState {
   participants: { key: string; display: string }[];
   answers: Record<string, CardRound>;
   complete: boolean;
-  /** The stream has ended (`done`): see DeliberationState. */
-  ended?: boolean;
 }
 
 /** Everything the arena shows, built only from the stream's events. */
@@ -169,11 +167,8 @@ export function reduce(s: ArenaState, e: ClientEvent): ArenaState {
       return s.compare ? { ...s, compare: { ...s.compare, complete: true } } : s;
     case "error":
       return { ...s, error: { message: e.data.message, code: e.data.code, ...(e.data.reason ? { reason: e.data.reason } : {}) } };
-    case "done": {
-      // Whatever was still being written stops being shown as such.
-      const ended = <T extends object>(x: T | undefined) => x && { ...x, ended: true };
-      return { ...s, done: true, speaking: undefined, deliberation: ended(s.deliberation), panel: ended(s.panel), compare: ended(s.compare) };
-    }
+    case "done":
+      return { ...s, done: true, speaking: undefined };
     default: {
       // The deliberation formats keep their own state; their start events carry `simulated`.
       const simulated = "simulated" in e.data && typeof e.data.simulated === "boolean" ? e.data.simulated : s.simulated;

@@ -177,8 +177,8 @@ function FailedText({ text, error }: { text?: string; error?: string }) {
   );
 }
 
-/** /compare: every model's answer side by side, streaming in parallel. */
-export function CompareView({ c, simulated }: { c: CompareState; simulated?: boolean }) {
+/** /compare: every model's answer side by side, streaming in parallel (`ended`: see DeliberationView). */
+export function CompareView({ c, simulated, ended }: { c: CompareState; simulated?: boolean; ended: boolean }) {
   const t = useT();
   return (
     <section class="arena compare" aria-label={t("compare.label", { question: c.question })}>
@@ -193,7 +193,7 @@ export function CompareView({ c, simulated }: { c: CompareState; simulated?: boo
           const a = c.answers[p.key];
           const failed = a?.status === "error";
           return (
-            <article class={`card${a?.status === "speaking" && !c.ended ? " speaking" : ""}${failed ? " failed" : ""}`} style={{ "--accent": colorOf(p.key) }} data-participant={p.key}>
+            <article class={`card${a?.status === "speaking" && !ended ? " speaking" : ""}${failed ? " failed" : ""}`} style={{ "--accent": colorOf(p.key) }} data-participant={p.key}>
               <header>
                 <span class="dot" aria-hidden="true" />
                 <h3>{p.display}</h3>

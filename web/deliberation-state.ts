@@ -52,8 +52,6 @@ export interface DeliberationState {
   tiebreaker?: { model: string; voteText: string; votedFor: string; fallback: boolean };
   winner?: Winner;
   title?: string;
-  /** The stream has ended (`done`): what a stopped or failed run was writing is no longer shown as being written. */
-  ended?: boolean;
 }
 
 /** Display name of the model behind a label of the counted vote. */

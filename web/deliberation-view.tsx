@@ -28,9 +28,10 @@ const DECISIONS: Record<string, { key: "decision.REVISE" | "decision.MERGE" | "d
  * /vote and /revise: the models' answers as cards, /revise's
  * revisions (decision badge, reasoning, word-count change and a diff view), the vote bars per
  * label with the models revealed and each vote expandable, /vote's tiebreak callout, and the
- * winner's answer with its badge.
+ * winner's answer with its badge. `ended`: the stream has ended (`done`), so what a stopped or
+ * failed run was writing is no longer shown as being written.
  */
-export function DeliberationView({ s }: { s: DeliberationState }) {
+export function DeliberationView({ s, ended }: { s: DeliberationState; ended: boolean }) {
   const t = useT();
   const stages = STAGES[s.mode];
   const stageIndex = stages.findIndex((x) => x.id === (s.stage === "complete" ? "winner" : s.stage));
@@ -61,7 +62,7 @@ export function DeliberationView({ s }: { s: DeliberationState }) {
           // /revise votes on the revised answers: their labels and votes go on the revision cards.
           const label = s.mode === "vote" ? labelOf(s, p.key) : undefined;
           return (
-            <article class={`card${a?.status === "speaking" && !s.ended ? " speaking" : ""}${failed ? " failed" : ""}${s.winner && s.winner.winnerLabel === label ? " won" : ""}`} style={{ "--accent": colorOf(p.key) }} data-participant={p.key}>
+            <article class={`card${a?.status === "speaking" && !ended ? " speaking" : ""}${failed ? " failed" : ""}${s.winner && s.winner.winnerLabel === label ? " won" : ""}`} style={{ "--accent": colorOf(p.key) }} data-participant={p.key}>
               <header>
                 <span class="dot" aria-hidden="true" />
                 <h3>{p.display}</h3>
@@ -73,7 +74,7 @@ export function DeliberationView({ s }: { s: DeliberationState }) {
                 {failed && <span class="badge error">{t("card.failed")}</span>}
               </header>
               <details open={!s.revisions && !s.winner}>
-                <summary>{failed ? t("dv.error") : a?.status === "ok" ? t("dv.answerSummary", { seconds: seconds(a.latencyMs ?? 0) }) : s.ended ? t("dv.stopped") : t("dv.answering")}</summary>
+                <summary>{failed ? t("dv.error") : a?.status === "ok" ? t("dv.answerSummary", { seconds: seconds(a.latencyMs ?? 0) }) : ended ? t("dv.stopped") : t("dv.answering")}</summary>
                 <p class="answer">{failed ? t("card.error", { error: a.error ?? t("card.unknownError") }) : a?.text || "…"}</p>
               </details>
             </article>
@@ -81,7 +82,7 @@ export function DeliberationView({ s }: { s: DeliberationState }) {
         })}
       </div>
 
-      {s.mode === "revise" && s.stage !== "collect" && <Revisions s={s} />}
+      {s.mode === "revise" && s.stage !== "collect" && <Revisions s={s} ended={ended} />}
       {s.vote && <Votes s={s} />}
 
       {s.tiedLabels && s.chairman && (
@@ -94,7 +95,7 @@ export function DeliberationView({ s }: { s: DeliberationState }) {
                 display: displayOfLabel(s, s.tiebreaker.votedFor) ?? "",
                 fallback: s.tiebreaker.fallback ? t("dv.chairmanFallback") : "",
               })
-            : s.ended
+            : ended
               ? t("dv.stopped")
               : t("dv.chairmanDeciding", { chairman: s.chairman.display })}
           {s.tiebreaker?.voteText && <p class="answer">{s.tiebreaker.voteText}</p>}
@@ -125,7 +126,7 @@ function WinnerCard({ s }: { s: DeliberationState }) {
 }
 
 /** /revise round 2: the summary bar and one card per model with its decision and the change it made. */
-function Revisions({ s }: { s: DeliberationState }) {
+function Revisions({ s, ended }: { s: DeliberationState; ended: boolean }) {
   const t = useT();
   const sum = s.revisionSummary;
   return (
@@ -143,7 +144,7 @@ function Revisions({ s }: { s: DeliberationState }) {
       <div class="cards side-by-side">
         {s.participants.map((p) => {
           const r = s.revisions?.find((x) => x.modelKey === p.key);
-          if (!r) return s.revising[p.key] ? <RevisingCard display={p.display} keyName={p.key} text={s.revising[p.key]} ended={s.ended} /> : null;
+          if (!r) return s.revising[p.key] ? <RevisingCard display={p.display} keyName={p.key} text={s.revising[p.key]} ended={ended} /> : null;
           return <RevisionCard r={r} label={labelOf(s, p.key)} votes={s.vote?.tallies} won={s.winner !== undefined && s.winner.winnerLabel === labelOf(s, p.key)} />;
         })}
       </div>
@@ -151,7 +152,7 @@ function Revisions({ s }: { s: DeliberationState }) {
   );
 }
 
-function RevisingCard({ display, keyName, text, ended }: { display: string; keyName: string; text: string; ended?: boolean }) {
+function RevisingCard({ display, keyName, text, ended }: { display: string; keyName: string; text: string; ended: boolean }) {
   return (
     <article class={ended ? "card" : "card speaking"} style={{ "--accent": colorOf(keyName) }}>
       <header>

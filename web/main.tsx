@@ -294,7 +294,7 @@ function Answer({ m, asked, retry }: { m: Message; asked: string; retry: (text: 
       )}
       {m.stored && a.voice && a.debateId && <StoredAudio id={a.debateId} />}
       {a.simulated && (a.deliberation || a.panel) && <p class="note simulated">{t("arena.simulated")}</p>}
-      {a.deliberation ? <DeliberationView s={a.deliberation} /> : a.panel ? <PanelView s={a.panel} /> : a.compare ? <CompareView c={a.compare} simulated={a.simulated} /> : a.debateId ? <Arena s={a} voiceSpeaker={m.voice?.speaker} /> : a.chat ? <p class="chat">{a.chat}</p> : m.running ? <p class="note">{t("answer.pending")}</p> : null}
+      {a.deliberation ? <DeliberationView s={a.deliberation} ended={a.done} /> : a.panel ? <PanelView s={a.panel} ended={a.done} /> : a.compare ? <CompareView c={a.compare} simulated={a.simulated} ended={a.done} /> : a.debateId ? <Arena s={a} voiceSpeaker={m.voice?.speaker} /> : a.chat ? <p class="chat">{a.chat}</p> : m.running ? <p class="note">{t("answer.pending")}</p> : null}
       {m.stored && <EndedNote m={m.stored} />}
       {a.error && USAGE_ERRORS.has(a.error.code) ? (
         <Usage asked={asked} code={a.error.code} />

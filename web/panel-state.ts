@@ -23,8 +23,6 @@ export interface DeepState {
   synthesisFallback?: boolean;
   title?: string;
   complete: boolean;
-  /** The stream has ended (`done`): see DeliberationState. */
-  ended?: boolean;
 }
 
 /** A /council run as the page shows it: the verdict table, the consensus, the report. */
@@ -42,8 +40,6 @@ export interface CouncilState {
   reportFallback?: boolean;
   title?: string;
   complete: boolean;
-  /** The stream has ended (`done`): see DeliberationState. */
-  ended?: boolean;
 }
 
 /** The /deep and /council runs: each shown by its own panel. */

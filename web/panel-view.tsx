@@ -1,11 +1,11 @@
 import { colorOf, markdown } from "./arena.js";
 import type { CouncilState, DeepState, PanelState } from "./panel-state.js";
 import { useT } from "./i18n.js";
-import { councilNote, named } from "../state/messages/index.js";
+import { councilNote, named, percent as pct } from "../state/messages/index.js";
 
-/** /deep or /council, whichever the run is. */
-export function PanelView({ s }: { s: PanelState }) {
-  return s.kind === "deep" ? <DeepView s={s} /> : <CouncilView s={s} />;
+/** /deep or /council, whichever the run is (`ended`: its stream has ended, see DeliberationView). */
+export function PanelView({ s, ended }: { s: PanelState; ended: boolean }) {
+  return s.kind === "deep" ? <DeepView s={s} ended={ended} /> : <CouncilView s={s} ended={ended} />;
 }
 
 /**
@@ -13,9 +13,8 @@ export function PanelView({ s }: { s: PanelState }) {
  * revisions, confidence and key points with the moderator's numbers and the computed decision,
  * then the synthesis as markdown.
  */
-function DeepView({ s }: { s: DeepState }) {
+function DeepView({ s, ended }: { s: DeepState; ended: boolean }) {
   const t = useT();
-  const pct = (v: number) => `${Math.round(v * 100)} %`;
   return (
     <section class="arena panel deep" aria-label={t("deep.label", { question: s.question })}>
       <header class="arena-head">
@@ -24,7 +23,7 @@ function DeepView({ s }: { s: DeepState }) {
         </h2>
         <p class="note">
           {t("deep.rounds", { min: s.minRounds, max: s.maxRounds })}
-          {s.arguing && !s.complete && !s.ended ? t("deep.arguing", { n: s.arguing }) : ""}
+          {s.arguing && !s.complete && !ended ? t("deep.arguing", { n: s.arguing }) : ""}
         </p>
       </header>
       <div class="cards side-by-side">
@@ -110,7 +109,7 @@ const VERDICT_CLASS = { PASS: "pass", WARN: "warn", FAIL: "fail" } as const;
  * /council: the verdict table (one row per judge and its perspective; round 1, and
  * round 2 with --debate), the consensus with its counts and any note, then the report.
  */
-function CouncilView({ s }: { s: CouncilState }) {
+function CouncilView({ s, ended }: { s: CouncilState; ended: boolean }) {
   const t = useT();
   const rounds = s.debate ? [1, 2] : [1];
   return (
@@ -142,7 +141,7 @@ function CouncilView({ s }: { s: CouncilState }) {
               </th>
               {rounds.map((r) => {
                 const v = s.verdicts[r]?.[j.key];
-                if (!v) return <td class="note">{s.round >= r && !s.result && !s.ended ? "…" : "—"}</td>;
+                if (!v) return <td class="note">{s.round >= r && !s.result && !ended ? "…" : "—"}</td>;
                 if (!v.verdict)
                   return (
                     <td class="note">

@@ -1,3 +1,4 @@
+import { parseCommand } from "../state/commands.js";
 import type { ClientEvent } from "../state/events.js";
 
 /**
@@ -256,8 +257,11 @@ function ending(events: unknown[], finished: boolean, title: string | undefined)
   return events as ClientEvent[];
 }
 
-/** The question a stored run answered: its panel's, else (a run stored before it) the message without its command. */
-const questionOf = (result: Panel, message: string) => result.question ?? (message.replace(/^\s*\/\S+\s+/, "").trim() || message.trim());
+/** The question a stored run answered: its panel's, else (a run stored before it) the message without its command and options. */
+function questionOf(result: Panel, message: string): string {
+  const command = parseCommand(message);
+  return result.question ?? (command.kind === "deliberation" ? command.question : message.replace(/^\s*\/\S+\s+/, "").trim());
+}
 
 /**
  * The events a stored run streamed, ending with `done`; undefined for a mode without a live view

@@ -17,7 +17,7 @@ export function makeComparePlanner(deps: NodeDeps) {
     try {
       participants = participantsFor("compare", deps.roster, state.participants);
     } catch (err) {
-      emit(config, "error", refusalOf(err, "invalid_participants"));
+      emit(config, "error", refusalOf(err));
       return { members: [] };
     }
     emit(config, "compare_start", {

@@ -19,7 +19,7 @@ export function makeDebateDomainPlanner(deps: NodeDeps) {
     try {
       participants = participantsFor("debatt", deps.roster, state.participants);
     } catch (err) {
-      const refusal = refusalOf(err, "invalid_participants");
+      const refusal = refusalOf(err);
       emit(config, "error", refusal);
       return { debate_status: "error", debate_error: refusal.message };
     }

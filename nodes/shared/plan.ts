@@ -38,7 +38,7 @@ export function refuse(config: LangGraphRunnableConfig, code: ErrorCode, message
 
 /** Stops a run whose participants were refused (`unknown_model` for a model not allowed, else `invalid_participants`). */
 export function refuseParticipants(config: LangGraphRunnableConfig, err: unknown): Plan & { ok: false } {
-  const { code, message, reason } = refusalOf(err, "invalid_participants");
+  const { code, message, reason } = refusalOf(err);
   return refuse(config, code, message, reason);
 }
 

@@ -29,6 +29,11 @@ export function translate(lang: Lang, key: MessageKey, values: Record<string, st
   });
 }
 
+/** A share (0–1) as a whole percentage ("72 %"). */
+export function percent(share: number): string {
+  return `${Math.round(share * 100)} %`;
+}
+
 /** Milliseconds as the seconds people read, to a tenth. */
 export function seconds(ms: number): number {
   return Math.round(ms / 100) / 10;
