@@ -27,10 +27,19 @@ export interface EventLog {
   has(runId: string): Promise<boolean>;
   /** Whether the run's log has ended with `done`. */
   finished(runId: string): Promise<boolean>;
-  /** Asks the instance running the run to stop it (the shared log tells every instance). */
-  requestStop?(runId: string): Promise<void>;
-  /** Calls `listener` with each run some instance was asked to stop. */
-  onStopRequest?(listener: (runId: string) => void): void;
+  /**
+   * Asks the instance running the run to stop it (the shared log tells every instance). Resolves
+   * true once that instance has acknowledged it (or the run has ended), false when none did
+   * within the wait: the instance that ran it is gone.
+   */
+  requestStop?(runId: string): Promise<boolean>;
+  /** Calls `listener` with each run some instance was asked to stop; it returns whether it stopped it. */
+  onStopRequest?(listener: (runId: string) => boolean): void;
+  /**
+   * Appends `events` after the run's last event, unless its log has ended (`done`): for a run
+   * whose instance is gone, so its readers are told how it ended. Returns whether they were appended.
+   */
+  endOrphan?(runId: string, events: Omit<RunEvent, "id">[]): Promise<boolean>;
   /** Notes that a client is reading the run now (from any instance). */
   touch(runId: string): Promise<void>;
   /** When a client last read the run (epoch ms), or null. */

@@ -8,6 +8,30 @@ const key = (runId: string) => `debatt:events:${runId}`;
 const seenKey = (runId: string) => `debatt:events:${runId}:seen`;
 /** The channel on which instances ask each other to stop a run. */
 const STOP_CHANNEL = "debatt:stop";
+/** A stop request, kept a while so an instance that was cut off from Redis hears it when it is back. */
+const stopKey = (runId: string) => `debatt:stop:${runId}`;
+/** Set by the instance that stopped the run: the request has landed. */
+const stopAckKey = (runId: string) => `debatt:stop:${runId}:ack`;
+/** How long stop requests and their acknowledgements are kept. */
+const STOP_KEEP_MS = 60_000;
+/** How often a stop request looks for its acknowledgement. */
+const STOP_POLL_MS = 50;
+/**
+ * Appends events (ARGV: ttl, then name/data pairs) after the stream's last entry, unless the
+ * stream is gone or ends with `done`. Returns the number appended. One script, so nothing comes
+ * in between reading the last id and writing after it.
+ */
+const END_ORPHAN = `
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+if #last == 0 or last[1][2][2] == 'done' then return 0 end
+local id = tonumber(string.match(last[1][1], '-(%d+)$'))
+local n = 0
+for i = 2, #ARGV, 2 do
+  n = n + 1
+  redis.call('XADD', KEYS[1], '0-' .. (id + n), 'e', ARGV[i], 'd', ARGV[i + 1])
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return n`;
 /** How long one blocking read waits before it checks the follower's signal again. */
 const BLOCK_MS = 2_000;
 /** How often a follower tries again while Redis cannot be reached. */
@@ -20,6 +44,8 @@ export interface RedisEventLogOptions {
   log: (line: string) => void;
   /** How long a follower waits for an unreachable Redis before it says its replay is incomplete (default 30 s). */
   outageWaitMs?: number;
+  /** How long a stop request waits for the instance running the run to acknowledge it (default 2 s). */
+  stopWaitMs?: number;
   /** Most events held back while Redis is unreachable (default 200 000); past it the oldest run's are dropped, and its readers are told. */
   maxPending?: number;
 }
@@ -60,7 +86,7 @@ export class RedisEventLog implements EventLog {
   private readonly forgotten = new Set<string>();
   private failing = false;
   private subscriber: Redis | undefined;
-  private readonly stopListeners = new Set<(runId: string) => void>();
+  private readonly stopListeners = new Set<(runId: string) => boolean>();
   private retry: NodeJS.Timeout | undefined;
   private readonly outageWaitMs: number;
   private readonly maxPending: number;
@@ -220,24 +246,62 @@ export class RedisEventLog implements EventLog {
     return last?.[1][1] === "done";
   }
 
-  async requestStop(runId: string): Promise<void> {
+  /**
+   * Publishes the stop and keeps it a minute (for an instance that is reconnecting), then waits
+   * up to `stopWaitMs` for the instance running the run to acknowledge it, or for the run to end.
+   */
+  async requestStop(runId: string): Promise<boolean> {
     await this.ready;
+    await this.client.set(stopKey(runId), "1", "PX", STOP_KEEP_MS).catch(unreachable);
     await this.client.publish(STOP_CHANNEL, runId).catch(unreachable);
+    const until = Date.now() + (this.options.stopWaitMs ?? 2_000);
+    for (;;) {
+      if ((await this.client.exists(stopAckKey(runId)).catch(unreachable)) === 1 || (await this.finished(runId))) return true;
+      if (Date.now() >= until) return false;
+      await new Promise((resolve) => setTimeout(resolve, STOP_POLL_MS));
+    }
   }
 
-  onStopRequest(listener: (runId: string) => void): void {
+  onStopRequest(listener: (runId: string) => boolean): void {
     if (!this.subscriber) {
       // Subscribed connections take no other commands: a connection of its own. It subscribes on
-      // every (re)connection, so an instance that starts while Redis is down still hears stops later.
+      // every (re)connection, so an instance that starts while Redis is down still hears stops later,
+      // and then takes the requests of the last minute, which it may have missed meanwhile.
       this.subscriber = this.client.duplicate({ ...redisOptions(), enableOfflineQueue: true, maxRetriesPerRequest: null });
       const subscriber = this.subscriber;
       subscriber.on("error", () => {});
-      subscriber.on("ready", () => void subscriber.subscribe(STOP_CHANNEL).catch(() => {}));
-      subscriber.on("message", (_channel: string, runId: string) => {
-        for (const l of this.stopListeners) l(runId);
+      subscriber.on("ready", () => {
+        void subscriber.subscribe(STOP_CHANNEL).catch(() => {});
+        void this.missedStops().catch(() => {});
       });
+      subscriber.on("message", (_channel: string, runId: string) => this.heardStop(runId));
     }
     this.stopListeners.add(listener);
+  }
+
+  /** Stops the run if a listener here runs it, and says so to the instance that asked. */
+  private heardStop(runId: string): void {
+    let stopped = false;
+    for (const l of this.stopListeners) stopped = l(runId) || stopped;
+    if (stopped) void this.client.set(stopAckKey(runId), "1", "PX", STOP_KEEP_MS).catch(() => {});
+  }
+
+  /** The stop requests still kept (the last minute's), for a subscriber that has just (re)connected. */
+  private async missedStops(): Promise<void> {
+    await this.ready;
+    let cursor = "0";
+    do {
+      const [next, keys] = await this.client.scan(cursor, "MATCH", stopKey("*"), "COUNT", 500);
+      cursor = next;
+      for (const k of keys) if (!k.endsWith(":ack")) this.heardStop(k.slice(stopKey("").length));
+    } while (cursor !== "0");
+  }
+
+  async endOrphan(runId: string, events: Omit<RunEvent, "id">[]): Promise<boolean> {
+    await this.ready;
+    const args = events.flatMap((e) => [e.event, JSON.stringify(e.data)]);
+    const appended = await this.client.eval(END_ORPHAN, 1, key(runId), String(this.options.ttlMs), ...args).catch(unreachable);
+    return Number(appended) > 0;
   }
 
   async touch(runId: string): Promise<void> {

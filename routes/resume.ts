@@ -25,8 +25,8 @@ function runIdOf(req: Request): string {
 /**
  * `GET /api/v1/debates/:id/events`: replays a run's events after `Last-Event-ID` (or `?after=`),
  * then continues live until `done`; a finished run replays completely. `POST
- * /api/v1/debates/:id/cancel`: stops the run on whichever instance runs it (202; 409
- * `run_finished` when it has ended). The id is the `run_id` of the stream's `metadata` event. Any
+ * /api/v1/debates/:id/cancel`: stops the run on whichever instance runs it (202 `stopping`; 200
+ * `cancelled` when the instance that ran it is gone, which ends it here; 409 `run_finished` when it has ended). The id is the `run_id` of the stream's `metadata` event. Any
  * instance sharing the Redis event log can serve both.
  */
 export function resumeRouter(deps: ChatRouteDeps): Router {
@@ -47,8 +47,8 @@ export function resumeRouter(deps: ChatRouteDeps): Router {
   });
   router.post("/api/v1/debates/:id/cancel", async (req: Request, res: Response) => {
     const runId = await knownRun(res, runIdOf(req));
-    await deps.service.stop(runId);
-    res.status(202).json({ run_id: runId, status: "stopping" });
+    const status = await deps.service.stop(runId);
+    res.status(status === "stopping" ? 202 : 200).json({ run_id: runId, status });
   });
   return router;
 }

@@ -61,13 +61,16 @@ export class RunHub {
 
   /**
    * Stops a run with `reason`: here if this process runs it, else by asking the instance that
-   * does through the shared log. Returns false when no instance can be asked.
+   * does through the shared log. Returns false when no instance runs it (the one that did is gone).
    */
   async stop(runId: string, reason: Error): Promise<boolean> {
     if (this.stopHere(runId, reason)) return true;
-    if (!this.shared?.requestStop) return false;
-    await this.shared.requestStop(runId);
-    return true;
+    return (await this.shared?.requestStop?.(runId)) ?? false;
+  }
+
+  /** Ends the log of a run whose instance is gone with `events`; false when it has ended already. */
+  async endOrphan(runId: string, events: Omit<RunEvent, "id">[]): Promise<boolean> {
+    return (await this.shared?.endOrphan?.(runId, events)) ?? false;
   }
 
   /** Stops the run with `reason` if this process runs it; returns whether it does. */

@@ -161,11 +161,23 @@ export class RunService {
   /**
    * Stops a run at its user's request, on whichever instance runs it: every model call in flight
    * is aborted, its answer is kept as `cancelled`, and its stream ends with `error` (cancelled)
-   * and `done`. Throws `run_finished` when it has already ended.
+   * and `done`. Resolves `stopping` when the instance running it has the request, `cancelled`
+   * when no instance runs it any more (the one that did is gone): its log and its history are
+   * then ended here. Throws `run_finished` when it has already ended.
    */
-  async stop(runId: string): Promise<void> {
-    if (await this.hub.finished(runId)) throw new DebattError("run_finished", `run "${runId}" has already ended`);
-    if (!(await this.hub.stop(runId, new StopRequestedError()))) throw new DebattError("run_finished", `run "${runId}" is not running here`);
+  async stop(runId: string): Promise<"stopping" | "cancelled"> {
+    const finished = () => new DebattError("run_finished", `run "${runId}" has already ended`);
+    if (await this.hub.finished(runId)) throw finished();
+    if (await this.hub.stop(runId, new StopRequestedError())) return "stopping";
+    const why = new DebattError("cancelled", "the run was stopped at its user's request after the server running it had stopped; what was said so far is kept");
+    const timestamp = new Date().toISOString();
+    if (!(await this.hub.endOrphan(runId, [{ event: "error", data: { message: why.message, code: why.code, timestamp } }, { event: "done", data: { timestamp } }]))) throw finished();
+    // The answer of a run started here is the run's message (a resumed run's keeps its first id, and stays as it is).
+    const answer = await this.history?.message(runId);
+    if (answer?.status === "streaming") {
+      await this.history!.finishRun({ conversationId: answer.conversationId, messageId: runId }, { content: answer.content, status: "cancelled", error: why.message, title: null, at: new Date() });
+    }
+    return "cancelled";
   }
 
   /** Cancels a run of this process: every model call in flight is aborted; its stream ends with `done`. */

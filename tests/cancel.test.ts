@@ -1,4 +1,5 @@
 import { MemorySaver } from "@langchain/langgraph";
+import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { RedisEventLog } from "../providers/redis-event-log.js";
 import { withOverrides } from "./support/fake-model.js";
@@ -59,8 +60,13 @@ if (!binary) console.warn("cancel.test.ts: Redis part SKIPPED — redis-server i
 
 describe.skipIf(!binary)(`stopping a run from another instance${binary ? "" : " (skipped: redis-server is not installed)"}`, () => {
   let redis: RedisServer;
+  let db: TestHistory | undefined;
   beforeAll(async () => {
     redis = await RedisServer.start(binary!);
+  });
+  afterEach(async () => {
+    await db?.close();
+    db = undefined;
   });
   afterAll(async () => {
     await redis?.kill();
@@ -90,7 +96,7 @@ describe.skipIf(!binary)(`stopping a run from another instance${binary ? "" : " 
       await logA.close();
       await logB.close();
     };
-    return { a, serverB, stopFromB, close };
+    return { a: { ...a, url: serverA.url }, serverB, stopFromB, close };
   }
 
   it("B stops a run that A is running: A's calls are aborted and A's stream ends with error cancelled and done", async () => {
@@ -106,6 +112,59 @@ describe.skipIf(!binary)(`stopping a run from another instance${binary ? "" : " 
       expect(await errorOf(await cancel(serverB.url, runId))).toEqual([409, "run_finished"]);
     } finally {
       await close();
+    }
+  });
+
+  it("a stop that A missed while its subscription to Redis was down reaches A when it reconnects", async () => {
+    const { a, serverB, close } = await twoInstances();
+    const admin = new Redis(redis.url);
+    try {
+      let stopping: Promise<Response> | undefined;
+      let runId = "";
+      const { events } = await readSse(await postChat(a.url, { message: "/debatt X", participants: THREE }), (e) => {
+        if (e.event === "metadata") runId = String(e.data.run_id);
+        if (e.event === "debate-participant-end" && !stopping) {
+          // A's subscription is cut (it reconnects 100 ms later); the stop is published meanwhile.
+          stopping = admin.client("KILL", "TYPE", "pubsub").then(() => cancel(serverB.url, runId));
+        }
+      });
+      expect((await stopping!).status).toBe(202);
+      expect(events.slice(-2).map((e) => [e.event, e.data.code])).toEqual([["error", "cancelled"], ["done", undefined]]);
+      expect(a.models.calls.at(-1)!.aborted).toBe(true);
+    } finally {
+      admin.disconnect();
+      await close();
+    }
+  });
+
+  it("a run whose instance died is ended by the stop: its readers get error cancelled and done, its answer is kept as cancelled (200)", async () => {
+    db = await sqliteHistory();
+    // What a dead instance leaves behind: the run's first events in Redis and its answer streaming in the history.
+    const runId = "0b5e8c1e-dead-4a11-9c7e-000000000001";
+    const dead = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
+    await dead.append(runId, { id: 1, event: "metadata", data: { thread_id: runId, run_id: runId } });
+    await dead.append(runId, { id: 2, event: "debate-participant-start", data: { participant: "grok" } });
+    await dead.close();
+    await db.history.startRun({ conversationId: runId, messageId: runId, userId: "local", mode: "debatt", title: null, question: "X", at: new Date() });
+    const logB = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {}, stopWaitMs: 300 });
+    const serverB = await startApp({ ...testDeps().deps, events: logB }, { history: db.history });
+    try {
+      const reading = fetch(`${serverB.url}/api/v1/debates/${runId}/events`).then((res) => readSse(res));
+      const stopped = await cancel(serverB.url, runId);
+      expect(stopped.status).toBe(200);
+      expect(await stopped.json()).toEqual({ run_id: runId, status: "cancelled" });
+      const { events } = await reading;
+      expect(events.map((e) => [e.id, e.event, e.data.code])).toEqual([
+        ["1", "metadata", undefined],
+        ["2", "debate-participant-start", undefined],
+        ["3", "error", "cancelled"],
+        ["4", "done", undefined],
+      ]);
+      expect(await db.history.message(runId)).toMatchObject({ status: "cancelled" });
+      expect(await errorOf(await cancel(serverB.url, runId))).toEqual([409, "run_finished"]);
+    } finally {
+      await serverB.close();
+      await logB.close();
     }
   });
 
