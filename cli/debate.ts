@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { wavHeader } from "../providers/pcm.js";
 import { AudioPlayer, NoPlayerError } from "./player.js";
 import { PCM } from "../state/voice.js";
+import { escapeControls } from "../service/app-deps.js";
 import { depsFromEnv } from "../service/deps.js";
 import { createRunService, type RunService } from "../service/run-service.js";
 import type { ClientEvent } from "../state/events.js";
@@ -182,11 +183,18 @@ async function main(): Promise<number> {
     process.stderr.write(`${t("cli.noPlayer")}\n`);
     return 2;
   }
+  const write = (s: string) => process.stdout.write(s);
+  const tty = process.stdout.isTTY === true;
+  const color = tty && !process.env.NO_COLOR;
+  // For people: wrapped to the terminal, markdown rendered, a status line at the bottom.
+  const text = new TerminalText(write, { width: tty ? (process.stdout.columns ?? 80) : Infinity, tty, style: styles(color) });
+  // Log lines and notices go to stderr above the status line, never onto its row.
+  const aside = (line: string) => text.aside(line, (s) => process.stderr.write(s));
   let service: RunService;
   let checkpoints;
   let history;
   try {
-    const deps = depsFromEnv();
+    const deps = depsFromEnv(process.env, { log: (line) => aside(`[debatt] ${escapeControls(line)}`) });
     // Every step is saved (the SQLite file in DEBATT_DATA_DIR, or DATABASE_URL), so a run that is
     // interrupted can go on with --resume.
     checkpoints = await openCheckpoints(deps.settings);
@@ -212,15 +220,10 @@ async function main(): Promise<number> {
   const { runId, threadId } = run;
   let cancelled = false;
   process.once("SIGINT", () => {
-    process.stderr.write(`\n${t("cli.cancelled", { thread: threadId })}\n`);
+    aside(t("cli.cancelled", { thread: threadId }));
     cancelled = true;
     service.cancel(runId);
   });
-  const write = (s: string) => process.stdout.write(s);
-  const tty = process.stdout.isTTY === true;
-  const color = tty && !process.env.NO_COLOR;
-  // For people: wrapped to the terminal, markdown rendered, a status line at the bottom.
-  const text = new TerminalText(write, { width: tty ? (process.stdout.columns ?? 80) : Infinity, tty, style: styles(color) });
   const print = args.values.json
     ? (e: ClientEvent) => write(`${JSON.stringify(e)}\n`)
     : createPrettyPrinter((s) => text.write(s), color, t, (s) => text.status(s));

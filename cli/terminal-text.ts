@@ -103,11 +103,29 @@ export class TerminalText {
     this.redraw(rest.text ? [rest] : []);
   }
 
+  /**
+   * Prints a line of another stream (stderr: a log line, a notice) above the bottom area, which
+   * is drawn again below it, so the two never end up on one row.
+   */
+  aside(line: string, err: (s: string) => void): void {
+    if (this.options.tty && this.drawn) {
+      this.out(this.erase());
+      this.drawn = false;
+    }
+    err(`${line}\n`);
+    if (this.options.tty) this.redraw([]);
+  }
+
+  /** What erases the bottom area (the growing line and the status line) when it is on screen. */
+  private erase(): string {
+    if (!this.options.tty || !this.drawn) return "";
+    return this.wasStatus ? "\r\x1b[2K\x1b[1A\r\x1b[2K" : "\r\x1b[2K";
+  }
+
   /** Erases the bottom area, prints the completed lines, and draws the area again. */
   private redraw(lines: Printable[]): void {
     const { tty } = this.options;
-    let s = "";
-    if (tty && this.drawn) s += this.wasStatus ? "\r\x1b[2K\x1b[1A\r\x1b[2K" : "\r\x1b[2K";
+    let s = this.erase();
     for (const l of lines) {
       const rendered = this.render(l.text, l.continues);
       s += l.row ? `${rendered}\n` : this.wrap(rendered).map((r) => `${r}\n`).join("");

@@ -11,6 +11,20 @@ function terminal(options: { width?: number; tty?: boolean; style?: typeof plain
   return { text, out: () => out };
 }
 
+/** The rows a terminal shows after `stream` (line feeds, `\r`, erase line, cursor up). */
+function screenOf(stream: string): string[] {
+  const rows = [""];
+  let row = 0;
+  for (const token of stream.match(/\x1b\[2K|\x1b\[1A|[\r\n]|[^\r\n\x1b]+/g) ?? []) {
+    if (token === "\n") rows[++row] ??= "";
+    else if (token === "\r") continue;
+    else if (token === "\x1b[2K") rows[row] = "";
+    else if (token === "\x1b[1A") row--;
+    else rows[row] += token;
+  }
+  return rows.filter((r, i) => r !== "" || i < row);
+}
+
 describe("text in the terminal", () => {
   it("wraps at word boundaries to the width, however the text is streamed", () => {
     const sentence = "Deliberation helps when the models disagree about facts that can be checked, and less when they only differ in tone or emphasis.";
@@ -88,6 +102,16 @@ describe("text in the terminal", () => {
     expect(screen).toContain("\r\x1b[2K\x1b[1A\r\x1b[2K");
     expect(screen).toContain("Claude says hello.\n");
     expect(screen.endsWith("<dim>Round 1 · Claude writing…</dim>")).toBe(false);
+  });
+
+  it("prints a stderr line above the status line, never onto the row being written", () => {
+    let stream = "";
+    const text = new TerminalText((s) => (stream += s), { width: 80, tty: true, style: plain });
+    text.status("Round 1 · Claude");
+    text.write("Claude says ");
+    text.aside("[debatt] a warning", (s) => (stream += s));
+    text.write("hello.");
+    expect(screenOf(stream)).toEqual(["[debatt] a warning", "Claude says hello.", "Round 1 · Claude"]);
   });
 
   it("writes complete lines only when the output is not a terminal", () => {
