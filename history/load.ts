@@ -58,12 +58,21 @@ function failuresOf(stages: StageRow[]) {
   return stages.filter(failedAnswer).map((s) => ({ model: s.model!, modelKey: participantKeyOf(s), error: (s.parsedData as { error: string }).error, responseTimeMs: s.responseTimeMs! }));
 }
 
+/**
+ * The participant key of a winner: the one whose answer the winner row holds (the answer is
+ * stored as it won). The model id alone cannot say which, when a model was given twice.
+ */
+function winnerKeyOf(winner: StageRow, answers: { model: string; modelKey: string; text: string }[]): string | undefined {
+  return answers.find((a) => a.model === winner.model && a.text === winner.content)?.modelKey;
+}
+
 /** A /vote run's result, read back from its stages. */
 export async function loadVoteResult(history: HistoryStore, messageId: string) {
   return voteResultOf(await history.stagesOf(messageId));
 }
 
 function voteResultOf(stages: StageRow[]) {
+  const stage1 = answersOf(all(stages, "collect"));
   const labelMap = find(stages, "label_map");
   const tally = data<TallyData>(find(stages, "vote_tally"));
   const tiebreakerStage = find(stages, "tiebreaker");
@@ -71,7 +80,7 @@ function voteResultOf(stages: StageRow[]) {
   const winner = data<{ winnerLabel: string; winnerModel: string; voteCount: number; totalVotes: number; tiebroken: boolean }>(winnerStage);
   return {
     ...data<Panel & { chairman?: Panel["participants"][number] }>(find(stages, "vote_panel")),
-    stage1: answersOf(all(stages, "collect")),
+    stage1,
     stage1Failed: failuresOf(all(stages, "collect")),
     voteRound: tally && {
       votes: votesOf(all(stages, "vote")),
@@ -93,6 +102,7 @@ function voteResultOf(stages: StageRow[]) {
     winner: winner && {
       winnerLabel: winner.winnerLabel,
       winnerModel: winner.winnerModel,
+      winnerKey: winnerKeyOf(winnerStage!, stage1.map((a) => ({ ...a, text: a.response }))),
       winnerResponse: winnerStage!.content,
       voteCount: winner.voteCount,
       totalVotes: winner.totalVotes,
@@ -112,30 +122,34 @@ function debateResultOf(stages: StageRow[]) {
   const revisedLabelMap = data<LabelMap>(find(stages, "revised_label_map"));
   const tally = data<TallyData>(find(stages, "debate_vote_tally"));
   const winnerStage = find(stages, "debate_winner");
+  const revisions = all(stages, "revision").map((s) => {
+    const parsed = s.parsedData as { decision: string | null; reasoning: string | null; originalWordCount: number; revisedWordCount: number; parseSuccess: boolean; restatement?: string; error?: string };
+    const modelKey = participantKeyOf(s);
+    return {
+      model: s.model!,
+      modelKey,
+      decision: parsed.decision,
+      reasoning: parsed.reasoning,
+      // By participant: a model given twice is two participants.
+      originalResponse: initialAnswers.find((a) => participantKeyOf(a) === modelKey)?.content ?? "",
+      revisedResponse: s.content.match(/REVISED RESPONSE:\s*\n?([\s\S]+)$/i)?.[1]?.trim() ?? s.content,
+      originalWordCount: parsed.originalWordCount,
+      revisedWordCount: parsed.revisedWordCount,
+      responseTimeMs: s.responseTimeMs!,
+      parseSuccess: parsed.parseSuccess,
+      // A failed revision has no text of its own (the row keeps the original answer as its revision).
+      revisionText: parsed.error ? "" : s.content,
+      ...(parsed.restatement ? { restatement: parsed.restatement } : {}),
+      ...(parsed.error ? { error: parsed.error } : {}),
+    };
+  });
   const winner = data<{ winnerLabel: string; winnerModel: string; winnerDecision: string | null; voteCount: number; totalVotes: number; tiebroken: boolean }>(winnerStage);
   return {
     ...data<Panel & { antiAnchoring: boolean }>(find(stages, "debate_panel")),
     round1: answersOf(initialAnswers),
     round1Failed: failuresOf(all(stages, "initial_answer")),
     round1LabelMap: data<LabelMap>(find(stages, "round1_label_map")),
-    revisions: all(stages, "revision").map((s) => {
-      const parsed = s.parsedData as { decision: string | null; reasoning: string | null; originalWordCount: number; revisedWordCount: number; parseSuccess: boolean; restatement?: string; error?: string };
-      return {
-        model: s.model!,
-        modelKey: participantKeyOf(s),
-        decision: parsed.decision,
-        reasoning: parsed.reasoning,
-        originalResponse: initialAnswers.find((a) => a.model === s.model)?.content ?? "",
-        revisedResponse: s.content.match(/REVISED RESPONSE:\s*\n?([\s\S]+)$/i)?.[1]?.trim() ?? s.content,
-        originalWordCount: parsed.originalWordCount,
-        revisedWordCount: parsed.revisedWordCount,
-        responseTimeMs: s.responseTimeMs!,
-        parseSuccess: parsed.parseSuccess,
-        revisionText: s.content,
-        ...(parsed.restatement ? { restatement: parsed.restatement } : {}),
-        ...(parsed.error ? { error: parsed.error } : {}),
-      };
-    }),
+    revisions,
     revisionSummary: data<RevisionSummary>(find(stages, "revision_summary")),
     revisedLabelMap,
     votes: tally && {
@@ -150,6 +164,7 @@ function debateResultOf(stages: StageRow[]) {
     winner: winner && {
       winnerLabel: winner.winnerLabel,
       winnerModel: winner.winnerModel,
+      winnerKey: winnerKeyOf(winnerStage!, revisions.map((r) => ({ ...r, text: r.revisedResponse }))),
       winnerResponse: winnerStage!.content,
       winnerDecision: winner.winnerDecision,
       voteCount: winner.voteCount,
@@ -189,6 +204,7 @@ export async function loadDeepResult(history: HistoryStore, messageId: string) {
 function deepResultOf(stages: StageRow[]) {
   const moderations = all(stages, "deep_moderation");
   const synthesis = find(stages, "deep_synthesis");
+  const { finalError, ...output } = data<Record<string, unknown> & { finalError?: string }>(synthesis) ?? {};
   return {
     ...data<Panel & { minRounds: number; maxRounds: number }>(find(stages, "deep_panel")),
     labelMap: data<LabelMap>(find(stages, "deep_label_map")),
@@ -203,8 +219,10 @@ function deepResultOf(stages: StageRow[]) {
           .map((s) => ({ model: s.model, modelKey: participantKeyOf(s, outcome.round), responseTimeMs: s.responseTimeMs, ...(s.parsedData as object) })),
       };
     }),
-    output: data<Record<string, unknown>>(synthesis),
+    output: synthesis ? output : undefined,
     synthesis: synthesis?.content,
+    /** Why the synthesis model failed (the consensus stood in), when it did. */
+    synthesisError: finalError,
   };
 }
 
@@ -219,12 +237,15 @@ function councilResultOf(stages: StageRow[]) {
       .filter((s) => s.stageOrder === round)
       .map((s) => ({ model: s.model, text: s.content, responseTimeMs: s.responseTimeMs, ...(s.parsedData as object) }));
   const result = find(stages, "council_result");
+  const { finalError, ...consolidated } = data<Record<string, unknown> & { finalError?: string }>(result) ?? {};
   return {
     ...data<Panel & { perspectives: Record<string, string>; debate: boolean }>(find(stages, "council_panel")),
     round1: verdicts(1),
     round2: verdicts(2),
-    result: data<Record<string, unknown>>(result),
+    result: result ? consolidated : undefined,
     report: result?.content,
+    /** Why the report model failed (the plain consolidation stood in), when it did. */
+    reportError: finalError,
   };
 }
 

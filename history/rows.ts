@@ -284,8 +284,13 @@ function deepRows(state: DeepStateType, rows: Rows): void {
     rows.add("deep_moderation", 2 * o.round + 1, 0, String(o.round), { role: "moderator", content: JSON.stringify(o.assessment), parsedData: o });
   }
   if (state.answer !== null) {
-    rows.add("deep_synthesis", 2 * state.options.maxRounds + 2, 0, "0", { role: "synthesizer", content: state.answer, parsedData: state.output });
+    rows.add("deep_synthesis", 2 * state.options.maxRounds + 2, 0, "0", { role: "synthesizer", content: state.answer, parsedData: withFinalError(state.output, state.final_error) });
   }
+}
+
+/** A final text's data, with `finalError` when its model failed and a computed text stands in. */
+function withFinalError<T extends object | null>(data: T, error: string | null): T | (T & { finalError: string }) {
+  return error && data ? { ...data, finalError: error } : data;
 }
 
 /** /council (the same shape): council_panel -1 (with the perspectives), council_verdict 1 and 2 (the rounds), council_result 3 (the report). */
@@ -296,7 +301,7 @@ function councilRows(state: CouncilStateType, rows: Rows): void {
     rows.add("council_verdict", j.round, i, `${j.round}:${j.modelKey}`, { model, role: "judge", content: text, parsedData: rest, responseTimeMs });
   });
   if (state.result && state.answer !== null) {
-    rows.add("council_result", 3, 0, "0", { role: "consolidator", content: state.answer, parsedData: state.result });
+    rows.add("council_result", 3, 0, "0", { role: "consolidator", content: state.answer, parsedData: withFinalError(state.result, state.final_error) });
   }
 }
 

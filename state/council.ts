@@ -1,7 +1,7 @@
 import { Annotation } from "@langchain/langgraph";
 import { z } from "zod";
 import { appended, replace } from "./channels.js";
-import { deliberationChannels } from "./deliberation.js";
+import { deliberationChannels, finalTextChannels } from "./deliberation.js";
 
 /** A judge's verdict: the JSON block at the end of its reply. */
 export const VerdictSchema = z.object({
@@ -60,6 +60,7 @@ export type CouncilResult = z.infer<typeof CouncilResultSchema>;
 /** The /council subgraph's state: the keys it shares with the top graph, and its own. */
 export const CouncilState = Annotation.Root({
   ...deliberationChannels,
+  ...finalTextChannels,
   /** Each judge's perspective, by participant key. */
   perspectives: replace<Record<string, string>>(() => ({})),
   /** Every judge's verdict of rounds 1 and 2, one update per judge. */

@@ -1,7 +1,7 @@
 import { Annotation } from "@langchain/langgraph";
 import { z } from "zod";
 import { appended, replace } from "./channels.js";
-import { answerChannels, deliberationChannels } from "./deliberation.js";
+import { answerChannels, deliberationChannels, finalTextChannels } from "./deliberation.js";
 
 /** One debater's structured argument in one round (the JSON the debater answers with). */
 export const DebaterArgumentSchema = z.object({
@@ -74,6 +74,7 @@ export type DeepOutput = z.infer<typeof DeepOutputSchema>;
 export const DeepState = Annotation.Root({
   ...deliberationChannels,
   ...answerChannels,
+  ...finalTextChannels,
   /** The round being argued (1-based). */
   round: replace<number>(() => 0),
   /** Every debater's turn of every round, one update per debater. */

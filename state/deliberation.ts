@@ -93,6 +93,14 @@ export const panelChannels = {
 /** Every deliberation format's state starts with these: the keys shared with the top graph, and the panel's. */
 export const deliberationChannels = { ...FormatInput.spec, ...FormatOutput.spec, ...panelChannels };
 
+/**
+ * The channel of the formats whose final text a model writes, with a computed stand-in when that
+ * model fails (/deep's synthesis, /council's report): why it failed, or null when the model wrote it.
+ */
+export const finalTextChannels = {
+  final_error: replace<string | null>(() => null),
+};
+
 /** The channels of the formats that start with every member's answer: the answers and their current labels. */
 export const answerChannels = {
   /** The first answers, one update per member. */

@@ -147,7 +147,8 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     expect(result.voteRound).toMatchObject({ tallies, labelToModel: labels, validVoteCount: 3, invalidVoteCount: 0, isTie: false, tiedLabels: [] });
     expect(result.voteRound!.votes.map((v) => v.votedFor)).toEqual([a, a, c]);
     expect(result.tiebreaker).toBeUndefined();
-    expect(result.winner).toEqual({ winnerLabel: a, winnerModel: MODEL.claude, winnerResponse: answers.claude, voteCount: 2, totalVotes: 3, tiebroken: false, tiebreakerModel: undefined });
+    // The seed's fields, and the winner's participant key (an addition).
+    expect(result.winner).toEqual({ winnerLabel: a, winnerModel: MODEL.claude, winnerKey: "claude", winnerResponse: answers.claude, voteCount: 2, totalVotes: 3, tiebroken: false, tiebreakerModel: undefined });
   });
 
   it.skipIf(skip)("writes seed 001's tiebreaker row on a tie (stage 4), and the chairman in the winner", async () => {
@@ -291,6 +292,7 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     expect(result.winner).toEqual({
       winnerLabel: revisedLabel("gemini"),
       winnerModel: MODEL.gemini,
+      winnerKey: "gemini",
       winnerResponse: revision.gemini.revised,
       winnerDecision: "MERGE",
       voteCount: 3,

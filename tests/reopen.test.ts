@@ -32,6 +32,19 @@ const voteScript: Script = withOverrides((req: ModelRequest, _i, messages) => {
   return `Each picks another.\nVOTE: ${pick}`;
 });
 
+/** The revisions fail (each keeps its first answer), and every voter picks the second Grok's answer. */
+const secondGrokWins: Script = withOverrides((req: ModelRequest, _i, messages) => {
+  if (req.phase === "answer") return `${req.participant!.display} answers: mark-${req.participant!.key}.`;
+  if (req.phase === "revision") return { error: new Error("provider 500") };
+  if (req.phase !== "ballot") return undefined;
+  const prompt = messages.map((m) => String(m.content)).join("\n");
+  const [, pick] = [...prompt.matchAll(/--- (Response [A-Z]) ---\n([^]*?)(?=\n--- Response|$)/g)].map((m) => [m[2], m[1]]).find(([text]) => text.includes("mark-call_grok_2"))!;
+  return `The second Grok's.\nVOTE: ${pick}`;
+});
+
+/** The models that write the final text fail: a computed text stands in. */
+const finalTextFails: Script = withOverrides((req: ModelRequest) => (req.phase === "deep_synthesis" || req.phase === "council_report" ? { error: new Error("provider 503") } : undefined));
+
 describe.each(HISTORY_DATABASES)("a run reopened from the history on $db", (database) => {
   const hooks = historyDatabaseHooks(database);
 
@@ -90,6 +103,21 @@ describe.each(HISTORY_DATABASES)("a run reopened from the history on $db", (data
     const { live, reopened } = await liveAndReopened("/council --debate Koden är redo att släppas.", THREE);
     expect(live.panel?.kind === "council" && Object.keys(live.panel.verdicts)).toEqual(["1", "2"]);
     expect(view(reopened)).toEqual(view(live));
+  });
+
+  it.skipIf(database.skip)("/revise with a model given twice names the one of the two that won", async () => {
+    const { live, reopened } = await liveAndReopened("/revise Fyra dagars arbetsvecka?", ["call_grok", "call_grok", "call_claude"], secondGrokWins);
+    expect(live.deliberation?.winner?.winnerDisplay).toBe("Grok (2)");
+    expect(view(reopened)).toEqual(view(live));
+  });
+
+  it.skipIf(database.skip)("/deep and /council whose final text's model failed say that a computed text stands in", async () => {
+    for (const message of ["/deep Monolit eller tjänster?", "/council Koden är redo att släppas."]) {
+      const { live, reopened } = await liveAndReopened(message, ["call_grok", "call_claude"], finalTextFails);
+      const panel = live.panel as { synthesisFallback?: boolean; reportFallback?: boolean };
+      expect(panel.synthesisFallback ?? panel.reportFallback).toBe(true);
+      expect(view(reopened)).toEqual(view(live));
+    }
   });
 
   it.skipIf(database.skip)("/debatt and /compare keep their views too, and say the participants were simulated when they were", async () => {

@@ -30,7 +30,7 @@ type Answer = { model: string; modelKey: string; response: string; responseTimeM
 type Failure = { model: string; modelKey: string; error: string };
 type Ballot = { model: string; modelKey: string; voteText: string; votedFor: string | null; responseTimeMs: number; error?: string; anonymityBreach?: string[] };
 type Tally = { votes: Ballot[]; tallies: Record<string, number>; validVoteCount: number; invalidVoteCount: number; isTie: boolean; tiedLabels: string[] };
-type StoredWinner = { winnerLabel: string; winnerModel: string; winnerResponse: string; voteCount: number; totalVotes: number; tiebroken: boolean };
+type StoredWinner = { winnerLabel: string; winnerModel: string; winnerKey?: string; winnerResponse: string; voteCount: number; totalVotes: number; tiebroken: boolean };
 
 /** Who takes part, as a deliberation format's result has it (runs stored before it lack it). */
 interface Panel {
@@ -72,6 +72,7 @@ interface DeepResult extends Panel {
   rounds: { round: number; assessment: unknown; moderatorError?: string; stop: boolean; reason: string; arguments: (Record<string, unknown> & { model: string; modelKey?: string; label: string; status: string; responseTimeMs: number; error?: string })[] }[];
   output?: Record<string, unknown>;
   synthesis?: string;
+  synthesisError?: string;
 }
 
 /** A /council result as the history stores it. */
@@ -82,6 +83,7 @@ interface CouncilResult extends Panel {
   round2: CouncilResult["round1"];
   result?: Record<string, unknown> & { branch?: string };
   report?: string;
+  reportError?: string;
 }
 
 const ROUND_TYPES = ["introduction", "argument", "deepening"] as const;
@@ -136,8 +138,9 @@ function compareEvents(question: string, r: CompareResult & Panel): ClientEvent[
 function namesOf(r: Panel, spoke: { model: string; modelKey: string }[]) {
   const participants = r.participants ?? [...new Map(spoke.map((a) => [a.modelKey, { model: a.model, display: a.model, modelKey: a.modelKey }])).values()];
   const who = (modelKey: string, model = ""): Who => participants.find((p) => p.modelKey === modelKey) ?? { model, display: model || modelKey, modelKey };
-  const displayOfModel = (model: string) => participants.find((p) => p.model === model)?.display ?? model;
-  return { participants, who, displayOfModel };
+  /** The winner's name: its participant's, else (no answer matched its row) the first participant of its model. */
+  const displayOf = (key: string | undefined, model: string) => (key ? who(key, model).display : (participants.find((p) => p.model === model)?.display ?? model));
+  return { participants, who, displayOf };
 }
 
 type Names = ReturnType<typeof namesOf>;
@@ -179,7 +182,7 @@ function voteEvents(id: string, question: string, r: VoteResult): unknown[] {
     const { tiedLabels: _, ...result } = tb;
     events.push({ event: "tiebreaker-complete", data: { data: { ...result, attempts: 1, fallback: tb.fallback ?? false }, timestamp: at } });
   }
-  if (r.winner) events.push({ event: "winner-declared", data: { data: { ...r.winner, winnerDisplay: names.displayOfModel(r.winner.winnerModel) }, timestamp: at } });
+  if (r.winner) events.push(winnerDeclared(r.winner, names));
   return events;
 }
 
@@ -199,7 +202,7 @@ function reviseEvents(id: string, question: string, r: ReviseResult): unknown[] 
     events.push({ event: "vote-start", data: { data: { revisedLabelMap: r.votes.revisedLabelToModel }, timestamp: at } });
     events.push({ event: "vote-complete", data: { data: { ...counted(names, r.votes), revisedLabelToModel: r.votes.revisedLabelToModel }, timestamp: at } });
   }
-  if (r.winner) events.push({ event: "winner-declared", data: { data: { ...r.winner, winnerDisplay: names.displayOfModel(r.winner.winnerModel) }, timestamp: at } });
+  if (r.winner) events.push(winnerDeclared(r.winner, names));
   return events;
 }
 
@@ -226,7 +229,7 @@ function deepEvents(id: string, question: string, r: DeepResult): unknown[] {
     events.push({ event: "deep-round-complete", data: { round: round.round, arguments: args, assessment, ...(moderatorError ? { moderatorError } : {}), stop, reason, timestamp: at } });
   }
   if (r.output) events.push({ event: "deep-output", data: { data: r.output, timestamp: at } });
-  if (r.synthesis) events.push({ event: "deep-synthesis-complete", data: { data: { synthesis: r.synthesis, fallback: false }, timestamp: at } });
+  if (r.synthesis) events.push({ event: "deep-synthesis-complete", data: { data: { synthesis: r.synthesis, ...standIn(r.synthesisError) }, timestamp: at } });
   return events;
 }
 
@@ -246,8 +249,18 @@ function councilEvents(id: string, claim: string, r: CouncilResult): unknown[] {
     events.push(...r.round2.map((v) => ({ event: "council-verdict", data: { ...v, timestamp: at } })));
   }
   if (r.result) events.push({ event: "council-consolidation", data: { data: r.result, timestamp: at } });
-  if (r.report) events.push({ event: "council-report-complete", data: { data: { report: r.report, fallback: false }, timestamp: at } });
+  if (r.report) events.push({ event: "council-report-complete", data: { data: { report: r.report, ...standIn(r.reportError) }, timestamp: at } });
   return events;
+}
+
+/** The `winner-declared` event of a stored winner, named as its participant. */
+function winnerDeclared({ winnerKey, ...winner }: StoredWinner, names: Names) {
+  return { event: "winner-declared", data: { data: { ...winner, winnerDisplay: names.displayOf(winnerKey, winner.winnerModel) }, timestamp: at } };
+}
+
+/** A final text's `fallback` and `error`: whether its model failed and a computed text stands in. */
+function standIn(error: string | undefined) {
+  return { fallback: error !== undefined, ...(error !== undefined ? { error } : {}) };
 }
 
 /** The end of a stored deliberation run: its title (when it is the conversation's first) and `complete` when it finished. */

@@ -80,6 +80,6 @@ export function makeCouncilConsolidate(deps: NodeDeps) {
     if (error) ctx.log(`council report failed, using the plain consolidation: ${error}`);
     const report = error ? fallbackReport(result) : text;
     emit(config, "council_report_complete", { data: { report, fallback: Boolean(error), ...(error ? { error } : {}) } });
-    return { result, answer: report, messages: [new AIMessage(report)] };
+    return { result, answer: report, final_error: error ?? null, messages: [new AIMessage(report)] };
   };
 }

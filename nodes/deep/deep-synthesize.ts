@@ -77,6 +77,6 @@ export function makeDeepSynthesize(deps: NodeDeps) {
     if (error) ctx.log(`deep synthesis failed, answering with the debate's consensus: ${error}`);
     const synthesis = error ? fallbackSynthesis(output) : text;
     emit(config, "deep_synthesis_complete", { data: { synthesis, fallback: Boolean(error), ...(error ? { error } : {}) } });
-    return { output, answer: synthesis, messages: [new AIMessage(synthesis)] };
+    return { output, answer: synthesis, final_error: error ?? null, messages: [new AIMessage(synthesis)] };
   };
 }
