@@ -1,3 +1,4 @@
+import { ROUND_TYPES } from "../state/formats.js";
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { wavHeader } from "../providers/pcm.js";
@@ -15,7 +16,6 @@ import { TerminalText } from "./terminal-text.js";
 import { errorWords, LANGS, pickLang, seconds, translate, type Lang, type Translate as T } from "../state/messages/index.js";
 
 /** The round types, in order (round 4 is the vote). */
-const ROUND_TYPES = ["introduction", "argument", "deepening", "voting"] as const;
 
 /** Terminal styling, off when stdout is not a terminal or NO_COLOR is set. */
 function styles(enabled: boolean) {

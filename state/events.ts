@@ -4,6 +4,7 @@ import { DebateResultsSchema } from "./debate.js";
 import { DebaterTurnSchema, DeepOutputSchema, ModeratorAssessmentSchema } from "./deep.js";
 import { LabelMapSchema, Stage1ResponseSchema, WhoSchema } from "./deliberation.js";
 import { ERROR_CODES, REASON_KEYS } from "./errors.js";
+import { ROUND_TYPES } from "./formats.js";
 import { DebateVoteResultSchema, DebateWinnerSchema, RevisionResponseSchema, RevisionSummarySchema } from "./revise.js";
 import { TiebreakerResultSchema, VoteRoundResultSchema, VoteWinnerSchema } from "./vote.js";
 
@@ -18,7 +19,7 @@ const stamp = { timestamp: z.string() };
 const speaker = { model: z.string(), model_key: z.string(), round: z.number().int() };
 
 /** The four round types of a debate. */
-export const RoundTypeSchema = z.enum(["introduction", "argument", "deepening", "voting"]);
+export const RoundTypeSchema = z.enum(ROUND_TYPES);
 export type RoundType = z.infer<typeof RoundTypeSchema>;
 
 /** The ids a deliberation format's start event carries (`conversationId`, `messageId`). */

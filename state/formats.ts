@@ -9,6 +9,9 @@ export interface FormatFlags {
   debate?: boolean;
 }
 
+/** A debate's rounds, by number (1–4): three of speaking, then the vote. */
+export const ROUND_TYPES = ["introduction", "argument", "deepening", "voting"] as const;
+
 /** Smallest and largest number of debaters a debate accepts. */
 export const MIN_PARTICIPANTS = 2;
 export const MAX_PARTICIPANTS = 8;

@@ -1,3 +1,4 @@
+import { ROUND_TYPES } from "../state/formats.js";
 import MarkdownIt from "markdown-it";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { useT } from "./i18n.js";
@@ -16,7 +17,6 @@ const COLORS: Record<string, string> = {
   oneseek: "#6366f1",
 };
 /** The round types, in order (round 4 is the vote). */
-const ROUND_TYPES = ["introduction", "argument", "deepening", "voting"] as const;
 
 /** Model output is rendered as markdown with raw HTML escaped, never injected. */
 export const markdown = new MarkdownIt({ html: false, linkify: true });

@@ -1,3 +1,4 @@
+import { ROUND_TYPES } from "../state/formats.js";
 import { parseCommand } from "../state/commands.js";
 import type { ClientEvent } from "../state/events.js";
 
@@ -86,7 +87,6 @@ interface CouncilResult extends Panel {
   reportError?: string;
 }
 
-const ROUND_TYPES = ["introduction", "argument", "deepening"] as const;
 const at = new Date(0).toISOString();
 
 /** The events of a stored /debatt or /dvoice run. */
