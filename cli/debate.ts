@@ -1,4 +1,3 @@
-import { ROUND_TYPES } from "../state/formats.js";
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { wavHeader } from "../providers/pcm.js";
@@ -11,98 +10,14 @@ import type { ClientEvent } from "../state/events.js";
 import { ConfigError, DebattError } from "../state/errors.js";
 import { openCheckpoints } from "../providers/checkpointer.js";
 import { openHistory } from "../history/open.js";
-import { createDeliberationPrinter } from "./deliberation-printer.js";
+import { createNarrator } from "../service/narrator.js";
 import { TerminalText } from "./terminal-text.js";
-import { errorWords, LANGS, pickLang, seconds, translate, type Lang, type Translate as T } from "../state/messages/index.js";
-
-/** The round types, in order (round 4 is the vote). */
+import { LANGS, pickLang, seconds, translate, type Lang, type Translate as T } from "../state/messages/index.js";
 
 /** Terminal styling, off when stdout is not a terminal or NO_COLOR is set. */
 function styles(enabled: boolean) {
   const wrap = (code: number) => (s: string) => (enabled ? `\x1b[${code}m${s}\x1b[0m` : s);
   return { bold: wrap(1), dim: wrap(2), red: wrap(31), green: wrap(32), yellow: wrap(33), cyan: wrap(36) };
-}
-
-/** Renders events for people: round headers, who speaks, streaming text, the vote table, winner, synthesis. */
-export function createPrettyPrinter(write: (s: string) => void, color: boolean, t: T, status: (s: string) => void = () => {}) {
-  const c = styles(color);
-  let inArenaBlock = false;
-  // /compare answers stream in parallel: each is printed whole when it ends.
-  const compared = new Map<string, string>();
-  const deliberation = createDeliberationPrinter(write, c, t);
-  return (e: ClientEvent): void => {
-    if (deliberation(e)) return;
-    switch (e.event) {
-      case "debate-init":
-        write(`${c.bold(t("arena.label", { topic: e.data.topic }))}${e.data.voice_mode ? c.dim(t("cli.voiceMode")) : ""}\n`);
-        write(c.dim(`${e.data.participants.map((p) => p.display).join(", ")}${e.data.simulated ? t("cli.simulated") : ""}\n`));
-        break;
-      case "debate-round-start":
-        const type = ROUND_TYPES[e.data.round - 1];
-        write(`\n${c.yellow(`━━ ${t("arena.round", { n: e.data.round, type: type ? t(`round.${type}`) : e.data.type })} ━━`)} ${c.dim(e.data.order.join(" → "))}\n`);
-        break;
-      case "debate-participant-start": {
-        write(`\n${c.cyan(c.bold(`▶ ${e.data.model}`))} ${c.dim(`(${e.data.position})`)}\n`);
-        const type = ROUND_TYPES[e.data.round - 1];
-        status(`${t("arena.round", { n: e.data.round, type: type ? t(`round.${type}`) : "" })} · ${e.data.model} ${t("card.writing")}`);
-        break;
-      }
-      case "debate-participant-delta":
-        write(e.data.delta);
-        break;
-      case "debate-participant-end":
-        status("");
-        write(e.data.status === "ok" ? c.dim(`\n   ${t("card.stats", { words: e.data.word_count, seconds: seconds(e.data.latency_ms) })}\n`) : c.red(`\n   ✗ ${e.data.model}: ${e.data.error}\n`));
-        break;
-      case "debate-vote-result":
-        write(`  ${c.bold(e.data.voter)} → ${c.green(e.data.voted_for)}: ${e.data.motivation}\n`);
-        break;
-      case "debate-results": {
-        write(`\n${c.bold(t("votes.title"))}\n`);
-        const rows = Object.entries(e.data.vote_counts as Record<string, number>).sort(([, a], [, b]) => b - a);
-        for (const [name, n] of rows) write(`  ${name.padEnd(12)} ${"█".repeat(n)} ${n}  ${c.dim(t("cli.words", { n: e.data.word_counts[name] ?? 0 }))}\n`);
-        const tiebreak = e.data.tiebreaker === "word_count" || e.data.tiebreaker === "alphabetical" ? ` (${t(`tiebreak.${e.data.tiebreaker}`)})` : "";
-        const summary = t("cli.voteSummary", { valid: e.data.total_votes, self: e.data.self_votes_filtered ?? 0, invalid: e.data.invalid_votes ?? 0 });
-        write(`\n${c.green(c.bold(t("cli.winner", { winner: e.data.winner })))}${tiebreak} ${c.dim(summary)}\n\n`);
-        break;
-      }
-      case "text-delta": {
-        // The arena-data block is for the arena page; people read the analysis after it.
-        let text: string = e.data.delta;
-        if (text.startsWith("```debate-arena-data")) inArenaBlock = true;
-        if (inArenaBlock) {
-          const end = text.indexOf("```\n", 3);
-          if (end === -1) return;
-          inArenaBlock = false;
-          text = text.slice(end + 4).replace(/^\n+/, "");
-        }
-        write(text);
-        break;
-      }
-      case "debate-synthesis-complete":
-        write("\n");
-        break;
-      case "compare-start":
-        write(`${c.bold(t("compare.label", { question: e.data.question }))}\n${c.dim(`${e.data.participants.map((p) => p.display).join(", ")}${e.data.simulated ? t("cli.simulated") : ""}`)}\n`);
-        break;
-      case "compare-answer-delta":
-        compared.set(e.data.model_key, (compared.get(e.data.model_key) ?? "") + e.data.delta);
-        break;
-      case "compare-answer-end":
-        write(`\n${c.cyan(c.bold(`▶ ${e.data.model}`))}\n`);
-        write(e.data.status === "ok" ? `${compared.get(e.data.model_key) ?? ""}\n${c.dim(`   ${t("card.stats", { words: e.data.word_count, seconds: seconds(e.data.latency_ms) })}`)}\n` : c.red(`   ✗ ${e.data.error}\n`));
-        break;
-      case "compare-complete":
-        write(`\n${c.dim(t("cli.compareSummary", { answered: e.data.answered, failed: e.data.failed }))}\n`);
-        break;
-      case "debate-voice-error":
-        write(c.red(`\n   🔇 ${e.data.model}: ${e.data.error}\n`));
-        break;
-      case "error":
-        write(c.red(`\n${t("cli.error", { code: e.data.code, message: errorWords(t, e.data.code, e.data.message, e.data.reason) ?? e.data.message })}\n`));
-        break;
-    }
-  };
 }
 
 /** The terminal's language from the environment (LC_ALL, LC_MESSAGES, LANG): Swedish or English. */
@@ -226,7 +141,7 @@ async function main(): Promise<number> {
   });
   const print = args.values.json
     ? (e: ClientEvent) => write(`${JSON.stringify(e)}\n`)
-    : createPrettyPrinter((s) => text.write(s), color, t, (s) => text.status(s));
+    : createNarrator((s) => text.write(s), styles(color), t, (s) => text.status(s));
   let failed = false;
   // The audio exactly as it was streamed: the chunks, in order (one speaker at a time).
   const audio: Buffer[] = [];

@@ -1,4 +1,4 @@
-import type { Styles } from "./deliberation-printer.js";
+import type { Styles } from "../service/narration.js";
 
 /** ANSI escape sequences, which take no room on screen (captured, to split text around them). */
 const ANSI = /(\x1b\[[0-9;]*m)/;

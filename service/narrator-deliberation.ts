@@ -1,26 +1,17 @@
 import type { ClientEvent, ClientPayload } from "../state/events.js";
 import type { VoteRoundResult } from "../state/vote.js";
 import { councilNote, named, percent as pct, seconds, type Translate as T } from "../state/messages/index.js";
-
-/** Terminal styles the printers share. */
-export interface Styles {
-  bold(s: string): string;
-  dim(s: string): string;
-  red(s: string): string;
-  green(s: string): string;
-  yellow(s: string): string;
-  cyan(s: string): string;
-}
+import type { Styles, Write } from "./narration.js";
 
 /**
- * Prints the deliberation formats' events for people (/vote, /revise, /deep, /council): the answers (each whole once its
+ * Tells the deliberation formats' events for people (/vote, /revise, /deep, /council): the answers (each whole once its
  * stage is in, since they stream in parallel), the revisions with their decisions and word-count
  * change, the de-anonymised vote table, the tiebreak and the winner's answer, /deep's rounds with
  * the moderator's numbers, /council's verdicts and consensus, and the final texts as they stream.
  * Returns false for an
  * event it does not handle.
  */
-export function createDeliberationPrinter(write: (s: string) => void, c: Styles, t: T) {
+export function createDeliberationNarrator(write: Write, c: Styles, t: T) {
   let labelToDisplay: Record<string, string> = {};
   let displayOf: Record<string, string> = {};
   const answers = (d: ClientPayload<"stage1-complete">) => {
@@ -95,7 +86,8 @@ export function createDeliberationPrinter(write: (s: string) => void, c: Styles,
         const w = e.data.data;
         const how = !w.tiebroken ? "" : "tiebreakerMethod" in w && w.tiebreakerMethod === "alphabetical" ? t("cli.howAlpha") : t("cli.howChair");
         const decision = "winnerDecision" in w ? ` · ${w.winnerDecision ? named(t, "decision", w.winnerDecision) : t("cli.unreadableDecision")}` : "";
-        write(`\n${c.green(c.bold(t("cli.deliberationWinner", { display: w.winnerDisplay, label: w.winnerLabel, decision, count: w.voteCount, total: w.totalVotes, how })))}\n\n${w.winnerResponse}\n`);
+        write(`\n${c.green(c.bold(t("cli.deliberationWinner", { display: w.winnerDisplay, label: w.winnerLabel, decision, count: w.voteCount, total: w.totalVotes, how })))}\n\n`);
+        write(`${w.winnerResponse}\n`, "result");
         return true;
       }
       case "title-complete":
@@ -155,11 +147,15 @@ export function createDeliberationPrinter(write: (s: string) => void, c: Styles,
       }
       case "answer-delta":
         // The final texts stream; answers and votes are printed whole when their stage is in.
-        if (e.data.stage === "synthesis" || e.data.stage === "report") write(e.data.delta);
+        if (e.data.stage === "synthesis" || e.data.stage === "report") write(e.data.delta, "result");
         return true;
       case "deep-synthesis-complete":
       case "council-report-complete":
-        write(e.data.data.fallback ? c.dim(`\n${t("cli.fallback", { error: e.data.data.error ?? "" })}\n${"synthesis" in e.data.data ? e.data.data.synthesis : e.data.data.report}\n`) : "\n");
+        if (!e.data.data.fallback) write("\n", "result");
+        else {
+          write(c.dim(`\n${t("cli.fallback", { error: e.data.data.error ?? "" })}\n`));
+          write(`${"synthesis" in e.data.data ? e.data.data.synthesis : e.data.data.report}\n`, "result");
+        }
         return true;
       case "complete":
         return true;

@@ -1,0 +1,96 @@
+import type { ClientEvent } from "../state/events.js";
+import { ROUND_TYPES } from "../state/formats.js";
+import { errorWords, seconds, type Translate as T } from "../state/messages/index.js";
+import { createDeliberationNarrator } from "./narrator-deliberation.js";
+import type { Styles, Write } from "./narration.js";
+
+/**
+ * Tells a run's events as text for people, in the reader's language: round headers, who speaks
+ * and what they say, the vote table, the winner, the final text as it streams. The terminal
+ * prints all of it; the OpenAI-compatible and MCP surfaces keep the progress apart from the
+ * result. The arena-data block at the head of a debate's synthesis is for the arena page and is
+ * left out. `status` hears who is writing now (empty when nobody is).
+ */
+export function createNarrator(write: Write, c: Styles, t: T, status: (s: string) => void = () => {}) {
+  let inArenaBlock = false;
+  // /compare answers stream in parallel: each is told whole when it ends.
+  const compared = new Map<string, string>();
+  const deliberation = createDeliberationNarrator(write, c, t);
+  const roundName = (round: number, fallback = "") => {
+    const type = ROUND_TYPES[round - 1];
+    return t("arena.round", { n: round, type: type ? t(`round.${type}`) : fallback });
+  };
+  return (e: ClientEvent): void => {
+    if (deliberation(e)) return;
+    switch (e.event) {
+      case "debate-init":
+        write(`${c.bold(t("arena.label", { topic: e.data.topic }))}${e.data.voice_mode ? c.dim(t("cli.voiceMode")) : ""}\n`);
+        write(c.dim(`${e.data.participants.map((p) => p.display).join(", ")}${e.data.simulated ? t("cli.simulated") : ""}\n`));
+        break;
+      case "debate-round-start":
+        write(`\n${c.yellow(`━━ ${roundName(e.data.round, e.data.type)} ━━`)} ${c.dim(e.data.order.join(" → "))}\n`);
+        break;
+      case "debate-participant-start":
+        write(`\n${c.cyan(c.bold(`▶ ${e.data.model}`))} ${c.dim(`(${e.data.position})`)}\n`);
+        status(`${roundName(e.data.round)} · ${e.data.model} ${t("card.writing")}`);
+        break;
+      case "debate-participant-delta":
+        write(e.data.delta);
+        break;
+      case "debate-participant-end":
+        status("");
+        write(e.data.status === "ok" ? c.dim(`\n   ${t("card.stats", { words: e.data.word_count, seconds: seconds(e.data.latency_ms) })}\n`) : c.red(`\n   ✗ ${e.data.model}: ${e.data.error}\n`));
+        break;
+      case "debate-vote-result":
+        write(`  ${c.bold(e.data.voter)} → ${c.green(e.data.voted_for)}: ${e.data.motivation}\n`);
+        break;
+      case "debate-results": {
+        write(`\n${c.bold(t("votes.title"))}\n`);
+        const rows = Object.entries(e.data.vote_counts as Record<string, number>).sort(([, a], [, b]) => b - a);
+        for (const [name, n] of rows) write(`  ${name.padEnd(12)} ${"█".repeat(n)} ${n}  ${c.dim(t("cli.words", { n: e.data.word_counts[name] ?? 0 }))}\n`);
+        const tiebreak = e.data.tiebreaker === "word_count" || e.data.tiebreaker === "alphabetical" ? ` (${t(`tiebreak.${e.data.tiebreaker}`)})` : "";
+        const summary = t("cli.voteSummary", { valid: e.data.total_votes, self: e.data.self_votes_filtered ?? 0, invalid: e.data.invalid_votes ?? 0 });
+        write(`\n${c.green(c.bold(t("cli.winner", { winner: e.data.winner })))}${tiebreak} ${c.dim(summary)}\n\n`);
+        break;
+      }
+      case "text-delta": {
+        // The arena-data block is for the arena page; people read the analysis after it.
+        let text: string = e.data.delta;
+        if (text.startsWith("```debate-arena-data")) inArenaBlock = true;
+        if (inArenaBlock) {
+          const end = text.indexOf("```\n", 3);
+          if (end === -1) return;
+          inArenaBlock = false;
+          text = text.slice(end + 4).replace(/^\n+/, "");
+        }
+        if (text) write(text, "result");
+        break;
+      }
+      case "debate-synthesis-complete":
+        write("\n", "result");
+        break;
+      case "compare-start":
+        write(`${c.bold(t("compare.label", { question: e.data.question }))}\n${c.dim(`${e.data.participants.map((p) => p.display).join(", ")}${e.data.simulated ? t("cli.simulated") : ""}`)}\n`);
+        break;
+      case "compare-answer-delta":
+        compared.set(e.data.model_key, (compared.get(e.data.model_key) ?? "") + e.data.delta);
+        break;
+      case "compare-answer-end":
+        write(`\n${c.cyan(c.bold(`▶ ${e.data.model}`))}\n`, "result");
+        if (e.data.status === "ok") {
+          write(`${compared.get(e.data.model_key) ?? ""}\n`, "result");
+          write(`${c.dim(`   ${t("card.stats", { words: e.data.word_count, seconds: seconds(e.data.latency_ms) })}`)}\n`);
+        } else write(c.red(`   ✗ ${e.data.error}\n`), "result");
+        break;
+      case "compare-complete":
+        write(`\n${c.dim(t("cli.compareSummary", { answered: e.data.answered, failed: e.data.failed }))}\n`);
+        break;
+      case "debate-voice-error":
+        write(c.red(`\n   🔇 ${e.data.model}: ${e.data.error}\n`));
+        break;
+      case "error":
+        write(c.red(`\n${t("cli.error", { code: e.data.code, message: errorWords(t, e.data.code, e.data.message, e.data.reason) ?? e.data.message })}\n`));
+        break;
+    }
+  };
+}
