@@ -1,3 +1,4 @@
+import { openaiRouter } from "./openai.js";
 import { fileURLToPath } from "node:url";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import express, { type Express } from "express";
@@ -108,6 +109,7 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   app.use(["/api/v1/chat", "/api/v1/deliberate"], jsonBody(CHAT_BODY_LIMIT));
   const streams = { service, settings: deps.settings, history: options.history, log };
   app.use(chatRouter(streams));
+  app.use("/v1", openaiRouter(streams, identify(deps.settings, users)));
   app.use(deliberateRouter(streams));
   app.use(resumeRouter(streams));
   app.use(threadResumeRouter(streams));

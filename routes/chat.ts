@@ -106,7 +106,7 @@ export function parseJsonBody<T>(req: Request, schema: z.ZodType<T>, example: st
  * format's model count and ids, or the debate roster), so a bad list is a 400 before the stream
  * starts.
  */
-function checkParticipants(settings: Settings, command: ReturnType<typeof parseCommand>, participants: string[] | undefined): void {
+export function checkParticipants(settings: Settings, command: ReturnType<typeof parseCommand>, participants: string[] | undefined): void {
   try {
     participantsFor(formatOfCommand(command) ?? "debatt", settings.roster, participants, settings.allowedModels);
   } catch (err) {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { BaseMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { buildGraph, type DebattGraph } from "../graph/build.js";
 import { RunRecorder } from "../history/recorder.js";
@@ -17,7 +18,7 @@ import { LOCAL_OWNER, mayAccess, type Requester } from "../state/ownership.js";
 import { RunHub } from "./run-hub.js";
 import { RunLimits } from "./run-limits.js";
 import { StartGate } from "./start-gate.js";
-import { hasUnfinishedRun, streamClientEvents } from "./stream.js";
+import { hasUnfinishedRun, streamClientEvents, type RunInput } from "./stream.js";
 import { isUsageOnly, parseCommand } from "../state/commands.js";
 
 /** Most bytes of run events kept in this process's memory (the oldest finished runs go first). */
@@ -33,6 +34,8 @@ export interface RunRequest {
   threadId?: string;
   /** The user's question as the history stores it (default: the message). */
   question?: string;
+  /** The conversation before the message, when the thread does not keep it (a client that sends the whole conversation each time). */
+  history?: BaseMessage[];
   /** The run's configuration (a deliberation format's `mode_config`, a shuffle seed, prompt overrides…). */
   configurable?: RunConfig;
   /** The user who starts it and owns it (the local user by default). */
@@ -89,7 +92,7 @@ export class RunService {
     // are one id (the `:id` of /api/v1/debates/:id/…).
     const runId = randomUUID();
     const threadId = request.threadId ?? runId;
-    this.produce(runId, threadId, { message: request.message, participants: request.participants }, request.configurable, {
+    this.produce(runId, threadId, { message: request.message, participants: request.participants, history: request.history }, request.configurable, {
       messageId: runId,
       message: request.message,
       question: request.question,
@@ -201,7 +204,7 @@ export class RunService {
   private produce(
     runId: string,
     threadId: string,
-    input: { message: string; participants?: string[]; resume?: boolean },
+    input: RunInput,
     configurable: RunConfig | undefined,
     filing: { messageId: string; message: string; question?: string; owner: string; quota?: () => void },
   ): void {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { BaseMessage } from "@langchain/core/messages";
 import type { DebattGraph } from "../graph/build.js";
 import type { RunConfig } from "../state/config.js";
 import { DebattError } from "../state/errors.js";
@@ -8,6 +9,8 @@ import { kebabEventName, type ClientEvent, type GraphEvent } from "../state/even
 export interface RunInput {
   message: string;
   participants?: string[];
+  /** The conversation before the message, for a thread that does not keep it (the OpenAI-compatible endpoint's history). */
+  history?: BaseMessage[];
   /** Continue the thread's interrupted run from its last checkpoint instead (the message is ignored). */
   resume?: boolean;
 }
@@ -48,7 +51,7 @@ export async function* streamClientEvents(graph: DebattGraph, input: RunInput, o
     const onState = options.onState;
     const stream = await graph.stream(
       // A null input makes LangGraph continue the thread from its last saved step.
-      input.resume ? null : { message: input.message, participants: input.participants ?? null },
+      input.resume ? null : { message: input.message, participants: input.participants ?? null, ...(input.history?.length ? { messages: input.history } : {}) },
       {
         streamMode: onState ? ["custom", "values"] : ["custom"],
         subgraphs: onState !== undefined,

@@ -102,6 +102,8 @@ const EnvSchema = z.object({
   EVENT_LOG_TTL_MS: positiveInt("EVENT_LOG_TTL_MS").default(3_600_000),
   /** Longest a `GET …/events` connection is kept open before the server ends it (0: no limit); EventSource reconnects. */
   SSE_MAX_CONNECTION_MS: number("SSE_MAX_CONNECTION_MS").min(0).default(0),
+  /** How the OpenAI-compatible endpoint sends a deliberation's progress: `reasoning_content`, a `<think>` block in the content, or not at all. */
+  DEBATT_OPENAI_PROGRESS: z.enum(["reasoning", "think", "none"], { error: "DEBATT_OPENAI_PROGRESS must be reasoning, think or none" }).default("reasoning"),
 });
 
 /** Whether a HOST is a loopback address, reachable only from this machine. */
@@ -151,6 +153,7 @@ const SettingsSchema = EnvSchema.superRefine((e, ctx) => {
   resumeGraceMs: e.RESUME_GRACE_MS,
   eventLogTtlMs: e.EVENT_LOG_TTL_MS,
   sseMaxConnectionMs: e.SSE_MAX_CONNECTION_MS,
+  openaiProgress: e.DEBATT_OPENAI_PROGRESS,
 }));
 
 /** Process-wide settings read from the environment (see EnvSchema for each one's variable and default). */

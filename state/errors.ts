@@ -79,6 +79,8 @@ export const ERROR_CODES = [
   "still_speaking",
   "no_mp3_encoder",
   "encoder_busy",
+  // The OpenAI-compatible endpoint.
+  "model_not_found",
   // The terminal client.
   "no_player",
 ] as const;

@@ -324,6 +324,7 @@ export const en = {
   "error.invalid_limit": "The page size must be a whole number from 1 to 100.",
   "error.invalid_cursor": "The page position is not valid; start from the first page.",
   "error.run_not_found": "That run is not known here (it may have ended long ago).",
+  "error.model_not_found": "There is no model of that name here: {detail}",
   "error.run_finished": "That run has already finished.",
   "error.nothing_to_resume": "There is nothing to resume in this conversation.",
   "error.no_checkpointer": "This server keeps no checkpoints, so runs cannot be resumed.",

@@ -323,6 +323,7 @@ export const sv: Record<MessageKey, string> = {
   "error.invalid_limit": "Sidstorleken måste vara ett heltal från 1 till 100.",
   "error.invalid_cursor": "Sidpositionen är ogiltig; börja från första sidan.",
   "error.run_not_found": "Den körningen är okänd här (den kan ha slutat för länge sedan).",
+  "error.model_not_found": "Det finns ingen modell med det namnet här: {detail}",
   "error.run_finished": "Den körningen är redan klar.",
   "error.nothing_to_resume": "Det finns inget att återuppta i det här samtalet.",
   "error.no_checkpointer": "Servern sparar inga kontrollpunkter, så körningar kan inte återupptas.",
