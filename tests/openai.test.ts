@@ -168,7 +168,7 @@ describe("the OpenAI-compatible endpoint, through the official openai client", (
     const stranger = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "not-a-token", maxRetries: 0 });
     await expect(stranger.models.list()).rejects.toMatchObject({ status: 401, type: "authentication_error", code: "unauthorized" });
     const ada = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: token, maxRetries: 0 });
-    const { response } = await ada.chat.completions.create({ model: "debatt-compare", messages: [{ role: "user", content: "Tabs or spaces?" }], participants: THREE }).withResponse();
+    const { response } = await ada.chat.completions.create({ model: "debatt-compare", messages: [{ role: "user", content: "Tabs or spaces?" }], participants: THREE } as OpenAI.ChatCompletionCreateParamsNonStreaming).withResponse();
     const conversation = response.headers.get("x-debatt-conversation-id")!;
     const list = (await (await fetch(`${server.url}/api/v1/conversations`, { headers: { authorization: `Bearer ${token}` } })).json()) as { conversations: { id: string }[] };
     expect(list.conversations.map((c) => c.id)).toContain(conversation);
@@ -179,7 +179,7 @@ describe("the OpenAI-compatible endpoint, through the official openai client", (
     const { client, models, stored } = await serve({ script: slow });
     const controller = new AbortController();
     const { data: stream, response } = await client.chat.completions
-      .create({ model: "debatt", stream: true, messages: [{ role: "user", content: "Should AI be regulated?" }], participants: THREE }, { signal: controller.signal })
+      .create({ model: "debatt", stream: true, messages: [{ role: "user", content: "Should AI be regulated?" }], participants: THREE } as OpenAI.ChatCompletionCreateParamsStreaming, { signal: controller.signal })
       .withResponse();
     const runId = response.headers.get("x-debatt-run-id")!;
     // The client leaves once the first turn has ended (the SDK ends the iteration, or throws an abort).
