@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ConfigError } from "./errors.js";
 import { FORMATS } from "./formats.js";
 import { defaultRoster, RosterSchema, type ModelAllowlist, type Participant } from "./participants.js";
+import { PriceTableSchema } from "./usage.js";
 
 /**
  * The configuration, in two levels, each one zod schema with its defaults inside:
@@ -47,6 +48,8 @@ const EnvSchema = z.object({
   ONESEEK_MODEL: z.string().min(1).default("openai/gpt-4.1-mini"),
   /** The roster: inline JSON or the path of a JSON file; absent → the 8 default participants. */
   DEBATE_PARTICIPANTS: z.string().optional(),
+  /** The price table: inline JSON or the path of a JSON file of USD per million tokens by model id (`{"openai/gpt-4o": {"input": 2.5, "output": 10}}`). */
+  MODEL_PRICES: z.string().optional(),
   TAVILY_API_KEY: z.string().optional(),
   TAVILY_BASE_URL: url("TAVILY_BASE_URL").optional(),
   /** Per-call timeout for a participant's answer (90 s). */
@@ -124,6 +127,7 @@ const SettingsSchema = EnvSchema.superRefine((e, ctx) => {
   openaiApiKey: e.OPENAI_API_KEY,
   openaiBaseUrl: e.OPENAI_BASE_URL,
   roster: parseRoster(e.DEBATE_PARTICIPANTS, e.ONESEEK_MODEL),
+  prices: e.MODEL_PRICES ? readJsonSetting("MODEL_PRICES", e.MODEL_PRICES, PriceTableSchema) : {},
   oneseekModel: e.ONESEEK_MODEL,
   allowedModels: allowlistOf(e.ALLOWED_MODELS),
   runsPerMinute: e.RUNS_PER_MINUTE,
@@ -168,24 +172,28 @@ function allowlistOf(raw: string | undefined): ModelAllowlist {
 /** Reads `DEBATE_PARTICIPANTS`: inline JSON, or the path of a JSON file. */
 function parseRoster(raw: string | undefined, oneseekModel: string): Participant[] {
   if (!raw || raw.trim() === "") return defaultRoster(oneseekModel);
-  const text = raw.trim().startsWith("[") ? raw : readRosterFile(raw);
+  return readJsonSetting("DEBATE_PARTICIPANTS", raw, RosterSchema);
+}
+
+/** A setting that holds inline JSON (an array or an object) or the path of a JSON file, validated by `schema`. */
+function readJsonSetting<T>(name: string, raw: string, schema: z.ZodType<T>): T {
+  let text = raw;
+  if (!/^\s*[[{]/.test(raw)) {
+    try {
+      text = readFileSync(raw, "utf8");
+    } catch (err) {
+      throw new ConfigError(`${name}: cannot read file "${raw}": ${(err as Error).message}`);
+    }
+  }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new ConfigError(`DEBATE_PARTICIPANTS is not valid JSON: ${(err as Error).message}`);
+    throw new ConfigError(`${name} is not valid JSON: ${(err as Error).message}`);
   }
-  const parsed = RosterSchema.safeParse(json);
-  if (!parsed.success) throw new ConfigError(`DEBATE_PARTICIPANTS: ${z.prettifyError(parsed.error)}`);
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new ConfigError(`${name}: ${z.prettifyError(parsed.error)}`);
   return parsed.data;
-}
-
-function readRosterFile(path: string): string {
-  try {
-    return readFileSync(path, "utf8");
-  } catch (err) {
-    throw new ConfigError(`DEBATE_PARTICIPANTS: cannot read file "${path}": ${(err as Error).message}`);
-  }
 }
 
 /** Reads and validates the environment; throws a ConfigError naming the variable at fault. */
