@@ -1,3 +1,4 @@
+import { resolveRevision } from "../state/replies/revision.js";
 import type { LabelMap } from "../state/deliberation.js";
 import type { StoredMode } from "../state/formats.js";
 import type { RevisionSummary } from "../state/revise.js";
@@ -125,14 +126,16 @@ function debateResultOf(stages: StageRow[]) {
   const revisions = all(stages, "revision").map((s) => {
     const parsed = s.parsedData as { decision: string | null; reasoning: string | null; originalWordCount: number; revisedWordCount: number; parseSuccess: boolean; restatement?: string; error?: string };
     const modelKey = participantKeyOf(s);
+    // By participant: a model given twice is two participants.
+    const original = initialAnswers.find((a) => participantKeyOf(a) === modelKey)?.content ?? "";
     return {
       model: s.model!,
       modelKey,
       decision: parsed.decision,
       reasoning: parsed.reasoning,
-      // By participant: a model given twice is two participants.
-      originalResponse: initialAnswers.find((a) => participantKeyOf(a) === modelKey)?.content ?? "",
-      revisedResponse: s.content.match(/REVISED RESPONSE:\s*\n?([\s\S]+)$/i)?.[1]?.trim() ?? s.content,
+      originalResponse: original,
+      // Read as the run read it: a STAND keeps the original answer, a failed revision too.
+      revisedResponse: parsed.error ? original : resolveRevision(s.content, original).revisedResponse,
       originalWordCount: parsed.originalWordCount,
       revisedWordCount: parsed.revisedWordCount,
       responseTimeMs: s.responseTimeMs!,

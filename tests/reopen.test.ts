@@ -42,6 +42,11 @@ const secondGrokWins: Script = withOverrides((req: ModelRequest, _i, messages) =
   return `The second Grok's.\nVOTE: ${pick}`;
 });
 
+/** Every model stands by its answer, yet writes another text after the label (a STAND keeps the original). */
+const standsWithOtherText: Script = withOverrides((req: ModelRequest) =>
+  req.phase === "revision" ? `DECISION: STAND\nREASONING: Mine holds.\n\nREVISED RESPONSE:\nSomething else entirely from ${req.participant!.display}.` : undefined,
+);
+
 /** The models that write the final text fail: a computed text stands in. */
 const finalTextFails: Script = withOverrides((req: ModelRequest) => (req.phase === "deep_synthesis" || req.phase === "council_report" ? { error: new Error("provider 503") } : undefined));
 
@@ -108,6 +113,12 @@ describe.each(HISTORY_DATABASES)("a run reopened from the history on $db", (data
   it.skipIf(database.skip)("/revise with a model given twice names the one of the two that won", async () => {
     const { live, reopened } = await liveAndReopened("/revise Fyra dagars arbetsvecka?", ["call_grok", "call_grok", "call_claude"], secondGrokWins);
     expect(live.deliberation?.winner?.winnerDisplay).toBe("Grok (2)");
+    expect(view(reopened)).toEqual(view(live));
+  });
+
+  it.skipIf(database.skip)("/revise whose models stand by their answers keeps the original answers, as live", async () => {
+    const { live, reopened } = await liveAndReopened("/revise Hur lagrar man lösenord?", THREE, standsWithOtherText);
+    expect(live.deliberation?.revisions?.every((r) => r.decision === "STAND" && r.revisedResponse === r.originalResponse)).toBe(true);
     expect(view(reopened)).toEqual(view(live));
   });
 

@@ -9,6 +9,7 @@ import { answerOf, revisedOf, withOverrides, type Step } from "./support/fake-mo
 import { named, runEvents, testDeps, graphOf } from "./support/harness.js";
 import { idsAreGapless, postDeliberate, readSse, startApp } from "./support/http.js";
 import { emptyArena, reduce } from "../web/arena-state.js";
+import { RevisionStream } from "../nodes/revise/lib/revision-stream.js";
 import { displayOfLabel } from "../web/deliberation-state.js";
 
 const THREE = ["call_grok", "call_claude", "call_gpt"];
@@ -143,6 +144,30 @@ describe("/revise: the pipeline and event sequence (seed 000 §C)", () => {
     const { deps, models } = testDeps();
     await runEvents(deps, "/revise Q?", { participants: THREE, configurable: { prompt_overrides: { "revise.revision": "Q={question} MINE={own_response} OTHERS={other_responses}" } } });
     expect(promptOf(models.callsOf("revision", "call_grok")[0].messages)).toMatch(/^Q=Q\? MINE=Grok says in round 1/);
+  });
+});
+
+describe("/revise: a revision streams as its answer, not its protocol", () => {
+  it("holds the DECISION and REASONING lines back and passes the revised answer, however the stream is cut", () => {
+    const reply = "**DECISION:** REVISE\nREASONING: A point was missing.\n\n**REVISED RESPONSE:**\nUse argon2id, with a unique salt per password.";
+    for (const size of [1, 2, 3, 7, 20, reply.length]) {
+      const stream = new RevisionStream();
+      const shown = (reply.match(new RegExp(`[^]{1,${size}}`, "g")) ?? []).map((piece) => stream.push(piece)).join("");
+      expect(shown, `pieces of ${size}`).toBe("Use argon2id, with a unique salt per password.");
+    }
+    // The answer on the label's own line.
+    const inline = new RevisionStream();
+    expect(["DECISION: STAND\nREVISED RESPONSE: ", "Keep ", "it."].map((p) => inline.push(p)).join("")).toBe("Keep it.");
+  });
+
+  it("sends no protocol line in the revision stage's answer-delta events", async () => {
+    const { deps } = testDeps();
+    const events = await runEvents(deps, "/revise Should companies adopt a 4-day work week?", { participants: THREE });
+    const streamed = events.filter((e) => e.event === "answer-delta" && e.data.stage === "revision");
+    expect(streamed.length).toBeGreaterThan(0);
+    expect(streamed.map((e) => String(e.data.delta)).join("")).not.toMatch(/DECISION|REASONING|REVISED RESPONSE/);
+    const claude = streamed.filter((e) => e.data.display === "Claude").map((e) => String(e.data.delta)).join("");
+    expect(claude.trim()).toBe(revisedOf("Claude"));
   });
 });
 

@@ -8,6 +8,7 @@ import { invokeText, streamText } from "../shared/model-call.js";
 import { streamAnswer } from "../shared/streamed-answer.js";
 import { resolveRevision } from "../../state/replies/revision.js";
 import { countWords } from "../../state/text.js";
+import { RevisionStream } from "./lib/revision-stream.js";
 
 /** What a `Send` to revise_revision carries: one model, its own answer and the others' (anonymised). */
 export interface RevisionTask {
@@ -50,7 +51,12 @@ export function makeReviseRevision(deps: NodeDeps) {
         } else {
           messages = [new HumanMessage(ctx.prompts.render("revise.revision", values))];
         }
-        return streamText(model, messages, signal, onDelta);
+        // The card shows the revised answer as it streams, not the DECISION/REASONING protocol before it.
+        const shown = new RevisionStream();
+        return streamText(model, messages, signal, (delta) => {
+          const answer = shown.push(delta);
+          if (answer) onDelta(answer);
+        });
       },
     });
     const resolved = error
