@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { CATALOGUES, councilNote, errorWords, pickLang, seconds, translate } from "../state/messages/index.js";
 import { ERROR_CODES, REASON_KEYS } from "../state/errors.js";
 
-const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+/** The values a text takes: its `{name}` placeholders and the numbers of its `{name:one|other}` plurals. */
+const placeholders = (text: string) => [...new Set([...text.matchAll(/\{(\w+)(?::[^|{}]*\|[^{}]*)?\}/g)].map((m) => m[1]))].sort();
 
 describe("the message catalogues", () => {
   it("have the same keys in English and Swedish, each with the same placeholders and a text", () => {
@@ -50,6 +51,12 @@ describe("the message catalogues", () => {
     // Numbers the language's way: a decimal comma in Swedish.
     expect(translate("sv", "card.stats", { words: 1234, seconds: seconds(2345) })).toBe("1234 ord · 2,3 s");
     expect(translate("en", "card.stats", { words: 1234, seconds: seconds(2345) })).toBe("1234 words · 2.3 s");
+    // The word for a count, by the language's plural rules.
+    expect(translate("en", "council.findings", { n: 1 })).toBe("1 finding");
+    expect(translate("en", "council.findings", { n: 0 })).toBe("0 findings");
+    expect(translate("en", "card.stats", { words: 1, seconds: 1 })).toBe("1 word · 1 s");
+    expect(translate("sv", "dv.validVotes", { n: 1 })).toBe("1 giltig röst");
+    expect(translate("sv", "dv.validVotes", { n: 3 })).toBe("3 giltiga röster");
     expect(pickLang(["sv-SE", "en-US"])).toBe("sv");
     expect(pickLang(["de-DE", "en-GB"])).toBe("en");
     expect(pickLang(["sv_SE.UTF-8"])).toBe("sv");

@@ -163,10 +163,10 @@ describe("/revise: a revision streams as its answer, not its protocol", () => {
   it("sends no protocol line in the revision stage's answer-delta events", async () => {
     const { deps } = testDeps();
     const events = await runEvents(deps, "/revise Should companies adopt a 4-day work week?", { participants: THREE });
-    const streamed = events.filter((e) => e.event === "answer-delta" && e.data.stage === "revision");
+    const streamed = events.filter((e) => e.event === "answer-delta" && e.data.stage === "revision").map((e) => e.data as { delta: string; display: string });
     expect(streamed.length).toBeGreaterThan(0);
-    expect(streamed.map((e) => String(e.data.delta)).join("")).not.toMatch(/DECISION|REASONING|REVISED RESPONSE/);
-    const claude = streamed.filter((e) => e.data.display === "Claude").map((e) => String(e.data.delta)).join("");
+    expect(streamed.map((d) => d.delta).join("")).not.toMatch(/DECISION|REASONING|REVISED RESPONSE/);
+    const claude = streamed.filter((d) => d.display === "Claude").map((d) => d.delta).join("");
     expect(claude.trim()).toBe(revisedOf("Claude"));
   });
 });

@@ -16,15 +16,20 @@ export const LOCALES: Record<Lang, string> = { en: "en-GB", sv: "sv-SE" };
 
 /** Numbers as each language writes them ("2.5" in English, "2,5" in Swedish), without grouping. */
 const NUMBERS = Object.fromEntries(LANGS.map((l) => [l, new Intl.NumberFormat(LOCALES[l], { maximumFractionDigits: 2, useGrouping: false })])) as Record<Lang, Intl.NumberFormat>;
+/** The plural rules of each language, for `{n:one|other}`. */
+const PLURALS = Object.fromEntries(LANGS.map((l) => [l, new Intl.PluralRules(LOCALES[l])])) as Record<Lang, Intl.PluralRules>;
 
 /**
  * A catalogue text with its `{placeholders}` filled (a missing value leaves the placeholder); a
- * number is written the language's way, so round it first (see `seconds`).
+ * number is written the language's way, so round it first (see `seconds`). `{n:one|other}` is
+ * the word for the number `n`: the first form for one (by the language's plural rules), the
+ * second for any other count.
  */
 export function translate(lang: Lang, key: MessageKey, values: Record<string, string | number> = {}): string {
-  return CATALOGUES[lang][key].replace(/\{(\w+)\}/g, (whole, name: string) => {
+  return CATALOGUES[lang][key].replace(/\{(\w+)(?::([^|{}]*)\|([^{}]*))?\}/g, (whole, name: string, one?: string, other?: string) => {
     if (!(name in values)) return whole;
     const value = values[name];
+    if (one !== undefined) return PLURALS[lang].select(Number(value)) === "one" ? one : other!;
     return typeof value === "number" ? NUMBERS[lang].format(value) : value;
   });
 }
