@@ -12,7 +12,12 @@ import { openCheckpoints } from "../providers/checkpointer.js";
 import { openHistory } from "../history/open.js";
 import { createNarrator } from "../service/narrator.js";
 import { TerminalText } from "./terminal-text.js";
-import { LANGS, pickLang, seconds, translate, type Lang, type Translate as T } from "../state/messages/index.js";
+import { LANGS, pickLang, seconds, translate, usageHelp, type Lang, type Translate as T } from "../state/messages/index.js";
+
+/** The errors of a message that could not start a run: explained with examples. */
+const USAGE_ERRORS = new Set(["missing_topic", "empty_message"]);
+/** A message the CLI could not run as typed: exit 2, as for bad options. */
+const BAD_USAGE = new Set([...USAGE_ERRORS, "unknown_option"]);
 
 /** Terminal styling, off when stdout is not a terminal or NO_COLOR is set. */
 function styles(enabled: boolean) {
@@ -143,6 +148,8 @@ async function main(): Promise<number> {
     ? (e: ClientEvent) => write(`${JSON.stringify(e)}\n`)
     : createNarrator((s) => text.write(s), styles(color), t, (s) => text.status(s));
   let failed = false;
+  // A message that could not start a run (a command without its topic): told how, exit 2.
+  let misused = false;
   // The audio exactly as it was streamed: the chunks, in order (one speaker at a time).
   const audio: Buffer[] = [];
   for await (const { event, data } of service.events(runId, 0, new AbortController().signal)) {
@@ -150,6 +157,12 @@ async function main(): Promise<number> {
     // The run's ids are for clients that resume a stream; the terminal prints the run itself.
     if (e.event === "metadata") continue;
     if (e.event === "error") failed = true;
+    if (e.event === "error" && BAD_USAGE.has(e.data.code)) misused = true;
+    if (e.event === "error" && USAGE_ERRORS.has(e.data.code) && !args.values.json) {
+      const help = usageHelp(t, message, e.data.code);
+      text.write(`${help.needs}\n${t("usage.examples")}\n${help.examples.map((x) => `  ${x}\n`).join("")}`);
+      continue;
+    }
     if (e.event === "debate-voice-chunk") {
       const pcm = Buffer.from(e.data.pcm_b64, "base64");
       audio.push(pcm);
@@ -167,6 +180,7 @@ async function main(): Promise<number> {
     process.stderr.write(`${t("cli.wroteAudio", { seconds: seconds((pcm.length / PCM.sampleRate / 2) * 1000), file: voiceFile })}\n`);
   }
   if (cancelled) return 130;
+  if (misused) return 2;
   return failed ? 1 : 0;
 }
 

@@ -89,7 +89,7 @@ export const ERROR_CODES = [
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** The refusals whose detail a reader's catalogue words itself (`reason.<key>`), from the values they carry. */
-export const REASON_KEYS = ["unknownParticipants", "participantCount", "unknownParticipant", "modelNotAllowed", "modelCount", "maxRounds"] as const;
+export const REASON_KEYS = ["unknownParticipants", "participantCount", "unknownParticipant", "modelNotAllowed", "modelCount", "maxRounds", "unknownOption", "noOptions"] as const;
 export type ReasonKey = (typeof REASON_KEYS)[number];
 
 /**

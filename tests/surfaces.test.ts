@@ -83,8 +83,14 @@ describe("the CLI", () => {
     expect(await cli(["--seed", "x", "/debatt a"])).toMatchObject({ code: 2, err: expect.stringContaining("--seed must be a whole number") });
     expect(await cli(["/debatt a"], { DEBATE_PARTICIPANTS: "[" })).toMatchObject({ code: 2, err: expect.stringContaining("DEBATE_PARTICIPANTS is not valid JSON") });
     const missing = await cli(["--json", "/debatt"]);
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(2);
     expect(missing.out).toContain('"code":"missing_topic"');
+    // A command without its topic is explained, with examples; an unknown option is named, in the reader's words.
+    expect(await cli(["--lang", "en", "/debatt"])).toMatchObject({ code: 2, out: expect.stringContaining("/debatt needs a topic.\nFor example:\n  /debatt Should AI be regulated?") });
+    expect(await cli(["--lang", "sv", "/council"])).toMatchObject({ code: 2, out: expect.stringContaining("/council behöver ett påstående att pröva.") });
+    const option = await cli(["--lang", "sv", "/vote --foo Bästa språket?"]);
+    expect(option).toMatchObject({ code: 2, out: expect.stringContaining("Okänt alternativ: --foo — /vote tar inga alternativ") });
+    expect(option.out).not.toContain("has no option");
   }, 60_000);
 });
 
@@ -112,7 +118,7 @@ describe("routing", () => {
     const { deps, models } = testDeps();
     const events = await runEvents(deps, "/dvoice   ");
     expect(events.map((e) => e.event)).toEqual(["error", "done"]);
-    expect(named(events, "error")[0]).toMatchObject({ code: "missing_topic", message: expect.stringContaining('"/dvoice Bör AI regleras?"') });
+    expect(named(events, "error")[0]).toMatchObject({ code: "missing_topic", message: '/dvoice needs a topic, e.g. "/dvoice Should AI be regulated?"' });
     expect(models.calls).toHaveLength(0);
   });
 

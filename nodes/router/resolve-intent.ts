@@ -4,8 +4,13 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../../ports/emit.js";
 import type { NodeDeps } from "../../ports/node-deps.js";
 import { parseCommand } from "../../state/commands.js";
+import { FORMATS, type FormatId } from "../../state/formats.js";
+import { translate, usageHelp } from "../../state/messages/index.js";
 import type { State, StateUpdate } from "../../state/graph-state.js";
 import { textOf } from "../shared/model-call.js";
+
+/** The format of a command's name (`/vote` → `vote`). */
+const formatOfCommandName = (command: string) => command.slice(1) as FormatId;
 
 /**
  * resolve_intent: reads the message and routes it: `/debatt <topic>` and `/dvoice <topic>` to the
@@ -44,14 +49,17 @@ export function makeResolveIntent(deps: NodeDeps) {
         emit(config, "error", {
           code: "unknown_option",
           message: `${command.command} has no option ${command.option}; ${command.allowed.length ? `its options: ${command.allowed.join(", ")}` : "it takes no options"}`,
+          reason: command.allowed.length
+            ? { key: "unknownOption", values: { command: command.command, option: command.option, options: command.allowed.join(", ") } }
+            : { key: "noOptions", values: { command: command.command, option: command.option } },
         });
         return { ...base, route: "usage" };
-      case "missing_topic":
-        emit(config, "error", {
-          code: "missing_topic",
-          message: `${command.command} needs a topic, e.g. "${command.command} Bör AI regleras?"`,
-        });
+      case "missing_topic": {
+        // In English, for programs and logs; the page and the terminal word it in the reader's language.
+        const [example] = usageHelp((key, values) => translate("en", key, values), command.command, command.kind).examples;
+        emit(config, "error", { code: "missing_topic", message: `${command.command} needs a ${FORMATS[formatOfCommandName(command.command)].takes}, e.g. "${example}"` });
         return { ...base, route: "usage" };
+      }
       case "chat":
         if (!command.text) {
           emit(config, "error", { code: "empty_message", message: "the message is empty: write a question or /debatt <topic>" });

@@ -1,6 +1,7 @@
 import { en, type MessageKey } from "./en.js";
 import { sv } from "./sv.js";
 import type { Reason } from "../errors.js";
+import { FORMATS, type FormatId } from "../formats.js";
 
 export type { MessageKey } from "./en.js";
 
@@ -91,4 +92,18 @@ export function pickLang(preferences: readonly (string | undefined)[]): Lang {
     if (code === "sv" || code === "en") return code;
   }
   return "en";
+}
+
+/**
+ * What a person is told about a message that could not start a run (a command without its topic,
+ * an empty message): what the command needs, and examples to type, in the reader's language.
+ * The examples are the command's own, or (no command) those of the main formats.
+ */
+export function usageHelp(t: Translate, asked: string, code: string): { needs: string; examples: string[] } {
+  const command = /^\s*(\/\w+)/.exec(asked)?.[1]?.toLowerCase();
+  const format = command && Object.hasOwn(FORMATS, command.slice(1)) ? (command.slice(1) as FormatId) : undefined;
+  const needs =
+    code === "missing_topic" && command ? t(format ? `usage.needs.${FORMATS[format].takes}` : "usage.needs.topic", { command }) : t("usage.emptyMessage");
+  const shown: FormatId[] = format ? [format] : ["debatt", "compare", "vote"];
+  return { needs, examples: shown.map((f) => `${FORMATS[f].command} ${t(`example.${f === "dvoice" ? "debatt" : f}`)}`) };
 }
