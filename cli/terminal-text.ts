@@ -152,18 +152,23 @@ export class TerminalText {
     return bulleted.replace(/\*\*([^*]+)\*\*/g, (_m, inner: string) => style.bold(inner)).replace(/\*\*/g, "");
   }
 
-  /** A line cut at word boundaries into rows of at most the width (a word longer than a row is cut where it must be). */
+  /**
+   * A line cut at word boundaries into rows of at most the width (a word longer than a row is cut
+   * where it must be). An indented line keeps its indent, on every row.
+   */
   private wrap(line: string): string[] {
     const width = Math.max(20, this.options.width);
     if (!Number.isFinite(width) || visibleLength(line) <= width) return [line];
+    const indent = /^[ \t]*/.exec(line)![0];
+    const hanging = visibleLength(indent) < width / 2 ? indent : "";
     const rows: string[] = [];
-    let row = "";
-    for (const word of line.split(/(?<=\s)/)) {
+    let row = indent;
+    for (const word of line.slice(indent.length).split(/(?<=\s)/)) {
       if (visibleLength(row) + visibleLength(word.trimEnd()) > width && row.trim()) {
         rows.push(row.trimEnd());
-        row = "";
+        row = hanging;
       }
-      row += row === "" ? word.trimStart() : word;
+      row += row.trim() === "" ? word.trimStart() : word;
       // Only a word longer than a row is cut; a trailing space is not worth a row of its own.
       while (visibleLength(row.trimEnd()) > width) {
         // Between graphemes, so that no emoji or accented letter is cut in half, and by columns.

@@ -114,6 +114,18 @@ describe("text in the terminal", () => {
     expect(screenOf(stream)).toEqual(["[debatt] a warning", "Claude says hello.", "Round 1 · Claude"]);
   });
 
+  it("keeps an indented line's indent on every row it wraps to", () => {
+    const { text, out } = terminal({ width: 30 });
+    text.write("  Perplexity → Gemini: the clearest answer, with sources for each claim.\n");
+    const rows = out().trimEnd().split("\n");
+    expect(rows.length).toBeGreaterThan(1);
+    for (const row of rows) {
+      expect(row.startsWith("  ") && !row.startsWith("   "), JSON.stringify(row)).toBe(true);
+      expect(row.length).toBeLessThanOrEqual(30);
+    }
+    expect(rows.map((r) => r.trim()).join(" ")).toBe("Perplexity → Gemini: the clearest answer, with sources for each claim.");
+  });
+
   it("writes complete lines only when the output is not a terminal", () => {
     const { text, out } = terminal({ width: Infinity });
     text.write("half a ");
