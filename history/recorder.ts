@@ -1,5 +1,9 @@
+import type { CompareAnswer, CompareStateType } from "../state/compare.js";
+import type { Turn } from "../state/debate.js";
 import { WriteFailedError } from "../state/errors.js";
+import type { ClientEvent } from "../state/events.js";
 import type { State } from "../state/graph-state.js";
+import { countWords } from "../state/text.js";
 import { answerText, modeOfMessage, stageRows, titleOf, type RunFacts } from "./rows.js";
 import type { HistoryStore, MessageStatus, RunEnd, RunStart } from "./store.js";
 
@@ -23,6 +27,13 @@ export class RunRecorder {
   private subgraphAnswer: string | null = null;
   private error: string | null = null;
   private reported = false;
+  /** The latest state of each format subgraph of the run, by its namespace. */
+  private readonly subgraphs = new Map<string, { state: Record<string, unknown>; namespace: readonly string[] }>();
+  /**
+   * What the calls still going have streamed (a debate's speaker, /compare's answers), by who: a
+   * stopped run keeps it as cancelled turns and answers, so what was shown is not lost.
+   */
+  private readonly streaming = new Map<string, { kind: "turn" | "compare"; key: string; display: string; round: number; position: number; text: string }>();
 
   constructor(
     private readonly store: HistoryStore,
@@ -55,11 +66,62 @@ export class RunRecorder {
   /** A state the graph reached (the top graph's, `namespace` empty, or a subgraph's): writes the new rows. */
   observe(state: Record<string, unknown>, namespace: readonly string[]): void {
     if (namespace.length === 0) this.last = state as State;
-    else if (state.run_id === this.run.messageId && typeof state.answer === "string") this.subgraphAnswer = state.answer;
-    const rows = stageRows(state, namespace, this.run.messageId, this.facts).filter((r) => !this.written.has(r.id));
-    if (rows.length === 0) return;
-    for (const r of rows) this.written.add(r.id);
-    this.enqueue("stages", () => this.store.addStages(rows));
+    else {
+      this.subgraphs.set(namespace.join("|"), { state, namespace });
+      if (state.run_id === this.run.messageId && typeof state.answer === "string") this.subgraphAnswer = state.answer;
+    }
+    this.write(stageRows(state, namespace, this.run.messageId, this.facts));
+  }
+
+  /** One of the run's events: keeps track of the text that calls still going have streamed. */
+  heard(e: ClientEvent): void {
+    switch (e.event) {
+      case "debate-participant-start":
+        this.streaming.set(`turn:${e.data.round}:${e.data.model_key}`, { kind: "turn", key: e.data.model_key, display: e.data.model, round: e.data.round, position: e.data.position, text: "" });
+        break;
+      case "debate-participant-delta":
+      case "compare-answer-delta": {
+        const who = this.streaming.get(e.event === "compare-answer-delta" ? `compare:${e.data.model_key}` : `turn:${e.data.round}:${e.data.model_key}`);
+        if (who) who.text += e.data.delta;
+        break;
+      }
+      case "debate-participant-end":
+        this.streaming.delete(`turn:${e.data.round}:${e.data.model_key}`);
+        break;
+      case "compare-answer-start":
+        this.streaming.set(`compare:${e.data.model_key}`, { kind: "compare", key: e.data.model_key, display: e.data.model, round: 0, position: 0, text: "" });
+        break;
+      case "compare-answer-end":
+        this.streaming.delete(`compare:${e.data.model_key}`);
+        break;
+    }
+  }
+
+  /** Writes the rows not written yet. */
+  private write(rows: ReturnType<typeof stageRows>): void {
+    const fresh = rows.filter((r) => !this.written.has(r.id));
+    if (fresh.length === 0) return;
+    for (const r of fresh) this.written.add(r.id);
+    this.enqueue("stages", () => this.store.addStages(fresh));
+  }
+
+  /** A stopped run's calls that were still streaming, as cancelled turns and answers with what they had said. */
+  private keepWhatWasStreaming(): void {
+    // A call that had said nothing yet leaves nothing to keep.
+    const partial = [...this.streaming.values()].filter((p) => p.text.trim() !== "");
+    this.streaming.clear();
+    const turns: Turn[] = partial
+      .filter((p) => p.kind === "turn")
+      .map((p) => ({ round: p.round, position: p.position, key: p.key, display: p.display, status: "error", partial_text: p.text, word_count: countWords(p.text), latency_ms: 0, error: "cancelled" }));
+    if (turns.length > 0 && this.last) this.write(stageRows({ ...this.last, debate_turns: [...this.last.debate_turns, ...turns] }, [], this.run.messageId, this.facts));
+    const answers: CompareAnswer[] = partial
+      .filter((p) => p.kind === "compare")
+      .map((p) => ({ key: p.key, display: p.display, status: "error", text: p.text, word_count: countWords(p.text), latency_ms: 0, error: "cancelled" }));
+    const compare = [...this.subgraphs.values()].find((s) => s.namespace[0]?.startsWith("compare:"));
+    if (answers.length > 0 && compare) {
+      const state = compare.state as CompareStateType;
+      this.write(stageRows({ ...state, answers: [...state.answers, ...answers] }, compare.namespace, this.run.messageId, this.facts));
+    }
   }
 
   /** Notes the run's `error` event, if it sends one. */
@@ -73,6 +135,7 @@ export class RunRecorder {
    * is then tried again later), so the client can be told.
    */
   async finish(cancelled: boolean): Promise<WriteFailedError | undefined> {
+    if (cancelled) this.keepWhatWasStreaming();
     const content = (this.last ? answerText(this.last) : "") || (this.subgraphAnswer ?? "");
     const status: MessageStatus = this.error ? "error" : cancelled ? "cancelled" : "complete";
     const end = { content, status, error: this.error ?? (cancelled ? "cancelled" : null), title: this.last?.conversation_title ?? null, at: new Date() };

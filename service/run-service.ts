@@ -230,6 +230,7 @@ export class RunService {
         const onFinished = () => void (finished = true);
         const options = { signal: controller.signal, threadId, configurable: { ...configurable, run_id: runId }, onState, onFinished };
         for await (const event of streamClientEvents(this.graph, input, options)) {
+          recorder?.heard(event);
           if (event.event === "error") recorder?.failed(event.data.message);
           if (event.event === "done") {
             // A stop or a shutdown that lands after the graph's last step (while `done` is on its way)

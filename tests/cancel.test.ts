@@ -2,6 +2,7 @@ import { MemorySaver } from "@langchain/langgraph";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { RedisEventLog } from "../providers/redis-event-log.js";
+import { SimulatedModelFactory } from "../providers/simulated.js";
 import { withOverrides } from "./support/fake-model.js";
 import { testDeps } from "./support/harness.js";
 import { sqliteHistory, type TestHistory } from "./support/history-db.js";
@@ -52,6 +53,40 @@ describe("stop means stop", () => {
       expect(await errorOf(await cancel(server.url, "not_a_run_id!"))).toEqual([400, "invalid_run_id"]);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe("a stopped run keeps what was shown", () => {
+  it("keeps the text of answers and turns still streaming when the run was stopped, as cancelled, and reopens with it", async () => {
+    const db = await sqliteHistory();
+    const { deps } = testDeps();
+    deps.models = new SimulatedModelFactory({ latencyMs: 0, chunkDelayMs: 20, chunkTokens: 1 });
+    const server = await startApp(deps, { history: db.history, checkpointer: new MemorySaver() });
+    try {
+      for (const message of ["/compare How do I learn Spanish?", "/debatt Should AI be regulated?"]) {
+        let stopping: Promise<Response> | undefined;
+        let runId = "";
+        let deltas = 0;
+        const { events } = await readSse(await postChat(server.url, { message, participants: THREE }), (e) => {
+          if (e.event === "metadata") runId = String(e.data.run_id);
+          if (/-delta$/.test(e.event) && ++deltas === 12 && !stopping) stopping = cancel(server.url, runId);
+        });
+        expect((await stopping!).status).toBe(202);
+        // What each speaker streamed before the stop, by participant key.
+        const shown = new Map<string, string>();
+        for (const e of events.filter((e) => /^(compare-answer|debate-participant)-delta$/.test(e.event))) shown.set(String(e.data.model_key), (shown.get(String(e.data.model_key)) ?? "") + String(e.data.delta));
+        const rows = (await db.history.stagesOf(runId)).filter((r) => r.stageType === "compare_answer" || r.stageType === "debatt_answer");
+        const cancelled = rows.filter((r) => (r.parsedData as { error?: string }).error === "cancelled");
+        expect(cancelled.length, message).toBeGreaterThan(0);
+        for (const r of cancelled) {
+          const key = (r.parsedData as { key?: string; modelKey?: string }).key ?? (r.parsedData as { modelKey: string }).modelKey;
+          expect(r.content, `${message}: ${key}`).toBe(shown.get(key));
+        }
+      }
+    } finally {
+      await server.close();
+      await db.close();
     }
   });
 });
