@@ -478,7 +478,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(await page.getByRole("alert").count()).toBe(0);
     await page.goto(`${page.url().split("#")[0]}#history`);
     await page.getByText("Stoppa mig").first().click();
-    await page.getByText("avbruten").waitFor();
+    await page.getByText("stoppad: det som hann sägas finns kvar").waitFor();
 
     // A /vote stopped while its answers stream: no card goes on looking as if it were writing.
     await page.goto(page.url().split("#")[0]);

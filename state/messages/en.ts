@@ -23,7 +23,7 @@ export const en = {
   "answer.pending": "…",
   "stored.streaming": "running, or stopped before it finished",
   "stored.error": "error: {error}",
-  "stored.cancelled": "stopped",
+  "stored.cancelled": "stopped: what was said so far is kept",
   "usage.examples": "For example:",
   "usage.emptyMessage": "Write a question, or a command such as /debatt followed by a topic.",
   "history.title": "Earlier conversations",

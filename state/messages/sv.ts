@@ -22,7 +22,7 @@ export const sv: Record<MessageKey, string> = {
   "answer.pending": "…",
   "stored.streaming": "pågår, eller avbröts innan den blev klar",
   "stored.error": "fel: {error}",
-  "stored.cancelled": "avbruten",
+  "stored.cancelled": "stoppad: det som hann sägas finns kvar",
   "usage.examples": "Till exempel:",
   "usage.emptyMessage": "Skriv en fråga, eller ett kommando som /debatt följt av ett ämne.",
   "history.title": "Tidigare samtal",
