@@ -123,7 +123,7 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   admin.use(jsonBody(ADMIN_BODY_LIMIT));
   admin.use(adminPromptsRouter(deps.prompts));
   admin.use(adminFlowGraphRouter(graph));
-  admin.use(adminVoiceRouter(deps.voiceSettings));
+  admin.use(adminVoiceRouter(deps.voiceSettings, deps.settings.roster));
   admin.use(adminUsersRouter(users));
   app.use("/api/v1/admin", admin);
 

@@ -24,6 +24,8 @@ interface VoiceSettingsView {
   speed: number;
   voice_map: Record<string, string>;
   instructions: Record<string, string>;
+  /** The server's roster with each one's voice (read-only; older servers do not send it). */
+  participants?: { key: string; display: string; voice: string }[];
 }
 
 const TOKEN_KEY = "debatt-admin-token";
@@ -64,9 +66,22 @@ export function AdminPage({ enabled }: { enabled: boolean }) {
         setError("");
         sessionStorage.setItem(TOKEN_KEY, token);
       },
-      (e: Error) => setError(inWords(t, e)),
+      (e: Error) => {
+        setPrompts(null);
+        setError(inWords(t, e));
+      },
     );
   }, [token, enabled]);
+
+  /** Signed in: the token opened the admin API. */
+  const signedIn = prompts !== null && token !== "";
+  const signOut = () => {
+    sessionStorage.removeItem(TOKEN_KEY);
+    setToken("");
+    setPrompts(null);
+    setQuery("");
+    setError("");
+  };
 
   const q = query.trim().toLowerCase();
   const shown = prompts?.filter((p) => !q || matches(p, q)) ?? [];
@@ -75,6 +90,11 @@ export function AdminPage({ enabled }: { enabled: boolean }) {
     <main class="admin">
       <h1>
         {t("admin.title")} <a href="#">{t("admin.back")}</a>
+        {signedIn && (
+          <button type="button" class="link sign-out" onClick={signOut}>
+            {t("app.signOut")}
+          </button>
+        )}
       </h1>
       {!enabled ? (
         <div class="usage" role="status">
@@ -82,14 +102,14 @@ export function AdminPage({ enabled }: { enabled: boolean }) {
           <p>{t("admin.enable")}</p>
         </div>
       ) : (
-        <TokenForm id="admin-token" label={t("admin.token")} initial={token} onSubmit={setToken} />
+        !signedIn && <TokenForm id="admin-token" label={t("admin.token")} initial={token} onSubmit={setToken} />
       )}
       {error && (
         <p class="error" role="alert">
           {error}
         </p>
       )}
-      {prompts && token && (
+      {signedIn && (
         <>
           <VoiceSettingsForm token={token} />
           <section aria-label={t("admin.prompts")}>
@@ -181,7 +201,7 @@ function VoiceSettingsForm({ token }: { token: string }) {
   const set = (patch: Partial<VoiceSettingsView>) => setSettings({ ...settings, ...patch });
   const save = async (e: Event) => {
     e.preventDefault();
-    const { api_key: _masked, api_key_set: _set, ...rest } = settings;
+    const { api_key: _masked, api_key_set: _set, participants: _roster, ...rest } = settings;
     try {
       const next = await api<VoiceSettingsView>(token, "PUT", "/debate/voice-settings", key ? { ...rest, api_key: key } : rest);
       setSettings(next);
@@ -215,8 +235,9 @@ function VoiceSettingsForm({ token }: { token: string }) {
       </label>
       <fieldset>
         <legend>{t("voiceAdmin.perParticipant")}</legend>
-        {Object.entries(settings.voice_map).map(([name, voice]) => (
-          <label>
+        {/* The server's roster (a server that does not send it: the names the voice map has). */}
+        {(settings.participants?.map((p) => [p.display, settings.voice_map[p.display] ?? p.voice] as const) ?? Object.entries(settings.voice_map)).map(([name, voice]) => (
+          <label key={name}>
             {name}
             <select value={voice} onChange={(e) => set({ voice_map: { ...settings.voice_map, [name]: (e.target as HTMLSelectElement).value } })}>
               {[...new Set([voice, ...OPENAI_VOICES])].map((v) => (

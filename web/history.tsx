@@ -91,8 +91,9 @@ export function HistoryPage() {
         {items.map((c) => (
           <li key={c.id}>
             <a href={`#c/${encodeURIComponent(c.id)}`}>{c.title || t("history.untitled")}</a>
+            {/* When it was started: the list is in that order (newest first), not by its last activity. */}
             <span class="note">
-              {c.mode === "chat" ? t("history.chat") : (MODE_LABEL[c.mode] ?? c.mode)} · {new Date(c.updatedAt).toLocaleString(LOCALES[lang])}
+              {c.mode === "chat" ? t("history.chat") : (MODE_LABEL[c.mode] ?? c.mode)} · <time dateTime={c.createdAt}>{new Date(c.createdAt).toLocaleString(LOCALES[lang])}</time>
             </span>
             <button type="button" aria-label={t("history.deleteLabel", { title: c.title || c.id })} onClick={() => void remove(c)}>
               {t("history.delete")}

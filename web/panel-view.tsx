@@ -48,31 +48,33 @@ function DeepView({ s, ended }: { s: DeepState; ended: boolean }) {
       {s.rounds.map((r) => (
         <section class="round" aria-label={t("deep.round", { n: r.round })}>
           <h3>{t("deep.round", { n: r.round })}</h3>
-          <table class="stances">
-            <thead>
-              <tr>
-                <th scope="col">{t("deep.col.debater")}</th>
-                <th scope="col">{t("deep.col.stance")}</th>
-                <th scope="col">{t("deep.col.revision")}</th>
-                <th scope="col">{t("deep.col.confidence")}</th>
-                <th scope="col">{t("deep.col.points")}</th>
+          {/* On a narrow screen the rows stack (styles.css): each cell then names its column itself,
+              so the explicit roles keep the table a table for assistive technology. */}
+          <table class="stances" role="table">
+            <thead role="rowgroup">
+              <tr role="row">
+                <th scope="col" role="columnheader">{t("deep.col.debater")}</th>
+                <th scope="col" role="columnheader">{t("deep.col.stance")}</th>
+                <th scope="col" role="columnheader">{t("deep.col.revision")}</th>
+                <th scope="col" role="columnheader">{t("deep.col.confidence")}</th>
+                <th scope="col" role="columnheader">{t("deep.col.points")}</th>
               </tr>
             </thead>
-            <tbody>
+            <tbody role="rowgroup">
               {r.arguments.map((turn) => (
-                <tr>
-                  <th scope="row">
+                <tr role="row">
+                  <th scope="row" role="rowheader">
                     {turn.label} <span class="note">{turn.display}</span>
                   </th>
                   {turn.argument ? (
                     <>
-                      <td>{named(t, "stance", turn.argument.stance)}</td>
-                      <td>{named(t, "revision", turn.argument.revision)}</td>
-                      <td>{pct(turn.argument.confidence)}</td>
-                      <td>{turn.argument.key_points.join(" · ")}</td>
+                      <td role="cell" data-label={t("deep.col.stance")}>{named(t, "stance", turn.argument.stance)}</td>
+                      <td role="cell" data-label={t("deep.col.revision")}>{named(t, "revision", turn.argument.revision)}</td>
+                      <td role="cell" data-label={t("deep.col.confidence")}>{pct(turn.argument.confidence)}</td>
+                      <td role="cell" data-label={t("deep.col.points")}>{turn.argument.key_points.join(" · ")}</td>
                     </>
                   ) : (
-                    <td colSpan={4} class="note">
+                    <td role="cell" colSpan={4} class="note">
                       {t("deep.noArgument", { error: turn.error ?? "" })}
                     </td>
                   )}
