@@ -16,7 +16,7 @@ import { initialLang, LangContext, LangSwitch, rememberLang, useT } from "./i18n
 import type { Lang } from "../state/messages/index.js";
 import { commandFormatOf } from "../state/commands.js";
 import { FORMATS, formatOfStoredMode, threadKindOf, type FormatId } from "../state/formats.js";
-import { errorWords, type MessageKey } from "../state/messages/index.js";
+import { errorWords, usageHelp } from "../state/messages/index.js";
 import type { Reason } from "../state/errors.js";
 import "./styles.css";
 
@@ -263,18 +263,15 @@ const USAGE_ERRORS = new Set(["missing_topic", "empty_message"]);
 /** How to use the command the person typed (or any), with examples in the reader's language. */
 function Usage({ asked, code }: { asked: string; code: string }) {
   const t = useT();
-  const command = /^\s*(\/\w+)/.exec(asked)?.[1]?.toLowerCase();
-  const format = command?.slice(1) as FormatId | undefined;
-  const shown = format && format in FORMATS ? [format] : (["debatt", "compare", "vote"] as FormatId[]);
-  const example = (f: FormatId) => `${FORMATS[f].command} ${t(`example.${f === "dvoice" ? "debatt" : f}` as MessageKey)}`;
+  const { needs, examples } = usageHelp(t, asked, code);
   return (
     <div class="usage" role="status">
-      <p>{code === "missing_topic" && command ? t(format && format in FORMATS ? `usage.needs.${FORMATS[format].takes}` : "usage.needs.topic", { command }) : t("usage.emptyMessage")}</p>
+      <p>{needs}</p>
       <p>{t("usage.examples")}</p>
       <ul>
-        {shown.map((f) => (
-          <li key={f}>
-            <code>{example(f)}</code>
+        {examples.map((example) => (
+          <li key={example}>
+            <code>{example}</code>
           </li>
         ))}
       </ul>
