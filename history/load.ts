@@ -54,9 +54,11 @@ function answersOf(stages: StageRow[]) {
   return stages.filter((s) => !failedAnswer(s)).map((s) => ({ model: s.model!, response: s.content, responseTimeMs: s.responseTimeMs!, modelKey: participantKeyOf(s) }));
 }
 
-/** The models whose first answer failed, and why. */
+/** The models whose first answer failed, and why, with what they had said (a run stopped while they answered). */
 function failuresOf(stages: StageRow[]) {
-  return stages.filter(failedAnswer).map((s) => ({ model: s.model!, modelKey: participantKeyOf(s), error: (s.parsedData as { error: string }).error, responseTimeMs: s.responseTimeMs! }));
+  return stages
+    .filter(failedAnswer)
+    .map((s) => ({ model: s.model!, modelKey: participantKeyOf(s), error: (s.parsedData as { error: string }).error, responseTimeMs: s.responseTimeMs!, ...(s.content ? { response: s.content } : {}) }));
 }
 
 /**

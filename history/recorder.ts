@@ -1,4 +1,5 @@
-import type { CompareAnswer, CompareStateType } from "../state/compare.js";
+import type { CompareAnswer } from "../state/compare.js";
+import type { CollectedAnswer } from "../state/deliberation.js";
 import type { Turn } from "../state/debate.js";
 import { WriteFailedError } from "../state/errors.js";
 import type { ClientEvent } from "../state/events.js";
@@ -6,6 +7,18 @@ import type { State } from "../state/graph-state.js";
 import { countWords } from "../state/text.js";
 import { answerText, modeOfMessage, stageRows, titleOf, type RunFacts } from "./rows.js";
 import type { HistoryStore, MessageStatus, RunEnd, RunStart } from "./store.js";
+
+/** What one speaker of a run has streamed, and (a parallel answer) how its call ended. */
+interface Streamed {
+  kind: "turn" | "compare" | "collect";
+  key: string;
+  display: string;
+  model: string;
+  round: number;
+  position: number;
+  text: string;
+  end?: { status: "ok" | "error"; latencyMs: number; error?: string };
+}
 
 /** When the answer's end is tried again after a failed write: about ten minutes in all. */
 const END_RETRY_MS = [1_000, 5_000, 15_000, 30_000, 60_000, 120_000, 180_000, 240_000];
@@ -30,10 +43,11 @@ export class RunRecorder {
   /** The latest state of each format subgraph of the run, by its namespace. */
   private readonly subgraphs = new Map<string, { state: Record<string, unknown>; namespace: readonly string[] }>();
   /**
-   * What the calls still going have streamed (a debate's speaker, /compare's answers), by who: a
-   * stopped run keeps it as cancelled turns and answers, so what was shown is not lost.
+   * What the run's speakers have streamed, by who: the calls still going, and the parallel ones
+   * that ended in a step the run did not finish (their results never reached the state). A
+   * stopped run keeps them, so what was shown is not lost.
    */
-  private readonly streaming = new Map<string, { kind: "turn" | "compare"; key: string; display: string; round: number; position: number; text: string }>();
+  private readonly streamed = new Map<string, Streamed>();
 
   constructor(
     private readonly store: HistoryStore,
@@ -73,28 +87,43 @@ export class RunRecorder {
     this.write(stageRows(state, namespace, this.run.messageId, this.facts));
   }
 
-  /** One of the run's events: keeps track of the text that calls still going have streamed. */
+  /** One of the run's events: keeps track of what the run's speakers have streamed. */
   heard(e: ClientEvent): void {
     switch (e.event) {
       case "debate-participant-start":
-        this.streaming.set(`turn:${e.data.round}:${e.data.model_key}`, { kind: "turn", key: e.data.model_key, display: e.data.model, round: e.data.round, position: e.data.position, text: "" });
+        this.streamed.set(`turn:${e.data.round}:${e.data.model_key}`, { kind: "turn", key: e.data.model_key, display: e.data.model, model: "", round: e.data.round, position: e.data.position, text: "" });
         break;
       case "debate-participant-delta":
-      case "compare-answer-delta": {
-        const who = this.streaming.get(e.event === "compare-answer-delta" ? `compare:${e.data.model_key}` : `turn:${e.data.round}:${e.data.model_key}`);
-        if (who) who.text += e.data.delta;
+        this.add(`turn:${e.data.round}:${e.data.model_key}`, e.data.delta);
         break;
-      }
       case "debate-participant-end":
-        this.streaming.delete(`turn:${e.data.round}:${e.data.model_key}`);
+        // A turn is a step of its own: once it ends, the state has it.
+        this.streamed.delete(`turn:${e.data.round}:${e.data.model_key}`);
         break;
       case "compare-answer-start":
-        this.streaming.set(`compare:${e.data.model_key}`, { kind: "compare", key: e.data.model_key, display: e.data.model, round: 0, position: 0, text: "" });
+        this.streamed.set(`compare:${e.data.model_key}`, { kind: "compare", key: e.data.model_key, display: e.data.model, model: "", round: 0, position: 0, text: "" });
         break;
-      case "compare-answer-end":
-        this.streaming.delete(`compare:${e.data.model_key}`);
+      case "compare-answer-delta":
+        this.add(`compare:${e.data.model_key}`, e.data.delta);
+        break;
+      case "compare-answer-end": {
+        const who = this.streamed.get(`compare:${e.data.model_key}`);
+        if (who) who.end = { status: e.data.status, latencyMs: e.data.latency_ms, error: e.data.error };
+        break;
+      }
+      case "answer-delta":
+        if (e.data.stage !== "collect") break;
+        if (!this.streamed.has(`collect:${e.data.modelKey}`)) {
+          this.streamed.set(`collect:${e.data.modelKey}`, { kind: "collect", key: e.data.modelKey, display: e.data.display, model: e.data.model, round: 0, position: 0, text: "" });
+        }
+        this.add(`collect:${e.data.modelKey}`, e.data.delta);
         break;
     }
+  }
+
+  private add(who: string, delta: string): void {
+    const streamed = this.streamed.get(who);
+    if (streamed) streamed.text += delta;
   }
 
   /** Writes the rows not written yet. */
@@ -105,28 +134,37 @@ export class RunRecorder {
     this.enqueue("stages", () => this.store.addStages(fresh));
   }
 
-  /** A stopped run's calls that were still streaming, as cancelled turns and answers with what they had said. */
-  private keepWhatWasStreaming(): void {
-    // A call that had said nothing yet leaves nothing to keep.
-    const partial = [...this.streaming.values()].filter((p) => p.text.trim() !== "");
-    this.streaming.clear();
-    const turns: Turn[] = partial
-      .filter((p) => p.kind === "turn")
-      .map((p) => ({ round: p.round, position: p.position, key: p.key, display: p.display, status: "error", partial_text: p.text, word_count: countWords(p.text), latency_ms: 0, error: "cancelled" }));
-    if (turns.length > 0 && this.last) this.write(stageRows({ ...this.last, debate_turns: [...this.last.debate_turns, ...turns] }, [], this.run.messageId, this.facts));
-    const answers: CompareAnswer[] = partial
-      .filter((p) => p.kind === "compare")
-      .map((p) => ({ key: p.key, display: p.display, status: "error", text: p.text, word_count: countWords(p.text), latency_ms: 0, error: "cancelled" }));
-    const compare = [...this.subgraphs.values()].find((s) => s.namespace[0]?.startsWith("compare:"));
-    if (answers.length > 0 && compare) {
-      const state = compare.state as CompareStateType;
-      this.write(stageRows({ ...state, answers: [...state.answers, ...answers] }, compare.namespace, this.run.messageId, this.facts));
-    }
-  }
-
   /** Notes the run's `error` event, if it sends one. */
   failed(message: string): void {
     this.error ??= message;
+  }
+
+  /**
+   * A stopped run's speakers whose words are not in its state: the turn in progress, and the
+   * answers of a parallel step that did not finish (each as it ended, or cancelled), written
+   * through the same row builders as the rest.
+   */
+  private keepWhatWasStreaming(): void {
+    // A call that had said nothing leaves nothing to keep.
+    const said = [...this.streamed.values()].filter((p) => p.text.trim() !== "" || p.end);
+    this.streamed.clear();
+    const of = (kind: Streamed["kind"]) => said.filter((p) => p.kind === kind);
+    const turns: Turn[] = of("turn").map((p) => ({ round: p.round, position: p.position, key: p.key, display: p.display, status: "error", partial_text: p.text, word_count: countWords(p.text), latency_ms: 0, error: "cancelled" }));
+    if (turns.length > 0 && this.last) this.write(stageRows({ ...this.last, debate_turns: [...this.last.debate_turns, ...turns] }, [], this.run.messageId, this.facts));
+    for (const { state, namespace } of this.subgraphs.values()) {
+      const answers = (state as { answers?: { key: string }[] }).answers;
+      if (!answers) continue;
+      const kept = new Set(answers.map((a) => a.key));
+      const kind = namespace[0].startsWith("compare:") ? "compare" : "collect";
+      const added = of(kind)
+        .filter((p) => !kept.has(p.key))
+        .map((p) =>
+          kind === "compare"
+            ? ({ key: p.key, display: p.display, status: p.end?.status ?? "error", text: p.text, word_count: countWords(p.text), latency_ms: p.end?.latencyMs ?? 0, error: p.end ? p.end.error : "cancelled" } satisfies CompareAnswer)
+            : ({ key: p.key, display: p.display, model: p.model, status: "error", response: p.text, responseTimeMs: 0, error: "cancelled" } satisfies CollectedAnswer),
+        );
+      if (added.length > 0) this.write(stageRows({ ...state, answers: [...answers, ...added] }, namespace, this.run.messageId, this.facts));
+    }
   }
 
   /**

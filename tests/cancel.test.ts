@@ -3,6 +3,9 @@ import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { RedisEventLog } from "../providers/redis-event-log.js";
 import { SimulatedModelFactory } from "../providers/simulated.js";
+import { participantKeyOf } from "../history/rows.js";
+import { emptyArena, reduce } from "../web/arena-state.js";
+import { storedEvents } from "../web/stored-events.js";
 import { withOverrides } from "./support/fake-model.js";
 import { testDeps } from "./support/harness.js";
 import { sqliteHistory, type TestHistory } from "./support/history-db.js";
@@ -64,7 +67,7 @@ describe("a stopped run keeps what was shown", () => {
     deps.models = new SimulatedModelFactory({ latencyMs: 0, chunkDelayMs: 20, chunkTokens: 1 });
     const server = await startApp(deps, { history: db.history, checkpointer: new MemorySaver() });
     try {
-      for (const message of ["/compare How do I learn Spanish?", "/debatt Should AI be regulated?"]) {
+      for (const message of ["/compare How do I learn Spanish?", "/debatt Should AI be regulated?", "/vote Which language suits beginners best?"]) {
         let stopping: Promise<Response> | undefined;
         let runId = "";
         let deltas = 0;
@@ -75,13 +78,23 @@ describe("a stopped run keeps what was shown", () => {
         expect((await stopping!).status).toBe(202);
         // What each speaker streamed before the stop, by participant key.
         const shown = new Map<string, string>();
-        for (const e of events.filter((e) => /^(compare-answer|debate-participant)-delta$/.test(e.event))) shown.set(String(e.data.model_key), (shown.get(String(e.data.model_key)) ?? "") + String(e.data.delta));
-        const rows = (await db.history.stagesOf(runId)).filter((r) => r.stageType === "compare_answer" || r.stageType === "debatt_answer");
+        for (const e of events.filter((e) => /^(compare-answer|debate-participant)-delta$/.test(e.event) || (e.event === "answer-delta" && e.data.stage === "collect"))) {
+          const key = String(e.data.model_key ?? e.data.modelKey);
+          shown.set(key, (shown.get(key) ?? "") + String(e.data.delta));
+        }
+        const rows = (await db.history.stagesOf(runId)).filter((r) => ["compare_answer", "debatt_answer", "collect"].includes(r.stageType));
         const cancelled = rows.filter((r) => (r.parsedData as { error?: string }).error === "cancelled");
         expect(cancelled.length, message).toBeGreaterThan(0);
         for (const r of cancelled) {
-          const key = (r.parsedData as { key?: string; modelKey?: string }).key ?? (r.parsedData as { modelKey: string }).modelKey;
+          const key = participantKeyOf(r, r.stageType === "debatt_answer" ? r.stageOrder : undefined);
           expect(r.content, `${message}: ${key}`).toBe(shown.get(key));
+        }
+        // Reopened, the page shows each answer as it was when the run stopped.
+        if (message.startsWith("/vote")) {
+          const conversation = (await (await fetch(`${server.url}/api/v1/conversations/${runId}`)).json()) as { messages: { id: string; content: string; mode?: string; result?: unknown }[] };
+          const [question, answer] = conversation.messages;
+          const view = storedEvents(answer.id, answer.mode, answer.result, question.content)!.reduce(reduce, emptyArena());
+          for (const [key, text] of shown) expect(view.deliberation!.answers[key]?.text, key).toBe(text);
         }
       }
     } finally {

@@ -28,7 +28,7 @@ interface CompareResult {
 
 type Who = { model: string; display: string; modelKey: string };
 type Answer = { model: string; modelKey: string; response: string; responseTimeMs: number };
-type Failure = { model: string; modelKey: string; error: string };
+type Failure = { model: string; modelKey: string; error: string; response?: string };
 type Ballot = { model: string; modelKey: string; voteText: string; votedFor: string | null; responseTimeMs: number; error?: string; anonymityBreach?: string[] };
 type Tally = { votes: Ballot[]; tallies: Record<string, number>; validVoteCount: number; invalidVoteCount: number; isTie: boolean; tiedLabels: string[] };
 type StoredWinner = { winnerLabel: string; winnerModel: string; winnerKey?: string; winnerResponse: string; voteCount: number; totalVotes: number; tiebroken: boolean };
@@ -145,16 +145,17 @@ function namesOf(r: Panel, spoke: { model: string; modelKey: string }[]) {
 
 type Names = ReturnType<typeof namesOf>;
 
-/** The first answers as `stage1-complete` (/vote, /deep) or `round1-complete` (/revise) carries them. */
-function firstAnswers(event: string, names: Names, answers: Answer[], failed: Failure[] = []): unknown {
-  return {
-    event,
-    data: {
-      data: answers.map((a) => ({ ...a, display: names.who(a.modelKey, a.model).display })),
-      failed: failed.map((f) => ({ ...names.who(f.modelKey, f.model), error: f.error })),
-      timestamp: at,
-    },
-  };
+/**
+ * The first answers of a stored deliberation run: the stage's complete event, or (a run stopped
+ * before the stage ended, whose answers are all kept as cancelled) each answer as the text it had
+ * streamed, as the page showed it when the run stopped.
+ */
+function firstAnswers(event: string, mode: string, names: Names, answers: Answer[], failed: Failure[] = []): unknown[] {
+  if (answers.length === 0 && failed.length > 0 && failed.every((f) => f.error === "cancelled")) {
+    return failed.filter((f) => f.response).map((f) => ({ event: "answer-delta", data: { mode, stage: "collect", ...names.who(f.modelKey, f.model), delta: f.response, timestamp: at } }));
+  }
+  const data = answers.map((a) => ({ ...a, display: names.who(a.modelKey, a.model).display }));
+  return [{ event, data: { data, failed: failed.map((f) => ({ ...names.who(f.modelKey, f.model), error: f.error })), timestamp: at } }];
 }
 
 /** A counted vote as `vote-round-complete` and `vote-complete` carry it (without the label map). */
@@ -170,7 +171,7 @@ function voteEvents(id: string, question: string, r: VoteResult): unknown[] {
   const chairman = r.chairman ?? { model: r.tiebreaker?.model ?? "", display: r.tiebreaker?.model ?? "", modelKey: "chairman" };
   const events: unknown[] = [
     { event: "vote-start", data: { messageId: id, mode: "vote", question, participants: names.participants, chairman, simulated: r.simulated ?? false, timestamp: at } },
-    firstAnswers("stage1-complete", names, r.stage1, r.stage1Failed),
+    ...firstAnswers("stage1-complete", "vote", names, r.stage1, r.stage1Failed),
   ];
   if (r.voteRound) {
     events.push({ event: "vote-round-start", data: { timestamp: at } });
@@ -191,7 +192,7 @@ function reviseEvents(id: string, question: string, r: ReviseResult): unknown[] 
   const names = namesOf(r, [...r.round1, ...(r.round1Failed ?? [])]);
   const events: unknown[] = [
     { event: "debate-start", data: { messageId: id, mode: "debate", question, participants: names.participants, antiAnchoring: r.antiAnchoring ?? false, simulated: r.simulated ?? false, timestamp: at } },
-    firstAnswers("round1-complete", names, r.round1, r.round1Failed),
+    ...firstAnswers("round1-complete", "revise", names, r.round1, r.round1Failed),
   ];
   if (r.revisions.length > 0) {
     const revisions = r.revisions.map((v) => ({ ...v, display: names.who(v.modelKey ?? "", v.model).display, revisionText: v.revisionText ?? "" }));
@@ -215,7 +216,7 @@ function deepEvents(id: string, question: string, r: DeepResult): unknown[] {
   const maxRounds = r.maxRounds ?? Math.max(1, ...r.rounds.map((x) => x.round));
   const events: unknown[] = [
     { event: "deep-start", data: { messageId: id, mode: "deep", question, participants: names.participants, minRounds: r.minRounds ?? 1, maxRounds, simulated: r.simulated ?? false, timestamp: at } },
-    firstAnswers("stage1-complete", names, r.stage1, r.stage1Failed),
+    ...firstAnswers("stage1-complete", "deep", names, r.stage1, r.stage1Failed),
   ];
   for (const round of r.rounds) {
     const args = round.arguments.map((a) => {
