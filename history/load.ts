@@ -142,8 +142,9 @@ function debateResultOf(stages: StageRow[]) {
       revisedWordCount: parsed.revisedWordCount,
       responseTimeMs: s.responseTimeMs!,
       parseSuccess: parsed.parseSuccess,
-      // A failed revision has no text of its own (the row keeps the original answer as its revision).
-      revisionText: parsed.error ? "" : s.content,
+      // A failed revision has no text of its own (the row keeps the original answer as its revision);
+      // one stopped with its run keeps what it had streamed.
+      revisionText: parsed.error && parsed.error !== "cancelled" ? "" : s.content,
       ...(parsed.restatement ? { restatement: parsed.restatement } : {}),
       ...(parsed.error ? { error: parsed.error } : {}),
     };

@@ -1,5 +1,6 @@
 import type { CompareAnswer } from "../state/compare.js";
 import type { CollectedAnswer } from "../state/deliberation.js";
+import type { RevisionResponse } from "../state/revise.js";
 import type { Turn } from "../state/debate.js";
 import { WriteFailedError } from "../state/errors.js";
 import type { ClientEvent } from "../state/events.js";
@@ -10,7 +11,7 @@ import type { HistoryStore, MessageStatus, RunEnd, RunStart } from "./store.js";
 
 /** What one speaker of a run has streamed, and (a parallel answer) how its call ended. */
 interface Streamed {
-  kind: "turn" | "compare" | "collect";
+  kind: "turn" | "compare" | "collect" | "revision";
   key: string;
   display: string;
   model: string;
@@ -111,13 +112,15 @@ export class RunRecorder {
         if (who) who.end = { status: e.data.status, latencyMs: e.data.latency_ms, error: e.data.error };
         break;
       }
-      case "answer-delta":
-        if (e.data.stage !== "collect") break;
-        if (!this.streamed.has(`collect:${e.data.modelKey}`)) {
-          this.streamed.set(`collect:${e.data.modelKey}`, { kind: "collect", key: e.data.modelKey, display: e.data.display, model: e.data.model, round: 0, position: 0, text: "" });
-        }
-        this.add(`collect:${e.data.modelKey}`, e.data.delta);
+      case "answer-delta": {
+        // The first answers and /revise's revisions run in parallel; the other stages are kept whole.
+        const kind = e.data.stage === "collect" ? "collect" : e.data.stage === "revision" ? "revision" : undefined;
+        if (!kind) break;
+        const who = `${kind}:${e.data.modelKey}`;
+        if (!this.streamed.has(who)) this.streamed.set(who, { kind, key: e.data.modelKey, display: e.data.display, model: e.data.model, round: 0, position: 0, text: "" });
+        this.add(who, e.data.delta);
         break;
+      }
     }
   }
 
@@ -164,6 +167,19 @@ export class RunRecorder {
             : ({ key: p.key, display: p.display, model: p.model, status: "error", response: p.text, responseTimeMs: 0, error: "cancelled" } satisfies CollectedAnswer),
         );
       if (added.length > 0) this.write(stageRows({ ...state, answers: [...answers, ...added] }, namespace, this.run.messageId, this.facts));
+      const revisions = (state as { revisions?: RevisionResponse[] }).revisions;
+      if (revisions) {
+        const revised = new Set(revisions.map((r) => r.modelKey));
+        const original = new Map(answers.map((a) => [a.key, (a as CollectedAnswer).response]));
+        const stopped = of("revision")
+          .filter((p) => !revised.has(p.key))
+          .map((p): RevisionResponse => {
+            const own = original.get(p.key) ?? "";
+            const words = countWords(own);
+            return { model: p.model, modelKey: p.key, display: p.display, decision: null, reasoning: null, revisedResponse: own, originalResponse: own, originalWordCount: words, revisedWordCount: words, responseTimeMs: 0, parseSuccess: false, revisionText: p.text, error: "cancelled" };
+          });
+        if (stopped.length > 0) this.write(stageRows({ ...state, revisions: [...revisions, ...stopped] }, namespace, this.run.messageId, this.facts));
+      }
     }
   }
 

@@ -67,22 +67,25 @@ describe("a stopped run keeps what was shown", () => {
     deps.models = new SimulatedModelFactory({ latencyMs: 0, chunkDelayMs: 20, chunkTokens: 1 });
     const server = await startApp(deps, { history: db.history, checkpointer: new MemorySaver() });
     try {
-      for (const message of ["/compare How do I learn Spanish?", "/debatt Should AI be regulated?", "/vote Which language suits beginners best?"]) {
+      for (const message of ["/compare How do I learn Spanish?", "/debatt Should AI be regulated?", "/vote Which language suits beginners best?", "/revise How should a small team plan its first release?"]) {
         let stopping: Promise<Response> | undefined;
         let runId = "";
         let deltas = 0;
         const { events } = await readSse(await postChat(server.url, { message, participants: THREE }), (e) => {
           if (e.event === "metadata") runId = String(e.data.run_id);
-          if (/-delta$/.test(e.event) && ++deltas === 12 && !stopping) stopping = cancel(server.url, runId);
+          // A /revise is stopped while its models revise; the others while their first words stream.
+          const counts = !message.startsWith("/revise") || (e.event === "answer-delta" && e.data.stage === "revision");
+          if (/-delta$/.test(e.event) && counts && ++deltas === 12 && !stopping) stopping = cancel(server.url, runId);
         });
         expect((await stopping!).status).toBe(202);
         // What each speaker streamed before the stop, by participant key.
         const shown = new Map<string, string>();
-        for (const e of events.filter((e) => /^(compare-answer|debate-participant)-delta$/.test(e.event) || (e.event === "answer-delta" && e.data.stage === "collect"))) {
+        const stage = message.startsWith("/revise") ? "revision" : "collect";
+        for (const e of events.filter((e) => /^(compare-answer|debate-participant)-delta$/.test(e.event) || (e.event === "answer-delta" && e.data.stage === stage))) {
           const key = String(e.data.model_key ?? e.data.modelKey);
           shown.set(key, (shown.get(key) ?? "") + String(e.data.delta));
         }
-        const rows = (await db.history.stagesOf(runId)).filter((r) => ["compare_answer", "debatt_answer", "collect"].includes(r.stageType));
+        const rows = (await db.history.stagesOf(runId)).filter((r) => ["compare_answer", "debatt_answer", "collect", "revision"].includes(r.stageType));
         const cancelled = rows.filter((r) => (r.parsedData as { error?: string }).error === "cancelled");
         expect(cancelled.length, message).toBeGreaterThan(0);
         for (const r of cancelled) {
@@ -90,11 +93,12 @@ describe("a stopped run keeps what was shown", () => {
           expect(r.content, `${message}: ${key}`).toBe(shown.get(key));
         }
         // Reopened, the page shows each answer as it was when the run stopped.
-        if (message.startsWith("/vote")) {
+        if (/^\/(vote|revise)/.test(message)) {
           const conversation = (await (await fetch(`${server.url}/api/v1/conversations/${runId}`)).json()) as { messages: { id: string; content: string; mode?: string; result?: unknown }[] };
           const [question, answer] = conversation.messages;
           const view = storedEvents(answer.id, answer.mode, answer.result, question.content)!.reduce(reduce, emptyArena());
-          for (const [key, text] of shown) expect(view.deliberation!.answers[key]?.text, key).toBe(text);
+          const seen = message.startsWith("/vote") ? view.deliberation!.answers : Object.fromEntries(Object.entries(view.deliberation!.revising).map(([k, text]) => [k, { text }]));
+          for (const [key, text] of shown) expect(seen[key]?.text, key).toBe(text);
         }
       }
     } finally {

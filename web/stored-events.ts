@@ -57,7 +57,7 @@ interface ReviseResult extends Panel {
   round1: Answer[];
   round1Failed?: Failure[];
   round1LabelMap?: Record<string, string>;
-  revisions: (Record<string, unknown> & { model: string; modelKey?: string; revisionText?: string })[];
+  revisions: (Record<string, unknown> & { model: string; modelKey?: string; revisionText?: string; error?: string })[];
   revisionSummary?: Record<string, number>;
   votes?: Tally & { revisedLabelToModel: Record<string, string> };
   winner?: StoredWinner & { winnerDecision: string | null; tiebreakerMethod?: "alphabetical" };
@@ -197,7 +197,10 @@ function reviseEvents(id: string, question: string, r: ReviseResult): unknown[] 
   if (r.revisions.length > 0) {
     const revisions = r.revisions.map((v) => ({ ...v, display: names.who(v.modelKey ?? "", v.model).display, revisionText: v.revisionText ?? "" }));
     events.push({ event: "revision-start", data: { data: { labelMap: r.round1LabelMap ?? {} }, timestamp: at } });
-    events.push({ event: "revision-complete", data: { data: { revisions, summary: r.revisionSummary }, timestamp: at } });
+    // A run stopped while the models revised: each revision as far as it had streamed, as the page showed it.
+    if (r.revisions.every((v) => v.error === "cancelled")) {
+      for (const v of revisions) if (v.revisionText) events.push({ event: "answer-delta", data: { mode: "revise", stage: "revision", ...names.who(v.modelKey ?? "", v.model), delta: v.revisionText, timestamp: at } });
+    } else events.push({ event: "revision-complete", data: { data: { revisions, summary: r.revisionSummary }, timestamp: at } });
   }
   if (r.votes) {
     events.push({ event: "vote-start", data: { data: { revisedLabelMap: r.votes.revisedLabelToModel }, timestamp: at } });
