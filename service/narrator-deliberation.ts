@@ -4,12 +4,12 @@ import { councilNote, named, percent as pct, seconds, type Translate as T } from
 import type { Styles, Write } from "./narration.js";
 
 /**
- * Tells the deliberation formats' events for people (/vote, /revise, /deep, /council): the answers (each whole once its
- * stage is in, since they stream in parallel), the revisions with their decisions and word-count
- * change, the de-anonymised vote table, the tiebreak and the winner's answer, /deep's rounds with
- * the moderator's numbers, /council's verdicts and consensus, and the final texts as they stream.
- * Returns false for an
- * event it does not handle.
+ * Tells the deliberation formats' events for people (/vote, /revise, /deep, /council): the
+ * answers (each whole once its stage is in, since they stream in parallel), the revisions with
+ * their decisions and word-count change, the de-anonymised vote table, the tiebreak and the
+ * winner's answer (the result), /deep's rounds with the moderator's numbers, /council's verdicts
+ * and consensus, and the final texts as they stream (the result). Returns false for an event it
+ * does not handle.
  */
 export function createDeliberationNarrator(write: Write, c: Styles, t: T) {
   let labelToDisplay: Record<string, string> = {};
