@@ -6,6 +6,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { AudioArchive } from "../providers/audio-archive.js";
 import { installed } from "../providers/installed.js";
 import { FakeSpeech } from "./support/fake-speech.js";
+import { VoiceRuns } from "../nodes/debatt/lib/voice-runs.js";
+import { defaultVoiceSettings } from "../state/voice.js";
+import { defaultRoster } from "../state/participants.js";
 import { testDeps } from "./support/harness.js";
 import { postChat, readSse, startApp, type SseEvent } from "./support/http.js";
 
@@ -14,8 +17,8 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-async function voiceServer(speechLatencyMs = 0, keep = 20) {
-  const speech = new FakeSpeech(() => ({ latencyMs: speechLatencyMs }));
+async function voiceServer(speechLatencyMs = 0, keep = 20, ignoreSignal = false) {
+  const speech = new FakeSpeech(() => ({ latencyMs: speechLatencyMs, ignoreSignal }));
   const { deps } = testDeps();
   deps.speech = () => speech;
   deps.audio = new AudioArchive(mkdtempSync(join(tmpdir(), "debatt-audio-")), () => {}, keep);
@@ -63,6 +66,50 @@ describe("audio export", () => {
     expect(unknown.status).toBe(404);
     expect((await unknown.json()).error.message).toContain("no audio for debate");
     expect((await fetch(`${app.url}/api/v1/debates/..%2F..%2Fetc/audio.wav`)).status).toBe(404);
+  });
+
+  it("exports a /dvoice run that was stopped: what was spoken until the stop, complete once the stream has ended", async () => {
+    // A speech engine that does not hear the stop: its sentences still arrive afterwards.
+    const { app } = await voiceServer(150, 20, true);
+    let stopping: Promise<Response> | undefined;
+    let debateId = "";
+    let nextSpeaker = false;
+    const { events } = await readSse(await postChat(app.url, { message: "/dvoice Should schools ban phones?", participants: ["call_grok", "call_claude"] }), (e) => {
+      if (e.event === "debate-init") debateId = e.data.debate_id;
+      // Stopped while the first answer is spoken and the next speaker has begun: the step that made the voice queue is over.
+      if (e.event === "debate-participant-start" && e.data.position === 2) nextSpeaker = true;
+      if (e.event === "debate-voice-chunk" && nextSpeaker && !stopping) stopping = fetch(`${app.url}/api/v1/debates/${debateId}/cancel`, { method: "POST" });
+    });
+    expect((await stopping!).status).toBe(202);
+    expect(events.at(-2)).toMatchObject({ event: "error", data: { code: "cancelled" } });
+    // Speech still in flight when the run stopped is not added afterwards: the export completes.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const res = await fetch(`${app.url}/api/v1/debates/${debateId}/audio.wav`);
+    expect(res.status).toBe(200);
+    const body = Buffer.from(await res.arrayBuffer());
+    expect(body.length).toBeGreaterThan(44);
+    // The archive holds what was generated before the stop: at least what reached the client, in the same order.
+    const streamed = streamedPcm(events);
+    expect(body.subarray(44, 44 + streamed.length).equals(streamed)).toBe(true);
+  });
+
+  it("stops a debate's speech and closes its recording when the run is stopped after the step that began them", async () => {
+    const appended: number[] = [];
+    const finished: string[] = [];
+    const speech = new FakeSpeech(() => ({ latencyMs: 50, ignoreSignal: true }));
+    const runs = new VoiceRuns({ speech: () => speech, settings: async () => defaultVoiceSettings(), recorder: { append: (_id, pcm) => appended.push(pcm.length), finish: async (id) => void finished.push(id) }, parallelism: 2 });
+    // The step that makes the queue has its own signal, which never aborts once the step is over;
+    // the run's signal is the one LangGraph keeps for the whole run.
+    const run = new AbortController();
+    const config = { signal: new AbortController().signal, configurable: { __pregel_abort_signals: { externalAbortSignal: run.signal } }, writer: () => {} };
+    const queue = (await runs.queueFor("d-1", "Should schools ban phones?", config, () => {}))!;
+    queue.enqueue(defaultRoster()[0], 1, "One sentence. Two sentences. Three sentences.");
+    run.abort();
+    expect(finished).toEqual(["d-1"]);
+    const before = appended.length;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Speech that was still in flight is not added to the closed recording.
+    expect(appended.length).toBe(before);
   });
 
   it("serves MP3 when an encoder is installed, and says what to install when not", async () => {

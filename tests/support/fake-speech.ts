@@ -7,6 +7,8 @@ export interface SpeechStep {
   error?: Error;
   /** PCM bytes (default 2 per character). */
   bytes?: number;
+  /** Goes on after an abort, as a local engine that does not hear it would. */
+  ignoreSignal?: boolean;
 }
 
 /**
@@ -26,7 +28,7 @@ export class FakeSpeech implements SpeechSynthesizer {
     if (s.latencyMs) {
       await new Promise<void>((resolve, reject) => {
         const t = setTimeout(resolve, s.latencyMs);
-        req.signal.addEventListener("abort", () => (clearTimeout(t), reject(req.signal.reason)), { once: true });
+        if (!s.ignoreSignal) req.signal.addEventListener("abort", () => (clearTimeout(t), reject(req.signal.reason)), { once: true });
       });
     }
     if (s.error) throw s.error;

@@ -5,12 +5,25 @@ import { defaultVoiceSettings, type VoiceSettings } from "../../../state/voice.j
 import { NO_CACHE, voiceEmitter, VoiceQueue } from "./voice-queue.js";
 
 /**
+ * The signal of the whole run. A node's own `config.signal` is its step's: once the step is over
+ * it never aborts, while the queue outlives the step. LangGraph keeps the run's signal (the one
+ * given to `stream`) in the configuration as `__pregel_abort_signals.externalAbortSignal`; a test
+ * (tests/voice-export.test.ts, "stops a debate's speech … after the step that began them") fails if that changes.
+ */
+function runSignalOf(config: LangGraphRunnableConfig): AbortSignal | undefined {
+  const signals = config.configurable?.__pregel_abort_signals as { externalAbortSignal?: AbortSignal } | undefined;
+  return signals?.externalAbortSignal ?? config.signal;
+}
+
+/**
  * The voice queues of the debates a graph is running, by debate id. A queue lives outside the
  * graph state (it holds audio in flight, not checkpointable data): the round executor creates it
  * with the first answer of a /dvoice debate and the voice pipeline node drains and removes it.
  */
 export class VoiceRuns {
   private readonly queues = new Map<string, VoiceQueue>();
+  /** What stops each debate's queue (a run cancelled between its steps). */
+  private readonly stops = new Map<string, () => void>();
 
   constructor(private readonly voice: VoiceDeps | undefined) {}
 
@@ -29,26 +42,31 @@ export class VoiceRuns {
       log(`voice settings unavailable, using the defaults: ${(err as Error).message}`);
       settings = defaultVoiceSettings();
     }
+    const stopped = new AbortController();
     const queue = new VoiceQueue({
       synthesizer: speech(settings),
       settings,
       language: detectLanguage(topic),
       cache: cache ?? NO_CACHE,
       emit: voiceEmitter(config),
-      signal: config.signal ?? new AbortController().signal,
-      record: recorder ? (pcm) => recorder.append(debateId, pcm) : undefined,
+      signal: stopped.signal,
+      // Speech still in flight when the run stops is not recorded: the recording closes with the run.
+      record: recorder ? (pcm) => void (stopped.signal.aborted || recorder.append(debateId, pcm)) : undefined,
       parallelism,
     });
     this.queues.set(debateId, queue);
-    // A cancelled run never reaches the voice pipeline node: forget its queue, close its recording.
-    config.signal?.addEventListener(
-      "abort",
-      () => {
-        this.queues.delete(debateId);
-        void recorder?.finish(debateId);
-      },
-      { once: true },
-    );
+    // A cancelled run never reaches the voice pipeline node: its speech stops, its queue is
+    // forgotten and its recording closed, so what was spoken can be exported.
+    this.stops.set(debateId, () => {
+      if (stopped.signal.aborted) return;
+      stopped.abort();
+      this.queues.delete(debateId);
+      this.stops.delete(debateId);
+      void recorder?.finish(debateId);
+    });
+    const signal = runSignalOf(config);
+    if (signal?.aborted) this.stops.get(debateId)!();
+    else signal?.addEventListener("abort", this.stops.get(debateId)!, { once: true });
     return queue;
   }
 
@@ -59,6 +77,7 @@ export class VoiceRuns {
       await queue?.drain();
     } finally {
       this.queues.delete(debateId);
+      this.stops.delete(debateId);
     }
     await this.voice?.recorder?.finish(debateId);
   }
