@@ -31,6 +31,9 @@ export function parseCommand(sent: string): Command {
   const command = FORMATS[format].command;
   const topic = m[2].trim();
   if (!topic) return { kind: "missing_topic", command };
+  // The formats without options refuse one too, rather than debate "--fast …" as the topic.
+  const option = OPTION.exec(topic);
+  if (option && Object.keys(FORMATS[format].flags).length === 0) return { kind: "bad_option", command, option: option[1], allowed: [] };
   if (format === "compare") return { kind: "compare", question: topic };
   if (format === "debatt" || format === "dvoice") return { kind: "debate", topic, voice: format === "dvoice" };
   return parseDeliberation(format, topic);

@@ -114,6 +114,17 @@ describe("the CLI in the reader's language", () => {
 });
 
 describe("routing", () => {
+  it("refuses an option the command does not have, also for /debatt, /dvoice and /compare, rather than take it as the topic", async () => {
+    const { deps, models } = testDeps();
+    for (const message of ["/debatt --foo AI?", "/dvoice --fast AI?", "/compare --x y"]) {
+      const events = await runEvents(deps, message);
+      expect(events.map((e) => e.event), message).toEqual(["error", "done"]);
+      const command = message.split(" ")[0];
+      expect(named(events, "error")[0], message).toMatchObject({ code: "unknown_option", reason: { key: "noOptions", values: { command, option: message.split(" ")[1] } } });
+    }
+    expect(models.calls).toHaveLength(0);
+  });
+
   it("answers a command without a topic with a clear message, not a debate", async () => {
     const { deps, models } = testDeps();
     const events = await runEvents(deps, "/dvoice   ");
