@@ -92,11 +92,20 @@ describe("a stopped run keeps what was shown", () => {
           const key = participantKeyOf(r, r.stageType === "debatt_answer" ? r.stageOrder : undefined);
           expect(r.content, `${message}: ${key}`).toBe(shown.get(key));
         }
-        // Reopened, the page shows each answer as it was when the run stopped.
+        // Reopened, the page shows each answer as it was when the run stopped: its text, and not as failed.
+        const conversation = (await (await fetch(`${server.url}/api/v1/conversations/${runId}`)).json()) as { messages: { id: string; content: string; mode?: string; result?: unknown }[] };
+        const [question, answer] = conversation.messages;
+        const view = storedEvents(answer.id, answer.mode, answer.result, question.content)!.reduce(reduce, emptyArena());
+        if (message.startsWith("/compare")) {
+          for (const [key, text] of shown) expect(view.compare!.answers[key], key).toMatchObject({ text, status: "speaking" });
+          expect(events.some((e) => e.event === "compare-complete")).toBe(false);
+        }
+        if (message.startsWith("/debatt")) {
+          const cut = Object.values(view.cards).flatMap((c) => Object.values(c.rounds)).filter((r) => r.status !== "ok");
+          expect(cut.length).toBeGreaterThan(0);
+          for (const r of cut) expect(r.status).toBe("speaking");
+        }
         if (/^\/(vote|revise)/.test(message)) {
-          const conversation = (await (await fetch(`${server.url}/api/v1/conversations/${runId}`)).json()) as { messages: { id: string; content: string; mode?: string; result?: unknown }[] };
-          const [question, answer] = conversation.messages;
-          const view = storedEvents(answer.id, answer.mode, answer.result, question.content)!.reduce(reduce, emptyArena());
           const seen = message.startsWith("/vote") ? view.deliberation!.answers : Object.fromEntries(Object.entries(view.deliberation!.revising).map(([k, text]) => [k, { text }]));
           for (const [key, text] of shown) expect(seen[key]?.text, key).toBe(text);
         }

@@ -89,6 +89,9 @@ interface CouncilResult extends Panel {
 
 const at = new Date(0).toISOString();
 
+/** A turn or answer that was still streaming when its run was stopped (kept with what it had said). */
+const stopped = (a: { error?: string }) => a.error === "cancelled";
+
 /** The events of a stored /debatt or /dvoice run. */
 function debattEvents(id: string, r: DebattResult): ClientEvent[] {
   const participants = (r.participants ?? []).map((p) => ({ ...p, oneseek: false }));
@@ -101,12 +104,14 @@ function debattEvents(id: string, r: DebattResult): ClientEvent[] {
       const who = { model: a.display, model_key: a.modelKey, round };
       events.push({ event: "debate-participant-start", data: { ...who, position: a.position, timestamp: at } });
       if (a.text) events.push({ event: "debate-participant-delta", data: { ...who, delta: a.text, timestamp: at } });
+      // A turn the stop cut short ends there, as it did live: no end, and its round does not end either.
+      if (stopped(a)) continue;
       events.push({
         event: "debate-participant-end",
         data: { ...who, position: a.position, word_count: a.wordCount, latency_ms: a.latencyMs, response_preview: "", status: a.status, ...(a.error ? { error: a.error } : {}), timestamp: at },
       });
     }
-    events.push({ event: "debate-round-end", data: { round, participant_count: answers.filter((a) => a.status === "ok").length, timestamp: at } });
+    if (!answers.some(stopped)) events.push({ event: "debate-round-end", data: { round, participant_count: answers.filter((a) => a.status === "ok").length, timestamp: at } });
   }
   if (r.votes.length > 0 || r.results) {
     events.push({ event: "debate-round-start", data: { round: 4, type: "voting", order: (r.participants ?? []).map((p) => p.display), timestamp: at } });
@@ -125,9 +130,10 @@ function compareEvents(question: string, r: CompareResult & Panel): ClientEvent[
     const who = { model: a.display, model_key: a.key };
     events.push({ event: "compare-answer-start", data: { ...who, timestamp: at } });
     if (a.text) events.push({ event: "compare-answer-delta", data: { ...who, delta: a.text, timestamp: at } });
+    if (stopped(a)) continue;
     events.push({ event: "compare-answer-end", data: { ...who, word_count: a.word_count, latency_ms: a.responseTimeMs, status: a.status, ...(a.error ? { error: a.error } : {}), timestamp: at } });
   }
-  events.push({ event: "compare-complete", data: { answered: r.answers.filter((a) => a.status === "ok").length, failed: r.answers.filter((a) => a.status === "error").length, timestamp: at } });
+  if (!r.answers.some(stopped)) events.push({ event: "compare-complete", data: { answered: r.answers.filter((a) => a.status === "ok").length, failed: r.answers.filter((a) => a.status === "error").length, timestamp: at } });
   return events as ClientEvent[];
 }
 
