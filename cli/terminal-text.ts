@@ -159,8 +159,10 @@ export class TerminalText {
   private wrap(line: string): string[] {
     const width = Math.max(20, this.options.width);
     if (!Number.isFinite(width) || visibleLength(line) <= width) return [line];
-    const indent = /^[ \t]*/.exec(line)![0];
-    const hanging = visibleLength(indent) < width / 2 ? indent : "";
+    // The indent may come after the line's style codes (a dim list of key points).
+    const indent = /^(?:\x1b\[[0-9;]*m)*[ \t]*/.exec(line)![0];
+    const spaces = indent.replace(/\x1b\[[0-9;]*m/g, "");
+    const hanging = visibleLength(spaces) < width / 2 ? spaces : "";
     const rows: string[] = [];
     let row = indent;
     for (const word of line.slice(indent.length).split(/(?<=\s)/)) {

@@ -124,6 +124,12 @@ describe("text in the terminal", () => {
       expect(row.length).toBeLessThanOrEqual(30);
     }
     expect(rows.map((r) => r.trim()).join(" ")).toBe("Perplexity → Gemini: the clearest answer, with sources for each claim.");
+    // Also when the line begins with a style (a dim list of key points).
+    const styled = terminal({ width: 30, style: { ...plain, dim: (s: string) => `\x1b[2m${s}\x1b[0m` } });
+    styled.text.write("\x1b[2m    – General rankings matter less; the right choice depends on context.\x1b[0m\n");
+    const styledRows = styled.out().trimEnd().split("\n").map((r) => r.replace(/\x1b\[[0-9;]*m/g, ""));
+    expect(styledRows.length).toBeGreaterThan(1);
+    for (const row of styledRows) expect(row.startsWith("    "), JSON.stringify(row)).toBe(true);
   });
 
   it("writes complete lines only when the output is not a terminal", () => {
