@@ -45,9 +45,15 @@ export function defaultVoiceSettings(): VoiceSettings {
   return VoiceSettingsSchema.parse({});
 }
 
-/** The voice of a participant: the settings' map, then the participant's own, then `alloy`. */
+/**
+ * The voice of a participant: the admins' choice in the settings' map, then the participant's own
+ * (from the roster), then the built-in map's, then `alloy`. A map entry equal to the built-in one
+ * is taken as not chosen, so a roster file's voice is heard unless an admin picked another.
+ */
 export function voiceFor(display: string, settings: VoiceSettings, own?: string): string {
-  return settings.voice_map[display] ?? own ?? "alloy";
+  const mapped = settings.voice_map[display];
+  if (own && (mapped === undefined || mapped === DEFAULT_VOICE_MAP[display])) return own;
+  return mapped ?? own ?? "alloy";
 }
 
 /** The spoken-language instructions of a participant, if any. */

@@ -9,7 +9,7 @@ import { installed } from "../providers/installed.js";
 import { EspeakSpeech } from "../providers/tts-espeak.js";
 import { OpenAISpeech } from "../providers/tts-openai.js";
 import { defaultRoster } from "../state/participants.js";
-import { CHUNK_BYTES, defaultVoiceSettings } from "../state/voice.js";
+import { CHUNK_BYTES, defaultVoiceSettings, voiceFor } from "../state/voice.js";
 import { fakePcm, startFakeSpeech } from "./support/fake-servers.js";
 import { FakeSpeech, type SpeechStep } from "./support/fake-speech.js";
 import { withOverrides } from "./support/fake-model.js";
@@ -52,6 +52,19 @@ const pcmOf = (events: { event: string; data: any }[], model: string) =>
   Buffer.concat(events.filter((e) => e.event === "chunk" && e.data.model === model).map((e) => Buffer.from(e.data.pcm_b64, "base64")));
 
 const LONG = "Första meningen är ganska lång och säger något viktigt. Andra meningen fortsätter resonemanget vidare. Tredje meningen avslutar det hela med en slutsats.";
+
+describe("a participant's voice", () => {
+  it("is the admins' choice, else the roster's own, else the built-in map's", () => {
+    const defaults = defaultVoiceSettings();
+    // A roster file's voice (examples/ollama.json gives Qwen onyx) is heard over the built-in map's fable.
+    expect(voiceFor("Qwen", defaults, "onyx")).toBe("onyx");
+    expect(voiceFor("Qwen", defaults)).toBe("fable");
+    // An admin's choice wins over the roster.
+    expect(voiceFor("Qwen", { ...defaults, voice_map: { ...defaults.voice_map, Qwen: "echo" } }, "onyx")).toBe("echo");
+    expect(voiceFor("Llama", defaults, "shimmer")).toBe("shimmer");
+    expect(voiceFor("Llama", defaults)).toBe("alloy");
+  });
+});
 
 describe("sentences for speech", () => {
   it("splits an answer into sentences, joining short fragments and cutting long ones", () => {
