@@ -39,7 +39,7 @@ export function createDeliberationNarrator(write: Write, c: Styles, t: T) {
         }
         displayOf = Object.fromEntries([...e.data.participants, e.data.chairman].map((p) => [p.model, p.display]));
         write(`${c.bold(t("cli.voteTitle", { question: e.data.question }))}\n`);
-        write(c.dim(`${e.data.participants.map((p) => p.display).join(", ")}${t("cli.chairman", { name: e.data.chairman.display })}${e.data.simulated ? t("cli.simulated") : ""}\n`));
+        write(c.dim(`${e.data.participants.map((p) => p.display).join(", ")}${t("cli.chairman", { name: e.data.chairman.model || e.data.chairman.display })}${e.data.simulated ? t("cli.simulated") : ""}\n`));
         return true;
       case "debate-start":
         displayOf = Object.fromEntries(e.data.participants.map((p) => [p.model, p.display]));
