@@ -642,8 +642,8 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     const rows = page.locator(".conversations li");
     await rows.nth(1).waitFor();
     const shown = await rows.evaluateAll((lis) => lis.map((li) => li.querySelector(".note")!.textContent!));
-    // The page's own way of writing a time (English → en-GB), for the times the server gave.
-    const written = (iso: string) => page.evaluate((at) => new Date(at).toLocaleString("en-GB"), iso);
+    // The reader's own way of writing a time (this browser's en-US), for the times the server gave.
+    const written = (iso: string) => page.evaluate((at) => new Date(at).toLocaleString("en-US"), iso);
     for (const [i, c] of listed.conversations.entries()) expect(shown[i]).toContain(await written(c.createdAt));
     const first = listed.conversations[1];
     expect(Date.parse(first.updatedAt) - Date.parse(first.createdAt)).toBeGreaterThan(2_000);

@@ -1,5 +1,8 @@
 import { inWords, readApi } from "./api-error.js";
 import { LOCALES } from "../state/messages/index.js";
+
+/** How the reader writes dates: the browser's own locale of the page's language (en-US, en-GB…), else the language's. */
+const dateLocale = (lang: keyof typeof LOCALES) => navigator.languages.find((l) => l.toLowerCase().startsWith(lang)) ?? LOCALES[lang];
 import { useContext, useEffect, useState } from "preact/hooks";
 import { LangContext, useT } from "./i18n.js";
 
@@ -93,7 +96,7 @@ export function HistoryPage() {
             <a href={`#c/${encodeURIComponent(c.id)}`}>{c.title || t("history.untitled")}</a>
             {/* When it was started: the list is in that order (newest first), not by its last activity. */}
             <span class="note">
-              {c.mode === "chat" ? t("history.chat") : (MODE_LABEL[c.mode] ?? c.mode)} · <time dateTime={c.createdAt}>{new Date(c.createdAt).toLocaleString(LOCALES[lang])}</time>
+              {c.mode === "chat" ? t("history.chat") : (MODE_LABEL[c.mode] ?? c.mode)} · <time dateTime={c.createdAt}>{new Date(c.createdAt).toLocaleString(dateLocale(lang))}</time>
             </span>
             <button type="button" aria-label={t("history.deleteLabel", { title: c.title || c.id })} onClick={() => void remove(c)}>
               {t("history.delete")}
