@@ -575,6 +575,8 @@ const COUNCIL = {
       WARN: ["Påståendet går att använda, men först när problemen nedan är åtgärdade.", "Delar av påståendet håller, men som det är skrivet lovar det mer än det kan visa."],
       FAIL: ["Som det är skrivet går det inte att lita på påståendet.", "Problemen är så allvarliga att en läsare inte bör förlita sig på påståendet."],
     },
+    /** A passing judge's key insight: what holds, not a criticism. */
+    passInsight: ["Ur det här perspektivet håller påståendet om {t1}: inget i det behöver rättas.", "Det som sägs om {t1} klarar den här prövningen, även om en källa skulle stärka det."],
     recommendation: {
       PASS: ["Behåll påståendet och ange en källa för {t1} så att läsaren kan kontrollera det.", "Behåll det som det är, men ange var uppgiften om {t1} kommer ifrån."],
       WARN: ["Precisera påståendet: ange villkoren för {t1} och en källa.", "Skriv om påståendet så att delen om {t1} säger det som faktiskt går att visa."],
@@ -608,6 +610,8 @@ const COUNCIL = {
       WARN: ["The claim is usable, but only once the problems below are fixed.", "Parts of the claim hold, but as written it promises more than it can show."],
       FAIL: ["As written, the claim cannot be relied on.", "The problems are serious enough that a reader should not rely on the claim."],
     },
+    /** A passing judge's key insight: what holds, not a criticism. */
+    passInsight: ["From this perspective the claim about {t1} holds: nothing in it needs correcting.", "What the claim says about {t1} passes this check, though a source would make it stronger."],
     recommendation: {
       PASS: ["Keep the claim, and add a source for {t1} so that readers can check it.", "Keep it as it is, but say where the statement about {t1} comes from."],
       WARN: ["Qualify the claim: state the conditions for {t1}, and cite a source.", "Rewrite the claim so that the part about {t1} says what can actually be shown."],
@@ -841,7 +845,8 @@ export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], 
     const p = PERSPECTIVES[lang][named.toLowerCase()] ?? PERSPECTIVES[lang].correctness;
     const analysis = [w.one(p.lead), w.one(c.verdictLead[verdict])];
     if (r1) analysis.push(w.one(c.steelman));
-    const keyInsight = w.one(p.insight);
+    // A pass says what holds; the perspective's insights are its criticisms.
+    const keyInsight = w.one(verdict === "PASS" ? c.passInsight : p.insight);
     const severities = verdict === "FAIL" ? (["significant", "significant"] as const) : verdict === "WARN" ? (["significant", "minor"] as const) : (["minor"] as const);
     const findings = w.draw(p.finding, verdict === "WARN" ? 1 + w.index(2) : severities.length).map((description, i) => ({ severity: severities[i], description }));
     const recommendation = w.one(c.recommendation[verdict]);

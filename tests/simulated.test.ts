@@ -110,6 +110,15 @@ describe("the simulated /council", () => {
     expect(judge(0, claim, 1)).toBe(replies[0]);
   });
 
+  it("gives a passing verdict a key insight that says what holds, and a failing one a criticism", () => {
+    const claims = ["Coffee is bad for your health.", "Rust is always faster than Go.", "The Great Wall of China is visible from space.", "Tabs are better than spaces.", "Remote work makes teams slower."];
+    const verdicts = claims.flatMap((claim) => JUDGES.map((_, i) => parseVerdict(judge(i, claim, 1), `judge-${i + 1}`))).flatMap((p) => (p.ok ? [p.verdict] : []));
+    const passes = verdicts.filter((v) => v.verdict === "PASS");
+    expect(passes.length).toBeGreaterThan(0);
+    for (const v of passes) expect(v.key_insight).toMatch(/holds|passes this check/);
+    for (const v of verdicts.filter((v) => v.verdict === "FAIL")) expect(v.key_insight).not.toMatch(/holds:|passes this check/);
+  });
+
   it.each(LANGS)("round 2 (--debate) restates round 1 and judges the claim again, without repeating itself (%s)", (lang) => {
     const claim = EXAMPLES.council[lang];
     const first = judge(1, claim, 1);
