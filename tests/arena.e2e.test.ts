@@ -369,6 +369,11 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
 
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
+    // The message box leaves the screen to the answers while it is not being written in; the hint shows while it is.
+    await page.locator("#message").blur();
+    expect(await page.locator(".composer").evaluate((c) => c.getBoundingClientRect().height)).toBeLessThan(140);
+    await page.locator("#message").focus();
+    expect(await page.locator("#hint").isVisible()).toBe(true);
     expect(errors).toEqual([]);
   }, 90_000);
 
