@@ -1,6 +1,8 @@
 import { ChatOpenAI } from "@langchain/openai";
 import type { ModelFactory, ModelRequest } from "../ports/models.js";
+import type { AIMessage } from "@langchain/core/messages";
 import type { Settings } from "../state/config.js";
+import type { CallTokens } from "../state/usage.js";
 
 /**
  * Participants behind any OpenAI-compatible endpoint (OpenRouter, vLLM, Ollama, …).
@@ -24,10 +26,28 @@ export class OpenAIModelFactory implements ModelFactory {
         configuration: this.settings.openaiBaseUrl ? { baseURL: this.settings.openaiBaseUrl } : undefined,
         maxTokens: request.maxTokens,
         maxRetries: this.settings.maxRetries,
-        streamUsage: false,
+        // Streamed calls report what they used (a last chunk with `usage`), as non-streamed ones do.
+        streamUsage: true,
       });
       this.cache.set(id, chat);
     }
     return chat;
   }
+}
+
+/**
+ * What a model call's answer says it used: the tokens LangChain read from the provider's
+ * `usage` (cached input tokens among them) and, when the provider gives it (OpenRouter's
+ * `usage.cost`), its cost in USD. Undefined when the provider reported nothing.
+ */
+export function callTokensOf(message: AIMessage): CallTokens | undefined {
+  const usage = message.usage_metadata;
+  if (!usage) return undefined;
+  const raw = (message.response_metadata as { usage?: { cost?: unknown } } | undefined)?.usage;
+  return {
+    input_tokens: usage.input_tokens,
+    output_tokens: usage.output_tokens,
+    cached_tokens: usage.input_token_details?.cache_read ?? 0,
+    ...(typeof raw?.cost === "number" ? { cost_usd: raw.cost } : {}),
+  };
 }

@@ -1,4 +1,9 @@
+import { HumanMessage, type AIMessage } from "@langchain/core/messages";
 import { afterEach, describe, expect, it } from "vitest";
+import { streamMessage } from "../nodes/shared/model-call.js";
+import { callTokensOf, OpenAIModelFactory } from "../providers/openai.js";
+import { loadSettings } from "../state/config.js";
+import { defaultRoster } from "../state/participants.js";
 import { depsFromEnv } from "../service/deps.js";
 import { streamClientEvents } from "../service/stream.js";
 import type { ClientEvent } from "../state/events.js";
@@ -80,5 +85,27 @@ describe("an OpenAI-compatible endpoint and Tavily", () => {
     const started = Date.now();
     await expect(search.search("q", { maxResults: 3, maxChars: 300 })).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe("what a call to an OpenAI-compatible endpoint used", () => {
+  it("reads the tokens (cached ones too) and the provider's own cost, streamed and not", async () => {
+    const usage = { prompt_tokens: 120, completion_tokens: 30, prompt_tokens_details: { cached_tokens: 100 }, cost: 0.00042 };
+    const openai = await startFakeOpenAI(() => ({ text: "An answer in several words.", usage }));
+    cleanups.push(openai.close);
+    const models = new OpenAIModelFactory(loadSettings({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL }));
+    const model = models.create({ phase: "answer", participant: defaultRoster()[1] });
+    const streamed = await streamMessage(model, [new HumanMessage("Which language?")], new AbortController().signal, () => {});
+    // The stream asked for the usage chunk, and the answer carries what it said.
+    expect(openai.seen.at(-1)!.body.stream_options).toEqual({ include_usage: true });
+    expect(callTokensOf(streamed)).toEqual({ input_tokens: 120, output_tokens: 30, cached_tokens: 100, cost_usd: 0.00042 });
+    const whole = (await model.invoke([new HumanMessage("Which language?")])) as AIMessage;
+    expect(callTokensOf(whole)).toEqual({ input_tokens: 120, output_tokens: 30, cached_tokens: 100, cost_usd: 0.00042 });
+    // Without a cost, tokens only (the price table prices them).
+    const { cost: _, ...tokensOnly } = usage;
+    const plain = await startFakeOpenAI(() => ({ text: "Another answer.", usage: tokensOnly }));
+    cleanups.push(plain.close);
+    const other = new OpenAIModelFactory(loadSettings({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: plain.baseURL })).create({ phase: "answer", participant: defaultRoster()[1] });
+    expect(callTokensOf(await streamMessage(other, [new HumanMessage("x")], new AbortController().signal, () => {}))).toEqual({ input_tokens: 120, output_tokens: 30, cached_tokens: 100 });
   });
 });

@@ -15,7 +15,12 @@ export interface Reply {
   delayMs?: number;
   toolCall?: { name: string; args: object };
   status?: number;
+  /** What the provider reports it used (OpenAI's `usage`, with OpenRouter's `cost` if given); sent last when a stream asks for it. */
+  usage?: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens: number }; cost?: number };
 }
+
+/** A reply's usage as OpenAI writes it (with `total_tokens`). */
+const usageOf = (r: Reply) => ({ ...r.usage, total_tokens: r.usage!.prompt_tokens + r.usage!.completion_tokens });
 
 async function readBody(req: IncomingMessage): Promise<any> {
   let raw = "";
@@ -69,6 +74,7 @@ export async function startFakeOpenAI(reply: (body: any) => Reply) {
       for (const piece of (r.text ?? "").match(/\S+\s*/g) ?? []) send({ content: piece }, null);
       if (toolCalls) send({ tool_calls: toolCalls }, null);
       send({}, toolCalls ? "tool_calls" : "stop");
+      if (r.usage && body.stream_options?.include_usage) res.write(`data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [], usage: usageOf(r) })}\n\n`);
       finished = true;
       res.end("data: [DONE]\n\n");
     } else {
@@ -78,7 +84,7 @@ export async function startFakeOpenAI(reply: (body: any) => Reply) {
           ...base,
           object: "chat.completion",
           choices: [{ index: 0, message: { role: "assistant", content: r.text ?? "", tool_calls: toolCalls }, finish_reason: "stop" }],
-          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+          usage: r.usage ? usageOf(r) : { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
         }),
       );
     }
