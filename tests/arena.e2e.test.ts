@@ -374,6 +374,11 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(await page.locator(".composer").evaluate((c) => c.getBoundingClientRect().height)).toBeLessThan(140);
     await page.locator("#message").focus();
     expect(await page.locator("#hint").isVisible()).toBe(true);
+    // Focus on the form's button (Send, or Stop while a run streams) is not writing: the hint goes.
+    await page.locator("#message").fill("/compare Tea or coffee?");
+    await page.locator(".composer button[type=submit]").focus();
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("BUTTON");
+    expect(await page.locator("#hint").isVisible()).toBe(false);
     expect(errors).toEqual([]);
   }, 90_000);
 
@@ -589,6 +594,8 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     const customRoster = JSON.stringify([
       { key: "call_alpha", display: "Alpha", model: "vendor/alpha-1" },
       { key: "call_beta", display: "Beta", model: "vendor/beta-1", voice: "onyx" },
+      // A name the built-in voice map has too (Qwen: fable): the roster's own voice is the one shown.
+      { key: "call_qwen", display: "Qwen", model: "qwen/qwen3-max", voice: "shimmer" },
     ]);
     const { page, errors } = await open({ ADMIN_TOKEN: LAYOUT_ADMIN_TOKEN, DEBATE_PARTICIPANTS: customRoster }, undefined, "en-US");
     await page.getByRole("link", { name: "Admin" }).click();
@@ -601,8 +608,9 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(await page.getByRole("button", { name: "Sign in" }).count()).toBe(0);
     expect(await page.getByRole("button", { name: "Sign out" }).isVisible()).toBe(true);
     // The configured roster, each with its voice (Beta's own, Alpha the fallback), not the default eight.
-    expect(await voices.evaluateAll((ls) => ls.map((l) => l.firstChild!.textContent))).toEqual(["Alpha", "Beta"]);
+    expect(await voices.evaluateAll((ls) => ls.map((l) => l.firstChild!.textContent))).toEqual(["Alpha", "Beta", "Qwen"]);
     expect(await page.getByLabel("Beta").inputValue()).toBe("onyx");
+    expect(await page.getByLabel("Qwen").inputValue()).toBe("shimmer");
     expect(await page.getByLabel("Alpha").inputValue()).toBe("alloy");
     // The box is as tall as its rows, nothing more.
     const gap = await page.locator(".voice-settings fieldset").evaluate((fs) => fs.getBoundingClientRect().bottom - fs.querySelector("label:last-of-type")!.getBoundingClientRect().bottom);

@@ -192,6 +192,8 @@ function PromptEditor({ token, prompt, onSaved }: { token: string; prompt: Promp
 function VoiceSettingsForm({ token }: { token: string }) {
   const t = useT();
   const [settings, setSettings] = useState<VoiceSettingsView | null>(null);
+  /** The voices picked on this page since the settings were loaded or saved. */
+  const [picked, setPicked] = useState<Record<string, string>>({});
   const [key, setKey] = useState("");
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   useEffect(() => {
@@ -205,6 +207,7 @@ function VoiceSettingsForm({ token }: { token: string }) {
     try {
       const next = await api<VoiceSettingsView>(token, "PUT", "/debate/voice-settings", key ? { ...rest, api_key: key } : rest);
       setSettings(next);
+      setPicked({});
       setKey("");
       setMessage({ ok: true, text: "voiceAdmin.saved" });
     } catch (err) {
@@ -236,10 +239,18 @@ function VoiceSettingsForm({ token }: { token: string }) {
       <fieldset>
         <legend>{t("voiceAdmin.perParticipant")}</legend>
         {/* The server's roster (a server that does not send it: the names the voice map has). */}
-        {(settings.participants?.map((p) => [p.display, settings.voice_map[p.display] ?? p.voice] as const) ?? Object.entries(settings.voice_map)).map(([name, voice]) => (
+        {/* Each shows the voice it speaks with (the server's answer) until the admin picks another here. */}
+        {(settings.participants?.map((p) => [p.display, picked[p.display] ?? p.voice] as const) ?? Object.entries(settings.voice_map)).map(([name, voice]) => (
           <label key={name}>
             {name}
-            <select value={voice} onChange={(e) => set({ voice_map: { ...settings.voice_map, [name]: (e.target as HTMLSelectElement).value } })}>
+            <select
+              value={voice}
+              onChange={(e) => {
+                const chosen = (e.target as HTMLSelectElement).value;
+                setPicked({ ...picked, [name]: chosen });
+                set({ voice_map: { ...settings.voice_map, [name]: chosen } });
+              }}
+            >
               {[...new Set([voice, ...OPENAI_VOICES])].map((v) => (
                 <option value={v}>{v}</option>
               ))}
