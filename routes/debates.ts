@@ -44,8 +44,9 @@ export function debatesRouter(service: RunService, audio: AudioArchive | undefin
   });
   let encoding = 0;
   router.get("/api/v1/debates/:id/audio.mp3", async (req, res) => {
-    if (!encoder) throw new HttpError(501, "no_mp3_encoder", "MP3 export needs ffmpeg or lame on the server (apt-get install ffmpeg); the .wav export always works");
+    // The request is checked before the server's means: an unknown debate is 404 with or without an encoder.
     await complete(req.params.id, res);
+    if (!encoder) throw new HttpError(501, "no_mp3_encoder", "MP3 export needs ffmpeg or lame on the server (apt-get install ffmpeg); the .wav export always works");
     // Each export is an encoder process: a few at once, the rest are asked to come back.
     if (encoding >= MAX_ENCODERS) throw new HttpError(503, "encoder_busy", `${MAX_ENCODERS} MP3 exports are being encoded; retry shortly, or take the .wav export`, { "Retry-After": "5" });
     encoding++;
