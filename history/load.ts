@@ -3,7 +3,7 @@ import type { LabelMap } from "../state/deliberation.js";
 import type { StoredMode } from "../state/formats.js";
 import type { RevisionSummary } from "../state/revise.js";
 import { participantKeyOf } from "./rows.js";
-import type { HistoryStore, StageRow } from "./store.js";
+import type { ConversationRow, HistoryStore, MessageRow, StageRow } from "./store.js";
 
 /**
  * The `load…Result` queries of /vote and /revise: one ordered read of a message's
@@ -300,4 +300,22 @@ function resultOf(mode: StoredMode, stages: StageRow[]): unknown {
     case "chat":
       return null;
   }
+}
+
+/** A message as the history API shows it; an answer carries its run's full result. */
+export async function messageView(history: HistoryStore, m: MessageRow) {
+  const base = { id: m.id, role: m.role, content: m.content, status: m.status, error: m.error, createdAt: m.createdAt.toISOString() };
+  if (m.role !== "assistant") return base;
+  return { ...base, ...(await loadResult(history, m.id)) };
+}
+
+/** A conversation as the history API lists it. */
+export function conversationSummary(c: ConversationRow) {
+  return { id: c.id, title: c.title, mode: c.mode, createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString() };
+}
+
+/** A conversation as the history API shows it: with its messages, each answer with its full result. */
+export async function conversationView(history: HistoryStore, c: ConversationRow) {
+  const messages = await Promise.all((await history.messagesOf(c.id)).map((m) => messageView(history, m)));
+  return { ...conversationSummary(c), messages };
 }

@@ -1,4 +1,5 @@
 import { openaiRouter } from "./openai.js";
+import { mcpRouter } from "./mcp.js";
 import { fileURLToPath } from "node:url";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import express, { type Express } from "express";
@@ -110,6 +111,7 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   const streams = { service, settings: deps.settings, history: options.history, log };
   app.use(chatRouter(streams));
   app.use("/v1", openaiRouter(streams, identify(deps.settings, users)));
+  app.use("/mcp", mcpRouter(streams, identify(deps.settings, users)));
   app.use(deliberateRouter(streams));
   app.use(resumeRouter(streams));
   app.use(threadResumeRouter(streams));

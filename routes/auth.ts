@@ -4,7 +4,7 @@ import { rateLimit } from "express-rate-limit";
 import type { UserStore } from "../history/users.js";
 import type { Settings } from "../state/config.js";
 import { ADMIN_OWNER, LOCAL_OWNER, type Requester } from "../state/ownership.js";
-import { HttpError, sendError } from "./errors.js";
+import { HttpError } from "./errors.js";
 
 /** Who is making a request. */
 export interface RequestUser extends Requester {
@@ -70,7 +70,8 @@ export function throttleFailures(): RequestHandler {
     legacyHeaders: false,
     requestWasSuccessful: (_req, res) => res.statusCode !== 401,
     skipSuccessfulRequests: true,
-    handler: (_req, res) => sendError(res, new HttpError(429, "too_many_attempts", `too many failed sign-ins from this address; retry after ${res.getHeader("Retry-After")} s`)),
+    // Passed on, so that each surface answers it in its own shape (JSON-RPC on /mcp, OpenAI's on /v1).
+    handler: (_req, res, next) => next(new HttpError(429, "too_many_attempts", `too many failed sign-ins from this address; retry after ${res.getHeader("Retry-After")} s`)),
   });
 }
 

@@ -1,7 +1,7 @@
 import { Router, type Request } from "express";
-import { loadResult } from "../history/load.js";
+import { conversationSummary, conversationView, messageView } from "../history/load.js";
 import type { AudioArchive } from "../providers/audio-archive.js";
-import { decodeCursor, type HistoryStore, type MessageRow } from "../history/store.js";
+import { decodeCursor, type HistoryStore } from "../history/store.js";
 import type { ChatRouteDeps } from "./chat.js";
 import { ownersVisibleTo } from "../state/ownership.js";
 import { userOf } from "./auth.js";
@@ -24,13 +24,6 @@ function idOf(req: Request, what: "conversation" | "debate"): string {
   const id = String(req.params.id);
   if (!CONVERSATION_ID.test(id)) throw new HttpError(400, `invalid_${what}_id`, `the ${what} id must be ${ID_RULE}`);
   return id;
-}
-
-/** A message as the API shows it; an answer carries its run's full result. */
-async function messageView(history: HistoryStore, m: MessageRow) {
-  const base = { id: m.id, role: m.role, content: m.content, status: m.status, error: m.error, createdAt: m.createdAt.toISOString() };
-  if (m.role !== "assistant") return base;
-  return { ...base, ...(await loadResult(history, m.id)) };
 }
 
 /**
@@ -61,7 +54,7 @@ export function historyRouter(deps: ChatRouteDeps, audio: AudioArchive | undefin
     }
     const page = await store.listConversations(ownersVisibleTo(userOf(res)), limit, cursor);
     res.json({
-      conversations: page.conversations.map((c) => ({ id: c.id, title: c.title, mode: c.mode, createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString() })),
+      conversations: page.conversations.map(conversationSummary),
       nextCursor: page.nextCursor,
     });
   });
@@ -72,8 +65,7 @@ export function historyRouter(deps: ChatRouteDeps, audio: AudioArchive | undefin
     const c = await store.conversation(id);
     // Another user's conversation is answered as one that does not exist.
     if (!c || !(await deps.service.mayUseThread(userOf(res), id))) throw new HttpError(404, "conversation_not_found", `conversation "${id}" not found (never started here, or deleted)`);
-    const messages = await Promise.all((await store.messagesOf(id)).map((m) => messageView(store, m)));
-    res.json({ id: c.id, title: c.title, mode: c.mode, createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString(), messages });
+    res.json(await conversationView(store, c));
   });
 
   router.delete("/api/v1/conversations/:id", async (req, res) => {

@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { Write } from "../service/narration.js";
 import { MARKDOWN_STYLES } from "../service/narration.js";
 import { createNarrator } from "../service/narrator.js";
+import { followRun } from "../service/follow-run.js";
 import type { Settings } from "../state/config.js";
 import { FORMATS, MAX_PARTICIPANTS, type FormatId } from "../state/formats.js";
 import { detectLanguage } from "../state/language.js";
@@ -244,19 +245,11 @@ async function narrate(c: Completion, write: Write): Promise<{ code: string; mes
   };
   c.res.on("close", leave);
   const narrator = createNarrator(write, MARKDOWN_STYLES, c.t);
-  let failure: { code: string; message: string } | undefined;
-  let done = false;
   try {
-    for await (const { event, data } of c.deps.service.events(c.runId, 0, left.signal)) {
-      if (event === "done") done = true;
-      if (event === "error" && data.code !== "replay_incomplete") failure = { code: String(data.code), message: String(data.message) };
-      narrator({ event, data } as Parameters<typeof narrator>[0]);
-    }
+    return await followRun(c.deps.service, c.runId, left.signal, narrator, "the OpenAI-compatible client left before the answer was complete");
   } finally {
     c.res.off("close", leave);
-    if (!done) c.deps.service.cancel(c.runId, new Error("the OpenAI-compatible client left before the answer was complete"));
   }
-  return failure;
 }
 
 /** `stream: true`: chat completion chunks as SSE, then `[DONE]`; an error after the headers as an `error` chunk. */

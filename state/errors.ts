@@ -81,6 +81,10 @@ export const ERROR_CODES = [
   "encoder_busy",
   // The OpenAI-compatible endpoint.
   "model_not_found",
+  // The MCP server.
+  "session_not_found",
+  "too_many_sessions",
+  "forbidden_origin",
   // The terminal client.
   "no_player",
 ] as const;

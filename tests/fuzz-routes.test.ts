@@ -37,6 +37,12 @@ const ROUTES: [string, string][] = [
   ["GET", "/api/v1/admin/users"],
   ["POST", "/api/v1/admin/users"],
   ["DELETE", "/api/v1/admin/users/:id"],
+  ["GET", "/v1/models"],
+  ["GET", "/v1/models/:id"],
+  ["POST", "/v1/chat/completions"],
+  ["POST", "/mcp"],
+  ["GET", "/mcp"],
+  ["DELETE", "/mcp"],
 ];
 
 /** Printable ASCII: what fetch lets through in a header value. */
@@ -67,6 +73,12 @@ const body = fc.oneof(
         name: fc.oneof(fc.string(), fc.jsonValue()),
         api_base: fc.oneof(fc.webUrl(), fc.string()),
         api_key: fc.jsonValue(),
+        model: fc.oneof(fc.constantFrom("debatt", "debatt-vote", "gpt-4o"), fc.jsonValue()),
+        messages: fc.oneof(fc.array(fc.record({ role: fc.constantFrom("user", "assistant", "system", "x"), content: fc.jsonValue() }), { maxLength: 3 }), fc.jsonValue()),
+        jsonrpc: fc.oneof(fc.constant("2.0"), fc.jsonValue()),
+        id: fc.jsonValue(),
+        method: fc.oneof(fc.constantFrom("initialize", "tools/list", "tools/call", "ping"), fc.string()),
+        params: fc.jsonValue(),
       },
       { requiredKeys: [] },
     )
@@ -159,7 +171,9 @@ describe.each([
         if (status >= 400) {
           refused++;
           expect(type, JSON.stringify(r).slice(0, 500)).toContain("application/json");
-          expect(json).toMatchObject({ error: { code: expect.stringMatching(/^[a-z_]+$/), message: expect.any(String) } });
+          // The MCP endpoint answers in JSON-RPC's shape (a numeric code; debatt's own in data.code).
+          if (r.route[1] === "/mcp") expect(json).toMatchObject({ jsonrpc: "2.0", error: { code: expect.any(Number), message: expect.any(String) } });
+          else expect(json).toMatchObject({ error: { code: expect.stringMatching(/^[a-z_]+$/), message: expect.any(String) } });
           expect((json as { error: { message: string } }).error.message.length).toBeGreaterThan(5);
         }
       }),

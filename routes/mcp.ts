@@ -1,0 +1,110 @@
+import { randomUUID } from "node:crypto";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
+import { createMcpServer, type McpDeps } from "../service/mcp.js";
+import { quotaKeyOf, userOf } from "./auth.js";
+import { HttpError, toHttpError } from "./errors.js";
+
+/** Largest MCP request body: a tool call carries one question (4000 characters) and its options. */
+const BODY_LIMIT = "64kb";
+/** Sessions open at once in one process; a new one past that is refused (503) until others end. */
+const MAX_SESSIONS = 1_000;
+/** A session nobody has used for this long, with no call in flight, is closed. */
+const SESSION_IDLE_MS = 30 * 60_000;
+
+/** One MCP session: its transport, its user, and when it was last used. */
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  owner: string;
+  lastUsed: number;
+  inFlight: number;
+}
+
+/** A JSON-RPC error as MCP clients read it (no request id: the request could not be taken). */
+function jsonRpcError(res: Response, err: HttpError): void {
+  for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
+  res.status(err.status).json({ jsonrpc: "2.0", error: { code: err.status === 404 ? -32001 : -32000, message: err.message, data: { code: err.code } }, id: null });
+}
+
+/**
+ * Refuses a request from a web page of another origin (DNS rebinding: a page that reaches a
+ * server on loopback through a name of its own). Clients that are not browsers send no Origin.
+ */
+const sameOriginOnly: RequestHandler = (req, _res, next) => {
+  const origin = req.get("origin");
+  if (origin !== undefined) {
+    let host: string | undefined;
+    try {
+      host = new URL(origin).host;
+    } catch {
+      host = undefined;
+    }
+    if (host !== req.get("host")) throw new HttpError(403, "forbidden_origin", `requests from the origin ${origin.slice(0, 100)} are not accepted; MCP clients send no Origin header`);
+  }
+  next();
+};
+
+/**
+ * The MCP server over streamable HTTP at `/mcp` (mount it there): `POST` with `initialize`
+ * opens a session (`Mcp-Session-Id`), later requests name it, `GET` opens its notification
+ * stream and `DELETE` ends it. A session belongs to the user who opened it (the bearer token, as
+ * on every route): another user's session id is answered as unknown. The tools are those of
+ * `createMcpServer`.
+ */
+export function mcpRouter(deps: McpDeps, identify: RequestHandler[]): Router {
+  const router = Router();
+  const sessions = new Map<string, Session>();
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const s of sessions.values()) if (s.inFlight === 0 && now - s.lastUsed > SESSION_IDLE_MS) void s.transport.close();
+  }, 60_000);
+  sweep.unref();
+
+  router.use(sameOriginOnly);
+  router.use(...identify);
+  router.use(express.json({ limit: BODY_LIMIT }));
+  router.all("/", async (req: Request, res: Response) => {
+    const user = userOf(res);
+    const id = req.get("mcp-session-id");
+    let session: Session | undefined;
+    if (id !== undefined) {
+      session = sessions.get(id);
+      if (!session || session.owner !== user.id) throw new HttpError(404, "session_not_found", `no MCP session "${id.slice(0, 64)}" (it ended or was never opened): initialize a new one`);
+    } else {
+      if (req.method !== "POST" || !isInitializeRequest(req.body)) {
+        throw new HttpError(400, "invalid_body", "no Mcp-Session-Id header: the first request of a session is a POST of an initialize request");
+      }
+      if (sessions.size >= MAX_SESSIONS) throw new HttpError(503, "too_many_sessions", `${MAX_SESSIONS} MCP sessions are open on this server; retry later`, { "Retry-After": "60" });
+      const opened: Session = {
+        owner: user.id,
+        lastUsed: Date.now(),
+        inFlight: 0,
+        transport: new StreamableHTTPServerTransport({
+          sessionIdGenerator: randomUUID,
+          onsessioninitialized: (sid) => void sessions.set(sid, opened),
+        }),
+      };
+      opened.transport.onclose = () => {
+        if (opened.transport.sessionId) sessions.delete(opened.transport.sessionId);
+      };
+      await createMcpServer(deps, { id: user.id, admin: user.admin, quotaKey: quotaKeyOf(req, res) }).connect(opened.transport);
+      session = opened;
+    }
+    const s = session;
+    s.inFlight++;
+    res.on("close", () => {
+      s.inFlight--;
+      s.lastUsed = Date.now();
+    });
+    await s.transport.handleRequest(req, res, req.body);
+  });
+  router.use(mcpErrorHandler);
+  return router;
+}
+
+/** Answers every error of `/mcp` as a JSON-RPC error, with debatt's status and headers. */
+const mcpErrorHandler: ErrorRequestHandler = (err, _req, res, next) => {
+  if (res.headersSent) return next(err);
+  jsonRpcError(res, toHttpError(err));
+};
