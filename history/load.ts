@@ -306,7 +306,8 @@ function resultOf(mode: StoredMode, stages: StageRow[]): unknown {
 export async function messageView(history: HistoryStore, m: MessageRow) {
   const base = { id: m.id, role: m.role, content: m.content, status: m.status, error: m.error, createdAt: m.createdAt.toISOString() };
   if (m.role !== "assistant") return base;
-  return { ...base, ...(await loadResult(history, m.id)) };
+  // What the run cost, when it was counted (runs stored before it was have none).
+  return { ...base, ...(await loadResult(history, m.id)), ...(m.usage ? { usage: m.usage } : {}) };
 }
 
 /** A conversation as the history API lists it. */

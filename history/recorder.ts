@@ -7,6 +7,7 @@ import type { ClientEvent } from "../state/events.js";
 import type { State } from "../state/graph-state.js";
 import { countWords } from "../state/text.js";
 import { answerText, modeOfMessage, stageRows, titleOf, type RunFacts } from "./rows.js";
+import { addReports, type UsageReport } from "../state/usage.js";
 import type { HistoryStore, MessageStatus, RunEnd, RunStart } from "./store.js";
 
 /** What one speaker of a run has streamed, and (a parallel answer) how its call ended. */
@@ -40,6 +41,8 @@ export class RunRecorder {
   /** The latest answer a format subgraph had (its `answer`), for a run cancelled before it handed it back. */
   private subgraphAnswer: string | null = null;
   private error: string | null = null;
+  /** What the run's model calls used, written with its answer. */
+  private used: UsageReport | undefined;
   private reported = false;
   /** The latest state of each format subgraph of the run, by its namespace. */
   private readonly subgraphs = new Map<string, { state: Record<string, unknown>; namespace: readonly string[] }>();
@@ -137,6 +140,11 @@ export class RunRecorder {
     this.enqueue("stages", () => this.store.addStages(fresh));
   }
 
+  /** Notes what the run's model calls used, to be written with its answer. */
+  usage(report: UsageReport): void {
+    this.used = report;
+  }
+
   /** Notes the run's `error` event, if it sends one. */
   failed(message: string): void {
     this.error ??= message;
@@ -192,10 +200,15 @@ export class RunRecorder {
     if (cancelled) this.keepWhatWasStreaming();
     const content = (this.last ? answerText(this.last) : "") || (this.subgraphAnswer ?? "");
     const status: MessageStatus = this.error ? "error" : cancelled ? "cancelled" : "complete";
-    const end = { content, status, error: this.error ?? (cancelled ? "cancelled" : null), title: this.last?.conversation_title ?? null, at: new Date() };
+    const end: RunEnd = { content, status, error: this.error ?? (cancelled ? "cancelled" : null), title: this.last?.conversation_title ?? null, at: new Date() };
     let failed: WriteFailedError | undefined;
     this.queue = this.queue
-      .then(() => this.store.finishRun(this.run, end))
+      .then(async () => {
+        // A resumed run adds what it used to what the attempts before it used.
+        const before = this.used && (await this.store.message(this.run.messageId))?.usage;
+        if (this.used) end.usage = before ? addReports(before, this.used) : this.used;
+        await this.store.finishRun(this.run, end);
+      })
       .catch((err: Error) => {
         this.log(`history: writing the answer of run ${this.run.messageId} failed: ${err.message}; trying again later`);
         failed = new WriteFailedError("the history (the answer of this run)", err);

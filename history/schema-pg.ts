@@ -31,6 +31,8 @@ export const messages = pgTable(
     content: text("content").notNull(),
     status: text("status").notNull(),
     error: text("error"),
+    /** What the run's model calls used and cost (a UsageReport); null for a question, or a run from before it was recorded. */
+    usage: jsonb("usage"),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
   },
   (t) => [index("messages_conversation_idx").on(t.conversationId, t.createdAt)],

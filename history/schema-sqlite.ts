@@ -32,6 +32,8 @@ export const messages = sqliteTable(
     content: text("content").notNull(),
     status: text("status").notNull(),
     error: text("error"),
+    /** What the run's model calls used and cost (a UsageReport); null for a question, or a run from before it was recorded. */
+    usage: text("usage", { mode: "json" }),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
   },
   (t) => [index("messages_conversation_idx").on(t.conversationId, t.createdAt)],

@@ -3,6 +3,7 @@ import type { NodePgDatabase } from "drizzle-orm/node-postgres";
 import * as pgSchema from "./schema-pg.js";
 import { LOCAL_OWNER } from "../state/ownership.js";
 import { DrizzleUsers, type UserStore } from "./users.js";
+import type { UsageReport } from "../state/usage.js";
 
 /** A row of `deliberation_stages` (`seq` orders rows within a stage). */
 export interface StageRow {
@@ -43,6 +44,8 @@ export interface MessageRow {
   content: string;
   status: MessageStatus;
   error: string | null;
+  /** What the run's model calls used and cost (answers only; null when not recorded). */
+  usage: UsageReport | null;
   createdAt: Date;
 }
 
@@ -68,6 +71,8 @@ export interface RunEnd {
   /** The conversation's generated title, when the run made one. */
   title: string | null;
   at: Date;
+  /** What the run's model calls used and cost; absent when not counted (it is then left as it was). */
+  usage?: UsageReport;
 }
 
 /** A page of conversations, newest first, and the cursor of the next page (null at the end). */
@@ -178,7 +183,10 @@ export class DrizzleHistory implements HistoryStore {
 
   async finishRun(run: Pick<RunStart, "conversationId" | "messageId">, end: RunEnd): Promise<void> {
     const { conversations, messages } = this.t;
-    await this.db.update(messages).set({ content: end.content, status: end.status, error: end.error }).where(eq(messages.id, run.messageId));
+    await this.db
+      .update(messages)
+      .set({ content: end.content, status: end.status, error: end.error, ...(end.usage ? { usage: end.usage } : {}) })
+      .where(eq(messages.id, run.messageId));
     await this.db
       .update(conversations)
       .set(end.title ? { title: end.title, updatedAt: end.at } : { updatedAt: end.at })

@@ -1,8 +1,6 @@
 import { ChatOpenAI } from "@langchain/openai";
 import type { ModelFactory, ModelRequest } from "../ports/models.js";
-import type { AIMessage } from "@langchain/core/messages";
 import type { Settings } from "../state/config.js";
-import type { CallTokens } from "../state/usage.js";
 
 /**
  * Participants behind any OpenAI-compatible endpoint (OpenRouter, vLLM, Ollama, …).
@@ -33,21 +31,4 @@ export class OpenAIModelFactory implements ModelFactory {
     }
     return chat;
   }
-}
-
-/**
- * What a model call's answer says it used: the tokens LangChain read from the provider's
- * `usage` (cached input tokens among them) and, when the provider gives it (OpenRouter's
- * `usage.cost`), its cost in USD. Undefined when the provider reported nothing.
- */
-export function callTokensOf(message: AIMessage): CallTokens | undefined {
-  const usage = message.usage_metadata;
-  if (!usage) return undefined;
-  const raw = (message.response_metadata as { usage?: { cost?: unknown } } | undefined)?.usage;
-  return {
-    input_tokens: usage.input_tokens,
-    output_tokens: usage.output_tokens,
-    cached_tokens: usage.input_token_details?.cache_read ?? 0,
-    ...(typeof raw?.cost === "number" ? { cost_usd: raw.cost } : {}),
-  };
 }

@@ -16,6 +16,7 @@ import { renderRevision } from "../state/replies/revision.js";
 import { renderTitle, shortTitle } from "../state/replies/title.js";
 import { renderVerdict, type VerdictBlock } from "../state/replies/verdict.js";
 import { ChunkStreamingChatModel } from "./chunk-streaming-model.js";
+import { estimateTokens } from "../state/usage.js";
 
 /**
  * The offline provider used when no OPENAI_API_KEY is set: deterministic, varied and plausible
@@ -1063,6 +1064,10 @@ export class SimulatedChatModel extends ChunkStreamingChatModel {
       yield new ChatGenerationChunk({ text: piece, message: new AIMessageChunk({ content: piece }) });
       await runManager?.handleLLMNewToken(piece);
     }
+    // As a provider does in its last chunk: what the call used (estimated from the text; no cost).
+    const input_tokens = messages.reduce((n, m) => n + estimateTokens(m.text), 0);
+    const output_tokens = estimateTokens(text);
+    yield new ChatGenerationChunk({ text: "", message: new AIMessageChunk({ content: "", usage_metadata: { input_tokens, output_tokens, total_tokens: input_tokens + output_tokens } }) });
   }
 }
 

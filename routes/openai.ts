@@ -10,6 +10,8 @@ import { FORMATS, MAX_PARTICIPANTS, type FormatId } from "../state/formats.js";
 import { detectLanguage } from "../state/language.js";
 import { LANGS, translate, type Lang } from "../state/messages/index.js";
 import { MAX_MESSAGE_CHARS } from "../state/text.js";
+import type { ClientPayload } from "../state/events.js";
+import { NO_USAGE } from "../state/usage.js";
 import { quotaKeyOf, userOf } from "./auth.js";
 import { checkParticipants, parseJsonBody, userText, type ChatRouteDeps } from "./chat.js";
 import { HttpError, toHttpError } from "./errors.js";
@@ -209,7 +211,7 @@ export function openaiRouter(deps: ChatRouteDeps, identify: RequestHandler[]): R
     const created = Math.floor(Date.now() / 1000);
     res.setHeader("X-Debatt-Run-Id", run.runId);
     res.setHeader("X-Debatt-Conversation-Id", run.threadId);
-    await (body.stream ? streamCompletion : wholeCompletion)({ deps, req, res, runId: run.runId, id, created, model: body.model, t });
+    await (body.stream ? streamCompletion : wholeCompletion)({ deps, req, res, runId: run.runId, id, created, model: body.model, t, includeUsage: body.stream_options?.include_usage === true });
   });
   router.all("/chat/completions", (req) => {
     throw new HttpError(405, "method_not_allowed", `use POST for ${req.originalUrl}`, { Allow: "POST" });
@@ -231,25 +233,61 @@ interface Completion {
   created: number;
   model: string;
   t: Parameters<typeof createNarrator>[2];
+  /** `stream_options.include_usage`: a last chunk with the usage. */
+  includeUsage: boolean;
+}
+
+/** What a completion learns of its run: the error it ended with, if any, and what its calls used. */
+interface Narrated {
+  failure?: { code: string; message: string };
+  usage?: ClientPayload<"usage">;
 }
 
 /**
  * Reads the run's events into the narrator until `done`; returns the run's error, if it ended
- * with one. A client that leaves first stops the run (it cannot come back for the rest: the
- * answer is not resumable through this API; the history keeps what was said).
+ * with one, and its usage. A client that leaves first stops the run (it cannot come back for the
+ * rest: the answer is not resumable through this API; the history keeps what was said).
  */
-async function narrate(c: Completion, write: Write): Promise<{ code: string; message: string } | undefined> {
+async function narrate(c: Completion, write: Write): Promise<Narrated> {
   const left = new AbortController();
   const leave = () => {
     if (!c.res.writableFinished) left.abort();
   };
   c.res.on("close", leave);
   const narrator = createNarrator(write, MARKDOWN_STYLES, c.t);
+  let usage: ClientPayload<"usage"> | undefined;
   try {
-    return await followRun(c.deps.service, c.runId, left.signal, narrator, "the OpenAI-compatible client left before the answer was complete");
+    const failure = await followRun(
+      c.deps.service,
+      c.runId,
+      left.signal,
+      (e) => {
+        if (e.event === "usage") usage = e.data;
+        narrator(e);
+      },
+      "the OpenAI-compatible client left before the answer was complete",
+    );
+    return { failure, usage };
   } finally {
     c.res.off("close", leave);
   }
+}
+
+/**
+ * OpenAI's `usage` of a completion: the tokens of every model call the run made, cached ones
+ * among the prompt's, and (debatt's addition) the cost in USD where it is known.
+ */
+function openaiUsage(usage: ClientPayload<"usage"> | undefined) {
+  const u = usage?.total ?? NO_USAGE;
+  return {
+    prompt_tokens: u.input_tokens,
+    completion_tokens: u.output_tokens,
+    total_tokens: u.input_tokens + u.output_tokens,
+    prompt_tokens_details: { cached_tokens: u.cached_tokens },
+    cost: usage && !usage.simulated && u.unpriced_calls < u.calls ? u.cost_usd : null,
+    model_calls: u.calls,
+    unpriced_calls: u.unpriced_calls,
+  };
 }
 
 /** `stream: true`: chat completion chunks as SSE, then `[DONE]`; an error after the headers as an `error` chunk. */
@@ -260,13 +298,15 @@ async function streamCompletion(c: Completion): Promise<void> {
     res.write(`data: ${JSON.stringify({ id: c.id, object: "chat.completion.chunk", created: c.created, model: c.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
   chunk({ role: "assistant", content: "" });
   const writer = progressWriter(c.deps.settings.openaiProgress, (delta) => chunk(delta as Record<string, string>));
-  const failure = await narrate(c, writer.write);
+  const { failure, usage } = await narrate(c, writer.write);
   if (res.destroyed) return;
   writer.end();
   if (failure && !writer.resulted) {
     const status = statusOfRunError(failure.code);
     res.write(`data: ${JSON.stringify(openaiError(new HttpError(status, failure.code as never, failure.message)))}\n\n`);
   } else chunk({}, "stop");
+  // As OpenAI does: a last chunk with no choices and the usage of the whole answer.
+  if (c.includeUsage) res.write(`data: ${JSON.stringify({ id: c.id, object: "chat.completion.chunk", created: c.created, model: c.model, choices: [], usage: openaiUsage(usage) })}\n\n`);
   res.end("data: [DONE]\n\n");
 }
 
@@ -278,12 +318,12 @@ async function wholeCompletion(c: Completion): Promise<void> {
     content += delta.content ?? "";
     reasoning += delta.reasoning_content ?? "";
   });
-  const failure = await narrate(c, writer.write);
+  const { failure, usage } = await narrate(c, writer.write);
   if (c.res.destroyed) return;
   writer.end();
   if (failure && !writer.resulted) throw new HttpError(statusOfRunError(failure.code), failure.code as never, failure.message);
   const message = { role: "assistant", content, ...(reasoning ? { reasoning_content: reasoning } : {}) };
-  c.res.json({ id: c.id, object: "chat.completion", created: c.created, model: c.model, choices: [{ index: 0, message, finish_reason: "stop" }] });
+  c.res.json({ id: c.id, object: "chat.completion", created: c.created, model: c.model, choices: [{ index: 0, message, finish_reason: "stop" }], usage: openaiUsage(usage) });
 }
 
 /** Answers every error of the `/v1` routes in OpenAI's shape, with the status and headers debatt gives it. */

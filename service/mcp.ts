@@ -12,6 +12,7 @@ import { errorWords, translate, type MessageKey } from "../state/messages/index.
 import { ownersVisibleTo, type Requester } from "../state/ownership.js";
 import { participantsFor, resolveParticipant } from "../state/participants.js";
 import { MAX_MESSAGE_CHARS, removeSpoofing } from "../state/text.js";
+import { UsageReportSchema } from "../state/usage.js";
 import { followRun } from "./follow-run.js";
 import { MARKDOWN_STYLES } from "./narration.js";
 import { createNarrator } from "./narrator.js";
@@ -95,6 +96,7 @@ const OutcomeShape = {
   rounds: z.number().optional(),
   answered: z.number().optional(),
   failed: z.number().optional(),
+  usage: UsageReportSchema.extend({ budget_usd: z.number().optional(), simulated: z.boolean() }).optional(),
 };
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;

@@ -1,6 +1,6 @@
 import type { ClientEvent } from "../state/events.js";
 import { ROUND_TYPES } from "../state/formats.js";
-import { errorWords, seconds, type Translate as T } from "../state/messages/index.js";
+import { errorWords, seconds, usageWords, type Translate as T } from "../state/messages/index.js";
 import { createDeliberationNarrator } from "./narrator-deliberation.js";
 import type { Styles, Write } from "./narration.js";
 
@@ -87,6 +87,9 @@ export function createNarrator(write: Write, c: Styles, t: T, status: (s: string
         break;
       case "debate-voice-error":
         write(c.red(`\n   🔇 ${e.data.model}: ${e.data.error}\n`));
+        break;
+      case "usage":
+        write(c.dim(`\n${t("usage.title")}: ${usageWords(t, e.data.total, { simulated: e.data.simulated, budgetUsd: e.data.budget_usd })}\n`));
         break;
       case "error":
         write(c.red(`\n${t("cli.error", { code: e.data.code, message: errorWords(t, e.data.code, e.data.message, e.data.reason) ?? e.data.message })}\n`));

@@ -1,9 +1,10 @@
 import type { ClientEvent } from "../state/events.js";
+import type { UsageReport } from "../state/usage.js";
 
 /**
  * What a run came to, for programs: its ids, how it ended and its verdict (the winner and the
  * votes of /debatt, /vote and /revise; /council's consensus; /deep's rounds). The MCP tools return
- * it as their structured content.
+ * it as their structured content, with what the run cost.
  */
 export interface RunOutcome {
   run_id: string;
@@ -28,6 +29,8 @@ export interface RunOutcome {
   /** /compare: answers given and failed. */
   answered?: number;
   failed?: number;
+  /** What the run's model calls used and cost: in all, by participant and by stage. */
+  usage?: UsageReport & { budget_usd?: number; simulated: boolean };
 }
 
 /** Votes by label turned into votes by name, through the label → model map and the participants. */
@@ -90,6 +93,11 @@ export function outcomeReader() {
         o.answered = e.data.answered;
         o.failed = e.data.failed;
         break;
+      case "usage": {
+        const { timestamp: _, ...usage } = e.data;
+        o.usage = usage;
+        break;
+      }
       case "title-complete":
         o.title = e.data.data.title;
         break;

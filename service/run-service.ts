@@ -9,7 +9,7 @@ import type { RunEvent } from "../ports/event-log.js";
 import { MemoryEventLog } from "../providers/event-log.js";
 import { WriteBehindSaver } from "../providers/write-behind-saver.js";
 import type { RunConfig } from "../state/config.js";
-import { DebattError, WriteFailedError } from "../state/errors.js";
+import { BudgetExceededError, DebattError, WriteFailedError } from "../state/errors.js";
 import type { ClientEvent } from "../state/events.js";
 import type { State } from "../state/graph-state.js";
 import { ActiveRuns, ShutdownError, StopRequestedError } from "./active-runs.js";
@@ -20,6 +20,17 @@ import { RunLimits } from "./run-limits.js";
 import { StartGate } from "./start-gate.js";
 import { hasUnfinishedRun, streamClientEvents, type RunInput } from "./stream.js";
 import { isUsageOnly, parseCommand } from "../state/commands.js";
+import { RunMeter, RunMeters } from "./meter.js";
+import type { PriceTable } from "../state/usage.js";
+
+/** How a run's model calls are counted and priced, and the budget a run has unless it sets its own. */
+export interface RunCosts {
+  meters: RunMeters;
+  prices: PriceTable;
+  /** The internal model's id, for the price of its calls. */
+  internalModel: string;
+  maxCostUsd?: number;
+}
 
 /** Most bytes of run events kept in this process's memory (the oldest finished runs go first). */
 const EVENT_LOG_MAX_BYTES = 256 * 1024 * 1024;
@@ -72,6 +83,8 @@ export class RunService {
     private readonly limits?: RunLimits,
     /** What every run's history rows record besides its states. */
     private readonly facts: RunFacts = { simulated: false },
+    /** Counts and prices every run's model calls; absent → not counted. */
+    private readonly costs?: RunCosts,
   ) {}
 
   /** Runs in progress in this process. */
@@ -216,6 +229,10 @@ export class RunService {
     this.owners.set(`run:${runId}`, filing.owner).set(`thread:${threadId}`, filing.owner);
     const release = this.runs.add(controller);
     const finish = this.hub.start(runId, threadId, controller);
+    // Every model call is counted; once the budget is spent the run stops, keeping what was done.
+    const budget = configurable?.max_cost_usd ?? this.costs?.maxCostUsd;
+    const meter = this.costs && new RunMeter(this.costs.prices, this.costs.internalModel, budget);
+    if (meter) this.costs!.meters.open(runId, meter);
     let id = 0;
     const publish = (event: ClientEvent) => this.hub.append(runId, { id: ++id, ...event });
     const publishError = (err: DebattError) => publish({ event: "error", data: { message: err.message, code: err.code, timestamp: new Date().toISOString() } });
@@ -232,6 +249,8 @@ export class RunService {
         for await (const event of streamClientEvents(this.graph, input, options)) {
           recorder?.heard(event);
           if (event.event === "error") recorder?.failed(event.data.message);
+          // The budget is spent (the meter said so once everything before it was streamed): stop the run.
+          if (event.event === "error" && event.data.code === "budget_exceeded") controller.abort(new BudgetExceededError(budget ?? 0, meter?.report.total.cost_usd ?? 0));
           if (event.event === "done") {
             // A stop or a shutdown that lands after the graph's last step (while `done` is on its way)
             // stops nothing: the run finished. A failed write is still a failed write.
@@ -240,6 +259,11 @@ export class RunService {
             // Stopped by the server (shutting down, a failed write) or at the user's request: the client is told why.
             if (reason instanceof ShutdownError || reason instanceof WriteFailedError || reason instanceof StopRequestedError) publishError(reason);
             if (reason instanceof WriteFailedError) recorder?.failed(reason.message);
+            // What the calls used and cost, in all and by participant and stage: the last word before `done`.
+            if (meter && meter.report.total.calls > 0) {
+              recorder?.usage(meter.report);
+              publish({ event: "usage", data: { ...meter.report, ...(budget === undefined ? {} : { budget_usd: budget }), simulated: this.facts.simulated, timestamp: new Date().toISOString() } });
+            }
             // The history is complete before `done`, so a client that then fetches the run finds all of it.
             const unsaved = await recorder?.finish(reason !== undefined);
             if (unsaved && !(reason instanceof WriteFailedError)) publishError(unsaved);
@@ -250,6 +274,7 @@ export class RunService {
         // The history (written before `done`) answers for the run from now on.
         this.owners.delete(`run:${runId}`);
         this.owners.delete(`thread:${threadId}`);
+        this.costs?.meters.close(runId);
         finish();
         release();
         filing.quota?.();
@@ -267,7 +292,8 @@ export class RunService {
  * runs' events in this process's memory and, with Redis, in the shared log, and the history.
  */
 export function createRunService(deps: AppDeps, options: { checkpointer?: BaseCheckpointSaver; history?: HistoryStore } = {}): RunService {
-  const graph = buildGraph(nodeDepsOf(deps), { checkpointer: options.checkpointer, settings: deps.settings });
+  const meters = new RunMeters();
+  const graph = buildGraph({ ...nodeDepsOf(deps), models: meters.wrap(deps.models) }, { checkpointer: options.checkpointer, settings: deps.settings });
   const local = new MemoryEventLog({ ttlMs: deps.settings.eventLogTtlMs, maxBytes: EVENT_LOG_MAX_BYTES });
   const hub = new RunHub(local, deps.events, deps.settings.resumeGraceMs);
   const limits = new RunLimits(deps.settings.runsPerMinute, deps.settings.maxConcurrentRuns);
@@ -275,5 +301,6 @@ export function createRunService(deps: AppDeps, options: { checkpointer?: BaseCh
   if (options.checkpointer instanceof WriteBehindSaver) options.checkpointer.onFailure((threadId, err) => hub.abortThread(threadId, err));
   // Another instance was asked to stop a run that this one runs.
   deps.events?.onStopRequest?.((runId) => hub.stopHere(runId, new StopRequestedError()));
-  return new RunService(graph, hub, options.history, deps.log ?? stderrLog, limits, { simulated: deps.models.simulated });
+  const costs = { meters, prices: deps.settings.prices, internalModel: deps.settings.oneseekModel, maxCostUsd: deps.settings.maxCostUsd };
+  return new RunService(graph, hub, options.history, deps.log ?? stderrLog, limits, { simulated: deps.models.simulated }, costs);
 }

@@ -105,6 +105,8 @@ const EnvSchema = z.object({
   EVENT_LOG_TTL_MS: positiveInt("EVENT_LOG_TTL_MS").default(3_600_000),
   /** Longest a `GET …/events` connection is kept open before the server ends it (0: no limit); EventSource reconnects. */
   SSE_MAX_CONNECTION_MS: number("SSE_MAX_CONNECTION_MS").min(0).default(0),
+  /** The most one run may cost, in USD (a run's `max_cost_usd` overrides it); absent → no limit. */
+  DEBATT_MAX_COST_USD: z.coerce.number({ error: "DEBATT_MAX_COST_USD must be a number of US dollars, e.g. 0.50" }).positive("DEBATT_MAX_COST_USD must be more than 0").optional(),
   /** How the OpenAI-compatible endpoint sends a deliberation's progress: `reasoning_content`, a `<think>` block in the content, or not at all. */
   DEBATT_OPENAI_PROGRESS: z.enum(["reasoning", "think", "none"], { error: "DEBATT_OPENAI_PROGRESS must be reasoning, think or none" }).default("reasoning"),
 });
@@ -158,6 +160,7 @@ const SettingsSchema = EnvSchema.superRefine((e, ctx) => {
   eventLogTtlMs: e.EVENT_LOG_TTL_MS,
   sseMaxConnectionMs: e.SSE_MAX_CONNECTION_MS,
   openaiProgress: e.DEBATT_OPENAI_PROGRESS,
+  maxCostUsd: e.DEBATT_MAX_COST_USD,
 }));
 
 /** Process-wide settings read from the environment (see EnvSchema for each one's variable and default). */
@@ -242,6 +245,8 @@ export function runConfigSchema(settings: RunDefaults) {
     max_response_tokens: z.number().int().min(16).max(8_000).default(800).describe("Token budget per answer"),
     /** Prompt texts for this run only, by registry key; they win over stored overrides. */
     prompt_overrides: z.record(z.string(), z.string()).default({}).describe("Prompt texts for this run, by registry key (e.g. debate.round.1.introduction)"),
+    /** The most this run may cost, in USD: once spent, no new model call starts and the run ends with `budget_exceeded`. */
+    max_cost_usd: z.number().positive().max(10_000).optional().describe("The most this run may cost in USD (default DEBATT_MAX_COST_USD; unset: no limit)"),
     /** The deliberation formats' options (their requests' `modeConfig`). */
     mode_config: FormatOptionsSchema.default({}).describe("/vote, /revise, /deep, /council: models, chairman, timeoutMs and each format's options"),
   });

@@ -32,6 +32,7 @@ export const ERROR_CODES = [
   "all_debaters_failed",
   "all_judges_failed",
   // Model calls.
+  "budget_exceeded",
   "timeout",
   "cancelled",
   "model_error",
@@ -158,5 +159,15 @@ export class ConfigError extends DebattError {
 export class WriteFailedError extends DebattError {
   constructor(what: string, cause: unknown) {
     super("write_failed", `${what} could not be written (${(cause as Error)?.message ?? String(cause)}); the run stops here, what was shown is kept, and it can be resumed from its last saved step once the database can be written again`, { cause });
+  }
+}
+
+/**
+ * A run whose budget is spent: no new model call starts, and the run ends with this error,
+ * keeping what was done. Nodes let it through like a cancellation.
+ */
+export class BudgetExceededError extends DebattError {
+  constructor(budgetUsd: number, spentUsd: number) {
+    super("budget_exceeded", `the run's budget of $${budgetUsd} is spent ($${spentUsd.toFixed(4)} so far): no new model call is made; what was done is kept`);
   }
 }

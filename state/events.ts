@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { UsageReportSchema } from "./usage.js";
 import { CouncilResultSchema, BranchSchema, JudgeRoundSchema } from "./council.js";
 import { DebateResultsSchema } from "./debate.js";
 import { DebaterTurnSchema, DeepOutputSchema, ModeratorAssessmentSchema } from "./deep.js";
@@ -245,10 +246,11 @@ export interface GraphEvent<N extends EventName = EventName> {
 
 /**
  * The schema of a client event (kebab-case name) that refuses extra fields, or undefined for a
- * name the graph does not emit. Tests hold every payload to it.
+ * name neither the graph nor the stream sends. Tests hold every payload to it.
  */
 export function strictEventSchema(kebabName: string): z.ZodType | undefined {
-  const schema = (EventSchemas as Record<string, z.ZodType>)[kebabName.replace(/-/g, "_")];
+  const name = kebabName.replace(/-/g, "_");
+  const schema = (EventSchemas as Record<string, z.ZodType>)[name] ?? (StreamEventSchemas as Record<string, z.ZodType>)[name];
   // The union members are declared strict already.
   return schema instanceof z.ZodObject ? schema.strict() : schema;
 }
@@ -257,6 +259,13 @@ export function strictEventSchema(kebabName: string): z.ZodType | undefined {
 export const StreamEventSchemas = {
   /** The conversation and the run, before anything else (resume with the run id). */
   metadata: z.object({ thread_id: z.string(), run_id: z.string(), ...stamp }),
+  /**
+   * What the run's model calls used and cost, in all, by participant and by stage (a run that
+   * made no model call sends none), just before `done`. `cost_usd` adds up the costs that are
+   * known; `unpriced_calls` counts the calls whose cost is not (no price for the model, or a call
+   * that failed before its provider said).
+   */
+  usage: UsageReportSchema.extend({ budget_usd: z.number().optional(), simulated: z.boolean(), ...stamp }),
   /** The last event of every stream. */
   done: z.object({ ...stamp }),
 } as const;

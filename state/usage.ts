@@ -1,3 +1,4 @@
+import type { AIMessage } from "@langchain/core/messages";
 import { z } from "zod";
 
 /**
@@ -69,4 +70,78 @@ export function usageOfCall(model: string, tokens: CallTokens, prices: PriceTabl
     cost_usd: cost ?? 0,
     unpriced_calls: cost === undefined ? 1 : 0,
   });
+}
+
+/**
+ * Tokens in a text, estimated at four characters a token (the usual figure for English and
+ * Swedish with the GPT and Claude tokenizers): for the simulated provider and the estimate before
+ * a run, never in place of a provider's own count.
+ */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+/** What a run used: in all, by participant (the internal model's tasks by their phase) and by stage. */
+export interface UsageReport {
+  total: Usage;
+  by_participant: Record<string, Usage>;
+  by_stage: Record<string, Usage>;
+}
+
+/** The zod schema of a usage, for events and stored rows. */
+export const UsageSchema = z
+  .object({
+    calls: z.number().int(),
+    input_tokens: z.number().int(),
+    output_tokens: z.number().int(),
+    cached_tokens: z.number().int(),
+    cost_usd: z.number(),
+    unpriced_calls: z.number().int(),
+  })
+  .strict();
+
+/** The zod schema of a run's usage report. */
+export const UsageReportSchema = z
+  .object({ total: UsageSchema, by_participant: z.record(z.string(), UsageSchema), by_stage: z.record(z.string(), UsageSchema) })
+  .strict();
+
+/** Nothing used yet, by anyone. */
+export function emptyReport(): UsageReport {
+  return { total: NO_USAGE, by_participant: {}, by_stage: {} };
+}
+
+/** A report with one more call's usage, counted for its participant and stage. */
+export function addToReport(report: UsageReport, who: string, stage: string, usage: Usage): UsageReport {
+  return {
+    total: addUsage(report.total, usage),
+    by_participant: { ...report.by_participant, [who]: addUsage(report.by_participant[who] ?? NO_USAGE, usage) },
+    by_stage: { ...report.by_stage, [stage]: addUsage(report.by_stage[stage] ?? NO_USAGE, usage) },
+  };
+}
+
+/** Two reports together (a resumed run's and the first attempt's). */
+export function addReports(a: UsageReport, b: UsageReport): UsageReport {
+  const merge = (x: Record<string, Usage>, y: Record<string, Usage>) => {
+    const out = { ...x };
+    for (const [k, u] of Object.entries(y)) out[k] = addUsage(out[k] ?? NO_USAGE, u);
+    return out;
+  };
+  return { total: addUsage(a.total, b.total), by_participant: merge(a.by_participant, b.by_participant), by_stage: merge(a.by_stage, b.by_stage) };
+}
+
+/**
+ * What a model call's answer says it used: the tokens LangChain read from the provider's
+ * `usage` (cached input tokens among them) and, when the provider gives it (OpenRouter's
+ * `usage.cost`), its cost in USD. Undefined when the provider reported nothing.
+ */
+export function callTokensOf(message: AIMessage): CallTokens | undefined {
+  const usage = message.usage_metadata;
+  if (!usage) return undefined;
+  const raw = (message.response_metadata as { usage?: { cost?: unknown } } | undefined)?.usage;
+  return {
+    input_tokens: usage.input_tokens,
+    output_tokens: usage.output_tokens,
+    cached_tokens: usage.input_token_details?.cache_read ?? 0,
+    ...(typeof raw?.cost === "number" ? { cost_usd: raw.cost } : {}),
+  };
 }

@@ -236,7 +236,12 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
       synthesis: await page.locator(".arena .synthesis").innerText(),
       ballots: await page.locator(".ballots > li").count(),
       round2: await page.locator('.card[data-participant="call_claude"] .answer').innerText(),
+      usage: await page.locator(".note.run-cost").innerText(),
+      cardCost: await page.locator('.card[data-participant="call_claude"] .cost').innerText(),
     };
+    // What the run used: every call, simulated (so no cost), and each card's share in tokens.
+    expect(live.usage).toMatch(/^Kostnad: \d+ modellanrop · \d+ token in, \d+ ut · simulerat, ingen kostnad$/);
+    expect(live.cardCost).toMatch(/^Totalt: \d+ token$/);
     await page.goto(`${page.url().split("#")[0]}#history`);
     await page.locator(".conversations li a").first().click();
     await page.locator(".arena .winner").waitFor();
@@ -246,6 +251,8 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(await page.locator(".ballots > li").count()).toBe(live.ballots);
     expect(await page.locator(".tab.done").count()).toBe(4);
     expect(await page.locator('.card[data-participant="call_claude"] .answer').innerText()).toBe(live.round2);
+    expect(await page.locator(".note.run-cost").innerText()).toBe(live.usage);
+    expect(await page.locator('.card[data-participant="call_claude"] .cost').innerText()).toBe(live.cardCost);
     expect(await page.locator("body").innerText()).not.toContain("debate_analysis");
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 
@@ -253,10 +260,13 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     await ask(page, "/compare Hur lär jag mig TypeScript?");
     await page.locator(".compare .note[role=status]").waitFor({ timeout: 60_000 });
     const answers = await page.locator(".compare .card .answer").allInnerTexts();
+    const costs = await page.locator(".compare .card .cost").allInnerTexts();
+    expect(costs.length).toBe(answers.length);
     await page.goto(`${page.url().split("#")[0]}#history`);
     await page.locator(".conversations li a").first().click();
     await page.locator(".compare .card").first().waitFor();
     expect(await page.locator(".compare .card .answer").allInnerTexts()).toEqual(answers);
+    expect(await page.locator(".compare .card .cost").allInnerTexts()).toEqual(costs);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     expect(errors).toEqual([]);
   }, 120_000);
@@ -319,7 +329,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
           }
         };
         const names = ["metadata", "debate-init", "debate-round-start", "debate-participant-start", "debate-participant-delta", "debate-participant-end", "debate-round-end"];
-        for (const name of [...names, "debate-vote-result", "debate-results", "text-delta", "debate-synthesis-complete", "error", "done"]) {
+        for (const name of [...names, "debate-vote-result", "debate-results", "text-delta", "debate-synthesis-complete", "error", "usage", "done"]) {
           source.addEventListener(name, on as EventListener);
         }
       });

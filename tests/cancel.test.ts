@@ -41,7 +41,7 @@ describe("stop means stop", () => {
       const stopped = await stopping!;
       expect(stopped.status).toBe(202);
       expect(await stopped.json()).toEqual({ run_id: runId, status: "stopping" });
-      expect(events.slice(-2).map((e) => [e.event, e.data.code])).toEqual([["error", "cancelled"], ["done", undefined]]);
+      expect(events.slice(-3).map((e) => [e.event, e.data.code])).toEqual([["error", "cancelled"], ["usage", undefined], ["done", undefined]]);
       // The turn in flight was aborted, and no call started after it.
       const callsThen = models.calls.length;
       expect(models.calls.at(-1)!.aborted).toBe(true);
@@ -165,7 +165,7 @@ describe.skipIf(!binary)(`stopping a run from another instance${binary ? "" : " 
     try {
       const { events, runId, stopped } = await stopFromB();
       expect(stopped.status).toBe(202);
-      expect(events.slice(-2).map((e) => [e.event, e.data.code])).toEqual([["error", "cancelled"], ["done", undefined]]);
+      expect(events.slice(-3).map((e) => [e.event, e.data.code])).toEqual([["error", "cancelled"], ["usage", undefined], ["done", undefined]]);
       expect(events.filter((e) => e.event === "debate-participant-end")).toHaveLength(1);
       expect(a.models.calls.at(-1)!.aborted).toBe(true);
       // The run has ended for B too.
@@ -190,7 +190,7 @@ describe.skipIf(!binary)(`stopping a run from another instance${binary ? "" : " 
         }
       });
       expect((await stopping!).status).toBe(202);
-      expect(events.slice(-2).map((e) => [e.event, e.data.code])).toEqual([["error", "cancelled"], ["done", undefined]]);
+      expect(events.slice(-3).map((e) => [e.event, e.data.code])).toEqual([["error", "cancelled"], ["usage", undefined], ["done", undefined]]);
       expect(a.models.calls.at(-1)!.aborted).toBe(true);
     } finally {
       admin.disconnect();
@@ -235,7 +235,7 @@ describe.skipIf(!binary)(`stopping a run from another instance${binary ? "" : " 
     try {
       const { events, stopped } = await stopFromB();
       expect(stopped.status).toBe(202);
-      expect(events.slice(-2).map((e) => [e.event, e.data.code])).toEqual([["error", "cancelled"], ["done", undefined]]);
+      expect(events.slice(-3).map((e) => [e.event, e.data.code])).toEqual([["error", "cancelled"], ["usage", undefined], ["done", undefined]]);
     } finally {
       await close();
     }

@@ -224,7 +224,7 @@ describe("/deep: the debate loop", () => {
     const server = await startApp(deps);
     try {
       const { events } = await readSse(await postDeliberate(server.url, { question: "Q?", mode: "deep", modeConfig: { models: ["call_grok", "call_claude"], maxRounds: 2 } }));
-      expect(events.map((e) => e.event).filter((n) => n !== "answer-delta").slice(-3)).toEqual(["title-complete", "complete", "done"]);
+      expect(events.map((e) => e.event).filter((n) => n !== "answer-delta").slice(-4)).toEqual(["title-complete", "complete", "usage", "done"]);
       const bad = await postDeliberate(server.url, { question: "Q?", mode: "deep", modeConfig: { maxRounds: 7 } });
       expect(bad.status).toBe(400);
       expect((await bad.json()).error.message).toMatch(/modeConfig.maxRounds: Too big/);

@@ -56,7 +56,7 @@ describe("the MCP server over streamable HTTP, through the SDK's own client", ()
   });
 
   it("runs /vote: progress while it deliberates, the winner's answer as text, the outcome as structured content, filed in the history", async () => {
-    const { connect, stored } = await serve();
+    const { connect, stored, models } = await serve();
     const { client } = await connect();
     const progress: string[] = [];
     const result = await client.callTool({ name: "vote", arguments: { question: "Which language suits web APIs best?", participants: THREE } }, undefined, {
@@ -75,6 +75,10 @@ describe("the MCP server over streamable HTTP, through the SDK's own client", ()
     expect(answer.status).toBe("complete");
     expect(answer.conversationId).toBe(outcome.conversation_id);
     expect(textOf(result).trim()).toBe(answer.content.trim());
+    // What it used: every model call counted (the scripted models report no tokens: unpriced).
+    const usage = (result.structuredContent as { usage: { total: { calls: number; unpriced_calls: number } } }).usage;
+    expect(usage.total.calls).toBe(models.calls.length);
+    expect(usage.total.unpriced_calls).toBe(models.calls.length);
     // The deliberation came as progress, in the question's language: who answered and who won.
     const told = progress.join("\n");
     for (const name of ["Grok", "Claude", "ChatGPT"]) expect(told).toContain(name);

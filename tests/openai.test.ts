@@ -3,7 +3,7 @@ import { MemorySaver } from "@langchain/langgraph";
 import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Settings } from "../state/config.js";
-import { withOverrides, type Script } from "./support/fake-model.js";
+import { defaultScript, withOverrides, type Script } from "./support/fake-model.js";
 import { testDeps } from "./support/harness.js";
 import { sqliteHistory, type TestHistory } from "./support/history-db.js";
 import { startApp } from "./support/http.js";
@@ -85,6 +85,27 @@ describe("the OpenAI-compatible endpoint, through the official openai client", (
     expect(synthesis).toContain("debate-arena-data");
     expect(content).not.toContain("debate-arena-data");
     expect(content.trim()).toBe(synthesis.slice(synthesis.indexOf("```\n", 3) + 4).trim());
+  });
+
+  it("reports what the run used: a last chunk with usage when stream_options.include_usage asks, and usage on a whole answer", async () => {
+    // Every call reports 100 tokens in (40 cached), 10 out, and a cost of a tenth of a cent.
+    const reporting = withOverrides((req, i, messages) => {
+      const step = defaultScript(req, i, messages);
+      return { ...(typeof step === "string" ? { text: step } : step), usage: { input: 100, output: 10, cached: 40, cost: 0.001 } };
+    });
+    const { client, models } = await serve({ script: reporting });
+    const stream = await client.chat.completions.create({ model: "debatt-vote", stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: "Which?" }], participants: THREE } as OpenAI.ChatCompletionCreateParamsStreaming);
+    const chunks = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    const last = chunks.at(-1)!;
+    expect(last.choices).toEqual([]);
+    const calls = models.calls.length;
+    expect(last.usage).toMatchObject({ prompt_tokens: 100 * calls, completion_tokens: 10 * calls, total_tokens: 110 * calls, prompt_tokens_details: { cached_tokens: 40 * calls }, model_calls: calls });
+    expect((last.usage as unknown as { cost: number }).cost).toBeCloseTo(0.001 * calls, 10);
+    // Only the last chunk carries usage, and only when asked for.
+    expect(chunks.slice(0, -1).every((c) => !c.usage)).toBe(true);
+    const whole = await client.chat.completions.create({ model: "debatt-compare", messages: [{ role: "user", content: "Tabs?" }], participants: THREE } as OpenAI.ChatCompletionCreateParamsNonStreaming);
+    expect(whole.usage).toMatchObject({ prompt_tokens: 300, completion_tokens: 30, total_tokens: 330, model_calls: 3 });
   });
 
   it("sends the progress as a <think> block in the content with DEBATT_OPENAI_PROGRESS=think, and not at all with none", async () => {

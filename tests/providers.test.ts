@@ -1,7 +1,8 @@
 import { HumanMessage, type AIMessage } from "@langchain/core/messages";
 import { afterEach, describe, expect, it } from "vitest";
 import { streamMessage } from "../nodes/shared/model-call.js";
-import { callTokensOf, OpenAIModelFactory } from "../providers/openai.js";
+import { OpenAIModelFactory } from "../providers/openai.js";
+import { callTokensOf } from "../state/usage.js";
 import { loadSettings } from "../state/config.js";
 import { defaultRoster } from "../state/participants.js";
 import { depsFromEnv } from "../service/deps.js";

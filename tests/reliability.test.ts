@@ -185,7 +185,7 @@ describe("SIGTERM during a debate", () => {
     });
 
     expect(await server.exited).toBe(0);
-    expect(events.at(-2)!.data).toMatchObject({ code: "shutting_down" });
+    expect(events.at(-3)!.data).toMatchObject({ code: "shutting_down" });
     expect(events.at(-1)!.event).toBe("done");
     expect(idsAreGapless(events)).toBe(true);
     expect(server.log()).toMatch(/cancelled 1 stream/);

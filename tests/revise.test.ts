@@ -382,7 +382,7 @@ describe("/revise over HTTP and in Studio", () => {
       expect(idsAreGapless(events)).toBe(true);
       const seq = events.map((e) => e.event).filter((n) => n !== "answer-delta");
       expect(seq.slice(0, 3)).toEqual(["metadata", "debate-start", "round1-start"]);
-      expect(seq.slice(-3)).toEqual(["title-complete", "complete", "done"]);
+      expect(seq.slice(-4)).toEqual(["title-complete", "complete", "usage", "done"]);
     } finally {
       await server.close();
     }

@@ -58,7 +58,7 @@ describe("the SSE chat stream", () => {
     const { events } = await readSse(await postChat(url, { message: "Hej, vad kan du?", threadId: "chat-1" }));
 
     expect(events[0].data.thread_id).toBe("chat-1");
-    expect(events.map((e) => e.event)).toEqual(["metadata", ...events.slice(1, -1).map(() => "text-delta"), "done"]);
+    expect(events.map((e) => e.event)).toEqual(["metadata", ...events.slice(1, -2).map(() => "text-delta"), "usage", "done"]);
     expect(events.map((e) => e.data.delta ?? "").join("")).toBe("Hello from the supervisor.");
   });
 

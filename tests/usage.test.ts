@@ -1,10 +1,15 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
-import { loadSettings } from "../state/config.js";
+import { MemorySaver } from "@langchain/langgraph";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadSettings, runConfigSchema, type Settings } from "../state/config.js";
 import { ConfigError } from "../state/errors.js";
-import { addUsage, NO_USAGE, usageOfCall, type PriceTable } from "../state/usage.js";
+import { addUsage, NO_USAGE, usageOfCall, type PriceTable, type UsageReport } from "../state/usage.js";
+import { defaultScript, type Script } from "./support/fake-model.js";
+import { testDeps } from "./support/harness.js";
+import { sqliteHistory } from "./support/history-db.js";
+import { postChat, readSse, startApp } from "./support/http.js";
 
 const PRICES: PriceTable = { "openai/gpt-4o": { input: 2.5, output: 10, cached_input: 1.25 }, "anthropic/claude-sonnet-4.5": { input: 3, output: 15 } };
 
@@ -58,5 +63,88 @@ describe("MODEL_PRICES", () => {
     expect(refusal('{"m": {"input": -1, "output": 2}}')).toMatch(/MODEL_PRICES:[^]*input/);
     expect(refusal('{"m": {"input": 1}}')).toMatch(/MODEL_PRICES:[^]*output/);
     expect(refusal('{"m": {"input": 1, "output": 2, "currency": "EUR"}}')).toMatch(/MODEL_PRICES:[^]*currency/);
+  });
+});
+
+describe("what a run's model calls used and cost", () => {
+  const THREE = ["call_grok", "call_claude", "call_gpt"];
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+  });
+
+  /**
+   * Models that report usage as providers do: Grok tokens only (priced by the table), Claude
+   * tokens and OpenRouter's cost, ChatGPT and the internal model tokens only with no price.
+   */
+  const reporting: Script = (req, i, messages) => {
+    const step = defaultScript(req, i, messages);
+    const s = typeof step === "string" ? { text: step } : step;
+    const who = req.participant?.key;
+    const usage = who === "call_claude" ? { input: 2000, output: 200, cost: 0.01 } : who === "call_grok" ? { input: 1000, output: 100, cached: 400 } : { input: 500, output: 50 };
+    return { ...s, usage };
+  };
+  const GROK_PRICE = { "x-ai/grok-4": { input: 3, output: 15, cached_input: 0.75 } };
+
+  async function serve(settings: Partial<Settings> = {}, script: Script = reporting) {
+    const db = await sqliteHistory();
+    closers.push(() => db.close());
+    const made = testDeps({ script, settings: { prices: GROK_PRICE, ...settings } });
+    const server = await startApp(made.deps, { history: db.history, checkpointer: new MemorySaver() });
+    closers.push(server.close);
+    return { server, models: made.models };
+  }
+
+  it("sends a usage event before done: every call counted, priced by the provider's cost or the table, by participant and stage; the history keeps it", async () => {
+    const { server, models } = await serve();
+    const { events } = await readSse(await postChat(server.url, { message: "/vote Which language suits web APIs best?", participants: THREE }));
+    expect(events.slice(-2).map((e) => e.event)).toEqual(["usage", "done"]);
+    const usage = events.at(-2)!.data as UsageReport & { simulated: boolean };
+    const grokCalls = models.calls.filter((c) => c.participant === "call_grok").length;
+    const claudeCalls = models.calls.filter((c) => c.participant === "call_claude").length;
+    expect(grokCalls).toBeGreaterThan(1);
+    expect(usage.total.calls).toBe(models.calls.length);
+    expect(usage.by_participant.Grok).toMatchObject({ calls: grokCalls, input_tokens: 1000 * grokCalls, cached_tokens: 400 * grokCalls, unpriced_calls: 0 });
+    expect(usage.by_participant.Grok.cost_usd).toBeCloseTo((grokCalls * (600 * 3 + 400 * 0.75 + 100 * 15)) / 1e6, 10);
+    expect(usage.by_participant.Claude.cost_usd).toBeCloseTo(0.01 * claudeCalls, 10);
+    // ChatGPT's and the internal model's calls have no price: counted as unpriced, not as free.
+    expect(usage.total.unpriced_calls).toBe(models.calls.length - grokCalls - claudeCalls);
+    expect(usage.total.cost_usd).toBeCloseTo(usage.by_participant.Grok.cost_usd + usage.by_participant.Claude.cost_usd, 10);
+    expect(Object.keys(usage.by_stage)).toEqual(expect.arrayContaining(["answer", "ballot"]));
+    expect(Object.values(usage.by_stage).reduce((n, u) => n + u.calls, 0)).toBe(usage.total.calls);
+    expect(usage.simulated).toBe(false);
+    // The history answers with the same figures.
+    const runId = events.find((e) => e.event === "metadata")!.data.run_id;
+    const stored = (await (await fetch(`${server.url}/api/v1/debates/${runId}`)).json()) as { usage: UsageReport; mode: string };
+    expect(stored.mode).toBe("vote");
+    expect(stored.usage).toEqual({ total: usage.total, by_participant: usage.by_participant, by_stage: usage.by_stage });
+  });
+
+  it("stops a run once its budget is spent: no new call starts, error budget_exceeded, usage and done, and what was said is kept", async () => {
+    // Every call costs a cent; the budget allows two and a half.
+    const cent: Script = (req, i, messages) => {
+      const step = defaultScript(req, i, messages);
+      return { ...(typeof step === "string" ? { text: step } : step), usage: { input: 100, output: 10, cost: 0.01 } };
+    };
+    const { server, models } = await serve({ maxCostUsd: 0.025 }, cent);
+    const { events } = await readSse(await postChat(server.url, { message: "/debatt Should AI be regulated?", participants: THREE }));
+    expect(models.calls).toHaveLength(3);
+    const tail = events.slice(-3);
+    expect(tail.map((e) => e.event)).toEqual(["error", "usage", "done"]);
+    expect(tail[0].data.code).toBe("budget_exceeded");
+    expect(tail[1].data.total).toMatchObject({ calls: 3, cost_usd: 0.03 });
+    expect(tail[1].data.budget_usd).toBe(0.025);
+    const runId = events.find((e) => e.event === "metadata")!.data.run_id;
+    const stored = (await (await fetch(`${server.url}/api/v1/debates/${runId}`)).json()) as { status: string; error: string; result: { rounds: { answers: { status: string }[] }[] } };
+    expect(stored.status).toBe("error");
+    expect(stored.error).toContain("budget");
+    // The three answers that were paid for are kept whole.
+    expect(stored.result.rounds[0].answers.map((a) => a.status)).toEqual(["ok", "ok", "ok"]);
+  });
+
+  it("takes a run's own max_cost_usd over DEBATT_MAX_COST_USD", () => {
+    expect(loadSettings({ DEBATT_MAX_COST_USD: "0.5" }).maxCostUsd).toBe(0.5);
+    expect(() => loadSettings({ DEBATT_MAX_COST_USD: "-1" })).toThrow(/DEBATT_MAX_COST_USD/);
+    expect(runConfigSchema({ responseTimeoutMs: 1, voteTimeoutMs: 1 }).safeParse({ max_cost_usd: 0 }).success).toBe(false);
   });
 });

@@ -81,7 +81,7 @@ describe("audio export", () => {
       if (e.event === "debate-voice-chunk" && nextSpeaker && !stopping) stopping = fetch(`${app.url}/api/v1/debates/${debateId}/cancel`, { method: "POST" });
     });
     expect((await stopping!).status).toBe(202);
-    expect(events.at(-2)).toMatchObject({ event: "error", data: { code: "cancelled" } });
+    expect(events.at(-3)).toMatchObject({ event: "error", data: { code: "cancelled" } });
     // Speech still in flight when the run stopped is not added afterwards: the export completes.
     await new Promise((resolve) => setTimeout(resolve, 400));
     const res = await fetch(`${app.url}/api/v1/debates/${debateId}/audio.wav`);

@@ -434,7 +434,7 @@ describe("/vote over HTTP", () => {
       const seq = events.map((e) => e.event).filter((n) => n !== "answer-delta");
       expect(seq[0]).toBe("metadata");
       expect(seq.slice(1, 4)).toEqual(["vote-start", "stage1-start", "stage1-complete"]);
-      expect(seq.slice(-3)).toEqual(["title-complete", "complete", "done"]);
+      expect(seq.slice(-4)).toEqual(["title-complete", "complete", "usage", "done"]);
       const start = events.find((e) => e.event === "vote-start")!.data as Record<string, any>;
       // Model ids not on the roster are asked as they are; the roster's Gemini is matched by its id.
       expect(start.participants.map((p: { model: string }) => p.model)).toEqual(["anthropic/claude-opus-4-6", "openai/o3", "google/gemini-2.5-pro", "perplexity/sonar-pro"]);

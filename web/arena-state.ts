@@ -1,5 +1,5 @@
 import type { EventPayload } from "../state/events.js";
-import type { ClientEvent } from "../state/events.js";
+import type { ClientEvent, ClientPayload } from "../state/events.js";
 import type { CardRound } from "./card.js";
 import type { Reason } from "../state/errors.js";
 import { reduceDeliberation, type DeliberationState } from "./deliberation-state.js";
@@ -50,6 +50,8 @@ export interface ArenaState {
   /** Plain chat answer (not a debate). */
   chat: string;
   error?: { message: string; code: string; reason?: Reason };
+  /** What the run's model calls used and cost (the `usage` event before `done`). */
+  usage?: ClientPayload<"usage">;
   done: boolean;
   /** Raw synthesis text as streamed, before the arena block is cut out. */
   rawSynthesis: string;
@@ -167,6 +169,8 @@ export function reduce(s: ArenaState, e: ClientEvent): ArenaState {
       return s.compare ? { ...s, compare: { ...s.compare, complete: true } } : s;
     case "error":
       return { ...s, error: { message: e.data.message, code: e.data.code, ...(e.data.reason ? { reason: e.data.reason } : {}) } };
+    case "usage":
+      return { ...s, usage: e.data };
     case "done":
       return { ...s, done: true, speaking: undefined };
     default: {

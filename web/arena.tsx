@@ -2,7 +2,7 @@ import { ROUND_TYPES } from "../state/formats.js";
 import MarkdownIt from "markdown-it";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { useT } from "./i18n.js";
-import { seconds } from "../state/messages/index.js";
+import { seconds, usageBrief } from "../state/messages/index.js";
 import { progress, type ArenaState, type Card, type CompareState } from "./arena-state.js";
 
 /** The participants' colours, by key without `call_`. */
@@ -68,7 +68,7 @@ export function Arena({ s, voiceSpeaker }: { s: ArenaState; voiceSpeaker?: strin
       </div>
       <div class="cards">
         {s.participants.map((p) => (
-          <ParticipantCard card={s.cards[p.key]} round={shownRound} speaking={s.speaking === p.display} heard={voiceSpeaker === p.display} />
+          <ParticipantCard card={s.cards[p.key]} round={shownRound} speaking={s.speaking === p.display} heard={voiceSpeaker === p.display} cost={s.usage && costOf(t, s.usage, p.display)} />
         ))}
       </div>
       {(s.votes.length > 0 || s.results) && <Votes s={s} />}
@@ -79,7 +79,7 @@ export function Arena({ s, voiceSpeaker }: { s: ArenaState; voiceSpeaker?: strin
 }
 
 /** One participant: its answer in the shown round, expanded while it speaks. */
-function ParticipantCard({ card, round, speaking, heard }: { card: Card; round: number; speaking: boolean; heard: boolean }) {
+function ParticipantCard({ card, round, speaking, heard, cost }: { card: Card; round: number; speaking: boolean; heard: boolean; cost?: string }) {
   const t = useT();
   const answer = card.rounds[round];
   const [manual, setManual] = useState<boolean | null>(null);
@@ -107,9 +107,20 @@ function ParticipantCard({ card, round, speaking, heard }: { card: Card; round: 
       {answer && (
         <p class={`answer${expanded ? "" : " clipped"}`}>{failed ? <FailedText text={answer.text} error={answer.error} /> : answer.text || "…"}</p>
       )}
-      {answer?.status === "ok" && <footer>{t("card.stats", { words: answer.wordCount ?? 0, seconds: seconds(answer.latencyMs ?? 0) })}</footer>}
+      {(answer?.status === "ok" || cost) && (
+        <footer>
+          {answer?.status === "ok" && t("card.stats", { words: answer.wordCount ?? 0, seconds: seconds(answer.latencyMs ?? 0) })}
+          {cost && <span class="cost">{t("usage.card", { cost })}</span>}
+        </footer>
+      )}
     </article>
   );
+}
+
+/** What a participant's calls in the whole run cost, for its card; undefined when it made none. */
+function costOf(t: ReturnType<typeof useT>, usage: NonNullable<ArenaState["usage"]>, display: string): string | undefined {
+  const u = usage.by_participant[display];
+  return u && usageBrief(t, u, usage.simulated);
 }
 
 /** Round 4: bars per participant, each voter's motivation and bullets. */
@@ -178,7 +189,7 @@ function FailedText({ text, error }: { text?: string; error?: string }) {
 }
 
 /** /compare: every model's answer side by side, streaming in parallel (`ended`: see DeliberationView). */
-export function CompareView({ c, simulated, ended }: { c: CompareState; simulated?: boolean; ended: boolean }) {
+export function CompareView({ c, simulated, ended, usage }: { c: CompareState; simulated?: boolean; ended: boolean; usage?: ArenaState["usage"] }) {
   const t = useT();
   return (
     <section class="arena compare" aria-label={t("compare.label", { question: c.question })}>
@@ -192,6 +203,7 @@ export function CompareView({ c, simulated, ended }: { c: CompareState; simulate
         {c.participants.map((p) => {
           const a = c.answers[p.key];
           const failed = a?.status === "error";
+          const cost = usage && costOf(t, usage, p.display);
           return (
             <article class={`card${a?.status === "speaking" && !ended ? " speaking" : ""}${failed ? " failed" : ""}`} style={{ "--accent": colorOf(p.key) }} data-participant={p.key}>
               <header>
@@ -200,7 +212,12 @@ export function CompareView({ c, simulated, ended }: { c: CompareState; simulate
                 {failed && <span class="badge error">{t("card.failed")}</span>}
               </header>
               <p class="answer">{failed ? <FailedText text={a.text} error={a.error} /> : a?.text || "…"}</p>
-              {a?.status === "ok" && <footer>{t("card.stats", { words: a.wordCount ?? 0, seconds: seconds(a.latencyMs ?? 0) })}</footer>}
+              {(a?.status === "ok" || cost) && (
+                <footer>
+                  {a?.status === "ok" && t("card.stats", { words: a.wordCount ?? 0, seconds: seconds(a.latencyMs ?? 0) })}
+                  {cost && <span class="cost">{t("usage.card", { cost })}</span>}
+                </footer>
+              )}
             </article>
           );
         })}

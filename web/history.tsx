@@ -1,5 +1,6 @@
 import { inWords, readApi } from "./api-error.js";
 import { LOCALES } from "../state/messages/index.js";
+import type { UsageReport } from "../state/usage.js";
 
 /** How the reader writes dates: the browser's own locale of the page's language (en-US, en-GB…), else the language's. */
 const dateLocale = (lang: keyof typeof LOCALES) => navigator.languages.find((l) => l.toLowerCase().startsWith(lang)) ?? LOCALES[lang];
@@ -25,6 +26,8 @@ export interface StoredMessage {
   /** An answer's format and full result, as its run stored them. */
   mode?: string;
   result?: unknown;
+  /** What the run's model calls used and cost (runs stored before it was recorded have none). */
+  usage?: UsageReport;
 }
 
 /** How the page names a stored mode (/revise is stored as "debate", its original name). */

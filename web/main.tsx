@@ -16,7 +16,7 @@ import { initialLang, LangContext, LangSwitch, rememberLang, useT } from "./i18n
 import type { Lang } from "../state/messages/index.js";
 import { commandFormatOf } from "../state/commands.js";
 import { FORMATS, formatOfStoredMode, threadKindOf, type FormatId } from "../state/formats.js";
-import { errorWords, usageHelp } from "../state/messages/index.js";
+import { errorWords, usageHelp, usageWords } from "../state/messages/index.js";
 import type { Reason } from "../state/errors.js";
 import "./styles.css";
 
@@ -69,7 +69,10 @@ function App({ conversation }: { conversation?: string }) {
             if (m.role === "user") return { id: nextId++, role: "user", text: m.content };
             // The run's own view, replayed from what it stored; the text alone for chat.
             const events = storedEvents(m.id, m.mode, m.result, c!.messages[i - 1]?.content ?? "", i === 1 ? (c!.title ?? undefined) : undefined);
-            return { id: nextId++, role: "assistant", text: m.content, stored: m, ...(events ? { arena: events.reduce(reduce, emptyArena()) } : {}) };
+            const arena = events?.reduce(reduce, emptyArena());
+            // What the run cost, as it was told live.
+            if (arena && m.usage) arena.usage = { ...m.usage, simulated: arena.simulated, timestamp: "" };
+            return { id: nextId++, role: "assistant", text: m.content, stored: m, ...(arena ? { arena } : {}) };
           }),
         );
       },
@@ -291,7 +294,12 @@ function Answer({ m, asked, retry }: { m: Message; asked: string; retry: (text: 
       )}
       {m.stored && a.voice && a.debateId && <StoredAudio id={a.debateId} />}
       {a.simulated && (a.deliberation || a.panel) && <p class="note simulated">{t("arena.simulated")}</p>}
-      {a.deliberation ? <DeliberationView s={a.deliberation} ended={a.done} /> : a.panel ? <PanelView s={a.panel} ended={a.done} /> : a.compare ? <CompareView c={a.compare} simulated={a.simulated} ended={a.done} /> : a.debateId ? <Arena s={a} voiceSpeaker={m.voice?.speaker} /> : a.chat ? <p class="chat">{a.chat}</p> : m.running ? <p class="note">{t("answer.pending")}</p> : null}
+      {a.deliberation ? <DeliberationView s={a.deliberation} ended={a.done} /> : a.panel ? <PanelView s={a.panel} ended={a.done} /> : a.compare ? <CompareView c={a.compare} simulated={a.simulated} ended={a.done} usage={a.usage} /> : a.debateId ? <Arena s={a} voiceSpeaker={m.voice?.speaker} /> : a.chat ? <p class="chat">{a.chat}</p> : m.running ? <p class="note">{t("answer.pending")}</p> : null}
+      {a.usage && (
+        <p class="note run-cost">
+          {t("usage.title")}: {usageWords(t, a.usage.total, { simulated: a.usage.simulated, budgetUsd: a.usage.budget_usd })}
+        </p>
+      )}
       {m.stored && <EndedNote m={m.stored} />}
       {a.error && USAGE_ERRORS.has(a.error.code) ? (
         <Usage asked={asked} code={a.error.code} />

@@ -1,7 +1,7 @@
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { AIMessage, BaseMessage, MessageContent } from "@langchain/core/messages";
-import { DebattError } from "../../state/errors.js";
+import { BudgetExceededError, DebattError } from "../../state/errors.js";
 
 /** Why a model call did not produce an answer. */
 export type ModelFailure = "timeout" | "cancelled" | "model_error";
@@ -40,7 +40,7 @@ export async function withTimeout<T>(
   try {
     return await Promise.race([fn(signal), stop]);
   } catch (err) {
-    if (err instanceof ModelCallError) throw err;
+    if (err instanceof ModelCallError || err instanceof BudgetExceededError) throw err;
     if (signal.aborted) throw failure();
     throw new ModelCallError("model_error", (err as Error)?.message ?? String(err));
   } finally {
@@ -49,9 +49,9 @@ export async function withTimeout<T>(
   }
 }
 
-/** Rethrows a cancelled run's error (the run stops); any other failure is the caller's to record. */
+/** Rethrows a cancelled run's error, or a spent budget's (the run stops); any other failure is the caller's to record. */
 export function rethrowIfCancelled(err: unknown): void {
-  if (err instanceof ModelCallError && err.code === "cancelled") throw err;
+  if ((err instanceof ModelCallError && err.code === "cancelled") || err instanceof BudgetExceededError) throw err;
 }
 
 /**

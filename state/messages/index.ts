@@ -1,6 +1,7 @@
 import { en, type MessageKey } from "./en.js";
 import { sv } from "./sv.js";
 import type { Reason } from "../errors.js";
+import type { Usage } from "../usage.js";
 import { FORMATS, type FormatId } from "../formats.js";
 
 export type { MessageKey } from "./en.js";
@@ -17,6 +18,11 @@ export const LOCALES: Record<Lang, string> = { en: "en-GB", sv: "sv-SE" };
 
 /** Numbers as each language writes them ("2.5" in English, "2,5" in Swedish), without grouping. */
 const NUMBERS = Object.fromEntries(LANGS.map((l) => [l, new Intl.NumberFormat(LOCALES[l], { maximumFractionDigits: 2, useGrouping: false })])) as Record<Lang, Intl.NumberFormat>;
+/** US dollars as each language writes them, with more decimals for the small sums model calls cost. */
+function usd(lang: Lang, value: number): string {
+  const digits = value === 0 || value >= 1 ? 2 : value >= 0.01 ? 4 : 6;
+  return new Intl.NumberFormat(LOCALES[lang], { style: "currency", currency: "USD", currencyDisplay: "narrowSymbol", minimumFractionDigits: 2, maximumFractionDigits: digits }).format(value);
+}
 /** The plural rules of each language, for `{n:one|other}`. */
 const PLURALS = Object.fromEntries(LANGS.map((l) => [l, new Intl.PluralRules(LOCALES[l])])) as Record<Lang, Intl.PluralRules>;
 
@@ -24,14 +30,16 @@ const PLURALS = Object.fromEntries(LANGS.map((l) => [l, new Intl.PluralRules(LOC
  * A catalogue text with its `{placeholders}` filled (a missing value leaves the placeholder); a
  * number is written the language's way, so round it first (see `seconds`). `{n:one|other}` is
  * the word for the number `n`: the first form for one (by the language's plural rules), the
- * second for any other count.
+ * second for any other count. A number named `usd…` is an amount of US dollars.
  */
 export function translate(lang: Lang, key: MessageKey, values: Record<string, string | number> = {}): string {
   return CATALOGUES[lang][key].replace(/\{(\w+)(?::([^|{}]*)\|([^{}]*))?\}/g, (whole, name: string, one?: string, other?: string) => {
     if (!(name in values)) return whole;
     const value = values[name];
     if (one !== undefined) return PLURALS[lang].select(Number(value)) === "one" ? one : other!;
-    return typeof value === "number" ? NUMBERS[lang].format(value) : value;
+    if (typeof value !== "number") return value;
+    // `{usd}` (and `{usd…}`) is an amount of US dollars.
+    return name.startsWith("usd") ? usd(lang, value) : NUMBERS[lang].format(value);
   });
 }
 
@@ -106,4 +114,28 @@ export function usageHelp(t: Translate, asked: string, code: string): { needs: s
     code === "missing_topic" && command ? t(format ? `usage.needs.${FORMATS[format].takes}` : "usage.needs.topic", { command }) : t("usage.emptyMessage");
   const shown: FormatId[] = format ? [format] : ["debatt", "compare", "vote"];
   return { needs, examples: shown.map((f) => `${FORMATS[f].command} ${t(`example.${f === "dvoice" ? "debatt" : f}`)}`) };
+}
+
+/**
+ * What a run's model calls used, in the reader's words: calls, tokens (cached among them) and the
+ * cost, which says so when some calls had no price, when it is unknown, or when the answers were
+ * simulated.
+ */
+export function usageWords(t: Translate, u: Usage, facts: { simulated: boolean; budgetUsd?: number }): string {
+  const cost = facts.simulated
+    ? t("usage.simulated")
+    : u.unpriced_calls === u.calls
+      ? t("usage.costUnknown")
+      : u.unpriced_calls > 0
+        ? t("usage.costPartial", { usd: u.cost_usd, n: u.unpriced_calls })
+        : t("usage.cost", { usd: u.cost_usd });
+  const budget = facts.budgetUsd === undefined ? "" : t("usage.budget", { usd: facts.budgetUsd });
+  const cached = u.cached_tokens > 0 ? t("usage.cached", { n: u.cached_tokens }) : "";
+  return t("usage.line", { calls: u.calls, input: u.input_tokens, output: u.output_tokens, cached, cost: `${cost}${budget}` });
+}
+
+/** What one participant's calls cost, briefly (a card's footer): the cost where it is known, else the tokens. */
+export function usageBrief(t: Translate, u: Usage, simulated: boolean): string {
+  if (simulated || u.unpriced_calls === u.calls) return t("usage.tokens", { n: u.input_tokens + u.output_tokens });
+  return t(u.unpriced_calls > 0 ? "usage.briefPartial" : "usage.cost", { usd: u.cost_usd });
 }

@@ -23,6 +23,8 @@ export interface Step {
   ignoreSignal?: boolean;
   /** With `error`: stream `text` first, then fail (a connection lost mid-answer). */
   failAfterText?: boolean;
+  /** What the provider reports the call used, in a last chunk (as ChatOpenAI reads `usage`); `cost` as OpenRouter's `usage.cost`. */
+  usage?: { input: number; output: number; cached?: number; cost?: number };
 }
 
 /** One recorded call. */
@@ -93,6 +95,12 @@ export class ScriptedChatModel extends ChunkStreamingChatModel {
       yield new ChatGenerationChunk({ text: piece, message: new AIMessageChunk({ content: piece }) });
       // Like ChatOpenAI: streaming callbacks hear of every token.
       await runManager?.handleLLMNewToken(piece);
+    }
+    if (step.usage && !step.error) {
+      const u = step.usage;
+      const usage_metadata = { input_tokens: u.input, output_tokens: u.output, total_tokens: u.input + u.output, input_token_details: { cache_read: u.cached ?? 0 } };
+      const response_metadata = u.cost === undefined ? {} : { usage: { cost: u.cost } };
+      yield new ChatGenerationChunk({ text: "", message: new AIMessageChunk({ content: "", usage_metadata, response_metadata }) });
     }
     call.finished = true;
     if (step.error) throw step.error;
