@@ -7,17 +7,17 @@ import { escapeControls } from "../service/app-deps.js";
 import { depsFromEnv } from "../service/deps.js";
 import { createRunService, type RunService } from "../service/run-service.js";
 import type { ClientEvent } from "../state/events.js";
-import { ConfigError, DebattError } from "../state/errors.js";
-import { openCheckpoints } from "../providers/checkpointer.js";
+import type { State } from "../state/graph-state.js";
+import { HumanMessage } from "@langchain/core/messages";
+import { ConfigError, DebattError, type Reason } from "../state/errors.js";
+import { openCheckpoints, type Checkpoints } from "../providers/checkpointer.js";
 import { openHistory } from "../history/open.js";
 import { createNarrator } from "../service/narrator.js";
 import { TerminalText } from "./terminal-text.js";
 import { LANGS, pickLang, seconds, translate, usageHelp, type Lang, type Translate as T } from "../state/messages/index.js";
 
-/** The errors of a message that could not start a run: explained with examples. */
-const USAGE_ERRORS = new Set(["missing_topic", "empty_message"]);
-/** A message the CLI could not run as typed: exit 2, as for bad options. */
-const BAD_USAGE = new Set([...USAGE_ERRORS, "unknown_option"]);
+/** The errors of a message the CLI could not run as typed: explained with examples, exit 2 (as for bad options). */
+const BAD_USAGE = new Set(["missing_topic", "empty_message", "unknown_option"]);
 
 /** Terminal styling, off when stdout is not a terminal or NO_COLOR is set. */
 function styles(enabled: boolean) {
@@ -43,6 +43,26 @@ function argsError(t: T, err: Error & { code?: string }): string {
   if (err.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return t("cli.unknownOption", { option });
   if (err.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") return t("cli.optionValue", { option });
   return err.message;
+}
+
+/**
+ * What a message that could not start a run needs, with examples, in the reader's words: a
+ * command without its topic says what it needs; an unknown option is named (and the options the
+ * command has, if any).
+ */
+function usageText(t: T, message: string, error: { code: string; message: string; reason?: Reason }): string {
+  const help = usageHelp(t, message, error);
+  return `${help.needs}\n${t("usage.examples")}\n${help.examples.map((x) => `  ${x}\n`).join("")}`;
+}
+
+/**
+ * What a thread's unfinished run was asked (the last message a person wrote in it, as typed), from
+ * its last checkpoint; undefined when there is none. The state's `message` is emptied once routed.
+ */
+async function askedIn(saver: Checkpoints["saver"], threadId: string): Promise<string | undefined> {
+  const values = (await saver.getTuple({ configurable: { thread_id: threadId } }))?.checkpoint.channel_values as Partial<State> | undefined;
+  const asked = [...(values?.messages ?? [])].reverse().find((m) => HumanMessage.isInstance(m))?.content;
+  return typeof asked === "string" && asked.trim() ? asked.trim() : undefined;
 }
 
 async function main(): Promise<number> {
@@ -108,8 +128,10 @@ async function main(): Promise<number> {
   const color = tty && !process.env.NO_COLOR;
   // For people: wrapped to the terminal, markdown rendered, a status line at the bottom.
   const text = new TerminalText(write, { width: tty ? (process.stdout.columns ?? 80) : Infinity, tty, style: styles(color) });
-  // Log lines and notices go to stderr above the status line, never onto its row.
-  const aside = (line: string) => text.aside(line, (s) => process.stderr.write(s));
+  // Log lines and notices go to stderr above the status line, never onto its row, wrapped to
+  // stderr's terminal (if it is one).
+  const errWidth = process.stderr.isTTY ? (process.stderr.columns ?? 80) : Infinity;
+  const aside = (line: string) => text.aside(line, (s) => process.stderr.write(s), errWidth);
   let service: RunService;
   let checkpoints;
   let history;
@@ -130,7 +152,10 @@ async function main(): Promise<number> {
   }
   const participants = args.values.participants?.split(",").map((s) => s.trim()).filter(Boolean);
   let run;
+  // What a resumed run was asked, for its header (read before the run goes on and saves more).
+  let resumed: string | undefined;
   try {
+    if (resume !== undefined) resumed = (await askedIn(checkpoints.saver, resume)) ?? resume;
     run = resume === undefined ? service.start({ message, participants, configurable: seed === undefined ? {} : { seed } }) : await service.resume(resume);
   } catch (err) {
     if (!(DebattError.isInstance(err) && err.code === "nothing_to_resume")) throw err;
@@ -139,16 +164,29 @@ async function main(): Promise<number> {
   }
   const { runId, threadId } = run;
   let cancelled = false;
-  process.once("SIGINT", () => {
-    aside(t("cli.cancelled", { thread: threadId }));
-    cancelled = true;
-    service.cancel(runId);
+  let cancelledAt = 0;
+  const cancelledNotice = () => aside(t("cli.cancelled", { thread: threadId }));
+  // Ctrl-C cancels the run; the notice waits until its stream has ended, after its last text.
+  // tsx (`npm run debate`) sends this process a Ctrl-C once more when it is not told within 30 ms
+  // that the first arrived: one that soon is the same press. A later one quits at once.
+  process.on("SIGINT", () => {
+    if (!cancelled) {
+      cancelled = true;
+      cancelledAt = Date.now();
+      service.cancel(runId);
+    } else if (Date.now() - cancelledAt > 1000) {
+      if (!args.values.json) text.end();
+      cancelledNotice();
+      process.exit(130);
+    }
   });
   const print = args.values.json
     ? (e: ClientEvent) => write(`${JSON.stringify(e)}\n`)
     : createNarrator((s) => text.write(s), styles(color), t, (s) => text.status(s));
+  // A resumed run's stream begins where it stopped, without the run's own header.
+  if (resumed !== undefined && !args.values.json) text.write(`${styles(color).bold(t("cli.resumed", { message: resumed }))}\n`);
   let failed = false;
-  // A message that could not start a run (a command without its topic): told how, exit 2.
+  // A message that could not start a run (a command without its topic, an unknown option): told how, exit 2.
   let misused = false;
   // The audio exactly as it was streamed: the chunks, in order (one speaker at a time).
   const audio: Buffer[] = [];
@@ -158,9 +196,8 @@ async function main(): Promise<number> {
     if (e.event === "metadata") continue;
     if (e.event === "error") failed = true;
     if (e.event === "error" && BAD_USAGE.has(e.data.code)) misused = true;
-    if (e.event === "error" && USAGE_ERRORS.has(e.data.code) && !args.values.json) {
-      const help = usageHelp(t, message, e.data.code);
-      text.write(`${help.needs}\n${t("usage.examples")}\n${help.examples.map((x) => `  ${x}\n`).join("")}`);
+    if (e.event === "error" && BAD_USAGE.has(e.data.code) && !args.values.json) {
+      text.write(usageText(t, message, e.data));
       continue;
     }
     if (e.event === "debate-voice-chunk") {
@@ -171,6 +208,8 @@ async function main(): Promise<number> {
     print(e);
   }
   if (!args.values.json) text.end();
+  // The run winds down (its last log line, its history) before the stores close and the CLI says more.
+  await service.shutdown(10_000);
   await player?.finish();
   await checkpoints.close();
   await history.close();
@@ -179,7 +218,10 @@ async function main(): Promise<number> {
     writeFileSync(voiceFile, Buffer.concat([wavHeader(pcm.length), pcm]));
     process.stderr.write(`${t("cli.wroteAudio", { seconds: seconds((pcm.length / PCM.sampleRate / 2) * 1000), file: voiceFile })}\n`);
   }
-  if (cancelled) return 130;
+  if (cancelled) {
+    cancelledNotice();
+    return 130;
+  }
   if (misused) return 2;
   return failed ? 1 : 0;
 }

@@ -33,6 +33,24 @@ function visibleLength(s: string): number {
   return n;
 }
 
+/**
+ * `s` cut to at most `columns` columns, between graphemes; its styles are all kept (they take no
+ * room), so that a style turned on is turned off too.
+ */
+function fit(s: string, columns: number): string {
+  let out = "";
+  let used = 0;
+  let full = false;
+  for (const c of cells(s)) {
+    if (c.columns === 0) out += c.text;
+    else if (!full && used + c.columns <= columns) {
+      out += c.text;
+      used += c.columns;
+    } else full = true;
+  }
+  return out;
+}
+
 /** A line ready to print: a whole logical line, or a row of one that was longer than the screen. */
 interface Printable {
   text: string;
@@ -47,6 +65,11 @@ interface Printable {
  * terminal's width, markdown is rendered (headings in bold, `**bold**`, list bullets), and, on a
  * terminal, a status line (round and speaker) stays at the bottom while the text streams above it.
  * A line is rendered once it is complete; on a terminal the line being written shows as it grows.
+ *
+ * On a terminal no row takes the last column. A terminal that wraps late (xterm, tmux) leaves the
+ * cursor on a row that fills the width with a wrap pending, and the next character it gets, even
+ * the space streamed after the row's last word, starts a new row; the bottom area is then erased
+ * ("\r\x1b[2K", cursor up) one row too low, and the row above stays on screen, printed twice.
  */
 export class TerminalText {
   /** The logical line being written (no newline yet). */
@@ -100,20 +123,32 @@ export class TerminalText {
     const rest: Printable = { text: this.line, row: false, continues: this.continues };
     this.line = "";
     this.continues = false;
-    this.redraw(rest.text ? [rest] : []);
+    // Style codes alone (the reset after a styled last line) are sent, but get no empty row.
+    const styleOnly = visibleLength(rest.text) === 0;
+    this.redraw(rest.text && !styleOnly ? [rest] : []);
+    if (rest.text && styleOnly) this.out(rest.text);
   }
 
   /**
    * Prints a line of another stream (stderr: a log line, a notice) above the bottom area, which
-   * is drawn again below it, so the two never end up on one row.
+   * is drawn again below it, so the two never end up on one row. The line is wrapped at word
+   * boundaries to `width`, the columns of the terminal `err` writes to (Infinity when it is none;
+   * by default this text's own).
    */
-  aside(line: string, err: (s: string) => void): void {
+  aside(line: string, err: (s: string) => void, width?: number): void {
     if (this.options.tty && this.drawn) {
       this.out(this.erase());
       this.drawn = false;
     }
-    err(`${line}\n`);
+    const columns = width === undefined ? this.columns : Math.max(20, width) - 1;
+    err(this.wrap(line, columns).map((r) => `${r.trimEnd()}\n`).join(""));
     if (this.options.tty) this.redraw([]);
+  }
+
+  /** The columns a row may take: on a terminal one less than its width (see the class's comment). */
+  private get columns(): number {
+    const width = Math.max(20, this.options.width);
+    return this.options.tty ? width - 1 : width;
   }
 
   /** What erases the bottom area (the growing line and the status line) when it is on screen. */
@@ -131,8 +166,10 @@ export class TerminalText {
       s += l.row ? `${rendered}\n` : this.wrap(rendered).map((r) => `${r}\n`).join("");
     }
     if (tty) {
-      s += this.line;
-      if (this.statusText) s += `\n${this.options.style.dim(this.statusText)}`;
+      // Each on one row, or the erase would miss a row: the growing line may end in the spaces
+      // after a full row's last word, and a status line may be wider than a narrow terminal.
+      s += fit(this.line, this.columns);
+      if (this.statusText) s += `\n${this.options.style.dim(fit(this.statusText, this.columns))}`;
       this.wasStatus = this.statusText !== "";
       this.drawn = true;
     }
@@ -153,11 +190,10 @@ export class TerminalText {
   }
 
   /**
-   * A line cut at word boundaries into rows of at most the width (a word longer than a row is cut
-   * where it must be). An indented line keeps its indent, on every row.
+   * A line cut at word boundaries into rows of at most `width` columns (a word longer than a row
+   * is cut where it must be). An indented line keeps its indent, on every row.
    */
-  private wrap(line: string): string[] {
-    const width = Math.max(20, this.options.width);
+  private wrap(line: string, width = this.columns): string[] {
     if (!Number.isFinite(width) || visibleLength(line) <= width) return [line];
     // The indent may come after the line's style codes (a dim list of key points).
     const indent = /^(?:\x1b\[[0-9;]*m)*[ \t]*/.exec(line)![0];

@@ -3,7 +3,7 @@ import { AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
 import { ChatGenerationChunk } from "@langchain/core/outputs";
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
 import type { ModelFactory, ModelRequest } from "../ports/models.js";
-import { detectLanguage, type Lang } from "../state/language.js";
+import { detectLanguage } from "../state/language.js";
 import { seededRandom } from "../state/random.js";
 import { renderArgument } from "../state/replies/argument.js";
 import { renderAssessment } from "../state/replies/assessment.js";
@@ -49,69 +49,266 @@ function hash(text: string): number {
 /** A question that asks for yes or no: it opens with an auxiliary verb. */
 const YES_NO = /^\s*(should|is|are|can|could|will|would|does|do|did|must|has|have|may|bör|borde|ska|skall|är|kan|måste|har|får|blir|finns)\b/i;
 
-/** Words too common to say what a question is about. */
-const STOPWORDS = new Set(
-  "what which when where why how who whom whose that this these those with from into about than then them they their there have does should would could will best most more much many some your you for and the are is was were been being also just only very such like över under från till inte utan eller och att det som för med vad vilket vilken vilka varför när var hur bäst mest mer många några ditt din dina ska skall bör borde kan måste finns blir har är jag vi ni man sig sin sina".split(" "),
+const wordSet = (list: string) => new Set(list.split(" "));
+
+/** "Is", "är": what follows it is a predicate ("healthy", "regulated"), not a thing the question is about. */
+const COPULAS = wordSet("is are was were be been being am är var vara varit bli blir blev blivit");
+/** Auxiliaries and modals: opening a question, they are followed by its subject, then its verb ("Should cities ban…"). */
+const AUXILIARIES = wordSet("should can could will would does do did must may might shall has have had bör borde ska skall kan kunde måste får fick vill ville har hade finns");
+/** Question words followed by a noun ("Which language…", "Vilket språk…"). */
+const WH_NOUN = wordSet("which what whose vilket vilken vilka vad");
+/** Question words followed by an auxiliary ("How do I…"). */
+const WH_OTHER = wordSet("how why when where who whom hur varför när vem vems");
+/** Words that open a noun phrase; the phrase keeps them ("the naked eye", "den säkraste energikällan"). */
+const DETERMINERS = wordSet(
+  "the a an this these those my your our their his her its every each all some any no both another same many much few several en ett den det de denna detta dessa min mitt mina din ditt dina vår vårt våra er ert era sin sitt sina hans hennes deras varje alla samma några många flera",
 );
+/**
+ * A determiner as the answerer says it: the asker's "my" is "your", someone else's "the"; a
+ * quantifier is left out ("many people" → "people"), as is a Swedish possessive of a third person.
+ */
+const DETERMINER_AS_SAID: Record<string, string> = {
+  my: "your", our: "your", their: "the", his: "the", her: "the", its: "the", this: "the", these: "the", those: "the", every: "the", each: "the", another: "the",
+  all: "", some: "", any: "", no: "", both: "", many: "", much: "", few: "", several: "",
+  min: "din", mitt: "ditt", mina: "dina", vår: "er", vårt: "ert", våra: "era", sin: "", sitt: "", sina: "", hans: "", hennes: "", deras: "",
+  varje: "", alla: "", några: "", många: "", flera: "",
+};
+const PREPOSITIONS = wordSet(
+  "of for from to in on at by with without into onto about than between against over under after before during through across toward towards via per like versus vs among within av för från till i på med utan om än mellan mot över under efter före inför genom hos vid åt bland inom",
+);
+const PRONOUNS = wordSet("i you we they he she it me us them someone anyone everyone something anything jag du vi ni han hon man mig dig oss dem sig någon något");
+/** Adverbs, particles and degree words: they neither start nor end a noun phrase. */
+const ADVERBS = wordSet(
+  "not never always often usually really still also just only very too so ever already first again more most less least best worst better worse worth enough then there here now today else instead inte aldrig alltid ofta oftast verkligen fortfarande också bara redan först igen mer mest mindre minst bäst sämst bättre sämre mycket snabbast värt ut upp ner in fram bort där här då nu idag annars up out down off away next one two three four five six seven eight nine ten once twice två tre fyra fem sex sju åtta nio tio gånger times",
+);
+const CONJUNCTIONS = wordSet("and or but nor so if whether because while that although given considering och eller men samt så ifall eftersom medan att fast som");
+/** Every word that is not a content word. */
+const FUNCTION_WORDS = new Set([...COPULAS, ...AUXILIARIES, ...WH_NOUN, ...WH_OTHER, ...DETERMINERS, ...PREPOSITIONS, ...PRONOUNS, ...ADVERBS, ...CONJUNCTIONS, "there", "det", "den", "de"]);
 
-/** Question openers followed by the question's subject. */
-const SUBJECT_OPENERS = /^(should|is|are|can|could|will|would|does|do|did|must|has|have|may|which|what|bör|borde|ska|skall|är|kan|måste|har|får|blir|finns|vilket|vilken|vilka)$/i;
+/** Forms of an English verb: base, -s, -es, -ies, -d, -ed. */
+function verbForms(list: string): Set<string> {
+  const forms = new Set<string>();
+  for (const v of list.split(" ")) {
+    forms.add(v);
+    forms.add(`${v}s`);
+    forms.add(`${v}es`);
+    forms.add(`${v}d`);
+    forms.add(`${v}ed`);
+    if (v.endsWith("y")) forms.add(`${v.slice(0, -1)}ies`).add(`${v.slice(0, -1)}ied`);
+  }
+  return forms;
+}
+/** English verbs that are rarely nouns: where one stands, the subject has ended ("Remote work makes…"). */
+const VERBS = new Set([
+  ...verbForms(
+    "ban allow learn replace choose switch start stop keep invest adopt build require regulate limit cause improve reduce increase affect eat hire teach prefer want become make take give get pay buy sell go come drive fly spend lose win beat kill harm hurt protect prevent lead create destroy exist happen mean seem grow bring send leave join ask decide believe think know see say tell try let put abolish mandate subsidize subsidise legalize legalise outlaw prohibit restrict enforce reform privatize nationalize suit outperform explain develop write live last prepare avoid apply handle manage deserve include involve provide offer consider compare remain stay follow cover boost damage lower raise slow speed matter",
+  ),
+  ..."made took taken gave given got gotten went gone came ran bought sold spent lost won kept left built led held brought sent thought knew known saw seen said told became grew grown drove driven flew flown ate eaten wrote written".split(" "),
+]);
+/** English verbs that are often nouns too ("remote work", "screen use"): a verb only where no clearer one is found. */
+const NOUN_VERBS = verbForms("work use fund cost rise fall play watch drink answer change need help run cut set tax vote share control look feel fix break show turn rent own save trust support study travel move open close design love hate care");
+/** Verbs after which the object is one word and the rest says what becomes of it ("makes teams slower"). */
+const RESULTATIVE = wordSet("make makes made keep keeps kept get gets got render renders");
 
+interface Token {
+  text: string;
+  lower: string;
+  at: number;
+  end: number;
+  kind: "name" | "function" | "content";
+  /** First of its clause: the question's first word, or after punctuation. */
+  clauseStart: boolean;
+}
+
+/** A noun phrase of a question. */
+export interface Term {
+  /** The phrase as the question has it, without a determiner ("naked eye", "Great Wall of China"). */
+  core: string;
+  /** The phrase as a sentence says it: a name as is, with its determiner, or quoted. */
+  text: string;
+  rank: number;
+}
+
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’+#.-]*[\p{L}\p{N}+#]|[\p{L}\p{N}]/gu;
 /** Small words that may join the parts of a name ("Great Wall of China", "Sveriges av…"). */
 const NAME_JOINERS = new Set(["of", "av", "de", "la", "van", "von", "der"]);
 
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’+#.-]*[\p{L}\p{N}+#]|[\p{L}\p{N}]/gu;
-
-/**
- * The words a question is about, most telling first: names and acronyms (TypeScript, AI, Great Wall
- * of China — adjacent capitalised words are one name), then the longest words, which in a question
- * are mostly its nouns. At most three; function words are left out.
- */
-export function keywordsOf(question: string): string[] {
+function tokensOf(question: string): Token[] {
   const words = [...question.matchAll(WORD)].map((m) => ({ w: m[0], at: m.index!, end: m.index! + m[0].length }));
   const named = (i: number) => {
     const w = words[i]?.w;
-    if (!w || [...w].length < 2 || STOPWORDS.has(w.toLowerCase())) return false;
-    return (i > 0 && /\p{Lu}/u.test(w)) || /^\p{Lu}{2,}$/u.test(w);
+    if (!w || [...w].length < 2 || FUNCTION_WORDS.has(w.toLowerCase())) return false;
+    return (i > 0 && /\p{Lu}/u.test(w)) || /^\p{Lu}{2,}$/u.test(w) || /^.+\p{Lu}/u.test(w);
   };
   const adjacent = (i: number) => /^ +$/.test(question.slice(words[i].end, words[i + 1].at));
-  const seen = new Set<string>();
-  const candidates: { word: string; rank: number }[] = [];
+  const tokens: Token[] = [];
   for (let i = 0; i < words.length; i++) {
-    let word = words[i].w;
-    const isName = named(i);
-    if (isName) {
+    const clauseStart = i === 0 || /[,;:()[\]{}.!?–—]/.test(question.slice(words[i - 1].end, words[i].at));
+    let j = i;
+    if (named(i)) {
       // A run of capitalised words, possibly joined by "of"/"av", is one name.
-      let j = i;
       for (;;) {
         if (j + 1 < words.length && named(j + 1) && adjacent(j)) j += 1;
         else if (j + 2 < words.length && NAME_JOINERS.has(words[j + 1].w) && named(j + 2) && adjacent(j) && adjacent(j + 1)) j += 2;
         else break;
       }
-      word = question.slice(words[i].at, words[j].end);
-      i = j;
     }
-    const lower = word.toLowerCase();
-    if ((!isName && [...word].length < 4) || STOPWORDS.has(lower) || seen.has(lower)) continue;
-    seen.add(lower);
-    // What the question is about is usually its subject: the first word of a statement ("Coffee is…"),
-    // or the word right after "Is/Should/Which…" ("Is coffee healthy?"); it goes before longer words.
-    const subject = i === 0 || (i === 1 && SUBJECT_OPENERS.test(words[0].w));
-    candidates.push({ word, rank: isName ? 1_000 : subject ? 500 : [...word].length });
+    const text = question.slice(words[i].at, words[j].end);
+    const lower = text.toLowerCase();
+    const kind = named(i) ? "name" : FUNCTION_WORDS.has(lower) ? "function" : "content";
+    tokens.push({ text, lower, at: words[i].at, end: words[j].end, kind, clauseStart });
+    i = j;
   }
-  return candidates.sort((a, b) => b.rank - a.rank).slice(0, 3).map((c) => c.word);
+  return tokens;
+}
+
+/** A Swedish word that looks like an adjective before its noun ("sociala medier", "svenska skolor"). */
+const attributive = (w: string) => /(?:a|ig|isk|sk)$/.test(w);
+
+/**
+ * The noun phrases a question is about, most telling first: its subject and names ("nuclear
+ * power", "TypeScript", "Great Wall of China"), then the longest other phrases ("the naked eye",
+ * "beginners"). A rough parse of English and Swedish word order, with no dictionary beyond the
+ * function words and some common English verbs: verbs and predicates ("ban", "regulated",
+ * "healthy") are left out, as are function words.
+ */
+export function termsOf(question: string): Term[] {
+  const lang = detectLanguage(question);
+  const tokens = tokensOf(question);
+  const terms: Term[] = [];
+  const quote = (s: string) => (lang === "sv" ? `”${s}”` : `“${s}”`);
+  const isFn = (t: Token | null | undefined, ...sets: Set<string>[]) => Boolean(t && t.kind === "function" && sets.some((set) => set.has(t.lower)));
+  /** Ends of chunks that follow "Which/Vilket": an auxiliary after one opens the clause's subject ("Which language do beginners…"). */
+  const whChunkEnds = new Set<number>();
+  let subjectTaken = false;
+
+  /** Adds the phrase of content words tokens[from..to], with the determiner `det` before it. */
+  const add = (from: number, to: number, det: Token | null, subject = false) => {
+    // A trailing "-ly" adverb is not part of a noun phrase ("regulated strictly").
+    while (to > from && lang === "en" && /^\p{L}{3,}ly$/u.test(tokens[to].lower)) to--;
+    if (to < from) return;
+    let phrase = question.slice(tokens[from].at, tokens[to].end).replace(/\s+/g, " ");
+    if (/^\p{N}+$/u.test(phrase) || [...phrase].length < 3) return;
+    const first = tokens[from].at === tokens[0].at;
+    // The question's first word has a capital because it is first: lowered in a phrase ("Nuclear power"
+    // is "nuclear power"), kept on a single word, which may be a name ("Rust is…").
+    if (first && from < to && /^\p{Lu}\p{Ll}*$/u.test(tokens[from].text) && /^\p{Ll}/u.test(tokens[from + 1].text)) phrase = phrase.charAt(0).toLowerCase() + phrase.slice(1);
+    const said = det ? (DETERMINER_AS_SAID[det.lower] ?? det.lower) : "";
+    // With its determiner a phrase reads as it does in the question ("the naked eye"); without one, a phrase
+    // of several words, or the capitalised first word, is quoted as a term; another single word is as it is.
+    const text = said ? `${said}${question.slice(det!.end, tokens[from].at).replace(/\s+/g, " ")}${phrase}` : from < to || (first && /^\p{Lu}/u.test(phrase)) ? quote(phrase) : phrase;
+    terms.push({ core: phrase, text, rank: subject && !subjectTaken ? 1_000 : [...phrase].length });
+    if (subject) subjectTaken = true;
+  };
+
+  for (let s = 0; s < tokens.length; s++) {
+    if (tokens[s].kind === "name") {
+      terms.push({ core: tokens[s].text, text: tokens[s].text, rank: 1_000 });
+      if (s === 0) subjectTaken = true;
+      continue;
+    }
+    if (tokens[s].kind !== "content") continue;
+    const next = (i: number) => (tokens[i + 1] && !tokens[i + 1].clauseStart && /^ +$/.test(question.slice(tokens[i].end, tokens[i + 1].at)) ? tokens[i + 1] : null);
+    let e = s;
+    for (;;) {
+      if (next(e)?.kind === "content") e++;
+      // "the meaning of life", "the future of work": one phrase.
+      else if (lang === "en" && next(e)?.lower === "of" && next(e + 1)?.kind === "content") e += 2;
+      else break;
+    }
+    const start = s;
+    s = e;
+    const len = e - start + 1;
+    const after = tokens[e + 1] && !tokens[e + 1].clauseStart ? tokens[e + 1] : null;
+    // The word that governs the chunk, behind its determiner and adverbs ("for the most popular…" → "for").
+    let det: Token | null = null;
+    let g = start - 1;
+    if (tokens[start].clauseStart) g = -1;
+    while (g >= 0) {
+      const t = tokens[g];
+      if (isFn(t, DETERMINERS) && !det) det = t;
+      else if (!isFn(t, ADVERBS)) break;
+      g = t.clauseStart ? -1 : g - 1;
+    }
+    const gov = g >= 0 ? tokens[g] : null;
+    const beforeGov = gov && !gov.clauseStart ? tokens[g - 1] : null;
+    const verbAfter = isFn(after, COPULAS, AUXILIARIES);
+    const phraseEnds = !after || isFn(after, PREPOSITIONS, CONJUNCTIONS);
+
+    /** The object after the verb at `v` ("ban cars"; "makes teams slower": "teams"). */
+    const object = (v: number) => {
+      if (v < e) add(v + 1, RESULTATIVE.has(tokens[v].lower) ? v + 1 : e, null);
+    };
+    /** A subject that may run on into its verb and object ("remote work makes teams slower", "cities ban cars"). */
+    const subjectThenVerb = () => {
+      if (len === 1) return add(start, e, det, true);
+      let v = -1;
+      if (lang === "en") {
+        for (let k = start + 1; k <= e && v < 0; k++) if (VERBS.has(tokens[k].lower)) v = k;
+        if (v < 0 && verbAfter) return add(start, e, det, true);
+        for (let k = start + 1; k <= e && v < 0; k++) if (NOUN_VERBS.has(tokens[k].lower)) v = k;
+      } else if (verbAfter) return add(start, e, det, true);
+      // Otherwise the verb comes second (Swedish word order), or third after an adjective ("sociala medier skadar").
+      if (v < 0) v = start + (lang === "sv" && len > 2 && attributive(tokens[start].lower) ? 2 : 1);
+      add(start, v - 1, det, true);
+      object(v);
+    };
+
+    const opensClause = isFn(gov, COPULAS, AUXILIARIES) && (gov!.clauseStart || isFn(beforeGov, WH_NOUN, WH_OTHER) || whChunkEnds.has(g - 1));
+    if (gov === null || (isFn(gov, CONJUNCTIONS, PREPOSITIONS, WH_OTHER) && verbAfter && gov.lower !== "to") || (lang === "en" && isFn(gov, WH_OTHER))) {
+      // A statement's subject ("Nuclear power is…", "Blixten slår…"), also after "that"/"om"/"How many…".
+      subjectThenVerb();
+    } else if (opensClause && isFn(gov, COPULAS)) {
+      // "Is coffee healthy?", "Är kaffe nyttigt?": the subject, then its predicate.
+      add(start, len > 1 && phraseEnds && tokens[e - 1].kind === "content" ? e - 1 : e, det, true);
+    } else if (opensClause) {
+      // "Should cities ban cars?", "Bör skolor förbjuda mobiltelefoner?": the subject, the verb, its object.
+      if (lang === "sv") {
+        let v = -1;
+        for (let k = start + 1; k <= e && v < 0; k++) if (/(?:a|as)$/.test(tokens[k].lower)) v = k;
+        if (v < 0) add(start, e, det, true);
+        else {
+          add(start, v - 1, det, true);
+          object(v);
+        }
+      } else subjectThenVerb();
+    } else if (isFn(gov, WH_NOUN)) {
+      // "Which programming language is…", "Vilket programmeringsspråk passar nybörjare…".
+      whChunkEnds.add(e);
+      if (verbAfter) add(start, e, det, true);
+      else subjectThenVerb();
+    } else if (isFn(gov, COPULAS)) {
+      // A predicate says something about the subject ("…is healthy", "…be regulated", "…is the safest
+      // energy source"): not another thing the question is about.
+    } else if (gov!.kind === "name" || isFn(gov, PRONOUNS)) {
+      // After the subject: "Will AI replace programmers", "How do I design…", "Hur väljer jag en elbil"; "Is AI
+      // dangerous" has a predicate.
+      const copula = tokens.slice(0, g).some((t) => isFn(t, COPULAS)) && !tokens.slice(0, g).some((t) => isFn(t, AUXILIARIES));
+      if (!copula && det) add(start, e, det);
+      else if (!copula) object(start);
+    } else if (isFn(gov, AUXILIARIES) || (lang === "sv" && isFn(gov, WH_OTHER))) {
+      // "…should ban cars": the verb, then its object; "Hur lär…": the verb.
+      if (verbAfter && lang === "en") add(start, e, det);
+      else object(start);
+    } else if (gov!.lower === "to" || gov!.lower === "att") {
+      // "to learn Rust", "att dricka kaffe": a verb and its object; "to school" is a noun.
+      if (gov!.lower === "att" || VERBS.has(tokens[start].lower) || NOUN_VERBS.has(tokens[start].lower)) object(start);
+      else add(start, e, det);
+    } else if (isFn(gov, CONJUNCTIONS)) {
+      // A clause of its own, with its subject and verb ("…true that coffee causes cancer"), or one more noun ("…and trucks").
+      subjectThenVerb();
+    } else add(start, e, det);
+  }
+  const unique = terms.filter((t, i) => terms.findIndex((u) => u.core.toLowerCase() === t.core.toLowerCase()) === i);
+  return unique.sort((a, b) => b.rank - a.rank).slice(0, 3);
 }
 
 /**
- * A keyword as it is put into a sentence: a single name or acronym as it is (TypeScript, AI, China),
- * any other word or phrase quoted as a term (“database”, ”nybörjare”), so that it reads correctly
- * whatever its number or word class ("how “APIs” …" never needs a verb to agree with it).
+ * The words a question is about, most telling first (see `termsOf`): its subject and names, then
+ * its other noun phrases, as a simulated answer writes them. At most three.
  */
-function termOf(word: string, lang: Lang, question: string): string {
-  // A capital on the question's first word may only mark the start of the sentence ("Kaffe är…").
-  const name = /^.+\p{Lu}/u.test(word) || (/\p{Lu}/u.test(word) && !question.trimStart().startsWith(word));
-  if (!/\s/.test(word) && name) return word;
-  return lang === "sv" ? `”${word}”` : `“${word}”`;
+export function keywordsOf(question: string): string[] {
+  return termsOf(question).map((t) => t.core);
 }
 
 /** A sentence bank per language. */
@@ -598,6 +795,8 @@ const COUNCIL = {
     divided: "Domarna var oeniga: {groups}.",
     gave: "{judges} gav {verdict}",
     and: "och",
+    severity: { critical: "kritiskt", significant: "betydande", minor: "mindre" } as Record<string, string>,
+    perspective: { correctness: "korrekthet", risk: "risk", completeness: "fullständighet", evidence: "belägg", clarity: "tydlighet", "devils-advocate": "djävulens advokat" } as Record<string, string>,
     heads: ["## Utlåtande", "## Fynd", "## Där domarna skiljer sig", "## Rekommendation"],
     notes: {
       failed: "Alla domare misslyckades i runda 2, så rapporten bygger på runda 1.",
@@ -633,6 +832,8 @@ const COUNCIL = {
     divided: "The judges were divided: {groups}.",
     gave: "{judges} gave {verdict}",
     and: "and",
+    severity: { critical: "critical", significant: "significant", minor: "minor" } as Record<string, string>,
+    perspective: { correctness: "correctness", risk: "risk", completeness: "completeness", evidence: "evidence", clarity: "clarity", "devils-advocate": "devil's advocate" } as Record<string, string>,
     heads: ["## Verdict", "## Findings", "## Where the judges differ", "## Recommendation"],
     notes: {
       failed: "Every judge failed round 2: this report rests on round 1.",
@@ -655,6 +856,11 @@ const DELIBERATION = {
       REVISE: ["Ett annat svar visade att mitt svar om {t1} sa för lite om {t2}, så jag har lagt till det.", "Ett annat svar visade att mitt svar utelämnade ett praktiskt steg kring {t1}, så jag har lagt till det."],
       MERGE: ["De andra svaren tog upp {t2} bättre än mitt, så jag har förenat deras bästa poänger om {t1} med mina egna.", "Vart och ett av svaren hade en del av bilden av {t1}, så jag har förenat dem till ett."],
     },
+    /** What a REVISE adds, for each of its reasons in order: the part about {t2}, the practical step. */
+    added: [
+      ["Väg också in {t2}: det avgör vilket val kring {t1} som är rätt, så kontrollera det innan du bestämmer dig.", "Ta reda på vad {t2} betyder för dig innan du bestämmer dig; det bästa valet kring {t1} beror på det."],
+      ["Ett praktiskt första steg: pröva {t1} på en liten, verklig uppgift den här veckan och notera vad som var svårare än väntat.", "Innan du bestämmer dig, testa {t1} på ett litet, verkligt fall och jämför resultatet med vad du väntade dig."],
+    ],
     restate: [
       "Mitt svar på \"{topic}\" var att utgå från vad du vill få ut av {t1} och ta ett prövat steg i taget. Det viktigaste belägget är att konkreta exempel på {t1} lär mer än allmänna översikter.",
       "Jag besvarade \"{topic}\" med praktiska steg kring {t1}: var tydlig med målet, jämför alternativen och ompröva valet. Det vilar på erfarenheter från dem som redan arbetar med {t1}.",
@@ -671,6 +877,11 @@ const DELIBERATION = {
       REVISE: ["Another response showed that my answer about {t1} said too little about {t2}, so I have added it.", "Another response showed that my answer left out a practical step for {t1}, so I have added it."],
       MERGE: ["The other responses covered {t2} better than mine, so I have combined their best points about {t1} with my own.", "Each response had part of the picture of {t1}, so I have combined them into one."],
     },
+    /** What a REVISE adds, for each of its reasons in order: the part about {t2}, the practical step. */
+    added: [
+      ["Take {t2} into account as well: the right choice about {t1} depends on that, so look into that before you decide.", "Check what difference {t2} makes in your case before you decide; the best choice about {t1} depends on that."],
+      ["A practical first step: try {t1} on one small, real task this week, and note what was harder than expected.", "Before you commit, test {t1} on a small, real case and compare the result with what you expected."],
+    ],
     restate: [
       "My answer to \"{topic}\" was to start from what you want from {t1} and to take one tested step at a time. The key evidence is that concrete examples of {t1} teach more than general overviews.",
       "I answered \"{topic}\" with practical steps about {t1}: be clear about the goal, compare the options, and revisit the choice. That rests on the experience of people who already work with {t1}.",
@@ -752,7 +963,16 @@ function otherDebaters(prompt: string): string[] {
 
 /** The consolidation a /council report prompt holds, when it can be read. */
 interface Consolidation {
-  verdicts: { judge: string; verdict: VerdictName; key_insight?: string; findings?: { severity: string; description: string }[]; recommendation?: string }[];
+  verdicts: {
+    judge: string;
+    /** The judge's display name (Grok, Claude…), as the verdict table shows it. */
+    display?: string;
+    perspective?: string;
+    verdict: VerdictName;
+    key_insight?: string;
+    findings?: { severity: string; description: string }[];
+    recommendation?: string;
+  }[];
   counts: Record<VerdictName, number>;
   consensus: VerdictName;
   unanimous?: boolean;
@@ -766,10 +986,47 @@ function consolidationIn(prompt: string): Consolidation | null {
   return json as unknown as Consolidation;
 }
 
+/** The answers a ballot or tiebreak prompt shows, by label (`--- Response A ---` or `--- Response A (2 votes) ---`, then the text). */
+function responsesIn(prompt: string): Map<string, string> {
+  const parts = prompt.split(/^--- (Response [A-Z])(?: \(\d+ votes?\))? ---[ \t]*$/m);
+  const shown = new Map<string, string>();
+  // Each answer is followed by a blank line, the last one then by the rest of the prompt (after a second blank line).
+  for (let i = 1; i + 1 < parts.length; i += 2) shown.set(parts[i], parts[i + 1].split(/\n[ \t]*\n[ \t]*\n/)[0].trim());
+  return shown;
+}
+
+/**
+ * The answer a simulated voter prefers: each answer has a quality for the question (the same for
+ * every voter) and each voter its own taste, so votes split, with now and then a tie, as real
+ * voters' do. Both are seeded by the answer's text (by its label when the text is not shown), so a
+ * question gets the same votes whatever the labels' order.
+ */
+function bestOf(labels: string[], keyOf: (label: string) => string, topic: string, voter: string): string | undefined {
+  const unit = (text: string) => seededRandom(hash(text))();
+  // Quality and taste weigh the same: with seven voters about one question in five ties, and the rest split.
+  const score = (label: string) => unit(`quality|${topic}|${keyOf(label)}`) + unit(`taste|${voter}|${topic}|${keyOf(label)}`);
+  return labels.reduce<string | undefined>((best, l) => (best === undefined || score(l) > score(best) ? l : best), undefined);
+}
+
 /** The original answer a /revise revision prompt shows (`YOUR ORIGINAL RESPONSE:`), when it can be found. */
 function originalIn(prompt: string): string | null {
   const m = /YOUR ORIGINAL RESPONSE:[ \t]*\n([\s\S]*?)\n\s*\n(?:OTHER RESPONSES:|In 2-3 sentences)/.exec(prompt);
   return m?.[1].trim() || null;
+}
+
+/** The bullet points of the other answers a /revise revision prompt shows (`OTHER RESPONSES:`). */
+function otherPointsIn(prompt: string): string[] {
+  const others = /OTHER RESPONSES:\s*\n([\s\S]*?)(?:\nInstructions:|$)/.exec(prompt)?.[1] ?? "";
+  return [...others.matchAll(/^\s*[-*•]\s+(.+?)\s*$/gm)].map((m) => m[1]);
+}
+
+/** An answer with points added after its last bullet point (at its end when it has none). */
+function withPoints(answer: string, points: string[]): string {
+  const lines = answer.split("\n");
+  const last = lines.findLastIndex((l) => /^\s*[-*•]\s+/.test(l));
+  const added = points.map((p) => `- ${p}`);
+  if (last < 0) return [answer, "", ...added].join("\n");
+  return [...lines.slice(0, last + 1), ...added, ...lines.slice(last + 1)].join("\n");
 }
 
 /** A judge's reply in parts: the analysis, the verdict block, and every sentence it used. */
@@ -789,17 +1046,17 @@ export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], 
   const me = request.participant?.display ?? "OneSeek";
   const round = request.round ?? 0;
   const rnd = seededRandom(hash(`${request.phase}|${me}|${round}|${topic}`));
-  const keywords = keywordsOf(topic);
-  // The second and third words are used only when they say something on their own (a name, or a long word).
-  const telling = (w: string | undefined) => (w && ([...w].length >= 7 || /\p{Lu}/u.test(w)) ? w : undefined);
-  const k1 = keywords[0] ?? (shortTitle(topic, 40) || (lang === "sv" ? "frågan" : "the question"));
-  const k2 = telling(keywords[1]) ?? k1;
-  const k3 = telling(keywords[2]) ?? k2;
   const quote = (s: string) => (lang === "sv" ? `”${s}”` : `“${s}”`);
+  const terms = termsOf(topic);
+  // The second and third phrases are used only when they say something on their own (a name, several words, a long word).
+  const telling = (t: Term | undefined) => (t && ([...t.core].length >= 7 || /[\p{Lu}\s]/u.test(t.core)) ? t.text : undefined);
+  const t1 = terms[0]?.text ?? (topic.trim() ? quote(shortTitle(topic, 40)) : lang === "sv" ? "frågan" : "the question");
+  const t2 = telling(terms[1]) ?? t1;
+  const t3 = telling(terms[2]) ?? t2;
   const vars = {
-    t1: termOf(k1, lang, topic),
-    t2: termOf(k2, lang, topic),
-    t3: termOf(k3, lang, topic),
+    t1,
+    t2,
+    t3,
     topic: topic || "…",
     claim: quote(shortTitle(topic, 90) || "…"),
   };
@@ -906,8 +1163,11 @@ export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], 
     case "ballot":
     case "tiebreaker": {
       const labels = request.candidates ?? [];
-      const favourite = labels[hash(topic) % Math.max(1, labels.length)];
-      const choice = (request.phase === "ballot" && rnd() >= 0.6 ? labels[Math.floor(rnd() * labels.length)] : favourite) ?? "Response A";
+      const shown = responsesIn(prompt);
+      // A voter recognises its own answer (every line of what it answered) and votes for another.
+      const mine = simulatedAnswer({ ...request, phase: "answer", round: undefined }, [], opts).split("\n").filter((l) => l.trim());
+      const own = (label: string) => request.phase === "ballot" && mine.every((l) => shown.get(label)?.includes(l));
+      const choice = bestOf(labels.filter((l) => !own(l)), (l) => shown.get(l) ?? l, topic, me) ?? labels[0] ?? "Response A";
       // A ballot judges answers, so its reason is about the answer's content; the tiebreak is the vote line only.
       return renderLetterVote(choice, request.phase === "ballot" ? writer().one(DELIBERATION[lang].ballot, { label: choice }) : undefined);
     }
@@ -915,13 +1175,23 @@ export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], 
       return writer().one(DELIBERATION[lang].restate);
     case "revision": {
       const decision = (["REVISE", "STAND", "MERGE"] as const)[hash(`${me}|${topic}`) % 3];
-      const reason = writer().one(DELIBERATION[lang].reason[decision]);
-      if (decision === "STAND") {
-        // A STAND keeps the original answer: the revised response repeats it word for word.
-        const original = originalIn(prompt) ?? simulatedAnswer({ ...request, phase: "answer", round: undefined }, [], opts);
-        return renderRevision(decision, reason, original);
+      const original = originalIn(prompt) ?? simulatedAnswer({ ...request, phase: "answer", round: undefined }, [], opts);
+      const d = DELIBERATION[lang];
+      const w = writer();
+      // A STAND keeps the original answer: the revised response repeats it word for word.
+      if (decision === "STAND") return renderRevision(decision, w.one(d.reason.STAND), original);
+      // REVISE and MERGE keep the original and add what the reason says was missing, so the revised answer
+      // is never shorter than the one it revises.
+      const have = new Set(original.split("\n").map((l) => l.replace(/^\s*[-*•]\s*/, "").trim()));
+      for (const line of have) w.used.add(line);
+      if (decision === "REVISE") {
+        const which = vars.t2 === vars.t1 ? 1 : w.index(2);
+        return renderRevision(decision, w.fill(d.reason.REVISE[which]), withPoints(original, [w.one(d.added[which])]));
       }
-      return renderRevision(decision, reason, simulatedAnswer({ ...request, phase: "answer", round: 2 }, messages, opts));
+      // A merge takes the others' points it lacks (from the prompt), else points of its own it had left out.
+      const theirs = w.draw([...new Set(otherPointsIn(prompt).filter((p) => !have.has(p)))], 2);
+      const points = theirs.length > 0 ? theirs : w.draw(ANSWER[lang].points, 2);
+      return renderRevision(decision, w.one(d.reason.MERGE), withPoints(original, points.length > 0 ? points : [w.one(d.added[1])]));
     }
     case "answer":
     case "compare":
@@ -985,19 +1255,28 @@ export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], 
       const consensus = (["PASS", "WARN", "FAIL"] as const).includes(result.consensus) ? result.consensus : "WARN";
       const counts = (["PASS", "WARN", "FAIL"] as const).map((v) => `${v} ${result.counts[v] ?? 0}`).join(" · ");
       const list = (items: string[]) => (items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} ${c.and} ${items.at(-1)}`);
+      // Judges by the names the verdict table shows, not the council's `judge-1 (correctness)`, whose
+      // perspective is English; the perspective is said in the claim's language.
+      const nameOf = (v: Consolidation["verdicts"][number]) => v.display?.trim() || v.judge;
+      const perspectiveOf = (v: Consolidation["verdicts"][number]) => {
+        const key = v.perspective ?? /\(([^)]+)\)$/.exec(v.judge)?.[1] ?? "";
+        return c.perspective[key] ?? "";
+      };
       const groups = (["PASS", "WARN", "FAIL"] as const)
-        .map((v) => ({ v, judges: result.verdicts.filter((x) => x.verdict === v).map((x) => x.judge) }))
+        .map((v) => ({ v, judges: result.verdicts.filter((x) => x.verdict === v).map(nameOf) }))
         .filter((g) => g.judges.length > 0)
         .map((g) => w.fill(c.gave, { judges: list(g.judges), verdict: g.v }));
       const split = groups.length <= 1 ? c.unanimous : w.fill(c.divided, { groups: groups.join("; ") });
       const seen = new Set<string>();
       const fresh = (s: string | undefined) => (s && s.trim() && !seen.has(s.trim()) ? (seen.add(s.trim()), true) : false);
       const findings = result.verdicts
-        .flatMap((v) => (v.findings ?? []).map((f) => ({ ...f, judge: v.judge })))
+        .flatMap((v) => (v.findings ?? []).map((f) => ({ ...f, judge: nameOf(v) })))
         .sort((a, b) => (SEVERITY_ORDER[a.severity] ?? 3) - (SEVERITY_ORDER[b.severity] ?? 3))
         .filter((f) => fresh(f.description))
-        .map((f) => `- **${f.severity}** — ${f.description.trim()} (${f.judge})`);
-      const insights = result.verdicts.filter((v) => fresh(v.key_insight)).map((v) => `- ${v.judge} (${v.verdict}): ${v.key_insight!.trim()}`);
+        .map((f) => `- **${c.severity[f.severity] ?? f.severity}** — ${f.description.trim()} (${f.judge})`);
+      const insights = result.verdicts
+        .filter((v) => fresh(v.key_insight))
+        .map((v) => `- ${nameOf(v)} (${[perspectiveOf(v), v.verdict].filter(Boolean).join(", ")}): ${v.key_insight!.trim()}`);
       const lead = result.verdicts.find((v) => v.verdict === consensus && fresh(v.recommendation)) ?? result.verdicts.find((v) => fresh(v.recommendation));
       const recommendation = lead?.recommendation?.trim() || w.one(c.recommendation[consensus]);
       const note = result.round2 === "failed" || result.round2 === "partial" ? c.notes[result.round2] : result.note ? c.notes.skipped : "";

@@ -1,6 +1,6 @@
 import type { ClientEvent, ClientPayload } from "../state/events.js";
 import type { VoteRoundResult } from "../state/vote.js";
-import { councilNote, named, percent as pct, seconds, type Translate as T } from "../state/messages/index.js";
+import { councilNote, labelName, named, percent as pct, seconds, type Translate as T } from "../state/messages/index.js";
 import type { Styles, Write } from "./narration.js";
 
 /**
@@ -21,14 +21,14 @@ export function createDeliberationNarrator(write: Write, c: Styles, t: T) {
   const votes = (round: Omit<VoteRoundResult, "labelToModel">, map: Record<string, string>) => {
     labelToDisplay = Object.fromEntries(Object.entries(map).map(([l, m]) => [l, displayOf[m] ?? m]));
     for (const v of round.votes) {
-      const choice = v.votedFor ? `${v.votedFor} (${labelToDisplay[v.votedFor] ?? t("dv.noSuchLabel")})` : c.red(v.error ? `✗ ${v.error}` : t("dv.invalidVote"));
+      const choice = v.votedFor ? `${labelName(t, v.votedFor)} (${labelToDisplay[v.votedFor] ?? t("dv.noSuchLabel")})` : c.red(v.error ? `✗ ${v.error}` : t("dv.invalidVote"));
       write(`  ${c.bold(v.display.padEnd(12))} → ${choice}${v.anonymityBreach.length ? c.yellow(t("cli.names", { names: v.anonymityBreach.join(", ") })) : ""}\n`);
     }
     write("\n");
     for (const [label, n] of Object.entries(round.tallies).sort(([, a], [, b]) => b - a)) {
-      write(`  ${`${label} ${labelToDisplay[label]}`.padEnd(24)} ${"█".repeat(n)} ${n}\n`);
+      write(`  ${`${labelName(t, label)} ${labelToDisplay[label]}`.padEnd(24)} ${"█".repeat(n)} ${n}\n`);
     }
-    write(c.dim(`  ${t("cli.voteCounts", { valid: round.validVoteCount, invalid: round.invalidVoteCount })}${round.isTie ? t("cli.tieBetween", { labels: round.tiedLabels.join(", ") }) : ""}\n`));
+    write(c.dim(`  ${t("cli.voteCounts", { valid: round.validVoteCount, invalid: round.invalidVoteCount })}${round.isTie ? t("cli.tieBetween", { labels: round.tiedLabels.map((l) => labelName(t, l)).join(", ") }) : ""}\n`));
   };
   return (e: ClientEvent): boolean => {
     switch (e.event) {
@@ -80,13 +80,13 @@ export function createDeliberationNarrator(write: Write, c: Styles, t: T) {
         return true;
       case "tiebreaker-complete":
         const chairman = displayOf[e.data.data.model] ?? e.data.data.model;
-        write(`\n${c.yellow(t("cli.chairmanChooses", { chairman, label: e.data.data.votedFor ?? "", display: labelToDisplay[e.data.data.votedFor ?? ""] ?? "" }))}${e.data.data.fallback ? c.dim(t("cli.chairmanFallback")) : ""}\n`);
+        write(`\n${c.yellow(t("cli.chairmanChooses", { chairman, label: labelName(t, e.data.data.votedFor ?? ""), display: labelToDisplay[e.data.data.votedFor ?? ""] ?? "" }))}${e.data.data.fallback ? c.dim(t("cli.chairmanFallback")) : ""}\n`);
         return true;
       case "winner-declared": {
         const w = e.data.data;
         const how = !w.tiebroken ? "" : "tiebreakerMethod" in w && w.tiebreakerMethod === "alphabetical" ? t("cli.howAlpha") : t("cli.howChair");
         const decision = "winnerDecision" in w ? ` · ${w.winnerDecision ? named(t, "decision", w.winnerDecision) : t("cli.unreadableDecision")}` : "";
-        write(`\n${c.green(c.bold(t("cli.deliberationWinner", { display: w.winnerDisplay, label: w.winnerLabel, decision, count: w.voteCount, total: w.totalVotes, how })))}\n\n`);
+        write(`\n${c.green(c.bold(t("cli.deliberationWinner", { display: w.winnerDisplay, label: labelName(t, w.winnerLabel), decision, count: w.voteCount, total: w.totalVotes, how })))}\n\n`);
         write(`${w.winnerResponse}\n`, "result");
         return true;
       }

@@ -120,7 +120,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     // The winner's answer is shown whole, as its card has it.
     const name = /Vinnare: (\S+)/.exec(winner)![1];
     const card = page.locator(".vote .card", { has: page.locator("h3", { hasText: name }) });
-    expect(await card.locator(".badge").first().innerText()).toMatch(/^Response [A-G] · \d röst(er)?$/);
+    expect(await card.locator(".badge").first().innerText()).toMatch(/^Svar [A-G] · \d röst(er)?$/);
     await card.locator("summary").click();
     // (The card shows the text as written, the winner renders its markdown: compare line by line.)
     const lines = (await card.locator(".answer").innerText()).split("\n").map((l) => l.replace(/^- /, "").trim()).filter(Boolean);
@@ -129,7 +129,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     // Each vote opens to show its reasoning; the bars name the model behind each label.
     await page.locator(".vote .ballots summary").first().click();
     expect(await page.locator(".vote .ballots .answer").first().innerText()).toMatch(/VOTE: Response [A-G]/);
-    expect(await page.locator(".vote .bars .name").first().innerText()).toMatch(/^Response A \S+/);
+    expect(await page.locator(".vote .bars .name").first().innerText()).toMatch(/^Svar A \S+/);
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
   }, 90_000);
@@ -235,6 +235,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
       winner: await page.locator(".winner").innerText(),
       synthesis: await page.locator(".arena .synthesis").innerText(),
       ballots: await page.locator(".ballots > li").count(),
+      ballotTexts: await page.locator(".arena .ballots").innerText(),
       round2: await page.locator('.card[data-participant="call_claude"] .answer').innerText(),
       usage: await page.locator(".note.run-cost").innerText(),
       cardCost: await page.locator('.card[data-participant="call_claude"] .cost').innerText(),
@@ -249,6 +250,8 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(await page.locator(".winner").innerText()).toBe(live.winner);
     expect(await page.locator(".arena .synthesis").innerText()).toBe(live.synthesis);
     expect(await page.locator(".ballots > li").count()).toBe(live.ballots);
+    // The ballots in the same order: the roster's, live and reopened.
+    expect(await page.locator(".arena .ballots").innerText()).toBe(live.ballotTexts);
     expect(await page.locator(".tab.done").count()).toBe(4);
     expect(await page.locator('.card[data-participant="call_claude"] .answer').innerText()).toBe(live.round2);
     expect(await page.locator(".note.run-cost").innerText()).toBe(live.usage);
@@ -499,9 +502,13 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("message");
     expect(await page.locator(".winner").count()).toBe(0);
     expect(await page.getByRole("alert").count()).toBe(0);
+    // Nothing goes on looking as if it were being written: no round spins, no card writes.
+    expect(await page.locator(".tab .spinner").count()).toBe(0);
+    expect(await page.locator(".card.speaking").count()).toBe(0);
     await page.goto(`${page.url().split("#")[0]}#history`);
     await page.getByText("Stoppa mig").first().click();
     await page.getByText("stoppad: det som hann sägas finns kvar").waitFor();
+    expect(await page.locator(".tab .spinner").count()).toBe(0);
 
     // A /vote stopped while its answers stream: no card goes on looking as if it were writing.
     await page.goto(page.url().split("#")[0]);
@@ -535,6 +542,13 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     // Each command says what it takes: /council judges a claim.
     await ask(page, "/council");
     await page.locator(".usage", { hasText: "/council behöver ett påstående att pröva." }).waitFor();
+    // An option the command lacks is named, with the command's own options and examples; no retry.
+    await ask(page, "/council --strict Kaffe är nyttigt.");
+    const option = page.locator(".usage", { hasText: "--strict" });
+    await option.waitFor();
+    expect(await option.innerText()).toContain("--debate");
+    expect(await option.locator("li code").first().innerText()).toMatch(/^\/council /);
+    expect(await page.getByRole("button", { name: "Försök igen" }).count()).toBe(0);
     await page.reload();
     expect(await page.getByRole("button", { name: "Skicka" }).isVisible()).toBe(true);
     expect(await page.locator("html").getAttribute("lang")).toBe("sv");
@@ -570,7 +584,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
       }),
     }));
 
-  it("/deep on a 375 px phone fits the screen, key points included, live and reopened from #history", async () => {
+  it("/deep and /council on a 375 px phone fit the screen, key points included, live and reopened from #history; judges' names never break inside a word", async () => {
     const { page, errors } = await open({}, PHONE, "en-US");
     const home = page.url().split("#")[0];
     for (const question of ["/deep Should we tax sugar?", "/deep Should Llanfairpwllgwyngyllgogerychwyrndrobwllllantysiliogogogoch tax sugar?"]) {
@@ -597,8 +611,38 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     await page.setViewportSize({ width: 1280, height: 900 });
     expect(await page.locator(".deep .stances thead th").first().isVisible()).toBe(true);
     expect(await page.locator(".deep .stances tbody td").first().evaluate((td) => getComputedStyle(td).display)).toBe("table-cell");
+
+    // /council's verdicts stack the same way on a phone, and a judge's name and perspective never break inside a word.
+    /** The words of the judges' cells that the browser drew on more than one line. */
+    const brokenWords = () =>
+      page.locator(".council .verdicts tbody th").evaluateAll((cells) =>
+        cells.flatMap((th) => {
+          const broken: string[] = [];
+          const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const text = node.textContent ?? "";
+            for (const m of text.matchAll(/\S+/g)) {
+              const range = document.createRange();
+              range.setStart(node, m.index!);
+              range.setEnd(node, m.index! + m[0].length);
+              if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) broken.push(m[0]);
+            }
+          }
+          return broken;
+        }),
+      );
+    for (const width of [PHONE.width, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(home);
+      await ask(page, "/council --debate Nuclear power is the safest source of energy.");
+      await page.locator(".council .synthesis h2").first().waitFor({ timeout: 30_000 });
+      expect(await brokenWords(), `${width} px`).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${width} px`).toBeLessThanOrEqual(width);
+      const display = await page.locator(".council .verdicts tbody td").first().evaluate((td) => getComputedStyle(td).display);
+      expect(display).toBe(width === PHONE.width ? "block" : "table-cell");
+    }
     expect(errors).toEqual([]);
-  }, 45_000);
+  }, 75_000);
 
   it("admin: signed in, the token form is gone (sign-out instead), the voices are the server's roster, without an empty box", async () => {
     const customRoster = JSON.stringify([

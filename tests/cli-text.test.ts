@@ -132,6 +132,18 @@ describe("text in the terminal", () => {
     for (const row of styledRows) expect(row.startsWith("    "), JSON.stringify(row)).toBe(true);
   });
 
+  it("ends without an empty row for the style codes after the last line", () => {
+    let stream = "";
+    const text = new TerminalText((s) => (stream += s), { width: 80, tty: true, style: plain });
+    text.status("Round 1");
+    // As the narrator writes a dim line: the reset comes after its newline.
+    text.write("\x1b[2m\nCost: 3 model calls\n\x1b[0m");
+    text.end();
+    text.aside("cancelled", (s) => (stream += s));
+    expect(xterm(stream, 80)).toEqual(["", "Cost: 3 model calls", "cancelled"]);
+    expect(stream).toContain("Cost: 3 model calls\n\x1b[0m");
+  });
+
   it("writes complete lines only when the output is not a terminal", () => {
     const { text, out } = terminal({ width: Infinity });
     text.write("half a ");
@@ -140,5 +152,124 @@ describe("text in the terminal", () => {
     expect(out()).toBe("half a line\n");
     text.end();
     expect(out()).toBe("half a line\nand the rest\n");
+  });
+});
+
+/** The columns a grapheme takes in the terminal below: two for emoji and East Asian wide characters. */
+function columnsIn(grapheme: string): number {
+  return /\p{Extended_Pictographic}|[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60\uffe0-\uffe6]/u.test(grapheme) ? 2 : 1;
+}
+
+/**
+ * The rows an xterm-like terminal `width` columns wide shows after `stream`. Like xterm (and
+ * tmux), it wraps late: a character written into the last column leaves the cursor there with a
+ * wrap pending, and only the next character goes to a new row; `\r`, `\n` (a tty's CR LF) and
+ * cursor up clear the pending wrap. `\x1b[2K` erases the cursor's row; styles take no room.
+ */
+function xterm(stream: string, width: number): string[] {
+  const rows: string[][] = [[]];
+  let row = 0;
+  let col = 0;
+  let pending = false;
+  const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+  for (const token of stream.match(/\x1b\[[0-9;]*[A-Za-z]|\r|\n|[^\r\n\x1b]+/g) ?? []) {
+    if (token === "\r") [col, pending] = [0, false];
+    else if (token === "\n") [row, col, pending] = [row + 1, 0, false];
+    else if (token === "\x1b[2K") rows[row] = [];
+    else if (/^\x1b\[\d*A$/.test(token)) [row, pending] = [Math.max(0, row - Number(token.slice(2, -1) || 1)), false];
+    else if (token.startsWith("\x1b[")) continue;
+    else {
+      for (const { segment } of graphemes.segment(token)) {
+        const n = columnsIn(segment);
+        // The deferred wrap; a wide character that does not fit at the end of a row goes to the next.
+        if (pending || col + n > width) [row, col, pending] = [row + 1, 0, false];
+        rows[row] ??= [];
+        rows[row][col] = segment;
+        if (n === 2) rows[row][col + 1] = "";
+        if (col + n === width) [col, pending] = [width - 1, true];
+        else col += n;
+      }
+    }
+    rows[row] ??= [];
+  }
+  const screen = Array.from(rows, (r) => Array.from(r ?? [], (c) => c ?? " ").join("").trimEnd());
+  while (screen.length && screen.at(-1) === "") screen.pop();
+  return screen;
+}
+
+describe("text on a terminal that wraps late (xterm, tmux)", () => {
+  const sentence =
+    "Regulation of AI is less about the technology than about who answers for it when it fails, and the models disagree " +
+    "about facts that can be checked while they agree on tone; a rule that names the harms it prevents is easier to defend.";
+  const words = sentence.split(" ");
+
+  it("shows every line once, whatever the width and however the text is streamed, with the status line below", () => {
+    for (let width = 20; width <= 60; width++) {
+      // Pieces that end with a space (a row that fills the width is followed by the space after its
+      // last word), pieces that begin with one, and pieces of seven characters.
+      const streams = [words.map((w) => `${w} `), words.map((w, i) => (i ? ` ${w}` : w)), sentence.match(/.{1,7}/g)!];
+      for (const pieces of streams) {
+        let stream = "";
+        const text = new TerminalText((s) => (stream += s), { width, tty: true, style: plain });
+        text.status("Round 1 · Claude");
+        for (const p of pieces) text.write(p);
+        text.write("\n");
+        text.end();
+        const screen = xterm(stream, width);
+        expect(screen.join(" ").split(/\s+/).filter(Boolean), `width ${width}`).toEqual(words);
+        for (const r of screen) expect(r.length, `width ${width}: ${r}`).toBeLessThan(width);
+      }
+    }
+  });
+
+  it("draws the line being written and the status line on one row each, so that erasing them leaves nothing behind", () => {
+    let stream = "";
+    const text = new TerminalText((s) => (stream += s), { width: 30, tty: true, style: plain });
+    text.status("Round 2 · Perplexity writing, a long status");
+    // Twenty-nine columns and the space after them: the row must not spill over onto the status line's row.
+    text.write("twenty-nine columns, exactly");
+    text.write(". ");
+    expect(xterm(stream, 30)).toEqual(["twenty-nine columns, exactly.", "Round 2 · Perplexity writing,"]);
+    text.write("Next\n");
+    text.status("");
+    expect(xterm(stream, 30)).toEqual(["twenty-nine columns, exactly.", "Next"]);
+  });
+
+  it("shows wide characters once when they reach the last column", () => {
+    for (let width = 20; width <= 31; width++) {
+      let stream = "";
+      const text = new TerminalText((s) => (stream += s), { width, tty: true, style: plain });
+      text.status("Runda 1");
+      const line = "人工智能 应该受到 监管吗 😀😀 这是 一个很 重要的 问题 我们 需要 讨论";
+      for (const w of line.split(" ")) text.write(`${w} `);
+      text.write("\n");
+      text.end();
+      expect(xterm(stream, width).join(" ").split(/\s+/).filter(Boolean), `width ${width}`).toEqual(line.split(" "));
+    }
+  });
+
+  it("wraps a stderr line at word boundaries to the width of the terminal it goes to", () => {
+    const log = "[debatt] no TTS_API_KEY: /dvoice speaks with the local espeak-ng voice unless admins set a key";
+    // On a terminal, above the status line.
+    let stream = "";
+    const text = new TerminalText((s) => (stream += s), { width: 40, tty: true, style: plain });
+    text.status("Round 1");
+    text.aside(log, (s) => (stream += s), 40);
+    const screen = xterm(stream, 40);
+    expect(screen.at(-1)).toBe("Round 1");
+    // (The row above the status line is the empty line being written.)
+    const rows = screen.slice(0, -1).filter(Boolean);
+    expect(rows.length).toBeGreaterThan(2);
+    for (const r of rows) expect(r.length).toBeLessThan(40);
+    for (const r of rows) for (const w of r.split(" ")) expect(log.split(" "), r).toContain(w);
+    expect(rows.join(" ")).toBe(log);
+    // stdout piped, stderr a terminal: still wrapped; stderr piped: one line.
+    const piped = new TerminalText(() => {}, { width: Infinity, tty: false, style: plain });
+    let err = "";
+    piped.aside(log, (s) => (err += s), 40);
+    expect(err.trimEnd().split("\n").length).toBeGreaterThan(2);
+    err = "";
+    piped.aside(log, (s) => (err += s), Infinity);
+    expect(err).toBe(`${log}\n`);
   });
 });

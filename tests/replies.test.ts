@@ -55,7 +55,13 @@ describe("reply formats", () => {
 
     expect(parseRevision(renderRevision("MERGE", "A had the data.", "Line one.\n\nLine two."))).toEqual({ decision: "MERGE", reasoning: "A had the data.", revisedResponse: "Line one.\n\nLine two." });
 
-    expect(cleanTitle(renderTitle("Should cities ban cars from their centres?"))).toBe("Should cities ban cars from their centres");
+    // The offline title: the question's first words (at most six, articles left out of a longer one), ending on a
+    // word that carries meaning.
+    expect(cleanTitle(renderTitle("Should cities ban cars from their centres?"))).toBe("Should cities ban cars from centres");
+    expect(renderTitle("The Great Wall of China is visible from space.")).toBe("Great Wall of China is visible");
+    expect(renderTitle("Nuclear power is the safest energy source")).toBe("Nuclear power is safest energy source");
+    expect(renderTitle("Blixten slår aldrig ner på samma ställe två gånger.")).toBe("Blixten slår aldrig ner");
+    expect(renderTitle("Bör skolor förbjuda mobiltelefoner?")).toBe("Bör skolor förbjuda mobiltelefoner");
     // A long question is cut at a word, with an ellipsis, never mid-word.
     expect(shortTitle("Vilket programmeringsspråk passar bäst för webb-API:er i en liten startup?")).toBe("Vilket programmeringsspråk passar bäst för…");
     expect(shortTitle("Which programming language suits web APIs best for a small startup team?")).toBe("Which programming language suits web APIs best…");

@@ -6,7 +6,7 @@ import { DEFAULT_DEBATE_ANALYSIS_PROMPT } from "../prompts/debate.js";
 import { DEEP_DEBATER, DEEP_MODERATOR, DEEP_SYNTHESIS } from "../prompts/deep.js";
 import { renderTemplate } from "../prompts/render.js";
 import { REVISE_BALLOT, REVISE_RESTATE, REVISE_REVISION, REVISE_REVISION_ANTI_ANCHORING } from "../prompts/revise.js";
-import { VOTE_BALLOT } from "../prompts/vote.js";
+import { DELIBERATION_TITLE, VOTE_BALLOT } from "../prompts/vote.js";
 import { keywordsOf, simulatedAnswer, SimulatedModelFactory } from "../providers/simulated.js";
 import type { CouncilResult, Verdict } from "../state/council.js";
 import type { Lang } from "../state/language.js";
@@ -17,7 +17,9 @@ import { parseAssessment } from "../state/replies/assessment.js";
 import { parseConvergence } from "../state/replies/convergence.js";
 import { parseLetterVote } from "../state/replies/letter-vote.js";
 import { parseRevision, resolveRevision } from "../state/replies/revision.js";
+import { cleanTitle } from "../state/replies/title.js";
 import { parseVerdict } from "../state/replies/verdict.js";
+import { countWords } from "../state/text.js";
 
 /**
  * The offline provider's promise: simulated answers are about the question (they use its words),
@@ -130,8 +132,8 @@ describe("the simulated /council", () => {
     if (parsed.ok) expect(parsed.verdict.verdict).toBe((parseVerdict(first, "judge-2") as { verdict: Verdict }).verdict.verdict);
   });
 
-  it.each(LANGS)("the report is about the claim: its verdict, the judges' findings and a recommendation (%s)", (lang) => {
-    const claim = EXAMPLES.council[lang];
+  /** The council's report on a claim, from its judges' round-1 verdicts, consolidated as council_consolidate does. */
+  const reportOn = (claim: string) => {
     const verdicts = JUDGES.map((name, i) => {
       const parsed = parseVerdict(judge(i, claim, 1), `judge-${i + 1} (${COUNCIL_PERSPECTIVES[i].name})`);
       if (!parsed.ok) throw new Error(parsed.reason);
@@ -142,12 +144,32 @@ describe("the simulated /council", () => {
     const consensus = (["FAIL", "WARN", "PASS"] as const).reduce((a, b) => (counts[b] > counts[a] ? b : a));
     const result: CouncilResult = { verdicts, counts, consensus, unanimous: counts[consensus] === verdicts.length, round2: "skipped" };
     const prompt = renderTemplate("report", COUNCIL_REPORT, { claim, consolidation: JSON.stringify(result, null, 2) });
-    const report = ask({ phase: "council_report", participant: undefined, topic: claim }, [new HumanMessage(prompt)]);
+    return { verdicts, consensus, report: ask({ phase: "council_report", participant: undefined, topic: claim }, [new HumanMessage(prompt)]) };
+  };
+
+  it.each(LANGS)("the report is about the claim: its verdict, the judges' findings and a recommendation (%s)", (lang) => {
+    const claim = EXAMPLES.council[lang];
+    const { verdicts, consensus, report } = reportOn(claim);
     expectAbout(report, claim, lang, 2);
     expect(report).toContain(`**${consensus}**`);
     expect(report).toMatch(/^## /m);
     // The report carries the judges' own findings.
     expect(report).toContain(verdicts[0].findings[0].description);
+  });
+
+  it.each(LANGS)("the report is in the claim's language throughout and names the judges as the verdict table does (%s)", (lang) => {
+    const claims = { en: [EXAMPLES.council.en, "Nuclear power is the safest energy source."], sv: [EXAMPLES.council.sv, "Kärnkraft är den säkraste energikällan"] }[lang];
+    for (const claim of claims) {
+      const { report } = reportOn(claim);
+      // Not the council's internal names (`judge-1 (correctness)`), but Grok, Claude and ChatGPT.
+      expect(report).not.toMatch(/judge-\d/);
+      for (const name of JUDGES) expect(report).toContain(name);
+      // Severity and perspective words in the claim's language: "betydande", not "significant".
+      const severities = [...report.matchAll(/^- \*\*([^*]+)\*\* — /gm)].map((m) => m[1]);
+      expect(severities.length).toBeGreaterThan(0);
+      for (const severity of severities) expect({ en: ["critical", "significant", "minor"], sv: ["kritiskt", "betydande", "mindre"] }[lang]).toContain(severity);
+      if (lang === "sv") expect(report).not.toMatch(/\b(critical|significant|minor|correctness|completeness|evidence|clarity)\b/);
+    }
   });
 });
 
@@ -250,6 +272,41 @@ describe("the simulated /vote and /revise", () => {
     expect(tiebreak).not.toMatch(/counter-argument|motargument/i);
   });
 
+  it("votes split as real voters' do: nobody votes for their own answer, some votes tie, and the same question votes the same way", () => {
+    const voters = roster.slice(0, 7);
+    const questions = [
+      EXAMPLES.question.en,
+      EXAMPLES.question.sv,
+      ...["Is coffee healthy?", "How do I design a database?", "Should cities ban cars from their centres?", "What is the best way to learn Rust?", "Will AI replace programmers?", "Is remote work better than office work?"],
+      ...["Bör skolor förbjuda mobiltelefoner?", "Är kaffe nyttigt?", "Hur väljer jag en elbil?", "Vilken stad är bäst att bo i?", "Ska Sverige bygga ut kärnkraften?", "Är distansarbete bättre än kontorsarbete?"],
+    ];
+    /** One /vote round: every voter's pick, by author, with the answers under labels in the given order. */
+    const voteRound = (question: string, order: Participant[]) => {
+      const labels = order.map((_, i) => `Response ${"ABCDEFG"[i]}`);
+      const responses = order.map((p, i) => `--- ${labels[i]} ---\n${ask({ phase: "answer", participant: p, topic: question })}\n\n`).join("");
+      const prompt = renderTemplate("ballot", VOTE_BALLOT, { question, responses });
+      return voters.map((v) => {
+        const label = parseLetterVote(ask({ phase: "ballot", participant: v, topic: question, candidates: labels }, [new HumanMessage(prompt)]));
+        return order[labels.indexOf(label!)].display;
+      });
+    };
+    let ties = 0;
+    let clear = 0;
+    for (const question of questions) {
+      const picks = voteRound(question, voters);
+      voters.forEach((v, i) => expect(picks[i], `${v.display} on "${question}"`).not.toBe(v.display));
+      const counts = [...new Set(picks)].map((p) => picks.filter((x) => x === p).length).sort((a, b) => b - a);
+      // Never every voter for one answer: its author votes for another.
+      expect(counts[0]).toBeLessThan(voters.length);
+      if (counts[0] === counts[1]) ties++;
+      else clear++;
+      // The same votes whatever the labels' order, and on every run.
+      expect(voteRound(question, [...voters].reverse())).toEqual(picks);
+    }
+    expect(ties).toBeGreaterThan(0);
+    expect(clear).toBeGreaterThan(ties);
+  });
+
   it.each(LANGS)("a STAND keeps the original answer word for word; REVISE and MERGE are about the question (%s)", (lang) => {
     const question = EXAMPLES.question[lang];
     const names = ["Grok", "Claude", "ChatGPT", "Gemini", "DeepSeek", "Qwen", "Mistral", "Llama", "Perplexity", "OneSeek"];
@@ -285,6 +342,94 @@ describe("the simulated /vote and /revise", () => {
     }
     expect(decisions).toContain("STAND");
     expect(decisions.size).toBeGreaterThan(1);
+  });
+
+  it.each(LANGS)("a revision that says it added something keeps the original and comes out longer (%s)", (lang) => {
+    const questions = { en: [EXAMPLES.question.en, "Should cities ban cars from their centres?", "How do I design a database?"], sv: [EXAMPLES.question.sv, "Bör skolor förbjuda mobiltelefoner?", "Hur väljer jag en elbil?"] }[lang];
+    const names = ["Grok", "Claude", "ChatGPT", "Gemini", "DeepSeek", "Qwen", "Mistral", "Llama", "Perplexity", "OneSeek"];
+    const changed = new Set<string>();
+    for (const question of questions) {
+      const answers = names.map((n) => ask({ phase: "answer", participant: who(n), topic: question }));
+      names.forEach((name, i) => {
+        const others = answers.filter((_, j) => j !== i).slice(0, 3).map((a, j) => `--- Response ${"BCD"[j]} ---\n${a}\n\n`).join("");
+        const values = { question, own_response: answers[i], other_responses: others };
+        const text = ask({ phase: "revision", participant: who(name), topic: question }, [new HumanMessage(renderTemplate("revision", REVISE_REVISION, values))]);
+        const parsed = parseRevision(text);
+        if (parsed.decision === "STAND") return;
+        changed.add(parsed.decision!);
+        // "I have added it" / "combined their best points with my own": nothing of the original is lost.
+        for (const line of answers[i].split("\n").filter(Boolean)) expect(parsed.revisedResponse).toContain(line);
+        expect(countWords(parsed.revisedResponse!), `${name}: ${parsed.reasoning}`).toBeGreaterThan(countWords(answers[i]));
+        expectAbout(parsed.revisedResponse!, question, lang);
+      });
+    }
+    expect([...changed].sort()).toEqual(["MERGE", "REVISE"]);
+  });
+});
+
+describe("the simulated wording", () => {
+  /** Every simulated text about a topic: answers, /debatt turns, a judge's reply and a council report. */
+  const textsAbout = (topic: string) =>
+    ["Grok", "Claude", "ChatGPT", "Gemini"].flatMap((name) => [
+      ask({ phase: "answer", participant: who(name), topic }),
+      ask({ phase: "turn", participant: who(name), round: 2, topic }, [new HumanMessage(`[Claude]: …\n[Gemini]: …`)]),
+      ask({ phase: "judge", participant: who(name), round: 1, topic }),
+      ask({ phase: "council_report", participant: undefined, topic }),
+    ]);
+
+  it("names what the question is about with a phrase of it, not a lone fragment or a verb", () => {
+    expect(keywordsOf("Nuclear power is the safest energy source.")[0]).toBe("nuclear power");
+    expect(keywordsOf("Which programming language is best for beginners?")).toEqual(["programming language", "beginners"]);
+    expect(keywordsOf("Vilket programmeringsspråk passar nybörjare bäst?")).toEqual(["programmeringsspråk", "nybörjare"]);
+    expect(keywordsOf("Should cities ban cars from their centres?")).toEqual(["cities", "centres", "cars"]);
+    expect(keywordsOf("Bör skolor förbjuda mobiltelefoner?")).toEqual(["skolor", "mobiltelefoner"]);
+    expect(keywordsOf("Should AI be regulated?")).toEqual(["AI"]);
+    expect(keywordsOf("Is coffee healthy?")).toEqual(["coffee"]);
+    expect(keywordsOf("Remote work makes teams slower.")).toEqual(["remote work", "teams"]);
+    expect(keywordsOf("What is the meaning of life?")).toEqual(["meaning of life"]);
+    const topics = ["Nuclear power is the safest energy source.", "Should AI be regulated?", "Is coffee healthy?", EXAMPLES.question.en, "Kärnkraft är den säkraste energikällan", EXAMPLES.question.sv, EXAMPLES.yesNo.sv];
+    for (const topic of topics) {
+      const first = topic.split(" ")[0];
+      for (const text of textsAbout(topic)) {
+        expect(text).not.toMatch(/[“”](?:Nuclear|regulated|healthy|bäst|passar)[”]/);
+        // A quoted term is a phrase of several words, or the question's first word (its subject, maybe a name).
+        for (const [, quoted] of text.matchAll(/[“”]([^“”"\n]+)”/g)) {
+          // The claim itself ("The council's verdict on “…”") is quoted whole.
+          if (quoted === topic.replace(/[?!.]+$/, "")) continue;
+          expect(quoted.includes(" ") || quoted === first, `“${quoted}” in a text about "${topic}"`).toBe(true);
+        }
+      }
+    }
+    // With the question's determiner, a phrase reads as in the question; "my" is the answerer's "your".
+    expect(ask({ phase: "answer", topic: "How do I design a database?" })).toContain(" a database");
+    expect(ask({ phase: "answer", topic: "How can I improve my sleep?" })).toContain("your sleep");
+  });
+});
+
+describe("the simulated titles", () => {
+  it.each(LANGS)("are 3–6 words from the question, without a question mark or an ellipsis, cut at a word (%s)", (lang) => {
+    const questions = {
+      en: [EXAMPLES.question.en, EXAMPLES.yesNo.en, "Which programming language suits web APIs best for a small startup team?", "Is coffee healthy?", "The Great Wall of China is visible from space with the naked eye.", "Nuclear power is the safest energy source"],
+      sv: [EXAMPLES.question.sv, EXAMPLES.yesNo.sv, "Vilket programmeringsspråk passar bäst för webb-API:er i en liten startup?", "Är kaffe nyttigt?", EXAMPLES.council.sv, "Ska företag införa fyra dagars arbetsvecka?"],
+    }[lang];
+    for (const question of questions) {
+      const prompt = renderTemplate("title", DELIBERATION_TITLE, { question });
+      const title = cleanTitle(ask({ phase: "title", participant: undefined, topic: question }, [new HumanMessage(prompt)]));
+      const words = title.split(" ");
+      expect(words.length, title).toBeGreaterThanOrEqual(Math.min(3, question.split(" ").length));
+      expect(words.length, title).toBeLessThanOrEqual(6);
+      expect(title).not.toMatch(/[?…]$/);
+      // The question's own words in order, cut at a word (a long question without its articles, as a headline).
+      const own = question.replace(/[?.!]$/, "").toLowerCase().split(" ");
+      let at = 0;
+      for (const word of words) {
+        at = own.indexOf(word.toLowerCase(), at) + 1;
+        expect(at, `${title} of ${question}`).toBeGreaterThan(0);
+      }
+      if (own.length <= 6) expect(title.toLowerCase()).toBe(own.join(" "));
+      // Not ended on a word that leaves it hanging ("…best for").
+      expect(words.at(-1)!.toLowerCase()).not.toMatch(/^(for|the|a|of|to|in|från|för|i|på|en|ett|och)$/);
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import wavefile from "wavefile";
@@ -23,6 +23,34 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: 
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (err += d));
     child.on("close", (code) => resolve({ code: code ?? -1, out, err }));
+  });
+}
+
+/**
+ * Runs the CLI with its stdout and stderr in one file, in the order written, and Ctrl-C (SIGINT)
+ * once the output contains `interruptAt`, twice 10 ms apart (as tsx passes a Ctrl-C on to the
+ * process it runs once more when that process is slow to say it arrived).
+ */
+function interruptedCli(args: string[], interruptAt: string, env: Record<string, string>): Promise<{ code: number; output: string }> {
+  const file = join(mkdtempSync(join(tmpdir(), "debatt-")), "output.txt");
+  const fd = openSync(file, "w");
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "cli/debate.ts", ...args], {
+      env: { PATH: process.env.PATH!, SIMULATED_LATENCY_MS: "0", ...env },
+      stdio: ["ignore", fd, fd],
+    });
+    const poll = setInterval(() => {
+      if (readFileSync(file, "utf8").includes(interruptAt)) {
+        clearInterval(poll);
+        child.kill("SIGINT");
+        setTimeout(() => child.kill("SIGINT"), 10);
+      }
+    }, 20);
+    child.on("close", (code) => {
+      clearInterval(poll);
+      closeSync(fd);
+      resolve({ code: code ?? -1, output: readFileSync(file, "utf8") });
+    });
   });
 }
 
@@ -85,12 +113,36 @@ describe("the CLI", () => {
     const missing = await cli(["--json", "/debatt"]);
     expect(missing.code).toBe(2);
     expect(missing.out).toContain('"code":"missing_topic"');
-    // A command without its topic is explained, with examples; an unknown option is named, in the reader's words.
+    // A command without its topic is explained, with examples; an unknown option is named, in the
+    // reader's words, with examples too, and without the error's code.
     expect(await cli(["--lang", "en", "/debatt"])).toMatchObject({ code: 2, out: expect.stringContaining("/debatt needs a topic.\nFor example:\n  /debatt Should AI be regulated?") });
     expect(await cli(["--lang", "sv", "/council"])).toMatchObject({ code: 2, out: expect.stringContaining("/council behöver ett påstående att pröva.") });
     const option = await cli(["--lang", "sv", "/vote --foo Bästa språket?"]);
-    expect(option).toMatchObject({ code: 2, out: expect.stringContaining("Okänt alternativ: --foo — /vote tar inga alternativ") });
+    expect(option).toMatchObject({ code: 2, out: expect.stringMatching(/^Okänt alternativ: --foo — \/vote tar inga alternativ\nTill exempel:\n {2}\/vote \S/) });
     expect(option.out).not.toContain("has no option");
+    const english = await cli(["--lang", "en", "/debatt --foo Cats?"]);
+    expect(english).toMatchObject({ code: 2, out: expect.stringMatching(/^Unknown option: --foo — \/debatt takes no options\nFor example:\n {2}\/debatt Should AI be regulated\?\n$/) });
+    expect(english.out).not.toContain("unknown_option");
+  }, 60_000);
+});
+
+describe("the CLI cancelled and resumed", () => {
+  it("says how to go on after the run's last text on Ctrl-C (exit 130), and --resume begins by saying what it resumes", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "debatt-"));
+    const message = "/debatt Should AI be regulated?";
+    const { code, output } = await interruptedCli(["--participants", "grok,claude,oneseek", message], "▶ ", { DEBATT_DATA_DIR: dir, SIMULATED_CHUNK_DELAY_MS: "20" });
+    expect(code).toBe(130);
+    const lines = output.trimEnd().split("\n");
+    // The notice is the last line: after the interrupted turn's text, the cost and the run's log line.
+    expect(lines.at(-1)).toMatch(/^cancelled; go on with: npm run -s debate -- --resume [0-9a-f-]{36}$/);
+    expect(lines.filter((l) => l.startsWith("cancelled;"))).toHaveLength(1);
+    expect(output.indexOf("[debatt] run ")).toBeLessThan(output.indexOf("cancelled; go on with"));
+    const thread = lines.at(-1)!.split(" ").at(-1)!;
+
+    const resumed = await cli(["--lang", "sv", "--resume", thread], { DEBATT_DATA_DIR: dir });
+    expect(resumed.code).toBe(0);
+    expect(resumed.out.split("\n")[0]).toBe(`Fortsätter från senast sparade steg: ${message}`);
+    expect(resumed.out).toContain("👑 Vinnare:");
   }, 60_000);
 });
 

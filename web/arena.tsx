@@ -21,6 +21,11 @@ const COLORS: Record<string, string> = {
 /** Model output is rendered as markdown with raw HTML escaped, never injected. */
 export const markdown = new MarkdownIt({ html: false, linkify: true });
 
+/** A model's answer in a card, rendered as markdown (lists, bold, headings), clipped to four lines when asked. */
+export function AnswerText({ text, clipped = false }: { text: string; clipped?: boolean }) {
+  return <div class={`answer md${clipped ? " clipped" : ""}`} dangerouslySetInnerHTML={{ __html: markdown.render(text) }} />;
+}
+
 export const colorOf = (key: string) => COLORS[key.replace(/^call_/, "")] ?? "#64748b";
 
 /** The live debate arena, driven only by the stream's events. */
@@ -49,7 +54,8 @@ export function Arena({ s, voiceSpeaker }: { s: ArenaState; voiceSpeaker?: strin
       <nav class="tabs" role="tablist" aria-label={t("arena.rounds")}>
         {[1, 2, 3, 4].map((r) => {
           const done = s.roundsDone.includes(r);
-          const active = s.round === r && !done;
+          // A run that has ended (stopped, or failed) has no round in progress.
+          const active = s.round === r && !done && !s.done;
           return (
             <button
               role="tab"
@@ -105,7 +111,11 @@ function ParticipantCard({ card, round, speaking, heard, cost }: { card: Card; r
         </button>
       </header>
       {answer && (
-        <p class={`answer${expanded ? "" : " clipped"}`}>{failed ? <FailedText text={answer.text} error={answer.error} /> : answer.text || "…"}</p>
+        failed || !answer.text ? (
+          <p class={`answer${expanded ? "" : " clipped"}`}>{failed ? <FailedText text={answer.text} error={answer.error} /> : "…"}</p>
+        ) : (
+          <AnswerText text={answer.text} clipped={!expanded} />
+        )
       )}
       {(answer?.status === "ok" || cost) && (
         <footer>
@@ -125,6 +135,7 @@ function costOf(t: ReturnType<typeof useT>, usage: NonNullable<ArenaState["usage
 
 /** Round 4: bars per participant, each voter's motivation and bullets. */
 function Votes({ s }: { s: ArenaState }) {
+  const rank = (voter: string) => s.participants.findIndex((p) => p.display === voter);
   const t = useT();
   const counts = s.results?.vote_counts ?? s.votes.reduce<Record<string, number>>((acc, v) => ({ ...acc, [v.voted_for]: (acc[v.voted_for] ?? 0) + 1 }), {});
   const max = Math.max(1, ...Object.values(counts));
@@ -150,7 +161,8 @@ function Votes({ s }: { s: ArenaState }) {
         </p>
       )}
       <ul class="ballots">
-        {s.votes.map((v) => (
+        {/* In the roster's order, not the order the parallel votes happened to land in: the same live and reopened. */}
+        {[...s.votes].sort((a, b) => rank(a.voter) - rank(b.voter)).map((v) => (
           <li>
             <strong>{v.voter}</strong> → {v.voted_for}: {v.motivation}
             <ul>
@@ -211,7 +223,7 @@ export function CompareView({ c, simulated, ended, usage }: { c: CompareState; s
                 <h3>{p.display}</h3>
                 {failed && <span class="badge error">{t("card.failed")}</span>}
               </header>
-              <p class="answer">{failed ? <FailedText text={a.text} error={a.error} /> : a?.text || "…"}</p>
+              {failed || !a?.text ? <p class="answer">{failed ? <FailedText text={a.text} error={a.error} /> : "…"}</p> : <AnswerText text={a.text} />}
               {(a?.status === "ok" || cost) && (
                 <footer>
                   {a?.status === "ok" && t("card.stats", { words: a.wordCount ?? 0, seconds: seconds(a.latencyMs ?? 0) })}

@@ -1,10 +1,10 @@
 import { diffWords } from "diff";
 import { useState } from "preact/hooks";
 import type { RevisionResponse } from "../state/revise.js";
-import { colorOf, markdown } from "./arena.js";
+import { AnswerText, colorOf, markdown } from "./arena.js";
 import { displayOfLabel, type DeliberationState } from "./deliberation-state.js";
 import { useT } from "./i18n.js";
-import { seconds } from "../state/messages/index.js";
+import { labelName, seconds } from "../state/messages/index.js";
 
 type T = ReturnType<typeof useT>;
 
@@ -68,14 +68,14 @@ export function DeliberationView({ s, ended }: { s: DeliberationState; ended: bo
                 <h3>{p.display}</h3>
                 {label && (
                   <span class="badge">
-                    {label} · {votes(t, s.vote?.tallies[label] ?? 0)}
+                    {labelName(t, label)} · {votes(t, s.vote?.tallies[label] ?? 0)}
                   </span>
                 )}
                 {failed && <span class="badge error">{t("card.failed")}</span>}
               </header>
               <details open={!s.revisions && !s.winner}>
                 <summary>{failed ? t("dv.error") : a?.status === "ok" ? t("dv.answerSummary", { seconds: seconds(a.latencyMs ?? 0) }) : ended ? t("dv.stopped") : t("dv.answering")}</summary>
-                <p class="answer">{failed ? t("card.error", { error: a.error ?? t("card.unknownError") }) : a?.text || "…"}</p>
+                {failed || !a?.text ? <p class="answer">{failed ? t("card.error", { error: a.error ?? t("card.unknownError") }) : "…"}</p> : <AnswerText text={a.text} />}
               </details>
             </article>
           );
@@ -87,11 +87,11 @@ export function DeliberationView({ s, ended }: { s: DeliberationState; ended: bo
 
       {s.tiedLabels && s.chairman && (
         <aside class="tiebreak" role="note">
-          <strong>{t("dv.tie")}</strong> {t("dv.tieBetween", { labels: s.tiedLabels.join(", ") })}{" "}
+          <strong>{t("dv.tie")}</strong> {t("dv.tieBetween", { labels: s.tiedLabels.map((l) => labelName(t, l)).join(", ") })}{" "}
           {s.tiebreaker
             ? t("dv.chairmanChose", {
                 chairman: s.chairman.display,
-                label: s.tiebreaker.votedFor ?? "",
+                label: labelName(t, s.tiebreaker.votedFor ?? ""),
                 display: displayOfLabel(s, s.tiebreaker.votedFor) ?? "",
                 fallback: s.tiebreaker.fallback ? t("dv.chairmanFallback") : "",
               })
@@ -159,7 +159,7 @@ function RevisingCard({ display, keyName, text, ended }: { display: string; keyN
         <span class="dot" aria-hidden="true" />
         <h3>{display}</h3>
       </header>
-      <p class="answer clipped">{text}</p>
+      <AnswerText text={text} clipped />
     </article>
   );
 }
@@ -176,7 +176,7 @@ function RevisionCard({ r, label, votes: tallies, won }: { r: RevisionResponse; 
         <h3>{r.display}</h3>
         {label && (
           <span class="badge">
-            {label} · {votes(t, tallies?.[label] ?? 0)}
+            {labelName(t, label)} · {votes(t, tallies?.[label] ?? 0)}
           </span>
         )}
         <span class={`badge decision ${decision?.cls ?? "unparsed"}`}>{t(decision?.key ?? "decision.unparsed")}</span>
@@ -200,7 +200,7 @@ function RevisionCard({ r, label, votes: tallies, won }: { r: RevisionResponse; 
           )}
         </p>
       ) : (
-        <p class="answer clipped">{r.revisedResponse}</p>
+        <AnswerText text={r.revisedResponse} clipped />
       )}
     </article>
   );
@@ -218,7 +218,7 @@ function Votes({ s }: { s: DeliberationState }) {
         {Object.keys(v.labelToModel).map((label) => (
           <li data-votes-for={label}>
             <span class="name">
-              {label} <span class="note">{displayOfLabel(s, label)}</span>
+              {labelName(t, label)} <span class="note">{displayOfLabel(s, label)}</span>
             </span>
             <span class="track">
               <span class="fill" style={{ width: `${((v.tallies[label] ?? 0) / max) * 100}%` }} />
@@ -238,7 +238,7 @@ function Votes({ s }: { s: DeliberationState }) {
             <details>
               <summary>
                 <strong>{b.display}</strong> →{" "}
-                {b.votedFor ? `${b.votedFor} (${displayOfLabel(s, b.votedFor) ?? t("dv.noSuchLabel")})` : b.error ? t("dv.voteError", { error: b.error }) : t("dv.invalidVote")}
+                {b.votedFor ? `${labelName(t, b.votedFor)} (${displayOfLabel(s, b.votedFor) ?? t("dv.noSuchLabel")})` : b.error ? t("dv.voteError", { error: b.error }) : t("dv.invalidVote")}
                 {b.anonymityBreach.length > 0 && <span class="badge">{t("dv.names", { names: b.anonymityBreach.join(", ") })}</span>}
               </summary>
               <p class="answer">{b.voteText}</p>

@@ -261,12 +261,13 @@ function failureInWords(t: ReturnType<typeof useT>, f: { code: string; detail: s
 }
 
 /** The errors of a message that could not start a run: explained with examples, and nothing to retry. */
-const USAGE_ERRORS = new Set(["missing_topic", "empty_message"]);
+/** The errors of a message that could not start a run: explained with examples, never retried as it was. */
+const USAGE_ERRORS = new Set(["missing_topic", "empty_message", "unknown_option"]);
 
 /** How to use the command the person typed (or any), with examples in the reader's language. */
-function Usage({ asked, code }: { asked: string; code: string }) {
+function Usage({ asked, error }: { asked: string; error: { code: string; message: string; reason?: Reason } }) {
   const t = useT();
-  const { needs, examples } = usageHelp(t, asked, code);
+  const { needs, examples } = usageHelp(t, asked, error);
   return (
     <div class="usage" role="status">
       <p>{needs}</p>
@@ -302,7 +303,7 @@ function Answer({ m, asked, retry }: { m: Message; asked: string; retry: (text: 
       )}
       {m.stored && <EndedNote m={m.stored} />}
       {a.error && USAGE_ERRORS.has(a.error.code) ? (
-        <Usage asked={asked} code={a.error.code} />
+        <Usage asked={asked} error={a.error} />
       ) : a.error?.code === "cancelled" ? (
         <p class="note" role="status">
           {t("answer.stopped")}

@@ -126,32 +126,34 @@ function CouncilView({ s, ended }: { s: CouncilState; ended: boolean }) {
           </p>
         )}
       </header>
-      <table class="verdicts">
-        <thead>
-          <tr>
-            <th scope="col">{t("council.judge")}</th>
+      {/* Explicit roles: on a phone the cells are stacked blocks, and the roles keep it a table for assistive technology. */}
+      <table class="verdicts" role="table">
+        <thead role="rowgroup">
+          <tr role="row">
+            <th scope="col" role="columnheader">{t("council.judge")}</th>
             {rounds.map((r) => (
-              <th scope="col">{t("deep.round", { n: r })}</th>
+              <th scope="col" role="columnheader">{t("deep.round", { n: r })}</th>
             ))}
           </tr>
         </thead>
-        <tbody>
+        <tbody role="rowgroup">
           {s.judges.map((j) => (
-            <tr data-participant={j.key}>
-              <th scope="row">
+            <tr role="row" data-participant={j.key}>
+              <th scope="row" role="rowheader">
                 {j.display} <span class="note">{named(t, "perspective", j.perspective)}</span>
               </th>
               {rounds.map((r) => {
                 const v = s.verdicts[r]?.[j.key];
-                if (!v) return <td class="note">{s.round >= r && !s.result && !ended ? "…" : "—"}</td>;
+                const label = t("deep.round", { n: r });
+                if (!v) return <td role="cell" class="note" data-label={label}>{s.round >= r && !s.result && !ended ? "…" : "—"}</td>;
                 if (!v.verdict)
                   return (
-                    <td class="note">
+                    <td role="cell" class="note" data-label={label}>
                       {t(v.status === "timeout" ? "council.timeout" : "council.error")}: {v.error}
                     </td>
                   );
                 return (
-                  <td>
+                  <td role="cell" data-label={label}>
                     <span class={`badge verdict ${VERDICT_CLASS[v.verdict.verdict]}`}>{v.verdict.verdict}</span> <span class="note">{named(t, "confidence", v.verdict.confidence)}</span>
                     {v.unjustifiedChange && <span class="badge">{t("council.unjustified")}</span>}
                     <div>{v.verdict.key_insight}</div>

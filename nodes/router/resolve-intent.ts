@@ -56,7 +56,7 @@ export function makeResolveIntent(deps: NodeDeps) {
         return { ...base, route: "usage" };
       case "missing_topic": {
         // In English, for programs and logs; the page and the terminal word it in the reader's language.
-        const [example] = usageHelp((key, values) => translate("en", key, values), command.command, command.kind).examples;
+        const [example] = usageHelp((key, values) => translate("en", key, values), command.command, { code: command.kind, message: "" }).examples;
         emit(config, "error", { code: "missing_topic", message: `${command.command} needs a ${FORMATS[formatOfCommandName(command.command)].takes}, e.g. "${example}"` });
         return { ...base, route: "usage" };
       }

@@ -104,16 +104,29 @@ export function pickLang(preferences: readonly (string | undefined)[]): Lang {
 
 /**
  * What a person is told about a message that could not start a run (a command without its topic,
- * an empty message): what the command needs, and examples to type, in the reader's language.
+ * an unknown option, an empty message): what the command needs, and examples to type, in the
+ * reader's language.
  * The examples are the command's own, or (no command) those of the main formats.
  */
-export function usageHelp(t: Translate, asked: string, code: string): { needs: string; examples: string[] } {
+export function usageHelp(t: Translate, asked: string, error: { code: string; message: string; reason?: Reason }): { needs: string; examples: string[] } {
   const command = /^\s*(\/\w+)/.exec(asked)?.[1]?.toLowerCase();
   const format = command && Object.hasOwn(FORMATS, command.slice(1)) ? (command.slice(1) as FormatId) : undefined;
+  // An unknown option is named, with the options the command has; a command without its topic says what it takes.
   const needs =
-    code === "missing_topic" && command ? t(format ? `usage.needs.${FORMATS[format].takes}` : "usage.needs.topic", { command }) : t("usage.emptyMessage");
+    error.code === "unknown_option"
+      ? (errorWords(t, error.code, error.message, error.reason) ?? error.message)
+      : error.code === "missing_topic" && command
+        ? t(format ? `usage.needs.${FORMATS[format].takes}` : "usage.needs.topic", { command })
+        : t("usage.emptyMessage");
   const shown: FormatId[] = format ? [format] : ["debatt", "compare", "vote"];
   return { needs, examples: shown.map((f) => `${FORMATS[f].command} ${t(`example.${f === "dvoice" ? "debatt" : f}`)}`) };
+}
+
+/** A cost in the reader's words: known, partly known (some calls had no price), unknown, or simulated. */
+function costWords(t: Translate, u: Usage, simulated: boolean): string {
+  if (simulated) return t("usage.simulated");
+  if (u.unpriced_calls === u.calls) return t("usage.costUnknown");
+  return u.unpriced_calls > 0 ? t("usage.costPartial", { usd: u.cost_usd, n: u.unpriced_calls }) : t("usage.cost", { usd: u.cost_usd });
 }
 
 /**
@@ -122,13 +135,7 @@ export function usageHelp(t: Translate, asked: string, code: string): { needs: s
  * simulated.
  */
 export function usageWords(t: Translate, u: Usage, facts: { simulated: boolean; budgetUsd?: number }): string {
-  const cost = facts.simulated
-    ? t("usage.simulated")
-    : u.unpriced_calls === u.calls
-      ? t("usage.costUnknown")
-      : u.unpriced_calls > 0
-        ? t("usage.costPartial", { usd: u.cost_usd, n: u.unpriced_calls })
-        : t("usage.cost", { usd: u.cost_usd });
+  const cost = costWords(t, u, facts.simulated);
   const budget = facts.budgetUsd === undefined ? "" : t("usage.budget", { usd: facts.budgetUsd });
   const cached = u.cached_tokens > 0 ? t("usage.cached", { n: u.cached_tokens }) : "";
   return t("usage.line", { calls: u.calls, input: u.input_tokens, output: u.output_tokens, cached, cost: `${cost}${budget}` });
@@ -138,4 +145,18 @@ export function usageWords(t: Translate, u: Usage, facts: { simulated: boolean; 
 export function usageBrief(t: Translate, u: Usage, simulated: boolean): string {
   if (simulated || u.unpriced_calls === u.calls) return t("usage.tokens", { n: u.input_tokens + u.output_tokens });
   return t(u.unpriced_calls > 0 ? "usage.briefPartial" : "usage.cost", { usd: u.cost_usd });
+}
+
+/**
+ * An anonymised answer's label in the reader's words: `Response B` (as the models see it and
+ * the events carry it) is "Svar B" in Swedish. Any other text is returned as it is.
+ */
+export function labelName(t: Translate, label: string): string {
+  const letter = /^Response ([A-Z])$/.exec(label)?.[1];
+  return letter ? t("label.response", { letter }) : label;
+}
+
+/** What a run is expected to cost, before it starts: at most so many calls, and their cost where it is known. */
+export function estimateWords(t: Translate, e: Usage, simulated: boolean): string {
+  return t("usage.estimate", { calls: e.calls, tokens: e.input_tokens + e.output_tokens, cost: costWords(t, e, simulated) });
 }
