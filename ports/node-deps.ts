@@ -2,6 +2,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { RunSettings } from "../state/config.js";
 import type { ModelAllowlist, Participant } from "../state/participants.js";
 import type { VoiceSettings } from "../state/voice.js";
+import type { PriceTable } from "../state/usage.js";
 import type { ModelFactory, SearchClient, SpeechCache, SpeechSynthesizer } from "./models.js";
 
 /** The prompt texts in force for one run (run overrides, then stored ones, then the defaults). */
@@ -61,6 +62,8 @@ export interface NodeDeps {
   allowedModels: ModelAllowlist;
   /** The internal model: OneSeek's, the supervisor's, the synthesis's, the default chairman's. */
   internalModel: string;
+  /** The price table (`MODEL_PRICES`), for the estimate a run announces before it starts. */
+  prices: PriceTable;
   /** /dvoice's speech; absent → the voice events say that no speech provider is configured. */
   voice?: VoiceDeps;
   /** The context of the run a node is part of: its settings and prompts (loaded once per call). */

@@ -1,11 +1,160 @@
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { ChatOpenAI } from "@langchain/openai";
-import type { ModelFactory, ModelRequest } from "../ports/models.js";
+import type { ModelFactory, ModelPhase, ModelRequest } from "../ports/models.js";
 import type { Settings } from "../state/config.js";
+import { DebattError, type ErrorCode } from "../state/errors.js";
+import type { Participant } from "../state/participants.js";
+
+/** Where a model is called: the endpoint, the key, and the variable the key came from (for messages). */
+export interface Endpoint {
+  baseUrl: string;
+  apiKey: string;
+  keyVar: string;
+}
+
+/** OpenAI's own API: the endpoint when none is configured. */
+const OPENAI_API = "https://api.openai.com/v1";
+
+/** The tasks whose failure FALLBACK_MODEL stands in for: the final texts and the chairman. */
+const FALLBACK_PHASES: ReadonlySet<ModelPhase> = new Set(["synthesis", "deep_synthesis", "council_report", "tiebreaker"]);
+
+/** The longest Retry-After a rate-limited call waits for (the call's own timeout still bounds it). */
+const MAX_RETRY_AFTER_MS = 60_000;
+
+/** The endpoint of a participant (its own `baseUrl` and `apiKeyEnv`, else the global ones), or of the internal model (ONESEEK_*). */
+export function endpointOf(settings: Settings, participant: Participant | undefined): Endpoint {
+  if (participant) {
+    const keyVar = participant.apiKeyEnv ?? "OPENAI_API_KEY";
+    const apiKey = participant.apiKeyEnv ? settings.providerKeys[participant.apiKeyEnv] : settings.openaiApiKey;
+    return { baseUrl: participant.baseUrl ?? settings.openaiBaseUrl ?? OPENAI_API, apiKey: apiKey ?? "", keyVar };
+  }
+  return {
+    baseUrl: settings.oneseekBaseUrl ?? settings.openaiBaseUrl ?? OPENAI_API,
+    apiKey: settings.oneseekApiKey ?? settings.openaiApiKey ?? "",
+    keyVar: settings.oneseekApiKey ? "ONESEEK_API_KEY" : "OPENAI_API_KEY",
+  };
+}
+
+/** A provider's refusal or failure, with a code and a message that says what to do about it. */
+export class ProviderError extends DebattError {}
+
+/** What an error from the OpenAI client carries. */
+interface ClientError {
+  status?: number;
+  name?: string;
+  message?: string;
+  code?: string;
+  headers?: Headers | Record<string, string>;
+}
+
+/** A response header of a client error, whichever shape its headers have. */
+function headerOf(err: ClientError, name: string): string | undefined {
+  const h = err.headers;
+  if (!h) return undefined;
+  return typeof (h as Headers).get === "function" ? ((h as Headers).get(name) ?? undefined) : (h as Record<string, string>)[name];
+}
+
+/** How long a rate-limited provider asks to wait (`retry-after-ms`, or `retry-after` in seconds or as a date), in ms. */
+export function retryAfterMs(err: ClientError): number | undefined {
+  const ms = Number(headerOf(err, "retry-after-ms"));
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const raw = headerOf(err, "retry-after");
+  if (raw === undefined) return undefined;
+  const seconds = Number(raw);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(raw);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
 
 /**
- * Participants behind any OpenAI-compatible endpoint (OpenRouter, vLLM, Ollama, …).
- * Clients are created per factory and reused per (model, token budget); timeouts and cancellation
- * come from the AbortSignal every call carries, retries are explicit (ChatOpenAI defaults to 6).
+ * A provider's error as a code and a message a person can act on: which endpoint, which key
+ * variable, which model id. Aborts and errors that are not the provider's are returned as they are.
+ */
+export function providerError(err: unknown, model: string, endpoint: Endpoint): unknown {
+  const e = (err ?? {}) as ClientError;
+  if (e.name === "AbortError" || DebattError.isInstance(err)) return err;
+  const at = `at ${endpoint.baseUrl}`;
+  const detail = e.message ? `: ${e.message.slice(0, 300)}` : "";
+  const make = (code: ErrorCode, text: string) => new ProviderError(code, `${text} (${code}${e.status ? `, HTTP ${e.status}` : ""})`, { cause: err });
+  if (e.name === "TimeoutError") return make("timeout", `the endpoint ${endpoint.baseUrl} did not answer in time for ${model}`);
+  if (e.name === "ContextOverflowError" || e.code === "context_length_exceeded" || (e.status === 400 && /context (length|window)|maximum context|too many tokens/i.test(e.message ?? ""))) {
+    return make("context_too_long", `the prompt is longer than ${model} takes ${at}; lower context_chars or max_response_tokens, or pick a model with a longer context`);
+  }
+  if (e.status === 401 || e.status === 403) return make("auth_failed", `the endpoint ${endpoint.baseUrl} refused the key in ${endpoint.keyVar}; check that variable (and the participant's baseUrl)`);
+  if (e.status === 402) return make("insufficient_credits", `the account behind ${endpoint.keyVar} has no credits left ${at} for ${model}; add credits, or use another key`);
+  if (e.status === 404) return make("model_not_found", `the model ${model} does not exist ${at} (a retired or misspelt id?); check the roster's model ids against the endpoint's model list`);
+  if (e.status === 429) return make("rate_limited", `the endpoint ${endpoint.baseUrl} is rate-limiting ${endpoint.keyVar} for ${model}${detail}`);
+  if (e.status !== undefined || e.name === "APIConnectionError" || /ECONNREFUSED|ENOTFOUND|fetch failed|socket/i.test(e.message ?? "")) {
+    return make("provider_error", `the endpoint ${endpoint.baseUrl} failed for ${model}${detail}`);
+  }
+  return err;
+}
+
+/** Waits `ms`, or rejects when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}
+
+/** A call: the model's `invoke`, with its input and options. */
+type Invoke = (input: unknown, options?: { signal?: AbortSignal }) => Promise<unknown>;
+
+/**
+ * `model` whose calls (also of its `bindTools` result) fail with ProviderError's codes, retry a
+ * failed HTTP answer (a 429 after its Retry-After, a 5xx after a second or two; never once text
+ * has streamed, since it has been shown), and, for the final texts and the chairman, try
+ * `fallback` when the model fails.
+ */
+function guarded<T extends object>(model: T, name: string, endpoint: Endpoint, retries: number, fallback?: () => { model: object; name: string }): T {
+  return new Proxy(model, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target) as unknown;
+      if (prop === "invoke") {
+        return async (input: unknown, options?: { signal?: AbortSignal }) => {
+          const call = (target as unknown as { invoke: Invoke }).invoke.bind(target);
+          for (let attempt = 0; ; attempt++) {
+            try {
+              return await call(input, options);
+            } catch (raw) {
+              const err = providerError(raw, name, endpoint);
+              const status = (raw as ClientError).status;
+              const retryable = status === 429 || (status !== undefined && status >= 500);
+              if (retryable && attempt < retries && !options?.signal?.aborted) {
+                const wait = status === 429 ? Math.min(retryAfterMs(raw as ClientError) ?? 1000, MAX_RETRY_AFTER_MS) : 1000 * 2 ** attempt;
+                await pause(wait, options?.signal);
+                continue;
+              }
+              if (fallback && ProviderError.isInstance(err) && !options?.signal?.aborted) {
+                const other = fallback();
+                return (other.model as unknown as { invoke: Invoke }).invoke(input, options);
+              }
+              throw err;
+            }
+          }
+        };
+      }
+      if (prop === "bindTools" && typeof value === "function") return (...args: unknown[]) => guarded(value.apply(target, args) as object, name, endpoint, retries, fallback);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/**
+ * Participants behind any OpenAI-compatible endpoint (OpenRouter, OpenAI, vLLM, Ollama, …), each
+ * at its own endpoint with its own key where the roster says so. Clients are created per factory
+ * and reused per (endpoint, model, token budget); timeouts and cancellation come from the
+ * AbortSignal every call carries. Retries are debatt's own (see `guarded`): the OpenAI client's
+ * would ignore Retry-After and could repeat text already shown.
  */
 export class OpenAIModelFactory implements ModelFactory {
   readonly simulated = false;
@@ -13,17 +162,27 @@ export class OpenAIModelFactory implements ModelFactory {
 
   constructor(private readonly settings: Settings) {}
 
-  create(request: ModelRequest): ChatOpenAI {
+  create(request: ModelRequest): BaseChatModel {
     const model = request.participant?.model ?? this.settings.oneseekModel;
-    const id = `${model}|${request.maxTokens ?? ""}`;
+    const endpoint = endpointOf(this.settings, request.participant);
+    const { fallbackModel } = this.settings;
+    const fallback =
+      fallbackModel && FALLBACK_PHASES.has(request.phase) && fallbackModel !== model
+        ? () => ({ model: this.client(fallbackModel, endpointOf(this.settings, undefined), request.maxTokens), name: fallbackModel })
+        : undefined;
+    return guarded(this.client(model, endpoint, request.maxTokens), model, endpoint, this.settings.maxRetries, fallback);
+  }
+
+  private client(model: string, endpoint: Endpoint, maxTokens: number | undefined): ChatOpenAI {
+    const id = `${endpoint.baseUrl}|${endpoint.keyVar}|${model}|${maxTokens ?? ""}`;
     let chat = this.cache.get(id);
     if (!chat) {
       chat = new ChatOpenAI({
         model,
-        apiKey: this.settings.openaiApiKey,
-        configuration: this.settings.openaiBaseUrl ? { baseURL: this.settings.openaiBaseUrl } : undefined,
-        maxTokens: request.maxTokens,
-        maxRetries: this.settings.maxRetries,
+        apiKey: endpoint.apiKey,
+        configuration: { baseURL: endpoint.baseUrl },
+        maxTokens,
+        maxRetries: 0,
         // Streamed calls report what they used (a last chunk with `usage`), as non-streamed ones do.
         streamUsage: true,
       });
@@ -31,4 +190,50 @@ export class OpenAIModelFactory implements ModelFactory {
     }
     return chat;
   }
+}
+
+/** What one endpoint says of the models configured at it. */
+export interface EndpointHealth {
+  base_url: string;
+  /** The variable its key comes from (never the key). */
+  key_var: string;
+  /** `ok`: it listed its models; `no_model_list`: it answered, but serves no list; `auth_failed`: it refused the key; `unreachable`: no answer. */
+  status: "ok" | "no_model_list" | "auth_failed" | "unreachable";
+  /** The model ids configured at this endpoint (participants, the internal model, FALLBACK_MODEL). */
+  models: string[];
+  /** Those of them its list does not have (only with `ok`). */
+  missing: string[];
+  error?: string;
+}
+
+/**
+ * Asks every configured endpoint for its model list (`GET <baseUrl>/models`) and compares it with
+ * the model ids configured at it, so that a retired or misspelt id is named before a run fails on it.
+ */
+export async function checkEndpoints(settings: Settings, timeoutMs = 5_000): Promise<EndpointHealth[]> {
+  const byEndpoint = new Map<string, { endpoint: Endpoint; models: Set<string> }>();
+  const add = (endpoint: Endpoint, model: string) => {
+    const id = `${endpoint.baseUrl}|${endpoint.keyVar}`;
+    const entry = byEndpoint.get(id) ?? { endpoint, models: new Set<string>() };
+    entry.models.add(model);
+    byEndpoint.set(id, entry);
+  };
+  for (const p of settings.roster) add(endpointOf(settings, p), p.model);
+  add(endpointOf(settings, undefined), settings.oneseekModel);
+  if (settings.fallbackModel) add(endpointOf(settings, undefined), settings.fallbackModel);
+  return Promise.all(
+    [...byEndpoint.values()].map(async ({ endpoint, models }): Promise<EndpointHealth> => {
+      const base = { base_url: endpoint.baseUrl, key_var: endpoint.keyVar, models: [...models], missing: [] as string[] };
+      try {
+        const res = await fetch(`${endpoint.baseUrl.replace(/\/+$/, "")}/models`, { headers: { authorization: `Bearer ${endpoint.apiKey}` }, signal: AbortSignal.timeout(timeoutMs) });
+        if (res.status === 401 || res.status === 403) return { ...base, status: "auth_failed", error: `HTTP ${res.status}: the endpoint refused the key in ${endpoint.keyVar}` };
+        const body = (await res.json().catch(() => undefined)) as { data?: { id?: unknown }[] } | undefined;
+        if (!res.ok || !Array.isArray(body?.data)) return { ...base, status: "no_model_list" };
+        const listed = new Set(body.data.map((m) => String(m.id)));
+        return { ...base, status: "ok", missing: base.models.filter((m) => !listed.has(m)) };
+      } catch (err) {
+        return { ...base, status: "unreachable", error: (err as Error).message };
+      }
+    }),
+  );
 }

@@ -19,6 +19,8 @@ import { deliberateRouter } from "./deliberate.js";
 import { resumeRouter, threadResumeRouter } from "./resume.js";
 import { errorHandler, HttpError } from "./errors.js";
 import { historyRouter } from "./history.js";
+import { healthRouter } from "./health.js";
+import { estimateRouter } from "./estimate.js";
 import type { HistoryStore } from "../history/store.js";
 
 /** What `createApp` returns: the express app, its run service (for graceful shutdown) and its graph. */
@@ -107,7 +109,7 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   app.use("/api/v1", ...identify(deps.settings, users));
   app.use("/api/v1/session", jsonBody("4kb"));
   app.use(sessionRouter(deps.settings, users));
-  app.use(["/api/v1/chat", "/api/v1/deliberate"], jsonBody(CHAT_BODY_LIMIT));
+  app.use(["/api/v1/chat", "/api/v1/deliberate", "/api/v1/estimate"], jsonBody(CHAT_BODY_LIMIT));
   const streams = { service, settings: deps.settings, history: options.history, log };
   app.use(chatRouter(streams));
   app.use("/v1", openaiRouter(streams, identify(deps.settings, users)));
@@ -117,6 +119,8 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   app.use(threadResumeRouter(streams));
   app.use(debatesRouter(service, deps.audio));
   app.use(historyRouter(streams, deps.audio));
+  app.use(healthRouter(deps.checkModels));
+  app.use(estimateRouter(deps.settings, { simulated: deps.models.simulated, research: deps.search !== undefined }));
 
   const admin = express.Router();
   admin.use(throttleFailures());

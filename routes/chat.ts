@@ -26,6 +26,14 @@ export function userText(field: string, maxChars: number) {
     .refine((m) => m.trim() !== "", `${field} is empty`);
 }
 
+/** A request's `participants`: participant keys or names (deliberation formats also take model ids). */
+export const participantsField = z
+  .array(z.string({ error: "participants must be strings" }).min(1, "a participant is empty").max(64), {
+    error: "participants must be an array of participant keys or names",
+  })
+  .max(MAX_PARTICIPANTS, `participants lists more than ${MAX_PARTICIPANTS} entries`)
+  .optional();
+
 /** The body of `POST /api/v1/chat/stream`; unknown fields are refused so that typos do not pass. */
 function chatBodySchema(maxChars: number) {
   return z
@@ -37,12 +45,7 @@ function chatBodySchema(maxChars: number) {
           .regex(CONVERSATION_ID, `threadId must be ${ID_RULE}`)
           .optional(),
         conversationId: z.string({ error: "conversationId must be a string" }).regex(CONVERSATION_ID, CONVERSATION_ID_RULE).optional(),
-        participants: z
-          .array(z.string({ error: "participants must be strings" }).min(1, "a participant is empty").max(64), {
-            error: "participants must be an array of participant keys or names",
-          })
-          .max(MAX_PARTICIPANTS, `participants lists more than ${MAX_PARTICIPANTS} entries`)
-          .optional(),
+        participants: participantsField,
       },
       { error: "the body must be a JSON object" },
     )

@@ -6,14 +6,14 @@ import { MARKDOWN_STYLES } from "../service/narration.js";
 import { createNarrator } from "../service/narrator.js";
 import { followRun } from "../service/follow-run.js";
 import type { Settings } from "../state/config.js";
-import { FORMATS, MAX_PARTICIPANTS, type FormatId } from "../state/formats.js";
+import { FORMATS, type FormatId } from "../state/formats.js";
 import { detectLanguage } from "../state/language.js";
 import { LANGS, translate, type Lang } from "../state/messages/index.js";
 import { MAX_MESSAGE_CHARS } from "../state/text.js";
 import type { ClientPayload } from "../state/events.js";
 import { NO_USAGE } from "../state/usage.js";
 import { quotaKeyOf, userOf } from "./auth.js";
-import { checkParticipants, parseJsonBody, userText, type ChatRouteDeps } from "./chat.js";
+import { checkParticipants, parseJsonBody, participantsField, userText, type ChatRouteDeps } from "./chat.js";
 import { HttpError, toHttpError } from "./errors.js";
 import { parseCommand } from "../state/commands.js";
 
@@ -55,10 +55,7 @@ const CompletionBody = z
       stream: z.boolean({ error: "stream must be true or false" }).nullable().optional(),
       stream_options: z.object({ include_usage: z.boolean().optional() }).passthrough().nullable().optional(),
       n: z.literal(1, { error: "n must be 1: a deliberation gives one answer" }).nullable().optional(),
-      participants: z
-        .array(z.string({ error: "participants must be strings" }).min(1, "a participant is empty").max(64), { error: "participants must be an array of participant keys or names" })
-        .max(MAX_PARTICIPANTS, `participants lists more than ${MAX_PARTICIPANTS} entries`)
-        .optional(),
+      participants: participantsField,
     },
     { error: "the body must be a JSON object" },
   )

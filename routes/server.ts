@@ -50,6 +50,13 @@ async function main(): Promise<void> {
   const { app, service } = createApp(deps, { checkpointer: checkpoints.saver, history });
   const { host, port } = deps.settings;
   const server = createServer(SOCKET_LIMITS, app).listen(port, host, () => log(`listening on ${urlOf(server.address() as AddressInfo)} (pid ${process.pid})`));
+  // A model id the endpoints do not list (retired, misspelt) is named now, not when a run fails on it.
+  void deps.checkModels?.().then(({ endpoints }) => {
+    for (const e of endpoints) {
+      if (e.status === "ok" && e.missing.length) log(`${e.base_url} does not list the configured model(s) ${e.missing.join(", ")}: runs will fail on them (GET /api/v1/health/models)`);
+      else if (e.status === "auth_failed" || e.status === "unreachable") log(`${e.base_url} (${e.key_var}): ${e.status}${e.error ? `: ${e.error}` : ""}`);
+    }
+  });
   server.on("error", (err) => {
     log(`cannot listen on ${host} port ${port}: ${err.message}`);
     process.exit(1);

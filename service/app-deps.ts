@@ -4,6 +4,7 @@ import type { ModelFactory, SearchClient, SpeechCache, SpeechSynthesizer } from 
 import type { NodeDeps, RunContext } from "../ports/node-deps.js";
 import type { AudioArchive } from "../providers/audio-archive.js";
 import type { VoiceSettingsStore } from "../providers/voice-settings-store.js";
+import type { EndpointHealth } from "../providers/openai.js";
 import { loadPromptSet, StoreUnavailableError, type PromptStore } from "../prompts/store.js";
 import { runSettingsResolver, type Settings } from "../state/config.js";
 import { defaultVoiceSettings, type VoiceSettings } from "../state/voice.js";
@@ -15,6 +16,12 @@ const DELTA_COALESCE_MS = 40;
  * The application's dependencies: what the environment configures, for the run service, the
  * routes and the CLI. The graph's nodes get only the part they use (`nodeDepsOf`).
  */
+/** What the model endpoints say of the configured model ids, and when they were asked. */
+export interface ModelsHealth {
+  checked_at: string;
+  endpoints: EndpointHealth[];
+}
+
 export interface AppDeps {
   /** Chat models: OpenAI-compatible, simulated, or a test's scripted fake. */
   models: ModelFactory;
@@ -38,6 +45,8 @@ export interface AppDeps {
   deltaCoalesceMs?: number;
   /** Clock (tests pin it). */
   now?: () => Date;
+  /** Asks the model endpoints for their model lists (real providers only). */
+  checkModels?: () => Promise<ModelsHealth>;
   /** Where operational log lines go (stderr by default). */
   log?: (line: string) => void;
 }
@@ -80,6 +89,7 @@ export function nodeDepsOf(app: AppDeps): NodeDeps {
     roster: app.settings.roster,
     allowedModels: app.settings.allowedModels,
     internalModel: app.settings.oneseekModel,
+    prices: app.settings.prices,
     context,
     voice: speech && {
       speech,

@@ -9,7 +9,7 @@ import { EspeakSpeech } from "../providers/tts-espeak.js";
 import { OpenAISpeech } from "../providers/tts-openai.js";
 import { SEARCH_TIMEOUT_MS, type SpeechSynthesizer } from "../ports/models.js";
 import { InMemoryPromptStore, type PromptStore } from "../prompts/store.js";
-import { OpenAIModelFactory } from "../providers/openai.js";
+import { checkEndpoints, OpenAIModelFactory } from "../providers/openai.js";
 import { redactUrl } from "../providers/redact.js";
 import { RedisEventLog } from "../providers/redis-event-log.js";
 import { RedisPromptStore } from "../providers/redis-prompt-store.js";
@@ -30,7 +30,9 @@ export function depsFromEnv(
   const log = options.log ?? stderrLog;
   const settings = loadSettings(env);
   ensureDataDir(settings.dataDir);
-  const models = settings.openaiApiKey
+  // Any key at all (the global one, the internal model's, a participant's own) means real models.
+  const real = Boolean(settings.openaiApiKey || settings.oneseekApiKey || Object.keys(settings.providerKeys).length);
+  const models = real
     ? new OpenAIModelFactory(settings)
     : new SimulatedModelFactory({
         latencyMs: settings.simulatedLatencyMs,
@@ -53,8 +55,10 @@ export function depsFromEnv(
     log("no REDIS_URL: prompt overrides and voice settings are kept in memory, in this process only");
   }
   if (!settings.ttsApiKey) log("no TTS_API_KEY: /dvoice speaks with the local espeak-ng voice unless admins set a key");
+  const checkModels = real ? async () => ({ checked_at: new Date().toISOString(), endpoints: await checkEndpoints(settings) }) : undefined;
   return {
     models,
+    checkModels,
     prompts,
     search,
     settings,

@@ -1,6 +1,6 @@
 import type { ClientEvent } from "../state/events.js";
 import { ROUND_TYPES } from "../state/formats.js";
-import { errorWords, seconds, usageWords, type Translate as T } from "../state/messages/index.js";
+import { errorWords, estimateWords, seconds, usageWords, type Translate as T } from "../state/messages/index.js";
 import { createDeliberationNarrator } from "./narrator-deliberation.js";
 import type { Styles, Write } from "./narration.js";
 
@@ -26,6 +26,7 @@ export function createNarrator(write: Write, c: Styles, t: T, status: (s: string
       case "debate-init":
         write(`${c.bold(t("arena.label", { topic: e.data.topic }))}${e.data.voice_mode ? c.dim(t("cli.voiceMode")) : ""}\n`);
         write(c.dim(`${e.data.participants.map((p) => p.display).join(", ")}${e.data.simulated ? t("cli.simulated") : ""}\n`));
+        if (e.data.estimate) write(c.dim(`${estimateWords(t, e.data.estimate, e.data.simulated)}\n`));
         break;
       case "debate-round-start":
         write(`\n${c.yellow(`━━ ${roundName(e.data.round, e.data.type)} ━━`)} ${c.dim(e.data.order.join(" → "))}\n`);

@@ -46,6 +46,11 @@ const EnvSchema = z.object({
   OPENAI_BASE_URL: url("OPENAI_BASE_URL").optional(),
   /** Internal model of OneSeek, the supervisor, convergence, synthesis and the chairman. */
   ONESEEK_MODEL: z.string().min(1).default("openai/gpt-4.1-mini"),
+  /** The internal model's own endpoint and key; absent → OPENAI_BASE_URL and OPENAI_API_KEY. */
+  ONESEEK_BASE_URL: url("ONESEEK_BASE_URL").optional(),
+  ONESEEK_API_KEY: z.string().optional(),
+  /** Tried, at the internal model's endpoint, when the synthesis or the chairman fails, before the computed fallback text. */
+  FALLBACK_MODEL: z.string().min(1).optional(),
   /** The roster: inline JSON or the path of a JSON file; absent → the 8 default participants. */
   DEBATE_PARTICIPANTS: z.string().optional(),
   /** The price table: inline JSON or the path of a JSON file of USD per million tokens by model id (`{"openai/gpt-4o": {"input": 2.5, "output": 10}}`). */
@@ -131,6 +136,9 @@ const SettingsSchema = EnvSchema.superRefine((e, ctx) => {
   roster: parseRoster(e.DEBATE_PARTICIPANTS, e.ONESEEK_MODEL),
   prices: e.MODEL_PRICES ? readJsonSetting("MODEL_PRICES", e.MODEL_PRICES, PriceTableSchema) : {},
   oneseekModel: e.ONESEEK_MODEL,
+  oneseekBaseUrl: e.ONESEEK_BASE_URL,
+  oneseekApiKey: e.ONESEEK_API_KEY,
+  fallbackModel: e.FALLBACK_MODEL,
   allowedModels: allowlistOf(e.ALLOWED_MODELS),
   runsPerMinute: e.RUNS_PER_MINUTE,
   maxConcurrentRuns: e.MAX_CONCURRENT_RUNS,
@@ -163,8 +171,11 @@ const SettingsSchema = EnvSchema.superRefine((e, ctx) => {
   maxCostUsd: e.DEBATT_MAX_COST_USD,
 }));
 
-/** Process-wide settings read from the environment (see EnvSchema for each one's variable and default). */
-export type Settings = z.output<typeof SettingsSchema>;
+/**
+ * Process-wide settings read from the environment (see EnvSchema for each one's variable and
+ * default), with `providerKeys`: the keys the roster's `apiKeyEnv` names, by variable.
+ */
+export type Settings = z.output<typeof SettingsSchema> & { providerKeys: Record<string, string> };
 
 /** Reads `ALLOWED_MODELS`: `*`, or model ids separated by commas. */
 function allowlistOf(raw: string | undefined): ModelAllowlist {
@@ -204,7 +215,29 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = SettingsSchema.safeParse(cleaned);
   if (!parsed.success) throw new ConfigError(z.prettifyError(parsed.error));
-  return parsed.data;
+  return { ...parsed.data, providerKeys: providerKeysOf(parsed.data, cleaned) };
+}
+
+/**
+ * The keys the roster names by variable (`apiKeyEnv`), read from the environment. With any key
+ * at all the models are real, so every participant and the internal model must then have one:
+ * its own, or OPENAI_API_KEY. A missing one is named, with who needs it.
+ */
+function providerKeysOf(settings: z.output<typeof SettingsSchema>, env: Record<string, string | undefined>): Record<string, string> {
+  const keys: Record<string, string> = {};
+  for (const p of settings.roster) {
+    if (!p.apiKeyEnv) continue;
+    const key = env[p.apiKeyEnv];
+    if (!key) throw new ConfigError(`DEBATE_PARTICIPANTS: ${p.key}'s key is read from ${p.apiKeyEnv} (its apiKeyEnv), which is not set`);
+    keys[p.apiKeyEnv] = key;
+  }
+  const anyKey = settings.openaiApiKey || settings.oneseekApiKey || Object.keys(keys).length > 0;
+  if (anyKey && !settings.openaiApiKey) {
+    const keyless = settings.roster.filter((p) => !p.apiKeyEnv).map((p) => p.key);
+    if (keyless.length) throw new ConfigError(`OPENAI_API_KEY is not set, and ${keyless.join(", ")} name no apiKeyEnv of their own: they would have no key`);
+    if (!settings.oneseekApiKey) throw new ConfigError("OPENAI_API_KEY is not set, and neither is ONESEEK_API_KEY: the internal model (synthesis, chairman, titles) would have no key");
+  }
+  return keys;
 }
 
 /**

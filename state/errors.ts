@@ -33,6 +33,10 @@ export const ERROR_CODES = [
   "all_judges_failed",
   // Model calls.
   "budget_exceeded",
+  "auth_failed",
+  "insufficient_credits",
+  "context_too_long",
+  "provider_error",
   "timeout",
   "cancelled",
   "model_error",

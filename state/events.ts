@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { UsageReportSchema } from "./usage.js";
+import { UsageReportSchema, UsageSchema } from "./usage.js";
 import { CouncilResultSchema, BranchSchema, JudgeRoundSchema } from "./council.js";
 import { DebateResultsSchema } from "./debate.js";
 import { DebaterTurnSchema, DeepOutputSchema, ModeratorAssessmentSchema } from "./deep.js";
@@ -55,6 +55,8 @@ export const EventSchemas = {
     voice_mode: z.boolean(),
     debate_id: z.string(),
     simulated: z.boolean(),
+    /** What the debate is expected to use and cost (added; see `POST /api/v1/estimate`). */
+    estimate: UsageSchema.optional(),
     ...stamp,
   }),
   debate_round_start: z.object({
@@ -73,6 +75,8 @@ export const EventSchemas = {
     response_preview: z.string(),
     status: z.enum(["ok", "error"]),
     error: z.string().optional(),
+    /** What the call used (added), when the provider said. */
+    usage: UsageSchema.optional(),
     ...stamp,
   }),
   debate_round_end: z.object({ round: z.number().int(), participant_count: z.number().int(), ...stamp }),
@@ -131,6 +135,8 @@ export const EventSchemas = {
     latency_ms: z.number().int(),
     status: z.enum(["ok", "error"]),
     error: z.string().optional(),
+    /** What the call used (added), when the provider said. */
+    usage: UsageSchema.optional(),
     ...stamp,
   }),
   compare_complete: z.object({ answered: z.number().int(), failed: z.number().int(), ...stamp }),

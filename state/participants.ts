@@ -14,6 +14,13 @@ export const ParticipantSchema = z.object({
   oneseek: z.boolean().optional(),
   /** Text-to-speech voice for /dvoice. */
   voice: z.string().optional(),
+  /** This participant's own OpenAI-compatible endpoint (OpenRouter, OpenAI, a local Ollama or vLLM); absent → OPENAI_BASE_URL. */
+  baseUrl: z.url({ protocol: /^https?$/, error: "baseUrl must be an http(s) URL, e.g. http://localhost:11434/v1" }).optional(),
+  /** The name of the environment variable that holds this participant's key (never the key itself); absent → OPENAI_API_KEY. */
+  apiKeyEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "apiKeyEnv is the name of an environment variable, e.g. ANTHROPIC_API_KEY (not the key itself)")
+    .optional(),
 });
 export type Participant = z.infer<typeof ParticipantSchema>;
 

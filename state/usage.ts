@@ -145,3 +145,9 @@ export function callTokensOf(message: AIMessage): CallTokens | undefined {
     ...(typeof raw?.cost === "number" ? { cost_usd: raw.cost } : {}),
   };
 }
+
+/** One answer's usage, priced as the run's meter prices it; undefined when the provider reported none. */
+export function usageOfAnswer(model: string, answer: AIMessage, prices: PriceTable): Usage | undefined {
+  const tokens = callTokensOf(answer);
+  return tokens && usageOfCall(model, tokens, prices);
+}

@@ -93,15 +93,17 @@ describe("docs/configuration.md", () => {
 
 describe("the example rosters", () => {
   it("there are some", () => {
-    expect(EXAMPLES.map((f) => relative(ROOT, f)).sort()).toEqual(["examples/ollama.json", "examples/openai.json", "examples/openrouter.json"]);
+    expect(EXAMPLES.map((f) => relative(ROOT, f)).sort()).toEqual(["examples/mixed.json", "examples/ollama.json", "examples/openai.json", "examples/openrouter.json"]);
   });
 
   for (const file of EXAMPLES) {
     it(`${relative(ROOT, file)} is a valid DEBATE_PARTICIPANTS, as a path and inline`, () => {
-      const entries = JSON.parse(readFileSync(file, "utf8")) as unknown[];
-      const byPath = loadSettings({ DEBATE_PARTICIPANTS: file });
+      const entries = JSON.parse(readFileSync(file, "utf8")) as { apiKeyEnv?: string }[];
+      // The keys a roster names by variable, as its README's command sets them.
+      const keys = Object.fromEntries(entries.filter((e) => e.apiKeyEnv).map((e) => [e.apiKeyEnv!, "test-key"]));
+      const byPath = loadSettings({ DEBATE_PARTICIPANTS: file, ...keys, ...(Object.keys(keys).length ? { OPENAI_API_KEY: "test-key" } : {}) });
       expect(byPath.roster).toHaveLength(entries.length);
-      const inline = loadSettings({ DEBATE_PARTICIPANTS: readFileSync(file, "utf8") });
+      const inline = loadSettings({ DEBATE_PARTICIPANTS: readFileSync(file, "utf8"), ...keys, ...(Object.keys(keys).length ? { OPENAI_API_KEY: "test-key" } : {}) });
       expect(inline.roster).toEqual(byPath.roster);
     });
   }

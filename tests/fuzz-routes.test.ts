@@ -37,6 +37,8 @@ const ROUTES: [string, string][] = [
   ["GET", "/api/v1/admin/users"],
   ["POST", "/api/v1/admin/users"],
   ["DELETE", "/api/v1/admin/users/:id"],
+  ["GET", "/api/v1/health/models"],
+  ["POST", "/api/v1/estimate"],
   ["GET", "/v1/models"],
   ["GET", "/v1/models/:id"],
   ["POST", "/v1/chat/completions"],

@@ -1,3 +1,6 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { HumanMessage, type AIMessage } from "@langchain/core/messages";
 import { afterEach, describe, expect, it } from "vitest";
 import { streamMessage } from "../nodes/shared/model-call.js";
@@ -12,6 +15,7 @@ import { graphOf } from "./support/harness.js";
 import { createTavilySearch } from "../providers/tavily.js";
 import { debater, roster } from "./support/debater.js";
 import { startFakeOpenAI, startFakeTavily, startSilentServer } from "./support/fake-servers.js";
+import { startApp } from "./support/http.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -108,5 +112,121 @@ describe("what a call to an OpenAI-compatible endpoint used", () => {
     cleanups.push(plain.close);
     const other = new OpenAIModelFactory(loadSettings({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: plain.baseURL })).create({ phase: "answer", participant: defaultRoster()[1] });
     expect(callTokensOf(await streamMessage(other, [new HumanMessage("x")], new AbortController().signal, () => {}))).toEqual({ input_tokens: 120, output_tokens: 30, cached_tokens: 100 });
+  });
+});
+
+describe("real providers and their errors", () => {
+  /** A roster of two: Claude at its own endpoint with its own key, Grok at the global one. */
+  const mixed = (claudeUrl: string) =>
+    JSON.stringify([
+      { key: "call_grok", display: "Grok", model: "x-ai/grok-4" },
+      { key: "call_claude", display: "Claude", model: "anthropic/claude-sonnet-4.5", baseUrl: claudeUrl, apiKeyEnv: "CLAUDE_KEY" },
+    ]);
+
+  it("calls each participant at its own endpoint with its own key, and the internal model at ONESEEK_BASE_URL", async () => {
+    const global = await startFakeOpenAI(() => ({ text: "Global answer." }));
+    const own = await startFakeOpenAI(() => ({ text: "Own answer." }));
+    cleanups.push(global.close, own.close);
+    const env = {
+      OPENAI_API_KEY: "sk-global",
+      OPENAI_BASE_URL: global.baseURL,
+      CLAUDE_KEY: "sk-claude",
+      DEBATE_PARTICIPANTS: mixed(own.baseURL),
+      ONESEEK_BASE_URL: own.baseURL,
+      ONESEEK_API_KEY: "sk-internal",
+    };
+    const events = await collect(env, "/compare Tabs or spaces?");
+    expect(events.filter((e) => e.event === "compare-answer-end").map((e) => [e.data.model, e.data.status])).toEqual(expect.arrayContaining([["Grok", "ok"], ["Claude", "ok"]]));
+    expect(global.seen.map((r) => [r.body.model, r.authorization])).toEqual([["x-ai/grok-4", "Bearer sk-global"]]);
+    expect(own.seen.map((r) => [r.body.model, r.authorization])).toEqual([["anthropic/claude-sonnet-4.5", "Bearer sk-claude"]]);
+    // The key itself never reaches the events.
+    expect(JSON.stringify(events)).not.toContain("sk-claude");
+  });
+
+  it("refuses a roster whose key variable is not set, or a participant left without any key", () => {
+    expect(() => loadSettings({ OPENAI_API_KEY: "k", DEBATE_PARTICIPANTS: mixed("http://127.0.0.1:9/v1") })).toThrow(/call_claude's key is read from CLAUDE_KEY .* not set/);
+    expect(() => loadSettings({ CLAUDE_KEY: "k", ONESEEK_API_KEY: "i", DEBATE_PARTICIPANTS: mixed("http://127.0.0.1:9/v1") })).toThrow(/call_grok name no apiKeyEnv/);
+    expect(() => loadSettings({ DEBATE_PARTICIPANTS: JSON.stringify([{ key: "a", display: "A", model: "m", apiKeyEnv: "sk-live-123" }, { key: "b", display: "B", model: "m" }]) })).toThrow(/name of an environment variable/);
+  });
+
+  it.each([
+    [401, undefined, "auth_failed", ["refused the key in OPENAI_API_KEY"]],
+    [402, undefined, "insufficient_credits", ["no credits left"]],
+    [404, undefined, "model_not_found", ["x-ai/grok-4 does not exist"]],
+    [400, "context_length_exceeded", "context_too_long", ["longer than x-ai/grok-4 takes"]],
+    [503, undefined, "provider_error", ["failed for x-ai/grok-4"]],
+  ])("tells a person what to do about HTTP %i (%s): %s, naming the endpoint", async (status, errorCode, code, words) => {
+    const openai = await startFakeOpenAI((body) => (body.model === "x-ai/grok-4" ? { status, errorCode } : { text: "Fine." }));
+    cleanups.push(openai.close);
+    const events = await collect({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_MAX_RETRIES: "0", DEBATE_PARTICIPANTS: roster }, "/compare Tabs or spaces?");
+    const grok = events.find((e) => e.event === "compare-answer-end" && e.data.model === "Grok")!.data as { status: string; error: string };
+    expect(grok.status).toBe("error");
+    expect(grok.error).toContain(`(${code}, HTTP ${status})`);
+    expect(grok.error).toContain(openai.baseURL);
+    for (const w of words) expect(grok.error).toContain(w);
+  });
+
+  it("waits out a rate limit's Retry-After and tries again within the call's time; a 5xx is retried too", async () => {
+    let grokCalls = 0;
+    const openai = await startFakeOpenAI((body) => {
+      if (body.model !== "x-ai/grok-4") return { text: "Fine." };
+      grokCalls++;
+      return grokCalls === 1 ? { status: 429, headers: { "retry-after": "1" } } : { text: "Grok after waiting." };
+    });
+    cleanups.push(openai.close);
+    const started = Date.now();
+    const events = await collect({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_MAX_RETRIES: "1", DEBATE_PARTICIPANTS: roster }, "/compare Tabs or spaces?");
+    const grok = events.find((e) => e.event === "compare-answer-end" && e.data.model === "Grok")!.data as { status: string; latency_ms: number };
+    expect(grok.status).toBe("ok");
+    expect(grokCalls).toBe(2);
+    expect(grok.latency_ms).toBeGreaterThanOrEqual(950);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it("tries FALLBACK_MODEL when the synthesis model fails, before the computed fallback text", async () => {
+    const openai = await startFakeOpenAI((body) => {
+      const all = body.messages.map((m: any) => m.content).join("\n");
+      if (all.includes("slutanalysen")) return body.model === "backup/model" ? { text: "## Sammanfattning\n\nReservmodellens analys." } : { status: 500 };
+      return debater(body);
+    });
+    cleanups.push(openai.close);
+    const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_MAX_RETRIES: "0", DEBATE_PARTICIPANTS: roster, FALLBACK_MODEL: "backup/model" };
+    const events = await collect(env, "/debatt Bör AI regleras?");
+    const synthesis = events.filter((e) => e.event === "text-delta").map((e) => e.data.delta).join("");
+    expect(synthesis).toContain("Reservmodellens analys.");
+    const synthesisCalls = openai.seen.filter((r) => r.body.messages?.some((m: any) => String(m.content).includes("slutanalysen")));
+    expect(synthesisCalls.map((r) => r.body.model)).toEqual(["openai/gpt-4.1-mini", "backup/model"]);
+  });
+});
+
+describe("GET /api/v1/health/models", () => {
+  it("names the configured model ids an endpoint does not list, per endpoint, and an endpoint that refuses its key", async () => {
+    const global = await startFakeOpenAI(() => ({ text: "x" }), { models: ["x-ai/grok-4", "openai/gpt-4.1-mini"] });
+    const own = await startFakeOpenAI(() => ({ status: 401 }), { modelsStatus: 401 });
+    cleanups.push(global.close, own.close);
+    const participants = JSON.stringify([
+      { key: "call_grok", display: "Grok", model: "x-ai/grok-4" },
+      { key: "call_gpt", display: "GPT", model: "openai/gpt-9-retired" },
+      { key: "call_claude", display: "Claude", model: "anthropic/claude-sonnet-4.5", baseUrl: own.baseURL, apiKeyEnv: "CLAUDE_KEY" },
+    ]);
+    const deps = depsFromEnv({ OPENAI_API_KEY: "sk-global", OPENAI_BASE_URL: global.baseURL, CLAUDE_KEY: "sk-bad", DEBATE_PARTICIPANTS: participants, DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-health-")) }, { log: () => {} });
+    const app = await startApp(deps);
+    cleanups.push(app.close);
+    const health = (await (await fetch(`${app.url}/api/v1/health/models`)).json()) as { simulated: boolean; endpoints: { base_url: string; key_var: string; status: string; missing: string[] }[] };
+    expect(health.simulated).toBe(false);
+    expect(health.endpoints).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ base_url: global.baseURL, key_var: "OPENAI_API_KEY", status: "ok", missing: ["openai/gpt-9-retired"] }),
+        expect.objectContaining({ base_url: own.baseURL, key_var: "CLAUDE_KEY", status: "auth_failed" }),
+      ]),
+    );
+    expect(own.seenModelLists[0].authorization).toBe("Bearer sk-bad");
+    expect(JSON.stringify(health)).not.toContain("sk-");
+  });
+
+  it("says the models are simulated, without asking anyone, when no key is set", async () => {
+    const app = await startApp(depsFromEnv({ DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-health-")) }, { log: () => {} }));
+    cleanups.push(app.close);
+    expect(await (await fetch(`${app.url}/api/v1/health/models`)).json()).toEqual({ simulated: true, endpoints: [] });
   });
 });

@@ -5,7 +5,8 @@ import { MemorySaver } from "@langchain/langgraph";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadSettings, runConfigSchema, type Settings } from "../state/config.js";
 import { ConfigError } from "../state/errors.js";
-import { addUsage, NO_USAGE, usageOfCall, type PriceTable, type UsageReport } from "../state/usage.js";
+import { addUsage, NO_USAGE, usageOfCall, type PriceTable, type Usage, type UsageReport } from "../state/usage.js";
+import { depsFromEnv } from "../service/deps.js";
 import { defaultScript, type Script } from "./support/fake-model.js";
 import { testDeps } from "./support/harness.js";
 import { sqliteHistory } from "./support/history-db.js";
@@ -120,6 +121,19 @@ describe("what a run's model calls used and cost", () => {
     expect(stored.usage).toEqual({ total: usage.total, by_participant: usage.by_participant, by_stage: usage.by_stage });
   });
 
+  it("puts each answer's own usage on its end event (/debatt turns, /compare answers)", async () => {
+    const { server } = await serve();
+    const compare = (await readSse(await postChat(server.url, { message: "/compare Tabs or spaces?", participants: THREE }))).events;
+    const ends = Object.fromEntries(compare.filter((e) => e.event === "compare-answer-end").map((e) => [e.data.model, e.data.usage]));
+    expect(ends.Claude).toEqual({ calls: 1, input_tokens: 2000, output_tokens: 200, cached_tokens: 0, cost_usd: 0.01, unpriced_calls: 0 });
+    expect(ends.Grok.cost_usd).toBeCloseTo((600 * 3 + 400 * 0.75 + 100 * 15) / 1e6, 10);
+    expect(ends.ChatGPT).toMatchObject({ calls: 1, unpriced_calls: 1 });
+    const debate = (await readSse(await postChat(server.url, { message: "/debatt Tabs or spaces?", participants: THREE }))).events;
+    const turns = debate.filter((e) => e.event === "debate-participant-end");
+    expect(turns).toHaveLength(9);
+    expect(turns.every((e) => e.data.usage?.calls === 1)).toBe(true);
+  });
+
   it("stops a run once its budget is spent: no new call starts, error budget_exceeded, usage and done, and what was said is kept", async () => {
     // Every call costs a cent; the budget allows two and a half.
     const cent: Script = (req, i, messages) => {
@@ -146,5 +160,63 @@ describe("what a run's model calls used and cost", () => {
     expect(loadSettings({ DEBATT_MAX_COST_USD: "0.5" }).maxCostUsd).toBe(0.5);
     expect(() => loadSettings({ DEBATT_MAX_COST_USD: "-1" })).toThrow(/DEBATT_MAX_COST_USD/);
     expect(runConfigSchema({ responseTimeoutMs: 1, voteTimeoutMs: 1 }).safeParse({ max_cost_usd: 0 }).success).toBe(false);
+  });
+});
+
+describe("the estimate before a run", () => {
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+  });
+
+  /** A server on the simulated provider (which reports tokens), with a price for its internal model. */
+  async function simulated() {
+    const dir = mkdtempSync(join(tmpdir(), "debatt-estimate-"));
+    const prices = JSON.stringify({ "openai/gpt-4.1-mini": { input: 0.4, output: 1.6 } });
+    const deps = depsFromEnv({ DEBATT_DATA_DIR: dir, SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", MODEL_PRICES: prices, DEBATT_MAX_COST_USD: "2" }, { log: () => {} });
+    const server = await startApp(deps);
+    closers.push(server.close);
+    const estimate = async (body: object) => fetch(`${server.url}/api/v1/estimate`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    return { server, estimate };
+  }
+
+  it.each([
+    "/debatt Should AI be regulated?",
+    "/vote Which language suits web APIs best?",
+    "/revise Should we work four days a week?",
+    "/deep Should cities ban cars?",
+    "/council --debate Rust is a good first language.",
+    "/compare How do I learn TypeScript?",
+  ])("expects the calls %s makes, and tokens of the size it uses", async (message) => {
+    const { server, estimate } = await simulated();
+    const expected = (await (await estimate({ message })).json()) as Usage & { simulated: boolean; max_cost_usd: number };
+    const { events } = await readSse(await postChat(server.url, { message }));
+    const used = events.find((e) => e.event === "usage")!.data.total as Usage;
+    expect(expected.simulated).toBe(true);
+    expect(expected.max_cost_usd).toBe(2);
+    // The usual path's calls (a chairman's tiebreak may add one).
+    expect(Math.abs(expected.calls - used.calls), `${expected.calls} expected, ${used.calls} made`).toBeLessThanOrEqual(1);
+    // An upper bound from the word limits and token budgets: never less than was used, and not wildly more.
+    expect(expected.input_tokens).toBeGreaterThanOrEqual(used.input_tokens);
+    expect(expected.output_tokens).toBeGreaterThanOrEqual(used.output_tokens);
+    expect(expected.input_tokens / used.input_tokens).toBeLessThan(8);
+    // The internal model is priced, the simulated participants' models are not.
+    expect(expected.cost_usd).toBeGreaterThan(0);
+    expect(expected.unpriced_calls).toBeLessThan(expected.calls);
+    if (message.startsWith("/debatt")) expect(events.find((e) => e.event === "debate-init")!.data.estimate).toEqual(expect.objectContaining({ calls: expected.calls }));
+  });
+
+  it("refuses what the chat stream would refuse, naming the problem", async () => {
+    const { estimate } = await simulated();
+    const refusal = async (body: object) => {
+      const res = await estimate(body);
+      return [res.status, ((await res.json()) as { error: { code: string } }).error.code];
+    };
+    expect(await refusal({ message: "/vote" })).toEqual([400, "missing_topic"]);
+    expect(await refusal({ message: "/debatt --fast Cats?" })).toEqual([400, "unknown_option"]);
+    expect(await refusal({ message: "/vote Which?", participants: ["call_grok"] })).toEqual([400, "invalid_participants"]);
+    expect(await refusal({ message: 42 })).toEqual([400, "invalid_body"]);
+    // A chat message is one call of the internal model.
+    expect(await (await estimate({ message: "Hello there" })).json()).toMatchObject({ format: "chat", calls: 1, unpriced_calls: 0 });
   });
 });

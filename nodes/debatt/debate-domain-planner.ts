@@ -6,6 +6,8 @@ import type { NodeDeps } from "../../ports/node-deps.js";
 import { TOTAL_ROUNDS } from "../../state/debate.js";
 import type { State, StateUpdate } from "../../state/graph-state.js";
 import { participantsFor } from "../../state/participants.js";
+import { estimateRun } from "../../state/estimate.js";
+import { estimateInputsOf } from "../shared/estimate-inputs.js";
 
 /**
  * debate_domain_planner: deterministic (no model call). Picks the debaters (the roster, or the
@@ -33,6 +35,7 @@ export function makeDebateDomainPlanner(deps: NodeDeps) {
       voice_mode: state.voice_mode,
       debate_id: debateId,
       simulated: deps.models.simulated,
+      estimate: estimateRun(state.voice_mode ? "dvoice" : "debatt", participants, estimateInputsOf(topic, ctx.run, deps), deps.prices),
     });
     return {
       debate_id: debateId,

@@ -7,7 +7,8 @@ import { ROUNDS, type DebateStatus, type Turn } from "../../state/debate.js";
 import { mergeRoundResponses, type State, type StateUpdate } from "../../state/graph-state.js";
 import type { Participant } from "../../state/participants.js";
 import { buildContextChain } from "./lib/context-chain.js";
-import { answerOrFailure, streamText } from "../shared/model-call.js";
+import { answerOrFailure, streamTextCounted } from "../shared/model-call.js";
+import { usageOfAnswer, type Usage } from "../../state/usage.js";
 import { researchForTurn } from "./lib/oneseek-research.js";
 import { participantMessages } from "./lib/participant-prompts.js";
 import { shuffleForRound } from "../shared/shuffle.js";
@@ -103,6 +104,7 @@ async function runTurn(
   const started = performance.now();
   const topic = state.debate_topic ?? "";
   const coalescer = new DeltaCoalescer((delta) => emit(config, "debate_participant_delta", { ...who, delta }), ctx.coalesceMs);
+  let usage: Usage | undefined;
   const { text, error } = await answerOrFailure(ctx.run.responseTimeoutMs, config.signal, coalescer, async (signal, onDelta) => {
     const context = buildContextChain(topic, round, state.debate_round_responses, ctx.run.contextChars);
     const research = p.oneseek ? await researchForTurn(deps, ctx, { oneseek: p, topic, round, context, date: ctx.today(), signal }) : null;
@@ -116,7 +118,7 @@ async function runTurn(
       research,
     });
     const model = deps.models.create({ phase: "turn", participant: p, round, topic, maxTokens: ctx.run.maxResponseTokens });
-    return streamText(model, messages, signal, onDelta);
+    return streamTextCounted(model, messages, signal, onDelta, (answer) => (usage = usageOfAnswer(p.model, answer, deps.prices)));
   });
   const latency = Math.round(performance.now() - started);
   const ok = error === undefined;
@@ -131,6 +133,7 @@ async function runTurn(
     response_preview: preview(text),
     status: ok ? "ok" : "error",
     ...(ok ? {} : { error }),
+    ...(usage ? { usage } : {}),
   });
   const turn: Turn = { round, position, key: p.key, display: p.display, status: ok ? "ok" : "error", word_count, latency_ms: latency, ...(ok ? {} : { error, partial_text: text }) };
   return { turn, text };

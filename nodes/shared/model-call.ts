@@ -3,8 +3,11 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { AIMessage, BaseMessage, MessageContent } from "@langchain/core/messages";
 import { BudgetExceededError, DebattError } from "../../state/errors.js";
 
+/** Why a provider refused or failed a call (see providers/openai.ts), as the codes say it. */
+const PROVIDER_FAILURES = ["auth_failed", "insufficient_credits", "model_not_found", "rate_limited", "context_too_long", "provider_error", "timeout"] as const;
+
 /** Why a model call did not produce an answer. */
-export type ModelFailure = "timeout" | "cancelled" | "model_error";
+export type ModelFailure = "timeout" | "cancelled" | "model_error" | (typeof PROVIDER_FAILURES)[number];
 
 /** A model call that failed, timed out or was cancelled; `code` says which. */
 export class ModelCallError extends DebattError {
@@ -42,7 +45,9 @@ export async function withTimeout<T>(
   } catch (err) {
     if (err instanceof ModelCallError || err instanceof BudgetExceededError) throw err;
     if (signal.aborted) throw failure();
-    throw new ModelCallError("model_error", (err as Error)?.message ?? String(err));
+    // A provider's own code (a refused key, a missing model…) is kept, with its message.
+    const code = DebattError.isInstance(err) && (PROVIDER_FAILURES as readonly string[]).includes(err.code) ? (err.code as ModelFailure) : "model_error";
+    throw new ModelCallError(code, (err as Error)?.message ?? String(err));
   } finally {
     clearTimeout(timer);
     if (onAbort) signal.removeEventListener("abort", onAbort);
@@ -130,5 +135,21 @@ export async function streamText(
 /** Asks a model for one whole answer and returns its text. */
 export async function invokeText(model: BaseChatModel, messages: BaseMessage[], signal: AbortSignal): Promise<string> {
   const answer = await model.invoke(messages, { signal });
+  return textOf(answer.content);
+}
+
+/**
+ * Streams a model's answer as `streamText` does, and hands what the provider says the call used
+ * to `onUsage` (priced by the caller), for the end event of an answer.
+ */
+export async function streamTextCounted(
+  model: BaseChatModel,
+  messages: BaseMessage[],
+  signal: AbortSignal,
+  onDelta: (delta: string) => void,
+  onUsage: (answer: AIMessage) => void,
+): Promise<string> {
+  const answer = await streamMessage(model, messages, signal, onDelta);
+  onUsage(answer);
   return textOf(answer.content);
 }

@@ -5,6 +5,8 @@ import type { AddressInfo } from "node:net";
 export interface SeenRequest {
   path: string;
   body: any;
+  /** The Authorization header it came with. */
+  authorization?: string;
   /** True when the client closed the connection before the answer was complete. */
   aborted: boolean;
 }
@@ -15,6 +17,9 @@ export interface Reply {
   delayMs?: number;
   toolCall?: { name: string; args: object };
   status?: number;
+  /** With `status`: the error's OpenAI `code` (e.g. context_length_exceeded) and extra response headers (Retry-After). */
+  errorCode?: string;
+  headers?: Record<string, string>;
   /** What the provider reports it used (OpenAI's `usage`, with OpenRouter's `cost` if given); sent last when a stream asks for it. */
   usage?: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens: number }; cost?: number };
 }
@@ -44,13 +49,23 @@ async function listen(server: Server): Promise<string> {
 
 /**
  * A minimal OpenAI-compatible `/v1/chat/completions` on loopback, streaming (SSE) or not, that
- * records every request and whether the client aborted it.
+ * records every request and whether the client aborted it; `models` makes it serve `GET /v1/models`
+ * (`modelsStatus` answers that with an error status instead).
  */
-export async function startFakeOpenAI(reply: (body: any) => Reply) {
+export async function startFakeOpenAI(reply: (body: any) => Reply, options: { models?: string[]; modelsStatus?: number } = {}) {
   const seen: SeenRequest[] = [];
+  /** The `GET /v1/models` requests (apart from `seen`, which holds the chat completions). */
+  const seenModelLists: SeenRequest[] = [];
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    // `GET /v1/models`: the endpoint's model list, when it serves one.
+    if (req.method === "GET" && req.url === "/v1/models") {
+      seenModelLists.push({ path: req.url, body: null, authorization: req.headers.authorization, aborted: false });
+      if (options.modelsStatus) return void res.writeHead(options.modelsStatus, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "refused" } }));
+      if (!options.models) return void res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "no model list" } }));
+      return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data: options.models.map((id) => ({ id, object: "model" })) }));
+    }
     const body = await readBody(req);
-    const entry: SeenRequest = { path: req.url ?? "", body, aborted: false };
+    const entry: SeenRequest = { path: req.url ?? "", body, authorization: req.headers.authorization, aborted: false };
     seen.push(entry);
     let finished = false;
     res.on("close", () => (entry.aborted = !finished));
@@ -59,7 +74,7 @@ export async function startFakeOpenAI(reply: (body: any) => Reply) {
     if (res.destroyed) return;
     if (r.status && r.status >= 400) {
       finished = true;
-      res.writeHead(r.status, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "fake failure" } }));
+      res.writeHead(r.status, { "content-type": "application/json", ...r.headers }).end(JSON.stringify({ error: { message: "fake failure", ...(r.errorCode ? { code: r.errorCode } : {}) } }));
       return;
     }
     const base = { id: "chatcmpl-1", created: 0, model: body.model };
@@ -90,7 +105,7 @@ export async function startFakeOpenAI(reply: (body: any) => Reply) {
     }
   });
   const url = await listen(server);
-  return { baseURL: `${url}/v1`, seen, close: closer(server) };
+  return { baseURL: `${url}/v1`, seen, seenModelLists, close: closer(server) };
 }
 
 /** A fake Tavily `/search` on loopback returning `count` long results per query. */

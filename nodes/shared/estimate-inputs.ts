@@ -1,0 +1,16 @@
+import type { NodeDeps } from "../../ports/node-deps.js";
+import type { RunSettings } from "../../state/config.js";
+import type { EstimateInputs } from "../../state/estimate.js";
+
+/** What a run's estimate depends on besides its format and participants: its question and settings. */
+export function estimateInputsOf(question: string, run: RunSettings, deps: Pick<NodeDeps, "internalModel" | "search">): EstimateInputs {
+  return {
+    question,
+    internalModel: deps.internalModel,
+    maxResponseTokens: run.maxResponseTokens,
+    contextChars: run.contextChars,
+    maxRounds: run.options.maxRounds,
+    debate: run.options.debate,
+    research: deps.search !== undefined,
+  };
+}
