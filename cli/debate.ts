@@ -14,10 +14,8 @@ import { openCheckpoints, type Checkpoints } from "../providers/checkpointer.js"
 import { openHistory } from "../history/open.js";
 import { createNarrator } from "../service/narrator.js";
 import { TerminalText } from "./terminal-text.js";
-import { LANGS, pickLang, seconds, translate, usageHelp, type Lang, type Translate as T } from "../state/messages/index.js";
+import { LANGS, pickLang, seconds, translate, USAGE_ERROR_CODES, usageHelp, type Lang, type Translate as T } from "../state/messages/index.js";
 
-/** The errors of a message the CLI could not run as typed: explained with examples, exit 2 (as for bad options). */
-const BAD_USAGE = new Set(["missing_topic", "empty_message", "unknown_option"]);
 
 /** Terminal styling, off when stdout is not a terminal or NO_COLOR is set. */
 function styles(enabled: boolean) {
@@ -195,8 +193,9 @@ async function main(): Promise<number> {
     // The run's ids are for clients that resume a stream; the terminal prints the run itself.
     if (e.event === "metadata") continue;
     if (e.event === "error") failed = true;
-    if (e.event === "error" && BAD_USAGE.has(e.data.code)) misused = true;
-    if (e.event === "error" && BAD_USAGE.has(e.data.code) && !args.values.json) {
+    // A message the CLI could not run as typed: explained with examples, exit 2 (as for bad options).
+    if (e.event === "error" && USAGE_ERROR_CODES.has(e.data.code)) misused = true;
+    if (e.event === "error" && USAGE_ERROR_CODES.has(e.data.code) && !args.values.json) {
       text.write(usageText(t, message, e.data));
       continue;
     }

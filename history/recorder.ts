@@ -7,7 +7,7 @@ import type { ClientEvent } from "../state/events.js";
 import type { State } from "../state/graph-state.js";
 import { countWords } from "../state/text.js";
 import { answerText, modeOfMessage, stageRows, titleOf, type RunFacts } from "./rows.js";
-import { addReports, type UsageReport } from "../state/usage.js";
+import type { UsageReport } from "../state/usage.js";
 import type { HistoryStore, MessageStatus, RunEnd, RunStart } from "./store.js";
 
 /** What one speaker of a run has streamed, and (a parallel answer) how its call ended. */
@@ -140,7 +140,7 @@ export class RunRecorder {
     this.enqueue("stages", () => this.store.addStages(fresh));
   }
 
-  /** Notes what the run's model calls used, to be written with its answer. */
+  /** Notes what the run's model calls used (a resumed run's with its earlier attempts'), to be written with its answer. */
   usage(report: UsageReport): void {
     this.used = report;
   }
@@ -203,12 +203,7 @@ export class RunRecorder {
     const end: RunEnd = { content, status, error: this.error ?? (cancelled ? "cancelled" : null), title: this.last?.conversation_title ?? null, at: new Date() };
     let failed: WriteFailedError | undefined;
     this.queue = this.queue
-      .then(async () => {
-        // A resumed run adds what it used to what the attempts before it used.
-        const before = this.used && (await this.store.message(this.run.messageId))?.usage;
-        if (this.used) end.usage = before ? addReports(before, this.used) : this.used;
-        await this.store.finishRun(this.run, end);
-      })
+      .then(() => this.store.finishRun(this.run, { ...end, ...(this.used ? { usage: this.used } : {}) }))
       .catch((err: Error) => {
         this.log(`history: writing the answer of run ${this.run.messageId} failed: ${err.message}; trying again later`);
         failed = new WriteFailedError("the history (the answer of this run)", err);

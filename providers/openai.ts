@@ -1,15 +1,26 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { ChatOpenAI } from "@langchain/openai";
-import type { ModelFactory, ModelPhase, ModelRequest } from "../ports/models.js";
+import { ANSWERED_BY, type ModelFactory, type ModelPhase, type ModelRequest } from "../ports/models.js";
 import type { Settings } from "../state/config.js";
-import { DebattError, type ErrorCode } from "../state/errors.js";
+import { DebattError, type ProviderErrorCode } from "../state/errors.js";
 import type { Participant } from "../state/participants.js";
+import { sleep } from "./sleep.js";
 
 /** Where a model is called: the endpoint, the key, and the variable the key came from (for messages). */
 export interface Endpoint {
   baseUrl: string;
   apiKey: string;
   keyVar: string;
+}
+
+/** An endpoint's URL fit for a message or an answer: without credentials, query or fragment (a key may hide there). */
+export function shownUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, "")}`;
+  } catch {
+    return "(the configured endpoint)";
+  }
 }
 
 /** OpenAI's own API: the endpoint when none is configured. */
@@ -21,18 +32,26 @@ const FALLBACK_PHASES: ReadonlySet<ModelPhase> = new Set(["synthesis", "deep_syn
 /** The longest Retry-After a rate-limited call waits for (the call's own timeout still bounds it). */
 const MAX_RETRY_AFTER_MS = 60_000;
 
-/** The endpoint of a participant (its own `baseUrl` and `apiKeyEnv`, else the global ones), or of the internal model (ONESEEK_*). */
+/**
+ * Where a model is called. A roster participant: at its own `baseUrl` with its own `apiKeyEnv`,
+ * else at OPENAI_BASE_URL with OPENAI_API_KEY (OneSeek, whose model is the internal model's, at
+ * ONESEEK_*). The internal model's own tasks, and a participant the roster does not have that
+ * runs the internal model (the default /vote chairman): at ONESEEK_BASE_URL with ONESEEK_API_KEY,
+ * else the global ones. A model a request names through ALLOWED_MODELS: the global endpoint.
+ */
 export function endpointOf(settings: Settings, participant: Participant | undefined): Endpoint {
-  if (participant) {
-    const keyVar = participant.apiKeyEnv ?? "OPENAI_API_KEY";
-    const apiKey = participant.apiKeyEnv ? settings.providerKeys[participant.apiKeyEnv] : settings.openaiApiKey;
-    return { baseUrl: participant.baseUrl ?? settings.openaiBaseUrl ?? OPENAI_API, apiKey: apiKey ?? "", keyVar };
-  }
-  return {
+  const own = participant && settings.roster.find((p) => p.key === participant.key);
+  const internal = {
     baseUrl: settings.oneseekBaseUrl ?? settings.openaiBaseUrl ?? OPENAI_API,
     apiKey: settings.oneseekApiKey ?? settings.openaiApiKey ?? "",
     keyVar: settings.oneseekApiKey ? "ONESEEK_API_KEY" : "OPENAI_API_KEY",
   };
+  if (own?.baseUrl || own?.apiKeyEnv) {
+    const apiKey = own.apiKeyEnv ? settings.providerKeys[own.apiKeyEnv] : settings.openaiApiKey;
+    return { baseUrl: own.baseUrl ?? settings.openaiBaseUrl ?? OPENAI_API, apiKey: apiKey ?? "", keyVar: own.apiKeyEnv ?? "OPENAI_API_KEY" };
+  }
+  if (!participant || (own ? own.oneseek : participant.model === settings.oneseekModel)) return internal;
+  return { baseUrl: settings.openaiBaseUrl ?? OPENAI_API, apiKey: settings.openaiApiKey ?? "", keyVar: "OPENAI_API_KEY" };
 }
 
 /** A provider's refusal or failure, with a code and a message that says what to do about it. */
@@ -73,72 +92,80 @@ export function retryAfterMs(err: ClientError): number | undefined {
 export function providerError(err: unknown, model: string, endpoint: Endpoint): unknown {
   const e = (err ?? {}) as ClientError;
   if (e.name === "AbortError" || DebattError.isInstance(err)) return err;
-  const at = `at ${endpoint.baseUrl}`;
+  const url = shownUrl(endpoint.baseUrl);
+  const at = `at ${url}`;
   const detail = e.message ? `: ${e.message.slice(0, 300)}` : "";
-  const make = (code: ErrorCode, text: string) => new ProviderError(code, `${text} (${code}${e.status ? `, HTTP ${e.status}` : ""})`, { cause: err });
-  if (e.name === "TimeoutError") return make("timeout", `the endpoint ${endpoint.baseUrl} did not answer in time for ${model}`);
+  const make = (code: ProviderErrorCode, text: string) => new ProviderError(code, `${text} (${code}${e.status ? `, HTTP ${e.status}` : ""})`, { cause: err });
+  if (e.name === "TimeoutError") return make("timeout", `the endpoint ${url} did not answer in time for ${model}`);
   if (e.name === "ContextOverflowError" || e.code === "context_length_exceeded" || (e.status === 400 && /context (length|window)|maximum context|too many tokens/i.test(e.message ?? ""))) {
     return make("context_too_long", `the prompt is longer than ${model} takes ${at}; lower context_chars or max_response_tokens, or pick a model with a longer context`);
   }
-  if (e.status === 401 || e.status === 403) return make("auth_failed", `the endpoint ${endpoint.baseUrl} refused the key in ${endpoint.keyVar}; check that variable (and the participant's baseUrl)`);
-  if (e.status === 402) return make("insufficient_credits", `the account behind ${endpoint.keyVar} has no credits left ${at} for ${model}; add credits, or use another key`);
+  if (e.status === 401 || e.status === 403) return make("auth_failed", `the endpoint ${url} refused the key in ${endpoint.keyVar}; check that variable (and the participant's baseUrl)`);
+  // OpenAI answers an account out of credit with 429 insufficient_quota: no wait will help.
+  if (e.status === 402 || (e.status === 429 && e.code === "insufficient_quota")) return make("insufficient_credits", `the account behind ${endpoint.keyVar} has no credits left ${at} for ${model}; add credits, or use another key`);
   if (e.status === 404) return make("model_not_found", `the model ${model} does not exist ${at} (a retired or misspelt id?); check the roster's model ids against the endpoint's model list`);
-  if (e.status === 429) return make("rate_limited", `the endpoint ${endpoint.baseUrl} is rate-limiting ${endpoint.keyVar} for ${model}${detail}`);
+  if (e.status === 429) return make("rate_limited", `the endpoint ${url} is rate-limiting ${endpoint.keyVar} for ${model}${detail}`);
   if (e.status !== undefined || e.name === "APIConnectionError" || /ECONNREFUSED|ENOTFOUND|fetch failed|socket/i.test(e.message ?? "")) {
-    return make("provider_error", `the endpoint ${endpoint.baseUrl} failed for ${model}${detail}`);
+    return make("provider_error", `the endpoint ${url} failed for ${model}${detail}`);
   }
   return err;
 }
 
-/** Waits `ms`, or rejects when `signal` aborts. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
+
+/** A call's options, as far as guarding it goes: its signal and its callbacks (the token sink). */
+interface CallOptions {
+  signal?: AbortSignal;
+  callbacks?: unknown[];
 }
 
 /** A call: the model's `invoke`, with its input and options. */
-type Invoke = (input: unknown, options?: { signal?: AbortSignal }) => Promise<unknown>;
+type Invoke = (input: unknown, options?: CallOptions) => Promise<unknown>;
+
+/** The model another model stands in for a failed call with: its client and its name. */
+interface Fallback {
+  model: object;
+  name: string;
+  endpoint: Endpoint;
+}
 
 /**
  * `model` whose calls (also of its `bindTools` result) fail with ProviderError's codes, retry a
- * failed HTTP answer (a 429 after its Retry-After, a 5xx after a second or two; never once text
- * has streamed, since it has been shown), and, for the final texts and the chairman, try
- * `fallback` when the model fails.
+ * failed HTTP answer (a 429 after its Retry-After, a 5xx after a second or two), and, for the
+ * final texts and the chairman, try `fallback` when the model fails. Neither happens once text has
+ * streamed: it has been shown, and a second answer would follow the first's beginning.
  */
-function guarded<T extends object>(model: T, name: string, endpoint: Endpoint, retries: number, fallback?: () => { model: object; name: string }): T {
+function guarded<T extends object>(model: T, name: string, endpoint: Endpoint, retries: number, fallback?: () => Fallback): T {
   return new Proxy(model, {
     get(target, prop) {
       const value = Reflect.get(target, prop, target) as unknown;
       if (prop === "invoke") {
-        return async (input: unknown, options?: { signal?: AbortSignal }) => {
+        return async (input: unknown, options: CallOptions = {}) => {
+          let streamed = false;
+          const watched = { ...options, callbacks: [...(options.callbacks ?? []), { handleLLMNewToken: () => void (streamed = true) }] };
           const call = (target as unknown as { invoke: Invoke }).invoke.bind(target);
           for (let attempt = 0; ; attempt++) {
             try {
-              return await call(input, options);
+              return await call(input, watched);
             } catch (raw) {
               const err = providerError(raw, name, endpoint);
               const status = (raw as ClientError).status;
-              const retryable = status === 429 || (status !== undefined && status >= 500);
-              if (retryable && attempt < retries && !options?.signal?.aborted) {
+              const retryable = (status === 429 && (raw as ClientError).code !== "insufficient_quota") || (status !== undefined && status >= 500);
+              if (retryable && !streamed && attempt < retries && !options.signal?.aborted) {
                 const wait = status === 429 ? Math.min(retryAfterMs(raw as ClientError) ?? 1000, MAX_RETRY_AFTER_MS) : 1000 * 2 ** attempt;
-                await pause(wait, options?.signal);
+                await sleep(wait, options.signal);
                 continue;
               }
-              if (fallback && ProviderError.isInstance(err) && !options?.signal?.aborted) {
-                const other = fallback();
-                return (other.model as unknown as { invoke: Invoke }).invoke(input, options);
+              if (!fallback || streamed || !ProviderError.isInstance(err) || options.signal?.aborted) throw err;
+              const other = fallback();
+              try {
+                const stand = guarded(other.model, other.name, other.endpoint, retries) as { invoke: Invoke };
+                const answer = (await stand.invoke(input, options)) as { response_metadata?: Record<string, unknown> };
+                answer.response_metadata = { ...answer.response_metadata, [ANSWERED_BY]: other.name };
+                return answer;
+              } catch (second) {
+                if (!ProviderError.isInstance(second)) throw second;
+                throw new ProviderError(second.code, `${err.message}; the fallback model ${other.name} failed too: ${second.message}`, { cause: second });
               }
-              throw err;
             }
           }
         };
@@ -168,7 +195,10 @@ export class OpenAIModelFactory implements ModelFactory {
     const { fallbackModel } = this.settings;
     const fallback =
       fallbackModel && FALLBACK_PHASES.has(request.phase) && fallbackModel !== model
-        ? () => ({ model: this.client(fallbackModel, endpointOf(this.settings, undefined), request.maxTokens), name: fallbackModel })
+        ? () => {
+            const endpoint = endpointOf(this.settings, undefined);
+            return { model: this.client(fallbackModel, endpoint, request.maxTokens), name: fallbackModel, endpoint };
+          }
         : undefined;
     return guarded(this.client(model, endpoint, request.maxTokens), model, endpoint, this.settings.maxRetries, fallback);
   }
@@ -223,7 +253,7 @@ export async function checkEndpoints(settings: Settings, timeoutMs = 5_000): Pro
   if (settings.fallbackModel) add(endpointOf(settings, undefined), settings.fallbackModel);
   return Promise.all(
     [...byEndpoint.values()].map(async ({ endpoint, models }): Promise<EndpointHealth> => {
-      const base = { base_url: endpoint.baseUrl, key_var: endpoint.keyVar, models: [...models], missing: [] as string[] };
+      const base = { base_url: shownUrl(endpoint.baseUrl), key_var: endpoint.keyVar, models: [...models], missing: [] as string[] };
       try {
         const res = await fetch(`${endpoint.baseUrl.replace(/\/+$/, "")}/models`, { headers: { authorization: `Bearer ${endpoint.apiKey}` }, signal: AbortSignal.timeout(timeoutMs) });
         if (res.status === 401 || res.status === 403) return { ...base, status: "auth_failed", error: `HTTP ${res.status}: the endpoint refused the key in ${endpoint.keyVar}` };

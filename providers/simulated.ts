@@ -16,6 +16,7 @@ import { renderRevision } from "../state/replies/revision.js";
 import { renderTitle, shortTitle } from "../state/replies/title.js";
 import { renderVerdict, type VerdictBlock } from "../state/replies/verdict.js";
 import { ChunkStreamingChatModel } from "./chunk-streaming-model.js";
+import { sleep } from "./sleep.js";
 import { estimateTokens } from "../state/usage.js";
 
 /**
@@ -1296,22 +1297,6 @@ export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], 
       return turnText(writer(), words, others, round);
     }
   }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (ms <= 0) return signal?.aborted ? Promise.reject(signal.reason) : Promise.resolve();
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 /** A chat model that streams `simulatedAnswer` in word-token chunks, honouring the abort signal. */

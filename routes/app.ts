@@ -88,6 +88,7 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   app.disable("x-powered-by");
   app.use(securityHeaders());
   app.use(refuseLargeBodies(MAX_BODY_BYTES));
+  if (deps.settings.auth === "none") app.use(loopbackHostsOnly(deps.settings.allowedHosts));
 
   app.get("/healthz", (_req, res) => {
     const prompts = deps.prompts.health();
@@ -119,7 +120,7 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   app.use(threadResumeRouter(streams));
   app.use(debatesRouter(service, deps.audio));
   app.use(historyRouter(streams, deps.audio));
-  app.use(healthRouter(deps.checkModels));
+  app.use(healthRouter(deps.checkModels, deps.settings.auth));
   app.use(estimateRouter(deps.settings, { simulated: deps.models.simulated, research: deps.search !== undefined }));
 
   const admin = express.Router();
@@ -144,6 +145,26 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   });
   app.use(errorHandler(log));
   return { app, service, graph };
+}
+
+/** The names a loopback server is reached by. */
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * With AUTH=none (everyone who reaches the server is its one local user), a request must address
+ * the server by a loopback name, or one of ALLOWED_HOSTS. A web page elsewhere that points its own
+ * name at 127.0.0.1 (DNS rebinding) would otherwise pass as the local user and read the history.
+ * With tokens a rebinding page has none: its origin never got the session cookie.
+ */
+function loopbackHostsOnly(allowed: readonly string[]): express.RequestHandler {
+  return (req, _res, next) => {
+    const host = (req.get("host") ?? "").toLowerCase();
+    const name = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0];
+    if (!LOOPBACK_NAMES.has(name) && !/^127\.\d+\.\d+\.\d+$/.test(name) && !allowed.includes(name)) {
+      throw new HttpError(403, "forbidden_host", `requests must address this server as localhost or 127.0.0.1 (not "${host.slice(0, 100)}"): with AUTH=none it answers only on loopback; set ALLOWED_HOSTS to add a name`);
+    }
+    next();
+  };
 }
 
 /**

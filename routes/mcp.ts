@@ -10,6 +10,8 @@ import { HttpError, toHttpError } from "./errors.js";
 const BODY_LIMIT = "64kb";
 /** Sessions open at once in one process; a new one past that is refused (503) until others end. */
 const MAX_SESSIONS = 1_000;
+/** Sessions one user may have open: opening one more closes their least recently used idle one. */
+const MAX_SESSIONS_PER_USER = 20;
 /** A session nobody has used for this long, with no call in flight, is closed. */
 const SESSION_IDLE_MS = 30 * 60_000;
 
@@ -18,7 +20,16 @@ interface Session {
   transport: StreamableHTTPServerTransport;
   owner: string;
   lastUsed: number;
+  /** POSTs being answered (tool calls among them); the notification stream (GET) does not count. */
   inFlight: number;
+  /** The tool calls running, by JSON-RPC id: how to stop each. */
+  calls: Map<string | number, () => void>;
+}
+
+/** The ids of the tool calls in a POST's body (one JSON-RPC message, or a batch). */
+function toolCallIds(body: unknown): (string | number)[] {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.flatMap((m) => (m && typeof m === "object" && (m as { method?: unknown }).method === "tools/call" && ["string", "number"].includes(typeof (m as { id?: unknown }).id) ? [(m as { id: string | number }).id] : []));
 }
 
 /** A JSON-RPC error as MCP clients read it (no request id: the request could not be taken). */
@@ -28,8 +39,9 @@ function jsonRpcError(res: Response, err: HttpError): void {
 }
 
 /**
- * Refuses a request from a web page of another origin (DNS rebinding: a page that reaches a
- * server on loopback through a name of its own). Clients that are not browsers send no Origin.
+ * Refuses a request from a web page of another origin: a browser's cross-site request to the MCP
+ * endpoint. Clients that are not browsers send no Origin. (A page on a name of its own pointed at
+ * 127.0.0.1 has a matching Origin and Host: the Host check of a server without users stops that.)
  */
 const sameOriginOnly: RequestHandler = (req, _res, next) => {
   const origin = req.get("origin");
@@ -75,11 +87,19 @@ export function mcpRouter(deps: McpDeps, identify: RequestHandler[]): Router {
       if (req.method !== "POST" || !isInitializeRequest(req.body)) {
         throw new HttpError(400, "invalid_body", "no Mcp-Session-Id header: the first request of a session is a POST of an initialize request");
       }
+      // One user cannot hold every session: past their share, their least recently used idle one goes.
+      const own = [...sessions.values()].filter((x) => x.owner === user.id);
+      if (own.length >= MAX_SESSIONS_PER_USER) {
+        const idle = own.filter((x) => x.inFlight === 0).sort((a, b) => a.lastUsed - b.lastUsed)[0];
+        if (!idle) throw new HttpError(429, "too_many_sessions", `you have ${own.length} MCP sessions with calls in flight; end one (DELETE /mcp) or wait`, { "Retry-After": "10" });
+        await idle.transport.close();
+      }
       if (sessions.size >= MAX_SESSIONS) throw new HttpError(503, "too_many_sessions", `${MAX_SESSIONS} MCP sessions are open on this server; retry later`, { "Retry-After": "60" });
       const opened: Session = {
         owner: user.id,
         lastUsed: Date.now(),
         inFlight: 0,
+        calls: new Map(),
         transport: new StreamableHTTPServerTransport({
           sessionIdGenerator: randomUUID,
           onsessioninitialized: (sid) => void sessions.set(sid, opened),
@@ -88,14 +108,23 @@ export function mcpRouter(deps: McpDeps, identify: RequestHandler[]): Router {
       opened.transport.onclose = () => {
         if (opened.transport.sessionId) sessions.delete(opened.transport.sessionId);
       };
-      await createMcpServer(deps, { id: user.id, admin: user.admin, quotaKey: quotaKeyOf(req, res) }).connect(opened.transport);
+      const track = (id: string | number, stop: () => void) => {
+        opened.calls.set(id, stop);
+        return () => void opened.calls.delete(id);
+      };
+      await createMcpServer(deps, { id: user.id, admin: user.admin, quotaKey: quotaKeyOf(req, res), track }).connect(opened.transport);
       session = opened;
     }
     const s = session;
-    s.inFlight++;
+    // A POST carries calls; a GET is the session's notification stream, open while the client is.
+    const calling = req.method === "POST";
+    if (calling) s.inFlight++;
     res.on("close", () => {
-      s.inFlight--;
+      if (calling) s.inFlight--;
       s.lastUsed = Date.now();
+      // The client left before its answer: nobody can read the result (there is no event store to
+      // resume from), so its calls stop, as a chat completion's run does when its client leaves.
+      if (!res.writableFinished) for (const id of toolCallIds(req.body)) s.calls.get(id)?.();
     });
     await s.transport.handleRequest(req, res, req.body);
   });

@@ -56,6 +56,7 @@ const CompletionBody = z
       stream_options: z.object({ include_usage: z.boolean().optional() }).passthrough().nullable().optional(),
       n: z.literal(1, { error: "n must be 1: a deliberation gives one answer" }).nullable().optional(),
       participants: participantsField,
+      max_cost_usd: z.number({ error: "max_cost_usd must be a number of US dollars" }).positive("max_cost_usd must be more than 0").max(10_000).optional(),
     },
     { error: "the body must be a JSON object" },
   )
@@ -130,6 +131,8 @@ function openaiError(err: HttpError) {
 function statusOfRunError(code: string): number {
   if (["missing_topic", "unknown_option", "invalid_participants", "unknown_model", "invalid_mode_config", "empty_message"].includes(code)) return 400;
   if (code === "rate_limited") return 429;
+  // The run's own budget is spent: payment is what it lacks.
+  if (code === "budget_exceeded") return 402;
   if (code === "timeout") return 504;
   if (["shutting_down", "cancelled", "store_unavailable", "event_log_unavailable"].includes(code)) return 503;
   return 502;
@@ -202,7 +205,8 @@ export function openaiRouter(deps: ChatRouteDeps, identify: RequestHandler[]): R
     // A single-question format takes no history: only the last question is asked.
     const history = FORMATS[format].multiTurn ? historyOf(body.messages.slice(0, -1)) : [];
     const user = userOf(res);
-    const run = deps.service.start({ message, participants: body.participants, history, owner: user.id, quotaKey: quotaKeyOf(req, res) });
+    const configurable = body.max_cost_usd === undefined ? undefined : { max_cost_usd: body.max_cost_usd };
+    const run = deps.service.start({ message, participants: body.participants, history, configurable, owner: user.id, quotaKey: quotaKeyOf(req, res) });
     const t = (key: Parameters<typeof translate>[1], values?: Record<string, string | number>) => translate(readerLang(req, question), key, values);
     const id = `chatcmpl-${run.runId}`;
     const created = Math.floor(Date.now() / 1000);

@@ -56,7 +56,7 @@ async function main(): Promise<void> {
       if (e.status === "ok" && e.missing.length) log(`${e.base_url} does not list the configured model(s) ${e.missing.join(", ")}: runs will fail on them (GET /api/v1/health/models)`);
       else if (e.status === "auth_failed" || e.status === "unreachable") log(`${e.base_url} (${e.key_var}): ${e.status}${e.error ? `: ${e.error}` : ""}`);
     }
-  });
+  }, (err: Error) => log(`checking the model endpoints failed: ${err.message}`));
   server.on("error", (err) => {
     log(`cannot listen on ${host} port ${port}: ${err.message}`);
     process.exit(1);

@@ -12,11 +12,10 @@ import { errorWords, translate, type MessageKey } from "../state/messages/index.
 import { ownersVisibleTo, type Requester } from "../state/ownership.js";
 import { participantsFor, resolveParticipant } from "../state/participants.js";
 import { MAX_MESSAGE_CHARS, removeSpoofing } from "../state/text.js";
-import { UsageReportSchema } from "../state/usage.js";
 import { followRun } from "./follow-run.js";
 import { MARKDOWN_STYLES } from "./narration.js";
 import { createNarrator } from "./narrator.js";
-import { outcomeReader } from "./outcome.js";
+import { outcomeReader, RunOutcomeSchema } from "./outcome.js";
 import type { RunService } from "./run-service.js";
 
 /** What the MCP server needs: the run service, the settings (the roster) and the history. */
@@ -29,6 +28,11 @@ export interface McpDeps {
 /** Who calls the tools: the user the runs belong to, and whose run limits they count against. */
 export interface McpCaller extends Requester {
   quotaKey: string;
+  /**
+   * Hears of each tool call in flight by its JSON-RPC id, with a way to stop it (a transport whose
+   * client went away without cancelling); returns what forgets it again.
+   */
+  track?: (requestId: string | number, stop: () => void) => () => void;
 }
 
 /** The longest progress message: a long paragraph is cut (the result itself never is). */
@@ -42,28 +46,29 @@ const participants = z
   .describe("Participant keys or names of the roster (deliberation formats also take model ids); the format's default when absent");
 const timeoutMs = z.number().int().min(10_000).max(600_000).optional().describe("Per-call timeout in ms");
 const seed = z.number().int().optional().describe("Seed for the speaking orders and labels (the same seed gives the same order)");
+const maxCostUsd = z.number().positive().max(10_000).optional().describe("The most this run may cost in USD (it can lower the server's DEBATT_MAX_COST_USD, never raise it)");
 
 /** One tool per format: its name, the format, what it does, and its options. */
 const TOOLS = {
   debate: {
     format: "debatt",
     description: "Several models debate a topic in three rounds, each seeing what the others said, then vote; a synthesis sums the debate up. Returns the synthesis, the winner and the votes.",
-    options: { seed },
+    options: { seed, max_cost_usd: maxCostUsd },
   },
   vote: {
     format: "vote",
     description: "3–7 models answer a question, vote anonymously on the answers, and the winner's answer is the result (a chairman model breaks a tie).",
-    options: { chairman: z.string().min(1).max(64).optional().describe("The chairman who breaks a tie (roster key, name or model id)"), timeoutMs, seed },
+    options: { chairman: z.string().min(1).max(64).optional().describe("The chairman who breaks a tie (roster key, name or model id)"), timeoutMs, seed, max_cost_usd: maxCostUsd },
   },
   revise: {
     format: "revise",
     description: "3–6 models answer, read each other's answers anonymously, revise (or stand by) their own, and vote; the winning revised answer is the result.",
-    options: { antiAnchoring: z.boolean().optional().describe("Restate first, and change only on a cited error"), timeoutMs, seed },
+    options: { antiAnchoring: z.boolean().optional().describe("Restate first, and change only on a cited error"), timeoutMs, seed, max_cost_usd: maxCostUsd },
   },
   deep: {
     format: "deep",
     description: "Anonymous debaters argue in rounds until a moderator finds they converge; a synthesis gives the final answer.",
-    options: { maxRounds: z.number().int().min(FORMATS.deep.rounds.min).max(FORMATS.deep.rounds.max).optional().describe("Most debate rounds"), timeoutMs, seed },
+    options: { maxRounds: z.number().int().min(FORMATS.deep.rounds.min).max(FORMATS.deep.rounds.max).optional().describe("Most debate rounds"), timeoutMs, seed, max_cost_usd: maxCostUsd },
   },
   council: {
     format: "council",
@@ -72,32 +77,16 @@ const TOOLS = {
       debate: z.boolean().optional().describe("A second round in which the judges review each other's verdicts"),
       round2TimeoutMs: z.number().int().min(1_000).max(600_000).optional().describe("A judge's time for round 2 in ms"),
       timeoutMs,
+      max_cost_usd: maxCostUsd,
     },
   },
   compare: {
     format: "compare",
     description: "Every model answers the question at once; the answers are returned side by side.",
-    options: {},
+    options: { max_cost_usd: maxCostUsd },
   },
 } satisfies Record<string, { format: FormatId; description: string; options: z.ZodRawShape }>;
 
-/** What every tool returns as structured content (see RunOutcome). */
-const OutcomeShape = {
-  run_id: z.string(),
-  conversation_id: z.string(),
-  status: z.enum(["complete", "error", "cancelled"]),
-  error: z.object({ code: z.string(), message: z.string() }).optional(),
-  simulated: z.boolean(),
-  title: z.string().optional(),
-  winner: z.string().optional(),
-  votes: z.record(z.string(), z.number()).optional(),
-  consensus: z.string().optional(),
-  verdicts: z.record(z.string(), z.number()).optional(),
-  rounds: z.number().optional(),
-  answered: z.number().optional(),
-  failed: z.number().optional(),
-  usage: UsageReportSchema.extend({ budget_usd: z.number().optional(), simulated: z.boolean() }).optional(),
-};
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -137,8 +126,8 @@ function progressSender(extra: Extra) {
 
 /** The run options of a tool call, as the run's configuration. */
 function configurableOf(format: FormatId, options: Record<string, unknown>) {
-  const { seed: chosen, ...rest } = options as { seed?: number } & FormatOptions;
-  const base = chosen === undefined ? {} : { seed: chosen };
+  const { seed: chosen, max_cost_usd, ...rest } = options as { seed?: number; max_cost_usd?: number } & FormatOptions;
+  const base = { ...(chosen === undefined ? {} : { seed: chosen }), ...(max_cost_usd === undefined ? {} : { max_cost_usd }) };
   return format === "debatt" || format === "compare" ? base : { ...base, mode_config: rest };
 }
 
@@ -159,7 +148,7 @@ export function createMcpServer(deps: McpDeps, caller: McpCaller): McpServer {
         title: `${FORMATS[format].command}`,
         description: tool.description,
         inputSchema: { question, participants, ...(Object.keys(tool.options).length ? { options: z.object(tool.options).strict().optional() } : {}) },
-        outputSchema: OutcomeShape,
+        outputSchema: RunOutcomeSchema.shape,
         annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
       },
       (args: { question: string; participants?: string[]; options?: Record<string, unknown> }, extra: Extra) => runTool(deps, caller, format, args, extra),
@@ -203,16 +192,19 @@ async function runTool(
   const progress = progressSender(extra);
   const narrator = createNarrator((s, part = "progress") => (part === "result" ? (result += s) : progress.write(s)), MARKDOWN_STYLES, t);
   const reader = outcomeReader();
+  // Cancelled by the client (notifications/cancelled), or stopped by the transport when the client left.
+  const gone = new AbortController();
+  const forget = caller.track?.(extra.requestId, () => gone.abort()) ?? (() => {});
   await followRun(
     service,
     runId,
-    extra.signal,
+    AbortSignal.any([extra.signal, gone.signal]),
     (e) => {
       reader.read(e);
       narrator(e);
     },
-    "the MCP client cancelled the tool call",
-  );
+    "the MCP client cancelled the tool call, or left",
+  ).finally(forget);
   progress.flush();
   const outcome = reader.outcome();
   if (outcome.error && !result.trim()) {

@@ -3,7 +3,7 @@ import type { AIMessage } from "@langchain/core/messages";
 import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../ports/emit.js";
-import type { ModelFactory, ModelRequest } from "../ports/models.js";
+import { ANSWERED_BY, type ModelFactory, type ModelRequest } from "../ports/models.js";
 import { BudgetExceededError } from "../state/errors.js";
 import { addToReport, callTokensOf, emptyReport, NO_USAGE, usageOfCall, type PriceTable, type UsageReport } from "../state/usage.js";
 
@@ -24,14 +24,18 @@ function stageOf(request: ModelRequest): string {
  * budget; the one that spends it is kept whole.
  */
 export class RunMeter {
-  private used: UsageReport = emptyReport();
+  private used: UsageReport;
   private told = false;
 
+  /** `spent`: what the run's earlier attempts used (a resumed run goes on counting from it). */
   constructor(
     private readonly prices: PriceTable,
     private readonly internalModel: string,
     private readonly budgetUsd: number | undefined,
-  ) {}
+    spent: UsageReport = emptyReport(),
+  ) {
+    this.used = spent;
+  }
 
   /** What the run has used so far. */
   get report(): UsageReport {
@@ -60,7 +64,10 @@ export class RunMeter {
   /** After a call: counts what it used; a call that failed before its usage came counts as a call of unknown cost. */
   record(request: ModelRequest, answer: AIMessage | undefined): void {
     const tokens = answer && callTokensOf(answer);
-    const usage = tokens ? usageOfCall(request.participant?.model ?? this.internalModel, tokens, this.prices) : { ...NO_USAGE, calls: 1, unpriced_calls: 1 };
+    // Priced as the model that answered: a fallback's answer says which it was.
+    const answeredBy = (answer?.response_metadata as Record<string, unknown> | undefined)?.[ANSWERED_BY];
+    const model = typeof answeredBy === "string" ? answeredBy : (request.participant?.model ?? this.internalModel);
+    const usage = tokens ? usageOfCall(model, tokens, this.prices) : { ...NO_USAGE, calls: 1, unpriced_calls: 1 };
     // A call that spends the budget is kept whole: the run stops when the next call would start.
     this.used = addToReport(this.used, whoOf(request), stageOf(request), usage);
   }

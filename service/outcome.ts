@@ -1,37 +1,39 @@
+import { z } from "zod";
 import type { ClientEvent } from "../state/events.js";
-import type { UsageReport } from "../state/usage.js";
+import { UsageReportSchema } from "../state/usage.js";
 
 /**
  * What a run came to, for programs: its ids, how it ended and its verdict (the winner and the
  * votes of /debatt, /vote and /revise; /council's consensus; /deep's rounds). The MCP tools return
  * it as their structured content, with what the run cost.
  */
-export interface RunOutcome {
-  run_id: string;
-  conversation_id: string;
+export const RunOutcomeSchema = z.object({
+  run_id: z.string(),
+  conversation_id: z.string(),
   /** How the run ended: its result is in, it failed, or it was stopped. */
-  status: "complete" | "error" | "cancelled";
+  status: z.enum(["complete", "error", "cancelled"]),
   /** Why it did not complete. */
-  error?: { code: string; message: string };
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
   /** True when the answers were simulated offline (no provider key). */
-  simulated: boolean;
+  simulated: z.boolean(),
   /** The conversation's title, when the format gives one. */
-  title?: string;
+  title: z.string().optional(),
   /** The winner's name (/debatt, /vote, /revise). */
-  winner?: string;
+  winner: z.string().optional(),
   /** Valid votes by participant name (/debatt, /vote, /revise). */
-  votes?: Record<string, number>;
-  /** /council: the consensus verdict and how many judges gave each verdict. */
-  consensus?: string;
-  verdicts?: Record<string, number>;
+  votes: z.record(z.string(), z.number()).optional(),
+  /** /council: the consensus verdict, and how many judges gave each verdict. */
+  consensus: z.string().optional(),
+  verdicts: z.record(z.string(), z.number()).optional(),
   /** /deep: the debate rounds held. */
-  rounds?: number;
+  rounds: z.number().optional(),
   /** /compare: answers given and failed. */
-  answered?: number;
-  failed?: number;
+  answered: z.number().optional(),
+  failed: z.number().optional(),
   /** What the run's model calls used and cost: in all, by participant and by stage. */
-  usage?: UsageReport & { budget_usd?: number; simulated: boolean };
-}
+  usage: UsageReportSchema.extend({ budget_usd: z.number().optional(), simulated: z.boolean() }).optional(),
+});
+export type RunOutcome = z.infer<typeof RunOutcomeSchema>;
 
 /** Votes by label turned into votes by name, through the label → model map and the participants. */
 function votesByName(tallies: Record<string, number>, labelToModel: Record<string, string>, nameOf: Map<string, string>): Record<string, number> {

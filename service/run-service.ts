@@ -21,7 +21,13 @@ import { StartGate } from "./start-gate.js";
 import { hasUnfinishedRun, streamClientEvents, type RunInput } from "./stream.js";
 import { isUsageOnly, parseCommand } from "../state/commands.js";
 import { RunMeter, RunMeters } from "./meter.js";
-import type { PriceTable } from "../state/usage.js";
+import type { PriceTable, UsageReport } from "../state/usage.js";
+
+/** A run's budget: its own `max_cost_usd` may lower the server's (DEBATT_MAX_COST_USD), never raise it. */
+export function budgetOf(runUsd: number | undefined, serverUsd: number | undefined): number | undefined {
+  if (runUsd === undefined) return serverUsd;
+  return serverUsd === undefined ? runUsd : Math.min(runUsd, serverUsd);
+}
 
 /** How a run's model calls are counted and priced, and the budget a run has unless it sets its own. */
 export interface RunCosts {
@@ -155,7 +161,10 @@ export class RunService {
     const runId = randomUUID();
     const owner = (await this.history?.conversation(threadId))?.userId ?? LOCAL_OWNER;
     const quota = this.limits?.acquire(quotaKey ?? owner);
-    this.produce(runId, threadId, { message: values.message, resume: true }, undefined, { messageId: runIdOf(values) ?? runId, message: values.message, owner, quota });
+    const messageId = runIdOf(values) ?? runId;
+    // The attempts before used part of the budget: the resumed run counts on from there.
+    const spent = (await this.history?.message(messageId))?.usage ?? undefined;
+    this.produce(runId, threadId, { message: values.message, resume: true }, undefined, { messageId, message: values.message, owner, quota, spent });
     return { runId, threadId };
   }
 
@@ -219,7 +228,7 @@ export class RunService {
     threadId: string,
     input: RunInput,
     configurable: RunConfig | undefined,
-    filing: { messageId: string; message: string; question?: string; owner: string; quota?: () => void },
+    filing: { messageId: string; message: string; question?: string; owner: string; quota?: () => void; spent?: UsageReport },
   ): void {
     const controller = new AbortController();
     // A history write that fails (a full disk) stops the run: nothing more is paid for that could not be kept.
@@ -230,8 +239,8 @@ export class RunService {
     const release = this.runs.add(controller);
     const finish = this.hub.start(runId, threadId, controller);
     // Every model call is counted; once the budget is spent the run stops, keeping what was done.
-    const budget = configurable?.max_cost_usd ?? this.costs?.maxCostUsd;
-    const meter = this.costs && new RunMeter(this.costs.prices, this.costs.internalModel, budget);
+    const budget = budgetOf(configurable?.max_cost_usd, this.costs?.maxCostUsd);
+    const meter = this.costs && new RunMeter(this.costs.prices, this.costs.internalModel, budget, filing.spent);
     if (meter) this.costs!.meters.open(runId, meter);
     let id = 0;
     const publish = (event: ClientEvent) => this.hub.append(runId, { id: ++id, ...event });

@@ -88,6 +88,8 @@ const EnvSchema = z.object({
   PORT: z.coerce.number({ error: "PORT must be a number" }).int().min(0).max(65_535).default(3000),
   /** The address to listen on: loopback by default, so nothing on the network reaches the server. */
   HOST: z.string().trim().min(1, "HOST must not be empty").default("127.0.0.1"),
+  /** With AUTH=none: host names besides the loopback ones that requests may address (a comma list), e.g. behind a local proxy. */
+  ALLOWED_HOSTS: z.string().optional(),
   /** Who may use the API: anyone who reaches it (`none`, loopback only) or users with tokens. */
   AUTH: z.enum(["none", "tokens"], { error: "AUTH must be none or tokens" }).optional(),
   /** Model ids a request may name besides the roster's: a comma list, or `*` for any (none by default). */
@@ -110,7 +112,7 @@ const EnvSchema = z.object({
   EVENT_LOG_TTL_MS: positiveInt("EVENT_LOG_TTL_MS").default(3_600_000),
   /** Longest a `GET …/events` connection is kept open before the server ends it (0: no limit); EventSource reconnects. */
   SSE_MAX_CONNECTION_MS: number("SSE_MAX_CONNECTION_MS").min(0).default(0),
-  /** The most one run may cost, in USD (a run's `max_cost_usd` overrides it); absent → no limit. */
+  /** The most one run may cost, in USD (a run's `max_cost_usd` may lower it, never raise it); absent → no limit. */
   DEBATT_MAX_COST_USD: z.coerce.number({ error: "DEBATT_MAX_COST_USD must be a number of US dollars, e.g. 0.50" }).positive("DEBATT_MAX_COST_USD must be more than 0").optional(),
   /** How the OpenAI-compatible endpoint sends a deliberation's progress: `reasoning_content`, a `<think>` block in the content, or not at all. */
   DEBATT_OPENAI_PROGRESS: z.enum(["reasoning", "think", "none"], { error: "DEBATT_OPENAI_PROGRESS must be reasoning, think or none" }).default("reasoning"),
@@ -140,6 +142,7 @@ const SettingsSchema = EnvSchema.superRefine((e, ctx) => {
   oneseekApiKey: e.ONESEEK_API_KEY,
   fallbackModel: e.FALLBACK_MODEL,
   allowedModels: allowlistOf(e.ALLOWED_MODELS),
+  allowedHosts: (e.ALLOWED_HOSTS ?? "").split(",").map((h) => h.trim().toLowerCase()).filter(Boolean),
   runsPerMinute: e.RUNS_PER_MINUTE,
   maxConcurrentRuns: e.MAX_CONCURRENT_RUNS,
   tavilyApiKey: e.TAVILY_API_KEY,
@@ -236,6 +239,8 @@ function providerKeysOf(settings: z.output<typeof SettingsSchema>, env: Record<s
     const keyless = settings.roster.filter((p) => !p.apiKeyEnv).map((p) => p.key);
     if (keyless.length) throw new ConfigError(`OPENAI_API_KEY is not set, and ${keyless.join(", ")} name no apiKeyEnv of their own: they would have no key`);
     if (!settings.oneseekApiKey) throw new ConfigError("OPENAI_API_KEY is not set, and neither is ONESEEK_API_KEY: the internal model (synthesis, chairman, titles) would have no key");
+    const adHoc = settings.allowedModels === "*" || settings.allowedModels.length > 0;
+    if (adHoc) throw new ConfigError("ALLOWED_MODELS lets a request name other models, which are called at OPENAI_BASE_URL: set OPENAI_API_KEY for them");
   }
   return keys;
 }
@@ -279,7 +284,7 @@ export function runConfigSchema(settings: RunDefaults) {
     /** Prompt texts for this run only, by registry key; they win over stored overrides. */
     prompt_overrides: z.record(z.string(), z.string()).default({}).describe("Prompt texts for this run, by registry key (e.g. debate.round.1.introduction)"),
     /** The most this run may cost, in USD: once spent, no new model call starts and the run ends with `budget_exceeded`. */
-    max_cost_usd: z.number().positive().max(10_000).optional().describe("The most this run may cost in USD (default DEBATT_MAX_COST_USD; unset: no limit)"),
+    max_cost_usd: z.number().positive().max(10_000).optional().describe("The most this run may cost in USD (at most DEBATT_MAX_COST_USD; unset: that, or no limit)"),
     /** The deliberation formats' options (their requests' `modeConfig`). */
     mode_config: FormatOptionsSchema.default({}).describe("/vote, /revise, /deep, /council: models, chairman, timeoutMs and each format's options"),
   });

@@ -90,9 +90,14 @@ export const ERROR_CODES = [
   "session_not_found",
   "too_many_sessions",
   "forbidden_origin",
+  "forbidden_host",
   // The terminal client.
   "no_player",
 ] as const;
+
+/** What a model provider's refusal or failure is called (see providers/openai.ts): codes of ERROR_CODES. */
+export const PROVIDER_ERROR_CODES = ["auth_failed", "insufficient_credits", "model_not_found", "rate_limited", "context_too_long", "provider_error", "timeout"] as const;
+export type ProviderErrorCode = (typeof PROVIDER_ERROR_CODES)[number];
 
 /** A known error code. */
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -113,6 +113,9 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     await page.screenshot({ path: `${ARTIFACTS}/vote-result.png`, fullPage: true });
 
     expect(await page.locator(".vote .card").count()).toBe(7);
+    // Once the run is over, each card says what its participant's calls took in all.
+    await page.locator("button.stop").waitFor({ state: "detached", timeout: 60_000 });
+    expect(await page.locator(".vote .card .cost").allInnerTexts()).toEqual(Array(7).fill(expect.stringMatching(/^Totalt: \d+ token$/)));
     expect(await page.locator(".vote .bars > li").count()).toBe(7);
     expect(await page.locator(".vote .ballots > li").count()).toBe(7);
     const winner = await page.locator(".vote .winner").innerText();
@@ -171,7 +174,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(await page.locator(".council .verdicts tbody tr").count()).toBe(3);
     expect(await page.locator(".council .verdicts thead th").allInnerTexts()).toEqual(["Domare", "Runda 1", "Runda 2"]);
     expect(await page.locator(".council .verdicts .badge.verdict").count()).toBe(6);
-    expect(await page.locator(".council .verdicts tbody th .note").allInnerTexts()).toEqual(["korrekthet", "risk", "fullständighet"]);
+    expect(await page.locator(".council .verdicts tbody th .note:not(.cost)").allInnerTexts()).toEqual(["korrekthet", "risk", "fullständighet"]);
     expect(await page.locator(".council .winner").innerText()).toMatch(/^Konsensus: (PASS|WARN|FAIL) — PASS \d · WARN \d · FAIL \d/);
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(errors).toEqual([]);

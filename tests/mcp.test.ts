@@ -138,6 +138,47 @@ describe("the MCP server over streamable HTTP, through the SDK's own client", ()
     expect(models.calls.at(-1)!.aborted).toBe(true);
   });
 
+  it("stops the run when the client goes away in the middle of a call without cancelling it", async () => {
+    const slow = withOverrides((req) => (req.phase === "turn" ? { text: `${req.participant!.display} argues at length.`, latencyMs: 400 } : undefined));
+    const { connect, models, server } = await serve({ script: slow });
+    const { client, transport } = await connect();
+    let dropped = false;
+    const call = client.callTool({ name: "debate", arguments: { question: "Should AI be regulated?", participants: THREE } }, undefined, {
+      onprogress: (p) => {
+        // The connection drops (the host crashed, a network cut): no notifications/cancelled is sent.
+        if (!dropped && /words/.test(p.message ?? "")) {
+          dropped = true;
+          void transport.close();
+        }
+      },
+    });
+    await call.catch(() => {});
+    expect(dropped).toBe(true);
+    const conversations = async () => (await (await fetch(`${server.url}/api/v1/conversations`)).json()) as { conversations: { id: string }[] };
+    await expect.poll(async () => (await conversations()).conversations.length, { timeout: 5_000 }).toBe(1);
+    const id = (await conversations()).conversations[0].id;
+    const status = async () => ((await (await fetch(`${server.url}/api/v1/conversations/${id}`)).json()) as { messages: { status: string }[] }).messages.at(-1)!.status;
+    await expect.poll(status, { timeout: 5_000 }).toBe("cancelled");
+    expect(models.calls.length).toBeLessThan(9);
+  });
+
+  it("keeps one user to their share of sessions: the 21st closes their least recently used idle one", async () => {
+    const { connect, server } = await serve();
+    const sessions = [];
+    for (let i = 0; i < 20; i++) sessions.push(await connect());
+    // The first is used again: the second is now the least recently used.
+    await sessions[0].client.listTools();
+    const last = await connect();
+    expect((await last.client.listTools()).tools.length).toBeGreaterThan(0);
+    expect((await sessions[0].client.listTools()).tools.length).toBeGreaterThan(0);
+    const stale = await fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": sessions[1].transport.sessionId! },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/list" }),
+    });
+    expect(stale.status).toBe(404);
+  });
+
   it("reads the caller's own history: list_conversations and get_conversation, not another user's", async () => {
     const { server, connect } = await serve({ settings: { auth: "tokens", adminToken: ADMIN } });
     const token = async (name: string) =>

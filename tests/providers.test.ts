@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { HumanMessage, type AIMessage } from "@langchain/core/messages";
 import { afterEach, describe, expect, it } from "vitest";
 import { streamMessage } from "../nodes/shared/model-call.js";
-import { OpenAIModelFactory } from "../providers/openai.js";
+import { endpointOf, OpenAIModelFactory, shownUrl } from "../providers/openai.js";
+import { sqliteHistory } from "./support/history-db.js";
 import { callTokensOf } from "../state/usage.js";
 import { loadSettings } from "../state/config.js";
 import { defaultRoster } from "../state/participants.js";
@@ -15,7 +16,7 @@ import { graphOf } from "./support/harness.js";
 import { createTavilySearch } from "../providers/tavily.js";
 import { debater, roster } from "./support/debater.js";
 import { startFakeOpenAI, startFakeTavily, startSilentServer } from "./support/fake-servers.js";
-import { startApp } from "./support/http.js";
+import { postChat, readSse, startApp } from "./support/http.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -143,6 +144,27 @@ describe("real providers and their errors", () => {
     expect(JSON.stringify(events)).not.toContain("sk-claude");
   });
 
+  it("calls the internal model's tasks, OneSeek and the default chairman at ONESEEK_*, a model named through ALLOWED_MODELS at the global endpoint", () => {
+    const settings = loadSettings({
+      OPENAI_API_KEY: "sk-global",
+      OPENAI_BASE_URL: "http://global.example/v1",
+      ONESEEK_BASE_URL: "http://internal.example/v1",
+      ONESEEK_API_KEY: "sk-internal",
+      CLAUDE_KEY: "sk-claude",
+      ALLOWED_MODELS: "meta/llama-4",
+      DEBATE_PARTICIPANTS: JSON.stringify([...JSON.parse(mixed("http://claude.example/v1")), { key: "call_oneseek", display: "OneSeek", model: "openai/gpt-4.1-mini", oneseek: true }]),
+    });
+    const at = (p?: Parameters<typeof endpointOf>[1]) => { const e = endpointOf(settings, p); return [e.baseUrl, e.keyVar]; };
+    expect(at(undefined)).toEqual(["http://internal.example/v1", "ONESEEK_API_KEY"]);
+    expect(at({ key: "chairman", display: "Chairman", model: settings.oneseekModel })).toEqual(["http://internal.example/v1", "ONESEEK_API_KEY"]);
+    expect(at(settings.roster.find((p) => p.key === "call_oneseek"))).toEqual(["http://internal.example/v1", "ONESEEK_API_KEY"]);
+    expect(at(settings.roster.find((p) => p.key === "call_claude"))).toEqual(["http://claude.example/v1", "CLAUDE_KEY"]);
+    expect(at(settings.roster.find((p) => p.key === "call_grok"))).toEqual(["http://global.example/v1", "OPENAI_API_KEY"]);
+    expect(at({ key: "model_meta_llama_4", display: "llama-4", model: "meta/llama-4" })).toEqual(["http://global.example/v1", "OPENAI_API_KEY"]);
+    // Without a global key, a model named through ALLOWED_MODELS would have none.
+    expect(() => loadSettings({ CLAUDE_KEY: "k", ONESEEK_API_KEY: "i", ALLOWED_MODELS: "*", DEBATE_PARTICIPANTS: JSON.stringify([JSON.parse(mixed("http://c.example/v1"))[1], { ...JSON.parse(mixed("http://c.example/v1"))[1], key: "call_two", display: "Two" }]) })).toThrow(/ALLOWED_MODELS/);
+  });
+
   it("refuses a roster whose key variable is not set, or a participant left without any key", () => {
     expect(() => loadSettings({ OPENAI_API_KEY: "k", DEBATE_PARTICIPANTS: mixed("http://127.0.0.1:9/v1") })).toThrow(/call_claude's key is read from CLAUDE_KEY .* not set/);
     expect(() => loadSettings({ CLAUDE_KEY: "k", ONESEEK_API_KEY: "i", DEBATE_PARTICIPANTS: mixed("http://127.0.0.1:9/v1") })).toThrow(/call_grok name no apiKeyEnv/);
@@ -166,7 +188,25 @@ describe("real providers and their errors", () => {
     for (const w of words) expect(grok.error).toContain(w);
   });
 
-  it("waits out a rate limit's Retry-After and tries again within the call's time; a 5xx is retried too", async () => {
+  it("tries a 5xx again after a second, and never an account out of credit (429 insufficient_quota)", async () => {
+    const calls: Record<string, number> = {};
+    const openai = await startFakeOpenAI((body) => {
+      calls[body.model] = (calls[body.model] ?? 0) + 1;
+      if (body.model === "x-ai/grok-4") return calls[body.model] === 1 ? { status: 503 } : { text: "Grok, second time." };
+      if (body.model === "anthropic/claude-sonnet-4.5") return { status: 429, errorCode: "insufficient_quota" };
+      return { text: "Fine." };
+    });
+    cleanups.push(openai.close);
+    const events = await collect({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_MAX_RETRIES: "2", DEBATE_PARTICIPANTS: roster }, "/compare Tabs or spaces?");
+    const end = (model: string) => events.find((e) => e.event === "compare-answer-end" && e.data.model === model)!.data as { status: string; error?: string; latency_ms: number };
+    expect(end("Grok")).toMatchObject({ status: "ok" });
+    expect(end("Grok").latency_ms).toBeGreaterThanOrEqual(950);
+    expect(calls["x-ai/grok-4"]).toBe(2);
+    expect(end("Claude").error).toContain("(insufficient_credits, HTTP 429)");
+    expect(calls["anthropic/claude-sonnet-4.5"]).toBe(1);
+  });
+
+  it("waits out a rate limit's Retry-After and tries again within the call's time", async () => {
     let grokCalls = 0;
     const openai = await startFakeOpenAI((body) => {
       if (body.model !== "x-ai/grok-4") return { text: "Fine." };
@@ -196,6 +236,22 @@ describe("real providers and their errors", () => {
     expect(synthesis).toContain("Reservmodellens analys.");
     const synthesisCalls = openai.seen.filter((r) => r.body.messages?.some((m: any) => String(m.content).includes("slutanalysen")));
     expect(synthesisCalls.map((r) => r.body.model)).toEqual(["openai/gpt-4.1-mini", "backup/model"]);
+  });
+
+  it("prices a fallback's answer as the fallback model's", async () => {
+    const openai = await startFakeOpenAI((body) => {
+      const all = body.messages.map((m: any) => m.content).join("\n");
+      if (all.includes("slutanalysen")) return body.model === "backup/model" ? { text: "## Sammanfattning\n\nReserv.", usage: { prompt_tokens: 1_000_000, completion_tokens: 0 } } : { status: 500 };
+      return debater(body);
+    });
+    cleanups.push(openai.close);
+    const prices = JSON.stringify({ "backup/model": { input: 7, output: 7 }, "openai/gpt-4.1-mini": { input: 1000, output: 1000 } });
+    const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_MAX_RETRIES: "0", DEBATE_PARTICIPANTS: roster, FALLBACK_MODEL: "backup/model", MODEL_PRICES: prices, DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-fallback-")) };
+    const app = await startApp(depsFromEnv(env, { log: () => {} }));
+    cleanups.push(app.close);
+    const { events } = await readSse(await postChat(app.url, { message: "/debatt Bör AI regleras?" }));
+    const usage = events.find((e) => e.event === "usage")!.data as { by_participant: Record<string, { cost_usd: number }> };
+    expect(usage.by_participant.synthesis.cost_usd).toBe(7);
   });
 });
 
@@ -228,5 +284,30 @@ describe("GET /api/v1/health/models", () => {
     const app = await startApp(depsFromEnv({ DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-health-")) }, { log: () => {} }));
     cleanups.push(app.close);
     expect(await (await fetch(`${app.url}/api/v1/health/models`)).json()).toEqual({ simulated: true, endpoints: [] });
+  });
+});
+
+describe("what a provider's endpoint shows of itself", () => {
+  it("never shows an endpoint's credentials, query or fragment", () => {
+    expect(shownUrl("https://user:secret@gateway.example/v1/?key=sk-123#x")).toBe("https://gateway.example/v1");
+    expect(shownUrl("http://localhost:11434/v1")).toBe("http://localhost:11434/v1");
+  });
+
+  it("tells a user with a token each endpoint's status and models, and only the admin where they are", async () => {
+    const global = await startFakeOpenAI(() => ({ text: "x" }), { models: ["x-ai/grok-4"] });
+    cleanups.push(global.close);
+    const db = await sqliteHistory();
+    cleanups.push(() => db.close());
+    const admin = "admin-token-for-health-tests";
+    const deps = depsFromEnv({ OPENAI_API_KEY: "sk-global", OPENAI_BASE_URL: global.baseURL, AUTH: "tokens", ADMIN_TOKEN: admin, DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-health-")) }, { log: () => {} });
+    const app = await startApp(deps, { history: db.history });
+    cleanups.push(app.close);
+    const created = await fetch(`${app.url}/api/v1/admin/users`, { method: "POST", headers: { authorization: `Bearer ${admin}`, "content-type": "application/json" }, body: JSON.stringify({ name: "ada" }) });
+    const { token } = (await created.json()) as { token: string };
+    const as = async (t: string) => (await (await fetch(`${app.url}/api/v1/health/models`, { headers: { authorization: `Bearer ${t}` } })).json()) as { endpoints: Record<string, unknown>[] };
+    const user = await as(token);
+    expect(user.endpoints.length).toBeGreaterThan(0);
+    for (const e of user.endpoints) expect(Object.keys(e).sort()).toEqual(["missing", "models", "status"]);
+    expect((await as(admin)).endpoints[0]).toHaveProperty("base_url", global.baseURL);
   });
 });

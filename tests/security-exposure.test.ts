@@ -2,6 +2,7 @@ import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
 import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect } from "node:net";
+import { request } from "node:http";
 import { describe, expect, it } from "vitest";
 import { startApp } from "./support/http.js";
 import { serverProcesses, startServerProcess } from "./support/server-process.js";
@@ -70,6 +71,49 @@ describe("security headers", () => {
         expect(res.headers.get("referrer-policy"), path).toBe("no-referrer");
         expect(res.headers.get("x-powered-by"), path).toBeNull();
       }
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe("DNS rebinding", () => {
+  /** A GET with a Host header of our choosing (fetch sets its own). */
+  const getWithHost = (url: string, host: string, path: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const u = new URL(url);
+      const req = request({ host: u.hostname, port: u.port, path, headers: { host } }, (res) => {
+        let body = "";
+        res.on("data", (c) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+
+  it("answers a server without users only when it is addressed by a loopback name or one of ALLOWED_HOSTS", async () => {
+    const { deps } = testDeps({ settings: { auth: "none", allowedHosts: ["debatt.local"] } });
+    const app = await startApp(deps);
+    try {
+      const port = new URL(app.url).port;
+      // A page on evil.example, its name pointed at 127.0.0.1, would send its own name as Host.
+      const rebound = await getWithHost(app.url, `evil.example:${port}`, "/api/v1/conversations");
+      expect(rebound.status).toBe(403);
+      expect(JSON.parse(rebound.body).error.code).toBe("forbidden_host");
+      expect((await getWithHost(app.url, `evil.example:${port}`, "/mcp")).status).toBe(403);
+      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `debatt.local:${port}`]) {
+        expect((await getWithHost(app.url, host, "/healthz")).status, host).toBe(200);
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("leaves the Host alone with tokens: a rebinding page has no token", async () => {
+    const { deps } = testDeps({ settings: { auth: "tokens", adminToken: "admin-token-0123456789" } });
+    const app = await startApp(deps);
+    try {
+      expect((await getWithHost(app.url, "debatt.example.com", "/healthz")).status).toBe(200);
     } finally {
       await app.close();
     }

@@ -7,6 +7,7 @@ import { loadSettings, runConfigSchema, type Settings } from "../state/config.js
 import { ConfigError } from "../state/errors.js";
 import { addUsage, NO_USAGE, usageOfCall, type PriceTable, type Usage, type UsageReport } from "../state/usage.js";
 import { depsFromEnv } from "../service/deps.js";
+import { budgetOf } from "../service/run-service.js";
 import { defaultScript, type Script } from "./support/fake-model.js";
 import { testDeps } from "./support/harness.js";
 import { sqliteHistory } from "./support/history-db.js";
@@ -156,10 +157,47 @@ describe("what a run's model calls used and cost", () => {
     expect(stored.result.rounds[0].answers.map((a) => a.status)).toEqual(["ok", "ok", "ok"]);
   });
 
-  it("takes a run's own max_cost_usd over DEBATT_MAX_COST_USD", () => {
+  it("lets a run's own max_cost_usd lower DEBATT_MAX_COST_USD, never raise it", () => {
     expect(loadSettings({ DEBATT_MAX_COST_USD: "0.5" }).maxCostUsd).toBe(0.5);
     expect(() => loadSettings({ DEBATT_MAX_COST_USD: "-1" })).toThrow(/DEBATT_MAX_COST_USD/);
     expect(runConfigSchema({ responseTimeoutMs: 1, voteTimeoutMs: 1 }).safeParse({ max_cost_usd: 0 }).success).toBe(false);
+    expect(budgetOf(0.1, 0.5)).toBe(0.1);
+    expect(budgetOf(2, 0.5)).toBe(0.5);
+    expect(budgetOf(2, undefined)).toBe(2);
+    expect(budgetOf(undefined, 0.5)).toBe(0.5);
+    expect(budgetOf(undefined, undefined)).toBeUndefined();
+  });
+
+  it("takes a budget from the OpenAI-compatible request (max_cost_usd), and answers 402 budget_exceeded when it stops the run", async () => {
+    const cent: Script = (req, i, messages) => {
+      const step = defaultScript(req, i, messages);
+      return { ...(typeof step === "string" ? { text: step } : step), usage: { input: 100, output: 10, cost: 0.01 } };
+    };
+    const { server, models } = await serve({}, cent);
+    const res = await fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "debatt", messages: [{ role: "user", content: "Should AI be regulated?" }], participants: THREE, max_cost_usd: 0.015 }),
+    });
+    expect(res.status).toBe(402);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("budget_exceeded");
+    expect(models.calls).toHaveLength(2);
+  });
+
+  it("keeps a resumed run to the budget its earlier attempt spent: it stops before its first call", async () => {
+    const cent: Script = (req, i, messages) => {
+      const step = defaultScript(req, i, messages);
+      return { ...(typeof step === "string" ? { text: step } : step), usage: { input: 100, output: 10, cost: 0.01 } };
+    };
+    const { server, models } = await serve({ maxCostUsd: 0.025 }, cent);
+    const first = (await readSse(await postChat(server.url, { message: "/debatt Should AI be regulated?", participants: THREE }))).events;
+    expect(first.find((e) => e.event === "error")!.data.code).toBe("budget_exceeded");
+    const threadId = first.find((e) => e.event === "metadata")!.data.thread_id;
+    const resumed = (await readSse(await fetch(`${server.url}/api/v1/debates/${threadId}/resume`, { method: "POST" }))).events;
+    expect(models.calls).toHaveLength(3);
+    expect(resumed.find((e) => e.event === "error")!.data.code).toBe("budget_exceeded");
+    // The usage is the run's: both attempts.
+    expect(resumed.find((e) => e.event === "usage")!.data.total).toMatchObject({ calls: 3, cost_usd: 0.03 });
   });
 });
 
@@ -196,7 +234,7 @@ describe("the estimate before a run", () => {
     expect(expected.max_cost_usd).toBe(2);
     // The usual path's calls (a chairman's tiebreak may add one).
     expect(Math.abs(expected.calls - used.calls), `${expected.calls} expected, ${used.calls} made`).toBeLessThanOrEqual(1);
-    // An upper bound from the word limits and token budgets: never less than was used, and not wildly more.
+    // Outputs at the word limits and token budgets: for the simulated models' short answers never less than was used, and not wildly more.
     expect(expected.input_tokens).toBeGreaterThanOrEqual(used.input_tokens);
     expect(expected.output_tokens).toBeGreaterThanOrEqual(used.output_tokens);
     expect(expected.input_tokens / used.input_tokens).toBeLessThan(8);

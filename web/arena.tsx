@@ -127,8 +127,19 @@ function ParticipantCard({ card, round, speaking, heard, cost }: { card: Card; r
   );
 }
 
+/** A card's footer with what its participant's calls in the whole run cost (none before the run's usage is in). */
+export function CostFooter({ usage, display }: { usage?: ArenaState["usage"]; display: string }) {
+  const t = useT();
+  const cost = usage && costOf(t, usage, display);
+  return cost ? (
+    <footer>
+      <span class="cost">{t("usage.card", { cost })}</span>
+    </footer>
+  ) : null;
+}
+
 /** What a participant's calls in the whole run cost, for its card; undefined when it made none. */
-function costOf(t: ReturnType<typeof useT>, usage: NonNullable<ArenaState["usage"]>, display: string): string | undefined {
+export function costOf(t: ReturnType<typeof useT>, usage: NonNullable<ArenaState["usage"]>, display: string): string | undefined {
   const u = usage.by_participant[display];
   return u && usageBrief(t, u, usage.simulated);
 }

@@ -1,7 +1,8 @@
 import { diffWords } from "diff";
 import { useState } from "preact/hooks";
 import type { RevisionResponse } from "../state/revise.js";
-import { AnswerText, colorOf, markdown } from "./arena.js";
+import { AnswerText, colorOf, CostFooter, markdown } from "./arena.js";
+import type { ArenaState } from "./arena-state.js";
 import { displayOfLabel, type DeliberationState } from "./deliberation-state.js";
 import { useT } from "./i18n.js";
 import { labelName, seconds } from "../state/messages/index.js";
@@ -31,7 +32,7 @@ const DECISIONS: Record<string, { key: "decision.REVISE" | "decision.MERGE" | "d
  * winner's answer with its badge. `ended`: the stream has ended (`done`), so what a stopped or
  * failed run was writing is no longer shown as being written.
  */
-export function DeliberationView({ s, ended }: { s: DeliberationState; ended: boolean }) {
+export function DeliberationView({ s, ended, usage }: { s: DeliberationState; ended: boolean; usage?: ArenaState["usage"] }) {
   const t = useT();
   const stages = STAGES[s.mode];
   const stageIndex = stages.findIndex((x) => x.id === (s.stage === "complete" ? "winner" : s.stage));
@@ -77,6 +78,7 @@ export function DeliberationView({ s, ended }: { s: DeliberationState; ended: bo
                 <summary>{failed ? t("dv.error") : a?.status === "ok" ? t("dv.answerSummary", { seconds: seconds(a.latencyMs ?? 0) }) : ended ? t("dv.stopped") : t("dv.answering")}</summary>
                 {failed || !a?.text ? <p class="answer">{failed ? t("card.error", { error: a.error ?? t("card.unknownError") }) : "…"}</p> : <AnswerText text={a.text} />}
               </details>
+              <CostFooter usage={usage} display={p.display} />
             </article>
           );
         })}

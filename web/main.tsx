@@ -16,7 +16,7 @@ import { initialLang, LangContext, LangSwitch, rememberLang, useT } from "./i18n
 import type { Lang } from "../state/messages/index.js";
 import { commandFormatOf } from "../state/commands.js";
 import { FORMATS, formatOfStoredMode, threadKindOf, type FormatId } from "../state/formats.js";
-import { errorWords, usageHelp, usageWords } from "../state/messages/index.js";
+import { errorWords, USAGE_ERROR_CODES, usageHelp, usageWords } from "../state/messages/index.js";
 import type { Reason } from "../state/errors.js";
 import "./styles.css";
 
@@ -260,10 +260,6 @@ function failureInWords(t: ReturnType<typeof useT>, f: { code: string; detail: s
   return errorInWords(t, { code: f.code, message: f.detail, reason: f.reason });
 }
 
-/** The errors of a message that could not start a run: explained with examples, and nothing to retry. */
-/** The errors of a message that could not start a run: explained with examples, never retried as it was. */
-const USAGE_ERRORS = new Set(["missing_topic", "empty_message", "unknown_option"]);
-
 /** How to use the command the person typed (or any), with examples in the reader's language. */
 function Usage({ asked, error }: { asked: string; error: { code: string; message: string; reason?: Reason } }) {
   const t = useT();
@@ -295,14 +291,14 @@ function Answer({ m, asked, retry }: { m: Message; asked: string; retry: (text: 
       )}
       {m.stored && a.voice && a.debateId && <StoredAudio id={a.debateId} />}
       {a.simulated && (a.deliberation || a.panel) && <p class="note simulated">{t("arena.simulated")}</p>}
-      {a.deliberation ? <DeliberationView s={a.deliberation} ended={a.done} /> : a.panel ? <PanelView s={a.panel} ended={a.done} /> : a.compare ? <CompareView c={a.compare} simulated={a.simulated} ended={a.done} usage={a.usage} /> : a.debateId ? <Arena s={a} voiceSpeaker={m.voice?.speaker} /> : a.chat ? <p class="chat">{a.chat}</p> : m.running ? <p class="note">{t("answer.pending")}</p> : null}
+      {a.deliberation ? <DeliberationView s={a.deliberation} ended={a.done} usage={a.usage} /> : a.panel ? <PanelView s={a.panel} ended={a.done} usage={a.usage} /> : a.compare ? <CompareView c={a.compare} simulated={a.simulated} ended={a.done} usage={a.usage} /> : a.debateId ? <Arena s={a} voiceSpeaker={m.voice?.speaker} /> : a.chat ? <p class="chat">{a.chat}</p> : m.running ? <p class="note">{t("answer.pending")}</p> : null}
       {a.usage && (
         <p class="note run-cost">
           {t("usage.title")}: {usageWords(t, a.usage.total, { simulated: a.usage.simulated, budgetUsd: a.usage.budget_usd })}
         </p>
       )}
       {m.stored && <EndedNote m={m.stored} />}
-      {a.error && USAGE_ERRORS.has(a.error.code) ? (
+      {a.error && USAGE_ERROR_CODES.has(a.error.code) ? (
         <Usage asked={asked} error={a.error} />
       ) : a.error?.code === "cancelled" ? (
         <p class="note" role="status">

@@ -1,11 +1,12 @@
-import { colorOf, markdown } from "./arena.js";
+import { AnswerText, colorOf, CostFooter, costOf, markdown } from "./arena.js";
+import type { ArenaState } from "./arena-state.js";
 import type { CouncilState, DeepState, PanelState } from "./panel-state.js";
 import { useT } from "./i18n.js";
 import { councilNote, named, percent as pct } from "../state/messages/index.js";
 
 /** /deep or /council, whichever the run is (`ended`: its stream has ended, see DeliberationView). */
-export function PanelView({ s, ended }: { s: PanelState; ended: boolean }) {
-  return s.kind === "deep" ? <DeepView s={s} ended={ended} /> : <CouncilView s={s} ended={ended} />;
+export function PanelView({ s, ended, usage }: { s: PanelState; ended: boolean; usage?: ArenaState["usage"] }) {
+  return s.kind === "deep" ? <DeepView s={s} ended={ended} usage={usage} /> : <CouncilView s={s} ended={ended} usage={usage} />;
 }
 
 /**
@@ -13,7 +14,7 @@ export function PanelView({ s, ended }: { s: PanelState; ended: boolean }) {
  * revisions, confidence and key points with the moderator's numbers and the computed decision,
  * then the synthesis as markdown.
  */
-function DeepView({ s, ended }: { s: DeepState; ended: boolean }) {
+function DeepView({ s, ended, usage }: { s: DeepState; ended: boolean; usage?: ArenaState["usage"] }) {
   const t = useT();
   return (
     <section class="arena panel deep" aria-label={t("deep.label", { question: s.question })}>
@@ -39,8 +40,9 @@ function DeepView({ s, ended }: { s: DeepState; ended: boolean }) {
               </header>
               <details open={s.rounds.length === 0}>
                 <summary>{a?.status === "error" ? t("dv.error") : t("deep.firstAnswer")}</summary>
-                <p class="answer">{a?.status === "error" ? t("card.error", { error: a.error ?? t("card.unknownError") }) : a?.text || "…"}</p>
+                {a?.status === "error" || !a?.text ? <p class="answer">{a?.status === "error" ? t("card.error", { error: a.error ?? t("card.unknownError") }) : "…"}</p> : <AnswerText text={a.text} />}
               </details>
+              <CostFooter usage={usage} display={p.display} />
             </article>
           );
         })}
@@ -111,7 +113,7 @@ const VERDICT_CLASS = { PASS: "pass", WARN: "warn", FAIL: "fail" } as const;
  * /council: the verdict table (one row per judge and its perspective; round 1, and
  * round 2 with --debate), the consensus with its counts and any note, then the report.
  */
-function CouncilView({ s, ended }: { s: CouncilState; ended: boolean }) {
+function CouncilView({ s, ended, usage }: { s: CouncilState; ended: boolean; usage?: ArenaState["usage"] }) {
   const t = useT();
   const rounds = s.debate ? [1, 2] : [1];
   return (
@@ -141,6 +143,7 @@ function CouncilView({ s, ended }: { s: CouncilState; ended: boolean }) {
             <tr role="row" data-participant={j.key}>
               <th scope="row" role="rowheader">
                 {j.display} <span class="note">{named(t, "perspective", j.perspective)}</span>
+                {usage && costOf(t, usage, j.display) && <span class="note cost">{t("usage.card", { cost: costOf(t, usage, j.display)! })}</span>}
               </th>
               {rounds.map((r) => {
                 const v = s.verdicts[r]?.[j.key];

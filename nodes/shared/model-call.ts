@@ -1,13 +1,10 @@
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { AIMessage, BaseMessage, MessageContent } from "@langchain/core/messages";
-import { BudgetExceededError, DebattError } from "../../state/errors.js";
+import { BudgetExceededError, DebattError, PROVIDER_ERROR_CODES, type ProviderErrorCode } from "../../state/errors.js";
 
-/** Why a provider refused or failed a call (see providers/openai.ts), as the codes say it. */
-const PROVIDER_FAILURES = ["auth_failed", "insufficient_credits", "model_not_found", "rate_limited", "context_too_long", "provider_error", "timeout"] as const;
-
-/** Why a model call did not produce an answer. */
-export type ModelFailure = "timeout" | "cancelled" | "model_error" | (typeof PROVIDER_FAILURES)[number];
+/** Why a model call did not produce an answer: a provider's own code, or cancelled, or another failure. */
+export type ModelFailure = "cancelled" | "model_error" | ProviderErrorCode;
 
 /** A model call that failed, timed out or was cancelled; `code` says which. */
 export class ModelCallError extends DebattError {
@@ -46,7 +43,7 @@ export async function withTimeout<T>(
     if (err instanceof ModelCallError || err instanceof BudgetExceededError) throw err;
     if (signal.aborted) throw failure();
     // A provider's own code (a refused key, a missing model…) is kept, with its message.
-    const code = DebattError.isInstance(err) && (PROVIDER_FAILURES as readonly string[]).includes(err.code) ? (err.code as ModelFailure) : "model_error";
+    const code = DebattError.isInstance(err) && (PROVIDER_ERROR_CODES as readonly string[]).includes(err.code) ? (err.code as ModelFailure) : "model_error";
     throw new ModelCallError(code, (err as Error)?.message ?? String(err));
   } finally {
     clearTimeout(timer);

@@ -102,6 +102,9 @@ export function pickLang(preferences: readonly (string | undefined)[]): Lang {
   return "en";
 }
 
+/** The errors of a message that could not start a run: explained with examples (`usageHelp`), never retried as it was. */
+export const USAGE_ERROR_CODES: ReadonlySet<string> = new Set(["missing_topic", "empty_message", "unknown_option"]);
+
 /**
  * What a person is told about a message that could not start a run (a command without its topic,
  * an unknown option, an empty message): what the command needs, and examples to type, in the
@@ -156,7 +159,7 @@ export function labelName(t: Translate, label: string): string {
   return letter ? t("label.response", { letter }) : label;
 }
 
-/** What a run is expected to cost, before it starts: at most so many calls, and their cost where it is known. */
+/** What a run is expected to cost, before it starts: its calls, tokens, and their cost where it is known. */
 export function estimateWords(t: Translate, e: Usage, simulated: boolean): string {
   return t("usage.estimate", { calls: e.calls, tokens: e.input_tokens + e.output_tokens, cost: costWords(t, e, simulated) });
 }
