@@ -34,9 +34,6 @@ export type ModelPhase =
   /** /council: the consolidated report. */
   | "council_report";
 
-/** The key of an answer's `response_metadata` that names the model it really came from (a fallback's), for its price. */
-export const ANSWERED_BY = "debatt_answered_by";
-
 /** A request for a chat model. */
 export interface ModelRequest {
   phase: ModelPhase;

@@ -23,6 +23,8 @@ export interface RunContext {
   log: (line: string) => void;
   /** How long streamed text may be coalesced into one event, in ms. */
   coalesceMs: number;
+  /** The price table, for what one answer cost (its end event's `usage`). */
+  prices: PriceTable;
 }
 
 /** Keeps a /dvoice debate's audio, exactly as it was streamed, for export. */

@@ -1,6 +1,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { ChatOpenAI } from "@langchain/openai";
-import { ANSWERED_BY, type ModelFactory, type ModelPhase, type ModelRequest } from "../ports/models.js";
+import type { ModelFactory, ModelPhase, ModelRequest } from "../ports/models.js";
+import { ANSWERED_BY } from "../state/usage.js";
 import type { Settings } from "../state/config.js";
 import { DebattError, type ProviderErrorCode } from "../state/errors.js";
 import type { Participant } from "../state/participants.js";

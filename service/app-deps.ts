@@ -80,7 +80,7 @@ export function nodeDepsOf(app: AppDeps): NodeDeps {
     const prompts = await loadPromptSet(app.prompts, run.promptOverrides, (err) => {
       if (!(err instanceof StoreUnavailableError)) log(`prompt store failed, using defaults: ${err.message}`);
     });
-    return { run, prompts, now, today: () => now().toISOString().slice(0, 10), log, coalesceMs };
+    return { run, prompts, now, today: () => now().toISOString().slice(0, 10), log, coalesceMs, prices: app.settings.prices };
   };
   const { speech, voiceSettings } = app;
   return {

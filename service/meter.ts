@@ -3,9 +3,9 @@ import type { AIMessage } from "@langchain/core/messages";
 import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../ports/emit.js";
-import { ANSWERED_BY, type ModelFactory, type ModelRequest } from "../ports/models.js";
+import type { ModelFactory, ModelRequest } from "../ports/models.js";
 import { BudgetExceededError } from "../state/errors.js";
-import { addToReport, callTokensOf, emptyReport, NO_USAGE, usageOfCall, type PriceTable, type UsageReport } from "../state/usage.js";
+import { addToReport, emptyReport, NO_USAGE, usageOfAnswer, type PriceTable, type UsageReport } from "../state/usage.js";
 
 /** Who a call is counted for: the participant, or for the internal model's tasks, the task. */
 function whoOf(request: ModelRequest): string {
@@ -63,11 +63,8 @@ export class RunMeter {
 
   /** After a call: counts what it used; a call that failed before its usage came counts as a call of unknown cost. */
   record(request: ModelRequest, answer: AIMessage | undefined): void {
-    const tokens = answer && callTokensOf(answer);
-    // Priced as the model that answered: a fallback's answer says which it was.
-    const answeredBy = (answer?.response_metadata as Record<string, unknown> | undefined)?.[ANSWERED_BY];
-    const model = typeof answeredBy === "string" ? answeredBy : (request.participant?.model ?? this.internalModel);
-    const usage = tokens ? usageOfCall(model, tokens, this.prices) : { ...NO_USAGE, calls: 1, unpriced_calls: 1 };
+    // Priced as the model that answered (a fallback's answer says which it was).
+    const usage = (answer && usageOfAnswer(request.participant?.model ?? this.internalModel, answer, this.prices)) ?? { ...NO_USAGE, calls: 1, unpriced_calls: 1 };
     // A call that spends the budget is kept whole: the run stops when the next call would start.
     this.used = addToReport(this.used, whoOf(request), stageOf(request), usage);
   }

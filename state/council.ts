@@ -1,5 +1,6 @@
 import { Annotation } from "@langchain/langgraph";
 import { z } from "zod";
+import { UsageSchema } from "./usage.js";
 import { appended, replace } from "./channels.js";
 import { deliberationChannels, finalTextChannels } from "./deliberation.js";
 
@@ -37,6 +38,8 @@ export const JudgeRoundSchema = z.object({
   text: z.string(),
   responseTimeMs: z.number().int(),
   error: z.string().optional(),
+  /** What the call used (added), when the provider said. */
+  usage: UsageSchema.optional(),
 });
 export type JudgeRound = z.infer<typeof JudgeRoundSchema>;
 

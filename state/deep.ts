@@ -1,5 +1,6 @@
 import { Annotation } from "@langchain/langgraph";
 import { z } from "zod";
+import { UsageSchema } from "./usage.js";
 import { appended, replace } from "./channels.js";
 import { answerChannels, deliberationChannels, finalTextChannels } from "./deliberation.js";
 
@@ -26,6 +27,8 @@ export const DebaterTurnSchema = z.object({
   argument: DebaterArgumentSchema.strict().optional(),
   responseTimeMs: z.number().int(),
   error: z.string().optional(),
+  /** What the call used (added), when the provider said. */
+  usage: UsageSchema.optional(),
 });
 export type DebaterTurn = z.infer<typeof DebaterTurnSchema>;
 

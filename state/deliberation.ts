@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { UsageSchema, type Usage } from "./usage.js";
 import { appended, replace } from "./channels.js";
 import type { Participant } from "./participants.js";
 import { FormatInput, FormatOutput } from "./shared.js";
@@ -32,15 +33,17 @@ export interface CollectedAnswer {
   response: string;
   responseTimeMs: number;
   error?: string;
+  /** What the call used, when the provider said. */
+  usage?: Usage;
 }
 
 /** A successful stage-1 answer (`display` and `modelKey` added). */
-export const Stage1ResponseSchema = z.object({ model: z.string(), response: z.string(), responseTimeMs: z.number().int(), display: z.string(), modelKey: z.string() });
+export const Stage1ResponseSchema = z.object({ model: z.string(), response: z.string(), responseTimeMs: z.number().int(), display: z.string(), modelKey: z.string(), usage: UsageSchema.optional() });
 export type Stage1Response = z.infer<typeof Stage1ResponseSchema>;
 
 /** The public form of a stage-1 answer. */
 export function stage1Response(a: CollectedAnswer): Stage1Response {
-  return { model: a.model, response: a.response, responseTimeMs: a.responseTimeMs, display: a.display, modelKey: a.key };
+  return { model: a.model, response: a.response, responseTimeMs: a.responseTimeMs, display: a.display, modelKey: a.key, ...(a.usage ? { usage: a.usage } : {}) };
 }
 
 /** One vote (`display`, `modelKey` and `anonymityBreach` added). */
@@ -54,6 +57,8 @@ export const VoteResponseSchema = z.object({
   error: z.string().optional(),
   /** Names of participants or vendors the vote's text mentions (it may be guessing authors). */
   anonymityBreach: z.array(z.string()),
+  /** What the call used (added), when the provider said. */
+  usage: UsageSchema.optional(),
 });
 export type VoteResponse = z.infer<typeof VoteResponseSchema>;
 

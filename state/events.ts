@@ -206,7 +206,7 @@ export const EventSchemas = {
   /** /deep: the debate's output object, handed to the synthesis. */
   deep_output: z.object({ data: DeepOutputSchema.strict(), ...stamp }),
   /** /deep: the final answer (`fallback` when the synthesis model failed and the consensus stands in). */
-  deep_synthesis_complete: z.object({ data: z.object({ synthesis: z.string(), fallback: z.boolean(), error: z.string().optional() }).strict(), ...stamp }),
+  deep_synthesis_complete: z.object({ data: z.object({ synthesis: z.string(), fallback: z.boolean(), error: z.string().optional(), usage: UsageSchema.optional() }).strict(), ...stamp }),
   /** /council (all its events are additions): the run begins; each judge with its perspective. */
   council_start: z.object({
     ...started,
@@ -226,7 +226,7 @@ export const EventSchemas = {
   /** /council: the final verdicts per judge (round 2, or round 1 as fallback) and the consensus. */
   council_consolidation: z.object({ data: CouncilResultSchema.strict(), ...stamp }),
   /** /council: the consolidated report (`fallback` when the report model failed). */
-  council_report_complete: z.object({ data: z.object({ report: z.string(), fallback: z.boolean(), error: z.string().optional() }).strict(), ...stamp }),
+  council_report_complete: z.object({ data: z.object({ report: z.string(), fallback: z.boolean(), error: z.string().optional(), usage: UsageSchema.optional() }).strict(), ...stamp }),
   /** A run stopped or refused: `code` for programs, `message` in English; `reason` (added) carries a refusal's values for the reader's own words. */
   error: z.object({
     message: z.string(),

@@ -1,5 +1,6 @@
 import { Annotation } from "@langchain/langgraph";
 import { z } from "zod";
+import { UsageSchema } from "./usage.js";
 import { appended, replace } from "./channels.js";
 import { answerChannels, CountedVotesSchema, LabelMapSchema, deliberationChannels, WhoSchema, WinnerSchema, type VoteResponse } from "./deliberation.js";
 
@@ -24,6 +25,8 @@ export const RevisionResponseSchema = z.object({
   restatement: z.string().optional(),
   /** Why the revision is missing (model error or timeout), when it is. */
   error: z.string().optional(),
+  /** What the call used (added), when the provider said. */
+  usage: UsageSchema.optional(),
 });
 export type RevisionResponse = z.infer<typeof RevisionResponseSchema>;
 

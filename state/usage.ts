@@ -146,8 +146,15 @@ export function callTokensOf(message: AIMessage): CallTokens | undefined {
   };
 }
 
-/** One answer's usage, priced as the run's meter prices it; undefined when the provider reported none. */
+/** The key of an answer's `response_metadata` that names the model it really came from (a fallback's), for its price. */
+export const ANSWERED_BY = "debatt_answered_by";
+
+/**
+ * One answer's usage, priced as the model that answered (`model`, or the fallback the answer names
+ * under ANSWERED_BY); undefined when the provider reported none.
+ */
 export function usageOfAnswer(model: string, answer: AIMessage, prices: PriceTable): Usage | undefined {
   const tokens = callTokensOf(answer);
-  return tokens && usageOfCall(model, tokens, prices);
+  const answeredBy = (answer.response_metadata as Record<string, unknown> | undefined)?.[ANSWERED_BY];
+  return tokens && usageOfCall(typeof answeredBy === "string" ? answeredBy : model, tokens, prices);
 }

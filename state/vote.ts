@@ -1,5 +1,6 @@
 import { Annotation } from "@langchain/langgraph";
 import { z } from "zod";
+import { UsageSchema } from "./usage.js";
 import { appended, replace } from "./channels.js";
 import { answerChannels, CountedVotesSchema, LabelMapSchema, deliberationChannels, VoteResponseSchema, WinnerSchema, type VoteResponse } from "./deliberation.js";
 import type { Participant } from "./participants.js";
@@ -18,6 +19,8 @@ export const TiebreakerResultSchema = z.object({
   attempts: z.number().int(),
   /** True when both answers were unparsable and the first tied label (alphabetically) was taken. */
   fallback: z.boolean(),
+  /** What the call used (added), when the provider said. */
+  usage: UsageSchema.optional(),
 });
 export type TiebreakerResult = z.infer<typeof TiebreakerResultSchema>;
 

@@ -135,6 +135,28 @@ describe("what a run's model calls used and cost", () => {
     expect(turns.every((e) => e.data.usage?.calls === 1)).toBe(true);
   });
 
+  it("puts each answer's usage on the deliberation formats' events too: answers, ballots, revisions, arguments, verdicts, the final texts", async () => {
+    const { server } = await serve();
+    const run = async (message: string) => (await readSse(await postChat(server.url, { message, participants: THREE }))).events;
+    const claude = { calls: 1, input_tokens: 2000, output_tokens: 200, cached_tokens: 0, cost_usd: 0.01, unpriced_calls: 0 };
+    const vote = await run("/vote Which language suits web APIs best?");
+    const answers = vote.find((e) => e.event === "stage1-complete")!.data.data as { modelKey: string; usage: Usage }[];
+    expect(answers.find((a) => a.modelKey === "call_claude")!.usage).toEqual(claude);
+    const ballots = vote.find((e) => e.event === "vote-round-complete")!.data.data.votes as { modelKey: string; usage: Usage }[];
+    expect(ballots.every((b) => b.usage?.calls === 1)).toBe(true);
+    const revise = await run("/revise Should we work four days a week?");
+    const revisions = revise.find((e) => e.event === "revision-complete")!.data.data.revisions as { modelKey: string; usage: Usage }[];
+    expect(revisions.find((r) => r.modelKey === "call_claude")!.usage).toEqual(claude);
+    const deep = await run("/deep Should cities ban cars?");
+    const args = deep.find((e) => e.event === "deep-round-complete")!.data.arguments as { modelKey: string; usage: Usage }[];
+    expect(args.find((a) => a.modelKey === "call_claude")!.usage).toEqual(claude);
+    expect(deep.find((e) => e.event === "deep-synthesis-complete")!.data.data.usage).toMatchObject({ calls: 1, unpriced_calls: 1 });
+    const council = await run("/council --debate Rust is a good first language.");
+    const verdicts = council.filter((e) => e.event === "council-verdict" && e.data.modelKey === "call_claude");
+    expect(verdicts.map((e) => e.data.usage)).toEqual([claude, claude]);
+    expect(council.find((e) => e.event === "council-report-complete")!.data.data.usage).toMatchObject({ calls: 1 });
+  });
+
   it("stops a run once its budget is spent: no new call starts, error budget_exceeded, usage and done, and what was said is kept", async () => {
     // Every call costs a cent; the budget allows two and a half.
     const cent: Script = (req, i, messages) => {

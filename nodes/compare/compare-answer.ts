@@ -5,8 +5,8 @@ import { DeltaCoalescer } from "../shared/delta-coalescer.js";
 import { emit } from "../../ports/emit.js";
 import type { CompareAnswer } from "../../state/compare.js";
 import type { Participant } from "../../state/participants.js";
-import { answerOrFailure, streamTextCounted } from "../shared/model-call.js";
-import { usageOfAnswer, type Usage } from "../../state/usage.js";
+import { answerOrFailure, streamMessage } from "../shared/model-call.js";
+import { usageOfAnswer } from "../../state/usage.js";
 import { countWords } from "../../state/text.js";
 
 /** What a `Send` to compare_answer carries. */
@@ -27,12 +27,12 @@ export function makeCompareAnswer(deps: NodeDeps) {
     emit(config, "compare_answer_start", who);
     const started = performance.now();
     const coalescer = new DeltaCoalescer((delta) => emit(config, "compare_answer_delta", { ...who, delta }), ctx.coalesceMs);
-    let usage: Usage | undefined;
-    const { text, error } = await answerOrFailure(ctx.run.responseTimeoutMs, config.signal, coalescer, (signal, onDelta) => {
+    const { text, error, answer: message } = await answerOrFailure(ctx.run.responseTimeoutMs, config.signal, coalescer, (signal, onDelta) => {
       const system = ctx.prompts.render("compare.answer.system", { participant: p.display, date: ctx.today() });
       const model = deps.models.create({ phase: "compare", participant: p, topic: task.question, maxTokens: ctx.run.maxResponseTokens });
-      return streamTextCounted(model, [new SystemMessage(system), new HumanMessage(task.question)], signal, onDelta, (answer) => (usage = usageOfAnswer(p.model, answer, deps.prices)));
+      return streamMessage(model, [new SystemMessage(system), new HumanMessage(task.question)], signal, onDelta);
     });
+    const usage = message && usageOfAnswer(p.model, message, ctx.prices);
     const answer: CompareAnswer = {
       key: p.key,
       display: p.display,

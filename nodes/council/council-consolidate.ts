@@ -68,7 +68,7 @@ export function makeCouncilConsolidate(deps: NodeDeps) {
     const result = consolidate(state);
     emit(config, "council_consolidation", { data: result });
     const claim = state.question;
-    const { text, error } = await streamFinalText(deps, ctx, config, {
+    const { text, error, usage } = await streamFinalText(deps, ctx, config, {
       mode: "council",
       stage: "report",
       display: "Rapport",
@@ -79,7 +79,7 @@ export function makeCouncilConsolidate(deps: NodeDeps) {
     });
     if (error) ctx.log(`council report failed, using the plain consolidation: ${error}`);
     const report = error ? fallbackReport(result) : text;
-    emit(config, "council_report_complete", { data: { report, fallback: Boolean(error), ...(error ? { error } : {}) } });
+    emit(config, "council_report_complete", { data: { report, fallback: Boolean(error), ...(error ? { error } : {}), ...(usage ? { usage } : {}) } });
     return { result, answer: report, final_error: error ?? null, messages: [new AIMessage(report)] };
   };
 }

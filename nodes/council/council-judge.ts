@@ -3,7 +3,7 @@ import type { NodeDeps } from "../../ports/node-deps.js";
 import { emit } from "../../ports/emit.js";
 import type { JudgeRound } from "../../state/council.js";
 import { whoIs } from "../../state/deliberation.js";
-import { streamText } from "../shared/model-call.js";
+import { streamMessage } from "../shared/model-call.js";
 import { streamAnswer } from "../shared/streamed-answer.js";
 import type { JudgeTask } from "./lib/judges.js";
 import { parseVerdict } from "../../state/replies/verdict.js";
@@ -22,7 +22,7 @@ export function makeCouncilJudge(deps: NodeDeps) {
     const p = task.participant;
     const name = judgeName(task.index, task.perspective);
     const started = performance.now();
-    const { text, error } = await streamAnswer(ctx, config, {
+    const { text, error, usage } = await streamAnswer(ctx, config, {
       mode: "council",
       stage: `round${task.round}`,
       who: whoIs(p),
@@ -31,7 +31,7 @@ export function makeCouncilJudge(deps: NodeDeps) {
         const round1 = roundOneMessages(ctx, name, task.perspective, task.claim);
         const messages = task.round === 1 ? round1 : roundTwoMessages(ctx, round1, task.ownReply ?? "", task.branch ?? "disagreed", task.otherVerdicts ?? "");
         const model = deps.models.create({ phase: "judge", participant: p, round: task.round, topic: task.claim, maxTokens: ctx.run.maxResponseTokens });
-        return streamText(model, messages, signal, onDelta);
+        return streamMessage(model, messages, signal, onDelta);
       },
     });
     const parsed = error ? { ok: false as const, reason: error } : parseVerdict(text, name);
@@ -50,6 +50,7 @@ export function makeCouncilJudge(deps: NodeDeps) {
         : { error: parsed.reason }),
       text,
       responseTimeMs: Math.round(performance.now() - started),
+      ...(usage ? { usage } : {}),
     };
     emit(config, "council_verdict", judged);
     return { rounds: [judged] };

@@ -7,8 +7,8 @@ import { ROUNDS, type DebateStatus, type Turn } from "../../state/debate.js";
 import { mergeRoundResponses, type State, type StateUpdate } from "../../state/graph-state.js";
 import type { Participant } from "../../state/participants.js";
 import { buildContextChain } from "./lib/context-chain.js";
-import { answerOrFailure, streamTextCounted } from "../shared/model-call.js";
-import { usageOfAnswer, type Usage } from "../../state/usage.js";
+import { answerOrFailure, streamMessage } from "../shared/model-call.js";
+import { usageOfAnswer } from "../../state/usage.js";
 import { researchForTurn } from "./lib/oneseek-research.js";
 import { participantMessages } from "./lib/participant-prompts.js";
 import { shuffleForRound } from "../shared/shuffle.js";
@@ -104,8 +104,7 @@ async function runTurn(
   const started = performance.now();
   const topic = state.debate_topic ?? "";
   const coalescer = new DeltaCoalescer((delta) => emit(config, "debate_participant_delta", { ...who, delta }), ctx.coalesceMs);
-  let usage: Usage | undefined;
-  const { text, error } = await answerOrFailure(ctx.run.responseTimeoutMs, config.signal, coalescer, async (signal, onDelta) => {
+  const { text, error, answer } = await answerOrFailure(ctx.run.responseTimeoutMs, config.signal, coalescer, async (signal, onDelta) => {
     const context = buildContextChain(topic, round, state.debate_round_responses, ctx.run.contextChars);
     const research = p.oneseek ? await researchForTurn(deps, ctx, { oneseek: p, topic, round, context, date: ctx.today(), signal }) : null;
     const messages = participantMessages(ctx, {
@@ -118,9 +117,10 @@ async function runTurn(
       research,
     });
     const model = deps.models.create({ phase: "turn", participant: p, round, topic, maxTokens: ctx.run.maxResponseTokens });
-    return streamTextCounted(model, messages, signal, onDelta, (answer) => (usage = usageOfAnswer(p.model, answer, deps.prices)));
+    return streamMessage(model, messages, signal, onDelta);
   });
   const latency = Math.round(performance.now() - started);
+  const usage = answer && usageOfAnswer(p.model, answer, ctx.prices);
   const ok = error === undefined;
   if (!ok) ctx.log(`${p.display} failed in round ${round}: ${error}`);
   // A failed turn keeps what it streamed before it failed (the person has seen it): its words count.

@@ -4,7 +4,7 @@ import type { NodeDeps } from "../../ports/node-deps.js";
 import type { DebaterTurn } from "../../state/deep.js";
 import { whoIs } from "../../state/deliberation.js";
 import { parseArgument } from "../../state/replies/argument.js";
-import { streamText } from "../shared/model-call.js";
+import { streamMessage } from "../shared/model-call.js";
 import { streamAnswer } from "../shared/streamed-answer.js";
 import type { ArgueTask } from "./lib/debaters.js";
 
@@ -18,7 +18,7 @@ export function makeDeepArgue(deps: NodeDeps) {
     const ctx = await deps.context(config);
     const p = task.participant;
     const started = performance.now();
-    const { text, error } = await streamAnswer(ctx, config, {
+    const { text, error, usage } = await streamAnswer(ctx, config, {
       mode: "deep",
       stage: "debate",
       who: whoIs(p),
@@ -31,7 +31,7 @@ export function makeDeepArgue(deps: NodeDeps) {
           previous_round: task.previousRound,
         });
         const model = deps.models.create({ phase: "debater", participant: p, round: task.round, topic: task.question, maxTokens: ctx.run.maxResponseTokens });
-        return streamText(model, [new HumanMessage(prompt)], signal, onDelta);
+        return streamMessage(model, [new HumanMessage(prompt)], signal, onDelta);
       },
     });
     const parsed = error ? { ok: false as const, reason: error } : parseArgument(text, task.position);
@@ -44,6 +44,7 @@ export function makeDeepArgue(deps: NodeDeps) {
       status: parsed.ok ? "ok" : "error",
       ...(parsed.ok ? { argument: parsed.argument } : { error: parsed.reason }),
       responseTimeMs: Math.round(performance.now() - started),
+      ...(usage ? { usage } : {}),
     };
     return { turns: [turn] };
   };

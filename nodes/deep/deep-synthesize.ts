@@ -65,7 +65,7 @@ export function makeDeepSynthesize(deps: NodeDeps) {
     const output = deepOutput(state);
     emit(config, "deep_output", { data: output });
     const question = state.question;
-    const { text, error } = await streamFinalText(deps, ctx, config, {
+    const { text, error, usage } = await streamFinalText(deps, ctx, config, {
       mode: "deep",
       stage: "synthesis",
       display: "Syntes",
@@ -76,7 +76,7 @@ export function makeDeepSynthesize(deps: NodeDeps) {
     });
     if (error) ctx.log(`deep synthesis failed, answering with the debate's consensus: ${error}`);
     const synthesis = error ? fallbackSynthesis(output) : text;
-    emit(config, "deep_synthesis_complete", { data: { synthesis, fallback: Boolean(error), ...(error ? { error } : {}) } });
+    emit(config, "deep_synthesis_complete", { data: { synthesis, fallback: Boolean(error), ...(error ? { error } : {}), ...(usage ? { usage } : {}) } });
     return { output, answer: synthesis, final_error: error ?? null, messages: [new AIMessage(synthesis)] };
   };
 }

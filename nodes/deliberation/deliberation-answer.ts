@@ -4,7 +4,7 @@ import type { NodeDeps } from "../../ports/node-deps.js";
 import { whoIs, type CollectedAnswer } from "../../state/deliberation.js";
 import type { DeliberationMode } from "../../state/formats.js";
 import type { Participant } from "../../state/participants.js";
-import { streamText } from "../shared/model-call.js";
+import { streamMessage } from "../shared/model-call.js";
 import { streamAnswer } from "../shared/streamed-answer.js";
 
 /** What a `Send` to a deliberation format's stage-1 answer carries. */
@@ -29,7 +29,7 @@ export function makeDeliberationAnswer(deps: NodeDeps) {
     const p = task.participant;
     const who = whoIs(p);
     const started = performance.now();
-    const { text, error } = await streamAnswer(ctx, config, {
+    const { text, error, usage } = await streamAnswer(ctx, config, {
       mode: task.mode,
       stage: "collect",
       who,
@@ -37,7 +37,7 @@ export function makeDeliberationAnswer(deps: NodeDeps) {
       call: (signal, onDelta) => {
         const system = ctx.prompts.render("deliberation.answer.system", { date: ctx.today() });
         const model = deps.models.create({ phase: "answer", participant: p, topic: task.question, maxTokens: ctx.run.maxResponseTokens });
-        return streamText(model, [new SystemMessage(system), ...task.history, new HumanMessage(task.question)], signal, onDelta);
+        return streamMessage(model, [new SystemMessage(system), ...task.history, new HumanMessage(task.question)], signal, onDelta);
       },
     });
     const answer: CollectedAnswer = {
@@ -48,6 +48,7 @@ export function makeDeliberationAnswer(deps: NodeDeps) {
       response: error ? "" : text,
       responseTimeMs: Math.round(performance.now() - started),
       ...(error ? { error } : {}),
+      ...(usage ? { usage } : {}),
     };
     return { answers: [answer] };
   };

@@ -6,7 +6,7 @@ import type { DeliberationMode } from "../../state/formats.js";
 import type { Participant } from "../../state/participants.js";
 import { namesMentioned } from "../shared/anonymity.js";
 import { parseLetterVote } from "../../state/replies/letter-vote.js";
-import { streamText } from "../shared/model-call.js";
+import { streamMessage } from "../shared/model-call.js";
 import { streamAnswer } from "../shared/streamed-answer.js";
 
 /** What a `Send` to deliberation_ballot carries: one voter and what every voter is shown. */
@@ -36,7 +36,7 @@ export function makeDeliberationBallot(deps: NodeDeps) {
     const ctx = await deps.context(config);
     const who = whoIs(task.voter);
     const started = performance.now();
-    const { text, error } = await streamAnswer(ctx, config, {
+    const { text, error, usage } = await streamAnswer(ctx, config, {
       mode: task.mode,
       stage: "vote",
       who,
@@ -44,7 +44,7 @@ export function makeDeliberationBallot(deps: NodeDeps) {
       call: (signal, onDelta) => {
         const prompt = ctx.prompts.render(task.promptKey, { question: task.question, responses: task.responses });
         const model = deps.models.create({ phase: "ballot", participant: task.voter, topic: task.question, candidates: task.labels });
-        return streamText(model, [new HumanMessage(prompt)], signal, onDelta);
+        return streamMessage(model, [new HumanMessage(prompt)], signal, onDelta);
       },
     });
     const vote: VoteResponse = {
@@ -54,6 +54,7 @@ export function makeDeliberationBallot(deps: NodeDeps) {
       responseTimeMs: Math.round(performance.now() - started),
       ...(error ? { error } : {}),
       anonymityBreach: namesMentioned(text, task.names, task.question),
+      ...(usage ? { usage } : {}),
     };
     return { ballots: [vote] };
   };

@@ -4,7 +4,7 @@ import type { NodeDeps } from "../../ports/node-deps.js";
 import { whoIs } from "../../state/deliberation.js";
 import type { RevisionResponse } from "../../state/revise.js";
 import type { Participant } from "../../state/participants.js";
-import { invokeText, streamText } from "../shared/model-call.js";
+import { invokeText, streamMessage } from "../shared/model-call.js";
 import { streamAnswer } from "../shared/streamed-answer.js";
 import { resolveRevision } from "../../state/replies/revision.js";
 import { countWords } from "../../state/text.js";
@@ -35,7 +35,7 @@ export function makeReviseRevision(deps: NodeDeps) {
     const who = whoIs(p);
     const started = performance.now();
     let restatement: string | undefined;
-    const { text, error } = await streamAnswer(ctx, config, {
+    const { text, error, usage } = await streamAnswer(ctx, config, {
       mode: "revise",
       stage: "revision",
       who,
@@ -53,7 +53,7 @@ export function makeReviseRevision(deps: NodeDeps) {
         }
         // The card shows the revised answer as it streams, not the DECISION/REASONING protocol before it.
         const shown = new RevisionStream();
-        return streamText(model, messages, signal, (delta) => {
+        return streamMessage(model, messages, signal, (delta) => {
           const answer = shown.push(delta);
           if (answer) onDelta(answer);
         });
@@ -74,6 +74,7 @@ export function makeReviseRevision(deps: NodeDeps) {
       revisionText: text,
       ...(restatement !== undefined ? { restatement } : {}),
       ...(error ? { error } : {}),
+      ...(usage ? { usage } : {}),
     };
     return { revisions: [revision] };
   };

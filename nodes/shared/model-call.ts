@@ -58,25 +58,28 @@ export function rethrowIfCancelled(err: unknown): void {
 
 /**
  * Runs one participant's streamed answer under its timeout, handing each piece of text to the
- * coalescer and flushing it at the end. Returns the text, or the failure as a message (an empty
- * answer counts as one) with the text streamed before it, which the person has already seen;
- * only a cancelled run throws, since anything else is this participant's failure alone.
+ * coalescer and flushing it at the end. Returns the text (and the whole message, when the call
+ * gives one), or the failure as a message (an empty answer counts as one) with the text streamed
+ * before it, which the person has already seen; only a cancelled run throws, since anything else
+ * is this participant's failure alone.
  */
 export async function answerOrFailure(
   timeoutMs: number,
   runSignal: AbortSignal | undefined,
   coalescer: { push(delta: string): void; flush(): void },
-  call: (signal: AbortSignal, onDelta: (delta: string) => void) => Promise<string>,
-): Promise<{ text: string; error?: string }> {
+  call: (signal: AbortSignal, onDelta: (delta: string) => void) => Promise<string | AIMessage>,
+): Promise<{ text: string; error?: string; answer?: AIMessage }> {
   let streamed = "";
   try {
-    const text = await withTimeout(timeoutMs, runSignal, (signal) =>
+    const result = await withTimeout(timeoutMs, runSignal, (signal) =>
       call(signal, (delta) => {
         streamed += delta;
         coalescer.push(delta);
       }),
     );
-    return text.trim() === "" ? { text, error: "the model returned an empty answer" } : { text };
+    // A whole message also says what the call used (its usage), for the answer's end event.
+    const [text, answer] = typeof result === "string" ? [result, undefined] : [textOf(result.content), result];
+    return text.trim() === "" ? { text, error: "the model returned an empty answer", answer } : { text, answer };
   } catch (err) {
     rethrowIfCancelled(err);
     return { text: streamed, error: err instanceof ModelCallError && err.code === "timeout" ? `timeout: ${err.message}` : (err as Error).message };
@@ -132,21 +135,5 @@ export async function streamText(
 /** Asks a model for one whole answer and returns its text. */
 export async function invokeText(model: BaseChatModel, messages: BaseMessage[], signal: AbortSignal): Promise<string> {
   const answer = await model.invoke(messages, { signal });
-  return textOf(answer.content);
-}
-
-/**
- * Streams a model's answer as `streamText` does, and hands what the provider says the call used
- * to `onUsage` (priced by the caller), for the end event of an answer.
- */
-export async function streamTextCounted(
-  model: BaseChatModel,
-  messages: BaseMessage[],
-  signal: AbortSignal,
-  onDelta: (delta: string) => void,
-  onUsage: (answer: AIMessage) => void,
-): Promise<string> {
-  const answer = await streamMessage(model, messages, signal, onDelta);
-  onUsage(answer);
   return textOf(answer.content);
 }

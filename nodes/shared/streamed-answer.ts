@@ -5,7 +5,9 @@ import type { ModelPhase } from "../../ports/models.js";
 import type { NodeDeps, RunContext } from "../../ports/node-deps.js";
 import type { DeliberationMode } from "../../state/formats.js";
 import { DeltaCoalescer } from "./delta-coalescer.js";
-import { answerOrFailure, streamText } from "./model-call.js";
+import type { AIMessage } from "@langchain/core/messages";
+import { answerOrFailure, streamMessage } from "./model-call.js";
+import { usageOfAnswer, type Usage } from "../../state/usage.js";
 
 /** One model call of a deliberation format whose text streams to clients as `answer_delta`. */
 export interface StreamedAnswer {
@@ -15,18 +17,20 @@ export interface StreamedAnswer {
   /** Who writes it, as the events name them. */
   who: { model: string; display: string; modelKey: string };
   timeoutMs: number;
-  /** Makes the call, handing each piece of text to `onDelta`; resolves with the whole text. */
-  call: (signal: AbortSignal, onDelta: (delta: string) => void) => Promise<string>;
+  /** Makes the call, handing each piece of text to `onDelta`; resolves with the whole message (or its text). */
+  call: (signal: AbortSignal, onDelta: (delta: string) => void) => Promise<string | AIMessage>;
 }
 
 /**
  * Runs a deliberation format's model call under its timeout, streaming its text as coalesced
- * `answer_delta` events. Returns the text, or the failure with what streamed before it (only a
- * cancelled run throws).
+ * `answer_delta` events. Returns the text and what the call used (when the provider said), or the
+ * failure with what streamed before it (only a cancelled run throws).
  */
-export function streamAnswer(ctx: RunContext, config: LangGraphRunnableConfig, a: StreamedAnswer): Promise<{ text: string; error?: string }> {
+export async function streamAnswer(ctx: RunContext, config: LangGraphRunnableConfig, a: StreamedAnswer): Promise<{ text: string; error?: string; usage?: Usage }> {
   const coalescer = new DeltaCoalescer((delta) => emit(config, "answer_delta", { mode: a.mode, stage: a.stage, ...a.who, delta }), ctx.coalesceMs);
-  return answerOrFailure(a.timeoutMs, config.signal, coalescer, a.call);
+  const { text, error, answer } = await answerOrFailure(a.timeoutMs, config.signal, coalescer, a.call);
+  const usage = answer && usageOfAnswer(a.who.model, answer, ctx.prices);
+  return { text, ...(error === undefined ? {} : { error }), ...(usage ? { usage } : {}) };
 }
 
 /** What the internal model writes last in a deliberation format (/deep's synthesis, /council's report). */
@@ -41,13 +45,13 @@ export interface FinalText {
   timeoutMs: number;
 }
 
-/** Streams the internal model's final text of a deliberation format; returns it, or the failure for the caller's fallback. */
-export function streamFinalText(deps: NodeDeps, ctx: RunContext, config: LangGraphRunnableConfig, f: FinalText): Promise<{ text: string; error?: string }> {
+/** Streams the internal model's final text of a deliberation format; returns it (and its usage), or the failure for the caller's fallback. */
+export function streamFinalText(deps: NodeDeps, ctx: RunContext, config: LangGraphRunnableConfig, f: FinalText): Promise<{ text: string; error?: string; usage?: Usage }> {
   return streamAnswer(ctx, config, {
     mode: f.mode,
     stage: f.stage,
     who: { model: deps.internalModel, display: f.display, modelKey: f.stage },
     timeoutMs: f.timeoutMs,
-    call: (signal, onDelta) => streamText(deps.models.create({ phase: f.phase, topic: f.topic }), [new HumanMessage(f.prompt)], signal, onDelta),
+    call: (signal, onDelta) => streamMessage(deps.models.create({ phase: f.phase, topic: f.topic }), [new HumanMessage(f.prompt)], signal, onDelta),
   });
 }

@@ -5,7 +5,8 @@ import { emit } from "../../ports/emit.js";
 import { answerOf, whoIs } from "../../state/deliberation.js";
 import type { TiebreakerResult, VoteStateType, VoteUpdate } from "../../state/vote.js";
 import { parseLetterVote } from "../../state/replies/letter-vote.js";
-import { streamText } from "../shared/model-call.js";
+import { streamMessage } from "../shared/model-call.js";
+import type { Usage } from "../../state/usage.js";
 import { streamAnswer } from "../shared/streamed-answer.js";
 import { runIdentityNames } from "../shared/anonymity.js";
 import { labelledResponses } from "../shared/labels.js";
@@ -34,6 +35,7 @@ export function makeVoteTiebreak(deps: NodeDeps) {
     });
     const started = performance.now();
     let text = "";
+    let usage: Usage | undefined;
     for (let attempt = 1; attempt <= TIEBREAK_ATTEMPTS; attempt++) {
       const answer = await streamAnswer(ctx, config, {
         mode: "vote",
@@ -42,7 +44,7 @@ export function makeVoteTiebreak(deps: NodeDeps) {
         timeoutMs: state.timeout_ms,
         call: (signal, onDelta) => {
           const model = deps.models.create({ phase: "tiebreaker", participant: chairman, topic: question, candidates: tied });
-          return streamText(model, [new HumanMessage(prompt)], signal, onDelta);
+          return streamMessage(model, [new HumanMessage(prompt)], signal, onDelta);
         },
       });
       if (answer.error) {
@@ -51,13 +53,14 @@ export function makeVoteTiebreak(deps: NodeDeps) {
         return { error: message };
       }
       text = answer.text;
+      usage = answer.usage;
       const pick = parseLetterVote(text);
       if (pick && tied.includes(pick)) return { tiebreaker: result(pick, attempt, false) };
     }
     return { tiebreaker: result(tied[0], TIEBREAK_ATTEMPTS, true) };
 
     function result(votedFor: string, attempts: number, fallback: boolean): TiebreakerResult {
-      const data: TiebreakerResult = { model: chairman.model, voteText: text, votedFor, responseTimeMs: Math.round(performance.now() - started), attempts, fallback };
+      const data: TiebreakerResult = { model: chairman.model, voteText: text, votedFor, responseTimeMs: Math.round(performance.now() - started), attempts, fallback, ...(usage ? { usage } : {}) };
       emit(config, "tiebreaker_complete", { data });
       return data;
     }
