@@ -147,6 +147,9 @@ describe.skipIf(!binary)(`one stream served by two instances sharing Redis${bina
       const client = new AbortController();
       const first = await readUntil(await postChat(serverA.url, { message: "/debatt X", participants: THREE }, { signal: client.signal }), client, (e) => e.event === "debate-round-start");
       const runId = first[0].data.run_id as string;
+      // A writes its events to Redis in batches: on a busy machine B may ask before the first
+      // batch landed (and rightly answer 404). A client would retry; the test waits for it.
+      await expect.poll(() => logB.has(runId), { timeout: 5_000 }).toBe(true);
       // B never ran it: it serves the run from Redis, first what A already logged, then live.
       const { events } = await readSse(await resume(serverB.url, runId, 1));
       const all = [first[0], ...events];
