@@ -3,7 +3,7 @@ import { AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
 import { ChatGenerationChunk } from "@langchain/core/outputs";
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
 import type { ModelFactory, ModelRequest } from "../ports/models.js";
-import { detectLanguage } from "../state/language.js";
+import { detectLanguage, type Lang } from "../state/language.js";
 import { seededRandom } from "../state/random.js";
 import { renderArgument } from "../state/replies/argument.js";
 import { renderAssessment } from "../state/replies/assessment.js";
@@ -17,6 +17,7 @@ import { renderTitle, shortTitle } from "../state/replies/title.js";
 import { renderVerdict, type VerdictBlock } from "../state/replies/verdict.js";
 import { ChunkStreamingChatModel } from "./chunk-streaming-model.js";
 import { sleep } from "./sleep.js";
+import { parseTaskAnswer, solveTaskQuestion, wrongTaskAnswer, type TaskId } from "../state/eval-tasks.js";
 import { estimateTokens } from "../state/usage.js";
 
 /**
@@ -35,6 +36,22 @@ export interface SimulatedOptions {
   chunkTokens: number;
   /** Fixed answer length in words (default: varies by round and speaker). */
   answerWords?: number;
+  /**
+   * With a probability (0–1): a question of the evaluation's tasks is answered right with that
+   * probability, else with a plausible wrong answer, independently per call (seeded by the call's
+   * prompt and speaker), so that the harness's figures can be checked against known accuracies.
+   */
+  accuracy?: number;
+}
+
+/** The phases whose answer is the model's own answer to the question (not a vote, a verdict or a title). */
+const ANSWERING_PHASES: ReadonlySet<string> = new Set(["answer", "compare", "turn", "debater", "revision"]);
+
+/** A task question's answer, right with probability `accuracy`, else plausibly wrong; with the working a model would show. */
+function taskAnswer(task: { task: TaskId; answer: string }, accuracy: number, random: () => number, lang: Lang): string {
+  const value = random() < accuracy ? task.answer : wrongTaskAnswer(task.task, task.answer, random);
+  const working = lang === "sv" ? "Jag räknar steg för steg och kontrollerar resultatet." : "Working it out step by step, and checking the result.";
+  return `${working}\n\nANSWER: ${value}`;
 }
 
 /** FNV-1a: a small, stable string hash for deterministic choices. */
@@ -1040,12 +1057,14 @@ interface JudgeReply {
 const SEVERITY_ORDER: Record<string, number> = { critical: 0, significant: 1, minor: 2 };
 
 /** Builds the full simulated answer for a request. */
-export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], opts: Pick<SimulatedOptions, "answerWords">): string {
+export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], opts: Pick<SimulatedOptions, "answerWords" | "accuracy">): string {
   const prompt = messages.map((m) => (typeof m.content === "string" ? m.content : "")).join("\n");
   const topic = request.topic ?? "";
   const lang = detectLanguage(topic || prompt);
   const me = request.participant?.display ?? "OneSeek";
   const round = request.round ?? 0;
+  const task = opts.accuracy !== undefined && ANSWERING_PHASES.has(request.phase) ? solveTaskQuestion(topic || prompt) : undefined;
+  if (task) return taskAnswer(task, opts.accuracy!, seededRandom(hash(`${prompt}|${me}|${request.phase}|${round}`)), lang);
   const rnd = seededRandom(hash(`${request.phase}|${me}|${round}|${topic}`));
   const quote = (s: string) => (lang === "sv" ? `”${s}”` : `“${s}”`);
   const terms = termsOf(topic);
@@ -1165,6 +1184,16 @@ export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], 
     case "tiebreaker": {
       const labels = request.candidates ?? [];
       const shown = responsesIn(prompt);
+      // An evaluation's task question: the voter backs the final answer most of the answers reach.
+      const task = opts.accuracy !== undefined ? solveTaskQuestion(topic) : undefined;
+      if (task) {
+        const valueOf = (l: string) => parseTaskAnswer(task.task, shown.get(l) ?? "");
+        const counts = new Map<string, number>();
+        for (const l of labels) if (valueOf(l) !== undefined) counts.set(valueOf(l)!, (counts.get(valueOf(l)!) ?? 0) + 1);
+        const common = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+        const backed = labels.find((l) => valueOf(l) === common) ?? labels[0] ?? "Response A";
+        return renderLetterVote(backed, request.phase === "ballot" ? writer().one(DELIBERATION[lang].ballot, { label: backed }) : undefined);
+      }
       // A voter recognises its own answer (every line of what it answered) and votes for another.
       const mine = simulatedAnswer({ ...request, phase: "answer", round: undefined }, [], opts).split("\n").filter((l) => l.trim());
       const own = (label: string) => request.phase === "ballot" && mine.every((l) => shown.get(label)?.includes(l));

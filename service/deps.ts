@@ -38,6 +38,7 @@ export function depsFromEnv(
         latencyMs: settings.simulatedLatencyMs,
         chunkDelayMs: settings.simulatedChunkDelayMs,
         chunkTokens: settings.simulatedChunkTokens,
+        accuracy: settings.simulatedAccuracy,
       });
   if (models.simulated) log("no OPENAI_API_KEY: participants are simulated offline");
   const search = settings.tavilyApiKey

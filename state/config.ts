@@ -67,6 +67,8 @@ const EnvSchema = z.object({
   SIMULATED_LATENCY_MS: number("SIMULATED_LATENCY_MS").min(0).default(350),
   SIMULATED_CHUNK_DELAY_MS: number("SIMULATED_CHUNK_DELAY_MS").min(0).default(25),
   SIMULATED_CHUNK_TOKENS: number("SIMULATED_CHUNK_TOKENS").min(1).default(4),
+  /** The simulated provider answers the evaluation's task questions right with this probability (0–1); unset, as any question. */
+  SIMULATED_ACCURACY: z.coerce.number({ error: "SIMULATED_ACCURACY must be a number from 0 to 1" }).min(0, "SIMULATED_ACCURACY must be from 0 to 1").max(1, "SIMULATED_ACCURACY must be from 0 to 1").optional(),
   /** Redis for prompt overrides, voice settings, the speech cache and the shared event log. */
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: "REDIS_URL must be a redis:// or rediss:// URL" }).optional(),
   TTS_API_KEY: z.string().optional(),
@@ -153,6 +155,7 @@ const SettingsSchema = EnvSchema.superRefine((e, ctx) => {
   simulatedLatencyMs: e.SIMULATED_LATENCY_MS,
   simulatedChunkDelayMs: e.SIMULATED_CHUNK_DELAY_MS,
   simulatedChunkTokens: e.SIMULATED_CHUNK_TOKENS,
+  simulatedAccuracy: e.SIMULATED_ACCURACY,
   redisUrl: e.REDIS_URL,
   ttsApiKey: e.TTS_API_KEY,
   ttsBaseUrl: e.TTS_BASE_URL,
