@@ -4,7 +4,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import { streamMessage, textOf } from "../nodes/shared/model-call.js";
 import type { ModelFactory } from "../ports/models.js";
 import type { Settings } from "../state/config.js";
-import { parseTaskAnswer, wilsonInterval, type TaskQuestion } from "../state/eval-tasks.js";
+import { parseTaskAnswer, wilsonInterval, type TaskId, type TaskQuestion } from "../state/eval-tasks.js";
 import type { ClientPayload } from "../state/events.js";
 import type { Participant } from "../state/participants.js";
 import { addUsage, NO_USAGE, usageOfAnswer, type Usage } from "../state/usage.js";
@@ -184,7 +184,11 @@ export async function evaluate(deps: EvalDeps, questions: TaskQuestion[], arms: 
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
-  return [...tallies.values()].map((t) => {
+  // In the order the tasks and arms were asked for (questions finish in any order).
+  const tasks = [...new Set(questions.map((q) => q.task))];
+  const rank = (label: string) => arms.indexOf(label.split(":")[0] as Arm);
+  const ordered = [...tallies.values()].sort((a, b) => tasks.indexOf(a.task as TaskId) - tasks.indexOf(b.task as TaskId) || rank(a.arm) - rank(b.arm) || a.arm.localeCompare(b.arm));
+  return ordered.map((t) => {
     const [ci_low, ci_high] = wilsonInterval(t.correct, t.n);
     return {
       arm: t.arm,

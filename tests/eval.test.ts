@@ -115,6 +115,8 @@ describe("the evaluation harness, checked on simulated models of known accuracy"
     const done: number[] = [];
     const report = await evaluate({ service, models: deps.models, settings: deps.settings, participants }, questions, ["single", "majority"], 8, (n) => done.push(n));
     expect(done.at(-1)).toBe(200);
+    // In the order the arms were asked for, whatever order the questions finished in.
+    expect(report.map((r) => r.arm)).toEqual([...participants.map((p) => `single:${p.key}`).sort(), "majority"]);
     const singles = report.filter((r) => r.arm.startsWith("single:"));
     expect(singles.map((r) => r.arm).sort()).toEqual(participants.map((p) => `single:${p.key}`).sort());
     // All single answers together: 600 independent answers right with p = 0.6.
