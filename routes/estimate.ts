@@ -40,7 +40,7 @@ export function estimateRouter(settings: Settings, options: { simulated: boolean
     } catch (err) {
       throw participantsRefused(err);
     }
-    const question = command.kind === "chat" ? command.text : command.kind === "deliberation" ? command.question : command.kind === "compare" ? command.question : command.topic;
+    const question = "question" in command ? command.question : command.kind === "chat" ? command.text : command.topic;
     const flags = command.kind === "deliberation" ? command.options : {};
     const estimate = estimateRun(
       format,
