@@ -14,33 +14,14 @@ import { openCheckpoints, type Checkpoints } from "../providers/checkpointer.js"
 import { openHistory } from "../history/open.js";
 import { createNarrator } from "../service/narrator.js";
 import { TerminalText } from "./terminal-text.js";
-import { LANGS, pickLang, seconds, translate, USAGE_ERROR_CODES, usageHelp, type Lang, type Translate as T } from "../state/messages/index.js";
+import { argsError, envLang, langInArgs } from "./lang.js";
+import { LANGS, seconds, translate, USAGE_ERROR_CODES, usageHelp, type Lang, type Translate as T } from "../state/messages/index.js";
 
 
 /** Terminal styling, off when stdout is not a terminal or NO_COLOR is set. */
 function styles(enabled: boolean) {
   const wrap = (code: number) => (s: string) => (enabled ? `\x1b[${code}m${s}\x1b[0m` : s);
   return { bold: wrap(1), dim: wrap(2), red: wrap(31), green: wrap(32), yellow: wrap(33), cyan: wrap(36) };
-}
-
-/** The terminal's language from the environment (LC_ALL, LC_MESSAGES, LANG): Swedish or English. */
-function envLang(): Lang {
-  return pickLang([process.env.LC_ALL, process.env.LC_MESSAGES, process.env.LANG]);
-}
-
-/** The language asked for with `--lang` (read before the options are, so that their errors are in it too). */
-function langInArgs(argv: readonly string[]): Lang | undefined {
-  const i = argv.findIndex((a) => a === "--lang" || a.startsWith("--lang="));
-  const value = i < 0 ? undefined : argv[i].includes("=") ? argv[i].split("=")[1] : argv[i + 1];
-  return (LANGS as readonly string[]).includes(value ?? "") ? (value as Lang) : undefined;
-}
-
-/** An option that could not be read, in the reader's words (Node's own message for anything else). */
-function argsError(t: T, err: Error & { code?: string }): string {
-  const option = /'(--?[\w-]+)/.exec(err.message)?.[1] ?? "";
-  if (err.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return t("cli.unknownOption", { option });
-  if (err.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") return t("cli.optionValue", { option });
-  return err.message;
 }
 
 /**

@@ -1,4 +1,5 @@
-import type { ArmResult } from "../service/eval.js";
+import type { ArmResult } from "../state/eval-report.js";
+import type { Translate } from "../state/messages/index.js";
 
 /** Escapes text for SVG. */
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -8,7 +9,7 @@ const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replac
  * point per arm. Without known costs (simulated or unpriced models) the x axis is tokens per
  * question instead, and says so.
  */
-export function chartOf(results: ArmResult[]): string {
+export function chartOf(results: ArmResult[], t: Translate): string {
   const tasks = [...new Set(results.map((r) => r.task))];
   const byCost = results.some((r) => r.cost_per_question_usd > 0);
   const xOf = (r: ArmResult) => (byCost ? r.cost_per_question_usd : r.tokens_per_question);
@@ -28,8 +29,8 @@ export function chartOf(results: ArmResult[]): string {
       .join("");
     const axes =
       `<line x1="${pad}" y1="${h - pad}" x2="${w - pad}" y2="${h - pad}" stroke="#000"/><line x1="${pad}" y1="${pad}" x2="${pad}" y2="${h - pad}" stroke="#000"/>` +
-      `<text x="${w / 2}" y="${h - 12}" font-size="11" text-anchor="middle">${byCost ? "USD per question" : "tokens per question (no costs known)"}</text>` +
-      `<text x="12" y="${h / 2}" font-size="11" transform="rotate(-90 12 ${h / 2})" text-anchor="middle">accuracy (95 % interval)</text>` +
+      `<text x="${w / 2}" y="${h - 12}" font-size="11" text-anchor="middle">${esc(t(byCost ? "eval.chartCost" : "eval.chartTokens"))}</text>` +
+      `<text x="12" y="${h / 2}" font-size="11" transform="rotate(-90 12 ${h / 2})" text-anchor="middle">${esc(t("eval.chartAccuracy"))}</text>` +
       `<text x="${w / 2}" y="20" font-size="13" text-anchor="middle">${esc(task)}</text>` +
       `<text x="${pad - 4}" y="${y(1) + 4}" font-size="9" text-anchor="end">100 %</text><text x="${pad - 4}" y="${y(0) + 4}" font-size="9" text-anchor="end">0 %</text>`;
     return `<g transform="translate(0 ${i * h})">${axes}${points}</g>`;

@@ -1,101 +1,202 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
+import { openHistory } from "../history/open.js";
 import { escapeControls } from "../service/app-deps.js";
 import { depsFromEnv } from "../service/deps.js";
-import { ARMS, compareWithMajority, evaluate, fileOutcomeStore, type Arm, type ArmResult, type Comparison } from "../service/eval.js";
-import { chartOf } from "./eval-chart.js";
+import { ARMS, evaluate, fileOutcomeStore, type Arm } from "../service/eval.js";
 import { createRunService } from "../service/run-service.js";
-import { ConfigError } from "../state/errors.js";
-import { DEFAULT_DIFFICULTY, generateTask, TASK_IDS, type TaskId } from "../state/eval-tasks.js";
-import { participantsFor } from "../state/participants.js";
+import { ConfigError, DebattError } from "../state/errors.js";
+import { compareWithMajority, type EvalReport } from "../state/eval-report.js";
+import { generateTask, TASK_IDS, type TaskId, type TaskQuestion } from "../state/eval-tasks.js";
+import { FORMATS } from "../state/formats.js";
+import { LANGS, translate, type Lang, type Translate } from "../state/messages/index.js";
+import { LOCAL_OWNER } from "../state/ownership.js";
+import { participantsFor, type Participant } from "../state/participants.js";
+import { chartOf } from "./eval-chart.js";
+import { reportText } from "./eval-report.js";
+import { argsError, envLang, langInArgs } from "./lang.js";
+
+/** A mistake in the command line, worded for the reader; the command prints it and exits with 2. */
+class UsageError extends Error {}
+
+/** The arms that are formats, by the format they run. */
+const FORMAT_ARMS = ["vote", "revise", "deep", "debatt"] as const satisfies readonly Arm[];
 
 /** A comma list of known names, or a message naming the unknown ones. */
-function listOf<T extends string>(raw: string | undefined, known: readonly T[], fallback: readonly T[], what: string): T[] {
-  if (!raw) return [...fallback];
+function listOf<T extends string>(t: Translate, raw: string | undefined, known: readonly T[], key: "eval.unknownTask" | "eval.unknownArm"): T[] {
+  if (!raw) return [...known];
   const asked = raw.split(",").map((s) => s.trim()).filter(Boolean);
   const unknown = asked.filter((a) => !known.includes(a as T));
-  if (unknown.length) throw new ConfigError(`unknown ${what}: ${unknown.join(", ")} (known: ${known.join(", ")})`);
+  if (unknown.length) throw new UsageError(t(key, { names: unknown.join(", "), known: known.join(", ") }));
   return asked as T[];
 }
 
 /** A whole number option, or a message naming it. */
-function wholeNumber(raw: string | undefined, fallback: number, name: string, min = 1): number {
+function wholeNumber(t: Translate, raw: string | undefined, fallback: number, name: string, min = 1): number {
   if (raw === undefined) return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new ConfigError(`--${name} must be a whole number of at least ${min}, got "${raw}"`);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(t("eval.wholeNumber", { name, min, value: raw }));
   return n;
 }
 
-/** The report as a Markdown table, one row per arm and task. */
-function markdownOf(results: ArmResult[]): string {
-  const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
-  const rows = results.map((r) => `| ${r.arm} | ${r.task} | ${r.n} | ${r.correct} | ${pct(r.accuracy)} | ${pct(r.ci_low)}–${pct(r.ci_high)} | ${Math.round(r.tokens_per_question)} | ${r.cost_per_question_usd.toFixed(5)} | ${Math.round(r.wall_ms_per_question)} |`);
-  return ["| arm | task | n | correct | accuracy | 95 % interval | tokens/question | USD/question | ms/question |", "|---|---|---|---|---|---|---|---|---|", ...rows].join("\n");
+/**
+ * The participants: the asked ones, else the first of the roster that every chosen format takes
+ * (an odd number, so that two answers cannot tie a plain majority). Each format arm must take
+ * them all, since every arm answers with the same models.
+ */
+function participantsOf(t: Translate, asked: string | undefined, arms: readonly Arm[], settings: { roster: Participant[]; allowedModels: Parameters<typeof participantsFor>[3] }): Participant[] {
+  const formats = FORMAT_ARMS.filter((a) => arms.includes(a));
+  const most = Math.min(settings.roster.length, ...formats.map((f) => FORMATS[f].participants.max));
+  const keys = asked?.split(",").map((s) => s.trim()) ?? settings.roster.slice(0, most % 2 === 1 ? most : most - 1).map((p) => p.key);
+  const participants = participantsFor("vote", settings.roster, keys, settings.allowedModels);
+  for (const arm of formats) {
+    const { min, max } = FORMATS[arm].participants;
+    if (participants.length < min || participants.length > max) throw new UsageError(t("eval.participantCount", { command: FORMATS[arm].command, min, max, count: participants.length, arm }));
+  }
+  return participants;
 }
 
-/** Which arms beat the plain majority, and which did not, by their intervals. */
-function verdictOf(comparisons: Comparison[]): string {
-  const of = (v: Comparison["versus_majority"]) => comparisons.filter((c) => c.versus_majority === v).map((c) => `${c.arm} (${c.task})`);
-  const [better, worse, unclear] = [of("better"), of("worse"), of("unclear")];
-  if (comparisons.length === 0) return "No plain majority to compare with (add the majority arm).";
-  return [
-    `Beat the plain majority (intervals apart): ${better.join(", ") || "none"}.`,
-    `Worse than it: ${worse.join(", ") || "none"}.`,
-    `Not distinguishable from it at this n: ${unclear.join(", ") || "none"}.`,
-  ].join("\n");
+/** The tasks' questions taken in turn (one of each task, then the next), so that a budget that stops the evaluation leaves every task about as many. */
+function interleaved(tasks: TaskId[], n: number, seed: number, difficulty: { terms: number; maxNumber: number }): TaskQuestion[] {
+  const each = tasks.map((task) => generateTask(task, n, seed, difficulty));
+  return Array.from({ length: n }, (_, i) => each.map((qs) => qs[i])).flat();
+}
+
+/** Time as the reader reads it: seconds under two minutes, else minutes. */
+function timeOf(t: Translate, ms: number): string {
+  const s = Math.round(ms / 1000);
+  return s < 120 ? t("eval.seconds", { n: s }) : t("eval.minutes", { n: Math.round(s / 60) });
 }
 
 /**
- * `npm run -s eval -- [--tasks arithmetic,dates,letters] [--n 50] [--arms single,…,debatt]
- * [--participants call_grok,…] [--seed 1] [--concurrency 4] [--out report.json]`: runs every arm on
- * the same generated questions with known answers and prints, per arm and task, the accuracy
- * with its 95 % interval, tokens, cost and time per question, and which arms beat the plain
- * majority; `--out` also writes the JSON report, a Markdown table and an SVG chart beside it.
+ * `npm run -s eval -- [options]` (see `eval.usage`): runs every arm on the same generated
+ * questions with known answers and prints, per arm and task, the accuracy with its 95 % interval,
+ * tokens, cost and time per question, how the debates' answers moved, and which arms beat the
+ * plain majority. The report is kept in the history for the arena page, and with `--out` also
+ * written as JSON, Markdown and an SVG chart.
  */
 async function main(): Promise<number> {
   const log = (line: string) => process.stderr.write(`[debatt] ${escapeControls(line)}\n`);
+  let lang: Lang = langInArgs(process.argv) ?? envLang();
+  let t: Translate = (key, values) => translate(lang, key, values);
+  let values;
   try {
-    const { values } = parseArgs({
-      options: { tasks: { type: "string" }, n: { type: "string" }, arms: { type: "string" }, participants: { type: "string" }, seed: { type: "string" }, concurrency: { type: "string" }, out: { type: "string" } },
-    });
+    ({ values } = parseArgs({
+      options: {
+        tasks: { type: "string" },
+        n: { type: "string" },
+        arms: { type: "string" },
+        participants: { type: "string" },
+        seed: { type: "string" },
+        concurrency: { type: "string" },
+        "max-cost-usd": { type: "string" },
+        terms: { type: "string" },
+        "max-number": { type: "string" },
+        user: { type: "string" },
+        lang: { type: "string" },
+        out: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    }));
+  } catch (err) {
+    process.stderr.write(`${argsError(t, err as Error)}\n${t("eval.usage")}\n`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(`${t("eval.usage")}\n`);
+    return 0;
+  }
+  if (values.lang !== undefined && !(LANGS as readonly string[]).includes(values.lang)) {
+    process.stderr.write(`${t("cli.badLang", { value: values.lang })}\n`);
+    return 2;
+  }
+  lang = (values.lang as Lang | undefined) ?? lang;
+  t = (key, v) => translate(lang, key, v);
+  let history;
+  try {
     const deps = depsFromEnv(process.env, { log });
-    const tasks = listOf<TaskId>(values.tasks, TASK_IDS, TASK_IDS, "task");
-    const arms = listOf<Arm>(values.arms, ARMS, ARMS, "arm");
-    const n = wholeNumber(values.n, 50, "n");
-    const seed = wholeNumber(values.seed, 1, "seed", 0);
-    const concurrency = wholeNumber(values.concurrency, 4, "concurrency");
-    const participants = participantsFor("vote", deps.settings.roster, values.participants?.split(",").map((s) => s.trim()), deps.settings.allowedModels);
-    const questions = tasks.flatMap((t) => generateTask(t, n, seed, DEFAULT_DIFFICULTY));
+    const tasks = listOf<TaskId>(t, values.tasks, TASK_IDS, "eval.unknownTask");
+    const arms = listOf<Arm>(t, values.arms, ARMS, "eval.unknownArm");
+    const n = wholeNumber(t, values.n, 50, "n");
+    const seed = wholeNumber(t, values.seed, 1, "seed", 0);
+    const concurrency = wholeNumber(t, values.concurrency, 4, "concurrency");
+    const difficulty = { terms: wholeNumber(t, values.terms, 6, "terms", 2), maxNumber: wholeNumber(t, values["max-number"], 99, "max-number", 2) };
+    const rawBudget = values["max-cost-usd"];
+    const budgetUsd = rawBudget === undefined ? undefined : Number(rawBudget);
+    if (budgetUsd !== undefined && !(Number.isFinite(budgetUsd) && budgetUsd > 0)) throw new UsageError(t("eval.budgetValue", { value: rawBudget ?? "" }));
+    const participants = participantsOf(t, values.participants, arms, deps.settings);
+    history = await openHistory(deps.settings);
+    const user = values.user ?? LOCAL_OWNER;
+    if (values.user !== undefined && !(await history.users.list()).some((u) => u.id === values.user)) throw new UsageError(t("eval.unknownUser", { id: values.user }));
+
+    const questions = interleaved(tasks, n, seed, difficulty);
+    process.stderr.write(`${t("eval.start", { questions: n, tasks: tasks.join(", "), participants: participants.map((p) => p.display).join(", ") })}\n`);
+    if (deps.models.simulated) process.stderr.write(`${deps.settings.simulatedAccuracy === undefined ? t("eval.simulatedPlain") : t("eval.simulated", { accuracy: deps.settings.simulatedAccuracy })}\n`);
     // The evaluation is this process's own work: a server's per-user run limits do not apply to it.
     const service = createRunService({ ...deps, settings: { ...deps.settings, runsPerMinute: Number.MAX_SAFE_INTEGER, maxConcurrentRuns: Number.MAX_SAFE_INTEGER } });
     const started = Date.now();
     // Kept per question and arm in the data directory: an interrupted evaluation, run again, goes on where it stopped.
     const kept = fileOutcomeStore(join(deps.settings.dataDir, "eval", `seed-${seed}.jsonl`));
-    const results = await evaluate({ service, models: deps.models, settings: deps.settings, participants, kept }, questions, arms, concurrency, (done) => {
-      const left = ((Date.now() - started) / done) * (questions.length - done);
-      process.stderr.write(`\r${done}/${questions.length} questions · about ${Math.round(left / 1000)} s left   `);
+    const run = await evaluate({ service, models: deps.models, settings: deps.settings, participants, kept }, questions, arms, {
+      concurrency,
+      budgetUsd,
+      onQuestion: ({ done, total, spentUsd }) => {
+        const share = (total - done) / done;
+        const line = t("eval.progress", { done, total, time: timeOf(t, (Date.now() - started) * share), usdSpent: spentUsd, usdLeft: spentUsd * share });
+        process.stderr.write(process.stderr.isTTY ? `\r${line}\x1b[K` : `${line}\n`);
+      },
     });
-    process.stderr.write("\n");
-    const comparisons = compareWithMajority(results);
-    const report = { tasks, seed, n, participants: participants.map((p) => p.key), simulated: deps.models.simulated, arms: results, comparisons };
-    const text = `${markdownOf(results)}\n\n${verdictOf(comparisons)}\n`;
+    if (process.stderr.isTTY) process.stderr.write("\n");
+    const report: EvalReport = {
+      tasks,
+      seed,
+      n,
+      participants: participants.map((p) => p.key),
+      simulated: deps.models.simulated,
+      ...(deps.models.simulated && deps.settings.simulatedAccuracy !== undefined ? { simulated_accuracy: deps.settings.simulatedAccuracy } : {}),
+      arms: run.results,
+      comparisons: compareWithMajority(run.results),
+      answered: run.answered,
+      spent_usd: run.spent_usd,
+      ...(budgetUsd !== undefined ? { budget_usd: budgetUsd } : {}),
+      ...(run.stopped ? { stopped: run.stopped } : {}),
+      created_at: new Date().toISOString(),
+    };
+    const text = reportText(t, report);
     process.stdout.write(text);
+    await history.addEvaluation(user, report, new Date(report.created_at));
+    process.stderr.write(`${t("eval.kept")}\n`);
     if (values.out) {
       const base = values.out.replace(/\.json$/, "");
+      const files = [`${base}.json`, `${base}.md`, `${base}.svg`];
       mkdirSync(dirname(values.out), { recursive: true });
-      writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);
-      writeFileSync(`${base}.md`, text);
-      writeFileSync(`${base}.svg`, chartOf(results));
+      writeFileSync(files[0], `${JSON.stringify(report, null, 2)}\n`);
+      writeFileSync(files[1], text);
+      writeFileSync(files[2], chartOf(report.arms, t));
+      process.stderr.write(`${t("eval.written", { files: files.join(", ") })}\n`);
     }
     return 0;
   } catch (err) {
-    if (err instanceof ConfigError || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS") || (err as { code?: string }).code === "invalid_participants") {
-      process.stderr.write(`${(err as Error).message}\n`);
+    if (err instanceof UsageError) {
+      process.stderr.write(`${err.message}\n`);
+      return 2;
+    }
+    if (err instanceof ConfigError || (err instanceof DebattError && err.code === "invalid_participants")) {
+      process.stderr.write(`${t("cli.configError", { message: err.message })}\n`);
       return 2;
     }
     throw err;
+  } finally {
+    await history?.close();
   }
 }
 
-process.exitCode = await main();
+main().then(
+  // Exit once stdout is flushed (the clients of a Redis or a database would otherwise keep the process).
+  (code) => process.stdout.write("", () => process.exit(code)),
+  (err) => {
+    process.stderr.write(`${(err as Error).stack ?? err}\n`);
+    process.exit(1);
+  },
+);

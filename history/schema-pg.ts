@@ -73,3 +73,15 @@ export const users = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
   },
 );
+
+/** The reports of `npm run eval`, each under the user it was run for (null: the local user); the page shows a user's latest. */
+export const evaluations = pgTable(
+  "evaluations",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id"),
+    report: jsonb("report").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [index("evaluations_user_created_idx").on(t.userId, t.createdAt)],
+);

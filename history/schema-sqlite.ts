@@ -74,3 +74,15 @@ export const users = sqliteTable(
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
   },
 );
+
+/** The reports of `npm run eval`, each under the user it was run for (null: the local user); the page shows a user's latest. */
+export const evaluations = sqliteTable(
+  "evaluations",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id"),
+    report: text("report", { mode: "json" }).notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("evaluations_user_created_idx").on(t.userId, t.createdAt)],
+);

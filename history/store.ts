@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, inArray, isNull, lt, or } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
+import { and, asc, desc, eq, inArray, isNull, lt, or, type Column } from "drizzle-orm";
 import type { NodePgDatabase } from "drizzle-orm/node-postgres";
 import * as pgSchema from "./schema-pg.js";
 import { LOCAL_OWNER } from "../state/ownership.js";
@@ -106,7 +107,19 @@ export interface HistoryStore {
   stagesOf(messageId: string): Promise<StageRow[]>;
   /** Deletes a conversation with its messages and stages (the foreign keys cascade); false if unknown. */
   deleteConversation(id: string): Promise<boolean>;
+  /** Keeps an evaluation's report under its user (`local`: the local user, as conversations have it). */
+  addEvaluation(userId: string, report: unknown, at: Date): Promise<void>;
+  /** The newest evaluation of `owners` (as `listConversations` reads owners), if any. */
+  latestEvaluation(owners: readonly string[]): Promise<EvaluationRow | undefined>;
   close(): Promise<void>;
+}
+
+/** A row of `evaluations`: one report of `npm run eval`. */
+export interface EvaluationRow {
+  id: string;
+  userId: string | null;
+  report: unknown;
+  createdAt: Date;
 }
 
 /** A position in the newest-first list: the last conversation of the previous page. */
@@ -132,6 +145,11 @@ export function decodeCursor(raw: string): Cursor | undefined {
     // not base64url JSON
   }
   return undefined;
+}
+
+/** Rows whose `user_id` is one of `owners` (rows without one, from before users existed, count as `local`'s). */
+function ownedBy(userId: Column, owners: readonly string[]) {
+  return owners.includes(LOCAL_OWNER) ? or(inArray(userId, [...owners]), isNull(userId)) : inArray(userId, [...owners]);
 }
 
 /** The tables, as both schema files define them (the same names and columns). */
@@ -198,11 +216,10 @@ export class DrizzleHistory implements HistoryStore {
     const after = cursor
       ? or(lt(c.createdAt, new Date(cursor.createdAt)), and(eq(c.createdAt, new Date(cursor.createdAt)), lt(c.id, cursor.id)))
       : undefined;
-    const owned = owners.includes(LOCAL_OWNER) ? or(inArray(c.userId, [...owners]), isNull(c.userId)) : inArray(c.userId, [...owners]);
     const rows = (await this.db
       .select()
       .from(c)
-      .where(and(owned, after))
+      .where(and(ownedBy(c.userId, owners), after))
       .orderBy(desc(c.createdAt), desc(c.id))
       .limit(limit + 1)) as ConversationRow[];
     const page = rows.slice(0, limit);
@@ -233,6 +250,16 @@ export class DrizzleHistory implements HistoryStore {
     if (!(await this.conversation(id))) return false;
     await this.db.delete(this.t.conversations).where(eq(this.t.conversations.id, id));
     return true;
+  }
+
+  async addEvaluation(userId: string, report: unknown, at: Date): Promise<void> {
+    await this.db.insert(this.t.evaluations).values({ id: randomUUID(), userId: userId === LOCAL_OWNER ? null : userId, report, createdAt: at });
+  }
+
+  async latestEvaluation(owners: readonly string[]): Promise<EvaluationRow | undefined> {
+    const e = this.t.evaluations;
+    const [row] = await this.db.select().from(e).where(ownedBy(e.userId, owners)).orderBy(desc(e.createdAt), desc(e.id)).limit(1);
+    return row as EvaluationRow | undefined;
   }
 
   close(): Promise<void> {

@@ -44,14 +44,91 @@ export interface SimulatedOptions {
   accuracy?: number;
 }
 
-/** The phases whose answer is the model's own answer to the question (not a vote, a verdict or a title). */
-const ANSWERING_PHASES: ReadonlySet<string> = new Set(["answer", "compare", "turn", "debater", "revision"]);
+/** A task question's answer value: right with probability `accuracy`, else plausibly wrong. */
+function taskValue(task: { task: TaskId; answer: string }, accuracy: number, random: () => number): string {
+  return random() < accuracy ? task.answer : wrongTaskAnswer(task.task, task.answer, random);
+}
 
-/** A task question's answer, right with probability `accuracy`, else plausibly wrong; with the working a model would show. */
-function taskAnswer(task: { task: TaskId; answer: string }, accuracy: number, random: () => number, lang: Lang): string {
-  const value = random() < accuracy ? task.answer : wrongTaskAnswer(task.task, task.answer, random);
+/** A reply giving a task answer, with the working a model would show. */
+function taskReply(value: string, lang: Lang): string {
   const working = lang === "sv" ? "Jag räknar steg för steg och kontrollerar resultatet." : "Working it out step by step, and checking the result.";
   return `${working}\n\nANSWER: ${value}`;
+}
+
+/**
+ * The task answers a prompt shows (the others' answers, earlier rounds), in order; the question's
+ * own `ANSWER: <your answer>` is none. A quote or a backslash ends an answer (JSON strings).
+ */
+function answersIn(task: TaskId, text: string): string[] {
+  return [...text.matchAll(/ANSWER:[ \t]*\**[ \t]*([^\n*"\\]+)/g)].flatMap((m) => parseTaskAnswer(task, `ANSWER: ${m[1]}`) ?? []);
+}
+
+/**
+ * What a simulated participant answers once it has read the others: the answer given most often
+ * in what it read, or its own when its own is among the most given. (Real models often conform so;
+ * it makes a simulated debate converge on the first round's plurality.)
+ */
+function conformed(own: string | undefined, read: string[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const a of read) counts.set(a, (counts.get(a) ?? 0) + 1);
+  const most = Math.max(0, ...counts.values());
+  if (own !== undefined && (counts.get(own) ?? 0) === most) return own;
+  return [...counts].find(([, n]) => n === most)?.[0] ?? own;
+}
+
+/** Words of the simulated replies to task questions, in each language. */
+const TASK_WORDS = {
+  en: { point: "I recomputed it step by step.", stand: "My answer holds when I recompute it.", revise: "Most answers reach a different result, and on checking it I agree." },
+  sv: { point: "Jag räknade om det steg för steg.", stand: "Mitt svar håller när jag räknar om.", revise: "De flesta svar får ett annat resultat, och vid kontroll håller jag med." },
+} as const;
+
+/**
+ * The reply of a phase to an evaluation's task question, or undefined for a phase that answers as
+ * it always does. A first answer is right with probability `accuracy`, independently per call; a
+ * later round, a revision or a debater's argument conforms to what it read (`conformed`); a
+ * synthesis states the answer given most often in what it was handed.
+ */
+function taskPhaseReply(request: ModelRequest, task: { task: TaskId; answer: string }, prompt: string, me: string, lang: Lang, accuracy: number, plain: () => string): string | undefined {
+  const random = (seed: string) => seededRandom(hash(seed));
+  const words = TASK_WORDS[lang];
+  const read = answersIn(task.task, prompt);
+  switch (request.phase) {
+    case "answer":
+    case "compare":
+      return taskReply(taskValue(task, accuracy, random(`${prompt}|${me}|${request.phase}`)), lang);
+    case "turn": {
+      // A debater's own answer is the same in every round it is asked for; from round 2 it has read the others.
+      const own = taskValue(task, accuracy, random(`${request.topic}|${me}|turn`));
+      return taskReply((request.round ?? 1) <= 1 ? own : (conformed(own, read) ?? own), lang);
+    }
+    case "debater": {
+      // The prompt shows the debater's own answer first, then the others' (and the previous round).
+      const value = conformed(read[0], read) ?? taskValue(task, accuracy, random(`${request.topic}|${me}|debater`));
+      const kept = value === read[0];
+      return renderArgument({
+        stance: kept ? "maintain" : "concede",
+        key_points: [words.point],
+        counterpoints: [],
+        revision: kept ? "no_change" : "major_revision",
+        revised_position: taskReply(value, lang),
+        confidence: kept ? 0.8 : 0.6,
+      });
+    }
+    case "revision": {
+      const original = originalIn(prompt);
+      const own = original === null ? undefined : parseTaskAnswer(task.task, original);
+      const value = conformed(own, read);
+      if (value === undefined || original === null) return undefined;
+      return value === own ? renderRevision("STAND", words.stand, original) : renderRevision("REVISE", words.revise, taskReply(value, lang));
+    }
+    case "synthesis":
+    case "deep_synthesis": {
+      const value = conformed(undefined, read);
+      return value === undefined ? undefined : `${plain()}\n\nANSWER: ${value}`;
+    }
+    default:
+      return undefined;
+  }
 }
 
 /** FNV-1a: a small, stable string hash for deterministic choices. */
@@ -1063,8 +1140,12 @@ export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], 
   const lang = detectLanguage(topic || prompt);
   const me = request.participant?.display ?? "OneSeek";
   const round = request.round ?? 0;
-  const task = opts.accuracy !== undefined && ANSWERING_PHASES.has(request.phase) ? solveTaskQuestion(topic || prompt) : undefined;
-  if (task) return taskAnswer(task, opts.accuracy!, seededRandom(hash(`${prompt}|${me}|${request.phase}|${round}`)), lang);
+  // An evaluation's task question (with SIMULATED_ACCURACY): the reply gives an answer to it.
+  const task = opts.accuracy !== undefined ? solveTaskQuestion(topic || prompt) : undefined;
+  if (task) {
+    const reply = taskPhaseReply(request, task, prompt, me, lang, opts.accuracy!, () => simulatedAnswer(request, messages, { ...opts, accuracy: undefined }));
+    if (reply !== undefined) return reply;
+  }
   const rnd = seededRandom(hash(`${request.phase}|${me}|${round}|${topic}`));
   const quote = (s: string) => (lang === "sv" ? `”${s}”` : `“${s}”`);
   const terms = termsOf(topic);

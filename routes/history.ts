@@ -32,7 +32,9 @@ function idOf(req: Request, what: "conversation" | "debate"): string {
  * - `GET /api/v1/conversations/:id`: one, with its messages and each answer's full result;
  * - `DELETE /api/v1/conversations/:id`: removes it, its messages and stages, its checkpoints, and
  *   its runs' replay logs and /dvoice audio;
- * - `GET /api/v1/debates/:id`: the full result of one run (`:id` is the `debate_id` / run id).
+ * - `GET /api/v1/debates/:id`: the full result of one run (`:id` is the `debate_id` / run id);
+ * - `GET /api/v1/evaluations/latest`: the user's newest `npm run eval` report (`evaluation: null`
+ *   when there is none).
  * Each user sees only their own: another user's conversation or run is answered 404, as one that
  * does not exist. 501 when the server keeps no history.
  */
@@ -90,6 +92,11 @@ export function historyRouter(deps: ChatRouteDeps, audio: AudioArchive | undefin
     if (!answer || answer.role !== "assistant" || !(await deps.service.mayReadRun(userOf(res), id))) throw new HttpError(404, "debate_not_found", `no run "${id}" in the history (the id is the debate_id of debate-init, or the run_id of the stream's metadata)`);
     const question = await store.message(`${id}:question`);
     res.json({ conversationId: answer.conversationId, question: question?.content ?? null, ...(await messageView(store, answer)) });
+  });
+
+  router.get("/api/v1/evaluations/latest", async (_req, res) => {
+    const row = await history().latestEvaluation(ownersVisibleTo(userOf(res)));
+    res.json({ evaluation: row ? { id: row.id, createdAt: row.createdAt.toISOString(), report: row.report } : null });
   });
 
   return router;

@@ -5,7 +5,7 @@ import { streamMessage, textOf } from "../nodes/shared/model-call.js";
 import type { ModelFactory } from "../ports/models.js";
 import type { Settings } from "../state/config.js";
 import { parseTaskAnswer, wilsonInterval, type TaskId, type TaskQuestion } from "../state/eval-tasks.js";
-import type { ClientPayload } from "../state/events.js";
+import type { ClientEvent, ClientPayload } from "../state/events.js";
 import type { Participant } from "../state/participants.js";
 import { addUsage, NO_USAGE, usageOfAnswer, type Usage } from "../state/usage.js";
 import { followRun } from "./follow-run.js";
@@ -13,6 +13,7 @@ import { MARKDOWN_STYLES } from "./narration.js";
 import { createNarrator } from "./narrator.js";
 import type { RunService } from "./run-service.js";
 import { translate } from "../state/messages/index.js";
+import type { ArmResult, RoundFigures } from "../state/eval-report.js";
 
 /** The arms an evaluation compares: each participant alone, one sampled k times, a plain majority, and the formats. */
 export const ARMS = ["single", "self-consistency", "majority", "vote", "revise", "deep", "debatt"] as const;
@@ -21,25 +22,15 @@ export type Arm = (typeof ARMS)[number];
 /** How many samples self-consistency draws from one model. */
 export const SELF_CONSISTENCY_SAMPLES = 5;
 
-/** One arm's figures on one task, as the JSON report has them. */
-export interface ArmResult {
-  arm: string;
-  task: string;
-  n: number;
-  correct: number;
-  accuracy: number;
-  ci_low: number;
-  ci_high: number;
-  tokens_per_question: number;
-  cost_per_question_usd: number;
-  wall_ms_per_question: number;
-}
-
 /** What one arm made of one question (kept per question and arm, so an interrupted evaluation goes on). */
 export interface Outcome {
   answer: string | undefined;
   usage: Usage;
   wallMs: number;
+  /** Why the arm has no answer of its own (a failed call or run), when so; an outcome with an error is asked again when the evaluation is run again. */
+  error?: string;
+  /** /debatt and /deep: each round's answers (first round first), in participant order; null where none could be read. */
+  rounds?: { round: number; answers: (string | null)[] }[];
 }
 
 /** What an evaluation runs on: the run service (for the formats), the models, the participants. */
@@ -100,28 +91,31 @@ async function askOne(deps: EvalDeps, p: Participant, q: TaskQuestion, sample = 
     const message = await streamMessage(model, [new HumanMessage(prompt)], AbortSignal.timeout(deps.settings.responseTimeoutMs), () => {});
     const usage = usageOfAnswer(p.model, message, deps.settings.prices) ?? { ...NO_USAGE, calls: 1, unpriced_calls: 1 };
     return { answer: parseTaskAnswer(q.task, textOf(message.content)), usage, wallMs: performance.now() - started };
-  } catch {
-    return { answer: undefined, usage: { ...NO_USAGE, calls: 1, unpriced_calls: 1 }, wallMs: performance.now() - started };
+  } catch (err) {
+    return { answer: undefined, usage: { ...NO_USAGE, calls: 1, unpriced_calls: 1 }, wallMs: performance.now() - started, error: (err as Error).message };
   }
 }
 
-/** Several outcomes as one: their majority answer, their usage added up, the longest wall time (they run at once). */
+/** Several outcomes as one: their majority answer, their usage added up, the longest wall time (they run at once), the first error if any call failed. */
 function combine(outcomes: Outcome[]): Outcome {
-  return { answer: plurality(outcomes.map((o) => o.answer)), usage: outcomes.reduce((u, o) => addUsage(u, o.usage), NO_USAGE), wallMs: Math.max(...outcomes.map((o) => o.wallMs)) };
+  const error = outcomes.find((o) => o.error)?.error;
+  return { answer: plurality(outcomes.map((o) => o.answer)), usage: outcomes.reduce((u, o) => addUsage(u, o.usage), NO_USAGE), wallMs: Math.max(...outcomes.map((o) => o.wallMs)), ...(error ? { error } : {}) };
 }
 
-/** A format's run on a question: its result text (the narrated result), read for the answer, and its usage. */
+/** A format's run on a question: its result text (the narrated result), read for the answer, its usage, and for /debatt and /deep each round's answers. */
 async function askFormat(deps: EvalDeps, command: string, q: TaskQuestion): Promise<Outcome> {
   const started = performance.now();
   let runId: string;
   try {
     ({ runId } = deps.service.start({ message: `${command} ${q.question}`, participants: deps.participants.map((p) => p.key) }));
-  } catch {
+  } catch (err) {
     // A run that could not start (a limit, a shutdown) is a question this arm did not answer.
-    return { answer: undefined, usage: NO_USAGE, wallMs: performance.now() - started };
+    return { answer: undefined, usage: NO_USAGE, wallMs: performance.now() - started, error: (err as Error).message };
   }
   let result = "";
   let usage: ClientPayload<"usage"> | undefined;
+  let error: string | undefined;
+  const said = new RoundTexts(command === "/debatt" || command === "/deep");
   const narrator = createNarrator((text, part) => void (part === "result" && (result += text)), MARKDOWN_STYLES, (key, values) => translate("en", key, values));
   await followRun(
     deps.service,
@@ -129,11 +123,44 @@ async function askFormat(deps: EvalDeps, command: string, q: TaskQuestion): Prom
     new AbortController().signal,
     (e) => {
       if (e.event === "usage") usage = e.data;
+      said.hear(e);
+      if (e.event === "error") error = `${e.data.code}: ${e.data.message}`;
       narrator(e);
     },
     "the evaluation stopped",
   );
-  return { answer: parseTaskAnswer(q.task, result), usage: usage?.total ?? NO_USAGE, wallMs: performance.now() - started };
+  const rounds = said.answers(q.task, deps.participants.map((p) => p.key));
+  // The result states the answer; when it does not, the last round's most given answer stands for it.
+  const answer = parseTaskAnswer(q.task, result) ?? plurality(rounds.at(-1)?.answers.map((a) => a ?? undefined) ?? []);
+  return { answer, usage: usage?.total ?? NO_USAGE, wallMs: performance.now() - started, ...(rounds.length > 0 ? { rounds } : {}), ...(error ? { error } : {}) };
+}
+
+/** What each participant said in each round of a /debatt or /deep run, as its events tell. */
+class RoundTexts {
+  private readonly texts = new Map<number, Map<string, string>>();
+
+  /** `debate`: the run is a /debatt or /deep one (other formats have no rounds to follow). */
+  constructor(private readonly debate: boolean) {}
+
+  private set(round: number, key: string, text: string): void {
+    const round_ = this.texts.get(round) ?? new Map<string, string>();
+    round_.set(key, text);
+    this.texts.set(round, round_);
+  }
+
+  /** Takes in one event (any other than a round's text is passed over). */
+  hear(e: ClientEvent): void {
+    if (!this.debate) return;
+    if (e.event === "debate-participant-delta") this.set(e.data.round, e.data.model_key, (this.texts.get(e.data.round)?.get(e.data.model_key) ?? "") + e.data.delta);
+    // /deep: the first answers are round 0; each debate round's positions are its answers.
+    if (e.event === "stage1-complete") for (const a of e.data.data) this.set(0, a.modelKey, a.response);
+    if (e.event === "deep-round-complete") for (const t of e.data.arguments) if (t.argument) this.set(e.data.round, t.modelKey, t.argument.revised_position);
+  }
+
+  /** The answers of each round, in order, read as the task writes answers. */
+  answers(task: TaskId, keys: string[]): { round: number; answers: (string | null)[] }[] {
+    return [...this.texts.keys()].sort((a, b) => a - b).map((round) => ({ round, answers: keys.map((k) => parseTaskAnswer(task, this.texts.get(round)?.get(k) ?? "") ?? null) }));
+  }
 }
 
 /** What one arm answers to one question. `label` names the arm in the report (single arms by participant). */
@@ -151,44 +178,140 @@ async function runArm(deps: EvalDeps, arm: Arm, q: TaskQuestion): Promise<{ labe
   }
 }
 
+/** An arm's figures on a task while they are added up. */
+interface Tally {
+  arm: string;
+  task: string;
+  n: number;
+  correct: number;
+  tokens: number;
+  cost: number;
+  wallMs: number;
+  failed: number;
+  errors: Set<string>;
+  rounds: Map<number, RoundFigures>;
+  /** Questions where every participant came to give the same answer, and the sum of the rounds by which they did. */
+  converged: number;
+  convergedBy: number;
+}
+
+/**
+ * Adds one question's rounds to a tally: per round the answers read and right, the flips since the
+ * round before (a participant whose answer could not be read in either round is no flip), and the
+ * round from which every participant gave the same answer to the end, if there is one.
+ */
+export function tallyRounds(t: Pick<Tally, "rounds" | "converged" | "convergedBy">, rounds: { round: number; answers: (string | null)[] }[], right: string): void {
+  rounds.forEach(({ round, answers }, i) => {
+    const f = t.rounds.get(round) ?? { round, answers: 0, right: 0, right_to_wrong: 0, wrong_to_right: 0 };
+    const before = rounds[i - 1]?.answers;
+    answers.forEach((a, k) => {
+      if (a === null) return;
+      f.answers++;
+      if (a === right) f.right++;
+      const b = before?.[k];
+      if (b === null || b === undefined) return;
+      if (b === right && a !== right) f.right_to_wrong++;
+      if (b !== right && a === right) f.wrong_to_right++;
+    });
+    t.rounds.set(round, f);
+  });
+  const agreed = (answers: (string | null)[]) => answers.length > 0 && answers.every((a) => a !== null && a === answers[0]);
+  const last = rounds.at(-1);
+  if (!last || !agreed(last.answers)) return;
+  let from = rounds.length - 1;
+  while (from > 0 && agreed(rounds[from - 1].answers) && rounds[from - 1].answers[0] === last.answers[0]) from--;
+  t.converged++;
+  t.convergedBy += rounds[from].round;
+}
+
+/** How far an evaluation has come, after each question. */
+export interface EvalProgress {
+  done: number;
+  total: number;
+  /** What the questions done so far cost (those kept from an earlier run included). */
+  spentUsd: number;
+}
+
+/** How an evaluation runs. */
+export interface EvalOptions {
+  /** At most this many questions at once (each runs its arms one after another). */
+  concurrency: number;
+  /**
+   * The most the whole evaluation may cost, in USD. No question starts once what was spent, with
+   * the questions under way at the cost per question so far, would pass it; a question under way
+   * finishes, so every arm has answered the same questions.
+   */
+  budgetUsd?: number;
+  onQuestion?: (progress: EvalProgress) => void;
+}
+
+/** An evaluation's figures, and how far it went. */
+export interface EvalRun {
+  results: ArmResult[];
+  /** The questions every arm answered (fewer than asked when the budget stopped it). */
+  answered: number;
+  spent_usd: number;
+  /** Why it stopped before the last question, if it did. */
+  stopped?: "budget";
+}
+
 /**
  * Runs every arm on every question (at most `concurrency` questions at once) and reports per arm
  * and task: correct answers, accuracy with its 95 % Wilson interval, tokens, cost and wall time
- * per question. `onQuestion` hears each finished question, for a progress display.
+ * per question, and for /debatt and /deep how the answers moved from round to round.
  */
-export async function evaluate(deps: EvalDeps, questions: TaskQuestion[], arms: readonly Arm[], concurrency: number, onQuestion: (done: number) => void = () => {}): Promise<ArmResult[]> {
-  const tallies = new Map<string, { arm: string; task: string; n: number; correct: number; tokens: number; cost: number; wallMs: number }>();
+export async function evaluate(deps: EvalDeps, questions: TaskQuestion[], arms: readonly Arm[], options: EvalOptions): Promise<EvalRun> {
+  const tallies = new Map<string, Tally>();
   let next = 0;
   let done = 0;
+  let inFlight = 0;
+  let spent = 0;
+  let stopped: EvalRun["stopped"];
+  const budget = options.budgetUsd;
+  const affordable = () => budget === undefined || spent + (done > 0 ? spent / done : 0) * (inFlight + 1) <= budget;
   // An outcome is reused only for the same models (and the same simulated accuracy).
   const who = `${deps.participants.map((p) => `${p.key}=${p.model}`).join(",")}|${deps.models.simulated ? `simulated:${deps.settings.simulatedAccuracy ?? "-"}` : "real"}`;
   const worker = async () => {
     while (next < questions.length) {
+      if (!affordable()) {
+        stopped = "budget";
+        return;
+      }
       const q = questions[next++];
+      inFlight++;
       for (const arm of arms) {
         const key = `${q.question}|${arm}|${who}`;
         const outcomes = deps.kept?.get(key) ?? (await runArm(deps, arm, q));
-        if (!deps.kept?.get(key)) deps.kept?.put(key, outcomes);
+        // A failed call or run is not kept: run again, the evaluation asks it again.
+        if (!deps.kept?.get(key) && outcomes.every((o) => !o.outcome.error)) deps.kept?.put(key, outcomes);
         for (const { label, outcome } of outcomes) {
           const key = `${label}|${q.task}`;
-          const t = tallies.get(key) ?? { arm: label, task: q.task, n: 0, correct: 0, tokens: 0, cost: 0, wallMs: 0 };
+          const t = tallies.get(key) ?? { arm: label, task: q.task, n: 0, correct: 0, tokens: 0, cost: 0, wallMs: 0, failed: 0, errors: new Set<string>(), rounds: new Map(), converged: 0, convergedBy: 0 };
           t.n++;
           if (outcome.answer === q.answer) t.correct++;
+          if (outcome.error) {
+            t.failed++;
+            t.errors.add(outcome.error);
+          }
           t.tokens += outcome.usage.input_tokens + outcome.usage.output_tokens;
           t.cost += outcome.usage.cost_usd;
+          spent += outcome.usage.cost_usd;
           t.wallMs += outcome.wallMs;
+          if (outcome.rounds) tallyRounds(t, outcome.rounds, q.answer);
           tallies.set(key, t);
         }
       }
-      onQuestion(++done);
+      inFlight--;
+      done++;
+      options.onQuestion?.({ done, total: questions.length, spentUsd: spent });
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
   // In the order the tasks and arms were asked for (questions finish in any order).
   const tasks = [...new Set(questions.map((q) => q.task))];
   const rank = (label: string) => arms.indexOf(label.split(":")[0] as Arm);
   const ordered = [...tallies.values()].sort((a, b) => tasks.indexOf(a.task as TaskId) - tasks.indexOf(b.task as TaskId) || rank(a.arm) - rank(b.arm) || a.arm.localeCompare(b.arm));
-  return ordered.map((t) => {
+  const results = ordered.map((t) => {
     const [ci_low, ci_high] = wilsonInterval(t.correct, t.n);
     return {
       arm: t.arm,
@@ -201,24 +324,12 @@ export async function evaluate(deps: EvalDeps, questions: TaskQuestion[], arms: 
       tokens_per_question: t.tokens / t.n,
       cost_per_question_usd: t.cost / t.n,
       wall_ms_per_question: t.wallMs / t.n,
+      failed: t.failed,
+      ...(t.failed > 0 ? { errors: [...t.errors].slice(0, 3) } : {}),
+      ...(t.rounds.size > 0
+        ? { rounds: [...t.rounds.values()].sort((a, b) => a.round - b.round), rounds_to_convergence: t.converged > 0 ? t.convergedBy / t.converged : null, converged: t.converged }
+        : {}),
     };
   });
-}
-
-/** How an arm compares with the plain majority on a task, by their 95 % intervals. */
-export interface Comparison {
-  arm: string;
-  task: string;
-  /** `better`/`worse`: the intervals do not overlap; `unclear`: they do, so the run cannot tell. */
-  versus_majority: "better" | "worse" | "unclear";
-}
-
-/** Each arm against the plain majority of the same task (arms on a task without a majority row are left out). */
-export function compareWithMajority(results: ArmResult[]): Comparison[] {
-  return results.flatMap((r) => {
-    const majority = results.find((m) => m.arm === "majority" && m.task === r.task);
-    if (!majority || r === majority) return [];
-    const versus = r.ci_low > majority.ci_high ? "better" : r.ci_high < majority.ci_low ? "worse" : "unclear";
-    return [{ arm: r.arm, task: r.task, versus_majority: versus }];
-  });
+  return { results, answered: done, spent_usd: spent, ...(stopped ? { stopped } : {}) };
 }

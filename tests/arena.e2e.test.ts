@@ -1,4 +1,7 @@
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { build } from "vite";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -724,4 +727,29 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(times[0]).toBeGreaterThan(times[1]);
     expect(errors).toEqual([]);
   }, 30_000);
+
+  it("shows the user's latest `npm run eval` report: a line on a new chat, the table and the rounds under Evidence", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "debatt-data-"));
+    const env = { PATH: process.env.PATH, DEBATT_DATA_DIR: dataDir, SIMULATED_ACCURACY: "0.8", SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0" };
+    const cli = spawnSync(process.execPath, ["--import", "tsx", "cli/eval.ts", "--n", "3", "--tasks", "letters", "--arms", "single,majority,debatt", "--participants", "call_grok,call_claude,call_gpt"], { env, encoding: "utf8" });
+    expect(cli.status, cli.stderr).toBe(0);
+    const { page, errors } = await open({ DEBATT_DATA_DIR: dataDir }, undefined, "en-US");
+    const note = page.locator(".latest-evaluation");
+    await note.waitFor();
+    expect(await note.innerText()).toMatch(/^Your latest evaluation: .*(majority|debatt) \d+\.\d %.* · details$/);
+    await note.locator("a").click();
+    const rows = page.locator(".evidence-table tbody tr");
+    await rows.first().waitFor();
+    // Three single models, the majority and /debatt, on the one task.
+    expect(await rows.count()).toBe(5);
+    const majority = await page.locator(".evidence-table tr.majority").innerText();
+    expect(majority).toMatch(/majority\s+letters\s+\d+\.\d %/);
+    expect(await page.locator(".evidence").innerText()).toContain("Simulated models");
+    expect(await page.locator(".evidence-rounds li").count()).toBe(3);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    // In Swedish too.
+    await page.locator(".lang-switch select").selectOption("sv");
+    await page.getByText("Hjälper det att överlägga?").waitFor();
+    expect(errors).toEqual([]);
+  }, 60_000);
 });

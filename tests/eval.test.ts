@@ -1,12 +1,16 @@
-import { mkdtempSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { textOf } from "../nodes/shared/model-call.js";
-import { SimulatedModelFactory } from "../providers/simulated.js";
+import { SimulatedModelFactory, simulatedAnswer } from "../providers/simulated.js";
+import type { ModelRequest } from "../ports/models.js";
 import { depsFromEnv } from "../service/deps.js";
-import { compareWithMajority, evaluate, fileOutcomeStore } from "../service/eval.js";
+import { evaluate, fileOutcomeStore, tallyRounds } from "../service/eval.js";
+import { compareWithMajority, type RoundFigures } from "../state/eval-report.js";
+import { translate, type MessageKey } from "../state/messages/index.js";
 import { chartOf } from "../cli/eval-chart.js";
 import { createRunService } from "../service/run-service.js";
 import { seededRandom } from "../state/random.js";
@@ -77,7 +81,7 @@ describe("the simulated provider with SIMULATED_ACCURACY", () => {
   };
 
   it("answers task questions right with about the chosen probability, each participant independently", async () => {
-    const questions = [...generateTask("arithmetic", 150, 7), ...generateTask("dates", 75, 7), ...generateTask("letters", 75, 7)];
+    const questions = [...generateTask("arithmetic", 600, 7), ...generateTask("dates", 300, 7), ...generateTask("letters", 300, 7)];
     const f = factory(0.6);
     let right = 0;
     let agree = 0;
@@ -113,7 +117,7 @@ describe("the evaluation harness, checked on simulated models of known accuracy"
     const participants = deps.settings.roster.slice(0, 3);
     const questions = generateTask("arithmetic", 200, 11);
     const done: number[] = [];
-    const report = await evaluate({ service, models: deps.models, settings: deps.settings, participants }, questions, ["single", "majority"], 8, (n) => done.push(n));
+    const { results: report } = await evaluate({ service, models: deps.models, settings: deps.settings, participants }, questions, ["single", "majority"], { concurrency: 8, onQuestion: (p) => done.push(p.done) });
     expect(done.at(-1)).toBe(200);
     // In the order the arms were asked for, whatever order the questions finished in.
     expect(report.map((r) => r.arm)).toEqual([...participants.map((p) => `single:${p.key}`).sort(), "majority"]);
@@ -137,7 +141,7 @@ describe("the evaluation harness, checked on simulated models of known accuracy"
   it("runs a format as an arm through the run service and reads its result", async () => {
     const deps = depsFromEnv({ DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-eval-")), SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", SIMULATED_CHUNK_TOKENS: "50", SIMULATED_ACCURACY: "1" }, { log: () => {} });
     const service = createRunService(deps);
-    const report = await evaluate({ service, models: deps.models, settings: deps.settings, participants: deps.settings.roster.slice(0, 3) }, generateTask("letters", 4, 3), ["vote"], 2);
+    const { results: report } = await evaluate({ service, models: deps.models, settings: deps.settings, participants: deps.settings.roster.slice(0, 3) }, generateTask("letters", 4, 3), ["vote"], { concurrency: 2 });
     // Every answer is right, so the winner's answer is too; the run's usage is counted.
     expect(report).toEqual([expect.objectContaining({ arm: "vote", task: "letters", n: 4, correct: 4, accuracy: 1 })]);
     expect(report[0].tokens_per_question).toBeGreaterThan(0);
@@ -146,7 +150,7 @@ describe("the evaluation harness, checked on simulated models of known accuracy"
 
 describe("the comparison with the plain majority", () => {
   it("says better or worse only when the intervals do not overlap", () => {
-    const row = (arm: string, ci_low: number, ci_high: number) => ({ arm, task: "dates", n: 100, correct: 50, accuracy: 0.5, ci_low, ci_high, tokens_per_question: 1, cost_per_question_usd: 0, wall_ms_per_question: 1 });
+    const row = (arm: string, ci_low: number, ci_high: number) => ({ arm, task: "dates", n: 100, correct: 50, accuracy: 0.5, ci_low, ci_high, tokens_per_question: 1, cost_per_question_usd: 0, wall_ms_per_question: 1, failed: 0 });
     const results = [row("majority", 0.5, 0.6), row("vote", 0.65, 0.8), row("single:a", 0.3, 0.45), row("debatt", 0.55, 0.7)];
     expect(compareWithMajority(results)).toEqual([
       { arm: "vote", task: "dates", versus_majority: "better" },
@@ -158,12 +162,14 @@ describe("the comparison with the plain majority", () => {
 
 describe("the report's chart", () => {
   it("draws one panel per task and one point with its interval per arm, against cost when costs are known", () => {
-    const row = (arm: string, task: string, cost: number) => ({ arm, task, n: 10, correct: 5, accuracy: 0.5, ci_low: 0.2, ci_high: 0.8, tokens_per_question: 100, cost_per_question_usd: cost, wall_ms_per_question: 1 });
-    const svg = chartOf([row("majority", "dates", 0.01), row("vote", "dates", 0.05), row("majority", "letters", 0.01)]);
+    const row = (arm: string, task: string, cost: number) => ({ arm, task, n: 10, correct: 5, accuracy: 0.5, ci_low: 0.2, ci_high: 0.8, tokens_per_question: 100, cost_per_question_usd: cost, wall_ms_per_question: 1, failed: 0 });
+    const t = (key: MessageKey) => translate("en", key);
+    const svg = chartOf([row("majority", "dates", 0.01), row("vote", "dates", 0.05), row("majority", "letters", 0.01)], t);
     expect(svg.match(/<circle /g)).toHaveLength(3);
     expect(svg.match(/<g transform/g)).toHaveLength(2);
     expect(svg).toContain("USD per question");
-    expect(chartOf([row("majority", "dates", 0)])).toContain("tokens per question (no costs known)");
+    expect(chartOf([row("majority", "dates", 0)], t)).toContain("tokens per question (no costs known)");
+    expect(chartOf([row("majority", "dates", 0)], (key) => translate("sv", key))).toContain("token per fråga");
   });
 });
 
@@ -176,12 +182,152 @@ describe("an interrupted evaluation", () => {
     const questions = generateTask("dates", 30, 4);
     const path = join(dir, "eval", "seed-4.jsonl");
     // The first run stops after ten questions.
-    await evaluate({ service, models: deps.models, settings: deps.settings, participants, kept: fileOutcomeStore(path) }, questions.slice(0, 10), ["majority"], 2);
+    await evaluate({ service, models: deps.models, settings: deps.settings, participants, kept: fileOutcomeStore(path) }, questions.slice(0, 10), ["majority"], { concurrency: 2 });
     let asked = 0;
     const counting = { simulated: true, create: (r: Parameters<typeof deps.models.create>[0]) => (asked++, deps.models.create(r)) };
-    const resumed = await evaluate({ service, models: counting, settings: deps.settings, participants, kept: fileOutcomeStore(path) }, questions, ["majority"], 2);
+    const { results: resumed } = await evaluate({ service, models: counting, settings: deps.settings, participants, kept: fileOutcomeStore(path) }, questions, ["majority"], { concurrency: 2 });
     expect(asked).toBe(20 * 3);
-    const whole = await evaluate({ service, models: deps.models, settings: deps.settings, participants }, questions, ["majority"], 2);
+    const { results: whole } = await evaluate({ service, models: deps.models, settings: deps.settings, participants }, questions, ["majority"], { concurrency: 2 });
     expect(resumed).toEqual(whole.map((r) => ({ ...r, wall_ms_per_question: expect.any(Number) })));
   });
+});
+
+describe("the rounds of /debatt and /deep", () => {
+  it("adds up per round the answers read and right, the flips since the round before, and the round from which all agreed", () => {
+    const t = { rounds: new Map<number, RoundFigures>(), converged: 0, convergedBy: 0 };
+    // Right is "7": b goes wrong→right in round 2, c right→wrong then back; all agree on "7" from round 3.
+    tallyRounds(t, [
+      { round: 1, answers: ["7", "5", "7"] },
+      { round: 2, answers: ["7", "7", "5"] },
+      { round: 3, answers: ["7", "7", "7"] },
+    ], "7");
+    // An unreadable answer is no flip; these never agree at the end.
+    tallyRounds(t, [
+      { round: 1, answers: ["7", null, "5"] },
+      { round: 2, answers: ["5", "7", "5"] },
+    ], "7");
+    expect([...t.rounds.values()]).toEqual([
+      { round: 1, answers: 5, right: 3, right_to_wrong: 0, wrong_to_right: 0 },
+      { round: 2, answers: 6, right: 3, right_to_wrong: 2, wrong_to_right: 1 },
+      { round: 3, answers: 3, right: 3, right_to_wrong: 0, wrong_to_right: 1 },
+    ]);
+    expect([t.converged, t.convergedBy]).toEqual([1, 3]);
+    // Agreeing all along converges in the first round; agreeing on another answer at the end does not count from before it.
+    const u = { rounds: new Map<number, RoundFigures>(), converged: 0, convergedBy: 0 };
+    tallyRounds(u, [{ round: 0, answers: ["4", "4"] }, { round: 1, answers: ["4", "4"] }], "4");
+    tallyRounds(u, [{ round: 0, answers: ["5", "5"] }, { round: 1, answers: ["4", "4"] }], "4");
+    expect([u.converged, u.convergedBy]).toEqual([2, 0 + 1]);
+  });
+
+  it("follows each round of simulated debates: /debatt's rounds 1–3 and /deep's first answers and rounds, with a consistent count", async () => {
+    const deps = depsFromEnv({ DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-eval-")), SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", SIMULATED_CHUNK_TOKENS: "50", SIMULATED_ACCURACY: "0.6" }, { log: () => {} });
+    const service = createRunService(deps);
+    const participants = deps.settings.roster.slice(0, 3);
+    const { results } = await evaluate({ service, models: deps.models, settings: deps.settings, participants }, generateTask("arithmetic", 12, 5), ["deep", "debatt"], { concurrency: 4 });
+    const [deep, debatt] = results;
+    expect(debatt.rounds!.map((r) => r.round)).toEqual([1, 2, 3]);
+    expect(deep.rounds![0].round).toBe(0);
+    for (const arm of [deep, debatt]) {
+      expect(arm.failed).toBe(0);
+      // The result states an answer the harness reads; at p = 0.6 with three participants most are right.
+      expect(arm.accuracy).toBeGreaterThan(0.4);
+      expect(arm.rounds![0].answers).toBe(12 * 3);
+      // Every participant answered in every round here, so each round's right answers are the last round's plus the flips.
+      for (let i = 1; i < arm.rounds!.length; i++) {
+        const [before, now] = [arm.rounds![i - 1], arm.rounds![i]];
+        if (now.answers === before.answers) expect(now.right).toBe(before.right + now.wrong_to_right - now.right_to_wrong);
+      }
+      expect(arm.converged).toBeGreaterThan(0);
+    }
+    // Simulated debaters take the answer most of what they read gives, so a debate agrees by its second round.
+    expect(debatt.rounds_to_convergence).toBeLessThanOrEqual(2);
+  }, 60_000);
+});
+
+describe("the simulated provider in a deliberation, with SIMULATED_ACCURACY", () => {
+  const [q] = generateTask("arithmetic", 1, 9);
+  const answer = (phase: string, prompt: string, round?: number) =>
+    simulatedAnswer({ phase, participant: { key: "a", display: "A", model: "sim/a" }, topic: q.question, round } as ModelRequest, [new HumanMessage(prompt)], { accuracy: 0.5 });
+  const read = (text: string) => parseTaskAnswer("arithmetic", text);
+
+  it("moves to the answer most of what it read gives, keeps its own on a tie, and a synthesis states the most given", () => {
+    const others = "Grok: ANSWER: 11\nClaude: ANSWER: 11\nGPT: ANSWER: 12";
+    expect(read(answer("turn", `${q.question}\n${others}`, 2))).toBe("11");
+    expect(read(answer("synthesis", `${q.question}\n${others}`))).toBe("11");
+    const revision = answer("revision", `YOUR ORIGINAL RESPONSE:\nANSWER: 12\n\nOTHER RESPONSES:\n- ANSWER: 11\n- ANSWER: 11\n`);
+    expect(revision).toMatch(/^DECISION: REVISE/);
+    expect(read(revision)).toBe("11");
+    expect(answer("revision", `YOUR ORIGINAL RESPONSE:\nANSWER: 12\n\nOTHER RESPONSES:\n- ANSWER: 11\n`)).toMatch(/^DECISION: STAND/);
+    // A debater's argument is JSON whose position gives the answer; the question's own "ANSWER: <your answer>" is none.
+    const argument = answer("debater", `${q.question}\n## Your Original Response\nANSWER: 12\n## Other Debaters' Responses\n{"revised_position": "ANSWER: 11", "confidence": 0.9}\nANSWER: 11`);
+    expect(read(JSON.parse(/\{[\s\S]*\}/.exec(argument)![0]).revised_position)).toBe("11");
+  });
+});
+
+describe("an evaluation's budget and its failures", () => {
+  it("starts no question once the budget would be passed, so every arm answers the same questions", async () => {
+    const roster = ["x-ai/grok-4", "anthropic/claude-sonnet-4.5", "openai/gpt-5"];
+    // A dollar a token: a simulated answer of about 40 tokens costs about $40.
+    const prices = JSON.stringify(Object.fromEntries(roster.map((m) => [m, { input: 1e6, output: 1e6 }])));
+    const deps = depsFromEnv({ DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-eval-")), SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", SIMULATED_ACCURACY: "0.6", MODEL_PRICES: prices }, { log: () => {} });
+    const service = createRunService(deps);
+    const participants = deps.settings.roster.slice(0, 3);
+    const run = await evaluate({ service, models: deps.models, settings: deps.settings, participants }, generateTask("dates", 30, 2), ["single", "majority"], { concurrency: 1, budgetUsd: 1000 });
+    expect(run.stopped).toBe("budget");
+    expect(run.answered).toBeGreaterThan(1);
+    expect(run.answered).toBeLessThan(30);
+    expect(run.spent_usd).toBeLessThanOrEqual(1000);
+    expect(run.spent_usd).toBeGreaterThan(1000 - 2 * (run.spent_usd / run.answered));
+    for (const r of run.results) expect(r.n).toBe(run.answered);
+  });
+
+  it("counts a run that failed as failed, says why, and does not keep it, so that it is asked again", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "debatt-eval-"));
+    const deps = depsFromEnv({ DEBATT_DATA_DIR: dir, SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", SIMULATED_ACCURACY: "1" }, { log: () => {} });
+    const service = createRunService(deps);
+    const path = join(dir, "kept.jsonl");
+    // /revise takes at most six: with the whole roster of seven, every run is refused.
+    const { results } = await evaluate({ service, models: deps.models, settings: deps.settings, participants: deps.settings.roster, kept: fileOutcomeStore(path) }, generateTask("letters", 3, 1), ["revise"], { concurrency: 1 });
+    expect(results[0]).toEqual(expect.objectContaining({ n: 3, correct: 0, failed: 3 }));
+    expect(results[0].errors![0]).toMatch(/invalid_participants: \/revise needs 3–6 models/);
+    expect(existsSync(path) ? readFileSync(path, "utf8") : "").toBe("");
+  });
+});
+
+describe("npm run eval", () => {
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    spawnSync(process.execPath, ["--import", "tsx", "cli/eval.ts", ...args], {
+      env: { PATH: process.env.PATH, DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-eval-")), SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", LANG: "en_US.UTF-8", ...env },
+      encoding: "utf8",
+    });
+
+  it("names what is wrong with the command line, in the reader's language, and exits with 2", () => {
+    const unknown = run(["--arms", "vote,chess"]);
+    expect([unknown.status, unknown.stderr.trim().split("\n").at(-1)]).toEqual([2, "There is no arm chess (the arms: single, self-consistency, majority, vote, revise, deep, debatt)."]);
+    expect(run(["--n", "0"]).stderr).toContain('--n takes a whole number of at least 1, got "0".');
+    expect(run(["--max-cost-usd", "free"]).stderr).toContain('--max-cost-usd takes an amount in USD above 0, got "free".');
+    const seven = run(["--arms", "revise", "--participants", "call_grok,call_claude,call_gpt,call_gemini,call_deepseek,call_perplexity,call_qwen"]);
+    expect([seven.status, seven.stderr]).toEqual([2, expect.stringContaining("/revise takes 3–6 participants, and this evaluation has 7")]);
+    expect(run(["--tasks", "chess"], { LANG: "sv_SE.UTF-8" }).stderr).toContain("Det finns ingen uppgift chess");
+    expect(run(["--user", "nobody"]).stderr).toContain("There is no user nobody");
+    expect(run(["--bogus"]).status).toBe(2);
+  }, 60_000);
+
+  it("prints the table, the verdict and the rounds, and writes the JSON report other tools read, a Markdown table and a chart", () => {
+    const out = join(mkdtempSync(join(tmpdir(), "debatt-eval-out-")), "report.json");
+    const result = run(["--n", "4", "--tasks", "dates", "--arms", "single,majority,deep", "--out", out], { SIMULATED_ACCURACY: "0.7" });
+    expect(result.status, result.stderr).toBe(0);
+    // By default the first participants every chosen format takes, an odd number: /deep takes six, so five.
+    const report = JSON.parse(readFileSync(out, "utf8"));
+    expect(report.participants).toHaveLength(5);
+    expect(Object.keys(report.arms[0])).toEqual(expect.arrayContaining(["arm", "task", "n", "correct", "accuracy", "ci_low", "ci_high", "tokens_per_question", "cost_per_question_usd", "wall_ms_per_question"]));
+    expect(report).toMatchObject({ tasks: ["dates"], n: 4, simulated: true, simulated_accuracy: 0.7, answered: 4 });
+    expect(report.arms.find((a: { arm: string }) => a.arm === "deep").rounds[0].round).toBe(0);
+    expect(result.stdout).toContain("| majority | dates | 4 |");
+    expect(result.stdout).toMatch(/Beat the plain majority \(intervals apart\): .*\nWorse than it: .*\nNot distinguishable from it at this n: /);
+    expect(result.stdout).toContain("| deep | dates | 0 | 20 |");
+    expect(result.stderr).toContain("4/4 questions");
+    expect(readFileSync(out.replace(/\.json$/, ".md"), "utf8")).toBe(result.stdout);
+    expect(readFileSync(out.replace(/\.json$/, ".svg"), "utf8")).toMatch(/^<svg /);
+  }, 60_000);
 });

@@ -21,6 +21,7 @@ const ROUTES: [string, string][] = [
   ["GET", "/api/v1/debates/:id/audio.wav"],
   ["GET", "/api/v1/debates/:id/audio.mp3"],
   ["GET", "/api/v1/conversations"],
+  ["GET", "/api/v1/evaluations/latest"],
   ["GET", "/api/v1/conversations/:id"],
   ["DELETE", "/api/v1/conversations/:id"],
   ["GET", "/api/v1/session"],

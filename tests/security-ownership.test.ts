@@ -33,8 +33,8 @@ describe.each(HISTORY_DATABASES)("ownership on $db", (database) => {
     hooks.later(started.close);
     const user = async (name: string) => {
       const res = await fetch(`${started.url}/api/v1/admin/users`, { method: "POST", headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" }, body: JSON.stringify({ name }) });
-      const { token } = (await res.json()) as { token: string };
-      return as(token);
+      const { token, id } = (await res.json()) as { token: string; id: string };
+      return { ...as(token), id };
     };
     const as = (token: string) => {
       const headers = { authorization: `Bearer ${token}` };
@@ -46,11 +46,24 @@ describe.each(HISTORY_DATABASES)("ownership on $db", (database) => {
         deliberate: (body: unknown) => postDeliberate(started.url, body, { headers: { ...headers, "content-type": "application/json" } }),
       };
     };
-    return { ...started, user, admin: as(ADMIN) };
+    return { ...started, user, admin: as(ADMIN), history: db.history };
   }
 
   /** Status and error code of a refused request. */
   const refusal = async (res: Response) => [res.status, ((await res.json()) as { error: { code: string } }).error.code];
+
+  it.skipIf(skip)("shows each user only their own latest evaluation report", async () => {
+    const { user, history } = await app();
+    const ada = await user("Ada");
+    const bob = await user("Bob");
+    const latest = async (who: typeof ada) => ((await (await who.get("/api/v1/evaluations/latest")).json()) as { evaluation: { report: { seed: number } } | null }).evaluation;
+    expect(await latest(ada)).toBeNull();
+    await history.addEvaluation(ada.id, { seed: 1 }, new Date(1000));
+    await history.addEvaluation(ada.id, { seed: 2 }, new Date(2000));
+    await history.addEvaluation("local", { seed: 3 }, new Date(3000));
+    expect((await latest(ada))?.report).toEqual({ seed: 2 });
+    expect(await latest(bob)).toBeNull();
+  });
 
   it.skipIf(skip)("answers another user's conversation, run, events, result and audio exactly like ones that do not exist", async () => {
     const { user, admin } = await app();
@@ -98,11 +111,11 @@ describe.each(HISTORY_DATABASES)("ownership on $db", (database) => {
     const { user, admin } = await app();
     const ada = await user("Ada");
     const bob = await user("Bob");
-    const threadOf = async (u: typeof ada, message: string) => String((await readSse(await u.chat({ message }))).events[0].data.thread_id);
+    const threadOf = async (u: Omit<typeof ada, "id">, message: string) => String((await readSse(await u.chat({ message }))).events[0].data.thread_id);
     const adas = [await threadOf(ada, "Hej från Ada"), await threadOf(ada, "Igen från Ada")];
     const bobs = await threadOf(bob, "Hej från Bob");
     const admins = await threadOf(admin, "Hej från admin");
-    const ids = async (u: typeof ada) => (((await (await u.get("/api/v1/conversations")).json()) as any).conversations as { id: string }[]).map((c) => c.id).sort();
+    const ids = async (u: Omit<typeof ada, "id">) => (((await (await u.get("/api/v1/conversations")).json()) as any).conversations as { id: string }[]).map((c) => c.id).sort();
     expect(await ids(ada)).toEqual([...adas].sort());
     expect(await ids(bob)).toEqual([bobs]);
     expect(await ids(admin)).toEqual([admins]);

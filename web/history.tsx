@@ -3,7 +3,7 @@ import { LOCALES } from "../state/messages/index.js";
 import type { UsageReport } from "../state/usage.js";
 
 /** How the reader writes dates: the browser's own locale of the page's language (en-US, en-GB…), else the language's. */
-const dateLocale = (lang: keyof typeof LOCALES) => navigator.languages.find((l) => l.toLowerCase().startsWith(lang)) ?? LOCALES[lang];
+export const dateLocale = (lang: keyof typeof LOCALES) => navigator.languages.find((l) => l.toLowerCase().startsWith(lang)) ?? LOCALES[lang];
 import { useContext, useEffect, useState } from "preact/hooks";
 import { LangContext, useT } from "./i18n.js";
 

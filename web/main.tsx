@@ -4,6 +4,7 @@ import { AdminPage } from "./admin.js";
 import { Arena, CompareView, markdown } from "./arena.js";
 import { DeliberationView } from "./deliberation-view.js";
 import { HistoryPage, historyApi, type StoredMessage } from "./history.js";
+import { EvidencePage, LatestEvaluationNote } from "./evidence.js";
 import { PanelView } from "./panel-view.js";
 import { emptyArena, reduce, splitSynthesis, type ArenaState } from "./arena-state.js";
 import { storedEvents } from "./stored-events.js";
@@ -148,8 +149,10 @@ function App({ conversation }: { conversation?: string }) {
   return (
     <main>
       <h1>
-        debatt <a class="admin-link" href="#history">{t("app.history")}</a> <a class="admin-link" href="#admin">{t("app.admin")}</a>
+        debatt <a class="admin-link" href="#history">{t("app.history")}</a> <a class="admin-link" href="#evidence">{t("app.evidence")}</a> <a class="admin-link" href="#admin">{t("app.admin")}</a>
       </h1>
+      {/* A new chat says how the user's own evaluation came out, if they have run one. */}
+      {!conversation && messages.length === 0 && <LatestEvaluationNote />}
       {loadError && (
         <p class="error" role="alert">
           {loadError}
@@ -338,7 +341,7 @@ function Root() {
     rememberLang(next);
     setLang(next);
   };
-  const page = hash === "#admin" ? session && <AdminPage enabled={session.admin !== false} /> : !session ? null : session.auth === "tokens" && !session.user ? <SignIn onSignedIn={setSession} /> : hash === "#history" ? <HistoryPage /> : conversationPage(hash);
+  const page = hash === "#admin" ? session && <AdminPage enabled={session.admin !== false} /> : !session ? null : session.auth === "tokens" && !session.user ? <SignIn onSignedIn={setSession} /> : hash === "#history" ? <HistoryPage /> : hash === "#evidence" ? <EvidencePage /> : conversationPage(hash);
   return (
     <LangContext.Provider value={lang}>
       <div class="top-bar">

@@ -1,0 +1,164 @@
+import { useContext, useEffect, useState } from "preact/hooks";
+import type { ArmResult, Comparison, EvalReport } from "../state/eval-report.js";
+import type { Translate } from "../state/messages/index.js";
+import { dateLocale } from "./history.js";
+import { inWords, readApi } from "./api-error.js";
+import { LangContext, useT } from "./i18n.js";
+
+/** The user's latest evaluation as `GET /api/v1/evaluations/latest` answers it. */
+interface StoredEvaluation {
+  id: string;
+  createdAt: string;
+  report: EvalReport;
+}
+
+/** Loads the user's latest evaluation: undefined while loading, null when there is none. */
+function useLatestEvaluation(): { evaluation: StoredEvaluation | null | undefined; error: unknown } {
+  const [evaluation, setEvaluation] = useState<StoredEvaluation | null | undefined>(undefined);
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    fetch("/api/v1/evaluations/latest")
+      .then((res) => readApi<{ evaluation: StoredEvaluation | null }>(res))
+      .then((body) => setEvaluation(body?.evaluation ?? null), setError);
+  }, []);
+  return { evaluation, error };
+}
+
+/** A share as a percentage with one decimal ("72.5 %"). */
+const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+
+/** What one question cost an arm: dollars when any cost is known, else tokens. */
+function perQuestion(r: ArmResult, byCost: boolean): string {
+  return byCost ? `$${r.cost_per_question_usd.toFixed(4)}` : `${Math.round(r.tokens_per_question)} tok`;
+}
+
+/** How an arm did against the plain majority, in words ("—" for the majority itself). */
+function versusOf(t: Translate, comparisons: Comparison[], r: ArmResult): string {
+  const c = comparisons.find((x) => x.arm === r.arm && x.task === r.task);
+  return c ? t(`evidence.${c.versus_majority}`) : "—";
+}
+
+/** `#evidence`: the user's latest `npm run eval` report: every arm's accuracy with its interval, cost, and how it compares with the plain majority. */
+export function EvidencePage() {
+  const t = useT();
+  const lang = useContext(LangContext);
+  const { evaluation, error } = useLatestEvaluation();
+  const report = evaluation?.report;
+  const byCost = report?.arms.some((r) => r.cost_per_question_usd > 0) ?? false;
+  return (
+    <main class="history-page evidence">
+      <h1>
+        debatt <a class="admin-link" href="#">{t("app.chat")}</a>
+      </h1>
+      <h2>{t("evidence.title")}</h2>
+      {error !== null && (
+        <p class="error" role="alert">
+          {inWords(t, error)}
+        </p>
+      )}
+      {evaluation === null && (
+        <p class="note">
+          {t("evidence.none", { command: "{command}" })
+            .split(/(\{command\})/)
+            .map((part) => (part === "{command}" ? <code>npm run -s eval</code> : part))}
+        </p>
+      )}
+      {report && evaluation && (
+        <>
+          <p class="note">
+            {t("evidence.when", {
+              when: new Date(evaluation.createdAt).toLocaleString(dateLocale(lang)),
+              n: report.n,
+              participants: report.participants.join(", "),
+            })}
+          </p>
+          {report.simulated && <p class="note">{t("evidence.simulated")}</p>}
+          {report.stopped === "budget" && <p class="note">{t("evidence.budgetStop", { answered: report.answered, total: report.n * report.tasks.length })}</p>}
+          {/* Focusable, so that a keyboard can scroll a table wider than a phone. */}
+          <div class="table-scroll" tabIndex={0} role="region" aria-label={t("evidence.title")}>
+            <table class="evidence-table">
+              <thead>
+                <tr>
+                  {(["evidence.arm", "evidence.task", "evidence.accuracy", "evidence.interval", "evidence.cost", "evidence.versus"] as const).map((k) => (
+                    <th scope="col" key={k}>
+                      {t(k)}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {report.arms.map((r) => (
+                  <tr key={`${r.arm}|${r.task}`} class={r.arm === "majority" ? "majority" : undefined}>
+                    <th scope="row">{r.arm}</th>
+                    <td>{r.task}</td>
+                    <td>
+                      {pct(r.accuracy)} <span class="note">({r.correct}/{r.n})</span>
+                      {r.failed > 0 && <span class="note"> · {t("evidence.failed", { n: r.failed })}</span>}
+                    </td>
+                    <td>
+                      {pct(r.ci_low)}–{pct(r.ci_high)}
+                    </td>
+                    <td>{perQuestion(r, byCost)}</td>
+                    <td>{versusOf(t, report.comparisons, r)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Rounds arms={report.arms.filter((r) => r.rounds)} />
+        </>
+      )}
+    </main>
+  );
+}
+
+/** /debatt's and /deep's answers round by round, and when the participants came to agree. */
+function Rounds({ arms }: { arms: ArmResult[] }) {
+  const t = useT();
+  if (arms.length === 0) return null;
+  return (
+    <section class="evidence-rounds">
+      <h3>{t("evidence.roundsTitle")}</h3>
+      {arms.map((r) => (
+        <div key={`${r.arm}|${r.task}`}>
+          <h4>
+            {r.arm} · {r.task}
+          </h4>
+          <ul>
+            {r.rounds!.map((f) => (
+              <li key={f.round}>{t("evidence.round", { round: f.round, right: f.right, answers: f.answers, rw: f.right_to_wrong, wr: f.wrong_to_right })}</li>
+            ))}
+          </ul>
+          <p class="note">{r.rounds_to_convergence == null ? t("evidence.neverConverged") : t("evidence.convergence", { round: r.rounds_to_convergence.toFixed(1), converged: r.converged ?? 0, n: r.n })}</p>
+        </div>
+      ))}
+    </section>
+  );
+}
+
+/**
+ * On a new chat: a line with the user's latest evaluation (the arms that are not a single model,
+ * best first, all tasks together) and a link to it; nothing when there is none.
+ */
+export function LatestEvaluationNote() {
+  const t = useT();
+  const { evaluation } = useLatestEvaluation();
+  if (!evaluation) return null;
+  const totals = new Map<string, { correct: number; n: number }>();
+  for (const r of evaluation.report.arms) {
+    if (r.arm.startsWith("single:")) continue;
+    const arm = r.arm.split(":")[0];
+    const sum = totals.get(arm) ?? { correct: 0, n: 0 };
+    totals.set(arm, { correct: sum.correct + r.correct, n: sum.n + r.n });
+  }
+  const summary = [...totals]
+    .map(([arm, s]) => ({ arm, accuracy: s.n ? s.correct / s.n : 0 }))
+    .sort((a, b) => b.accuracy - a.accuracy)
+    .map((a) => `${a.arm} ${pct(a.accuracy)}`)
+    .join(", ");
+  return (
+    <p class="note latest-evaluation">
+      {t("evidence.latest", { summary })} · <a href="#evidence">{t("evidence.details")}</a>
+    </p>
+  );
+}
