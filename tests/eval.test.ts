@@ -12,6 +12,7 @@ import { evaluate, fileOutcomeStore, tallyRounds } from "../service/eval.js";
 import { compareWithMajority, type RoundFigures } from "../state/eval-report.js";
 import { translate, type MessageKey } from "../state/messages/index.js";
 import { chartOf } from "../cli/eval-chart.js";
+import { startFakeOpenAI } from "./support/fake-servers.js";
 import { createRunService } from "../service/run-service.js";
 import { seededRandom } from "../state/random.js";
 import { generateTask, parseTaskAnswer, solveTaskQuestion, TASK_IDS, wilsonInterval, wrongTaskAnswer } from "../state/eval-tasks.js";
@@ -329,5 +330,43 @@ describe("npm run eval", () => {
     expect(result.stderr).toContain("4/4 questions");
     expect(readFileSync(out.replace(/\.json$/, ".md"), "utf8")).toBe(result.stdout);
     expect(readFileSync(out.replace(/\.json$/, ".svg"), "utf8")).toMatch(/^<svg /);
+  }, 60_000);
+});
+
+describe("an evaluation on an OpenAI-compatible endpoint (loopback)", () => {
+  it("asks the models over HTTP, reads their answers, and takes the cost the provider reports", async () => {
+    const participants = JSON.stringify([
+      { key: "call_a", display: "Alpha", model: "test/right-1" },
+      { key: "call_b", display: "Beta", model: "test/right-2" },
+      { key: "call_c", display: "Gamma", model: "test/wrong" },
+    ]);
+    // Two models answer right, one wrong; every call reports a cost of $0.001, as OpenRouter does.
+    const openai = await startFakeOpenAI((body) => {
+      const asked = body.messages.map((m: { content: string }) => m.content).join("\n");
+      const task = solveTaskQuestion(asked);
+      const value = task ? (body.model === "test/wrong" ? wrongTaskAnswer(task.task, task.answer, () => 0.3) : task.answer) : "7";
+      // A ballot backs a right answer among the labelled ones ("--- Response B ---").
+      const right = [...asked.matchAll(/--- (Response [A-Z]) ---\n[\s\S]*?ANSWER: (\S+)/g)].find((m) => m[2] === task?.answer)?.[1] ?? "Response A";
+      return { text: `Step by step.\nANSWER: ${value}\nVOTE: ${right}`, usage: { prompt_tokens: 100, completion_tokens: 10, cost: 0.001 } };
+    });
+    try {
+      const deps = depsFromEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_PARTICIPANTS: participants, DEBATE_MAX_RETRIES: "0", DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-eval-")) }, { log: () => {} });
+      expect(deps.models.simulated).toBe(false);
+      const service = createRunService(deps);
+      const run = await evaluate({ service, models: deps.models, settings: deps.settings, participants: deps.settings.roster }, generateTask("arithmetic", 5, 3), ["single", "majority", "vote"], { concurrency: 2 });
+      const row = (arm: string) => run.results.find((r) => r.arm === arm)!;
+      expect(row("single:call_a")).toMatchObject({ n: 5, correct: 5, cost_per_question_usd: 0.001, tokens_per_question: 110 });
+      expect(row("single:call_c")).toMatchObject({ n: 5, correct: 0 });
+      expect(row("majority")).toMatchObject({ correct: 5, cost_per_question_usd: 0.003 });
+      expect(row("vote").correct).toBe(5);
+      expect(row("vote").cost_per_question_usd).toBeGreaterThan(0.003);
+      expect(run.spent_usd).toBeCloseTo(run.results.reduce((sum, r) => sum + r.cost_per_question_usd * r.n, 0), 9);
+      // Every model was asked over HTTP, and asked to report its usage.
+      const models = new Set(openai.seen.map((r) => r.body.model));
+      for (const model of ["test/right-1", "test/right-2", "test/wrong"]) expect(models.has(model)).toBe(true);
+      expect(openai.seen.every((r) => r.body.stream_options?.include_usage === true || r.body.stream !== true)).toBe(true);
+    } finally {
+      await openai.close();
+    }
   }, 60_000);
 });
