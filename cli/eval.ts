@@ -143,7 +143,8 @@ async function main(): Promise<number> {
       budgetUsd,
       onQuestion: ({ done, total, spentUsd }) => {
         const share = (total - done) / done;
-        const line = t("eval.progress", { done, total, time: timeOf(t, (Date.now() - started) * share), usdSpent: spentUsd, usdLeft: spentUsd * share });
+        const filled = Math.round((20 * done) / total);
+        const line = `[${"█".repeat(filled)}${"░".repeat(20 - filled)}] ` + t("eval.progress", { done, total, time: timeOf(t, (Date.now() - started) * share), usdSpent: spentUsd, usdLeft: spentUsd * share });
         process.stderr.write(process.stderr.isTTY ? `\r${line}\x1b[K` : `${line}\n`);
       },
     });

@@ -327,7 +327,7 @@ describe("npm run eval", () => {
     expect(result.stdout).toContain("| majority | dates | 4 |");
     expect(result.stdout).toMatch(/Beat the plain majority \(intervals apart\): .*\nWorse than it: .*\nNot distinguishable from it at this n: /);
     expect(result.stdout).toContain("| deep | dates | 0 | 20 |");
-    expect(result.stderr).toContain("4/4 questions");
+    expect(result.stderr).toContain("[████████████████████] 4/4 questions");
     expect(readFileSync(out.replace(/\.json$/, ".md"), "utf8")).toBe(result.stdout);
     expect(readFileSync(out.replace(/\.json$/, ".svg"), "utf8")).toMatch(/^<svg /);
   }, 60_000);
