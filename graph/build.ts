@@ -7,6 +7,7 @@ import { makeDebateRoundExecutor } from "../nodes/debatt/debate-round-executor.j
 import { makeDebateSynthesizer } from "../nodes/debatt/debate-synthesizer.js";
 import { makeDebateVoicePipeline } from "../nodes/debatt/debate-voice-pipeline.js";
 import { makeDebateVote } from "../nodes/debatt/debate-vote.js";
+import { makeDebateTurn } from "../nodes/debatt/debate-turn.js";
 import { VoiceRuns } from "../nodes/debatt/lib/voice-runs.js";
 import { makeResolveIntent } from "../nodes/router/resolve-intent.js";
 import { runConfigSchema, type Settings } from "../state/config.js";
@@ -33,7 +34,8 @@ import { buildVoteGraph } from "./vote.js";
  *                   │        → moderator ⟲ until the stopping rule → synthesis → title) → END
  *                   ├─ council (subgraph: judges ×N → review → [--debate] judges ×N
  *                   │           again, same conversations → review) → consolidate → title) → END
- *                   ├─ debate_domain_planner → debate_round_executor ⟲ (one turn per step)
+ *                   ├─ debate_domain_planner → debate_round_executor ⟲ (one turn per step; or, with
+ *                   │     --order simultaneous, each round's turns ×N in parallel in debate_turn)
  *                   │     → debate_vote ×N (Send, parallel) → debate_convergence → debate_synthesizer
  *                   │     → (/dvoice) debate_voice_pipeline → END
  *                   └─ END (command without a topic)
@@ -54,6 +56,7 @@ export function buildGraph(deps: NodeDeps, options: { checkpointer?: BaseCheckpo
     .addNode("compare", buildCompareGraph(deps))
     .addNode("debate_domain_planner", makeDebateDomainPlanner(deps))
     .addNode("debate_round_executor", makeDebateRoundExecutor(deps, voice))
+    .addNode("debate_turn", taskNode(makeDebateTurn(deps, voice)))
     .addNode("debate_vote", taskNode(makeDebateVote(deps)))
     .addNode("debate_convergence", makeDebateConvergence(deps))
     .addNode("debate_synthesizer", makeDebateSynthesizer(deps))
@@ -67,7 +70,8 @@ export function buildGraph(deps: NodeDeps, options: { checkpointer?: BaseCheckpo
     .addEdge("deep", END)
     .addEdge("council", END)
     .addConditionalEdges("debate_domain_planner", routeAfterPlanner, ["debate_round_executor", END])
-    .addConditionalEdges("debate_round_executor", routeAfterTurn, ["debate_round_executor", "debate_vote", "debate_voice_pipeline", END])
+    .addConditionalEdges("debate_round_executor", routeAfterTurn, ["debate_round_executor", "debate_turn", "debate_vote", "debate_voice_pipeline", END])
+    .addEdge("debate_turn", "debate_round_executor")
     .addEdge("debate_vote", "debate_convergence")
     .addEdge("debate_convergence", "debate_synthesizer")
     .addConditionalEdges("debate_synthesizer", afterDebate, ["debate_voice_pipeline", END])

@@ -1,5 +1,5 @@
 import { END, Send } from "@langchain/langgraph";
-import type { VoteTask } from "../state/debate.js";
+import type { TurnTask, VoteTask } from "../state/debate.js";
 import type { DeliberationMode } from "../state/formats.js";
 import type { State } from "../state/graph-state.js";
 
@@ -21,12 +21,30 @@ export function routeAfterPlanner(state: State): "debate_round_executor" | typeo
 }
 
 /**
- * After a turn: the next turn (a loop, one turn per step), the parallel vote (one `Send` per
- * participant, each a separate task and update), or the end when a round had too few answers.
+ * After a turn: the next turn (a loop, one turn per step), or in a simultaneous debate every turn
+ * of the round just opened (one `Send` per participant); the parallel vote (one `Send` per
+ * participant, each a separate task and update); or the end when a round had too few answers.
  */
 export function routeAfterTurn(state: State): "debate_round_executor" | "debate_voice_pipeline" | Send[] | typeof END {
   if (state.debate_status === "error") return afterDebate(state);
-  if ((state.debate_current_round ?? 1) <= SPOKEN_ROUNDS) return "debate_round_executor";
+  const round = state.debate_current_round ?? 1;
+  if (round <= SPOKEN_ROUNDS && state.options.order === "simultaneous") {
+    const byKey = new Map(state.debate_participants.map((p) => [p.key, p]));
+    return (state.debate_round_order[round] ?? []).map(
+      (key, i) =>
+        new Send("debate_turn", {
+          speaker: byKey.get(key)!,
+          round,
+          position: i + 1,
+          topic: state.debate_topic ?? "",
+          participants: state.debate_participants,
+          responses: state.debate_round_responses,
+          voice_mode: state.voice_mode,
+          debate_id: state.debate_id,
+        } satisfies TurnTask),
+    );
+  }
+  if (round <= SPOKEN_ROUNDS) return "debate_round_executor";
   return state.debate_participants.map(
     (voter) =>
       new Send("debate_vote", {
@@ -46,7 +64,8 @@ export function afterDebate(state: State): "debate_voice_pipeline" | typeof END 
 
 /**
  * Steps one debate takes: resolve_intent, the planner, 3 turns per participant, the vote
- * (one parallel step), convergence, synthesis and the voice pipeline; plus headroom. LangGraph's default limit of
+ * (one parallel step), convergence, synthesis and the voice pipeline; plus headroom. (A
+ * simultaneous debate takes fewer: two steps per round.) LangGraph's default limit of
  * 25 would stop an 8-participant debate (29 steps) in round 3.
  */
 export function recursionLimitFor(participants: number): number {

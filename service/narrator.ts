@@ -15,6 +15,10 @@ export function createNarrator(write: Write, c: Styles, t: T, status: (s: string
   let inArenaBlock = false;
   // /compare answers stream in parallel: each is told whole when it ends.
   const compared = new Map<string, string>();
+  // So do the turns of a simultaneous debate's round (by participant and round).
+  let simultaneous = false;
+  const turns = new Map<string, { text: string; position: number }>();
+  const writing = new Set<string>();
   const deliberation = createDeliberationNarrator(write, c, t);
   const roundName = (round: number, fallback = "") => {
     const type = ROUND_TYPES[round - 1];
@@ -24,22 +28,40 @@ export function createNarrator(write: Write, c: Styles, t: T, status: (s: string
     if (deliberation(e)) return;
     switch (e.event) {
       case "debate-init":
+        simultaneous = e.data.order === "simultaneous";
         write(`${c.bold(t("arena.label", { topic: e.data.topic }))}${e.data.voice_mode ? c.dim(t("cli.voiceMode")) : ""}\n`);
         write(c.dim(`${e.data.participants.map((p) => p.display).join(", ")}${e.data.simulated ? t("cli.simulated") : ""}\n`));
         if (e.data.estimate) write(c.dim(`${estimateWords(t, e.data.estimate, e.data.simulated)}\n`));
         break;
       case "debate-round-start":
-        write(`\n${c.yellow(`━━ ${roundName(e.data.round, e.data.type)} ━━`)} ${c.dim(e.data.order.join(" → "))}\n`);
+        write(`\n${c.yellow(`━━ ${roundName(e.data.round, e.data.type)} ━━`)} ${c.dim(e.data.order.join(simultaneous && e.data.round <= 3 ? ", " : " → "))}\n`);
+        if (simultaneous && e.data.round <= 3) write(c.dim(`${t("cli.simultaneous")}\n`));
         break;
       case "debate-participant-start":
+        if (simultaneous) {
+          turns.set(`${e.data.model_key}|${e.data.round}`, { text: "", position: e.data.position });
+          writing.add(e.data.model);
+          status(`${roundName(e.data.round)} · ${t("cli.writingAtOnce", { n: writing.size })}`);
+          break;
+        }
         write(`\n${c.cyan(c.bold(`▶ ${e.data.model}`))} ${c.dim(`(${e.data.position})`)}\n`);
         status(`${roundName(e.data.round)} · ${e.data.model} ${t("card.writing")}`);
         break;
-      case "debate-participant-delta":
-        write(e.data.delta);
+      case "debate-participant-delta": {
+        const turn = simultaneous ? turns.get(`${e.data.model_key}|${e.data.round}`) : undefined;
+        if (turn) turn.text += e.data.delta;
+        else write(e.data.delta);
         break;
+      }
       case "debate-participant-end":
-        status("");
+        if (simultaneous) {
+          // Each simultaneous turn is told whole, in the order they finish.
+          const turn = turns.get(`${e.data.model_key}|${e.data.round}`);
+          turns.delete(`${e.data.model_key}|${e.data.round}`);
+          writing.delete(e.data.model);
+          write(`\n${c.cyan(c.bold(`▶ ${e.data.model}`))}\n${turn?.text ?? ""}`);
+          status(writing.size > 0 ? `${roundName(e.data.round)} · ${t("cli.writingAtOnce", { n: writing.size })}` : "");
+        } else status("");
         write(e.data.status === "ok" ? c.dim(`\n   ${t("card.stats", { words: e.data.word_count, seconds: seconds(e.data.latency_ms) })}\n`) : c.red(`\n   ✗ ${e.data.model}: ${e.data.error}\n`));
         break;
       case "debate-vote-result":

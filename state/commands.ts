@@ -6,7 +6,7 @@ export type SlashCommand = (typeof FORMATS)[FormatId]["command"];
 
 /** What a chat message asks for. */
 export type Command =
-  | { kind: "debate"; topic: string; voice: boolean }
+  | { kind: "debate"; topic: string; voice: boolean; options: FormatFlags }
   | { kind: "compare"; question: string }
   | { kind: "deliberation"; mode: DeliberationMode; question: string; options: FormatFlags }
   | { kind: "missing_topic"; command: SlashCommand }
@@ -15,8 +15,8 @@ export type Command =
 
 /** A slash command of the table (any case, after leading whitespace), then whitespace or the end. */
 const COMMAND = new RegExp(String.raw`^\s*\/(${FORMAT_IDS.join("|")})(?=\s|$)([\s\S]*)$`, "i");
-/** One leading `--option` and the whitespace after it. */
-const OPTION = /^(--[a-z][a-z-]*)(?:\s+|$)/i;
+/** One leading `--option`, the word after it (which may be its value), and the whitespace after them. */
+const OPTION = /^(--[a-z][a-z-]*)(?:\s+([^\s-][^\s]*))?(?:\s+|$)/i;
 
 /**
  * Reads a message: a format's command with its topic (and the options written before it), one
@@ -35,25 +35,37 @@ export function parseCommand(sent: string): Command {
   const option = OPTION.exec(topic);
   if (option && Object.keys(FORMATS[format].flags).length === 0) return { kind: "bad_option", command, option: option[1], allowed: [] };
   if (format === "compare") return { kind: "compare", question: topic };
-  if (format === "debatt" || format === "dvoice") return { kind: "debate", topic, voice: format === "dvoice" };
-  return parseDeliberation(format, topic);
+  const parsed = parseOptions(format, topic);
+  if ("kind" in parsed) return parsed;
+  if (format === "debatt" || format === "dvoice") return { kind: "debate", topic: parsed.rest, voice: format === "dvoice", options: parsed.options };
+  return { kind: "deliberation", mode: format, question: parsed.rest, options: parsed.options };
 }
 
-/** A format's leading `--options`, then its question. */
-function parseDeliberation(mode: DeliberationMode, rest: string): Command {
-  const { command, flags } = FORMATS[mode];
+/**
+ * A format's leading options (`--debate`, or an option with its value: `--order simultaneous`),
+ * then its question or topic; a refusal naming an option the format lacks, or a missing topic.
+ */
+function parseOptions(format: DeliberationMode | "debatt" | "dvoice", text: string): { options: FormatFlags; rest: string } | Command {
+  const { command, flags } = FORMATS[format];
   const allowed: Record<string, FormatFlags> = flags;
   let options: FormatFlags = {};
-  let question = rest;
-  for (let m = OPTION.exec(question); m; m = OPTION.exec(question)) {
+  let rest = text;
+  for (let m = OPTION.exec(rest); m; m = OPTION.exec(rest)) {
+    const withValue = m[2] === undefined ? undefined : `${m[1]} ${m[2]}`.toLowerCase();
+    if (withValue !== undefined && withValue in allowed) {
+      options = { ...options, ...allowed[withValue] };
+      rest = rest.slice(m[0].length);
+      continue;
+    }
     const option = m[1].toLowerCase();
-    if (!(option in allowed)) return { kind: "bad_option", command, option: m[1], allowed: Object.keys(allowed) };
+    if (!(option in allowed)) return { kind: "bad_option", command, option: withValue !== undefined && Object.keys(allowed).some((a) => a.startsWith(`${option} `)) ? `${m[1]} ${m[2]}` : m[1], allowed: Object.keys(allowed) };
     options = { ...options, ...allowed[option] };
-    question = question.slice(m[0].length);
+    // A flag without a value: the word after it is the start of the question.
+    rest = rest.slice(m[1].length).trimStart();
   }
-  question = question.trim();
-  if (!question) return { kind: "missing_topic", command };
-  return { kind: "deliberation", mode, question, options };
+  rest = rest.trim();
+  if (!rest) return { kind: "missing_topic", command };
+  return { options, rest };
 }
 
 /**

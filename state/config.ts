@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { ConfigError } from "./errors.js";
-import { FORMATS } from "./formats.js";
+import { DEBATE_ORDERS, FORMATS } from "./formats.js";
 import { defaultRoster, RosterSchema, type ModelAllowlist, type Participant } from "./participants.js";
 import { PriceTableSchema } from "./usage.js";
 
@@ -250,7 +250,8 @@ function providerKeysOf(settings: z.output<typeof SettingsSchema>, env: Record<s
 
 /**
  * The deliberation formats' options when a run sets none: a per-call timeout of 120 s, no
- * anti-anchoring, at most 3 /deep rounds, no second /council round, 90 s for a judge's round 2.
+ * anti-anchoring, at most 3 /deep rounds, no second /council round, 90 s for a judge's round 2,
+ * /debatt's speakers one after another.
  */
 export const DEFAULT_OPTIONS = {
   timeoutMs: 120_000,
@@ -258,6 +259,7 @@ export const DEFAULT_OPTIONS = {
   maxRounds: FORMATS.deep.rounds.default,
   debate: false,
   round2TimeoutMs: 90_000,
+  order: "sequential",
 } as const;
 /** Extra time the whole parallel vote round gets beyond one vote's timeout. */
 const VOTE_ROUND_GRACE_MS = 5_000;
@@ -274,6 +276,8 @@ export function runConfigSchema(settings: RunDefaults) {
     run_id: z.string().optional().describe("The run's id (a new one if unset)"),
     /** Seed for the shuffles; the same seed gives the same speaking orders and labels. */
     seed: z.number().int().optional().describe("Seed for the speaking orders and labels (random if unset)"),
+    /** /debatt, /dvoice: within a round, each speaker in turn (seeing the round so far), or all at once (seeing earlier rounds only). */
+    order: z.enum(DEBATE_ORDERS).default("sequential").describe("/debatt: sequential (each sees the round so far) or simultaneous (all answer at once, seeing earlier rounds)"),
     /** Characters of each earlier answer shown in the context chain. */
     context_chars: z.number().int().min(50).max(20_000).default(600).describe("Characters of each earlier answer shown to later speakers"),
     /** Per-call timeout for an answer, in ms; also the deliberation formats' when the run gives no `timeout_ms`. */
@@ -317,6 +321,8 @@ function runSettingsSchema(settings: RunDefaults) {
       maxRounds: c.mode_config.maxRounds ?? DEFAULT_OPTIONS.maxRounds,
       debate: c.mode_config.debate ?? DEFAULT_OPTIONS.debate,
       round2TimeoutMs: c.mode_config.round2TimeoutMs ?? DEFAULT_OPTIONS.round2TimeoutMs,
+      // /debatt's order (`--order` in the message wins over it).
+      order: c.order,
     },
   }));
 }

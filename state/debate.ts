@@ -90,6 +90,21 @@ export const ROUNDS = [
 /** Rounds 1–3 plus the vote. */
 export const TOTAL_ROUNDS = 4;
 
+/**
+ * What a simultaneous round's turn carries through `Send`: the speaker, its place in the round's
+ * order, and the debate as it stood when the round opened (every earlier round, none of this one).
+ */
+export interface TurnTask {
+  speaker: Participant;
+  round: number;
+  position: number;
+  topic: string;
+  participants: Participant[];
+  responses: Record<number, Record<string, string>>;
+  voice_mode: boolean;
+  debate_id: string | null;
+}
+
 /** What a vote task carries through `Send`: the voter and the debate so far. */
 export interface VoteTask {
   voter: Participant;

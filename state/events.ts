@@ -5,7 +5,7 @@ import { DebateResultsSchema } from "./debate.js";
 import { DebaterTurnSchema, DeepOutputSchema, ModeratorAssessmentSchema } from "./deep.js";
 import { LabelMapSchema, Stage1ResponseSchema, WhoSchema } from "./deliberation.js";
 import { ERROR_CODES, REASON_KEYS } from "./errors.js";
-import { ROUND_TYPES } from "./formats.js";
+import { DEBATE_ORDERS, ROUND_TYPES } from "./formats.js";
 import { DebateVoteResultSchema, DebateWinnerSchema, RevisionResponseSchema, RevisionSummarySchema } from "./revise.js";
 import { TiebreakerResultSchema, VoteRoundResultSchema, VoteWinnerSchema } from "./vote.js";
 
@@ -57,6 +57,8 @@ export const EventSchemas = {
     simulated: z.boolean(),
     /** What the debate is expected to use and cost (added; see `POST /api/v1/estimate`). */
     estimate: UsageSchema.optional(),
+    /** How the speakers take turns within a round (added): `sequential`, or `simultaneous`, where their deltas interleave. */
+    order: z.enum(DEBATE_ORDERS).optional(),
     ...stamp,
   }),
   debate_round_start: z.object({

@@ -7,7 +7,16 @@
 export interface FormatFlags {
   antiAnchoring?: boolean;
   debate?: boolean;
+  /** /debatt, /dvoice: `sequential` (each speaker sees the round so far) or `simultaneous` (all answer at once, seeing earlier rounds only). */
+  order?: DebateOrder;
 }
+
+/** How a debate's speakers take their turns within a round. */
+export const DEBATE_ORDERS = ["sequential", "simultaneous"] as const;
+export type DebateOrder = (typeof DEBATE_ORDERS)[number];
+
+/** The options a debate takes before its topic: `--order simultaneous` and `--order sequential`. */
+const debateFlags = { "--order simultaneous": { order: "simultaneous" }, "--order sequential": { order: "sequential" } } as const satisfies Record<string, FormatFlags>;
 
 /** A debate's rounds, by number (1–4): three of speaking, then the vote. */
 export const ROUND_TYPES = ["introduction", "argument", "deepening", "voting"] as const;
@@ -34,7 +43,7 @@ export interface FormatSpec {
   thread: "chat" | "own";
   /** Whether its conversation takes follow-up questions. */
   multiTurn: boolean;
-  /** Options written before the question (`/council --debate <claim>`) and what each sets. */
+  /** Options written before the question (`/council --debate <claim>`, `/debatt --order simultaneous <topic>`) and what each sets. */
   flags: Record<string, FormatFlags>;
   /** Rounds a request may ask for: the fewest, the default and the most. */
   rounds?: { min: number; default: number; max: number };
@@ -44,8 +53,8 @@ const debate = { min: MIN_PARTICIPANTS, max: MAX_PARTICIPANTS, duplicates: "merg
 
 /** Every format, by its command's name. */
 export const FORMATS = {
-  debatt: { command: "/debatt", takes: "topic", storedMode: "debatt", participants: debate, thread: "chat", multiTurn: true, flags: {} },
-  dvoice: { command: "/dvoice", takes: "topic", storedMode: "dvoice", participants: debate, thread: "chat", multiTurn: true, flags: {} },
+  debatt: { command: "/debatt", takes: "topic", storedMode: "debatt", participants: debate, thread: "chat", multiTurn: true, flags: debateFlags },
+  dvoice: { command: "/dvoice", takes: "topic", storedMode: "dvoice", participants: debate, thread: "chat", multiTurn: true, flags: debateFlags },
   compare: { command: "/compare", takes: "question", storedMode: "compare", participants: debate, thread: "chat", multiTurn: true, flags: {} },
   vote: { command: "/vote", takes: "question", storedMode: "vote", participants: { min: 3, max: 7, duplicates: "merge" }, thread: "own", multiTurn: true, flags: {} },
   // A model named twice is two participants with their own answers and labels; "debate" is the stored name of /revise.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { strictEventSchema } from "../state/events.js";
-import { answerOf } from "./support/fake-model.js";
+import { answerOf, withOverrides } from "./support/fake-model.js";
 import { graphOf, named, runEvents, testDeps } from "./support/harness.js";
 import { streamClientEvents } from "../service/stream.js";
 
@@ -114,6 +114,61 @@ describe("a full 8-participant debate", () => {
     const { deps } = testDeps();
     const events = await runEvents(deps, "  /DVOICE Är klimatet människopåverkat?", { participants: ["call_grok", "call_claude"] });
     expect(named(events, "debate-init")[0]).toMatchObject({ voice_mode: true, topic: "Är klimatet människopåverkat?" });
+  });
+});
+
+describe("a simultaneous debate (--order simultaneous)", () => {
+  it("asks every participant of a round at once, each seeing the earlier rounds and none of this one, and otherwise runs as a debate", async () => {
+    const { deps, models } = testDeps({ script: withOverrides((req) => (req.phase === "turn" ? { text: answerOf(req.participant!.display, req.round ?? 1), latencyMs: 20 } : undefined)) });
+    const events = await runEvents(deps, "/debatt --order simultaneous Bör AI regleras?", { configurable: { seed: 4 } });
+    for (const e of events.filter((x) => x.event !== "done")) expect(strictEventSchema(e.event)!.safeParse(e.data).success, e.event).toBe(true);
+    const init = named(events, "debate-init")[0];
+    expect(init).toMatchObject({ topic: "Bör AI regleras?", order: "simultaneous" });
+    for (const round of [1, 2, 3]) {
+      const inRound = events.filter((e) => e.event.startsWith("debate-participant-") && (e.data as { round: number }).round === round);
+      // All eight start before the first ends: they answer at once.
+      const firstEnd = inRound.findIndex((e) => e.event === "debate-participant-end");
+      expect(inRound.slice(0, firstEnd).filter((e) => e.event === "debate-participant-start")).toHaveLength(8);
+      expect(inRound.filter((e) => e.event === "debate-participant-end").every((e) => (e.data as { status: string }).status === "ok")).toBe(true);
+      // Each saw every earlier round whole and nothing of this one.
+      for (const call of models.callsOf("turn").filter((c) => c.round === round)) {
+        const human = String(call.messages[1].content);
+        for (let earlier = 1; earlier < round; earlier++) expect(human).toContain(`--- Runda ${earlier} ---`);
+        expect(human).not.toContain(`--- Runda ${round}`);
+      }
+    }
+    // The rest is the debate's: 24 turns, the vote, the results with each speaker's words, the synthesis.
+    expect(models.callsOf("turn")).toHaveLength(24);
+    expect(models.callsOf("vote")).toHaveLength(8);
+    const results = named(events, "debate-results")[0];
+    const words = (name: string) => [1, 2, 3].reduce((n, r) => n + answerOf(name, r).split(/\s+/).filter(Boolean).length, 0);
+    for (const name of NAMES) expect(results.word_counts[name]).toBe(words(name));
+    expect(named(events, "debate-round-end").map((r) => r.round)).toEqual([1, 2, 3, 4]);
+    expect(events.at(-2)!.event).toBe("debate-synthesis-complete");
+  });
+
+  it("is also set by the run configuration's order, and a message's --order wins over it", async () => {
+    const order = async (message: string, configured?: string) => {
+      const { deps } = testDeps();
+      const events = await runEvents(deps, message, { configurable: configured ? { order: configured } : {}, participants: ["call_grok", "call_claude"] });
+      return named(events, "debate-init")[0].order;
+    };
+    expect(await order("/debatt X")).toBe("sequential");
+    expect(await order("/debatt X", "simultaneous")).toBe("simultaneous");
+    expect(await order("/debatt --order sequential X", "simultaneous")).toBe("sequential");
+    expect(await order("/dvoice --order simultaneous X")).toBe("simultaneous");
+  });
+
+  it("goes on when a turn fails, and stops with too_few_answers when fewer than two answered a round", async () => {
+    const failing = (who: string[]) => withOverrides((req) => (req.phase === "turn" && who.includes(req.participant!.key) ? { error: new Error("boom") } : undefined));
+    const { deps } = testDeps({ script: failing(["call_grok"]) });
+    const events = await runEvents(deps, "/debatt --order simultaneous X", { participants: ["call_grok", "call_claude", "call_gpt"] });
+    expect(named(events, "debate-participant-end").filter((e) => e.status === "error")).toHaveLength(3);
+    expect(named(events, "debate-results")).toHaveLength(1);
+    const few = testDeps({ script: failing(["call_grok", "call_claude"]) });
+    const stopped = await runEvents(few.deps, "/debatt --order simultaneous X", { participants: ["call_grok", "call_claude", "call_gpt"] });
+    expect(named(stopped, "error")[0]).toMatchObject({ code: "too_few_answers" });
+    expect(named(stopped, "debate-round-start")).toHaveLength(1);
   });
 });
 

@@ -19,10 +19,16 @@ const roster = defaultRoster();
 
 describe("parseCommand", () => {
   it.each([
-    ["/debatt Bör AI regleras?", { kind: "debate", topic: "Bör AI regleras?", voice: false }],
-    ["   /DEBATT   Kärnkraft?  ", { kind: "debate", topic: "Kärnkraft?", voice: false }],
-    ["/Dvoice 気候変動は人為的か？", { kind: "debate", topic: "気候変動は人為的か？", voice: true }],
-    ["/debatt\nmultiline topic", { kind: "debate", topic: "multiline topic", voice: false }],
+    ["/debatt Bör AI regleras?", { kind: "debate", topic: "Bör AI regleras?", voice: false, options: {} }],
+    ["   /DEBATT   Kärnkraft?  ", { kind: "debate", topic: "Kärnkraft?", voice: false, options: {} }],
+    ["/Dvoice 気候変動は人為的か？", { kind: "debate", topic: "気候変動は人為的か？", voice: true, options: {} }],
+    ["/debatt\nmultiline topic", { kind: "debate", topic: "multiline topic", voice: false, options: {} }],
+    ["/debatt --order simultaneous Bör AI regleras?", { kind: "debate", topic: "Bör AI regleras?", voice: false, options: { order: "simultaneous" } }],
+    ["/dvoice --ORDER Sequential X", { kind: "debate", topic: "X", voice: true, options: { order: "sequential" } }],
+    ["/debatt --order fast X", { kind: "bad_option", command: "/debatt", option: "--order fast", allowed: ["--order simultaneous", "--order sequential"] }],
+    ["/debatt --fast X", { kind: "bad_option", command: "/debatt", option: "--fast", allowed: ["--order simultaneous", "--order sequential"] }],
+    ["/debatt --order simultaneous", { kind: "missing_topic", command: "/debatt" }],
+    ["/council --debate Is it so?", { kind: "deliberation", mode: "council", question: "Is it so?", options: { debate: true } }],
     ["/debatt", { kind: "missing_topic", command: "/debatt" }],
     ["/dvoice    ", { kind: "missing_topic", command: "/dvoice" }],
     ["/debattera nu", { kind: "chat", text: "/debattera nu" }],

@@ -102,6 +102,55 @@ describe.each(STORES)("crash recovery on $store: kill -9 mid-debate, restart, re
   }, 60_000);
 });
 
+describe("crash recovery of a simultaneous debate", () => {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+
+  it("asks again only the turns of the round that had not finished when the process died", async () => {
+    // Grok answers at once; the others take their time, so the process dies with theirs in flight.
+    const openai = await startFakeOpenAI((body) => ({ ...debater(body), delayMs: body.model === "x-ai/grok-4" ? 50 : 800 }));
+    cleanups.push(openai.close);
+    const dataDir = mkdtempSync(join(tmpdir(), "debatt-recovery-"));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_PARTICIPANTS: roster, DEBATT_DATA_DIR: dataDir };
+    const first = await startServerProcess(env);
+    cleanups.push(() => void first.child.kill("SIGKILL"));
+    const client = new AbortController();
+    const before: SseEvent[] = [];
+    await readSse(await postChat(first.url, { message: "/debatt --order simultaneous Bör AI regleras?", threadId: "crash-sim" }, { signal: client.signal }), (e) => {
+      before.push(e);
+      if (e.event === "debate-participant-end" && e.data.round === 2) client.abort();
+    }).catch(() => {});
+    // Grok's round-2 turn is done (and saved); the other two are in flight when the process dies.
+    await new Promise((r) => setTimeout(r, 150));
+    first.child.kill("SIGKILL");
+    await first.exited;
+    const doneBefore = before.filter((e) => e.event === "debate-participant-end").map((e) => `${e.data.round}:${e.data.model_key}`);
+    expect(doneBefore).toEqual(expect.arrayContaining(["1:call_grok", "1:call_claude", "1:call_oneseek", "2:call_grok"]));
+    expect(doneBefore).toHaveLength(4);
+    const askedBefore = openai.seen.length;
+
+    const second = await startServerProcess(env);
+    cleanups.push(() => void second.child.kill("SIGKILL"));
+    const res = await fetch(`${second.url}/api/v1/debates/crash-sim/resume`, { method: "POST" });
+    expect(res.status).toBe(200);
+    const { events: after } = await readSse(res);
+    expect(after.at(-1)!.event).toBe("done");
+    // The rest of round 2 (two turns) and round 3 (three): Grok's round-2 turn is not asked again.
+    const doneAfter = after.filter((e) => e.event === "debate-participant-end").map((e) => `${e.data.round}:${e.data.model_key}`);
+    expect(doneAfter.sort()).toEqual(["2:call_claude", "2:call_oneseek", "3:call_claude", "3:call_grok", "3:call_oneseek"]);
+    const grokRound2 = openai.seen.filter((r) => r.body.model === "x-ai/grok-4" && JSON.stringify(r.body.messages).includes("Runda 2 — Argument"));
+    expect(grokRound2).toHaveLength(1);
+    expect(openai.seen.length).toBeGreaterThan(askedBefore);
+    const debateId = String(before.find((e) => e.event === "debate-init")!.data.debate_id);
+    const stored = (await (await fetch(`${second.url}/api/v1/debates/${debateId}`)).json()) as any;
+    expect(stored.status).toBe("complete");
+    expect(stored.result.rounds.map((r: any) => r.answers.length)).toEqual([3, 3, 3]);
+  }, 60_000);
+});
+
 describe("the CLI resumes an interrupted run", () => {
   it("prints how to go on after Ctrl-C, and --resume finishes the debate from its last saved step", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "debatt-cli-"));

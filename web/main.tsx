@@ -201,7 +201,7 @@ function Hint() {
   const command = (name: string, arg: "topic" | "question" | "claim", options = "") => <code>{`/${name} ${options}<${t(`composer.${arg}`)}>`}</code>;
   const parts = t("composer.hint").split(/(\{\w+\})/);
   const commands: Record<string, preact.JSX.Element> = {
-    "{debatt}": command("debatt", "topic"),
+    "{debatt}": command("debatt", "topic", "[--order simultaneous] "),
     "{dvoice}": command("dvoice", "topic"),
     "{compare}": command("compare", "question"),
     "{vote}": command("vote", "question"),

@@ -35,6 +35,7 @@ export function makeDebateDomainPlanner(deps: NodeDeps) {
       voice_mode: state.voice_mode,
       debate_id: debateId,
       simulated: deps.models.simulated,
+      order: state.options.order,
       estimate: estimateRun(state.voice_mode ? "dvoice" : "debatt", participants, estimateInputsOf(topic, ctx.run, deps), deps.prices),
     });
     return {

@@ -39,7 +39,7 @@ export function makeResolveIntent(deps: NodeDeps) {
     const command = parseCommand(text);
     switch (command.kind) {
       case "debate":
-        return { ...base, route: "debate", voice_mode: command.voice, debate_topic: command.topic };
+        return { ...base, route: "debate", voice_mode: command.voice, debate_topic: command.topic, options: { ...ctx.run.options, ...command.options } };
       case "compare":
         return { ...base, route: "compare", question: command.question };
       case "deliberation":

@@ -1,0 +1,24 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { NodeDeps } from "../../ports/node-deps.js";
+import { ROUNDS, type TurnTask } from "../../state/debate.js";
+import type { StateUpdate } from "../../state/graph-state.js";
+import { runTurn, speakTurn } from "./lib/turn.js";
+import type { VoiceRuns } from "./lib/voice-runs.js";
+
+/**
+ * debate_turn: one participant's turn in a simultaneous round, run at once for every participant
+ * through `Send`. Each sees the topic and every earlier round, not this one. Its answer and turn
+ * are merged into the state; the round executor closes the round when all are in. A checkpointed
+ * run resumed mid-round asks only the turns that had not finished.
+ */
+export function makeDebateTurn(deps: NodeDeps, voice: VoiceRuns) {
+  return async function debateTurn(task: TurnTask, config: LangGraphRunnableConfig): Promise<StateUpdate> {
+    const ctx = await deps.context(config);
+    const { speaker, round } = task;
+    const state = { debate_topic: task.topic, debate_participants: task.participants, debate_round_responses: task.responses };
+    const { turn, text } = await runTurn(deps, ctx, config, state, speaker, round, task.position, ROUNDS[round - 1].words);
+    // /dvoice: spoken in the order the answers finish.
+    await speakTurn(voice, { voice_mode: task.voice_mode, debate_id: task.debate_id, debate_topic: task.topic }, config, ctx, speaker, round, turn, text);
+    return { debate_turns: [turn], ...(turn.status === "ok" ? { debate_round_responses: { [round]: { [speaker.display]: text } } } : {}) };
+  };
+}

@@ -1,0 +1,76 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { emit } from "../../../ports/emit.js";
+import type { NodeDeps, RunContext } from "../../../ports/node-deps.js";
+import type { Turn } from "../../../state/debate.js";
+import type { State } from "../../../state/graph-state.js";
+import type { Participant } from "../../../state/participants.js";
+import { countWords, preview } from "../../../state/text.js";
+import { usageOfAnswer } from "../../../state/usage.js";
+import { DeltaCoalescer } from "../../shared/delta-coalescer.js";
+import { answerOrFailure, streamMessage } from "../../shared/model-call.js";
+import { buildContextChain } from "./context-chain.js";
+import { researchForTurn } from "./oneseek-research.js";
+import { participantMessages } from "./participant-prompts.js";
+import type { VoiceRuns } from "./voice-runs.js";
+
+/** What a turn needs of the debate: its topic, its participants, and the answers so far. */
+export type TurnState = Pick<State, "debate_topic" | "debate_participants" | "debate_round_responses">;
+
+/** One participant's turn: start event, streamed answer (deltas), end event. Never throws for a model failure. */
+export async function runTurn(
+  deps: NodeDeps,
+  ctx: RunContext,
+  config: LangGraphRunnableConfig,
+  state: TurnState,
+  p: Participant,
+  round: number,
+  position: number,
+  words: number,
+): Promise<{ turn: Turn; text: string }> {
+  const who = { model: p.display, model_key: p.key, round };
+  emit(config, "debate_participant_start", { ...who, position });
+  const started = performance.now();
+  const topic = state.debate_topic ?? "";
+  const coalescer = new DeltaCoalescer((delta) => emit(config, "debate_participant_delta", { ...who, delta }), ctx.coalesceMs);
+  const { text, error, answer } = await answerOrFailure(ctx.run.responseTimeoutMs, config.signal, coalescer, async (signal, onDelta) => {
+    const context = buildContextChain(topic, round, state.debate_round_responses, ctx.run.contextChars);
+    const research = p.oneseek ? await researchForTurn(deps, ctx, { oneseek: p, topic, round, context, date: ctx.today(), signal }) : null;
+    const messages = participantMessages(ctx, {
+      participant: p,
+      participants: state.debate_participants,
+      round,
+      topic,
+      context,
+      wordLimit: words,
+      research,
+    });
+    const model = deps.models.create({ phase: "turn", participant: p, round, topic, maxTokens: ctx.run.maxResponseTokens });
+    return streamMessage(model, messages, signal, onDelta);
+  });
+  const latency = Math.round(performance.now() - started);
+  const usage = answer && usageOfAnswer(p.model, answer, ctx.prices);
+  const ok = error === undefined;
+  if (!ok) ctx.log(`${p.display} failed in round ${round}: ${error}`);
+  // A failed turn keeps what it streamed before it failed (the person has seen it): its words count.
+  const word_count = countWords(text);
+  emit(config, "debate_participant_end", {
+    ...who,
+    position,
+    word_count,
+    latency_ms: latency,
+    response_preview: preview(text),
+    status: ok ? "ok" : "error",
+    ...(ok ? {} : { error }),
+    ...(usage ? { usage } : {}),
+  });
+  const turn: Turn = { round, position, key: p.key, display: p.display, status: ok ? "ok" : "error", word_count, latency_ms: latency, ...(ok ? {} : { error, partial_text: text }) };
+  return { turn, text };
+}
+
+/** /dvoice: an answered turn is spoken in the background while the debate goes on. */
+export async function speakTurn(voice: VoiceRuns, state: Pick<State, "voice_mode" | "debate_id" | "debate_topic">, config: LangGraphRunnableConfig, ctx: RunContext, speaker: Participant, round: number, turn: Turn, text: string): Promise<void> {
+  if (!state.voice_mode || turn.status !== "ok") return;
+  const queue = await voice.queueFor(state.debate_id ?? "", state.debate_topic ?? "", config, ctx.log);
+  if (queue) queue.enqueue(speaker, round, text);
+  else emit(config, "debate_voice_error", { model: speaker.display, round, error: "no speech provider is configured" });
+}
