@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ClientEvent } from "../state/events.js";
-import { emptyArena, progress, reduce, splitSynthesis } from "../web/arena-state.js";
+import { emptyArena, progress, reduce, splitSynthesis, type ArenaState } from "../web/arena-state.js";
 import { runEvents, testDeps } from "./support/harness.js";
 
 describe("the arena's state", () => {
@@ -24,7 +24,27 @@ describe("the arena's state", () => {
     // Progress only ever grows, and a speaker is marked while it speaks.
     const ps = states.map(progress);
     expect(ps.every((p, i) => i === 0 || p >= ps[i - 1])).toBe(true);
-    expect(states.some((x) => x.speaking === "Claude")).toBe(true);
+    expect(states.some((x) => x.speaking.length === 1 && x.speaking[0] === "Claude")).toBe(true);
+    expect(states.every((x) => x.speaking.length <= 1)).toBe(true);
+  });
+
+  it("marks every participant writing at once in a simultaneous round, each until its turn ends", () => {
+    const who = (model: string) => ({ model, model_key: `call_${model.toLowerCase()}`, round: 1 });
+    const events = [
+      { event: "debate-init", data: { participants: [{ key: "call_a", display: "A" }, { key: "call_b", display: "B" }], topic: "T", total_rounds: 4, voice_mode: false, debate_id: "d", simulated: false, order: "simultaneous" } },
+      { event: "debate-round-start", data: { round: 1, type: "introduction", order: ["A", "B"] } },
+      { event: "debate-participant-start", data: { ...who("A"), position: 1 } },
+      { event: "debate-participant-start", data: { ...who("B"), position: 2 } },
+      { event: "debate-participant-delta", data: { ...who("B"), delta: "b1 " } },
+      { event: "debate-participant-delta", data: { ...who("A"), delta: "a1 " } },
+      { event: "debate-participant-delta", data: { ...who("B"), delta: "b2" } },
+      { event: "debate-participant-end", data: { ...who("B"), position: 2, word_count: 2, latency_ms: 5, response_preview: "", status: "ok" } },
+    ] as ClientEvent[];
+    const states = events.reduce<ArenaState[]>((all, e) => [...all, reduce(all.at(-1) ?? emptyArena(), e)], []);
+    expect(states[3].speaking).toEqual(["A", "B"]);
+    const last = states.at(-1)!;
+    expect(last.speaking).toEqual(["A"]);
+    expect([last.cards.call_a.rounds[1].text, last.cards.call_b.rounds[1].text]).toEqual(["a1 ", "b1 b2"]);
   });
 
   it("waits for the whole arena-data block before parsing it", () => {

@@ -752,4 +752,15 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     await page.getByText("Hjälper det att överlägga?").waitFor();
     expect(errors).toEqual([]);
   }, 60_000);
+
+  it("fills every card at once in a simultaneous /debatt, and ends with the vote and the synthesis", async () => {
+    const { page, errors } = await open({ SIMULATED_LATENCY_MS: "200", SIMULATED_CHUNK_DELAY_MS: "15" }, undefined, "en-US");
+    await ask(page, "/debatt --order simultaneous Should cities ban cars?");
+    // Several participants write at the same time.
+    await page.waitForFunction(() => document.querySelectorAll(".card.speaking").length >= 4, undefined, { timeout: 30_000 });
+    await page.locator(".synthesis").first().waitFor({ timeout: 60_000 });
+    await page.locator("button.stop").waitFor({ state: "detached", timeout: 60_000 });
+    expect(await page.locator(".card.speaking").count()).toBe(0);
+    expect(errors).toEqual([]);
+  }, 90_000);
 });

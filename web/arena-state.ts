@@ -39,8 +39,8 @@ export interface ArenaState {
   round: number;
   /** Rounds that have ended. */
   roundsDone: number[];
-  /** Display name of the participant speaking now. */
-  speaking?: string;
+  /** Display names of the participants writing now (several at once in a simultaneous round). */
+  speaking: string[];
   votes: EventPayload<"debate_vote_result">[];
   results?: EventPayload<"debate_results">;
   /** Synthesis markdown, without the arena-data block. */
@@ -65,6 +65,7 @@ export const emptyArena = (): ArenaState => ({
   cards: {},
   round: 0,
   roundsDone: [],
+  speaking: [],
   votes: [],
   synthesis: "",
   chat: "",
@@ -126,9 +127,9 @@ export function reduce(s: ArenaState, e: ClientEvent): ArenaState {
     case "debate-round-start":
       return { ...s, round: e.data.round };
     case "debate-round-end":
-      return { ...s, roundsDone: [...new Set([...s.roundsDone, e.data.round as number])], speaking: undefined };
+      return { ...s, roundsDone: [...new Set([...s.roundsDone, e.data.round as number])], speaking: [] };
     case "debate-participant-start":
-      return { ...withRound(e.data.model_key, e.data.round, { text: "", status: "speaking" }), speaking: e.data.model };
+      return { ...withRound(e.data.model_key, e.data.round, { text: "", status: "speaking" }), speaking: [...s.speaking.filter((n) => n !== e.data.model), e.data.model] };
     case "debate-participant-delta": {
       const c = card(e.data.model_key);
       return withRound(e.data.model_key, e.data.round, { text: (c?.rounds[e.data.round]?.text ?? "") + e.data.delta });
@@ -136,7 +137,7 @@ export function reduce(s: ArenaState, e: ClientEvent): ArenaState {
     case "debate-participant-end":
       return {
         ...withRound(e.data.model_key, e.data.round, { status: e.data.status, wordCount: e.data.word_count, latencyMs: e.data.latency_ms, error: e.data.error }),
-        speaking: s.speaking === e.data.model ? undefined : s.speaking,
+        speaking: s.speaking.filter((n) => n !== e.data.model),
       };
     case "debate-vote-result":
       return { ...s, votes: [...s.votes, e.data] };
@@ -172,7 +173,7 @@ export function reduce(s: ArenaState, e: ClientEvent): ArenaState {
     case "usage":
       return { ...s, usage: e.data };
     case "done":
-      return { ...s, done: true, speaking: undefined };
+      return { ...s, done: true, speaking: [] };
     default: {
       // The deliberation formats keep their own state; their start events carry `simulated`.
       const simulated = "simulated" in e.data && typeof e.data.simulated === "boolean" ? e.data.simulated : s.simulated;

@@ -74,7 +74,7 @@ export function Arena({ s, voiceSpeaker }: { s: ArenaState; voiceSpeaker?: strin
       </div>
       <div class="cards">
         {s.participants.map((p) => (
-          <ParticipantCard card={s.cards[p.key]} round={shownRound} speaking={s.speaking === p.display} heard={voiceSpeaker === p.display} cost={s.usage && costOf(t, s.usage, p.display)} />
+          <ParticipantCard card={s.cards[p.key]} round={shownRound} speaking={s.speaking.includes(p.display)} heard={voiceSpeaker === p.display} cost={s.usage && costOf(t, s.usage, p.display)} />
         ))}
       </div>
       {(s.votes.length > 0 || s.results) && <Votes s={s} />}
