@@ -2,6 +2,7 @@ import { END, Send } from "@langchain/langgraph";
 import type { TurnTask, VoteTask } from "../state/debate.js";
 import type { DeliberationMode } from "../state/formats.js";
 import type { State } from "../state/graph-state.js";
+import { truncate } from "../state/text.js";
 
 /** Spoken rounds before the vote. */
 const SPOKEN_ROUNDS = 3;
@@ -51,10 +52,15 @@ export function routeAfterTurn(state: State): "debate_round_executor" | "debate_
         voter,
         participants: state.debate_participants,
         topic: state.debate_topic ?? "",
-        context: state.debate_vote_context ?? "",
+        debate: { orders: state.debate_round_order, responses: shortened(state.debate_round_responses, state.debate_context_chars), simultaneous: state.options.order === "simultaneous" },
         deadline: state.debate_vote_deadline ?? Date.now(),
       } satisfies VoteTask),
   );
+}
+
+/** The answers as voters are shown them, cut to `chars` (so each vote task carries only that). */
+function shortened(responses: Record<number, Record<string, string>>, chars: number): Record<number, Record<string, string>> {
+  return Object.fromEntries(Object.entries(responses).map(([round, answers]) => [round, Object.fromEntries(Object.entries(answers).map(([name, text]) => [name, truncate(text, chars)]))]));
 }
 
 /** After the synthesis (or a debate that ended early): /dvoice finishes its audio, /debatt ends. */

@@ -1,4 +1,5 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { ChatOpenAI } from "@langchain/openai";
 import type { ModelFactory, ModelPhase, ModelRequest } from "../ports/models.js";
 import { ANSWERED_BY } from "../state/usage.js";
@@ -119,6 +120,24 @@ interface CallOptions {
   callbacks?: unknown[];
 }
 
+/** Anthropic's models, as OpenRouter names them (`anthropic/claude-…`), or any id naming Claude. */
+const ANTHROPIC = /^anthropic\/|claude/i;
+
+/**
+ * The messages of a call to `model` with a prompt-cache breakpoint where the provider needs one:
+ * Anthropic's models (behind OpenRouter, which passes `cache_control` on) cache a prompt prefix
+ * only up to a marked block, so the last message is marked, and the next call of the same
+ * conversation, which begins with all of this one, reads it from the cache. Other providers cache
+ * a repeated prefix by themselves; their messages are left as they are.
+ */
+export function withCacheBreakpoint(model: string, input: unknown): unknown {
+  if (!ANTHROPIC.test(model) || !Array.isArray(input) || input.length === 0) return input;
+  const last = input.at(-1) as BaseMessage;
+  if (!HumanMessage.isInstance(last) || typeof last.content !== "string") return input;
+  const marked = new HumanMessage({ content: [{ type: "text", text: last.content, cache_control: { type: "ephemeral" } }] });
+  return [...input.slice(0, -1), marked];
+}
+
 /** A call: the model's `invoke`, with its input and options. */
 type Invoke = (input: unknown, options?: CallOptions) => Promise<unknown>;
 
@@ -146,7 +165,7 @@ function guarded<T extends object>(model: T, name: string, endpoint: Endpoint, r
           const call = (target as unknown as { invoke: Invoke }).invoke.bind(target);
           for (let attempt = 0; ; attempt++) {
             try {
-              return await call(input, watched);
+              return await call(withCacheBreakpoint(name, input), watched);
             } catch (raw) {
               const err = providerError(raw, name, endpoint);
               const status = (raw as ClientError).status;

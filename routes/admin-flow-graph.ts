@@ -44,6 +44,7 @@ const ROUND_LABELS: Record<string, string> = { introduction: "Introduktion", arg
 const LABELS: Record<string, string> = {
   debate_domain_planner: "Debate Domain Planner",
   debate_round_executor: "Debate Round Executor",
+  debate_turn: "Simultaneous Turns (parallel)",
   debate_oneseek_agent: "OneSeek Debate Agent",
   [`debate_round_${TOTAL_ROUNDS}_voting`]: `Runda ${TOTAL_ROUNDS}: Röstning`,
   debate_convergence: "Debate Convergence",
@@ -86,6 +87,7 @@ const LABELS: Record<string, string> = {
 const POSITIONS: Record<string, { x: number; y: number }> = {
   debate_domain_planner: { x: 240, y: 1920 },
   debate_round_executor: { x: 800, y: 1920 },
+  debate_turn: { x: 1080, y: 1920 },
   debate_round_1: { x: 800, y: 2080 },
   debate_round_2: { x: 1080, y: 2080 },
   debate_round_3: { x: 1360, y: 2080 },
@@ -107,6 +109,8 @@ const LOOP_LABELS: Record<string, string> = { "deep_moderate→deep_argue": "nä
 const VOTE_NODE = "debate_vote";
 const VOTING = `debate_round_${TOTAL_ROUNDS}_voting`;
 const VOICE_NODE = "debate_voice_pipeline";
+/** The node that runs a simultaneous round's turns, one task per participant. */
+const TURN_NODE = "debate_turn";
 
 /**
  * Derives the debate's pipeline view from the compiled graph, so it cannot drift from the code:
@@ -136,6 +140,9 @@ export async function flowGraph(graph: DebattGraph): Promise<FlowGraph> {
       // The loop edge: one participant turn per step, round after round.
       rounds.forEach((r, i) => edges.push({ source: e.source, target: r, label: `runda ${i + 1}` }));
       rounds.slice(1).forEach((r, i) => edges.push({ source: rounds[i], target: r }));
+    } else if (e.target === TURN_NODE) {
+      // A simultaneous debate's rounds: every participant's turn at once, back to the executor.
+      edges.push({ source: e.source, target: TURN_NODE, label: "--order simultaneous ×N", conditional: true });
     } else if (e.target === VOTE_NODE) {
       edges.push({ source: rounds[rounds.length - 1], target: VOTING });
     } else {

@@ -110,8 +110,8 @@ export interface VoteTask {
   voter: Participant;
   participants: Participant[];
   topic: string;
-  /** The context chain after round 3, the same for every voter (built once, not sent 8 times). */
-  context: string;
+  /** The debate as voters see it: every answer already cut to the context's length (so each task carries only what its prompt shows), each round's order. */
+  debate: { orders: Record<number, string[]>; responses: Record<number, Record<string, string>>; simultaneous: boolean };
   /** Epoch ms by which the whole vote round must be done. */
   deadline: number;
 }

@@ -57,11 +57,8 @@ export const GraphState = Annotation.Root({
   debate_word_counts: replace<Record<string, number>>(() => ({})),
   /** Status life cycle: initializing → round_1 → … → complete (or error). */
   debate_status: replace<DebateStatus | null>(() => null),
-  /**
-   * What every voter is shown: the context chain after round 3 (built once for all vote tasks).
-   * Kept as a write, like the answers it repeats, not in every later checkpoint.
-   */
-  debate_vote_context: accumulated<string | null>((_old, context) => context, () => null),
+  /** Characters of another participant's answer a speaker or voter is shown (the run's `context_chars`). */
+  debate_context_chars: replace<number>(() => 600),
   /** Epoch ms by which the whole vote round must have finished. */
   debate_vote_deadline: replace<number | null>(() => null),
   /** Computed vote results and the model's convergence analysis. */

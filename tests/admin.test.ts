@@ -75,7 +75,7 @@ describe("admin prompts", () => {
     expect(put.status).toBe(200);
     expect(await put.json()).toMatchObject({ key: KEY, override: text, effective: text });
     await (await fetch(`${server.url}/api/v1/chat/stream`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: "/debatt X", participants: ["call_grok", "call_claude"] }) })).text();
-    expect(String(models.callsOf("turn", "call_grok")[1].messages[1].content)).toMatch(/^OVERRIDDEN ROUND TWO /);
+    expect(String(models.callsOf("turn", "call_grok")[1].messages.at(-1)!.content)).toMatch(/^OVERRIDDEN ROUND TWO /);
 
     const del = await call("DELETE", `/prompts/${KEY}`);
     const reverted = await del.json();
@@ -137,8 +137,11 @@ describe("admin flow graph", () => {
     ]);
     expect(debate).toEqual(
       ["debate_convergence", "debate_domain_planner", "debate_oneseek_agent", "debate_round_1", "debate_round_2", "debate_round_3",
-        "debate_round_4_voting", "debate_round_executor", "debate_synthesizer", "debate_voice_pipeline"].map((id) => `node:${id}`),
+        "debate_round_4_voting", "debate_round_executor", "debate_synthesizer", "debate_turn", "debate_voice_pipeline"].map((id) => `node:${id}`),
     );
+    // A simultaneous debate's round: every turn at once, then back to the executor.
+    expect(edge("debate_round_executor", "debate_turn")).toMatchObject({ label: "--order simultaneous ×N", conditional: true });
+    expect(edge("debate_turn", "debate_round_executor")).toBeDefined();
     const inStage = (stage: string) => flow.nodes.filter((n: any) => n.stage === stage).map((n: any) => n.id).sort();
     expect(inStage("compare")).toEqual(["node:compare_answer", "node:compare_complete", "node:compare_planner"]);
     expect(inStage("vote")).toEqual(
@@ -156,7 +159,7 @@ describe("admin flow graph", () => {
     expect(edge("vote_anonymize", "vote:deliberation_ballot")).toMatchObject({ conditional: true, label: "×N" });
     expect(edge("vote_tally", "vote_tiebreak")).toMatchObject({ conditional: true, label: "oavgjort" });
     expect(edge("vote_declare_winner", "vote:deliberation_title")).toBeDefined();
-    expect(debateEdges).toHaveLength(12);
+    expect(debateEdges).toHaveLength(14);
     expect(edge("compare_planner", "compare_answer")).toMatchObject({ conditional: true });
     expect(edge("compare_answer", "compare_complete")).toBeDefined();
     for (const [s, t] of [

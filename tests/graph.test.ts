@@ -74,24 +74,45 @@ describe("a full 8-participant debate", () => {
     expect(await orders(8)).not.toEqual(a);
   });
 
-  it("gives each speaker the context chain: earlier rounds and this round so far, truncated", async () => {
+  it("gives each speaker its debate as one conversation: per round what it had not seen yet, then the round's instruction; every answer truncated", async () => {
     const { deps, models } = testDeps();
     const events = await runEvents(deps, "/debatt Topic", { configurable: { seed: 3, context_chars: 60 } });
-    const round3 = named(events, "debate-round-start")[2].order as string[];
+    const order = (round: number) => named(events, "debate-round-start")[round - 1].order as string[];
     const lastKey = named(events, "debate-participant-end").filter((e) => e.round === 3).at(-1)!.model_key;
+    const lastName = order(3).at(-1)!;
     const last = models.callsOf("turn", lastKey).find((c) => c.round === 3)!;
-    const human = String(last.messages[1].content);
-    expect(human).toContain("Debattämne: Topic");
-    expect(human).toContain("--- Runda 1 ---");
-    expect(human).toContain("--- Runda 2 ---");
-    expect(human).toContain("--- Runda 3 (hittills) ---");
-    // Everyone who spoke before the last speaker in round 3 is in the chain, cut to 60 characters.
-    for (const name of round3.slice(0, -1)) expect(human).toContain(`[${name}]: ${answerOf(name, 3).slice(0, 60)}…`);
-    expect(human).not.toContain(answerOf(round3[0], 3));
+    // The system prompt, then one user message per round.
+    expect(last.messages.map((m) => m._getType())).toEqual(["system", "human", "human", "human"]);
+    const shown = last.messages.slice(1).map((m) => String(m.content)).join("\n");
+    expect(shown.startsWith("Debattämne: Topic")).toBe(true);
+    // Every answer given before its turn, its own too, once, cut to 60 characters: all of rounds 1 and 2, round 3 before it.
+    for (const round of [1, 2, 3]) {
+      for (const name of NAMES) {
+        const seen = round < 3 || order(3).indexOf(name) < order(3).indexOf(lastName);
+        expect(shown.split(`[${name}]: ${answerOf(name, round).slice(0, 60)}…`).length - 1, `${name} round ${round}`).toBe(seen ? 1 : 0);
+      }
+    }
+    expect(String(last.messages[3].content)).toContain("Runda 3 — Fördjupning");
     // The first speaker of round 1 sees only the topic.
     const firstKey = named(events, "debate-participant-start")[0].model_key;
     const first = models.callsOf("turn", firstKey).find((c) => c.round === 1)!;
-    expect(String(first.messages[1].content)).not.toContain("Runda 1 (hittills)");
+    expect(String(first.messages[1].content)).not.toContain("--- Runda 1 ---");
+  });
+
+  it.each(["sequential", "simultaneous"])("lays out a participant's calls (%s) so that each begins with the one before, unchanged: a provider's cached prefix", async (order) => {
+    const { deps, models } = testDeps();
+    await runEvents(deps, "/debatt Topic", { configurable: { seed: 5, order } });
+    const serialized = (messages: { _getType(): string; content: unknown }[]) => messages.map((m) => `${m._getType()}:${String(m.content)}`);
+    for (const key of ["call_grok", "call_qwen", "call_oneseek"]) {
+      const calls = [...models.callsOf("turn", key).sort((a, b) => a.round! - b.round!), ...models.callsOf("vote", key)];
+      expect(calls).toHaveLength(4);
+      for (let k = 1; k < calls.length; k++) {
+        const before = serialized(calls[k - 1].messages);
+        const now = serialized(calls[k].messages);
+        expect(now.slice(0, before.length), `${key}: call ${k + 1}`).toEqual(before);
+        expect(now).toHaveLength(before.length + 1);
+      }
+    }
   });
 
   it("runs a requested subset of participants", async () => {
@@ -130,11 +151,11 @@ describe("a simultaneous debate (--order simultaneous)", () => {
       const firstEnd = inRound.findIndex((e) => e.event === "debate-participant-end");
       expect(inRound.slice(0, firstEnd).filter((e) => e.event === "debate-participant-start")).toHaveLength(8);
       expect(inRound.filter((e) => e.event === "debate-participant-end").every((e) => (e.data as { status: string }).status === "ok")).toBe(true);
-      // Each saw every earlier round whole and nothing of this one.
+      // Each saw the earlier rounds (round 1: only the topic) and nothing of this one.
       for (const call of models.callsOf("turn").filter((c) => c.round === round)) {
-        const human = String(call.messages[1].content);
-        for (let earlier = 1; earlier < round; earlier++) expect(human).toContain(`--- Runda ${earlier} ---`);
-        expect(human).not.toContain(`--- Runda ${round}`);
+        const shown = call.messages.filter((m) => m._getType() === "human").map((m) => String(m.content)).join("\n");
+        for (let earlier = 1; earlier < round; earlier++) expect(shown).toContain(`--- Runda ${earlier} ---`);
+        expect(shown).not.toContain(`--- Runda ${round} ---`);
       }
     }
     // The rest is the debate's: 24 turns, the vote, the results with each speaker's words, the synthesis.

@@ -84,7 +84,9 @@ describe("the prompt registry", () => {
       configurable: { prompt_overrides: { "debate.domain_planner.system": "You are {participant}. RUN OVERRIDE" } },
     });
     const grok = models.callsOf("turn", "call_grok");
-    expect(String(grok[1].messages[1].content)).toMatch(/^STORED ROUND TWO Debattämne: X/);
+    // Round 2's prompt is the last message of Grok's conversation; the topic opened its first.
+    expect(String(grok[1].messages.at(-1)!.content)).toMatch(/^STORED ROUND TWO --- Runda [12] ---/);
+    expect(String(grok[1].messages[1].content)).toMatch(/^Debattämne: X/);
     expect(String(grok[0].messages[0].content)).toBe("You are Grok. RUN OVERRIDE");
   });
 

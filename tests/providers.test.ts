@@ -1,7 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { HumanMessage, type AIMessage } from "@langchain/core/messages";
+import { HumanMessage, SystemMessage, type AIMessage } from "@langchain/core/messages";
 import { afterEach, describe, expect, it } from "vitest";
 import { streamMessage } from "../nodes/shared/model-call.js";
 import { endpointOf, OpenAIModelFactory, shownUrl } from "../providers/openai.js";
@@ -41,7 +41,8 @@ describe("an OpenAI-compatible endpoint and Tavily", () => {
     expect(events.filter((e) => e.event === "debate-participant-end").every((e) => e.data.status === "ok")).toBe(true);
     expect(events.find((e) => e.event === "debate-results")!.data).toMatchObject({ total_votes: 3, invalid_votes: 0 });
     // Turns stream with the participant's model id and the 800-token budget.
-    const turns = openai.seen.filter((r) => r.body.stream && String(r.body.messages.at(-1).content).includes("Runda 1 — Introduktion"));
+    const text = (m: { content: unknown }) => (typeof m.content === "string" ? m.content : (m.content as { text: string }[]).map((p) => p.text).join(""));
+    const turns = openai.seen.filter((r) => r.body.stream && r.body.messages.some((m: { content: unknown }) => text(m).includes("Runda 1 — Introduktion")) && !r.body.messages.some((m: { content: unknown }) => text(m).includes("Runda 2")));
     expect(turns.map((r) => r.body.model).sort()).toEqual(["anthropic/claude-sonnet-4.5", "internal/oneseek", "x-ai/grok-4"]);
     expect(turns.every((r) => r.body.max_tokens === 800 || r.body.max_completion_tokens === 800)).toBe(true);
     // Research: two queries searched in parallel with ≤3 results, the critic kept 0 and 2, cut to 300 characters.
@@ -50,9 +51,12 @@ describe("an OpenAI-compatible endpoint and Tavily", () => {
     const oneseekTurn = turns.find((r) => r.body.model === "internal/oneseek")!;
     const system = oneseekTurn.body.messages[0].content as string;
     expect(system).toContain(`Dagens datum är ${new Date().toISOString().slice(0, 10)}`);
-    expect(system).toContain("[Tavily Result] Result 0 for ai act status: fact 0");
-    expect(system).not.toContain("Result 1 for ai act status");
-    const line = system.split("\n").find((l) => l.startsWith("[Tavily Result] Result 0"))!;
+    // The research follows the round's instruction, the turn's last message (so the next call's prefix is the same without it).
+    const research = text(oneseekTurn.body.messages.at(-1));
+    expect(text(oneseekTurn.body.messages.at(-2))).toContain("Runda 1 — Introduktion");
+    expect(research).toContain("[Tavily Result] Result 0 for ai act status: fact 0");
+    expect(research).not.toContain("Result 1 for ai act status");
+    const line = research.split("\n").find((l) => l.startsWith("[Tavily Result] Result 0"))!;
     expect(line.length).toBeLessThanOrEqual("[Tavily Result] Result 0 for ai act status: ".length + 300);
     expect(events.at(-1)!.event).toBe("done");
   });
@@ -113,6 +117,28 @@ describe("what a call to an OpenAI-compatible endpoint used", () => {
     cleanups.push(plain.close);
     const other = new OpenAIModelFactory(loadSettings({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: plain.baseURL })).create({ phase: "answer", participant: defaultRoster()[1] });
     expect(callTokensOf(await streamMessage(other, [new HumanMessage("x")], new AbortController().signal, () => {}))).toEqual({ input_tokens: 120, output_tokens: 30, cached_tokens: 100 });
+  });
+});
+
+describe("a provider's prompt cache", () => {
+  it("marks the last message of a call to an Anthropic model with a cache_control breakpoint, and leaves other models' calls as they are", async () => {
+    const openai = await startFakeOpenAI(() => ({ text: "ok" }));
+    cleanups.push(openai.close);
+    const models = new OpenAIModelFactory(loadSettings({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL }));
+    const [grok, claude] = defaultRoster();
+    expect(claude.model).toMatch(/^anthropic\//);
+    const messages = [new SystemMessage("You debate."), new HumanMessage("The debate so far, then the round's instruction.")];
+    await streamMessage(models.create({ phase: "turn", participant: claude }), messages, new AbortController().signal, () => {});
+    await streamMessage(models.create({ phase: "turn", participant: grok }), messages, new AbortController().signal, () => {});
+    const [toClaude, toGrok] = openai.seen.map((r) => r.body.messages);
+    expect(toClaude).toEqual([
+      { role: "system", content: "You debate." },
+      { role: "user", content: [{ type: "text", text: "The debate so far, then the round's instruction.", cache_control: { type: "ephemeral" } }] },
+    ]);
+    expect(toGrok).toEqual([
+      { role: "system", content: "You debate." },
+      { role: "user", content: "The debate so far, then the round's instruction." },
+    ]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { HumanMessage, SystemMessage } from "@langchain/core/messages";
+import { HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../../ports/emit.js";
 import type { NodeDeps, RunContext } from "../../ports/node-deps.js";
@@ -41,14 +41,15 @@ export function makeDebateConvergence(deps: NodeDeps) {
 
 async function analyse(deps: NodeDeps, ctx: RunContext, config: LangGraphRunnableConfig, state: State, results: DebateResults): Promise<ConvergenceAnalysis> {
   const topic = state.debate_topic ?? "";
-  const system = ctx.prompts.render("debate.convergence.system", {
+  const instructions = ctx.prompts.render("debate.convergence.system", {
     topic,
     winner: results.winner,
     vote_counts: JSON.stringify(results.vote_counts),
   });
   const raw = await withTimeout(ctx.run.responseTimeoutMs, config.signal, (signal) => {
     const model = deps.models.create({ phase: "convergence", topic });
-    return invokeText(model, [new SystemMessage(system), new HumanMessage(buildTranscript(topic, state.debate_round_responses))], signal);
+    // The transcript first and the instructions last: the synthesis sends the same transcript first, so its call repeats this one's prompt from the start (a provider's cached prefix).
+    return invokeText(model, [new HumanMessage(buildTranscript(topic, state.debate_round_responses)), new HumanMessage(instructions)], signal);
   });
   const parsed = parseConvergence(raw);
   if (!parsed.ok) throw new Error(parsed.reason);

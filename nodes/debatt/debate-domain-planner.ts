@@ -51,7 +51,7 @@ export function makeDebateDomainPlanner(deps: NodeDeps) {
       debate_votes: new Overwrite([]),
       debate_word_counts: Object.fromEntries(participants.map((p) => [p.display, 0])),
       debate_status: "initializing",
-      debate_vote_context: null,
+      debate_context_chars: ctx.run.contextChars,
       debate_vote_deadline: null,
       debate_results: null,
       debate_synthesis: null,

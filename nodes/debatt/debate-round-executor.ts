@@ -4,8 +4,8 @@ import type { VoiceRuns } from "./lib/voice-runs.js";
 import type { NodeDeps, RunContext } from "../../ports/node-deps.js";
 import { ROUNDS, type DebateStatus } from "../../state/debate.js";
 import { mergeRoundResponses, type State, type StateUpdate } from "../../state/graph-state.js";
-import { buildContextChain } from "./lib/context-chain.js";
 import { runTurn, speakTurn } from "./lib/turn.js";
+import { debateSoFar } from "./lib/conversation.js";
 import { shuffleForRound } from "../shared/shuffle.js";
 
 /** Fewest answers a round needs for the debate to go on. */
@@ -30,7 +30,6 @@ export function makeDebateRoundExecutor(deps: NodeDeps, voice: VoiceRuns) {
     const ctx = await deps.context(config);
     if (state.options.order === "simultaneous") return simultaneousStep(state, config, ctx);
     const round = state.debate_current_round ?? 1;
-    const spec = ROUNDS[round - 1];
     const byKey = new Map(state.debate_participants.map((p) => [p.key, p]));
     let update: StateUpdate = {};
     let order = state.debate_round_order[round];
@@ -40,7 +39,8 @@ export function makeDebateRoundExecutor(deps: NodeDeps, voice: VoiceRuns) {
 
     const index = state.debate_turn_index;
     const speaker = byKey.get(order[index])!;
-    const { turn, text } = await runTurn(deps, ctx, config, state, speaker, round, index + 1, spec.words);
+    const debate = debateSoFar(state, { ...state.debate_round_order, [round]: order }, ctx.run.contextChars);
+    const { turn, text } = await runTurn(deps, ctx, config, debate, speaker, round, index + 1);
     // /dvoice: the answer is spoken in the background while the next participant thinks.
     await speakTurn(voice, state, config, ctx, speaker, round, turn, text);
 
@@ -89,7 +89,6 @@ function closeRound(state: State, config: LangGraphRunnableConfig, ctx: RunConte
     debate_turn_index: 0,
     debate_current_round: 4,
     debate_status: "voting",
-    debate_vote_context: buildContextChain(state.debate_topic ?? "", 4, responses, ctx.run.contextChars),
     debate_vote_deadline: Date.now() + ctx.run.voteRoundTimeoutMs,
   };
 }

@@ -1,4 +1,4 @@
-import { HumanMessage, SystemMessage } from "@langchain/core/messages";
+import { HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { DeltaCoalescer } from "../shared/delta-coalescer.js";
 import { emit } from "../../ports/emit.js";
@@ -42,7 +42,7 @@ export function makeDebateSynthesizer(deps: NodeDeps) {
       coalescer.push(text);
     };
     try {
-      const system = ctx.prompts.render("debate.analysis.system", {
+      const instructions = ctx.prompts.render("debate.analysis.system", {
         topic,
         winner: convergence.winner,
         vote_counts: JSON.stringify(convergence.vote_counts),
@@ -51,7 +51,8 @@ export function makeDebateSynthesizer(deps: NodeDeps) {
       await withTimeout(ctx.run.responseTimeoutMs, config.signal, (signal) => {
         const model = deps.models.create({ phase: "synthesis", topic, maxTokens: ctx.run.maxResponseTokens * 2 });
         const transcript = buildTranscript(topic, state.debate_round_responses);
-        return streamText(model, [new SystemMessage(system), new HumanMessage(transcript)], signal, (d) => add(filter.push(d)));
+        // The transcript first, as the convergence analysis sent it (a cached prefix), the instructions last.
+        return streamText(model, [new HumanMessage(transcript), new HumanMessage(instructions)], signal, (d) => add(filter.push(d)));
       });
       add(filter.end());
       if (body.trim() === "") throw new Error("the model returned an empty synthesis");

@@ -1,6 +1,6 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { NodeDeps } from "../../ports/node-deps.js";
-import { ROUNDS, type TurnTask } from "../../state/debate.js";
+import type { TurnTask } from "../../state/debate.js";
 import type { StateUpdate } from "../../state/graph-state.js";
 import { runTurn, speakTurn } from "./lib/turn.js";
 import type { VoiceRuns } from "./lib/voice-runs.js";
@@ -15,8 +15,8 @@ export function makeDebateTurn(deps: NodeDeps, voice: VoiceRuns) {
   return async function debateTurn(task: TurnTask, config: LangGraphRunnableConfig): Promise<StateUpdate> {
     const ctx = await deps.context(config);
     const { speaker, round } = task;
-    const state = { debate_topic: task.topic, debate_participants: task.participants, debate_round_responses: task.responses };
-    const { turn, text } = await runTurn(deps, ctx, config, state, speaker, round, task.position, ROUNDS[round - 1].words);
+    const debate = { topic: task.topic, participants: task.participants, orders: {}, responses: task.responses, simultaneous: true, contextChars: ctx.run.contextChars };
+    const { turn, text } = await runTurn(deps, ctx, config, debate, speaker, round, task.position);
     // /dvoice: spoken in the order the answers finish.
     await speakTurn(voice, { voice_mode: task.voice_mode, debate_id: task.debate_id, debate_topic: task.topic }, config, ctx, speaker, round, turn, text);
     return { debate_turns: [turn], ...(turn.status === "ok" ? { debate_round_responses: { [round]: { [speaker.display]: text } } } : {}) };

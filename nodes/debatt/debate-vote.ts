@@ -4,7 +4,7 @@ import type { NodeDeps } from "../../ports/node-deps.js";
 import type { Ballot, VoteTask } from "../../state/debate.js";
 import type { StateUpdate } from "../../state/graph-state.js";
 import { invokeText, rethrowIfCancelled, withTimeout } from "../shared/model-call.js";
-import { participantMessages } from "./lib/participant-prompts.js";
+import { participantConversation } from "./lib/conversation.js";
 import { parseVote } from "../../state/replies/debate-vote.js";
 
 /**
@@ -27,7 +27,9 @@ export function makeDebateVote(deps: NodeDeps) {
     let ballot: Ballot;
     try {
       const raw = await withTimeout(budget, config.signal, (signal) => {
-        const messages = participantMessages(ctx, { participant: voter, participants, round: 4, topic, context: task.context, candidates });
+        // The voter's whole debate as its growing conversation (the answers arrive already cut).
+        const debate = { ...task.debate, topic, participants, contextChars: Number.MAX_SAFE_INTEGER };
+        const messages = participantConversation(ctx, debate, voter, 4, { candidates });
         const model = deps.models.create({ phase: "vote", participant: voter, round: 4, topic, candidates });
         return invokeText(model, messages, signal);
       });

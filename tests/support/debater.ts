@@ -9,7 +9,8 @@ export const roster = JSON.stringify([
 
 /** Answers like a debating model would, by what the prompt asks for. */
 export function debater(body: any): Reply {
-  const all = body.messages.map((m: any) => (typeof m.content === "string" ? m.content : "")).join("\n");
+  // A message's content is text, or a list of text parts (a cache_control breakpoint for an Anthropic model).
+  const all = body.messages.map((m: any) => (typeof m.content === "string" ? m.content : m.content.map((p: any) => p.text ?? "").join(""))).join("\n");
   if (all.includes("Du planerar webbsökningar")) return { text: '{"queries": ["ai act status", "ai regulation sweden"]}' };
   if (all.includes("Du granskar sökresultat")) return { text: 'Keep these: {"keep": [0, 2], "note": "ok"}' };
   if (all.includes("Runda 4")) {

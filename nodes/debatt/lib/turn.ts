@@ -1,3 +1,4 @@
+import { HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../../../ports/emit.js";
 import type { NodeDeps, RunContext } from "../../../ports/node-deps.js";
@@ -10,40 +11,30 @@ import { DeltaCoalescer } from "../../shared/delta-coalescer.js";
 import { answerOrFailure, streamMessage } from "../../shared/model-call.js";
 import { buildContextChain } from "./context-chain.js";
 import { researchForTurn } from "./oneseek-research.js";
-import { participantMessages } from "./participant-prompts.js";
+import { participantConversation, type DebateSoFar } from "./conversation.js";
 import type { VoiceRuns } from "./voice-runs.js";
-
-/** What a turn needs of the debate: its topic, its participants, and the answers so far. */
-export type TurnState = Pick<State, "debate_topic" | "debate_participants" | "debate_round_responses">;
 
 /** One participant's turn: start event, streamed answer (deltas), end event. Never throws for a model failure. */
 export async function runTurn(
   deps: NodeDeps,
   ctx: RunContext,
   config: LangGraphRunnableConfig,
-  state: TurnState,
+  debate: DebateSoFar,
   p: Participant,
   round: number,
   position: number,
-  words: number,
 ): Promise<{ turn: Turn; text: string }> {
   const who = { model: p.display, model_key: p.key, round };
   emit(config, "debate_participant_start", { ...who, position });
   const started = performance.now();
-  const topic = state.debate_topic ?? "";
+  const topic = debate.topic;
   const coalescer = new DeltaCoalescer((delta) => emit(config, "debate_participant_delta", { ...who, delta }), ctx.coalesceMs);
   const { text, error, answer } = await answerOrFailure(ctx.run.responseTimeoutMs, config.signal, coalescer, async (signal, onDelta) => {
-    const context = buildContextChain(topic, round, state.debate_round_responses, ctx.run.contextChars);
+    const context = buildContextChain(topic, round, debate.responses, debate.contextChars);
     const research = p.oneseek ? await researchForTurn(deps, ctx, { oneseek: p, topic, round, context, date: ctx.today(), signal }) : null;
-    const messages = participantMessages(ctx, {
-      participant: p,
-      participants: state.debate_participants,
-      round,
-      topic,
-      context,
-      wordLimit: words,
-      research,
-    });
+    const messages = participantConversation(ctx, debate, p, round);
+    // OneSeek's research comes after the round's instruction: later calls leave it out, and their prefix stays the same.
+    if (research) messages.push(new HumanMessage(research));
     const model = deps.models.create({ phase: "turn", participant: p, round, topic, maxTokens: ctx.run.maxResponseTokens });
     return streamMessage(model, messages, signal, onDelta);
   });
