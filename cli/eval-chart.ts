@@ -32,7 +32,10 @@ export function chartOf(results: ArmResult[], t: Translate): string {
       `<text x="${w / 2}" y="${h - 12}" font-size="11" text-anchor="middle">${esc(t(byCost ? "eval.chartCost" : "eval.chartTokens"))}</text>` +
       `<text x="12" y="${h / 2}" font-size="11" transform="rotate(-90 12 ${h / 2})" text-anchor="middle">${esc(t("eval.chartAccuracy"))}</text>` +
       `<text x="${w / 2}" y="20" font-size="13" text-anchor="middle">${esc(task)}</text>` +
-      `<text x="${pad - 4}" y="${y(1) + 4}" font-size="9" text-anchor="end">100 %</text><text x="${pad - 4}" y="${y(0) + 4}" font-size="9" text-anchor="end">0 %</text>`;
+      `<text x="${pad - 4}" y="${y(1) + 4}" font-size="9" text-anchor="end">100 %</text><text x="${pad - 4}" y="${y(0) + 4}" font-size="9" text-anchor="end">0 %</text>` +
+      // The x axis's ends: nothing, and the most any arm spent per question.
+      `<text x="${x(0)}" y="${h - pad + 12}" font-size="9" text-anchor="middle">0</text>` +
+      `<text x="${x(maxX)}" y="${h - pad + 12}" font-size="9" text-anchor="middle">${esc(byCost ? `$${maxX.toPrecision(2)}` : String(Math.round(maxX)))}</text>`;
     return `<g transform="translate(0 ${i * h})">${axes}${points}</g>`;
   });
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h * tasks.length}" font-family="sans-serif">${panels.join("")}</svg>\n`;

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { openHistory } from "../history/open.js";
@@ -12,7 +12,7 @@ import { generateTask, TASK_IDS, type TaskId, type TaskQuestion } from "../state
 import { FORMATS } from "../state/formats.js";
 import { LANGS, translate, type Lang, type Translate } from "../state/messages/index.js";
 import { LOCAL_OWNER } from "../state/ownership.js";
-import { participantsFor, type Participant } from "../state/participants.js";
+import { resolveDeliberators, type Participant } from "../state/participants.js";
 import { chartOf } from "./eval-chart.js";
 import { reportText } from "./eval-report.js";
 import { argsError, envLang, langInArgs } from "./lang.js";
@@ -45,14 +45,16 @@ function wholeNumber(t: Translate, raw: string | undefined, fallback: number, na
  * (an odd number, so that two answers cannot tie a plain majority). Each format arm must take
  * them all, since every arm answers with the same models.
  */
-function participantsOf(t: Translate, asked: string | undefined, arms: readonly Arm[], settings: { roster: Participant[]; allowedModels: Parameters<typeof participantsFor>[3] }): Participant[] {
+function participantsOf(t: Translate, asked: string | undefined, arms: readonly Arm[], settings: { roster: Participant[]; allowedModels: Parameters<typeof resolveDeliberators>[3] }): Participant[] {
   const formats = FORMAT_ARMS.filter((a) => arms.includes(a));
   const most = Math.min(settings.roster.length, ...formats.map((f) => FORMATS[f].participants.max));
   const keys = asked?.split(",").map((s) => s.trim()) ?? settings.roster.slice(0, most % 2 === 1 ? most : most - 1).map((p) => p.key);
-  const participants = participantsFor("vote", settings.roster, keys, settings.allowedModels);
-  for (const arm of formats) {
-    const { min, max } = FORMATS[arm].participants;
-    if (participants.length < min || participants.length > max) throw new UsageError(t("eval.participantCount", { command: FORMATS[arm].command, min, max, count: participants.length, arm }));
+  // Any number of the roster's models (or models ALLOWED_MODELS admits); each format arm checks its own count below.
+  const participants = resolveDeliberators(settings.roster, keys, { command: "npm run eval", min: 1, max: Number.MAX_SAFE_INTEGER }, settings.allowedModels);
+  const refused = formats.filter((arm) => participants.length < FORMATS[arm].participants.min || participants.length > FORMATS[arm].participants.max);
+  if (refused.length > 0) {
+    const takes = refused.map((arm) => t("eval.takes", { command: FORMATS[arm].command, min: FORMATS[arm].participants.min, max: FORMATS[arm].participants.max })).join(", ");
+    throw new UsageError(t("eval.participantCount", { takes, count: participants.length, arms: refused.join(", ") }));
   }
   return participants;
 }
@@ -61,6 +63,21 @@ function participantsOf(t: Translate, asked: string | undefined, arms: readonly 
 function interleaved(tasks: TaskId[], n: number, seed: number, difficulty: { terms: number; maxNumber: number }): TaskQuestion[] {
   const each = tasks.map((task) => generateTask(task, n, seed, difficulty));
   return Array.from({ length: n }, (_, i) => each.map((qs) => qs[i])).flat();
+}
+
+/** The report's three files for `--out FILE.json` (FILE.json, FILE.md, FILE.svg), each checked now to be writable. */
+function outputFiles(t: Translate, out: string): string[] {
+  const base = out.replace(/\.json$/i, "");
+  const files = [`${base}.json`, `${base}.md`, `${base}.svg`];
+  for (const file of files) {
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+      accessSync(existsSync(file) ? file : dirname(file), constants.W_OK);
+    } catch (err) {
+      throw new UsageError(t("eval.cannotWrite", { path: file, reason: (err as Error).message }));
+    }
+  }
+  return files;
 }
 
 /** Time as the reader reads it: seconds under two minutes, else minutes. */
@@ -130,30 +147,44 @@ async function main(): Promise<number> {
     const user = values.user ?? LOCAL_OWNER;
     if (values.user !== undefined && !(await history.users.list()).some((u) => u.id === values.user)) throw new UsageError(t("eval.unknownUser", { id: values.user }));
 
+    // The report's files are checked before anything is asked, not after an hour of questions.
+    const out = values.out === undefined ? undefined : outputFiles(t, values.out);
     const questions = interleaved(tasks, n, seed, difficulty);
     process.stderr.write(`${t("eval.start", { questions: n, tasks: tasks.join(", "), participants: participants.map((p) => p.display).join(", ") })}\n`);
-    if (deps.models.simulated) process.stderr.write(`${deps.settings.simulatedAccuracy === undefined ? t("eval.simulatedPlain") : t("eval.simulated", { accuracy: deps.settings.simulatedAccuracy })}\n`);
+    // The accuracy as it was set (a string: "0.7" is a setting, not a number to write as "0,7").
+    if (deps.models.simulated) process.stderr.write(`${deps.settings.simulatedAccuracy === undefined ? t("eval.simulatedPlain") : t("eval.simulated", { accuracy: String(deps.settings.simulatedAccuracy) })}\n`);
     // The evaluation is this process's own work: a server's per-user run limits do not apply to it.
     const service = createRunService({ ...deps, settings: { ...deps.settings, runsPerMinute: Number.MAX_SAFE_INTEGER, maxConcurrentRuns: Number.MAX_SAFE_INTEGER } });
     const started = Date.now();
     // Kept per question and arm in the data directory: an interrupted evaluation, run again, goes on where it stopped.
-    const kept = fileOutcomeStore(join(deps.settings.dataDir, "eval", `seed-${seed}.jsonl`));
+    const keptIn = join(deps.settings.dataDir, "eval", `seed-${seed}.jsonl`);
+    const kept = fileOutcomeStore(keptIn);
+    // Ctrl-C: what was answered is already kept; say where, and how to go on.
+    process.on("SIGINT", () => {
+      process.stderr.write(`\n${t("eval.stopped", { file: keptIn })}\n`);
+      process.exit(130);
+    });
+    const progress = (done: number, total: number, spentUsd: number) => {
+      const filled = Math.round((20 * done) / total);
+      const bar = `[${"█".repeat(filled)}${"░".repeat(20 - filled)}] `;
+      const share = done === 0 ? 0 : (total - done) / done;
+      const line = done === 0 ? `${bar}0/${total}` : bar + t("eval.progress", { done, total, time: timeOf(t, (Date.now() - started) * share), usdSpent: spentUsd, usdLeft: spentUsd * share });
+      process.stderr.write(process.stderr.isTTY ? `\r${line}\x1b[K` : `${line}\n`);
+    };
+    progress(0, questions.length, 0);
     const run = await evaluate({ service, models: deps.models, settings: deps.settings, participants, kept }, questions, arms, {
       concurrency,
       budgetUsd,
-      onQuestion: ({ done, total, spentUsd }) => {
-        const share = (total - done) / done;
-        const filled = Math.round((20 * done) / total);
-        const line = `[${"█".repeat(filled)}${"░".repeat(20 - filled)}] ` + t("eval.progress", { done, total, time: timeOf(t, (Date.now() - started) * share), usdSpent: spentUsd, usdLeft: spentUsd * share });
-        process.stderr.write(process.stderr.isTTY ? `\r${line}\x1b[K` : `${line}\n`);
-      },
+      onQuestion: ({ done, total, spentUsd }) => progress(done, total, spentUsd),
     });
     if (process.stderr.isTTY) process.stderr.write("\n");
+    if (run.reused > 0) process.stderr.write(`${t("eval.resumed", { n: run.reused })}\n`);
     const report: EvalReport = {
       tasks,
       seed,
       n,
       participants: participants.map((p) => p.key),
+      participant_names: participants.map((p) => p.display),
       simulated: deps.models.simulated,
       ...(deps.models.simulated && deps.settings.simulatedAccuracy !== undefined ? { simulated_accuracy: deps.settings.simulatedAccuracy } : {}),
       arms: run.results,
@@ -164,18 +195,15 @@ async function main(): Promise<number> {
       ...(run.stopped ? { stopped: run.stopped } : {}),
       created_at: new Date().toISOString(),
     };
-    const text = reportText(t, report);
+    const text = reportText(t, lang, report);
     process.stdout.write(text);
     await history.addEvaluation(user, report, new Date(report.created_at));
     process.stderr.write(`${t("eval.kept")}\n`);
-    if (values.out) {
-      const base = values.out.replace(/\.json$/, "");
-      const files = [`${base}.json`, `${base}.md`, `${base}.svg`];
-      mkdirSync(dirname(values.out), { recursive: true });
-      writeFileSync(files[0], `${JSON.stringify(report, null, 2)}\n`);
-      writeFileSync(files[1], text);
-      writeFileSync(files[2], chartOf(report.arms, t));
-      process.stderr.write(`${t("eval.written", { files: files.join(", ") })}\n`);
+    if (out) {
+      writeFileSync(out[0], `${JSON.stringify(report, null, 2)}\n`);
+      writeFileSync(out[1], text);
+      writeFileSync(out[2], chartOf(report.arms, t));
+      process.stderr.write(`${t("eval.written", { files: out.join(", ") })}\n`);
     }
     return 0;
   } catch (err) {

@@ -107,7 +107,8 @@ async function askFormat(deps: EvalDeps, command: string, q: TaskQuestion): Prom
   const started = performance.now();
   let runId: string;
   try {
-    ({ runId } = deps.service.start({ message: `${command} ${q.question}`, participants: deps.participants.map((p) => p.key) }));
+    // Seeded by the question, so the same evaluation run again shuffles labels and orders the same way.
+    ({ runId } = deps.service.start({ message: `${command} ${q.question}`, participants: deps.participants.map((p) => p.key), configurable: { seed: seedOf(q.question) } }));
   } catch (err) {
     // A run that could not start (a limit, a shutdown) is a question this arm did not answer.
     return { answer: undefined, usage: NO_USAGE, wallMs: performance.now() - started, error: (err as Error).message };
@@ -161,6 +162,13 @@ class RoundTexts {
   answers(task: TaskId, keys: string[]): { round: number; answers: (string | null)[] }[] {
     return [...this.texts.keys()].sort((a, b) => a - b).map((round) => ({ round, answers: keys.map((k) => parseTaskAnswer(task, this.texts.get(round)?.get(k) ?? "") ?? null) }));
   }
+}
+
+/** A seed from a question's text (FNV-1a). */
+function seedOf(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % 2 ** 31;
 }
 
 /** What one arm answers to one question. `label` names the arm in the report (single arms by participant). */
@@ -237,9 +245,11 @@ export interface EvalOptions {
   /** At most this many questions at once (each runs its arms one after another). */
   concurrency: number;
   /**
-   * The most the whole evaluation may cost, in USD. No question starts once what was spent, with
-   * the questions under way at the cost per question so far, would pass it; a question under way
-   * finishes, so every arm has answered the same questions.
+   * The most the whole evaluation may cost, in USD. The first question runs alone, so that what a
+   * question costs is known; after it no question starts once what was spent, with the questions
+   * under way at the cost per question so far, would pass the budget. A question under way
+   * finishes, so every arm has answered the same questions: the budget can be passed by what the
+   * questions under way cost more than the average (and by the first question, if it alone costs more).
    */
   budgetUsd?: number;
   onQuestion?: (progress: EvalProgress) => void;
@@ -253,6 +263,8 @@ export interface EvalRun {
   spent_usd: number;
   /** Why it stopped before the last question, if it did. */
   stopped?: "budget";
+  /** Outcomes taken from an earlier run's store, not asked again. */
+  reused: number;
 }
 
 /**
@@ -266,13 +278,19 @@ export async function evaluate(deps: EvalDeps, questions: TaskQuestion[], arms: 
   let done = 0;
   let inFlight = 0;
   let spent = 0;
+  let reused = 0;
   let stopped: EvalRun["stopped"];
   const budget = options.budgetUsd;
   const affordable = () => budget === undefined || spent + (done > 0 ? spent / done : 0) * (inFlight + 1) <= budget;
+  // With a budget the first question runs alone: until one has finished, nothing says what a question costs.
+  let firstDone: () => void = () => {};
+  const first = budget === undefined ? Promise.resolve() : new Promise<void>((resolve) => (firstDone = resolve));
   // An outcome is reused only for the same models (and the same simulated accuracy).
   const who = `${deps.participants.map((p) => `${p.key}=${p.model}`).join(",")}|${deps.models.simulated ? `simulated:${deps.settings.simulatedAccuracy ?? "-"}` : "real"}`;
   const worker = async () => {
     while (next < questions.length) {
+      if (next > 0) await first;
+      if (next >= questions.length) return;
       if (!affordable()) {
         stopped = "budget";
         return;
@@ -281,9 +299,11 @@ export async function evaluate(deps: EvalDeps, questions: TaskQuestion[], arms: 
       inFlight++;
       for (const arm of arms) {
         const key = `${q.question}|${arm}|${who}`;
-        const outcomes = deps.kept?.get(key) ?? (await runArm(deps, arm, q));
+        const had = deps.kept?.get(key);
+        if (had) reused += had.length;
+        const outcomes = had ?? (await runArm(deps, arm, q));
         // A failed call or run is not kept: run again, the evaluation asks it again.
-        if (!deps.kept?.get(key) && outcomes.every((o) => !o.outcome.error)) deps.kept?.put(key, outcomes);
+        if (!had && outcomes.every((o) => !o.outcome.error)) deps.kept?.put(key, outcomes);
         for (const { label, outcome } of outcomes) {
           const key = `${label}|${q.task}`;
           const t = tallies.get(key) ?? { arm: label, task: q.task, n: 0, correct: 0, tokens: 0, cost: 0, wallMs: 0, failed: 0, errors: new Set<string>(), rounds: new Map(), converged: 0, convergedBy: 0 };
@@ -303,6 +323,7 @@ export async function evaluate(deps: EvalDeps, questions: TaskQuestion[], arms: 
       }
       inFlight--;
       done++;
+      firstDone();
       options.onQuestion?.({ done, total: questions.length, spentUsd: spent });
     }
   };
@@ -331,5 +352,5 @@ export async function evaluate(deps: EvalDeps, questions: TaskQuestion[], arms: 
         : {}),
     };
   });
-  return { results, answered: done, spent_usd: spent, ...(stopped ? { stopped } : {}) };
+  return { results, answered: done, spent_usd: spent, reused, ...(stopped ? { stopped } : {}) };
 }

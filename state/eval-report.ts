@@ -1,3 +1,5 @@
+import type { Translate } from "./messages/index.js";
+
 /**
  * The report of `npm run eval`: per arm and task, the accuracy with its interval, the cost, and
  * for /debatt and /deep how the answers moved from round to round. Other tools (and the page) read
@@ -59,12 +61,21 @@ export function compareWithMajority(results: ArmResult[]): Comparison[] {
   });
 }
 
+/** Which arms beat the plain majority, which were worse, and which the run cannot tell apart from it. */
+export function verdictOf(t: Translate, comparisons: Comparison[]): string[] {
+  if (comparisons.length === 0) return [t("eval.noMajority")];
+  const of = (v: Comparison["versus_majority"]) => comparisons.filter((c) => c.versus_majority === v).map((c) => `${c.arm} (${c.task})`).join(", ") || t("eval.none");
+  return [t("eval.better", { arms: of("better") }), t("eval.worse", { arms: of("worse") }), t("eval.unclear", { arms: of("unclear") })];
+}
+
 /** The JSON report an evaluation writes (and keeps for the page). */
 export interface EvalReport {
   tasks: string[];
   seed: number;
   n: number;
+  /** The participants' keys, and their names as people know them. */
   participants: string[];
+  participant_names?: string[];
   simulated: boolean;
   /** SIMULATED_ACCURACY, when the models were simulated with it. */
   simulated_accuracy?: number;

@@ -736,7 +736,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     const { page, errors } = await open({ DEBATT_DATA_DIR: dataDir }, undefined, "en-US");
     const note = page.locator(".latest-evaluation");
     await note.waitFor();
-    expect(await note.innerText()).toMatch(/^Your latest evaluation: .*(majority|debatt) \d+\.\d %.* · details$/);
+    expect(await note.innerText()).toMatch(/^Your latest evaluation \(simulated models\): .*(majority|debatt) \d+\.\d %.* · details$/);
     await note.locator("a").click();
     const rows = page.locator(".evidence-table tbody tr");
     await rows.first().waitFor();
@@ -745,11 +745,17 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     const majority = await page.locator(".evidence-table tr.majority").innerText();
     expect(majority).toMatch(/majority\s+letters\s+\d+\.\d %/);
     expect(await page.locator(".evidence").innerText()).toContain("Simulated models");
+    expect(await page.locator(".evidence-verdict li").count()).toBe(3);
+    // The whole table fits a desktop screen.
+    const table = await page.locator(".evidence-table").evaluate((el) => el.getBoundingClientRect().width <= el.parentElement!.clientWidth);
+    expect(table).toBe(true);
     expect(await page.locator(".evidence-rounds li").count()).toBe(3);
     expect(await accessibilityViolations(page)).toEqual([]);
     // In Swedish too.
     await page.locator(".lang-switch select").selectOption("sv");
     await page.getByText("Hjälper det att överlägga?").waitFor();
+    // Swedish writes its decimals with a comma.
+    expect(await page.locator(".evidence-table tr.majority").innerText()).toMatch(/\d+,\d %/);
     expect(errors).toEqual([]);
   }, 60_000);
 

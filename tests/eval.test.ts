@@ -1,5 +1,5 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
@@ -265,15 +265,25 @@ describe("the simulated provider in a deliberation, with SIMULATED_ACCURACY", ()
   });
 });
 
-describe("an evaluation's budget and its failures", () => {
-  it("starts no question once the budget would be passed, so every arm answers the same questions", async () => {
+describe("an evaluation's budget, its failures and its seed", () => {
+  it("gives the same figures when run again with the same questions: the formats' shuffles are seeded by the question", async () => {
+    const once = async () => {
+      const deps = depsFromEnv({ DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-eval-")), SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", SIMULATED_ACCURACY: "0.6" }, { log: () => {} });
+      const { results } = await evaluate({ service: createRunService(deps), models: deps.models, settings: deps.settings, participants: deps.settings.roster.slice(0, 3) }, generateTask("letters", 8, 6), ["vote", "debatt"], { concurrency: 4 });
+      return results.map(({ wall_ms_per_question: _, ...r }) => r);
+    };
+    expect(await once()).toEqual(await once());
+  }, 60_000);
+
+
+  it("starts no question once the budget would be passed (the first alone, four at once after it), so every arm answers the same questions", async () => {
     const roster = ["x-ai/grok-4", "anthropic/claude-sonnet-4.5", "openai/gpt-5"];
     // A dollar a token: a simulated answer of about 40 tokens costs about $40.
     const prices = JSON.stringify(Object.fromEntries(roster.map((m) => [m, { input: 1e6, output: 1e6 }])));
     const deps = depsFromEnv({ DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-eval-")), SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", SIMULATED_ACCURACY: "0.6", MODEL_PRICES: prices }, { log: () => {} });
     const service = createRunService(deps);
     const participants = deps.settings.roster.slice(0, 3);
-    const run = await evaluate({ service, models: deps.models, settings: deps.settings, participants }, generateTask("dates", 30, 2), ["single", "majority"], { concurrency: 1, budgetUsd: 1000 });
+    const run = await evaluate({ service, models: deps.models, settings: deps.settings, participants }, generateTask("dates", 30, 2), ["single", "majority"], { concurrency: 4, budgetUsd: 1000 });
     expect(run.stopped).toBe("budget");
     expect(run.answered).toBeGreaterThan(1);
     expect(run.answered).toBeLessThan(30);
@@ -307,11 +317,41 @@ describe("npm run eval", () => {
     expect([unknown.status, unknown.stderr.trim().split("\n").at(-1)]).toEqual([2, "There is no arm chess (the arms: single, self-consistency, majority, vote, revise, deep, debatt)."]);
     expect(run(["--n", "0"]).stderr).toContain('--n takes a whole number of at least 1, got "0".');
     expect(run(["--max-cost-usd", "free"]).stderr).toContain('--max-cost-usd takes an amount in USD above 0, got "free".');
-    const seven = run(["--arms", "revise", "--participants", "call_grok,call_claude,call_gpt,call_gemini,call_deepseek,call_perplexity,call_qwen"]);
-    expect([seven.status, seven.stderr]).toEqual([2, expect.stringContaining("/revise takes 3–6 participants, and this evaluation has 7")]);
+    const seven = run(["--arms", "revise,vote,deep", "--participants", "call_grok,call_claude,call_gpt,call_gemini,call_deepseek,call_perplexity,call_qwen"]);
+    expect([seven.status, seven.stderr]).toEqual([2, expect.stringContaining("This evaluation has 7 participants, and /revise takes 3–6, /deep takes 2–6: choose others with --participants, or leave out revise, deep.")]);
+    const out = join(mkdtempSync(join(tmpdir(), "debatt-eval-")), "file");
+    writeFileSync(out, "");
+    const unwritable = run(["--n", "1", "--out", join(out, "report.json")]);
+    expect([unwritable.status, unwritable.stderr]).toEqual([2, expect.stringContaining(`Cannot write ${join(out, "report.json")}`)]);
     expect(run(["--tasks", "chess"], { LANG: "sv_SE.UTF-8" }).stderr).toContain("Det finns ingen uppgift chess");
     expect(run(["--user", "nobody"]).stderr).toContain("There is no user nobody");
     expect(run(["--bogus"]).status).toBe(2);
+  }, 60_000);
+
+  it("says on Ctrl-C where the answers are kept, and run again goes on from them", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "debatt-eval-"));
+    const args = ["--import", "tsx", "cli/eval.ts", "--n", "6", "--tasks", "dates", "--arms", "majority,vote", "--concurrency", "1"];
+    const env = { PATH: process.env.PATH, DEBATT_DATA_DIR: dataDir, SIMULATED_ACCURACY: "0.8", SIMULATED_LATENCY_MS: "150", SIMULATED_CHUNK_DELAY_MS: "0", LANG: "en_US.UTF-8" };
+    const child = spawn(process.execPath, args, { env });
+    let err = "";
+    let stopped = false;
+    child.stderr.on("data", (d) => {
+      err += d;
+      // Stopped once two questions are in (once: a second Ctrl-C would be a second request).
+      if (!stopped && /2\/6 questions/.test(err)) stopped = child.kill("SIGINT");
+    });
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    expect(code).toBe(130);
+    expect(err).toContain(`Stopped. The answers so far are kept in ${join(dataDir, "eval", "seed-1.jsonl")}: run the same command again to go on.`);
+    const again = spawnSync(process.execPath, args, { env: { ...env, SIMULATED_LATENCY_MS: "0" }, encoding: "utf8" });
+    expect(again.status).toBe(0);
+    expect(again.stderr).toMatch(/[2-9] answers kept from an earlier run were not asked again\./);
+  }, 60_000);
+
+  it("takes any number of participants for the arms that are not formats", () => {
+    const two = run(["--n", "2", "--tasks", "letters", "--arms", "single,majority", "--participants", "call_grok,call_claude"], { SIMULATED_ACCURACY: "1" });
+    expect(two.status, two.stderr).toBe(0);
+    expect(two.stdout).toContain("| majority | letters | 2 | 2 |");
   }, 60_000);
 
   it("prints the table, the verdict and the rounds, and writes the JSON report other tools read, a Markdown table and a chart", () => {

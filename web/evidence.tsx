@@ -1,6 +1,6 @@
 import { useContext, useEffect, useState } from "preact/hooks";
-import type { ArmResult, Comparison, EvalReport } from "../state/eval-report.js";
-import type { Translate } from "../state/messages/index.js";
+import { verdictOf, type ArmResult, type Comparison, type EvalReport } from "../state/eval-report.js";
+import { decimal, percentWithDecimal, type Lang, type Translate } from "../state/messages/index.js";
 import { dateLocale } from "./history.js";
 import { inWords, readApi } from "./api-error.js";
 import { LangContext, useT } from "./i18n.js";
@@ -24,12 +24,9 @@ function useLatestEvaluation(): { evaluation: StoredEvaluation | null | undefine
   return { evaluation, error };
 }
 
-/** A share as a percentage with one decimal ("72.5 %"). */
-const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
-
 /** What one question cost an arm: dollars when any cost is known, else tokens. */
-function perQuestion(r: ArmResult, byCost: boolean): string {
-  return byCost ? `$${r.cost_per_question_usd.toFixed(4)}` : `${Math.round(r.tokens_per_question)} tok`;
+function perQuestion(t: Translate, r: ArmResult, byCost: boolean): string {
+  return byCost ? t("usage.cost", { usd: r.cost_per_question_usd }) : t("usage.tokens", { n: Math.round(r.tokens_per_question) });
 }
 
 /** How an arm did against the plain majority, in words ("—" for the majority itself). */
@@ -44,6 +41,7 @@ export function EvidencePage() {
   const lang = useContext(LangContext);
   const { evaluation, error } = useLatestEvaluation();
   const report = evaluation?.report;
+  const pct = (x: number) => percentWithDecimal(lang, x);
   const byCost = report?.arms.some((r) => r.cost_per_question_usd > 0) ?? false;
   return (
     <main class="history-page evidence">
@@ -69,11 +67,16 @@ export function EvidencePage() {
             {t("evidence.when", {
               when: new Date(evaluation.createdAt).toLocaleString(dateLocale(lang)),
               n: report.n,
-              participants: report.participants.join(", "),
+              participants: (report.participant_names ?? report.participants).join(", "),
             })}
           </p>
           {report.simulated && <p class="note">{t("evidence.simulated")}</p>}
           {report.stopped === "budget" && <p class="note">{t("evidence.budgetStop", { answered: report.answered, total: report.n * report.tasks.length })}</p>}
+          <ul class="evidence-verdict">
+            {verdictOf(t, report.comparisons).map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
           {/* Focusable, so that a keyboard can scroll a table wider than a phone. */}
           <div class="table-scroll" tabIndex={0} role="region" aria-label={t("evidence.title")}>
             <table class="evidence-table">
@@ -98,14 +101,15 @@ export function EvidencePage() {
                     <td>
                       {pct(r.ci_low)}–{pct(r.ci_high)}
                     </td>
-                    <td>{perQuestion(r, byCost)}</td>
+                    <td>{perQuestion(t, r, byCost)}</td>
                     <td>{versusOf(t, report.comparisons, r)}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
-          <Rounds arms={report.arms.filter((r) => r.rounds)} />
+          <p class="note">{t("evidence.spent", { usdSpent: report.spent_usd })}</p>
+          <Rounds arms={report.arms.filter((r) => r.rounds)} lang={lang} />
         </>
       )}
     </main>
@@ -113,7 +117,7 @@ export function EvidencePage() {
 }
 
 /** /debatt's and /deep's answers round by round, and when the participants came to agree. */
-function Rounds({ arms }: { arms: ArmResult[] }) {
+function Rounds({ arms, lang }: { arms: ArmResult[]; lang: Lang }) {
   const t = useT();
   if (arms.length === 0) return null;
   return (
@@ -129,7 +133,7 @@ function Rounds({ arms }: { arms: ArmResult[] }) {
               <li key={f.round}>{t("evidence.round", { round: f.round, right: f.right, answers: f.answers, rw: f.right_to_wrong, wr: f.wrong_to_right })}</li>
             ))}
           </ul>
-          <p class="note">{r.rounds_to_convergence == null ? t("evidence.neverConverged") : t("evidence.convergence", { round: r.rounds_to_convergence.toFixed(1), converged: r.converged ?? 0, n: r.n })}</p>
+          <p class="note">{r.rounds_to_convergence == null ? t("evidence.neverConverged") : t("evidence.convergence", { round: decimal(lang, r.rounds_to_convergence), converged: r.converged ?? 0, n: r.n })}</p>
         </div>
       ))}
     </section>
@@ -142,6 +146,7 @@ function Rounds({ arms }: { arms: ArmResult[] }) {
  */
 export function LatestEvaluationNote() {
   const t = useT();
+  const lang = useContext(LangContext);
   const { evaluation } = useLatestEvaluation();
   if (!evaluation) return null;
   const totals = new Map<string, { correct: number; n: number }>();
@@ -154,11 +159,11 @@ export function LatestEvaluationNote() {
   const summary = [...totals]
     .map(([arm, s]) => ({ arm, accuracy: s.n ? s.correct / s.n : 0 }))
     .sort((a, b) => b.accuracy - a.accuracy)
-    .map((a) => `${a.arm} ${pct(a.accuracy)}`)
+    .map((a) => `${a.arm} ${percentWithDecimal(lang, a.accuracy)}`)
     .join(", ");
   return (
     <p class="note latest-evaluation">
-      {t("evidence.latest", { summary })} · <a href="#evidence">{t("evidence.details")}</a>
+      {t(evaluation.report.simulated ? "evidence.latestSimulated" : "evidence.latest", { summary })} · <a href="#evidence">{t("evidence.details")}</a>
     </p>
   );
 }

@@ -43,6 +43,16 @@ export function translate(lang: Lang, key: MessageKey, values: Record<string, st
   });
 }
 
+/** A number as the language writes it, with `digits` decimals ("0.8", "0,8"). */
+export function decimal(lang: Lang, value: number, digits = 1): string {
+  return new Intl.NumberFormat(LOCALES[lang], { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false }).format(value);
+}
+
+/** A share (0–1) as a percentage with a decimal, as the language writes it ("72.5 %", "72,5 %"). */
+export function percentWithDecimal(lang: Lang, share: number): string {
+  return `${decimal(lang, 100 * share)} %`;
+}
+
 /** A share (0–1) as a whole percentage ("72 %"). */
 export function percent(share: number): string {
   return `${Math.round(share * 100)} %`;
