@@ -1,12 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import Database from "better-sqlite3";
-import { drizzle as drizzleSqlite } from "drizzle-orm/better-sqlite3";
-import { migrate as migrateSqlite } from "drizzle-orm/better-sqlite3/migrator";
-import { drizzle as drizzlePg, type NodePgDatabase } from "drizzle-orm/node-postgres";
-import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
-import pg from "pg";
+import type { NodePgDatabase } from "drizzle-orm/node-postgres";
 import { redactUrl } from "../providers/redact.js";
 import * as pgSchema from "./schema-pg.js";
 import * as sqliteSchema from "./schema-sqlite.js";
@@ -17,10 +12,12 @@ const MIGRATIONS = fileURLToPath(new URL("./migrations", import.meta.url));
 /**
  * Opens the history database and brings its tables up to date (the migrations in
  * history/migrations run on every start; applied ones are skipped): PostgreSQL when DATABASE_URL
- * is set, else `<DEBATT_DATA_DIR>/history.sqlite`, so a fresh machine needs nothing.
+ * is set, else `<DEBATT_DATA_DIR>/history.sqlite`, so a fresh machine needs nothing. Only the
+ * configured database's driver is loaded.
  */
 export async function openHistory(settings: { dataDir: string; databaseUrl?: string }): Promise<HistoryStore> {
   if (settings.databaseUrl) {
+    const [{ default: pg }, { drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([import("pg"), import("drizzle-orm/node-postgres"), import("drizzle-orm/node-postgres/migrator")]);
     const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: 4 });
     const db = drizzlePg(pool);
     try {
@@ -33,6 +30,11 @@ export async function openHistory(settings: { dataDir: string; databaseUrl?: str
   }
   mkdirSync(settings.dataDir, { recursive: true });
   const file = join(settings.dataDir, "history.sqlite");
+  const [{ default: Database }, { drizzle: drizzleSqlite }, { migrate: migrateSqlite }] = await Promise.all([
+    import("better-sqlite3"),
+    import("drizzle-orm/better-sqlite3"),
+    import("drizzle-orm/better-sqlite3/migrator"),
+  ]);
   const sqlite = new Database(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");

@@ -1,8 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { redactUrl } from "./redact.js";
 import { WriteBehindSaver } from "./write-behind-saver.js";
 
@@ -21,7 +19,9 @@ export interface Checkpoints {
  * from its last completed step (in a debate: the last completed participant turn).
  */
 export async function openCheckpoints(settings: { dataDir: string; databaseUrl?: string }): Promise<Checkpoints> {
+  // Each saver's library is loaded only when it is the one configured.
   if (settings.databaseUrl) {
+    const { PostgresSaver } = await import("@langchain/langgraph-checkpoint-postgres");
     const saver = PostgresSaver.fromConnString(settings.databaseUrl);
     await saver.setup();
     const writeBehind = new WriteBehindSaver(saver);
@@ -33,6 +33,7 @@ export async function openCheckpoints(settings: { dataDir: string; databaseUrl?:
   }
   mkdirSync(settings.dataDir, { recursive: true });
   const file = join(settings.dataDir, "checkpoints.sqlite");
+  const { SqliteSaver } = await import("@langchain/langgraph-checkpoint-sqlite");
   const saver = SqliteSaver.fromConnString(file);
   // The saver turns on WAL; with it, NORMAL syncs at checkpoints of the WAL rather than at every
   // step's commit. A killed process loses nothing; only a power cut may lose the last steps.

@@ -1,7 +1,7 @@
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { EventLog, RunEvent } from "../ports/event-log.js";
 import { DebattError } from "../state/errors.js";
-import { firstConnection, redisOptions } from "./redis-prompt-store.js";
+import { firstConnection, newRedis, redisOptions } from "./redis-prompt-store.js";
 
 /** Key of a run's stream. */
 const key = (runId: string) => `debatt:events:${runId}`;
@@ -97,7 +97,7 @@ export class RedisEventLog implements EventLog {
   ) {
     this.outageWaitMs = options.outageWaitMs ?? 30_000;
     this.maxPending = options.maxPending ?? 200_000;
-    this.client = new Redis(url, redisOptions());
+    this.client = newRedis(url, redisOptions());
     this.client.on("error", () => {});
     // Back after an outage: write what was held back without waiting for the next event.
     this.client.on("ready", () => void this.flushSoon());

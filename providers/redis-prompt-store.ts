@@ -1,4 +1,5 @@
-import { Redis } from "ioredis";
+import { createRequire } from "node:module";
+import type { Redis, RedisOptions } from "ioredis";
 import { StoreUnavailableError, type PromptStore, type StoreHealth } from "../prompts/store.js";
 
 /** The Redis hash holding every override (field = prompt key, value = text). */
@@ -26,6 +27,14 @@ export interface RedisPromptStoreOptions {
  * queue, no hanging debates): debates fall back to the default prompts and admin writes answer 503.
  * The outage is logged once when it starts and once when it ends; ioredis keeps reconnecting.
  */
+const require = createRequire(import.meta.url);
+
+/** A Redis client. ioredis is loaded with the first one: a server without REDIS_URL never loads it. */
+export function newRedis(url: string, options: RedisOptions): Redis {
+  const { Redis: Client } = require("ioredis") as typeof import("ioredis");
+  return new Client(url, options);
+}
+
 /**
  * Connection options for every Redis client of the app: commands fail at once while Redis is
  * unreachable (no offline queue, no retries, a short timeout) and ioredis keeps reconnecting.
@@ -67,9 +76,9 @@ export class RedisPromptStore implements PromptStore {
 
   constructor(url: string, private readonly options: RedisPromptStoreOptions) {
     const common = redisOptions(options.commandTimeoutMs);
-    this.client = new Redis(url, common);
+    this.client = newRedis(url, common);
     // A subscriber connection may not time out waiting: it idles until a message comes.
-    this.subscriber = new Redis(url, { ...common, commandTimeout: undefined, enableOfflineQueue: true });
+    this.subscriber = newRedis(url, { ...common, commandTimeout: undefined, enableOfflineQueue: true });
     for (const conn of [this.client, this.subscriber]) {
       conn.on("error", (err: Error) => this.markDown(err));
       conn.on("close", () => this.invalidate());

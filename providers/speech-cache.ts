@@ -1,6 +1,6 @@
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { SpeechCache } from "../ports/models.js";
-import { firstConnection, redisOptions } from "./redis-prompt-store.js";
+import { firstConnection, newRedis, redisOptions } from "./redis-prompt-store.js";
 
 /**
  * Synthesised speech in process memory, bounded by total bytes: the least recently used entries
@@ -63,7 +63,7 @@ export class RedisSpeechCache implements SpeechCache {
     private readonly maxEntries = 500,
     private readonly ttlMs = 7 * 24 * 3_600_000,
   ) {
-    this.client = new Redis(url, redisOptions());
+    this.client = newRedis(url, redisOptions());
     this.client.on("error", () => {}); // reported through the failing commands
     this.connected = firstConnection(this.client);
   }

@@ -137,7 +137,7 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   // The arena page (web/, built into web/dist by `npm run build:web`, which `npm start` runs first).
   app.use(express.static(WEB_DIST));
   app.get("/", () => {
-    throw new HttpError(503, "page_not_built", "the arena page is not built: run `npm run build:web` (npm start does it)");
+    throw new HttpError(503, "page_not_built", "the arena page is not built: npm start builds it (a server run through tsx needs `npm run build:web`)");
   });
 
   app.use((req) => {

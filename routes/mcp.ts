@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
-import { createMcpServer, type McpDeps } from "../service/mcp.js";
+import type { McpDeps } from "../service/mcp.js";
 import { quotaKeyOf, userOf } from "./auth.js";
 import { HttpError, toHttpError } from "./errors.js";
 
@@ -14,6 +13,13 @@ const MAX_SESSIONS = 1_000;
 const MAX_SESSIONS_PER_USER = 20;
 /** A session nobody has used for this long, with no call in flight, is closed. */
 const SESSION_IDLE_MS = 30 * 60_000;
+
+/**
+ * The MCP SDK and the tools, loaded when the first session opens: a server nobody reaches over MCP
+ * does not hold them (about 9 MB of heap).
+ */
+let loaded: Promise<[typeof import("@modelcontextprotocol/sdk/server/streamableHttp.js"), typeof import("@modelcontextprotocol/sdk/types.js"), typeof import("../service/mcp.js")]> | undefined;
+const mcpModules = () => (loaded ??= Promise.all([import("@modelcontextprotocol/sdk/server/streamableHttp.js"), import("@modelcontextprotocol/sdk/types.js"), import("../service/mcp.js")]));
 
 /** One MCP session: its transport, its user, and when it was last used. */
 interface Session {
@@ -84,6 +90,7 @@ export function mcpRouter(deps: McpDeps, identify: RequestHandler[]): Router {
       session = sessions.get(id);
       if (!session || session.owner !== user.id) throw new HttpError(404, "session_not_found", `no MCP session "${id.slice(0, 64)}" (it ended or was never opened): initialize a new one`);
     } else {
+      const [{ StreamableHTTPServerTransport }, { isInitializeRequest }, { createMcpServer }] = await mcpModules();
       if (req.method !== "POST" || !isInitializeRequest(req.body)) {
         throw new HttpError(400, "invalid_body", "no Mcp-Session-Id header: the first request of a session is a POST of an initialize request");
       }
