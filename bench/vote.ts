@@ -1,0 +1,88 @@
+/**
+ * Benchmark: the server's CPU per /vote question on the real HTTP path, against the stack's floor.
+ *
+ * A scripted OpenAI-compatible endpoint on loopback answers every call; each of the 4 models'
+ * answers is 290 words streamed one word per chunk, as real providers stream. The server runs as
+ * `npm start` runs it (compiled, its start script's command line) and is asked over HTTP, each
+ * question's SSE stream read to its end; its CPU comes from /proc. The floor is the same model
+ * calls (recorded from one question) made again through `ChatOpenAI` in a bare script
+ * (bench/vote-floor.ts), in the same waves. Prints CPU per question for both and their ratio
+ * (target ≤ 1.5).
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startScriptedEndpoint, words, type RecordedRequest } from "./scripted-endpoint.js";
+
+const QUESTIONS = Number(process.env.BENCH_QUESTIONS ?? 10);
+const MODELS = ["call_grok", "call_claude", "call_gpt", "call_gemini"];
+
+/** CPU time a process has used, in ms (utime + stime of /proc/<pid>/stat, in 10 ms ticks). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** The scripted answers: 290 words for an answer, a vote line for a ballot, a few words for the rest. */
+function reply(r: RecordedRequest) {
+  const all = r.messages.map((m) => String(m.content)).join("\n");
+  if (all.includes("You are voting for the single best response")) return { text: "The first answer is the clearest.\nVOTE: Response A" };
+  if (all.includes("There is a tie in the voting")) return { text: "VOTE: Response A" };
+  if (all.includes("Generate a brief title")) return { text: "Languages for services" };
+  return { text: words(290) };
+}
+
+async function main() {
+  const built = spawnSync("npm", ["run", "-s", "build"], { stdio: "inherit" });
+  if (built.status !== 0) throw new Error("npm run build failed");
+  const endpoint = await startScriptedEndpoint(reply);
+  const start = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+  const child = spawn(start[0], start.slice(1), {
+    env: { PATH: process.env.PATH, PORT: "0", OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: endpoint.url, DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-bench-vote-")), RUNS_PER_MINUTE: "100000" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  try {
+    let log = "";
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stderr!.on("data", (d: Buffer) => {
+        log += d;
+        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(log);
+        if (m) resolve(m[1]);
+      });
+      child.once("exit", (code) => reject(new Error(`the server exited with ${code}: ${log}`)));
+    });
+    const ask = async (i: number) => {
+      const res = await fetch(`${url}/api/v1/chat/stream`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: `/vote Which language suits service ${i} best?`, participants: MODELS }) });
+      const text = await res.text();
+      if (!text.includes("event: vote-complete") && !text.includes("event: complete")) throw new Error(`the /vote did not finish: ${text.slice(-400)}`);
+    };
+    await ask(-1);
+    await ask(-2);
+    // One question's calls, in the waves the product made them (the answers, the ballots, the rest).
+    const before = endpoint.requests.length;
+    await ask(-3);
+    const calls = endpoint.requests.slice(before);
+    const waves = [calls.slice(0, MODELS.length), calls.slice(MODELS.length, 2 * MODELS.length), calls.slice(2 * MODELS.length)].filter((w) => w.length > 0);
+    const cpu0 = cpuMs(child.pid!);
+    for (let i = 0; i < QUESTIONS; i++) await ask(i);
+    const server = (cpuMs(child.pid!) - cpu0) / QUESTIONS;
+    const floorRun = spawnSync(process.execPath, ["--import", "tsx", "bench/vote-floor.ts"], { input: JSON.stringify({ baseUrl: endpoint.url, waves, questions: QUESTIONS }), encoding: "utf8" });
+    if (floorRun.status !== 0) throw new Error(`the floor failed: ${floorRun.stderr}`);
+    const floor = (JSON.parse(floorRun.stdout) as { cpuMs: number }).cpuMs / QUESTIONS;
+    const chunks = waves.flat().length;
+    console.log(`debatt /vote benchmark — ${MODELS.length} models and the chairman, 290-word answers streamed one word per chunk, a scripted loopback endpoint, ${QUESTIONS} questions after warming up`);
+    console.log(`${chunks} model calls per question`);
+    console.log(`server (${start.join(" ")}): CPU ${server.toFixed(0)} ms per question, the SSE stream read to its end`);
+    console.log(`floor (the same calls through ChatOpenAI in a bare script): CPU ${floor.toFixed(0)} ms per question`);
+    console.log(`  server ÷ floor: ${(server / floor).toFixed(2)} (target ≤ 1.5)`);
+  } finally {
+    child.kill("SIGKILL");
+    await endpoint.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
