@@ -42,6 +42,8 @@ export async function startScriptedEndpoint(reply: (r: RecordedRequest) => Scrip
   const requests: RecordedRequest[] = [];
   const lastPrompt = new Map<string, string>();
   const server: Server = createServer(async (req: IncomingMessage, res) => {
+    // The model list the server asks for at start-up: this endpoint serves none.
+    if (req.method !== "POST") return void res.writeHead(404, { "content-type": "application/json" }).end('{"error": {"message": "no model list"}}');
     let raw = "";
     for await (const chunk of req) raw += chunk;
     const body = JSON.parse(raw || "{}") as RecordedRequest & { stream?: boolean };

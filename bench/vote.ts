@@ -38,6 +38,8 @@ async function main() {
   if (built.status !== 0) throw new Error("npm run build failed");
   const endpoint = await startScriptedEndpoint(reply);
   const start = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+  // BENCH_CPU_PROF=dir: the server writes a CPU profile there when it exits (for finding where the time goes).
+  if (process.env.BENCH_CPU_PROF) start.splice(1, 0, "--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`);
   const child = spawn(start[0], start.slice(1), {
     env: { PATH: process.env.PATH, PORT: "0", OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: endpoint.url, DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-bench-vote-")), RUNS_PER_MINUTE: "100000" },
     stdio: ["ignore", "ignore", "pipe"],
@@ -67,9 +69,14 @@ async function main() {
     const cpu0 = cpuMs(child.pid!);
     for (let i = 0; i < QUESTIONS; i++) await ask(i);
     const server = (cpuMs(child.pid!) - cpu0) / QUESTIONS;
-    const floorRun = spawnSync(process.execPath, ["--import", "tsx", "bench/vote-floor.ts"], { input: JSON.stringify({ baseUrl: endpoint.url, waves, questions: QUESTIONS }), encoding: "utf8" });
-    if (floorRun.status !== 0) throw new Error(`the floor failed: ${floorRun.stderr}`);
-    const floor = (JSON.parse(floorRun.stdout) as { cpuMs: number }).cpuMs / QUESTIONS;
+    // Not spawnSync: the endpoint answering the floor's calls runs in this process.
+    const floorRun = spawn(process.execPath, ["--import", "tsx", "bench/vote-floor.ts"], { stdio: ["pipe", "pipe", "inherit"] });
+    floorRun.stdin.end(JSON.stringify({ baseUrl: endpoint.url, waves, questions: QUESTIONS }));
+    let out = "";
+    floorRun.stdout.on("data", (d: Buffer) => (out += d));
+    const code = await new Promise<number | null>((resolve) => floorRun.once("exit", resolve));
+    if (code !== 0) throw new Error(`the floor failed (exit ${code})`);
+    const floor = (JSON.parse(out) as { cpuMs: number }).cpuMs / QUESTIONS;
     const chunks = waves.flat().length;
     console.log(`debatt /vote benchmark — ${MODELS.length} models and the chairman, 290-word answers streamed one word per chunk, a scripted loopback endpoint, ${QUESTIONS} questions after warming up`);
     console.log(`${chunks} model calls per question`);
@@ -77,7 +84,7 @@ async function main() {
     console.log(`floor (the same calls through ChatOpenAI in a bare script): CPU ${floor.toFixed(0)} ms per question`);
     console.log(`  server ÷ floor: ${(server / floor).toFixed(2)} (target ≤ 1.5)`);
   } finally {
-    child.kill("SIGKILL");
+    child.kill(process.env.BENCH_CPU_PROF ? "SIGINT" : "SIGKILL");
     await endpoint.close();
   }
 }
