@@ -6,7 +6,7 @@ import { participantsFor, resolveParticipant } from "../state/participants.js";
 import { MAX_MESSAGE_CHARS } from "../state/text.js";
 import { parseJsonBody, postOnly, streamRun, userText, type ChatRouteDeps } from "./chat.js";
 import { quotaKeyOf, userOf } from "./auth.js";
-import { HttpError, participantsRefused } from "./errors.js";
+import { participantsRefused } from "./errors.js";
 import { checkFollowUp } from "./follow-up.js";
 
 /**

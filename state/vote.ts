@@ -2,7 +2,7 @@ import { Annotation } from "@langchain/langgraph";
 import { z } from "zod";
 import { UsageSchema } from "./usage.js";
 import { appended, replace } from "./channels.js";
-import { answerChannels, CountedVotesSchema, LabelMapSchema, deliberationChannels, VoteResponseSchema, WinnerSchema, type VoteResponse } from "./deliberation.js";
+import { answerChannels, CountedVotesSchema, LabelMapSchema, deliberationChannels, WinnerSchema, type VoteResponse } from "./deliberation.js";
 import type { Participant } from "./participants.js";
 
 /** The vote round, with its label map (`anonymityFlagged` added). */

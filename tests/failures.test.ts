@@ -132,7 +132,6 @@ describe("faults during a debate", () => {
     const first = testDeps({ script: withOverrides((req) => (req.phase === "turn" ? { text: `answer of ${req.participant!.key} r${req.round}`, latencyMs: 60 } : undefined)) });
     const controller = new AbortController();
     const partial: string[] = [];
-    const { buildGraph } = await import("../graph/build.js");
     const graph = graphOf(first.deps, { checkpointer });
     // Stop in round 2 when its third turn starts: the two before it are checkpointed.
     const stream = await graph.stream({ message: "/debatt X", participants: FOUR }, { streamMode: "custom", signal: controller.signal, configurable: { thread_id: threadId } });
