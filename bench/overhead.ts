@@ -9,6 +9,9 @@
  *   (b) debate CPU ms ÷ bare-loop CPU ms (target ≤ 1.2)
  */
 import { Annotation, END, MemorySaver, START, StateGraph } from "@langchain/langgraph";
+import type { BaseMessage } from "@langchain/core/messages";
+import { streamMessage } from "../nodes/shared/model-call.js";
+import type { ModelFactory, ModelRequest } from "../ports/models.js";
 import { buildGraph } from "../graph/build.js";
 import { nodeDepsOf, type AppDeps } from "../service/app-deps.js";
 import { streamClientEvents } from "../service/stream.js";
@@ -40,11 +43,35 @@ function measure<T>(fn: () => Promise<T>): Promise<{ wallMs: number; cpuMs: numb
   });
 }
 
-async function debateOnce(chunkTokens: number): Promise<Sample> {
+/** A model call as the debate made it: the request and the messages. */
+interface RecordedCall {
+  request: ModelRequest;
+  messages: BaseMessage[];
+}
+
+/** A model factory that records every call its models are invoked with (for the fair floor). */
+function recording(models: ModelFactory, calls: RecordedCall[]): ModelFactory {
+  return {
+    simulated: models.simulated,
+    create(request) {
+      const model = models.create(request);
+      return new Proxy(model, {
+        get(target, prop) {
+          const value = Reflect.get(target, prop, target) as unknown;
+          if (prop === "invoke") return (messages: BaseMessage[], options?: object) => (calls.push({ request, messages }), target.invoke(messages, options));
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      });
+    },
+  };
+}
+
+async function debateOnce(chunkTokens: number, record?: RecordedCall[]): Promise<Sample> {
   const settings = loadSettings({});
+  const simulated = new SimulatedModelFactory({ latencyMs: L, chunkDelayMs: 0, chunkTokens, answerWords: 400 });
   const graph = graphFor(
     {
-      models: new SimulatedModelFactory({ latencyMs: L, chunkDelayMs: 0, chunkTokens, answerWords: 400 }),
+      models: record ? recording(simulated, record) : simulated,
       prompts: new InMemoryPromptStore(),
       settings,
       log: () => {},
@@ -89,17 +116,54 @@ async function bareOnce(): Promise<Sample> {
   return { wallMs: r.wallMs, cpuMs: r.cpuMs, events: 0, firstDeltaMs: 0 };
 }
 
+/**
+ * The fair floor: a bare LangGraph loop of the debate's steps making the debate's own model calls
+ * (`calls`, recorded from one debate), each streamed through `@langchain/core` with a token
+ * callback as the product streams them; the vote's calls at once in one step; same checkpointer.
+ */
+async function fairOnce(chunkTokens: number, calls: RecordedCall[]): Promise<Sample> {
+  const models = new SimulatedModelFactory({ latencyMs: L, chunkDelayMs: 0, chunkTokens, answerWords: 400 });
+  const steps: RecordedCall[][] = [];
+  for (const call of calls) {
+    // The vote's calls share one step, as the debate's parallel vote does.
+    if (call.request.phase === "vote" && steps.at(-1)?.[0].request.phase === "vote") steps.at(-1)!.push(call);
+    else steps.push([call]);
+  }
+  const State = Annotation.Root({ n: Annotation<number>({ reducer: (_a, b) => b, default: () => 0 }) });
+  const graph = new StateGraph(State)
+    .addNode("step", async (s: typeof State.State) => {
+      await Promise.all((steps[s.n] ?? []).map((c) => streamMessage(models.create(c.request), c.messages, new AbortController().signal, () => {})));
+      return { n: s.n + 1 };
+    })
+    .addEdge(START, "step")
+    .addConditionalEdges("step", (s: typeof State.State) => (s.n < steps.length ? "step" : END), ["step", END])
+    .compile({ checkpointer: new MemorySaver() });
+  const r = await measure(async () => {
+    for await (const _ of await graph.stream({ n: 0 }, { streamMode: "custom", recursionLimit: steps.length + 5, configurable: { thread_id: "fair" } })) {
+      /* nothing is emitted */
+    }
+  });
+  return { wallMs: r.wallMs, cpuMs: r.cpuMs, events: 0, firstDeltaMs: 0 };
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
   const chunkSizes = (process.env.BENCH_CHUNKS ?? "16,4,1").split(",").map(Number);
   await bareOnce();
-  for (const c of chunkSizes) await debateOnce(c); // warm-up
+  // Warm-up, and each chunk size's model calls recorded for its fair floor.
+  const recorded: Record<number, RecordedCall[]> = Object.fromEntries(chunkSizes.map((c) => [c, []]));
+  for (const c of chunkSizes) await debateOnce(c, recorded[c]);
+  for (const c of chunkSizes) await fairOnce(c, recorded[c]);
   const bare: Sample[] = [];
   const debate: Record<number, Sample[]> = Object.fromEntries(chunkSizes.map((c) => [c, []]));
+  const fair: Record<number, Sample[]> = Object.fromEntries(chunkSizes.map((c) => [c, []]));
   for (let i = 0; i < RUNS; i++) {
     bare.push(await bareOnce());
-    for (const c of chunkSizes) debate[c].push(await debateOnce(c));
+    for (const c of chunkSizes) {
+      debate[c].push(await debateOnce(c));
+      fair[c].push(await fairOnce(c, recorded[c]));
+    }
   }
   const bareWall = median(bare.map((s) => s.wallMs));
   const bareCpu = median(bare.map((s) => s.cpuMs));
@@ -117,6 +181,10 @@ async function main() {
     );
     console.log(`  (a) wall ÷ lower bound: debate ${ratio.toFixed(3)} vs bare ${bareRatio.toFixed(3)} → difference ${(ratio - bareRatio).toFixed(3)} (target ≤ 0.02)`);
     console.log(`  (b) CPU debate ÷ bare: ${(cpu / bareCpu).toFixed(2)} (target ≤ 1.2)`);
+    const fairWall = median(fair[c].map((x) => x.wallMs));
+    const fairCpu = median(fair[c].map((x) => x.cpuMs));
+    console.log(`  fair floor (the same ${recorded[c].length} model calls in a bare loop): wall ${fairWall.toFixed(0)} ms, CPU ${fairCpu.toFixed(0)} ms`);
+    console.log(`  (c) CPU debate ÷ fair floor: ${(cpu / fairCpu).toFixed(2)} (target ≤ 1.2); wall ratio difference ${((wall - fairWall) / DEBATE_LOWER_BOUND_MS).toFixed(3)} (target ≤ 0.01)`);
   }
 }
 
