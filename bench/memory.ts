@@ -7,10 +7,9 @@
  *
  * Targets: idle ≤ 120 MB; peak with 50 /vote at once ≤ 350 MB.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { build, cpuMs, startCommand, startServer } from "./server-process.js";
 
 const QUESTIONS = Number(process.env.BENCH_VOTES ?? 50);
 
@@ -18,12 +17,6 @@ const QUESTIONS = Number(process.env.BENCH_VOTES ?? 50);
 function statusMb(pid: number, field: "VmRSS" | "VmHWM"): number {
   const m = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return m ? Number(m[1]) / 1024 : 0;
-}
-
-/** CPU time a process has used, in ms (utime + stime of /proc/<pid>/stat, in 10 ms ticks). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** A process and every process under it (tsx runs the server in a child of its own). */
@@ -41,24 +34,6 @@ function tree(pid: number): number[] {
   return [pid, ...children.flatMap(tree)];
 }
 
-/** Starts a server with `command` and waits for its listening line. */
-async function start(command: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(command[0], command.slice(1), {
-    env: { PATH: process.env.PATH, PORT: "0", DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-bench-mem-")), RUNS_PER_MINUTE: "100000", MAX_CONCURRENT_RUNS: "100000" },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let log = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on("data", (d: Buffer) => {
-      log += d;
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(log);
-      if (m) resolve(m[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`the server exited with ${code}: ${log}`)));
-  });
-  return { child, url };
-}
-
 /** One /vote question over the chat stream, read to its end. */
 async function vote(url: string, i: number): Promise<void> {
   const res = await fetch(`${url}/api/v1/chat/stream`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: `/vote Which programming language suits service number ${i} best?` }) });
@@ -67,7 +42,7 @@ async function vote(url: string, i: number): Promise<void> {
 }
 
 async function measure(label: string, command: string[]): Promise<void> {
-  const { child, url } = await start(command);
+  const { child, url } = await startServer(command);
   try {
     await new Promise((r) => setTimeout(r, 5_000));
     const pids = tree(child.pid!);
@@ -84,9 +59,8 @@ async function measure(label: string, command: string[]): Promise<void> {
 }
 
 async function main() {
-  const built = spawnSync("npm", ["run", "-s", "build"], { stdio: "inherit" });
-  if (built.status !== 0) throw new Error("npm run build failed");
-  const startScript = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+  build();
+  const startScript = startCommand();
   console.log(`debatt memory benchmark — the server idle, and ${QUESTIONS} /vote questions at once on the simulated provider`);
   await measure(`npm start (${startScript.join(" ")})`, startScript);
   await measure("the same without a smaller young generation (node dist/routes/server.js)", ["node", "dist/routes/server.js"]);

@@ -9,20 +9,12 @@
  * (bench/vote-floor.ts), in the same waves. Prints CPU per question for both and their ratio
  * (target ≤ 1.5).
  */
-import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { spawn } from "node:child_process";
+import { build, cpuMs, startCommand, startServer } from "./server-process.js";
 import { startScriptedEndpoint, words, type RecordedRequest } from "./scripted-endpoint.js";
 
 const QUESTIONS = Number(process.env.BENCH_QUESTIONS ?? 10);
 const MODELS = ["call_grok", "call_claude", "call_gpt", "call_gemini"];
-
-/** CPU time a process has used, in ms (utime + stime of /proc/<pid>/stat, in 10 ms ticks). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 /** The scripted answers: 290 words for an answer, a vote line for a ballot, a few words for the rest. */
 function reply(r: RecordedRequest) {
@@ -34,26 +26,13 @@ function reply(r: RecordedRequest) {
 }
 
 async function main() {
-  const built = spawnSync("npm", ["run", "-s", "build"], { stdio: "inherit" });
-  if (built.status !== 0) throw new Error("npm run build failed");
+  build();
   const endpoint = await startScriptedEndpoint(reply);
-  const start = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+  const start = startCommand();
   // BENCH_CPU_PROF=dir: the server writes a CPU profile there when it exits (for finding where the time goes).
   if (process.env.BENCH_CPU_PROF) start.splice(1, 0, "--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`);
-  const child = spawn(start[0], start.slice(1), {
-    env: { PATH: process.env.PATH, PORT: "0", OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: endpoint.url, DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-bench-vote-")), RUNS_PER_MINUTE: "100000" },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const { child, url } = await startServer(start, { OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: endpoint.url });
   try {
-    let log = "";
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stderr!.on("data", (d: Buffer) => {
-        log += d;
-        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(log);
-        if (m) resolve(m[1]);
-      });
-      child.once("exit", (code) => reject(new Error(`the server exited with ${code}: ${log}`)));
-    });
     const ask = async (i: number) => {
       const res = await fetch(`${url}/api/v1/chat/stream`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: `/vote Which language suits service ${i} best?`, participants: MODELS }) });
       const text = await res.text();

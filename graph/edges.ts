@@ -46,13 +46,15 @@ export function routeAfterTurn(state: State): "debate_round_executor" | "debate_
     );
   }
   if (round <= SPOKEN_ROUNDS) return "debate_round_executor";
+  // Every voter is shown the same answers, cut once.
+  const responses = shortened(state.debate_round_responses, state.debate_context_chars);
   return state.debate_participants.map(
     (voter) =>
       new Send("debate_vote", {
         voter,
         participants: state.debate_participants,
         topic: state.debate_topic ?? "",
-        debate: { orders: state.debate_round_order, responses: shortened(state.debate_round_responses, state.debate_context_chars), simultaneous: state.options.order === "simultaneous" },
+        debate: { orders: state.debate_round_order, responses, simultaneous: state.options.order === "simultaneous" },
         deadline: state.debate_vote_deadline ?? Date.now(),
       } satisfies VoteTask),
   );

@@ -4,7 +4,7 @@ import { ChatGenerationChunk } from "@langchain/core/outputs";
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
 import type { ModelFactory, ModelRequest } from "../ports/models.js";
 import { detectLanguage, type Lang } from "../state/language.js";
-import { seededRandom } from "../state/random.js";
+import { hashText as hash, seededRandom } from "../state/random.js";
 import { renderArgument } from "../state/replies/argument.js";
 import { renderAssessment } from "../state/replies/assessment.js";
 import { renderConvergence } from "../state/replies/convergence.js";
@@ -129,16 +129,6 @@ function taskPhaseReply(request: ModelRequest, task: { task: TaskId; answer: str
     default:
       return undefined;
   }
-}
-
-/** FNV-1a: a small, stable string hash for deterministic choices. */
-function hash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
 }
 
 /** A question that asks for yes or no: it opens with an auxiliary verb. */

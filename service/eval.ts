@@ -13,6 +13,7 @@ import { MARKDOWN_STYLES } from "./narration.js";
 import { createNarrator } from "./narrator.js";
 import type { RunService } from "./run-service.js";
 import { translate } from "../state/messages/index.js";
+import { hashText } from "../state/random.js";
 import type { ArmResult, RoundFigures } from "../state/eval-report.js";
 
 /** The arms an evaluation compares: each participant alone, one sampled k times, a plain majority, and the formats. */
@@ -108,7 +109,7 @@ async function askFormat(deps: EvalDeps, command: string, q: TaskQuestion): Prom
   let runId: string;
   try {
     // Seeded by the question, so the same evaluation run again shuffles labels and orders the same way.
-    ({ runId } = deps.service.start({ message: `${command} ${q.question}`, participants: deps.participants.map((p) => p.key), configurable: { seed: seedOf(q.question) } }));
+    ({ runId } = deps.service.start({ message: `${command} ${q.question}`, participants: deps.participants.map((p) => p.key), configurable: { seed: hashText(q.question) % 2 ** 31 } }));
   } catch (err) {
     // A run that could not start (a limit, a shutdown) is a question this arm did not answer.
     return { answer: undefined, usage: NO_USAGE, wallMs: performance.now() - started, error: (err as Error).message };
@@ -162,13 +163,6 @@ class RoundTexts {
   answers(task: TaskId, keys: string[]): { round: number; answers: (string | null)[] }[] {
     return [...this.texts.keys()].sort((a, b) => a - b).map((round) => ({ round, answers: keys.map((k) => parseTaskAnswer(task, this.texts.get(round)?.get(k) ?? "") ?? null) }));
   }
-}
-
-/** A seed from a question's text (FNV-1a). */
-function seedOf(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return (h >>> 0) % 2 ** 31;
 }
 
 /** What one arm answers to one question. `label` names the arm in the report (single arms by participant). */

@@ -1,9 +1,8 @@
-import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { readSse } from "./support/http.js";
+import { startServerProcess } from "./support/server-process.js";
 
 describe("npm start: the compiled server", () => {
   it("builds, and serves the page, a run and the history from compiled JavaScript, without tsx", async () => {
@@ -13,17 +12,8 @@ describe("npm start: the compiled server", () => {
     const start = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts.start.split(/\s+/);
     expect(start[0]).toBe("node");
     expect(start.join(" ")).not.toContain("tsx");
-    const child = spawn(start[0], start.slice(1), { env: { PATH: process.env.PATH, PORT: "0", DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-build-")) }, stdio: ["ignore", "ignore", "pipe"] });
+    const { child, url } = await startServerProcess({}, start);
     try {
-      let log = "";
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stderr!.on("data", (d: Buffer) => {
-          log += d;
-          const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(log);
-          if (m) resolve(m[1]);
-        });
-        child.once("exit", (code) => reject(new Error(`exited with ${code}: ${log}`)));
-      });
       // The page, from the build's copy of it.
       expect(await (await fetch(url)).text()).toContain("<title>debatt</title>");
       // A run, and its conversation in the history (the migrations ran from the build's copy).

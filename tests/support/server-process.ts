@@ -4,9 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll } from "vitest";
 
-/** Starts `routes/server.ts` as `npm start` does, on a free port (and, unless given, a fresh data directory); resolves with its URL. */
-export async function startServerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; log: () => string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "routes/server.ts"], {
+/**
+ * Starts `routes/server.ts` (through tsx, or with `command`: the compiled server as the start
+ * script runs it) on a free port (and, unless given, a fresh data directory); resolves with its URL.
+ */
+export async function startServerProcess(env: Record<string, string>, command = [process.execPath, "--import", "tsx", "routes/server.ts"]): Promise<{ child: ChildProcess; url: string; log: () => string; exited: Promise<number | null> }> {
+  const child = spawn(command[0], command.slice(1), {
     env: { PATH: process.env.PATH, PORT: "0", SIMULATED_CHUNK_DELAY_MS: "0", DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-data-")), ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });
