@@ -6,7 +6,12 @@
  *   - /dvoice wall ÷ /debatt wall, against the target 1 + (T of the last answer) / total;
  *   - the time from a participant's text ending to its first audio chunk (target ≤ 300 ms).
  *
- * Env: BENCH_VOICE_L (default 200 ms).
+ * Then /dvoice paced and not, at the debate's own lengths (8 participants, 300/500/500 words,
+ * spoken at 150 words a minute: about 70 minutes of speech), time compressed BENCH_VOICE_SPEEDUP
+ * times (text, speech and playback alike): the lag between the last text and the end of the last
+ * audio on the listener's playback clock (which starts with the first chunk).
+ *
+ * Env: BENCH_VOICE_L (default 200 ms), BENCH_VOICE_SPEEDUP (default 200).
  */
 import { buildGraph } from "../graph/build.js";
 import { nodeDepsOf, type AppDeps } from "../service/app-deps.js";
@@ -16,6 +21,9 @@ import { InMemoryPromptStore } from "../prompts/store.js";
 import { SimulatedModelFactory } from "../providers/simulated.js";
 import { MemorySpeechCache } from "../providers/speech-cache.js";
 import { loadSettings } from "../state/config.js";
+import { ROUNDS } from "../state/debate.js";
+import { countWords } from "../state/text.js";
+import { PCM, pcmDurationMs } from "../state/voice.js";
 
 const L = Number(process.env.BENCH_VOICE_L ?? 200);
 const WORDS = 80;
@@ -69,6 +77,57 @@ async function debate(command: "/debatt" | "/dvoice", answerMs: number): Promise
   return { wallMs: performance.now() - t0, firstAudio };
 }
 
+const SPEEDUP = Number(process.env.BENCH_VOICE_SPEEDUP ?? 200);
+/** Speech at 150 words a minute, compressed SPEEDUP times: PCM bytes per word. */
+const BYTES_PER_WORD = ((60 / 150) * PCM.sampleRate * 2) / SPEEDUP;
+
+/** A speech provider producing 150-words-a-minute audio (compressed), synthesised 4 times faster than it plays, in 100 ms pieces. */
+class PacedSpeech implements SpeechSynthesizer {
+  readonly provider = "bench";
+  readonly model = "bench";
+  readonly speed = 1;
+  async *synthesize(req: SpeechRequest): AsyncIterable<Uint8Array> {
+    const bytes = Math.round((countWords(req.text) * BYTES_PER_WORD) / 2) * 2;
+    const synthMs = pcmDurationMs(bytes) / 4;
+    const pieces = Math.max(1, Math.round(synthMs / 100));
+    for (let i = 0; i < pieces; i++) {
+      await new Promise((r) => setTimeout(r, synthMs / pieces));
+      yield new Uint8Array(Math.round(bytes / pieces / 2) * 2);
+    }
+  }
+}
+
+/**
+ * A /dvoice debate at its own lengths, paced or not: seconds (compressed) from the last text to the
+ * end of the last audio on the listener's clock, and the whole audio's length.
+ */
+async function lag(pacing: "paced" | "off"): Promise<{ lagMs: number; audioMs: number }> {
+  // 40 tokens a second after a 1 s first token, compressed: 16-word chunks.
+  const chunkMs = ((16 * 4) / 3 / 40) * (1000 / SPEEDUP);
+  const graph = graphFor({
+    models: new SimulatedModelFactory({ latencyMs: 1000 / SPEEDUP, chunkDelayMs: chunkMs, chunkTokens: 16, roundWords: ROUNDS.map((r) => r.words) }),
+    prompts: new InMemoryPromptStore(),
+    settings: loadSettings({}),
+    log: () => {},
+    speech: () => new PacedSpeech(),
+    speechCache: new MemorySpeechCache(0),
+  });
+  let lastText = 0;
+  let playedUntil = 0;
+  let firstAudio = 0;
+  for await (const e of streamClientEvents(graph, { message: "/dvoice Bör AI regleras?" }, { configurable: { seed: 1, voice_pacing: pacing } })) {
+    const now = performance.now();
+    if (e.event === "debate-participant-end") lastText = now;
+    if (e.event === "debate-voice-chunk") {
+      const start = Math.max(playedUntil, now);
+      firstAudio ||= start;
+      playedUntil = start + pcmDurationMs(Buffer.from(e.data.pcm_b64, "base64").length);
+    }
+    if (e.event === "error") throw new Error(`the debate failed: ${JSON.stringify(e.data)}`);
+  }
+  return { lagMs: playedUntil - lastText, audioMs: playedUntil - firstAudio };
+}
+
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 
 async function main() {
@@ -87,6 +146,12 @@ async function main() {
         `max ${Math.max(...voice.firstAudio).toFixed(0)} ms over ${voice.firstAudio.length} answers (target ≤ 300 ms)`,
     );
   }
+  const minutes = (ms: number) => `${((ms * SPEEDUP) / 60_000).toFixed(1)} min`;
+  console.log(`\n/dvoice at the debate's own lengths (8 participants, ${ROUNDS.map((r) => r.words).join("/")} words, 150 words a minute), time compressed ${SPEEDUP}×:`);
+  const ahead = await lag("off");
+  const paced = await lag("paced");
+  console.log(`  audio in all: ${minutes(ahead.audioMs)} (paced ${minutes(paced.audioMs)})`);
+  console.log(`  from the last text to the last audio: not paced ${minutes(ahead.lagMs)}, paced ${minutes(paced.lagMs)} (${(paced.lagMs / ahead.lagMs).toFixed(2)} of it)`);
 }
 
 main().catch((err) => {

@@ -40,6 +40,7 @@ export function routeAfterTurn(state: State): "debate_round_executor" | "debate_
           topic: state.debate_topic ?? "",
           participants: state.debate_participants,
           responses: state.debate_round_responses,
+          word_limits: state.debate_word_limits,
           voice_mode: state.voice_mode,
           debate_id: state.debate_id,
         } satisfies TurnTask),
@@ -54,7 +55,7 @@ export function routeAfterTurn(state: State): "debate_round_executor" | "debate_
         voter,
         participants: state.debate_participants,
         topic: state.debate_topic ?? "",
-        debate: { orders: state.debate_round_order, responses, simultaneous: state.options.order === "simultaneous" },
+        debate: { orders: state.debate_round_order, responses, simultaneous: state.options.order === "simultaneous", wordLimits: state.debate_word_limits },
         deadline: state.debate_vote_deadline ?? Date.now(),
       } satisfies VoteTask),
   );

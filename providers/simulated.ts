@@ -36,6 +36,8 @@ export interface SimulatedOptions {
   chunkTokens: number;
   /** Fixed answer length in words (default: varies by round and speaker). */
   answerWords?: number;
+  /** A debate turn's length in words, per round 1–3 (e.g. the rounds' word limits); wins over `answerWords` for turns. */
+  roundWords?: readonly number[];
   /**
    * With a probability (0–1): a question of the evaluation's tasks is answered right with that
    * probability, else with a plausible wrong answer, independently per call (seeded by the call's
@@ -1124,7 +1126,7 @@ interface JudgeReply {
 const SEVERITY_ORDER: Record<string, number> = { critical: 0, significant: 1, minor: 2 };
 
 /** Builds the full simulated answer for a request. */
-export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], opts: Pick<SimulatedOptions, "answerWords" | "accuracy">): string {
+export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], opts: Pick<SimulatedOptions, "answerWords" | "roundWords" | "accuracy">): string {
   const prompt = messages.map((m) => (typeof m.content === "string" ? m.content : "")).join("\n");
   const topic = request.topic ?? "";
   const lang = detectLanguage(topic || prompt);
@@ -1165,10 +1167,11 @@ export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], 
     if (yesNo) parts.push(w.one(t.side[stanceIndex(me)]));
     const close = w.one(t.close);
     let count = countWords(parts.join(" ")) + countWords(close);
-    for (const sentence of w.draw(t.body, t.body.length)) {
-      if (count >= words) break;
-      parts.push(sentence);
-      count += countWords(sentence);
+    // A long answer goes round the body's sentences again.
+    const body = w.draw(t.body, t.body.length);
+    for (let i = 0; count < words && body.length > 0; i++) {
+      parts.push(body[i % body.length]);
+      count += countWords(body[i % body.length]);
     }
     parts.push(close);
     return parts.join(" ");
@@ -1393,7 +1396,7 @@ export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], 
       return renderTitle(topic);
     case "turn": {
       const others = speakersIn(prompt).filter((s) => s !== me);
-      const words = opts.answerWords ?? (request.round === 1 ? 110 : 170) + Math.floor(rnd() * 60);
+      const words = opts.roundWords?.[(request.round ?? 1) - 1] ?? opts.answerWords ?? (request.round === 1 ? 110 : 170) + Math.floor(rnd() * 60);
       return turnText(writer(), words, others, round);
     }
   }

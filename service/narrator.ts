@@ -29,7 +29,7 @@ export function createNarrator(write: Write, c: Styles, t: T, status: (s: string
     switch (e.event) {
       case "debate-init":
         simultaneous = e.data.order === "simultaneous";
-        write(`${c.bold(t("arena.label", { topic: e.data.topic }))}${e.data.voice_mode ? c.dim(t("cli.voiceMode")) : ""}\n`);
+        write(`${c.bold(t("arena.label", { topic: e.data.topic }))}${e.data.voice_mode ? c.dim(t("cli.voiceMode")) : ""}${e.data.voice_pacing === "paced" ? c.dim(t("cli.paced")) : ""}\n`);
         write(c.dim(`${e.data.participants.map((p) => p.display).join(", ")}${e.data.simulated ? t("cli.simulated") : ""}\n`));
         if (e.data.estimate) write(c.dim(`${estimateWords(t, e.data.estimate, e.data.simulated)}\n`));
         break;

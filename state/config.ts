@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { ConfigError } from "./errors.js";
-import { DEBATE_ORDERS, FORMATS } from "./formats.js";
+import { DEBATE_ORDERS, FORMATS, VOICE_PACINGS } from "./formats.js";
 import { defaultRoster, RosterSchema, type ModelAllowlist, type Participant } from "./participants.js";
 import { PriceTableSchema } from "./usage.js";
 
@@ -251,7 +251,7 @@ function providerKeysOf(settings: z.output<typeof SettingsSchema>, env: Record<s
 /**
  * The deliberation formats' options when a run sets none: a per-call timeout of 120 s, no
  * anti-anchoring, at most 3 /deep rounds, no second /council round, 90 s for a judge's round 2,
- * /debatt's speakers one after another.
+ * /debatt's speakers one after another, /dvoice paced as its voice settings say.
  */
 export const DEFAULT_OPTIONS = {
   timeoutMs: 120_000,
@@ -260,6 +260,7 @@ export const DEFAULT_OPTIONS = {
   debate: false,
   round2TimeoutMs: 90_000,
   order: "sequential",
+  voicePacing: undefined,
 } as const;
 /** Extra time the whole parallel vote round gets beyond one vote's timeout. */
 const VOTE_ROUND_GRACE_MS = 5_000;
@@ -278,6 +279,8 @@ export function runConfigSchema(settings: RunDefaults) {
     seed: z.number().int().optional().describe("Seed for the speaking orders and labels (random if unset)"),
     /** /debatt, /dvoice: within a round, each speaker in turn (seeing the round so far), or all at once (seeing earlier rounds only). */
     order: z.enum(DEBATE_ORDERS).default("sequential").describe("/debatt: sequential (each sees the round so far) or simultaneous (all answer at once, seeing earlier rounds)"),
+    /** /dvoice: `paced` releases each speaker's text once the previous speaker's audio starts playing (unset: the voice settings' pacing). */
+    voice_pacing: z.enum(VOICE_PACINGS).optional().describe("/dvoice: paced (the text waits for the audio) or off (unset: the voice settings' pacing)"),
     /** Characters of each earlier answer shown in the context chain. */
     context_chars: z.number().int().min(50).max(20_000).default(600).describe("Characters of each earlier answer shown to later speakers"),
     /** Per-call timeout for an answer, in ms; also the deliberation formats' when the run gives no `timeout_ms`. */
@@ -323,6 +326,8 @@ function runSettingsSchema(settings: RunDefaults) {
       round2TimeoutMs: c.mode_config.round2TimeoutMs ?? DEFAULT_OPTIONS.round2TimeoutMs,
       // /debatt's order (`--order` in the message wins over it).
       order: c.order,
+      // /dvoice's pacing (`--paced` in the message wins over it; unset: the voice settings').
+      voicePacing: c.voice_pacing,
     },
   }));
 }

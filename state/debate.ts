@@ -101,6 +101,8 @@ export interface TurnTask {
   topic: string;
   participants: Participant[];
   responses: Record<number, Record<string, string>>;
+  /** Word limit of each spoken round. */
+  word_limits: number[];
   voice_mode: boolean;
   debate_id: string | null;
 }
@@ -111,7 +113,7 @@ export interface VoteTask {
   participants: Participant[];
   topic: string;
   /** The debate as voters see it: every answer already cut to the context's length (so each task carries only what its prompt shows), each round's order. */
-  debate: { orders: Record<number, string[]>; responses: Record<number, Record<string, string>>; simultaneous: boolean };
+  debate: { orders: Record<number, string[]>; responses: Record<number, Record<string, string>>; simultaneous: boolean; wordLimits: number[] };
   /** Epoch ms by which the whole vote round must be done. */
   deadline: number;
 }

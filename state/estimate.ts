@@ -27,6 +27,8 @@ export interface EstimateInputs {
   debate: boolean;
   /** OneSeek researches before it speaks (web search is configured). */
   research: boolean;
+  /** /debatt, /dvoice: each spoken round's word limit (default: the written debate's). */
+  wordLimits?: number[];
 }
 
 /** A prompt's own instructions (the format's text around what it quotes), in tokens. */
@@ -58,7 +60,7 @@ function plan(format: FormatId | "chat", participants: Participant[], x: Estimat
     case "debatt":
     case "dvoice": {
       // Every turn sees the earlier ones, each cut to contextChars.
-      const turnOut = ROUNDS.map((r) => Math.min(answer, Math.ceil((r.words * 4) / 3)));
+      const turnOut = ROUNDS.map((r, i) => Math.min(answer, Math.ceil(((x.wordLimits?.[i] ?? r.words) * 4) / 3)));
       const shown = (out: number) => Math.min(out, Math.ceil(x.contextChars / 4));
       let before = 0;
       ROUNDS.forEach((_, r) => {

@@ -5,7 +5,7 @@ import { DebateResultsSchema } from "./debate.js";
 import { DebaterTurnSchema, DeepOutputSchema, ModeratorAssessmentSchema } from "./deep.js";
 import { LabelMapSchema, Stage1ResponseSchema, WhoSchema } from "./deliberation.js";
 import { ERROR_CODES, REASON_KEYS } from "./errors.js";
-import { DEBATE_ORDERS, ROUND_TYPES } from "./formats.js";
+import { DEBATE_ORDERS, ROUND_TYPES, VOICE_PACINGS } from "./formats.js";
 import { DebateVoteResultSchema, DebateWinnerSchema, RevisionResponseSchema, RevisionSummarySchema } from "./revise.js";
 import { TiebreakerResultSchema, VoteRoundResultSchema, VoteWinnerSchema } from "./vote.js";
 
@@ -59,6 +59,10 @@ export const EventSchemas = {
     estimate: UsageSchema.optional(),
     /** How the speakers take turns within a round (added): `sequential`, or `simultaneous`, where their deltas interleave. */
     order: z.enum(DEBATE_ORDERS).optional(),
+    /** /dvoice (added): `paced` when each speaker's text waits until the previous speaker's audio starts playing, else `off`. */
+    voice_pacing: z.enum(VOICE_PACINGS).optional(),
+    /** /dvoice (added): the word limit of each spoken round, 1–3 (the voice settings'). */
+    word_limits: z.array(z.number().int()).optional(),
     ...stamp,
   }),
   debate_round_start: z.object({

@@ -9,14 +9,22 @@ export interface FormatFlags {
   debate?: boolean;
   /** /debatt, /dvoice: `sequential` (each speaker sees the round so far) or `simultaneous` (all answer at once, seeing earlier rounds only). */
   order?: DebateOrder;
+  /** /dvoice: `paced` releases each speaker's text only once the previous speaker's audio starts playing. */
+  voicePacing?: VoicePacing;
 }
 
 /** How a debate's speakers take their turns within a round. */
 export const DEBATE_ORDERS = ["sequential", "simultaneous"] as const;
 export type DebateOrder = (typeof DEBATE_ORDERS)[number];
 
+/** Whether a spoken debate's text waits for its audio (`paced`) or runs ahead of it (`off`). */
+export const VOICE_PACINGS = ["off", "paced"] as const;
+export type VoicePacing = (typeof VOICE_PACINGS)[number];
+
 /** The options a debate takes before its topic: `--order simultaneous` and `--order sequential`. */
 const debateFlags = { "--order simultaneous": { order: "simultaneous" }, "--order sequential": { order: "sequential" } } as const satisfies Record<string, FormatFlags>;
+/** A spoken debate's options: the debate's, and `--paced` (the text keeps pace with the audio). */
+const voiceFlags = { ...debateFlags, "--paced": { voicePacing: "paced" } } as const satisfies Record<string, FormatFlags>;
 
 /** A debate's rounds, by number (1–4): three of speaking, then the vote. */
 export const ROUND_TYPES = ["introduction", "argument", "deepening", "voting"] as const;
@@ -54,7 +62,7 @@ const debate = { min: MIN_PARTICIPANTS, max: MAX_PARTICIPANTS, duplicates: "merg
 /** Every format, by its command's name. */
 export const FORMATS = {
   debatt: { command: "/debatt", takes: "topic", storedMode: "debatt", participants: debate, thread: "chat", multiTurn: true, flags: debateFlags },
-  dvoice: { command: "/dvoice", takes: "topic", storedMode: "dvoice", participants: debate, thread: "chat", multiTurn: true, flags: debateFlags },
+  dvoice: { command: "/dvoice", takes: "topic", storedMode: "dvoice", participants: debate, thread: "chat", multiTurn: true, flags: voiceFlags },
   compare: { command: "/compare", takes: "question", storedMode: "compare", participants: debate, thread: "chat", multiTurn: true, flags: {} },
   vote: { command: "/vote", takes: "question", storedMode: "vote", participants: { min: 3, max: 7, duplicates: "merge" }, thread: "own", multiTurn: true, flags: {} },
   // A model named twice is two participants with their own answers and labels; "debate" is the stored name of /revise.

@@ -1,6 +1,6 @@
 import { Annotation } from "@langchain/langgraph";
 import { accumulated, appended, replace } from "./channels.js";
-import type { Ballot, Convergence, DebateStatus, Turn } from "./debate.js";
+import { ROUNDS, type Ballot, type Convergence, type DebateStatus, type Turn } from "./debate.js";
 import type { DeliberationMode } from "./formats.js";
 import type { Participant } from "./participants.js";
 import { sharedChannels } from "./shared.js";
@@ -59,6 +59,10 @@ export const GraphState = Annotation.Root({
   debate_status: replace<DebateStatus | null>(() => null),
   /** Characters of another participant's answer a speaker or voter is shown (the run's `context_chars`). */
   debate_context_chars: replace<number>(() => 600),
+  /** Word limit of each spoken round (1–3), fixed at planning: /dvoice's come from the voice settings. */
+  debate_word_limits: replace<number[]>(() => ROUNDS.map((r) => r.words)),
+  /** /dvoice paced: each speaker's text waits until the previous speaker's audio starts playing. */
+  debate_voice_paced: replace<boolean>(() => false),
   /** Epoch ms by which the whole vote round must have finished. */
   debate_vote_deadline: replace<number | null>(() => null),
   /** Computed vote results and the model's convergence analysis. */

@@ -1,7 +1,9 @@
 import { z } from "zod";
+import { ROUNDS } from "./debate.js";
+import { VOICE_PACINGS } from "./formats.js";
 
 // The audio format lives in a module without zod, so the arena page can import it cheaply.
-export { CHUNK_BYTES, OPENAI_VOICES, PCM } from "./audio-format.js";
+export { CHUNK_BYTES, OPENAI_VOICES, PCM, pcmDurationMs } from "./audio-format.js";
 /** Key of the instructions that apply to participants without their own. */
 export const DEFAULT_INSTRUCTIONS_KEY = "__default__";
 
@@ -16,6 +18,15 @@ export const DEFAULT_VOICE_MAP: Record<string, string> = {
   Qwen: "fable",
   OneSeek: "nova",
 };
+
+/** A word limit of one spoken round. */
+function wordLimit(round: string) {
+  return z
+    .number({ error: `word_limits.${round} must be a number` })
+    .int(`word_limits.${round} must be a whole number`)
+    .min(20, `word_limits.${round} must be at least 20`)
+    .max(2_000, `word_limits.${round} must be at most 2000`);
+}
 
 /**
  * Voice settings of /dvoice, as admins store them: the speech endpoint, its model and speed, a
@@ -36,9 +47,30 @@ export const VoiceSettingsSchema = z
     voice_map: z.record(z.string().min(1), z.string().min(1).max(64)).default(DEFAULT_VOICE_MAP),
     /** How each participant should speak (language, accent), by display name or `__default__`. */
     instructions: z.record(z.string().min(1), z.string().max(2_000)).default({}),
+    /**
+     * `paced`: a speaker's text is released only once the previous speaker's audio starts playing,
+     * so the arena and the sound stay together; `off`: the text runs ahead of the audio. A run's
+     * `voice_pacing` (or `/dvoice --paced`) wins over it.
+     */
+    pacing: z.enum(VOICE_PACINGS, { error: "pacing must be off or paced" }).default("off"),
+    /** Word limits of a spoken debate's rounds (the written debate keeps its own). */
+    word_limits: z
+      .object({
+        introduction: wordLimit("introduction").default(ROUNDS[0].words),
+        argument: wordLimit("argument").default(ROUNDS[1].words),
+        deepening: wordLimit("deepening").default(ROUNDS[2].words),
+      })
+      .strict()
+      .default({ introduction: ROUNDS[0].words, argument: ROUNDS[1].words, deepening: ROUNDS[2].words }),
   })
   .strict();
 export type VoiceSettings = z.infer<typeof VoiceSettingsSchema>;
+
+/** The word limits of a spoken debate's rounds 1–3, in order. */
+export function spokenWordLimits(settings: VoiceSettings): number[] {
+  const { introduction, argument, deepening } = settings.word_limits;
+  return [introduction, argument, deepening];
+}
 
 /** The settings a fresh installation starts from. */
 export function defaultVoiceSettings(): VoiceSettings {

@@ -205,7 +205,7 @@ describe("a vote resumed after its round's deadline passed", () => {
     const participants = defaultRoster().slice(0, 3);
     const vote = makeDebateVote(nodeDepsOf(deps));
     // The deadline was set before the crash, an hour ago.
-    const update = await vote({ voter: participants[0], participants, topic: "X", debate: { orders: {}, responses: {}, simultaneous: false }, deadline: Date.now() - 3_600_000 }, {});
+    const update = await vote({ voter: participants[0], participants, topic: "X", debate: { orders: {}, responses: {}, simultaneous: false, wordLimits: [300, 500, 500] }, deadline: Date.now() - 3_600_000 }, {});
     expect(models.callsOf("vote")).toHaveLength(1);
     expect(update.debate_votes).toEqual([expect.objectContaining({ voter: "Grok", valid: true, voted_for: "Claude" })]);
   });

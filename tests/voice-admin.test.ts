@@ -38,7 +38,7 @@ describe("voice settings for admins", () => {
     const { call } = await server();
     const { status, body } = await call("GET", "voice-defaults");
     expect(status).toBe(200);
-    expect(body).toMatchObject({ api_key: "", api_key_set: false, api_base: "https://api.openai.com/v1", model: "tts-1", speed: 1, voice_map: DEFAULT_VOICE_MAP });
+    expect(body).toMatchObject({ api_key: "", api_key_set: false, api_base: "https://api.openai.com/v1", model: "tts-1", speed: 1, voice_map: DEFAULT_VOICE_MAP, pacing: "off", word_limits: { introduction: 300, argument: 500, deepening: 500 } });
   });
 
   it("stores the api_key encrypted, answers it only masked, and keeps it when it is not sent again", async () => {
@@ -74,6 +74,10 @@ describe("voice settings for admins", () => {
     [{ api_base: "ftp://tts.example" }, "api_base: api_base must be an http(s) URL"],
     [{ voice_map: { Grok: "" } }, "voice_map.Grok"],
     [{ colour: "blue" }, "colour"],
+    [{ pacing: "slow" }, "pacing: pacing must be off or paced"],
+    [{ word_limits: { introduction: 5 } }, "word_limits.introduction must be at least 20"],
+    [{ word_limits: { argument: 2.5 } }, "word_limits.argument must be a whole number"],
+    [{ word_limits: { closing: 100 } }, "closing"],
   ])("names the field of invalid settings %j", async (body, message) => {
     const { call } = await server();
     const res = await call("PUT", "voice-settings", body);

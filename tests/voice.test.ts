@@ -13,7 +13,9 @@ import { CHUNK_BYTES, defaultVoiceSettings, voiceFor } from "../state/voice.js";
 import { fakePcm, startFakeSpeech } from "./support/fake-servers.js";
 import { FakeSpeech, type SpeechStep } from "./support/fake-speech.js";
 import { withOverrides } from "./support/fake-model.js";
-import { named, runEvents, testDeps } from "./support/harness.js";
+import { graphOf, named, runEvents, testDeps } from "./support/harness.js";
+import { streamClientEvents } from "../service/stream.js";
+import { MemoryValueStore, VoiceSettingsStore } from "../providers/voice-settings-store.js";
 
 const { WaveFile } = wavefile;
 const [grok, claude, gpt] = defaultRoster();
@@ -214,6 +216,47 @@ describe("the voice queue", () => {
   });
 });
 
+describe("the listener's playback clock", () => {
+  // 4800 bytes a sentence: 100 ms of audio each.
+  const sentenceMs = 100;
+
+  it("lets a paced debate wait until the last answer handed over starts playing, after the audio before it", async () => {
+    const { q, events } = queue(new FakeSpeech(() => ({ bytes: CHUNK_BYTES })));
+    const firstChunk = new Map<string, number>();
+    const emitChunk = (q as any).options.emit.chunk;
+    (q as any).options.emit.chunk = (d: any) => {
+      if (!firstChunk.has(d.model)) firstChunk.set(d.model, performance.now());
+      emitChunk(d);
+    };
+    q.enqueue(grok, 1, LONG); // three sentences: 300 ms of audio
+    await q.untilLastPlaying();
+    const grokPlays = performance.now();
+    expect(grokPlays - firstChunk.get("Grok")!).toBeLessThan(50);
+
+    q.enqueue(claude, 1, "Claude håller inte med om något av detta, och säger det tydligt.");
+    await q.untilLastPlaying();
+    // Claude is heard once Grok's 300 ms have played, however early its audio was sent.
+    expect(firstChunk.get("Claude")! - firstChunk.get("Grok")!).toBeLessThan(3 * sentenceMs);
+    expect(performance.now() - firstChunk.get("Grok")!).toBeGreaterThanOrEqual(3 * sentenceMs - 2);
+    expect(performance.now() - firstChunk.get("Grok")!).toBeLessThan(3 * sentenceMs + 150);
+    await q.drain();
+    expect(events.filter((e) => e.event === "done")).toHaveLength(2);
+  });
+
+  it("does not hold a debate up for an answer whose speech failed, and gives way to the run's signal", async () => {
+    const failing = queue(new FakeSpeech(() => ({ error: new Error("speech endpoint down") })));
+    failing.q.enqueue(grok, 1, LONG);
+    await failing.q.untilLastPlaying();
+    expect(failing.events.map((e) => e.event)).toEqual(["speaker", "error"]);
+
+    const slow = queue(new FakeSpeech(() => ({ latencyMs: 5_000 })));
+    slow.q.enqueue(grok, 1, LONG);
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(new Error("cancelled by the person")), 20);
+    await expect(slow.q.untilLastPlaying(stop.signal)).rejects.toThrow("cancelled by the person");
+  });
+});
+
 describe("/dvoice through the graph", () => {
   const TWO = ["call_grok", "call_claude"];
   async function voiceDebate(message: string, step: (text: string) => SpeechStep = () => ({}), latencyMs = 0) {
@@ -251,6 +294,73 @@ describe("/dvoice through the graph", () => {
     expect(named(events, "debate-voice-error")).toEqual([expect.objectContaining({ model: "Grok", round: 2, error: "tts 500" })]);
     expect(named(events, "debate-voice-done")).toHaveLength(5);
     expect(events.map((e) => e.event)).toContain("debate-results");
+  });
+
+  /** A /dvoice debate's events, each with when it arrived, and where each answer's audio starts on the listener's clock. */
+  async function timedVoiceDebate(message: string, configurable: Record<string, unknown> = {}) {
+    // Each sentence's audio plays 100 ms; the text takes no time at all.
+    const { deps } = testDeps({ script: withOverrides((req) => (req.phase === "turn" ? { text: `${req.participant!.display} säger i runda ${req.round} att frågan är viktig.` } : undefined)) });
+    deps.speech = () => new FakeSpeech(() => ({ bytes: CHUNK_BYTES }));
+    const timed: { e: ClientEvent; at: number }[] = [];
+    for await (const e of streamClientEvents(graphOf(deps), { message, participants: TWO }, { configurable })) timed.push({ e, at: performance.now() });
+    // The listener's player: each chunk plays after the one before it, or when it arrives.
+    let playedUntil = 0;
+    const playsAt = new Map<string, number>();
+    for (const { e, at } of timed) {
+      if (e.event !== "debate-voice-chunk") continue;
+      const start = Math.max(playedUntil, at);
+      playedUntil = start + (Buffer.from(e.data.pcm_b64, "base64").length / 48_000) * 1000;
+      if (!playsAt.has(`${e.data.model}:${e.data.round}`)) playsAt.set(`${e.data.model}:${e.data.round}`, start);
+    }
+    const starts = timed.filter(({ e }) => e.event === "debate-participant-start").map(({ e, at }) => ({ who: `${(e.data as any).model}:${(e.data as any).round}`, round: (e.data as any).round as number, at }));
+    // How long before the previous speaker could be heard each speaker began to write (≤ 0: never early).
+    const early = starts.slice(1).map((s, i) => playsAt.get(starts[i].who)! - s.at);
+    return { events: timed.map(({ e }) => e), early, starts, playsAt, lastAudio: playedUntil, lastText: timed.filter(({ e }) => e.event === "debate-participant-end").at(-1)!.at };
+  }
+
+  it("paced: each speaker writes only once the previous speaker can be heard, so the text keeps pace with the audio", async () => {
+    const paced = await timedVoiceDebate("/dvoice Bör AI regleras?", { voice_pacing: "paced" });
+    expect(paced.early).toHaveLength(5);
+    // (The test hears each chunk a little after it was sent: 30 ms of slack for a busy machine.)
+    for (const ms of paced.early) expect(ms).toBeLessThanOrEqual(30);
+    expect(named(paced.events, "debate-init")[0]).toMatchObject({ voice_pacing: "paced", word_limits: [300, 500, 500] });
+    expect(named(paced.events, "debate-voice-done")).toHaveLength(6);
+    // Not paced, the text runs ahead: a speaker writes long before the one before it is heard.
+    const ahead = await timedVoiceDebate("/dvoice Bör AI regleras?");
+    expect(named(ahead.events, "debate-init")[0]).toMatchObject({ voice_pacing: "off" });
+    expect(Math.max(...ahead.early)).toBeGreaterThan(100);
+    expect(ahead.lastAudio - ahead.lastText).toBeGreaterThan(paced.lastAudio - paced.lastText + 100);
+  });
+
+  it("paces a simultaneous debate round by round, and takes `/dvoice --paced` from the message", async () => {
+    const { events, starts, playsAt } = await timedVoiceDebate("/dvoice --paced --order simultaneous Bör AI regleras?");
+    expect(named(events, "debate-init")[0]).toMatchObject({ voice_pacing: "paced", order: "simultaneous" });
+    // A round's writers start together once every answer of the round before can be heard.
+    for (const round of [2, 3]) {
+      const heard = Math.max(...[...playsAt].filter(([who]) => who.endsWith(`:${round - 1}`)).map(([, at]) => at));
+      const writes = Math.min(...starts.filter((s) => s.round === round).map((s) => s.at));
+      expect(writes).toBeGreaterThanOrEqual(heard - 30);
+    }
+    expect(named(events, "debate-voice-done")).toHaveLength(6);
+  });
+
+  it("asks for the voice settings' word limits in a spoken debate, and the written debate keeps its own", async () => {
+    const { deps, models } = testDeps();
+    deps.speech = () => new FakeSpeech();
+    const values = new MemoryValueStore();
+    deps.voiceSettings = new VoiceSettingsStore(values, undefined);
+    await deps.voiceSettings.save({ word_limits: { introduction: 60, argument: 90, deepening: 120 }, pacing: "paced" });
+    const spoken = await runEvents(deps, "/dvoice Bör AI regleras?", { participants: TWO });
+    expect(named(spoken, "debate-init")[0]).toMatchObject({ voice_pacing: "paced", word_limits: [60, 90, 120] });
+    const prompts = models.callsOf("turn").map((c) => String(c.messages.at(-1)!.content));
+    expect(prompts.filter((p) => p.includes("högst 60 ord"))).toHaveLength(2);
+    expect(prompts.filter((p) => p.includes("högst 120 ord"))).toHaveLength(2);
+    // The run's own pacing wins over the settings'.
+    expect(named(await runEvents(deps, "/dvoice Bör AI regleras?", { participants: TWO, configurable: { voice_pacing: "off" } }), "debate-init")[0]).toMatchObject({ voice_pacing: "off" });
+    models.calls.length = 0;
+    const written = await runEvents(deps, "/debatt Bör AI regleras?", { participants: TWO });
+    expect(named(written, "debate-init")[0].word_limits).toBeUndefined();
+    expect(models.callsOf("turn").map((c) => String(c.messages.at(-1)!.content)).filter((p) => p.includes("högst 300 ord"))).toHaveLength(2);
   });
 
   it("does not speak a /debatt debate", async () => {

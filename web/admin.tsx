@@ -15,6 +15,10 @@ interface PromptView {
   effective: string;
 }
 
+/** The spoken rounds, as the voice settings name their word limits. */
+const SPOKEN_ROUNDS = ["introduction", "argument", "deepening"] as const;
+type SpokenRound = (typeof SPOKEN_ROUNDS)[number];
+
 /** Voice settings as the admin API answers them (api_key masked). */
 interface VoiceSettingsView {
   api_key: string;
@@ -24,6 +28,10 @@ interface VoiceSettingsView {
   speed: number;
   voice_map: Record<string, string>;
   instructions: Record<string, string>;
+  /** Whether a spoken debate's text waits for its audio (older servers do not send it). */
+  pacing?: "off" | "paced";
+  /** The spoken rounds' word limits (older servers do not send them). */
+  word_limits?: Record<SpokenRound, number>;
   /** The server's roster with each one's voice (read-only; older servers do not send it). */
   participants?: { key: string; display: string; voice: string }[];
 }
@@ -236,6 +244,29 @@ function VoiceSettingsForm({ token }: { token: string }) {
         {t("voiceAdmin.speed", { speed: settings.speed })}
         <input type="range" min={0.25} max={4} step={0.05} value={settings.speed} onInput={(e) => set({ speed: Number((e.target as HTMLInputElement).value) })} />
       </label>
+      {settings.pacing && (
+        <label class="check">
+          <input type="checkbox" checked={settings.pacing === "paced"} onChange={(e) => set({ pacing: (e.target as HTMLInputElement).checked ? "paced" : "off" })} />
+          {t("voiceAdmin.paced")}
+        </label>
+      )}
+      {settings.word_limits && (
+        <fieldset>
+          <legend>{t("voiceAdmin.wordLimits")}</legend>
+          {SPOKEN_ROUNDS.map((round) => (
+            <label key={round}>
+              {t(`round.${round}`)}
+              <input
+                type="number"
+                min={20}
+                max={2000}
+                value={settings.word_limits![round]}
+                onInput={(e) => set({ word_limits: { ...settings.word_limits!, [round]: Number((e.target as HTMLInputElement).value) } })}
+              />
+            </label>
+          ))}
+        </fieldset>
+      )}
       <fieldset>
         <legend>{t("voiceAdmin.perParticipant")}</legend>
         {/* The server's roster (a server that does not send it: the names the voice map has). */}

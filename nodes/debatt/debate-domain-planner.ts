@@ -3,7 +3,9 @@ import { randomUUID } from "node:crypto";
 import { Overwrite, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../../ports/emit.js";
 import type { NodeDeps } from "../../ports/node-deps.js";
-import { TOTAL_ROUNDS } from "../../state/debate.js";
+import { ROUNDS, TOTAL_ROUNDS } from "../../state/debate.js";
+import type { VoicePacing } from "../../state/formats.js";
+import { defaultVoiceSettings, spokenWordLimits, type VoiceSettings } from "../../state/voice.js";
 import type { State, StateUpdate } from "../../state/graph-state.js";
 import { participantsFor } from "../../state/participants.js";
 import { estimateRun } from "../../state/estimate.js";
@@ -28,6 +30,8 @@ export function makeDebateDomainPlanner(deps: NodeDeps) {
     // The run's id (the service's, so the debate is addressed by the id its stream announced).
     const debateId = state.run_id ?? randomUUID();
     const topic = state.debate_topic ?? "";
+    const spoken = state.voice_mode ? await spokenDebate(deps, state.options.voicePacing, ctx.log) : undefined;
+    const wordLimits = spoken?.wordLimits ?? ROUNDS.map((r) => r.words);
     emit(config, "debate_init", {
       participants: participants.map((p) => ({ key: p.key, display: p.display, model: p.model, oneseek: p.oneseek === true })),
       topic,
@@ -36,7 +40,8 @@ export function makeDebateDomainPlanner(deps: NodeDeps) {
       debate_id: debateId,
       simulated: deps.models.simulated,
       order: state.options.order,
-      estimate: estimateRun(state.voice_mode ? "dvoice" : "debatt", participants, estimateInputsOf(topic, ctx.run, deps), deps.prices),
+      ...(spoken ? { voice_pacing: spoken.paced ? "paced" : "off", word_limits: wordLimits } : {}),
+      estimate: estimateRun(state.voice_mode ? "dvoice" : "debatt", participants, { ...estimateInputsOf(topic, ctx.run, deps), wordLimits }, deps.prices),
     });
     return {
       debate_id: debateId,
@@ -52,10 +57,26 @@ export function makeDebateDomainPlanner(deps: NodeDeps) {
       debate_word_counts: Object.fromEntries(participants.map((p) => [p.display, 0])),
       debate_status: "initializing",
       debate_context_chars: ctx.run.contextChars,
+      debate_word_limits: wordLimits,
+      debate_voice_paced: spoken?.paced ?? false,
       debate_vote_deadline: null,
       debate_results: null,
       debate_synthesis: null,
       debate_error: null,
     };
   };
+}
+
+/**
+ * A spoken debate's pacing and word limits, from the admins' voice settings (the defaults when
+ * they cannot be read); the run's pacing, when it sets one, wins over the settings'.
+ */
+async function spokenDebate(deps: NodeDeps, runPacing: VoicePacing | undefined, log: (line: string) => void): Promise<{ paced: boolean; wordLimits: number[] }> {
+  let settings: VoiceSettings = defaultVoiceSettings();
+  try {
+    if (deps.voice) settings = await deps.voice.settings();
+  } catch (err) {
+    log(`voice settings unavailable, using the defaults: ${(err as Error).message}`);
+  }
+  return { paced: (runPacing ?? settings.pacing) === "paced", wordLimits: spokenWordLimits(settings) };
 }

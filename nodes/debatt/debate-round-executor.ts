@@ -22,13 +22,18 @@ export const MIN_ANSWERS_PER_ROUND = 2;
  * once in `debate_turn` (one `Send` each, seeing earlier rounds only), and this node then closes
  * it and opens the next.
  *
+ * /dvoice paced: a turn (simultaneous: a round) starts only once the audio of the answer spoken
+ * before it starts playing, so the text never runs ahead of the sound by more than one answer.
+ *
  * A failed turn is recorded and announced with status "error" and the round goes on; a round with
  * fewer than two answers ends the debate with an `error` event.
  */
 export function makeDebateRoundExecutor(deps: NodeDeps, voice: VoiceRuns) {
   return async function debateRoundExecutor(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
     const ctx = await deps.context(config);
-    if (state.options.order === "simultaneous") return simultaneousStep(state, config, ctx);
+    // /dvoice paced: nobody writes before the previous speaker's audio starts playing.
+    const paced = () => (state.debate_voice_paced ? voice.untilLastPlaying(state.debate_id ?? "", config.signal) : Promise.resolve());
+    if (state.options.order === "simultaneous") return simultaneousStep(state, config, ctx, paced);
     const round = state.debate_current_round ?? 1;
     const byKey = new Map(state.debate_participants.map((p) => [p.key, p]));
     let update: StateUpdate = {};
@@ -39,6 +44,7 @@ export function makeDebateRoundExecutor(deps: NodeDeps, voice: VoiceRuns) {
 
     const index = state.debate_turn_index;
     const speaker = byKey.get(order[index])!;
+    await paced();
     const debate = debateSoFar(state, { ...state.debate_round_order, [round]: order }, ctx.run.contextChars);
     const { turn, text } = await runTurn(deps, ctx, config, debate, speaker, round, index + 1);
     // /dvoice: the answer is spoken in the background while the next participant thinks.
@@ -96,9 +102,9 @@ function closeRound(state: State, config: LangGraphRunnableConfig, ctx: RunConte
 /**
  * A simultaneous debate's step: before a round's answers are in, it opens the round (the
  * `debate_turn` tasks follow); once they are in (every task wrote its turn), it adds the round's
- * words to the totals, closes the round and opens the next.
+ * words to the totals, closes the round and (once `paced` lets it) opens the next.
  */
-function simultaneousStep(state: State, config: LangGraphRunnableConfig, ctx: RunContext): StateUpdate {
+async function simultaneousStep(state: State, config: LangGraphRunnableConfig, ctx: RunContext, paced: () => Promise<void>): Promise<StateUpdate> {
   const round = state.debate_current_round ?? 1;
   const turns = state.debate_turns.filter((t) => t.round === round);
   if (turns.length === 0) return openRound(state, config, round).update;
@@ -106,6 +112,8 @@ function simultaneousStep(state: State, config: LangGraphRunnableConfig, ctx: Ru
   for (const t of turns) if (t.status === "ok") words[t.display] = (words[t.display] ?? 0) + t.word_count;
   const closed = closeRound(state, config, ctx, round, state.debate_round_responses, turns.length);
   const next = round + 1;
-  const opened = closed.debate_status !== "error" && next <= ROUNDS.length ? openRound(state, config, next).update : {};
+  const opening = closed.debate_status !== "error" && next <= ROUNDS.length;
+  if (opening) await paced();
+  const opened = opening ? openRound(state, config, next).update : {};
   return { ...closed, ...opened, debate_word_counts: words };
 }

@@ -15,7 +15,7 @@ export function makeDebateTurn(deps: NodeDeps, voice: VoiceRuns) {
   return async function debateTurn(task: TurnTask, config: LangGraphRunnableConfig): Promise<StateUpdate> {
     const ctx = await deps.context(config);
     const { speaker, round } = task;
-    const debate = { topic: task.topic, participants: task.participants, orders: {}, responses: task.responses, simultaneous: true, contextChars: ctx.run.contextChars };
+    const debate = { topic: task.topic, participants: task.participants, orders: {}, responses: task.responses, simultaneous: true, contextChars: ctx.run.contextChars, wordLimits: task.word_limits };
     const { turn, text } = await runTurn(deps, ctx, config, debate, speaker, round, task.position);
     // /dvoice: spoken in the order the answers finish.
     await speakTurn(voice, { voice_mode: task.voice_mode, debate_id: task.debate_id, debate_topic: task.topic }, config, ctx, speaker, round, turn, text);

@@ -1,7 +1,6 @@
 import { HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import type { RunContext } from "../../../ports/node-deps.js";
 import { roundPromptKey } from "../../../prompts/registry.js";
-import { ROUNDS } from "../../../state/debate.js";
 import type { State } from "../../../state/graph-state.js";
 import type { Participant } from "../../../state/participants.js";
 import { truncate } from "../../../state/text.js";
@@ -18,10 +17,12 @@ export interface DebateSoFar {
   simultaneous: boolean;
   /** Characters of an answer shown. */
   contextChars: number;
+  /** Word limit of each spoken round (1–3). */
+  wordLimits: number[];
 }
 
 /** The debate so far as a sequential or simultaneous debate's state holds it, with each round's order. */
-export function debateSoFar(state: Pick<State, "debate_topic" | "debate_participants" | "debate_round_responses" | "options">, orders: Record<number, string[]>, contextChars: number): DebateSoFar {
+export function debateSoFar(state: Pick<State, "debate_topic" | "debate_participants" | "debate_round_responses" | "debate_word_limits" | "options">, orders: Record<number, string[]>, contextChars: number): DebateSoFar {
   return {
     topic: state.debate_topic ?? "",
     participants: state.debate_participants,
@@ -29,6 +30,7 @@ export function debateSoFar(state: Pick<State, "debate_topic" | "debate_particip
     responses: state.debate_round_responses,
     simultaneous: state.options.order === "simultaneous",
     contextChars,
+    wordLimits: state.debate_word_limits,
   };
 }
 
@@ -66,7 +68,7 @@ export function participantConversation(
     }
   };
   const ask = (r: number) => {
-    messages.push(new HumanMessage(roundPrompt(ctx, participant, r, { context: unseen.join("\n"), topic: debate.topic, wordLimit: ROUNDS[r - 1]?.words, candidates: options.candidates })));
+    messages.push(new HumanMessage(roundPrompt(ctx, participant, r, { context: unseen.join("\n"), topic: debate.topic, wordLimit: debate.wordLimits[r - 1], candidates: options.candidates })));
     unseen = [];
     header = 0;
   };

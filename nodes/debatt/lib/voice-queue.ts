@@ -4,7 +4,7 @@ import { emit } from "../../../ports/emit.js";
 import type { SpeechCache, SpeechSynthesizer } from "../../../ports/models.js";
 import type { EventInput } from "../../../state/events.js";
 import type { Participant } from "../../../state/participants.js";
-import { CHUNK_BYTES, PCM, instructionsFor, voiceFor, type VoiceSettings } from "../../../state/voice.js";
+import { CHUNK_BYTES, PCM, instructionsFor, pcmDurationMs, voiceFor, type VoiceSettings } from "../../../state/voice.js";
 import { splitSentences } from "./sentences.js";
 
 /** A cache that keeps nothing, for deps without one. */
@@ -101,13 +101,25 @@ class Limiter {
  * synthesised with bounded parallelism (earlier speakers first), while the audio is emitted
  * strictly in speaking order: one speaker's chunks are never interleaved with another's, and the
  * first sentence streams as it arrives. A speech failure ends only that speaker's audio.
+ *
+ * It also keeps the listener's playback clock, which starts with the first chunk sent: each chunk
+ * plays after the one before it, or when it arrives if the player has run dry. A paced debate
+ * waits on it (`untilLastPlaying`) before it lets the next speaker write.
  */
 export class VoiceQueue {
   private tail: Promise<void> = Promise.resolve();
   private readonly limiter: Limiter;
+  /** When everything sent so far will have played (ms on `performance.now()`); unset before the first chunk. */
+  private playedUntil: number | undefined;
+  /** Settles when the last answer handed over starts playing, or once it is clear it never will. */
+  private lastPlaying: Promise<void> = Promise.resolve();
+
+  /** Speakers whose playback has not started yet; settled at once when the run stops. */
+  private readonly notYetPlaying = new Set<() => void>();
 
   constructor(private readonly options: VoiceQueueOptions) {
     this.limiter = new Limiter(options.parallelism ?? 3);
+    options.signal.addEventListener("abort", () => [...this.notYetPlaying].forEach((settle) => settle()), { once: true });
   }
 
   /** Starts speaking an answer after everything handed over before it. */
@@ -121,12 +133,41 @@ export class VoiceQueue {
       void this.limiter.run(() => this.synthesize(sentence, voice, instructions, audio, signal));
       return audio;
     });
-    this.tail = this.tail.then(() => this.speak(participant, round, voice, sentences, speakerAbort));
+    let playing!: () => void;
+    this.lastPlaying = new Promise<void>((resolve) => (playing = resolve));
+    this.tail = this.tail.then(() => this.speak(participant, round, voice, sentences, speakerAbort, playing));
   }
 
   /** Resolves when every answer handed over so far has been spoken (or has failed). */
   drain(): Promise<void> {
     return this.tail;
+  }
+
+  /**
+   * Resolves when the audio of the last answer handed over starts playing on the listener's
+   * clock (at once when nothing was handed over, or when that answer's speech failed);
+   * rejects with `signal`'s reason when it aborts first.
+   */
+  untilLastPlaying(signal?: AbortSignal): Promise<void> {
+    const playing = this.lastPlaying;
+    if (!signal) return playing;
+    return new Promise<void>((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason);
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener("abort", onAbort, { once: true });
+      void playing.then(() => {
+        signal.removeEventListener("abort", onAbort);
+        resolve();
+      });
+    });
+  }
+
+  /** A chunk of `bytes` sent now: when it starts playing (ms on `performance.now()`), and the clock moved past it. */
+  private schedule(bytes: number): number {
+    const now = performance.now();
+    const start = Math.max(this.playedUntil ?? now, now);
+    this.playedUntil = start + pcmDurationMs(bytes);
+    return start;
   }
 
   private async synthesize(text: string, voice: string, instructions: string | undefined, audio: SentenceAudio, signal: AbortSignal): Promise<void> {
@@ -154,7 +195,27 @@ export class VoiceQueue {
     }
   }
 
-  private async speak(p: Participant, round: number, voice: string, sentences: SentenceAudio[], abort: AbortController): Promise<void> {
+  private async speak(p: Participant, round: number, voice: string, sentences: SentenceAudio[], abort: AbortController, playing: () => void): Promise<void> {
+    // Settled when the first chunk starts playing; at once when none is sent, or when the run stops.
+    let timer: NodeJS.Timeout | undefined;
+    const settle = () => {
+      clearTimeout(timer);
+      this.notYetPlaying.delete(settle);
+      playing();
+    };
+    this.notYetPlaying.add(settle);
+    const started = (pcm: Buffer) => {
+      timer = setTimeout(settle, Math.max(0, this.schedule(pcm.length) - performance.now()));
+    };
+    try {
+      await this.speakSentences(p, round, voice, sentences, abort, started);
+    } finally {
+      if (timer === undefined) settle();
+    }
+  }
+
+  /** Emits one speaker's audio in order; `first` hears the first chunk, every other chunk moves the playback clock. */
+  private async speakSentences(p: Participant, round: number, voice: string, sentences: SentenceAudio[], abort: AbortController, first: (pcm: Buffer) => void): Promise<void> {
     const { emit, signal, synthesizer } = this.options;
     if (signal.aborted || sentences.length === 0) return;
     const who = { model: p.display, model_key: p.key, round };
@@ -165,6 +226,8 @@ export class VoiceQueue {
     let chunkIndex = 0;
     let totalBytes = 0;
     const send = (pcm: Buffer) => {
+      if (chunkIndex === 0) first(pcm);
+      else this.schedule(pcm.length);
       this.options.record?.(pcm);
       const sentence_index = Math.max(0, starts.findLastIndex((at) => at <= totalBytes));
       emit.chunk({ ...who, chunk_index: chunkIndex++, sentence_index, pcm_b64: pcm.toString("base64"), sample_rate: PCM.sampleRate, bit_depth: PCM.bitDepth, channels: PCM.channels });

@@ -25,6 +25,9 @@ export class VoiceRuns {
   /** What stops each debate's queue (a run cancelled between its steps). */
   private readonly stops = new Map<string, () => void>();
 
+  /** Queues being created (their settings loading): a simultaneous round's answers arrive at once and must share one. */
+  private readonly creating = new Map<string, Promise<VoiceQueue>>();
+
   constructor(private readonly voice: VoiceDeps | undefined) {}
 
   /**
@@ -32,12 +35,23 @@ export class VoiceRuns {
    * defaults when they cannot be read); undefined when no speech provider is configured.
    */
   async queueFor(debateId: string, topic: string, config: LangGraphRunnableConfig, log: (line: string) => void): Promise<VoiceQueue | undefined> {
-    const existing = this.queues.get(debateId);
+    const existing = this.queues.get(debateId) ?? this.creating.get(debateId);
     if (existing || !this.voice) return existing;
-    const { speech, cache, recorder, parallelism } = this.voice;
+    const created = this.create(debateId, this.voice, topic, config, log);
+    this.creating.set(debateId, created);
+    try {
+      return await created;
+    } finally {
+      this.creating.delete(debateId);
+    }
+  }
+
+  /** A new queue for the debate, kept until the debate finishes or its run stops. */
+  private async create(debateId: string, voice: VoiceDeps, topic: string, config: LangGraphRunnableConfig, log: (line: string) => void): Promise<VoiceQueue> {
+    const { speech, cache, recorder, parallelism } = voice;
     let settings: VoiceSettings;
     try {
-      settings = await this.voice.settings();
+      settings = await voice.settings();
     } catch (err) {
       log(`voice settings unavailable, using the defaults: ${(err as Error).message}`);
       settings = defaultVoiceSettings();
@@ -68,6 +82,14 @@ export class VoiceRuns {
     if (signal?.aborted) this.stops.get(debateId)!();
     else signal?.addEventListener("abort", this.stops.get(debateId)!, { once: true });
     return queue;
+  }
+
+  /**
+   * A paced debate's wait before its next speaker writes: until the audio of the last answer
+   * handed over starts playing (at once when the debate has no queue, e.g. resumed after a restart).
+   */
+  untilLastPlaying(debateId: string, signal?: AbortSignal): Promise<void> {
+    return this.queues.get(debateId)?.untilLastPlaying(signal) ?? Promise.resolve();
   }
 
   /** Waits until the debate's audio has all been sent, forgets the queue and closes the recording. */
