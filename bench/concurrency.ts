@@ -11,55 +11,15 @@
  *
  * Env: BENCH_DEBATES (default 100), BENCH_LATENCY_MS (default 1000), BENCH_RAMP_MS (default 2000).
  */
-import { fork, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
 import http from "node:http";
 import { createParser } from "eventsource-parser";
 import { RedisServer, redisServerBinary } from "./redis-server.js";
+import { ServerProcess } from "./server-process.js";
 
 const DEBATES = Number(process.env.BENCH_DEBATES ?? 100);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 1000);
 const RAMP_MS = Number(process.env.BENCH_RAMP_MS ?? 2000);
 const TOPIC = "/debatt Bör AI regleras?";
-
-interface ServerReport {
-  cpuMs: number;
-  loopP99Ms: number;
-  baseRss: number;
-  peakRss: number;
-}
-
-/** One server child process (bench/server-child.ts). */
-class ServerProcess {
-  private constructor(
-    private readonly child: ChildProcess,
-    readonly url: string,
-  ) {}
-
-  static async start(env: Record<string, string>): Promise<ServerProcess> {
-    const child = fork(new URL("./server-child.ts", import.meta.url).pathname, [], {
-      execArgv: ["--import", "tsx"],
-      // One client starts every debate: the per-client run limits are lifted for the benchmark.
-      env: { PATH: process.env.PATH, SIMULATED_LATENCY_MS: String(LATENCY_MS), SIMULATED_CHUNK_DELAY_MS: "0", RUNS_PER_MINUTE: "100000", MAX_CONCURRENT_RUNS: "100000", ...env },
-    });
-    const [msg] = (await once(child, "message")) as [{ port: number }];
-    return new ServerProcess(child, `http://127.0.0.1:${msg.port}`);
-  }
-
-  private async ask<T>(type: string, reply: string): Promise<T> {
-    this.child.send({ type });
-    for (;;) {
-      const [msg] = (await once(this.child, "message")) as [{ type: string } & T];
-      if (msg.type === reply) return msg;
-    }
-  }
-  begin = () => this.ask<object>("start", "started");
-  report = () => this.ask<ServerReport>("stop", "report");
-  async stop(): Promise<void> {
-    this.child.send({ type: "exit" });
-    await once(this.child, "exit");
-  }
-}
 
 interface DebateResult {
   wallMs: number;
@@ -161,7 +121,7 @@ async function batch(label: string, servers: ServerProcess[], perServer: number,
 
 async function main() {
   console.log(`\ndebatt concurrency benchmark — simulated provider, L = ${LATENCY_MS} ms per call, ${DEBATES} debates over HTTP`);
-  const one = await ServerProcess.start({});
+  const one = await ServerProcess.start({ SIMULATED_LATENCY_MS: String(LATENCY_MS), SIMULATED_CHUNK_DELAY_MS: "0" });
   await warmUp([one]);
   const single = await debate(one.url);
   console.log(`one debate alone: ${(single.wallMs / 1000).toFixed(1)} s, first event after ${single.firstEventMs.toFixed(0)} ms, debate-init after ${single.initMs.toFixed(0)} ms`);
@@ -175,7 +135,7 @@ async function main() {
   }
   const redis = await RedisServer.start(binary);
   try {
-    const two = await Promise.all([0, 1].map(() => ServerProcess.start({ REDIS_URL: redis.url })));
+    const two = await Promise.all([0, 1].map(() => ServerProcess.start({ SIMULATED_LATENCY_MS: String(LATENCY_MS), SIMULATED_CHUNK_DELAY_MS: "0", REDIS_URL: redis.url })));
     await warmUp(two);
     await batch("two processes sharing Redis (one per core), the same debates", two, DEBATES / 2, single.wallMs);
     const b2 = await batch("two processes sharing Redis (one per core), twice the debates", two, DEBATES, single.wallMs);

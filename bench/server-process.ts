@@ -1,4 +1,5 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { fork, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -38,4 +39,49 @@ export async function startServer(command: string[], env: Record<string, string>
 export function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** What a server child (bench/server-child.ts) measured of itself between `begin` and `report`. */
+export interface ServerReport {
+  cpuMs: number;
+  loopP99Ms: number;
+  baseRss: number;
+  peakRss: number;
+  /** Resident memory when the report was asked for. */
+  rss: number;
+}
+
+/**
+ * A server child process (bench/server-child.ts): the product's app in a process of its own that
+ * measures itself (event-loop delay, CPU, RSS) and reports over IPC. The per-client run limits
+ * are lifted: one benchmark client starts every run.
+ */
+export class ServerProcess {
+  private constructor(
+    readonly child: ChildProcess,
+    readonly url: string,
+  ) {}
+
+  static async start(env: Record<string, string>, execArgv: string[] = []): Promise<ServerProcess> {
+    const child = fork(new URL("./server-child.ts", import.meta.url).pathname, [], {
+      execArgv: [...execArgv, "--import", "tsx"],
+      env: { PATH: process.env.PATH, RUNS_PER_MINUTE: "100000", MAX_CONCURRENT_RUNS: "100000", ...env },
+    });
+    const [msg] = (await once(child, "message")) as [{ port: number }];
+    return new ServerProcess(child, `http://127.0.0.1:${msg.port}`);
+  }
+
+  private async ask<T>(type: string, reply: string): Promise<T> {
+    this.child.send({ type });
+    for (;;) {
+      const [msg] = (await once(this.child, "message")) as [{ type: string } & T];
+      if (msg.type === reply) return msg;
+    }
+  }
+  begin = () => this.ask<object>("start", "started");
+  report = () => this.ask<ServerReport>("stop", "report");
+  async stop(): Promise<void> {
+    this.child.send({ type: "exit" });
+    await once(this.child, "exit");
+  }
 }

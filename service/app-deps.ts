@@ -7,10 +7,8 @@ import type { VoiceSettingsStore } from "../providers/voice-settings-store.js";
 import type { EndpointHealth } from "../providers/openai.js";
 import { loadPromptSet, StoreUnavailableError, type PromptStore } from "../prompts/store.js";
 import { runSettingsResolver, type Settings } from "../state/config.js";
+import { deltaCoalesceMs } from "./load.js";
 import { defaultVoiceSettings, type VoiceSettings } from "../state/voice.js";
-
-/** How long streamed text may be coalesced into one event by default, in ms (the first piece is never delayed). */
-const DELTA_COALESCE_MS = 40;
 
 /**
  * The application's dependencies: what the environment configures, for the run service, the
@@ -41,7 +39,7 @@ export interface AppDeps {
   events?: EventLog;
   /** The voice settings admins edit, loaded at every /dvoice run (defaults when absent). */
   voiceSettings?: VoiceSettingsStore;
-  /** How long streamed text may be coalesced into one event, in ms. */
+  /** How long streamed text may be coalesced into one event, in ms (default: 40, more on a busy process; see service/load.ts). */
   deltaCoalesceMs?: number;
   /** Clock (tests pin it). */
   now?: () => Date;
@@ -73,13 +71,14 @@ export function escapeControls(text: string): string {
 export function nodeDepsOf(app: AppDeps): NodeDeps {
   const log = app.log ?? stderrLog;
   const now = app.now ?? (() => new Date());
-  const coalesceMs = app.deltaCoalesceMs ?? DELTA_COALESCE_MS;
   const resolve = runSettingsResolver(app.settings);
   const context = async (config: LangGraphRunnableConfig): Promise<RunContext> => {
     const run = resolve({ ...config.configurable, ...(config.context as object | undefined) });
     const prompts = await loadPromptSet(app.prompts, run.promptOverrides, (err) => {
       if (!(err instanceof StoreUnavailableError)) log(`prompt store failed, using defaults: ${err.message}`);
     });
+    // Read per call: a busy process coalesces the text of the answers it starts from now on more coarsely.
+    const coalesceMs = app.deltaCoalesceMs ?? deltaCoalesceMs();
     return { run, prompts, now, today: () => now().toISOString().slice(0, 10), log, coalesceMs, prices: app.settings.prices };
   };
   const { speech, voiceSettings } = app;

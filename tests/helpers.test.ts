@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { DeltaCoalescer } from "../nodes/shared/delta-coalescer.js";
+import { deltaCoalesceMs } from "../service/load.js";
 import { kebabEventName } from "../state/events.js";
 import { buildContextChain, buildTranscript } from "../nodes/debatt/lib/context-chain.js";
 import { extractJsonObject } from "../state/replies/json.js";
@@ -158,6 +159,24 @@ describe("events helpers", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe("the text's coalescing under load", () => {
+  it("coalesces every 40 ms on a process with time to spare, 100 ms when its loop is half busy, 200 ms from three quarters", () => {
+    expect([0, 0.49, 0.5, 0.74, 0.75, 1].map((u) => deltaCoalesceMs(u))).toEqual([40, 40, 100, 100, 200, 200]);
+  });
+
+  it("reads this process's event loop: kept busy, it coalesces more coarsely", async () => {
+    expect(deltaCoalesceMs()).toBe(40);
+    // Busy 90 ms of every 100 for two seconds (the utilization is sampled once a second).
+    const until = performance.now() + 2_100;
+    while (performance.now() < until) {
+      const busy = performance.now() + 90;
+      while (performance.now() < busy);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(deltaCoalesceMs()).toBe(200);
   });
 });
 
