@@ -24,7 +24,7 @@ const ARRIVALS = Number(process.env.BENCH_SCALE_ARRIVALS ?? 25);
 const WINDOW_MS = Number(process.env.BENCH_SCALE_WINDOW_MS ?? 30_000);
 const TARGET = { loopP99Ms: 50, firstEventP95Ms: 100, mbPerDebate: 2 };
 /** Realistic pacing: the first token after 1 s, then 40 a second, one per chunk. */
-const PACING = { ...(process.env.BENCH_COALESCE_MS ? { BENCH_COALESCE_MS: process.env.BENCH_COALESCE_MS } : {}), SIMULATED_LATENCY_MS: "1000", SIMULATED_CHUNK_DELAY_MS: "25", SIMULATED_CHUNK_TOKENS: "1", BENCH_ROUND_WORDS: "300,500,500" };
+const PACING = { SIMULATED_LATENCY_MS: "1000", SIMULATED_CHUNK_DELAY_MS: "25", SIMULATED_CHUNK_TOKENS: "1", SIMULATED_ROUND_WORDS: "300,500,500" };
 
 /** One debate's stream as its client sees it: when its first event came, how many came, whether it ended. */
 interface Live {

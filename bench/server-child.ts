@@ -1,21 +1,14 @@
 /**
  * A debatt server for the concurrency benchmark, run as a child process: the product's app on the
  * simulated provider, measuring itself (event-loop delay, CPU, peak RSS) and reporting over IPC.
- * Environment as for `npm start` (SIMULATED_LATENCY_MS, REDIS_URL, …), and BENCH_ROUND_WORDS.
+ * Environment as for `npm start` (SIMULATED_LATENCY_MS, REDIS_URL, …).
  */
 import type { AddressInfo } from "node:net";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { depsFromEnv } from "../service/deps.js";
 import { createApp } from "../routes/app.js";
-import { SimulatedModelFactory } from "../providers/simulated.js";
 
 const deps = depsFromEnv(process.env, { log: () => {} });
-// BENCH_ROUND_WORDS ("300,500,500"): the simulated debaters write each round to that length.
-if (process.env.BENCH_ROUND_WORDS && deps.models.simulated) {
-  const s = deps.settings;
-  deps.models = new SimulatedModelFactory({ latencyMs: s.simulatedLatencyMs, chunkDelayMs: s.simulatedChunkDelayMs, chunkTokens: s.simulatedChunkTokens, roundWords: process.env.BENCH_ROUND_WORDS.split(",").map(Number) });
-}
-if (process.env.BENCH_COALESCE_MS) deps.deltaCoalesceMs = Number(process.env.BENCH_COALESCE_MS);
 const { app } = createApp(deps);
 const server = app.listen(0, "127.0.0.1", () => {
   process.send!({ type: "listening", port: (server.address() as AddressInfo).port });

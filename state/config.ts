@@ -69,6 +69,12 @@ const EnvSchema = z.object({
   SIMULATED_CHUNK_TOKENS: number("SIMULATED_CHUNK_TOKENS").min(1).default(4),
   /** The simulated provider answers the evaluation's task questions right with this probability (0–1); unset, as any question. */
   SIMULATED_ACCURACY: z.coerce.number({ error: "SIMULATED_ACCURACY must be a number from 0 to 1" }).min(0, "SIMULATED_ACCURACY must be from 0 to 1").max(1, "SIMULATED_ACCURACY must be from 0 to 1").optional(),
+  /** The simulated debaters write rounds 1–3 to these lengths in words ("300,500,500"); unset, shorter and varied. */
+  SIMULATED_ROUND_WORDS: z
+    .string()
+    .regex(/^\d{1,4},\d{1,4},\d{1,4}$/, "SIMULATED_ROUND_WORDS must be three word counts, e.g. 300,500,500")
+    .transform((v) => v.split(",").map(Number))
+    .optional(),
   /** Redis for prompt overrides, voice settings, the speech cache and the shared event log. */
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: "REDIS_URL must be a redis:// or rediss:// URL" }).optional(),
   TTS_API_KEY: z.string().optional(),
@@ -156,6 +162,7 @@ const SettingsSchema = EnvSchema.superRefine((e, ctx) => {
   simulatedChunkDelayMs: e.SIMULATED_CHUNK_DELAY_MS,
   simulatedChunkTokens: e.SIMULATED_CHUNK_TOKENS,
   simulatedAccuracy: e.SIMULATED_ACCURACY,
+  simulatedRoundWords: e.SIMULATED_ROUND_WORDS,
   redisUrl: e.REDIS_URL,
   ttsApiKey: e.TTS_API_KEY,
   ttsBaseUrl: e.TTS_BASE_URL,

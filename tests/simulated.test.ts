@@ -20,6 +20,7 @@ import { parseRevision, resolveRevision } from "../state/replies/revision.js";
 import { cleanTitle } from "../state/replies/title.js";
 import { parseVerdict } from "../state/replies/verdict.js";
 import { countWords } from "../state/text.js";
+import { loadSettings } from "../state/config.js";
 
 /**
  * The offline provider's promise: simulated answers are about the question (they use its words),
@@ -234,6 +235,18 @@ describe("the simulated /debatt", () => {
       expect(text.split(/\s+/).length).toBeGreaterThanOrEqual(words);
       expectAbout(text, "Is coffee healthy?", "en");
     }
+  });
+
+  it("writes each round to SIMULATED_ROUND_WORDS when it is set, past the end of its sentences", () => {
+    const lengths = [1, 2, 3].map((round) => {
+      const text = simulatedAnswer({ phase: "turn", participant: roster[0], round, topic: "Is coffee healthy?" }, [new HumanMessage("Debattämne: Is coffee healthy?")], { roundWords: [300, 500, 500] });
+      return countWords(text);
+    });
+    expect(lengths[0]).toBeGreaterThanOrEqual(300);
+    expect(lengths[0]).toBeLessThan(340);
+    for (const n of lengths.slice(1)) expect(n).toBeGreaterThanOrEqual(500);
+    expect(() => loadSettings({ SIMULATED_ROUND_WORDS: "300,500" })).toThrow("SIMULATED_ROUND_WORDS must be three word counts, e.g. 300,500,500");
+    expect(loadSettings({ SIMULATED_ROUND_WORDS: "60,90,120" }).simulatedRoundWords).toEqual([60, 90, 120]);
   });
 
   it.each(LANGS)("the convergence analysis and the synthesis are about the topic, with no sentence twice (%s)", (lang) => {
