@@ -661,7 +661,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     await page.getByRole("link", { name: "Admin" }).click();
     await page.getByLabel("Admin token").fill(LAYOUT_ADMIN_TOKEN);
     await page.getByRole("button", { name: "Sign in" }).click();
-    const voices = page.locator(".voice-settings fieldset label");
+    const voices = page.locator(".voice-settings fieldset.voices label");
     await voices.first().waitFor();
 
     expect(await page.getByLabel("Admin token").count()).toBe(0);
@@ -669,23 +669,31 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(await page.getByRole("button", { name: "Sign out" }).isVisible()).toBe(true);
     // The configured roster, each with its voice (Beta's own, Alpha the fallback), not the default eight.
     expect(await voices.evaluateAll((ls) => ls.map((l) => l.firstChild!.textContent))).toEqual(["Alpha", "Beta", "Qwen"]);
+    // A spoken debate's pacing (off by default) and its rounds' word limits.
+    expect(await page.getByLabel("Keep the text with the audio", { exact: false }).isChecked()).toBe(false);
+    expect(await page.locator(".voice-settings fieldset.word-limits input").evaluateAll((is) => is.map((i) => (i as HTMLInputElement).value))).toEqual(["300", "500", "500"]);
     expect(await page.getByLabel("Beta").inputValue()).toBe("onyx");
     expect(await page.getByLabel("Qwen").inputValue()).toBe("shimmer");
     expect(await page.getByLabel("Alpha").inputValue()).toBe("alloy");
     // The box is as tall as its rows, nothing more.
-    const gap = await page.locator(".voice-settings fieldset").evaluate((fs) => fs.getBoundingClientRect().bottom - fs.querySelector("label:last-of-type")!.getBoundingClientRect().bottom);
+    const gap = await page.locator(".voice-settings fieldset.voices").evaluate((fs) => fs.getBoundingClientRect().bottom - fs.querySelector("label:last-of-type")!.getBoundingClientRect().bottom);
     expect(gap).toBeLessThan(30);
     // One prompt is "1 prompt".
     expect(await page.locator('details[data-group="compare"] summary').innerText()).toBe("/compare 1 prompt");
 
     // A voice for a roster participant is saved (the roster the server sent is not sent back as a setting).
     await page.getByLabel("Alpha").selectOption("echo");
+    // So are the pacing and a round's word limit.
+    await page.getByLabel("Keep the text with the audio", { exact: false }).check();
+    await page.locator(".word-limits").getByLabel("Introduction").fill("120");
     await page.getByRole("button", { name: "Save the voice settings" }).click();
     await page.locator(".voice-settings .ok").waitFor();
     await page.reload();
     await voices.first().waitFor();
     expect(await page.getByLabel("Admin token").count()).toBe(0);
     expect(await page.getByLabel("Alpha").inputValue()).toBe("echo");
+    expect(await page.getByLabel("Keep the text with the audio", { exact: false }).isChecked()).toBe(true);
+    expect(await page.locator(".word-limits").getByLabel("Introduction").inputValue()).toBe("120");
 
     // Signing out asks for the token again.
     await page.getByRole("button", { name: "Sign out" }).click();

@@ -251,7 +251,7 @@ function VoiceSettingsForm({ token }: { token: string }) {
         </label>
       )}
       {settings.word_limits && (
-        <fieldset>
+        <fieldset class="word-limits">
           <legend>{t("voiceAdmin.wordLimits")}</legend>
           {SPOKEN_ROUNDS.map((round) => (
             <label key={round}>
@@ -267,7 +267,7 @@ function VoiceSettingsForm({ token }: { token: string }) {
           ))}
         </fieldset>
       )}
-      <fieldset>
+      <fieldset class="voices">
         <legend>{t("voiceAdmin.perParticipant")}</legend>
         {/* The server's roster (a server that does not send it: the names the voice map has). */}
         {/* Each shows the voice it speaks with (the server's answer) until the admin picks another here. */}
