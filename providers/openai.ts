@@ -1,3 +1,4 @@
+import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { ChatOpenAI } from "@langchain/openai";
@@ -149,6 +150,23 @@ interface Fallback {
 }
 
 /**
+ * Notes whether a call has streamed any text. Awaited, like the token sink, so the note is taken
+ * before the next chunk is read: LangChain runs a handler that is not awaited later, from a queue,
+ * and a failure right after the first tokens could then still be retried.
+ */
+class StreamWatch extends BaseCallbackHandler {
+  name = "debatt_stream_watch";
+  streamed = false;
+  constructor() {
+    super();
+    this.awaitHandlers = true;
+  }
+  override handleLLMNewToken(): void {
+    this.streamed = true;
+  }
+}
+
+/**
  * `model` whose calls (also of its `bindTools` result) fail with ProviderError's codes, retry a
  * failed HTTP answer (a 429 after its Retry-After, a 5xx after a second or two), and, for the
  * final texts and the chairman, try `fallback` when the model fails. Neither happens once text has
@@ -160,8 +178,8 @@ function guarded<T extends object>(model: T, name: string, endpoint: Endpoint, r
       const value = Reflect.get(target, prop, target) as unknown;
       if (prop === "invoke") {
         return async (input: unknown, options: CallOptions = {}) => {
-          let streamed = false;
-          const watched = { ...options, callbacks: [...(options.callbacks ?? []), { handleLLMNewToken: () => void (streamed = true) }] };
+          const watch = new StreamWatch();
+          const watched = { ...options, callbacks: [...(options.callbacks ?? []), watch] };
           const call = (target as unknown as { invoke: Invoke }).invoke.bind(target);
           for (let attempt = 0; ; attempt++) {
             try {
@@ -170,12 +188,12 @@ function guarded<T extends object>(model: T, name: string, endpoint: Endpoint, r
               const err = providerError(raw, name, endpoint);
               const status = (raw as ClientError).status;
               const retryable = (status === 429 && (raw as ClientError).code !== "insufficient_quota") || (status !== undefined && status >= 500);
-              if (retryable && !streamed && attempt < retries && !options.signal?.aborted) {
+              if (retryable && !watch.streamed && attempt < retries && !options.signal?.aborted) {
                 const wait = status === 429 ? Math.min(retryAfterMs(raw as ClientError) ?? 1000, MAX_RETRY_AFTER_MS) : 1000 * 2 ** attempt;
                 await sleep(wait, options.signal);
                 continue;
               }
-              if (!fallback || streamed || !ProviderError.isInstance(err) || options.signal?.aborted) throw err;
+              if (!fallback || watch.streamed || !ProviderError.isInstance(err) || options.signal?.aborted) throw err;
               const other = fallback();
               try {
                 const stand = guarded(other.model, other.name, other.endpoint, retries) as { invoke: Invoke };
