@@ -65,16 +65,20 @@ export class ServerProcess {
   static async start(env: Record<string, string>, execArgv: string[] = []): Promise<ServerProcess> {
     const child = fork(new URL("./server-child.ts", import.meta.url).pathname, [], {
       execArgv: [...execArgv, "--import", "tsx"],
-      env: { PATH: process.env.PATH, RUNS_PER_MINUTE: "100000", MAX_CONCURRENT_RUNS: "100000", ...env },
+      env: { PATH: process.env.PATH, DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-bench-")), RUNS_PER_MINUTE: "100000", MAX_CONCURRENT_RUNS: "100000", ...env },
     });
     const [msg] = (await once(child, "message")) as [{ port: number }];
     return new ServerProcess(child, `http://127.0.0.1:${msg.port}`);
   }
 
+  /** Sends `type` and waits for `reply`; throws if the server dies first (out of memory, say). */
   private async ask<T>(type: string, reply: string): Promise<T> {
+    const died = once(this.child, "exit").then(([code, signal]) => {
+      throw new Error(`the server exited (${signal ?? code}) before it answered ${type}`);
+    });
     this.child.send({ type });
     for (;;) {
-      const [msg] = (await once(this.child, "message")) as [{ type: string } & T];
+      const [msg] = (await Promise.race([once(this.child, "message"), died])) as [{ type: string } & T];
       if (msg.type === reply) return msg;
     }
   }

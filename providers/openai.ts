@@ -7,7 +7,7 @@ import { ANSWERED_BY } from "../state/usage.js";
 import type { Settings } from "../state/config.js";
 import { DebattError, type ProviderErrorCode } from "../state/errors.js";
 import type { Participant } from "../state/participants.js";
-import { sleep } from "./sleep.js";
+import { sleep } from "../state/sleep.js";
 
 /** Where a model is called: the endpoint, the key, and the variable the key came from (for messages). */
 export interface Endpoint {

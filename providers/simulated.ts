@@ -16,7 +16,7 @@ import { renderRevision } from "../state/replies/revision.js";
 import { renderTitle, shortTitle } from "../state/replies/title.js";
 import { renderVerdict, type VerdictBlock } from "../state/replies/verdict.js";
 import { ChunkStreamingChatModel } from "./chunk-streaming-model.js";
-import { sleep } from "./sleep.js";
+import { sleep } from "../state/sleep.js";
 import { parseTaskAnswer, solveTaskQuestion, wrongTaskAnswer, type TaskId } from "../state/eval-tasks.js";
 import { estimateTokens } from "../state/usage.js";
 

@@ -121,7 +121,7 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   app.use(debatesRouter(service, deps.audio));
   app.use(historyRouter(streams, deps.audio));
   app.use(healthRouter(deps.checkModels, deps.settings.auth));
-  app.use(estimateRouter(deps.settings, { simulated: deps.models.simulated, research: deps.search !== undefined }));
+  app.use(estimateRouter(deps.settings, { simulated: deps.models.simulated, research: deps.search !== undefined, voiceSettings: deps.voiceSettings && (() => deps.voiceSettings!.load()) }));
 
   const admin = express.Router();
   admin.use(throttleFailures());

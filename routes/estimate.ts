@@ -5,6 +5,7 @@ import { runSettingsResolver, type Settings } from "../state/config.js";
 import { estimateRun } from "../state/estimate.js";
 import { participantsFor } from "../state/participants.js";
 import { MAX_MESSAGE_CHARS } from "../state/text.js";
+import { defaultVoiceSettings, spokenWordLimits, type VoiceSettings } from "../state/voice.js";
 import { parseJsonBody, participantsField, postOnly, userText } from "./chat.js";
 import { HttpError, participantsRefused } from "./errors.js";
 
@@ -25,10 +26,12 @@ const EstimateBody = z
  * message is refused as the chat stream would refuse it (a command without its topic, an unknown
  * option, participants the format cannot take).
  */
-export function estimateRouter(settings: Settings, options: { simulated: boolean; research: boolean }): Router {
+export function estimateRouter(settings: Settings, options: { simulated: boolean; research: boolean; voiceSettings?: () => Promise<VoiceSettings> }): Router {
   const router = Router();
   const defaults = runSettingsResolver(settings)({});
-  router.post("/api/v1/estimate", (req: Request, res: Response) => {
+  // A spoken debate's rounds have the voice settings' word limits (the defaults when they cannot be read), as its run will.
+  const spokenLimits = async () => spokenWordLimits(await (options.voiceSettings?.() ?? Promise.resolve(defaultVoiceSettings())).catch(() => defaultVoiceSettings()));
+  router.post("/api/v1/estimate", async (req: Request, res: Response) => {
     const body = parseJsonBody(req, EstimateBody, '{"message": "/vote Which database for a small shop?"}');
     const command = parseCommand(body.message);
     if (command.kind === "missing_topic") throw new HttpError(400, "missing_topic", `${command.command} needs its topic or question after it`);
@@ -53,6 +56,7 @@ export function estimateRouter(settings: Settings, options: { simulated: boolean
         maxRounds: defaults.options.maxRounds,
         debate: flags.debate ?? defaults.options.debate,
         research: options.research,
+        ...(format === "dvoice" ? { wordLimits: await spokenLimits() } : {}),
       },
       settings.prices,
     );

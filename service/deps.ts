@@ -9,11 +9,11 @@ import { EspeakSpeech } from "../providers/tts-espeak.js";
 import { OpenAISpeech } from "../providers/tts-openai.js";
 import { SEARCH_TIMEOUT_MS, type SpeechSynthesizer } from "../ports/models.js";
 import { InMemoryPromptStore, type PromptStore } from "../prompts/store.js";
-import { checkEndpoints } from "../providers/openai.js";
+import { checkEndpoints, OpenAIModelFactory } from "../providers/openai.js";
 import { redactUrl } from "../providers/redact.js";
 import { RedisEventLog } from "../providers/redis-event-log.js";
 import { RedisPromptStore } from "../providers/redis-prompt-store.js";
-import { modelFactoryOf, realModels } from "../providers/model-factory.js";
+import { SimulatedModelFactory } from "../providers/simulated.js";
 import { createTavilySearch } from "../providers/tavily.js";
 import { stderrLog, type AppDeps } from "./app-deps.js";
 
@@ -30,8 +30,17 @@ export function depsFromEnv(
   const log = options.log ?? stderrLog;
   const settings = loadSettings(env);
   ensureDataDir(settings.dataDir);
-  const real = realModels(settings);
-  const models = modelFactoryOf(settings);
+  // Any key at all (the global one, the internal model's, a participant's own) means real models.
+  const real = Boolean(settings.openaiApiKey || settings.oneseekApiKey || Object.keys(settings.providerKeys).length);
+  const models = real
+    ? new OpenAIModelFactory(settings)
+    : new SimulatedModelFactory({
+        latencyMs: settings.simulatedLatencyMs,
+        chunkDelayMs: settings.simulatedChunkDelayMs,
+        chunkTokens: settings.simulatedChunkTokens,
+        accuracy: settings.simulatedAccuracy,
+        roundWords: settings.simulatedRoundWords,
+      });
   if (models.simulated) log("no OPENAI_API_KEY: participants are simulated offline");
   const search = settings.tavilyApiKey
     ? createTavilySearch({ apiKey: settings.tavilyApiKey, baseUrl: settings.tavilyBaseUrl, timeoutMs: SEARCH_TIMEOUT_MS })

@@ -2,22 +2,22 @@ import { performance } from "node:perf_hooks";
 
 /**
  * How busy this process's event loop has been over the last second (its utilization, 0–1),
- * sampled once a second from the first time it is asked. One per process: the loop is shared.
+ * sampled once a second (a timer that does not keep the process alive). One per process: the
+ * loop is shared.
  */
 class LoopLoad {
   private last = performance.eventLoopUtilization();
   private value = 0;
-  private timer: NodeJS.Timeout | undefined;
+
+  constructor() {
+    setInterval(() => {
+      const now = performance.eventLoopUtilization();
+      this.value = performance.eventLoopUtilization(now, this.last).utilization;
+      this.last = now;
+    }, 1_000).unref();
+  }
 
   utilization(): number {
-    if (!this.timer) {
-      this.timer = setInterval(() => {
-        const now = performance.eventLoopUtilization();
-        this.value = performance.eventLoopUtilization(now, this.last).utilization;
-        this.last = now;
-      }, 1_000);
-      this.timer.unref();
-    }
     return this.value;
   }
 }

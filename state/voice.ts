@@ -19,13 +19,13 @@ export const DEFAULT_VOICE_MAP: Record<string, string> = {
   OneSeek: "nova",
 };
 
-/** A word limit of one spoken round. */
+/** A word limit of one spoken round: at most 600 words, which the default token budget of an answer (800) holds. */
 function wordLimit(round: string) {
   return z
     .number({ error: `word_limits.${round} must be a number` })
     .int(`word_limits.${round} must be a whole number`)
     .min(20, `word_limits.${round} must be at least 20`)
-    .max(2_000, `word_limits.${round} must be at most 2000`);
+    .max(600, `word_limits.${round} must be at most 600`);
 }
 
 /**

@@ -168,7 +168,6 @@ describe("the text's coalescing under load", () => {
   });
 
   it("reads this process's event loop: kept busy, it coalesces more coarsely", async () => {
-    expect(deltaCoalesceMs()).toBe(40);
     // Busy 90 ms of every 100 for two seconds (the utilization is sampled once a second).
     const until = performance.now() + 2_100;
     while (performance.now() < until) {

@@ -237,7 +237,7 @@ describe("the estimate before a run", () => {
     const server = await startApp(deps);
     closers.push(server.close);
     const estimate = async (body: object) => fetch(`${server.url}/api/v1/estimate`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-    return { server, estimate };
+    return { server, estimate, deps };
   }
 
   it.each([
@@ -264,6 +264,18 @@ describe("the estimate before a run", () => {
     expect(expected.cost_usd).toBeGreaterThan(0);
     expect(expected.unpriced_calls).toBeLessThan(expected.calls);
     if (message.startsWith("/debatt")) expect(events.find((e) => e.event === "debate-init")!.data.estimate).toEqual(expect.objectContaining({ calls: expected.calls }));
+  });
+
+  it("expects a spoken debate at the voice settings' word limits, as its run does", async () => {
+    const { server, estimate, deps } = await simulated();
+    const written = (await (await estimate({ message: "/debatt AI?" })).json()) as Usage;
+    const spoken = async () => (await (await estimate({ message: "/dvoice AI?" })).json()) as Usage;
+    expect((await spoken()).output_tokens).toBe(written.output_tokens);
+    await deps.voiceSettings!.save({ word_limits: { introduction: 60, argument: 90, deepening: 90 } });
+    const shorter = await spoken();
+    expect(shorter.output_tokens).toBeLessThan(written.output_tokens);
+    const { events } = await readSse(await postChat(server.url, { message: "/dvoice AI?" }));
+    expect(events.find((e) => e.event === "debate-init")!.data.estimate).toMatchObject({ output_tokens: shorter.output_tokens, calls: shorter.calls });
   });
 
   it("refuses what the chat stream would refuse, naming the problem", async () => {

@@ -77,6 +77,7 @@ describe("voice settings for admins", () => {
     [{ pacing: "slow" }, "pacing: pacing must be off or paced"],
     [{ word_limits: { introduction: 5 } }, "word_limits.introduction must be at least 20"],
     [{ word_limits: { argument: 2.5 } }, "word_limits.argument must be a whole number"],
+    [{ word_limits: { deepening: 1000 } }, "word_limits.deepening must be at most 600"],
     [{ word_limits: { closing: 100 } }, "closing"],
   ])("names the field of invalid settings %j", async (body, message) => {
     const { call } = await server();

@@ -229,31 +229,50 @@ describe("the listener's playback clock", () => {
       emitChunk(d);
     };
     q.enqueue(grok, 1, LONG); // three sentences: 300 ms of audio
-    await q.untilLastPlaying();
+    await q.untilLastPlaying(60_000);
     const grokPlays = performance.now();
     expect(grokPlays - firstChunk.get("Grok")!).toBeLessThan(50);
 
     q.enqueue(claude, 1, "Claude håller inte med om något av detta, och säger det tydligt.");
-    await q.untilLastPlaying();
+    await q.untilLastPlaying(60_000);
     // Claude is heard once Grok's 300 ms have played, however early its audio was sent.
     expect(firstChunk.get("Claude")! - firstChunk.get("Grok")!).toBeLessThan(3 * sentenceMs);
     expect(performance.now() - firstChunk.get("Grok")!).toBeGreaterThanOrEqual(3 * sentenceMs - 2);
     expect(performance.now() - firstChunk.get("Grok")!).toBeLessThan(3 * sentenceMs + 150);
-    await q.drain();
+    // And until all of it has played: Claude's sentence after Grok's three.
+    await q.untilAllPlayed(60_000);
+    expect(performance.now() - firstChunk.get("Grok")!).toBeGreaterThanOrEqual(4 * sentenceMs - 2);
     expect(events.filter((e) => e.event === "done")).toHaveLength(2);
   });
 
-  it("does not hold a debate up for an answer whose speech failed, and gives way to the run's signal", async () => {
+  it("holds no timer for a debate that does not wait on it", async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+    const before = timers();
+    const { q } = queue(new FakeSpeech(() => ({ bytes: 50 * CHUNK_BYTES })));
+    q.enqueue(grok, 1, LONG); // 15 s of audio, sent at once
+    q.enqueue(claude, 1, LONG);
+    await q.drain();
+    expect(timers()).toBe(before);
+  });
+
+  it("does not hold a debate up for an answer whose speech failed or stalls, and gives way to the run's signal", async () => {
     const failing = queue(new FakeSpeech(() => ({ error: new Error("speech endpoint down") })));
     failing.q.enqueue(grok, 1, LONG);
-    await failing.q.untilLastPlaying();
+    await failing.q.untilLastPlaying(60_000);
     expect(failing.events.map((e) => e.event)).toEqual(["speaker", "error"]);
 
     const slow = queue(new FakeSpeech(() => ({ latencyMs: 5_000 })));
     slow.q.enqueue(grok, 1, LONG);
     const stop = new AbortController();
     setTimeout(() => stop.abort(new Error("cancelled by the person")), 20);
-    await expect(slow.q.untilLastPlaying(stop.signal)).rejects.toThrow("cancelled by the person");
+    await expect(slow.q.untilLastPlaying(60_000, stop.signal)).rejects.toThrow("cancelled by the person");
+
+    // Speech that stalls holds a paced debate no longer than it is allowed to wait.
+    const stalled = queue(new FakeSpeech(() => ({ latencyMs: 5_000 })));
+    stalled.q.enqueue(grok, 1, LONG);
+    const t0 = performance.now();
+    await stalled.q.untilLastPlaying(100);
+    expect(performance.now() - t0).toBeLessThan(1_000);
   });
 });
 
@@ -315,7 +334,8 @@ describe("/dvoice through the graph", () => {
     const starts = timed.filter(({ e }) => e.event === "debate-participant-start").map(({ e, at }) => ({ who: `${(e.data as any).model}:${(e.data as any).round}`, round: (e.data as any).round as number, at }));
     // How long before the previous speaker could be heard each speaker began to write (≤ 0: never early).
     const early = starts.slice(1).map((s, i) => playsAt.get(starts[i].who)! - s.at);
-    return { events: timed.map(({ e }) => e), early, starts, playsAt, lastAudio: playedUntil, lastText: timed.filter(({ e }) => e.event === "debate-participant-end").at(-1)!.at };
+    const voteOpens = timed.find(({ e }) => e.event === "debate-round-start" && e.data.round === 4)!.at;
+    return { events: timed.map(({ e }) => e), early, starts, playsAt, voteOpens, lastAudio: playedUntil, lastText: timed.filter(({ e }) => e.event === "debate-participant-end").at(-1)!.at };
   }
 
   it("paced: each speaker writes only once the previous speaker can be heard, so the text keeps pace with the audio", async () => {
@@ -325,11 +345,14 @@ describe("/dvoice through the graph", () => {
     for (const ms of paced.early) expect(ms).toBeLessThanOrEqual(30);
     expect(named(paced.events, "debate-init")[0]).toMatchObject({ voice_pacing: "paced", word_limits: [300, 500, 500] });
     expect(named(paced.events, "debate-voice-done")).toHaveLength(6);
+    // The vote opens once everything has been heard.
+    expect(paced.voteOpens).toBeGreaterThanOrEqual(paced.lastAudio - 30);
     // Not paced, the text runs ahead: a speaker writes long before the one before it is heard.
     const ahead = await timedVoiceDebate("/dvoice Bör AI regleras?");
     expect(named(ahead.events, "debate-init")[0]).toMatchObject({ voice_pacing: "off" });
     expect(Math.max(...ahead.early)).toBeGreaterThan(100);
     expect(ahead.lastAudio - ahead.lastText).toBeGreaterThan(paced.lastAudio - paced.lastText + 100);
+    expect(ahead.voteOpens).toBeLessThan(ahead.lastAudio - 100);
   });
 
   it("paces a simultaneous debate round by round, and takes `/dvoice --paced` from the message", async () => {
@@ -341,6 +364,8 @@ describe("/dvoice through the graph", () => {
       const writes = Math.min(...starts.filter((s) => s.round === round).map((s) => s.at));
       expect(writes).toBeGreaterThanOrEqual(heard - 30);
     }
+    const { voteOpens, lastAudio } = await timedVoiceDebate("/dvoice --paced --order simultaneous Bör AI regleras?");
+    expect(voteOpens).toBeGreaterThanOrEqual(lastAudio - 30);
     expect(named(events, "debate-voice-done")).toHaveLength(6);
   });
 

@@ -259,7 +259,7 @@ function VoiceSettingsForm({ token }: { token: string }) {
               <input
                 type="number"
                 min={20}
-                max={2000}
+                max={600}
                 value={settings.word_limits![round]}
                 onInput={(e) => set({ word_limits: { ...settings.word_limits!, [round]: Number((e.target as HTMLInputElement).value) } })}
               />

@@ -202,7 +202,7 @@ function Hint() {
   const parts = t("composer.hint").split(/(\{\w+\})/);
   const commands: Record<string, preact.JSX.Element> = {
     "{debatt}": command("debatt", "topic", "[--order simultaneous] "),
-    "{dvoice}": command("dvoice", "topic"),
+    "{dvoice}": command("dvoice", "topic", "[--paced] "),
     "{compare}": command("compare", "question"),
     "{vote}": command("vote", "question"),
     "{revise}": command("revise", "question"),

@@ -5,7 +5,8 @@ import { emit } from "../../ports/emit.js";
 import type { NodeDeps } from "../../ports/node-deps.js";
 import { ROUNDS, TOTAL_ROUNDS } from "../../state/debate.js";
 import type { VoicePacing } from "../../state/formats.js";
-import { defaultVoiceSettings, spokenWordLimits, type VoiceSettings } from "../../state/voice.js";
+import { spokenWordLimits } from "../../state/voice.js";
+import { voiceSettingsOf } from "./lib/voice-runs.js";
 import type { State, StateUpdate } from "../../state/graph-state.js";
 import { participantsFor } from "../../state/participants.js";
 import { estimateRun } from "../../state/estimate.js";
@@ -72,11 +73,6 @@ export function makeDebateDomainPlanner(deps: NodeDeps) {
  * they cannot be read); the run's pacing, when it sets one, wins over the settings'.
  */
 async function spokenDebate(deps: NodeDeps, runPacing: VoicePacing | undefined, log: (line: string) => void): Promise<{ paced: boolean; wordLimits: number[] }> {
-  let settings: VoiceSettings = defaultVoiceSettings();
-  try {
-    if (deps.voice) settings = await deps.voice.settings();
-  } catch (err) {
-    log(`voice settings unavailable, using the defaults: ${(err as Error).message}`);
-  }
+  const settings = await voiceSettingsOf(deps.voice, log);
   return { paced: (runPacing ?? settings.pacing) === "paced", wordLimits: spokenWordLimits(settings) };
 }

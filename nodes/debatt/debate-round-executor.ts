@@ -8,6 +8,10 @@ import { runTurn, speakTurn } from "./lib/turn.js";
 import { debateSoFar } from "./lib/conversation.js";
 import { shuffleForRound } from "../shared/shuffle.js";
 
+/** A paced debate's waits (see VoiceRuns.paced); an unpaced debate's return at once. */
+type Pace = ReturnType<VoiceRuns["paced"]>;
+const UNPACED: Pace = { turn: () => Promise.resolve(), vote: () => Promise.resolve() };
+
 /** Fewest answers a round needs for the debate to go on. */
 export const MIN_ANSWERS_PER_ROUND = 2;
 
@@ -23,7 +27,8 @@ export const MIN_ANSWERS_PER_ROUND = 2;
  * it and opens the next.
  *
  * /dvoice paced: a turn (simultaneous: a round) starts only once the audio of the answer spoken
- * before it starts playing, so the text never runs ahead of the sound by more than one answer.
+ * before it starts playing, and the vote only once all of it has played, so the text stays one
+ * answer (simultaneous: one round) ahead of the sound at most.
  *
  * A failed turn is recorded and announced with status "error" and the round goes on; a round with
  * fewer than two answers ends the debate with an `error` event.
@@ -31,20 +36,21 @@ export const MIN_ANSWERS_PER_ROUND = 2;
 export function makeDebateRoundExecutor(deps: NodeDeps, voice: VoiceRuns) {
   return async function debateRoundExecutor(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
     const ctx = await deps.context(config);
-    // /dvoice paced: nobody writes before the previous speaker's audio starts playing.
-    const paced = () => (state.debate_voice_paced ? voice.untilLastPlaying(state.debate_id ?? "", config.signal) : Promise.resolve());
-    if (state.options.order === "simultaneous") return simultaneousStep(state, config, ctx, paced);
+    // /dvoice paced: nobody writes before the previous speaker's audio starts playing, and the
+    // vote opens once everything has been heard; stalled speech holds a wait no longer than an answer may take.
+    const pace = state.debate_voice_paced ? voice.paced(state.debate_id ?? "", ctx.run.responseTimeoutMs, config.signal) : UNPACED;
+    if (state.options.order === "simultaneous") return simultaneousStep(state, config, ctx, pace);
     const round = state.debate_current_round ?? 1;
     const byKey = new Map(state.debate_participants.map((p) => [p.key, p]));
     let update: StateUpdate = {};
     let order = state.debate_round_order[round];
+    await pace.turn();
     if (state.debate_turn_index === 0 || !order) {
       ({ order, update } = openRound(state, config, round));
     }
 
     const index = state.debate_turn_index;
     const speaker = byKey.get(order[index])!;
-    await paced();
     const debate = debateSoFar(state, { ...state.debate_round_order, [round]: order }, ctx.run.contextChars);
     const { turn, text } = await runTurn(deps, ctx, config, debate, speaker, round, index + 1);
     // /dvoice: the answer is spoken in the background while the next participant thinks.
@@ -60,6 +66,7 @@ export function makeDebateRoundExecutor(deps: NodeDeps, voice: VoiceRuns) {
     };
 
     if (index + 1 < order.length) return { ...update, debate_turn_index: index + 1 };
+    if (round === ROUNDS.length) await pace.vote();
     return { ...update, ...closeRound(state, config, ctx, round, mergeRoundResponses(state.debate_round_responses, added), order.length) };
   };
 }
@@ -102,18 +109,17 @@ function closeRound(state: State, config: LangGraphRunnableConfig, ctx: RunConte
 /**
  * A simultaneous debate's step: before a round's answers are in, it opens the round (the
  * `debate_turn` tasks follow); once they are in (every task wrote its turn), it adds the round's
- * words to the totals, closes the round and (once `paced` lets it) opens the next.
+ * words to the totals, closes the round and opens the next (paced: once the sound has caught up).
  */
-async function simultaneousStep(state: State, config: LangGraphRunnableConfig, ctx: RunContext, paced: () => Promise<void>): Promise<StateUpdate> {
+async function simultaneousStep(state: State, config: LangGraphRunnableConfig, ctx: RunContext, pace: Pace): Promise<StateUpdate> {
   const round = state.debate_current_round ?? 1;
   const turns = state.debate_turns.filter((t) => t.round === round);
   if (turns.length === 0) return openRound(state, config, round).update;
   const words = { ...state.debate_word_counts };
   for (const t of turns) if (t.status === "ok") words[t.display] = (words[t.display] ?? 0) + t.word_count;
+  await (round === ROUNDS.length ? pace.vote() : pace.turn());
   const closed = closeRound(state, config, ctx, round, state.debate_round_responses, turns.length);
   const next = round + 1;
-  const opening = closed.debate_status !== "error" && next <= ROUNDS.length;
-  if (opening) await paced();
-  const opened = opening ? openRound(state, config, next).update : {};
+  const opened = closed.debate_status !== "error" && next <= ROUNDS.length ? openRound(state, config, next).update : {};
   return { ...closed, ...opened, debate_word_counts: words };
 }

@@ -1,5 +1,6 @@
 import { HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import type { RunContext } from "../../../ports/node-deps.js";
+import { ROUNDS } from "../../../state/debate.js";
 import { roundPromptKey } from "../../../prompts/registry.js";
 import type { State } from "../../../state/graph-state.js";
 import type { Participant } from "../../../state/participants.js";
@@ -17,8 +18,8 @@ export interface DebateSoFar {
   simultaneous: boolean;
   /** Characters of an answer shown. */
   contextChars: number;
-  /** Word limit of each spoken round (1–3). */
-  wordLimits: number[];
+  /** Word limit of each spoken round (1–3); absent in tasks checkpointed before there were any (the written debate's then). */
+  wordLimits: number[] | undefined;
 }
 
 /** The debate so far as a sequential or simultaneous debate's state holds it, with each round's order. */
@@ -68,7 +69,7 @@ export function participantConversation(
     }
   };
   const ask = (r: number) => {
-    messages.push(new HumanMessage(roundPrompt(ctx, participant, r, { context: unseen.join("\n"), topic: debate.topic, wordLimit: debate.wordLimits[r - 1], candidates: options.candidates })));
+    messages.push(new HumanMessage(roundPrompt(ctx, participant, r, { context: unseen.join("\n"), topic: debate.topic, wordLimit: debate.wordLimits?.[r - 1] ?? ROUNDS[r - 1]?.words, candidates: options.candidates })));
     unseen = [];
     header = 0;
   };

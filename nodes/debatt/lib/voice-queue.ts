@@ -3,6 +3,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../../../ports/emit.js";
 import type { SpeechCache, SpeechSynthesizer } from "../../../ports/models.js";
 import type { EventInput } from "../../../state/events.js";
+import { sleep } from "../../../state/sleep.js";
 import type { Participant } from "../../../state/participants.js";
 import { CHUNK_BYTES, PCM, instructionsFor, pcmDurationMs, voiceFor, type VoiceSettings } from "../../../state/voice.js";
 import { splitSentences } from "./sentences.js";
@@ -97,29 +98,26 @@ class Limiter {
 
 /**
  * The spoken side of one /dvoice debate. Each answer is handed over as soon as its text is
- * complete; the text debate never waits for it. Answers are split into sentences that are
- * synthesised with bounded parallelism (earlier speakers first), while the audio is emitted
- * strictly in speaking order: one speaker's chunks are never interleaved with another's, and the
- * first sentence streams as it arrives. A speech failure ends only that speaker's audio.
+ * complete and spoken in the background. Answers are split into sentences that are synthesised
+ * with bounded parallelism (earlier speakers first), while the audio is emitted strictly in
+ * speaking order: one speaker's chunks are never interleaved with another's, and the first
+ * sentence streams as it arrives. A speech failure ends only that speaker's audio.
  *
  * It also keeps the listener's playback clock, which starts with the first chunk sent: each chunk
  * plays after the one before it, or when it arrives if the player has run dry. A paced debate
- * waits on it (`untilLastPlaying`) before it lets the next speaker write.
+ * waits on it (`untilLastPlaying`, `untilAllPlayed`); an unpaced one never does, and the clock
+ * then holds no timer.
  */
 export class VoiceQueue {
   private tail: Promise<void> = Promise.resolve();
   private readonly limiter: Limiter;
   /** When everything sent so far will have played (ms on `performance.now()`); unset before the first chunk. */
   private playedUntil: number | undefined;
-  /** Settles when the last answer handed over starts playing, or once it is clear it never will. */
-  private lastPlaying: Promise<void> = Promise.resolve();
-
-  /** Speakers whose playback has not started yet; settled at once when the run stops. */
-  private readonly notYetPlaying = new Set<() => void>();
+  /** When the last answer handed over starts playing (ms on `performance.now()`), or undefined when it never will. */
+  private lastStart: Promise<number | undefined> = Promise.resolve(undefined);
 
   constructor(private readonly options: VoiceQueueOptions) {
     this.limiter = new Limiter(options.parallelism ?? 3);
-    options.signal.addEventListener("abort", () => [...this.notYetPlaying].forEach((settle) => settle()), { once: true });
   }
 
   /** Starts speaking an answer after everything handed over before it. */
@@ -133,9 +131,16 @@ export class VoiceQueue {
       void this.limiter.run(() => this.synthesize(sentence, voice, instructions, audio, signal));
       return audio;
     });
-    let playing!: () => void;
-    this.lastPlaying = new Promise<void>((resolve) => (playing = resolve));
-    this.tail = this.tail.then(() => this.speak(participant, round, voice, sentences, speakerAbort, playing));
+    let started!: (at: number | undefined) => void;
+    this.lastStart = new Promise((resolve) => (started = resolve));
+    this.tail = this.tail.then(async () => {
+      try {
+        await this.speak(participant, round, voice, sentences, speakerAbort, started);
+      } finally {
+        // No audio (a failure, a stopped run, an empty answer): it will never start playing.
+        started(undefined);
+      }
+    });
   }
 
   /** Resolves when every answer handed over so far has been spoken (or has failed). */
@@ -145,21 +150,22 @@ export class VoiceQueue {
 
   /**
    * Resolves when the audio of the last answer handed over starts playing on the listener's
-   * clock (at once when nothing was handed over, or when that answer's speech failed);
-   * rejects with `signal`'s reason when it aborts first.
+   * clock: at once when nothing was handed over or its speech failed, and once `maxWaitMs` has
+   * passed without its first chunk (stalled speech does not hold a debate up for longer). Rejects
+   * with `signal`'s reason when it aborts first.
    */
-  untilLastPlaying(signal?: AbortSignal): Promise<void> {
-    const playing = this.lastPlaying;
-    if (!signal) return playing;
-    return new Promise<void>((resolve, reject) => {
-      if (signal.aborted) return reject(signal.reason);
-      const onAbort = () => reject(signal.reason);
-      signal.addEventListener("abort", onAbort, { once: true });
-      void playing.then(() => {
-        signal.removeEventListener("abort", onAbort);
-        resolve();
-      });
-    });
+  async untilLastPlaying(maxWaitMs: number, signal?: AbortSignal): Promise<void> {
+    const start = await abortable(within(this.lastStart, maxWaitMs), signal);
+    if (start !== undefined) await sleep(start - performance.now(), signal);
+  }
+
+  /**
+   * Resolves when everything handed over has been sent and has played on the listener's clock
+   * (the sending bounded by `maxWaitMs`, as above); rejects with `signal`'s reason when it aborts first.
+   */
+  async untilAllPlayed(maxWaitMs: number, signal?: AbortSignal): Promise<void> {
+    await abortable(within(this.tail, maxWaitMs), signal);
+    if (this.playedUntil !== undefined) await sleep(this.playedUntil - performance.now(), signal);
   }
 
   /** A chunk of `bytes` sent now: when it starts playing (ms on `performance.now()`), and the clock moved past it. */
@@ -195,45 +201,26 @@ export class VoiceQueue {
     }
   }
 
-  private async speak(p: Participant, round: number, voice: string, sentences: SentenceAudio[], abort: AbortController, playing: () => void): Promise<void> {
-    // Settled when the first chunk starts playing; at once when none is sent, or when the run stops.
-    let timer: NodeJS.Timeout | undefined;
-    const settle = () => {
-      clearTimeout(timer);
-      this.notYetPlaying.delete(settle);
-      playing();
-    };
-    this.notYetPlaying.add(settle);
-    const started = (pcm: Buffer) => {
-      timer = setTimeout(settle, Math.max(0, this.schedule(pcm.length) - performance.now()));
-    };
-    try {
-      await this.speakSentences(p, round, voice, sentences, abort, started);
-    } finally {
-      if (timer === undefined) settle();
-    }
-  }
-
-  /** Emits one speaker's audio in order; `first` hears the first chunk, every other chunk moves the playback clock. */
-  private async speakSentences(p: Participant, round: number, voice: string, sentences: SentenceAudio[], abort: AbortController, first: (pcm: Buffer) => void): Promise<void> {
+  /** Emits one speaker's audio in order, each chunk moving the playback clock; `started` hears when the first will play. */
+  private async speak(p: Participant, round: number, voice: string, sentences: SentenceAudio[], abort: AbortController, started: (at: number) => void): Promise<void> {
     const { emit, signal, synthesizer } = this.options;
     if (signal.aborted || sentences.length === 0) return;
     const who = { model: p.display, model_key: p.key, round };
-    emit.speaker({ ...who, voice, total_sentences: sentences.length, sentences: sentences.map((s) => s.text), provider: synthesizer.provider });
     let pending: Buffer = Buffer.alloc(0);
     // Where each sentence's audio begins in the stream of bytes sent, so a chunk can name the sentence it starts in.
     const starts: number[] = [];
     let chunkIndex = 0;
     let totalBytes = 0;
     const send = (pcm: Buffer) => {
-      if (chunkIndex === 0) first(pcm);
-      else this.schedule(pcm.length);
+      const at = this.schedule(pcm.length);
+      if (chunkIndex === 0) started(at);
       this.options.record?.(pcm);
       const sentence_index = Math.max(0, starts.findLastIndex((at) => at <= totalBytes));
       emit.chunk({ ...who, chunk_index: chunkIndex++, sentence_index, pcm_b64: pcm.toString("base64"), sample_rate: PCM.sampleRate, bit_depth: PCM.bitDepth, channels: PCM.channels });
       totalBytes += pcm.length;
     };
     try {
+      emit.speaker({ ...who, voice, total_sentences: sentences.length, sentences: sentences.map((s) => s.text), provider: synthesizer.provider });
       for (const sentence of sentences) {
         starts.push(totalBytes + pending.length);
         for await (const part of sentence.read()) {
@@ -254,4 +241,26 @@ export class VoiceQueue {
       if (!signal.aborted) emit.error({ model: p.display, round, error: (err as Error).message });
     }
   }
+}
+
+/** `promise`'s value, or undefined once `ms` have passed; the timer is cleared when the promise settles first. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, ms, undefined)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** `promise`, or a rejection with `signal`'s reason as soon as it aborts (no listener is left behind). */
+function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    const done = () => signal.removeEventListener("abort", onAbort);
+    promise.then(
+      (value) => (done(), resolve(value)),
+      (err) => (done(), reject(err)),
+    );
+  });
 }

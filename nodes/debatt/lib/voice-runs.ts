@@ -15,6 +15,16 @@ function runSignalOf(config: LangGraphRunnableConfig): AbortSignal | undefined {
   return signals?.externalAbortSignal ?? config.signal;
 }
 
+/** The admins' voice settings, or the defaults when there are none or they cannot be read (said in the log). */
+export async function voiceSettingsOf(voice: VoiceDeps | undefined, log: (line: string) => void): Promise<VoiceSettings> {
+  try {
+    return voice ? await voice.settings() : defaultVoiceSettings();
+  } catch (err) {
+    log(`voice settings unavailable, using the defaults: ${(err as Error).message}`);
+    return defaultVoiceSettings();
+  }
+}
+
 /**
  * The voice queues of the debates a graph is running, by debate id. A queue lives outside the
  * graph state (it holds audio in flight, not checkpointable data): the round executor creates it
@@ -49,13 +59,7 @@ export class VoiceRuns {
   /** A new queue for the debate, kept until the debate finishes or its run stops. */
   private async create(debateId: string, voice: VoiceDeps, topic: string, config: LangGraphRunnableConfig, log: (line: string) => void): Promise<VoiceQueue> {
     const { speech, cache, recorder, parallelism } = voice;
-    let settings: VoiceSettings;
-    try {
-      settings = await voice.settings();
-    } catch (err) {
-      log(`voice settings unavailable, using the defaults: ${(err as Error).message}`);
-      settings = defaultVoiceSettings();
-    }
+    const settings = await voiceSettingsOf(voice, log);
     const stopped = new AbortController();
     const queue = new VoiceQueue({
       synthesizer: speech(settings),
@@ -85,11 +89,16 @@ export class VoiceRuns {
   }
 
   /**
-   * A paced debate's wait before its next speaker writes: until the audio of the last answer
-   * handed over starts playing (at once when the debate has no queue, e.g. resumed after a restart).
+   * A paced debate's waits (at once when the debate has no queue, e.g. resumed after a restart):
+   * before its next speaker writes, until the audio of the last answer handed over starts playing
+   * (`turn`); before its vote, until all of it has played (`vote`). Stalled speech holds either
+   * for at most `maxWaitMs`.
    */
-  untilLastPlaying(debateId: string, signal?: AbortSignal): Promise<void> {
-    return this.queues.get(debateId)?.untilLastPlaying(signal) ?? Promise.resolve();
+  paced(debateId: string, maxWaitMs: number, signal?: AbortSignal): { turn(): Promise<void>; vote(): Promise<void> } {
+    return {
+      turn: () => this.queues.get(debateId)?.untilLastPlaying(maxWaitMs, signal) ?? Promise.resolve(),
+      vote: () => this.queues.get(debateId)?.untilAllPlayed(maxWaitMs, signal) ?? Promise.resolve(),
+    };
   }
 
   /** Waits until the debate's audio has all been sent, forgets the queue and closes the recording. */
