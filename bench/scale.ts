@@ -67,7 +67,8 @@ interface Level {
 }
 
 async function level(n: number): Promise<Level> {
-  const server = await ServerProcess.start(PACING);
+  // --expose-gc: the report also says what the debates hold after a full collection.
+  const server = await ServerProcess.start(PACING, ["--expose-gc"]);
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
   try {
     await server.begin();
@@ -90,6 +91,7 @@ async function level(n: number): Promise<Level> {
     const events = debates.reduce((a, d) => a + d.events, 0);
     const firstP95 = firsts.length ? pct(firsts, 95) : Infinity;
     const perDebate = mb(report.rss - report.baseRss) / n;
+    const heldPerDebate = mb(report.heapUsed - report.baseHeap) / n;
     const cpuShare = report.cpuMs / 1000 / seconds;
     const clientShare = (clientCpu.user + clientCpu.system) / 1e6 / seconds;
 
@@ -103,7 +105,7 @@ async function level(n: number): Promise<Level> {
 
     console.log(`${n} live debates (arriving at ${ARRIVALS}/s, then ${WINDOW_MS / 1000} s together; ${live} live at the end):`);
     console.log(`  p99 event-loop delay ${report.loopP99Ms.toFixed(1)} ms (target ≤ ${TARGET.loopP99Ms}); first SSE event p50 ${pct(firsts, 50)?.toFixed(0)} ms, p95 ${firstP95.toFixed(0)} ms (target ≤ ${TARGET.firstEventP95Ms})`);
-    console.log(`  memory ${mb(report.rss).toFixed(0)} MB, ${perDebate.toFixed(2)} MB per live debate (target ≤ ${TARGET.mbPerDebate}); server CPU ${(cpuShare * 100).toFixed(0)} % of a core, client ${(clientShare * 100).toFixed(0)} %; ${(events / seconds).toFixed(0)} SSE events a second`);
+    console.log(`  memory ${mb(report.rss).toFixed(0)} MB, ${perDebate.toFixed(2)} MB per live debate (target ≤ ${TARGET.mbPerDebate}; the heap holds ${heldPerDebate.toFixed(2)} MB of it after a full collection); server CPU ${(cpuShare * 100).toFixed(0)} % of a core, client ${(clientShare * 100).toFixed(0)} %; ${(events / seconds).toFixed(0)} SSE events a second`);
     console.log(`  ${misses.length ? `✗ limited by ${misses.join("; ")}` : "✓ every target met"}`);
     return { n, met: misses.length === 0, limit: misses.join("; ") };
   } finally {

@@ -18,6 +18,7 @@ const loop = monitorEventLoopDelay({ resolution: 10 });
 let cpu0 = process.cpuUsage();
 let peakRss = 0;
 let baseRss = 0;
+let baseHeap = 0;
 setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50).unref();
 
 process.on("message", (msg: { type: string }) => {
@@ -25,10 +26,14 @@ process.on("message", (msg: { type: string }) => {
     loop.reset();
     loop.enable();
     cpu0 = process.cpuUsage();
+    (globalThis as { gc?: () => void }).gc?.();
     baseRss = peakRss = process.memoryUsage.rss();
+    baseHeap = process.memoryUsage().heapUsed;
     process.send!({ type: "started" });
   } else if (msg.type === "stop") {
     loop.disable();
+    // With --expose-gc: what is still held, not garbage not yet collected.
+    (globalThis as { gc?: () => void }).gc?.();
     const cpu = process.cpuUsage(cpu0);
     process.send!({
       type: "report",
@@ -37,6 +42,8 @@ process.on("message", (msg: { type: string }) => {
       baseRss,
       peakRss,
       rss: process.memoryUsage.rss(),
+      heapUsed: process.memoryUsage().heapUsed,
+      baseHeap,
     });
   } else if (msg.type === "exit") {
     server.close();

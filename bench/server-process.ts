@@ -47,8 +47,11 @@ export interface ServerReport {
   loopP99Ms: number;
   baseRss: number;
   peakRss: number;
-  /** Resident memory when the report was asked for. */
+  /** Resident memory when the report was asked for (after a full collection when the server runs with --expose-gc). */
   rss: number;
+  /** The JavaScript heap in use then, and at `begin` (each after a full collection with --expose-gc). */
+  heapUsed: number;
+  baseHeap: number;
 }
 
 /**
