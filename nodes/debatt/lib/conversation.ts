@@ -1,7 +1,7 @@
 import { HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import type { RunContext } from "../../../ports/node-deps.js";
-import { ROUNDS } from "../../../state/debate.js";
 import { roundPromptKey } from "../../../prompts/registry.js";
+import { ROUNDS } from "../../../state/debate.js";
 import type { State } from "../../../state/graph-state.js";
 import type { Participant } from "../../../state/participants.js";
 import { truncate } from "../../../state/text.js";

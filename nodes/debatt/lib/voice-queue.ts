@@ -212,8 +212,8 @@ export class VoiceQueue {
     let chunkIndex = 0;
     let totalBytes = 0;
     const send = (pcm: Buffer) => {
-      const at = this.schedule(pcm.length);
-      if (chunkIndex === 0) started(at);
+      const playsAt = this.schedule(pcm.length);
+      if (chunkIndex === 0) started(playsAt);
       this.options.record?.(pcm);
       const sentence_index = Math.max(0, starts.findLastIndex((at) => at <= totalBytes));
       emit.chunk({ ...who, chunk_index: chunkIndex++, sentence_index, pcm_b64: pcm.toString("base64"), sample_rate: PCM.sampleRate, bit_depth: PCM.bitDepth, channels: PCM.channels });
