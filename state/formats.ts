@@ -23,8 +23,8 @@ export type VoicePacing = (typeof VOICE_PACINGS)[number];
 
 /** The options a debate takes before its topic: `--order simultaneous` and `--order sequential`. */
 const debateFlags = { "--order simultaneous": { order: "simultaneous" }, "--order sequential": { order: "sequential" } } as const satisfies Record<string, FormatFlags>;
-/** A spoken debate's options: the debate's, and `--paced` (the text keeps pace with the audio). */
-const voiceFlags = { ...debateFlags, "--paced": { voicePacing: "paced" } } as const satisfies Record<string, FormatFlags>;
+/** A spoken debate's options: the debate's, `--paced` (the text keeps pace with the audio) and `--paced off` (it runs ahead, whatever the voice settings say). */
+const voiceFlags = { ...debateFlags, "--paced": { voicePacing: "paced" }, "--paced off": { voicePacing: "off" } } as const satisfies Record<string, FormatFlags>;
 
 /** A debate's rounds, by number (1–4): three of speaking, then the vote. */
 export const ROUND_TYPES = ["introduction", "argument", "deepening", "voting"] as const;

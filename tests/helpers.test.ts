@@ -30,6 +30,8 @@ describe("parseCommand", () => {
     ["/debatt --fast X", { kind: "bad_option", command: "/debatt", option: "--fast", allowed: ["--order simultaneous", "--order sequential"] }],
     ["/debatt --order simultaneous", { kind: "missing_topic", command: "/debatt" }],
     ["/dvoice --paced --order simultaneous X", { kind: "debate", topic: "X", voice: true, options: { voicePacing: "paced", order: "simultaneous" } }],
+    ["/dvoice --paced off Ska vi?", { kind: "debate", topic: "Ska vi?", voice: true, options: { voicePacing: "off" } }],
+    ["/dvoice --paced Ska vi?", { kind: "debate", topic: "Ska vi?", voice: true, options: { voicePacing: "paced" } }],
     ["/debatt --paced X", { kind: "bad_option", command: "/debatt", option: "--paced", allowed: ["--order simultaneous", "--order sequential"] }],
     ["/council --debate Is it so?", { kind: "deliberation", mode: "council", question: "Is it so?", options: { debate: true } }],
     ["/debatt", { kind: "missing_topic", command: "/debatt" }],

@@ -172,7 +172,7 @@ describe("routing", () => {
       const events = await runEvents(deps, message);
       expect(events.map((e) => e.event), message).toEqual(["error", "done"]);
       const command = message.split(" ")[0];
-      const reason = command === "/compare" ? { key: "noOptions", values: { command, option: "--x" } } : { key: "unknownOption", values: { command, option: message.split(" ")[1], options: command === "/dvoice" ? "--order simultaneous, --order sequential, --paced" : "--order simultaneous, --order sequential" } };
+      const reason = command === "/compare" ? { key: "noOptions", values: { command, option: "--x" } } : { key: "unknownOption", values: { command, option: message.split(" ")[1], options: command === "/dvoice" ? "--order simultaneous, --order sequential, --paced, --paced off" : "--order simultaneous, --order sequential" } };
       expect(named(events, "error")[0], message).toMatchObject({ code: "unknown_option", reason });
     }
     expect(models.calls).toHaveLength(0);

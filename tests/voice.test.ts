@@ -380,8 +380,9 @@ describe("/dvoice through the graph", () => {
     const prompts = models.callsOf("turn").map((c) => String(c.messages.at(-1)!.content));
     expect(prompts.filter((p) => p.includes("högst 60 ord"))).toHaveLength(2);
     expect(prompts.filter((p) => p.includes("högst 120 ord"))).toHaveLength(2);
-    // The run's own pacing wins over the settings'.
+    // The run's own pacing wins over the settings', and so does the message's.
     expect(named(await runEvents(deps, "/dvoice Bör AI regleras?", { participants: TWO, configurable: { voice_pacing: "off" } }), "debate-init")[0]).toMatchObject({ voice_pacing: "off" });
+    expect(named(await runEvents(deps, "/dvoice --paced off Bör AI regleras?", { participants: TWO }), "debate-init")[0]).toMatchObject({ voice_pacing: "off", topic: "Bör AI regleras?" });
     models.calls.length = 0;
     const written = await runEvents(deps, "/debatt Bör AI regleras?", { participants: TWO });
     expect(named(written, "debate-init")[0].word_limits).toBeUndefined();
