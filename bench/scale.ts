@@ -12,7 +12,8 @@
  * that met every target.
  *
  * Env: BENCH_SCALE_LEVELS (default 250,500,750,1000,1500), BENCH_SCALE_ARRIVALS (default 25 a second),
- * BENCH_SCALE_WINDOW_MS (default 30000).
+ * BENCH_SCALE_WINDOW_MS (default 30000), BENCH_SCALE_HEAP_MB (a cap on the server's heap, as
+ * `--max-old-space-size`; default none, as `npm start`).
  */
 import { fork } from "node:child_process";
 import { once } from "node:events";
@@ -68,7 +69,8 @@ interface Level {
 
 async function level(n: number): Promise<Level> {
   // --expose-gc: the report also says what the debates hold after a full collection.
-  const server = await ServerProcess.start(PACING, ["--expose-gc"]);
+  const heapCap = process.env.BENCH_SCALE_HEAP_MB ? [`--max-old-space-size=${process.env.BENCH_SCALE_HEAP_MB}`] : [];
+  const server = await ServerProcess.start(PACING, ["--expose-gc", ...heapCap]);
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
   try {
     await server.begin();
