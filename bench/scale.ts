@@ -1,7 +1,7 @@
 /**
  * Benchmark: how many live debates one server process sustains at realistic pacing. The simulated
  * participants answer after 1 s and then stream 40 word-tokens a second, one per chunk as real
- * providers stream, each round to its word limit (300/500/500): a debate lasts about seven minutes,
+ * providers stream, each round to its word limit (300/500/500): a debate lasts five to six minutes,
  * so every debate started in a run is live until the run ends. Nothing is compressed.
  *
  * For each level N: a fresh server (bench/server-child.ts) gets N /debatt debates over HTTP,
