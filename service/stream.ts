@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { BaseMessage } from "@langchain/core/messages";
+import { Runnable } from "@langchain/core/runnables";
 import type { DebattGraph } from "../graph/build.js";
 import type { RunConfig } from "../state/config.js";
 import { DebattError } from "../state/errors.js";
@@ -43,13 +44,26 @@ export interface RunOptions {
 }
 
 /**
+ * The graph's stream of chunks, as `graph.stream` gives it but without the wrapper LangGraph puts
+ * around it (IterableReadableStreamWithAbortSignal), whose pump is a recursive promise chain: it
+ * keeps two pending promises and their reactions per chunk until the run ends, about 300 bytes
+ * per event and a megabyte for a whole debate (the benchmarks page, "Live debates per process").
+ * The wrapper adds only an abort controller of its own; the run's `signal` stops the graph alike.
+ */
+async function streamOf(graph: DebattGraph, input: unknown, options: Record<string, unknown>): Promise<AsyncIterable<unknown[]>> {
+  const config = { recursionLimit: graph.config?.recursionLimit, ...options };
+  return (await (Runnable.prototype.stream as (this: DebattGraph, input: unknown, options: unknown) => Promise<AsyncIterable<unknown[]>>).call(graph, input, config));
+}
+
+/**
  * Runs the graph and yields its custom events with kebab-case names, as the SSE bridge and the
  * CLI's `--json` emit them. The graph's own recursion limit covers the largest debate. Always ends with `done`; a failure becomes an `error` event first.
  */
 export async function* streamClientEvents(graph: DebattGraph, input: RunInput, options: RunOptions = {}): AsyncGenerator<ClientEvent> {
   try {
     const onState = options.onState;
-    const stream = await graph.stream(
+    const stream = await streamOf(
+      graph,
       // A null input makes LangGraph continue the thread from its last saved step.
       input.resume ? null : { message: input.message, participants: input.participants ?? null, ...(input.history?.length ? { messages: input.history } : {}) },
       {
@@ -59,7 +73,7 @@ export async function* streamClientEvents(graph: DebattGraph, input: RunInput, o
         configurable: { thread_id: options.threadId ?? randomUUID(), ...options.configurable },
       },
     );
-    for await (const chunk of stream as AsyncIterable<unknown[]>) {
+    for await (const chunk of stream) {
       // [mode, payload], or [namespace, mode, payload] with subgraphs.
       const [namespace, mode, payload] = chunk.length === 3 ? chunk : [[], ...chunk];
       if (mode === "values") {
