@@ -30,20 +30,29 @@ const WORDS = 80;
 /** Characters of a simulated ~80-word answer, to turn "T per answer" into a rate. */
 const ANSWER_CHARS = WORDS * 6.5;
 
-/** A speech provider taking `answerMs` per answer's worth of text, streaming 100 ms chunks. */
+/** A stand-in speech provider whose timing and output the benchmark chooses. */
 class TimedSpeech implements SpeechSynthesizer {
   readonly provider = "bench";
   readonly model = "bench";
   readonly speed = 1;
-  constructor(private readonly answerMs: number) {}
+  /** `timing(text)`: how long synthesising the text takes and how many PCM bytes it gives, yielded in ~100 ms pieces. */
+  constructor(private readonly timing: (text: string) => { ms: number; bytes: number }) {}
   async *synthesize(req: SpeechRequest): AsyncIterable<Uint8Array> {
-    const ms = (this.answerMs * req.text.length) / ANSWER_CHARS;
+    const { ms, bytes } = this.timing(req.text);
     const pieces = Math.max(1, Math.round(ms / 100));
     for (let i = 0; i < pieces; i++) {
       await new Promise((r) => setTimeout(r, ms / pieces));
-      yield new Uint8Array(4_800);
+      yield new Uint8Array(Math.round(bytes / pieces / 2) * 2);
     }
   }
+}
+
+/** Speech taking `answerMs` per answer's worth of text (proportional to its length), 4800 bytes per 100 ms piece. */
+function answerTiming(answerMs: number) {
+  return (text: string) => {
+    const ms = (answerMs * text.length) / ANSWER_CHARS;
+    return { ms, bytes: Math.max(1, Math.round(ms / 100)) * 4_800 };
+  };
 }
 
 interface Run {
@@ -58,7 +67,7 @@ async function debate(command: "/debatt" | "/dvoice", answerMs: number): Promise
     prompts: new InMemoryPromptStore(),
     settings: loadSettings({}),
     log: () => {},
-    speech: () => new TimedSpeech(answerMs),
+    speech: () => new TimedSpeech(answerTiming(answerMs)),
     speechCache: new MemorySpeechCache(0), // every debate synthesises afresh
   });
   const t0 = performance.now();
@@ -81,20 +90,10 @@ const SPEEDUP = Number(process.env.BENCH_VOICE_SPEEDUP ?? 200);
 /** Speech at 150 words a minute, compressed SPEEDUP times: PCM bytes per word. */
 const BYTES_PER_WORD = ((60 / 150) * PCM.sampleRate * 2) / SPEEDUP;
 
-/** A speech provider producing 150-words-a-minute audio (compressed), synthesised 4 times faster than it plays, in 100 ms pieces. */
-class PacedSpeech implements SpeechSynthesizer {
-  readonly provider = "bench";
-  readonly model = "bench";
-  readonly speed = 1;
-  async *synthesize(req: SpeechRequest): AsyncIterable<Uint8Array> {
-    const bytes = Math.round((countWords(req.text) * BYTES_PER_WORD) / 2) * 2;
-    const synthMs = pcmDurationMs(bytes) / 4;
-    const pieces = Math.max(1, Math.round(synthMs / 100));
-    for (let i = 0; i < pieces; i++) {
-      await new Promise((r) => setTimeout(r, synthMs / pieces));
-      yield new Uint8Array(Math.round(bytes / pieces / 2) * 2);
-    }
-  }
+/** Speech at 150 words a minute (compressed), synthesised 4 times faster than it plays. */
+function spokenTiming(text: string) {
+  const bytes = Math.round((countWords(text) * BYTES_PER_WORD) / 2) * 2;
+  return { ms: pcmDurationMs(bytes) / 4, bytes };
 }
 
 /**
@@ -109,7 +108,7 @@ async function lag(pacing: "paced" | "off"): Promise<{ lagMs: number; audioMs: n
     prompts: new InMemoryPromptStore(),
     settings: loadSettings({}),
     log: () => {},
-    speech: () => new PacedSpeech(),
+    speech: () => new TimedSpeech(spokenTiming),
     speechCache: new MemorySpeechCache(0),
   });
   let lastText = 0;
