@@ -181,9 +181,10 @@ function guarded<T extends object>(model: T, name: string, endpoint: Endpoint, r
           const watch = new StreamWatch();
           const watched = { ...options, callbacks: [...(options.callbacks ?? []), watch] };
           const call = (target as unknown as { invoke: Invoke }).invoke.bind(target);
+          const marked = withCacheBreakpoint(name, input);
           for (let attempt = 0; ; attempt++) {
             try {
-              return await call(withCacheBreakpoint(name, input), watched);
+              return await call(marked, watched);
             } catch (raw) {
               const err = providerError(raw, name, endpoint);
               const status = (raw as ClientError).status;

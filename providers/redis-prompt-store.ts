@@ -15,18 +15,6 @@ export interface RedisPromptStoreOptions {
   commandTimeoutMs?: number;
 }
 
-/**
- * Prompt overrides in Redis, shared by every server instance; also plain values for other
- * settings (`getValue`/`setValue`), so one connection and one outage policy serve them all.
- *
- * Reads are served from a local cache that a pub/sub message from any instance invalidates, so an
- * override saved on one instance takes effect on the next debate everywhere without a restart. The
- * cache is trusted only while the subscription is up (a missed message would leave it stale).
- *
- * While Redis is unreachable every call fails at once with StoreUnavailableError (no offline
- * queue, no hanging debates): debates fall back to the default prompts and admin writes answer 503.
- * The outage is logged once when it starts and once when it ends; ioredis keeps reconnecting.
- */
 const require = createRequire(import.meta.url);
 
 /** A Redis client. ioredis is loaded with the first one: a server without REDIS_URL never loads it. */
@@ -64,6 +52,18 @@ export function firstConnection(client: Redis, timeoutMs = 2_000): Promise<void>
   });
 }
 
+/**
+ * Prompt overrides in Redis, shared by every server instance; also plain values for other
+ * settings (`getValue`/`setValue`), so one connection and one outage policy serve them all.
+ *
+ * Reads are served from a local cache that a pub/sub message from any instance invalidates, so an
+ * override saved on one instance takes effect on the next debate everywhere without a restart. The
+ * cache is trusted only while the subscription is up (a missed message would leave it stale).
+ *
+ * While Redis is unreachable every call fails at once with StoreUnavailableError (no offline
+ * queue, no hanging debates): debates fall back to the default prompts and admin writes answer 503.
+ * The outage is logged once when it starts and once when it ends; ioredis keeps reconnecting.
+ */
 export class RedisPromptStore implements PromptStore {
   private readonly client: Redis;
   private readonly subscriber: Redis;

@@ -30,8 +30,10 @@ export async function runTurn(
   const topic = debate.topic;
   const coalescer = new DeltaCoalescer((delta) => emit(config, "debate_participant_delta", { ...who, delta }), ctx.coalesceMs);
   const { text, error, answer } = await answerOrFailure(ctx.run.responseTimeoutMs, config.signal, coalescer, async (signal, onDelta) => {
-    const context = buildContextChain(topic, round, debate.responses, debate.contextChars);
-    const research = p.oneseek ? await researchForTurn(deps, ctx, { oneseek: p, topic, round, context, date: ctx.today(), signal }) : null;
+    // Only OneSeek's research reads the context chain (the others' prompts are their conversations).
+    const research = p.oneseek
+      ? await researchForTurn(deps, ctx, { oneseek: p, topic, round, context: buildContextChain(topic, round, debate.responses, debate.contextChars), date: ctx.today(), signal })
+      : null;
     const messages = participantConversation(ctx, debate, p, round);
     // OneSeek's research comes after the round's instruction: later calls leave it out, and their prefix stays the same.
     if (research) messages.push(new HumanMessage(research));
