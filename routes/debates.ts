@@ -40,7 +40,10 @@ export function debatesRouter(service: RunService, audio: AudioArchive | undefin
     const bytes = await complete(req.params.id, res);
     res.writeHead(200, { "Content-Type": "audio/wav", "Content-Length": 44 + bytes, "Content-Disposition": `attachment; filename="debatt-${req.params.id}.wav"` });
     res.write(wavHeader(bytes));
-    audio!.read(req.params.id).pipe(res);
+    // A recording deleted between the check and the read (its conversation was deleted, or pruned) cuts the answer off; it never throws.
+    audio!.read(req.params.id)
+      .on("error", () => res.destroy())
+      .pipe(res);
   });
   let encoding = 0;
   router.get("/api/v1/debates/:id/audio.mp3", async (req, res) => {
@@ -61,7 +64,9 @@ function encodeMp3(encoder: { command: string; args: string[] }, audio: AudioArc
   res.writeHead(200, { "Content-Type": "audio/mpeg", "Content-Disposition": `attachment; filename="debatt-${id}.mp3"` });
   // A client that leaves kills the encoder: the write into its stdin then fails, which is expected.
   child.stdin.on("error", () => res.destroy());
-  audio.read(id).pipe(child.stdin);
+  audio.read(id)
+    .on("error", () => res.destroy())
+    .pipe(child.stdin);
   child.stdout.pipe(res);
   child.on("error", () => res.destroy());
   res.on("close", () => child.kill());
