@@ -12,13 +12,14 @@
  * that met every target.
  *
  * Env: BENCH_SCALE_LEVELS (default 250,500,750,1000,1500), BENCH_SCALE_ARRIVALS (default 25 a second),
- * BENCH_SCALE_WINDOW_MS (default 30000), BENCH_SCALE_HEAP_MB (a cap on the server's heap, as
- * `--max-old-space-size`; default none, as `npm start`).
+ * BENCH_SCALE_WINDOW_MS (default 30000), BENCH_SCALE_HEAP_MB (another cap on the server's heap, as
+ * `--max-old-space-size`; by default the start script's). The server runs with the start script's
+ * Node options.
  */
 import { fork } from "node:child_process";
 import { once } from "node:events";
 import http from "node:http";
-import { ServerProcess } from "./server-process.js";
+import { ServerProcess, startFlags } from "./server-process.js";
 
 const LEVELS = (process.env.BENCH_SCALE_LEVELS ?? "250,500,750,1000,1500").split(",").map(Number);
 const ARRIVALS = Number(process.env.BENCH_SCALE_ARRIVALS ?? 25);
@@ -70,7 +71,8 @@ interface Level {
 async function level(n: number): Promise<Level> {
   // --expose-gc: the report also says what the debates hold after a full collection.
   const heapCap = process.env.BENCH_SCALE_HEAP_MB ? [`--max-old-space-size=${process.env.BENCH_SCALE_HEAP_MB}`] : [];
-  const server = await ServerProcess.start(PACING, ["--expose-gc", ...heapCap]);
+  // The start script's Node options (its heap sizes), as `npm start` serves.
+  const server = await ServerProcess.start(PACING, [...startFlags(), "--expose-gc", ...heapCap]);
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
   try {
     await server.begin();
@@ -107,7 +109,7 @@ async function level(n: number): Promise<Level> {
 
     console.log(`${n} live debates (arriving at ${ARRIVALS}/s, then ${WINDOW_MS / 1000} s together; ${live} live at the end):`);
     console.log(`  p99 event-loop delay ${report.loopP99Ms.toFixed(1)} ms (target ≤ ${TARGET.loopP99Ms}); first SSE event p50 ${pct(firsts, 50)?.toFixed(0)} ms, p95 ${firstP95.toFixed(0)} ms (target ≤ ${TARGET.firstEventP95Ms})`);
-    console.log(`  memory ${mb(report.rss).toFixed(0)} MB, ${perDebate.toFixed(2)} MB per live debate (target ≤ ${TARGET.mbPerDebate}; the heap holds ${heldPerDebate.toFixed(2)} MB of it after a full collection); server CPU ${(cpuShare * 100).toFixed(0)} % of a core, client ${(clientShare * 100).toFixed(0)} %; ${(events / seconds).toFixed(0)} SSE events a second`);
+    console.log(`  memory ${mb(report.rss).toFixed(0)} MB, ${perDebate.toFixed(2)} MB per live debate (target ≤ ${TARGET.mbPerDebate}; the heap holds ${heldPerDebate.toFixed(2)} MB of it after a full collection; heap reserved ${mb(report.heapTotal).toFixed(0)} MB, outside the heap ${mb(report.external).toFixed(0)} MB); server CPU ${(cpuShare * 100).toFixed(0)} % of a core, client ${(clientShare * 100).toFixed(0)} %; ${(events / seconds).toFixed(0)} SSE events a second`);
     console.log(`  ${misses.length ? `✗ limited by ${misses.join("; ")}` : "✓ every target met"}`);
     return { n, met: misses.length === 0, limit: misses.join("; ") };
   } finally {

@@ -43,6 +43,8 @@ process.on("message", (msg: { type: string }) => {
       peakRss,
       rss: process.memoryUsage.rss(),
       heapUsed: process.memoryUsage().heapUsed,
+      heapTotal: process.memoryUsage().heapTotal,
+      external: process.memoryUsage().external,
       baseHeap,
     });
   } else if (msg.type === "exit") {

@@ -35,6 +35,11 @@ export async function startServer(command: string[], env: Record<string, string>
   return { child, url };
 }
 
+/** The Node options of the start script (`--max-semi-space-size=4` …), for a server started another way. */
+export function startFlags(): string[] {
+  return startCommand().filter((arg) => arg.startsWith("--"));
+}
+
 /** CPU time a process has used, in ms (utime + stime of /proc/<pid>/stat, in 10 ms ticks). */
 export function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
@@ -51,6 +56,9 @@ export interface ServerReport {
   rss: number;
   /** The JavaScript heap in use then, and at `begin` (each after a full collection with --expose-gc). */
   heapUsed: number;
+  /** The heap V8 had reserved then (used or not), and the memory outside it that JavaScript objects hold (buffers). */
+  heapTotal: number;
+  external: number;
   baseHeap: number;
 }
 

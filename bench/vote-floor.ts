@@ -1,14 +1,27 @@
 /**
- * The floor of the /vote benchmark, run as a child process: the model calls one /vote question
- * made (recorded by the scripted endpoint, passed in as JSON on stdin), made again through
- * `ChatOpenAI` in a bare script, streamed as the product streams them and in the same waves (the
- * answers at once, then the ballots at once, then the rest). It prints the CPU milliseconds of
- * `QUESTIONS` repetitions after two for warming up.
+ * The floors of the /vote benchmark, run as a child process: the model calls one /vote question
+ * made (recorded by the scripted endpoint, passed in as JSON on stdin) made again in a bare script,
+ * in the same waves (the answers at once, then the ballots at once, then the rest). It prints the
+ * CPU milliseconds of `QUESTIONS` repetitions after two for warming up.
+ *
+ * `mode` (argv[2]):
+ *   - "bare": each call through `ChatOpenAI.stream()`, every chunk read; nothing else.
+ *   - "graph": the same calls as the tasks of a bare LangGraph graph (one `Send` per call, a step
+ *     that joins each wave), streamed as the product streams them (`streamMessage`), checkpointed
+ *     in SQLite as the server's runs are: what LangGraph itself adds before any of debatt's code.
  */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Annotation, END, Send, START, StateGraph } from "@langchain/langgraph";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { coerceMessageLikeToMessage } from "@langchain/core/messages";
 import { ChatOpenAI } from "@langchain/openai";
+import { streamMessage } from "../nodes/shared/model-call.js";
 import type { RecordedRequest } from "./scripted-endpoint.js";
 
 const input = JSON.parse(await new Response(process.stdin as unknown as ReadableStream).text()) as { baseUrl: string; waves: RecordedRequest[][]; questions: number };
+const mode = process.argv[2] === "graph" ? "graph" : "bare";
 
 const clients = new Map<string, ChatOpenAI>();
 const client = (model: string) => {
@@ -16,18 +29,50 @@ const client = (model: string) => {
   if (!c) clients.set(model, (c = new ChatOpenAI({ model, apiKey: "sk-bench", configuration: { baseURL: input.baseUrl }, maxRetries: 0, streamUsage: true })));
   return c;
 };
+const messagesOf = (r: RecordedRequest) => r.messages.map((m) => [m.role === "assistant" ? "ai" : m.role === "user" ? "human" : m.role, String(m.content)] as [string, string]);
 
-/** One question's calls: each wave's calls at once, every chunk read. */
-async function question(): Promise<void> {
+/** One question's calls, bare: each wave's calls at once, every chunk read. */
+async function bare(): Promise<void> {
   for (const wave of input.waves) {
     await Promise.all(
       wave.map(async (r) => {
-        const messages = r.messages.map((m) => [m.role === "assistant" ? "ai" : m.role === "user" ? "human" : m.role, String(m.content)] as [string, string]);
-        for await (const _ of await client(r.model).stream(messages)) {
+        for await (const _ of await client(r.model).stream(messagesOf(r))) {
           /* every chunk is read, as the product reads them */
         }
       }),
     );
+  }
+}
+
+/** The same waves as a LangGraph graph: a `Send` per call, a joining step after each wave. */
+function waveGraph() {
+  const State = Annotation.Root({
+    wave: Annotation<number>({ reducer: (_a, b) => b, default: () => 0 }),
+    texts: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+  });
+  const sends = (wave: number) => (wave < input.waves.length ? input.waves[wave].map((_, i) => new Send("call", { wave, i })) : END);
+  const saver = SqliteSaver.fromConnString(join(mkdtempSync(join(tmpdir(), "debatt-bench-floor-")), "checkpoints.sqlite"));
+  return new StateGraph(State)
+    .addNode("plan", () => ({}))
+    .addNode("call", async (task: { wave: number; i: number }) => {
+      const r = input.waves[task.wave][task.i];
+      const answer = await streamMessage(client(r.model), messagesOf(r).map(coerceMessageLikeToMessage), new AbortController().signal, () => {});
+      return { texts: [String(answer.content)] };
+    })
+    .addNode("join", (s: typeof State.State) => ({ wave: s.wave + 1 }))
+    .addEdge(START, "plan")
+    .addConditionalEdges("plan", (s: typeof State.State) => sends(s.wave))
+    .addEdge("call", "join")
+    .addConditionalEdges("join", (s: typeof State.State) => sends(s.wave))
+    .compile({ checkpointer: saver });
+}
+
+const graph = mode === "graph" ? waveGraph() : undefined;
+let thread = 0;
+async function question(): Promise<void> {
+  if (!graph) return bare();
+  for await (const _ of await graph.stream({}, { streamMode: "custom", configurable: { thread_id: `q${thread++}` } })) {
+    /* nothing is emitted */
   }
 }
 

@@ -6,8 +6,10 @@
  * `npm start` runs it (compiled, its start script's command line) and is asked over HTTP, each
  * question's SSE stream read to its end; its CPU comes from /proc. The floor is the same model
  * calls (recorded from one question) made again through `ChatOpenAI` in a bare script
- * (bench/vote-floor.ts), in the same waves. Prints CPU per question for both and their ratio
- * (target ≤ 1.5).
+ * (bench/vote-floor.ts), in the same waves; beside it, the same calls as the tasks of a bare
+ * LangGraph graph. Prints CPU per question for each, the server ÷ floor (target ≤ 1.5) and the
+ * server ÷ the LangGraph floor. BENCH_WORDS sets the answers' length (290), BENCH_QUESTIONS the
+ * questions measured (10).
  */
 import { spawn } from "node:child_process";
 import { build, cpuMs, startCommand, startServer } from "./server-process.js";
@@ -22,7 +24,7 @@ function reply(r: RecordedRequest) {
   if (all.includes("You are voting for the single best response")) return { text: "The first answer is the clearest.\nVOTE: Response A" };
   if (all.includes("There is a tie in the voting")) return { text: "VOTE: Response A" };
   if (all.includes("Generate a brief title")) return { text: "Languages for services" };
-  return { text: words(290) };
+  return { text: words(Number(process.env.BENCH_WORDS ?? 290)) };
 }
 
 async function main() {
@@ -48,24 +50,32 @@ async function main() {
     const cpu0 = cpuMs(child.pid!);
     for (let i = 0; i < QUESTIONS; i++) await ask(i);
     const server = (cpuMs(child.pid!) - cpu0) / QUESTIONS;
-    // Not spawnSync: the endpoint answering the floor's calls runs in this process.
-    const floorRun = spawn(process.execPath, ["--import", "tsx", "bench/vote-floor.ts"], { stdio: ["pipe", "pipe", "inherit"] });
-    floorRun.stdin.end(JSON.stringify({ baseUrl: endpoint.url, waves, questions: QUESTIONS }));
-    let out = "";
-    floorRun.stdout.on("data", (d: Buffer) => (out += d));
-    const code = await new Promise<number | null>((resolve) => floorRun.once("exit", resolve));
-    if (code !== 0) throw new Error(`the floor failed (exit ${code})`);
-    const floor = (JSON.parse(out) as { cpuMs: number }).cpuMs / QUESTIONS;
+    const floor = await floorCpu("bare", endpoint.url, waves);
+    const graphFloor = await floorCpu("graph", endpoint.url, waves);
     const chunks = waves.flat().length;
     console.log(`debatt /vote benchmark — ${MODELS.length} models and the chairman, 290-word answers streamed one word per chunk, a scripted loopback endpoint, ${QUESTIONS} questions after warming up`);
     console.log(`${chunks} model calls per question`);
     console.log(`server (${start.join(" ")}): CPU ${server.toFixed(0)} ms per question, the SSE stream read to its end`);
     console.log(`floor (the same calls through ChatOpenAI in a bare script): CPU ${floor.toFixed(0)} ms per question`);
+    console.log(`LangGraph floor (the same calls as the tasks of a bare LangGraph graph, checkpointed in SQLite): CPU ${graphFloor.toFixed(0)} ms per question = ${(graphFloor / floor).toFixed(2)} × the floor`);
     console.log(`  server ÷ floor: ${(server / floor).toFixed(2)} (target ≤ 1.5)`);
+    console.log(`  server ÷ LangGraph floor: ${(server / graphFloor).toFixed(2)} (what debatt adds over LangGraph running the same calls)`);
   } finally {
     child.kill(process.env.BENCH_CPU_PROF ? "SIGINT" : "SIGKILL");
     await endpoint.close();
   }
+}
+
+/** CPU per question of one of bench/vote-floor.ts's floors, run in a child process over `waves`. */
+async function floorCpu(mode: "bare" | "graph", baseUrl: string, waves: RecordedRequest[][]): Promise<number> {
+  // Not spawnSync: the endpoint answering the floor's calls runs in this process.
+  const run = spawn(process.execPath, ["--import", "tsx", "bench/vote-floor.ts", mode], { stdio: ["pipe", "pipe", "inherit"] });
+  run.stdin.end(JSON.stringify({ baseUrl, waves, questions: QUESTIONS }));
+  let out = "";
+  run.stdout.on("data", (d: Buffer) => (out += d));
+  const code = await new Promise<number | null>((resolve) => run.once("exit", resolve));
+  if (code !== 0) throw new Error(`the ${mode} floor failed (exit ${code})`);
+  return (JSON.parse(out) as { cpuMs: number }).cpuMs / QUESTIONS;
 }
 
 main().catch((err) => {

@@ -8,6 +8,37 @@ export interface RunEvent {
   id: number;
   event: string;
   data: Record<string, unknown>;
+  /** The data as one line of JSON, when it has been serialized already: framed as it is, not serialized again. */
+  json?: string;
+}
+
+/**
+ * An event kept as it goes out: its data serialized once, when the run produced it. A live debate
+ * keeps thousands of events for replay, and one string holds an event's data in about half the
+ * memory of its object; every SSE reader frames it without serializing it again. A reader that
+ * wants the object (the CLI, the MCP tools) gets it parsed anew. The shared log (Redis) keeps the
+ * same JSON and hands it back as it is.
+ */
+export class SerializedEvent implements RunEvent {
+  constructor(
+    readonly id: number,
+    readonly event: string,
+    readonly json: string,
+  ) {}
+
+  /** The event with `data` serialized. */
+  static of(id: number, event: string, data: Record<string, unknown>): SerializedEvent {
+    const json = JSON.stringify(data);
+    // V8's JSON.stringify returns a chain of concatenated parts; reading the string as a number
+    // flattens it into one (its value is not used). Kept as a chain it takes about 235 bytes for
+    // a 105-character delta event, flat about 140.
+    Number(json);
+    return new SerializedEvent(id, event, json);
+  }
+
+  get data(): Record<string, unknown> {
+    return JSON.parse(this.json) as Record<string, unknown>;
+  }
 }
 
 /**

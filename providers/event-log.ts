@@ -33,7 +33,7 @@ export class MemoryEventLog implements EventLog {
       this.runs.set(runId, run);
     }
     if (run.done) return;
-    const size = JSON.stringify(event.data).length + event.event.length;
+    const size = (event.json ?? JSON.stringify(event.data)).length + event.event.length;
     run.events.push(event);
     run.bytes += size;
     this.bytes += size;

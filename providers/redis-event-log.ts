@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import type { EventLog, RunEvent } from "../ports/event-log.js";
+import { SerializedEvent, type EventLog, type RunEvent } from "../ports/event-log.js";
 import { DebattError } from "../state/errors.js";
 import { firstConnection, newRedis, redisOptions } from "./redis-prompt-store.js";
 
@@ -140,7 +140,7 @@ export class RedisEventLog implements EventLog {
         const count = events.length;
         const k = key(runId);
         const batch = this.client.multi();
-        for (const e of events.slice(0, count)) batch.xadd(k, `0-${e.id}`, "e", e.event, "d", JSON.stringify(e.data));
+        for (const e of events.slice(0, count)) batch.xadd(k, `0-${e.id}`, "e", e.event, "d", e.json ?? JSON.stringify(e.data));
         const replies = await batch.pexpire(k, this.options.ttlMs).exec();
         if (!replies) throw new Error("the write was aborted");
         // An entry Redis already holds (a retry after a lost reply) is refused as "equal or smaller": it is there.
@@ -218,7 +218,7 @@ export class RedisEventLog implements EventLog {
           }
           last = next;
           const event = fields[1];
-          yield { id: last, event, data: JSON.parse(fields[3]) as Record<string, unknown> };
+          yield new SerializedEvent(last, event, fields[3]);
           if (event === "done") return;
         }
       }

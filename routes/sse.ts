@@ -15,9 +15,9 @@ export const SSE_HEADERS = {
  * id 0 is not one of the run's events (a replay's `replay_incomplete` error) and goes without
  * `id:`, so the client's last event id stays where it was.
  */
-export function frameEvent(id: number, event: Pick<RunEvent, "event" | "data">): string {
+export function frameEvent(id: number, event: Pick<RunEvent, "event" | "data" | "json">): string {
   // JSON.stringify escapes CR and LF, so the data is always one line.
-  return `${id > 0 ? `id: ${id}\n` : ""}event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
+  return `${id > 0 ? `id: ${id}\n` : ""}event: ${event.event}\ndata: ${event.json ?? JSON.stringify(event.data)}\n\n`;
 }
 
 /**

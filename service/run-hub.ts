@@ -1,4 +1,4 @@
-import type { EventLog, RunEvent } from "../ports/event-log.js";
+import { SerializedEvent, type EventLog, type RunEvent } from "../ports/event-log.js";
 import type { MemoryEventLog } from "../providers/event-log.js";
 
 interface LiveRun {
@@ -43,10 +43,14 @@ export class RunHub {
     for (const run of this.live.values()) if (run.threadId === threadId) run.controller.abort(reason);
   }
 
-  /** Appends the run's next event to the local log and (queued, never waited for) to the shared one. */
+  /**
+   * Appends the run's next event to the local log and (queued, never waited for) to the shared
+   * one, its data serialized once for both and for every reader.
+   */
   append(runId: string, event: RunEvent): void {
-    void this.local.append(runId, event);
-    void this.shared?.append(runId, event);
+    const kept = event.json === undefined ? SerializedEvent.of(event.id, event.event, event.data) : event;
+    void this.local.append(runId, kept);
+    void this.shared?.append(runId, kept);
   }
 
   /** Drops a finished run's events here and in the shared log. */

@@ -285,9 +285,18 @@ export const StreamEventSchemas = {
 /** `debate_round_start` → `debate-round-start`, as a type. */
 export type Kebab<S extends string> = S extends `${infer A}_${infer B}` ? `${A}-${Kebab<B>}` : S;
 
+/**
+ * The kebab-case names made so far. Every event of a run shares its name's one string: a name made
+ * anew per event is a string of its own (a concatenation, about 175 bytes), and a live debate
+ * keeps thousands of events.
+ */
+const kebabNames = new Map<string, string>();
+
 /** The client-facing name of an event: `debate_round_start` → `debate-round-start`. */
 export function kebabEventName<N extends string>(name: N): Kebab<N> {
-  return name.replace(/_/g, "-") as Kebab<N>;
+  let kebab = kebabNames.get(name);
+  if (kebab === undefined) kebabNames.set(name, (kebab = name.replace(/_/g, "-")));
+  return kebab as Kebab<N>;
 }
 
 type AllSchemas = typeof EventSchemas & typeof StreamEventSchemas;

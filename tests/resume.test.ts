@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RedisEventLog } from "../providers/redis-event-log.js";
 import { MemoryEventLog } from "../providers/event-log.js";
+import type { RunEvent } from "../ports/event-log.js";
+import { frameEvent } from "../routes/sse.js";
+import { RunHub } from "../service/run-hub.js";
 import { withOverrides } from "./support/fake-model.js";
 import { testDeps } from "./support/harness.js";
 import { idsAreGapless, postChat, readSse, startApp, type SseEvent } from "./support/http.js";
@@ -37,6 +40,18 @@ describe("the event log in memory", () => {
     await log.append("r", { id: 4, event: "done", data: {} });
     await following;
     expect(got).toEqual([2, 3, 4]);
+  });
+
+  it("keeps each event's data serialized once; readers get the same frame and the same object back", async () => {
+    const hub = new RunHub(new MemoryEventLog({ ttlMs: 60_000, maxBytes: 1e6 }), undefined, 1_000);
+    const data = { model: "Claude", delta: "åäö \n \"citat\"", round: 2, timestamp: "2026-11-26T00:00:00.000Z" };
+    hub.append("r", { id: 1, event: "debate-participant-delta", data });
+    hub.append("r", { id: 2, event: "done", data: { timestamp: "2026-11-26T00:00:01.000Z" } });
+    const got: RunEvent[] = [];
+    for await (const e of hub.follow("r", 0, new AbortController().signal)) got.push(e);
+    expect(got.map((e) => e.json)).toEqual([JSON.stringify(data), '{"timestamp":"2026-11-26T00:00:01.000Z"}']);
+    expect(got[0].data).toEqual(data);
+    expect(frameEvent(1, got[0])).toBe(frameEvent(1, { event: "debate-participant-delta", data }));
   });
 
   it("drops the oldest finished runs over its byte budget, and finished runs after their time to live", async () => {
