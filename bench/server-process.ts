@@ -1,8 +1,9 @@
-import { fork, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { fork, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawnServer, stopGroup } from "../scripts/spawn-server.js";
 
 /** Builds what `npm start` serves (`npm run build`); throws when the build fails. */
 export function build(): void {
@@ -16,23 +17,12 @@ export function startCommand(): string[] {
 
 /**
  * Starts a server with `command` on a free port, a fresh data directory and the per-client run
- * limits lifted (one benchmark client asks everything), and waits for its listening line.
+ * limits lifted (one benchmark client asks everything), and waits for its listening line. `stop`
+ * signals the command and every process it started.
  */
-export async function startServer(command: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(command[0], command.slice(1), {
-    env: { PATH: process.env.PATH, PORT: "0", DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-bench-")), RUNS_PER_MINUTE: "100000", MAX_CONCURRENT_RUNS: "100000", ...env },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let log = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on("data", (d: Buffer) => {
-      log += d;
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(log);
-      if (m) resolve(m[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`the server exited with ${code}: ${log}`)));
-  });
-  return { child, url };
+export async function startServer(command: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; stop: (signal?: NodeJS.Signals) => void }> {
+  const server = await spawnServer(command, { RUNS_PER_MINUTE: "100000", MAX_CONCURRENT_RUNS: "100000", ...env }, { group: true });
+  return { child: server.child, url: server.url, stop: (signal) => stopGroup(server, signal) };
 }
 
 /** The Node options of the start script (`--max-semi-space-size=4` …), for a server started another way. */

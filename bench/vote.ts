@@ -33,7 +33,7 @@ async function main() {
   const start = startCommand();
   // BENCH_CPU_PROF=dir: the server writes a CPU profile there when it exits (for finding where the time goes).
   if (process.env.BENCH_CPU_PROF) start.splice(1, 0, "--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`);
-  const { child, url } = await startServer(start, { OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: endpoint.url });
+  const { child, url, stop } = await startServer(start, { OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: endpoint.url });
   try {
     const ask = async (i: number) => {
       const res = await fetch(`${url}/api/v1/chat/stream`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: `/vote Which language suits service ${i} best?`, participants: MODELS }) });
@@ -61,7 +61,7 @@ async function main() {
     console.log(`  server ÷ floor: ${(server / floor).toFixed(2)} (target ≤ 1.5)`);
     console.log(`  server ÷ LangGraph floor: ${(server / graphFloor).toFixed(2)} (what debatt adds over LangGraph running the same calls)`);
   } finally {
-    child.kill(process.env.BENCH_CPU_PROF ? "SIGINT" : "SIGKILL");
+    stop(process.env.BENCH_CPU_PROF ? "SIGINT" : "SIGKILL");
     await endpoint.close();
   }
 }

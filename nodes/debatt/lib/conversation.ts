@@ -4,7 +4,7 @@ import { roundPromptKey } from "../../../prompts/registry.js";
 import { ROUNDS } from "../../../state/debate.js";
 import type { State } from "../../../state/graph-state.js";
 import type { Participant } from "../../../state/participants.js";
-import { truncate } from "../../../state/text.js";
+import { answerLine, roundHeader, topicLine } from "./context-chain.js";
 
 /** The debate as far as a participant's call needs it. */
 export interface DebateSoFar {
@@ -58,14 +58,14 @@ export function participantConversation(
 ): BaseMessage[] {
   const messages: BaseMessage[] = [new SystemMessage(systemPrompt(ctx, participant, debate.participants))];
   const byKey = new Map(debate.participants.map((p) => [p.key, p.display]));
-  let unseen: string[] = [`Debattämne: ${debate.topic}`];
+  let unseen: string[] = [topicLine(debate.topic)];
   let header = 0;
   const see = (r: number, answers: [string, string][]) => {
     for (const [name, text] of answers) {
       // Each user message names the round of the answers it shows, once.
-      if (header !== r) unseen.push(`--- Runda ${r} ---`);
+      if (header !== r) unseen.push(roundHeader(r));
       header = r;
-      unseen.push(`[${name}]: ${truncate(text, debate.contextChars)}`);
+      unseen.push(answerLine(name, text, debate.contextChars));
     }
   };
   const ask = (r: number) => {
