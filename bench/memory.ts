@@ -11,7 +11,7 @@
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { build, cpuMs, startCommand, startServer } from "./server-process.js";
+import { build, cpuMs, startCommand, startFlags, startServer } from "./server-process.js";
 
 const QUESTIONS = Number(process.env.BENCH_VOTES ?? 50);
 
@@ -68,7 +68,7 @@ async function main() {
   const startScript = startCommand();
   console.log(`debatt memory benchmark — the server idle, and ${QUESTIONS} /vote questions at once on the simulated provider`);
   await measure(`npm start (${startScript.join(" ")})`, startScript);
-  await measure("the same with a 4 MB young generation (node --max-semi-space-size=4 --max-old-space-size=2000 dist/routes/server.js)", ["node", "--max-semi-space-size=4", "--max-old-space-size=2000", "dist/routes/server.js"]);
+  await measure("the same with a 4 MB young generation (node --max-semi-space-size=4 --max-old-space-size=2000 dist/routes/server.js)", ["node", "--max-semi-space-size=4", ...startFlags(), "dist/routes/server.js"]);
   await measure("through tsx (tsx routes/server.ts)", [join("node_modules", ".bin", "tsx"), "routes/server.ts"]);
 }
 

@@ -33,6 +33,7 @@ import { MemoryEventLog } from "../providers/event-log.js";
 import { loadSettings } from "../state/config.js";
 import { LOCAL_OWNER } from "../state/ownership.js";
 import { PostgresServer, postgresBinDir } from "./postgres-server.js";
+import { SerializedEvent } from "../ports/event-log.js";
 
 const L = Number(process.env.BENCH_LATENCY_MS ?? 50);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -77,7 +78,8 @@ async function debate(v: Variant, run: number): Promise<Sample> {
   for await (const e of streamClientEvents(graph, { message }, options)) {
     id++;
     if (e.event === "done") await recorder?.finish(false);
-    if (v.log) void v.log.append(runId, { id, ...e });
+    // Kept as the run hub keeps it: serialized once.
+    if (v.log) void v.log.append(runId, SerializedEvent.of(id, e.event, e.data));
   }
   const cpu = process.cpuUsage(cpu0);
   return { wallMs: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, events: id };

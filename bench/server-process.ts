@@ -25,7 +25,7 @@ export async function startServer(command: string[], env: Record<string, string>
   return { child: server.child, url: server.url, stop: (signal) => stopGroup(server, signal) };
 }
 
-/** The Node options of the start script (`--max-semi-space-size=4` …), for a server started another way. */
+/** The Node options of the start script (`--max-old-space-size=2000` …), for a server started another way. */
 export function startFlags(): string[] {
   return startCommand().filter((arg) => arg.startsWith("--"));
 }

@@ -17,14 +17,16 @@ import { startScriptedEndpoint, words, type RecordedRequest } from "./scripted-e
 
 const QUESTIONS = Number(process.env.BENCH_QUESTIONS ?? 10);
 const MODELS = ["call_grok", "call_claude", "call_gpt", "call_gemini"];
+/** Words in each model's answer. */
+const WORDS = Number(process.env.BENCH_WORDS ?? 290);
 
-/** The scripted answers: 290 words for an answer, a vote line for a ballot, a few words for the rest. */
+/** The scripted answers: WORDS words for an answer, a vote line for a ballot, a few words for the rest. */
 function reply(r: RecordedRequest) {
   const all = r.messages.map((m) => String(m.content)).join("\n");
   if (all.includes("You are voting for the single best response")) return { text: "The first answer is the clearest.\nVOTE: Response A" };
   if (all.includes("There is a tie in the voting")) return { text: "VOTE: Response A" };
   if (all.includes("Generate a brief title")) return { text: "Languages for services" };
-  return { text: words(Number(process.env.BENCH_WORDS ?? 290)) };
+  return { text: words(WORDS) };
 }
 
 async function main() {
@@ -53,7 +55,7 @@ async function main() {
     const floor = await floorCpu("bare", endpoint.url, waves);
     const graphFloor = await floorCpu("graph", endpoint.url, waves);
     const chunks = waves.flat().length;
-    console.log(`debatt /vote benchmark — ${MODELS.length} models and the chairman, 290-word answers streamed one word per chunk, a scripted loopback endpoint, ${QUESTIONS} questions after warming up`);
+    console.log(`debatt /vote benchmark — ${MODELS.length} models and the chairman, ${WORDS}-word answers streamed one word per chunk, a scripted loopback endpoint, ${QUESTIONS} questions after warming up`);
     console.log(`${chunks} model calls per question`);
     console.log(`server (${start.join(" ")}): CPU ${server.toFixed(0)} ms per question, the SSE stream read to its end`);
     console.log(`floor (the same calls through ChatOpenAI in a bare script): CPU ${floor.toFixed(0)} ms per question`);

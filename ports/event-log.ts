@@ -1,13 +1,14 @@
 /**
  * One event of a run with its SSE id (1, 2, 3, … without gaps). The log keeps events as they are
- * framed (a name and a JSON object); state/events.ts types them for the clients that read them.
- * Id 0 marks an event that is not the run's own: the `replay_incomplete` error a replay ends with
- * when it cannot be complete.
+ * framed (a name and its data, kept as a JSON string: `SerializedEvent`); state/events.ts types
+ * them for the clients that read them. Id 0 marks an event that is not the run's own: the
+ * `replay_incomplete` error a replay ends with when it cannot be complete. A followed event's
+ * `data` may be a getter that parses anew: read it once, and do not spread or clone the event.
  */
 export interface RunEvent {
   id: number;
   event: string;
-  data: Record<string, unknown>;
+  readonly data: Record<string, unknown>;
   /** The data as one line of JSON, when it has been serialized already: framed as it is, not serialized again. */
   json?: string;
 }

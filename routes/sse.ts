@@ -16,7 +16,7 @@ export const SSE_HEADERS = {
  * `id:`, so the client's last event id stays where it was.
  */
 export function frameEvent(id: number, event: Pick<RunEvent, "event" | "data" | "json">): string {
-  // JSON.stringify escapes CR and LF, so the data is always one line.
+  // The data is JSON.stringify's (kept as `json`, or made here), which escapes CR and LF: always one line.
   return `${id > 0 ? `id: ${id}\n` : ""}event: ${event.event}\ndata: ${event.json ?? JSON.stringify(event.data)}\n\n`;
 }
 

@@ -38,6 +38,16 @@ export async function spawnServer(command: string[], env: Record<string, string>
     });
     void exited.then((code) => reject(Object.assign(new Error(`the server exited with ${code}: ${log}`), { exitCode: code })));
   });
+  if (options.group) {
+    // Out of the terminal's process group, the server would outlive an interrupted benchmark.
+    const stop = () => stopGroup({ child });
+    const interrupted = (signal: NodeJS.Signals) => {
+      stop();
+      process.exit(128 + (signal === "SIGINT" ? 2 : 15));
+    };
+    process.once("exit", stop).once("SIGINT", interrupted).once("SIGTERM", interrupted);
+    void exited.then(() => process.off("exit", stop).off("SIGINT", interrupted).off("SIGTERM", interrupted));
+  }
   return { child, url, log: () => log, exited };
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RedisEventLog } from "../providers/redis-event-log.js";
 import { MemoryEventLog } from "../providers/event-log.js";
-import type { RunEvent } from "../ports/event-log.js";
+import type { EventLog, RunEvent } from "../ports/event-log.js";
 import { frameEvent } from "../routes/sse.js";
 import { RunHub } from "../service/run-hub.js";
 import { withOverrides } from "./support/fake-model.js";
@@ -52,6 +52,18 @@ describe("the event log in memory", () => {
     expect(got.map((e) => e.json)).toEqual([JSON.stringify(data), '{"timestamp":"2026-11-26T00:00:01.000Z"}']);
     expect(got[0].data).toEqual(data);
     expect(frameEvent(1, got[0])).toBe(frameEvent(1, { event: "debate-participant-delta", data }));
+  });
+
+  it("hands the shared log the same serialized event, and frames it without parsing or serializing again", async () => {
+    const shared: RunEvent[] = [];
+    const sharedLog = { append: async (_runId: string, e: RunEvent) => void shared.push(e) } as unknown as EventLog;
+    const hub = new RunHub(new MemoryEventLog({ ttlMs: 60_000, maxBytes: 1e6 }), sharedLog, 1_000);
+    hub.append("r", { id: 1, event: "done", data: { timestamp: "t" } });
+    const kept: RunEvent[] = [];
+    for await (const e of hub.follow("r", 0, new AbortController().signal)) kept.push(e);
+    expect(kept[0]).toBe(shared[0]);
+    const unreadable = { event: "x", json: '{"a":1}', get data(): Record<string, unknown> { throw new Error("parsed") } };
+    expect(frameEvent(1, unreadable)).toBe('id: 1\nevent: x\ndata: {"a":1}\n\n');
   });
 
   it("drops the oldest finished runs over its byte budget, and finished runs after their time to live", async () => {
