@@ -1,24 +1,57 @@
-import type { EventLog, RunEvent } from "../ports/event-log.js";
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, unlinkSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { replayIncomplete, SerializedEvent, type EventLog, type RunEvent } from "../ports/event-log.js";
+
+/** An event kept on disk: where its data's JSON is in the run's spill file. */
+interface SpilledEvent {
+  id: number;
+  event: string;
+  at: number;
+  length: number;
+}
+
+/** A run's spill file: the data of its large events, appended in order. */
+interface Spill {
+  fd: number;
+  path: string;
+  size: number;
+}
 
 interface MemoryRun {
-  events: RunEvent[];
+  events: (RunEvent | SpilledEvent)[];
   bytes: number;
   done: boolean;
   finishedAt: number;
   seen: number | null;
   wake: Set<() => void>;
+  spill?: Spill;
 }
+
+/** Events whose data takes at least this many characters go to disk (a /dvoice audio chunk: about 6,500). */
+const SPILL_OVER_CHARS = 4096;
+
+/** Spill directories of this process's logs, removed when it exits. */
+const spillDirs = new Set<string>();
+let cleanupRegistered = false;
+
+const isSpilled = (e: RunEvent | SpilledEvent): e is SpilledEvent => "at" in e;
 
 /**
  * The event log in this process's memory: bounded in bytes (the oldest finished runs are dropped
  * first) and expiring (a finished run is kept for `ttlMs`). Followers are woken as events arrive.
+ *
+ * A large event's data (a /dvoice audio chunk: a run speaks about 64 KB a second, 270 MB for a
+ * whole debate) is written to a file of its run in a temporary directory and read back when a
+ * reader reaches it; the heap keeps only where it is. A write that fails keeps the event in memory.
  */
 export class MemoryEventLog implements EventLog {
   private readonly runs = new Map<string, MemoryRun>();
   private bytes = 0;
+  private spillDir?: string;
 
   constructor(
-    private readonly options: { ttlMs: number; maxBytes: number; now?: () => number },
+    private readonly options: { ttlMs: number; maxBytes: number; now?: () => number; spillOverChars?: number },
   ) {}
 
   private now(): number {
@@ -33,8 +66,10 @@ export class MemoryEventLog implements EventLog {
       this.runs.set(runId, run);
     }
     if (run.done) return;
-    const size = (event.json ?? JSON.stringify(event.data)).length + event.event.length;
-    run.events.push(event);
+    const json = event.json ?? JSON.stringify(event.data);
+    const spilled = json.length >= (this.options.spillOverChars ?? SPILL_OVER_CHARS) ? this.spill(runId, run, event, json) : undefined;
+    const size = spilled ? 64 : json.length + event.event.length;
+    run.events.push(spilled ?? event);
     run.bytes += size;
     this.bytes += size;
     if (event.event === "done") {
@@ -45,13 +80,63 @@ export class MemoryEventLog implements EventLog {
     if (this.bytes > this.options.maxBytes) this.prune();
   }
 
+  /** Writes an event's data to its run's spill file; undefined when that fails (it then stays in memory). */
+  private spill(runId: string, run: MemoryRun, event: RunEvent, json: string): SpilledEvent | undefined {
+    try {
+      if (!run.spill) {
+        const path = join(this.directory(), `${encodeURIComponent(runId)}.jsonl`);
+        run.spill = { fd: openSync(path, "w+"), path, size: 0 };
+      }
+      const bytes = Buffer.from(json, "utf8");
+      writeSync(run.spill.fd, bytes, 0, bytes.length, run.spill.size);
+      const spilled = { id: event.id, event: event.event, at: run.spill.size, length: bytes.length };
+      run.spill.size += bytes.length;
+      return spilled;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** This log's spill directory, made at its first spill and removed when the process exits. */
+  private directory(): string {
+    if (!this.spillDir) {
+      this.spillDir = mkdtempSync(join(tmpdir(), "debatt-events-"));
+      spillDirs.add(this.spillDir);
+      if (!cleanupRegistered) {
+        cleanupRegistered = true;
+        process.once("exit", () => {
+          for (const dir of spillDirs) rmSync(dir, { recursive: true, force: true });
+        });
+      }
+    }
+    return this.spillDir;
+  }
+
+  /** An event as readers get it: a spilled one read back from its file (undefined once its run is dropped). */
+  private read(run: MemoryRun, e: RunEvent | SpilledEvent): RunEvent | undefined {
+    if (!isSpilled(e)) return e;
+    if (!run.spill) return undefined;
+    const bytes = Buffer.allocUnsafe(e.length);
+    readSync(run.spill.fd, bytes, 0, e.length, e.at);
+    return new SerializedEvent(e.id, e.event, bytes.toString("utf8"));
+  }
+
   async *follow(runId: string, afterId: number, signal: AbortSignal): AsyncGenerator<RunEvent> {
     const run = this.runs.get(runId);
     if (!run) return;
     // Ids run 1, 2, 3…, so the event after `afterId` is at index `afterId`.
     let next = Math.max(0, afterId);
     while (!signal.aborted) {
-      while (next < run.events.length) yield run.events[next++];
+      while (next < run.events.length) {
+        const event = this.read(run, run.events[next]);
+        if (!event) {
+          // Dropped meanwhile (deleted, or expired): what is on disk is gone, and the reader is told.
+          yield* replayIncomplete(next, "the run's events are no longer kept (deleted, or expired)", true);
+          return;
+        }
+        next++;
+        yield event;
+      }
       if (run.done || !this.runs.has(runId)) return;
       await new Promise<void>((resolve) => {
         const wake = () => {
@@ -64,7 +149,6 @@ export class MemoryEventLog implements EventLog {
       });
     }
   }
-
   async has(runId: string): Promise<boolean> {
     this.prune();
     return this.runs.has(runId);
@@ -100,6 +184,15 @@ export class MemoryEventLog implements EventLog {
   private drop(id: string, run: MemoryRun): void {
     this.runs.delete(id);
     this.bytes -= run.bytes;
+    if (run.spill) {
+      try {
+        closeSync(run.spill.fd);
+        unlinkSync(run.spill.path);
+      } catch {
+        // Gone already (the temporary directory was cleaned): nothing to free.
+      }
+      run.spill = undefined;
+    }
     for (const wake of [...run.wake]) wake();
   }
 }

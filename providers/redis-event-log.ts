@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import { SerializedEvent, type EventLog, type RunEvent } from "../ports/event-log.js";
+import { replayIncomplete, SerializedEvent, type EventLog, type RunEvent } from "../ports/event-log.js";
 import { DebattError } from "../state/errors.js";
 import { firstConnection, newRedis, redisOptions } from "./redis-prompt-store.js";
 
@@ -50,17 +50,6 @@ export interface RedisEventLogOptions {
   maxPending?: number;
 }
 
-/**
- * The events that end a replay that cannot be complete: an `error` (replay_incomplete) and, when
- * the missing events can never come (they are gone), `done`. Neither has an id (0): they are not
- * the run's own, so the client's last event id stays at the last event it really got. Without
- * `done` (Redis is unreachable), a client that reconnects later may still get the rest.
- */
-function replayIncomplete(lastId: number, why: string, final: boolean): RunEvent[] {
-  const timestamp = new Date().toISOString();
-  const error: RunEvent = { id: 0, event: "error", data: { code: "replay_incomplete", message: `the replay stops after event ${lastId}: ${why}`, last_event_id: lastId, timestamp } };
-  return final ? [error, { id: 0, event: "done", data: { timestamp } }] : [error];
-}
 
 /**
  * The event log in Redis streams, so any instance can serve a run's events: one stream per run

@@ -556,7 +556,8 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(await option.locator("li code").first().innerText()).toMatch(/^\/council /);
     expect(await page.getByRole("button", { name: "Försök igen" }).count()).toBe(0);
     await page.reload();
-    expect(await page.getByRole("button", { name: "Skicka" }).isVisible()).toBe(true);
+    // The reloaded page is in Swedish: its send button says so (waited for: the page renders after the load).
+    await page.getByRole("button", { name: "Skicka" }).waitFor();
     expect(await page.locator("html").getAttribute("lang")).toBe("sv");
     await page.goto(`${page.url().split("#")[0]}#history`);
     // The /vote is filed; the bare /debatt is not.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RedisEventLog } from "../providers/redis-event-log.js";
 import { MemoryEventLog } from "../providers/event-log.js";
-import type { EventLog, RunEvent } from "../ports/event-log.js";
+import { SerializedEvent, type EventLog, type RunEvent } from "../ports/event-log.js";
 import { frameEvent } from "../routes/sse.js";
 import { RunHub } from "../service/run-hub.js";
 import { withOverrides } from "./support/fake-model.js";
@@ -64,6 +64,35 @@ describe("the event log in memory", () => {
     expect(kept[0]).toBe(shared[0]);
     const unreadable = { event: "x", json: '{"a":1}', get data(): Record<string, unknown> { throw new Error("parsed") } };
     expect(frameEvent(1, unreadable)).toBe('id: 1\nevent: x\ndata: {"a":1}\n\n');
+  });
+
+  it("keeps large events (a /dvoice run's audio) on disk and gives them back as they were sent", async () => {
+    const log = new MemoryEventLog({ ttlMs: 60_000, maxBytes: 1e6 });
+    const audio = { seq: 1, audio: Buffer.alloc(4800, 7).toString("base64"), timestamp: "t" };
+    await log.append("r", SerializedEvent.of(1, "debate-voice-chunk", audio));
+    await log.append("r", { id: 2, event: "debate-participant-delta", data: { delta: "hej" } });
+    await log.append("r", SerializedEvent.of(3, "debate-voice-chunk", { ...audio, seq: 2 }));
+    const read = async () => {
+      const got: RunEvent[] = [];
+      for await (const e of log.follow("r", 0, new AbortController().signal)) {
+        got.push(e);
+        if (got.length === 3) break;
+      }
+      return got;
+    };
+    const got = await read();
+    expect(got.map((e) => [e.id, e.event])).toEqual([[1, "debate-voice-chunk"], [2, "debate-participant-delta"], [3, "debate-voice-chunk"]]);
+    expect(got[0].json).toBe(JSON.stringify(audio));
+    expect(got[2].data).toEqual({ ...audio, seq: 2 });
+    expect(got[1].data).toEqual({ delta: "hej" });
+    // A reader halfway through when the run is dropped (its conversation deleted) is told the rest is gone.
+    const reader = log.follow("r", 0, new AbortController().signal);
+    expect((await reader.next()).value?.id).toBe(1);
+    await log.forget("r");
+    expect((await reader.next()).value?.id).toBe(2);
+    expect((await reader.next()).value?.data).toMatchObject({ code: "replay_incomplete", last_event_id: 2 });
+    expect((await reader.next()).value?.event).toBe("done");
+    expect(await read()).toEqual([]);
   });
 
   it("drops the oldest finished runs over its byte budget, and finished runs after their time to live", async () => {
