@@ -1,4 +1,4 @@
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, unlinkSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { replayIncomplete, SerializedEvent, type EventLog, type RunEvent } from "../ports/event-log.js";
@@ -36,6 +36,23 @@ const spillDirs = new Set<string>();
 let cleanupRegistered = false;
 
 const isSpilled = (e: RunEvent | SpilledEvent): e is SpilledEvent => "at" in e;
+
+/** Spill directories are named `debatt-events-<pid>-<random>` in the system's temporary directory. */
+const SPILL_PREFIX = "debatt-events-";
+
+/** Removes the spill directories of processes that no longer run. */
+export function removeStaleSpillDirs(dir = tmpdir()): void {
+  for (const name of readdirSync(dir)) {
+    const pid = Number(/^debatt-events-(\d+)-/.exec(name)?.[1]);
+    if (!pid || pid === process.pid) continue;
+    try {
+      process.kill(pid, 0);
+    } catch (err) {
+      // ESRCH: no such process. (EPERM: it runs, under another user.)
+      if ((err as NodeJS.ErrnoException).code === "ESRCH") rmSync(join(dir, name), { recursive: true, force: true });
+    }
+  }
+}
 
 /**
  * The event log in this process's memory: bounded in bytes (the oldest finished runs are dropped
@@ -97,10 +114,14 @@ export class MemoryEventLog implements EventLog {
     }
   }
 
-  /** This log's spill directory, made at its first spill and removed when the process exits. */
+  /**
+   * This log's spill directory, made at its first spill and removed when the process exits. Those
+   * of processes that are gone (killed before they could remove theirs) are removed then too.
+   */
   private directory(): string {
     if (!this.spillDir) {
-      this.spillDir = mkdtempSync(join(tmpdir(), "debatt-events-"));
+      removeStaleSpillDirs();
+      this.spillDir = mkdtempSync(join(tmpdir(), `${SPILL_PREFIX}${process.pid}-`));
       spillDirs.add(this.spillDir);
       if (!cleanupRegistered) {
         cleanupRegistered = true;

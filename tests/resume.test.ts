@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RedisEventLog } from "../providers/redis-event-log.js";
-import { MemoryEventLog } from "../providers/event-log.js";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { MemoryEventLog, removeStaleSpillDirs } from "../providers/event-log.js";
 import { SerializedEvent, type EventLog, type RunEvent } from "../ports/event-log.js";
 import { frameEvent } from "../routes/sse.js";
 import { RunHub } from "../service/run-hub.js";
@@ -93,6 +97,17 @@ describe("the event log in memory", () => {
     expect((await reader.next()).value?.data).toMatchObject({ code: "replay_incomplete", last_event_id: 2 });
     expect((await reader.next()).value?.event).toBe("done");
     expect(await read()).toEqual([]);
+  });
+
+  it("removes the spill files of processes that are gone, and keeps those of running ones", () => {
+    const dir = mkdtempSync(join(tmpdir(), "debatt-spill-test-"));
+    const gone = spawnSync("true").pid;
+    mkdirSync(join(dir, `debatt-events-${gone}-abc`));
+    mkdirSync(join(dir, `debatt-events-${process.pid}-def`));
+    mkdirSync(join(dir, `debatt-events-${process.ppid}-ghi`));
+    removeStaleSpillDirs(dir);
+    expect(readdirSync(dir).sort()).toEqual([`debatt-events-${process.pid}-def`, `debatt-events-${process.ppid}-ghi`].sort());
+    rmSync(dir, { recursive: true });
   });
 
   it("drops the oldest finished runs over its byte budget, and finished runs after their time to live", async () => {
