@@ -31,19 +31,19 @@ interface MemoryRun {
 /** Events whose data takes at least this many characters go to disk (a /dvoice audio chunk: about 6,500). */
 const SPILL_OVER_CHARS = 4096;
 
+/** Spill directories are named `debatt-events-<pid>-<random>` in the system's temporary directory. */
+const SPILL_PREFIX = "debatt-events-";
+
 /** Spill directories of this process's logs, removed when it exits. */
 const spillDirs = new Set<string>();
 let cleanupRegistered = false;
 
 const isSpilled = (e: RunEvent | SpilledEvent): e is SpilledEvent => "at" in e;
 
-/** Spill directories are named `debatt-events-<pid>-<random>` in the system's temporary directory. */
-const SPILL_PREFIX = "debatt-events-";
-
 /** Removes the spill directories of processes that no longer run. */
 export function removeStaleSpillDirs(dir = tmpdir()): void {
   for (const name of readdirSync(dir)) {
-    const pid = Number(/^debatt-events-(\d+)-/.exec(name)?.[1]);
+    const pid = name.startsWith(SPILL_PREFIX) ? Number(/^(\d+)-/.exec(name.slice(SPILL_PREFIX.length))?.[1]) : 0;
     if (!pid || pid === process.pid) continue;
     try {
       process.kill(pid, 0);
@@ -85,6 +85,7 @@ export class MemoryEventLog implements EventLog {
     if (run.done) return;
     const json = event.json ?? JSON.stringify(event.data);
     const spilled = json.length >= (this.options.spillOverChars ?? SPILL_OVER_CHARS) ? this.spill(runId, run, event, json) : undefined;
+    // A spilled event counts what the heap keeps of it (its place in the file), about 64 bytes.
     const size = spilled ? 64 : json.length + event.event.length;
     run.events.push(spilled ?? event);
     run.bytes += size;
