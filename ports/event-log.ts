@@ -13,6 +13,11 @@ export interface RunEvent {
   json?: string;
 }
 
+/** An event's data as one line of JSON: as it was serialized, or serialized now. */
+export function dataJson(event: Pick<RunEvent, "data" | "json">): string {
+  return event.json ?? JSON.stringify(event.data);
+}
+
 /**
  * An event kept as it goes out: its data serialized once, when the run produced it. A live debate
  * keeps thousands of events for replay, and one string holds an event's data in about half the

@@ -1,7 +1,7 @@
 import { closeSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, unlinkSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { replayIncomplete, SerializedEvent, type EventLog, type RunEvent } from "../ports/event-log.js";
+import { dataJson, replayIncomplete, SerializedEvent, type EventLog, type RunEvent } from "../ports/event-log.js";
 
 /** An event kept on disk: where its data's JSON is in the run's spill file. */
 interface SpilledEvent {
@@ -83,7 +83,7 @@ export class MemoryEventLog implements EventLog {
       this.runs.set(runId, run);
     }
     if (run.done) return;
-    const json = event.json ?? JSON.stringify(event.data);
+    const json = dataJson(event);
     const spilled = json.length >= (this.options.spillOverChars ?? SPILL_OVER_CHARS) ? this.spill(runId, run, event, json) : undefined;
     // A spilled event counts what the heap keeps of it (its place in the file), about 64 bytes.
     const size = spilled ? 64 : json.length + event.event.length;

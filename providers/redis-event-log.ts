@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import { replayIncomplete, SerializedEvent, type EventLog, type RunEvent } from "../ports/event-log.js";
+import { dataJson, replayIncomplete, SerializedEvent, type EventLog, type RunEvent } from "../ports/event-log.js";
 import { DebattError } from "../state/errors.js";
 import { firstConnection, newRedis, redisOptions } from "./redis-prompt-store.js";
 
@@ -49,7 +49,6 @@ export interface RedisEventLogOptions {
   /** Most events held back while Redis is unreachable (default 200 000); past it the oldest run's are dropped, and its readers are told. */
   maxPending?: number;
 }
-
 
 /**
  * The event log in Redis streams, so any instance can serve a run's events: one stream per run
@@ -129,7 +128,7 @@ export class RedisEventLog implements EventLog {
         const count = events.length;
         const k = key(runId);
         const batch = this.client.multi();
-        for (const e of events.slice(0, count)) batch.xadd(k, `0-${e.id}`, "e", e.event, "d", e.json ?? JSON.stringify(e.data));
+        for (const e of events.slice(0, count)) batch.xadd(k, `0-${e.id}`, "e", e.event, "d", dataJson(e));
         const replies = await batch.pexpire(k, this.options.ttlMs).exec();
         if (!replies) throw new Error("the write was aborted");
         // An entry Redis already holds (a retry after a lost reply) is refused as "equal or smaller": it is there.

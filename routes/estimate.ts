@@ -5,7 +5,7 @@ import { runSettingsResolver, type Settings } from "../state/config.js";
 import { estimateRun } from "../state/estimate.js";
 import { participantsFor } from "../state/participants.js";
 import { MAX_MESSAGE_CHARS } from "../state/text.js";
-import { defaultVoiceSettings, spokenWordLimits, type VoiceSettings } from "../state/voice.js";
+import { spokenWordLimits, voiceSettingsOr, type VoiceSettings } from "../state/voice.js";
 import { parseJsonBody, participantsField, postOnly, userText } from "./chat.js";
 import { HttpError, participantsRefused } from "./errors.js";
 
@@ -30,7 +30,7 @@ export function estimateRouter(settings: Settings, options: { simulated: boolean
   const router = Router();
   const defaults = runSettingsResolver(settings)({});
   // A spoken debate's rounds have the voice settings' word limits (the defaults when they cannot be read), as its run will.
-  const spokenLimits = async () => spokenWordLimits(await (options.voiceSettings?.() ?? Promise.resolve(defaultVoiceSettings())).catch(() => defaultVoiceSettings()));
+  const spokenLimits = async () => spokenWordLimits(await voiceSettingsOr(options.voiceSettings));
   router.post("/api/v1/estimate", async (req: Request, res: Response) => {
     const body = parseJsonBody(req, EstimateBody, '{"message": "/vote Which database for a small shop?"}');
     const command = parseCommand(body.message);

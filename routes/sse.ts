@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import type { Response } from "express";
-import type { RunEvent } from "../ports/event-log.js";
+import { dataJson, type RunEvent } from "../ports/event-log.js";
 
 /** The headers an SSE stream needs, including through buffering proxies (nginx). */
 export const SSE_HEADERS = {
@@ -17,7 +17,7 @@ export const SSE_HEADERS = {
  */
 export function frameEvent(id: number, event: Pick<RunEvent, "event" | "data" | "json">): string {
   // The data is JSON.stringify's (kept as `json`, or made here), which escapes CR and LF: always one line.
-  return `${id > 0 ? `id: ${id}\n` : ""}event: ${event.event}\ndata: ${event.json ?? JSON.stringify(event.data)}\n\n`;
+  return `${id > 0 ? `id: ${id}\n` : ""}event: ${event.event}\ndata: ${dataJson(event)}\n\n`;
 }
 
 /**

@@ -77,6 +77,16 @@ export function defaultVoiceSettings(): VoiceSettings {
   return VoiceSettingsSchema.parse({});
 }
 
+/** The voice settings `load` gives, or the defaults when there is none or it fails (`log` hears why). */
+export async function voiceSettingsOr(load: (() => Promise<VoiceSettings>) | undefined, log?: (line: string) => void): Promise<VoiceSettings> {
+  try {
+    return load ? await load() : defaultVoiceSettings();
+  } catch (err) {
+    log?.(`voice settings unavailable, using the defaults: ${(err as Error).message}`);
+    return defaultVoiceSettings();
+  }
+}
+
 /**
  * The voice of a participant: the admins' choice in the settings' map, then the participant's own
  * (from the roster), then the built-in map's, then `alloy`. A map entry equal to the built-in one

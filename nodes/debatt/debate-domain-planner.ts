@@ -5,8 +5,7 @@ import { emit } from "../../ports/emit.js";
 import type { NodeDeps } from "../../ports/node-deps.js";
 import { ROUNDS, TOTAL_ROUNDS } from "../../state/debate.js";
 import type { VoicePacing } from "../../state/formats.js";
-import { spokenWordLimits } from "../../state/voice.js";
-import { voiceSettingsOf } from "./lib/voice-runs.js";
+import { spokenWordLimits, voiceSettingsOr } from "../../state/voice.js";
 import type { State, StateUpdate } from "../../state/graph-state.js";
 import { participantsFor } from "../../state/participants.js";
 import { estimateRun } from "../../state/estimate.js";
@@ -73,6 +72,6 @@ export function makeDebateDomainPlanner(deps: NodeDeps) {
  * they cannot be read); the run's pacing, when it sets one, wins over the settings'.
  */
 async function spokenDebate(deps: NodeDeps, runPacing: VoicePacing | undefined, log: (line: string) => void): Promise<{ paced: boolean; wordLimits: number[] }> {
-  const settings = await voiceSettingsOf(deps.voice, log);
+  const settings = await voiceSettingsOr(deps.voice && (() => deps.voice!.settings()), log);
   return { paced: (runPacing ?? settings.pacing) === "paced", wordLimits: spokenWordLimits(settings) };
 }

@@ -1,7 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { VoiceDeps } from "../../../ports/node-deps.js";
 import { detectLanguage } from "../../../state/language.js";
-import { defaultVoiceSettings, type VoiceSettings } from "../../../state/voice.js";
+import { voiceSettingsOr } from "../../../state/voice.js";
 import { NO_CACHE, voiceEmitter, VoiceQueue } from "./voice-queue.js";
 
 /**
@@ -13,16 +13,6 @@ import { NO_CACHE, voiceEmitter, VoiceQueue } from "./voice-queue.js";
 function runSignalOf(config: LangGraphRunnableConfig): AbortSignal | undefined {
   const signals = config.configurable?.__pregel_abort_signals as { externalAbortSignal?: AbortSignal } | undefined;
   return signals?.externalAbortSignal ?? config.signal;
-}
-
-/** The admins' voice settings, or the defaults when there are none or they cannot be read (said in the log). */
-export async function voiceSettingsOf(voice: VoiceDeps | undefined, log: (line: string) => void): Promise<VoiceSettings> {
-  try {
-    return voice ? await voice.settings() : defaultVoiceSettings();
-  } catch (err) {
-    log(`voice settings unavailable, using the defaults: ${(err as Error).message}`);
-    return defaultVoiceSettings();
-  }
 }
 
 /**
@@ -59,7 +49,7 @@ export class VoiceRuns {
   /** A new queue for the debate, kept until the debate finishes or its run stops. */
   private async create(debateId: string, voice: VoiceDeps, topic: string, config: LangGraphRunnableConfig, log: (line: string) => void): Promise<VoiceQueue> {
     const { speech, cache, recorder, parallelism } = voice;
-    const settings = await voiceSettingsOf(voice, log);
+    const settings = await voiceSettingsOr(() => voice.settings(), log);
     const stopped = new AbortController();
     const queue = new VoiceQueue({
       synthesizer: speech(settings),
