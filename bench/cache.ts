@@ -1,7 +1,7 @@
 /**
  * Benchmark: how much of each /debatt call a provider could serve from its prompt cache.
  *
- * One 8-participant /debatt (sequential, then simultaneous) runs through the product's
+ * 8-participant /debatts (sequential, then simultaneous; five fixed speaking orders each) run through the product's
  * OpenAI-compatible provider against a scripted loopback endpoint that records every request.
  * For each participant's turn and vote calls after its first, the share of the call's prompt that
  * is the same as its previous call's, from the start (the prefix a provider caches), summed over
@@ -53,12 +53,15 @@ function prefixShare(groups: Map<string, RecordedRequest[]>): number {
   return shared / total;
 }
 
-async function measure(order: "sequential" | "simultaneous") {
+/** The speaking orders' seeds measured: the figure depends on where each participant spoke, so several fixed ones. */
+const SEEDS = [1, 2, 3, 4, 5];
+
+async function measure(order: "sequential" | "simultaneous", seed: number) {
   const endpoint = await startScriptedEndpoint(reply);
   try {
     const deps = depsFromEnv({ OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: endpoint.url, DEBATT_DATA_DIR: "/tmp/debatt-bench-cache" }, { log: () => {} });
     const service = createRunService(deps);
-    const { runId } = service.start({ message: `/debatt ${order === "simultaneous" ? "--order simultaneous " : ""}Bör AI regleras?` });
+    const { runId } = service.start({ message: `/debatt ${order === "simultaneous" ? "--order simultaneous " : ""}Bör AI regleras?`, configurable: { seed } });
     let usage: ClientPayload<"usage"> | undefined;
     await followRun(service, runId, new AbortController().signal, (e) => void (e.event === "usage" && (usage = e.data)), "the benchmark stopped");
     // A participant's calls: its model and its system prompt (the internal model is OneSeek's too).
@@ -76,13 +79,19 @@ async function measure(order: "sequential" | "simultaneous") {
 }
 
 async function main() {
-  console.log("debatt prompt-cache benchmark — one 8-participant /debatt through the OpenAI-compatible provider, a scripted loopback endpoint");
+  console.log("debatt prompt-cache benchmark — 8-participant /debatts through the OpenAI-compatible provider, a scripted loopback endpoint");
   for (const order of ["sequential", "simultaneous"] as const) {
-    const m = await measure(order);
-    console.log(`${order}: ${m.participants} participants, ${m.calls} turn and vote calls`);
-    console.log(`  a call's prompt that repeats the participant's previous call from the start: ${(100 * m.share).toFixed(1)} % (target ≥ 70 %)`);
-    console.log(`  the same over every call of the debate, model by model (the analyses included): ${(100 * m.perModel).toFixed(1)} %`);
-    console.log(`  input tokens the run's usage reports as cached (every call): ${(100 * m.cached).toFixed(1)} %`);
+    const runs: Awaited<ReturnType<typeof measure>>[] = [];
+    for (const seed of SEEDS) runs.push(await measure(order, seed));
+    const pct = (pick: (m: (typeof runs)[number]) => number) => {
+      const xs = runs.map(pick);
+      const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+      return `${(100 * mean).toFixed(1)} % (${(100 * Math.min(...xs)).toFixed(1)}–${(100 * Math.max(...xs)).toFixed(1)})`;
+    };
+    console.log(`${order}: ${runs[0].participants} participants, ${runs[0].calls} turn and vote calls; the mean (lowest–highest) of ${SEEDS.length} debates with the speaking orders of seeds ${SEEDS.join(", ")}`);
+    console.log(`  a call's prompt that repeats the participant's previous call from the start: ${pct((m) => m.share)} (target ≥ 70 %)`);
+    console.log(`  the same over every call of the debate, model by model (the analyses included): ${pct((m) => m.perModel)}`);
+    console.log(`  input tokens the run's usage reports as cached (every call): ${pct((m) => m.cached)}`);
   }
 }
 

@@ -6,10 +6,17 @@
  *
  * `mode` (argv[2]):
  *   - "bare": each call through `ChatOpenAI.stream()`, every chunk read; nothing else.
+ *   - "bare-als": the same inside one `AsyncLocalStorage.run`, as LangGraph runs its nodes: from then
+ *     on Node 20 runs the store's hooks for every promise of the process.
  *   - "graph": the same calls as the tasks of a bare LangGraph graph (one `Send` per call, a step
  *     that joins each wave), streamed as the product streams them (`streamMessage`), checkpointed
  *     in SQLite as the server's runs are: what LangGraph itself adds before any of debatt's code.
+ *   - "wave": the same calls in a bare LangGraph graph with one node per wave that makes the wave's
+ *     calls at once itself (one step and one checkpoint per wave, none per call): the design that
+ *     would save LangGraph's per-task cost, at the price of a resumed run paying again for every
+ *     answer of a wave cut short.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,7 +28,7 @@ import { streamMessage } from "../nodes/shared/model-call.js";
 import type { RecordedRequest } from "./scripted-endpoint.js";
 
 const input = JSON.parse(await new Response(process.stdin as unknown as ReadableStream).text()) as { baseUrl: string; waves: RecordedRequest[][]; questions: number };
-const mode = process.argv[2] === "graph" ? "graph" : "bare";
+const mode = (["graph", "wave", "bare-als"] as const).find((m) => m === process.argv[2]) ?? "bare";
 
 const clients = new Map<string, ChatOpenAI>();
 const client = (model: string) => {
@@ -30,6 +37,12 @@ const client = (model: string) => {
   return c;
 };
 const messagesOf = (r: RecordedRequest) => r.messages.map((m) => [m.role === "assistant" ? "ai" : m.role === "user" ? "human" : m.role, String(m.content)] as [string, string]);
+
+/** One recorded call streamed as the product streams it (`streamMessage`); its text. */
+async function call(r: RecordedRequest): Promise<string> {
+  const answer = await streamMessage(client(r.model), messagesOf(r).map(coerceMessageLikeToMessage), new AbortController().signal, () => {});
+  return String(answer.content);
+}
 
 /** One question's calls, bare: each wave's calls at once, every chunk read. */
 async function bare(): Promise<void> {
@@ -54,11 +67,7 @@ function waveGraph() {
   const saver = SqliteSaver.fromConnString(join(mkdtempSync(join(tmpdir(), "debatt-bench-floor-")), "checkpoints.sqlite"));
   return new StateGraph(State)
     .addNode("plan", () => ({}))
-    .addNode("call", async (task: { wave: number; i: number }) => {
-      const r = input.waves[task.wave][task.i];
-      const answer = await streamMessage(client(r.model), messagesOf(r).map(coerceMessageLikeToMessage), new AbortController().signal, () => {});
-      return { texts: [String(answer.content)] };
-    })
+    .addNode("call", async (task: { wave: number; i: number }) => ({ texts: [await call(input.waves[task.wave][task.i])] }))
     .addNode("join", (s: typeof State.State) => ({ wave: s.wave + 1 }))
     .addEdge(START, "plan")
     .addConditionalEdges("plan", (s: typeof State.State) => sends(s.wave))
@@ -67,9 +76,26 @@ function waveGraph() {
     .compile({ checkpointer: saver });
 }
 
-const graph = mode === "graph" ? waveGraph() : undefined;
+/** The same waves with one node per wave, whose calls run at once inside it: no task or checkpoint per call. */
+function waveNodeGraph() {
+  const State = Annotation.Root({
+    wave: Annotation<number>({ reducer: (_a, b) => b, default: () => 0 }),
+    texts: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+  });
+  const saver = SqliteSaver.fromConnString(join(mkdtempSync(join(tmpdir(), "debatt-bench-floor-")), "checkpoints.sqlite"));
+  const next = (s: typeof State.State) => (s.wave < input.waves.length ? "calls" : END);
+  return new StateGraph(State)
+    .addNode("calls", async (s: typeof State.State) => ({ texts: await Promise.all(input.waves[s.wave].map(call)), wave: s.wave + 1 }))
+    .addEdge(START, "calls")
+    .addConditionalEdges("calls", next)
+    .compile({ checkpointer: saver });
+}
+
+const graph = mode === "graph" ? waveGraph() : mode === "wave" ? waveNodeGraph() : undefined;
+const store = new AsyncLocalStorage<object>();
 let thread = 0;
 async function question(): Promise<void> {
+  if (mode === "bare-als") return store.run({}, bare);
   if (!graph) return bare();
   for await (const _ of await graph.stream({}, { streamMode: "custom", configurable: { thread_id: `q${thread++}` } })) {
     /* nothing is emitted */

@@ -7,8 +7,9 @@
  * question's SSE stream read to its end; its CPU comes from /proc. The floor is the same model
  * calls (recorded from one question) made again through `ChatOpenAI` in a bare script
  * (bench/vote-floor.ts), in the same waves; beside it, the same calls as the tasks of a bare
- * LangGraph graph. Prints CPU per question for each, the server ÷ floor (target ≤ 1.5) and the
- * server ÷ the LangGraph floor. BENCH_WORDS sets the answers' length (290), BENCH_QUESTIONS the
+ * LangGraph graph, the same again with one node per wave instead of a task per call, and the bare
+ * calls inside one `AsyncLocalStorage.run` (as LangGraph runs its nodes). Prints CPU
+ * per question for each, the server ÷ floor (target ≤ 1.5) and the server ÷ the LangGraph floor. BENCH_WORDS sets the answers' length (290), BENCH_QUESTIONS the
  * questions measured (10).
  */
 import { spawn } from "node:child_process";
@@ -54,12 +55,16 @@ async function main() {
     const server = (cpuMs(child.pid!) - cpu0) / QUESTIONS;
     const floor = await floorCpu("bare", endpoint.url, waves);
     const graphFloor = await floorCpu("graph", endpoint.url, waves);
+    const waveFloor = await floorCpu("wave", endpoint.url, waves);
+    const alsFloor = await floorCpu("bare-als", endpoint.url, waves);
     const chunks = waves.flat().length;
     console.log(`debatt /vote benchmark — ${MODELS.length} models and the chairman, ${WORDS}-word answers streamed one word per chunk, a scripted loopback endpoint, ${QUESTIONS} questions after warming up`);
     console.log(`${chunks} model calls per question`);
     console.log(`server (${start.join(" ")}): CPU ${server.toFixed(0)} ms per question, the SSE stream read to its end`);
     console.log(`floor (the same calls through ChatOpenAI in a bare script): CPU ${floor.toFixed(0)} ms per question`);
     console.log(`LangGraph floor (the same calls as the tasks of a bare LangGraph graph, checkpointed in SQLite): CPU ${graphFloor.toFixed(0)} ms per question = ${(graphFloor / floor).toFixed(2)} × the floor`);
+    console.log(`  the same with one LangGraph node per wave making its calls at once (no task or checkpoint per call): CPU ${waveFloor.toFixed(0)} ms per question = ${(waveFloor / floor).toFixed(2)} × the floor`);
+    console.log(`  the floor inside one AsyncLocalStorage.run, as LangGraph runs its nodes (Node 20 then hooks every promise): CPU ${alsFloor.toFixed(0)} ms per question = ${(alsFloor / floor).toFixed(2)} × the floor`);
     console.log(`  server ÷ floor: ${(server / floor).toFixed(2)} (target ≤ 1.5)`);
     console.log(`  server ÷ LangGraph floor: ${(server / graphFloor).toFixed(2)} (what debatt adds over LangGraph running the same calls)`);
   } finally {
@@ -69,7 +74,7 @@ async function main() {
 }
 
 /** CPU per question of one of bench/vote-floor.ts's floors, run in a child process over `waves`. */
-async function floorCpu(mode: "bare" | "graph", baseUrl: string, waves: RecordedRequest[][]): Promise<number> {
+async function floorCpu(mode: "bare" | "bare-als" | "graph" | "wave", baseUrl: string, waves: RecordedRequest[][]): Promise<number> {
   // Not spawnSync: the endpoint answering the floor's calls runs in this process.
   const run = spawn(process.execPath, ["--import", "tsx", "bench/vote-floor.ts", mode], { stdio: ["pipe", "pipe", "inherit"] });
   run.stdin.end(JSON.stringify({ baseUrl, waves, questions: QUESTIONS }));

@@ -94,7 +94,7 @@ export class MemoryEventLog implements EventLog {
       run.done = true;
       run.finishedAt = this.now();
     }
-    for (const wake of [...run.wake]) wake();
+    for (const wake of run.wake) wake();
     if (this.bytes > this.options.maxBytes) this.prune();
   }
 
@@ -146,31 +146,39 @@ export class MemoryEventLog implements EventLog {
   async *follow(runId: string, afterId: number, signal: AbortSignal): AsyncGenerator<RunEvent> {
     const run = this.runs.get(runId);
     if (!run) return;
-    // Ids run 1, 2, 3…, so the event after `afterId` is at index `afterId`.
-    let next = Math.max(0, afterId);
-    while (!signal.aborted) {
-      while (next < run.events.length) {
-        const event = this.read(run, run.events[next]);
-        if (!event) {
-          // Dropped meanwhile (deleted, or expired): what is on disk is gone, and the reader is told.
-          yield* replayIncomplete(next, "the run's events are no longer kept (deleted, or expired)", true);
-          return;
+    // One waker for the whole follow, not one per wait: a live run wakes its readers at every event,
+    // and adding and removing an abort listener each time cost more than the rest of the wait.
+    let resume: (() => void) | undefined;
+    const wake = () => {
+      const waiting = resume;
+      resume = undefined;
+      waiting?.();
+    };
+    run.wake.add(wake);
+    signal.addEventListener("abort", wake, { once: true });
+    try {
+      // Ids run 1, 2, 3…, so the event after `afterId` is at index `afterId`.
+      let next = Math.max(0, afterId);
+      while (!signal.aborted) {
+        while (next < run.events.length) {
+          const event = this.read(run, run.events[next]);
+          if (!event) {
+            // Dropped meanwhile (deleted, or expired): what is on disk is gone, and the reader is told.
+            yield* replayIncomplete(next, "the run's events are no longer kept (deleted, or expired)", true);
+            return;
+          }
+          next++;
+          yield event;
         }
-        next++;
-        yield event;
+        if (run.done || !this.runs.has(runId)) return;
+        await new Promise<void>((resolve) => (resume = resolve));
       }
-      if (run.done || !this.runs.has(runId)) return;
-      await new Promise<void>((resolve) => {
-        const wake = () => {
-          run.wake.delete(wake);
-          signal.removeEventListener("abort", wake);
-          resolve();
-        };
-        run.wake.add(wake);
-        signal.addEventListener("abort", wake, { once: true });
-      });
+    } finally {
+      run.wake.delete(wake);
+      signal.removeEventListener("abort", wake);
     }
   }
+
   async has(runId: string): Promise<boolean> {
     this.prune();
     return this.runs.has(runId);
@@ -215,6 +223,6 @@ export class MemoryEventLog implements EventLog {
       }
       run.spill = undefined;
     }
-    for (const wake of [...run.wake]) wake();
+    for (const wake of run.wake) wake();
   }
 }

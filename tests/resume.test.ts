@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RedisEventLog } from "../providers/redis-event-log.js";
 import { spawnSync } from "node:child_process";
+import { getEventListeners } from "node:events";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -44,6 +45,29 @@ describe("the event log in memory", () => {
     await log.append("r", { id: 4, event: "done", data: {} });
     await following;
     expect(got).toEqual([2, 3, 4]);
+  });
+
+  it("wakes a waiting reader at each event and when it is stopped, and leaves no listener behind", async () => {
+    const log = new MemoryEventLog({ ttlMs: 60_000, maxBytes: 1e6 });
+    const controller = new AbortController();
+    await log.append("r", { id: 1, event: "a", data: {} });
+    const got: number[] = [];
+    const following = (async () => {
+      for await (const e of log.follow("r", 0, controller.signal)) got.push(e.id);
+    })();
+    for (let id = 2; id <= 4; id++) {
+      await new Promise((r) => setImmediate(r));
+      await log.append("r", { id, event: "x", data: {} });
+    }
+    await new Promise((r) => setImmediate(r));
+    expect(got).toEqual([1, 2, 3, 4]);
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
+    controller.abort();
+    await following;
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+    // The stopped reader is no longer woken: the next event reaches no one.
+    await log.append("r", { id: 5, event: "x", data: {} });
+    expect(got).toEqual([1, 2, 3, 4]);
   });
 
   it("keeps each event's data serialized once; readers get the same frame and the same object back", async () => {
