@@ -1,0 +1,64 @@
+import type { Ballot, VotingFormat } from "./ballots.js";
+import { rateWithIntervals, type Choice } from "./bradley-terry.js";
+import { measureBiases, type BiasFinding } from "./vote-biases.js";
+
+/** A model's line on the leaderboard. */
+export interface LeaderboardModel {
+  model: string;
+  /** Its rating on the Elo scale (1000 at the geometric mean of the models' strengths). */
+  score: number;
+  /** The 95 % bootstrap interval of the rating. */
+  low: number;
+  high: number;
+  /** Ballots it won, and ballots it could have won (the fit's choices). */
+  wins: number;
+  appearances: number;
+}
+
+/** The leaderboard of a user's history: `GET /api/v1/leaderboard`, the page's view and `--leaderboard`. */
+export interface LeaderboardReport {
+  filters: { format: VotingFormat | null; since: string | null };
+  /** Runs and ballots read. */
+  runs: number;
+  ballots: number;
+  /** Ballots the rating was fitted on: a voter's vote for its own answer says nothing of the others, and is left out. */
+  choices: number;
+  /** Ballots of runs on the offline simulation. */
+  simulated_ballots: number;
+  models: LeaderboardModel[];
+  biases: BiasFinding[];
+  method: { model: "luce"; prior: number; resamples: number; seed: number };
+}
+
+/** How the rating is fitted: one virtual drawn game per model against the average, 200 resamples, seed 1. */
+export const LEADERBOARD_METHOD = { model: "luce", prior: 1, resamples: 200, seed: 1 } as const;
+
+/**
+ * The choices a ballot gives the rating: the chosen answer over the others it could choose, the
+ * voter's own answer left out. A vote for its own answer, or a ballot with one answer left, gives none.
+ */
+export function choiceOf(b: Ballot): Choice | undefined {
+  if (b.chosen === b.voter) return undefined;
+  const set = [...new Set(b.candidates.map((c) => c.model).filter((m) => m !== b.voter))];
+  return set.length >= 2 && set.includes(b.chosen) ? { set, winner: b.chosen } : undefined;
+}
+
+/** The leaderboard of `ballots` (already filtered to `filters`). */
+export function leaderboardOf(ballots: readonly Ballot[], filters: LeaderboardReport["filters"]): LeaderboardReport {
+  const choices = ballots.map(choiceOf).filter((c): c is Choice => c !== undefined);
+  const ratings = rateWithIntervals(choices, LEADERBOARD_METHOD);
+  const tally = (model: string) => ({
+    wins: choices.filter((c) => c.winner === model).length,
+    appearances: choices.filter((c) => c.set.includes(model)).length,
+  });
+  return {
+    filters,
+    runs: new Set(ballots.map((b) => b.runId)).size,
+    ballots: ballots.length,
+    choices: choices.length,
+    simulated_ballots: ballots.filter((b) => b.simulated).length,
+    models: ratings.map((r) => ({ ...r, ...tally(r.model) })),
+    biases: measureBiases(ballots, LEADERBOARD_METHOD.seed),
+    method: { ...LEADERBOARD_METHOD },
+  };
+}

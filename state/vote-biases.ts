@@ -1,0 +1,142 @@
+import { vendorOf, type Ballot } from "./ballots.js";
+import { seededRandom } from "./random.js";
+
+/**
+ * What decides votes besides the answers' quality, measured over a history of ballots: where an
+ * answer stood in what the voter read, its length, and whether the voter favoured its own vendor.
+ * Each finding says how often it happened, how often chance alone would make it happen, and
+ * whether the difference is significant at 5 % (two-sided).
+ */
+
+/** The biases measured. */
+export const BIASES = ["first_position", "last_position", "length", "own_vendor_named", "own_vendor_anonymous"] as const;
+export type BiasId = (typeof BIASES)[number];
+
+/** One measured bias. */
+export interface BiasFinding {
+  id: BiasId;
+  /** Ballots it was measured on. */
+  ballots: number;
+  /** How many of them showed it (the first / last answer chosen, the longest chosen, the own vendor chosen). */
+  observed: number;
+  /** How many chance alone would give. */
+  expected: number;
+  /** The two-sided p-value; null with fewer than `MIN_BALLOTS` ballots. */
+  p_value: number | null;
+  significant: boolean;
+  /** `length`: the correlation between being chosen and the answer's length (its words less the ballot's mean). */
+  correlation?: number;
+}
+
+/** Below this many ballots a finding gets no p-value: the normal approximation would mislead. */
+export const MIN_BALLOTS = 10;
+const ALPHA = 0.05;
+
+/** The standard normal distribution function (Abramowitz and Stegun 7.1.26; error below 1.5e-7). */
+export function normalCdf(z: number): number {
+  const x = Math.abs(z) / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * x);
+  const erf = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);
+  return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
+}
+
+/**
+ * Events that each happen with their own chance p (a Poisson binomial): the count observed against
+ * the expected Σp, by the normal approximation. Returns the expected count and the two-sided p-value.
+ */
+function chanceTest(events: { hit: boolean; p: number }[]): Pick<BiasFinding, "ballots" | "observed" | "expected" | "p_value" | "significant"> {
+  const observed = events.filter((e) => e.hit).length;
+  const expected = events.reduce((a, e) => a + e.p, 0);
+  const variance = events.reduce((a, e) => a + e.p * (1 - e.p), 0);
+  const p_value = events.length < MIN_BALLOTS || variance === 0 ? null : 2 * (1 - normalCdf(Math.abs(observed - expected) / Math.sqrt(variance)));
+  return { ballots: events.length, observed, expected, p_value, significant: p_value !== null && p_value < ALPHA };
+}
+
+/** Ballots with a real choice: at least two answers to choose from. */
+const choosing = (ballots: readonly Ballot[]) => ballots.filter((b) => b.candidates.length >= 2 && b.candidates.some((c) => c.model === b.chosen));
+
+/** The chosen answer was the one at the start (`first`) or the end of what the voter read. */
+function positionBias(ballots: readonly Ballot[], id: "first_position" | "last_position"): BiasFinding {
+  const events = choosing(ballots).map((b) => {
+    const positions = b.candidates.map((c) => c.position);
+    const edge = id === "first_position" ? Math.min(...positions) : Math.max(...positions);
+    const chosen = b.candidates.find((c) => c.model === b.chosen)!;
+    return { hit: chosen.position === edge, p: 1 / b.candidates.length };
+  });
+  return { id, ...chanceTest(events) };
+}
+
+/**
+ * Length: the longest answer chosen, against chance, and the correlation between being chosen and
+ * length; the p-value is a permutation test of that correlation (each ballot's choice redrawn at
+ * random, `permutations` times, seeded).
+ */
+function lengthBias(ballots: readonly Ballot[], permutations = 2000, seed = 1): BiasFinding {
+  const usable = choosing(ballots).filter((b) => new Set(b.candidates.map((c) => c.words)).size > 1);
+  const events = usable.map((b) => {
+    const longest = Math.max(...b.candidates.map((c) => c.words));
+    const chosen = b.candidates.find((c) => c.model === b.chosen)!;
+    return { hit: chosen.words === longest, p: b.candidates.filter((c) => c.words === longest).length / b.candidates.length };
+  });
+  const base = chanceTest(events);
+  // Each answer's words less its ballot's mean: the correlation then compares answers within a ballot.
+  const centred = usable.map((b) => {
+    const mean = b.candidates.reduce((a, c) => a + c.words, 0) / b.candidates.length;
+    return { words: b.candidates.map((c) => c.words - mean), chosen: b.candidates.findIndex((c) => c.model === b.chosen) };
+  });
+  const correlation = centredCorrelation(centred, centred.map((b) => b.chosen));
+  let p_value: number | null = null;
+  if (usable.length >= MIN_BALLOTS) {
+    const random = seededRandom(seed);
+    let asExtreme = 0;
+    for (let k = 0; k < permutations; k++) {
+      const drawn = centred.map((b) => Math.floor(random() * b.words.length));
+      if (Math.abs(centredCorrelation(centred, drawn)) >= Math.abs(correlation) - 1e-12) asExtreme++;
+    }
+    p_value = (asExtreme + 1) / (permutations + 1);
+  }
+  return { id: "length", ...base, p_value, significant: p_value !== null && p_value < ALPHA, correlation };
+}
+
+/** Pearson's r between "chosen" (1 for the chosen answer, else 0) and the centred words, over every answer of every ballot. */
+function centredCorrelation(ballots: { words: number[] }[], chosen: number[]): number {
+  let n = 0;
+  let sx = 0;
+  let sy = 0;
+  let sxx = 0;
+  let syy = 0;
+  let sxy = 0;
+  ballots.forEach((b, i) =>
+    b.words.forEach((w, j) => {
+      const y = j === chosen[i] ? 1 : 0;
+      n++;
+      sx += w;
+      sy += y;
+      sxx += w * w;
+      syy += y * y;
+      sxy += w * y;
+    }),
+  );
+  const cov = sxy - (sx * sy) / n;
+  const vx = sxx - (sx * sx) / n;
+  const vy = syy - (sy * sy) / n;
+  return vx > 0 && vy > 0 ? cov / Math.sqrt(vx * vy) : 0;
+}
+
+/** The voter chose an answer of its own vendor (its own included, where it could choose its own), on ballots that had one to choose. */
+function ownVendorBias(ballots: readonly Ballot[], namesKnown: boolean): BiasFinding {
+  const events = choosing(ballots)
+    .filter((b) => b.namesKnown === namesKnown)
+    .map((b) => {
+      const vendor = vendorOf(b.voter);
+      const own = b.candidates.filter((c) => vendorOf(c.model) === vendor).length;
+      return { hit: vendorOf(b.chosen) === vendor, p: own / b.candidates.length };
+    })
+    .filter((e) => e.p > 0);
+  return { id: namesKnown ? "own_vendor_named" : "own_vendor_anonymous", ...chanceTest(events) };
+}
+
+/** Every bias of `BIASES`, measured over `ballots`. */
+export function measureBiases(ballots: readonly Ballot[], seed = 1): BiasFinding[] {
+  return [positionBias(ballots, "first_position"), positionBias(ballots, "last_position"), lengthBias(ballots, 2000, seed), ownVendorBias(ballots, true), ownVendorBias(ballots, false)];
+}

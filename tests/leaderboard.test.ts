@@ -1,0 +1,159 @@
+import { describe, expect, it } from "vitest";
+import type { Ballot } from "../state/ballots.js";
+import { vendorOf } from "../state/ballots.js";
+import { eloScore, fitChoices, rateWithIntervals, type Choice } from "../state/bradley-terry.js";
+import { choiceOf, leaderboardOf } from "../state/leaderboard.js";
+import { seededRandom } from "../state/random.js";
+import { measureBiases, normalCdf } from "../state/vote-biases.js";
+
+const pairs = (winner: string, loser: string, count: number): Choice => ({ set: [winner, loser], winner, count });
+
+describe("the Bradley-Terry (Luce) fit", () => {
+  it("matches a hand-computed Bradley-Terry example", () => {
+    // A–B 2:1, B–C 2:1, A–C 4:1. π = (4, 2, 1) gives each model its observed wins as expected wins:
+    // A: 3·4/6 + 5·4/5 = 6 = 2 + 4; B: 3·2/6 + 3·2/3 = 3 = 1 + 2; C: 3·1/3 + 5·1/5 = 2 = 1 + 1.
+    const choices = [pairs("A", "B", 2), pairs("B", "A", 1), pairs("B", "C", 2), pairs("C", "B", 1), pairs("A", "C", 4), pairs("C", "A", 1)];
+    const pi = fitChoices(choices, { prior: 0 });
+    expect(pi.get("A")! / pi.get("B")!).toBeCloseTo(2, 6);
+    expect(pi.get("B")! / pi.get("C")!).toBeCloseTo(2, 6);
+    // Scaled to a geometric mean of 1: 4, 2, 1 over 2.
+    expect(pi.get("B")).toBeCloseTo(1, 6);
+    expect(eloScore(pi.get("A")!) - eloScore(pi.get("B")!)).toBeCloseTo(400 * Math.log10(2), 4);
+  });
+
+  it("gives two models the odds they won by, and a choice among several its shares", () => {
+    const two = fitChoices([pairs("A", "B", 3), pairs("B", "A", 1)], { prior: 0 });
+    expect(two.get("A")! / two.get("B")!).toBeCloseTo(3, 6);
+    // One set of three, chosen 3, 2 and 1 times: Luce's estimate is proportional to the choices.
+    const set = ["A", "B", "C"];
+    const three = fitChoices([{ set, winner: "A", count: 3 }, { set, winner: "B", count: 2 }, { set, winner: "C", count: 1 }], { prior: 0 });
+    expect(three.get("A")! / three.get("C")!).toBeCloseTo(3, 6);
+    expect(three.get("B")! / three.get("C")!).toBeCloseTo(2, 6);
+  });
+
+  it("keeps a model that never won finite with the prior, below the others", () => {
+    const pi = fitChoices([pairs("A", "B", 3), pairs("B", "C", 3), pairs("A", "C", 3)]);
+    expect(pi.get("C")).toBeGreaterThan(0);
+    expect(Number.isFinite(eloScore(pi.get("C")!))).toBe(true);
+    expect(pi.get("A")).toBeGreaterThan(pi.get("B")!);
+    expect(pi.get("B")).toBeGreaterThan(pi.get("C")!);
+  });
+
+  it("recovers a known true order from simulated histories, with 95 % intervals that hold the true ratings", () => {
+    const truth: Record<string, number> = { m1: 8, m2: 4, m3: 2, m4: 1, m5: 0.5, m6: 0.25 };
+    const models = Object.keys(truth);
+    const mean = Math.exp(models.reduce((a, m) => a + Math.log(truth[m]), 0) / models.length);
+    const trueScore = (m: string) => eloScore(truth[m] / mean);
+    let covered = 0;
+    let intervals = 0;
+    for (let seed = 1; seed <= 20; seed++) {
+      const random = seededRandom(seed);
+      const choices: Choice[] = [];
+      for (let k = 0; k < 1500; k++) {
+        // A random panel of 3–5 models (Fisher-Yates); the winner drawn as Luce's model says.
+        const shuffled = [...models];
+        for (let i = shuffled.length - 1; i > 0; i--) {
+          const j = Math.floor(random() * (i + 1));
+          [shuffled[i], shuffled[j]] = [shuffled[j], shuffled[i]];
+        }
+        const panel = shuffled.slice(0, 3 + Math.floor(random() * 3));
+        let at = random() * panel.reduce((a, m) => a + truth[m], 0);
+        choices.push({ set: panel, winner: panel.find((m) => (at -= truth[m]) <= 0) ?? panel[panel.length - 1] });
+      }
+      const ratings = rateWithIntervals(choices, { prior: 1, resamples: 100, seed: 7 });
+      expect(ratings.map((r) => r.model), `history ${seed}`).toEqual(models);
+      for (const r of ratings) {
+        expect(r.low).toBeLessThan(r.score);
+        expect(r.high).toBeGreaterThan(r.score);
+        intervals++;
+        if (r.low < trueScore(r.model) && trueScore(r.model) < r.high) covered++;
+      }
+      // The same history gives the same intervals.
+      if (seed === 1) expect(rateWithIntervals(choices, { prior: 1, resamples: 100, seed: 7 })).toEqual(ratings);
+    }
+    expect(covered / intervals).toBeGreaterThan(0.85);
+  });
+});
+
+/** A ballot of `models` in that order, each `words` long, the voter choosing `chosen`. */
+function ballot(voter: string, chosen: string, models: string[], options: Partial<Ballot> & { words?: number[] } = {}): Ballot {
+  const { words, ...rest } = options;
+  return {
+    format: "vote",
+    runId: "r",
+    at: "2026-11-26T00:00:00.000Z",
+    voter,
+    chosen,
+    candidates: models.map((model, position) => ({ model, position, words: words?.[position] ?? 100 })),
+    namesKnown: false,
+    simulated: false,
+    ...rest,
+  };
+}
+
+describe("the ballots' choices and biases", () => {
+  it("leaves the voter's own answer out of its choice, and a vote for itself out of the fit", () => {
+    expect(choiceOf(ballot("a/x", "b/y", ["a/x", "b/y", "c/z"]))).toEqual({ set: ["b/y", "c/z"], winner: "b/y" });
+    expect(choiceOf(ballot("a/x", "a/x", ["a/x", "b/y", "c/z"]))).toBeUndefined();
+    expect(choiceOf(ballot("a/x", "b/y", ["a/x", "b/y"]))).toBeUndefined();
+  });
+
+  it("finds a first-position bias that is there, and none where choices are random", () => {
+    const random = seededRandom(3);
+    const models = ["a/1", "b/2", "c/3", "d/4"];
+    const biased = Array.from({ length: 200 }, () => ballot("e/5", random() < 0.6 ? models[0] : models[1 + Math.floor(random() * 3)], models));
+    const fair = Array.from({ length: 200 }, () => ballot("e/5", models[Math.floor(random() * 4)], models));
+    const first = (bs: Ballot[]) => measureBiases(bs).find((f) => f.id === "first_position")!;
+    expect(first(biased)).toMatchObject({ ballots: 200, expected: 50, significant: true });
+    expect(first(biased).observed).toBeGreaterThan(100);
+    expect(first(fair).significant).toBe(false);
+    expect(first(fair).p_value).toBeGreaterThan(0.05);
+  });
+
+  it("finds that the longest answer wins, and a voter's favour for its own vendor when it knew the names", () => {
+    const random = seededRandom(5);
+    const models = ["openai/a", "anthropic/b", "google/c"];
+    const long = Array.from({ length: 60 }, () => {
+      const words = models.map(() => 50 + Math.floor(random() * 400));
+      return ballot("x/voter", models[words.indexOf(Math.max(...words))], models, { words });
+    });
+    const length = measureBiases(long).find((f) => f.id === "length")!;
+    expect(length.observed).toBe(60);
+    expect(length.correlation).toBeGreaterThan(0.5);
+    expect(length.significant).toBe(true);
+    const ownVendor = Array.from({ length: 40 }, () => ballot("openai/voter", "openai/a", models, { namesKnown: true }));
+    const findings = measureBiases(ownVendor);
+    expect(findings.find((f) => f.id === "own_vendor_named")).toMatchObject({ ballots: 40, observed: 40, significant: true });
+    expect(findings.find((f) => f.id === "own_vendor_anonymous")).toMatchObject({ ballots: 0, p_value: null, significant: false });
+  });
+
+  it("gives no p-value on too few ballots", () => {
+    const few = [ballot("e/5", "a/1", ["a/1", "b/2"])];
+    expect(measureBiases(few).every((f) => f.p_value === null && !f.significant)).toBe(true);
+  });
+
+  it("names vendors from OpenRouter ids and plain ids", () => {
+    expect(vendorOf("openai/gpt-5")).toBe("openai");
+    expect(vendorOf("gpt-4o")).toBe("gpt");
+    expect(vendorOf("Claude")).toBe("claude");
+  });
+
+  it("computes the normal distribution", () => {
+    expect(normalCdf(0)).toBeCloseTo(0.5, 6);
+    expect(normalCdf(1.959964)).toBeCloseTo(0.975, 5);
+    expect(normalCdf(-1)).toBeCloseTo(0.158655, 5);
+  });
+
+  it("puts the report together: ratings best first, wins and appearances, the biases", () => {
+    const models = ["a/1", "b/2", "c/3"];
+    const ballots = [...Array.from({ length: 12 }, () => ballot("d/4", "a/1", models)), ...Array.from({ length: 4 }, () => ballot("d/4", "b/2", models)), ballot("a/1", "a/1", models)];
+    const report = leaderboardOf(ballots, { format: "vote", since: null });
+    expect(report).toMatchObject({ runs: 1, ballots: 17, choices: 16, simulated_ballots: 0 });
+    expect(report.models.map((m) => [m.model, m.wins, m.appearances])).toEqual([
+      ["a/1", 12, 16],
+      ["b/2", 4, 16],
+      ["c/3", 0, 16],
+    ]);
+    expect(report.biases.map((b) => b.id)).toEqual(["first_position", "last_position", "length", "own_vendor_named", "own_vendor_anonymous"]);
+  });
+});
