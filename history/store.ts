@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, desc, eq, inArray, isNull, lt, or, type Column } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNull, lt, or, type Column } from "drizzle-orm";
 import type { NodePgDatabase } from "drizzle-orm/node-postgres";
 import * as pgSchema from "./schema-pg.js";
 import { LOCAL_OWNER } from "../state/ownership.js";
@@ -19,6 +19,11 @@ export interface StageRow {
   parsedData: unknown;
   responseTimeMs: number | null;
   createdAt: Date;
+}
+
+/** A stage row with when its run started. */
+export interface RunStage extends StageRow {
+  runAt: Date;
 }
 
 /** A stage row before it is written (the store sets `createdAt`). */
@@ -105,6 +110,11 @@ export interface HistoryStore {
   message(id: string): Promise<MessageRow | undefined>;
   /** The stages of one message, by stage order then position. */
   stagesOf(messageId: string): Promise<StageRow[]>;
+  /**
+   * The stages of `stageTypes` of every run in the conversations of `owners` (as `listConversations`
+   * reads owners) that started at or after `since`, each with its run's start, by run then stage.
+   */
+  stagesOfRuns(owners: readonly string[], stageTypes: readonly string[], since?: Date): Promise<RunStage[]>;
   /** Deletes a conversation with its messages and stages (the foreign keys cascade); false if unknown. */
   deleteConversation(id: string): Promise<boolean>;
   /** Keeps an evaluation's report under its user (`local`: the local user, as conversations have it). */
@@ -244,6 +254,18 @@ export class DrizzleHistory implements HistoryStore {
   async stagesOf(messageId: string): Promise<StageRow[]> {
     const s = this.t.deliberationStages;
     return (await this.db.select().from(s).where(eq(s.messageId, messageId)).orderBy(s.stageOrder, s.seq)) as StageRow[];
+  }
+
+  async stagesOfRuns(owners: readonly string[], stageTypes: readonly string[], since?: Date): Promise<RunStage[]> {
+    const { conversations: c, messages: m, deliberationStages: s } = this.t;
+    const rows = await this.db
+      .select({ stage: s, runAt: m.createdAt })
+      .from(s)
+      .innerJoin(m, eq(m.id, s.messageId))
+      .innerJoin(c, eq(c.id, m.conversationId))
+      .where(and(ownedBy(c.userId, owners), inArray(s.stageType, [...stageTypes]), since ? gte(m.createdAt, since) : undefined))
+      .orderBy(asc(m.createdAt), asc(s.messageId), asc(s.stageOrder), asc(s.seq));
+    return rows.map((r) => ({ ...(r.stage as StageRow), runAt: r.runAt }));
   }
 
   async deleteConversation(id: string): Promise<boolean> {

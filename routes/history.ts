@@ -1,5 +1,7 @@
 import { Router, type Request } from "express";
+import { loadLeaderboard } from "../history/ballots.js";
 import { conversationSummary, conversationView, messageView } from "../history/load.js";
+import { VOTING_FORMATS, type VotingFormat } from "../state/ballots.js";
 import type { AudioArchive } from "../providers/audio-archive.js";
 import { decodeCursor, type HistoryStore } from "../history/store.js";
 import type { ChatRouteDeps } from "./chat.js";
@@ -34,7 +36,9 @@ function idOf(req: Request, what: "conversation" | "debate"): string {
  *   its runs' replay logs and /dvoice audio;
  * - `GET /api/v1/debates/:id`: the full result of one run (`:id` is the `debate_id` / run id);
  * - `GET /api/v1/evaluations/latest`: the user's newest `npm run eval` report (`evaluation: null`
- *   when there is none).
+ *   when there is none);
+ * - `GET /api/v1/leaderboard?format=&since=`: the models' ratings from every vote in the user's
+ *   history (of one voting format, since a date), with the biases in the votes.
  * Each user sees only their own: another user's conversation or run is answered 404, as one that
  * does not exist. 501 when the server keeps no history.
  */
@@ -99,5 +103,24 @@ export function historyRouter(deps: ChatRouteDeps, audio: AudioArchive | undefin
     res.json({ evaluation: row ? { id: row.id, createdAt: row.createdAt.toISOString(), report: row.report } : null });
   });
 
+  router.get("/api/v1/leaderboard", async (req, res) => {
+    const store = history();
+    res.json(await loadLeaderboard(store, ownersVisibleTo(userOf(res)), leaderboardFilters(req.query)));
+  });
+
   return router;
+}
+
+/** `?format=` (a voting format) and `?since=` (a date, or a date and time, ISO 8601) of the leaderboard; 400 naming a bad one. */
+export function leaderboardFilters(query: Request["query"]): { format?: VotingFormat; since?: Date } {
+  const { format, since } = query;
+  if (format !== undefined && (typeof format !== "string" || !(VOTING_FORMATS as readonly string[]).includes(format))) {
+    throw new HttpError(400, "invalid_format", `format must be one of ${VOTING_FORMATS.join(", ")} (the formats that vote)`);
+  }
+  let from: Date | undefined;
+  if (since !== undefined) {
+    from = typeof since === "string" && /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2})?)?$/.test(since) ? new Date(since) : undefined;
+    if (!from || Number.isNaN(from.getTime())) throw new HttpError(400, "invalid_since", "since must be a date, e.g. 2026-11-01 (or a date and time, ISO 8601)");
+  }
+  return { format: format as VotingFormat | undefined, since: from };
 }

@@ -72,6 +72,8 @@ export const ERROR_CODES = [
   "invalid_last_event_id",
   "invalid_limit",
   "invalid_cursor",
+  "invalid_format",
+  "invalid_since",
   "run_not_found",
   "run_in_progress",
   "run_finished",

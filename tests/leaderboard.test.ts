@@ -1,4 +1,15 @@
+import { MemorySaver } from "@langchain/langgraph";
+import type { BaseMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
+import { loadBallots } from "../history/ballots.js";
+import type { LeaderboardReport } from "../state/leaderboard.js";
+import { LOCAL_OWNER } from "../state/ownership.js";
+import type { Participant } from "../state/participants.js";
+import { renderVote } from "../state/replies/debate-vote.js";
+import { withOverrides } from "./support/fake-model.js";
+import { testDeps } from "./support/harness.js";
+import { HISTORY_DATABASES, historyDatabaseHooks } from "./support/history-db.js";
+import { postChat, postDeliberate, readSse, startApp } from "./support/http.js";
 import type { Ballot } from "../state/ballots.js";
 import { vendorOf } from "../state/ballots.js";
 import { eloScore, fitChoices, rateWithIntervals, type Choice } from "../state/bradley-terry.js";
@@ -155,5 +166,92 @@ describe("the ballots' choices and biases", () => {
       ["c/3", 0, 16],
     ]);
     expect(report.biases.map((b) => b.id)).toEqual(["first_position", "last_position", "length", "own_vendor_named", "own_vendor_anonymous"]);
+  });
+});
+
+/** Four models of four vendors. */
+const ROSTER: Participant[] = [
+  { key: "claude", display: "Claude", model: "anthropic/claude-opus-4-6" },
+  { key: "o3", display: "o3", model: "openai/o3" },
+  { key: "gemini", display: "Gemini", model: "google/gemini-2.5-pro" },
+  { key: "sonar", display: "Sonar", model: "perplexity/sonar-pro" },
+];
+const MODEL = Object.fromEntries(ROSTER.map((p) => [p.key, p.model]));
+const THREE = ["claude", "o3", "gemini"];
+/** Each model's first answer, of a length of its own. */
+const ANSWER: Record<string, string> = { claude: "Claude answers at some length here.", o3: "o3 answers briefly.", gemini: "Gemini answers in six words." };
+/** Who each voter votes for: Claude, but Claude votes for Gemini. */
+const CHOICE: Record<string, string> = { claude: "gemini", o3: "claude", gemini: "claude" };
+
+/** The label under which `key`'s answer appears in a ballot's prompt. */
+function labelIn(messages: BaseMessage[], key: string): string {
+  const prompt = messages.map((m) => String(m.content)).join("\n");
+  const hit = [...prompt.matchAll(/--- (Response [A-Z]) ---\n([^\n]*)/g)].find((b) => b[2].startsWith(ANSWER[key]));
+  if (!hit) throw new Error(`no answer of ${key} in the prompt`);
+  return hit[1];
+}
+
+const voting = withOverrides((req, _i, messages) => {
+  const key = req.participant?.key ?? "";
+  if (req.phase === "answer") return ANSWER[key];
+  if (req.phase === "ballot") return `Reasons.\nVOTE: ${labelIn(messages, CHOICE[key])}`;
+  if (req.phase === "vote") {
+    const display = ROSTER.find((p) => p.key === CHOICE[key])!.display;
+    return renderVote({ voted_for: display, short_motivation: "clear", three_bullets: ["a", "b", "c"] });
+  }
+  return undefined;
+});
+
+describe.each(HISTORY_DATABASES)("the leaderboard of the history on $db", (database) => {
+  const hooks = historyDatabaseHooks(database);
+
+  it.skipIf(database.skip)("rates the models from the /vote and /debatt votes of the history, by format and date, and refuses bad filters", async () => {
+    const db = await hooks.open();
+    const { deps } = testDeps({ script: voting, settings: { roster: ROSTER } });
+    const { url, close } = await startApp(deps, { checkpointer: new MemorySaver(), history: db.history });
+    hooks.later(close);
+    for (let i = 0; i < 2; i++) {
+      const res = await postDeliberate(url, { question: `Best language for web APIs (${i})?`, mode: "vote", modeConfig: { councilModels: THREE } });
+      expect((await readSse(res)).events.at(-1)?.event).toBe("done");
+    }
+    expect((await readSse(await postChat(url, { message: "/debatt Bör AI regleras?", participants: THREE }))).events.at(-1)?.event).toBe("done");
+
+    const ballots = await loadBallots(db.history, [LOCAL_OWNER]);
+    expect(ballots.map((b) => [b.format, b.voter, b.chosen])).toEqual(
+      [...THREE, ...THREE].map((k) => ["vote", MODEL[k], MODEL[CHOICE[k]]]).concat(THREE.map((k) => ["debatt", MODEL[k], MODEL[CHOICE[k]]])),
+    );
+    // A /vote voter reads all three answers, labelled A–C, each with its length; a /debatt voter the two others, by name.
+    const vote = ballots[0];
+    expect(vote.candidates.map((c) => c.position)).toEqual([0, 1, 2]);
+    expect(Object.fromEntries(vote.candidates.map((c) => [c.model, c.words]))).toEqual(Object.fromEntries(THREE.map((k) => [MODEL[k], ANSWER[k].split(" ").length])));
+    expect(vote.namesKnown).toBe(false);
+    const debatt = ballots[6];
+    expect(debatt.candidates.map((c) => c.model).sort()).toEqual([MODEL.gemini, MODEL.o3].sort());
+    expect(debatt.namesKnown).toBe(true);
+    expect(debatt.candidates.every((c) => c.words > 0 && c.position >= 0)).toBe(true);
+
+    const get = async (query = "") => {
+      const res = await fetch(`${url}/api/v1/leaderboard${query}`);
+      return { status: res.status, body: (await res.json()) as LeaderboardReport & { error?: { code: string } } };
+    };
+    const all = (await get()).body;
+    expect(all).toMatchObject({ runs: 3, ballots: 9, choices: 9, simulated_ballots: 0, filters: { format: null, since: null } });
+    expect(all.models.map((m) => [m.model, m.wins, m.appearances])).toEqual([
+      // Each could be chosen on the two ballots of the others, in each of the three runs.
+      [MODEL.claude, 6, 6],
+      [MODEL.gemini, 3, 6],
+      [MODEL.o3, 0, 6],
+    ]);
+    expect(all.models[0].low).toBeLessThanOrEqual(all.models[0].score);
+    expect(all.biases.map((b) => b.id)).toEqual(["first_position", "last_position", "length", "own_vendor_named", "own_vendor_anonymous"]);
+
+    expect((await get("?format=vote")).body).toMatchObject({ runs: 2, ballots: 6, filters: { format: "vote" } });
+    expect((await get("?format=debatt")).body).toMatchObject({ runs: 1, ballots: 3 });
+    expect((await get("?format=revise")).body).toMatchObject({ runs: 0, ballots: 0, models: [] });
+    expect((await get("?since=2000-01-01")).body).toMatchObject({ ballots: 9, filters: { since: "2000-01-01T00:00:00.000Z" } });
+    expect((await get("?since=2999-01-01T00:00:00Z")).body).toMatchObject({ ballots: 0, models: [] });
+    expect(await get("?format=chess")).toMatchObject({ status: 400, body: { error: { code: "invalid_format" } } });
+    expect(await get("?since=yesterday")).toMatchObject({ status: 400, body: { error: { code: "invalid_since" } } });
+    expect(await get("?since=2026-13-45")).toMatchObject({ status: 400, body: { error: { code: "invalid_since" } } });
   });
 });

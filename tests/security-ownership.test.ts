@@ -65,6 +65,18 @@ describe.each(HISTORY_DATABASES)("ownership on $db", (database) => {
     expect(await latest(bob)).toBeNull();
   });
 
+  it.skipIf(skip)("rates each user's models from their own votes only", async () => {
+    const { user, url } = await app();
+    const ada = await user("Ada");
+    const bob = await user("Bob");
+    const board = async (who: typeof ada) => (await (await who.get("/api/v1/leaderboard")).json()) as { runs: number; ballots: number };
+    expect(await board(ada)).toMatchObject({ runs: 0, ballots: 0 });
+    expect((await readSse(await ada.chat({ message: "/debatt Bör AI regleras?", participants: ["call_grok", "call_claude", "call_gpt"] }))).events.at(-1)!.event).toBe("done");
+    expect(await board(ada)).toMatchObject({ runs: 1, ballots: 3 });
+    expect(await board(bob)).toMatchObject({ runs: 0, ballots: 0 });
+    expect((await fetch(`${url}/api/v1/leaderboard`)).status).toBe(401);
+  });
+
   it.skipIf(skip)("answers another user's conversation, run, events, result and audio exactly like ones that do not exist", async () => {
     const { user, admin } = await app();
     const ada = await user("Ada");

@@ -349,6 +349,8 @@ export const en = {
   "error.invalid_last_event_id": "The stream position (Last-Event-ID) is not valid.",
   "error.invalid_limit": "The page size must be a whole number from 1 to 100.",
   "error.invalid_cursor": "The page position is not valid; start from the first page.",
+  "error.invalid_format": "The leaderboard is made from the formats that vote: debatt, dvoice, vote or revise.",
+  "error.invalid_since": "The start date must be a date such as 2026-11-01.",
   "error.run_not_found": "That run is not known here (it may have ended long ago).",
   "error.model_not_found": "There is no model of that name: {detail}",
   "error.session_not_found": "That MCP session has ended: {detail}",

@@ -348,6 +348,8 @@ export const sv: Record<MessageKey, string> = {
   "error.invalid_last_event_id": "Strömmens position (Last-Event-ID) är ogiltig.",
   "error.invalid_limit": "Sidstorleken måste vara ett heltal från 1 till 100.",
   "error.invalid_cursor": "Sidpositionen är ogiltig; börja från första sidan.",
+  "error.invalid_format": "Topplistan görs av formaten som röstar: debatt, dvoice, vote eller revise.",
+  "error.invalid_since": "Startdatumet måste vara ett datum som 2026-11-01.",
   "error.run_not_found": "Den körningen är okänd här (den kan ha slutat för länge sedan).",
   "error.model_not_found": "Det finns ingen modell med det namnet: {detail}",
   "error.session_not_found": "MCP-sessionen har avslutats: {detail}",
