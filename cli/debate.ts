@@ -15,7 +15,12 @@ import { openHistory } from "../history/open.js";
 import { createNarrator } from "../service/narrator.js";
 import { TerminalText } from "./terminal-text.js";
 import { argsError, envLang, langInArgs } from "./lang.js";
-import { LANGS, seconds, translate, USAGE_ERROR_CODES, usageHelp, type Lang, type Translate as T } from "../state/messages/index.js";
+import { errorWords, LANGS, seconds, translate, USAGE_ERROR_CODES, usageHelp, type Lang, type Translate as T } from "../state/messages/index.js";
+import { loadLeaderboard } from "../history/ballots.js";
+import { leaderboardFilters } from "../state/leaderboard.js";
+import { LOCAL_OWNER } from "../state/ownership.js";
+import { loadSettings } from "../state/config.js";
+import { leaderboardText } from "./leaderboard-text.js";
 
 
 /** Terminal styling, off when stdout is not a terminal or NO_COLOR is set. */
@@ -58,6 +63,10 @@ async function main(): Promise<number> {
         resume: { type: "string" },
         help: { type: "boolean", short: "h" },
         lang: { type: "string" },
+        leaderboard: { type: "boolean" },
+        format: { type: "string" },
+        since: { type: "string" },
+        user: { type: "string" },
       },
     });
   } catch (err) {
@@ -74,6 +83,7 @@ async function main(): Promise<number> {
   const t: T = (key, values) => translate(lang, key, values);
   const USAGE = t("cli.usage");
   const message = args.positionals.join(" ").trim();
+  if (args.values.leaderboard) return printLeaderboard(t, lang, args.values);
   const resume = args.values.resume;
   if (args.values.help || (!message && resume === undefined)) {
     process.stderr.write(`${USAGE}\n`);
@@ -204,6 +214,38 @@ async function main(): Promise<number> {
   }
   if (misused) return 2;
   return failed ? 1 : 0;
+}
+
+/**
+ * `--leaderboard`: the models' ratings from the votes in the history (the local user's, or
+ * `--user`'s), of one format (`--format`) since a date (`--since`); `--json` prints the report as
+ * `GET /api/v1/leaderboard` answers it.
+ */
+async function printLeaderboard(t: T, lang: Lang, options: { json?: boolean; format?: string; since?: string; user?: string }): Promise<number> {
+  let filters;
+  try {
+    filters = leaderboardFilters(options.format, options.since);
+  } catch (err) {
+    if (!DebattError.isInstance(err)) throw err;
+    process.stderr.write(`${errorWords(t, err.code, err.message) ?? err.message}
+`);
+    return 2;
+  }
+  let history;
+  try {
+    history = await openHistory(loadSettings(process.env));
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${t("cli.configError", { message: err.message })}\n`);
+    return 2;
+  }
+  try {
+    const report = await loadLeaderboard(history, [options.user ?? LOCAL_OWNER], filters);
+    process.stdout.write(options.json ? `${JSON.stringify(report)}\n` : leaderboardText(t, lang, report));
+    return 0;
+  } finally {
+    await history.close();
+  }
 }
 
 main().then(

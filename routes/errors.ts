@@ -33,6 +33,8 @@ const DOMAIN_ERRORS: Partial<Record<ErrorCode, [number, ErrorCode, Record<string
   run_in_progress: [409, "run_in_progress"],
   run_finished: [409, "run_finished"],
   nothing_to_resume: [409, "nothing_to_resume"],
+  invalid_format: [400, "invalid_format"],
+  invalid_since: [400, "invalid_since"],
 };
 
 /** body-parser's error types and how they are answered. */

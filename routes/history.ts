@@ -1,7 +1,7 @@
 import { Router, type Request } from "express";
 import { loadLeaderboard } from "../history/ballots.js";
 import { conversationSummary, conversationView, messageView } from "../history/load.js";
-import { VOTING_FORMATS, type VotingFormat } from "../state/ballots.js";
+import { leaderboardFilters } from "../state/leaderboard.js";
 import type { AudioArchive } from "../providers/audio-archive.js";
 import { decodeCursor, type HistoryStore } from "../history/store.js";
 import type { ChatRouteDeps } from "./chat.js";
@@ -104,23 +104,9 @@ export function historyRouter(deps: ChatRouteDeps, audio: AudioArchive | undefin
   });
 
   router.get("/api/v1/leaderboard", async (req, res) => {
-    const store = history();
-    res.json(await loadLeaderboard(store, ownersVisibleTo(userOf(res)), leaderboardFilters(req.query)));
+    const filters = leaderboardFilters(req.query.format, req.query.since);
+    res.json(await loadLeaderboard(history(), ownersVisibleTo(userOf(res)), filters));
   });
 
   return router;
-}
-
-/** `?format=` (a voting format) and `?since=` (a date, or a date and time, ISO 8601) of the leaderboard; 400 naming a bad one. */
-export function leaderboardFilters(query: Request["query"]): { format?: VotingFormat; since?: Date } {
-  const { format, since } = query;
-  if (format !== undefined && (typeof format !== "string" || !(VOTING_FORMATS as readonly string[]).includes(format))) {
-    throw new HttpError(400, "invalid_format", `format must be one of ${VOTING_FORMATS.join(", ")} (the formats that vote)`);
-  }
-  let from: Date | undefined;
-  if (since !== undefined) {
-    from = typeof since === "string" && /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2})?)?$/.test(since) ? new Date(since) : undefined;
-    if (!from || Number.isNaN(from.getTime())) throw new HttpError(400, "invalid_since", "since must be a date, e.g. 2026-11-01 (or a date and time, ISO 8601)");
-  }
-  return { format: format as VotingFormat | undefined, since: from };
 }

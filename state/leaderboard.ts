@@ -1,4 +1,5 @@
-import type { Ballot, VotingFormat } from "./ballots.js";
+import { VOTING_FORMATS, type Ballot, type VotingFormat } from "./ballots.js";
+import { DebattError } from "./errors.js";
 import { rateWithIntervals, type Choice } from "./bradley-terry.js";
 import { measureBiases, type BiasFinding } from "./vote-biases.js";
 
@@ -61,4 +62,21 @@ export function leaderboardOf(ballots: readonly Ballot[], filters: LeaderboardRe
     biases: measureBiases(ballots, LEADERBOARD_METHOD.seed),
     method: { ...LEADERBOARD_METHOD },
   };
+}
+
+/**
+ * The leaderboard's filters as a person or a query gives them: `format` one of the formats that
+ * vote, `since` a date (or a date and time, ISO 8601). Throws `invalid_format` or `invalid_since`
+ * naming what is wrong.
+ */
+export function leaderboardFilters(format: unknown, since: unknown): { format?: VotingFormat; since?: Date } {
+  if (format !== undefined && (typeof format !== "string" || !(VOTING_FORMATS as readonly string[]).includes(format))) {
+    throw new DebattError("invalid_format", `format must be one of ${VOTING_FORMATS.join(", ")} (the formats that vote)`);
+  }
+  let from: Date | undefined;
+  if (since !== undefined) {
+    from = typeof since === "string" && /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2})?)?$/.test(since) ? new Date(since) : undefined;
+    if (!from || Number.isNaN(from.getTime())) throw new DebattError("invalid_since", "since must be a date, e.g. 2026-11-01 (or a date and time, ISO 8601)");
+  }
+  return { format: format as VotingFormat | undefined, since: from };
 }

@@ -1,9 +1,10 @@
 import { spawn } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import wavefile from "wavefile";
 import { describe, expect, it } from "vitest";
+import type { LeaderboardReport } from "../state/leaderboard.js";
 import { strictEventSchema } from "../state/events.js";
 import { detectLanguage } from "../state/language.js";
 import { installed } from "../providers/installed.js";
@@ -55,6 +56,27 @@ function interruptedCli(args: string[], interruptAt: string, env: Record<string,
 }
 
 describe("the CLI", () => {
+  it("--leaderboard rates the models from the runs it recorded, by format, in the reader's language; a bad filter exits 2", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "debatt-leaderboard-"));
+    const env = { DEBATT_DATA_DIR: dir };
+    expect((await cli(["--leaderboard"], env)).out).toContain("No votes yet.");
+    expect((await cli(["--seed", "3", "--participants", "grok,claude,gemini,oneseek", "/debatt Bör AI regleras?"], env)).code).toBe(0);
+    const json = await cli(["--leaderboard", "--json"], env);
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.out) as LeaderboardReport;
+    expect(report).toMatchObject({ runs: 1, ballots: 4, simulated_ballots: 4, filters: { format: null, since: null } });
+    expect(report.models).toHaveLength(4);
+    const text = await cli(["--leaderboard", "--lang", "sv", "--format", "debatt"], env);
+    expect(text.code).toBe(0);
+    expect(text.out).toContain("4 röster i 1 körning · debatt · hela tiden");
+    expect(text.out).toContain(`1  ${report.models[0].model}`);
+    expect((await cli(["--leaderboard", "--format", "vote"], env)).out).toContain("0 votes in 0 runs · vote");
+    const bad = await cli(["--leaderboard", "--since", "last week"], env);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("The start date must be a date such as 2026-11-01.");
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it("--json prints one contract event per line and ends with done", async () => {
     const { code, out, err } = await cli(["--json", "--seed", "1", "/debatt Bör AI regleras?"]);
     expect(code).toBe(0);

@@ -173,3 +173,19 @@ export function labelName(t: Translate, label: string): string {
 export function estimateWords(t: Translate, e: Usage, simulated: boolean): string {
   return t("usage.estimate", { calls: e.calls, tokens: e.input_tokens + e.output_tokens, cost: costWords(t, e, simulated) });
 }
+
+/** The leaderboard's filters and size in words: "9 votes in 3 runs · all formats · all time". */
+export function leaderboardSummary(t: Translate, lang: Lang, r: { runs: number; ballots: number; filters: { format: string | null; since: string | null } }): string {
+  const since = r.filters.since ? t("leaderboard.since", { date: r.filters.since.slice(0, 10) }) : t("leaderboard.ever");
+  return t("leaderboard.summary", { ballots: r.ballots, runs: r.runs, format: r.filters.format ?? t("leaderboard.allFormats"), since });
+}
+
+/** One measured bias in words: what happened, how often against chance, and whether it is significant. */
+export function biasWords(t: Translate, lang: Lang, f: { id: string; ballots: number; observed: number; expected: number; p_value: number | null; significant: boolean; correlation?: number }): string {
+  const what = named(t, "leaderboard.bias", f.id);
+  const line = t("leaderboard.biasLine", { what, observed: f.observed, ballots: f.ballots, expected: decimal(lang, f.expected) });
+  const r = f.correlation === undefined ? "" : `, ${t("leaderboard.correlation", { r: decimal(lang, f.correlation, 2) })}`;
+  const p = f.p_value === null ? "" : f.p_value < 0.001 ? `< ${decimal(lang, 0.001, 3)}` : `= ${decimal(lang, f.p_value, 3)}`;
+  const verdict = f.p_value === null ? t("leaderboard.tooFew") : t(f.significant ? "leaderboard.significant" : "leaderboard.notSignificant", { p });
+  return `${line}${r} — ${verdict}`;
+}
