@@ -768,6 +768,30 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(errors).toEqual([]);
   }, 60_000);
 
+  it("shows the leaderboard of the history: a chart and a table of the ratings, the biases, filters by format, in Swedish too", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "debatt-data-"));
+    const env = { PATH: process.env.PATH, DEBATT_DATA_DIR: dataDir, SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0" };
+    const cli = spawnSync(process.execPath, ["--import", "tsx", "cli/debate.ts", "--participants", "grok,claude,gemini,oneseek", "/debatt Bör AI regleras?"], { env, encoding: "utf8" });
+    expect(cli.status, cli.stderr).toBe(0);
+    const { page, errors } = await open({ DEBATT_DATA_DIR: dataDir }, undefined, "en-US");
+    await page.getByRole("link", { name: "Leaderboard" }).click();
+    const rows = page.locator(".leaderboard-table tbody tr");
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(4);
+    expect(await page.locator(".leaderboard-chart .chart-score").count()).toBe(4);
+    expect(await page.locator(".leaderboard-summary").innerText()).toBe("4 votes in 1 run · all formats · all time");
+    expect(await page.locator(".leaderboard-biases li").count()).toBe(5);
+    expect(await page.locator(".leaderboard").innerText()).toContain("simulated models");
+    expect(await accessibilityViolations(page)).toEqual([]);
+    // No /vote was run: filtered to /vote, nothing is left.
+    await page.locator(".leaderboard-filters select").selectOption("vote");
+    await page.getByText("0 votes in 0 runs · vote · all time").waitFor();
+    expect(await rows.count()).toBe(0);
+    await page.locator(".lang-switch select").selectOption("sv");
+    await page.getByText("0 röster i 0 körningar · vote · hela tiden").waitFor();
+    expect(errors).toEqual([]);
+  }, 60_000);
+
   it("fills every card at once in a simultaneous /debatt, and ends with the vote and the synthesis", async () => {
     const { page, errors } = await open({ SIMULATED_LATENCY_MS: "200", SIMULATED_CHUNK_DELAY_MS: "15" }, undefined, "en-US");
     await ask(page, "/debatt --order simultaneous Should cities ban cars?");

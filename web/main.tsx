@@ -5,6 +5,7 @@ import { Arena, CompareView, markdown } from "./arena.js";
 import { DeliberationView } from "./deliberation-view.js";
 import { HistoryPage, historyApi, type StoredMessage } from "./history.js";
 import { EvidencePage, LatestEvaluationNote } from "./evidence.js";
+import { LeaderboardPage } from "./leaderboard.js";
 import { PanelView } from "./panel-view.js";
 import { emptyArena, reduce, splitSynthesis, type ArenaState } from "./arena-state.js";
 import { storedEvents } from "./stored-events.js";
@@ -149,7 +150,7 @@ function App({ conversation }: { conversation?: string }) {
   return (
     <main>
       <h1>
-        debatt <a class="admin-link" href="#history">{t("app.history")}</a> <a class="admin-link" href="#evidence">{t("app.evidence")}</a> <a class="admin-link" href="#admin">{t("app.admin")}</a>
+        debatt <a class="admin-link" href="#history">{t("app.history")}</a> <a class="admin-link" href="#evidence">{t("app.evidence")}</a> <a class="admin-link" href="#leaderboard">{t("app.leaderboard")}</a> <a class="admin-link" href="#admin">{t("app.admin")}</a>
       </h1>
       {/* A new chat says how the user's own evaluation came out, if they have run one. */}
       {!conversation && messages.length === 0 && <LatestEvaluationNote />}
@@ -341,7 +342,7 @@ function Root() {
     rememberLang(next);
     setLang(next);
   };
-  const page = hash === "#admin" ? session && <AdminPage enabled={session.admin !== false} /> : !session ? null : session.auth === "tokens" && !session.user ? <SignIn onSignedIn={setSession} /> : hash === "#history" ? <HistoryPage /> : hash === "#evidence" ? <EvidencePage /> : conversationPage(hash);
+  const page = hash === "#admin" ? session && <AdminPage enabled={session.admin !== false} /> : !session ? null : session.auth === "tokens" && !session.user ? <SignIn onSignedIn={setSession} /> : hash === "#history" ? <HistoryPage /> : hash === "#evidence" ? <EvidencePage /> : hash === "#leaderboard" ? <LeaderboardPage /> : conversationPage(hash);
   return (
     <LangContext.Provider value={lang}>
       <div class="top-bar">

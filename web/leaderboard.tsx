@@ -1,0 +1,148 @@
+import { useContext, useEffect, useState } from "preact/hooks";
+import { VOTING_FORMATS } from "../state/ballots.js";
+import type { LeaderboardModel, LeaderboardReport } from "../state/leaderboard.js";
+import { biasWords, leaderboardSummary } from "../state/messages/index.js";
+import { inWords, readApi } from "./api-error.js";
+import { LangContext, useT } from "./i18n.js";
+
+/** Loads the leaderboard for the filters: undefined while loading. */
+function useLeaderboard(format: string, since: string): { report: LeaderboardReport | undefined; error: unknown } {
+  const [report, setReport] = useState<LeaderboardReport | undefined>(undefined);
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    const query = new URLSearchParams({ ...(format ? { format } : {}), ...(since ? { since } : {}) });
+    let current = true;
+    setError(null);
+    fetch(`/api/v1/leaderboard?${query}`)
+      .then((res) => readApi<LeaderboardReport>(res))
+      .then(
+        (body) => current && setReport(body),
+        (err: unknown) => current && setError(err),
+      );
+    return () => {
+      current = false;
+    };
+  }, [format, since]);
+  return { report, error };
+}
+
+/**
+ * The ratings as a chart: one row per model, its interval as a bar and its rating as a dot, on one
+ * axis from the lowest interval to the highest. Drawn in HTML, so the names stay readable on a
+ * phone; the table below gives the same figures to a screen reader.
+ */
+function RatingChart({ models }: { models: LeaderboardModel[] }) {
+  const t = useT();
+  const lo = Math.min(...models.map((m) => m.low));
+  const hi = Math.max(...models.map((m) => m.high));
+  const at = (v: number) => `${(100 * (v - lo)) / Math.max(1, hi - lo)}%`;
+  return (
+    <figure class="leaderboard-chart">
+      <div class="chart-rows" aria-hidden="true">
+        {models.map((m) => (
+          <div class="chart-row" key={m.model} title={`${m.model}: ${Math.round(m.score)} (${Math.round(m.low)}–${Math.round(m.high)})`}>
+            <span class="chart-label">{m.model}</span>
+            <span class="chart-track">
+              <span class="chart-interval" style={{ left: at(m.low), right: `calc(100% - ${at(m.high)})` }} />
+              <span class="chart-score" style={{ left: at(m.score) }} />
+            </span>
+          </div>
+        ))}
+        <div class="chart-row">
+          <span class="chart-label" />
+          <span class="chart-axis">
+            <span>{Math.round(lo)}</span>
+            <span>{Math.round(hi)}</span>
+          </span>
+        </div>
+      </div>
+      <figcaption>{t("leaderboard.chart")}</figcaption>
+    </figure>
+  );
+}
+
+/** `#leaderboard`: which of the user's models win the votes in their history, and what else decides the votes. */
+export function LeaderboardPage() {
+  const t = useT();
+  const lang = useContext(LangContext);
+  const [format, setFormat] = useState("");
+  const [since, setSince] = useState("");
+  const { report, error } = useLeaderboard(format, since);
+  return (
+    <main class="history-page leaderboard">
+      <h1>
+        debatt <a class="admin-link" href="#">{t("app.chat")}</a>
+      </h1>
+      <h2>{t("leaderboard.title")}</h2>
+      <form class="leaderboard-filters" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          {t("leaderboard.format")}{" "}
+          <select value={format} onChange={(e) => setFormat((e.target as HTMLSelectElement).value)}>
+            <option value="">{t("leaderboard.allFormats")}</option>
+            {VOTING_FORMATS.map((f) => (
+              <option key={f} value={f}>
+                /{f}
+              </option>
+            ))}
+          </select>
+        </label>{" "}
+        <label>
+          {t("leaderboard.sinceLabel")} <input type="date" value={since} onChange={(e) => setSince((e.target as HTMLInputElement).value)} />
+        </label>
+      </form>
+      {error !== null && (
+        <p class="error" role="alert">
+          {inWords(t, error)}
+        </p>
+      )}
+      {report && (
+        <>
+          <p class="note leaderboard-summary">{leaderboardSummary(t, lang, report)}</p>
+          {report.ballots === 0 && <p class="note">{t("leaderboard.none")}</p>}
+          {report.simulated_ballots > 0 && <p class="note">{t("leaderboard.simulated", { n: report.simulated_ballots })}</p>}
+          {report.models.length > 0 && (
+            <>
+              <RatingChart models={report.models} />
+              {/* Focusable, so that a keyboard can scroll a table wider than a phone. */}
+              <div class="table-scroll" tabIndex={0} role="region" aria-label={t("leaderboard.title")}>
+                <table class="leaderboard-table">
+                  <thead>
+                    <tr>
+                      {(["leaderboard.rank", "leaderboard.model", "leaderboard.rating", "leaderboard.interval", "leaderboard.won"] as const).map((k) => (
+                        <th scope="col" key={k}>
+                          {t(k)}
+                        </th>
+                      ))}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {report.models.map((m, i) => (
+                      <tr key={m.model}>
+                        <td>{i + 1}</td>
+                        <th scope="row">{m.model}</th>
+                        <td>{Math.round(m.score)}</td>
+                        <td>
+                          {Math.round(m.low)}–{Math.round(m.high)}
+                        </td>
+                        <td>{t("leaderboard.wonOf", { wins: m.wins, appearances: m.appearances })}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <h3>{t("leaderboard.biasesTitle")}</h3>
+              <ul class="leaderboard-biases">
+                {report.biases.map((f) => (
+                  <li key={f.id} class={f.significant ? "significant" : undefined}>
+                    {biasWords(t, lang, f)}
+                  </li>
+                ))}
+              </ul>
+              <p class="note">{t("leaderboard.method")}</p>
+            </>
+          )}
+        </>
+      )}
+    </main>
+  );
+}
