@@ -9,7 +9,7 @@ import { createRunService, type RunService } from "../service/run-service.js";
 import type { ClientEvent } from "../state/events.js";
 import type { State } from "../state/graph-state.js";
 import { HumanMessage } from "@langchain/core/messages";
-import { ConfigError, DebattError, type Reason } from "../state/errors.js";
+import { ConfigError, DebattError, type ErrorCode, type Reason } from "../state/errors.js";
 import { openCheckpoints, type Checkpoints } from "../providers/checkpointer.js";
 import { openHistory } from "../history/open.js";
 import { createNarrator } from "../service/narrator.js";
@@ -21,6 +21,8 @@ import { leaderboardFilters } from "../state/leaderboard.js";
 import { LOCAL_OWNER } from "../state/ownership.js";
 import { loadSettings } from "../state/config.js";
 import { leaderboardText } from "./leaderboard-text.js";
+import { EXPORT_FORMATS, exportConversation, type ExportFormat } from "../history/export.js";
+import type { HistoryStore } from "../history/store.js";
 
 
 /** Terminal styling, off when stdout is not a terminal or NO_COLOR is set. */
@@ -64,6 +66,7 @@ async function main(): Promise<number> {
         help: { type: "boolean", short: "h" },
         lang: { type: "string" },
         leaderboard: { type: "boolean" },
+        export: { type: "string" },
         format: { type: "string" },
         since: { type: "string" },
         user: { type: "string" },
@@ -84,6 +87,7 @@ async function main(): Promise<number> {
   const USAGE = t("cli.usage");
   const message = args.positionals.join(" ").trim();
   if (args.values.leaderboard) return printLeaderboard(t, lang, args.values);
+  if (args.values.export !== undefined) return printExport(t, lang, args.values.export, args.values);
   const resume = args.values.resume;
   if (args.values.help || (!message && resume === undefined)) {
     process.stderr.write(`${USAGE}\n`);
@@ -216,6 +220,45 @@ async function main(): Promise<number> {
   return failed ? 1 : 0;
 }
 
+/** The history for a command that only reads it, or the exit code of a configuration it cannot open with. */
+async function openHistoryFor(t: T): Promise<HistoryStore | number> {
+  try {
+    return await openHistory(loadSettings(process.env));
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${t("cli.configError", { message: err.message })}\n`);
+    return 2;
+  }
+}
+
+/**
+ * `--export ID`: the conversation (the local user's, or `--user`'s) as Markdown (`--format md`,
+ * the default), JSON or one HTML page, on stdout. Its words are in `--lang`'s language.
+ */
+async function printExport(t: T, lang: Lang, id: string, options: { format?: string; user?: string }): Promise<number> {
+  const format = options.format ?? "md";
+  const refuse = (code: ErrorCode): number => {
+    process.stderr.write(`${errorWords(t, code, "") ?? code}\n`);
+    return 2;
+  };
+  if (!(EXPORT_FORMATS as readonly string[]).includes(format)) return refuse("invalid_export_format");
+  const history = await openHistoryFor(t);
+  if (typeof history === "number") return history;
+  try {
+    const c = await history.conversation(id);
+    // Rows from before users existed belong to the local user.
+    if (!c || (c.userId ?? LOCAL_OWNER) !== (options.user ?? LOCAL_OWNER)) return refuse("conversation_not_found");
+    const file = await exportConversation(history, c, format as ExportFormat, t, lang);
+    process.stdout.write(file.body);
+    return 0;
+  } catch (err) {
+    if (DebattError.isInstance(err) && err.code === "page_not_built") return refuse("page_not_built");
+    throw err;
+  } finally {
+    await history.close();
+  }
+}
+
 /**
  * `--leaderboard`: the models' ratings from the votes in the history (the local user's, or
  * `--user`'s), of one format (`--format`) since a date (`--since`); `--json` prints the report as
@@ -231,14 +274,8 @@ async function printLeaderboard(t: T, lang: Lang, options: { json?: boolean; for
 `);
     return 2;
   }
-  let history;
-  try {
-    history = await openHistory(loadSettings(process.env));
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    process.stderr.write(`${t("cli.configError", { message: err.message })}\n`);
-    return 2;
-  }
+  const history = await openHistoryFor(t);
+  if (typeof history === "number") return history;
   try {
     const report = await loadLeaderboard(history, [options.user ?? LOCAL_OWNER], filters);
     process.stdout.write(options.json ? `${JSON.stringify(report)}\n` : leaderboardText(t, lang, report));

@@ -85,3 +85,16 @@ export const evaluations = pgTable(
   },
   (t) => [index("evaluations_user_created_idx").on(t.userId, t.createdAt)],
 );
+
+/** Read-only links to conversations (see schema-sqlite.ts). */
+export const shares = pgTable(
+  "shares",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [index("shares_conversation_idx").on(t.conversationId)],
+);

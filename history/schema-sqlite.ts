@@ -86,3 +86,20 @@ export const evaluations = sqliteTable(
   },
   (t) => [index("evaluations_user_created_idx").on(t.userId, t.createdAt)],
 );
+
+/**
+ * Read-only links to conversations: the SHA-256 of each link's token (the token itself is shown
+ * once, when the link is made, and never stored), the conversation and when it was made. Deleting
+ * the conversation deletes its links.
+ */
+export const shares = sqliteTable(
+  "shares",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("shares_conversation_idx").on(t.conversationId)],
+);

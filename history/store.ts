@@ -117,6 +117,12 @@ export interface HistoryStore {
   stagesOfRuns(owners: readonly string[], stageTypes: readonly string[], since?: Date): Promise<RunStage[]>;
   /** Deletes a conversation with its messages and stages (the foreign keys cascade); false if unknown. */
   deleteConversation(id: string): Promise<boolean>;
+  /** Makes the conversation's read-only link the one whose token hashes to `tokenHash`, in place of any earlier one. */
+  share(conversationId: string, tokenHash: string, at: Date): Promise<void>;
+  /** Removes the conversation's read-only link; false when it had none. */
+  unshare(conversationId: string): Promise<boolean>;
+  /** The conversation a read-only link's token hash opens, if the link exists. */
+  sharedConversation(tokenHash: string): Promise<ConversationRow | undefined>;
   /** Keeps an evaluation's report under its user (`local`: the local user, as conversations have it). */
   addEvaluation(userId: string, report: unknown, at: Date): Promise<void>;
   /** The newest evaluation of `owners` (as `listConversations` reads owners), if any. */
@@ -272,6 +278,24 @@ export class DrizzleHistory implements HistoryStore {
     if (!(await this.conversation(id))) return false;
     await this.db.delete(this.t.conversations).where(eq(this.t.conversations.id, id));
     return true;
+  }
+
+  async share(conversationId: string, tokenHash: string, at: Date): Promise<void> {
+    const { shares } = this.t;
+    await this.db.delete(shares).where(eq(shares.conversationId, conversationId));
+    await this.db.insert(shares).values({ tokenHash, conversationId, createdAt: at });
+  }
+
+  async unshare(conversationId: string): Promise<boolean> {
+    const { shares } = this.t;
+    const removed = await this.db.delete(shares).where(eq(shares.conversationId, conversationId)).returning({ tokenHash: shares.tokenHash });
+    return removed.length > 0;
+  }
+
+  async sharedConversation(tokenHash: string): Promise<ConversationRow | undefined> {
+    const { shares, conversations } = this.t;
+    const [row] = await this.db.select({ c: conversations }).from(shares).innerJoin(conversations, eq(conversations.id, shares.conversationId)).where(eq(shares.tokenHash, tokenHash));
+    return row?.c as ConversationRow | undefined;
   }
 
   async addEvaluation(userId: string, report: unknown, at: Date): Promise<void> {

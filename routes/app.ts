@@ -18,6 +18,7 @@ import { debatesRouter } from "./debates.js";
 import { deliberateRouter } from "./deliberate.js";
 import { resumeRouter, threadResumeRouter } from "./resume.js";
 import { errorHandler, HttpError } from "./errors.js";
+import { exportRouter } from "./export.js";
 import { historyRouter } from "./history.js";
 import { healthRouter } from "./health.js";
 import { estimateRouter } from "./estimate.js";
@@ -120,6 +121,7 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   app.use(threadResumeRouter(streams));
   app.use(debatesRouter(service, deps.audio));
   app.use(historyRouter(streams, deps.audio));
+  app.use(exportRouter(streams));
   app.use(healthRouter(deps.checkModels, deps.settings.auth));
   app.use(estimateRouter(deps.settings, { simulated: deps.models.simulated, research: deps.search !== undefined, voiceSettings: deps.voiceSettings && (() => deps.voiceSettings!.load()) }));
 

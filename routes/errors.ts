@@ -35,6 +35,7 @@ const DOMAIN_ERRORS: Partial<Record<ErrorCode, [number, ErrorCode, Record<string
   nothing_to_resume: [409, "nothing_to_resume"],
   invalid_format: [400, "invalid_format"],
   invalid_since: [400, "invalid_since"],
+  page_not_built: [503, "page_not_built"],
 };
 
 /** body-parser's error types and how they are answered. */

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "vite";
@@ -371,6 +371,63 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(await accessibilityViolations(page)).toEqual([]);
     // The one expected console error is the refused wrong token.
     expect(errors.filter((e) => !/401/.test(e))).toEqual([]);
+  }, 90_000);
+
+  it("shares a run read-only with anyone who has the link, and exports it as one HTML page that opens offline", async () => {
+    const admin = "admin-token-0123456789";
+    const { page, errors, server } = await open({ AUTH: "tokens", ADMIN_TOKEN: admin, SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0" }, undefined, "en-US");
+    const ada = (await (await fetch(`${server.url}/api/v1/admin/users`, { method: "POST", headers: { authorization: `Bearer ${admin}`, "content-type": "application/json" }, body: JSON.stringify({ name: "Ada" }) })).json()) as { token: string };
+    await page.getByLabel("Token").fill(ada.token);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await ask(page, "/vote Which language suits a web API best?");
+    await page.locator("button.stop").waitFor({ state: "detached", timeout: 60_000 });
+    const run = page.locator(".message.assistant").last();
+    const winner = await run.locator(".winner").first().innerText();
+
+    // The run's menu makes a link; anyone opens it without signing in, and sees that run only, read-only.
+    await run.locator(".run-menu summary").click();
+    await run.getByRole("button", { name: "Make a read-only link" }).click();
+    const link = await run.locator(".share-link").inputValue();
+    expect(link).toMatch(new RegExp(`^${server.url}/shared/[A-Za-z0-9_-]{43}$`));
+    const stranger = await browser.newContext({ locale: "en-US" });
+    const shared = await stranger.newPage();
+    const sharedErrors: string[] = [];
+    shared.on("console", (m) => m.type() === "error" && sharedErrors.push(m.text()));
+    shared.on("pageerror", (e) => sharedErrors.push(e.message));
+    // It asks the server for nothing but the page itself.
+    const asked: string[] = [];
+    shared.on("request", (r) => asked.push(r.url()));
+    await shared.goto(link);
+    await shared.locator(".read-only").waitFor();
+    expect(await shared.locator(".message.user").innerText()).toContain("Which language suits a web API best?");
+    expect(await shared.locator(".winner").first().innerText()).toBe(winner);
+    expect(await shared.locator(".composer").count()).toBe(0);
+    expect(await shared.locator(".run-menu").count()).toBe(0);
+    expect(asked).toEqual([link]);
+    expect(await accessibilityViolations(shared)).toEqual([]);
+    expect(sharedErrors).toEqual([]);
+
+    // Withdrawn, the link opens nothing.
+    await run.getByRole("button", { name: "Stop sharing" }).click();
+    await run.getByText("The link no longer works.").waitFor();
+    expect((await shared.goto(link))!.status()).toBe(404);
+    await stranger.close();
+
+    // The HTML export: one file that draws the run with the network off.
+    const href = await run.locator(".export-link", { hasText: "HTML" }).getAttribute("href");
+    const html = await (await fetch(`${server.url}${href}`, { headers: { authorization: `Bearer ${ada.token}` } })).text();
+    const file = join(mkdtempSync(join(tmpdir(), "debatt-export-")), "run.html");
+    writeFileSync(file, html);
+    const offline = await browser.newContext({ offline: true, locale: "en-US" });
+    const opened = await offline.newPage();
+    const offlineErrors: string[] = [];
+    opened.on("pageerror", (e) => offlineErrors.push(e.message));
+    await opened.goto(`file://${file}`);
+    await opened.locator(".read-only").waitFor();
+    expect(await opened.locator(".winner").first().innerText()).toBe(winner);
+    expect(offlineErrors).toEqual([]);
+    await offline.close();
+    expect(errors).toEqual([]);
   }, 90_000);
 
   it("survives a malformed #hash: a broken %-escape opens a new chat instead of a blank page", async () => {

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import wavefile from "wavefile";
 import { describe, expect, it } from "vitest";
 import type { LeaderboardReport } from "../state/leaderboard.js";
@@ -56,7 +57,7 @@ function interruptedCli(args: string[], interruptAt: string, env: Record<string,
 }
 
 describe("the CLI", () => {
-  it("--leaderboard rates the models from the runs it recorded, by format, in the reader's language; a bad filter exits 2", async () => {
+  it("--leaderboard rates the models from the runs it recorded, by format, in the reader's language; --export prints a conversation; a bad option exits 2", async () => {
     const dir = mkdtempSync(join(tmpdir(), "debatt-leaderboard-"));
     const env = { DEBATT_DATA_DIR: dir };
     expect((await cli(["--leaderboard"], env)).out).toContain("No votes yet.");
@@ -74,6 +75,25 @@ describe("the CLI", () => {
     const bad = await cli(["--leaderboard", "--since", "last week"], env);
     expect(bad.code).toBe(2);
     expect(bad.err).toContain("The start date must be a date such as 2026-11-01.");
+
+    // --export prints the same conversation as Markdown and as the JSON the API gives.
+    const exported = await cli(["--export", "nope", "--format", "json"], env);
+    expect([exported.code, exported.err.trim()]).toEqual([2, "That conversation does not exist (it may have been deleted)."]);
+    expect((await cli(["--seed", "4", "--participants", "grok,claude", "/debatt Ska skolor förbjuda mobiler?"], env)).code).toBe(0);
+    // The conversation's id is its thread's: the newest one in the history.
+    const db = new Database(join(dir, "history.sqlite"), { readonly: true });
+    const thread = (db.prepare("SELECT id FROM conversations ORDER BY created_at DESC LIMIT 1").get() as { id: string }).id;
+    db.close();
+    const asJson = await cli(["--export", thread, "--format", "json"], env);
+    expect(asJson.code).toBe(0);
+    const conversation = (JSON.parse(asJson.out) as { conversation: { id: string; messages: { role: string; content: string }[] } }).conversation;
+    expect(conversation.id).toBe(thread);
+    const md = await cli(["--export", thread, "--lang", "sv"], env);
+    expect(md.out).toContain("# Ska skolor förbjuda mobiler?");
+    expect(md.out).toContain("## Fråga 1\n\n> /debatt Ska skolor förbjuda mobiler?");
+    expect(md.out).toContain("#### Runda 3");
+    expect(md.out).toContain(conversation.messages[1].content.split("\n").find((l) => l.startsWith("## "))!);
+    expect((await cli(["--export", thread, "--format", "pdf"], env)).code).toBe(2);
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -7,7 +7,13 @@ const STORAGE_KEY = "debatt.lang";
 
 /** The language the page starts in: the one chosen before, else the browser's (Swedish or English). */
 export function initialLang(): Lang {
-  const saved = localStorage.getItem(STORAGE_KEY);
+  // A page opened from a file may have no storage at all.
+  let saved: string | null = null;
+  try {
+    saved = localStorage.getItem(STORAGE_KEY);
+  } catch {
+    // none: the browser's language
+  }
   if ((LANGS as readonly string[]).includes(saved ?? "")) return saved as Lang;
   return pickLang(navigator.languages?.length ? navigator.languages : [navigator.language]);
 }

@@ -1,5 +1,5 @@
-import { render } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { createContext, render } from "preact";
+import { useContext, useEffect, useRef, useState } from "preact/hooks";
 import { AdminPage } from "./admin.js";
 import { Arena, CompareView, markdown } from "./arena.js";
 import { DeliberationView } from "./deliberation-view.js";
@@ -38,9 +38,30 @@ interface Message {
   stored?: StoredMessage;
   /** The run's id (from the stream's first event), to stop it with. */
   runId?: string;
+  /** The conversation (thread) it belongs to, for its export and share menu. */
+  thread?: string;
 }
 
 let nextId = 1;
+
+/** A conversation as the history API (and an export) holds it. */
+interface StoredConversation {
+  id: string;
+  mode: string;
+  title: string | null;
+  messages: StoredMessage[];
+}
+
+/** The conversation an exported page holds (an HTML export, a read-only link); undefined on the live page. */
+const EXPORTED = exportedConversation();
+
+function exportedConversation(): StoredConversation | undefined {
+  const data = document.getElementById("debatt-export")?.textContent;
+  return data ? (JSON.parse(data) as { conversation: StoredConversation }).conversation : undefined;
+}
+
+/** Whether the page only shows a conversation (an export): no message box, nothing asked of a server. */
+const ReadOnly = createContext(false);
 
 /** The conversation a message belongs to: its format's own (/vote, /revise, /deep, /council), or the chat's. */
 function threadKind(text: string): string {
@@ -50,8 +71,11 @@ function threadKind(text: string): string {
 /** Whether a conversation of this kind takes follow-up questions. */
 const takesFollowUps = (kind: string) => kind === "chat" || FORMATS[kind as FormatId].multiTurn;
 
-/** The chat; with `conversation`, an earlier one loaded from the history, to read and go on with. */
-function App({ conversation }: { conversation?: string }) {
+/**
+ * The chat; with `conversation`, an earlier one loaded from the history, to read and go on with;
+ * with `exported`, one an export holds, to read only.
+ */
+function App({ conversation, exported }: { conversation?: string; exported?: StoredConversation }) {
   const t = useT();
   const [messages, setMessages] = useState<Message[]>([]);
   const [input, setInput] = useState("");
@@ -62,22 +86,24 @@ function App({ conversation }: { conversation?: string }) {
   const thread = useRef({ id: conversation ?? crypto.randomUUID(), kind: "chat" });
 
   useEffect(() => {
+    const show = (c: StoredConversation) => {
+      thread.current = { id: c.id, kind: threadKindOf(formatOfStoredMode(c.mode)) };
+      setMessages(
+        c.messages.map((m, i) => {
+          if (m.role === "user") return { id: nextId++, role: "user", text: m.content };
+          // The run's own view, replayed from what it stored; the text alone for chat.
+          const events = storedEvents(m.id, m.mode, m.result, c.messages[i - 1]?.content ?? "", i === 1 ? (c.title ?? undefined) : undefined);
+          const arena = events?.reduce(reduce, emptyArena());
+          // What the run cost, as it was told live.
+          if (arena && m.usage) arena.usage = { ...m.usage, simulated: arena.simulated, timestamp: "" };
+          return { id: nextId++, role: "assistant", text: m.content, stored: m, thread: c.id, ...(arena ? { arena } : {}) };
+        }),
+      );
+    };
+    if (exported) return show(exported);
     if (!conversation) return;
-    historyApi<{ mode: string; title: string | null; messages: StoredMessage[] }>("GET", `/${encodeURIComponent(conversation)}`).then(
-      (c) => {
-        thread.current = { id: conversation, kind: threadKindOf(formatOfStoredMode(c!.mode)) };
-        setMessages(
-          c!.messages.map((m, i) => {
-            if (m.role === "user") return { id: nextId++, role: "user", text: m.content };
-            // The run's own view, replayed from what it stored; the text alone for chat.
-            const events = storedEvents(m.id, m.mode, m.result, c!.messages[i - 1]?.content ?? "", i === 1 ? (c!.title ?? undefined) : undefined);
-            const arena = events?.reduce(reduce, emptyArena());
-            // What the run cost, as it was told live.
-            if (arena && m.usage) arena.usage = { ...m.usage, simulated: arena.simulated, timestamp: "" };
-            return { id: nextId++, role: "assistant", text: m.content, stored: m, ...(arena ? { arena } : {}) };
-          }),
-        );
-      },
+    historyApi<StoredConversation>("GET", `/${encodeURIComponent(conversation)}`).then(
+      (c) => show(c!),
       (err: Error) => setLoadError(inWords(t, err)),
     );
   }, [conversation]);
@@ -99,18 +125,18 @@ function App({ conversation }: { conversation?: string }) {
   const update = (id: number, patch: (m: Message) => Message) => setMessages((all) => all.map((m) => (m.id === id ? patch(m) : m)));
 
   async function send(text: string) {
+    // A deliberation format's conversation holds only its own follow-ups (and none for the single-turn
+    // ones), so a message of another kind starts a new thread.
+    const kind = threadKind(text);
+    if (kind !== thread.current.kind || !takesFollowUps(kind)) thread.current = { id: crypto.randomUUID(), kind };
     const user: Message = { id: nextId++, role: "user", text };
-    const answer: Message = { id: nextId++, role: "assistant", text: "", arena: emptyArena(), running: true };
+    const answer: Message = { id: nextId++, role: "assistant", text: "", arena: emptyArena(), running: true, thread: thread.current.id };
     if (/^\s*\/dvoice\b/i.test(text)) {
       // Created inside the submit gesture: browsers only let a user action start audio.
       answer.player = new VoicePlayer((voice) => update(answer.id, (m) => ({ ...m, voice })));
       answer.player.unlock();
     }
     setMessages((all) => [...all, user, answer]);
-    // A deliberation format's conversation holds only its own follow-ups (and none for the single-turn
-    // ones), so a message of another kind starts a new thread.
-    const kind = threadKind(text);
-    if (kind !== thread.current.kind || !takesFollowUps(kind)) thread.current = { id: crypto.randomUUID(), kind };
     try {
       await streamChat({ message: text, threadId: thread.current.id }, (e) => {
         if (e.event === "debate-voice-speaker") answer.player?.speaks(e.data.model, e.data.round, e.data.sentences);
@@ -147,6 +173,18 @@ function App({ conversation }: { conversation?: string }) {
     void send(text);
   }
 
+  if (exported) {
+    return (
+      <ReadOnly.Provider value={true}>
+        <main>
+          <h1>debatt</h1>
+          <p class="note read-only">{t("export.readOnly")}</p>
+          <Messages messages={messages} retry={() => {}} />
+        </main>
+      </ReadOnly.Provider>
+    );
+  }
+
   return (
     <main>
       <h1>
@@ -159,13 +197,7 @@ function App({ conversation }: { conversation?: string }) {
           {loadError}
         </p>
       )}
-      <ol class="history" aria-live="polite">
-        {messages.map((m) => (
-          <li class={`message ${m.role}`} key={m.id}>
-            {m.role === "user" ? <p>{m.text}</p> : <Answer m={m} asked={messages.find((u) => u.id === m.id - 1)?.text ?? ""} retry={(text) => send(text)} />}
-          </li>
-        ))}
-      </ol>
+      <Messages messages={messages} retry={(text) => send(text)} />
       <form class="composer" ref={composer} onSubmit={submit}>
         <label for="message">{t("composer.label")}</label>
         <textarea
@@ -193,6 +225,76 @@ function App({ conversation }: { conversation?: string }) {
         <Hint />
       </form>
     </main>
+  );
+}
+
+/** The conversation's messages, each answer with what it was asked. */
+function Messages({ messages, retry }: { messages: Message[]; retry: (text: string) => void }) {
+  return (
+    <ol class="history" aria-live="polite">
+      {messages.map((m) => (
+        <li class={`message ${m.role}`} key={m.id}>
+          {m.role === "user" ? <p>{m.text}</p> : <Answer m={m} asked={messages.find((u) => u.id === m.id - 1)?.text ?? ""} retry={retry} />}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/**
+ * A run's export and share menu (for its whole conversation): the Markdown, JSON and HTML
+ * downloads, and a read-only link to make or withdraw. A new link is shown once, as its token is.
+ */
+function RunMenu({ conversation }: { conversation: string }) {
+  const t = useT();
+  const lang = useContext(LangContext);
+  const [link, setLink] = useState<string | null>(null);
+  const [status, setStatus] = useState("");
+  const base = `/api/v1/conversations/${encodeURIComponent(conversation)}`;
+  const share = async () => {
+    try {
+      const made = await readApi<{ url: string }>(await fetch(`${base}/share`, { method: "POST" }));
+      setLink(new URL(made!.url, location.href).href);
+      setStatus(t("share.made"));
+    } catch (err) {
+      setStatus(inWords(t, err));
+    }
+  };
+  const revoke = async () => {
+    try {
+      await readApi(await fetch(`${base}/share`, { method: "DELETE" }));
+      setLink(null);
+      setStatus(t("share.revoked"));
+    } catch (err) {
+      setStatus(inWords(t, err));
+    }
+  };
+  return (
+    <details class="run-menu">
+      <summary>{t("export.menu")}</summary>
+      <p>
+        {t("export.download")}:{" "}
+        {(["md", "json", "html"] as const).map((format) => (
+          <a key={format} class="export-link" href={`${base}/export?format=${format}&lang=${lang}`} download>
+            {format === "md" ? "Markdown" : format.toUpperCase()}
+          </a>
+        ))}
+      </p>
+      <p>
+        <button type="button" onClick={() => void share()}>
+          {t(link ? "share.again" : "share.create")}
+        </button>{" "}
+        <button type="button" onClick={() => void revoke()}>
+          {t("share.revoke")}
+        </button>
+      </p>
+      {link && <input class="share-link" readOnly value={link} aria-label={t("share.link")} onFocus={(e) => (e.target as HTMLInputElement).select()} />}
+      {status && (
+        <p class="note" role="status">
+          {status}
+        </p>
+      )}
+    </details>
   );
 }
 
@@ -285,7 +387,16 @@ function Usage({ asked, error }: { asked: string; error: { code: string; message
 
 function Answer({ m, asked, retry }: { m: Message; asked: string; retry: (text: string) => void }) {
   const t = useT();
-  if (m.stored && !m.arena) return <StoredAnswer m={m.stored} />;
+  const readOnly = useContext(ReadOnly);
+  const menu = !readOnly && !m.running && m.thread && <RunMenu conversation={m.thread} />;
+  if (m.stored && !m.arena) {
+    return (
+      <>
+        <StoredAnswer m={m.stored} />
+        {menu}
+      </>
+    );
+  }
   const a = m.arena!;
   const errorText = a.error ? errorInWords(t, a.error) : m.failure && failureInWords(t, m.failure);
   return (
@@ -293,7 +404,7 @@ function Answer({ m, asked, retry }: { m: Message; asked: string; retry: (text: 
       {m.player && a.debateId && (
         <VoiceBar player={m.player} view={m.voice ?? { playing: false, paused: false }} downloadUrl={a.done ? `/api/v1/debates/${a.debateId}/audio.wav` : undefined} />
       )}
-      {m.stored && a.voice && a.debateId && <StoredAudio id={a.debateId} />}
+      {m.stored && !readOnly && a.voice && a.debateId && <StoredAudio id={a.debateId} />}
       {a.simulated && (a.deliberation || a.panel) && <p class="note simulated">{t("arena.simulated")}</p>}
       {a.deliberation ? <DeliberationView s={a.deliberation} ended={a.done} usage={a.usage} /> : a.panel ? <PanelView s={a.panel} ended={a.done} usage={a.usage} /> : a.compare ? <CompareView c={a.compare} simulated={a.simulated} ended={a.done} usage={a.usage} /> : a.debateId ? <Arena s={a} voiceSpeaker={m.voice?.speaker} /> : a.chat ? <p class="chat">{a.chat}</p> : m.running ? <p class="note">{t("answer.pending")}</p> : null}
       {a.usage && (
@@ -312,7 +423,7 @@ function Answer({ m, asked, retry }: { m: Message; asked: string; retry: (text: 
         errorText && (
           <div class="error" role="alert">
             <p>{errorText}</p>
-            {!m.running && a.error?.code !== "unknown_option" && (
+            {!m.running && !readOnly && a.error?.code !== "unknown_option" && (
               <button type="button" onClick={() => retry(asked)}>
                 {t("answer.retry")}
               </button>
@@ -320,6 +431,7 @@ function Answer({ m, asked, retry }: { m: Message; asked: string; retry: (text: 
           </div>
         )
       )}
+      {menu}
     </div>
   );
 }
@@ -379,4 +491,18 @@ function conversationPage(hash: string) {
   return conversation ? <App key={conversation} conversation={conversation} /> : <App />;
 }
 
-render(<Root />, document.getElementById("app")!);
+/** An exported conversation's page: the conversation, read-only, and the language switch. */
+function ExportedRoot({ conversation }: { conversation: StoredConversation }) {
+  const [lang, setLang] = useState<Lang>(initialLang);
+  useEffect(() => void (document.documentElement.lang = lang), [lang]);
+  return (
+    <LangContext.Provider value={lang}>
+      <div class="top-bar">
+        <LangSwitch lang={lang} onChange={setLang} />
+      </div>
+      <App exported={conversation} />
+    </LangContext.Provider>
+  );
+}
+
+render(EXPORTED ? <ExportedRoot conversation={EXPORTED} /> : <Root />, document.getElementById("app")!);

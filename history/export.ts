@@ -1,0 +1,169 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { DebattError } from "../state/errors.js";
+import { labelName, named, usageWords, type Translate } from "../state/messages/index.js";
+import type { UsageReport } from "../state/usage.js";
+import { conversationView } from "./load.js";
+import type { ConversationRow, HistoryStore, StageRow } from "./store.js";
+
+/** The formats a conversation exports to. */
+export const EXPORT_FORMATS = ["md", "json", "html"] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** What an export holds: the conversation as `GET /api/v1/conversations/:id` shows it, and each run's stored stages. */
+export interface ConversationExport {
+  format: "debatt-conversation";
+  version: 1;
+  exported_at: string;
+  conversation: Awaited<ReturnType<typeof conversationView>>;
+}
+
+/** The conversation as an export holds it (the JSON export, and the data the HTML export draws). */
+export async function conversationExport(store: HistoryStore, c: ConversationRow, now = new Date()): Promise<ConversationExport> {
+  return { format: "debatt-conversation", version: 1, exported_at: now.toISOString(), conversation: await conversationView(store, c) };
+}
+
+/** A stored row's data as an object (empty when it has none). */
+const dataOf = (row: StageRow): Record<string, unknown> => (row.parsedData && typeof row.parsedData === "object" ? (row.parsedData as Record<string, unknown>) : {});
+
+/** Text as one Markdown block quote. */
+const quoted = (text: string) =>
+  text
+    .trim()
+    .split("\n")
+    .map((line) => `> ${line}`.trimEnd())
+    .join("\n");
+
+/**
+ * One run's stages in Markdown, in the order they happened: who said what (each answer, turn,
+ * revision, argument and verdict under its model), every vote with its reasons and what it chose
+ * (an anonymised label also named by its model), the label maps as tables, and the computed
+ * results (tallies, winner, analysis) as JSON.
+ */
+function stagesMarkdown(t: Translate, stages: StageRow[]): string[] {
+  const out: string[] = [];
+  // Labels of every label map of the run, for naming what a vote chose.
+  const labels: Record<string, string> = {};
+  for (const s of stages) if (/label_map$/.test(s.stageType)) Object.assign(labels, dataOf(s));
+  let heading = "";
+  let round = 0;
+  for (const s of stages) {
+    const title = named(t, "export.stage", s.stageType);
+    if (title !== heading) {
+      out.push(`### ${title}`, "");
+      heading = title;
+      round = 0;
+    }
+    const data = dataOf(s);
+    if (Array.isArray(data.participants)) {
+      // A panel: who took part, by name and model.
+      const who = data.participants as { display?: string; model?: string }[];
+      out.push(...who.map((p) => `- ${p.display ?? p.model} (${p.model})`), ...(data.simulated === true ? ["", `_${t("export.simulated")}_`] : []), "");
+      continue;
+    }
+    if (typeof data.round === "number" && data.round !== round) {
+      round = data.round;
+      out.push(`#### ${t("export.round", { n: round })}`, "");
+    }
+    if (/label_map$/.test(s.stageType)) {
+      out.push(`| ${t("export.label")} | ${t("export.model")} |`, "|---|---|", ...Object.entries(data).map(([label, model]) => `| ${labelName(t, label)} | ${String(model)} |`), "");
+      continue;
+    }
+    if (!s.model && s.role === null) {
+      // Reference data (a panel, a tally, the computed results): as it was stored.
+      out.push("```json", JSON.stringify(data, null, 2), "```", "");
+      continue;
+    }
+    const who = [s.model, typeof data.display === "string" ? data.display : undefined, s.role ? named(t, "export.role", s.role) : undefined].filter(Boolean).join(" · ");
+    const chose = typeof data.votedFor === "string" ? data.votedFor : null;
+    const choice = chose ? ` — ${t("export.votedFor", { choice: labels[chose] ? `${labelName(t, chose)} (${labels[chose]})` : chose })}` : "";
+    const failed = typeof data.error === "string" ? ` — ${t("export.failed", { error: data.error })}` : "";
+    out.push(`**${who}**${choice}${failed}`, "", s.content.trim() ? quoted(s.content) : `_${t("export.empty")}_`, "");
+  }
+  return out;
+}
+
+/**
+ * A conversation as Markdown: its title, then each run: the question, the run's stages (see
+ * `stagesMarkdown`), the answer the user read, how the run ended and what it cost.
+ */
+export async function conversationMarkdown(store: HistoryStore, c: ConversationRow, t: Translate, now = new Date()): Promise<string> {
+  const out = [`# ${c.title ?? t("export.untitled")}`, "", `_${t("export.meta", { date: now.toISOString().slice(0, 10), mode: c.mode, id: c.id })}_`, ""];
+  let n = 0;
+  for (const m of await store.messagesOf(c.id)) {
+    if (m.role === "user") {
+      out.push(`## ${t("export.question", { n: ++n })}`, "", quoted(m.content), "");
+      continue;
+    }
+    out.push(...stagesMarkdown(t, await store.stagesOf(m.id)));
+    out.push(`### ${t("export.answer")}`, "", m.content.trim() || `_${t("export.empty")}_`, "");
+    const facts = [named(t, "export.status", m.status), m.error ? t("export.failed", { error: m.error }) : "", m.usage ? usageWords(t, (m.usage as UsageReport).total, { simulated: false }) : ""];
+    out.push(`_${facts.filter(Boolean).join(" · ")}_`, "");
+  }
+  return `${out.join("\n").trimEnd()}\n`;
+}
+
+/**
+ * The conversation as one HTML file that opens offline: the built page (`indexHtml`, with its
+ * script and style files read through `asset`) with both inlined and the export's data in the page,
+ * which then draws the conversation read-only, as the arena draws a reopened run.
+ */
+export function conversationHtml(indexHtml: string, asset: (path: string) => string, data: ConversationExport, lang: string): { html: string; scripts: string[]; styles: string[] } {
+  const scripts: string[] = [];
+  const styles: string[] = [];
+  let html = indexHtml
+    .replace(/<script type="module"[^>]*src="([^"]+)"[^>]*><\/script>/g, (_m, src: string) => {
+      const code = asset(src).replace(/<\/script/gi, "<\\/script");
+      scripts.push(code);
+      return `<script type="module">${code}</script>`;
+    })
+    .replace(/<link rel="stylesheet"[^>]*href="([^"]+)"[^>]*>/g, (_m, href: string) => {
+      const css = asset(href).replace(/<\/style/gi, "<\\/style");
+      styles.push(css);
+      return `<style>${css}</style>`;
+    });
+  // JSON in a data block: `</script` and the line separators JavaScript once choked on escaped.
+  const json = JSON.stringify(data).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  // Replaced by functions: a `$` in the data is text, not a replacement pattern.
+  html = html.replace("<body>", () => `<body>\n    <script type="application/json" id="debatt-export">${json}</script>`);
+  html = html.replace(/<html lang="[^"]*">/, () => `<html lang="${lang}">`).replace("<title>debatt</title>", () => `<title>${escapeHtml(data.conversation.title ?? "debatt")} · debatt</title>`);
+  return { html, scripts, styles };
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The built page (web/, built into web/dist: `npm run build:web`, which `npm start` runs first). */
+const WEB_DIST = fileURLToPath(new URL("../web/dist", import.meta.url));
+
+/** The built page's index.html and a reader of its files; throws `page_not_built` when it is not built. */
+export function builtPage(dir = WEB_DIST): { index: string; asset: (path: string) => string } {
+  const index = join(dir, "index.html");
+  if (!existsSync(index)) throw new DebattError("page_not_built", "the arena page is not built: npm start builds it (a server run through tsx, and the CLI, need `npm run build:web`)");
+  return { index: readFileSync(index, "utf8"), asset: (path) => readFileSync(join(dir, path.replace(/^\.?\//, "")), "utf8") };
+}
+
+/** An export as a file: its text, its media type and a file name. */
+export interface ExportFile {
+  body: string;
+  contentType: string;
+  filename: string;
+  /** The HTML export's inline scripts and styles (a server serving it allows exactly these). */
+  inline?: { scripts: string[]; styles: string[] };
+}
+
+/** The conversation exported as `format`, in the reader's language `lang` (Markdown and the HTML page's words). */
+export async function exportConversation(store: HistoryStore, c: ConversationRow, format: ExportFormat, t: Translate, lang: string): Promise<ExportFile> {
+  const name = `debatt-${c.id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 60)}`;
+  switch (format) {
+    case "md":
+      return { body: await conversationMarkdown(store, c, t), contentType: "text/markdown; charset=utf-8", filename: `${name}.md` };
+    case "json":
+      return { body: `${JSON.stringify(await conversationExport(store, c), null, 2)}\n`, contentType: "application/json; charset=utf-8", filename: `${name}.json` };
+    case "html": {
+      const page = builtPage();
+      const { html, scripts, styles } = conversationHtml(page.index, page.asset, await conversationExport(store, c), lang);
+      return { body: html, contentType: "text/html; charset=utf-8", filename: `${name}.html`, inline: { scripts, styles } };
+    }
+  }
+}

@@ -1,0 +1,103 @@
+import { createHash, randomBytes } from "node:crypto";
+import { Router, type Request, type Response } from "express";
+import { EXPORT_FORMATS, exportConversation, type ExportFile, type ExportFormat } from "../history/export.js";
+import type { HistoryStore } from "../history/store.js";
+import { LANGS, pickLang, translate, type Lang } from "../state/messages/index.js";
+import { userOf } from "./auth.js";
+import type { ChatRouteDeps } from "./chat.js";
+import { HttpError } from "./errors.js";
+import { CONVERSATION_ID, ID_RULE } from "./follow-up.js";
+
+/** A read-only link's token: 32 random bytes, base64url. */
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+const hashOf = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/** The reader's language: `?lang=` (en or sv), else the browser's (Accept-Language). */
+function langOf(req: Request): Lang {
+  const asked = req.query.lang;
+  if (asked === undefined) return pickLang(req.acceptsLanguages());
+  if (typeof asked !== "string" || !(LANGS as readonly string[]).includes(asked)) throw new HttpError(400, "invalid_lang", `lang must be one of ${LANGS.join(", ")}`);
+  return asked as Lang;
+}
+
+/** The CSP of an HTML export served here: its own inline script and style, by their hashes, and nothing else. */
+function exportPolicy(inline: NonNullable<ExportFile["inline"]>): string {
+  const sha = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
+  return [
+    "default-src 'none'",
+    `script-src ${inline.scripts.map(sha).join(" ")}`,
+    `style-src ${inline.styles.map(sha).join(" ")}`,
+    "img-src data:",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+/**
+ * Exports and read-only links:
+ * - `GET /api/v1/conversations/:id/export?format=md|json|html&lang=`: the conversation as a
+ *   Markdown or JSON transcript, or as one HTML page that draws it and opens offline (a download);
+ * - `POST /api/v1/conversations/:id/share`: a read-only link (`/shared/<token>`), in place of any
+ *   earlier one; the token is shown only in this answer;
+ * - `DELETE /api/v1/conversations/:id/share`: withdraws the link;
+ * - `GET /shared/:token`: the conversation's page, read-only, to anyone with the link, without
+ *   signing in, and nothing else of its owner's.
+ */
+export function exportRouter(deps: ChatRouteDeps): Router {
+  const router = Router();
+  const history = (): HistoryStore => {
+    if (!deps.history) throw new HttpError(501, "no_history", "this server keeps no history");
+    return deps.history;
+  };
+  /** The user's conversation `:id`; another user's is answered as one that does not exist. */
+  const owned = async (req: Request, res: Response) => {
+    const id = String(req.params.id);
+    if (!CONVERSATION_ID.test(id)) throw new HttpError(400, "invalid_conversation_id", `the conversation id must be ${ID_RULE}`);
+    const c = await history().conversation(id);
+    if (!c || !(await deps.service.mayUseThread(userOf(res), id))) throw new HttpError(404, "conversation_not_found", `conversation "${id}" not found (never started here, or deleted)`);
+    return c;
+  };
+
+  router.get("/api/v1/conversations/:id/export", async (req, res) => {
+    const format = req.query.format ?? "md";
+    if (typeof format !== "string" || !(EXPORT_FORMATS as readonly string[]).includes(format)) throw new HttpError(400, "invalid_export_format", `format must be one of ${EXPORT_FORMATS.join(", ")}`);
+    const lang = langOf(req);
+    const c = await owned(req, res);
+    const file = await exportConversation(history(), c, format as ExportFormat, (key, values) => translate(lang, key, values), lang);
+    res.set("Content-Type", file.contentType);
+    res.set("Content-Disposition", `attachment; filename="${file.filename}"`);
+    res.send(file.body);
+  });
+
+  router.post("/api/v1/conversations/:id/share", async (req, res) => {
+    const c = await owned(req, res);
+    const token = randomBytes(32).toString("base64url");
+    const at = new Date();
+    await history().share(c.id, hashOf(token), at);
+    res.status(201).json({ url: `/shared/${token}`, token, createdAt: at.toISOString() });
+  });
+
+  router.delete("/api/v1/conversations/:id/share", async (req, res) => {
+    const c = await owned(req, res);
+    if (!(await history().unshare(c.id))) throw new HttpError(404, "share_not_found", `conversation "${c.id}" has no read-only link`);
+    res.status(204).end();
+  });
+
+  router.get("/shared/:token", async (req, res) => {
+    const lang = pickLang(req.acceptsLanguages());
+    const token = String(req.params.token);
+    const c = TOKEN.test(token) && deps.history ? await deps.history.sharedConversation(hashOf(token)) : undefined;
+    if (!c) {
+      res.status(404).type("html").send(`<!doctype html><html lang="${lang}"><meta charset="utf-8"><title>debatt</title><p>${translate(lang, "share.gone")}</p></html>`);
+      return;
+    }
+    const file = await exportConversation(deps.history!, c, "html", (key, values) => translate(lang, key, values), lang);
+    // The page is the owner's conversation and nothing else: it asks the server for nothing.
+    res.set("Content-Security-Policy", exportPolicy(file.inline!));
+    res.set("Cache-Control", "no-store");
+    res.type("html").send(file.body);
+  });
+
+  return router;
+}

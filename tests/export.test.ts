@@ -1,0 +1,114 @@
+import { MemorySaver } from "@langchain/langgraph";
+import { describe, expect, it } from "vitest";
+import { testDeps } from "./support/harness.js";
+import { HISTORY_DATABASES, historyDatabaseHooks } from "./support/history-db.js";
+import { postDeliberate, readSse, startApp } from "./support/http.js";
+
+const ADMIN = "admin-token-0123456789";
+const THREE = ["call_grok", "call_claude", "call_gpt"];
+
+/**
+ * Exports and read-only links through the API. The HTML export and the shared page are drawn by
+ * the built page: tests/arena.e2e.test.ts opens them in a browser.
+ */
+describe.each(HISTORY_DATABASES)("exports and read-only links on $db", (database) => {
+  const hooks = historyDatabaseHooks(database);
+
+  async function app() {
+    const db = await hooks.open();
+    const { deps } = testDeps({ settings: { auth: "tokens", adminToken: ADMIN } });
+    const started = await startApp(deps, { checkpointer: new MemorySaver(), history: db.history });
+    hooks.later(started.close);
+    const as = (token: string) => {
+      const headers = { authorization: `Bearer ${token}` };
+      return {
+        get: (path: string, extra: Record<string, string> = {}) => fetch(`${started.url}${path}`, { headers: { ...headers, ...extra } }),
+        post: (path: string) => fetch(`${started.url}${path}`, { method: "POST", headers }),
+        del: (path: string) => fetch(`${started.url}${path}`, { method: "DELETE", headers }),
+      };
+    };
+    const user = async (name: string) => {
+      const res = await fetch(`${started.url}/api/v1/admin/users`, { method: "POST", headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" }, body: JSON.stringify({ name }) });
+      const { token } = (await res.json()) as { token: string };
+      return { ...as(token), token };
+    };
+    return { ...started, user };
+  }
+
+  /** Status and error code of a refused request. */
+  const refusal = async (res: Response) => [res.status, ((await res.json()) as { error: { code: string } }).error.code];
+
+  it.skipIf(database.skip)("exports a /vote as JSON and Markdown: who said what, the votes with their reasons and labels, the result and the cost", async () => {
+    const { url, user } = await app();
+    const ada = await user("Ada");
+    const events = (await readSse(await postDeliberate(url, { question: "Best language for web APIs?", mode: "vote", modeConfig: { councilModels: THREE } }, { headers: { authorization: `Bearer ${ada.token}`, "content-type": "application/json" } }))).events;
+    expect(events.at(-1)!.event).toBe("done");
+    const id = String(events[0].data.thread_id);
+    const path = `/api/v1/conversations/${id}/export`;
+
+    const json = await ada.get(`${path}?format=json`);
+    expect(json.status).toBe(200);
+    expect(json.headers.get("content-type")).toContain("application/json");
+    expect(json.headers.get("content-disposition")).toMatch(/^attachment; filename="debatt-.+\.json"$/);
+    const exported = (await json.json()) as { format: string; version: number; conversation: unknown };
+    expect(exported).toMatchObject({ format: "debatt-conversation", version: 1 });
+    // The conversation exactly as the history API shows it.
+    expect(exported.conversation).toEqual(await (await ada.get(`/api/v1/conversations/${id}`)).json());
+    const answer = (exported.conversation as { messages: { role: string; result: { voteRound: { labelToModel: Record<string, string>; votes: { voteText: string }[] } }; usage?: unknown }[] }).messages[1];
+    expect(Object.keys(answer.result.voteRound.labelToModel)).toHaveLength(3);
+    expect(answer.result.voteRound.votes).toHaveLength(3);
+
+    const md = await ada.get(`${path}?format=md&lang=en`);
+    expect(md.status).toBe(200);
+    expect(md.headers.get("content-type")).toContain("text/markdown");
+    const text = await md.text();
+    expect(text).toContain("## Question 1\n\n> Best language for web APIs?");
+    expect(text).toContain("### Who wrote which answer\n\n| Label | Model |");
+    const labels = answer.result.voteRound.labelToModel;
+    for (const [label, model] of Object.entries(labels)) expect(text).toContain(`| ${label} | ${model} |`);
+    // Each vote under its voter, what it chose named by label and model, its reasons quoted.
+    expect(text.match(/ · vote\*\* — voted for Response [A-C] \(/g)).toHaveLength(3);
+    for (const v of answer.result.voteRound.votes) expect(text).toContain(`> ${v.voteText.split("\n")[0]}`);
+    expect(text).toContain("### The answer");
+    expect(text).toMatch(/_complete · \d+ model calls · /);
+    // In Swedish, from the browser's language.
+    expect(await (await ada.get(`${path}?format=md`, { "accept-language": "sv-SE,sv;q=0.9" })).text()).toContain("## Fråga 1");
+
+    expect(await refusal(await ada.get(`${path}?format=pdf`))).toEqual([400, "invalid_export_format"]);
+    expect(await refusal(await ada.get(`${path}?lang=de`))).toEqual([400, "invalid_lang"]);
+    expect(await refusal(await ada.get(`/api/v1/conversations/nope!/export`))).toEqual([400, "invalid_conversation_id"]);
+    const bob = await user("Bob");
+    expect(await refusal(await bob.get(`${path}?format=json`))).toEqual([404, "conversation_not_found"]);
+    expect((await fetch(`${url}${path}?format=json`)).status).toBe(401);
+  });
+
+  it.skipIf(database.skip)("makes a read-only link only for the owner, replaces it when made again, and withdraws it", async () => {
+    const { url, user } = await app();
+    const ada = await user("Ada");
+    const bob = await user("Bob");
+    const events = (await readSse(await postDeliberate(url, { question: "Tabs or spaces?", mode: "vote", modeConfig: { councilModels: THREE } }, { headers: { authorization: `Bearer ${ada.token}`, "content-type": "application/json" } }))).events;
+    const id = String(events[0].data.thread_id);
+    const share = `/api/v1/conversations/${id}/share`;
+    expect(await refusal(await bob.post(share))).toEqual([404, "conversation_not_found"]);
+    expect(await refusal(await ada.del(share))).toEqual([404, "share_not_found"]);
+
+    const first = await ada.post(share);
+    expect(first.status).toBe(201);
+    const made = (await first.json()) as { url: string; token: string };
+    expect(made.url).toMatch(/^\/shared\/[A-Za-z0-9_-]{43}$/);
+    const second = (await (await ada.post(share)).json()) as { url: string };
+    expect(second.url).not.toBe(made.url);
+    // The earlier link stopped working when the new one was made.
+    const gone = await fetch(`${url}${made.url}`, { headers: { "accept-language": "en" } });
+    expect(gone.status).toBe(404);
+    expect(await gone.text()).toContain("This link does not open anything");
+    expect((await fetch(`${url}/shared/not-a-token`)).status).toBe(404);
+
+    expect((await ada.del(share)).status).toBe(204);
+    expect((await fetch(`${url}${second.url}`)).status).toBe(404);
+    // Deleting the conversation deletes its link.
+    const third = (await (await ada.post(share)).json()) as { url: string };
+    expect((await ada.del(`/api/v1/conversations/${id}`)).status).toBe(204);
+    expect((await fetch(`${url}${third.url}`)).status).toBe(404);
+  });
+});
