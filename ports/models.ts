@@ -107,3 +107,11 @@ export interface SpeechCache {
   get(key: string): Promise<Buffer | undefined>;
   set(key: string, pcm: Buffer): Promise<void>;
 }
+
+/** Speech-to-text: a recorded question's audio to its text. */
+export interface Transcriber {
+  /** Which endpoint and model, for the log. */
+  readonly model: string;
+  /** The text of `audio` (its media type as recorded, e.g. `audio/webm`). */
+  transcribe(audio: Buffer, mediaType: string, signal: AbortSignal): Promise<string>;
+}

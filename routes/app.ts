@@ -19,6 +19,7 @@ import { deliberateRouter } from "./deliberate.js";
 import { resumeRouter, threadResumeRouter } from "./resume.js";
 import { errorHandler, HttpError } from "./errors.js";
 import { exportRouter } from "./export.js";
+import { TRANSCRIBE_MAX_BYTES, transcribeRouter } from "./transcribe.js";
 import { historyRouter } from "./history.js";
 import { healthRouter } from "./health.js";
 import { estimateRouter } from "./estimate.js";
@@ -63,13 +64,14 @@ function jsonBody(limit: string) {
 }
 
 /**
- * Answers a declared `Content-Length` over `max` with 413 at once, before any of the body is read,
- * and closes the connection (so the client stops sending).
+ * Answers a declared `Content-Length` over `max` (or the path's own limit in `larger`) with 413 at
+ * once, before any of the body is read, and closes the connection (so the client stops sending).
  */
-function refuseLargeBodies(max: number): express.RequestHandler {
+function refuseLargeBodies(max: number, larger: Record<string, number> = {}): express.RequestHandler {
   return (req, _res, next) => {
     const declared = Number(req.get("content-length") ?? 0);
-    if (declared > max) throw new HttpError(413, "payload_too_large", `the request body is larger than the limit of ${max} bytes`);
+    const limit = larger[req.path] ?? max;
+    if (declared > limit) throw new HttpError(413, "payload_too_large", `the request body is larger than the limit of ${limit} bytes`);
     next();
   };
 }
@@ -88,7 +90,8 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   const app = express();
   app.disable("x-powered-by");
   app.use(securityHeaders());
-  app.use(refuseLargeBodies(MAX_BODY_BYTES));
+  // A recorded question may be larger than any JSON body.
+  app.use(refuseLargeBodies(MAX_BODY_BYTES, { "/api/v1/transcribe": TRANSCRIBE_MAX_BYTES }));
   if (deps.settings.auth === "none") app.use(loopbackHostsOnly(deps.settings.allowedHosts));
 
   app.get("/healthz", (_req, res) => {
@@ -122,6 +125,7 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   app.use(debatesRouter(service, deps.audio));
   app.use(historyRouter(streams, deps.audio));
   app.use(exportRouter(streams));
+  app.use(transcribeRouter(deps.transcriber));
   app.use(healthRouter(deps.checkModels, deps.settings.auth));
   app.use(estimateRouter(deps.settings, { simulated: deps.models.simulated, research: deps.search !== undefined, voiceSettings: deps.voiceSettings && (() => deps.voiceSettings!.load()) }));
 

@@ -36,6 +36,7 @@ const DOMAIN_ERRORS: Partial<Record<ErrorCode, [number, ErrorCode, Record<string
   invalid_format: [400, "invalid_format"],
   invalid_since: [400, "invalid_since"],
   page_not_built: [503, "page_not_built"],
+  stt_failed: [502, "stt_failed"],
 };
 
 /** body-parser's error types and how they are answered. */

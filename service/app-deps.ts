@@ -1,6 +1,6 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { EventLog } from "../ports/event-log.js";
-import type { ModelFactory, SearchClient, SpeechCache, SpeechSynthesizer } from "../ports/models.js";
+import type { ModelFactory, SearchClient, SpeechCache, SpeechSynthesizer, Transcriber } from "../ports/models.js";
 import type { NodeDeps, RunContext } from "../ports/node-deps.js";
 import type { AudioArchive } from "../providers/audio-archive.js";
 import type { VoiceSettingsStore } from "../providers/voice-settings-store.js";
@@ -33,6 +33,8 @@ export interface AppDeps {
   speech?: (settings: VoiceSettings) => SpeechSynthesizer;
   /** Synthesised sentences, so identical audio is not generated twice. */
   speechCache?: SpeechCache;
+  /** Speech-to-text for the page's microphone (POST /api/v1/transcribe); absent without STT_API_KEY. */
+  transcriber?: Transcriber;
   /** Where /dvoice audio is kept for export, exactly as it was streamed. */
   audio?: AudioArchive;
   /** The shared event log (Redis streams) that lets any instance replay a run; absent → this process only. */

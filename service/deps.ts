@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { AudioArchive } from "../providers/audio-archive.js";
 import { ensureDataDir } from "../providers/data-dir.js";
 import { MemorySpeechCache, RedisSpeechCache } from "../providers/speech-cache.js";
+import { OpenAITranscriber } from "../providers/stt-openai.js";
 import { EspeakSpeech } from "../providers/tts-espeak.js";
 import { OpenAISpeech } from "../providers/tts-openai.js";
 import { SEARCH_TIMEOUT_MS, type SpeechSynthesizer } from "../ports/models.js";
@@ -66,6 +67,7 @@ export function depsFromEnv(
     settings,
     log,
     speech: speechFor(settings),
+    transcriber: settings.sttApiKey ? new OpenAITranscriber({ apiKey: settings.sttApiKey, baseUrl: settings.sttBaseUrl, model: settings.sttModel }) : undefined,
     audio: new AudioArchive(join(settings.dataDir, "audio"), log),
     speechCache: settings.redisUrl && !options.prompts ? new RedisSpeechCache(settings.redisUrl, log) : new MemorySpeechCache(),
     // Every instance sharing Redis can replay and follow every run.

@@ -78,6 +78,10 @@ const EnvSchema = z.object({
   /** Redis for prompt overrides, voice settings, the speech cache and the shared event log. */
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: "REDIS_URL must be a redis:// or rediss:// URL" }).optional(),
   TTS_API_KEY: z.string().optional(),
+  /** Speech-to-text for the page's microphone: an OpenAI-compatible `/audio/transcriptions` endpoint. */
+  STT_API_KEY: z.string().optional(),
+  STT_BASE_URL: z.url({ protocol: /^https?$/, error: "STT_BASE_URL must be an http(s) URL" }).default("https://api.openai.com/v1"),
+  STT_MODEL: z.string().min(1).default("whisper-1"),
   TTS_BASE_URL: z.url({ protocol: /^https?$/, error: "TTS_BASE_URL must be an http(s) URL" }).optional(),
   /** Sentences synthesised at once per /dvoice debate (bounded by the speech provider's rate limits). */
   TTS_PARALLELISM: z.coerce.number({ error: "TTS_PARALLELISM must be a number" }).int().min(1, "TTS_PARALLELISM must be 1–16").max(16, "TTS_PARALLELISM must be 1–16").default(3),
@@ -165,6 +169,9 @@ const SettingsSchema = EnvSchema.superRefine((e, ctx) => {
   simulatedRoundWords: e.SIMULATED_ROUND_WORDS,
   redisUrl: e.REDIS_URL,
   ttsApiKey: e.TTS_API_KEY,
+  sttApiKey: e.STT_API_KEY,
+  sttBaseUrl: e.STT_BASE_URL,
+  sttModel: e.STT_MODEL,
   ttsBaseUrl: e.TTS_BASE_URL,
   ttsParallelism: e.TTS_PARALLELISM,
   settingsEncryptionKey: e.SETTINGS_ENCRYPTION_KEY,

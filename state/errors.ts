@@ -77,6 +77,8 @@ export const ERROR_CODES = [
   "invalid_export_format",
   "invalid_lang",
   "share_not_found",
+  "stt_unavailable",
+  "stt_failed",
   "run_not_found",
   "run_in_progress",
   "run_finished",

@@ -6,7 +6,7 @@ import { build } from "vite";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { debater, roster } from "./support/debater.js";
-import { startFakeOpenAI, startFakeSpeech } from "./support/fake-servers.js";
+import { startFakeOpenAI, startFakeSpeech, startFakeTranscription } from "./support/fake-servers.js";
 import { startServerProcess } from "./support/server-process.js";
 import { postChat, readSse } from "./support/http.js";
 
@@ -429,6 +429,43 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     await offline.close();
     expect(errors).toEqual([]);
   }, 90_000);
+
+  it("records a spoken question and puts its transcription in the message box; without a key the button says why", async () => {
+    const stt = await startFakeTranscription();
+    // A browser with a fake microphone (a tone), allowed without asking.
+    const withMic = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--headless", "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"] });
+    try {
+      const server = await startServerProcess({ SIMULATED_LATENCY_MS: "0", STT_API_KEY: "sk-stt", STT_BASE_URL: stt.baseURL });
+      servers.push(server);
+      const page = await withMic.newPage({ locale: "en-US" });
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+      await page.goto(server.url);
+      await page.getByLabel("Message").fill("Hello.");
+      await page.getByRole("button", { name: "Speak the question" }).click();
+      await page.getByText("Recording… press again when you are done.").waitFor();
+      await page.waitForTimeout(600);
+      await page.getByRole("button", { name: "Stop recording" }).click();
+      await page.waitForFunction(() => (document.querySelector("#message") as HTMLTextAreaElement).value.includes("Should cities ban cars?"));
+      expect(await page.getByLabel("Message").inputValue()).toBe("Hello. Should cities ban cars?");
+      expect(stt.seen).toHaveLength(1);
+      expect(stt.seen[0].file.type).toBe("audio/webm");
+      expect(stt.seen[0].file.bytes.length).toBeGreaterThan(100);
+      expect(await accessibilityViolations(page)).toEqual([]);
+      expect(errors).toEqual([]);
+
+      // Without STT_API_KEY the button stays, and says why it cannot listen.
+      const keyless = await startServerProcess({ SIMULATED_LATENCY_MS: "0" });
+      servers.push(keyless);
+      await page.goto(keyless.url);
+      await page.getByRole("button", { name: "Speak the question" }).click();
+      await page.getByText("Speech input is off: the server has no STT_API_KEY.").waitFor();
+    } finally {
+      await withMic.close();
+      await stt.close();
+    }
+  }, 60_000);
 
   it("survives a malformed #hash: a broken %-escape opens a new chat instead of a blank page", async () => {
     const { page, errors, server } = await open();

@@ -6,6 +6,7 @@ import { DeliberationView } from "./deliberation-view.js";
 import { HistoryPage, historyApi, type StoredMessage } from "./history.js";
 import { EvidencePage, LatestEvaluationNote } from "./evidence.js";
 import { LeaderboardPage } from "./leaderboard.js";
+import { MicButton } from "./mic-button.js";
 import { PanelView } from "./panel-view.js";
 import { emptyArena, reduce, splitSynthesis, type ArenaState } from "./arena-state.js";
 import { storedEvents } from "./stored-events.js";
@@ -118,7 +119,7 @@ function App({ conversation, exported }: { conversation?: string; exported?: Sto
     const form = composer.current;
     const active = document.activeElement;
     if (!form || (active && active !== document.body && !(active instanceof HTMLButtonElement && form.contains(active)))) return;
-    const button = form.querySelector("button");
+    const button = form.querySelector<HTMLButtonElement>("button.stop, button[type=submit]");
     (button && !button.disabled ? button : form.querySelector("textarea"))?.focus();
   }, [Boolean(stoppable)]);
 
@@ -212,6 +213,7 @@ function App({ conversation, exported }: { conversation?: string; exported?: Sto
             if (e.key === "Enter" && !e.shiftKey) submit(e);
           }}
         />
+        <MicButton disabled={busy} onText={(text) => setInput((before) => (before.trim() ? `${before.trimEnd()} ${text}` : text))} />
         {stoppable ? (
           // Stops the run on the server, wherever it runs; its stream then ends by itself.
           <button type="button" class="stop" onClick={() => void stop(stoppable)}>

@@ -189,3 +189,31 @@ export async function startFakeSpeech(reply: (body: any) => SpeechReply = () => 
   const url = await listen(server);
   return { baseURL: `${url}/v1`, seen, close: closer(server) };
 }
+
+/** What the fake transcription endpoint received: the headers and the multipart form's fields. */
+export interface SeenTranscription {
+  authorization: string | undefined;
+  model: string;
+  file: { name: string; type: string; bytes: Buffer };
+}
+
+/**
+ * A fake OpenAI-compatible `POST /v1/audio/transcriptions` on loopback: it reads the multipart
+ * form as the real one does and answers `{text}` (or fails with `status`). Records every request.
+ */
+export async function startFakeTranscription(reply: (seen: SeenTranscription) => { text?: string; status?: number } = () => ({ text: "Should cities ban cars?" })) {
+  const seen: SeenTranscription[] = [];
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const form = await new Request("http://fake", { method: "POST", headers: { "content-type": req.headers["content-type"] ?? "" }, body: Buffer.concat(chunks) }).formData();
+    const file = form.get("file") as File;
+    const entry = { authorization: req.headers.authorization, model: String(form.get("model")), file: { name: file.name, type: file.type, bytes: Buffer.from(await file.arrayBuffer()) } };
+    seen.push(entry);
+    const r = reply(entry);
+    if (r.status) res.writeHead(r.status, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "fake transcription failure" } }));
+    else res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ text: r.text }));
+  });
+  const url = await listen(server);
+  return { baseURL: `${url}/v1`, seen, close: closer(server) };
+}
