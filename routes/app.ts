@@ -20,6 +20,7 @@ import { resumeRouter, threadResumeRouter } from "./resume.js";
 import { errorHandler, HttpError } from "./errors.js";
 import { exportRouter } from "./export.js";
 import { TRANSCRIBE_MAX_BYTES, transcribeRouter } from "./transcribe.js";
+import { adminTemplatesRouter, templatesRouter } from "./templates.js";
 import { historyRouter } from "./history.js";
 import { healthRouter } from "./health.js";
 import { estimateRouter } from "./estimate.js";
@@ -126,6 +127,7 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   app.use(historyRouter(streams, deps.audio));
   app.use(exportRouter(streams));
   app.use(transcribeRouter(deps.transcriber));
+  app.use(templatesRouter(deps.templates));
   app.use(healthRouter(deps.checkModels, deps.settings.auth));
   app.use(estimateRouter(deps.settings, { simulated: deps.models.simulated, research: deps.search !== undefined, voiceSettings: deps.voiceSettings && (() => deps.voiceSettings!.load()) }));
 
@@ -137,6 +139,7 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   admin.use(adminPromptsRouter(deps.prompts));
   admin.use(adminFlowGraphRouter(graph));
   admin.use(adminVoiceRouter(deps.voiceSettings, deps.settings.roster));
+  admin.use(adminTemplatesRouter(deps.templates));
   admin.use(adminUsersRouter(users));
   app.use("/api/v1/admin", admin);
 

@@ -2,7 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { Router, type Request, type Response } from "express";
 import { EXPORT_FORMATS, exportConversation, type ExportFile, type ExportFormat } from "../history/export.js";
 import type { HistoryStore } from "../history/store.js";
-import { LANGS, pickLang, translate, type Lang } from "../state/messages/index.js";
+import { pickLang, translate } from "../state/messages/index.js";
+import { langOf } from "./lang.js";
 import { userOf } from "./auth.js";
 import type { ChatRouteDeps } from "./chat.js";
 import { HttpError } from "./errors.js";
@@ -11,14 +12,6 @@ import { CONVERSATION_ID, ID_RULE } from "./follow-up.js";
 /** A read-only link's token: 32 random bytes, base64url. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const hashOf = (token: string) => createHash("sha256").update(token).digest("hex");
-
-/** The reader's language: `?lang=` (en or sv), else the browser's (Accept-Language). */
-function langOf(req: Request): Lang {
-  const asked = req.query.lang;
-  if (asked === undefined) return pickLang(req.acceptsLanguages());
-  if (typeof asked !== "string" || !(LANGS as readonly string[]).includes(asked)) throw new HttpError(400, "invalid_lang", `lang must be one of ${LANGS.join(", ")}`);
-  return asked as Lang;
-}
 
 /** The CSP of an HTML export served here: its own inline script and style, by their hashes, and nothing else. */
 function exportPolicy(inline: NonNullable<ExportFile["inline"]>): string {

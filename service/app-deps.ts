@@ -3,6 +3,7 @@ import type { EventLog } from "../ports/event-log.js";
 import type { ModelFactory, SearchClient, SpeechCache, SpeechSynthesizer, Transcriber } from "../ports/models.js";
 import type { NodeDeps, RunContext } from "../ports/node-deps.js";
 import type { AudioArchive } from "../providers/audio-archive.js";
+import type { TemplatesStore } from "../providers/templates-store.js";
 import type { VoiceSettingsStore } from "../providers/voice-settings-store.js";
 import type { EndpointHealth } from "../providers/openai.js";
 import { loadPromptSet, StoreUnavailableError, type PromptStore } from "../prompts/store.js";
@@ -39,6 +40,8 @@ export interface AppDeps {
   audio?: AudioArchive;
   /** The shared event log (Redis streams) that lets any instance replay a run; absent → this process only. */
   events?: EventLog;
+  /** The suggested topics admins set for an empty chat (the catalogues' defaults when absent). */
+  templates?: TemplatesStore;
   /** The voice settings admins edit, loaded at every /dvoice run (defaults when absent). */
   voiceSettings?: VoiceSettingsStore;
   /** How long streamed text may be coalesced into one event, in ms (default: 40, more on a busy process; see service/load.ts). */

@@ -6,6 +6,7 @@ import { AudioArchive } from "../providers/audio-archive.js";
 import { ensureDataDir } from "../providers/data-dir.js";
 import { MemorySpeechCache, RedisSpeechCache } from "../providers/speech-cache.js";
 import { OpenAITranscriber } from "../providers/stt-openai.js";
+import { TemplatesStore } from "../providers/templates-store.js";
 import { EspeakSpeech } from "../providers/tts-espeak.js";
 import { OpenAISpeech } from "../providers/tts-openai.js";
 import { SEARCH_TIMEOUT_MS, type SpeechSynthesizer } from "../ports/models.js";
@@ -72,6 +73,7 @@ export function depsFromEnv(
     speechCache: settings.redisUrl && !options.prompts ? new RedisSpeechCache(settings.redisUrl, log) : new MemorySpeechCache(),
     // Every instance sharing Redis can replay and follow every run.
     events: settings.redisUrl ? new RedisEventLog(settings.redisUrl, { ttlMs: settings.eventLogTtlMs, log }) : undefined,
+    templates: new TemplatesStore(values, log),
     voiceSettings: new VoiceSettingsStore(values, settings.settingsEncryptionKey, settings.ttsBaseUrl ? { api_base: settings.ttsBaseUrl } : {}),
   };
 }

@@ -467,6 +467,35 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     }
   }, 60_000);
 
+  it("suggests topics on an empty chat in the reader's language; picking one fills the message box; admins change them", async () => {
+    const admin = "admin-token-0123456789";
+    const { page, errors, server } = await open({ ADMIN_TOKEN: admin });
+    const suggestion = page.getByRole("button", { name: /Bör AI regleras\?/ });
+    await suggestion.waitFor();
+    expect(await page.locator(".suggestion").count()).toBe(14);
+    await suggestion.click();
+    expect(await page.getByLabel("Meddelande").inputValue()).toBe("/debatt Bör AI regleras?");
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.locator(".lang-switch select").selectOption("en");
+    await page.getByRole("button", { name: /Should AI be regulated\?/ }).waitFor();
+
+    // The admin page: English /vote gets one suggestion of the admin's own.
+    await page.goto(`${server.url}/#admin`);
+    await page.getByLabel("Admin token").fill(admin);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    const form = page.locator(".templates-admin");
+    await form.waitFor();
+    await form.locator(".template-format", { hasText: "/vote" }).locator("textarea").fill("Tabs or spaces?");
+    await form.getByRole("button", { name: "Save the suggestions" }).click();
+    await form.getByText("Saved.").waitFor();
+    await page.goto(`${server.url}/#`);
+    await page.reload();
+    await page.getByRole("button", { name: /Tabs or spaces\?/ }).click();
+    expect(await page.getByLabel("Message").inputValue()).toBe("/vote Tabs or spaces?");
+    expect(await page.locator(".suggestion", { hasText: "/vote" }).count()).toBe(1);
+    expect(errors).toEqual([]);
+  }, 60_000);
+
   it("survives a malformed #hash: a broken %-escape opens a new chat instead of a blank page", async () => {
     const { page, errors, server } = await open();
     await page.goto(`${server.url}/#c/%E0%A4%A`);

@@ -1,8 +1,9 @@
 import { inWords, readApi } from "./api-error.js";
 import { useEffect, useState } from "preact/hooks";
+import type { FormatTemplates } from "../state/templates.js";
 import { TokenForm } from "./token-form.js";
 import { useT } from "./i18n.js";
-import type { MessageKey } from "../state/messages/index.js";
+import type { Lang, MessageKey } from "../state/messages/index.js";
 import { OPENAI_VOICES } from "../state/audio-format.js";
 
 /** A prompt as `GET /api/v1/admin/prompts` lists it. */
@@ -120,6 +121,7 @@ export function AdminPage({ enabled }: { enabled: boolean }) {
       {signedIn && (
         <>
           <VoiceSettingsForm token={token} />
+          <TemplatesForm token={token} />
           <section aria-label={t("admin.prompts")}>
             <h2>{t("admin.prompts")}</h2>
             <label class="search">
@@ -293,6 +295,88 @@ function VoiceSettingsForm({ token }: { token: string }) {
       {message && (
         <p class={message.ok ? "ok" : "error"} role={message.ok ? "status" : "alert"}>
           {message.ok ? t(message.text as MessageKey) : message.text}
+        </p>
+      )}
+    </form>
+  );
+}
+
+/** What `GET /api/v1/admin/templates` answers. */
+interface TemplatesView {
+  overrides: Partial<Record<Lang, Partial<Record<string, string[]>>>>;
+  languages: Record<Lang, FormatTemplates[]>;
+  defaults: Record<Lang, FormatTemplates[]>;
+}
+
+/**
+ * The suggested topics of an empty chat, per language: one text box per format, a suggestion per
+ * line. Saving keeps as the admins' own only the formats that differ from the defaults.
+ */
+function TemplatesForm({ token }: { token: string }) {
+  const t = useT();
+  const [view, setView] = useState<TemplatesView | null>(null);
+  const [lang, setLang] = useState<Lang>("en");
+  const [texts, setTexts] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const show = (next: TemplatesView, l: Lang) => {
+    setView(next);
+    setTexts(Object.fromEntries(next.languages[l].map((f) => [f.format, f.items.join("\n")])));
+  };
+  useEffect(() => {
+    api<TemplatesView>(token, "GET", "/templates").then((v) => show(v, lang), (e: Error) => setMessage({ ok: false, text: inWords(t, e) }));
+  }, [token]);
+  if (!view) return message ? <p class="error">{message.text}</p> : null;
+  const put = async (overrides: TemplatesView["overrides"]) => {
+    try {
+      show(await api<TemplatesView>(token, "PUT", "/templates", overrides), lang);
+      setMessage({ ok: true, text: t("admin.templates.saved") });
+    } catch (err) {
+      setMessage({ ok: false, text: inWords(t, err) });
+    }
+  };
+  const save = (e: Event) => {
+    e.preventDefault();
+    const defaults = new Map<string, string>(view.defaults[lang].map((f) => [f.format, f.items.join("\n")]));
+    const own = Object.fromEntries(
+      Object.entries(texts)
+        .map(([format, text]) => [format, text.split("\n").map((line) => line.trim()).filter(Boolean).join("\n")] as const)
+        .filter(([format, text]) => text !== defaults.get(format))
+        .map(([format, text]) => [format, text ? text.split("\n") : []]),
+    );
+    void put({ ...view.overrides, [lang]: own });
+  };
+  const { [lang]: _dropped, ...others } = view.overrides;
+  return (
+    <form class="templates-admin" onSubmit={save} aria-label={t("admin.templates.title")}>
+      <h2>{t("admin.templates.title")}</h2>
+      <p class="note">{t("admin.templates.intro")}</p>
+      <label>
+        {t("admin.templates.language")}{" "}
+        <select
+          value={lang}
+          onChange={(e) => {
+            const next = (e.target as HTMLSelectElement).value as Lang;
+            setLang(next);
+            show(view, next);
+          }}
+        >
+          <option value="en">English</option>
+          <option value="sv">Svenska</option>
+        </select>
+      </label>
+      {view.languages[lang].map((f) => (
+        <label key={`${lang}|${f.format}`} class="template-format">
+          <code>{f.command}</code> {f.custom && <span class="note">({t("admin.templates.custom")})</span>}
+          <textarea rows={3} value={texts[f.format] ?? ""} onInput={(e) => setTexts({ ...texts, [f.format]: (e.target as HTMLTextAreaElement).value })} />
+        </label>
+      ))}
+      <button type="submit">{t("admin.templates.save")}</button>{" "}
+      <button type="button" class="secondary" onClick={() => void put(others)}>
+        {t("admin.templates.reset")}
+      </button>
+      {message && (
+        <p class={message.ok ? "ok" : "error"} role={message.ok ? "status" : "alert"}>
+          {message.text}
         </p>
       )}
     </form>

@@ -7,6 +7,7 @@ import { HistoryPage, historyApi, type StoredMessage } from "./history.js";
 import { EvidencePage, LatestEvaluationNote } from "./evidence.js";
 import { LeaderboardPage } from "./leaderboard.js";
 import { MicButton } from "./mic-button.js";
+import { Suggestions } from "./suggestions.js";
 import { PanelView } from "./panel-view.js";
 import { emptyArena, reduce, splitSynthesis, type ArenaState } from "./arena-state.js";
 import { storedEvents } from "./stored-events.js";
@@ -193,6 +194,14 @@ function App({ conversation, exported }: { conversation?: string; exported?: Sto
       </h1>
       {/* A new chat says how the user's own evaluation came out, if they have run one. */}
       {!conversation && messages.length === 0 && <LatestEvaluationNote />}
+      {!conversation && messages.length === 0 && (
+        <Suggestions
+          onPick={(text) => {
+            setInput(text);
+            composer.current?.querySelector("textarea")?.focus();
+          }}
+        />
+      )}
       {loadError && (
         <p class="error" role="alert">
           {loadError}
