@@ -1,5 +1,6 @@
 import { END, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
 import type { NodeDeps } from "../ports/node-deps.js";
+import { makeContinueAnswer } from "../nodes/chat/continue-answer.js";
 import { makeSupervisor } from "../nodes/chat/supervisor.js";
 import { makeDebateConvergence } from "../nodes/debatt/debate-convergence.js";
 import { makeDebateDomainPlanner } from "../nodes/debatt/debate-domain-planner.js";
@@ -25,6 +26,7 @@ import { buildVoteGraph } from "./vote.js";
  * Builds and compiles the debatt graph:
  *
  *   resolve_intent ─┬─ supervisor → END
+ *                   ├─ continue_answer (a follow-up to one participant of a finished run) → END
  *                   ├─ compare (subgraph: planner → answers ×N in parallel → complete) → END
  *                   ├─ vote (subgraph: answers ×N → anonymise → votes ×N → tally
  *                   │        → [tie] tiebreaker → winner → title) → END
@@ -49,6 +51,7 @@ export function buildGraph(deps: NodeDeps, options: { checkpointer?: BaseCheckpo
   const graph = new StateGraph(GraphState, runConfigSchema(options.settings))
     .addNode("resolve_intent", makeResolveIntent(deps))
     .addNode("supervisor", makeSupervisor(deps))
+    .addNode("continue_answer", makeContinueAnswer(deps))
     .addNode("vote", buildVoteGraph(deps))
     .addNode("revise", buildReviseGraph(deps))
     .addNode("deep", buildDeepGraph(deps))
@@ -62,8 +65,9 @@ export function buildGraph(deps: NodeDeps, options: { checkpointer?: BaseCheckpo
     .addNode("debate_synthesizer", makeDebateSynthesizer(deps))
     .addNode("debate_voice_pipeline", makeDebateVoicePipeline(voice))
     .addEdge(START, "resolve_intent")
-    .addConditionalEdges("resolve_intent", routeAfterIntent, ["debate_domain_planner", "compare", "vote", "revise", "deep", "council", "supervisor", END])
+    .addConditionalEdges("resolve_intent", routeAfterIntent, ["debate_domain_planner", "compare", "vote", "revise", "deep", "council", "supervisor", "continue_answer", END])
     .addEdge("supervisor", END)
+    .addEdge("continue_answer", END)
     .addEdge("compare", END)
     .addEdge("vote", END)
     .addEdge("revise", END)

@@ -8,11 +8,12 @@ import { truncate } from "../state/text.js";
 const SPOKEN_ROUNDS = 3;
 
 /** After resolve_intent: the debate, a format's subgraph, the supervisor's chat, or the end (a usage message was sent). */
-export function routeAfterIntent(state: State): "debate_domain_planner" | "compare" | DeliberationMode | "supervisor" | typeof END {
+export function routeAfterIntent(state: State): "debate_domain_planner" | "compare" | DeliberationMode | "supervisor" | "continue_answer" | typeof END {
   if (state.route === "debate") return "debate_domain_planner";
   if (state.route === "compare") return "compare";
   if (state.route === "vote" || state.route === "revise" || state.route === "deep" || state.route === "council") return state.route;
   if (state.route === "supervisor") return "supervisor";
+  if (state.route === "continue") return "continue_answer";
   return END;
 }
 

@@ -271,6 +271,8 @@ export function modeOfStages(stages: StageRow[]): StoredMode {
   if (type.startsWith("deep_")) return "deep";
   if (type.startsWith("council_")) return "council";
   if (type.startsWith("compare_")) return "compare";
+  // A follow-up to one participant is a chat answer (its row says whose).
+  if (type === "continue_answer") return "chat";
   if (["vote_panel", "label_map", "collect", "vote", "vote_tally", "tiebreaker", "winner"].includes(type)) return "vote";
   return type ? "debate" : "chat";
 }

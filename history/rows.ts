@@ -50,6 +50,7 @@ export function runIdOf(state: State): string | null {
     case "revise":
     case "deep":
     case "council":
+    case "continue":
       return state.run_id;
     default:
       return null;
@@ -101,6 +102,7 @@ export function stageRows(state: Record<string, unknown>, namespace: readonly st
   if (namespace.length === 0) {
     const root = state as State;
     if (root.route === "debate" && root.debate_id === messageId) debattRows(root, rows, facts);
+    if (root.route === "continue" && root.run_id === messageId) continueRow(root, rows);
     return rows.out;
   }
   if (namespace.length > 1 || state.run_id !== messageId) return [];
@@ -369,6 +371,21 @@ function debattRows(state: State, rows: Rows, facts: RunFacts): void {
       parsedData: { winner: results?.winner ?? null, synthesisLength: state.debate_synthesis.length, wordCount: countWords(state.debate_synthesis) },
     });
   }
+}
+
+/**
+ * A follow-up to one participant of a finished run: `continue_answer` 1, its answer under the
+ * participant (`{run_id, participant}` of the run it went on from), once the answer is in.
+ */
+function continueRow(state: State, rows: Rows): void {
+  const c = state.continuation;
+  if (!c || state.answer === null) return;
+  rows.add("continue_answer", 1, 0, c.participant.key, {
+    model: c.participant.model,
+    role: "respondent",
+    content: state.answer,
+    parsedData: { run_id: c.run_id, participant: c.participant },
+  });
 }
 
 /**

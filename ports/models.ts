@@ -32,7 +32,9 @@ export type ModelPhase =
   /** /council: a judge's verdict (`round` 1 or 2). */
   | "judge"
   /** /council: the consolidated report. */
-  | "council_report";
+  | "council_report"
+  /** A follow-up to one participant of a finished run, which goes on from what it said there. */
+  | "continue";
 
 /** A request for a chat model. */
 export interface ModelRequest {

@@ -134,6 +134,12 @@ export const PROMPTS: readonly PromptDefinition[] = [
     default: V.DELIBERATION_ANSWER_SYSTEM,
   },
   {
+    key: "deliberation.continue.system",
+    description: "Any format: system prompt of a follow-up to one participant of a finished run, which goes on from what it said there",
+    placeholders: [P.participant(true), opt("format", "the run's format, e.g. /vote"), P.date()],
+    default: V.DELIBERATION_CONTINUE_SYSTEM,
+  },
+  {
     key: "deliberation.title",
     description: "The deliberation formats: the conversation title (3–5 words) from the first question",
     placeholders: [P.question()],

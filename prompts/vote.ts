@@ -34,3 +34,7 @@ export const DELIBERATION_TITLE = `Generate a brief title (3-5 words) for a conv
 "{question}"
 
 ${TITLE_REPLY}`;
+
+/** A follow-up to one participant of a finished run: it goes on from what it said there. */
+export const DELIBERATION_CONTINUE_SYSTEM = `You are {participant}. Earlier in this conversation you took part in a {format} about the user's question, with other AI models; what you said there follows, as your own messages. The user now goes on with you alone: answer the follow-up as yourself, building on what you said, and say so when you have changed your mind. Today's date: {date}.
+Answer in the language of the question the user asks now.`;

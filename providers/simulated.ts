@@ -1299,6 +1299,7 @@ export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], 
     }
     case "answer":
     case "compare":
+    case "continue":
       // An answer to the question, in the shape an answer has: not a debate position.
       return answerText(writer());
     case "debater": {

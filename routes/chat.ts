@@ -7,6 +7,7 @@ import type { Settings } from "../state/config.js";
 import { MAX_PARTICIPANTS } from "../state/formats.js";
 import { CONTROL_CHARS, MAX_MESSAGE_CHARS, removeSpoofing } from "../state/text.js";
 import { participantsFor } from "../state/participants.js";
+import { continuationOf, participantKeysOf } from "../history/continuation.js";
 import { quotaKeyOf, userOf } from "./auth.js";
 import { HttpError, participantsRefused } from "./errors.js";
 import { checkFollowUp, checkThreadOwner, CONVERSATION_ID, CONVERSATION_ID_RULE, ID_RULE } from "./follow-up.js";
@@ -46,6 +47,16 @@ function chatBodySchema(maxChars: number) {
           .optional(),
         conversationId: z.string({ error: "conversationId must be a string" }).regex(CONVERSATION_ID, CONVERSATION_ID_RULE).optional(),
         participants: participantsField,
+        continueWith: z
+          .object(
+            {
+              runId: z.string({ error: "continueWith.runId must be a string" }).regex(CONVERSATION_ID, `continueWith.runId must be ${ID_RULE}`),
+              participant: z.string({ error: "continueWith.participant must be a participant's key" }).min(1).max(64),
+            },
+            { error: "continueWith must be {runId, participant}" },
+          )
+          .strict()
+          .optional(),
       },
       { error: "the body must be a JSON object" },
     )
@@ -80,10 +91,28 @@ export function chatRouter(deps: ChatRouteDeps): Router {
     } else if (body.threadId !== undefined) {
       await checkThreadOwner(deps.service, user, body.threadId);
     }
-    await streamRun(deps, res, { message: body.message, participants: body.participants, threadId: body.threadId ?? body.conversationId, owner: user.id, quotaKey: quotaKeyOf(req, res) });
+    const continuation = body.continueWith && (await continuationFor(deps, user, body.continueWith, command.kind));
+    await streamRun(deps, res, { message: body.message, participants: body.participants, threadId: body.threadId ?? body.conversationId, owner: user.id, quotaKey: quotaKeyOf(req, res), continuation });
   });
   router.all("/api/v1/chat/stream", postOnly);
   return router;
+}
+
+/**
+ * A follow-up to one participant of a finished run (`continueWith`): a plain message, to a run of
+ * the user's own that has that participant. 400 or 404 naming the problem otherwise.
+ */
+async function continuationFor(deps: ChatRouteDeps, user: ReturnType<typeof userOf>, wanted: { runId: string; participant: string }, kind: string) {
+  if (kind !== "chat") throw new HttpError(400, "invalid_body", "a follow-up to one participant (continueWith) is a plain message, not a command");
+  if (!deps.history) throw new HttpError(501, "no_history", "this server keeps no history, so it cannot go on from a run");
+  const answer = await deps.history.message(wanted.runId);
+  if (!answer || answer.role !== "assistant" || !(await deps.service.mayReadRun(user, wanted.runId))) throw new HttpError(404, "debate_not_found", `no run "${wanted.runId}" in the history`);
+  const continuation = await continuationOf(deps.history, wanted.runId, wanted.participant);
+  if (!continuation) {
+    const keys = await participantKeysOf(deps.history, wanted.runId);
+    throw new HttpError(400, "invalid_participants", `run "${wanted.runId}" has no participant "${wanted.participant}"${keys.length ? ` (its participants: ${keys.join(", ")})` : " (it was a chat answer)"}`);
+  }
+  return continuation;
 }
 
 /** Answers 405 to a method other than POST. */

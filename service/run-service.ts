@@ -7,6 +7,7 @@ import { runIdOf, type RunFacts } from "../history/rows.js";
 import type { HistoryStore } from "../history/store.js";
 import type { RunEvent } from "../ports/event-log.js";
 import { MemoryEventLog } from "../providers/event-log.js";
+import type { Continuation } from "../state/continuation.js";
 import { WriteBehindSaver } from "../providers/write-behind-saver.js";
 import type { RunConfig } from "../state/config.js";
 import { BudgetExceededError, DebattError, WriteFailedError } from "../state/errors.js";
@@ -59,6 +60,8 @@ export interface RunRequest {
   owner?: string;
   /** Whose limits it counts against: the user, or without users the client's address (default: the owner). */
   quotaKey?: string;
+  /** A follow-up to one participant of a finished run (see `continuationOf`). */
+  continuation?: Continuation;
 }
 
 /** A run the service is producing. */
@@ -111,7 +114,7 @@ export class RunService {
     // are one id (the `:id` of /api/v1/debates/:id/…).
     const runId = randomUUID();
     const threadId = request.threadId ?? runId;
-    this.produce(runId, threadId, { message: request.message, participants: request.participants, history: request.history }, request.configurable, {
+    this.produce(runId, threadId, { message: request.message, participants: request.participants, history: request.history, continuation: request.continuation }, request.configurable, {
       messageId: runId,
       message: request.message,
       question: request.question,

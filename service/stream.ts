@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { Continuation } from "../state/continuation.js";
 import type { BaseMessage } from "@langchain/core/messages";
 import { Runnable } from "@langchain/core/runnables";
 import type { DebattGraph } from "../graph/build.js";
@@ -14,6 +15,8 @@ export interface RunInput {
   history?: BaseMessage[];
   /** Continue the thread's interrupted run from its last checkpoint instead (the message is ignored). */
   resume?: boolean;
+  /** A follow-up to one participant of a finished run (the message goes to that participant). */
+  continuation?: Continuation;
 }
 
 /**
@@ -65,7 +68,9 @@ export async function* streamClientEvents(graph: DebattGraph, input: RunInput, o
     const stream = await streamOf(
       graph,
       // A null input makes LangGraph continue the thread from its last saved step.
-      input.resume ? null : { message: input.message, participants: input.participants ?? null, ...(input.history?.length ? { messages: input.history } : {}) },
+      input.resume
+        ? null
+        : { message: input.message, participants: input.participants ?? null, continuation: input.continuation ?? null, ...(input.history?.length ? { messages: input.history } : {}) },
       {
         streamMode: onState ? ["custom", "values"] : ["custom"],
         subgraphs: onState !== undefined,

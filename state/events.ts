@@ -95,6 +95,12 @@ export const EventSchemas = {
   }),
   debate_results: DebateResultsSchema.extend(stamp),
   text_delta: z.object({ delta: z.string(), ...stamp }),
+  continue_start: z.object({
+    /** The run whose participant answers. */
+    run_id: z.string(),
+    participant: z.object({ key: z.string(), display: z.string(), model: z.string() }),
+    ...stamp,
+  }),
   debate_synthesis_complete: z.object({
     winner: z.string(),
     vote_counts: z.record(z.string(), z.number().int()),

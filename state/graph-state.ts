@@ -3,6 +3,7 @@ import { accumulated, appended, replace } from "./channels.js";
 import { ROUNDS, type Ballot, type Convergence, type DebateStatus, type Turn } from "./debate.js";
 import type { DeliberationMode } from "./formats.js";
 import type { Participant } from "./participants.js";
+import type { Continuation } from "./continuation.js";
 import { sharedChannels } from "./shared.js";
 
 /** Round answers with `added` merged in, round by round (the reducer of `debate_round_responses`). */
@@ -24,7 +25,9 @@ export const GraphState = Annotation.Root({
   /** The user's message, e.g. `/debatt Bör AI regleras?` (input). */
   message: replace<string>(() => ""),
   /** Where resolve_intent sent the message. */
-  route: replace<"debate" | "compare" | DeliberationMode | "supervisor" | "usage" | null>(() => null),
+  route: replace<"debate" | "compare" | DeliberationMode | "supervisor" | "continue" | "usage" | null>(() => null),
+  /** A follow-up to one participant of a finished run (input; null for any other message). */
+  continuation: replace<Continuation | null>(() => null),
   ...sharedChannels,
 
   /** True for /dvoice: the debate is also spoken (audio comes with the voice pipeline). */

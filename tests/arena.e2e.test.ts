@@ -496,6 +496,27 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(errors).toEqual([]);
   }, 60_000);
 
+  it("goes on with one model of a finished run: its answer says who answers, from what it said", async () => {
+    const { page, errors } = await open({ SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0" }, undefined, "en-US");
+    await ask(page, "/vote Which language suits a web API best?");
+    await page.locator("button.stop").waitFor({ state: "detached", timeout: 60_000 });
+    const run = page.locator(".message.assistant").last();
+    await run.locator(".run-menu summary").click();
+    await run.locator(".continue-with select").selectOption({ label: "Claude" });
+    await run.getByRole("button", { name: "Talk to it" }).click();
+    await page.getByText("Talking with Claude, who goes on from what it said in that run.").waitFor();
+    await ask(page, "Why that one?");
+    const answer = page.locator(".message.assistant").last();
+    await answer.getByText("Claude goes on from what it said:").waitFor({ timeout: 30_000 });
+    await page.locator("button.stop").waitFor({ state: "detached", timeout: 30_000 });
+    expect((await answer.locator(".chat").innerText()).length).toBeGreaterThan(20);
+    // Still talking with Claude until stopped.
+    await page.getByRole("button", { name: "Stop talking with Claude" }).click();
+    expect(await page.locator(".talking-to").count()).toBe(0);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  }, 90_000);
+
   it("survives a malformed #hash: a broken %-escape opens a new chat instead of a blank page", async () => {
     const { page, errors, server } = await open();
     await page.goto(`${server.url}/#c/%E0%A4%A`);

@@ -16,7 +16,7 @@ describe("the prompt registry", () => {
       "debate.convergence.system", "debate.analysis.system", "debate.research.system", "debate.oneseek.system",
       "debate.round.1.introduction", "debate.round.2.argument", "debate.round.3.deepening", "debate.round.4.voting",
       "debate.oneseek.round.1", "debate.oneseek.round.2", "debate.oneseek.round.3", "debate.oneseek.round.4",
-      "compare.answer.system", "deliberation.answer.system", "deliberation.title", "vote.ballot", "vote.tiebreaker",
+      "compare.answer.system", "deliberation.answer.system", "deliberation.continue.system", "deliberation.title", "vote.ballot", "vote.tiebreaker",
       "revise.revision", "revise.restate", "revise.revision.anti_anchoring", "revise.ballot",
       "deep.debater", "deep.moderator", "deep.synthesis",
       "council.judge.system", "council.packet", "council.round2.disagreed", "council.round2.agreed", "council.report",

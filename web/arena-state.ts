@@ -49,6 +49,8 @@ export interface ArenaState {
   arenaData?: Record<string, unknown>;
   /** Plain chat answer (not a debate). */
   chat: string;
+  /** A follow-up to one participant of a finished run: who answers. */
+  continuing?: { key: string; display: string };
   error?: { message: string; code: string; reason?: Reason };
   /** What the run's model calls used and cost (the `usage` event before `done`). */
   usage?: ClientPayload<"usage">;
@@ -143,6 +145,8 @@ export function reduce(s: ArenaState, e: ClientEvent): ArenaState {
       return { ...s, votes: [...s.votes, e.data] };
     case "debate-results":
       return { ...s, results: e.data, roundsDone: [...new Set([...s.roundsDone, 4])] };
+    case "continue-start":
+      return { ...s, continuing: e.data.participant };
     case "text-delta": {
       if (!s.debateId) return { ...s, chat: s.chat + e.data.delta };
       const rawSynthesis = s.rawSynthesis + e.data.delta;

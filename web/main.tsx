@@ -62,6 +62,20 @@ function exportedConversation(): StoredConversation | undefined {
   return data ? (JSON.parse(data) as { conversation: StoredConversation }).conversation : undefined;
 }
 
+/** The participant of a finished run the messages go to, and the run's conversation. */
+interface TalkingTo {
+  runId: string;
+  thread: string;
+  key: string;
+  display: string;
+}
+
+/** The participants of a run, as its view has them (any format). */
+function runParticipants(a: ArenaState): { key: string; display: string }[] {
+  const panel = a.panel && (a.panel.kind === "council" ? a.panel.judges : a.panel.participants);
+  return a.deliberation?.participants ?? panel ?? a.compare?.participants ?? a.participants;
+}
+
 /** Whether the page only shows a conversation (an export): no message box, nothing asked of a server. */
 const ReadOnly = createContext(false);
 
@@ -82,6 +96,8 @@ function App({ conversation, exported }: { conversation?: string; exported?: Sto
   const [messages, setMessages] = useState<Message[]>([]);
   const [input, setInput] = useState("");
   const [loadError, setLoadError] = useState("");
+  /** A follow-up to one participant of a finished run: the messages go to it until stopped. */
+  const [talkingTo, setTalkingTo] = useState<TalkingTo | null>(null);
   const busy = messages.some((m) => m.running);
   const stoppable = messages.find((m) => m.running && m.runId);
   // The conversation: its thread on the server and the kind of messages it holds.
@@ -130,9 +146,12 @@ function App({ conversation, exported }: { conversation?: string; exported?: Sto
     // A deliberation format's conversation holds only its own follow-ups (and none for the single-turn
     // ones), so a message of another kind starts a new thread.
     const kind = threadKind(text);
-    if (kind !== thread.current.kind || !takesFollowUps(kind)) thread.current = { id: crypto.randomUUID(), kind };
+    // A follow-up to one participant stays in its run's conversation.
+    const continuing = talkingTo && kind === "chat" ? talkingTo : null;
+    if (!continuing && (kind !== thread.current.kind || !takesFollowUps(kind))) thread.current = { id: crypto.randomUUID(), kind };
+    const threadId = continuing ? continuing.thread : thread.current.id;
     const user: Message = { id: nextId++, role: "user", text };
-    const answer: Message = { id: nextId++, role: "assistant", text: "", arena: emptyArena(), running: true, thread: thread.current.id };
+    const answer: Message = { id: nextId++, role: "assistant", text: "", arena: emptyArena(), running: true, thread: threadId };
     if (/^\s*\/dvoice\b/i.test(text)) {
       // Created inside the submit gesture: browsers only let a user action start audio.
       answer.player = new VoicePlayer((voice) => update(answer.id, (m) => ({ ...m, voice })));
@@ -140,7 +159,7 @@ function App({ conversation, exported }: { conversation?: string; exported?: Sto
     }
     setMessages((all) => [...all, user, answer]);
     try {
-      await streamChat({ message: text, threadId: thread.current.id }, (e) => {
+      await streamChat({ message: text, threadId, ...(continuing ? { continueWith: { runId: continuing.runId, participant: continuing.key } } : {}) }, (e) => {
         if (e.event === "debate-voice-speaker") answer.player?.speaks(e.data.model, e.data.round, e.data.sentences);
         // Stopped (here, in another tab, or on another instance): the audio stops with the text.
         if (e.event === "error" && e.data.code === "cancelled") answer.player?.stop();
@@ -207,9 +226,17 @@ function App({ conversation, exported }: { conversation?: string; exported?: Sto
           {loadError}
         </p>
       )}
-      <Messages messages={messages} retry={(text) => send(text)} />
+      <Messages messages={messages} retry={(text) => send(text)} onContinue={setTalkingTo} />
       <form class="composer" ref={composer} onSubmit={submit}>
         <label for="message">{t("composer.label")}</label>
+        {talkingTo && (
+          <p class="talking-to" role="status">
+            {t("continue.talking", { display: talkingTo.display })}{" "}
+            <button type="button" class="link" onClick={() => setTalkingTo(null)}>
+              {t("continue.stop", { display: talkingTo.display })}
+            </button>
+          </p>
+        )}
         <textarea
           id="message"
           value={input}
@@ -240,12 +267,12 @@ function App({ conversation, exported }: { conversation?: string; exported?: Sto
 }
 
 /** The conversation's messages, each answer with what it was asked. */
-function Messages({ messages, retry }: { messages: Message[]; retry: (text: string) => void }) {
+function Messages({ messages, retry, onContinue }: { messages: Message[]; retry: (text: string) => void; onContinue?: (who: TalkingTo) => void }) {
   return (
     <ol class="history" aria-live="polite">
       {messages.map((m) => (
         <li class={`message ${m.role}`} key={m.id}>
-          {m.role === "user" ? <p>{m.text}</p> : <Answer m={m} asked={messages.find((u) => u.id === m.id - 1)?.text ?? ""} retry={retry} />}
+          {m.role === "user" ? <p>{m.text}</p> : <Answer m={m} asked={messages.find((u) => u.id === m.id - 1)?.text ?? ""} retry={retry} onContinue={onContinue} />}
         </li>
       ))}
     </ol>
@@ -256,8 +283,9 @@ function Messages({ messages, retry }: { messages: Message[]; retry: (text: stri
  * A run's export and share menu (for its whole conversation): the Markdown, JSON and HTML
  * downloads, and a read-only link to make or withdraw. A new link is shown once, as its token is.
  */
-function RunMenu({ conversation }: { conversation: string }) {
+function RunMenu({ conversation, participants, onContinue }: { conversation: string; participants: { key: string; display: string }[]; onContinue: (who: { key: string; display: string }) => void }) {
   const t = useT();
+  const [picked, setPicked] = useState(participants[0]?.key ?? "");
   const lang = useContext(LangContext);
   const [link, setLink] = useState<string | null>(null);
   const [status, setStatus] = useState("");
@@ -299,6 +327,23 @@ function RunMenu({ conversation }: { conversation: string }) {
           {t("share.revoke")}
         </button>
       </p>
+      {participants.length > 0 && (
+        <p class="continue-with">
+          <label>
+            {t("continue.choose")}{" "}
+            <select value={picked} onChange={(e) => setPicked((e.target as HTMLSelectElement).value)}>
+              {participants.map((p) => (
+                <option key={p.key} value={p.key}>
+                  {p.display}
+                </option>
+              ))}
+            </select>
+          </label>{" "}
+          <button type="button" onClick={() => onContinue(participants.find((p) => p.key === picked) ?? participants[0])}>
+            {t("continue.start")}
+          </button>
+        </p>
+      )}
       {link && <input class="share-link" readOnly value={link} aria-label={t("share.link")} onFocus={(e) => (e.target as HTMLInputElement).select()} />}
       {status && (
         <p class="note" role="status">
@@ -396,10 +441,14 @@ function Usage({ asked, error }: { asked: string; error: { code: string; message
   );
 }
 
-function Answer({ m, asked, retry }: { m: Message; asked: string; retry: (text: string) => void }) {
+function Answer({ m, asked, retry, onContinue }: { m: Message; asked: string; retry: (text: string) => void; onContinue?: (who: TalkingTo) => void }) {
   const t = useT();
   const readOnly = useContext(ReadOnly);
-  const menu = !readOnly && !m.running && m.thread && <RunMenu conversation={m.thread} />;
+  const runId = m.runId ?? m.stored?.id;
+  const who = m.arena ? runParticipants(m.arena) : [];
+  const menu = !readOnly && !m.running && m.thread && (
+    <RunMenu conversation={m.thread} participants={runId && onContinue ? who : []} onContinue={(p) => onContinue?.({ ...p, runId: runId!, thread: m.thread! })} />
+  );
   if (m.stored && !m.arena) {
     return (
       <>
@@ -417,7 +466,12 @@ function Answer({ m, asked, retry }: { m: Message; asked: string; retry: (text: 
       )}
       {m.stored && !readOnly && a.voice && a.debateId && <StoredAudio id={a.debateId} />}
       {a.simulated && (a.deliberation || a.panel) && <p class="note simulated">{t("arena.simulated")}</p>}
-      {a.deliberation ? <DeliberationView s={a.deliberation} ended={a.done} usage={a.usage} /> : a.panel ? <PanelView s={a.panel} ended={a.done} usage={a.usage} /> : a.compare ? <CompareView c={a.compare} simulated={a.simulated} ended={a.done} usage={a.usage} /> : a.debateId ? <Arena s={a} voiceSpeaker={m.voice?.speaker} /> : a.chat ? <p class="chat">{a.chat}</p> : m.running ? <p class="note">{t("answer.pending")}</p> : null}
+      {a.deliberation ? <DeliberationView s={a.deliberation} ended={a.done} usage={a.usage} /> : a.panel ? <PanelView s={a.panel} ended={a.done} usage={a.usage} /> : a.compare ? <CompareView c={a.compare} simulated={a.simulated} ended={a.done} usage={a.usage} /> : a.debateId ? <Arena s={a} voiceSpeaker={m.voice?.speaker} /> : a.chat ? (
+        <>
+          {a.continuing && <p class="note continuing">{t("continue.answering", { display: a.continuing.display })}</p>}
+          <p class="chat">{a.chat}</p>
+        </>
+      ) : m.running ? <p class="note">{t("answer.pending")}</p> : null}
       {a.usage && (
         <p class="note run-cost">
           {t("usage.title")}: {usageWords(t, a.usage.total, { simulated: a.usage.simulated, budgetUsd: a.usage.budget_usd })}

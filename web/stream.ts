@@ -7,6 +7,8 @@ export interface ChatRequest {
   message: string;
   threadId?: string;
   participants?: string[];
+  /** A follow-up to one participant of a finished run. */
+  continueWith?: { runId: string; participant: string };
 }
 
 /**

@@ -16,7 +16,8 @@ const formatOfCommandName = (command: string) => command.slice(1) as FormatId;
  * resolve_intent: reads the message and routes it: `/debatt <topic>` and `/dvoice <topic>` to the
  * debate (the latter also sets voice mode), `/compare`, `/vote`, `/revise`, `/deep` and `/council`
  * to their subgraphs, a command without a topic (or with an unknown option) to a clear message,
- * anything else to the supervisor's chat answer. It also fixes the run's id and its format
+ * anything else to the supervisor's chat answer (or, for a follow-up to one participant of a
+ * finished run, to that participant: `continue_answer`). It also fixes the run's id and its format
  * options: the run configuration's, with the options written in the message on top.
  */
 export function makeResolveIntent(deps: NodeDeps) {
@@ -65,7 +66,8 @@ export function makeResolveIntent(deps: NodeDeps) {
           emit(config, "error", { code: "empty_message", message: "the message is empty: write a question or /debatt <topic>" });
           return { ...base, route: "usage" };
         }
-        return { ...base, route: "supervisor" };
+        // A follow-up to one participant of a finished run goes to that participant.
+        return { ...base, route: state.continuation ? "continue" : "supervisor" };
     }
   };
 }

@@ -211,6 +211,8 @@ export const defaultScript: Script = (req) => {
       return renderResearchPlan(["q1", "q2"]);
     case "research_check":
       return renderResearchCheck([0, 1]);
+    case "continue":
+      return `${req.participant!.display} goes on from what it said.`;
   }
 };
 
