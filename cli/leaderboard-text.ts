@@ -3,7 +3,7 @@ import { biasWords, leaderboardSummary, type Lang, type Translate } from "../sta
 
 /** The leaderboard as the terminal prints it: the summary, a table of ratings, the biases, the method. */
 export function leaderboardText(t: Translate, lang: Lang, report: LeaderboardReport): string {
-  const lines = [t("leaderboard.title"), leaderboardSummary(t, lang, report)];
+  const lines = [t("leaderboard.title"), leaderboardSummary(t, report)];
   if (report.ballots === 0) return `${[...lines, "", t("leaderboard.none")].join("\n")}\n`;
   if (report.simulated_ballots > 0) lines.push(t("leaderboard.simulated", { n: report.simulated_ballots }));
   const rows = [

@@ -2,7 +2,7 @@ import type { Ballot, Candidate, VotingFormat } from "../state/ballots.js";
 import { leaderboardOf, type LeaderboardReport } from "../state/leaderboard.js";
 import { countWords } from "../state/text.js";
 import { participantKeyOf } from "./rows.js";
-import type { HistoryStore, RunStage, StageRow } from "./store.js";
+import { stageData, type HistoryStore, type RunStage } from "./store.js";
 
 /**
  * The votes of a user's history, read back from the stored stages (history/rows.ts writes them):
@@ -15,37 +15,53 @@ import type { HistoryStore, RunStage, StageRow } from "./store.js";
 export const BALLOT_STAGES = ["vote_panel", "label_map", "collect", "vote", "debate_panel", "revised_label_map", "revision", "debate_vote", "debatt_participants", "debatt_answer", "debatt_vote"] as const;
 
 type Data = Record<string, unknown>;
-const dataOf = (row: StageRow | undefined): Data => (row?.parsedData && typeof row.parsedData === "object" ? (row.parsedData as Data) : {});
+const dataOf = stageData;
 
-/** A labelled format's ballots (/vote, /revise): the labels in the order shown, each voter's label. */
+/**
+ * A labelled format's ballots (/vote, /revise): the labels in the order shown, each voter's label.
+ * An answer's length is what the voters read (a /revise answer's revised text, as its row counted
+ * it). A model that gave two answers (listed twice) has them told apart by label only: their
+ * lengths are unknown.
+ */
 function labelledBallots(format: "vote" | "revise", rows: RunStage[], stages: { labels: string; answers: string; votes: string }, simulated: boolean): Ballot[] {
   const labels = dataOf(rows.find((r) => r.stageType === stages.labels)) as Record<string, string>;
-  const words = new Map(rows.filter((r) => r.stageType === stages.answers && r.model).map((r) => [r.model!, countWords(r.content)]));
+  const answers = rows.filter((r) => r.stageType === stages.answers && r.model);
+  const wordsOf = (model: string): number | null => {
+    const mine = answers.filter((r) => r.model === model);
+    if (mine.length !== 1) return null;
+    const counted = dataOf(mine[0]).revisedWordCount;
+    return typeof counted === "number" ? counted : countWords(mine[0].content);
+  };
   // "Response A", "Response B"…: the order the voters read them in.
-  const candidates: Candidate[] = Object.keys(labels)
-    .sort()
-    .map((label, position) => ({ model: labels[label], position, words: words.get(labels[label]) ?? 0 }));
+  const shown = Object.keys(labels).sort();
+  const candidates: Candidate[] = shown.map((label, position) => ({ model: labels[label], position, words: wordsOf(labels[label]) }));
   return rows
     .filter((r) => r.stageType === stages.votes && r.model)
     .flatMap((r) => {
       const vote = dataOf(r);
-      const chosen = typeof vote.votedFor === "string" ? labels[vote.votedFor] : undefined;
-      if (!chosen) return [];
+      const position = typeof vote.votedFor === "string" ? shown.indexOf(vote.votedFor) : -1;
+      if (position < 0) return [];
       const breach = Array.isArray(vote.anonymityBreach) && vote.anonymityBreach.length > 0;
-      return [{ format, runId: r.messageId, at: r.runAt.toISOString(), voter: r.model!, chosen, candidates, namesKnown: breach, simulated }];
+      return [{ format, runId: r.messageId, at: r.runAt.toISOString(), voter: r.model!, chosen: candidates[position].model, chosenPosition: position, candidates, namesKnown: breach, simulated }];
     });
 }
 
-/** /debatt's and /dvoice's valid votes: every other participant that spoke is a candidate, in its place in the last round. */
+/**
+ * /debatt's and /dvoice's valid votes: every other participant that spoke is a candidate. Their
+ * order is the speaking order of the last round each spoke in (the last round, unless a turn
+ * failed), which is what the voters heard last.
+ */
 function debattBallots(rows: RunStage[], panel: Data, simulated: boolean): Ballot[] {
   const participants = (Array.isArray(panel.participants) ? panel.participants : []) as { key: string; display: string; model: string }[];
   const turns = rows.filter((r) => r.stageType === "debatt_answer").map(dataOf);
   const spoke = (key: string) => turns.filter((t) => t.modelKey === key && t.status === "ok");
-  const candidateOf = (p: (typeof participants)[number]): Candidate => {
-    const own = spoke(p.key);
-    const last = own.reduce((a, t) => (Number(t.round) > Number(a.round) ? t : a), own[0]);
-    return { model: p.model, position: Number(last.position), words: own.reduce((a, t) => a + Number(t.wordCount ?? 0), 0) };
-  };
+  // Each speaker's place: by the last round it spoke in, then its place in that round.
+  const lastTurn = (key: string) => spoke(key).reduce((a, t) => (Number(t.round) > Number(a.round) ? t : a));
+  const speakers = participants
+    .filter((p) => spoke(p.key).length > 0)
+    .sort((a, b) => Number(lastTurn(a.key).round) - Number(lastTurn(b.key).round) || Number(lastTurn(a.key).position) - Number(lastTurn(b.key).position));
+  const place = new Map(speakers.map((p, i) => [p.key, i]));
+  const candidateOf = (p: (typeof participants)[number]): Candidate => ({ model: p.model, position: place.get(p.key)!, words: spoke(p.key).reduce((a, t) => a + Number(t.wordCount ?? 0), 0) });
   const format: VotingFormat = panel.voiceMode === true ? "dvoice" : "debatt";
   return rows
     .filter((r) => r.stageType === "debatt_vote")
@@ -54,9 +70,9 @@ function debattBallots(rows: RunStage[], panel: Data, simulated: boolean): Ballo
       const key = participantKeyOf(r);
       const voter = participants.find((p) => p.key === key);
       const chosen = participants.find((p) => p.display === vote.votedFor);
-      if (vote.valid !== true || !voter || !chosen) return [];
-      const candidates = participants.filter((p) => p.key !== voter.key && spoke(p.key).length > 0).map(candidateOf);
-      return [{ format, runId: r.messageId, at: r.runAt.toISOString(), voter: voter.model, chosen: chosen.model, candidates, namesKnown: true, simulated }];
+      if (vote.valid !== true || !voter || !chosen || chosen.key === voter.key || !place.has(chosen.key)) return [];
+      const candidates = speakers.filter((p) => p.key !== voter.key).map(candidateOf);
+      return [{ format, runId: r.messageId, at: r.runAt.toISOString(), voter: voter.model, chosen: chosen.model, chosenPosition: place.get(chosen.key)!, candidates, namesKnown: true, simulated }];
     });
 }
 

@@ -2,10 +2,11 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DebattError } from "../state/errors.js";
+import { FORMATS, formatOfStoredMode } from "../state/formats.js";
 import { labelName, named, usageWords, type Translate } from "../state/messages/index.js";
 import type { UsageReport } from "../state/usage.js";
 import { conversationView } from "./load.js";
-import type { ConversationRow, HistoryStore, StageRow } from "./store.js";
+import { stageData, type ConversationRow, type HistoryStore, type StageRow } from "./store.js";
 
 /** The formats a conversation exports to. */
 export const EXPORT_FORMATS = ["md", "json", "html"] as const;
@@ -23,9 +24,6 @@ export interface ConversationExport {
 export async function conversationExport(store: HistoryStore, c: ConversationRow, now = new Date()): Promise<ConversationExport> {
   return { format: "debatt-conversation", version: 1, exported_at: now.toISOString(), conversation: await conversationView(store, c) };
 }
-
-/** A stored row's data as an object (empty when it has none). */
-const dataOf = (row: StageRow): Record<string, unknown> => (row.parsedData && typeof row.parsedData === "object" ? (row.parsedData as Record<string, unknown>) : {});
 
 /** Text as one Markdown block quote. */
 const quoted = (text: string) =>
@@ -45,7 +43,7 @@ function stagesMarkdown(t: Translate, stages: StageRow[]): string[] {
   const out: string[] = [];
   // Labels of every label map of the run, for naming what a vote chose.
   const labels: Record<string, string> = {};
-  for (const s of stages) if (/label_map$/.test(s.stageType)) Object.assign(labels, dataOf(s));
+  for (const s of stages) if (/label_map$/.test(s.stageType)) Object.assign(labels, stageData(s));
   let heading = "";
   let round = 0;
   for (const s of stages) {
@@ -55,7 +53,7 @@ function stagesMarkdown(t: Translate, stages: StageRow[]): string[] {
       heading = title;
       round = 0;
     }
-    const data = dataOf(s);
+    const data = stageData(s);
     if (Array.isArray(data.participants)) {
       // A panel: who took part, by name and model.
       const who = data.participants as { display?: string; model?: string }[];
@@ -89,16 +87,20 @@ function stagesMarkdown(t: Translate, stages: StageRow[]): string[] {
  * `stagesMarkdown`), the answer the user read, how the run ended and what it cost.
  */
 export async function conversationMarkdown(store: HistoryStore, c: ConversationRow, t: Translate, now = new Date()): Promise<string> {
-  const out = [`# ${c.title ?? t("export.untitled")}`, "", `_${t("export.meta", { date: now.toISOString().slice(0, 10), mode: c.mode, id: c.id })}_`, ""];
+  const format = formatOfStoredMode(c.mode);
+  const out = [`# ${c.title ?? t("export.untitled")}`, "", `_${t("export.meta", { date: now.toISOString().slice(0, 10), mode: format ? FORMATS[format].command : "chat", id: c.id })}_`, ""];
   let n = 0;
   for (const m of await store.messagesOf(c.id)) {
     if (m.role === "user") {
       out.push(`## ${t("export.question", { n: ++n })}`, "", quoted(m.content), "");
       continue;
     }
-    out.push(...stagesMarkdown(t, await store.stagesOf(m.id)));
+    const stages = await store.stagesOf(m.id);
+    out.push(...stagesMarkdown(t, stages));
     out.push(`### ${t("export.answer")}`, "", m.content.trim() || `_${t("export.empty")}_`, "");
-    const facts = [named(t, "export.status", m.status), m.error ? t("export.failed", { error: m.error }) : "", m.usage ? usageWords(t, (m.usage as UsageReport).total, { simulated: false }) : ""];
+    // A run on the offline simulation cost nothing, and its usage says so.
+    const simulated = stages.some((s) => stageData(s).simulated === true);
+    const facts = [named(t, "export.status", m.status), m.error ? t("export.failed", { error: m.error }) : "", m.usage ? usageWords(t, (m.usage as UsageReport).total, { simulated }) : ""];
     out.push(`_${facts.filter(Boolean).join(" · ")}_`, "");
   }
   return `${out.join("\n").trimEnd()}\n`;
@@ -112,7 +114,14 @@ export async function conversationMarkdown(store: HistoryStore, c: ConversationR
 export function conversationHtml(indexHtml: string, asset: (path: string) => string, data: ConversationExport, lang: string): { html: string; scripts: string[]; styles: string[] } {
   const scripts: string[] = [];
   const styles: string[] = [];
-  let html = indexHtml
+  // JSON in a data block: `</script` and the line separators JavaScript once choked on escaped.
+  const json = JSON.stringify(data).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  // The page's own tags first, before the bundle (which could hold the same text) is inlined;
+  // replaced by functions, so that a `$` in the data is text, not a replacement pattern.
+  const html = indexHtml
+    .replace(/<html lang="[^"]*">/, () => `<html lang="${lang}">`)
+    .replace("<title>debatt</title>", () => `<title>${escapeHtml(data.conversation.title ?? "debatt")} · debatt</title>`)
+    .replace("<body>", () => `<body>\n    <script type="application/json" id="debatt-export">${json}</script>`)
     .replace(/<script type="module"[^>]*src="([^"]+)"[^>]*><\/script>/g, (_m, src: string) => {
       const code = asset(src).replace(/<\/script/gi, "<\\/script");
       scripts.push(code);
@@ -123,23 +132,21 @@ export function conversationHtml(indexHtml: string, asset: (path: string) => str
       styles.push(css);
       return `<style>${css}</style>`;
     });
-  // JSON in a data block: `</script` and the line separators JavaScript once choked on escaped.
-  const json = JSON.stringify(data).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
-  // Replaced by functions: a `$` in the data is text, not a replacement pattern.
-  html = html.replace("<body>", () => `<body>\n    <script type="application/json" id="debatt-export">${json}</script>`);
-  html = html.replace(/<html lang="[^"]*">/, () => `<html lang="${lang}">`).replace("<title>debatt</title>", () => `<title>${escapeHtml(data.conversation.title ?? "debatt")} · debatt</title>`);
   return { html, scripts, styles };
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The built page (web/, built into web/dist: `npm run build:web`, which `npm start` runs first). */
-const WEB_DIST = fileURLToPath(new URL("../web/dist", import.meta.url));
+export const WEB_DIST = fileURLToPath(new URL("../web/dist", import.meta.url));
+
+/** What a server or the CLI says when the page is needed and not built. */
+export const PAGE_NOT_BUILT = "the arena page is not built: npm start builds it (a server run through tsx, and the CLI, need `npm run build:web`)";
 
 /** The built page's index.html and a reader of its files; throws `page_not_built` when it is not built. */
 export function builtPage(dir = WEB_DIST): { index: string; asset: (path: string) => string } {
   const index = join(dir, "index.html");
-  if (!existsSync(index)) throw new DebattError("page_not_built", "the arena page is not built: npm start builds it (a server run through tsx, and the CLI, need `npm run build:web`)");
+  if (!existsSync(index)) throw new DebattError("page_not_built", PAGE_NOT_BUILT);
   return { index: readFileSync(index, "utf8"), asset: (path) => readFileSync(join(dir, path.replace(/^\.?\//, "")), "utf8") };
 }
 

@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 /**
  * The history tables on PostgreSQL (with DATABASE_URL). The same tables as `schema-sqlite.ts`,
@@ -96,5 +96,6 @@ export const shares = pgTable(
       .references(() => conversations.id, { onDelete: "cascade" }),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
   },
-  (t) => [index("shares_conversation_idx").on(t.conversationId)],
+  // One link per conversation: making one again replaces it.
+  (t) => [uniqueIndex("shares_conversation_idx").on(t.conversationId)],
 );

@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
  * The history tables on SQLite (the default: one file in the data directory). The same tables as
@@ -101,5 +101,6 @@ export const shares = sqliteTable(
       .references(() => conversations.id, { onDelete: "cascade" }),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
   },
-  (t) => [index("shares_conversation_idx").on(t.conversationId)],
+  // One link per conversation: making one again replaces it.
+  (t) => [uniqueIndex("shares_conversation_idx").on(t.conversationId)],
 );

@@ -29,6 +29,11 @@ export interface RunStage extends StageRow {
 /** A stage row before it is written (the store sets `createdAt`). */
 export type NewStage = Omit<StageRow, "createdAt">;
 
+/** A stored row's data as an object (empty when it has none). */
+export function stageData(row: StageRow | undefined): Record<string, unknown> {
+  return row?.parsedData && typeof row.parsedData === "object" ? (row.parsedData as Record<string, unknown>) : {};
+}
+
 /** A row of `conversations`. */
 export interface ConversationRow {
   id: string;
@@ -282,8 +287,8 @@ export class DrizzleHistory implements HistoryStore {
 
   async share(conversationId: string, tokenHash: string, at: Date): Promise<void> {
     const { shares } = this.t;
-    await this.db.delete(shares).where(eq(shares.conversationId, conversationId));
-    await this.db.insert(shares).values({ tokenHash, conversationId, createdAt: at });
+    // One statement, so that links made at once leave one: the conversation's is replaced.
+    await this.db.insert(shares).values({ tokenHash, conversationId, createdAt: at }).onConflictDoUpdate({ target: shares.conversationId, set: { tokenHash, createdAt: at } });
   }
 
   async unshare(conversationId: string): Promise<boolean> {

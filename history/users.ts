@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, inArray } from "drizzle-orm";
 import type { NodePgDatabase } from "drizzle-orm/node-postgres";
 import type * as pgSchema from "./schema-pg.js";
 
@@ -41,7 +41,7 @@ function newToken(): string {
 export class DrizzleUsers implements UserStore {
   constructor(
     private readonly db: NodePgDatabase,
-    private readonly t: Pick<typeof pgSchema, "users">,
+    private readonly t: Pick<typeof pgSchema, "users" | "shares" | "conversations">,
   ) {}
 
   async add(name: string): Promise<NewUser> {
@@ -57,8 +57,10 @@ export class DrizzleUsers implements UserStore {
   }
 
   async remove(id: string): Promise<boolean> {
-    const u = this.t.users;
+    const { users: u, shares: s, conversations: c } = this.t;
     const removed = await this.db.delete(u).where(eq(u.id, id)).returning({ id: u.id });
+    // Nobody could withdraw the read-only links of a removed user's conversations any more: they go too.
+    if (removed.length > 0) await this.db.delete(s).where(inArray(s.conversationId, this.db.select({ id: c.id }).from(c).where(eq(c.userId, id))));
     return removed.length > 0;
   }
 

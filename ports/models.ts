@@ -112,8 +112,6 @@ export interface SpeechCache {
 
 /** Speech-to-text: a recorded question's audio to its text. */
 export interface Transcriber {
-  /** Which endpoint and model, for the log. */
-  readonly model: string;
   /** The text of `audio` (its media type as recorded, e.g. `audio/webm`). */
   transcribe(audio: Buffer, mediaType: string, signal: AbortSignal): Promise<string>;
 }

@@ -22,25 +22,29 @@ export const TRANSCRIBABLE_TYPES = Object.keys(EXTENSIONS);
  * `stt_failed` error with the endpoint's status and the start of what it said.
  */
 export class OpenAITranscriber implements Transcriber {
-  readonly model: string;
-
-  constructor(private readonly options: OpenAITranscriberOptions) {
-    this.model = options.model;
-  }
+  constructor(private readonly options: OpenAITranscriberOptions) {}
 
   async transcribe(audio: Buffer, mediaType: string, signal: AbortSignal): Promise<string> {
     const form = new FormData();
     const type = mediaType.split(";")[0].trim().toLowerCase();
     form.append("file", new Blob([new Uint8Array(audio)], { type }), `question.${EXTENSIONS[type] ?? "webm"}`);
-    form.append("model", this.model);
+    form.append("model", this.options.model);
     form.append("response_format", "json");
-    const res = await fetch(`${this.options.baseUrl.replace(/\/+$/, "")}/audio/transcriptions`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${this.options.apiKey}` },
-      body: form,
-      signal,
-    });
-    const body = await res.text();
+    let res: Response;
+    let body: string;
+    try {
+      res = await fetch(`${this.options.baseUrl.replace(/\/+$/, "")}/audio/transcriptions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${this.options.apiKey}` },
+        body: form,
+        signal,
+      });
+      body = await res.text();
+    } catch (err) {
+      // Stopped by the caller (the client left, or its time ran out): the caller says why.
+      if (signal.aborted) throw err;
+      throw new DebattError("stt_failed", `the transcription endpoint cannot be reached: ${(err as Error).message}`);
+    }
     if (!res.ok) throw new DebattError("stt_failed", `the transcription endpoint answered ${res.status}${body ? `: ${body.slice(0, 200)}` : ""}`);
     try {
       const text = (JSON.parse(body) as { text?: unknown }).text;

@@ -1,6 +1,5 @@
 import { openaiRouter } from "./openai.js";
 import { mcpRouter } from "./mcp.js";
-import { fileURLToPath } from "node:url";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import express, { type Express } from "express";
 import helmet from "helmet";
@@ -18,6 +17,7 @@ import { debatesRouter } from "./debates.js";
 import { deliberateRouter } from "./deliberate.js";
 import { resumeRouter, threadResumeRouter } from "./resume.js";
 import { errorHandler, HttpError } from "./errors.js";
+import { PAGE_NOT_BUILT, WEB_DIST } from "../history/export.js";
 import { exportRouter } from "./export.js";
 import { TRANSCRIBE_MAX_BYTES, transcribeRouter } from "./transcribe.js";
 import { adminTemplatesRouter, templatesRouter } from "./templates.js";
@@ -34,7 +34,6 @@ export interface App {
 }
 
 /** The built arena page. */
-const WEB_DIST = fileURLToPath(new URL("../web/dist", import.meta.url));
 
 /** Admin writes allowed per token and minute. */
 const ADMIN_WRITES_PER_MINUTE = 10;
@@ -146,7 +145,7 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   // The arena page (web/, built into web/dist by `npm run build:web`, which `npm start` runs first).
   app.use(express.static(WEB_DIST));
   app.get("/", () => {
-    throw new HttpError(503, "page_not_built", "the arena page is not built: npm start builds it (a server run through tsx needs `npm run build:web`)");
+    throw new HttpError(503, "page_not_built", PAGE_NOT_BUILT);
   });
 
   app.use((req) => {

@@ -1,17 +1,15 @@
 import { createHash, randomBytes } from "node:crypto";
 import { Router, type Request, type Response } from "express";
 import { EXPORT_FORMATS, exportConversation, type ExportFile, type ExportFormat } from "../history/export.js";
-import type { HistoryStore } from "../history/store.js";
+import { tokenHash } from "../history/users.js";
 import { pickLang, translate } from "../state/messages/index.js";
 import { langOf } from "./lang.js";
-import { userOf } from "./auth.js";
 import type { ChatRouteDeps } from "./chat.js";
 import { HttpError } from "./errors.js";
-import { CONVERSATION_ID, ID_RULE } from "./follow-up.js";
+import { historyOf, ownedConversation } from "./history.js";
 
 /** A read-only link's token: 32 random bytes, base64url. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
-const hashOf = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /** The CSP of an HTML export served here: its own inline script and style, by their hashes, and nothing else. */
 function exportPolicy(inline: NonNullable<ExportFile["inline"]>): string {
@@ -39,18 +37,8 @@ function exportPolicy(inline: NonNullable<ExportFile["inline"]>): string {
  */
 export function exportRouter(deps: ChatRouteDeps): Router {
   const router = Router();
-  const history = (): HistoryStore => {
-    if (!deps.history) throw new HttpError(501, "no_history", "this server keeps no history");
-    return deps.history;
-  };
-  /** The user's conversation `:id`; another user's is answered as one that does not exist. */
-  const owned = async (req: Request, res: Response) => {
-    const id = String(req.params.id);
-    if (!CONVERSATION_ID.test(id)) throw new HttpError(400, "invalid_conversation_id", `the conversation id must be ${ID_RULE}`);
-    const c = await history().conversation(id);
-    if (!c || !(await deps.service.mayUseThread(userOf(res), id))) throw new HttpError(404, "conversation_not_found", `conversation "${id}" not found (never started here, or deleted)`);
-    return c;
-  };
+  const history = () => historyOf(deps);
+  const owned = (req: Request, res: Response) => ownedConversation(deps, req, res);
 
   router.get("/api/v1/conversations/:id/export", async (req, res) => {
     const format = req.query.format ?? "md";
@@ -67,7 +55,7 @@ export function exportRouter(deps: ChatRouteDeps): Router {
     const c = await owned(req, res);
     const token = randomBytes(32).toString("base64url");
     const at = new Date();
-    await history().share(c.id, hashOf(token), at);
+    await history().share(c.id, tokenHash(token), at);
     res.status(201).json({ url: `/shared/${token}`, token, createdAt: at.toISOString() });
   });
 
@@ -80,7 +68,7 @@ export function exportRouter(deps: ChatRouteDeps): Router {
   router.get("/shared/:token", async (req, res) => {
     const lang = pickLang(req.acceptsLanguages());
     const token = String(req.params.token);
-    const c = TOKEN.test(token) && deps.history ? await deps.history.sharedConversation(hashOf(token)) : undefined;
+    const c = TOKEN.test(token) && deps.history ? await deps.history.sharedConversation(tokenHash(token)) : undefined;
     if (!c) {
       res.status(404).type("html").send(`<!doctype html><html lang="${lang}"><meta charset="utf-8"><title>debatt</title><p>${translate(lang, "share.gone")}</p></html>`);
       return;

@@ -1,9 +1,9 @@
-import { Router, type Request } from "express";
+import { Router, type Request, type Response } from "express";
 import { loadLeaderboard } from "../history/ballots.js";
 import { conversationSummary, conversationView, messageView } from "../history/load.js";
 import { leaderboardFilters } from "../state/leaderboard.js";
 import type { AudioArchive } from "../providers/audio-archive.js";
-import { decodeCursor, type HistoryStore } from "../history/store.js";
+import { decodeCursor, type ConversationRow, type HistoryStore } from "../history/store.js";
 import type { ChatRouteDeps } from "./chat.js";
 import { ownersVisibleTo } from "../state/ownership.js";
 import { userOf } from "./auth.js";
@@ -20,6 +20,20 @@ function limitOf(req: Request): number {
     throw new HttpError(400, "invalid_limit", `limit must be a whole number from 1 to ${LIMIT.max}`);
   }
   return Number(raw);
+}
+
+/** The history, or 501 `no_history` on a server that keeps none. */
+export function historyOf(deps: Pick<ChatRouteDeps, "history">): HistoryStore {
+  if (!deps.history) throw new HttpError(501, "no_history", "this server keeps no history");
+  return deps.history;
+}
+
+/** The user's conversation `:id`; another user's is answered 404, as one that does not exist. */
+export async function ownedConversation(deps: Pick<ChatRouteDeps, "history" | "service">, req: Request, res: Response): Promise<ConversationRow> {
+  const id = idOf(req, "conversation");
+  const c = await historyOf(deps).conversation(id);
+  if (!c || !(await deps.service.mayUseThread(userOf(res), id))) throw new HttpError(404, "conversation_not_found", `conversation "${id}" not found (never started here, or deleted)`);
+  return c;
 }
 
 function idOf(req: Request, what: "conversation" | "debate"): string {
@@ -44,10 +58,7 @@ function idOf(req: Request, what: "conversation" | "debate"): string {
  */
 export function historyRouter(deps: ChatRouteDeps, audio: AudioArchive | undefined): Router {
   const router = Router();
-  const history = (): HistoryStore => {
-    if (!deps.history) throw new HttpError(501, "no_history", "this server keeps no history");
-    return deps.history;
-  };
+  const history = () => historyOf(deps);
 
   router.get("/api/v1/conversations", async (req, res) => {
     const store = history();
@@ -66,12 +77,7 @@ export function historyRouter(deps: ChatRouteDeps, audio: AudioArchive | undefin
   });
 
   router.get("/api/v1/conversations/:id", async (req, res) => {
-    const store = history();
-    const id = idOf(req, "conversation");
-    const c = await store.conversation(id);
-    // Another user's conversation is answered as one that does not exist.
-    if (!c || !(await deps.service.mayUseThread(userOf(res), id))) throw new HttpError(404, "conversation_not_found", `conversation "${id}" not found (never started here, or deleted)`);
-    res.json(await conversationView(store, c));
+    res.json(await conversationView(history(), await ownedConversation(deps, req, res)));
   });
 
   router.delete("/api/v1/conversations/:id", async (req, res) => {

@@ -42,9 +42,14 @@ export function transcribeRouter(transcriber: Transcriber | undefined): Router {
     if (!transcriber) throw new HttpError(501, "stt_unavailable", "speech input needs STT_API_KEY (an OpenAI-compatible /audio/transcriptions endpoint) on the server");
     const stop = new AbortController();
     res.on("close", () => stop.abort());
-    const timer = setTimeout(() => stop.abort(), TIMEOUT_MS);
+    const timer = setTimeout(() => stop.abort(new Error("timeout")), TIMEOUT_MS);
     try {
       res.json({ text: await transcriber.transcribe(audio, type, stop.signal) });
+    } catch (err) {
+      // Its own time ran out: said as the endpoint's failure. The client gone: nobody to tell.
+      if (stop.signal.aborted && (stop.signal.reason as Error)?.message === "timeout") throw new HttpError(502, "stt_failed", `the transcription endpoint did not answer within ${TIMEOUT_MS / 1000} s`);
+      if (stop.signal.aborted) return;
+      throw err;
     } finally {
       clearTimeout(timer);
     }

@@ -14,8 +14,8 @@ export interface Candidate {
   model: string;
   /** Where it was in what the voter read: its place among the labels, or when it spoke in the last round (0 first). */
   position: number;
-  /** Its length in words (a debater's words over all rounds). */
-  words: number;
+  /** Its length in words (a debater's words over all rounds); null when the history cannot tell (a model that gave two of the answers). */
+  words: number | null;
 }
 
 /** One vote. */
@@ -29,6 +29,8 @@ export interface Ballot {
   voter: string;
   /** The model of the answer it chose. */
   chosen: string;
+  /** Where the chosen answer was (its candidate's `position`): a model may have given two answers. */
+  chosenPosition: number;
   /** What it could choose from, in the order it read them (a /debatt voter's own turns are not among them). */
   candidates: Candidate[];
   /** Whether the voter knew who wrote what: /debatt names the speakers; an anonymous ballot whose text named a model broke it. */

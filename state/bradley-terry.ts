@@ -69,8 +69,9 @@ export function modelsOf(choices: readonly Choice[]): string[] {
 /**
  * Fits the strengths by maximum likelihood (with the prior's virtual games), by Newton's method
  * on their logarithms with a halving step, which converges in a few iterations where the classic
- * MM iteration (Hunter 2004) needs thousands once the strengths lie far apart. Strengths are
- * returned scaled to a geometric mean of 1.
+ * MM iteration (Hunter 2004) needs thousands once the strengths lie far apart. With a prior the
+ * strengths are relative to its reference (strength 1: a model no vote has told apart); without
+ * one, scaled to a geometric mean of 1.
  */
 export function fitChoices(choices: readonly Choice[], options: FitOptions = {}): Map<string, number> {
   const prepared = prepare(choices);
@@ -98,7 +99,9 @@ function logLikelihood(groups: readonly Group[], counts: readonly number[], thet
 function fitGroups({ models, groups }: Prepared, counts: readonly number[], options: FitOptions): number[] {
   const prior = options.prior ?? 1;
   const n = models.length;
-  const seen = new Array<boolean>(n).fill(false);
+  // With a prior every model has an estimate (a model without votes: the reference's strength).
+  // Without one, a model in no counted choice has none.
+  const seen = new Array<boolean>(n).fill(prior > 0);
   groups.forEach((g, k) => counts[k] > 0 && g.members.forEach((i) => (seen[i] = true)));
   let theta = models.map((m, i) => (seen[i] ? Math.log(options.start?.get(m) ?? 1) : 0));
   const maxIterations = options.maxIterations ?? 100;
@@ -139,17 +142,22 @@ function fitGroups({ models, groups }: Prepared, counts: readonly number[], opti
     let t = 1;
     let next = theta.map((x, i) => x + t * step[i]);
     let value = logLikelihood(groups, counts, next, prior, seen);
-    while (value < current && t > 1e-6) {
+    // Halved until the likelihood does not fall (a NaN, from a step too far, counts as falling).
+    while (!(value >= current) && t > 1e-6) {
       t /= 2;
       next = theta.map((x, i) => x + t * step[i]);
       value = logLikelihood(groups, counts, next, prior, seen);
     }
+    if (!(value >= current)) break;
     const moved = Math.max(0, ...step.map((d) => Math.abs(t * d)));
     theta = next;
     current = value;
     if (moved < tolerance) break;
   }
-  return scaled(theta.map((t) => Math.exp(t)), seen).map((p, i) => (seen[i] ? p : Number.NaN));
+  // With a prior the reference (strength 1) fixes the scale, and every fit, a resample's too, is on
+  // it; without one only ratios are fixed, and the geometric mean is set to 1.
+  const pi = theta.map((t) => Math.exp(t));
+  return (prior > 0 ? pi : scaled(pi, seen)).map((p, i) => (seen[i] ? p : Number.NaN));
 }
 
 /** Solves A x = b by Gaussian elimination with partial pivoting (A is small: one row per model). */
@@ -183,7 +191,7 @@ function scaled(pi: number[], seen: readonly boolean[]): number[] {
   return pi.map((p) => p / mean);
 }
 
-/** A strength on the Elo scale that chess and Chatbot Arena use: 1000 at the geometric mean, +400 for ten times as strong. */
+/** A strength on the Elo scale that chess and Chatbot Arena use: 1000 at strength 1, +400 for ten times as strong. */
 export function eloScore(strength: number): number {
   return 1000 + 400 * Math.log10(strength);
 }

@@ -6,7 +6,7 @@ import { measureBiases, type BiasFinding } from "./vote-biases.js";
 /** A model's line on the leaderboard. */
 export interface LeaderboardModel {
   model: string;
-  /** Its rating on the Elo scale (1000 at the geometric mean of the models' strengths). */
+  /** Its rating on the Elo scale (1000: the prior's reference, a model the votes have not told apart). */
   score: number;
   /** The 95 % bootstrap interval of the rating. */
   low: number;
@@ -70,13 +70,25 @@ export function leaderboardOf(ballots: readonly Ballot[], filters: LeaderboardRe
  * naming what is wrong.
  */
 export function leaderboardFilters(format: unknown, since: unknown): { format?: VotingFormat; since?: Date } {
-  if (format !== undefined && (typeof format !== "string" || !(VOTING_FORMATS as readonly string[]).includes(format))) {
+  // An empty value (`?format=&since=`) is no filter.
+  const given = (v: unknown) => (v === "" ? undefined : v);
+  const f = given(format);
+  if (f !== undefined && (typeof f !== "string" || !(VOTING_FORMATS as readonly string[]).includes(f))) {
     throw new DebattError("invalid_format", `format must be one of ${VOTING_FORMATS.join(", ")} (the formats that vote)`);
   }
-  let from: Date | undefined;
-  if (since !== undefined) {
-    from = typeof since === "string" && /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2})?)?$/.test(since) ? new Date(since) : undefined;
-    if (!from || Number.isNaN(from.getTime())) throw new DebattError("invalid_since", "since must be a date, e.g. 2026-11-01 (or a date and time, ISO 8601)");
+  const s = given(since);
+  return { format: f as VotingFormat | undefined, since: s === undefined ? undefined : dateOf(s) };
+}
+
+/** A date (`2026-11-01`) or a date and time (ISO 8601) from 1970 to 9999 that exists; `invalid_since` otherwise. */
+function dateOf(value: unknown): Date {
+  const m = typeof value === "string" ? /^(\d{4})-(\d{2})-(\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/.exec(value) : null;
+  const at = m ? new Date(value as string) : undefined;
+  // The calendar date as written must be the one read (JavaScript reads 2026-02-30 as 2 March).
+  const calendar = m && new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  const real = calendar && calendar.getUTCFullYear() === Number(m![1]) && calendar.getUTCMonth() === Number(m![2]) - 1 && calendar.getUTCDate() === Number(m![3]);
+  if (!at || !real || Number.isNaN(at.getTime()) || at.getUTCFullYear() < 1970 || at.getUTCFullYear() > 9999) {
+    throw new DebattError("invalid_since", "since must be a date from 1970 to 9999, e.g. 2026-11-01 (or a date and time, ISO 8601)");
   }
-  return { format: format as VotingFormat | undefined, since: from };
+  return at;
 }

@@ -52,16 +52,18 @@ function chanceTest(events: { hit: boolean; p: number }[]): Pick<BiasFinding, "b
   return { ballots: events.length, observed, expected, p_value, significant: p_value !== null && p_value < ALPHA };
 }
 
-/** Ballots with a real choice: at least two answers to choose from. */
-const choosing = (ballots: readonly Ballot[]) => ballots.filter((b) => b.candidates.length >= 2 && b.candidates.some((c) => c.model === b.chosen));
+/** The answer a ballot chose. */
+const chosenOf = (b: Ballot) => b.candidates.find((c) => c.position === b.chosenPosition);
+
+/** Ballots with a real choice: at least two answers to choose from, the chosen among them. */
+const choosing = (ballots: readonly Ballot[]) => ballots.filter((b) => b.candidates.length >= 2 && chosenOf(b) !== undefined);
 
 /** The chosen answer was the one at the start (`first`) or the end of what the voter read. */
 function positionBias(ballots: readonly Ballot[], id: "first_position" | "last_position"): BiasFinding {
   const events = choosing(ballots).map((b) => {
     const positions = b.candidates.map((c) => c.position);
     const edge = id === "first_position" ? Math.min(...positions) : Math.max(...positions);
-    const chosen = b.candidates.find((c) => c.model === b.chosen)!;
-    return { hit: chosen.position === edge, p: 1 / b.candidates.length };
+    return { hit: b.chosenPosition === edge, p: 1 / b.candidates.length };
   });
   return { id, ...chanceTest(events) };
 }
@@ -72,17 +74,18 @@ function positionBias(ballots: readonly Ballot[], id: "first_position" | "last_p
  * random, `permutations` times, seeded).
  */
 function lengthBias(ballots: readonly Ballot[], permutations = 2000, seed = 1): BiasFinding {
-  const usable = choosing(ballots).filter((b) => new Set(b.candidates.map((c) => c.words)).size > 1);
+  // Ballots whose answers' lengths are all known, and not all the same.
+  const usable = choosing(ballots).filter((b) => b.candidates.every((c) => c.words !== null) && new Set(b.candidates.map((c) => c.words)).size > 1);
+  const wordsOf = (b: Ballot) => b.candidates.map((c) => c.words!);
   const events = usable.map((b) => {
-    const longest = Math.max(...b.candidates.map((c) => c.words));
-    const chosen = b.candidates.find((c) => c.model === b.chosen)!;
-    return { hit: chosen.words === longest, p: b.candidates.filter((c) => c.words === longest).length / b.candidates.length };
+    const longest = Math.max(...wordsOf(b));
+    return { hit: chosenOf(b)!.words === longest, p: wordsOf(b).filter((w) => w === longest).length / b.candidates.length };
   });
   const base = chanceTest(events);
   // Each answer's words less its ballot's mean: the correlation then compares answers within a ballot.
   const centred = usable.map((b) => {
-    const mean = b.candidates.reduce((a, c) => a + c.words, 0) / b.candidates.length;
-    return { words: b.candidates.map((c) => c.words - mean), chosen: b.candidates.findIndex((c) => c.model === b.chosen) };
+    const mean = wordsOf(b).reduce((a, w) => a + w, 0) / b.candidates.length;
+    return { words: wordsOf(b).map((w) => w - mean), chosen: b.candidates.findIndex((c) => c.position === b.chosenPosition) };
   });
   const correlation = centredCorrelation(centred, centred.map((b) => b.chosen));
   let p_value: number | null = null;

@@ -932,7 +932,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     await page.getByText("0 votes in 0 runs · vote · all time").waitFor();
     expect(await rows.count()).toBe(0);
     await page.locator(".lang-switch select").selectOption("sv");
-    await page.getByText("0 röster i 0 körningar · vote · hela tiden").waitFor();
+    await page.getByText("0 röster i 0 körningar · vote · all tid").waitFor();
     expect(errors).toEqual([]);
   }, 60_000);
 

@@ -32,7 +32,7 @@ describe.each(HISTORY_DATABASES)("exports and read-only links on $db", (database
       const { token } = (await res.json()) as { token: string };
       return { ...as(token), token };
     };
-    return { ...started, user };
+    return { ...started, user, rows: db.rows };
   }
 
   /** Status and error code of a refused request. */
@@ -83,7 +83,7 @@ describe.each(HISTORY_DATABASES)("exports and read-only links on $db", (database
   });
 
   it.skipIf(database.skip)("makes a read-only link only for the owner, replaces it when made again, and withdraws it", async () => {
-    const { url, user } = await app();
+    const { url, user, rows } = await app();
     const ada = await user("Ada");
     const bob = await user("Bob");
     const events = (await readSse(await postDeliberate(url, { question: "Tabs or spaces?", mode: "vote", modeConfig: { councilModels: THREE } }, { headers: { authorization: `Bearer ${ada.token}`, "content-type": "application/json" } }))).events;
@@ -104,11 +104,23 @@ describe.each(HISTORY_DATABASES)("exports and read-only links on $db", (database
     expect(await gone.text()).toContain("This link does not open anything");
     expect((await fetch(`${url}/shared/not-a-token`)).status).toBe(404);
 
+    // Links made at once leave one.
+    await Promise.all(Array.from({ length: 6 }, () => ada.post(share)));
+    expect((await rows("shares")).filter((r) => r.conversation_id === id)).toHaveLength(1);
+
     expect((await ada.del(share)).status).toBe(204);
     expect((await fetch(`${url}${second.url}`)).status).toBe(404);
     // Deleting the conversation deletes its link.
     const third = (await (await ada.post(share)).json()) as { url: string };
     expect((await ada.del(`/api/v1/conversations/${id}`)).status).toBe(204);
     expect((await fetch(`${url}${third.url}`)).status).toBe(404);
+
+    // Removing a user withdraws the links of their conversations: nobody could withdraw them after.
+    const kept = String((await readSse(await postDeliberate(url, { question: "Tabs?", mode: "vote", modeConfig: { councilModels: THREE } }, { headers: { authorization: `Bearer ${bob.token}`, "content-type": "application/json" } }))).events[0].data.thread_id);
+    expect((await bob.post(`/api/v1/conversations/${kept}/share`)).status).toBe(201);
+    expect((await rows("shares")).some((r) => r.conversation_id === kept)).toBe(true);
+    const bobId = ((await (await fetch(`${url}/api/v1/admin/users`, { headers: { authorization: `Bearer ${ADMIN}` } })).json()) as { users: { id: string; name: string }[] }).users.find((u) => u.name === "Bob")!.id;
+    expect((await fetch(`${url}/api/v1/admin/users/${bobId}`, { method: "DELETE", headers: { authorization: `Bearer ${ADMIN}` } })).status).toBe(204);
+    expect((await rows("shares")).some((r) => r.conversation_id === kept)).toBe(false);
   });
 });

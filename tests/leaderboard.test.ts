@@ -1,7 +1,8 @@
 import { MemorySaver } from "@langchain/langgraph";
 import type { BaseMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { loadBallots } from "../history/ballots.js";
+import { ballotsOfRun, loadBallots } from "../history/ballots.js";
+import type { RunStage } from "../history/store.js";
 import type { LeaderboardReport } from "../state/leaderboard.js";
 import { LOCAL_OWNER } from "../state/ownership.js";
 import type { Participant } from "../state/participants.js";
@@ -95,6 +96,7 @@ function ballot(voter: string, chosen: string, models: string[], options: Partia
     at: "2026-11-26T00:00:00.000Z",
     voter,
     chosen,
+    chosenPosition: models.indexOf(chosen),
     candidates: models.map((model, position) => ({ model, position, words: words?.[position] ?? 100 })),
     namesKnown: false,
     simulated: false,
@@ -228,7 +230,7 @@ describe.each(HISTORY_DATABASES)("the leaderboard of the history on $db", (datab
     const debatt = ballots[6];
     expect(debatt.candidates.map((c) => c.model).sort()).toEqual([MODEL.gemini, MODEL.o3].sort());
     expect(debatt.namesKnown).toBe(true);
-    expect(debatt.candidates.every((c) => c.words > 0 && c.position >= 0)).toBe(true);
+    expect(debatt.candidates.every((c) => c.words! > 0 && c.position >= 0)).toBe(true);
 
     const get = async (query = "") => {
       const res = await fetch(`${url}/api/v1/leaderboard${query}`);
@@ -252,6 +254,65 @@ describe.each(HISTORY_DATABASES)("the leaderboard of the history on $db", (datab
     expect((await get("?since=2999-01-01T00:00:00Z")).body).toMatchObject({ ballots: 0, models: [] });
     expect(await get("?format=chess")).toMatchObject({ status: 400, body: { error: { code: "invalid_format" } } });
     expect(await get("?since=yesterday")).toMatchObject({ status: 400, body: { error: { code: "invalid_since" } } });
-    expect(await get("?since=2026-13-45")).toMatchObject({ status: 400, body: { error: { code: "invalid_since" } } });
+    for (const bad of ["2026-13-45", "2026-02-30", "0000-01-01", "9999-12-31T23:59:59.999-14:00", "2026-11-01T25:00"]) {
+      expect(await get(`?since=${encodeURIComponent(bad)}`), bad).toMatchObject({ status: 400, body: { error: { code: "invalid_since" } } });
+    }
+    // Empty values are no filter, as a form sends them.
+    expect((await get("?format=&since=")).body).toMatchObject({ ballots: 9, filters: { format: null, since: null } });
+  });
+});
+
+describe("reading ballots back from stored rows", () => {
+  const at = new Date("2026-11-26T00:00:00Z");
+  let seq = 0;
+  const row = (stageType: string, key: string, fields: Partial<RunStage>): RunStage => ({
+    id: `run:${stageType}:${key}`,
+    messageId: "run",
+    stageType,
+    stageOrder: 0,
+    seq: seq++,
+    model: null,
+    role: null,
+    content: "",
+    parsedData: null,
+    responseTimeMs: null,
+    createdAt: at,
+    runAt: at,
+    ...fields,
+  });
+
+  it("reads a /revise vote by its label, counts what the voters read, and cannot tell twice-given models' lengths apart", () => {
+    const rows = [
+      row("debate_panel", "0", { parsedData: { participants: [], simulated: false } }),
+      row("revision", "call_grok", { model: "x-ai/grok-4", role: "debater", content: "DECISION: REVISE\nREASONING: r\nREVISED RESPONSE:\nfour words of text", parsedData: { revisedWordCount: 4 } }),
+      row("revision", "call_grok_2", { model: "x-ai/grok-4", role: "debater", content: "x", parsedData: { revisedWordCount: 9 } }),
+      row("revision", "call_gpt", { model: "openai/gpt-5", role: "debater", content: "DECISION: STAND\nREASONING: a long header here\nREVISED RESPONSE:\nshort", parsedData: { revisedWordCount: 1 } }),
+      row("revised_label_map", "0", { parsedData: { "Response B": "x-ai/grok-4", "Response A": "openai/gpt-5", "Response C": "x-ai/grok-4" } }),
+      row("debate_vote", "call_gpt", { model: "openai/gpt-5", role: "voter", parsedData: { votedFor: "Response C" } }),
+      row("debate_vote", "call_grok", { model: "x-ai/grok-4", role: "voter", parsedData: { votedFor: "Response A" } }),
+      // A vote that could not be read counts nothing.
+      row("debate_vote", "call_grok_2", { model: "x-ai/grok-4", role: "voter", parsedData: { votedFor: null, error: "timeout" } }),
+    ];
+    const ballots = ballotsOfRun(rows);
+    expect(ballots.map((b) => [b.format, b.voter, b.chosen, b.chosenPosition])).toEqual([
+      ["revise", "openai/gpt-5", "x-ai/grok-4", 2],
+      ["revise", "x-ai/grok-4", "openai/gpt-5", 0],
+    ]);
+    expect(ballots[0].candidates).toEqual([
+      { model: "openai/gpt-5", position: 0, words: 1 },
+      { model: "x-ai/grok-4", position: 1, words: null },
+      { model: "x-ai/grok-4", position: 2, words: null },
+    ]);
+    // Per model, gpt's choice was between grok's two answers only: no comparison of two models.
+    expect(choiceOf(ballots[0])).toBeUndefined();
+    expect(choiceOf(ballots[1])).toBeUndefined();
+  });
+
+  it("rates every model in every bootstrap resample, so a model with a single vote is the least certain", () => {
+    const ab = [pairs("A", "B", 20), pairs("B", "A", 10)];
+    const width = (rs: ReturnType<typeof rateWithIntervals>, m: string) => rs.find((r) => r.model === m)!.high - rs.find((r) => r.model === m)!.low;
+    const joined = rateWithIntervals([...ab, pairs("Z", "A", 1)], { resamples: 200, seed: 3 });
+    // The model with one vote is the least certain.
+    expect(width(joined, "Z")).toBeGreaterThan(width(joined, "A"));
   });
 });

@@ -69,7 +69,7 @@ describe("the CLI", () => {
     expect(report.models).toHaveLength(4);
     const text = await cli(["--leaderboard", "--lang", "sv", "--format", "debatt"], env);
     expect(text.code).toBe(0);
-    expect(text.out).toContain("4 röster i 1 körning · debatt · hela tiden");
+    expect(text.out).toContain("4 röster i 1 körning · debatt · all tid");
     expect(text.out).toContain(`1  ${report.models[0].model}`);
     expect((await cli(["--leaderboard", "--format", "vote"], env)).out).toContain("0 votes in 0 runs · vote");
     const bad = await cli(["--leaderboard", "--since", "last week"], env);

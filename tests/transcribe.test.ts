@@ -47,6 +47,13 @@ describe("spoken questions: POST /api/v1/transcribe", () => {
     expect(body.error.message).toContain("answered 500");
     expect(fake.seen[0].file.name).toBe("question.wav");
 
+    // An endpoint that cannot be reached is the endpoint's failure too.
+    const unreachable = await app();
+    await unreachable.fake.close();
+    const down = await unreachable.post(Buffer.from([1, 2, 3]));
+    expect(down.status).toBe(502);
+    expect(((await down.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: "stt_failed", message: expect.stringContaining("cannot be reached") });
+
     const keyless = await app(undefined, false);
     expect(await (await fetch(`${keyless.url}/api/v1/transcribe`)).json()).toEqual({ available: false });
     expect(await keyless.refusal(await keyless.post(Buffer.from([1])))).toEqual([501, "stt_unavailable"]);

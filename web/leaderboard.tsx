@@ -97,7 +97,7 @@ export function LeaderboardPage() {
       )}
       {report && (
         <>
-          <p class="note leaderboard-summary">{leaderboardSummary(t, lang, report)}</p>
+          <p class="note leaderboard-summary">{leaderboardSummary(t, report)}</p>
           {report.ballots === 0 && <p class="note">{t("leaderboard.none")}</p>}
           {report.simulated_ballots > 0 && <p class="note">{t("leaderboard.simulated", { n: report.simulated_ballots })}</p>}
           {report.models.length > 0 && (

@@ -17,7 +17,7 @@ import { loadSession, SignIn, signOut, type Session } from "./sign-in.js";
 import { VoiceBar } from "./voice-bar.js";
 import { VoicePlayer, type VoiceView } from "./voice-player.js";
 import { initialLang, LangContext, LangSwitch, rememberLang, useT } from "./i18n.js";
-import type { Lang } from "../state/messages/index.js";
+import { LANGS, type Lang } from "../state/messages/index.js";
 import { commandFormatOf } from "../state/commands.js";
 import { FORMATS, formatOfStoredMode, threadKindOf, type FormatId } from "../state/formats.js";
 import { errorWords, USAGE_ERROR_CODES, usageHelp, usageWords } from "../state/messages/index.js";
@@ -558,7 +558,8 @@ function conversationPage(hash: string) {
 
 /** An exported conversation's page: the conversation, read-only, and the language switch. */
 function ExportedRoot({ conversation }: { conversation: StoredConversation }) {
-  const [lang, setLang] = useState<Lang>(initialLang);
+  // The language it was exported in (its `<html lang>`), until the reader picks another.
+  const [lang, setLang] = useState<Lang>(() => (LANGS as readonly string[]).includes(document.documentElement.lang) ? (document.documentElement.lang as Lang) : initialLang());
   useEffect(() => void (document.documentElement.lang = lang), [lang]);
   return (
     <LangContext.Provider value={lang}>

@@ -74,7 +74,7 @@ export function MicButton({ onText, disabled }: { onText: (text: string) => void
         type="button"
         class={`mic${recording ? " recording" : ""}`}
         aria-pressed={recording}
-        disabled={disabled || phase === "transcribing"}
+        disabled={disabled || phase === "transcribing" || available === null}
         aria-label={t(recording ? "mic.stop" : "mic.start")}
         title={t(recording ? "mic.stop" : "mic.start")}
         onClick={() => (recording ? recorder.current?.stop() : void start())}

@@ -175,7 +175,7 @@ export function estimateWords(t: Translate, e: Usage, simulated: boolean): strin
 }
 
 /** The leaderboard's filters and size in words: "9 votes in 3 runs · all formats · all time". */
-export function leaderboardSummary(t: Translate, lang: Lang, r: { runs: number; ballots: number; filters: { format: string | null; since: string | null } }): string {
+export function leaderboardSummary(t: Translate, r: { runs: number; ballots: number; filters: { format: string | null; since: string | null } }): string {
   const since = r.filters.since ? t("leaderboard.since", { date: r.filters.since.slice(0, 10) }) : t("leaderboard.ever");
   return t("leaderboard.summary", { ballots: r.ballots, runs: r.runs, format: r.filters.format ?? t("leaderboard.allFormats"), since });
 }

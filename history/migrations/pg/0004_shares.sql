@@ -5,4 +5,4 @@ CREATE TABLE "shares" (
 );
 --> statement-breakpoint
 ALTER TABLE "shares" ADD CONSTRAINT "shares_conversation_id_conversations_id_fk" FOREIGN KEY ("conversation_id") REFERENCES "public"."conversations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "shares_conversation_idx" ON "shares" USING btree ("conversation_id");
+CREATE UNIQUE INDEX "shares_conversation_idx" ON "shares" USING btree ("conversation_id");

@@ -5,4 +5,4 @@ CREATE TABLE `shares` (
 	FOREIGN KEY (`conversation_id`) REFERENCES `conversations`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
-CREATE INDEX `shares_conversation_idx` ON `shares` (`conversation_id`);
+CREATE UNIQUE INDEX `shares_conversation_idx` ON `shares` (`conversation_id`);
