@@ -94,8 +94,13 @@ export function ballotsOfRun(rows: RunStage[]): Ballot[] {
 
 /** Every ballot of the runs of `owners` since `since`, in the order the runs started. */
 export async function loadBallots(store: HistoryStore, owners: readonly string[], since?: Date): Promise<Ballot[]> {
+  return ballotsOf(await store.stagesOfRuns(owners, BALLOT_STAGES, since));
+}
+
+/** The ballots of stage rows of several runs (in run order). */
+function ballotsOf(rows: RunStage[]): Ballot[] {
   const runs = new Map<string, RunStage[]>();
-  for (const row of await store.stagesOfRuns(owners, BALLOT_STAGES, since)) {
+  for (const row of rows) {
     const run = runs.get(row.messageId);
     if (run) run.push(row);
     else runs.set(row.messageId, [row]);
@@ -103,8 +108,22 @@ export async function loadBallots(store: HistoryStore, owners: readonly string[]
   return [...runs.values()].flatMap(ballotsOfRun);
 }
 
-/** The leaderboard of `owners`' history, of one voting format (or all) since a date (or ever). */
+/** Reports made, by who asked, what for, and the rows they were made from: the fit and its resamples are the costly part. */
+const reports = new Map<string, LeaderboardReport>();
+const REPORTS_KEPT = 50;
+
+/**
+ * The leaderboard of `owners`' history, of one voting format (or all) since a date (or ever). A
+ * report is made again only when the rows it comes from have changed (a run voted since).
+ */
 export async function loadLeaderboard(store: HistoryStore, owners: readonly string[], filters: { format?: VotingFormat; since?: Date }): Promise<LeaderboardReport> {
-  const ballots = (await loadBallots(store, owners, filters.since)).filter((b) => !filters.format || b.format === filters.format);
-  return leaderboardOf(ballots, { format: filters.format ?? null, since: filters.since?.toISOString() ?? null });
+  const rows = await store.stagesOfRuns(owners, BALLOT_STAGES, filters.since);
+  const key = JSON.stringify([store.where, owners, filters.format ?? null, filters.since?.toISOString() ?? null, rows.length, rows.at(-1)?.id ?? null]);
+  const kept = reports.get(key);
+  if (kept) return kept;
+  const ballots = ballotsOf(rows).filter((b) => !filters.format || b.format === filters.format);
+  const report = leaderboardOf(ballots, { format: filters.format ?? null, since: filters.since?.toISOString() ?? null });
+  if (reports.size >= REPORTS_KEPT) reports.delete(reports.keys().next().value!);
+  reports.set(key, report);
+  return report;
 }
