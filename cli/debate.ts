@@ -86,8 +86,15 @@ async function main(): Promise<number> {
   const t: T = (key, values) => translate(lang, key, values);
   const USAGE = t("cli.usage");
   const message = args.positionals.join(" ").trim();
-  if (args.values.leaderboard) return printLeaderboard(t, lang, args.values);
-  if (args.values.export !== undefined) return printExport(t, lang, args.values.export, args.values);
+  // The history's commands read it and run nothing: they take no message, and one at a time.
+  if (args.values.leaderboard || args.values.export !== undefined) {
+    const conflict = args.values.leaderboard && args.values.export !== undefined ? "--leaderboard --export" : message ? `"${message}"` : args.values.export !== undefined && args.values.json ? "--json" : undefined;
+    if (conflict) {
+      process.stderr.write(`${t("cli.historyCommand", { option: conflict })}\n`);
+      return 2;
+    }
+    return args.values.leaderboard ? printLeaderboard(t, lang, args.values) : printExport(t, lang, args.values.export!, args.values);
+  }
   const resume = args.values.resume;
   if (args.values.help || (!message && resume === undefined)) {
     process.stderr.write(`${USAGE}\n`);
@@ -216,6 +223,8 @@ async function main(): Promise<number> {
     cancelledNotice();
     return 130;
   }
+  // Where the run is kept, for --export (a message that only got an explanation is not kept).
+  if (!misused) aside(t("cli.kept", { thread: threadId }));
   if (misused) return 2;
   return failed ? 1 : 0;
 }

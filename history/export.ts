@@ -77,7 +77,8 @@ function stagesMarkdown(t: Translate, stages: StageRow[]): string[] {
     const chose = typeof data.votedFor === "string" ? data.votedFor : null;
     const choice = chose ? ` — ${t("export.votedFor", { choice: labels[chose] ? `${labelName(t, chose)} (${labels[chose]})` : chose })}` : "";
     const failed = typeof data.error === "string" ? ` — ${t("export.failed", { error: data.error })}` : "";
-    out.push(`**${who}**${choice}${failed}`, "", s.content.trim() ? quoted(s.content) : `_${t("export.empty")}_`, "");
+    const content = withoutArenaBlock(s.content);
+    out.push(`**${who}**${choice}${failed}`, "", content.trim() ? quoted(content) : `_${t("export.empty")}_`, "");
   }
   return out;
 }
@@ -89,22 +90,32 @@ function stagesMarkdown(t: Translate, stages: StageRow[]): string[] {
 export async function conversationMarkdown(store: HistoryStore, c: ConversationRow, t: Translate, now = new Date()): Promise<string> {
   const format = formatOfStoredMode(c.mode);
   const out = [`# ${c.title ?? t("export.untitled")}`, "", `_${t("export.meta", { date: now.toISOString().slice(0, 10), mode: format ? FORMATS[format].command : "chat", id: c.id })}_`, ""];
+  const messages = await store.messagesOf(c.id);
+  const stagesOf = new Map(await Promise.all(messages.filter((m) => m.role === "assistant").map(async (m) => [m.id, await store.stagesOf(m.id)] as const)));
+  // The server's models are simulated or not for all its runs: a chat answer (which has no panel to say so) goes by the others.
+  const simulated = [...stagesOf.values()].some((stages) => stages.some((s) => stageData(s).simulated === true));
   let n = 0;
-  for (const m of await store.messagesOf(c.id)) {
+  for (const m of messages) {
     if (m.role === "user") {
       out.push(`## ${t("export.question", { n: ++n })}`, "", quoted(m.content), "");
       continue;
     }
-    const stages = await store.stagesOf(m.id);
+    const stages = stagesOf.get(m.id) ?? [];
     out.push(...stagesMarkdown(t, stages));
-    out.push(`### ${t("export.answer")}`, "", m.content.trim() || `_${t("export.empty")}_`, "");
-    // A run on the offline simulation cost nothing, and its usage says so.
-    const simulated = stages.some((s) => stageData(s).simulated === true);
+    // The answer, unless a stage already showed it (the winner, a synthesis, a report, a follow-up's answer).
+    const answer = withoutArenaBlock(m.content).trim();
+    if (!answer || !stages.some((st) => withoutArenaBlock(st.content).trim() === answer)) out.push(`### ${t("export.answer")}`, "", answer ? demoted(answer) : `_${t("export.empty")}_`, "");
     const facts = [named(t, "export.status", m.status), m.error ? t("export.failed", { error: m.error }) : "", m.usage ? usageWords(t, (m.usage as UsageReport).total, { simulated }) : ""];
     out.push(`_${facts.filter(Boolean).join(" · ")}_`, "");
   }
   return `${out.join("\n").trimEnd()}\n`;
 }
+
+/** A debate's synthesis without the `debate-arena-data` block it opens with (data for the page, not for people). */
+const withoutArenaBlock = (text: string) => text.replace(/^```debate-arena-data\n[\s\S]*?\n```\n*/, "");
+
+/** Markdown whose headings sit below the export's own (`## Summary` → `#### Summary`). */
+const demoted = (text: string) => text.replace(/^(#{1,4}) /gm, "##$1 ");
 
 /**
  * The conversation as one HTML file that opens offline: the built page (`indexHtml`, with its

@@ -300,8 +300,16 @@ function resultOf(mode: StoredMode, stages: StageRow[]): unknown {
     case "compare":
       return compareResultOf(stages);
     case "chat":
-      return null;
+      return continueResultOf(stages);
   }
+}
+
+/** A follow-up to one participant's answer: who answered, from which run, and the answer; null for any other chat answer. */
+function continueResultOf(stages: StageRow[]) {
+  const row = find(stages, "continue_answer");
+  if (!row) return null;
+  const { run_id, participant } = row.parsedData as { run_id: string; participant: { key: string; display: string; model: string } };
+  return { continuation: { run_id, participant }, answer: row.content };
 }
 
 /** A message as the history API shows it; an answer carries its run's full result. */

@@ -102,7 +102,7 @@ export function stageRows(state: Record<string, unknown>, namespace: readonly st
   if (namespace.length === 0) {
     const root = state as State;
     if (root.route === "debate" && root.debate_id === messageId) debattRows(root, rows, facts);
-    if (root.route === "continue" && root.run_id === messageId) continueRow(root, rows);
+    if (root.route === "continue" && root.run_id === messageId) continueRow(root, rows, facts);
     return rows.out;
   }
   if (namespace.length > 1 || state.run_id !== messageId) return [];
@@ -377,14 +377,14 @@ function debattRows(state: State, rows: Rows, facts: RunFacts): void {
  * A follow-up to one participant of a finished run: `continue_answer` 1, its answer under the
  * participant (`{run_id, participant}` of the run it went on from), once the answer is in.
  */
-function continueRow(state: State, rows: Rows): void {
+function continueRow(state: State, rows: Rows, facts: RunFacts): void {
   const c = state.continuation;
   if (!c || state.answer === null) return;
   rows.add("continue_answer", 1, 0, c.participant.key, {
     model: c.participant.model,
     role: "respondent",
     content: state.answer,
-    parsedData: { run_id: c.run_id, participant: c.participant },
+    parsedData: { run_id: c.run_id, participant: c.participant, ...(facts.simulated ? { simulated: true } : {}) },
   });
 }
 

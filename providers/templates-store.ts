@@ -1,4 +1,4 @@
-import { TemplateOverridesSchema, type TemplateOverrides } from "../state/templates.js";
+import { parseTemplateOverrides, TemplateOverridesSchema, type TemplateOverrides } from "../state/templates.js";
 import type { ValueStore } from "./voice-settings-store.js";
 
 /** The key of the admins' suggestions, beside the voice settings (Redis, or process memory). */
@@ -32,7 +32,7 @@ export class TemplatesStore {
 
   /** Replaces the suggestions; throws the zod error naming what is wrong. */
   async save(input: unknown): Promise<TemplateOverrides> {
-    const overrides = TemplateOverridesSchema.parse(input);
+    const overrides = parseTemplateOverrides(input);
     await this.values.setValue(TEMPLATES_KEY, JSON.stringify(overrides));
     return overrides;
   }

@@ -82,6 +82,7 @@ export function chatRouter(deps: ChatRouteDeps): Router {
   router.post("/api/v1/chat/stream", async (req: Request, res: Response) => {
     const body = parseJsonBody(req, schema, '{"message": "…"}');
     const command = parseCommand(body.message);
+    if (body.continueWith && body.participants !== undefined) throw new HttpError(400, "invalid_body", "a follow-up to one participant (continueWith) takes no participants: it goes to that one");
     checkParticipants(deps.settings, command, body.participants);
     const user = userOf(res);
     if (body.conversationId !== undefined) {
@@ -91,8 +92,16 @@ export function chatRouter(deps: ChatRouteDeps): Router {
     } else if (body.threadId !== undefined) {
       await checkThreadOwner(deps.service, user, body.threadId);
     }
-    const continuation = body.continueWith && (await continuationFor(deps, user, body.continueWith, command.kind));
-    await streamRun(deps, res, { message: body.message, participants: body.participants, threadId: body.threadId ?? body.conversationId, owner: user.id, quotaKey: quotaKeyOf(req, res), continuation });
+    let threadId = body.threadId ?? body.conversationId;
+    let continuation;
+    if (body.continueWith) {
+      const found = await continuationFor(deps, user, body.continueWith, command.kind);
+      // It stays in the run's conversation, where the next follow-up finds it.
+      if (threadId !== undefined && threadId !== found.conversationId) throw new HttpError(400, "invalid_body", `a follow-up to a participant of run "${body.continueWith.runId}" goes in its conversation ("${found.conversationId}"), not in another`);
+      threadId = found.conversationId;
+      continuation = found.continuation;
+    }
+    await streamRun(deps, res, { message: body.message, participants: body.participants, threadId, owner: user.id, quotaKey: quotaKeyOf(req, res), continuation });
   });
   router.all("/api/v1/chat/stream", postOnly);
   return router;
@@ -112,7 +121,7 @@ async function continuationFor(deps: ChatRouteDeps, user: ReturnType<typeof user
     const keys = await participantKeysOf(deps.history, wanted.runId);
     throw new HttpError(400, "invalid_participants", `run "${wanted.runId}" has no participant "${wanted.participant}"${keys.length ? ` (its participants: ${keys.join(", ")})` : " (it was a chat answer)"}`);
   }
-  return continuation;
+  return { continuation, conversationId: answer.conversationId };
 }
 
 /** Answers 405 to a method other than POST. */

@@ -41,7 +41,7 @@ export function exportRouter(deps: ChatRouteDeps): Router {
   const owned = (req: Request, res: Response) => ownedConversation(deps, req, res);
 
   router.get("/api/v1/conversations/:id/export", async (req, res) => {
-    const format = req.query.format ?? "md";
+    const format = req.query.format || "md";
     if (typeof format !== "string" || !(EXPORT_FORMATS as readonly string[]).includes(format)) throw new HttpError(400, "invalid_export_format", `format must be one of ${EXPORT_FORMATS.join(", ")}`);
     const lang = langOf(req);
     const c = await owned(req, res);

@@ -68,5 +68,11 @@ describe.each(HISTORY_DATABASES)("a follow-up to one participant of a finished r
     expect(await refusal({ message: "Hi", continueWith: { runId, participant: "call_qwen" } })).toEqual([400, { code: "invalid_participants", message: `run "${runId}" has no participant "call_qwen" (its participants: call_grok, call_claude, call_gpt)` }]);
     expect(await refusal({ message: "Hi", continueWith: { runId: "no-such-run", participant: "call_claude" } })).toEqual([404, expect.objectContaining({ code: "debate_not_found" })]);
     expect(await refusal({ message: "Hi", continueWith: { runId } })).toEqual([400, expect.objectContaining({ code: "invalid_body" })]);
+    expect(await refusal({ message: "Hi", participants: ["call_claude"], continueWith: { runId, participant: "call_claude" } })).toEqual([400, expect.objectContaining({ code: "invalid_body" })]);
+    // It stays in the run's conversation, the default when none is named.
+    const elsewhere = String((await readSse(await postChat(url, { message: "Hello" }))).events[0].data.thread_id);
+    expect(await refusal({ message: "Hi", conversationId: elsewhere, continueWith: { runId, participant: "call_claude" } })).toEqual([400, expect.objectContaining({ code: "invalid_body" })]);
+    const defaulted = (await readSse(await postChat(url, { message: "Once more?", continueWith: { runId, participant: "call_claude" } }))).events;
+    expect(defaulted[0].data.thread_id).toBe(thread);
   });
 });

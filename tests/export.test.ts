@@ -69,7 +69,9 @@ describe.each(HISTORY_DATABASES)("exports and read-only links on $db", (database
     // Each vote under its voter, what it chose named by label and model, its reasons quoted.
     expect(text.match(/ · vote\*\* — voted for Response [A-C] \(/g)).toHaveLength(3);
     for (const v of answer.result.voteRound.votes) expect(text).toContain(`> ${v.voteText.split("\n")[0]}`);
-    expect(text).toContain("### The answer");
+    // The winner's answer is the answer: shown once.
+    expect(text).toContain("### The winner");
+    expect(text).not.toMatch(/### The answer\n/);
     expect(text).toMatch(/_complete · \d+ model calls · /);
     // In Swedish, from the browser's language.
     expect(await (await ada.get(`${path}?format=md`, { "accept-language": "sv-SE,sv;q=0.9" })).text()).toContain("## Fråga 1");

@@ -5,6 +5,7 @@ import { ballotsOfRun, loadBallots } from "../history/ballots.js";
 import type { RunStage } from "../history/store.js";
 import type { LeaderboardReport } from "../state/leaderboard.js";
 import { LOCAL_OWNER } from "../state/ownership.js";
+import { leaderboardSummary, translate } from "../state/messages/index.js";
 import type { Participant } from "../state/participants.js";
 import { renderVote } from "../state/replies/debate-vote.js";
 import { withOverrides } from "./support/fake-model.js";
@@ -252,6 +253,9 @@ describe.each(HISTORY_DATABASES)("the leaderboard of the history on $db", (datab
     expect((await get("?format=revise")).body).toMatchObject({ runs: 0, ballots: 0, models: [] });
     expect((await get("?since=2000-01-01")).body).toMatchObject({ ballots: 9, filters: { since: "2000-01-01T00:00:00.000Z" } });
     expect((await get("?since=2999-01-01T00:00:00Z")).body).toMatchObject({ ballots: 0, models: [] });
+    // A day is shown as a day, a time to the minute.
+    expect(leaderboardSummary((k, v) => translate("en", k, v), { runs: 0, ballots: 0, filters: { format: null, since: "2026-11-01T00:00:00.000Z" } })).toBe("0 votes in 0 runs · all formats · since 2026-11-01");
+    expect(leaderboardSummary((k, v) => translate("en", k, v), { runs: 0, ballots: 0, filters: { format: "vote", since: "2026-11-26T05:57:20.000Z" } })).toBe("0 votes in 0 runs · vote · since 2026-11-26 05:57 UTC");
     expect(await get("?format=chess")).toMatchObject({ status: 400, body: { error: { code: "invalid_format" } } });
     expect(await get("?since=yesterday")).toMatchObject({ status: 400, body: { error: { code: "invalid_since" } } });
     for (const bad of ["2026-13-45", "2026-02-30", "0000-01-01", "9999-12-31T23:59:59.999-14:00", "2026-11-01T25:00"]) {

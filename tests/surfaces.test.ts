@@ -79,10 +79,12 @@ describe("the CLI", () => {
     // --export prints the same conversation as Markdown and as the JSON the API gives.
     const exported = await cli(["--export", "nope", "--format", "json"], env);
     expect([exported.code, exported.err.trim()]).toEqual([2, "That conversation does not exist (it may have been deleted)."]);
-    expect((await cli(["--seed", "4", "--participants", "grok,claude", "/debatt Ska skolor förbjuda mobiler?"], env)).code).toBe(0);
-    // The conversation's id is its thread's: the newest one in the history.
+    const ran = await cli(["--seed", "4", "--participants", "grok,claude", "/debatt Ska skolor förbjuda mobiler?"], env);
+    expect(ran.code).toBe(0);
+    // The run says where it is kept, and how to export it.
+    const thread = /kept as conversation (\S+): npm run -s debate -- --export \1/.exec(ran.err)![1];
     const db = new Database(join(dir, "history.sqlite"), { readonly: true });
-    const thread = (db.prepare("SELECT id FROM conversations ORDER BY created_at DESC LIMIT 1").get() as { id: string }).id;
+    expect((db.prepare("SELECT id FROM conversations ORDER BY created_at DESC LIMIT 1").get() as { id: string }).id).toBe(thread);
     db.close();
     const asJson = await cli(["--export", thread, "--format", "json"], env);
     expect(asJson.code).toBe(0);
@@ -94,6 +96,10 @@ describe("the CLI", () => {
     expect(md.out).toContain("#### Runda 3");
     expect(md.out).toContain(conversation.messages[1].content.split("\n").find((l) => l.startsWith("## "))!);
     expect((await cli(["--export", thread, "--format", "pdf"], env)).code).toBe(2);
+    for (const conflicting of [["--export", thread, "--leaderboard"], ["--export", thread, "--json"], ["--leaderboard", "/vote x"]]) {
+      const refused = await cli(conflicting, env);
+      expect([refused.code, refused.err], conflicting.join(" ")).toEqual([2, expect.stringContaining("--leaderboard and --export read the history and run nothing")]);
+    }
     rmSync(dir, { recursive: true, force: true });
   });
 

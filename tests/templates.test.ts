@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { TEMPLATES_KEY, TemplatesStore } from "../providers/templates-store.js";
 import { MemoryValueStore } from "../providers/voice-settings-store.js";
 import { translate } from "../state/messages/index.js";
+import { parseTemplateOverrides } from "../state/templates.js";
+import { ZodError } from "zod";
 import { testDeps } from "./support/harness.js";
 import { startApp } from "./support/http.js";
 
@@ -54,12 +56,19 @@ describe("suggested topics for an empty chat", () => {
     // Swedish keeps its defaults.
     expect(itemsOf((await get("?lang=sv")).body, "vote").custom).toBe(false);
 
-    for (const bad of [{ en: { chess: ["e4?"] } }, { fi: { vote: ["Kumpi?"] } }, { en: { vote: [""] } }, { en: { vote: ["x".repeat(301)] } }, { en: { vote: Array(11).fill("q") } }, ["not an object"]]) {
+    // Through the API (admin writes are limited to 10 a minute), then every other case on the parser.
+    const proto = JSON.parse('{"__proto__": {"vote": ["x"]}}') as object;
+    for (const bad of [{ en: { chess: ["e4?"] } }, proto]) {
       const refused = await put(bad);
       expect(refused.status, JSON.stringify(bad)).toBe(400);
       expect(refused.body.error?.code).toBe("invalid_settings");
     }
-    expect((await put({})).body.overrides).toEqual({});
+    const nestedProto = JSON.parse('{"en": {"__proto__": ["x"]}}') as object;
+    for (const bad of [{ fi: { vote: ["Kumpi?"] } }, nestedProto, { en: { vote: [""] } }, { en: { vote: ["two\nlines"] } }, { en: { vote: ["x".repeat(301)] } }, { en: { vote: Array(11).fill("q") } }, ["not an object"]]) {
+      expect(() => parseTemplateOverrides(bad), JSON.stringify(bad)).toThrow(ZodError);
+    }
+    const reset = await put({});
+    expect(reset.body, JSON.stringify(reset.body)).toMatchObject({ overrides: {} });
     expect(itemsOf((await get("?lang=en")).body, "vote").custom).toBe(false);
   });
 

@@ -146,8 +146,9 @@ function App({ conversation, exported }: { conversation?: string; exported?: Sto
     // A deliberation format's conversation holds only its own follow-ups (and none for the single-turn
     // ones), so a message of another kind starts a new thread.
     const kind = threadKind(text);
-    // A follow-up to one participant stays in its run's conversation.
+    // A follow-up to one participant stays in its run's conversation; a command ends the talk.
     const continuing = talkingTo && kind === "chat" ? talkingTo : null;
+    if (talkingTo && !continuing) setTalkingTo(null);
     if (!continuing && (kind !== thread.current.kind || !takesFollowUps(kind))) thread.current = { id: crypto.randomUUID(), kind };
     const threadId = continuing ? continuing.thread : thread.current.id;
     const user: Message = { id: nextId++, role: "user", text };

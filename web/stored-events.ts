@@ -296,6 +296,16 @@ export function storedEvents(id: string, mode: string | undefined, result: unkno
   const done = { event: "done", data: { timestamp: at } } as ClientEvent;
   const asked = questionOf(result as Panel, question);
   switch (mode) {
+    case "chat": {
+      // A follow-up to one participant: who answered, and the answer, as it was streamed.
+      const r = result as { continuation?: { run_id: string; participant: { key: string; display: string; model: string } }; answer?: string };
+      if (!r.continuation) return undefined;
+      return [
+        { event: "continue-start", data: { ...r.continuation, timestamp: at } } as ClientEvent,
+        { event: "text-delta", data: { delta: r.answer ?? "", timestamp: at } } as ClientEvent,
+        done,
+      ];
+    }
     case "debatt":
     case "dvoice":
       return (result as DebattResult).participants ? [...debattEvents(id, result as DebattResult), done] : undefined;

@@ -176,7 +176,9 @@ export function estimateWords(t: Translate, e: Usage, simulated: boolean): strin
 
 /** The leaderboard's filters and size in words: "9 votes in 3 runs · all formats · all time". */
 export function leaderboardSummary(t: Translate, r: { runs: number; ballots: number; filters: { format: string | null; since: string | null } }): string {
-  const since = r.filters.since ? t("leaderboard.since", { date: r.filters.since.slice(0, 10) }) : t("leaderboard.ever");
+  // A day as a day; a time as the minute it starts (UTC), so that two filters of one day tell apart.
+  const at = r.filters.since;
+  const since = at ? t("leaderboard.since", { date: at.endsWith("T00:00:00.000Z") ? at.slice(0, 10) : `${at.slice(0, 16).replace("T", " ")} UTC` }) : t("leaderboard.ever");
   return t("leaderboard.summary", { ballots: r.ballots, runs: r.runs, format: r.filters.format ?? t("leaderboard.allFormats"), since });
 }
 
