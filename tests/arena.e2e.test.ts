@@ -497,7 +497,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
   }, 60_000);
 
   it("goes on with one model of a finished run: its answer says who answers, from what it said", async () => {
-    const { page, errors } = await open({ SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0" }, undefined, "en-US");
+    const { page, errors, server } = await open({ SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0" }, undefined, "en-US");
     await ask(page, "/vote Which language suits a web API best?");
     await page.locator("button.stop").waitFor({ state: "detached", timeout: 60_000 });
     const run = page.locator(".message.assistant").last();
@@ -513,6 +513,10 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     // Still talking with Claude until stopped.
     await page.getByRole("button", { name: "Stop talking with Claude" }).click();
     expect(await page.locator(".talking-to").count()).toBe(0);
+    // Reopened from the history, the answer still says who gave it.
+    const { conversations } = (await (await fetch(`${server.url}/api/v1/conversations`)).json()) as { conversations: { id: string }[] };
+    await page.goto(`${server.url}/#c/${conversations[0].id}`);
+    await page.getByText("Claude goes on from what it said:").waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
   }, 90_000);
