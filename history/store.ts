@@ -126,6 +126,8 @@ export interface HistoryStore {
   share(conversationId: string, tokenHash: string, at: Date): Promise<void>;
   /** Removes the conversation's read-only link; false when it had none. */
   unshare(conversationId: string): Promise<boolean>;
+  /** When the conversation's read-only link was made, if it has one. */
+  sharedSince(conversationId: string): Promise<Date | undefined>;
   /** The conversation a read-only link's token hash opens, if the link exists. */
   sharedConversation(tokenHash: string): Promise<ConversationRow | undefined>;
   /** Keeps an evaluation's report under its user (`local`: the local user, as conversations have it). */
@@ -295,6 +297,12 @@ export class DrizzleHistory implements HistoryStore {
     const { shares } = this.t;
     const removed = await this.db.delete(shares).where(eq(shares.conversationId, conversationId)).returning({ tokenHash: shares.tokenHash });
     return removed.length > 0;
+  }
+
+  async sharedSince(conversationId: string): Promise<Date | undefined> {
+    const { shares } = this.t;
+    const [row] = await this.db.select({ at: shares.createdAt }).from(shares).where(eq(shares.conversationId, conversationId));
+    return row?.at;
   }
 
   async sharedConversation(tokenHash: string): Promise<ConversationRow | undefined> {

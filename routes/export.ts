@@ -31,6 +31,7 @@ function exportPolicy(inline: NonNullable<ExportFile["inline"]>): string {
  *   Markdown or JSON transcript, or as one HTML page that draws it and opens offline (a download);
  * - `POST /api/v1/conversations/:id/share`: a read-only link (`/shared/<token>`), in place of any
  *   earlier one; the token is shown only in this answer;
+ * - `GET /api/v1/conversations/:id/share`: `{shared, createdAt}`, whether there is a link;
  * - `DELETE /api/v1/conversations/:id/share`: withdraws the link;
  * - `GET /shared/:token`: the conversation's page, read-only, to anyone with the link, without
  *   signing in, and nothing else of its owner's.
@@ -57,6 +58,12 @@ export function exportRouter(deps: ChatRouteDeps): Router {
     const at = new Date();
     await history().share(c.id, tokenHash(token), at);
     res.status(201).json({ url: `/shared/${token}`, token, createdAt: at.toISOString() });
+  });
+
+  router.get("/api/v1/conversations/:id/share", async (req, res) => {
+    const since = await history().sharedSince((await owned(req, res)).id);
+    // The link itself is not kept: only whether there is one.
+    res.json({ shared: since !== undefined, createdAt: since?.toISOString() ?? null });
   });
 
   router.delete("/api/v1/conversations/:id/share", async (req, res) => {

@@ -94,8 +94,12 @@ describe.each(HISTORY_DATABASES)("exports and read-only links on $db", (database
     expect(await refusal(await bob.post(share))).toEqual([404, "conversation_not_found"]);
     expect(await refusal(await ada.del(share))).toEqual([404, "share_not_found"]);
 
+    const status = async () => (await (await ada.get(share)).json()) as { shared: boolean; createdAt: string | null };
+    expect(await status()).toEqual({ shared: false, createdAt: null });
+    expect(await refusal(await bob.get(share))).toEqual([404, "conversation_not_found"]);
     const first = await ada.post(share);
     expect(first.status).toBe(201);
+    expect(await status()).toEqual({ shared: true, createdAt: expect.any(String) });
     const made = (await first.json()) as { url: string; token: string };
     expect(made.url).toMatch(/^\/shared\/[A-Za-z0-9_-]{43}$/);
     const second = (await (await ada.post(share)).json()) as { url: string };
@@ -112,6 +116,7 @@ describe.each(HISTORY_DATABASES)("exports and read-only links on $db", (database
 
     expect((await ada.del(share)).status).toBe(204);
     expect((await fetch(`${url}${second.url}`)).status).toBe(404);
+    expect((await status()).shared).toBe(false);
     // Deleting the conversation deletes its link.
     const third = (await (await ada.post(share)).json()) as { url: string };
     expect((await ada.del(`/api/v1/conversations/${id}`)).status).toBe(204);

@@ -290,11 +290,23 @@ function RunMenu({ conversation, participants, onContinue }: { conversation: str
   const lang = useContext(LangContext);
   const [link, setLink] = useState<string | null>(null);
   const [status, setStatus] = useState("");
+  /** Whether the conversation has a read-only link (made here or before): asked when the menu opens. */
+  const [shared, setShared] = useState(false);
   const base = `/api/v1/conversations/${encodeURIComponent(conversation)}`;
+  const opened = (e: Event) => {
+    if (!(e.target as HTMLDetailsElement).open) return;
+    fetch(`${base}/share`)
+      .then((res) => readApi<{ shared: boolean }>(res))
+      .then(
+        (body) => setShared(body?.shared ?? false),
+        () => setShared(false),
+      );
+  };
   const share = async () => {
     try {
       const made = await readApi<{ url: string }>(await fetch(`${base}/share`, { method: "POST" }));
       setLink(new URL(made!.url, location.href).href);
+      setShared(true);
       setStatus(t("share.made"));
     } catch (err) {
       setStatus(inWords(t, err));
@@ -304,13 +316,14 @@ function RunMenu({ conversation, participants, onContinue }: { conversation: str
     try {
       await readApi(await fetch(`${base}/share`, { method: "DELETE" }));
       setLink(null);
+      setShared(false);
       setStatus(t("share.revoked"));
     } catch (err) {
       setStatus(inWords(t, err));
     }
   };
   return (
-    <details class="run-menu">
+    <details class="run-menu" onToggle={opened}>
       <summary>{t("export.menu")}</summary>
       <p>
         {t("export.download")}:{" "}
@@ -322,11 +335,13 @@ function RunMenu({ conversation, participants, onContinue }: { conversation: str
       </p>
       <p>
         <button type="button" onClick={() => void share()}>
-          {t(link ? "share.again" : "share.create")}
+          {t(shared ? "share.again" : "share.create")}
         </button>{" "}
-        <button type="button" onClick={() => void revoke()}>
-          {t("share.revoke")}
-        </button>
+        {shared && (
+          <button type="button" onClick={() => void revoke()}>
+            {t("share.revoke")}
+          </button>
+        )}
       </p>
       {participants.length > 0 && (
         <p class="continue-with">
