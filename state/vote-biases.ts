@@ -28,7 +28,7 @@ export interface BiasFinding {
   correlation?: number;
 }
 
-/** Below this many ballots a finding gets no p-value: the normal approximation would mislead. */
+/** Below this many ballots a finding gets no p-value: no test could find much. */
 export const MIN_BALLOTS = 10;
 const ALPHA = 0.05;
 
@@ -40,15 +40,44 @@ export function normalCdf(z: number): number {
   return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
 }
 
+/** Up to this many ballots the p-value is exact; beyond, the normal approximation is as good and far cheaper. */
+const EXACT_UP_TO = 2000;
+
 /**
- * Events that each happen with their own chance p (a Poisson binomial): the count observed against
- * the expected Σp, by the normal approximation. Returns the expected count and the two-sided p-value.
+ * The two-sided p-value of `observed` hits among events that each happen with their own chance
+ * (a Poisson binomial distribution): the probability of every count no more likely than the one
+ * observed, as an exact binomial test counts it. Computed exactly from the distribution up to
+ * `EXACT_UP_TO` events, by the normal approximation beyond.
+ */
+export function poissonBinomialPValue(chances: readonly number[], observed: number): number {
+  if (chances.length > EXACT_UP_TO) {
+    const mean = chances.reduce((a, p) => a + p, 0);
+    const variance = chances.reduce((a, p) => a + p * (1 - p), 0);
+    return variance === 0 ? 1 : Math.min(1, 2 * (1 - normalCdf(Math.abs(observed - mean) / Math.sqrt(variance))));
+  }
+  // pmf[k]: the probability of k hits among the events so far.
+  let pmf = [1];
+  for (const p of chances) {
+    const next = new Array<number>(pmf.length + 1).fill(0);
+    pmf.forEach((q, k) => {
+      next[k] += q * (1 - p);
+      next[k + 1] += q * p;
+    });
+    pmf = next;
+  }
+  const at = pmf[observed] ?? 0;
+  // A relative tolerance, so that counts exactly as likely are not lost to rounding.
+  return Math.min(1, pmf.filter((q) => q <= at * (1 + 1e-7)).reduce((a, q) => a + q, 0));
+}
+
+/**
+ * Events that each happen with their own chance p: the count observed against the expected Σp,
+ * with the two-sided p-value of `poissonBinomialPValue`.
  */
 function chanceTest(events: { hit: boolean; p: number }[]): Pick<BiasFinding, "ballots" | "observed" | "expected" | "p_value" | "significant"> {
   const observed = events.filter((e) => e.hit).length;
   const expected = events.reduce((a, e) => a + e.p, 0);
-  const variance = events.reduce((a, e) => a + e.p * (1 - e.p), 0);
-  const p_value = events.length < MIN_BALLOTS || variance === 0 ? null : 2 * (1 - normalCdf(Math.abs(observed - expected) / Math.sqrt(variance)));
+  const p_value = events.length < MIN_BALLOTS ? null : poissonBinomialPValue(events.map((e) => e.p), observed);
   return { ballots: events.length, observed, expected, p_value, significant: p_value !== null && p_value < ALPHA };
 }
 

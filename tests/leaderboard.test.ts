@@ -17,7 +17,7 @@ import { vendorOf } from "../state/ballots.js";
 import { eloScore, fitChoices, rateWithIntervals, type Choice } from "../state/bradley-terry.js";
 import { choiceOf, leaderboardOf } from "../state/leaderboard.js";
 import { seededRandom } from "../state/random.js";
-import { measureBiases, normalCdf } from "../state/vote-biases.js";
+import { measureBiases, normalCdf, poissonBinomialPValue } from "../state/vote-biases.js";
 
 const pairs = (winner: string, loser: string, count: number): Choice => ({ set: [winner, loser], winner, count });
 
@@ -318,5 +318,19 @@ describe("reading ballots back from stored rows", () => {
     const joined = rateWithIntervals([...ab, pairs("Z", "A", 1)], { resamples: 200, seed: 3 });
     // The model with one vote is the least certain.
     expect(width(joined, "Z")).toBeGreaterThan(width(joined, "A"));
+  });
+});
+
+describe("the chance test's p-value", () => {
+  it("is exact: the two-sided binomial test's value when every chance is the same", () => {
+    // binom.test(9, 10, 0.5) in R: 0.02148; binom.test(2, 20, 1/7): 1.
+    expect(poissonBinomialPValue(Array(10).fill(0.5), 9)).toBeCloseTo(0.021484375, 9);
+    expect(poissonBinomialPValue(Array(20).fill(1 / 7), 2)).toBeCloseTo(1, 9);
+    // 0 of 15 at 1/7 each: (6/7)^15 = 0.0990, plus the counts no more likely than it.
+    const zero = poissonBinomialPValue(Array(15).fill(1 / 7), 0);
+    expect(zero).toBeGreaterThan(0.099);
+    expect(zero).toBeLessThan(0.2);
+    // Different chances: one sure event and one impossible, seen as expected.
+    expect(poissonBinomialPValue([1, 0], 1)).toBe(1);
   });
 });
