@@ -69,7 +69,15 @@ function stagesMarkdown(t: Translate, stages: StageRow[]): string[] {
       continue;
     }
     if (!s.model && s.role === null) {
-      // Reference data (a panel, a tally, the computed results): as it was stored.
+      const tallies = data.tallies ?? data.vote_counts;
+      if (tallies && typeof tallies === "object") {
+        // A count: each answer (or debater) with its votes, most first.
+        const rows = Object.entries(tallies as Record<string, number>).sort((a, b) => b[1] - a[1]);
+        const name = (label: string) => (labels[label] ? `${labelName(t, label)} (${labels[label]})` : labelName(t, label));
+        out.push(`| ${t("export.votedForColumn")} | ${t("export.votes")} |`, "|---|---|", ...rows.map(([label, n]) => `| ${name(label)} | ${n} |`), "");
+        continue;
+      }
+      // Other reference data (the computed analysis): as it was stored.
       out.push("```json", JSON.stringify(data, null, 2), "```", "");
       continue;
     }

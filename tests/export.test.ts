@@ -69,6 +69,9 @@ describe.each(HISTORY_DATABASES)("exports and read-only links on $db", (database
     // Each vote under its voter, what it chose named by label and model, its reasons quoted.
     expect(text.match(/ · vote\*\* — voted for Response [A-C] \(/g)).toHaveLength(3);
     for (const v of answer.result.voteRound.votes) expect(text).toContain(`> ${v.voteText.split("\n")[0]}`);
+    // The count, as a table of what was voted for (a label named by its model too).
+    expect(text).toContain("### The count\n\n| Voted for | Votes |\n|---|---|\n");
+    expect(text).toContain(`| Response A (${labels["Response A"]}) | 3 |`);
     // The winner's answer is the answer: shown once.
     expect(text).toContain("### The winner");
     expect(text).not.toMatch(/### The answer\n/);

@@ -458,6 +458,8 @@ export const en = {
   "export.answer": "The answer",
   "export.round": "Round {n}",
   "export.simulated": "Simulated models (no API key): the texts show the product, not any model.",
+  "export.votedForColumn": "Voted for",
+  "export.votes": "Votes",
   "export.label": "Label",
   "export.model": "Model",
   "export.votedFor": "voted for {choice}",

@@ -457,6 +457,8 @@ export const sv: Record<MessageKey, string> = {
   "export.answer": "Svaret",
   "export.round": "Runda {n}",
   "export.simulated": "Simulerade modeller (ingen API-nyckel): texterna visar produkten, inte någon modell.",
+  "export.votedForColumn": "Röster på",
+  "export.votes": "Antal",
   "export.label": "Etikett",
   "export.model": "Modell",
   "export.votedFor": "röstade på {choice}",
