@@ -9,7 +9,7 @@ import { createRunService, type RunService } from "../service/run-service.js";
 import type { ClientEvent } from "../state/events.js";
 import type { State } from "../state/graph-state.js";
 import { HumanMessage } from "@langchain/core/messages";
-import { ConfigError, DebattError, type ErrorCode, type Reason } from "../state/errors.js";
+import { ConfigError, DebattError, type Reason } from "../state/errors.js";
 import { openCheckpoints, type Checkpoints } from "../providers/checkpointer.js";
 import { openHistory } from "../history/open.js";
 import { createNarrator } from "../service/narrator.js";
@@ -240,28 +240,30 @@ async function openHistoryFor(t: T): Promise<HistoryStore | number> {
   }
 }
 
+/** Says why a history command cannot run, in the reader's words (the message when the catalogues lack the code); exit code 2. */
+function refuse(t: T, code: string, message = ""): number {
+  process.stderr.write(`${errorWords(t, code, message) ?? (message || code)}\n`);
+  return 2;
+}
+
 /**
  * `--export ID`: the conversation (the local user's, or `--user`'s) as Markdown (`--format md`,
  * the default), JSON or one HTML page, on stdout. Its words are in `--lang`'s language.
  */
 async function printExport(t: T, lang: Lang, id: string, options: { format?: string; user?: string }): Promise<number> {
   const format = options.format ?? "md";
-  const refuse = (code: ErrorCode): number => {
-    process.stderr.write(`${errorWords(t, code, "") ?? code}\n`);
-    return 2;
-  };
-  if (!(EXPORT_FORMATS as readonly string[]).includes(format)) return refuse("invalid_export_format");
+  if (!(EXPORT_FORMATS as readonly string[]).includes(format)) return refuse(t, "invalid_export_format");
   const history = await openHistoryFor(t);
   if (typeof history === "number") return history;
   try {
     const c = await history.conversation(id);
     // Rows from before users existed belong to the local user.
-    if (!c || (c.userId ?? LOCAL_OWNER) !== (options.user ?? LOCAL_OWNER)) return refuse("conversation_not_found");
+    if (!c || (c.userId ?? LOCAL_OWNER) !== (options.user ?? LOCAL_OWNER)) return refuse(t, "conversation_not_found");
     const file = await exportConversation(history, c, format as ExportFormat, t, lang);
     process.stdout.write(file.body);
     return 0;
   } catch (err) {
-    if (DebattError.isInstance(err) && err.code === "page_not_built") return refuse("page_not_built");
+    if (DebattError.isInstance(err) && err.code === "page_not_built") return refuse(t, "page_not_built");
     throw err;
   } finally {
     await history.close();
@@ -279,9 +281,7 @@ async function printLeaderboard(t: T, lang: Lang, options: { json?: boolean; for
     filters = leaderboardFilters(options.format, options.since);
   } catch (err) {
     if (!DebattError.isInstance(err)) throw err;
-    process.stderr.write(`${errorWords(t, err.code, err.message) ?? err.message}
-`);
-    return 2;
+    return refuse(t, err.code, err.message);
   }
   const history = await openHistoryFor(t);
   if (typeof history === "number") return history;

@@ -12,10 +12,9 @@ import { stageData, type HistoryStore, type RunStage } from "./store.js";
  * /council's judges give verdicts on one answer rather than choosing between models, and /deep and
  * /compare do not vote: they give no ballots.
  */
-export const BALLOT_STAGES = ["vote_panel", "label_map", "collect", "vote", "debate_panel", "revised_label_map", "revision", "debate_vote", "debatt_participants", "debatt_answer", "debatt_vote"] as const;
+const BALLOT_STAGES = ["vote_panel", "label_map", "collect", "vote", "debate_panel", "revised_label_map", "revision", "debate_vote", "debatt_participants", "debatt_answer", "debatt_vote"] as const;
 
 type Data = Record<string, unknown>;
-const dataOf = stageData;
 
 /**
  * A labelled format's ballots (/vote, /revise): the labels in the order shown, each voter's label.
@@ -24,12 +23,12 @@ const dataOf = stageData;
  * lengths are unknown.
  */
 function labelledBallots(format: "vote" | "revise", rows: RunStage[], stages: { labels: string; answers: string; votes: string }, simulated: boolean): Ballot[] {
-  const labels = dataOf(rows.find((r) => r.stageType === stages.labels)) as Record<string, string>;
+  const labels = stageData(rows.find((r) => r.stageType === stages.labels)) as Record<string, string>;
   const answers = rows.filter((r) => r.stageType === stages.answers && r.model);
   const wordsOf = (model: string): number | null => {
     const mine = answers.filter((r) => r.model === model);
     if (mine.length !== 1) return null;
-    const counted = dataOf(mine[0]).revisedWordCount;
+    const counted = stageData(mine[0]).revisedWordCount;
     return typeof counted === "number" ? counted : countWords(mine[0].content);
   };
   // "Response A", "Response B"…: the order the voters read them in.
@@ -38,7 +37,7 @@ function labelledBallots(format: "vote" | "revise", rows: RunStage[], stages: { 
   return rows
     .filter((r) => r.stageType === stages.votes && r.model)
     .flatMap((r) => {
-      const vote = dataOf(r);
+      const vote = stageData(r);
       const position = typeof vote.votedFor === "string" ? shown.indexOf(vote.votedFor) : -1;
       if (position < 0) return [];
       const breach = Array.isArray(vote.anonymityBreach) && vote.anonymityBreach.length > 0;
@@ -53,7 +52,7 @@ function labelledBallots(format: "vote" | "revise", rows: RunStage[], stages: { 
  */
 function debattBallots(rows: RunStage[], panel: Data, simulated: boolean): Ballot[] {
   const participants = (Array.isArray(panel.participants) ? panel.participants : []) as { key: string; display: string; model: string }[];
-  const turns = rows.filter((r) => r.stageType === "debatt_answer").map(dataOf);
+  const turns = rows.filter((r) => r.stageType === "debatt_answer").map(stageData);
   const spoke = (key: string) => turns.filter((t) => t.modelKey === key && t.status === "ok");
   // Each speaker's place: by the last round it spoke in, then its place in that round.
   const lastTurn = (key: string) => spoke(key).reduce((a, t) => (Number(t.round) > Number(a.round) ? t : a));
@@ -66,7 +65,7 @@ function debattBallots(rows: RunStage[], panel: Data, simulated: boolean): Ballo
   return rows
     .filter((r) => r.stageType === "debatt_vote")
     .flatMap((r) => {
-      const vote = dataOf(r);
+      const vote = stageData(r);
       const key = participantKeyOf(r);
       const voter = participants.find((p) => p.key === key);
       const chosen = participants.find((p) => p.display === vote.votedFor);
@@ -79,14 +78,14 @@ function debattBallots(rows: RunStage[], panel: Data, simulated: boolean): Ballo
 /** The ballots of one run's stage rows. */
 export function ballotsOfRun(rows: RunStage[]): Ballot[] {
   const panel = rows.find((r) => ["vote_panel", "debate_panel", "debatt_participants"].includes(r.stageType));
-  const simulated = dataOf(panel).simulated === true;
+  const simulated = stageData(panel).simulated === true;
   switch (panel?.stageType) {
     case "vote_panel":
       return labelledBallots("vote", rows, { labels: "label_map", answers: "collect", votes: "vote" }, simulated);
     case "debate_panel":
       return labelledBallots("revise", rows, { labels: "revised_label_map", answers: "revision", votes: "debate_vote" }, simulated);
     case "debatt_participants":
-      return debattBallots(rows, dataOf(panel), simulated);
+      return debattBallots(rows, stageData(panel), simulated);
     default:
       return [];
   }

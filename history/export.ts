@@ -21,7 +21,7 @@ export interface ConversationExport {
 }
 
 /** The conversation as an export holds it (the JSON export, and the data the HTML export draws). */
-export async function conversationExport(store: HistoryStore, c: ConversationRow, now = new Date()): Promise<ConversationExport> {
+async function conversationExport(store: HistoryStore, c: ConversationRow, now = new Date()): Promise<ConversationExport> {
   return { format: "debatt-conversation", version: 1, exported_at: now.toISOString(), conversation: await conversationView(store, c) };
 }
 
@@ -95,7 +95,7 @@ function stagesMarkdown(t: Translate, stages: StageRow[]): string[] {
  * A conversation as Markdown: its title, then each run: the question, the run's stages (see
  * `stagesMarkdown`), the answer the user read, how the run ended and what it cost.
  */
-export async function conversationMarkdown(store: HistoryStore, c: ConversationRow, t: Translate, now = new Date()): Promise<string> {
+async function conversationMarkdown(store: HistoryStore, c: ConversationRow, t: Translate, now = new Date()): Promise<string> {
   const format = formatOfStoredMode(c.mode);
   const out = [`# ${c.title ?? t("export.untitled")}`, "", `_${t("export.meta", { date: now.toISOString().slice(0, 10), mode: format ? FORMATS[format].command : "chat", id: c.id })}_`, ""];
   const messages = await store.messagesOf(c.id);
@@ -130,7 +130,7 @@ const demoted = (text: string) => text.replace(/^(#{1,4}) /gm, "##$1 ");
  * script and style files read through `asset`) with both inlined and the export's data in the page,
  * which then draws the conversation read-only, as the arena draws a reopened run.
  */
-export function conversationHtml(indexHtml: string, asset: (path: string) => string, data: ConversationExport, lang: string): { html: string; scripts: string[]; styles: string[] } {
+function conversationHtml(indexHtml: string, asset: (path: string) => string, data: ConversationExport, lang: string): { html: string; scripts: string[]; styles: string[] } {
   const scripts: string[] = [];
   const styles: string[] = [];
   // JSON in a data block: `</script` and the line separators JavaScript once choked on escaped.
@@ -163,7 +163,7 @@ export const WEB_DIST = fileURLToPath(new URL("../web/dist", import.meta.url));
 export const PAGE_NOT_BUILT = "the arena page is not built: npm start builds it (a server run through tsx, and the CLI, need `npm run build:web`)";
 
 /** The built page's index.html and a reader of its files; throws `page_not_built` when it is not built. */
-export function builtPage(dir = WEB_DIST): { index: string; asset: (path: string) => string } {
+function builtPage(dir = WEB_DIST): { index: string; asset: (path: string) => string } {
   const index = join(dir, "index.html");
   if (!existsSync(index)) throw new DebattError("page_not_built", PAGE_NOT_BUILT);
   return { index: readFileSync(index, "utf8"), asset: (path) => readFileSync(join(dir, path.replace(/^\.?\//, "")), "utf8") };

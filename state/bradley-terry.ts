@@ -62,7 +62,7 @@ function prepare(choices: readonly Choice[]): Prepared {
 }
 
 /** Every model that appears in a choice, sorted. */
-export function modelsOf(choices: readonly Choice[]): string[] {
+function modelsOf(choices: readonly Choice[]): string[] {
   return [...new Set(choices.flatMap((c) => c.set))].sort();
 }
 

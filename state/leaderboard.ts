@@ -32,7 +32,7 @@ export interface LeaderboardReport {
 }
 
 /** How the rating is fitted: one virtual drawn game per model against the average, 200 resamples, seed 1. */
-export const LEADERBOARD_METHOD = { model: "luce", prior: 1, resamples: 200, seed: 1 } as const;
+const LEADERBOARD_METHOD = { model: "luce", prior: 1, resamples: 200, seed: 1 } as const;
 
 /**
  * The choices a ballot gives the rating: the chosen answer over the others it could choose, the

@@ -57,7 +57,7 @@ export interface FormatTemplates {
 }
 
 /** The default suggestions of a format, in `t`'s language. */
-export function defaultTemplates(t: Translate, format: FormatId): string[] {
+function defaultTemplates(t: Translate, format: FormatId): string[] {
   return Array.from({ length: DEFAULTS_PER_FORMAT }, (_, i) => t(`template.${format}.${i + 1}` as MessageKey));
 }
 

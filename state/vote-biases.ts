@@ -29,7 +29,7 @@ export interface BiasFinding {
 }
 
 /** Below this many ballots a finding gets no p-value: no test could find much. */
-export const MIN_BALLOTS = 10;
+const MIN_BALLOTS = 10;
 const ALPHA = 0.05;
 
 /** The standard normal distribution function (Abramowitz and Stegun 7.1.26; error below 1.5e-7). */

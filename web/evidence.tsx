@@ -4,6 +4,7 @@ import { decimal, percentWithDecimal, type Lang, type Translate } from "../state
 import { dateLocale } from "./history.js";
 import { inWords, readApi } from "./api-error.js";
 import { LangContext, useT } from "./i18n.js";
+import { ScrollTable } from "./scroll-table.js";
 
 /** The user's latest evaluation as `GET /api/v1/evaluations/latest` answers it. */
 interface StoredEvaluation {
@@ -77,37 +78,23 @@ export function EvidencePage() {
               <li key={line}>{line}</li>
             ))}
           </ul>
-          {/* Focusable, so that a keyboard can scroll a table wider than a phone. */}
-          <div class="table-scroll" tabIndex={0} role="region" aria-label={t("evidence.title")}>
-            <table class="evidence-table">
-              <thead>
-                <tr>
-                  {(["evidence.arm", "evidence.task", "evidence.accuracy", "evidence.interval", "evidence.cost", "evidence.versus"] as const).map((k) => (
-                    <th scope="col" key={k}>
-                      {t(k)}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {report.arms.map((r) => (
-                  <tr key={`${r.arm}|${r.task}`} class={r.arm === "majority" ? "majority" : undefined}>
-                    <th scope="row">{r.arm}</th>
-                    <td>{r.task}</td>
-                    <td>
-                      {pct(r.accuracy)} <span class="note">({r.correct}/{r.n})</span>
-                      {r.failed > 0 && <span class="note"> · {t("evidence.failed", { n: r.failed })}</span>}
-                    </td>
-                    <td>
-                      {pct(r.ci_low)}–{pct(r.ci_high)}
-                    </td>
-                    <td>{perQuestion(t, r, byCost)}</td>
-                    <td>{versusOf(t, report.comparisons, r)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ScrollTable label={t("evidence.title")} class="evidence-table" columns={["evidence.arm", "evidence.task", "evidence.accuracy", "evidence.interval", "evidence.cost", "evidence.versus"]}>
+            {report.arms.map((r) => (
+              <tr key={`${r.arm}|${r.task}`} class={r.arm === "majority" ? "majority" : undefined}>
+                <th scope="row">{r.arm}</th>
+                <td>{r.task}</td>
+                <td>
+                  {pct(r.accuracy)} <span class="note">({r.correct}/{r.n})</span>
+                  {r.failed > 0 && <span class="note"> · {t("evidence.failed", { n: r.failed })}</span>}
+                </td>
+                <td>
+                  {pct(r.ci_low)}–{pct(r.ci_high)}
+                </td>
+                <td>{perQuestion(t, r, byCost)}</td>
+                <td>{versusOf(t, report.comparisons, r)}</td>
+              </tr>
+            ))}
+          </ScrollTable>
           <p class="note">{t("evidence.spent", { usdSpent: report.spent_usd })}</p>
           <Rounds arms={report.arms.filter((r) => r.rounds)} lang={lang} />
         </>

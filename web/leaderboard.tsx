@@ -4,6 +4,7 @@ import type { LeaderboardModel, LeaderboardReport } from "../state/leaderboard.j
 import { biasWords, leaderboardSummary } from "../state/messages/index.js";
 import { inWords, readApi } from "./api-error.js";
 import { LangContext, useT } from "./i18n.js";
+import { ScrollTable } from "./scroll-table.js";
 
 /** Loads the leaderboard for the filters: undefined while loading. */
 function useLeaderboard(format: string, since: string): { report: LeaderboardReport | undefined; error: unknown } {
@@ -103,33 +104,19 @@ export function LeaderboardPage() {
           {report.models.length > 0 && (
             <>
               <RatingChart models={report.models} />
-              {/* Focusable, so that a keyboard can scroll a table wider than a phone. */}
-              <div class="table-scroll" tabIndex={0} role="region" aria-label={t("leaderboard.title")}>
-                <table class="leaderboard-table">
-                  <thead>
-                    <tr>
-                      {(["leaderboard.rank", "leaderboard.model", "leaderboard.rating", "leaderboard.interval", "leaderboard.won"] as const).map((k) => (
-                        <th scope="col" key={k}>
-                          {t(k)}
-                        </th>
-                      ))}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {report.models.map((m, i) => (
-                      <tr key={m.model}>
-                        <td>{i + 1}</td>
-                        <th scope="row">{m.model}</th>
-                        <td>{Math.round(m.score)}</td>
-                        <td>
-                          {Math.round(m.low)}–{Math.round(m.high)}
-                        </td>
-                        <td>{t("leaderboard.wonOf", { wins: m.wins, appearances: m.appearances })}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <ScrollTable label={t("leaderboard.title")} class="leaderboard-table" columns={["leaderboard.rank", "leaderboard.model", "leaderboard.rating", "leaderboard.interval", "leaderboard.won"]}>
+                {report.models.map((m, i) => (
+                  <tr key={m.model}>
+                    <td>{i + 1}</td>
+                    <th scope="row">{m.model}</th>
+                    <td>{Math.round(m.score)}</td>
+                    <td>
+                      {Math.round(m.low)}–{Math.round(m.high)}
+                    </td>
+                    <td>{t("leaderboard.wonOf", { wins: m.wins, appearances: m.appearances })}</td>
+                  </tr>
+                ))}
+              </ScrollTable>
               <h3>{t("leaderboard.biasesTitle")}</h3>
               <ul class="leaderboard-biases">
                 {report.biases.map((f) => (
