@@ -9,9 +9,10 @@ import { makeDebateSynthesizer } from "../nodes/debatt/debate-synthesizer.js";
 import { makeDebateVoicePipeline } from "../nodes/debatt/debate-voice-pipeline.js";
 import { makeDebateVote } from "../nodes/debatt/debate-vote.js";
 import { makeDebateTurn } from "../nodes/debatt/debate-turn.js";
+import { makeDebatePersonTurn } from "../nodes/debatt/debate-person-turn.js";
 import { VoiceRuns } from "../nodes/debatt/lib/voice-runs.js";
 import { makeResolveIntent } from "../nodes/router/resolve-intent.js";
-import { runConfigSchema, type Settings } from "../state/config.js";
+import { runConfigSchema, type RunDefaults } from "../state/config.js";
 import { GraphState } from "../state/graph-state.js";
 import { MAX_PARTICIPANTS } from "../state/formats.js";
 import { buildCompareGraph } from "./compare.js";
@@ -37,16 +38,17 @@ import { buildVoteGraph } from "./vote.js";
  *                   ├─ council (subgraph: judges ×N → review → [--debate] judges ×N
  *                   │           again, same conversations → review) → consolidate → title) → END
  *                   ├─ debate_domain_planner → debate_round_executor ⟲ (one turn per step; or, with
- *                   │     --order simultaneous, each round's turns ×N in parallel in debate_turn)
+ *                   │     --order simultaneous, each round's turns ×N in parallel in debate_turn;
+ *                   │     with --with-me, the person's turn in debate_person_turn, which waits for them)
  *                   │     → debate_vote ×N (Send, parallel) → debate_convergence → debate_synthesizer
  *                   │     → (/dvoice) debate_voice_pipeline → END
  *                   └─ END (command without a topic)
  *
  * Each format's subgraph runs on its own state and shares with this graph only the keys of
  * state/shared.ts. The run configuration (`runConfigSchema`) is the Studio form. The recursion
- * limit is set for the largest debate (8 participants).
+ * limit is set for the largest debate (8 participants and a person).
  */
-export function buildGraph(deps: NodeDeps, options: { checkpointer?: BaseCheckpointSaver; settings: Pick<Settings, "responseTimeoutMs" | "voteTimeoutMs"> }) {
+export function buildGraph(deps: NodeDeps, options: { checkpointer?: BaseCheckpointSaver; settings: RunDefaults }) {
   const voice = new VoiceRuns(deps.voice);
   const graph = new StateGraph(GraphState, runConfigSchema(options.settings))
     .addNode("resolve_intent", makeResolveIntent(deps))
@@ -60,6 +62,7 @@ export function buildGraph(deps: NodeDeps, options: { checkpointer?: BaseCheckpo
     .addNode("debate_domain_planner", makeDebateDomainPlanner(deps))
     .addNode("debate_round_executor", makeDebateRoundExecutor(deps, voice))
     .addNode("debate_turn", taskNode(makeDebateTurn(deps, voice)))
+    .addNode("debate_person_turn", makeDebatePersonTurn(deps))
     .addNode("debate_vote", taskNode(makeDebateVote(deps)))
     .addNode("debate_convergence", makeDebateConvergence(deps))
     .addNode("debate_synthesizer", makeDebateSynthesizer(deps))
@@ -74,15 +77,16 @@ export function buildGraph(deps: NodeDeps, options: { checkpointer?: BaseCheckpo
     .addEdge("deep", END)
     .addEdge("council", END)
     .addConditionalEdges("debate_domain_planner", routeAfterPlanner, ["debate_round_executor", END])
-    .addConditionalEdges("debate_round_executor", routeAfterTurn, ["debate_round_executor", "debate_turn", "debate_vote", "debate_voice_pipeline", END])
+    .addConditionalEdges("debate_round_executor", routeAfterTurn, ["debate_round_executor", "debate_turn", "debate_person_turn", "debate_vote", "debate_voice_pipeline", END])
     .addEdge("debate_turn", "debate_round_executor")
+    .addEdge("debate_person_turn", "debate_round_executor")
     .addEdge("debate_vote", "debate_convergence")
     .addEdge("debate_convergence", "debate_synthesizer")
     .addConditionalEdges("debate_synthesizer", afterDebate, ["debate_voice_pipeline", END])
     .addEdge("debate_voice_pipeline", END);
   return graph
     .compile({ checkpointer: options.checkpointer, name: "debatt" })
-    .withConfig({ recursionLimit: recursionLimitFor(MAX_PARTICIPANTS) });
+    .withConfig({ recursionLimit: recursionLimitFor(MAX_PARTICIPANTS, true) });
 }
 
 /** The compiled graph type. */

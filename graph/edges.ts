@@ -3,6 +3,7 @@ import type { TurnTask, VoteTask } from "../state/debate.js";
 import type { DeliberationMode } from "../state/formats.js";
 import type { State } from "../state/graph-state.js";
 import { truncate } from "../state/text.js";
+import { isPerson } from "../state/person.js";
 
 /** Spoken rounds before the vote. */
 const SPOKEN_ROUNDS = 3;
@@ -23,11 +24,12 @@ export function routeAfterPlanner(state: State): "debate_round_executor" | typeo
 }
 
 /**
- * After a turn: the next turn (a loop, one turn per step), or in a simultaneous debate every turn
+ * After a turn: the next turn (a loop, one turn per step; the person's, when they joined, in a step
+ * of its own), or in a simultaneous debate every turn
  * of the round just opened (one `Send` per participant); the parallel vote (one `Send` per
  * participant, each a separate task and update); or the end when a round had too few answers.
  */
-export function routeAfterTurn(state: State): "debate_round_executor" | "debate_voice_pipeline" | Send[] | typeof END {
+export function routeAfterTurn(state: State): "debate_round_executor" | "debate_person_turn" | "debate_voice_pipeline" | Send[] | typeof END {
   if (state.debate_status === "error") return afterDebate(state);
   const round = state.debate_current_round ?? 1;
   if (round <= SPOKEN_ROUNDS && state.options.order === "simultaneous") {
@@ -47,7 +49,11 @@ export function routeAfterTurn(state: State): "debate_round_executor" | "debate_
         } satisfies TurnTask),
     );
   }
-  if (round <= SPOKEN_ROUNDS) return "debate_round_executor";
+  if (round <= SPOKEN_ROUNDS) {
+    // The person who joined is next: their own step waits for them.
+    const next = state.debate_participants.find((p) => p.key === state.debate_round_order[round]?.[state.debate_turn_index]);
+    return next && isPerson(next) ? "debate_person_turn" : "debate_round_executor";
+  }
   // Every voter is shown the same answers, cut once.
   const responses = shortened(state.debate_round_responses, state.debate_context_chars);
   return state.debate_participants.map(
@@ -75,9 +81,10 @@ export function afterDebate(state: State): "debate_voice_pipeline" | typeof END 
 /**
  * Steps one debate takes: resolve_intent, the planner, 3 turns per participant, the vote
  * (one parallel step), convergence, synthesis and the voice pipeline; plus headroom. (A
- * simultaneous debate takes fewer: two steps per round.) LangGraph's default limit of
- * 25 would stop an 8-participant debate (29 steps) in round 3.
+ * simultaneous debate takes fewer: two steps per round.) A person who joins takes one more
+ * seat and up to two more steps a round (the step that hands over to them, and the round's close
+ * after them). LangGraph's default limit of 25 would stop an 8-participant debate (29 steps) in round 3.
  */
-export function recursionLimitFor(participants: number): number {
-  return 2 + SPOKEN_ROUNDS * participants + 4 + 5;
+export function recursionLimitFor(participants: number, person = false): number {
+  return 2 + SPOKEN_ROUNDS * (participants + (person ? 3 : 0)) + 4 + 5;
 }

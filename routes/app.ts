@@ -114,7 +114,7 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   app.use("/api/v1", ...identify(deps.settings, users));
   app.use("/api/v1/session", jsonBody("4kb"));
   app.use(sessionRouter(deps.settings, users));
-  app.use(["/api/v1/chat", "/api/v1/deliberate", "/api/v1/estimate"], jsonBody(CHAT_BODY_LIMIT));
+  app.use(["/api/v1/chat", "/api/v1/deliberate", "/api/v1/estimate", "/api/v1/debates/:id/input"], jsonBody(CHAT_BODY_LIMIT));
   const streams = { service, settings: deps.settings, history: options.history, log };
   app.use(chatRouter(streams));
   app.use("/v1", openaiRouter(streams, identify(deps.settings, users)));

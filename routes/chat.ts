@@ -7,6 +7,8 @@ import type { Settings } from "../state/config.js";
 import { MAX_PARTICIPANTS } from "../state/formats.js";
 import { CONTROL_CHARS, MAX_MESSAGE_CHARS, removeSpoofing } from "../state/text.js";
 import { participantsFor } from "../state/participants.js";
+import { DEFAULT_PERSON_NAME, personNameSchema, withPerson } from "../state/person.js";
+import type { RunConfig } from "../state/config.js";
 import { continuationOf, participantKeysOf } from "../history/continuation.js";
 import { quotaKeyOf, userOf } from "./auth.js";
 import { HttpError, participantsRefused } from "./errors.js";
@@ -47,6 +49,8 @@ function chatBodySchema(maxChars: number) {
           .optional(),
         conversationId: z.string({ error: "conversationId must be a string" }).regex(CONVERSATION_ID, CONVERSATION_ID_RULE).optional(),
         participants: participantsField,
+        /** `/debatt --with-me`: the name the models know the person by. */
+        personName: personNameSchema.optional(),
         continueWith: z
           .object(
             {
@@ -84,6 +88,7 @@ export function chatRouter(deps: ChatRouteDeps): Router {
     const command = parseCommand(body.message);
     if (body.continueWith && body.participants !== undefined) throw new HttpError(400, "invalid_body", "a follow-up to one participant (continueWith) takes no participants: it goes to that one");
     checkParticipants(deps.settings, command, body.participants);
+    const configurable = checkPersonSeat(deps, command, body.personName, body.participants);
     const user = userOf(res);
     if (body.conversationId !== undefined) {
       // A follow-up in an earlier conversation: it must exist, and `checkFollowUp`'s rules apply.
@@ -101,7 +106,7 @@ export function chatRouter(deps: ChatRouteDeps): Router {
       threadId = found.conversationId;
       continuation = found.continuation;
     }
-    await streamRun(deps, res, { message: body.message, participants: body.participants, threadId, owner: user.id, quotaKey: quotaKeyOf(req, res), continuation });
+    await streamRun(deps, res, { message: body.message, participants: body.participants, threadId, owner: user.id, quotaKey: quotaKeyOf(req, res), continuation, configurable });
   });
   router.all("/api/v1/chat/stream", postOnly);
   return router;
@@ -153,6 +158,23 @@ export function checkParticipants(settings: Settings, command: ReturnType<typeof
   } catch (err) {
     throw participantsRefused(err);
   }
+}
+
+/**
+ * A debate the person joins (`/debatt --with-me`): it waits for them at checkpoints, so the server
+ * must keep them (501 otherwise), and their name must not be a participant's (400). `personName`
+ * belongs to such a debate only. Returns the run configuration that seats them.
+ */
+function checkPersonSeat(deps: ChatRouteDeps, command: ReturnType<typeof parseCommand>, personName: string | undefined, participants: string[] | undefined): RunConfig | undefined {
+  const joined = command.kind === "debate" && command.options.withMe === true;
+  if (!joined) {
+    if (personName !== undefined) throw new HttpError(400, "invalid_body", "personName is the name you join a debate under: send it with /debatt --with-me <topic>");
+    return undefined;
+  }
+  if (!deps.service.graph.checkpointer) throw new HttpError(501, "no_checkpointer", "this server keeps no checkpoints, so a debate cannot wait for you: --with-me needs them");
+  const name = personName ?? DEFAULT_PERSON_NAME;
+  withPerson(participantsFor("debatt", deps.settings.roster, participants), name);
+  return personName === undefined ? undefined : { person_name: personName };
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {

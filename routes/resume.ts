@@ -1,5 +1,6 @@
 import { Router, type Request, type Response } from "express";
-import { serveEvents, type ChatRouteDeps } from "./chat.js";
+import { parseJsonBody, serveEvents, type ChatRouteDeps } from "./chat.js";
+import { personInputSchema } from "../state/person.js";
 import { quotaKeyOf, userOf } from "./auth.js";
 import { HttpError } from "./errors.js";
 import { CONVERSATION_ID, ID_RULE } from "./follow-up.js";
@@ -27,7 +28,9 @@ function runIdOf(req: Request): string {
  * then continues live until `done`; a finished run replays completely. `POST
  * /api/v1/debates/:id/cancel`: stops the run on whichever instance runs it (202 `stopping`; 200
  * `cancelled` when the instance that ran it is gone, which ends it here; 409 `run_finished` when it has ended). The id is the `run_id` of the stream's `metadata` event. Any
- * instance sharing the Redis event log can serve both.
+ * instance sharing the Redis event log can serve both. `POST /api/v1/debates/:id/input`: the turn
+ * or vote of the person who joined the debate (`--with-me`); 202 with the run that goes on (the
+ * same, or after a restart a resumed run of its thread, to follow with `GET …/events`).
  */
 export function resumeRouter(deps: ChatRouteDeps): Router {
   const router = Router();
@@ -44,6 +47,18 @@ export function resumeRouter(deps: ChatRouteDeps): Router {
     const afterId = afterIdOf(req);
     await knownRun(res, runId);
     await serveEvents(deps, res, runId, afterId, { maxConnectionMs: deps.settings.sseMaxConnectionMs, retryMs: RETRY_MS });
+  });
+  router.post("/api/v1/debates/:id/input", async (req: Request, res: Response) => {
+    const id = String(req.params.id);
+    if (!CONVERSATION_ID.test(id)) throw new HttpError(400, "invalid_run_id", `the id is the run_id of the debate's stream (or its thread_id), ${ID_RULE}`);
+    const input = parseJsonBody(req, personInputSchema, '{"text": "…"}');
+    // Another user's debate is answered as one that waits for nobody.
+    const user = userOf(res);
+    if (!(await deps.service.mayReadRun(user, id)) || !(await deps.service.mayUseThread(user, id))) {
+      throw new HttpError(409, "not_awaiting_input", `debate "${id}" does not wait for anyone's input: it has finished, or it never ran here`);
+    }
+    const run = await deps.service.input(id, input, quotaKeyOf(req, res));
+    res.status(202).json({ run_id: run.runId, thread_id: run.threadId, status: run.status });
   });
   router.post("/api/v1/debates/:id/cancel", async (req: Request, res: Response) => {
     const runId = await knownRun(res, runIdOf(req));

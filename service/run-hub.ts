@@ -33,6 +33,11 @@ export class RunHub {
     };
   }
 
+  /** Whether this process is running the run. */
+  runsHere(runId: string): boolean {
+    return this.live.has(runId);
+  }
+
   /** Whether this process is running a run of the thread. */
   runningThread(threadId: string): boolean {
     return [...this.live.values()].some((run) => run.threadId === threadId);

@@ -23,6 +23,7 @@ import { hasUnfinishedRun, streamClientEvents, type RunInput } from "./stream.js
 import { isUsageOnly, parseCommand } from "../state/commands.js";
 import { RunMeter, RunMeters } from "./meter.js";
 import type { PriceTable, UsageReport } from "../state/usage.js";
+import { replyTo, type InputRequest, type PersonInput, type PersonReply } from "../state/person.js";
 
 /** A run's budget: its own `max_cost_usd` may lower the server's (DEBATT_MAX_COST_USD), never raise it. */
 export function budgetOf(runUsd: number | undefined, serverUsd: number | undefined): number | undefined {
@@ -64,6 +65,21 @@ export interface RunRequest {
   continuation?: Continuation;
 }
 
+/** A run that waits for the person who joined its debate. */
+interface PersonWait {
+  /** What it waits for: their turn or their vote. */
+  request: InputRequest;
+  threadId: string;
+  /** When it began to wait (epoch ms). */
+  since: number;
+  /** Their reply, a skip at the deadline, or undefined when the run was stopped first. */
+  reply: Promise<PersonReply | undefined>;
+  /** Ends the wait with `reply` (once; later calls do nothing). */
+  answer(reply: PersonReply | undefined): void;
+  /** Ends the wait because the run stopped. */
+  cancel(): void;
+}
+
 /** A run the service is producing. */
 export interface StartedRun {
   /** The run's id: the `run_id` of its `metadata` event, the key of its events. */
@@ -83,6 +99,8 @@ export class RunService {
   private readonly gate = new StartGate();
   /** The owners of the runs and threads running in this process (`run:<id>`, `thread:<id>`); the history knows the rest. */
   private readonly owners = new Map<string, string>();
+  /** The runs of this process that wait for the person who joined them, by run id. */
+  private readonly waits = new Map<string, PersonWait>();
 
   constructor(
     readonly graph: DebattGraph,
@@ -148,9 +166,11 @@ export class RunService {
   /**
    * Continues a thread's run that stopped before it finished (the process died, or it was
    * cancelled) from its last saved step; finished steps are not run again and its history rows
-   * are completed, not written twice.
+   * are completed, not written twice. A debate that stopped while it waited for the person who
+   * joined it goes on with their `input` when given (`invalid_input` when it does not fit what the
+   * debate waits for), else waits for them again.
    */
-  async resume(threadId: string, quotaKey?: string): Promise<StartedRun> {
+  async resume(threadId: string, quotaKey?: string, input?: PersonInput): Promise<StartedRun> {
     if (!this.graph.checkpointer) throw new DebattError("no_checkpointer", "this server keeps no checkpoints, so runs cannot be resumed");
     if (this.hub.runningThread(threadId)) {
       throw new DebattError("run_in_progress", `thread "${threadId}" has a run going on; follow it with GET /api/v1/debates/<run_id>/events`);
@@ -159,6 +179,9 @@ export class RunService {
     if (!hasUnfinishedRun(state)) {
       throw new DebattError("nothing_to_resume", `thread "${threadId}" has no unfinished run${state.createdAt ? "" : " (it never ran here)"}`);
     }
+    const request = state.tasks.flatMap((t) => t.interrupts).map((i) => i.value as InputRequest)[0];
+    if (input && !request) throw new DebattError("not_awaiting_input", `the debate of thread "${threadId}" does not wait for anyone's input`);
+    const reply = input && replyTo(request, input, 0);
     this.assertAccepting();
     const values = state.values as State;
     const runId = randomUUID();
@@ -167,8 +190,33 @@ export class RunService {
     const messageId = runIdOf(values) ?? runId;
     // The attempts before used part of the budget: the resumed run counts on from there.
     const spent = (await this.history?.message(messageId))?.usage ?? undefined;
-    this.produce(runId, threadId, { message: values.message, resume: true }, undefined, { messageId, message: values.message, owner, quota, spent });
+    this.produce(runId, threadId, { message: values.message, resume: true, reply }, undefined, { messageId, message: values.message, owner, quota, spent }, reply && request);
     return { runId, threadId };
+  }
+
+  /**
+   * Gives the person who joined a debate (`--with-me`) their turn or vote (`invalid_input` when it
+   * does not fit what the debate waits for). A run of this process that waits for them goes on at
+   * once (`accepted`, same run). A debate that stopped while it waited (the server restarted, or
+   * its reader left) goes on from its checkpoint as a new run of its thread (`resumed`): `id` is
+   * then its first run's id or its thread's. `not_awaiting_input` when it waits for nobody.
+   */
+  async input(id: string, input: PersonInput, quotaKey?: string): Promise<StartedRun & { status: "accepted" | "resumed" }> {
+    const wait = this.waits.get(id);
+    if (wait) {
+      wait.answer(replyTo(wait.request, input, Date.now() - wait.since));
+      return { runId: id, threadId: wait.threadId, status: "accepted" };
+    }
+    if (this.hub.runsHere(id)) throw new DebattError("not_awaiting_input", `run "${id}" does not wait for your input now`);
+    const threadId = (await this.history?.message(id))?.conversationId ?? id;
+    // Another instance may still hold the run, waiting: it lets go, and the debate goes on here.
+    if ((await this.hub.has(id)) && !(await this.hub.finished(id))) await this.hub.stop(id, new StopRequestedError());
+    try {
+      return { ...(await this.resume(threadId, quotaKey, input)), status: "resumed" };
+    } catch (err) {
+      if (DebattError.isInstance(err) && err.code === "nothing_to_resume") throw new DebattError("not_awaiting_input", `debate "${id}" does not wait for anyone's input: it has finished, or it never ran here`);
+      throw err;
+    }
   }
 
   /**
@@ -221,6 +269,34 @@ export class RunService {
     return this.runs.drain(graceMs);
   }
 
+  /**
+   * Waits for the person's reply to `request` (announced with its deadline): their input through
+   * `input`, a skip once the deadline passes, or nothing when the run is stopped first.
+   */
+  private awaitPerson(runId: string, threadId: string, request: InputRequest & { deadline: number }, signal: AbortSignal): PersonWait {
+    const since = Date.now();
+    let settle!: (reply: PersonReply | undefined) => void;
+    const reply = new Promise<PersonReply | undefined>((resolve) => (settle = resolve));
+    const timer = setTimeout(() => wait.answer({ skip: "timeout", waited_ms: Date.now() - since }), Math.max(0, request.deadline - since));
+    const stopped = () => wait.cancel();
+    signal.addEventListener("abort", stopped, { once: true });
+    const wait: PersonWait = {
+      request,
+      threadId,
+      since,
+      reply,
+      answer: (r) => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", stopped);
+        this.waits.delete(runId);
+        settle(r);
+      },
+      cancel: () => wait.answer(undefined),
+    };
+    this.waits.set(runId, wait);
+    return wait;
+  }
+
   private assertAccepting(): void {
     if (this.runs.shuttingDown) throw new DebattError("shutting_down", "the server is shutting down; retry on another instance");
   }
@@ -232,6 +308,8 @@ export class RunService {
     input: RunInput,
     configurable: RunConfig | undefined,
     filing: { messageId: string; message: string; question?: string; owner: string; quota?: () => void; spent?: UsageReport },
+    /** What the person's reply in `input` answers (its step announces it again, which is dropped). */
+    answering?: InputRequest,
   ): void {
     const controller = new AbortController();
     // A history write that fails (a full disk) stops the run: nothing more is paid for that could not be kept.
@@ -251,38 +329,70 @@ export class RunService {
     // Acknowledge at once, before the graph starts (as the LangGraph API server does): the client
     // learns the thread and run ids, and sees the stream is live even when the server is busy.
     publish({ event: "metadata", data: { thread_id: threadId, run_id: runId, timestamp: new Date().toISOString() } });
+    let finished = false;
+    /** What the run does with each of its events: records it, stops the run over its budget, finishes it at `done`, and publishes it. */
+    const handle = (event: ClientEvent): Promise<void> | void => {
+      recorder?.heard(event);
+      if (event.event === "error") recorder?.failed(event.data.message);
+      // The budget is spent (the meter said so once everything before it was streamed): stop the run.
+      if (event.event === "error" && event.data.code === "budget_exceeded") controller.abort(new BudgetExceededError(budget ?? 0, meter?.report.total.cost_usd ?? 0));
+      if (event.event === "done") return end(event);
+      publish(event);
+    };
+    /** The run's last event: why it stopped (if it did), what it used, its history completed, then `done`. */
+    const end = async (event: ClientEvent) => {
+      // A stop or a shutdown that lands after the graph's last step (while `done` is on its way)
+      // stops nothing: the run finished. A failed write is still a failed write.
+      const aborted: unknown = controller.signal.reason;
+      const reason = finished && !(aborted instanceof WriteFailedError) ? undefined : aborted;
+      // Stopped by the server (shutting down, a failed write) or at the user's request: the client is told why.
+      if (reason instanceof ShutdownError || reason instanceof WriteFailedError || reason instanceof StopRequestedError) publishError(reason);
+      if (reason instanceof WriteFailedError) recorder?.failed(reason.message);
+      // What the calls used and cost, in all and by participant and stage: the last word before `done`.
+      if (meter && meter.report.total.calls > 0) {
+        recorder?.usage(meter.report);
+        publish({ event: "usage", data: { ...meter.report, ...(budget === undefined ? {} : { budget_usd: budget }), simulated: this.facts.simulated, timestamp: new Date().toISOString() } });
+      }
+      // The history is complete before `done`, so a client that then fetches the run finds all of it.
+      const unsaved = await recorder?.finish(reason !== undefined);
+      if (unsaved && !(reason instanceof WriteFailedError)) publishError(unsaved);
+      publish(event);
+    };
     const produced = (async () => {
       try {
         await this.gate.turn();
         const onState = recorder && recorder.observe.bind(recorder);
-        let finished = false;
         const onFinished = () => void (finished = true);
-        const options = { signal: controller.signal, threadId, configurable: { ...configurable, run_id: runId }, onState, onFinished };
-        for await (const event of streamClientEvents(this.graph, input, options)) {
-          recorder?.heard(event);
-          if (event.event === "error") recorder?.failed(event.data.message);
-          // The budget is spent (the meter said so once everything before it was streamed): stop the run.
-          if (event.event === "error" && event.data.code === "budget_exceeded") controller.abort(new BudgetExceededError(budget ?? 0, meter?.report.total.cost_usd ?? 0));
-          if (event.event === "done") {
-            // A stop or a shutdown that lands after the graph's last step (while `done` is on its way)
-            // stops nothing: the run finished. A failed write is still a failed write.
-            const aborted: unknown = controller.signal.reason;
-            const reason = finished && !(aborted instanceof WriteFailedError) ? undefined : aborted;
-            // Stopped by the server (shutting down, a failed write) or at the user's request: the client is told why.
-            if (reason instanceof ShutdownError || reason instanceof WriteFailedError || reason instanceof StopRequestedError) publishError(reason);
-            if (reason instanceof WriteFailedError) recorder?.failed(reason.message);
-            // What the calls used and cost, in all and by participant and stage: the last word before `done`.
-            if (meter && meter.report.total.calls > 0) {
-              recorder?.usage(meter.report);
-              publish({ event: "usage", data: { ...meter.report, ...(budget === undefined ? {} : { budget_usd: budget }), simulated: this.facts.simulated, timestamp: new Date().toISOString() } });
+        let wait: PersonWait | undefined;
+        const options = { signal: controller.signal, threadId, configurable: { ...configurable, run_id: runId }, onState, onFinished, waiting: () => wait !== undefined };
+        // A debate joined by a person (`--with-me`) stops at each of their turns and at their vote,
+        // and is streamed on with their reply: one run, one stream of events, until `done`.
+        for (let segment = input; ; ) {
+          for await (const event of streamClientEvents(this.graph, segment, options)) {
+            if (event.event === "debate-awaiting-input") {
+              // The step resumed with the reply announces again what it waited for: already said.
+              if (answering && answering.kind === event.data.kind && answering.round === event.data.round) {
+                answering = undefined;
+                continue;
+              }
+              wait = this.awaitPerson(runId, threadId, event.data, controller.signal);
             }
-            // The history is complete before `done`, so a client that then fetches the run finds all of it.
-            const unsaved = await recorder?.finish(reason !== undefined);
-            if (unsaved && !(reason instanceof WriteFailedError)) publishError(unsaved);
+            const ending = handle(event);
+            if (ending) await ending;
           }
-          publish(event);
+          if (!wait) break;
+          const reply = await wait.reply;
+          answering = wait.request;
+          wait = undefined;
+          // Stopped while it waited (the user, a shutdown, no reader came back): it ends as any stopped run.
+          if (!reply) {
+            await end({ event: "done", data: { timestamp: new Date().toISOString() } });
+            break;
+          }
+          segment = { message: input.message, reply };
         }
       } finally {
+        this.waits.get(runId)?.cancel();
         // The history (written before `done`) answers for the run from now on.
         this.owners.delete(`run:${runId}`);
         this.owners.delete(`thread:${threadId}`);

@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { Continuation } from "../state/continuation.js";
 import type { BaseMessage } from "@langchain/core/messages";
 import { Runnable } from "@langchain/core/runnables";
+import { Command, INTERRUPT } from "@langchain/langgraph";
+import type { PersonReply } from "../state/person.js";
 import type { DebattGraph } from "../graph/build.js";
 import type { RunConfig } from "../state/config.js";
 import { DebattError } from "../state/errors.js";
@@ -17,6 +19,8 @@ export interface RunInput {
   resume?: boolean;
   /** A follow-up to one participant of a finished run (the message goes to that participant). */
   continuation?: Continuation;
+  /** Continue the thread's run that waits for the person who joined it with their reply (the message is ignored). */
+  reply?: PersonReply;
 }
 
 /**
@@ -44,6 +48,12 @@ export interface RunOptions {
   onState?: (state: Record<string, unknown>, namespace: string[]) => void;
   /** Called when the graph has run to its end (not when it failed or was aborted), before `done`. */
   onFinished?: () => void;
+  /**
+   * Whether the graph stopped to wait for the person who joined the debate (it announced
+   * `debate-awaiting-input`): the stream then ends without `done`, and the run goes on when it is
+   * streamed again with their reply.
+   */
+  waiting?: () => boolean;
 }
 
 /**
@@ -67,8 +77,10 @@ export async function* streamClientEvents(graph: DebattGraph, input: RunInput, o
     const onState = options.onState;
     const stream = await streamOf(
       graph,
-      // A null input makes LangGraph continue the thread from its last saved step.
-      input.resume
+      // A null input makes LangGraph continue the thread from its last saved step; a Command, with the person's reply.
+      input.reply
+        ? new Command({ resume: input.reply })
+        : input.resume
         ? null
         : { message: input.message, participants: input.participants ?? null, continuation: input.continuation ?? null, ...(input.history?.length ? { messages: input.history } : {}) },
       {
@@ -82,12 +94,14 @@ export async function* streamClientEvents(graph: DebattGraph, input: RunInput, o
       // [mode, payload], or [namespace, mode, payload] with subgraphs.
       const [namespace, mode, payload] = chunk.length === 3 ? chunk : [[], ...chunk];
       if (mode === "values") {
-        onState!(payload as Record<string, unknown>, namespace as string[]);
+        // The graph stopped for the person (`__interrupt__`): not a state; the event before it said so.
+        if (!(INTERRUPT in (payload as object))) onState!(payload as Record<string, unknown>, namespace as string[]);
         continue;
       }
       const { event, data } = payload as GraphEvent;
       yield { event: kebabEventName(event), data } as ClientEvent;
     }
+    if (options.waiting?.()) return;
     options.onFinished?.();
   } catch (err) {
     if (!options.signal?.aborted) {

@@ -4,6 +4,7 @@ import { ConfigError } from "./errors.js";
 import { DEBATE_ORDERS, FORMATS, VOICE_PACINGS } from "./formats.js";
 import { defaultRoster, RosterSchema, type ModelAllowlist, type Participant } from "./participants.js";
 import { PriceTableSchema } from "./usage.js";
+import { DEFAULT_PERSON_NAME, DEFAULT_PERSON_TIMEOUT_MS, personNameSchema } from "./person.js";
 
 /**
  * The configuration, in two levels, each one zod schema with its defaults inside:
@@ -120,6 +121,8 @@ const EnvSchema = z.object({
     .optional(),
   /** How long a run goes on after its last reader left, waiting for the client to reconnect. */
   RESUME_GRACE_MS: number("RESUME_GRACE_MS").min(0).default(30_000),
+  /** How long a debate waits for the person's turn or vote (`--with-me`) before it skips their seat. */
+  PERSON_INPUT_TIMEOUT_MS: number("PERSON_INPUT_TIMEOUT_MS").min(1_000).max(3_600_000).default(DEFAULT_PERSON_TIMEOUT_MS),
   /** How long a finished run's events stay available for replay. */
   EVENT_LOG_TTL_MS: positiveInt("EVENT_LOG_TTL_MS").default(3_600_000),
   /** Longest a `GET …/events` connection is kept open before the server ends it (0: no limit); EventSource reconnects. */
@@ -185,6 +188,7 @@ const SettingsSchema = EnvSchema.superRefine((e, ctx) => {
   shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
   databaseUrl: e.DATABASE_URL,
   resumeGraceMs: e.RESUME_GRACE_MS,
+  personInputTimeoutMs: e.PERSON_INPUT_TIMEOUT_MS,
   eventLogTtlMs: e.EVENT_LOG_TTL_MS,
   sseMaxConnectionMs: e.SSE_MAX_CONNECTION_MS,
   openaiProgress: e.DEBATT_OPENAI_PROGRESS,
@@ -275,6 +279,8 @@ export const DEFAULT_OPTIONS = {
   round2TimeoutMs: 90_000,
   order: "sequential",
   voicePacing: undefined,
+  withMe: false,
+  personName: undefined,
 } as const;
 /** Extra time the whole parallel vote round gets beyond one vote's timeout. */
 const VOTE_ROUND_GRACE_MS = 5_000;
@@ -295,6 +301,18 @@ export function runConfigSchema(settings: RunDefaults) {
     order: z.enum(DEBATE_ORDERS).default("sequential").describe("/debatt: sequential (each sees the round so far) or simultaneous (all answer at once, seeing earlier rounds)"),
     /** /dvoice: `paced` releases each speaker's text once the previous speaker's audio starts playing (unset: the voice settings' pacing). */
     voice_pacing: z.enum(VOICE_PACINGS).optional().describe("/dvoice: paced (the text waits for the audio) or off (unset: the voice settings' pacing)"),
+    /** /debatt: the person who asks takes a seat, writes their own turns and votes (`--with-me` in the message). */
+    with_me: z.boolean().default(false).describe("/debatt: you take a seat among the participants, write your own turns and vote"),
+    /** The name the other participants know the person by (with `with_me`). */
+    person_name: personNameSchema.optional().describe(`/debatt --with-me: the name the models know you by (default ${DEFAULT_PERSON_NAME})`),
+    /** How long the debate waits for the person's turn or vote before it skips their seat, in ms. */
+    person_timeout_ms: z
+      .number()
+      .int()
+      .min(1_000)
+      .max(3_600_000)
+      .default(settings.personInputTimeoutMs ?? DEFAULT_PERSON_TIMEOUT_MS)
+      .describe("/debatt --with-me: how long the debate waits for your turn or vote, in ms"),
     /** Characters of each earlier answer shown in the context chain. */
     context_chars: z.number().int().min(50).max(20_000).default(600).describe("Characters of each earlier answer shown to later speakers"),
     /** Per-call timeout for an answer, in ms; also the deliberation formats' when the run gives no `timeout_ms`. */
@@ -315,7 +333,7 @@ export function runConfigSchema(settings: RunDefaults) {
 }
 
 /** The process settings a run's configuration defaults to. */
-type RunDefaults = Pick<Settings, "responseTimeoutMs" | "voteTimeoutMs">;
+export type RunDefaults = Pick<Settings, "responseTimeoutMs" | "voteTimeoutMs"> & Partial<Pick<Settings, "personInputTimeoutMs">>;
 
 /** The run configuration resolved: its fields, each with its default, and the deliberation formats' options. */
 function runSettingsSchema(settings: RunDefaults) {
@@ -327,6 +345,7 @@ function runSettingsSchema(settings: RunDefaults) {
     responseTimeoutMs: c.response_timeout_ms ?? settings.responseTimeoutMs,
     voteTimeoutMs: c.vote_timeout_ms,
     voteRoundTimeoutMs: c.vote_round_timeout_ms ?? c.vote_timeout_ms + VOTE_ROUND_GRACE_MS,
+    personTimeoutMs: c.person_timeout_ms,
     maxResponseTokens: c.max_response_tokens,
     promptOverrides: c.prompt_overrides,
     /** The deliberation formats' options, each with its default. */
@@ -342,6 +361,9 @@ function runSettingsSchema(settings: RunDefaults) {
       order: c.order,
       // /dvoice's pacing (`--paced` in the message wins over it; unset: the voice settings').
       voicePacing: c.voice_pacing,
+      // /debatt's person seat (`--with-me` in the message also sets it).
+      withMe: c.with_me,
+      personName: c.person_name,
     },
   }));
 }

@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   "empty_message",
   "mode_mismatch",
   "follow_up_unsupported",
+  "invalid_person_name",
   // A run that could not go on.
   "too_few_answers",
   "all_models_failed",
@@ -83,6 +84,8 @@ export const ERROR_CODES = [
   "run_in_progress",
   "run_finished",
   "nothing_to_resume",
+  "invalid_input",
+  "not_awaiting_input",
   "no_checkpointer",
   "no_history",
   "conversation_not_found",
@@ -110,7 +113,7 @@ export type ProviderErrorCode = (typeof PROVIDER_ERROR_CODES)[number];
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** The refusals whose detail a reader's catalogue words itself (`reason.<key>`), from the values they carry. */
-export const REASON_KEYS = ["unknownParticipants", "participantCount", "unknownParticipant", "modelNotAllowed", "modelCount", "maxRounds", "unknownOption", "noOptions"] as const;
+export const REASON_KEYS = ["unknownParticipants", "participantCount", "unknownParticipant", "modelNotAllowed", "modelCount", "maxRounds", "unknownOption", "noOptions", "personNameTaken"] as const;
 export type ReasonKey = (typeof REASON_KEYS)[number];
 
 /**

@@ -48,7 +48,14 @@ const VoteStartSchema = z
 export const EventSchemas = {
   debate_init: z.object({
     participants: z.array(
-      z.object({ key: z.string(), display: z.string(), model: z.string(), oneseek: z.boolean() }),
+      z.object({
+        key: z.string(),
+        display: z.string(),
+        model: z.string(),
+        oneseek: z.boolean(),
+        /** True for the seat of the person who joined (`--with-me`; added): its key is `person`, its model `person`. */
+        person: z.literal(true).optional(),
+      }),
     ),
     topic: z.string(),
     total_rounds: z.number().int(),
@@ -90,9 +97,21 @@ export const EventSchemas = {
     voter: z.string(),
     voted_for: z.string(),
     motivation: z.string(),
-    bullets: z.array(z.string()).length(3),
+    /** Three points for a model's vote; none for the person's (added: a person gives only the motivation). */
+    bullets: z.array(z.string()).max(3),
     ...stamp,
   }),
+  /**
+   * A debate joined with `--with-me` waits for the person (added): their turn in a round, or their
+   * vote in round 4. Answer with `POST /api/v1/debates/:id/input`; after `deadline` (epoch ms) the
+   * seat is skipped. Sent again to a client that resumes the run while it still waits.
+   */
+  debate_awaiting_input: z.discriminatedUnion("kind", [
+    z.object({ kind: z.literal("turn"), round: z.number().int(), participant: z.string(), position: z.number().int(), word_limit: z.number().int(), deadline: z.number().int(), ...stamp }),
+    z.object({ kind: z.literal("vote"), round: z.literal(4), participant: z.string(), candidates: z.array(z.string()), deadline: z.number().int(), ...stamp }),
+  ]),
+  /** The person's seat was skipped (added): `timeout` (no answer by the deadline) or `passed` (they chose to). */
+  debate_input_skipped: z.object({ kind: z.enum(["turn", "vote"]), round: z.number().int(), participant: z.string(), reason: z.enum(["timeout", "passed"]), ...stamp }),
   debate_results: DebateResultsSchema.extend(stamp),
   text_delta: z.object({ delta: z.string(), ...stamp }),
   continue_start: z.object({

@@ -11,6 +11,8 @@ export interface FormatFlags {
   order?: DebateOrder;
   /** /dvoice: `paced` releases each speaker's text only once the previous speaker's audio starts playing. */
   voicePacing?: VoicePacing;
+  /** /debatt: the person who asks takes a seat among the participants (`--with-me`). */
+  withMe?: boolean;
 }
 
 /** How a debate's speakers take their turns within a round. */
@@ -21,10 +23,15 @@ export type DebateOrder = (typeof DEBATE_ORDERS)[number];
 export const VOICE_PACINGS = ["off", "paced"] as const;
 export type VoicePacing = (typeof VOICE_PACINGS)[number];
 
-/** The options a debate takes before its topic: `--order simultaneous` and `--order sequential`. */
-const debateFlags = { "--order simultaneous": { order: "simultaneous" }, "--order sequential": { order: "sequential" } } as const satisfies Record<string, FormatFlags>;
-/** A spoken debate's options: the debate's, `--paced` (the text keeps pace with the audio) and `--paced off` (it runs ahead, whatever the voice settings say). */
-const voiceFlags = { ...debateFlags, "--paced": { voicePacing: "paced" }, "--paced off": { voicePacing: "off" } } as const satisfies Record<string, FormatFlags>;
+/** The speaking orders a debate takes before its topic: `--order simultaneous` and `--order sequential`. */
+const orderFlags = { "--order simultaneous": { order: "simultaneous" }, "--order sequential": { order: "sequential" } } as const satisfies Record<string, FormatFlags>;
+/** A written debate's options: the orders and `--with-me` (the person takes a seat). */
+const debateFlags = { ...orderFlags, "--with-me": { withMe: true } } as const satisfies Record<string, FormatFlags>;
+/**
+ * A spoken debate's options: the orders, `--paced` (the text keeps pace with the audio) and
+ * `--paced off` (it runs ahead, whatever the voice settings say). No `--with-me`: a person's turn has no voice.
+ */
+const voiceFlags = { ...orderFlags, "--paced": { voicePacing: "paced" }, "--paced off": { voicePacing: "off" } } as const satisfies Record<string, FormatFlags>;
 
 /** A debate's rounds, by number (1–4): three of speaking, then the vote. */
 export const ROUND_TYPES = ["introduction", "argument", "deepening", "voting"] as const;

@@ -12,6 +12,8 @@ export const ParticipantSchema = z.object({
   model: z.string().min(1),
   /** True for the internal participant that may research with web search. */
   oneseek: z.boolean().optional(),
+  /** True for the seat of the person who joined the debate (`--with-me`): no model is asked for it. */
+  person: z.boolean().optional(),
   /** Text-to-speech voice for /dvoice. */
   voice: z.string().optional(),
   /** This participant's own OpenAI-compatible endpoint (OpenRouter, OpenAI, a local Ollama or vLLM); absent → OPENAI_BASE_URL. */
@@ -37,6 +39,8 @@ export const RosterSchema = z
         seen.add(id);
       }
     }
+    // The person's seat is added per run, never configured.
+    if (roster.some((p) => p.person || p.key === "person")) ctx.addIssue({ code: "custom", message: 'the key "person" and the person flag are kept for the seat of a person who joins a debate' });
     if (roster.filter((p) => p.oneseek).length > 1) {
       ctx.addIssue({ code: "custom", message: "at most one participant may be oneseek" });
     }

@@ -1,4 +1,4 @@
-import { refusalOf } from "../../state/errors.js";
+import { DebattError, refusalOf } from "../../state/errors.js";
 import { randomUUID } from "node:crypto";
 import { Overwrite, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../../ports/emit.js";
@@ -8,6 +8,7 @@ import type { VoicePacing } from "../../state/formats.js";
 import { spokenWordLimits, voiceSettingsOr } from "../../state/voice.js";
 import type { State, StateUpdate } from "../../state/graph-state.js";
 import { participantsFor } from "../../state/participants.js";
+import { DEFAULT_PERSON_NAME, isPerson, withPerson } from "../../state/person.js";
 import { estimateRun } from "../../state/estimate.js";
 import { estimateInputsOf } from "../shared/estimate-inputs.js";
 
@@ -22,6 +23,9 @@ export function makeDebateDomainPlanner(deps: NodeDeps) {
     let participants;
     try {
       participants = participantsFor("debatt", deps.roster, state.participants);
+      // --with-me: the person takes a seat under the name they chose (not in /dvoice: their turn would have no voice).
+      if (state.options.withMe && state.voice_mode) throw new DebattError("unknown_option", "/dvoice cannot be joined (with_me): a person's turn has no voice; join a /debatt instead");
+      if (state.options.withMe) participants = withPerson(participants, state.options.personName ?? DEFAULT_PERSON_NAME);
     } catch (err) {
       const refusal = refusalOf(err);
       emit(config, "error", refusal);
@@ -33,7 +37,7 @@ export function makeDebateDomainPlanner(deps: NodeDeps) {
     const spoken = state.voice_mode ? await spokenDebate(deps, state.options.voicePacing, ctx.log) : undefined;
     const wordLimits = spoken?.wordLimits ?? ROUNDS.map((r) => r.words);
     emit(config, "debate_init", {
-      participants: participants.map((p) => ({ key: p.key, display: p.display, model: p.model, oneseek: p.oneseek === true })),
+      participants: participants.map((p) => ({ key: p.key, display: p.display, model: p.model, oneseek: p.oneseek === true, ...(isPerson(p) ? { person: true as const } : {}) })),
       topic,
       total_rounds: TOTAL_ROUNDS,
       voice_mode: state.voice_mode,
@@ -41,7 +45,8 @@ export function makeDebateDomainPlanner(deps: NodeDeps) {
       simulated: deps.models.simulated,
       order: state.options.order,
       ...(spoken ? { voice_pacing: spoken.paced ? "paced" : "off", word_limits: wordLimits } : {}),
-      estimate: estimateRun(state.voice_mode ? "dvoice" : "debatt", participants, { ...estimateInputsOf(topic, ctx.run, deps), wordLimits }, deps.prices),
+      // The person's seat costs nothing.
+      estimate: estimateRun(state.voice_mode ? "dvoice" : "debatt", participants.filter((p) => !isPerson(p)), { ...estimateInputsOf(topic, ctx.run, deps), wordLimits }, deps.prices),
     });
     return {
       debate_id: debateId,

@@ -4,7 +4,8 @@ import type { VoiceRuns } from "./lib/voice-runs.js";
 import type { NodeDeps, RunContext } from "../../ports/node-deps.js";
 import { ROUNDS, type DebateStatus } from "../../state/debate.js";
 import { mergeRoundResponses, type State, type StateUpdate } from "../../state/graph-state.js";
-import { runTurn, speakTurn } from "./lib/turn.js";
+import { runTurn, speakTurn, turnUpdate } from "./lib/turn.js";
+import { isPerson } from "../../state/person.js";
 import { debateSoFar } from "./lib/conversation.js";
 import { shuffleForRound } from "../shared/shuffle.js";
 
@@ -32,6 +33,10 @@ export const MIN_ANSWERS_PER_ROUND = 2;
  *
  * A failed turn is recorded and announced with status "error" and the round goes on; a round with
  * fewer than two answers ends the debate with an `error` event.
+ *
+ * A person who joined (`--with-me`) writes their own turn: when it comes, this step ends there and
+ * `debate_person_turn` waits for them; after it, this node goes on with the next speaker (or closes
+ * the round when theirs was the last turn).
  */
 export function makeDebateRoundExecutor(deps: NodeDeps, voice: VoiceRuns) {
   return async function debateRoundExecutor(state: State, config: LangGraphRunnableConfig): Promise<StateUpdate> {
@@ -50,24 +55,20 @@ export function makeDebateRoundExecutor(deps: NodeDeps, voice: VoiceRuns) {
     }
 
     const index = state.debate_turn_index;
+    // The person's turn (`debate_person_turn`) was the round's last: the round closes without another.
+    if (index >= order.length) return { ...update, ...closeRound(state, config, ctx, round, state.debate_round_responses, order.length) };
     const speaker = byKey.get(order[index])!;
+    // The person writes their own turn, in a step of its own (`debate_person_turn`, which waits for them).
+    if (isPerson(speaker)) return update;
     const debate = debateSoFar(state, { ...state.debate_round_order, [round]: order }, ctx.run.contextChars);
     const { turn, text } = await runTurn(deps, ctx, config, debate, speaker, round, index + 1);
     // /dvoice: the answer is spoken in the background while the next participant thinks.
     await speakTurn(voice, state, config, ctx, speaker, round, turn, text);
+    const turned = { ...update, ...turnUpdate(state, turn, text) };
 
-    const added = turn.status === "ok" ? { [round]: { [speaker.display]: text } } : {};
-    update.debate_round_responses = added;
-    update.debate_turns = [turn];
-    // Only answered turns count towards the totals (they break ties): a failed turn's words do not.
-    update.debate_word_counts = {
-      ...state.debate_word_counts,
-      [speaker.display]: (state.debate_word_counts[speaker.display] ?? 0) + (turn.status === "ok" ? turn.word_count : 0),
-    };
-
-    if (index + 1 < order.length) return { ...update, debate_turn_index: index + 1 };
+    if (index + 1 < order.length) return { ...turned, debate_turn_index: index + 1 };
     if (round === ROUNDS.length) await pace.vote();
-    return { ...update, ...closeRound(state, config, ctx, round, mergeRoundResponses(state.debate_round_responses, added), order.length) };
+    return { ...turned, ...closeRound(state, config, ctx, round, mergeRoundResponses(state.debate_round_responses, turned.debate_round_responses), order.length) };
   };
 }
 

@@ -4,6 +4,8 @@ import type { TurnTask } from "../../state/debate.js";
 import type { StateUpdate } from "../../state/graph-state.js";
 import { runTurn, speakTurn } from "./lib/turn.js";
 import type { VoiceRuns } from "./lib/voice-runs.js";
+import { askPerson, personTurn } from "./lib/person.js";
+import { isPerson } from "../../state/person.js";
 
 /**
  * debate_turn: one participant's turn in a simultaneous round, run at once for every participant
@@ -15,6 +17,12 @@ export function makeDebateTurn(deps: NodeDeps, voice: VoiceRuns) {
   return async function debateTurn(task: TurnTask, config: LangGraphRunnableConfig): Promise<StateUpdate> {
     const ctx = await deps.context(config);
     const { speaker, round } = task;
+    // The person who joined writes their own answer: the round waits for them (the others answer meanwhile).
+    if (isPerson(speaker)) {
+      const reply = askPerson(config, { kind: "turn", round, participant: speaker.display, position: task.position, word_limit: task.word_limits[round - 1] }, ctx.run.personTimeoutMs);
+      const { turn, text } = personTurn(config, speaker, round, task.position, reply);
+      return { debate_turns: [turn], ...(turn.status === "ok" ? { debate_round_responses: { [round]: { [speaker.display]: text } } } : {}) };
+    }
     const debate = { topic: task.topic, participants: task.participants, orders: {}, responses: task.responses, simultaneous: true, contextChars: ctx.run.contextChars, wordLimits: task.word_limits };
     const { turn, text } = await runTurn(deps, ctx, config, debate, speaker, round, task.position);
     // /dvoice: spoken in the order the answers finish.

@@ -6,6 +6,8 @@ import type { StateUpdate } from "../../state/graph-state.js";
 import { invokeText, rethrowIfCancelled, withTimeout } from "../shared/model-call.js";
 import { participantConversation } from "./lib/conversation.js";
 import { parseVote } from "../../state/replies/debate-vote.js";
+import { isPerson } from "../../state/person.js";
+import { askPerson, personBallot } from "./lib/person.js";
 
 /**
  * debate_vote: one participant's vote in round 4, run in parallel for every participant through
@@ -19,6 +21,8 @@ export function makeDebateVote(deps: NodeDeps) {
     const ctx = await deps.context(config);
     const { voter, participants, topic } = task;
     const candidates = participants.map((p) => p.display).filter((d) => d !== voter.display);
+    // The person who joined casts their own vote: the round waits for it (the models vote meanwhile).
+    if (isPerson(voter)) return { debate_votes: [personBallot(config, voter, askPerson(config, { kind: "vote", round: 4, participant: voter.display, candidates }, ctx.run.personTimeoutMs))] };
     // Every vote starts in the step that set the round's deadline, so one that starts after it
     // belongs to a run resumed from its checkpoint (after a crash): it gets a fresh vote timeout.
     const left = task.deadline - Date.now();

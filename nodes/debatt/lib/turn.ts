@@ -3,7 +3,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../../../ports/emit.js";
 import type { NodeDeps, RunContext } from "../../../ports/node-deps.js";
 import type { Turn } from "../../../state/debate.js";
-import type { State } from "../../../state/graph-state.js";
+import type { State, StateUpdate } from "../../../state/graph-state.js";
 import type { Participant } from "../../../state/participants.js";
 import { countWords, preview } from "../../../state/text.js";
 import { usageOfAnswer } from "../../../state/usage.js";
@@ -66,4 +66,17 @@ export async function speakTurn(voice: VoiceRuns, state: Pick<State, "voice_mode
   const queue = await voice.queueFor(state.debate_id ?? "", state.debate_topic ?? "", config, ctx.log);
   if (queue) queue.enqueue(speaker, round, text);
   else emit(config, "debate_voice_error", { model: speaker.display, round, error: "no speech provider is configured" });
+}
+
+/**
+ * What a sequential round's finished turn adds to the state: its answer (when answered), the turn,
+ * and the speaker's word total (only answered turns count towards it: the totals break ties).
+ */
+export function turnUpdate(state: Pick<State, "debate_word_counts">, turn: Turn, text: string): StateUpdate & { debate_round_responses: Record<number, Record<string, string>> } {
+  const ok = turn.status === "ok";
+  return {
+    debate_round_responses: ok ? { [turn.round]: { [turn.display]: text } } : {},
+    debate_turns: [turn],
+    debate_word_counts: { ...state.debate_word_counts, [turn.display]: (state.debate_word_counts[turn.display] ?? 0) + (ok ? turn.word_count : 0) },
+  };
 }

@@ -1,0 +1,50 @@
+import { interrupt, type LangGraphRunnableConfig } from "@langchain/langgraph";
+import { emit } from "../../../ports/emit.js";
+import type { Ballot, Turn } from "../../../state/debate.js";
+import type { Participant } from "../../../state/participants.js";
+import type { InputRequest, PersonReply } from "../../../state/person.js";
+import { countWords, preview } from "../../../state/text.js";
+
+/**
+ * Asks the person for their turn or vote: announces it (`debate_awaiting_input`, with the moment
+ * the seat is skipped) and interrupts the graph until the run resumes with their reply. It runs
+ * first in its step, so a resumed step repeats nothing but this announcement (which the run service
+ * drops when it resumes with the reply itself).
+ */
+export function askPerson(config: LangGraphRunnableConfig, request: InputRequest, timeoutMs: number): PersonReply {
+  emit(config, "debate_awaiting_input", { ...request, deadline: Date.now() + timeoutMs });
+  return interrupt<InputRequest, PersonReply>(request);
+}
+
+/** The skip of the person's seat, announced: why, and what was skipped. */
+function skipped(config: LangGraphRunnableConfig, kind: InputRequest["kind"], round: number, person: Participant, reply: PersonReply): string | undefined {
+  if (!("skip" in reply)) return undefined;
+  emit(config, "debate_input_skipped", { kind, round, participant: person.display, reason: reply.skip });
+  return reply.skip === "timeout" ? "skipped: no answer in time" : "skipped: passed";
+}
+
+/**
+ * The person's turn from their reply, announced like a model's (start, the whole text as one
+ * delta, end); a skipped turn is announced as skipped and kept as a turn without an answer.
+ */
+export function personTurn(config: LangGraphRunnableConfig, person: Participant, round: number, position: number, reply: PersonReply): { turn: Turn; text: string } {
+  const base = { round, position, key: person.key, display: person.display, latency_ms: reply.waited_ms };
+  const skip = skipped(config, "turn", round, person, reply);
+  if (skip !== undefined) return { turn: { ...base, status: "error", word_count: 0, error: skip }, text: "" };
+  const text = "text" in reply ? reply.text : "";
+  const who = { model: person.display, model_key: person.key, round };
+  emit(config, "debate_participant_start", { ...who, position });
+  emit(config, "debate_participant_delta", { ...who, delta: text });
+  const word_count = countWords(text);
+  emit(config, "debate_participant_end", { ...who, position, word_count, latency_ms: reply.waited_ms, response_preview: preview(text), status: "ok" });
+  return { turn: { ...base, status: "ok", word_count }, text };
+}
+
+/** The person's ballot from their reply: their choice and motivation (announced), or a skipped, invalid ballot. */
+export function personBallot(config: LangGraphRunnableConfig, person: Participant, reply: PersonReply): Ballot {
+  const base = { voter: person.display, voter_key: person.key, bullets: [] as string[] };
+  const skip = skipped(config, "vote", 4, person, reply);
+  if (skip !== undefined || !("vote" in reply)) return { ...base, voted_for: null, motivation: "", valid: false, invalid_reason: skip ?? "no vote" };
+  emit(config, "debate_vote_result", { voter: person.display, voted_for: reply.vote, motivation: reply.motivation, bullets: [] });
+  return { ...base, voted_for: reply.vote, motivation: reply.motivation, valid: true };
+}
