@@ -48,10 +48,12 @@ function labelledBallots(format: "vote" | "revise", rows: RunStage[], stages: { 
 /**
  * /debatt's and /dvoice's valid votes: every other participant that spoke is a candidate. Their
  * order is the speaking order of the last round each spoke in (the last round, unless a turn
- * failed), which is what the voters heard last.
+ * failed), which is what the voters heard last. A person who joined the debate is no model: the
+ * board leaves out their vote, a vote for them, and them as a candidate.
  */
 function debattBallots(rows: RunStage[], panel: Data, simulated: boolean): Ballot[] {
-  const participants = (Array.isArray(panel.participants) ? panel.participants : []) as { key: string; display: string; model: string }[];
+  const seated = (Array.isArray(panel.participants) ? panel.participants : []) as { key: string; display: string; model: string; person?: boolean }[];
+  const participants = seated.filter((p) => p.person !== true);
   const turns = rows.filter((r) => r.stageType === "debatt_answer").map(stageData);
   const spoke = (key: string) => turns.filter((t) => t.modelKey === key && t.status === "ok");
   // Each speaker's place: by the last round it spoke in, then its place in that round.

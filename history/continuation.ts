@@ -8,10 +8,13 @@ const PANELS = ["vote_panel", "debate_panel", "deep_panel", "council_panel", "co
 /** The roles of a participant's own words: answers, turns, revisions, arguments, verdicts (not its votes). */
 const SPEAKING_ROLES = new Set(["respondent", "debater", "judge"]);
 
-/** A panel's participants, as `{key, display, model}` (the deliberation panels name the key `modelKey`). */
+/**
+ * A panel's models, as `{key, display, model}` (the deliberation panels name the key `modelKey`);
+ * not the seat of a person who joined a debate, who has no model to go on with.
+ */
 function participantsOf(data: unknown): Continuation["participant"][] {
-  const list = (data as { participants?: { key?: string; modelKey?: string; display: string; model: string }[] } | null)?.participants ?? [];
-  return list.map((p) => ({ key: p.key ?? p.modelKey ?? "", display: p.display, model: p.model }));
+  const list = (data as { participants?: { key?: string; modelKey?: string; display: string; model: string; person?: boolean }[] } | null)?.participants ?? [];
+  return list.filter((p) => p.person !== true).map((p) => ({ key: p.key ?? p.modelKey ?? "", display: p.display, model: p.model }));
 }
 
 /**

@@ -332,7 +332,7 @@ function debattRows(state: State, rows: Rows, facts: RunFacts): void {
     topic: state.debate_topic,
     voiceMode: state.voice_mode,
     totalRounds: TOTAL_ROUNDS,
-    participants: participants.map((p) => ({ key: p.key, display: p.display, model: p.model })),
+    participants: participants.map((p) => ({ key: p.key, display: p.display, model: p.model, ...(p.person ? { person: true } : {}) })),
     simulated: facts.simulated,
   });
   const turns = [...state.debate_turns].sort((a, b) => a.round - b.round || a.position - b.position);

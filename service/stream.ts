@@ -4,6 +4,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { Runnable } from "@langchain/core/runnables";
 import { Command, INTERRUPT } from "@langchain/langgraph";
 import type { PersonReply } from "../state/person.js";
+import { WriteBehindSaver } from "../providers/write-behind-saver.js";
 import type { DebattGraph } from "../graph/build.js";
 import type { RunConfig } from "../state/config.js";
 import { DebattError } from "../state/errors.js";
@@ -68,6 +69,11 @@ async function streamOf(graph: DebattGraph, input: unknown, options: Record<stri
   return (await (Runnable.prototype.stream as (this: DebattGraph, input: unknown, options: unknown) => Promise<AsyncIterable<unknown[]>>).call(graph, input, config));
 }
 
+/** Resolves once the graph's checkpoints so far are saved (a write-behind saver's queue has run). */
+async function flushed(graph: DebattGraph): Promise<void> {
+  if (graph.checkpointer instanceof WriteBehindSaver) await graph.checkpointer.flushed();
+}
+
 /**
  * Runs the graph and yields its custom events with kebab-case names, as the SSE bridge and the
  * CLI's `--json` emit them. The graph's own recursion limit covers the largest debate. Always ends with `done`; a failure becomes an `error` event first.
@@ -84,23 +90,34 @@ export async function* streamClientEvents(graph: DebattGraph, input: RunInput, o
         ? null
         : { message: input.message, participants: input.participants ?? null, continuation: input.continuation ?? null, ...(input.history?.length ? { messages: input.history } : {}) },
       {
-        streamMode: onState ? ["custom", "values"] : ["custom"],
+        // The graph's states (for the history), and to know when it stopped for the person.
+        streamMode: onState || options.waiting ? ["custom", "values"] : ["custom"],
         subgraphs: onState !== undefined,
         signal: options.signal,
         configurable: { thread_id: options.threadId ?? randomUUID(), ...options.configurable },
       },
     );
+    // What the person is asked is held back until the graph has stopped for them and that is saved:
+    // a reply can then always resume it, even from another process after this one died.
+    let asked: ClientEvent | undefined;
     for await (const chunk of stream) {
       // [mode, payload], or [namespace, mode, payload] with subgraphs.
       const [namespace, mode, payload] = chunk.length === 3 ? chunk : [[], ...chunk];
       if (mode === "values") {
-        // The graph stopped for the person (`__interrupt__`): not a state; the event before it said so.
-        if (!(INTERRUPT in (payload as object))) onState!(payload as Record<string, unknown>, namespace as string[]);
+        if (!(INTERRUPT in (payload as object))) onState?.(payload as Record<string, unknown>, namespace as string[]);
+        else if (asked) {
+          await flushed(graph);
+          yield asked;
+          asked = undefined;
+        }
         continue;
       }
       const { event, data } = payload as GraphEvent;
-      yield { event: kebabEventName(event), data } as ClientEvent;
+      const client = { event: kebabEventName(event), data } as ClientEvent;
+      if (client.event === "debate-awaiting-input" && options.waiting) asked = client;
+      else yield client;
     }
+    if (asked) yield asked;
     if (options.waiting?.()) return;
     options.onFinished?.();
   } catch (err) {

@@ -1,5 +1,11 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { MemorySaver } from "@langchain/langgraph";
 import { afterEach, describe, expect, it } from "vitest";
+import { debater, roster } from "./support/debater.js";
+import { startFakeOpenAI } from "./support/fake-servers.js";
+import { startServerProcess } from "./support/server-process.js";
 import { sqliteHistory } from "./support/history-db.js";
 import { testDeps } from "./support/harness.js";
 import { postChat, readSse, startApp, type SseEvent } from "./support/http.js";
@@ -78,6 +84,14 @@ describe("a debate the person joins (/debatt --with-me)", () => {
     const kept = JSON.stringify(stages);
     expect(kept).toContain("Anna says cars must go, round 3.");
     expect(kept).toContain("Clearest case.");
+
+    // The leaderboard rates models only: the models' votes count, the person's does not, and the person is no candidate.
+    const board = (await (await fetch(`${s.url}/api/v1/leaderboard`)).json()) as any;
+    expect(board.ballots).toBe(3);
+    expect(board.models.map((m: any) => m.model).sort()).toEqual(["anthropic/claude-sonnet-4.5", "openai/gpt-5", "x-ai/grok-4"]);
+    // Nor can the person be continued with as if a model.
+    const onward = await postChat(s.url, { message: "And then?", continueWith: { runId, participant: "person" } });
+    expect(onward.status).toBe(400);
   });
 
   it("skips the seat when the time runs out and says so, and the debate goes on without them", async () => {
@@ -105,6 +119,24 @@ describe("a debate the person joins (/debatt --with-me)", () => {
     expect(named(events, "debate-round-end")[0].participant_count).toBe(4);
     expect(named(events, "debate-round-end")[1].participant_count).toBe(3);
     expect(named(events, "debate-vote-result").find((v) => v.voter === "Bo")).toMatchObject({ voted_for: "Grok" });
+  });
+
+  it("survives a reconnect while it waits: the replay says what it waits for, and the input is taken", async () => {
+    const s = await server();
+    const client = new AbortController();
+    const first: SseEvent[] = [];
+    await readSse(await postChat(s.url, { message: "/debatt --with-me Four-day weeks?", participants: THREE, personName: "Eli" }, { signal: client.signal }), (e) => {
+      first.push(e);
+      if (e.event === "debate-awaiting-input") client.abort();
+    }).catch(() => {});
+    const runId = String(first[0].data.run_id);
+    // The page reloads: it reads the run again from the start and answers what it waits for.
+    const { events } = await readSse(await fetch(`${s.url}/api/v1/debates/${runId}/events`), (e) => {
+      if (e.event === "debate-awaiting-input") void s.input(runId, e.data.kind === "turn" ? { text: "Yes." } : { skip: true });
+    });
+    expect(events.at(-1)!.event).toBe("done");
+    expect(named(events, "debate-awaiting-input")[0]).toEqual(named(first, "debate-awaiting-input")[0]);
+    expect(named(events, "debate-participant-end").filter((e) => e.model_key === "person")).toHaveLength(3);
   });
 
   it("refuses input that does not fit, naming the problem, and input when nothing waits", async () => {
@@ -166,4 +198,68 @@ describe("a debate the person joins (/debatt --with-me)", () => {
     expect(res.status).toBe(501);
     expect(((await res.json()) as any).error.code).toBe("no_checkpointer");
   });
+});
+
+describe("a joined debate across a server restart", () => {
+  it("survives a kill -9 while it waits: the input resumes it from its checkpoint, and it goes on to the end", async () => {
+    const openai = await startFakeOpenAI((body) => debater(body));
+    cleanups.push(openai.close);
+    const dataDir = mkdtempSync(join(tmpdir(), "debatt-with-me-"));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_PARTICIPANTS: roster, DEBATT_DATA_DIR: dataDir };
+    const post = (url: string, id: string, body: unknown) => fetch(`${url}/api/v1/debates/${id}/input`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+    const first = await startServerProcess(env);
+    cleanups.push(() => void first.child.kill("SIGKILL"));
+    const client = new AbortController();
+    const before: SseEvent[] = [];
+    await readSse(await postChat(first.url, { message: "/debatt --with-me Bör städer förbjuda bilar?", threadId: "joined-1", personName: "Dana" }, { signal: client.signal }), (e) => {
+      before.push(e);
+      if (e.event === "debate-awaiting-input") client.abort();
+    }).catch(() => {});
+    const waited = before.find((e) => e.event === "debate-awaiting-input")!;
+    expect(waited.data).toMatchObject({ kind: "turn", round: 1, participant: "Dana" });
+    const runId = String(before[0].data.run_id);
+    first.child.kill("SIGKILL");
+    await first.exited;
+    const askedBefore = openai.seen.length;
+
+    const second = await startServerProcess(env);
+    cleanups.push(() => void second.child.kill("SIGKILL"));
+    // The debate is addressed by the run id the person saw; it goes on as a new run of its thread.
+    const res = await post(second.url, runId, { text: "Ja, i stadskärnan, men med undantag för färdtjänst." });
+    expect(res.status).toBe(202);
+    const resumed = (await res.json()) as { run_id: string; thread_id: string; status: string };
+    expect(resumed).toMatchObject({ thread_id: "joined-1", status: "resumed" });
+    expect(resumed.run_id).not.toBe(runId);
+
+    const answers: number[] = [];
+    const { events: after } = await readSse(await fetch(`${second.url}/api/v1/debates/${resumed.run_id}/events`), (e) => {
+      if (e.event === "debate-awaiting-input") void post(second.url, resumed.run_id, e.data.kind === "turn" ? { text: `Dana, runda ${e.data.round}.` } : { vote: "Claude" }).then((r) => answers.push(r.status));
+    });
+    expect(after.at(-1)!.event).toBe("done");
+    expect(named(after, "error")).toEqual([]);
+    // The turn it waited for is not asked again, and was not repeated by anyone: its answer came first.
+    expect(named(after, "debate-awaiting-input").map((a) => `${a.kind}:${a.round}`)).toEqual(["turn:2", "turn:3", "vote:4"]);
+    expect(answers).toEqual([202, 202, 202]);
+    const dana = named(after, "debate-participant-end").filter((e) => e.model_key === "person");
+    expect(dana.map((e) => e.round)).toEqual([1, 2, 3]);
+    expect(named(after, "debate-round-start").some((e) => e.round === 1)).toBe(false);
+    const doneBefore = named(before, "debate-participant-end").map((e) => `${e.round}:${e.model_key}`);
+    const doneAfter = named(after, "debate-participant-end").map((e) => `${e.round}:${e.model_key}`);
+    expect(doneAfter.filter((t) => doneBefore.includes(t))).toEqual([]);
+    expect(openai.seen.length).toBeGreaterThan(askedBefore);
+    expect(named(after, "debate-vote-result").find((v) => v.voter === "Dana")).toMatchObject({ voted_for: "Claude" });
+
+    // The history has the person's words with the rest of the debate, under the first run's id.
+    const stored = (await (await fetch(`${second.url}/api/v1/debates/${runId}`)).json()) as any;
+    expect(stored).toMatchObject({ conversationId: "joined-1", status: "complete" });
+    const theirs = stored.result.rounds.flatMap((r: any) => r.answers).filter((a: any) => a.modelKey === "person");
+    expect(theirs.map((a: any) => a.text ?? a.response ?? a.content)).toEqual(["Ja, i stadskärnan, men med undantag för färdtjänst.", "Dana, runda 2.", "Dana, runda 3."]);
+    expect(stored.result.votes.find((v: any) => v.voter === "Dana")).toMatchObject({ votedFor: "Claude" });
+
+    // Nothing waits any more.
+    const late = await post(second.url, runId, { text: "Sent." });
+    expect(late.status).toBe(409);
+  }, 60_000);
 });
