@@ -23,6 +23,8 @@ import { loadSettings } from "../state/config.js";
 import { leaderboardText } from "./leaderboard-text.js";
 import { EXPORT_FORMATS, exportConversation, type ExportFormat } from "../history/export.js";
 import type { HistoryStore } from "../history/store.js";
+import { PersonPrompt } from "./person-prompt.js";
+import { personNameSchema } from "../state/person-schemas.js";
 
 
 /** Terminal styling, off when stdout is not a terminal or NO_COLOR is set. */
@@ -60,6 +62,7 @@ async function main(): Promise<number> {
         json: { type: "boolean" },
         participants: { type: "string" },
         seed: { type: "string" },
+        name: { type: "string" },
         voice: { type: "string" },
         play: { type: "boolean" },
         resume: { type: "string" },
@@ -110,6 +113,16 @@ async function main(): Promise<number> {
     process.stderr.write(`${t("cli.badVoiceFile", { value: voiceFile })}\n`);
     return 2;
   }
+  const joining = /^\s*\/debatt\b/i.test(message) && /(^|\s)--with-me(?=\s|$)/i.test(message);
+  if (args.values.name !== undefined && !joining) {
+    process.stderr.write(`${t("cli.needsWithMe")}\n`);
+    return 2;
+  }
+  const named = args.values.name === undefined ? undefined : personNameSchema.safeParse(args.values.name);
+  if (named && !named.success) {
+    process.stderr.write(`${named.error.issues[0].message}\n`);
+    return 2;
+  }
   const spoken = /^\s*\/dvoice\b/i.test(message);
   if ((voiceFile !== undefined || args.values.play) && !spoken) {
     process.stderr.write(`${t("cli.needsDvoice", { option: voiceFile !== undefined ? "--voice" : "--play" })}\n`);
@@ -156,10 +169,12 @@ async function main(): Promise<number> {
   let resumed: string | undefined;
   try {
     if (resume !== undefined) resumed = (await askedIn(checkpoints.saver, resume)) ?? resume;
-    run = resume === undefined ? service.start({ message, participants, configurable: seed === undefined ? {} : { seed } }) : await service.resume(resume);
+    const configurable = { ...(seed === undefined ? {} : { seed }), ...(named ? { person_name: named.data } : {}) };
+    run = resume === undefined ? service.start({ message, participants, configurable, seatsPerson: true }) : await service.resume(resume);
   } catch (err) {
-    if (!(DebattError.isInstance(err) && err.code === "nothing_to_resume")) throw err;
-    process.stderr.write(`${t("cli.nothingToResume", { message: err.message, where: checkpoints.where })}\n`);
+    if (!DebattError.isInstance(err)) throw err;
+    if (err.code === "nothing_to_resume") process.stderr.write(`${t("cli.nothingToResume", { message: err.message, where: checkpoints.where })}\n`);
+    else process.stderr.write(`${errorWords(t, err.code, err.message, err.reason) ?? err.message}\n`);
     return 2;
   }
   const { runId, threadId } = run;
@@ -190,8 +205,11 @@ async function main(): Promise<number> {
   let misused = false;
   // The audio exactly as it was streamed: the chunks, in order (one speaker at a time).
   const audio: Buffer[] = [];
+  // A debate the person joined: their turns and vote are read from stdin, a line each.
+  const person = new PersonPrompt(service, runId, t, aside);
   for await (const { event, data } of service.events(runId, 0, new AbortController().signal)) {
     const e = { event, data } as ClientEvent;
+    person.heard(e);
     // The run's ids are for clients that resume a stream; the terminal prints the run itself.
     if (e.event === "metadata") continue;
     if (e.event === "error") failed = true;
@@ -208,6 +226,7 @@ async function main(): Promise<number> {
     }
     print(e);
   }
+  person.close();
   if (!args.values.json) text.end();
   // The run winds down (its last log line, its history) before the stores close and the CLI says more.
   await service.shutdown(10_000);

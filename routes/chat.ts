@@ -7,7 +7,8 @@ import type { Settings } from "../state/config.js";
 import { MAX_PARTICIPANTS } from "../state/formats.js";
 import { CONTROL_CHARS, MAX_MESSAGE_CHARS, removeSpoofing } from "../state/text.js";
 import { participantsFor } from "../state/participants.js";
-import { DEFAULT_PERSON_NAME, personNameSchema, withPerson } from "../state/person.js";
+import { DEFAULT_PERSON_NAME, withPerson } from "../state/person.js";
+import { personNameSchema } from "../state/person-schemas.js";
 import type { RunConfig } from "../state/config.js";
 import { continuationOf, participantKeysOf } from "../history/continuation.js";
 import { quotaKeyOf, userOf } from "./auth.js";
@@ -106,7 +107,7 @@ export function chatRouter(deps: ChatRouteDeps): Router {
       threadId = found.conversationId;
       continuation = found.continuation;
     }
-    await streamRun(deps, res, { message: body.message, participants: body.participants, threadId, owner: user.id, quotaKey: quotaKeyOf(req, res), continuation, configurable });
+    await streamRun(deps, res, { message: body.message, participants: body.participants, threadId, owner: user.id, quotaKey: quotaKeyOf(req, res), continuation, configurable, seatsPerson: true });
   });
   router.all("/api/v1/chat/stream", postOnly);
   return router;

@@ -34,6 +34,7 @@ const DOMAIN_ERRORS: Partial<Record<ErrorCode, [number, ErrorCode, Record<string
   run_finished: [409, "run_finished"],
   nothing_to_resume: [409, "nothing_to_resume"],
   invalid_person_name: [400, "invalid_person_name"],
+  unknown_option: [400, "unknown_option"],
   invalid_input: [400, "invalid_input"],
   not_awaiting_input: [409, "not_awaiting_input"],
   invalid_format: [400, "invalid_format"],

@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from "express";
 import { parseJsonBody, serveEvents, type ChatRouteDeps } from "./chat.js";
-import { personInputSchema } from "../state/person.js";
+import { personInputSchema } from "../state/person-schemas.js";
 import { quotaKeyOf, userOf } from "./auth.js";
 import { HttpError } from "./errors.js";
 import { CONVERSATION_ID, ID_RULE } from "./follow-up.js";

@@ -67,6 +67,14 @@ export function createNarrator(write: Write, c: Styles, t: T, status: (s: string
       case "debate-vote-result":
         write(`  ${c.bold(e.data.voter)} → ${c.green(e.data.voted_for)}: ${e.data.motivation}\n`);
         break;
+      // A debate the person joined waits for them, or skips their seat.
+      case "debate-awaiting-input":
+        status(`${roundName(e.data.round)} · ${t("person.waitingFor", { name: e.data.participant })}`);
+        break;
+      case "debate-input-skipped":
+        status("");
+        write(c.dim(`\n   ✗ ${e.data.participant}: ${t(`person.skipped.${e.data.reason}`)}\n`));
+        break;
       case "debate-results": {
         write(`\n${c.bold(t("votes.title"))}\n`);
         const rows = Object.entries(e.data.vote_counts as Record<string, number>).sort(([, a], [, b]) => b - a);

@@ -23,7 +23,8 @@ import { hasUnfinishedRun, streamClientEvents, type RunInput } from "./stream.js
 import { isUsageOnly, parseCommand } from "../state/commands.js";
 import { RunMeter, RunMeters } from "./meter.js";
 import type { PriceTable, UsageReport } from "../state/usage.js";
-import { replyTo, type InputRequest, type PersonInput, type PersonReply } from "../state/person.js";
+import { replyTo, type InputRequest, type PersonReply } from "../state/person.js";
+import type { PersonInput } from "../state/person.js";
 
 /** A run's budget: its own `max_cost_usd` may lower the server's (DEBATT_MAX_COST_USD), never raise it. */
 export function budgetOf(runUsd: number | undefined, serverUsd: number | undefined): number | undefined {
@@ -63,6 +64,11 @@ export interface RunRequest {
   quotaKey?: string;
   /** A follow-up to one participant of a finished run (see `continuationOf`). */
   continuation?: Continuation;
+  /**
+   * Whether its client can give a person who joins the debate (`--with-me`) their turns and vote
+   * (`input`): the page's chat stream and the terminal can; a client that cannot is refused.
+   */
+  seatsPerson?: boolean;
 }
 
 /** A run that waits for the person who joined its debate. */
@@ -127,6 +133,10 @@ export class RunService {
   /** Starts a new run; throws `shutting_down` while the process drains, `rate_limited` over the limits. */
   start(request: RunRequest): StartedRun {
     this.assertAccepting();
+    const command = parseCommand(request.message);
+    if (command.kind === "debate" && (command.options.withMe || request.configurable?.with_me) && !request.seatsPerson) {
+      throw new DebattError("unknown_option", "--with-me needs a client that can write the person's turns and vote: the page (the chat stream and POST /api/v1/debates/:id/input) or the terminal");
+    }
     const quota = this.limits?.acquire(request.quotaKey ?? request.owner ?? LOCAL_OWNER);
     // A run without a thread starts one of the same id, so its run_id, thread_id and debate_id
     // are one id (the `:id` of /api/v1/debates/:id/…).

@@ -4,7 +4,8 @@ import { ConfigError } from "./errors.js";
 import { DEBATE_ORDERS, FORMATS, VOICE_PACINGS } from "./formats.js";
 import { defaultRoster, RosterSchema, type ModelAllowlist, type Participant } from "./participants.js";
 import { PriceTableSchema } from "./usage.js";
-import { DEFAULT_PERSON_NAME, DEFAULT_PERSON_TIMEOUT_MS, personNameSchema } from "./person.js";
+import { DEFAULT_PERSON_NAME, DEFAULT_PERSON_TIMEOUT_MS } from "./person.js";
+import { personNameSchema } from "./person-schemas.js";
 
 /**
  * The configuration, in two levels, each one zod schema with its defaults inside:

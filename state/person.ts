@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { DebattError } from "./errors.js";
 import type { Participant } from "./participants.js";
 import { CONTROL_CHARS, countWords, removeSpoofing } from "./text.js";
@@ -6,6 +5,7 @@ import { CONTROL_CHARS, countWords, removeSpoofing } from "./text.js";
 /**
  * The person's seat in a debate they join (`/debatt --with-me`): they write their own turns and
  * cast their own vote, and the models see them as one more participant under the name they chose.
+ * (No zod here: the page imports it; the request schemas are in person-schemas.ts.)
  */
 
 /** The seat's key (`model_key` in events); no roster entry may have it. */
@@ -18,14 +18,6 @@ export const PERSON_MODEL = "person";
 export const DEFAULT_PERSON_TIMEOUT_MS = 300_000;
 /** Longest motivation a person may give with their vote. */
 export const MAX_MOTIVATION_CHARS = 1_000;
-
-/** A person's chosen name: 1–40 characters, no control characters, not only spaces. */
-export const personNameSchema = z
-  .string({ error: "the name you join under must be a string" })
-  .max(40, "the name you join under is longer than 40 characters")
-  .refine((n) => !CONTROL_CHARS.test(n), "the name you join under contains control characters")
-  .transform((n) => removeSpoofing(n).trim())
-  .refine((n) => n !== "", "the name you join under is empty");
 
 /** Whether a participant is the person's seat. */
 export function isPerson(p: Pick<Participant, "person">): boolean {
@@ -59,24 +51,19 @@ export type InputRequest =
 /** Why the person's seat was skipped: no answer in time, or they passed. */
 export type SkipReason = "timeout" | "passed";
 
+/** What the person sends (`POST /api/v1/debates/:id/input`, checked by person-schemas.ts): their turn, their vote, or a pass. */
+export type PersonInput = { text: string } | { vote: string; motivation?: string } | { skip: true };
+
+/** How a skipped turn or vote of the person is kept (a turn's `error`, a ballot's `invalid_reason`). */
+export const SKIPPED: Record<SkipReason, string> = { timeout: "skipped: no answer in time", passed: "skipped: passed" };
+
+/** Why a kept turn of the person was skipped, from its `error`; undefined for any other turn. */
+export function skipReasonOf(error: string | undefined): SkipReason | undefined {
+  return (Object.keys(SKIPPED) as SkipReason[]).find((r) => SKIPPED[r] === error);
+}
+
 /** What the run resumes with: the person's turn, their vote, or a skip; and how long they took. */
 export type PersonReply = ({ text: string } | { vote: string; motivation: string } | { skip: SkipReason }) & { waited_ms: number };
-
-/** The body of `POST /api/v1/debates/:id/input`: the person's turn, their vote, or a pass. */
-export const personInputSchema = z.union(
-  [
-    z.object({ text: z.string({ error: "text must be a string" }).max(20_000, "text is longer than 20000 characters") }).strict(),
-    z
-      .object({
-        vote: z.string({ error: "vote must be a participant's name" }).min(1).max(64),
-        motivation: z.string({ error: "motivation must be a string" }).max(MAX_MOTIVATION_CHARS, `motivation is longer than ${MAX_MOTIVATION_CHARS} characters`).optional(),
-      })
-      .strict(),
-    z.object({ skip: z.literal(true, { error: "skip must be true" }) }).strict(),
-  ],
-  { error: 'the body must be {"text": "…"} for a turn, {"vote": "<name>", "motivation"?: "…"} for a vote, or {"skip": true} to pass' },
-);
-export type PersonInput = z.infer<typeof personInputSchema>;
 
 /**
  * The person's input checked against what the debate waits for: a turn takes text (not empty, no
@@ -98,6 +85,22 @@ export function replyTo(request: InputRequest, input: PersonInput, waitedMs: num
   if (!("vote" in input)) throw refuse(`the debate waits for your vote: send {"vote": "<name>"} with one of ${request.candidates.join(", ")} (or {"skip": true} to pass)`);
   const chosen = request.candidates.find((c) => c.toLowerCase() === input.vote.trim().toLowerCase());
   if (!chosen) throw refuse(`"${input.vote.slice(0, 64)}" is not one you can vote for: ${request.candidates.join(", ")}`);
-  const motivation = removeSpoofing(input.motivation ?? "").replace(CONTROL_CHARS, " ").trim();
+  const motivation = removeSpoofing(input.motivation ?? "").replace(new RegExp(CONTROL_CHARS.source, "g"), " ").trim();
   return { vote: chosen, motivation, waited_ms: waitedMs };
+}
+
+/**
+ * The value a debate waiting for the person resumes with, as their reply: the run service's
+ * (already checked), or what a LangGraph client sends (Studio's resume: their text or the name
+ * they vote for, or an input object), checked here. Throws `invalid_input` naming the problem.
+ */
+export function personReplyOf(request: InputRequest, value: unknown): PersonReply {
+  if (typeof value === "string") return replyTo(request, request.kind === "turn" ? { text: value } : { vote: value }, 0);
+  const v = (value ?? {}) as Partial<Record<"text" | "vote" | "motivation" | "skip" | "waited_ms", unknown>>;
+  const waited = typeof v.waited_ms === "number" && v.waited_ms >= 0 ? Math.round(v.waited_ms) : 0;
+  if (v.skip === "timeout" || v.skip === "passed") return { skip: v.skip, waited_ms: waited };
+  if (v.skip === true) return replyTo(request, { skip: true }, waited);
+  if (typeof v.text === "string") return replyTo(request, { text: v.text }, waited);
+  if (typeof v.vote === "string") return replyTo(request, { vote: v.vote, ...(typeof v.motivation === "string" ? { motivation: v.motivation } : {}) }, waited);
+  throw new DebattError("invalid_input", 'resume with the person\'s text (a turn), the name they vote for, or {"skip": true} to pass');
 }

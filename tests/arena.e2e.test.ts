@@ -950,4 +950,51 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(await page.locator(".card.speaking").count()).toBe(0);
     expect(errors).toEqual([]);
   }, 90_000);
+
+  it("takes part in a /debatt: the reader joins under a name, writes each turn, passes, votes, and the arena waits for them", async () => {
+    const roster = JSON.stringify([
+      { key: "call_grok", display: "Grok", model: "x-ai/grok-4" },
+      { key: "call_claude", display: "Claude", model: "anthropic/claude-sonnet-4.5" },
+    ]);
+    const { page, errors } = await open({ SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", DEBATE_PARTICIPANTS: roster }, undefined, "en-US");
+    await page.locator("#message").fill("/debatt Should cities ban cars?");
+    await page.getByLabel("Take part yourself").check();
+    expect(await page.locator("#message").inputValue()).toBe("/debatt --with-me Should cities ban cars?");
+    await page.getByLabel("Your name in the debate").fill("Ada");
+    await page.locator("#message").press("Enter");
+
+    const panel = page.locator("form.person-input");
+    await panel.getByRole("heading", { name: "Your turn — round 1: Introduction" }).waitFor({ timeout: 30_000 });
+    const seat = page.locator('.card[data-participant="person"]');
+    expect(await seat.locator("h3").innerText()).toBe("Ada");
+    expect(await seat.locator(".badge").allInnerTexts()).toEqual(["you", "waiting for you"]);
+    expect(await panel.getByRole("timer").innerText()).toMatch(/^\d+ s left$/);
+    await page.screenshot({ path: `${ARTIFACTS}/with-me-turn.png`, fullPage: true });
+    expect(await accessibilityViolations(page)).toEqual([]);
+    // Over the round's word limit, the send button waits.
+    await panel.getByLabel("Your turn").fill("word ".repeat(301));
+    expect(await panel.getByText("301 of 300 words").count()).toBe(1);
+    expect(await panel.getByRole("button", { name: "Send my turn" }).isDisabled()).toBe(true);
+    await panel.getByLabel("Your turn").fill("Cars out of the centre, buses in.");
+    await panel.getByRole("button", { name: "Send my turn" }).click();
+    await panel.getByRole("heading", { name: "Your turn — round 2: Argument" }).waitFor({ timeout: 30_000 });
+    await panel.getByRole("button", { name: "Pass" }).click();
+    await panel.getByRole("heading", { name: "Your turn — round 3: Deepening" }).waitFor({ timeout: 30_000 });
+    await panel.getByLabel("Your turn").fill("Measured, the air got better.");
+    await panel.getByRole("button", { name: "Send my turn" }).click();
+    await panel.getByRole("heading", { name: "Your vote" }).waitFor({ timeout: 30_000 });
+    await panel.getByLabel("Claude").check();
+    await panel.getByLabel("Why (optional)").fill("Best evidence.");
+    await panel.getByRole("button", { name: "Vote" }).click();
+
+    await page.locator(".winner").waitFor({ timeout: 60_000 });
+    expect(await panel.count()).toBe(0);
+    expect(await page.locator(".ballots > li", { hasText: "Ada → Claude: Best evidence." }).count()).toBe(1);
+    // Round 2 shows the pass; round 1 their words.
+    await page.getByRole("tab", { name: /Round 2/ }).click();
+    expect(await seat.innerText()).toContain("passed");
+    await page.getByRole("tab", { name: /Round 1/ }).click();
+    expect(await seat.innerText()).toContain("Cars out of the centre, buses in.");
+    expect(errors).toEqual([]);
+  }, 90_000);
 });

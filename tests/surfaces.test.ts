@@ -14,8 +14,8 @@ import { HumanMessage } from "@langchain/core/messages";
 import { defaultRoster } from "../state/participants.js";
 import { named, runEvents, testDeps } from "./support/harness.js";
 
-/** Runs the CLI with the simulated provider and returns its exit code, stdout and stderr. */
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
+/** Runs the CLI with the simulated provider (and `input` on its stdin) and returns its exit code, stdout and stderr. */
+function cli(args: string[], env: Record<string, string> = {}, input?: string): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["--import", "tsx", "cli/debate.ts", ...args], {
       env: { PATH: process.env.PATH!, SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", ...env },
@@ -25,6 +25,7 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: 
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (err += d));
     child.on("close", (code) => resolve({ code: code ?? -1, out, err }));
+    if (input !== undefined) child.stdin.end(input);
   });
 }
 
@@ -100,6 +101,28 @@ describe("the CLI", () => {
       const refused = await cli(conflicting, env);
       expect([refused.code, refused.err], conflicting.join(" ")).toEqual([2, expect.stringContaining("--leaderboard and --export read the history and run nothing")]);
     }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("seats the person with /debatt --with-me: asks for each turn and the vote on stderr, reads them from stdin, a line each", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "debatt-with-me-"));
+    const env = { DEBATT_DATA_DIR: dir };
+    // Round 1 written; round 2 passed; round 3 over the word limit, then written; the vote by its number.
+    const run = await cli(["--lang", "en", "--participants", "grok,claude", "--name", "Ada", "/debatt --with-me Should cities ban cars?"], env, `My first turn.\n\n${"word ".repeat(501)}\nThird round words.\n2\n`);
+    expect(run.code).toBe(0);
+    expect(run.err).toContain("Your turn, Ada — round 1, at most 300 words");
+    expect(run.err).toContain("Your vote, Ada: 1. Grok  2. Claude");
+    expect(run.err).toContain("round 3 takes at most 500 words; yours has 501");
+    expect(run.out).toContain("▶ Ada");
+    expect(run.out).toContain("My first turn.");
+    expect(run.out).toContain("Third round words.");
+    expect(run.out).toContain("✗ Ada: passed");
+    expect(run.out).toMatch(/Ada → Claude/);
+    // --name belongs to --with-me; --with-me to /debatt.
+    expect((await cli(["--name", "Ada", "/debatt Topic"], env)).code).toBe(2);
+    const spoken = await cli(["--lang", "en", "/dvoice --with-me Topic"], env);
+    expect(spoken.code).toBe(2);
+    expect(spoken.out).toContain("--with-me");
     rmSync(dir, { recursive: true, force: true });
   });
 

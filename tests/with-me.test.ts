@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MemorySaver } from "@langchain/langgraph";
+import { Command, MemorySaver } from "@langchain/langgraph";
 import { afterEach, describe, expect, it } from "vitest";
 import { debater, roster } from "./support/debater.js";
 import { startFakeOpenAI } from "./support/fake-servers.js";
 import { startServerProcess } from "./support/server-process.js";
 import { sqliteHistory } from "./support/history-db.js";
-import { testDeps } from "./support/harness.js";
+import { graphOf, testDeps } from "./support/harness.js";
 import { postChat, readSse, startApp, type SseEvent } from "./support/http.js";
 
 const THREE = ["call_grok", "call_claude", "call_gpt"];
@@ -185,6 +185,10 @@ describe("a debate the person joins (/debatt --with-me)", () => {
     expect(((await taken.json()) as any).error).toMatchObject({ code: "invalid_person_name" });
     const nameOnly = await postChat(s.url, { message: "/debatt Topic", personName: "Anna" });
     expect(nameOnly.status).toBe(400);
+    // A client that cannot write the person's turns (the OpenAI-compatible endpoint) cannot seat them.
+    const openai = await fetch(`${s.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "debatt", messages: [{ role: "user", content: "--with-me Should cities ban cars?" }] }) });
+    expect(openai.status).toBe(400);
+    expect(((await openai.json()) as any).error).toMatchObject({ code: "unknown_option" });
     const spoken = (await readSse(await postChat(s.url, { message: "/dvoice --with-me Topic" }))).events;
     expect(named(spoken, "error")[0]).toMatchObject({ code: "unknown_option" });
     expect(s.models.calls).toEqual([]);
@@ -197,6 +201,32 @@ describe("a debate the person joins (/debatt --with-me)", () => {
     const res = await postChat(app.url, { message: "/debatt --with-me Topic", participants: THREE });
     expect(res.status).toBe(501);
     expect(((await res.json()) as any).error.code).toBe("no_checkpointer");
+  });
+});
+
+describe("a joined debate from the run configuration, as LangGraph Studio runs it", () => {
+  it("seats the person with with_me and person_name, and resumes with what a LangGraph client sends: a text, a name, a skip", async () => {
+    const { deps, models } = testDeps();
+    const graph = graphOf(deps, { checkpointer: new MemorySaver() });
+    const configurable = { thread_id: "studio-1", with_me: true, person_name: "Eve" };
+    const run = async (input: unknown) => {
+      const events: { event: string; data: any }[] = [];
+      for await (const chunk of await graph.stream(input as never, { configurable, streamMode: "custom" })) events.push(chunk as never);
+      return events;
+    };
+    const first = await run({ message: "/debatt Is nuclear power green?", participants: THREE });
+    expect(first.find((e) => e.event === "debate_init")!.data.participants.at(-1)).toMatchObject({ display: "Eve", person: true });
+    expect(first.at(-1)).toMatchObject({ event: "debate_awaiting_input", data: { kind: "turn", round: 1, participant: "Eve" } });
+    // Studio resumes with a plain string: the turn's text.
+    const second = await run(new Command({ resume: "Yes, low carbon." }));
+    expect(second.find((e) => e.event === "debate_participant_end" && e.data.model_key === "person")).toMatchObject({ data: { status: "ok", word_count: 3 } });
+    const third = await run(new Command({ resume: { skip: true } }));
+    expect(third.find((e) => e.event === "debate_input_skipped")).toMatchObject({ data: { reason: "passed", round: 2 } });
+    await run(new Command({ resume: "Still yes." }));
+    const last = await run(new Command({ resume: "chatgpt" }));
+    expect(last.find((e) => e.event === "debate_vote_result" && e.data.voter === "Eve")).toMatchObject({ data: { voted_for: "ChatGPT" } });
+    expect(last.some((e) => e.event === "debate_synthesis_complete")).toBe(true);
+    expect(models.calls.filter((c) => c.participant === "person")).toEqual([]);
   });
 });
 

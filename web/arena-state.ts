@@ -34,6 +34,10 @@ export interface ArenaState {
   voice: boolean;
   simulated: boolean;
   participants: { key: string; display: string }[];
+  /** The seat of the person who joined the debate (`--with-me`), by key. */
+  person?: string;
+  /** What the debate waits for from the person now, until their turn or vote (or its skip) arrives. */
+  awaiting?: ClientPayload<"debate-awaiting-input">;
   cards: Record<string, Card>;
   /** Round now running (1–4), 0 before the first. */
   round: number;
@@ -116,8 +120,10 @@ export function reduce(s: ArenaState, e: ClientEvent): ArenaState {
   switch (e.event) {
     case "debate-init": {
       const participants = (e.data.participants as { key: string; display: string }[]).map((p) => ({ key: p.key, display: p.display }));
+      const person = e.data.participants.find((p) => p.person)?.key;
       return {
         ...emptyArena(),
+        ...(person ? { person } : {}),
         debateId: e.data.debate_id,
         topic: e.data.topic,
         voice: e.data.voice_mode,
@@ -131,7 +137,11 @@ export function reduce(s: ArenaState, e: ClientEvent): ArenaState {
     case "debate-round-end":
       return { ...s, roundsDone: [...new Set([...s.roundsDone, e.data.round as number])], speaking: [] };
     case "debate-participant-start":
-      return { ...withRound(e.data.model_key, e.data.round, { text: "", status: "speaking" }), speaking: [...s.speaking.filter((n) => n !== e.data.model), e.data.model] };
+      return { ...withRound(e.data.model_key, e.data.round, { text: "", status: "speaking" }), speaking: [...s.speaking.filter((n) => n !== e.data.model), e.data.model], awaiting: e.data.model_key === s.person ? undefined : s.awaiting };
+    case "debate-awaiting-input":
+      return { ...s, awaiting: e.data };
+    case "debate-input-skipped":
+      return { ...(e.data.kind === "turn" && s.person ? withRound(s.person, e.data.round, { text: "", status: "error", skipped: e.data.reason }) : s), awaiting: undefined };
     case "debate-participant-delta": {
       const c = card(e.data.model_key);
       return withRound(e.data.model_key, e.data.round, { text: (c?.rounds[e.data.round]?.text ?? "") + e.data.delta });
@@ -142,7 +152,7 @@ export function reduce(s: ArenaState, e: ClientEvent): ArenaState {
         speaking: s.speaking.filter((n) => n !== e.data.model),
       };
     case "debate-vote-result":
-      return { ...s, votes: [...s.votes, e.data] };
+      return { ...s, votes: [...s.votes, e.data], awaiting: e.data.voter === s.awaiting?.participant ? undefined : s.awaiting };
     case "debate-results":
       return { ...s, results: e.data, roundsDone: [...new Set([...s.roundsDone, 4])] };
     case "continue-start":
@@ -177,7 +187,7 @@ export function reduce(s: ArenaState, e: ClientEvent): ArenaState {
     case "usage":
       return { ...s, usage: e.data };
     case "done":
-      return { ...s, done: true, speaking: [] };
+      return { ...s, done: true, speaking: [], awaiting: undefined };
     default: {
       // The deliberation formats keep their own state; their start events carry `simulated`.
       const simulated = "simulated" in e.data && typeof e.data.simulated === "boolean" ? e.data.simulated : s.simulated;

@@ -4,6 +4,8 @@ import { useEffect, useMemo, useState } from "preact/hooks";
 import { useT } from "./i18n.js";
 import { seconds, usageBrief } from "../state/messages/index.js";
 import { progress, type ArenaState, type Card, type CompareState } from "./arena-state.js";
+import { PersonInputPanel } from "./person-input.js";
+import type { PersonInput } from "../state/person.js";
 
 /** The participants' colours, by key without `call_`. */
 const COLORS: Record<string, string> = {
@@ -28,8 +30,11 @@ export function AnswerText({ text, clipped = false }: { text: string; clipped?: 
 
 export const colorOf = (key: string) => COLORS[key.replace(/^call_/, "")] ?? "#64748b";
 
-/** The live debate arena, driven only by the stream's events. */
-export function Arena({ s, voiceSpeaker }: { s: ArenaState; voiceSpeaker?: string }) {
+/**
+ * The live debate arena, driven only by the stream's events. With `send`, a debate the reader
+ * joined asks them for their turn or vote when it waits for them.
+ */
+export function Arena({ s, voiceSpeaker, send }: { s: ArenaState; voiceSpeaker?: string; send?: (input: PersonInput) => Promise<void> }) {
   const t = useT();
   const [tab, setTab] = useState<number | null>(null);
   // The tab follows the debate until the reader picks one; the vote's tab shows the last round's answers.
@@ -74,9 +79,18 @@ export function Arena({ s, voiceSpeaker }: { s: ArenaState; voiceSpeaker?: strin
       </div>
       <div class="cards">
         {s.participants.map((p) => (
-          <ParticipantCard card={s.cards[p.key]} round={shownRound} speaking={s.speaking.includes(p.display)} heard={voiceSpeaker === p.display} cost={s.usage && costOf(t, s.usage, p.display)} />
+          <ParticipantCard
+            card={s.cards[p.key]}
+            round={shownRound}
+            speaking={s.speaking.includes(p.display)}
+            heard={voiceSpeaker === p.display}
+            cost={s.usage && costOf(t, s.usage, p.display)}
+            person={p.key === s.person}
+            waiting={p.key === s.person && s.awaiting !== undefined && !s.done}
+          />
         ))}
       </div>
+      {send && s.awaiting && !s.done && <PersonInputPanel awaiting={s.awaiting} send={send} />}
       {(s.votes.length > 0 || s.results) && <Votes s={s} />}
       {s.results && <WinnerBanner s={s} />}
       {s.synthesis && <div class="synthesis" dangerouslySetInnerHTML={{ __html: markdown.render(s.synthesis) }} />}
@@ -84,18 +98,19 @@ export function Arena({ s, voiceSpeaker }: { s: ArenaState; voiceSpeaker?: strin
   );
 }
 
-/** One participant: its answer in the shown round, expanded while it speaks. */
-function ParticipantCard({ card, round, speaking, heard, cost }: { card: Card; round: number; speaking: boolean; heard: boolean; cost?: string }) {
+/** One participant: its answer in the shown round, expanded while it speaks (`person`: the reader's own seat, `waiting` for them). */
+function ParticipantCard({ card, round, speaking, heard, cost, person = false, waiting = false }: { card: Card; round: number; speaking: boolean; heard: boolean; cost?: string; person?: boolean; waiting?: boolean }) {
   const t = useT();
   const answer = card.rounds[round];
   const [manual, setManual] = useState<boolean | null>(null);
   // A manual toggle lasts until the speaker changes.
   useEffect(() => setManual(null), [speaking]);
   const expanded = manual ?? speaking;
-  const failed = answer?.status === "error";
+  const skipped = answer?.skipped;
+  const failed = answer?.status === "error" && !skipped;
   return (
     <article
-      class={`card${speaking ? " speaking" : ""}${failed ? " failed" : ""}${heard ? " heard" : ""}`}
+      class={`card${speaking || waiting ? " speaking" : ""}${failed ? " failed" : ""}${heard ? " heard" : ""}${person ? " person" : ""}`}
       style={{ "--accent": colorOf(card.key) }}
       data-participant={card.key}
       aria-busy={speaking}
@@ -103,6 +118,8 @@ function ParticipantCard({ card, round, speaking, heard, cost }: { card: Card; r
       <header>
         <span class="dot" aria-hidden="true" />
         <h3>{card.display}</h3>
+        {person && <span class="badge person">{t("person.you")}</span>}
+        {waiting && <span class="badge">{t("person.waiting")}</span>}
         {speaking && <span class="badge">{t("card.writing")}</span>}
         {heard && <span class="badge voice">{t("card.heard")}</span>}
         {failed && <span class="badge error">{t("card.failed")}</span>}
@@ -110,7 +127,8 @@ function ParticipantCard({ card, round, speaking, heard, cost }: { card: Card; r
           {expanded ? "−" : "+"}
         </button>
       </header>
-      {answer && (
+      {skipped && <p class="answer note">{t(`person.skipped.${skipped}`)}</p>}
+      {answer && !skipped && (
         failed || !answer.text ? (
           <p class={`answer${expanded ? "" : " clipped"}`}>{failed ? <FailedText text={answer.text} error={answer.error} /> : "…"}</p>
         ) : (

@@ -5,4 +5,6 @@ export interface CardRound {
   wordCount?: number;
   latencyMs?: number;
   error?: string;
+  /** The person's turn was skipped: no answer in time, or they passed. */
+  skipped?: "timeout" | "passed";
 }

@@ -12,7 +12,9 @@ import { PanelView } from "./panel-view.js";
 import { emptyArena, reduce, splitSynthesis, type ArenaState } from "./arena-state.js";
 import { storedEvents } from "./stored-events.js";
 import { inWords, readApi } from "./api-error.js";
-import { streamChat, StreamError } from "./stream.js";
+import { followRun, streamChat, StreamError } from "./stream.js";
+import { DEFAULT_PERSON_NAME, type PersonInput } from "../state/person.js";
+import type { ClientEvent } from "../state/events.js";
 import { loadSession, SignIn, signOut, type Session } from "./sign-in.js";
 import { VoiceBar } from "./voice-bar.js";
 import { VoicePlayer, type VoiceView } from "./voice-player.js";
@@ -98,6 +100,8 @@ function App({ conversation, exported }: { conversation?: string; exported?: Sto
   const [loadError, setLoadError] = useState("");
   /** A follow-up to one participant of a finished run: the messages go to it until stopped. */
   const [talkingTo, setTalkingTo] = useState<TalkingTo | null>(null);
+  /** The name the reader joins debates under (`--with-me`), remembered in this browser. */
+  const [personName, setPersonName] = useState(() => localStorage.getItem(PERSON_NAME_KEY) ?? "");
   const busy = messages.some((m) => m.running);
   const stoppable = messages.find((m) => m.running && m.runId);
   // The conversation: its thread on the server and the kind of messages it holds.
@@ -159,8 +163,18 @@ function App({ conversation, exported }: { conversation?: string; exported?: Sto
       answer.player.unlock();
     }
     setMessages((all) => [...all, user, answer]);
+    // A debate the person joins: under the name they chose (kept for the next time).
+    const joining = commandFormatOf(text) === "debatt" && WITH_ME.test(text) && personName.trim() !== "";
+    if (joining) localStorage.setItem(PERSON_NAME_KEY, personName.trim());
+    await run(answer, (onEvent) =>
+      streamChat({ message: text, threadId, ...(joining ? { personName: personName.trim() } : {}), ...(continuing ? { continueWith: { runId: continuing.runId, participant: continuing.key } } : {}) }, onEvent),
+    );
+  }
+
+  /** Streams a run into its answer (its events, or why the stream failed), until it ends. */
+  async function run(answer: Message, stream: (onEvent: (e: ClientEvent) => void) => Promise<void>) {
     try {
-      await streamChat({ message: text, threadId, ...(continuing ? { continueWith: { runId: continuing.runId, participant: continuing.key } } : {}) }, (e) => {
+      await stream((e) => {
         if (e.event === "debate-voice-speaker") answer.player?.speaks(e.data.model, e.data.round, e.data.sentences);
         // Stopped (here, in another tab, or on another instance): the audio stops with the text.
         if (e.event === "error" && e.data.code === "cancelled") answer.player?.stop();
@@ -173,6 +187,18 @@ function App({ conversation, exported }: { conversation?: string; exported?: Sto
     } finally {
       update(answer.id, (m) => ({ ...m, running: false }));
     }
+  }
+
+  /**
+   * Sends the person's turn or vote to the debate they joined. A debate that had stopped while it
+   * waited (the server restarted) goes on as a new run of its conversation, followed here.
+   */
+  async function answerPerson(m: Message, input: PersonInput) {
+    const res = await fetch(`/api/v1/debates/${encodeURIComponent(m.runId!)}/input`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(input) });
+    const next = await readApi<{ run_id: string; status: "accepted" | "resumed" }>(res);
+    if (next?.status !== "resumed") return;
+    update(m.id, (x) => ({ ...x, running: true, failure: undefined, runId: next.run_id }));
+    void run(m, (onEvent) => followRun(next.run_id, onEvent));
   }
 
   /** Stops a run on the server, wherever it runs (its stream then ends by itself), and its audio here. */
@@ -227,7 +253,7 @@ function App({ conversation, exported }: { conversation?: string; exported?: Sto
           {loadError}
         </p>
       )}
-      <Messages messages={messages} retry={(text) => send(text)} onContinue={setTalkingTo} />
+      <Messages messages={messages} retry={(text) => send(text)} onContinue={setTalkingTo} onPersonInput={answerPerson} />
       <form class="composer" ref={composer} onSubmit={submit}>
         <label for="message">{t("composer.label")}</label>
         {talkingTo && (
@@ -250,6 +276,7 @@ function App({ conversation, exported }: { conversation?: string; exported?: Sto
             if (e.key === "Enter" && !e.shiftKey) submit(e);
           }}
         />
+        {commandFormatOf(input) === "debatt" && <JoinToggle input={input} setInput={setInput} name={personName} setName={setPersonName} />}
         <MicButton disabled={busy} onText={(text) => setInput((before) => (before.trim() ? `${before.trimEnd()} ${text}` : text))} />
         {stoppable ? (
           // Stops the run on the server, wherever it runs; its stream then ends by itself.
@@ -267,13 +294,44 @@ function App({ conversation, exported }: { conversation?: string; exported?: Sto
   );
 }
 
+/** `--with-me` in a message (the person joins the debate). */
+const WITH_ME = /(^|\s)--with-me(?=\s|$)/i;
+/** Where the page keeps the name the reader joins debates under. */
+const PERSON_NAME_KEY = "debatt.personName";
+
+/**
+ * Beside a /debatt message: "take part yourself" (adds or removes `--with-me` in the message) and,
+ * when taking part, the name the models will know the reader by.
+ */
+function JoinToggle({ input, setInput, name, setName }: { input: string; setInput: (text: string) => void; name: string; setName: (name: string) => void }) {
+  const t = useT();
+  const joining = WITH_ME.test(input);
+  const toggle = () => setInput(joining ? input.replace(/\s+--with-me(?=\s|$)/i, "") : input.replace(/^(\s*\/debatt)(?=\s|$)/i, "$1 --with-me"));
+  return (
+    <p class="join">
+      <label>
+        <input type="checkbox" checked={joining} onChange={toggle} /> {t("person.join")}
+      </label>
+      {joining && (
+        <>
+          {" "}
+          <label>
+            {t("person.name")}{" "}
+            <input type="text" class="person-name" maxLength={40} value={name} placeholder={DEFAULT_PERSON_NAME} aria-label={t("person.nameLabel")} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+          </label>
+        </>
+      )}
+    </p>
+  );
+}
+
 /** The conversation's messages, each answer with what it was asked. */
-function Messages({ messages, retry, onContinue }: { messages: Message[]; retry: (text: string) => void; onContinue?: (who: TalkingTo) => void }) {
+function Messages({ messages, retry, onContinue, onPersonInput }: { messages: Message[]; retry: (text: string) => void; onContinue?: (who: TalkingTo) => void; onPersonInput?: (m: Message, input: PersonInput) => Promise<void> }) {
   return (
     <ol class="history" aria-live="polite">
       {messages.map((m) => (
         <li class={`message ${m.role}`} key={m.id}>
-          {m.role === "user" ? <p>{m.text}</p> : <Answer m={m} asked={messages.find((u) => u.id === m.id - 1)?.text ?? ""} retry={retry} onContinue={onContinue} />}
+          {m.role === "user" ? <p>{m.text}</p> : <Answer m={m} asked={messages.find((u) => u.id === m.id - 1)?.text ?? ""} retry={retry} onContinue={onContinue} onPersonInput={onPersonInput} />}
         </li>
       ))}
     </ol>
@@ -376,7 +434,7 @@ function Hint() {
   const command = (name: string, arg: "topic" | "question" | "claim", options = "") => <code>{`/${name} ${options}<${t(`composer.${arg}`)}>`}</code>;
   const parts = t("composer.hint").split(/(\{\w+\})/);
   const commands: Record<string, preact.JSX.Element> = {
-    "{debatt}": command("debatt", "topic", "[--order simultaneous] "),
+    "{debatt}": command("debatt", "topic", "[--order simultaneous] [--with-me] "),
     "{dvoice}": command("dvoice", "topic", "[--paced] "),
     "{compare}": command("compare", "question"),
     "{vote}": command("vote", "question"),
@@ -457,7 +515,7 @@ function Usage({ asked, error }: { asked: string; error: { code: string; message
   );
 }
 
-function Answer({ m, asked, retry, onContinue }: { m: Message; asked: string; retry: (text: string) => void; onContinue?: (who: TalkingTo) => void }) {
+function Answer({ m, asked, retry, onContinue, onPersonInput }: { m: Message; asked: string; retry: (text: string) => void; onContinue?: (who: TalkingTo) => void; onPersonInput?: (m: Message, input: PersonInput) => Promise<void> }) {
   const t = useT();
   const readOnly = useContext(ReadOnly);
   const runId = m.runId ?? m.stored?.id;
@@ -482,7 +540,7 @@ function Answer({ m, asked, retry, onContinue }: { m: Message; asked: string; re
       )}
       {m.stored && !readOnly && a.voice && a.debateId && <StoredAudio id={a.debateId} />}
       {a.simulated && (a.deliberation || a.panel) && <p class="note simulated">{t("arena.simulated")}</p>}
-      {a.deliberation ? <DeliberationView s={a.deliberation} ended={a.done} usage={a.usage} /> : a.panel ? <PanelView s={a.panel} ended={a.done} usage={a.usage} /> : a.compare ? <CompareView c={a.compare} simulated={a.simulated} ended={a.done} usage={a.usage} /> : a.debateId ? <Arena s={a} voiceSpeaker={m.voice?.speaker} /> : a.chat ? (
+      {a.deliberation ? <DeliberationView s={a.deliberation} ended={a.done} usage={a.usage} /> : a.panel ? <PanelView s={a.panel} ended={a.done} usage={a.usage} /> : a.compare ? <CompareView c={a.compare} simulated={a.simulated} ended={a.done} usage={a.usage} /> : a.debateId ? <Arena s={a} voiceSpeaker={m.voice?.speaker} send={!readOnly && m.runId && onPersonInput ? (input) => onPersonInput(m, input) : undefined} /> : a.chat ? (
         <>
           {a.continuing && <p class="note continuing">{t("continue.answering", { display: a.continuing.display })}</p>}
           <p class="chat">{a.chat}</p>

@@ -1,4 +1,5 @@
 import { ROUND_TYPES } from "../state/formats.js";
+import { skipReasonOf } from "../state/person.js";
 import { parseCommand } from "../state/commands.js";
 import type { ClientEvent } from "../state/events.js";
 
@@ -102,6 +103,12 @@ function debattEvents(id: string, r: DebattResult): ClientEvent[] {
     events.push({ event: "debate-round-start", data: { round, type: ROUND_TYPES[round - 1], order: spoken.map((a) => a.display), timestamp: at } });
     for (const a of spoken) {
       const who = { model: a.display, model_key: a.modelKey, round };
+      // The person's seat, skipped: said as it was live.
+      const skip = skipReasonOf(a.error);
+      if (skip) {
+        events.push({ event: "debate-input-skipped", data: { kind: "turn", round, participant: a.display, reason: skip, timestamp: at } });
+        continue;
+      }
       events.push({ event: "debate-participant-start", data: { ...who, position: a.position, timestamp: at } });
       if (a.text) events.push({ event: "debate-participant-delta", data: { ...who, delta: a.text, timestamp: at } });
       // A turn the stop cut short ends there, as it did live: no end, and its round does not end either.

@@ -9,6 +9,8 @@ export interface ChatRequest {
   participants?: string[];
   /** A follow-up to one participant of a finished run. */
   continueWith?: { runId: string; participant: string };
+  /** `/debatt --with-me`: the name the person joins under. */
+  personName?: string;
 }
 
 /**
@@ -40,19 +42,33 @@ const RESUME_DELAYS_MS = [100, 1_000, 2_000];
  * cannot be resumed.
  */
 export async function streamChat(request: ChatRequest, onEvent: (e: ClientEvent) => void, signal?: AbortSignal): Promise<void> {
+  const init = { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream" }, body: JSON.stringify(request), signal };
+  await follow(await opened("/api/v1/chat/stream", init), "", onEvent, signal);
+}
+
+/** Follows a run that is going on (`GET /api/v1/debates/<run id>/events`) as `streamChat` follows the one it starts. */
+export async function followRun(runId: string, onEvent: (e: ClientEvent) => void, signal?: AbortSignal): Promise<void> {
+  await follow(await opened(`/api/v1/debates/${encodeURIComponent(runId)}/events`, { headers: { accept: "text/event-stream" }, signal }), runId, onEvent, signal);
+}
+
+/** A stream's response; a StreamError when the server cannot be reached or refuses. */
+async function opened(url: string, init: RequestInit): Promise<Response> {
   let res: Response;
   try {
-    res = await fetch("/api/v1/chat/stream", {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "text/event-stream" },
-      body: JSON.stringify(request),
-      signal,
-    });
+    res = await fetch(url, init);
   } catch (err) {
     throw new StreamError(`the server cannot be reached: ${(err as Error).message}`, "network", (err as Error).message);
   }
   if (!res.ok || !res.body) throw await refusal(res);
-  const state = { lastId: 0, runId: "", done: false };
+  return res;
+}
+
+/**
+ * Reads a run's stream, and if it drops before `done`, resumes it from the last event id with
+ * `GET /api/v1/debates/<run id>/events`, so no event is lost or shown twice.
+ */
+async function follow(res: Response, runId: string, onEvent: (e: ClientEvent) => void, signal?: AbortSignal): Promise<void> {
+  const state = { lastId: 0, runId, done: false };
   const deliver = (id: number, event: ClientEvent) => {
     // A resumed stream starts after the last id seen; anything older is never shown twice. An
     // event without an id (a replay that cannot be complete says so) is not one of the run's.

@@ -2,7 +2,7 @@ import { interrupt, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../../../ports/emit.js";
 import type { Ballot, Turn } from "../../../state/debate.js";
 import type { Participant } from "../../../state/participants.js";
-import type { InputRequest, PersonReply } from "../../../state/person.js";
+import { personReplyOf, SKIPPED, type InputRequest, type PersonReply } from "../../../state/person.js";
 import { countWords, preview } from "../../../state/text.js";
 
 /**
@@ -13,14 +13,14 @@ import { countWords, preview } from "../../../state/text.js";
  */
 export function askPerson(config: LangGraphRunnableConfig, request: InputRequest, timeoutMs: number): PersonReply {
   emit(config, "debate_awaiting_input", { ...request, deadline: Date.now() + timeoutMs });
-  return interrupt<InputRequest, PersonReply>(request);
+  return personReplyOf(request, interrupt<InputRequest, unknown>(request));
 }
 
 /** The skip of the person's seat, announced: why, and what was skipped. */
 function skipped(config: LangGraphRunnableConfig, kind: InputRequest["kind"], round: number, person: Participant, reply: PersonReply): string | undefined {
   if (!("skip" in reply)) return undefined;
   emit(config, "debate_input_skipped", { kind, round, participant: person.display, reason: reply.skip });
-  return reply.skip === "timeout" ? "skipped: no answer in time" : "skipped: passed";
+  return SKIPPED[reply.skip];
 }
 
 /**
