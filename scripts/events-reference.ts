@@ -25,6 +25,8 @@ interface JsonSchema {
   required?: string[];
   items?: JsonSchema;
   anyOf?: JsonSchema[];
+  /** A discriminated union's shapes. */
+  oneOf?: JsonSchema[];
   enum?: unknown[];
   const?: unknown;
   additionalProperties?: boolean | JsonSchema;
@@ -111,7 +113,7 @@ export function eventsReference(): string {
   for (const [name, schema] of allEvents()) {
     const event = kebabEventName(name);
     const json = z.toJSONSchema(schema, { io: "output", unrepresentable: "any" }) as JsonSchema;
-    const shapes = json.anyOf ?? [json];
+    const shapes = json.anyOf ?? json.oneOf ?? [json];
     shapes.forEach((shape, i) => {
       const label = shapes.length > 1 ? `\`${event}\` (shape ${i + 1} of ${shapes.length})` : `\`${event}\``;
       rows.push(`| ${label} | ${payloadCell(shape, event, long)} |`);
