@@ -45,6 +45,7 @@ const LABELS: Record<string, string> = {
   debate_domain_planner: "Debate Domain Planner",
   debate_round_executor: "Debate Round Executor",
   debate_turn: "Simultaneous Turns (parallel)",
+  debate_person_turn: "Person's Turn (--with-me, waits)",
   debate_oneseek_agent: "OneSeek Debate Agent",
   [`debate_round_${TOTAL_ROUNDS}_voting`]: `Runda ${TOTAL_ROUNDS}: Röstning`,
   debate_convergence: "Debate Convergence",
@@ -88,6 +89,7 @@ const POSITIONS: Record<string, { x: number; y: number }> = {
   debate_domain_planner: { x: 240, y: 1920 },
   debate_round_executor: { x: 800, y: 1920 },
   debate_turn: { x: 1080, y: 1920 },
+  debate_person_turn: { x: 1360, y: 1920 },
   debate_round_1: { x: 800, y: 2080 },
   debate_round_2: { x: 1080, y: 2080 },
   debate_round_3: { x: 1360, y: 2080 },
@@ -111,6 +113,8 @@ const VOTING = `debate_round_${TOTAL_ROUNDS}_voting`;
 const VOICE_NODE = "debate_voice_pipeline";
 /** The node that runs a simultaneous round's turns, one task per participant. */
 const TURN_NODE = "debate_turn";
+/** The node that waits for the turn of the person who joined (`--with-me`). */
+const PERSON_NODE = "debate_person_turn";
 
 /**
  * Derives the debate's pipeline view from the compiled graph, so it cannot drift from the code:
@@ -143,6 +147,8 @@ export async function flowGraph(graph: DebattGraph): Promise<FlowGraph> {
     } else if (e.target === TURN_NODE) {
       // A simultaneous debate's rounds: every participant's turn at once, back to the executor.
       edges.push({ source: e.source, target: TURN_NODE, label: "--order simultaneous ×N", conditional: true });
+    } else if (e.target === PERSON_NODE) {
+      edges.push({ source: e.source, target: PERSON_NODE, label: "--with-me", conditional: true });
     } else if (e.target === VOTE_NODE) {
       edges.push({ source: rounds[rounds.length - 1], target: VOTING });
     } else {

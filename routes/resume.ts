@@ -54,7 +54,7 @@ export function resumeRouter(deps: ChatRouteDeps): Router {
     const input = parseJsonBody(req, personInputSchema, '{"text": "…"}');
     // Another user's debate is answered as one that waits for nobody.
     const user = userOf(res);
-    if (!(await deps.service.mayReadRun(user, id)) || !(await deps.service.mayUseThread(user, id))) {
+    if (!(await deps.service.mayAnswer(user, id))) {
       throw new HttpError(409, "not_awaiting_input", `debate "${id}" does not wait for anyone's input: it has finished, or it never ran here`);
     }
     const run = await deps.service.input(id, input, quotaKeyOf(req, res));

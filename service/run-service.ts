@@ -23,8 +23,7 @@ import { hasUnfinishedRun, streamClientEvents, type RunInput } from "./stream.js
 import { isUsageOnly, parseCommand } from "../state/commands.js";
 import { RunMeter, RunMeters } from "./meter.js";
 import type { PriceTable, UsageReport } from "../state/usage.js";
-import { replyTo, type InputRequest, type PersonReply } from "../state/person.js";
-import type { PersonInput } from "../state/person.js";
+import { isPerson, replyTo, type InputRequest, type PersonInput, type PersonReply } from "../state/person.js";
 
 /** A run's budget: its own `max_cost_usd` may lower the server's (DEBATT_MAX_COST_USD), never raise it. */
 export function budgetOf(runUsd: number | undefined, serverUsd: number | undefined): number | undefined {
@@ -134,7 +133,8 @@ export class RunService {
   start(request: RunRequest): StartedRun {
     this.assertAccepting();
     const command = parseCommand(request.message);
-    if (command.kind === "debate" && (command.options.withMe || request.configurable?.with_me) && !request.seatsPerson) {
+    const joined = command.kind === "debate" && (command.options.withMe === true || request.configurable?.with_me === true);
+    if (joined && !request.seatsPerson) {
       throw new DebattError("unknown_option", "--with-me needs a client that can write the person's turns and vote: the page (the chat stream and POST /api/v1/debates/:id/input) or the terminal");
     }
     const quota = this.limits?.acquire(request.quotaKey ?? request.owner ?? LOCAL_OWNER);
@@ -148,7 +148,7 @@ export class RunService {
       question: request.question,
       owner: request.owner ?? LOCAL_OWNER,
       quota,
-    });
+    }, joined ? {} : undefined);
     return { runId, threadId };
   }
 
@@ -171,6 +171,15 @@ export class RunService {
     }
     // Without a record (no history here) a run is the local user's.
     return mayAccess(requester, owner ?? LOCAL_OWNER);
+  }
+
+  /**
+   * Whether `requester` may answer for the person of the debate `id` names: a run's id (its owner's,
+   * see `mayReadRun`) or a thread's (see `mayUseThread`).
+   */
+  async mayAnswer(requester: Requester, id: string): Promise<boolean> {
+    const run = this.owners.has(`run:${id}`) || (await this.history?.message(id)) !== undefined;
+    return run ? this.mayReadRun(requester, id) : this.mayUseThread(requester, id);
   }
 
   /**
@@ -200,7 +209,7 @@ export class RunService {
     const messageId = runIdOf(values) ?? runId;
     // The attempts before used part of the budget: the resumed run counts on from there.
     const spent = (await this.history?.message(messageId))?.usage ?? undefined;
-    this.produce(runId, threadId, { message: values.message, resume: true, reply }, undefined, { messageId, message: values.message, owner, quota, spent }, reply && request);
+    this.produce(runId, threadId, { message: values.message, resume: true, reply }, undefined, { messageId, message: values.message, owner, quota, spent }, values.debate_participants?.some(isPerson) ? { answering: reply && request } : undefined);
     return { runId, threadId };
   }
 
@@ -318,8 +327,11 @@ export class RunService {
     input: RunInput,
     configurable: RunConfig | undefined,
     filing: { messageId: string; message: string; question?: string; owner: string; quota?: () => void; spent?: UsageReport },
-    /** What the person's reply in `input` answers (its step announces it again, which is dropped). */
-    answering?: InputRequest,
+    /**
+     * Set for a debate with a person's seat, which may stop to wait for them; `answering`: what the
+     * person's reply in `input` answers (its step announces it again, which is dropped).
+     */
+    person?: { answering?: InputRequest },
   ): void {
     const controller = new AbortController();
     // A history write that fails (a full disk) stops the run: nothing more is paid for that could not be kept.
@@ -374,7 +386,8 @@ export class RunService {
         const onState = recorder && recorder.observe.bind(recorder);
         const onFinished = () => void (finished = true);
         let wait: PersonWait | undefined;
-        const options = { signal: controller.signal, threadId, configurable: { ...configurable, run_id: runId }, onState, onFinished, waiting: () => wait !== undefined };
+        const options = { signal: controller.signal, threadId, configurable: { ...configurable, run_id: runId }, onState, onFinished, ...(person ? { waiting: () => wait !== undefined } : {}) };
+        let answering = person?.answering;
         // A debate joined by a person (`--with-me`) stops at each of their turns and at their vote,
         // and is streamed on with their reply: one run, one stream of events, until `done`.
         for (let segment = input; ; ) {

@@ -136,12 +136,15 @@ describe("admin flow graph", () => {
       { id: "council", label: "Råd", color: "slate" },
     ]);
     expect(debate).toEqual(
-      ["debate_convergence", "debate_domain_planner", "debate_oneseek_agent", "debate_round_1", "debate_round_2", "debate_round_3",
+      ["debate_convergence", "debate_domain_planner", "debate_oneseek_agent", "debate_person_turn", "debate_round_1", "debate_round_2", "debate_round_3",
         "debate_round_4_voting", "debate_round_executor", "debate_synthesizer", "debate_turn", "debate_voice_pipeline"].map((id) => `node:${id}`),
     );
     // A simultaneous debate's round: every turn at once, then back to the executor.
     expect(edge("debate_round_executor", "debate_turn")).toMatchObject({ label: "--order simultaneous ×N", conditional: true });
     expect(edge("debate_turn", "debate_round_executor")).toBeDefined();
+    // The person who joined: their turn in a step of its own, which waits for them.
+    expect(edge("debate_round_executor", "debate_person_turn")).toMatchObject({ label: "--with-me", conditional: true });
+    expect(edge("debate_person_turn", "debate_round_executor")).toBeDefined();
     const inStage = (stage: string) => flow.nodes.filter((n: any) => n.stage === stage).map((n: any) => n.id).sort();
     expect(inStage("compare")).toEqual(["node:compare_answer", "node:compare_complete", "node:compare_planner"]);
     expect(inStage("vote")).toEqual(
@@ -159,7 +162,7 @@ describe("admin flow graph", () => {
     expect(edge("vote_anonymize", "vote:deliberation_ballot")).toMatchObject({ conditional: true, label: "×N" });
     expect(edge("vote_tally", "vote_tiebreak")).toMatchObject({ conditional: true, label: "oavgjort" });
     expect(edge("vote_declare_winner", "vote:deliberation_title")).toBeDefined();
-    expect(debateEdges).toHaveLength(14);
+    expect(debateEdges).toHaveLength(16);
     expect(edge("compare_planner", "compare_answer")).toMatchObject({ conditional: true });
     expect(edge("compare_answer", "compare_complete")).toBeDefined();
     for (const [s, t] of [

@@ -41,7 +41,8 @@ describe.each(HISTORY_DATABASES)("ownership on $db", (database) => {
       return {
         get: (path: string) => fetch(`${started.url}${path}`, { headers }),
         del: (path: string) => fetch(`${started.url}${path}`, { method: "DELETE", headers }),
-        post: (path: string) => fetch(`${started.url}${path}`, { method: "POST", headers }),
+        post: (path: string, body?: unknown) =>
+          fetch(`${started.url}${path}`, { method: "POST", headers: body === undefined ? headers : { ...headers, "content-type": "application/json" }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }),
         chat: (body: unknown) => postChat(started.url, body, { headers: { ...headers, "content-type": "application/json" } }),
         deliberate: (body: unknown) => postDeliberate(started.url, body, { headers: { ...headers, "content-type": "application/json" } }),
       };
@@ -117,6 +118,30 @@ describe.each(HISTORY_DATABASES)("ownership on $db", (database) => {
     const after = (await (await ada.get(`/api/v1/conversations/${thread}`)).json()) as any;
     expect(after.messages).toHaveLength(2);
     expect((await ada.del(`/api/v1/conversations/${thread}`)).status).toBe(204);
+  });
+
+  it.skipIf(skip)("takes a joined debate's turns and vote only from the user who joined it", async () => {
+    const { user } = await app();
+    const ada = await user("Ada");
+    const bob = await user("Bob");
+    let run = "";
+    let thread = "";
+    let answered = Promise.resolve();
+    const seen: unknown[][] = [];
+    const { events } = await readSse(await ada.chat({ message: "/debatt --with-me Bör AI regleras?", participants: TWO, personName: "Ada" }), (e) => {
+      if (e.event === "metadata") [run, thread] = [e.data.run_id, e.data.thread_id];
+      if (e.event !== "debate-awaiting-input") return;
+      const input = e.data.kind === "turn" ? { text: "Ja." } : { skip: true };
+      answered = answered.then(async () => {
+        // Bob is answered as for a debate that waits for nobody, by its run id and by its thread id.
+        seen.push(await refusal(await bob.post(`/api/v1/debates/${run}/input`, input)), await refusal(await bob.post(`/api/v1/debates/${thread}/input`, input)));
+        seen.push([(await ada.post(`/api/v1/debates/${run}/input`, input)).status]);
+      });
+    });
+    await answered;
+    expect(events.at(-1)!.event).toBe("done");
+    expect(seen).toEqual(Array.from({ length: 4 }, () => [[409, "not_awaiting_input"], [409, "not_awaiting_input"], [202]]).flat());
+    expect(events.filter((e) => e.event === "debate-participant-end" && e.data.model_key === "person")).toHaveLength(3);
   });
 
   it.skipIf(skip)("lists only one's own conversations, and lets the admin's token act as the admin's own user", async () => {

@@ -192,7 +192,7 @@ describe("the CLI", () => {
     expect(option).toMatchObject({ code: 2, out: expect.stringMatching(/^Okänt alternativ: --foo — \/vote tar inga alternativ\nTill exempel:\n {2}\/vote \S/) });
     expect(option.out).not.toContain("has no option");
     const english = await cli(["--lang", "en", "/debatt --foo Cats?"]);
-    expect(english).toMatchObject({ code: 2, out: expect.stringMatching(/^Unknown option: --foo — \/debatt takes --order simultaneous, --order sequential\nFor example:\n {2}\/debatt Should AI be regulated\?\n$/) });
+    expect(english).toMatchObject({ code: 2, out: expect.stringMatching(/^Unknown option: --foo — \/debatt takes --order simultaneous, --order sequential, --with-me\nFor example:\n {2}\/debatt Should AI be regulated\?\n$/) });
     expect(english.out).not.toContain("unknown_option");
   }, 60_000);
 });
@@ -243,7 +243,7 @@ describe("routing", () => {
       const events = await runEvents(deps, message);
       expect(events.map((e) => e.event), message).toEqual(["error", "done"]);
       const command = message.split(" ")[0];
-      const reason = command === "/compare" ? { key: "noOptions", values: { command, option: "--x" } } : { key: "unknownOption", values: { command, option: message.split(" ")[1], options: command === "/dvoice" ? "--order simultaneous, --order sequential, --paced, --paced off" : "--order simultaneous, --order sequential" } };
+      const reason = command === "/compare" ? { key: "noOptions", values: { command, option: "--x" } } : { key: "unknownOption", values: { command, option: message.split(" ")[1], options: command === "/dvoice" ? "--order simultaneous, --order sequential, --paced, --paced off" : "--order simultaneous, --order sequential, --with-me" } };
       expect(named(events, "error")[0], message).toMatchObject({ code: "unknown_option", reason });
     }
     expect(models.calls).toHaveLength(0);

@@ -139,6 +139,29 @@ describe("a debate the person joins (/debatt --with-me)", () => {
     expect(named(events, "debate-participant-end").filter((e) => e.model_key === "person")).toHaveLength(3);
   });
 
+  it("can be stopped while it waits, and the person's answer later goes on from where it stopped", async () => {
+    const s = await server();
+    let runId = "";
+    const { events } = await readSse(await postChat(s.url, { message: "/debatt --with-me Free public transport?", participants: THREE, personName: "Fa" }), (e) => {
+      if (e.event === "metadata") runId = e.data.run_id;
+      if (e.event === "debate-awaiting-input") void fetch(`${s.url}/api/v1/debates/${runId}/cancel`, { method: "POST" });
+    });
+    expect(events.slice(-2).map((e) => e.event)).toEqual(["error", "done"]);
+    expect(named(events, "error")[0].code).toBe("cancelled");
+    expect((await s.db.history.message(runId))?.status).toBe("cancelled");
+
+    const res = await s.input(runId, { text: "Yes, paid by congestion charges." });
+    expect(res.status).toBe(202);
+    const resumed = (await res.json()) as { run_id: string; status: string };
+    expect(resumed.status).toBe("resumed");
+    const { events: after } = await readSse(await fetch(`${s.url}/api/v1/debates/${resumed.run_id}/events`), (e) => {
+      if (e.event === "debate-awaiting-input") void s.input(resumed.run_id, { skip: true });
+    });
+    expect(after.at(-1)!.event).toBe("done");
+    expect(named(after, "debate-participant-end").find((e) => e.model_key === "person")).toMatchObject({ round: 1, status: "ok" });
+    expect((await s.db.history.message(runId))?.status).toBe("complete");
+  });
+
   it("refuses input that does not fit, naming the problem, and input when nothing waits", async () => {
     const s = await server();
     const refused: Record<string, { status: number; code: string; message: string }> = {};

@@ -90,7 +90,7 @@ export function Arena({ s, voiceSpeaker, send }: { s: ArenaState; voiceSpeaker?:
           />
         ))}
       </div>
-      {send && s.awaiting && !s.done && <PersonInputPanel awaiting={s.awaiting} send={send} />}
+      {send && s.awaiting && !s.done && <PersonInputPanel key={`${s.awaiting.kind}:${s.awaiting.round}`} awaiting={s.awaiting} send={send} />}
       {(s.votes.length > 0 || s.results) && <Votes s={s} />}
       {s.results && <WinnerBanner s={s} />}
       {s.synthesis && <div class="synthesis" dangerouslySetInnerHTML={{ __html: markdown.render(s.synthesis) }} />}

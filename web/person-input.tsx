@@ -32,14 +32,8 @@ export function PersonInputPanel({ awaiting, send }: { awaiting: ClientPayload<"
   const [error, setError] = useState("");
   const [sending, setSending] = useState(false);
   const first = useRef<HTMLTextAreaElement & HTMLInputElement>(null);
-  // A new request (the next round, or the vote) starts empty, with the focus on it.
-  useEffect(() => {
-    setText("");
-    setVote("");
-    setMotivation("");
-    setError("");
-    first.current?.focus();
-  }, [awaiting.kind, awaiting.round]);
+  // Each request (a round's turn, the vote) is a panel of its own (keyed by the arena), focused when it comes.
+  useEffect(() => first.current?.focus(), []);
   const submit = async (input: PersonInput) => {
     setSending(true);
     setError("");

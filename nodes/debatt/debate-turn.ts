@@ -17,16 +17,20 @@ export function makeDebateTurn(deps: NodeDeps, voice: VoiceRuns) {
   return async function debateTurn(task: TurnTask, config: LangGraphRunnableConfig): Promise<StateUpdate> {
     const ctx = await deps.context(config);
     const { speaker, round } = task;
-    // The person who joined writes their own answer: the round waits for them (the others answer meanwhile).
-    if (isPerson(speaker)) {
-      const reply = askPerson(config, { kind: "turn", round, participant: speaker.display, position: task.position, word_limit: task.word_limits[round - 1] }, ctx.run.personTimeoutMs);
-      const { turn, text } = personTurn(config, speaker, round, task.position, reply);
-      return { debate_turns: [turn], ...(turn.status === "ok" ? { debate_round_responses: { [round]: { [speaker.display]: text } } } : {}) };
-    }
-    const debate = { topic: task.topic, participants: task.participants, orders: {}, responses: task.responses, simultaneous: true, contextChars: ctx.run.contextChars, wordLimits: task.word_limits };
-    const { turn, text } = await runTurn(deps, ctx, config, debate, speaker, round, task.position);
+    const { turn, text } = isPerson(speaker) ? personTurnOf(task, config, ctx.run.personTimeoutMs) : await runTurn(deps, ctx, config, debateOf(task, ctx.run.contextChars), speaker, round, task.position);
     // /dvoice: spoken in the order the answers finish.
     await speakTurn(voice, { voice_mode: task.voice_mode, debate_id: task.debate_id, debate_topic: task.topic }, config, ctx, speaker, round, turn, text);
     return { debate_turns: [turn], ...(turn.status === "ok" ? { debate_round_responses: { [round]: { [speaker.display]: text } } } : {}) };
   };
+}
+
+/** What a simultaneous turn's speaker sees: the topic and every earlier round, not this one. */
+function debateOf(task: TurnTask, contextChars: number) {
+  return { topic: task.topic, participants: task.participants, orders: {}, responses: task.responses, simultaneous: true, contextChars, wordLimits: task.word_limits };
+}
+
+/** The turn of the person who joined: the round waits for them (the others answer meanwhile). */
+function personTurnOf(task: TurnTask, config: LangGraphRunnableConfig, timeoutMs: number) {
+  const { speaker, round, position } = task;
+  return personTurn(config, speaker, round, position, askPerson(config, { kind: "turn", round, participant: speaker.display, position, word_limit: task.word_limits[round - 1] }, timeoutMs));
 }
