@@ -24,6 +24,7 @@ import { leaderboardText } from "./leaderboard-text.js";
 import { EXPORT_FORMATS, exportConversation, type ExportFormat } from "../history/export.js";
 import type { HistoryStore } from "../history/store.js";
 import { PersonPrompt } from "./person-prompt.js";
+import { parseCommand } from "../state/commands.js";
 import { personNameSchema } from "../state/person-schemas.js";
 
 
@@ -113,14 +114,15 @@ async function main(): Promise<number> {
     process.stderr.write(`${t("cli.badVoiceFile", { value: voiceFile })}\n`);
     return 2;
   }
-  const joining = /^\s*\/debatt\b/i.test(message) && /(^|\s)--with-me(?=\s|$)/i.test(message);
+  const asked = parseCommand(message);
+  const joining = asked.kind === "debate" && asked.options.withMe === true;
   if (args.values.name !== undefined && !joining) {
     process.stderr.write(`${t("cli.needsWithMe")}\n`);
     return 2;
   }
   const named = args.values.name === undefined ? undefined : personNameSchema.safeParse(args.values.name);
   if (named && !named.success) {
-    process.stderr.write(`${named.error.issues[0].message}\n`);
+    process.stderr.write(`${t("cli.badName")}\n`);
     return 2;
   }
   const spoken = /^\s*\/dvoice\b/i.test(message);

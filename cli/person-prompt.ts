@@ -42,7 +42,7 @@ export class PersonPrompt {
   private line(prompt: string, signal: AbortSignal): Promise<string | undefined> {
     if (!this.lines) {
       this.lines = createInterface({ input: process.stdin, terminal: false });
-      this.lines.on("line", (line) => (this.waiting ? this.take(line) : this.queued.push(line)));
+      this.lines.on("line", (line) => (this.waiting ? this.take(line) : this.late(line)));
       this.lines.on("close", () => {
         this.ended = true;
         this.take(undefined);
@@ -56,6 +56,16 @@ export class PersonPrompt {
       this.waiting = resolve;
       signal.addEventListener("abort", () => this.take(undefined), { once: true });
     });
+  }
+
+  /**
+   * A line typed at a terminal when no question was open (the last one's time ran out) is not an
+   * answer to the next question, which the person has not read yet: it is said and dropped. Piped
+   * lines wait for their question, in order.
+   */
+  private late(line: string): void {
+    if (!process.stdin.isTTY) this.queued.push(line);
+    else if (line.trim() !== "") this.say(this.t("cli.personLate"));
   }
 
   /** Hands `line` to the question waiting for one. */

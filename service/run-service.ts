@@ -74,6 +74,7 @@ export interface RunRequest {
 interface PersonWait {
   /** What it waits for: their turn or their vote. */
   request: InputRequest;
+  runId: string;
   threadId: string;
   /** When it began to wait (epoch ms). */
   since: number;
@@ -148,7 +149,7 @@ export class RunService {
       question: request.question,
       owner: request.owner ?? LOCAL_OWNER,
       quota,
-    }, joined ? {} : undefined);
+    }, joined);
     return { runId, threadId };
   }
 
@@ -194,22 +195,18 @@ export class RunService {
     if (this.hub.runningThread(threadId)) {
       throw new DebattError("run_in_progress", `thread "${threadId}" has a run going on; follow it with GET /api/v1/debates/<run_id>/events`);
     }
-    const state = await this.graph.getState({ configurable: { thread_id: threadId } });
-    if (!hasUnfinishedRun(state)) {
-      throw new DebattError("nothing_to_resume", `thread "${threadId}" has no unfinished run${state.createdAt ? "" : " (it never ran here)"}`);
-    }
-    const request = state.tasks.flatMap((t) => t.interrupts).map((i) => i.value as InputRequest)[0];
-    if (input && !request) throw new DebattError("not_awaiting_input", `the debate of thread "${threadId}" does not wait for anyone's input`);
-    const reply = input && replyTo(request, input, 0);
+    const { state, reply } = await this.stopped(threadId, input);
     this.assertAccepting();
     const values = state.values as State;
+    // A debate with a person's seat (planned, or about to be) may stop to wait for them again.
+    const seated = values.options?.withMe === true || values.debate_participants?.some(isPerson) === true;
     const runId = randomUUID();
     const owner = (await this.history?.conversation(threadId))?.userId ?? LOCAL_OWNER;
     const quota = this.limits?.acquire(quotaKey ?? owner);
     const messageId = runIdOf(values) ?? runId;
     // The attempts before used part of the budget: the resumed run counts on from there.
     const spent = (await this.history?.message(messageId))?.usage ?? undefined;
-    this.produce(runId, threadId, { message: values.message, resume: true, reply }, undefined, { messageId, message: values.message, owner, quota, spent }, values.debate_participants?.some(isPerson) ? { answering: reply && request } : undefined);
+    this.produce(runId, threadId, { message: values.message, resume: true, reply }, undefined, { messageId, message: values.message, owner, quota, spent }, seated);
     return { runId, threadId };
   }
 
@@ -221,21 +218,43 @@ export class RunService {
    * then its first run's id or its thread's. `not_awaiting_input` when it waits for nobody.
    */
   async input(id: string, input: PersonInput, quotaKey?: string): Promise<StartedRun & { status: "accepted" | "resumed" }> {
-    const wait = this.waits.get(id);
-    if (wait) {
-      wait.answer(replyTo(wait.request, input, Date.now() - wait.since));
-      return { runId: id, threadId: wait.threadId, status: "accepted" };
+    const here = this.waits.get(id) ?? [...this.waits.values()].find((w) => w.threadId === id);
+    if (here) {
+      here.answer(replyTo(here.request, input, Date.now() - here.since));
+      return { runId: here.runId, threadId: here.threadId, status: "accepted" };
     }
     if (this.hub.runsHere(id)) throw new DebattError("not_awaiting_input", `run "${id}" does not wait for your input now`);
     const threadId = (await this.history?.message(id))?.conversationId ?? id;
-    // Another instance may still hold the run, waiting: it lets go, and the debate goes on here.
-    if ((await this.hub.has(id)) && !(await this.hub.finished(id))) await this.hub.stop(id, new StopRequestedError());
+    const nobody = () => new DebattError("not_awaiting_input", `debate "${id}" does not wait for anyone's input: it has finished, or it never ran here`);
+    if (this.hub.runningThread(threadId)) throw nobody();
+    // Checked before anything is stopped: the debate waits for the person, and the input fits.
     try {
-      return { ...(await this.resume(threadId, quotaKey, input)), status: "resumed" };
+      await this.stopped(threadId, input);
     } catch (err) {
-      if (DebattError.isInstance(err) && err.code === "nothing_to_resume") throw new DebattError("not_awaiting_input", `debate "${id}" does not wait for anyone's input: it has finished, or it never ran here`);
-      throw err;
+      throw DebattError.isInstance(err) && err.code === "nothing_to_resume" ? nobody() : err;
     }
+    // Another instance may still hold the run, waiting: it lets go, and the debate goes on here.
+    // One whose instance is gone has its log ended, so that its readers move on too.
+    if ((await this.hub.has(id)) && !(await this.hub.finished(id)) && !(await this.hub.stop(id, new StopRequestedError()))) {
+      await this.hub.endOrphan(id, [{ event: "done", data: { timestamp: new Date().toISOString() } }]);
+    }
+    return { ...(await this.resume(threadId, quotaKey, input)), status: "resumed" };
+  }
+
+  /**
+   * A thread's unfinished run, from its checkpoint, and the person's reply when `input` is given:
+   * checked against what the debate waits for (`not_awaiting_input` when it waits for nobody,
+   * `invalid_input` when it does not fit). `nothing_to_resume` when the thread has nothing left to run.
+   */
+  private async stopped(threadId: string, input?: PersonInput) {
+    const state = await this.graph.getState({ configurable: { thread_id: threadId } });
+    if (!hasUnfinishedRun(state)) {
+      throw new DebattError("nothing_to_resume", `thread "${threadId}" has no unfinished run${state.createdAt ? "" : " (it never ran here)"}`);
+    }
+    if (!input) return { state, reply: undefined };
+    const request = state.tasks.flatMap((t) => t.interrupts).map((i) => i.value as InputRequest)[0];
+    if (!request) throw new DebattError("not_awaiting_input", `the debate of thread "${threadId}" does not wait for anyone's input`);
+    return { state, reply: replyTo(request, input, 0) };
   }
 
   /**
@@ -299,12 +318,16 @@ export class RunService {
     const timer = setTimeout(() => wait.answer({ skip: "timeout", waited_ms: Date.now() - since }), Math.max(0, request.deadline - since));
     const stopped = () => wait.cancel();
     signal.addEventListener("abort", stopped, { once: true });
+    let settled = false;
     const wait: PersonWait = {
       request,
+      runId,
       threadId,
       since,
       reply,
       answer: (r) => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
         signal.removeEventListener("abort", stopped);
         this.waits.delete(runId);
@@ -327,11 +350,8 @@ export class RunService {
     input: RunInput,
     configurable: RunConfig | undefined,
     filing: { messageId: string; message: string; question?: string; owner: string; quota?: () => void; spent?: UsageReport },
-    /**
-     * Set for a debate with a person's seat, which may stop to wait for them; `answering`: what the
-     * person's reply in `input` answers (its step announces it again, which is dropped).
-     */
-    person?: { answering?: InputRequest },
+    /** Whether it is a debate with a person's seat, which may stop to wait for them. */
+    seated = false,
   ): void {
     const controller = new AbortController();
     // A history write that fails (a full disk) stops the run: nothing more is paid for that could not be kept.
@@ -352,6 +372,8 @@ export class RunService {
     // learns the thread and run ids, and sees the stream is live even when the server is busy.
     publish({ event: "metadata", data: { thread_id: threadId, run_id: runId, timestamp: new Date().toISOString() } });
     let finished = false;
+    /** Set once `done` is published: the run has ended. */
+    let ended = false;
     /** What the run does with each of its events: records it, stops the run over its budget, finishes it at `done`, and publishes it. */
     const handle = (event: ClientEvent): Promise<void> | void => {
       recorder?.heard(event);
@@ -378,6 +400,7 @@ export class RunService {
       // The history is complete before `done`, so a client that then fetches the run finds all of it.
       const unsaved = await recorder?.finish(reason !== undefined);
       if (unsaved && !(reason instanceof WriteFailedError)) publishError(unsaved);
+      ended = true;
       publish(event);
     };
     const produced = (async () => {
@@ -386,26 +409,19 @@ export class RunService {
         const onState = recorder && recorder.observe.bind(recorder);
         const onFinished = () => void (finished = true);
         let wait: PersonWait | undefined;
-        const options = { signal: controller.signal, threadId, configurable: { ...configurable, run_id: runId }, onState, onFinished, ...(person ? { waiting: () => wait !== undefined } : {}) };
-        let answering = person?.answering;
+        const options = { signal: controller.signal, threadId, configurable: { ...configurable, run_id: runId }, onState, onFinished, ...(seated ? { waiting: () => wait !== undefined } : {}) };
         // A debate joined by a person (`--with-me`) stops at each of their turns and at their vote,
         // and is streamed on with their reply: one run, one stream of events, until `done`.
         for (let segment = input; ; ) {
           for await (const event of streamClientEvents(this.graph, segment, options)) {
-            if (event.event === "debate-awaiting-input") {
-              // The step resumed with the reply announces again what it waited for: already said.
-              if (answering && answering.kind === event.data.kind && answering.round === event.data.round) {
-                answering = undefined;
-                continue;
-              }
-              wait = this.awaitPerson(runId, threadId, event.data, controller.signal);
-            }
+            if (event.event === "debate-awaiting-input") wait = this.awaitPerson(runId, threadId, event.data, controller.signal);
             const ending = handle(event);
             if (ending) await ending;
           }
-          if (!wait) break;
+          // Ended (stopped while the others of the person's step were still at work): nothing more to wait for.
+          if (ended) wait?.cancel();
+          if (ended || !wait) break;
           const reply = await wait.reply;
-          answering = wait.request;
           wait = undefined;
           // Stopped while it waited (the user, a shutdown, no reader came back): it ends as any stopped run.
           if (!reply) {

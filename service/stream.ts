@@ -98,7 +98,8 @@ export async function* streamClientEvents(graph: DebattGraph, input: RunInput, o
       },
     );
     // What the person is asked is held back until the graph has stopped for them and that is saved:
-    // a reply can then always resume it, even from another process after this one died.
+    // a reply can then always resume it, even from another process after this one died. An
+    // announcement the graph did not stop after is the step resumed with the reply, repeating it: dropped.
     let asked: ClientEvent | undefined;
     for await (const chunk of stream) {
       // [mode, payload], or [namespace, mode, payload] with subgraphs.
@@ -117,7 +118,6 @@ export async function* streamClientEvents(graph: DebattGraph, input: RunInput, o
       if (client.event === "debate-awaiting-input" && options.waiting) asked = client;
       else yield client;
     }
-    if (asked) yield asked;
     if (options.waiting?.()) return;
     options.onFinished?.();
   } catch (err) {

@@ -997,4 +997,23 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(await seat.innerText()).toContain("Cars out of the centre, buses in.");
     expect(errors).toEqual([]);
   }, 90_000);
+
+  it("keeps what the reader wrote when their time runs out: the card says it was skipped, and what was not sent", async () => {
+    const roster = JSON.stringify([
+      { key: "call_grok", display: "Grok", model: "x-ai/grok-4" },
+      { key: "call_claude", display: "Claude", model: "anthropic/claude-sonnet-4.5" },
+    ]);
+    const { page, errors } = await open({ SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", DEBATE_PARTICIPANTS: roster, PERSON_INPUT_TIMEOUT_MS: "2000" });
+    await page.locator("#message").fill("/debatt --with-me Ska städer förbjuda bilar?");
+    await page.locator("#message").press("Enter");
+    const panel = page.locator("form.person-input");
+    await panel.getByRole("heading", { name: "Din tur — runda 1: Introduktion" }).waitFor({ timeout: 30_000 });
+    await panel.getByLabel("Ditt inlägg").fill("Bilfritt i centrum, men");
+    const seat = page.locator('.card[data-participant="person"]');
+    await seat.getByText("hoppades över: inget svar i tid").waitFor({ timeout: 10_000 });
+    await page.locator(".winner").waitFor({ timeout: 60_000 });
+    await page.getByRole("tab", { name: /Runda 1/ }).click();
+    expect(await seat.locator(".unsent").innerText()).toBe("Skickades inte: Bilfritt i centrum, men");
+    expect(errors).toEqual([]);
+  }, 90_000);
 });

@@ -144,6 +144,21 @@ describe.each(HISTORY_DATABASES)("ownership on $db", (database) => {
     expect(events.filter((e) => e.event === "debate-participant-end" && e.data.model_key === "person")).toHaveLength(3);
   });
 
+  it.skipIf(skip)("resumes a joined debate that stopped while it waited only for the user who joined it", async () => {
+    const { user } = await app();
+    const ada = await user("Ada");
+    const bob = await user("Bob");
+    let run = "";
+    await readSse(await ada.chat({ message: "/debatt --with-me Bör AI regleras?", participants: TWO, threadId: "adas-debate" }), (e) => {
+      if (e.event === "metadata") run = e.data.run_id;
+      if (e.event === "debate-awaiting-input") void ada.post(`/api/v1/debates/${run}/cancel`);
+    });
+    for (const id of [run, "adas-debate"]) expect(await refusal(await bob.post(`/api/v1/debates/${id}/input`, { text: "Bobs ord." }))).toEqual([409, "not_awaiting_input"]);
+    const resumed = await ada.post(`/api/v1/debates/${run}/input`, { text: "Adas ord." });
+    expect(resumed.status).toBe(202);
+    expect(((await resumed.json()) as { status: string }).status).toBe("resumed");
+  });
+
   it.skipIf(skip)("lists only one's own conversations, and lets the admin's token act as the admin's own user", async () => {
     const { user, admin } = await app();
     const ada = await user("Ada");

@@ -8,6 +8,7 @@ import { startFakeOpenAI } from "./support/fake-servers.js";
 import { startServerProcess } from "./support/server-process.js";
 import { sqliteHistory } from "./support/history-db.js";
 import { graphOf, testDeps } from "./support/harness.js";
+import { withOverrides } from "./support/fake-model.js";
 import { postChat, readSse, startApp, type SseEvent } from "./support/http.js";
 
 const THREE = ["call_grok", "call_claude", "call_gpt"];
@@ -105,7 +106,8 @@ describe("a debate the person joins (/debatt --with-me)", () => {
   });
 
   it("takes a pass, and in a simultaneous round asks them while the models answer", async () => {
-    const s = await server();
+    // The models take their time: the person is asked before any of them has finished the round.
+    const s = await server({ script: withOverrides((req) => (req.phase === "turn" ? { text: `${req.participant!.display} argues, round ${req.round}.`, latencyMs: 150 } : undefined)) });
     let turns = 0;
     const { events, answers } = await joined(s, { message: "/debatt --order simultaneous --with-me Tabs or spaces?", participants: THREE, personName: "Bo" }, (e) =>
       e.data.kind === "turn" ? (++turns === 2 ? { skip: true } : { text: `Bo prefers tabs (${e.data.round}).` }) : { vote: "Grok" },
@@ -116,6 +118,7 @@ describe("a debate the person joins (/debatt --with-me)", () => {
     // Each round was announced before the person was asked, and all four seats answered round 1.
     const names = events.map((e) => e.event);
     expect(names.indexOf("debate-round-start")).toBeLessThan(names.indexOf("debate-awaiting-input"));
+    expect(names.indexOf("debate-awaiting-input")).toBeLessThan(names.indexOf("debate-participant-end"));
     expect(named(events, "debate-round-end")[0].participant_count).toBe(4);
     expect(named(events, "debate-round-end")[1].participant_count).toBe(3);
     expect(named(events, "debate-vote-result").find((v) => v.voter === "Bo")).toMatchObject({ voted_for: "Grok" });
@@ -146,8 +149,8 @@ describe("a debate the person joins (/debatt --with-me)", () => {
       if (e.event === "metadata") runId = e.data.run_id;
       if (e.event === "debate-awaiting-input") void fetch(`${s.url}/api/v1/debates/${runId}/cancel`, { method: "POST" });
     });
-    expect(events.slice(-2).map((e) => e.event)).toEqual(["error", "done"]);
-    expect(named(events, "error")[0].code).toBe("cancelled");
+    expect(events.at(-1)!.event).toBe("done");
+    expect(named(events, "error").map((e) => e.code)).toEqual(["cancelled"]);
     expect((await s.db.history.message(runId))?.status).toBe("cancelled");
 
     const res = await s.input(runId, { text: "Yes, paid by congestion charges." });
@@ -160,6 +163,44 @@ describe("a debate the person joins (/debatt --with-me)", () => {
     expect(after.at(-1)!.event).toBe("done");
     expect(named(after, "debate-participant-end").find((e) => e.model_key === "person")).toMatchObject({ round: 1, status: "ok" });
     expect((await s.db.history.message(runId))?.status).toBe("complete");
+  });
+
+  it("ends once when stopped while the person is asked to vote and the models are still voting", async () => {
+    const s = await server({ script: withOverrides((req) => (req.phase === "vote" ? { latencyMs: 400, text: "" } : undefined)) });
+    let runId = "";
+    const { events } = await readSse(await postChat(s.url, { message: "/debatt --with-me Ban leaf blowers?", participants: THREE, personName: "Gus" }), (e) => {
+      if (e.event === "metadata") runId = e.data.run_id;
+      if (e.event === "debate-awaiting-input" && e.data.kind === "turn") void s.input(runId, { skip: true });
+      if (e.event === "debate-awaiting-input" && e.data.kind === "vote") void fetch(`${s.url}/api/v1/debates/${runId}/cancel`, { method: "POST" });
+    });
+    // The models' votes were still in flight when the person was asked.
+    expect(events.findIndex((e) => e.event === "debate-awaiting-input" && e.data.kind === "vote")).toBeGreaterThan(-1);
+    expect(events.filter((e) => e.event === "done")).toHaveLength(1);
+    expect(named(events, "error").map((e) => e.code)).toEqual(["cancelled"]);
+    expect(events.filter((e) => e.event === "usage")).toHaveLength(1);
+    // The stream's replay is the same: one end.
+    const replay = (await readSse(await fetch(`${s.url}/api/v1/debates/${runId}/events`))).events;
+    expect(replay.filter((e) => e.event === "done")).toHaveLength(1);
+    expect((await s.db.history.message(runId))?.status).toBe("cancelled");
+  });
+
+  it("takes the answer by the thread's id too, and only once", async () => {
+    const s = await server();
+    const statuses: number[] = [];
+    let chain = Promise.resolve();
+    const { events } = await readSse(await postChat(s.url, { message: "/debatt --with-me Night trains?", participants: THREE, threadId: "night-trains" }), (e) => {
+      if (e.event !== "debate-awaiting-input") return;
+      const input = e.data.kind === "turn" ? { text: "Yes, more of them." } : { vote: "Grok" };
+      // The vote (the last question) is sent twice at once, as a double click would: one is taken.
+      const times = e.data.kind === "vote" ? 2 : 1;
+      chain = chain.then(async () => {
+        statuses.push(...(await Promise.all(Array.from({ length: times }, () => s.input("night-trains", input)))).map((r) => r.status).sort());
+      });
+    });
+    await chain;
+    expect(events.at(-1)!.event).toBe("done");
+    expect(statuses).toEqual([202, 202, 202, 202, 409]);
+    expect(named(events, "debate-vote-result").filter((v) => v.voter === "Person")).toHaveLength(1);
   });
 
   it("refuses input that does not fit, naming the problem, and input when nothing waits", async () => {

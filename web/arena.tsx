@@ -37,6 +37,8 @@ export const colorOf = (key: string) => COLORS[key.replace(/^call_/, "")] ?? "#6
 export function Arena({ s, voiceSpeaker, send }: { s: ArenaState; voiceSpeaker?: string; send?: (input: PersonInput) => Promise<void> }) {
   const t = useT();
   const [tab, setTab] = useState<number | null>(null);
+  /** What the person has written for a round's turn, kept when the seat is skipped before it was sent. */
+  const [drafts, setDrafts] = useState<Record<number, string>>({});
   // The tab follows the debate until the reader picks one; the vote's tab shows the last round's answers.
   const selected = tab ?? Math.min(Math.max(s.round, 1), 4);
   const shownRound = Math.min(selected, 3);
@@ -87,10 +89,19 @@ export function Arena({ s, voiceSpeaker, send }: { s: ArenaState; voiceSpeaker?:
             cost={s.usage && costOf(t, s.usage, p.display)}
             person={p.key === s.person}
             waiting={p.key === s.person && s.awaiting !== undefined && !s.done}
+            unsent={p.key === s.person ? drafts[shownRound] : undefined}
           />
         ))}
       </div>
-      {send && s.awaiting && !s.done && <PersonInputPanel key={`${s.awaiting.kind}:${s.awaiting.round}`} awaiting={s.awaiting} send={send} />}
+      {send && s.awaiting && !s.done && (
+        <PersonInputPanel
+          key={`${s.awaiting.kind}:${s.awaiting.round}`}
+          awaiting={s.awaiting}
+          send={send}
+          text={drafts[s.awaiting.round] ?? ""}
+          setText={(text) => setDrafts((all) => ({ ...all, [s.awaiting!.round]: text }))}
+        />
+      )}
       {(s.votes.length > 0 || s.results) && <Votes s={s} />}
       {s.results && <WinnerBanner s={s} />}
       {s.synthesis && <div class="synthesis" dangerouslySetInnerHTML={{ __html: markdown.render(s.synthesis) }} />}
@@ -98,8 +109,11 @@ export function Arena({ s, voiceSpeaker, send }: { s: ArenaState; voiceSpeaker?:
   );
 }
 
-/** One participant: its answer in the shown round, expanded while it speaks (`person`: the reader's own seat, `waiting` for them). */
-function ParticipantCard({ card, round, speaking, heard, cost, person = false, waiting = false }: { card: Card; round: number; speaking: boolean; heard: boolean; cost?: string; person?: boolean; waiting?: boolean }) {
+/**
+ * One participant: its answer in the shown round, expanded while it speaks (`person`: the
+ * reader's own seat, `waiting` for them; `unsent`: what they wrote for a turn that was skipped).
+ */
+function ParticipantCard({ card, round, speaking, heard, cost, person = false, waiting = false, unsent }: { card: Card; round: number; speaking: boolean; heard: boolean; cost?: string; person?: boolean; waiting?: boolean; unsent?: string }) {
   const t = useT();
   const answer = card.rounds[round];
   const [manual, setManual] = useState<boolean | null>(null);
@@ -128,6 +142,7 @@ function ParticipantCard({ card, round, speaking, heard, cost, person = false, w
         </button>
       </header>
       {skipped && <p class="answer note">{t(`person.skipped.${skipped}`)}</p>}
+      {skipped && unsent?.trim() && <p class="answer note unsent">{t("person.unsent", { text: unsent.trim() })}</p>}
       {answer && !skipped && (
         failed || !answer.text ? (
           <p class={`answer${expanded ? "" : " clipped"}`}>{failed ? <FailedText text={answer.text} error={answer.error} /> : "…"}</p>

@@ -20,7 +20,7 @@ import { VoiceBar } from "./voice-bar.js";
 import { VoicePlayer, type VoiceView } from "./voice-player.js";
 import { initialLang, LangContext, LangSwitch, rememberLang, useT } from "./i18n.js";
 import { LANGS, type Lang } from "../state/messages/index.js";
-import { commandFormatOf } from "../state/commands.js";
+import { commandFormatOf, parseCommand } from "../state/commands.js";
 import { FORMATS, formatOfStoredMode, threadKindOf, type FormatId } from "../state/formats.js";
 import { errorWords, USAGE_ERROR_CODES, usageHelp, usageWords } from "../state/messages/index.js";
 import type { Reason } from "../state/errors.js";
@@ -100,6 +100,8 @@ function App({ conversation, exported }: { conversation?: string; exported?: Sto
   const [loadError, setLoadError] = useState("");
   /** A follow-up to one participant of a finished run: the messages go to it until stopped. */
   const [talkingTo, setTalkingTo] = useState<TalkingTo | null>(null);
+  /** Each answer's stream, to stop it when another stream of the same answer takes over. */
+  const streams = useRef(new Map<number, AbortController>());
   /** The name the reader joins debates under (`--with-me`), remembered in this browser. */
   const [personName, setPersonName] = useState(() => localStorage.getItem(PERSON_NAME_KEY) ?? "");
   const busy = messages.some((m) => m.running);
@@ -164,15 +166,19 @@ function App({ conversation, exported }: { conversation?: string; exported?: Sto
     }
     setMessages((all) => [...all, user, answer]);
     // A debate the person joins: under the name they chose (kept for the next time).
-    const joining = commandFormatOf(text) === "debatt" && WITH_ME.test(text) && personName.trim() !== "";
+    const command = parseCommand(text);
+    const joining = command.kind === "debate" && command.options.withMe === true && personName.trim() !== "";
     if (joining) localStorage.setItem(PERSON_NAME_KEY, personName.trim());
-    await run(answer, (onEvent) =>
-      streamChat({ message: text, threadId, ...(joining ? { personName: personName.trim() } : {}), ...(continuing ? { continueWith: { runId: continuing.runId, participant: continuing.key } } : {}) }, onEvent),
+    await run(answer, (onEvent, signal) =>
+      streamChat({ message: text, threadId, ...(joining ? { personName: personName.trim() } : {}), ...(continuing ? { continueWith: { runId: continuing.runId, participant: continuing.key } } : {}) }, onEvent, signal),
     );
   }
 
-  /** Streams a run into its answer (its events, or why the stream failed), until it ends. */
-  async function run(answer: Message, stream: (onEvent: (e: ClientEvent) => void) => Promise<void>) {
+  /** Streams a run into its answer (its events, or why the stream failed), until it ends; a later stream of the same answer replaces it. */
+  async function run(answer: Message, stream: (onEvent: (e: ClientEvent) => void, signal: AbortSignal) => Promise<void>) {
+    const controller = new AbortController();
+    streams.current.get(answer.id)?.abort();
+    streams.current.set(answer.id, controller);
     try {
       await stream((e) => {
         if (e.event === "debate-voice-speaker") answer.player?.speaks(e.data.model, e.data.round, e.data.sentences);
@@ -180,12 +186,15 @@ function App({ conversation, exported }: { conversation?: string; exported?: Sto
         if (e.event === "error" && e.data.code === "cancelled") answer.player?.stop();
         if (e.event === "debate-voice-chunk") answer.player?.enqueue(e.data.model, e.data.pcm_b64, e.data.round, e.data.sentence_index);
         else update(answer.id, (m) => ({ ...m, arena: reduce(m.arena!, e), ...(e.event === "metadata" ? { runId: e.data.run_id } : {}) }));
-      });
+      }, controller.signal);
     } catch (err) {
       const failure = err instanceof StreamError ? { code: err.code, detail: err.detail, reason: err.reason } : { code: "", detail: String(err) };
-      update(answer.id, (m) => ({ ...m, failure }));
+      if (!controller.signal.aborted) update(answer.id, (m) => ({ ...m, failure }));
     } finally {
-      update(answer.id, (m) => ({ ...m, running: false }));
+      if (streams.current.get(answer.id) === controller) {
+        streams.current.delete(answer.id);
+        update(answer.id, (m) => ({ ...m, running: false }));
+      }
     }
   }
 
@@ -197,8 +206,9 @@ function App({ conversation, exported }: { conversation?: string; exported?: Sto
     const res = await fetch(`/api/v1/debates/${encodeURIComponent(m.runId!)}/input`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(input) });
     const next = await readApi<{ run_id: string; status: "accepted" | "resumed" }>(res);
     if (next?.status !== "resumed") return;
-    update(m.id, (x) => ({ ...x, running: true, failure: undefined, runId: next.run_id }));
-    void run(m, (onEvent) => followRun(next.run_id, onEvent));
+    // The debate goes on in a new run: its stream replaces the old one, and the answer is live again.
+    update(m.id, (x) => ({ ...x, running: true, failure: undefined, runId: next.run_id, arena: { ...x.arena!, done: false, error: undefined } }));
+    void run(m, (onEvent, signal) => followRun(next.run_id, onEvent, signal));
   }
 
   /** Stops a run on the server, wherever it runs (its stream then ends by itself), and its audio here. */
@@ -294,8 +304,6 @@ function App({ conversation, exported }: { conversation?: string; exported?: Sto
   );
 }
 
-/** `--with-me` in a message (the person joins the debate). */
-const WITH_ME = /(^|\s)--with-me(?=\s|$)/i;
 /** Where the page keeps the name the reader joins debates under. */
 const PERSON_NAME_KEY = "debatt.personName";
 
@@ -305,7 +313,8 @@ const PERSON_NAME_KEY = "debatt.personName";
  */
 function JoinToggle({ input, setInput, name, setName }: { input: string; setInput: (text: string) => void; name: string; setName: (name: string) => void }) {
   const t = useT();
-  const joining = WITH_ME.test(input);
+  const command = parseCommand(input);
+  const joining = command.kind === "debate" && command.options.withMe === true;
   const toggle = () => setInput(joining ? input.replace(/\s+--with-me(?=\s|$)/i, "") : input.replace(/^(\s*\/debatt)(?=\s|$)/i, "$1 --with-me"));
   return (
     <p class="join">

@@ -21,12 +21,12 @@ function useSecondsLeft(deadline: number): number {
 /**
  * What the debate waits for from the person who joined it: their turn (a text within the round's
  * word limit) or their vote (one of the others, with a reason if they like), with the time left
- * and a way to pass. `send` posts it; a refusal is shown in the reader's words.
+ * and a way to pass. `send` posts it; a refusal is shown in the reader's words. The turn's `text`
+ * is kept by the arena, so a draft the deadline cut off is still shown.
  */
-export function PersonInputPanel({ awaiting, send }: { awaiting: ClientPayload<"debate-awaiting-input">; send: (input: PersonInput) => Promise<void> }) {
+export function PersonInputPanel({ awaiting, send, text, setText }: { awaiting: ClientPayload<"debate-awaiting-input">; send: (input: PersonInput) => Promise<void>; text: string; setText: (text: string) => void }) {
   const t = useT();
   const seconds = useSecondsLeft(awaiting.deadline);
-  const [text, setText] = useState("");
   const [vote, setVote] = useState("");
   const [motivation, setMotivation] = useState("");
   const [error, setError] = useState("");

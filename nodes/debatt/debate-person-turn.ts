@@ -2,7 +2,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { NodeDeps } from "../../ports/node-deps.js";
 import type { State, StateUpdate } from "../../state/graph-state.js";
 import { isPerson } from "../../state/person.js";
-import { askPerson, personTurn } from "./lib/person.js";
+import { askTurn } from "./lib/person.js";
 import { turnUpdate } from "./lib/turn.js";
 
 /**
@@ -17,8 +17,7 @@ export function makeDebatePersonTurn(deps: NodeDeps) {
     const round = state.debate_current_round ?? 1;
     const index = state.debate_turn_index;
     const person = state.debate_participants.find(isPerson)!;
-    const reply = askPerson(config, { kind: "turn", round, participant: person.display, position: index + 1, word_limit: state.debate_word_limits[round - 1] }, ctx.run.personTimeoutMs);
-    const { turn, text } = personTurn(config, person, round, index + 1, reply);
+    const { turn, text } = askTurn(config, person, round, index + 1, state.debate_word_limits[round - 1], ctx.run.personTimeoutMs);
     return { ...turnUpdate(state, turn, text), debate_turn_index: index + 1 };
   };
 }

@@ -4,7 +4,7 @@ import type { TurnTask } from "../../state/debate.js";
 import type { StateUpdate } from "../../state/graph-state.js";
 import { runTurn, speakTurn } from "./lib/turn.js";
 import type { VoiceRuns } from "./lib/voice-runs.js";
-import { askPerson, personTurn } from "./lib/person.js";
+import { askTurn } from "./lib/person.js";
 import { isPerson } from "../../state/person.js";
 
 /**
@@ -17,7 +17,8 @@ export function makeDebateTurn(deps: NodeDeps, voice: VoiceRuns) {
   return async function debateTurn(task: TurnTask, config: LangGraphRunnableConfig): Promise<StateUpdate> {
     const ctx = await deps.context(config);
     const { speaker, round } = task;
-    const { turn, text } = isPerson(speaker) ? personTurnOf(task, config, ctx.run.personTimeoutMs) : await runTurn(deps, ctx, config, debateOf(task, ctx.run.contextChars), speaker, round, task.position);
+    // The person who joined writes their own answer: the round waits for them (the others answer meanwhile).
+    const { turn, text } = isPerson(speaker) ? askTurn(config, speaker, round, task.position, task.word_limits[round - 1], ctx.run.personTimeoutMs) : await runTurn(deps, ctx, config, debateOf(task, ctx.run.contextChars), speaker, round, task.position);
     // /dvoice: spoken in the order the answers finish.
     await speakTurn(voice, { voice_mode: task.voice_mode, debate_id: task.debate_id, debate_topic: task.topic }, config, ctx, speaker, round, turn, text);
     return { debate_turns: [turn], ...(turn.status === "ok" ? { debate_round_responses: { [round]: { [speaker.display]: text } } } : {}) };
@@ -27,10 +28,4 @@ export function makeDebateTurn(deps: NodeDeps, voice: VoiceRuns) {
 /** What a simultaneous turn's speaker sees: the topic and every earlier round, not this one. */
 function debateOf(task: TurnTask, contextChars: number) {
   return { topic: task.topic, participants: task.participants, orders: {}, responses: task.responses, simultaneous: true, contextChars, wordLimits: task.word_limits };
-}
-
-/** The turn of the person who joined: the round waits for them (the others answer meanwhile). */
-function personTurnOf(task: TurnTask, config: LangGraphRunnableConfig, timeoutMs: number) {
-  const { speaker, round, position } = task;
-  return personTurn(config, speaker, round, position, askPerson(config, { kind: "turn", round, participant: speaker.display, position, word_limit: task.word_limits[round - 1] }, timeoutMs));
 }

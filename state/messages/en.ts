@@ -606,11 +606,19 @@ export const en = {
   "person.motivation": "Why (optional)",
   "person.skipped.timeout": "skipped: no answer in time",
   "person.skipped.passed": "passed",
-  "person.resumed": "The debate went on after the server restarted.",
   "cli.personTurn": "Your turn, {name} — round {n}, at most {limit} words, {seconds} s (one line; an empty line passes): ",
   "cli.personVote": "Your vote, {name}: {candidates} (a name or its number; an empty line passes): ",
   "cli.needsWithMe": "--name is the name you join a debate under: use it with /debatt --with-me",
   "person.waitingFor": "waiting for {name}",
+  "reason.inputWantsText": "the debate waits for your turn in round {round}: write it, or pass",
+  "reason.inputWantsVote": "the debate waits for your vote: choose one of {candidates}, or pass",
+  "reason.controlChars": "the text contains control characters",
+  "reason.emptyText": "your turn is empty: write it, or pass",
+  "reason.overWordLimit": "round {round} takes at most {limit} words; yours has {words}",
+  "reason.notACandidate": "“{name}” is not one you can vote for: {candidates}",
+  "cli.badName": "--name takes 1–40 characters, without control characters",
+  "cli.personLate": "(that line came after the question was over, and was not sent)",
+  "person.unsent": "Not sent: {text}",
 } as const;
 
 /** A key of the catalogues. */

@@ -27,7 +27,7 @@ function skipped(config: LangGraphRunnableConfig, kind: InputRequest["kind"], ro
  * The person's turn from their reply, announced like a model's (start, the whole text as one
  * delta, end); a skipped turn is announced as skipped and kept as a turn without an answer.
  */
-export function personTurn(config: LangGraphRunnableConfig, person: Participant, round: number, position: number, reply: PersonReply): { turn: Turn; text: string } {
+function personTurn(config: LangGraphRunnableConfig, person: Participant, round: number, position: number, reply: PersonReply): { turn: Turn; text: string } {
   const base = { round, position, key: person.key, display: person.display, latency_ms: reply.waited_ms };
   const skip = skipped(config, "turn", round, person, reply);
   if (skip !== undefined) return { turn: { ...base, status: "error", word_count: 0, error: skip }, text: "" };
@@ -38,6 +38,11 @@ export function personTurn(config: LangGraphRunnableConfig, person: Participant,
   const word_count = countWords(text);
   emit(config, "debate_participant_end", { ...who, position, word_count, latency_ms: reply.waited_ms, response_preview: preview(text), status: "ok" });
   return { turn: { ...base, status: "ok", word_count }, text };
+}
+
+/** Asks the person for their turn in `round` (at `position`, within `wordLimit` words) and tells it: their text, or its skip. */
+export function askTurn(config: LangGraphRunnableConfig, person: Participant, round: number, position: number, wordLimit: number, timeoutMs: number): { turn: Turn; text: string } {
+  return personTurn(config, person, round, position, askPerson(config, { kind: "turn", round, participant: person.display, position, word_limit: wordLimit }, timeoutMs));
 }
 
 /** The person's ballot from their reply: their choice and motivation (announced), or a skipped, invalid ballot. */
