@@ -26,6 +26,8 @@ import type { HistoryStore } from "../history/store.js";
 import { PersonPrompt } from "./person-prompt.js";
 import { parseCommand } from "../state/commands.js";
 import { personNameSchema } from "../state/person-schemas.js";
+import { DEFAULT_PERSON_NAME, withPerson } from "../state/person.js";
+import { participantsFor } from "../state/participants.js";
 
 
 /** Terminal styling, off when stdout is not a terminal or NO_COLOR is set. */
@@ -150,6 +152,7 @@ async function main(): Promise<number> {
   let service: RunService;
   let checkpoints;
   let history;
+  let roster;
   try {
     const deps = depsFromEnv(process.env, { log: (line) => aside(`[debatt] ${escapeControls(line)}`) });
     // Every step is saved (the SQLite file in DEBATT_DATA_DIR, or DATABASE_URL), so a run that is
@@ -158,6 +161,7 @@ async function main(): Promise<number> {
     // The run is recorded like the server's (GET /api/v1/conversations lists it).
     history = await openHistory(deps.settings);
     service = createRunService(deps, { checkpointer: checkpoints.saver, history });
+    roster = deps.settings.roster;
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${t("cli.configError", { message: err.message })}\n`);
@@ -166,6 +170,18 @@ async function main(): Promise<number> {
     throw err;
   }
   const participants = args.values.participants?.split(",").map((s) => s.trim()).filter(Boolean);
+  // A name a participant has is refused before the debate starts (and is filed), as the chat stream refuses it.
+  if (joining) {
+    try {
+      withPerson(participantsFor("debatt", roster, participants), named?.data ?? DEFAULT_PERSON_NAME);
+    } catch (err) {
+      if (!DebattError.isInstance(err)) throw err;
+      process.stderr.write(`${errorWords(t, err.code, err.message, err.reason) ?? err.message}\n`);
+      await checkpoints.close();
+      await history.close();
+      return 2;
+    }
+  }
   let run;
   // What a resumed run was asked, for its header (read before the run goes on and saves more).
   let resumed: string | undefined;

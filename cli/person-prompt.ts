@@ -82,7 +82,7 @@ export class PersonPrompt {
     const prompt =
       request.kind === "turn"
         ? this.t("cli.personTurn", { name: request.participant, n: request.round, limit: request.word_limit, seconds })
-        : this.t("cli.personVote", { name: request.participant, candidates: request.candidates.map((c, i) => `${i + 1}. ${c}`).join("  ") });
+        : this.t("cli.personVote", { name: request.participant, seconds, candidates: request.candidates.map((c, i) => `${i + 1}. ${c}`).join("  ") });
     for (;;) {
       const read = await this.line(prompt, asking.signal);
       // Asked no more (skipped, or the run ended); at the end of stdin they pass.
@@ -104,8 +104,10 @@ export class PersonPrompt {
 /** A line as the person's input: empty passes; a vote may name a candidate or give its number. */
 function inputOf(request: ClientPayload<"debate-awaiting-input">, line: string): PersonInput {
   const text = line.trim();
-  if (text === "") return { skip: true };
-  if (request.kind === "turn") return { text };
+  // Each answer names its round: one that comes after its time ran out is not taken for the next question.
+  const round = request.round;
+  if (text === "") return { skip: true, round };
+  if (request.kind === "turn") return { text, round };
   const n = Number(text);
-  return { vote: Number.isInteger(n) && n >= 1 && n <= request.candidates.length ? request.candidates[n - 1] : text };
+  return { vote: Number.isInteger(n) && n >= 1 && n <= request.candidates.length ? request.candidates[n - 1] : text, round };
 }

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from "express";
-import { parseJsonBody, serveEvents, type ChatRouteDeps } from "./chat.js";
+import { parseJsonBody, postOnly, serveEvents, type ChatRouteDeps } from "./chat.js";
 import { personInputSchema } from "../state/person-schemas.js";
 import { quotaKeyOf, userOf } from "./auth.js";
 import { HttpError } from "./errors.js";
@@ -60,6 +60,7 @@ export function resumeRouter(deps: ChatRouteDeps): Router {
     const run = await deps.service.input(id, input, quotaKeyOf(req, res));
     res.status(202).json({ run_id: run.runId, thread_id: run.threadId, status: run.status });
   });
+  router.all("/api/v1/debates/:id/input", postOnly);
   router.post("/api/v1/debates/:id/cancel", async (req: Request, res: Response) => {
     const runId = await knownRun(res, runIdOf(req));
     const status = await deps.service.stop(runId);

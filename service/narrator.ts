@@ -65,7 +65,7 @@ export function createNarrator(write: Write, c: Styles, t: T, status: (s: string
         write(e.data.status === "ok" ? c.dim(`\n   ${t("card.stats", { words: e.data.word_count, seconds: seconds(e.data.latency_ms) })}\n`) : c.red(`\n   ✗ ${e.data.model}: ${e.data.error}\n`));
         break;
       case "debate-vote-result":
-        write(`  ${c.bold(e.data.voter)} → ${c.green(e.data.voted_for)}: ${e.data.motivation}\n`);
+        write(`  ${c.bold(e.data.voter)} → ${c.green(e.data.voted_for)}${e.data.motivation ? `: ${e.data.motivation}` : ""}\n`);
         break;
       // A debate the person joined waits for them, or skips their seat.
       case "debate-awaiting-input":

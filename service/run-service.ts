@@ -218,13 +218,14 @@ export class RunService {
    * then its first run's id or its thread's. `not_awaiting_input` when it waits for nobody.
    */
   async input(id: string, input: PersonInput, quotaKey?: string): Promise<StartedRun & { status: "accepted" | "resumed" }> {
-    const here = this.waits.get(id) ?? [...this.waits.values()].find((w) => w.threadId === id);
+    // The id of the run, of its thread, or of the thread's first run (a debate resumed after a restart goes on in a new run).
+    const threadId = this.waits.get(id)?.threadId ?? (await this.history?.message(id))?.conversationId ?? id;
+    const here = this.waits.get(id) ?? [...this.waits.values()].find((w) => w.threadId === threadId);
     if (here) {
       here.answer(replyTo(here.request, input, Date.now() - here.since));
       return { runId: here.runId, threadId: here.threadId, status: "accepted" };
     }
     if (this.hub.runsHere(id)) throw new DebattError("not_awaiting_input", `run "${id}" does not wait for your input now`);
-    const threadId = (await this.history?.message(id))?.conversationId ?? id;
     const nobody = () => new DebattError("not_awaiting_input", `debate "${id}" does not wait for anyone's input: it has finished, or it never ran here`);
     if (this.hub.runningThread(threadId)) throw nobody();
     // Checked before anything is stopped: the debate waits for the person, and the input fits.

@@ -113,7 +113,7 @@ export type ProviderErrorCode = (typeof PROVIDER_ERROR_CODES)[number];
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** The refusals whose detail a reader's catalogue words itself (`reason.<key>`), from the values they carry. */
-export const REASON_KEYS = ["unknownParticipants", "participantCount", "unknownParticipant", "modelNotAllowed", "modelCount", "maxRounds", "unknownOption", "noOptions", "personNameTaken", "inputWantsText", "inputWantsVote", "controlChars", "emptyText", "overWordLimit", "notACandidate"] as const;
+export const REASON_KEYS = ["unknownParticipants", "participantCount", "unknownParticipant", "modelNotAllowed", "modelCount", "maxRounds", "unknownOption", "noOptions", "personNameTaken", "inputWantsText", "inputWantsVote", "controlChars", "invalidUnicode", "emptyText", "overWordLimit", "notACandidate"] as const;
 export type ReasonKey = (typeof REASON_KEYS)[number];
 
 /**

@@ -52,7 +52,7 @@ export type InputRequest =
 export type SkipReason = "timeout" | "passed";
 
 /** What the person sends (`POST /api/v1/debates/:id/input`, checked by person-schemas.ts): their turn, their vote, or a pass. */
-export type PersonInput = { text: string } | { vote: string; motivation?: string } | { skip: true };
+export type PersonInput = ({ text: string } | { vote: string; motivation?: string } | { skip: true }) & { round?: number };
 
 /** How a skipped turn or vote of the person is kept (a turn's `error`, a ballot's `invalid_reason`). */
 export const SKIPPED: Record<SkipReason, string> = { timeout: "skipped: no answer in time", passed: "skipped: passed" };
@@ -72,10 +72,15 @@ export type PersonReply = ({ text: string } | { vote: string; motivation: string
  */
 export function replyTo(request: InputRequest, input: PersonInput, waitedMs: number): PersonReply {
   const refuse = (message: string, key: ReasonKey, values: Record<string, string | number> = {}) => new DebattError("invalid_input", message, { reason: { key, values } });
+  // An answer to a question that is over (its time ran out) is not taken for the next one.
+  if (input.round !== undefined && input.round !== request.round) {
+    throw new DebattError("not_awaiting_input", `round ${input.round} is over: the debate now waits for your ${request.kind} in round ${request.round}`);
+  }
   if ("skip" in input) return { skip: "passed", waited_ms: waitedMs };
   const candidates = request.kind === "vote" ? request.candidates.join(", ") : "";
   if (request.kind === "turn") {
     if (!("text" in input)) throw refuse(`the debate waits for your turn in round ${request.round}: send {"text": "…"} (or {"skip": true} to pass)`, "inputWantsText", { round: request.round });
+    if (!input.text.isWellFormed()) throw refuse("text is not valid Unicode (it contains a lone surrogate)", "invalidUnicode");
     if (CONTROL_CHARS.test(input.text)) throw refuse("text contains control characters", "controlChars");
     const text = removeSpoofing(input.text).trim();
     if (text === "") throw refuse('text is empty: write your turn, or send {"skip": true} to pass', "emptyText");
@@ -84,6 +89,7 @@ export function replyTo(request: InputRequest, input: PersonInput, waitedMs: num
     return { text, waited_ms: waitedMs };
   }
   if (!("vote" in input)) throw refuse(`the debate waits for your vote: send {"vote": "<name>"} with one of ${candidates} (or {"skip": true} to pass)`, "inputWantsVote", { candidates });
+  if (!input.vote.isWellFormed()) throw refuse("vote is not valid Unicode (it contains a lone surrogate)", "invalidUnicode");
   const chosen = request.candidates.find((c) => c.toLowerCase() === input.vote.trim().toLowerCase());
   const name = input.vote.slice(0, 64);
   if (!chosen) throw refuse(`"${name}" is not one you can vote for: ${candidates}`, "notACandidate", { name, candidates });

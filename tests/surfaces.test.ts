@@ -111,7 +111,7 @@ describe("the CLI", () => {
     const run = await cli(["--lang", "en", "--participants", "grok,claude", "--name", "Ada", "/debatt --with-me Should cities ban cars?"], env, `My first turn.\n\n${"word ".repeat(501)}\nThird round words.\n2\n`);
     expect(run.code).toBe(0);
     expect(run.err).toContain("Your turn, Ada — round 1, at most 300 words");
-    expect(run.err).toContain("Your vote, Ada: 1. Grok  2. Claude");
+    expect(run.err).toMatch(/Your vote, Ada, \d+ s: 1\. Grok  2\. Claude/);
     expect(run.err).toContain("round 3 takes at most 500 words; yours has 501");
     expect(run.out).toContain("▶ Ada");
     expect(run.out).toContain("My first turn.");
@@ -120,6 +120,11 @@ describe("the CLI", () => {
     expect(run.out).toMatch(/Ada → Claude/);
     // --name belongs to --with-me; --with-me to /debatt.
     expect((await cli(["--name", "Ada", "/debatt Topic"], env)).code).toBe(2);
+    // A name a participant has is refused before the debate starts.
+    const taken = await cli(["--lang", "en", "--participants", "grok,claude", "--name", "grok", "/debatt --with-me Topic"], env);
+    expect(taken.code).toBe(2);
+    expect(taken.err).toContain("That name is taken in this debate");
+    expect(taken.err).not.toContain("kept as conversation");
     const spoken = await cli(["--lang", "en", "/dvoice --with-me Topic"], env);
     expect(spoken.code).toBe(2);
     expect(spoken.out).toContain("--with-me");

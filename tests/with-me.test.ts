@@ -220,6 +220,8 @@ describe("a debate the person joins (/debatt --with-me)", () => {
         await check("too many words", { text: "word ".repeat(301) });
         await check("empty", { text: "   " });
         await check("unknown field", { text: "x", extra: 1 });
+        await check("a round that is over", { text: "Late.", round: 2 });
+        await check("a lone surrogate", { text: "\ud800" });
         await s.input(runId, { text: "Yes, always." });
       } else if (e.data.kind === "turn") await s.input(runId, { skip: true });
       else {
@@ -233,6 +235,8 @@ describe("a debate the person joins (/debatt --with-me)", () => {
     expect(refused["too many words"]).toMatchObject({ status: 400, code: "invalid_input", message: "round 1 takes at most 300 words; yours has 301" });
     expect(refused["empty"]).toMatchObject({ status: 400, code: "invalid_input" });
     expect(refused["unknown field"]).toMatchObject({ status: 400, code: "invalid_body" });
+    expect(refused["a round that is over"]).toMatchObject({ status: 409, code: "not_awaiting_input", message: "round 2 is over: the debate now waits for your turn in round 1" });
+    expect(refused["a lone surrogate"]).toMatchObject({ status: 400, code: "invalid_input" });
     expect(refused["vote for oneself"]).toMatchObject({ status: 400, code: "invalid_input" });
     expect(refused["vote for oneself"].message).toContain("Grok, Claude, ChatGPT");
     expect(refused["vote for nobody known"]).toMatchObject({ status: 400, code: "invalid_input" });
@@ -249,6 +253,11 @@ describe("a debate the person joins (/debatt --with-me)", () => {
     expect(((await taken.json()) as any).error).toMatchObject({ code: "invalid_person_name" });
     const nameOnly = await postChat(s.url, { message: "/debatt Topic", personName: "Anna" });
     expect(nameOnly.status).toBe(400);
+    for (const personName of ["A\nB", "Tab\tbed", "\ud800", "   "]) {
+      const bad = await postChat(s.url, { message: "/debatt --with-me Topic", participants: THREE, personName });
+      expect(bad.status, JSON.stringify(personName)).toBe(400);
+      expect(((await bad.json()) as any).error.code).toBe("invalid_body");
+    }
     // A client that cannot write the person's turns (the OpenAI-compatible endpoint) cannot seat them.
     const openai = await fetch(`${s.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "debatt", messages: [{ role: "user", content: "--with-me Should cities ban cars?" }] }) });
     expect(openai.status).toBe(400);
@@ -329,7 +338,8 @@ describe("a joined debate across a server restart", () => {
 
     const answers: number[] = [];
     const { events: after } = await readSse(await fetch(`${second.url}/api/v1/debates/${resumed.run_id}/events`), (e) => {
-      if (e.event === "debate-awaiting-input") void post(second.url, resumed.run_id, e.data.kind === "turn" ? { text: `Dana, runda ${e.data.round}.` } : { vote: "Claude" }).then((r) => answers.push(r.status));
+      // The vote is sent to the run id the person first saw: it still names the debate.
+      if (e.event === "debate-awaiting-input") void post(second.url, e.data.kind === "turn" ? resumed.run_id : runId, e.data.kind === "turn" ? { text: `Dana, runda ${e.data.round}.` } : { vote: "Claude" }).then((r) => answers.push(r.status));
     });
     expect(after.at(-1)!.event).toBe("done");
     expect(named(after, "error")).toEqual([]);

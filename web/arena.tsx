@@ -208,7 +208,8 @@ function Votes({ s }: { s: ArenaState }) {
         {/* In the roster's order, not the order the parallel votes happened to land in: the same live and reopened. */}
         {[...s.votes].sort((a, b) => rank(a.voter) - rank(b.voter)).map((v) => (
           <li>
-            <strong>{v.voter}</strong> → {v.voted_for}: {v.motivation}
+            <strong>{v.voter}</strong> → {v.voted_for}
+            {v.motivation && `: ${v.motivation}`}
             <ul>
               {v.bullets.map((b) => (
                 <li>{b}</li>

@@ -53,8 +53,9 @@ export function PersonInputPanel({ awaiting, send, text, setText }: { awaiting: 
       aria-label={title}
       onSubmit={(e) => {
         e.preventDefault();
-        if (awaiting.kind === "turn") void submit({ text });
-        else void submit({ vote, ...(motivation.trim() ? { motivation } : {}) });
+        // Each answer names its round: one that arrives after its time ran out is not taken for the next question.
+        if (awaiting.kind === "turn") void submit({ text, round: awaiting.round });
+        else void submit({ vote, round: awaiting.round, ...(motivation.trim() ? { motivation } : {}) });
       }}
     >
       <h3>{title}</h3>
@@ -92,7 +93,7 @@ export function PersonInputPanel({ awaiting, send, text, setText }: { awaiting: 
         <button type="submit" disabled={sending || (awaiting.kind === "turn" ? !text.trim() || words > awaiting.word_limit : !vote)}>
           {t(awaiting.kind === "turn" ? "person.send" : "person.vote")}
         </button>{" "}
-        <button type="button" class="link" disabled={sending} onClick={() => void submit({ skip: true })}>
+        <button type="button" class="link" disabled={sending} onClick={() => void submit({ skip: true, round: awaiting.round })}>
           {t("person.pass")}
         </button>
       </p>

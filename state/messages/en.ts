@@ -586,7 +586,7 @@ export const en = {
   "leaderboard.tooFew": "too few votes to tell",
   "leaderboard.method": "Ratings: Bradley-Terry (Luce's choice model, for a choice among several) on the Elo scale, 1000 at the average; 95 % intervals from 200 bootstrap resamples of the votes. A vote for the voter's own answer is left out of the ratings.",
   "error.invalid_person_name": "That name is taken in this debate: {detail}",
-  "error.invalid_input": "That does not fit what the debate waits for: {detail}",
+  "error.invalid_input": "The debate cannot take that: {detail}",
   "error.not_awaiting_input": "The debate does not wait for you now.",
   "reason.personNameTaken": "“{name}” is already a participant ({names})",
   "person.join": "Take part yourself",
@@ -607,7 +607,7 @@ export const en = {
   "person.skipped.timeout": "skipped: no answer in time",
   "person.skipped.passed": "passed",
   "cli.personTurn": "Your turn, {name} — round {n}, at most {limit} words, {seconds} s (one line; an empty line passes): ",
-  "cli.personVote": "Your vote, {name}: {candidates} (a name or its number; an empty line passes): ",
+  "cli.personVote": "Your vote, {name}, {seconds} s: {candidates} (a name or its number; an empty line passes): ",
   "cli.needsWithMe": "--name is the name you join a debate under: use it with /debatt --with-me",
   "person.waitingFor": "waiting for {name}",
   "reason.inputWantsText": "the debate waits for your turn in round {round}: write it, or pass",
@@ -619,6 +619,7 @@ export const en = {
   "cli.badName": "--name takes 1–40 characters, without control characters",
   "cli.personLate": "(that line came after the question was over, and was not sent)",
   "person.unsent": "Not sent: {text}",
+  "reason.invalidUnicode": "the text is not valid Unicode",
 } as const;
 
 /** A key of the catalogues. */

@@ -585,7 +585,7 @@ export const sv: Record<MessageKey, string> = {
   "leaderboard.tooFew": "för få röster för att avgöra",
   "leaderboard.method": "Betyg: Bradley-Terry (Luces valmodell, för ett val bland flera) på Elo-skalan, 1000 i genomsnitt; 95 %-intervall från 200 bootstrap-omsamplingar av rösterna. En röst på det egna svaret räknas inte i betygen.",
   "error.invalid_person_name": "Det namnet är upptaget i debatten: {detail}",
-  "error.invalid_input": "Det passar inte det debatten väntar på: {detail}",
+  "error.invalid_input": "Debatten kan inte ta emot det: {detail}",
   "error.not_awaiting_input": "Debatten väntar inte på dig nu.",
   "reason.personNameTaken": "”{name}” är redan en deltagare ({names})",
   "person.join": "Delta själv",
@@ -606,7 +606,7 @@ export const sv: Record<MessageKey, string> = {
   "person.skipped.timeout": "hoppades över: inget svar i tid",
   "person.skipped.passed": "avstod",
   "cli.personTurn": "Din tur, {name} — runda {n}, högst {limit} ord, {seconds} s (en rad; en tom rad avstår): ",
-  "cli.personVote": "Din röst, {name}: {candidates} (ett namn eller dess nummer; en tom rad avstår): ",
+  "cli.personVote": "Din röst, {name}, {seconds} s: {candidates} (ett namn eller dess nummer; en tom rad avstår): ",
   "cli.needsWithMe": "--name är namnet du deltar i en debatt under: använd det med /debatt --with-me",
   "person.waitingFor": "väntar på {name}",
   "reason.inputWantsText": "debatten väntar på ditt inlägg i runda {round}: skriv det, eller avstå",
@@ -618,4 +618,5 @@ export const sv: Record<MessageKey, string> = {
   "cli.badName": "--name tar 1–40 tecken, utan styrtecken",
   "cli.personLate": "(den raden kom efter att frågan var över, och skickades inte)",
   "person.unsent": "Skickades inte: {text}",
+  "reason.invalidUnicode": "texten är inte giltig Unicode",
 };
