@@ -5,8 +5,8 @@ const STREAM_FLUSH_MS = 5_000;
 
 /** Why a run was cancelled by the server rather than by its client. */
 export class ShutdownError extends DebattError {
-  constructor() {
-    super("shutting_down", "the server is shutting down; the debate was cancelled after the grace period");
+  constructor(message = "the server is shutting down; the debate was cancelled after the grace period") {
+    super("shutting_down", message);
   }
 }
 

@@ -107,6 +107,8 @@ export class RunService {
   private readonly owners = new Map<string, string>();
   /** The runs of this process that wait for the person who joined them, by run id. */
   private readonly waits = new Map<string, PersonWait>();
+  /** Runs a shutdown stopped while they waited for their person (counted with the cancelled ones). */
+  private stoppedWaiting = 0;
 
   constructor(
     readonly graph: DebattGraph,
@@ -302,10 +304,22 @@ export class RunService {
 
   /**
    * Stops taking runs, lets the running ones finish within `graceMs`, cancels the rest (their
-   * readers get an `error`, shutting_down, and `done`). Resolves with the number cancelled.
+   * readers get an `error`, shutting_down, and `done`), and at once those that wait for the person
+   * who joined them (they are saved where they wait). Resolves with the number cancelled.
    */
-  shutdown(graceMs: number): Promise<number> {
-    return this.runs.drain(graceMs);
+  async shutdown(graceMs: number): Promise<number> {
+    const draining = this.runs.drain(graceMs);
+    for (const wait of [...this.waits.values()]) this.stopWaiting(wait.runId);
+    return (await draining) + this.stoppedWaiting;
+  }
+
+  /**
+   * Stops a run that waits for its person while the process shuts down: it is saved where it waits,
+   * and their answer resumes it on any instance, so it is not held for the grace period.
+   */
+  private stopWaiting(runId: string): void {
+    this.stoppedWaiting++;
+    this.hub.stopHere(runId, new ShutdownError("the server is shutting down while the debate waits for you; it is saved, and your answer (POST /api/v1/debates/<id>/input) resumes it"));
   }
 
   /**
@@ -337,6 +351,7 @@ export class RunService {
       cancel: () => wait.answer(undefined),
     };
     this.waits.set(runId, wait);
+    if (this.runs.shuttingDown) queueMicrotask(() => this.stopWaiting(runId));
     return wait;
   }
 
