@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from "express";
-import { parseJsonBody, postOnly, serveEvents, type ChatRouteDeps } from "./chat.js";
+import { parseJsonBody, serveEvents, type ChatRouteDeps } from "./chat.js";
 import { personInputSchema } from "../state/person-schemas.js";
 import { quotaKeyOf, userOf } from "./auth.js";
 import { HttpError } from "./errors.js";
@@ -60,7 +60,16 @@ export function resumeRouter(deps: ChatRouteDeps): Router {
     const run = await deps.service.input(id, input, quotaKeyOf(req, res));
     res.status(202).json({ run_id: run.runId, thread_id: run.threadId, status: run.status });
   });
-  router.all("/api/v1/debates/:id/input", postOnly);
+  router.get("/api/v1/debates/:id/input", async (req: Request, res: Response) => {
+    const id = String(req.params.id);
+    if (!CONVERSATION_ID.test(id)) throw new HttpError(400, "invalid_run_id", `the id is the run_id of the debate's stream (or its thread_id), ${ID_RULE}`);
+    // Another user's debate is answered as one that waits for nobody.
+    const waiting = (await deps.service.mayAnswer(userOf(res), id)) ? await deps.service.awaiting(id) : undefined;
+    res.json(waiting ? { run_id: waiting.runId, thread_id: waiting.threadId, live: waiting.live, waiting: waiting.request } : { waiting: null });
+  });
+  router.all("/api/v1/debates/:id/input", (req) => {
+    throw new HttpError(405, "method_not_allowed", `use GET or POST for ${req.path}`, { Allow: "GET, POST" });
+  });
   router.post("/api/v1/debates/:id/cancel", async (req: Request, res: Response) => {
     const runId = await knownRun(res, runIdOf(req));
     const status = await deps.service.stop(runId);

@@ -245,6 +245,22 @@ export class RunService {
   }
 
   /**
+   * What the debate `id` names (a run's id, its thread's, or its first run's) waits for from the
+   * person who joined it: the question of a run waiting in this process (with its deadline, `live`),
+   * or of one that stopped while it waited (from its checkpoint; the answer resumes it). Undefined
+   * when it waits for nobody (or runs on another instance).
+   */
+  async awaiting(id: string): Promise<{ runId: string; threadId: string; live: boolean; request: InputRequest & { deadline?: number } } | undefined> {
+    const threadId = this.waits.get(id)?.threadId ?? (await this.history?.message(id))?.conversationId ?? id;
+    const here = this.waits.get(id) ?? [...this.waits.values()].find((w) => w.threadId === threadId);
+    if (here) return { runId: here.runId, threadId, live: true, request: here.request };
+    if (!this.graph.checkpointer || this.hub.runningThread(threadId) || (await this.hub.has(id) && !(await this.hub.finished(id)))) return undefined;
+    const state = await this.graph.getState({ configurable: { thread_id: threadId } });
+    const request = state.tasks.flatMap((t) => t.interrupts).map((i) => i.value as InputRequest)[0];
+    return request && { runId: id, threadId, live: false, request };
+  }
+
+  /**
    * A thread's unfinished run, from its checkpoint, and the person's reply when `input` is given:
    * checked against what the debate waits for (`not_awaiting_input` when it waits for nobody,
    * `invalid_input` when it does not fit). `nothing_to_resume` when the thread has nothing left to run.

@@ -18,6 +18,11 @@ const haveChromium = existsSync(CHROMIUM);
 const LAYOUT_ADMIN_TOKEN = "admin-token-0123456789";
 /** A phone's width. */
 const PHONE = { width: 375, height: 800 };
+/** A roster of two models, for a short debate the reader joins. */
+const TWO_MODELS = JSON.stringify([
+  { key: "call_grok", display: "Grok", model: "x-ai/grok-4" },
+  { key: "call_claude", display: "Claude", model: "anthropic/claude-sonnet-4.5" },
+]);
 if (!haveChromium) console.warn("arena.e2e.test.ts: SKIPPED — Debian's chromium is not installed (apt-get install -y chromium)");
 
 describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ? "" : " (skipped: chromium is not installed)"}`, () => {
@@ -603,7 +608,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     });
     stops.push(openai.close);
     const token = "admin-token-0123456789";
-    const { page, errors } = await open({ ADMIN_TOKEN: token, OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_PARTICIPANTS: roster });
+    const { page, errors } = await open({ ADMIN_TOKEN: token, OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_PARTICIPANTS: TWO_MODELS });
 
     await page.getByRole("link", { name: "Admin" }).click();
     await page.getByLabel("Admin-token").fill(token);
@@ -952,11 +957,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
   }, 90_000);
 
   it("takes part in a /debatt: the reader joins under a name, writes each turn, passes, votes, and the arena waits for them", async () => {
-    const roster = JSON.stringify([
-      { key: "call_grok", display: "Grok", model: "x-ai/grok-4" },
-      { key: "call_claude", display: "Claude", model: "anthropic/claude-sonnet-4.5" },
-    ]);
-    const { page, errors } = await open({ SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", DEBATE_PARTICIPANTS: roster }, undefined, "en-US");
+    const { page, errors } = await open({ SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", DEBATE_PARTICIPANTS: TWO_MODELS }, undefined, "en-US");
     await page.locator("#message").fill("/debatt Should cities ban cars?");
     await page.getByLabel("Take part yourself").check();
     expect(await page.locator("#message").inputValue()).toBe("/debatt --with-me Should cities ban cars?");
@@ -999,11 +1000,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
   }, 90_000);
 
   it("keeps what the reader wrote when their time runs out: the card says it was skipped, and what was not sent", async () => {
-    const roster = JSON.stringify([
-      { key: "call_grok", display: "Grok", model: "x-ai/grok-4" },
-      { key: "call_claude", display: "Claude", model: "anthropic/claude-sonnet-4.5" },
-    ]);
-    const { page, errors } = await open({ SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", DEBATE_PARTICIPANTS: roster, PERSON_INPUT_TIMEOUT_MS: "2000" });
+    const { page, errors } = await open({ SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", DEBATE_PARTICIPANTS: TWO_MODELS, PERSON_INPUT_TIMEOUT_MS: "2000" });
     await page.locator("#message").fill("/debatt --with-me Ska städer förbjuda bilar?");
     await page.locator("#message").press("Enter");
     const panel = page.locator("form.person-input");
@@ -1014,6 +1011,44 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     await page.locator(".winner").waitFor({ timeout: 60_000 });
     await page.getByRole("tab", { name: /Runda 1/ }).click();
     expect(await seat.locator(".unsent").innerText()).toBe("Skickades inte: Bilfritt i centrum, men");
+    expect(errors).toEqual([]);
+  }, 90_000);
+
+  it("asks again when a joined debate is reopened: followed live while it waits, and from its checkpoint after it was stopped", async () => {
+    const { page, errors, server } = await open({ SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", DEBATE_PARTICIPANTS: TWO_MODELS }, undefined, "en-US");
+    await page.locator("#message").fill("/debatt --with-me Should cities ban cars?");
+    await page.locator("#message").press("Enter");
+    const panel = page.locator("form.person-input");
+    await panel.getByRole("heading", { name: "Your turn — round 1: Introduction" }).waitFor({ timeout: 30_000 });
+    const { conversations } = (await (await fetch(`${server.url}/api/v1/conversations`)).json()) as { conversations: { id: string }[] };
+    const id = conversations[0].id;
+    const run = ((await (await fetch(`${server.url}/api/v1/conversations/${id}`)).json()) as { messages: { id: string; role: string }[] }).messages.find((m) => m.role === "assistant")!.id;
+
+    /** Reloads the page: it asks for the turn `asked` again (with a clock or not); `text` is sent, and the debate goes on to `next`. */
+    const answerAfterReload = async (asked: string, clocks: number, text: string, next: string) => {
+      await page.reload();
+      await panel.getByRole("heading", { name: asked }).waitFor({ timeout: 30_000 });
+      expect(await panel.getByRole("timer").count()).toBe(clocks);
+      await panel.getByLabel("Your turn").fill(text);
+      await panel.getByRole("button", { name: "Send my turn" }).click();
+      await panel.getByRole("heading", { name: next }).waitFor({ timeout: 30_000 });
+    };
+
+    // Reloaded on the conversation while the debate waits: the page follows it live and asks again.
+    await page.goto(`${server.url}/#c/${id}`);
+    await answerAfterReload("Your turn — round 1: Introduction", 1, "Cars out, trams in.", "Your turn — round 2: Argument");
+    // Stopped while it waits, then reopened: the question is asked from its checkpoint, without a
+    // clock; the debate goes on in a new run, followed here to its end.
+    expect((await fetch(`${server.url}/api/v1/debates/${run}/cancel`, { method: "POST" })).status).toBe(202);
+    await page.locator("button.stop").waitFor({ state: "detached", timeout: 30_000 });
+    await answerAfterReload("Your turn — round 2: Argument", 0, "Still: trams.", "Your turn — round 3: Deepening");
+    await panel.getByRole("button", { name: "Pass" }).click();
+    await panel.getByRole("heading", { name: "Your vote" }).waitFor({ timeout: 30_000 });
+    await panel.getByLabel("Grok").check();
+    await panel.getByRole("button", { name: "Vote" }).click();
+    await page.locator(".winner").waitFor({ timeout: 60_000 });
+    await page.getByRole("tab", { name: /Round 2/ }).click();
+    expect(await page.locator('.card[data-participant="person"]').innerText()).toContain("Still: trams.");
     expect(errors).toEqual([]);
   }, 90_000);
 });

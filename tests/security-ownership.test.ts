@@ -153,7 +153,11 @@ describe.each(HISTORY_DATABASES)("ownership on $db", (database) => {
       if (e.event === "metadata") run = e.data.run_id;
       if (e.event === "debate-awaiting-input") void ada.post(`/api/v1/debates/${run}/cancel`);
     });
-    for (const id of [run, "adas-debate"]) expect(await refusal(await bob.post(`/api/v1/debates/${id}/input`, { text: "Bobs ord." }))).toEqual([409, "not_awaiting_input"]);
+    for (const id of [run, "adas-debate"]) {
+      expect(await refusal(await bob.post(`/api/v1/debates/${id}/input`, { text: "Bobs ord." }))).toEqual([409, "not_awaiting_input"]);
+      expect(await (await bob.get(`/api/v1/debates/${id}/input`)).json()).toEqual({ waiting: null });
+    }
+    expect(await (await ada.get(`/api/v1/debates/${run}/input`)).json()).toMatchObject({ live: false, waiting: { kind: "turn", round: 1 } });
     const resumed = await ada.post(`/api/v1/debates/${run}/input`, { text: "Adas ord." });
     expect(resumed.status).toBe(202);
     expect(((await resumed.json()) as { status: string }).status).toBe("resumed");

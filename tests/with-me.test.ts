@@ -145,10 +145,20 @@ describe("a debate the person joins (/debatt --with-me)", () => {
   it("can be stopped while it waits, and the person's answer later goes on from where it stopped", async () => {
     const s = await server();
     let runId = "";
+    const asked = (id: string) => fetch(`${s.url}/api/v1/debates/${id}/input`).then((r) => r.json() as Promise<any>);
+    let live: any;
     const { events } = await readSse(await postChat(s.url, { message: "/debatt --with-me Free public transport?", participants: THREE, personName: "Fa" }), (e) => {
       if (e.event === "metadata") runId = e.data.run_id;
-      if (e.event === "debate-awaiting-input") void fetch(`${s.url}/api/v1/debates/${runId}/cancel`, { method: "POST" });
+      // A page that reopens the conversation asks what the debate waits for, then it is stopped.
+      if (e.event === "debate-awaiting-input") void asked(runId).then((found) => ((live = found), fetch(`${s.url}/api/v1/debates/${runId}/cancel`, { method: "POST" })));
     });
+    expect(live).toMatchObject({ run_id: runId, live: true, waiting: { kind: "turn", round: 1, participant: "Fa" } });
+    expect(live.waiting.deadline).toBeGreaterThan(Date.now());
+    // Stopped, it still waits, in its checkpoint: without a deadline (the answer resumes it).
+    const stopped = await asked(runId);
+    expect(stopped).toMatchObject({ run_id: runId, live: false, waiting: { kind: "turn", round: 1, participant: "Fa", word_limit: 300 } });
+    expect(stopped.waiting.deadline).toBeUndefined();
+    expect((await fetch(`${s.url}/api/v1/debates/${runId}/input`, { method: "PUT" })).status).toBe(405);
     expect(events.at(-1)!.event).toBe("done");
     expect(named(events, "error").map((e) => e.code)).toEqual(["cancelled"]);
     expect((await s.db.history.message(runId))?.status).toBe("cancelled");
@@ -163,6 +173,7 @@ describe("a debate the person joins (/debatt --with-me)", () => {
     expect(after.at(-1)!.event).toBe("done");
     expect(named(after, "debate-participant-end").find((e) => e.model_key === "person")).toMatchObject({ round: 1, status: "ok" });
     expect((await s.db.history.message(runId))?.status).toBe("complete");
+    expect(await asked(runId)).toEqual({ waiting: null });
   });
 
   it("ends once when stopped while the person is asked to vote and the models are still voting", async () => {

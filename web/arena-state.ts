@@ -21,6 +21,12 @@ export interface CompareState {
   complete: boolean;
 }
 
+/**
+ * What a debate waits for from the person who joined it: the `debate-awaiting-input` event, or
+ * (`deadline` absent) the question of a debate that stopped while it waited, which their answer resumes.
+ */
+export type Awaiting = ClientPayload<"debate-awaiting-input"> extends infer T ? (T extends unknown ? Omit<T, "deadline" | "timestamp"> & { deadline?: number } : never) : never;
+
 /** Everything the arena shows, built only from the stream's events. */
 export interface ArenaState {
   /** Set for a /compare run (never together with a debate). */
@@ -37,7 +43,7 @@ export interface ArenaState {
   /** The seat of the person who joined the debate (`--with-me`), by key. */
   person?: string;
   /** What the debate waits for from the person now, until their turn or vote (or its skip) arrives. */
-  awaiting?: ClientPayload<"debate-awaiting-input">;
+  awaiting?: Awaiting;
   cards: Record<string, Card>;
   /** Round now running (1–4), 0 before the first. */
   round: number;

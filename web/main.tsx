@@ -9,7 +9,7 @@ import { LeaderboardPage } from "./leaderboard.js";
 import { MicButton } from "./mic-button.js";
 import { Suggestions } from "./suggestions.js";
 import { PanelView } from "./panel-view.js";
-import { emptyArena, reduce, splitSynthesis, type ArenaState } from "./arena-state.js";
+import { emptyArena, reduce, splitSynthesis, type ArenaState, type Awaiting } from "./arena-state.js";
 import { storedEvents } from "./stored-events.js";
 import { inWords, readApi } from "./api-error.js";
 import { followRun, streamChat, StreamError } from "./stream.js";
@@ -112,8 +112,7 @@ function App({ conversation, exported }: { conversation?: string; exported?: Sto
   useEffect(() => {
     const show = (c: StoredConversation) => {
       thread.current = { id: c.id, kind: threadKindOf(formatOfStoredMode(c.mode)) };
-      setMessages(
-        c.messages.map((m, i) => {
+      const shown: Message[] = c.messages.map((m, i) => {
           if (m.role === "user") return { id: nextId++, role: "user", text: m.content };
           // The run's own view, replayed from what it stored; the text alone for chat.
           const events = storedEvents(m.id, m.mode, m.result, c.messages[i - 1]?.content ?? "", i === 1 ? (c.title ?? undefined) : undefined);
@@ -121,8 +120,11 @@ function App({ conversation, exported }: { conversation?: string; exported?: Sto
           // What the run cost, as it was told live.
           if (arena && m.usage) arena.usage = { ...m.usage, simulated: arena.simulated, timestamp: "" };
           return { id: nextId++, role: "assistant", text: m.content, stored: m, thread: c.id, ...(arena ? { arena } : {}) };
-        }),
-      );
+        });
+      setMessages(shown);
+      // A debate the reader joined may still wait for them: it asks again.
+      const last = shown.at(-1);
+      if (!exported && last?.arena?.person && last.stored?.status !== "complete") void askAgain(last);
     };
     if (exported) return show(exported);
     if (!conversation) return;
@@ -209,6 +211,21 @@ function App({ conversation, exported }: { conversation?: string; exported?: Sto
     // The debate goes on in a new run: its stream replaces the old one, and the answer is live again.
     update(m.id, (x) => ({ ...x, running: true, failure: undefined, runId: next.run_id, arena: { ...x.arena!, done: false, error: undefined } }));
     void run(m, (onEvent, signal) => followRun(next.run_id, onEvent, signal));
+  }
+
+  /**
+   * A reopened debate the reader joined that still waits for them: one waiting in the server is
+   * followed live from its start (its replay asks them), one that stopped while it waited shows
+   * the question, and their answer resumes it.
+   */
+  async function askAgain(m: Message) {
+    const found = await readApi<{ waiting: Awaiting | null; run_id?: string; live?: boolean }>(await fetch(`/api/v1/debates/${encodeURIComponent(m.stored!.id)}/input`)).catch(() => undefined);
+    if (!found?.waiting) return;
+    const waiting = found.waiting;
+    if (found.live) {
+      update(m.id, (x) => ({ ...x, running: true, runId: found.run_id, arena: emptyArena() }));
+      void run(m, (onEvent, signal) => followRun(found.run_id!, onEvent, signal));
+    } else update(m.id, (x) => ({ ...x, runId: found.run_id, arena: { ...x.arena!, awaiting: waiting, done: false } }));
   }
 
   /** Stops a run on the server, wherever it runs (its stream then ends by itself), and its audio here. */

@@ -1,13 +1,13 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { ROUND_TYPES } from "../state/formats.js";
-import type { ClientPayload } from "../state/events.js";
+import type { Awaiting } from "./arena-state.js";
 import type { PersonInput } from "../state/person.js";
 import { countWords } from "../state/text.js";
 import { inWords } from "./api-error.js";
 import { useT } from "./i18n.js";
 
-/** Seconds until `deadline` (epoch ms), counting down once a second; never below 0. */
-function useSecondsLeft(deadline: number): number {
+/** Seconds until `deadline` (epoch ms), counting down once a second; never below 0 (and 0 without one). */
+function useSecondsLeft(deadline = 0): number {
   const left = () => Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
   const [seconds, setSeconds] = useState(left);
   useEffect(() => {
@@ -24,7 +24,7 @@ function useSecondsLeft(deadline: number): number {
  * and a way to pass. `send` posts it; a refusal is shown in the reader's words. The turn's `text`
  * is kept by the arena, so a draft the deadline cut off is still shown.
  */
-export function PersonInputPanel({ awaiting, send, text, setText }: { awaiting: ClientPayload<"debate-awaiting-input">; send: (input: PersonInput) => Promise<void>; text: string; setText: (text: string) => void }) {
+export function PersonInputPanel({ awaiting, send, text, setText }: { awaiting: Awaiting; send: (input: PersonInput) => Promise<void>; text: string; setText: (text: string) => void }) {
   const t = useT();
   const seconds = useSecondsLeft(awaiting.deadline);
   const [vote, setVote] = useState("");
@@ -59,9 +59,12 @@ export function PersonInputPanel({ awaiting, send, text, setText }: { awaiting: 
       }}
     >
       <h3>{title}</h3>
-      <p class="note" role="timer" aria-live="off">
-        {t("person.timeLeft", { seconds })}
-      </p>
+      {/* A debate that stopped while it waited has no deadline: the answer resumes it. */}
+      {awaiting.deadline !== undefined && (
+        <p class="note" role="timer" aria-live="off">
+          {t("person.timeLeft", { seconds })}
+        </p>
+      )}
       {awaiting.kind === "turn" ? (
         <>
           <label for="person-text">{t("person.textLabel")}</label>
