@@ -170,7 +170,7 @@ async function main(): Promise<number> {
     throw err;
   }
   const participants = args.values.participants?.split(",").map((s) => s.trim()).filter(Boolean);
-  // A name a participant has is refused before the debate starts (and is filed), as the chat stream refuses it.
+  // A name a participant has is refused before the debate starts (nothing is filed), as the chat stream refuses it.
   if (joining) {
     try {
       withPerson(participantsFor("debatt", roster, participants), named?.data ?? DEFAULT_PERSON_NAME);

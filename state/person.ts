@@ -41,8 +41,8 @@ export function withPerson(models: Participant[], name: string): Participant[] {
 
 /**
  * What a debate waits for from the person: their turn in a spoken round, or their vote. It is the
- * payload of `debate-awaiting-input` (with the deadline the server adds) and the value the graph
- * is interrupted with.
+ * value the graph is interrupted with, and the payload of `debate-awaiting-input` (with the
+ * moment the seat is skipped).
  */
 export type InputRequest =
   | { kind: "turn"; round: number; participant: string; position: number; word_limit: number }
@@ -74,7 +74,7 @@ export function replyTo(request: InputRequest, input: PersonInput, waitedMs: num
   const refuse = (message: string, key: ReasonKey, values: Record<string, string | number> = {}) => new DebattError("invalid_input", message, { reason: { key, values } });
   // An answer to a question that is over (its time ran out) is not taken for the next one.
   if (input.round !== undefined && input.round !== request.round) {
-    throw new DebattError("not_awaiting_input", `round ${input.round} is over: the debate now waits for your ${request.kind} in round ${request.round}`);
+    throw new DebattError("not_awaiting_input", `the answer is for round ${input.round}, but the debate waits for your ${request.kind} in round ${request.round}`);
   }
   if ("skip" in input) return { skip: "passed", waited_ms: waitedMs };
   const candidates = request.kind === "vote" ? request.candidates.join(", ") : "";

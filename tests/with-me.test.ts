@@ -260,7 +260,7 @@ describe("a debate the person joins (/debatt --with-me)", () => {
     expect(refused["too many words"]).toMatchObject({ status: 400, code: "invalid_input", message: "round 1 takes at most 300 words; yours has 301" });
     expect(refused["empty"]).toMatchObject({ status: 400, code: "invalid_input" });
     expect(refused["unknown field"]).toMatchObject({ status: 400, code: "invalid_body" });
-    expect(refused["a round that is over"]).toMatchObject({ status: 409, code: "not_awaiting_input", message: "round 2 is over: the debate now waits for your turn in round 1" });
+    expect(refused["a round that is over"]).toMatchObject({ status: 409, code: "not_awaiting_input", message: "the answer is for round 2, but the debate waits for your turn in round 1" });
     expect(refused["a lone surrogate"]).toMatchObject({ status: 400, code: "invalid_input" });
     expect(refused["vote for oneself"]).toMatchObject({ status: 400, code: "invalid_input" });
     expect(refused["vote for oneself"].message).toContain("Grok, Claude, ChatGPT");

@@ -8,8 +8,8 @@ import { countWords, preview } from "../../../state/text.js";
 /**
  * Asks the person for their turn or vote: announces it (`debate_awaiting_input`, with the moment
  * the seat is skipped) and interrupts the graph until the run resumes with their reply. It runs
- * first in its step, so a resumed step repeats nothing but this announcement (which the run service
- * drops when it resumes with the reply itself).
+ * first in its step, so a resumed step repeats nothing but this announcement (which the run
+ * service's stream drops: the graph does not stop after it).
  */
 export function askPerson(config: LangGraphRunnableConfig, request: InputRequest, timeoutMs: number): PersonReply {
   emit(config, "debate_awaiting_input", { ...request, deadline: Date.now() + timeoutMs });
