@@ -16,6 +16,13 @@ function afterIdOf(req: Request): number {
   return Number(raw);
 }
 
+/** The debate a person's input names: a run id or a thread id (400 when it cannot be either). */
+function debateIdOf(req: Request): string {
+  const id = String(req.params.id);
+  if (!CONVERSATION_ID.test(id)) throw new HttpError(400, "invalid_run_id", `the id is the run_id of the debate's stream (or its thread_id), ${ID_RULE}`);
+  return id;
+}
+
 /** The run id of the path (400 when it cannot be one). */
 function runIdOf(req: Request): string {
   const runId = String(req.params.id);
@@ -49,8 +56,7 @@ export function resumeRouter(deps: ChatRouteDeps): Router {
     await serveEvents(deps, res, runId, afterId, { maxConnectionMs: deps.settings.sseMaxConnectionMs, retryMs: RETRY_MS });
   });
   router.post("/api/v1/debates/:id/input", async (req: Request, res: Response) => {
-    const id = String(req.params.id);
-    if (!CONVERSATION_ID.test(id)) throw new HttpError(400, "invalid_run_id", `the id is the run_id of the debate's stream (or its thread_id), ${ID_RULE}`);
+    const id = debateIdOf(req);
     const input = parseJsonBody(req, personInputSchema, '{"text": "…"}');
     // Another user's debate is answered as one that waits for nobody.
     const user = userOf(res);
@@ -61,8 +67,7 @@ export function resumeRouter(deps: ChatRouteDeps): Router {
     res.status(202).json({ run_id: run.runId, thread_id: run.threadId, status: run.status });
   });
   router.get("/api/v1/debates/:id/input", async (req: Request, res: Response) => {
-    const id = String(req.params.id);
-    if (!CONVERSATION_ID.test(id)) throw new HttpError(400, "invalid_run_id", `the id is the run_id of the debate's stream (or its thread_id), ${ID_RULE}`);
+    const id = debateIdOf(req);
     // Another user's debate is answered as one that waits for nobody.
     const waiting = (await deps.service.mayAnswer(userOf(res), id)) ? await deps.service.awaiting(id) : undefined;
     res.json(waiting ? { run_id: waiting.runId, thread_id: waiting.threadId, live: waiting.live, waiting: waiting.request } : { waiting: null });

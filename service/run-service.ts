@@ -70,6 +70,11 @@ export interface RunRequest {
   seatsPerson?: boolean;
 }
 
+/** What a saved debate waits for from the person who joined it (the value its graph was interrupted with), if anything. */
+function questionOf(state: { tasks: readonly { interrupts: readonly { value?: unknown }[] }[] }): InputRequest | undefined {
+  return state.tasks.flatMap((t) => t.interrupts).map((i) => i.value as InputRequest)[0];
+}
+
 /** A run that waits for the person who joined its debate. */
 interface PersonWait {
   /** What it waits for: their turn or their vote. */
@@ -220,9 +225,7 @@ export class RunService {
    * then its first run's id or its thread's. `not_awaiting_input` when it waits for nobody.
    */
   async input(id: string, input: PersonInput, quotaKey?: string): Promise<StartedRun & { status: "accepted" | "resumed" }> {
-    // The id of the run, of its thread, or of the thread's first run (a debate resumed after a restart goes on in a new run).
-    const threadId = this.waits.get(id)?.threadId ?? (await this.history?.message(id))?.conversationId ?? id;
-    const here = this.waits.get(id) ?? [...this.waits.values()].find((w) => w.threadId === threadId);
+    const { threadId, here } = await this.located(id);
     if (here) {
       here.answer(replyTo(here.request, input, Date.now() - here.since));
       return { runId: here.runId, threadId: here.threadId, status: "accepted" };
@@ -251,13 +254,21 @@ export class RunService {
    * when it waits for nobody (or runs on another instance).
    */
   async awaiting(id: string): Promise<{ runId: string; threadId: string; live: boolean; request: InputRequest & { deadline?: number } } | undefined> {
-    const threadId = this.waits.get(id)?.threadId ?? (await this.history?.message(id))?.conversationId ?? id;
-    const here = this.waits.get(id) ?? [...this.waits.values()].find((w) => w.threadId === threadId);
+    const { threadId, here } = await this.located(id);
     if (here) return { runId: here.runId, threadId, live: true, request: here.request };
     if (!this.graph.checkpointer || this.hub.runningThread(threadId) || (await this.hub.has(id) && !(await this.hub.finished(id)))) return undefined;
-    const state = await this.graph.getState({ configurable: { thread_id: threadId } });
-    const request = state.tasks.flatMap((t) => t.interrupts).map((i) => i.value as InputRequest)[0];
+    const request = questionOf(await this.graph.getState({ configurable: { thread_id: threadId } }));
     return request && { runId: id, threadId, live: false, request };
+  }
+
+  /**
+   * The thread of the debate `id` names (the id of a run, of its thread, or of the thread's first
+   * run: a debate resumed after a restart goes on in a new run), and its run of this process that
+   * waits for the person, if one does.
+   */
+  private async located(id: string): Promise<{ threadId: string; here?: PersonWait }> {
+    const threadId = this.waits.get(id)?.threadId ?? (await this.history?.message(id))?.conversationId ?? id;
+    return { threadId, here: this.waits.get(id) ?? [...this.waits.values()].find((w) => w.threadId === threadId) };
   }
 
   /**
@@ -271,7 +282,7 @@ export class RunService {
       throw new DebattError("nothing_to_resume", `thread "${threadId}" has no unfinished run${state.createdAt ? "" : " (it never ran here)"}`);
     }
     if (!input) return { state, reply: undefined };
-    const request = state.tasks.flatMap((t) => t.interrupts).map((i) => i.value as InputRequest)[0];
+    const request = questionOf(state);
     if (!request) throw new DebattError("not_awaiting_input", `the debate of thread "${threadId}" does not wait for anyone's input`);
     return { state, reply: replyTo(request, input, 0) };
   }
