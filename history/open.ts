@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { NodePgDatabase } from "drizzle-orm/node-postgres";
+import { openPgPool, withMigrationLock } from "../providers/pg-pool.js";
 import { redactUrl } from "../providers/redact.js";
 import * as pgSchema from "./schema-pg.js";
 import * as sqliteSchema from "./schema-sqlite.js";
@@ -13,15 +14,16 @@ const MIGRATIONS = fileURLToPath(new URL("./migrations", import.meta.url));
  * Opens the history database and brings its tables up to date (the migrations in
  * history/migrations run on every start; applied ones are skipped): PostgreSQL when DATABASE_URL
  * is set, else `<DEBATT_DATA_DIR>/history.sqlite`, so a fresh machine needs nothing. Only the
- * configured database's driver is loaded.
+ * configured database's driver is loaded. On PostgreSQL, instances that start together migrate
+ * one at a time, and a database that restarts costs the writes in flight, not the process.
  */
-export async function openHistory(settings: { dataDir: string; databaseUrl?: string }): Promise<HistoryStore> {
+export async function openHistory(settings: { dataDir: string; databaseUrl?: string }, log: (line: string) => void = (line) => console.error(`[debatt] ${line}`)): Promise<HistoryStore> {
   if (settings.databaseUrl) {
-    const [{ default: pg }, { drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([import("pg"), import("drizzle-orm/node-postgres"), import("drizzle-orm/node-postgres/migrator")]);
-    const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: 4 });
+    const [{ drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([import("drizzle-orm/node-postgres"), import("drizzle-orm/node-postgres/migrator")]);
+    const pool = await openPgPool(settings.databaseUrl, { max: 4, what: "the history", log });
     const db = drizzlePg(pool);
     try {
-      await migratePg(db, { migrationsFolder: join(MIGRATIONS, "pg") });
+      await withMigrationLock(pool, () => migratePg(db, { migrationsFolder: join(MIGRATIONS, "pg") }));
     } catch (err) {
       await pool.end();
       throw err;

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import { openPgPool, withMigrationLock } from "./pg-pool.js";
 import { redactUrl } from "./redact.js";
 import { WriteBehindSaver } from "./write-behind-saver.js";
 
@@ -16,14 +17,22 @@ export interface Checkpoints {
  * The LangGraph checkpointer of the service: PostgreSQL when DATABASE_URL is set, else an SQLite
  * file in the data directory (`<DEBATT_DATA_DIR>/checkpoints.sqlite`), so a fresh machine needs
  * nothing. Every graph step is saved under the run's thread id, so after a crash a run resumes
- * from its last completed step (in a debate: the last completed participant turn).
+ * from its last completed step (in a debate: the last completed participant turn). On PostgreSQL,
+ * instances that start together migrate one at a time, and a database that restarts costs the
+ * saves in flight (their runs end with `write_failed`), not the process.
  */
-export async function openCheckpoints(settings: { dataDir: string; databaseUrl?: string }): Promise<Checkpoints> {
+export async function openCheckpoints(settings: { dataDir: string; databaseUrl?: string }, log: (line: string) => void = (line) => console.error(`[debatt] ${line}`)): Promise<Checkpoints> {
   // Each saver's library is loaded only when it is the one configured.
   if (settings.databaseUrl) {
     const { PostgresSaver } = await import("@langchain/langgraph-checkpoint-postgres");
-    const saver = PostgresSaver.fromConnString(settings.databaseUrl);
-    await saver.setup();
+    const pool = await openPgPool(settings.databaseUrl, { what: "the checkpoints", log });
+    const saver = new PostgresSaver(pool);
+    try {
+      await withMigrationLock(pool, () => saver.setup());
+    } catch (err) {
+      await pool.end();
+      throw err;
+    }
     const writeBehind = new WriteBehindSaver(saver);
     const close = async () => {
       await writeBehind.flushed();

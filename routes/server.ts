@@ -36,12 +36,12 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const checkpoints = await openCheckpoints(deps.settings).catch((err: Error) => {
+  const checkpoints = await openCheckpoints(deps.settings, log).catch((err: Error) => {
     log(`cannot open the checkpoints (${deps.settings.databaseUrl ? "DATABASE_URL" : deps.settings.dataDir}): ${err.message}`);
     process.exit(2);
   });
   log(`runs are checkpointed in ${checkpoints.where}; an interrupted one resumes with POST /api/v1/debates/<thread_id>/resume`);
-  const history = await openHistory(deps.settings).catch((err: Error) => {
+  const history = await openHistory(deps.settings, log).catch((err: Error) => {
     log(`cannot open the history (${deps.settings.databaseUrl ? "DATABASE_URL" : deps.settings.dataDir}): ${err.message}`);
     process.exit(2);
   });

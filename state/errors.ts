@@ -177,8 +177,26 @@ export class ConfigError extends DebattError {
  */
 export class WriteFailedError extends DebattError {
   constructor(what: string, cause: unknown) {
-    super("write_failed", `${what} could not be written (${(cause as Error)?.message ?? String(cause)}); the run stops here, what was shown is kept, and it can be resumed from its last saved step once the database can be written again`, { cause });
+    super("write_failed", `${what} could not be written (${storageFailure(cause)}); the run stops here, what was shown is kept, and it can be resumed from its last saved step once the database can be written again`, { cause });
   }
+}
+
+/**
+ * What a storage failure says, fit for a client: the innermost cause's first line (a query
+ * builder wraps the driver's error in one that quotes the SQL and its parameters), with network
+ * addresses and URLs left out. "database or disk is full", "Connection terminated unexpectedly",
+ * "connect ECONNREFUSED (the database server)".
+ */
+export function storageFailure(cause: unknown): string {
+  let err = cause;
+  for (let depth = 0; depth < 5 && err instanceof Error && err.cause !== undefined; depth++) err = err.cause;
+  const message = (err instanceof Error ? err.message : String(err)).split("\n")[0];
+  // Drizzle's own error, without a driver's cause: its message is the query.
+  if (/^Failed query:/.test(message)) return "the database refused the query";
+  return message
+    .replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, "(the database server)")
+    .replace(/\[?[0-9a-f:.]*[0-9a-f]\]?:\d{2,5}\b/gi, "(the database server)")
+    .slice(0, 200);
 }
 
 /**
