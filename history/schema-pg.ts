@@ -99,3 +99,16 @@ export const shares = pgTable(
   // One link per conversation: making one again replaces it.
   (t) => [uniqueIndex("shares_conversation_idx").on(t.conversationId)],
 );
+
+/** Signed-in sessions of the page (see schema-sqlite.ts). */
+export const sessions = pgTable(
+  "sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    userId: text("user_id").notNull(),
+    credentialHash: text("credential_hash").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);

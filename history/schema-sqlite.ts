@@ -104,3 +104,21 @@ export const shares = sqliteTable(
   // One link per conversation: making one again replaces it.
   (t) => [uniqueIndex("shares_conversation_idx").on(t.conversationId)],
 );
+
+/**
+ * Signed-in sessions of the page: the SHA-256 of each session id (the id itself lives only in the
+ * browser's cookie), whose it is (a user's id, or the admin's), the SHA-256 of the token signed in
+ * with, and when it expires. A session holds only while that token does: removing the user or
+ * changing ADMIN_TOKEN ends it; signing out deletes it.
+ */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    userId: text("user_id").notNull(),
+    credentialHash: text("credential_hash").notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { Request, RequestHandler } from "express";
 import { rateLimit } from "express-rate-limit";
 import { HttpError, sendError } from "./errors.js";
+import type { SignInThrottle } from "./sign-in-throttle.js";
 
 const digest = (text: string) => createHash("sha256").update(text).digest();
 
@@ -18,14 +19,19 @@ function bearerToken(req: Request): string {
 /**
  * Guards the admin routes with the Bearer `ADMIN_TOKEN`, compared in constant time (both sides are
  * hashed first, so their lengths leak nothing either). Without a token the admin API is off: 503.
+ * A refused token counts against the client's address at the admin door (`throttle`), apart from
+ * the users' door, so guesses there never lock the admin out of here.
  */
-export function requireAdmin(adminToken: string | undefined): RequestHandler {
+export function requireAdmin(adminToken: string | undefined, throttle: SignInThrottle): RequestHandler {
   const expected = adminToken ? digest(adminToken) : undefined;
   return (req, _res, next) => {
     if (!expected) {
       throw new HttpError(503, "admin_disabled", "the admin API is disabled: set ADMIN_TOKEN (at least 16 characters) to enable it");
     }
-    if (!timingSafeEqual(digest(bearerToken(req)), expected)) {
+    const token = bearerToken(req);
+    throttle.check("admin", req.ip ?? "");
+    if (!timingSafeEqual(digest(token), expected)) {
+      throttle.failed("admin", req.ip ?? "");
       throw new HttpError(401, "unauthorized", "the admin token is not valid", { "WWW-Authenticate": 'Bearer realm="debatt-admin", error="invalid_token"' });
     }
     next();

@@ -11,7 +11,8 @@ import { adminFlowGraphRouter } from "./admin-flow-graph.js";
 import { adminPromptsRouter } from "./admin-prompts.js";
 import { adminUsersRouter } from "./admin-users.js";
 import { adminVoiceRouter } from "./admin-voice.js";
-import { identify, sessionRouter, throttleFailures } from "./auth.js";
+import { identify, sessionRouter } from "./auth.js";
+import { SignInThrottle } from "./sign-in-throttle.js";
 import { chatRouter } from "./chat.js";
 import { debatesRouter } from "./debates.js";
 import { deliberateRouter } from "./deliberate.js";
@@ -89,6 +90,8 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   const started = Date.now();
   const app = express();
   app.disable("x-powered-by");
+  // Behind a trusted proxy, the client's address and protocol are the ones it forwards.
+  app.set("trust proxy", deps.settings.trustProxy);
   app.use(securityHeaders());
   // A recorded question may be larger than any JSON body.
   app.use(refuseLargeBodies(MAX_BODY_BYTES, { "/api/v1/transcribe": TRANSCRIBE_MAX_BYTES }));
@@ -111,14 +114,16 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
 
   // Who is asking: every /api/v1 route needs a user with AUTH=tokens (the session and admin routes check their own).
   const users = options.history?.users;
-  app.use("/api/v1", ...identify(deps.settings, users));
+  const throttle = new SignInThrottle();
+  const identified = identify(deps.settings, users, throttle);
+  app.use("/api/v1", ...identified);
   app.use("/api/v1/session", jsonBody("4kb"));
-  app.use(sessionRouter(deps.settings, users));
+  app.use(sessionRouter(deps.settings, users, throttle));
   app.use(["/api/v1/chat", "/api/v1/deliberate", "/api/v1/estimate", "/api/v1/debates/:id/input"], jsonBody(CHAT_BODY_LIMIT));
   const streams = { service, settings: deps.settings, history: options.history, log };
   app.use(chatRouter(streams));
-  app.use("/v1", openaiRouter(streams, identify(deps.settings, users)));
-  app.use("/mcp", mcpRouter(streams, identify(deps.settings, users)));
+  app.use("/v1", openaiRouter(streams, identified));
+  app.use("/mcp", mcpRouter(streams, identified));
   app.use(deliberateRouter(streams));
   app.use(resumeRouter(streams));
   app.use(threadResumeRouter(streams));
@@ -131,8 +136,7 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   app.use(estimateRouter(deps.settings, { simulated: deps.models.simulated, research: deps.search !== undefined, voiceSettings: deps.voiceSettings && (() => deps.voiceSettings!.load()) }));
 
   const admin = express.Router();
-  admin.use(throttleFailures());
-  admin.use(requireAdmin(deps.settings.adminToken));
+  admin.use(requireAdmin(deps.settings.adminToken, throttle));
   admin.use(limitAdminWrites(ADMIN_WRITES_PER_MINUTE));
   admin.use(jsonBody(ADMIN_BODY_LIMIT));
   admin.use(adminPromptsRouter(deps.prompts));

@@ -1,10 +1,10 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { Router, type Request, type RequestHandler, type Response } from "express";
-import { rateLimit } from "express-rate-limit";
 import type { UserStore } from "../history/users.js";
 import type { Settings } from "../state/config.js";
 import { ADMIN_OWNER, LOCAL_OWNER, type Requester } from "../state/ownership.js";
 import { HttpError } from "./errors.js";
+import { tooMany, type SignInThrottle } from "./sign-in-throttle.js";
 
 /** Who is making a request. */
 export interface RequestUser extends Requester {
@@ -16,12 +16,14 @@ export const LOCAL_USER: RequestUser = { id: LOCAL_OWNER, name: "local", admin: 
 /** The admin, signed in with ADMIN_TOKEN: their own user. */
 export const ADMIN_USER: RequestUser = { id: ADMIN_OWNER, name: "admin", admin: true };
 
-/** The session cookie: the user's token, HttpOnly and SameSite=Strict, so the page's EventSource carries it. */
+/**
+ * The session cookie: a session id of its own (never the token), HttpOnly and SameSite=Strict,
+ * Secure over HTTPS (behind a trusted proxy, as its `X-Forwarded-Proto` says), so the page's
+ * EventSource carries it. Signing out ends the session on the server.
+ */
 export const SESSION_COOKIE = "debatt_session";
-
-/** Failed sign-ins allowed per client address in a window, then 429. */
-const FAILED_SIGN_INS = 20;
-const FAILED_SIGN_IN_WINDOW_MS = 10 * 60_000;
+/** How long a session lasts at most, unless its user signs out or is removed first. */
+const SESSION_TTL_MS = 30 * 24 * 3_600_000;
 
 const digest = (text: string) => createHash("sha256").update(text).digest();
 
@@ -36,97 +38,134 @@ export function quotaKeyOf(req: Request, res: Response): string {
   return user.id === LOCAL_OWNER ? `address:${req.ip}` : `user:${user.id}`;
 }
 
-/** The token of `Authorization: Bearer <token>`, else of the session cookie; undefined when neither is sent. */
-function tokenOf(req: Request): string | undefined {
+/** What a request presents: a token (`Authorization: Bearer <token>`), or a session id (the cookie). */
+export interface Credential {
+  kind: "token" | "session";
+  value: string;
+}
+
+/** The credential of a request: its Bearer token, else its session cookie; undefined when it sends neither. */
+export function credentialOf(req: Request): Credential | undefined {
   const header = req.get("authorization");
   if (header) {
     const match = /^Bearer +(\S+) *$/i.exec(header);
     if (!match) throw new HttpError(401, "unauthorized", "the Authorization header must be 'Bearer <token>'", { "WWW-Authenticate": 'Bearer realm="debatt"' });
-    return match[1];
+    return { kind: "token", value: match[1] };
   }
   for (const part of (req.get("cookie") ?? "").split(";")) {
     const [name, ...value] = part.trim().split("=");
-    if (name === SESSION_COOKIE && value.length) return decodeURIComponent(value.join("="));
+    if (name !== SESSION_COOKIE || !value.length) continue;
+    try {
+      return { kind: "session", value: decodeURIComponent(value.join("=")) };
+    } catch {
+      return { kind: "session", value: "" };
+    }
   }
   return undefined;
 }
 
-/** Resolves tokens to users: ADMIN_TOKEN (compared in constant time) is the admin, other tokens are looked up. */
-export function tokenResolver(settings: Pick<Settings, "adminToken">, users: UserStore | undefined) {
+/**
+ * Resolves credentials to users: ADMIN_TOKEN (compared in constant time) is the admin, other
+ * tokens and session ids are looked up. `locked`: the client's address is locked out of the
+ * users' door, so only a generated credential (a user's token or a session id: 256 random bits,
+ * which nobody guesses) is honoured then, never ADMIN_TOKEN, which an operator chose.
+ */
+export function credentialResolver(settings: Pick<Settings, "adminToken">, users: UserStore | undefined) {
   const admin = settings.adminToken ? digest(settings.adminToken) : undefined;
-  return async (token: string): Promise<RequestUser | undefined> => {
-    if (admin && timingSafeEqual(digest(token), admin)) return ADMIN_USER;
-    const user = await users?.byToken(token);
+  const adminHash = admin?.toString("hex");
+  return async (credential: Credential, locked = false): Promise<RequestUser | undefined> => {
+    if (credential.kind === "session") {
+      const session = credential.value ? await users?.session(credential.value) : undefined;
+      if (!session) return undefined;
+      // An admin's session holds only while ADMIN_TOKEN is the one it was opened with.
+      if (session.userId === ADMIN_OWNER) return session.credentialHash === adminHash ? ADMIN_USER : undefined;
+      return session.name === undefined ? undefined : { id: session.userId, name: session.name, admin: false };
+    }
+    if (admin && !locked && timingSafeEqual(digest(credential.value), admin)) return ADMIN_USER;
+    const user = await users?.byToken(credential.value);
     return user && { id: user.id, name: user.name, admin: false };
   };
 }
 
-/** Counts failed sign-ins (answers 401) per client address; over the limit, 429 with Retry-After. */
-export function throttleFailures(): RequestHandler {
-  return rateLimit({
-    windowMs: FAILED_SIGN_IN_WINDOW_MS,
-    limit: FAILED_SIGN_INS,
-    standardHeaders: "draft-8",
-    legacyHeaders: false,
-    requestWasSuccessful: (_req, res) => res.statusCode !== 401,
-    skipSuccessfulRequests: true,
-    // Passed on, so that each surface answers it in its own shape (JSON-RPC on /mcp, OpenAI's on /v1).
-    handler: (_req, res, next) => next(new HttpError(429, "too_many_attempts", `too many failed sign-ins from this address; retry after ${res.getHeader("Retry-After")} s`)),
-  });
+/**
+ * The user `credential` belongs to, or the refusal: 401, counted against the client's address at
+ * the users' door, or 429 while that address is locked out (a user's own token or session still
+ * works then, so nobody who shares the address is locked out by another's guesses).
+ */
+async function signIn(req: Request, credential: Credential, resolve: ReturnType<typeof credentialResolver>, throttle: SignInThrottle): Promise<RequestUser> {
+  const address = req.ip ?? "";
+  const locked = throttle.lockedFor("users", address);
+  const user = await resolve(credential, locked > 0);
+  if (user) return user;
+  if (locked > 0) throw tooMany(locked);
+  throttle.failed("users", address);
+  const why = credential.kind === "session" ? "the session has ended (signed out, expired, or its user was removed): sign in again" : "the token is not valid (it may have been revoked)";
+  throw new HttpError(401, "unauthorized", why, { "WWW-Authenticate": 'Bearer realm="debatt", error="invalid_token"' });
 }
 
 /**
- * Identifies the user of every `/api/v1/*` request. With AUTH=none everyone is the one local
- * user. With AUTH=tokens a request needs a user's token (or ADMIN_TOKEN) as a Bearer header or in
- * the session cookie; without one it gets 401. The session routes and the admin API (which has
- * its own token) pass through. Failed attempts are throttled per address.
+ * Identifies the user of every `/api/v1/*` request (and of `/v1` and `/mcp`). With AUTH=none
+ * everyone is the one local user. With AUTH=tokens a request needs a user's token (or
+ * ADMIN_TOKEN) as a Bearer header, or the session cookie; without one it gets 401. The session
+ * routes and the admin API (which has its own token) pass through. Only a credential that is sent
+ * and refused counts against the address (`throttle`).
  */
-export function identify(settings: Pick<Settings, "auth" | "adminToken">, users: UserStore | undefined): RequestHandler[] {
+export function identify(settings: Pick<Settings, "auth" | "adminToken">, users: UserStore | undefined, throttle: SignInThrottle): RequestHandler[] {
   if (settings.auth === "none") return [(_req, res, next) => ((res.locals.user = LOCAL_USER), next())];
-  const resolve = tokenResolver(settings, users);
+  const resolve = credentialResolver(settings, users);
   const check: RequestHandler = async (req, res, next) => {
     if (req.path === "/session" || req.path.startsWith("/admin/") || req.path === "/admin") return next();
-    const token = tokenOf(req);
-    const challenge = { "WWW-Authenticate": 'Bearer realm="debatt"' };
-    if (!token) throw new HttpError(401, "unauthorized", "this server needs a user token: send Authorization: Bearer <token>, or sign in with POST /api/v1/session", challenge);
-    const user = await resolve(token);
-    if (!user) throw new HttpError(401, "unauthorized", "the token is not valid (it may have been revoked)", { "WWW-Authenticate": 'Bearer realm="debatt", error="invalid_token"' });
-    res.locals.user = user;
+    const credential = credentialOf(req);
+    if (!credential) {
+      throw new HttpError(401, "unauthorized", "this server needs a user token: send Authorization: Bearer <token>, or sign in with POST /api/v1/session", { "WWW-Authenticate": 'Bearer realm="debatt"' });
+    }
+    res.locals.user = await signIn(req, credential, resolve, throttle);
+    res.locals.credential = credential;
     next();
   };
-  return [throttleFailures(), check];
+  return [check];
 }
 
 /**
- * `/api/v1/session`: GET says whether the server needs a token, who is signed in and whether admin
- * is on (`admin`: ADMIN_TOKEN is set); POST
- * `{token}` checks the token and sets the session cookie (HttpOnly, SameSite=Strict, Secure over
- * HTTPS); DELETE clears it.
+ * `/api/v1/session`: GET says whether the server needs a token, who is signed in and whether
+ * admin is on (`admin`: ADMIN_TOKEN is set); POST `{token}` checks the token and opens a session
+ * (the cookie holds its id); DELETE ends the session on the server and clears the cookie. A token
+ * or session that is refused here counts against the address as anywhere (no free oracle).
  */
-export function sessionRouter(settings: Pick<Settings, "auth" | "adminToken">, users: UserStore | undefined): Router {
+export function sessionRouter(settings: Pick<Settings, "auth" | "adminToken">, users: UserStore | undefined, throttle: SignInThrottle): Router {
   const router = Router();
-  const resolve = tokenResolver(settings, users);
+  const resolve = credentialResolver(settings, users);
+  const cookie = (req: Request) => ({ httpOnly: true, sameSite: "strict" as const, secure: req.secure, path: "/" });
   router.get("/api/v1/session", async (req, res) => {
     // `admin` says whether the admin page can be used at all (ADMIN_TOKEN is set), never the token.
     const admin = Boolean(settings.adminToken);
     if (settings.auth === "none") return void res.json({ auth: "none", user: LOCAL_USER, admin });
-    const token = tokenOf(req);
-    const user = token ? await resolve(token) : undefined;
-    res.json({ auth: "tokens", user: user ?? null, admin });
+    const credential = credentialOf(req);
+    const user = credential ? await signIn(req, credential, resolve, throttle).catch(passOnlyTooMany) : null;
+    res.json({ auth: "tokens", user, admin });
   });
-  router.post("/api/v1/session", throttleFailures(), async (req, res) => {
+  router.post("/api/v1/session", async (req, res) => {
     const token = (req.body as { token?: unknown } | undefined)?.token;
     if (typeof token !== "string" || token.trim() === "" || token.length > 512) {
       throw new HttpError(400, "invalid_body", 'the body must be {"token": "<your token>"}');
     }
-    const user = settings.auth === "none" ? LOCAL_USER : await resolve(token.trim());
-    if (!user) throw new HttpError(401, "unauthorized", "the token is not valid (it may have been revoked)");
-    res.cookie(SESSION_COOKIE, token.trim(), { httpOnly: true, sameSite: "strict", secure: req.secure, path: "/" });
+    if (settings.auth === "none") return void res.json({ auth: settings.auth, user: LOCAL_USER });
+    const user = await signIn(req, { kind: "token", value: token.trim() }, resolve, throttle);
+    if (!users) throw new HttpError(503, "users_unavailable", "sessions are kept in the history database, which this server does not have: send the token as Authorization: Bearer <token>");
+    res.cookie(SESSION_COOKIE, await users.openSession(user.id, token.trim(), SESSION_TTL_MS), cookie(req));
     res.json({ auth: settings.auth, user });
   });
-  router.delete("/api/v1/session", (req, res) => {
-    res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: "strict", secure: req.secure, path: "/" });
+  router.delete("/api/v1/session", async (req, res) => {
+    const credential = credentialOf(req);
+    if (credential?.kind === "session" && credential.value) await users?.closeSession(credential.value);
+    res.clearCookie(SESSION_COOKIE, cookie(req));
     res.status(204).end();
   });
   return router;
+}
+
+/** For GET /session: a refused credential is no user (null), but a locked-out address is told so. */
+function passOnlyTooMany(err: unknown): null {
+  if (err instanceof HttpError && err.status === 429) throw err;
+  return null;
 }

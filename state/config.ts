@@ -104,6 +104,16 @@ const EnvSchema = z.object({
   HOST: z.string().trim().min(1, "HOST must not be empty").default("127.0.0.1"),
   /** With AUTH=none: host names besides the loopback ones that requests may address (a comma list), e.g. behind a local proxy. */
   ALLOWED_HOSTS: z.string().optional(),
+  /**
+   * The reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed: `loopback`,
+   * a number of hops, or addresses and CIDR ranges (a comma list). Unset, none: the client is the
+   * connection's own address.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .regex(/^(\d{1,2}|((loopback|linklocal|uniquelocal|[0-9a-f.:]+(\/\d{1,3})?)\s*(,\s*|$))+)$/i, "TRUST_PROXY must be loopback, a number of hops, or proxy addresses and CIDR ranges separated by commas (e.g. 10.0.0.0/8)")
+    .optional(),
   /** Who may use the API: anyone who reaches it (`none`, loopback only) or users with tokens. */
   AUTH: z.enum(["none", "tokens"], { error: "AUTH must be none or tokens" }).optional(),
   /** Model ids a request may name besides the roster's: a comma list, or `*` for any (none by default). */
@@ -158,6 +168,8 @@ const SettingsSchema = EnvSchema.superRefine((e, ctx) => {
   oneseekApiKey: e.ONESEEK_API_KEY,
   fallbackModel: e.FALLBACK_MODEL,
   allowedModels: allowlistOf(e.ALLOWED_MODELS),
+  /** Express's `trust proxy`: false, a number of hops, or the proxies' addresses. */
+  trustProxy: e.TRUST_PROXY === undefined ? false : /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY.split(",").map((a) => a.trim()),
   allowedHosts: (e.ALLOWED_HOSTS ?? "").split(",").map((h) => h.trim().toLowerCase()).filter(Boolean),
   runsPerMinute: e.RUNS_PER_MINUTE,
   maxConcurrentRuns: e.MAX_CONCURRENT_RUNS,

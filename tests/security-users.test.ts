@@ -21,6 +21,13 @@ describe("who may use the server (AUTH)", () => {
     expect(() => loadSettings({ HOST: "0.0.0.0", AUTH: "none" })).toThrow(/AUTH=none is refused on HOST=0\.0\.0\.0/);
     expect(() => loadSettings({ AUTH: "maybe" })).toThrow(/AUTH must be none or tokens/);
 
+    // The proxies to believe: none by default; never "any" (a client could forge its address).
+    expect(loadSettings({}).trustProxy).toBe(false);
+    expect(loadSettings({ TRUST_PROXY: "loopback" }).trustProxy).toEqual(["loopback"]);
+    expect(loadSettings({ TRUST_PROXY: "1" }).trustProxy).toBe(1);
+    expect(loadSettings({ TRUST_PROXY: "10.0.0.0/8, 192.168.1.4" }).trustProxy).toEqual(["10.0.0.0/8", "192.168.1.4"]);
+    for (const bad of ["true", "*", "everyone"]) expect(() => loadSettings({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY must be/);
+
     const server = startServerProcess({ HOST: "0.0.0.0", AUTH: "none" });
     await expect(server).rejects.toThrow(/server exited with 2: .*AUTH=none is refused/s);
   });
@@ -90,20 +97,29 @@ describe.each(HISTORY_DATABASES)("users and tokens on $db", (database) => {
     expect((await fetch(`${url}/api/v1/admin/users`, { headers: { authorization: `Bearer ${bob.token}` } })).status).toBe(401);
   });
 
-  it.skipIf(skip)("signs in with a session cookie (HttpOnly, SameSite=Strict) that the page's requests carry, and signs out", async () => {
-    const { url, admin } = await app();
+  it.skipIf(skip)("signs in with a session of its own (HttpOnly, SameSite=Strict, never the token) that signing out and removing the user end", async () => {
+    const { url, admin, db } = await app();
     const ada = await (await admin("POST", "/users", { name: "Ada" })).json();
     expect(await (await fetch(`${url}/api/v1/session`)).json()).toEqual({ auth: "tokens", user: null, admin: true });
 
     const wrong = await fetch(`${url}/api/v1/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: "nope" }) });
     expect(wrong.status).toBe(401);
 
-    const signIn = await fetch(`${url}/api/v1/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: ada.token }) });
-    expect(signIn.status).toBe(200);
-    const cookie = signIn.headers.get("set-cookie")!;
-    expect(cookie).toMatch(/^debatt_session=/);
+    const signIn = async () => {
+      const res = await fetch(`${url}/api/v1/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: ada.token }) });
+      expect(res.status).toBe(200);
+      return res.headers.get("set-cookie")!;
+    };
+    const cookie = await signIn();
+    expect(cookie).toMatch(/^debatt_session=dbs_[\w-]{43};/);
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Strict/i);
+    expect(cookie).not.toMatch(/Secure/i);
+    expect(cookie).not.toContain(ada.token);
+    // The server keeps the session's hash, never the id or the token.
+    const stored = JSON.stringify(await db.rows("sessions"));
+    expect(stored).not.toContain(cookie.split(";")[0].split("=")[1]);
+    expect(stored).not.toContain(ada.token);
     const session = cookie.split(";")[0];
     expect(await (await fetch(`${url}/api/v1/session`, { headers: { cookie: session } })).json()).toMatchObject({ auth: "tokens", user: { id: ada.id, name: "Ada" } });
     expect((await fetch(`${url}/api/v1/conversations`, { headers: { cookie: session } })).status).toBe(200);
@@ -111,6 +127,33 @@ describe.each(HISTORY_DATABASES)("users and tokens on $db", (database) => {
     const signOut = await fetch(`${url}/api/v1/session`, { method: "DELETE", headers: { cookie: session } });
     expect(signOut.status).toBe(204);
     expect(signOut.headers.get("set-cookie")).toMatch(/debatt_session=;.*Expires=Thu, 01 Jan 1970/i);
+    // A copy of the cookie kept after signing out no longer works.
+    const after = await fetch(`${url}/api/v1/conversations`, { headers: { cookie: session } });
+    expect(after.status).toBe(401);
+    expect((await after.json()).error.message).toMatch(/session has ended/);
+
+    // Removing the user ends their other sessions at once.
+    const other = (await signIn()).split(";")[0];
+    expect((await fetch(`${url}/api/v1/conversations`, { headers: { cookie: other } })).status).toBe(200);
+    expect((await admin("DELETE", `/users/${ada.id}`)).status).toBe(204);
+    expect((await fetch(`${url}/api/v1/conversations`, { headers: { cookie: other } })).status).toBe(401);
+
+    // The admin's session holds while ADMIN_TOKEN is the one it was opened with.
+    const adminSignIn = await fetch(`${url}/api/v1/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: ADMIN }) });
+    const adminSession = adminSignIn.headers.get("set-cookie")!.split(";")[0];
+    expect((await fetch(`${url}/api/v1/conversations`, { headers: { cookie: adminSession } })).status).toBe(200);
+    const rotated = testDeps({ settings: { auth: "tokens", adminToken: "another-admin-token-987654" } });
+    const next = await startApp(rotated.deps, { history: db.history });
+    hooks.later(next.close);
+    expect((await fetch(`${next.url}/api/v1/conversations`, { headers: { cookie: adminSession } })).status).toBe(401);
+  });
+
+  it.skipIf(skip)("behind a trusted proxy, marks the cookie Secure when the client came over HTTPS", async () => {
+    const { url, admin } = await app({ trustProxy: ["loopback"] });
+    const ada = await (await admin("POST", "/users", { name: "Ada" })).json();
+    const signIn = (headers: Record<string, string>) => fetch(`${url}/api/v1/session`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ token: ada.token }) });
+    expect((await signIn({ "x-forwarded-proto": "https" })).headers.get("set-cookie")).toMatch(/; Secure/i);
+    expect((await signIn({ "x-forwarded-proto": "http" })).headers.get("set-cookie")).not.toMatch(/Secure/i);
   });
 
   it.skipIf(skip)("lets ADMIN_TOKEN act as the admin's own user", async () => {
@@ -118,15 +161,69 @@ describe.each(HISTORY_DATABASES)("users and tokens on $db", (database) => {
     expect((await fetch(`${url}/api/v1/conversations`, { headers: { authorization: `Bearer ${ADMIN}` } })).status).toBe(200);
   });
 
-  it.skipIf(skip)("throttles failed sign-ins per address (429 with Retry-After)", async () => {
+  it.skipIf(skip)("throttles refused tokens per address (429 with Retry-After), GET /session's included", async () => {
     const { url } = await app();
     const statuses: number[] = [];
-    for (let i = 0; i < 22; i++) statuses.push((await fetch(`${url}/api/v1/conversations`, { headers: { authorization: `Bearer guess-${i}` } })).status);
-    expect(statuses.slice(0, 20).every((s) => s === 401)).toBe(true);
-    const last = await fetch(`${url}/api/v1/conversations`, { headers: { authorization: "Bearer guess-last" } });
-    expect(last.status).toBe(429);
-    expect(last.headers.get("retry-after")).toMatch(/^\d+$/);
-    expect((await last.json()).error.code).toBe("too_many_attempts");
+    for (let i = 0; i < 10; i++) statuses.push((await fetch(`${url}/api/v1/conversations`, { headers: { authorization: `Bearer guess-${i}` } })).status);
+    // The session route is no free oracle: its guesses count too.
+    for (let i = 0; i < 10; i++) statuses.push((await fetch(`${url}/api/v1/session`, { headers: { authorization: `Bearer guess-s${i}` } })).status);
+    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(10).every((s) => s === 200)).toBe(true);
+    for (const path of ["/api/v1/conversations", "/api/v1/session"]) {
+      const last = await fetch(`${url}${path}`, { headers: { authorization: "Bearer guess-last" } });
+      expect(last.status, path).toBe(429);
+      expect(last.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect((await last.json()).error.code).toBe("too_many_attempts");
+    }
+    // ADMIN_TOKEN, which an operator chose, is not tried from a locked-out address at this door.
+    expect((await fetch(`${url}/api/v1/conversations`, { headers: { authorization: `Bearer ${ADMIN}` } })).status).toBe(429);
+  });
+
+  it.skipIf(skip)("counts only refused credentials: dropped and open streams and many valid starts lock nobody out", async () => {
+    const { url, admin } = await app({ runsPerMinute: 1_000, maxConcurrentRuns: 100 });
+    const ada = await (await admin("POST", "/users", { name: "Ada" })).json();
+    const asAda = { authorization: `Bearer ${ada.token}`, "content-type": "application/json" };
+    // 25 debates opened and dropped as soon as they start, and 50 started at once.
+    for (let i = 0; i < 25; i++) {
+      const client = new AbortController();
+      const res = await postChat(url, { message: "/compare Vad är 2+2?" }, { headers: asAda, signal: client.signal });
+      expect(res.status).toBe(200);
+      client.abort();
+    }
+    const many = await Promise.all(Array.from({ length: 50 }, () => postChat(url, { message: "/compare Vad är 2+2?" }, { headers: asAda })));
+    expect(many.map((r) => r.status).every((s) => s === 200)).toBe(true);
+    await Promise.all(many.map((r) => r.body?.cancel()));
+    // No request without a token counts either.
+    for (let i = 0; i < 25; i++) expect((await fetch(`${url}/api/v1/conversations`)).status).toBe(401);
+    expect((await fetch(`${url}/api/v1/conversations`, { headers: asAda })).status).toBe(200);
+    expect((await admin("GET", "/users")).status).toBe(200);
+  });
+
+  it.skipIf(skip)("behind a trusted proxy, locks out only the client that guessed, and never the admin from the admin API", async () => {
+    const { url, admin } = await app({ trustProxy: ["loopback"] });
+    const ada = await (await admin("POST", "/users", { name: "Ada" })).json();
+    const from = (address: string, token: string) => fetch(`${url}/api/v1/conversations`, { headers: { "x-forwarded-for": address, authorization: `Bearer ${token}` } });
+    for (let i = 0; i < 20; i++) expect((await from("203.0.113.7", `guess-${i}`)).status).toBe(401);
+    expect((await from("203.0.113.7", "guess-again")).status).toBe(429);
+    // Others behind the same proxy are not locked out, and a user's own token works even from the guesser's address.
+    expect((await from("198.51.100.2", "guess-other")).status).toBe(401);
+    expect((await from("198.51.100.2", ada.token)).status).toBe(200);
+    expect((await from("203.0.113.7", ada.token)).status).toBe(200);
+    // Failures at the users' door do not lock the admin API, a door of its own.
+    const adminFrom = (address: string, token: string) => fetch(`${url}/api/v1/admin/users`, { headers: { "x-forwarded-for": address, authorization: `Bearer ${token}` } });
+    expect((await adminFrom("203.0.113.7", ADMIN)).status).toBe(200);
+    for (let i = 0; i < 20; i++) expect((await adminFrom("203.0.113.7", `admin-guess-${i}`)).status).toBe(401);
+    expect((await adminFrom("203.0.113.7", ADMIN)).status).toBe(429);
+    expect((await adminFrom("198.51.100.2", ADMIN)).status).toBe(200);
+  });
+
+  it.skipIf(skip)("without a trusted proxy, X-Forwarded-For is ignored: a forged one dodges nothing", async () => {
+    const { url } = await app();
+    for (let i = 0; i < 20; i++) {
+      const res = await fetch(`${url}/api/v1/conversations`, { headers: { "x-forwarded-for": `192.0.2.${i}`, authorization: `Bearer guess-${i}` } });
+      expect(res.status).toBe(401);
+    }
+    expect((await fetch(`${url}/api/v1/conversations`, { headers: { "x-forwarded-for": "192.0.2.99", authorization: "Bearer guess" } })).status).toBe(429);
   });
 });
 
