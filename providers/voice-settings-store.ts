@@ -1,5 +1,5 @@
 import { DebattError } from "../state/errors.js";
-import { VoiceSettingsSchema, type VoiceSettings } from "../state/voice.js";
+import { sameApiBase, VoiceSettingsSchema, type VoiceSettings } from "../state/voice.js";
 import { SecretBox, SecretError } from "./secret-box.js";
 
 /** The Redis key of the voice settings. */
@@ -50,6 +50,8 @@ export class VoiceSettingsStore {
     encryptionKey: string | undefined,
     /** Defaults for fields admins never set (e.g. TTS_BASE_URL as api_base). */
     private readonly defaults: Partial<VoiceSettings> = {},
+    /** The host the operator's key (TTS_API_KEY) is for, when there is one: it is sent nowhere else. */
+    private readonly environmentKeyBase?: string,
   ) {
     this.box = encryptionKey ? new SecretBox(encryptionKey) : undefined;
   }
@@ -80,6 +82,10 @@ export class VoiceSettingsStore {
     // The stored key goes only to the host it was given for: a new api_base needs the key again.
     if (keepKey && current.api_key && settings.api_base !== current.api_base) {
       throw new DebattError("api_key_required", `api_base changes from ${current.api_base} to ${settings.api_base}: send api_key again (the stored key is never sent to another host), or "" to remove it`);
+    }
+    // Nor is the operator's key from the environment: without a key of its own, another host is refused.
+    if (!settings.api_key && this.environmentKeyBase && !sameApiBase(settings.api_base, this.environmentKeyBase)) {
+      throw new DebattError("api_key_required", `api_base ${settings.api_base} needs an api_key of its own: the key from TTS_API_KEY is only ever sent to ${this.environmentKeyBase}`);
     }
     if (settings.api_key && !this.box) throw new EncryptionKeyMissingError();
     const stored = { ...settings, api_key: settings.api_key ? this.box!.seal(settings.api_key) : "" };

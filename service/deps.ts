@@ -1,5 +1,5 @@
 import { loadSettings, type Settings } from "../state/config.js";
-import type { VoiceSettings } from "../state/voice.js";
+import { DEFAULT_TTS_API_BASE, sameApiBase, type VoiceSettings } from "../state/voice.js";
 import { MemoryValueStore, VoiceSettingsStore, type ValueStore } from "../providers/voice-settings-store.js";
 import { join } from "node:path";
 import { AudioArchive } from "../providers/audio-archive.js";
@@ -74,17 +74,23 @@ export function depsFromEnv(
     // Every instance sharing Redis can replay and follow every run.
     events: settings.redisUrl ? new RedisEventLog(settings.redisUrl, { ttlMs: settings.eventLogTtlMs, log }) : undefined,
     templates: new TemplatesStore(values, log),
-    voiceSettings: new VoiceSettingsStore(values, settings.settingsEncryptionKey, settings.ttsBaseUrl ? { api_base: settings.ttsBaseUrl } : {}),
+    voiceSettings: new VoiceSettingsStore(values, settings.settingsEncryptionKey, settings.ttsBaseUrl ? { api_base: settings.ttsBaseUrl } : {}, settings.ttsApiKey ? environmentKeyBase(settings) : undefined),
   };
 }
 
+/** The host TTS_API_KEY is for: TTS_BASE_URL, else OpenAI's. */
+function environmentKeyBase(settings: Settings): string {
+  return settings.ttsBaseUrl ?? DEFAULT_TTS_API_BASE;
+}
+
 /**
- * The speech provider of a run: the OpenAI-compatible API when the voice settings or TTS_API_KEY
- * give a key, else the local espeak-ng voice.
+ * The speech provider of a run: the OpenAI-compatible API when the voice settings give a key, or
+ * TTS_API_KEY does for the host it was given for, else the local espeak-ng voice.
  */
 export function speechFor(settings: Settings): (voice: VoiceSettings) => SpeechSynthesizer {
   return (voice) => {
-    const apiKey = voice.api_key || settings.ttsApiKey;
+    const environmentKey = settings.ttsApiKey && sameApiBase(voice.api_base, environmentKeyBase(settings)) ? settings.ttsApiKey : undefined;
+    const apiKey = voice.api_key || environmentKey;
     return apiKey
       ? new OpenAISpeech({ apiKey, baseUrl: voice.api_base, model: voice.model, speed: voice.speed })
       : new EspeakSpeech(voice.speed);

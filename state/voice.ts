@@ -28,6 +28,14 @@ function wordLimit(round: string) {
     .max(600, `word_limits.${round} must be at most 600`);
 }
 
+/** The speech API a key is sent to when nothing else names one. */
+export const DEFAULT_TTS_API_BASE = "https://api.openai.com/v1";
+
+/** Whether two API bases are the same host and path (a trailing slash aside). */
+export function sameApiBase(a: string, b: string): boolean {
+  return a.replace(/\/+$/, "") === b.replace(/\/+$/, "");
+}
+
 /**
  * Voice settings of /dvoice, as admins store them: the speech endpoint, its model and speed, a
  * voice per participant and spoken-language instructions per participant (`__default__` for the
@@ -35,10 +43,10 @@ function wordLimit(round: string) {
  */
 export const VoiceSettingsSchema = z
   .object({
-    /** API key of the speech endpoint; empty → TTS_API_KEY, else the local espeak-ng voice. */
+    /** API key of the speech endpoint; empty → TTS_API_KEY (only at TTS_BASE_URL's host), else the local espeak-ng voice. */
     api_key: z.string().max(500, "api_key is longer than 500 characters").default(""),
     /** Base URL of the OpenAI-compatible speech API. */
-    api_base: z.url({ protocol: /^https?$/, error: "api_base must be an http(s) URL" }).default("https://api.openai.com/v1"),
+    api_base: z.url({ protocol: /^https?$/, error: "api_base must be an http(s) URL" }).default(DEFAULT_TTS_API_BASE),
     /** Speech model. */
     model: z.enum(["tts-1", "tts-1-hd"], { error: "model must be tts-1 or tts-1-hd" }).default("tts-1"),
     /** Speaking speed. */

@@ -136,3 +136,41 @@ describe("the voice key stays where it was sent", () => {
     expect((await call("PUT", "voice-settings", { api_base: other.baseURL })).status).toBe(200);
   });
 });
+
+describe("the operator's voice key (TTS_API_KEY) stays at its host", () => {
+  it("refuses another api_base without a key of its own, and never sends the environment's key there", async () => {
+    const trusted = await startFakeSpeech(() => ({ bytes: 2_000 }));
+    const other = await startFakeSpeech(() => ({ bytes: 2_000 }));
+    cleanups.push(trusted.close, other.close);
+    const values = new MemoryValueStore();
+    const { deps } = testDeps();
+    deps.settings = { ...deps.settings, adminToken: TOKEN, ttsApiKey: "sk-env-key", ttsBaseUrl: trusted.baseURL };
+    deps.voiceSettings = new VoiceSettingsStore(values, ENCRYPTION_KEY, { api_base: trusted.baseURL }, trusted.baseURL);
+    deps.speech = speechFor(deps.settings);
+    const app = await startApp(deps);
+    cleanups.push(app.close);
+    const put = async (body: unknown) => {
+      const res = await fetch(`${app.url}/api/v1/admin/debate/voice-settings`, { method: "PUT", headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+
+    for (const attempt of [{ api_base: other.baseURL }, { api_base: other.baseURL, api_key: "" }]) {
+      const refused = await put(attempt);
+      expect(refused.status, JSON.stringify(attempt)).toBe(400);
+      expect(refused.body.error).toMatchObject({ code: "api_key_required", message: expect.stringContaining("TTS_API_KEY") });
+    }
+    // Its own host, and another host with a key of its own, are fine.
+    expect((await put({ api_base: `${trusted.baseURL}/`, model: "tts-1-hd" })).status).toBe(200);
+    expect((await put({ api_base: other.baseURL, api_key: "sk-other-key" })).status).toBe(200);
+    expect((await put({ api_base: trusted.baseURL, api_key: "" })).status).toBe(200);
+
+    // Settings saved before this guard (another host, no key): the environment's key still does not go there.
+    await values.setValue(VOICE_SETTINGS_KEY, JSON.stringify({ api_base: other.baseURL, api_key: "" }));
+    await readSse(await postChat(app.url, { message: "/dvoice Bör AI regleras?", participants: ["call_grok", "call_claude"] }));
+    expect(other.seen).toHaveLength(0);
+    await values.setValue(VOICE_SETTINGS_KEY, JSON.stringify({ api_base: trusted.baseURL, api_key: "" }));
+    await readSse(await postChat(app.url, { message: "/dvoice Bör AI regleras?", participants: ["call_grok", "call_claude"] }));
+    expect(trusted.seen.length).toBeGreaterThan(0);
+    expect(trusted.seen.every((r) => r.headers.authorization === "Bearer sk-env-key")).toBe(true);
+  });
+});
