@@ -98,3 +98,17 @@ export function replayIncomplete(lastId: number, why: string, final: boolean): R
   const error: RunEvent = { id: 0, event: "error", data: { code: "replay_incomplete", message: `the replay stops after event ${lastId}: ${why}`, last_event_id: lastId, timestamp } };
   return final ? [error, { id: 0, event: "done", data: { timestamp } }] : [error];
 }
+
+/**
+ * The events that end the log of a run whose server stopped before it finished (it crashed or
+ * was killed): an `error` (run_interrupted) that says it can be resumed, and `done`.
+ */
+export function runInterrupted(): Omit<RunEvent, "id">[] {
+  const timestamp = new Date().toISOString();
+  const message =
+    "the server running this run stopped before it finished (it crashed or was killed); what was said so far is kept, and POST /api/v1/debates/<thread_id>/resume continues it from its last saved step";
+  return [
+    { event: "error", data: { code: "run_interrupted", message, timestamp } },
+    { event: "done", data: { timestamp } },
+  ];
+}

@@ -1,11 +1,19 @@
+import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
-import { dataJson, replayIncomplete, SerializedEvent, type EventLog, type RunEvent } from "../ports/event-log.js";
+import { dataJson, replayIncomplete, runInterrupted, SerializedEvent, type EventLog, type RunEvent } from "../ports/event-log.js";
 import { DebattError } from "../state/errors.js";
 import { firstConnection, newRedis, redisOptions } from "./redis-prompt-store.js";
 
 /** Key of a run's stream. */
 const key = (runId: string) => `debatt:events:${runId}`;
 const seenKey = (runId: string) => `debatt:events:${runId}:seen`;
+/** Which instance writes a run's events (its id), kept as long as the events. */
+const ownerKey = (runId: string) => `debatt:events:${runId}:owner`;
+/** An instance's lease: there while the instance lives, renewed every `LEASE_RENEW_MS`. */
+const instanceKey = (instance: string) => `debatt:instance:${instance}`;
+/** How long an instance's lease lasts without renewal: a dead instance's runs are known to be orphaned after this. */
+const LEASE_MS = 5_000;
+const LEASE_RENEW_MS = 1_500;
 /** The channel on which instances ask each other to stop a run. */
 const STOP_CHANNEL = "debatt:stop";
 /** A stop request, kept a while so an instance that was cut off from Redis hears it when it is back. */
@@ -78,6 +86,9 @@ export class RedisEventLog implements EventLog {
   private retry: NodeJS.Timeout | undefined;
   private readonly outageWaitMs: number;
   private readonly maxPending: number;
+  /** This instance's id, in the owner key of every run whose events it writes. */
+  private readonly instance = randomUUID();
+  private readonly lease: NodeJS.Timeout;
 
   constructor(
     url: string,
@@ -90,6 +101,12 @@ export class RedisEventLog implements EventLog {
     // Back after an outage: write what was held back without waiting for the next event.
     this.client.on("ready", () => void this.flushSoon());
     this.ready = firstConnection(this.client);
+    // The lease says this instance lives: readers elsewhere of a run whose owner's lease has
+    // lapsed know that its server died, and end its log (see `follow`).
+    const renew = () => void this.client.set(instanceKey(this.instance), String(process.pid), "PX", LEASE_MS).catch(() => {});
+    this.client.on("ready", renew);
+    this.lease = setInterval(renew, LEASE_RENEW_MS);
+    this.lease.unref();
   }
 
   append(runId: string, event: RunEvent): Promise<void> {
@@ -120,7 +137,7 @@ export class RedisEventLog implements EventLog {
     try {
       await this.ready;
       for (const runId of [...this.forgotten]) {
-        await this.client.del(key(runId), seenKey(runId));
+        await this.client.del(key(runId), seenKey(runId), ownerKey(runId));
         this.forgotten.delete(runId);
       }
       for (const [runId, events] of [...this.pending]) {
@@ -129,6 +146,7 @@ export class RedisEventLog implements EventLog {
         const k = key(runId);
         const batch = this.client.multi();
         for (const e of events.slice(0, count)) batch.xadd(k, `0-${e.id}`, "e", e.event, "d", dataJson(e));
+        batch.set(ownerKey(runId), this.instance, "PX", this.options.ttlMs);
         const replies = await batch.pexpire(k, this.options.ttlMs).exec();
         if (!replies) throw new Error("the write was aborted");
         // An entry Redis already holds (a retry after a lost reply) is refused as "equal or smaller": it is there.
@@ -176,6 +194,8 @@ export class RedisEventLog implements EventLog {
     const stop = () => reader.disconnect();
     signal.addEventListener("abort", stop, { once: true });
     let downSince: number | undefined;
+    /** When the last event came (or the reading began): a run quiet for longer than a lease has its owner checked. */
+    let heard = Date.now();
     try {
       await firstConnection(reader);
       while (!signal.aborted) {
@@ -186,6 +206,9 @@ export class RedisEventLog implements EventLog {
             yield* replayIncomplete(last, "the run's events are no longer kept (deleted, or expired)", true);
             return;
           }
+          // Quiet for longer than a lease, and its server's lease has lapsed: that server died
+          // before the run ended. Its log ends here, for every reader; the next read yields it.
+          if (!reply && Date.now() - heard >= LEASE_MS && (await this.ownerGone(runId))) await this.endOrphan(runId, runInterrupted());
           downSince = undefined;
         } catch (err) {
           if (signal.aborted) return;
@@ -205,6 +228,7 @@ export class RedisEventLog implements EventLog {
             return;
           }
           last = next;
+          heard = Date.now();
           const event = fields[1];
           yield new SerializedEvent(last, event, fields[3]);
           if (event === "done") return;
@@ -214,6 +238,15 @@ export class RedisEventLog implements EventLog {
       signal.removeEventListener("abort", stop);
       reader.disconnect();
     }
+  }
+
+  /**
+   * Whether the instance that wrote the run's events is gone: its lease has lapsed. A run whose
+   * owner is not recorded (written by an older version) is not taken for orphaned.
+   */
+  private async ownerGone(runId: string): Promise<boolean> {
+    const owner = await this.client.get(ownerKey(runId));
+    return owner !== null && owner !== this.instance && (await this.client.exists(instanceKey(owner))) === 0;
   }
 
   /** Whether Redis holds the run; throws `event_log_unavailable` when it cannot be asked. */
@@ -315,10 +348,13 @@ export class RedisEventLog implements EventLog {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.retry);
+    clearInterval(this.lease);
     await this.flushSoon();
     if (this.pendingCount > 0 || this.forgotten.size > 0) {
       this.options.log(`event log: Redis is still unavailable; ${this.pendingCount} events and ${this.forgotten.size} deletions did not reach it (the events expire by themselves)`);
     }
+    // Stopped, not dead: its runs ended (a shutdown ends them first), so nothing is orphaned.
+    await this.client.del(instanceKey(this.instance)).catch(() => {});
     this.client.disconnect();
     this.subscriber?.disconnect();
   }

@@ -1,5 +1,7 @@
 import { Router, type Request, type Response } from "express";
 import { parseJsonBody, serveEvents, type ChatRouteDeps } from "./chat.js";
+import type { RunEvent } from "../ports/event-log.js";
+import { SseStream } from "./sse.js";
 import { personInputSchema } from "../state/person-schemas.js";
 import { quotaKeyOf, userOf } from "./auth.js";
 import { HttpError } from "./errors.js";
@@ -14,6 +16,13 @@ function afterIdOf(req: Request): number {
   if (raw === undefined || raw === "") return 0;
   if (!/^\d{1,9}$/.test(raw)) throw new HttpError(400, "invalid_last_event_id", `Last-Event-ID / after must be a whole number of the run's events, got "${raw.slice(0, 40)}"`);
   return Number(raw);
+}
+
+/** Sends `events` as an SSE stream of their own, and ends it. */
+async function sendEvents(deps: ChatRouteDeps, res: Response, events: RunEvent[]): Promise<void> {
+  const sse = new SseStream(res, deps.settings.sseKeepAliveMs, RETRY_MS);
+  for (const event of events) await sse.send(event);
+  sse.end();
 }
 
 /** The debate a person's input names: a run id or a thread id (400 when it cannot be either). */
@@ -52,6 +61,9 @@ export function resumeRouter(deps: ChatRouteDeps): Router {
   router.get("/api/v1/debates/:id/events", async (req: Request, res: Response) => {
     const runId = runIdOf(req);
     const afterId = afterIdOf(req);
+    // A run whose server died with its events: the reader is told so, and that it can be resumed.
+    const interrupted = !(await deps.service.hub.has(runId)) && (await deps.service.mayReadRun(userOf(res), runId)) ? await deps.service.interrupted(runId) : undefined;
+    if (interrupted) return void (await sendEvents(deps, res, interrupted));
     await knownRun(res, runId);
     await serveEvents(deps, res, runId, afterId, { maxConnectionMs: deps.settings.sseMaxConnectionMs, retryMs: RETRY_MS });
   });

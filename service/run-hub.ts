@@ -19,7 +19,8 @@ export class RunHub {
 
   constructor(
     private readonly local: MemoryEventLog,
-    private readonly shared: EventLog | undefined,
+    /** The log every instance reads (Redis), when there is one. */
+    readonly shared: EventLog | undefined,
     private readonly resumeGraceMs: number,
   ) {}
 

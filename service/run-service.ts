@@ -5,7 +5,7 @@ import { buildGraph, type DebattGraph } from "../graph/build.js";
 import { RunRecorder } from "../history/recorder.js";
 import { runIdOf, type RunFacts } from "../history/rows.js";
 import type { HistoryStore } from "../history/store.js";
-import type { RunEvent } from "../ports/event-log.js";
+import { runInterrupted, type RunEvent } from "../ports/event-log.js";
 import { MemoryEventLog } from "../providers/event-log.js";
 import type { Continuation } from "../state/continuation.js";
 import { WriteBehindSaver } from "../providers/write-behind-saver.js";
@@ -295,11 +295,39 @@ export class RunService {
     const detach = this.hub.attach(runId);
     const ended = this.runs.addStream();
     try {
-      yield* this.hub.follow(runId, afterId, signal);
+      for await (const event of this.hub.follow(runId, afterId, signal)) {
+        // The server that ran it died (its log was ended by a reader's instance): its answer ends too.
+        if (event.event === "error" && event.data.code === "run_interrupted") await this.markInterrupted(runId, String(event.data.message));
+        yield event;
+      }
     } finally {
       detach();
       ended();
     }
+  }
+
+  /**
+   * What a reader of a run that no log has is told when the process that ran it died with its
+   * events (killed, without a shared log): the history still has it streaming, and no process
+   * serves it, so it was interrupted. Its answer is marked so, and the reader gets the
+   * `run_interrupted` error (it can be resumed) and `done`, as events that are not the run's own
+   * (id 0). Undefined when the history knows no such run. Without Redis only the process that
+   * runs a run serves its events, so several instances need REDIS_URL.
+   */
+  async interrupted(runId: string): Promise<RunEvent[] | undefined> {
+    if (this.hub.shared || this.hub.runsHere(runId)) return undefined;
+    const answer = await this.history?.message(runId);
+    if (answer?.status !== "streaming") return undefined;
+    const events = runInterrupted();
+    await this.markInterrupted(runId, String(events[0].data.message));
+    return events.map((e) => ({ id: 0, ...e }));
+  }
+
+  /** Ends the answer of a run whose server died, if it is still streaming. */
+  private async markInterrupted(runId: string, message: string): Promise<void> {
+    const answer = await this.history?.message(runId);
+    if (answer?.status !== "streaming") return;
+    await this.history!.finishRun({ conversationId: answer.conversationId, messageId: runId }, { content: answer.content, status: "error", error: message, title: null, at: new Date() });
   }
 
   /**

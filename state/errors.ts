@@ -45,6 +45,7 @@ export const ERROR_CODES = [
   "shutting_down",
   "internal_error",
   "replay_incomplete",
+  "run_interrupted",
   "event_log_unavailable",
   "write_failed",
   // HTTP requests.

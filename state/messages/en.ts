@@ -305,6 +305,7 @@ export const en = {
   "error.shutting_down": "The server is shutting down; try again in a moment.",
   "error.write_failed": "The run could not be saved and stopped here; what you saw is kept, and it can be resumed later.",
   "error.replay_incomplete": "Part of this run could not be replayed.",
+  "error.run_interrupted": "The server running this run stopped before it finished; what was said is kept, and it can be resumed.",
   "error.rate_limited": "Too many requests; try again shortly: {detail}",
   "error.run_in_progress": "A run of this conversation is still going on.",
   "error.invalid_mode_config": "The format's settings are not valid: {detail}",

@@ -1,0 +1,111 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { SpawnedServer } from "../scripts/spawn-server.js";
+import { roster } from "./support/debater.js";
+import { postChat, readSse, type SseEvent } from "./support/http.js";
+import { RedisServer, redisServerBinary } from "./support/redis.js";
+import { startServerProcess } from "./support/server-process.js";
+
+const binary = redisServerBinary();
+if (!binary) console.warn("faults-instance.test.ts: the two-instance part SKIPPED — redis-server is not installed (apt-get install -y redis-server)");
+
+const turnsOf = (events: SseEvent[]) => events.filter((e) => e.event === "debate-participant-end").map((e) => `${e.data.round}:${e.data.model_key}`);
+
+/** Waits until the run's answer has left `streaming`, and returns it. */
+async function settledAnswer(url: string, runId: string): Promise<any> {
+  let answer: any;
+  for (let i = 0; i < 40; i++, await new Promise((r) => setTimeout(r, 250))) {
+    answer = await (await fetch(`${url}/api/v1/debates/${runId}`)).json();
+    if (answer.status !== "streaming") break;
+  }
+  return answer;
+}
+
+describe("a run whose server died", () => {
+  const cleanups: (() => void | Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+  const serve = async (env: Record<string, string>): Promise<SpawnedServer> => {
+    const server = await startServerProcess(env);
+    cleanups.push(() => void server.child.kill("SIGKILL"));
+    return server;
+  };
+  /** Starts a debate on `url` and resolves once `turns` participants have spoken, with its run id and events so far. */
+  const debateUntil = async (url: string, turns: number) => {
+    const client = new AbortController();
+    const events: SseEvent[] = [];
+    await readSse(await postChat(url, { message: "/debatt Bör AI regleras?" }, { signal: client.signal }), (e) => {
+      events.push(e);
+      if (turnsOf(events).length === turns) client.abort();
+    });
+    return { runId: String(events[0].data.run_id), events };
+  };
+
+  it.skipIf(!binary)("tells a reader on another instance within seconds that it stopped and can be resumed (its lease lapsed)", async () => {
+    const redis = await RedisServer.start(binary!);
+    cleanups.push(() => redis.kill());
+    const dataDir = mkdtempSync(join(tmpdir(), "debatt-instances-"));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const env = { REDIS_URL: redis.url, DEBATT_DATA_DIR: dataDir, DEBATE_PARTICIPANTS: roster, SIMULATED_LATENCY_MS: "200", RESUME_GRACE_MS: "60000" };
+    const [a, b] = await Promise.all([serve(env), serve(env)]);
+    const { runId, events: before } = await debateUntil(a.url, 2);
+
+    // B follows A's run; A is killed mid-debate.
+    const following = fetch(`${b.url}/api/v1/debates/${runId}/events`, { headers: { "last-event-id": before.at(-1)!.id! } });
+    const reader = following.then((res) => readSse(res));
+    await new Promise((r) => setTimeout(r, 300));
+    const killedAt = Date.now();
+    a.child.kill("SIGKILL");
+    await a.exited;
+
+    const { events: after } = await reader;
+    // Told within seconds (a lease of 5 s and a read of 2 s), not left with keep-alives.
+    expect(Date.now() - killedAt).toBeLessThan(12_000);
+    expect(after.at(-2)).toMatchObject({ event: "error", data: { code: "run_interrupted", message: expect.stringContaining("/resume") } });
+    expect(after.at(-1)!.event).toBe("done");
+    // The ids go on from the last event A wrote: nothing skipped, nothing repeated.
+    const ids = after.map((e) => Number(e.id));
+    expect(ids).toEqual(ids.map((_, i) => Number(before.at(-1)!.id) + 1 + i));
+    // A later reader replays the same end, and the answer is marked.
+    const replay = await readSse(await fetch(`${b.url}/api/v1/debates/${runId}/events`));
+    expect(replay.events.at(-2)!.data.code).toBe("run_interrupted");
+    expect(await settledAnswer(b.url, runId)).toMatchObject({ status: "error", error: expect.stringContaining("stopped before it finished") });
+
+    // Resumed on the surviving instance, the debate finishes.
+    const resumed = await fetch(`${b.url}/api/v1/debates/${runId}/resume`, { method: "POST" });
+    expect(resumed.status).toBe(200);
+    const { events: rest } = await readSse(resumed);
+    expect(rest.at(-1)!.event).toBe("done");
+    expect(rest.some((e) => e.event === "debate-synthesis-complete")).toBe(true);
+  }, 60_000);
+
+  it("without Redis, tells a client that reconnects after a kill -9 and a restart that the run stopped and can be resumed", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "debatt-restart-"));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const env = { DEBATT_DATA_DIR: dataDir, DEBATE_PARTICIPANTS: roster, SIMULATED_LATENCY_MS: "200" };
+    const first = await serve(env);
+    const { runId, events: before } = await debateUntil(first.url, 2);
+    first.child.kill("SIGKILL");
+    await first.exited;
+
+    const second = await serve(env);
+    const res = await fetch(`${second.url}/api/v1/debates/${runId}/events`, { headers: { "last-event-id": before.at(-1)!.id! } });
+    expect(res.status).toBe(200);
+    const { events, raw } = await readSse(res);
+    expect(events.map((e) => e.event)).toEqual(["error", "done"]);
+    expect(events[0].data).toMatchObject({ code: "run_interrupted" });
+    // Not the run's own events: the client's last event id stays where it was.
+    expect(raw).not.toMatch(/^id:/m);
+    expect(await settledAnswer(second.url, runId)).toMatchObject({ status: "error" });
+    // A run that never existed is still 404.
+    expect((await fetch(`${second.url}/api/v1/debates/no-such-run/events`)).status).toBe(404);
+
+    const resumed = await fetch(`${second.url}/api/v1/debates/${runId}/resume`, { method: "POST" });
+    expect(resumed.status).toBe(200);
+    expect((await readSse(resumed)).events.at(-1)!.event).toBe("done");
+    expect(await settledAnswer(second.url, runId)).toMatchObject({ status: "complete" });
+  }, 60_000);
+});
