@@ -25,6 +25,8 @@ export interface UserStore {
   remove(id: string): Promise<boolean>;
   /** The user a token belongs to, if any. */
   byToken(token: string): Promise<User | undefined>;
+  /** Which of `ids` are users still. */
+  existing(ids: readonly string[]): Promise<Set<string>>;
   /**
    * Opens a session of the page for `userId` (a user's id, or the admin's), who signed in with
    * `credential`; resolves with the session's id (shown only in the cookie, stored as a hash).
@@ -92,6 +94,13 @@ export class DrizzleUsers implements UserStore {
     const u = this.t.users;
     const [row] = await this.db.select({ id: u.id, name: u.name, createdAt: u.createdAt }).from(u).where(eq(u.tokenHash, tokenHash(token)));
     return row;
+  }
+
+  async existing(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const u = this.t.users;
+    const rows = await this.db.select({ id: u.id }).from(u).where(inArray(u.id, [...ids]));
+    return new Set(rows.map((r) => r.id));
   }
 
   async openSession(userId: string, credential: string, ttlMs: number): Promise<string> {

@@ -8,9 +8,10 @@ const MAX_NAME = 80;
 /**
  * `/users` under /api/v1/admin: POST `{name}` adds a user and answers `201 {id, name, token}`
  * (the token is shown this once and stored only as a hash), GET lists them (never a token),
- * DELETE `/users/:id` removes one, and their token stops working at once.
+ * DELETE `/users/:id` removes one: their token and sessions stop working at once, and `removed`
+ * stops their runs (here at once; other instances notice within seconds).
  */
-export function adminUsersRouter(users: UserStore | undefined): Router {
+export function adminUsersRouter(users: UserStore | undefined, removed: (id: string) => void = () => {}): Router {
   const router = Router();
   const store = () => {
     if (!users) throw new HttpError(503, "users_unavailable", "this server keeps no history database, so it has no users");
@@ -29,6 +30,7 @@ export function adminUsersRouter(users: UserStore | undefined): Router {
   });
   router.delete("/users/:id", async (req, res) => {
     if (!(await store().remove(req.params.id))) throw new HttpError(404, "user_not_found", `no user "${req.params.id}"`);
+    removed(req.params.id);
     res.status(204).end();
   });
   router.all(["/users", "/users/:id"], (req) => {

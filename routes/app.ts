@@ -143,7 +143,7 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   admin.use(adminFlowGraphRouter(graph));
   admin.use(adminVoiceRouter(deps.voiceSettings, deps.settings.roster));
   admin.use(adminTemplatesRouter(deps.templates));
-  admin.use(adminUsersRouter(users));
+  admin.use(adminUsersRouter(users, (id) => service.endRunsOf(id)));
   app.use("/api/v1/admin", admin);
 
   // The arena page (web/, built into web/dist by `npm run build:web`, which `npm start` runs first).

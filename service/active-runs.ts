@@ -17,6 +17,13 @@ export class StopRequestedError extends DebattError {
   }
 }
 
+/** Why a run was stopped when the user who started it was removed. */
+export class UserRemovedError extends DebattError {
+  constructor() {
+    super("user_removed", "the user who started this run was removed, so it is stopped; what was said so far is kept");
+  }
+}
+
 /**
  * The runs this process is streaming, so that a graceful shutdown can let them finish and cancel
  * what is left when the grace period ends.

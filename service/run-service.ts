@@ -13,9 +13,9 @@ import type { RunConfig } from "../state/config.js";
 import { BudgetExceededError, DebattError, WriteFailedError } from "../state/errors.js";
 import type { ClientEvent } from "../state/events.js";
 import type { State } from "../state/graph-state.js";
-import { ActiveRuns, ShutdownError, StopRequestedError } from "./active-runs.js";
+import { ActiveRuns, ShutdownError, StopRequestedError, UserRemovedError } from "./active-runs.js";
 import { nodeDepsOf, stderrLog, type AppDeps } from "./app-deps.js";
-import { LOCAL_OWNER, mayAccess, type Requester } from "../state/ownership.js";
+import { ADMIN_OWNER, LOCAL_OWNER, mayAccess, type Requester } from "../state/ownership.js";
 import { RunHub } from "./run-hub.js";
 import { RunLimits } from "./run-limits.js";
 import { StartGate } from "./start-gate.js";
@@ -39,6 +39,9 @@ export interface RunCosts {
   internalModel: string;
   maxCostUsd?: number;
 }
+
+/** How often the runs of this process are checked for users removed elsewhere. */
+const REMOVED_USERS_SWEEP_MS = 5_000;
 
 /** Most bytes of run events kept in this process's memory (the oldest finished runs go first). */
 const EVENT_LOG_MAX_BYTES = 256 * 1024 * 1024;
@@ -114,6 +117,8 @@ export class RunService {
   private readonly waits = new Map<string, PersonWait>();
   /** Runs a shutdown stopped while they waited for their person (counted with the cancelled ones). */
   private stoppedWaiting = 0;
+  /** Looks now and then for runs whose user was removed (on another instance, or from the terminal). */
+  private readonly sweep: NodeJS.Timeout;
 
   constructor(
     readonly graph: DebattGraph,
@@ -125,7 +130,31 @@ export class RunService {
     private readonly facts: RunFacts = { simulated: false },
     /** Counts and prices every run's model calls; absent → not counted. */
     private readonly costs?: RunCosts,
-  ) {}
+  ) {
+    this.sweep = setInterval(() => void this.endRunsOfRemovedUsers().catch(() => {}), REMOVED_USERS_SWEEP_MS);
+    this.sweep.unref();
+  }
+
+  /**
+   * Stops this process's runs of a user who was removed (their streams end with `user_removed`
+   * and `done`; what was said is kept). Returns how many.
+   */
+  endRunsOf(userId: string): number {
+    let stopped = 0;
+    for (const [key, owner] of this.owners) {
+      if (owner === userId && key.startsWith("run:") && this.hub.stopHere(key.slice(4), new UserRemovedError())) stopped++;
+    }
+    return stopped;
+  }
+
+  /** Stops the runs of users removed elsewhere: the admin API of another instance, or `npm run users -- remove`. */
+  private async endRunsOfRemovedUsers(): Promise<void> {
+    const users = this.history?.users;
+    const owners = new Set([...this.owners].filter(([key, owner]) => key.startsWith("run:") && owner !== LOCAL_OWNER && owner !== ADMIN_OWNER).map(([, owner]) => owner));
+    if (!users || owners.size === 0) return;
+    const still = await users.existing([...owners]);
+    for (const owner of owners) if (!still.has(owner)) this.endRunsOf(owner);
+  }
 
   /** Runs in progress in this process. */
   get size(): number {
@@ -363,6 +392,7 @@ export class RunService {
    * who joined them (they are saved where they wait). Resolves with the number cancelled.
    */
   async shutdown(graceMs: number): Promise<number> {
+    clearInterval(this.sweep);
     const draining = this.runs.drain(graceMs);
     for (const wait of [...this.waits.values()]) this.stopWaiting(wait.runId);
     return (await draining) + this.stoppedWaiting;
@@ -460,8 +490,8 @@ export class RunService {
       // stops nothing: the run finished. A failed write is still a failed write.
       const aborted: unknown = controller.signal.reason;
       const reason = finished && !(aborted instanceof WriteFailedError) ? undefined : aborted;
-      // Stopped by the server (shutting down, a failed write) or at the user's request: the client is told why.
-      if (reason instanceof ShutdownError || reason instanceof WriteFailedError || reason instanceof StopRequestedError) publishError(reason);
+      // Stopped by the server (shutting down, a failed write, its user removed) or at the user's request: the client is told why.
+      if (reason instanceof ShutdownError || reason instanceof WriteFailedError || reason instanceof StopRequestedError || reason instanceof UserRemovedError) publishError(reason);
       if (reason instanceof WriteFailedError) recorder?.failed(reason.message);
       // What the calls used and cost, in all and by participant and stage: the last word before `done`.
       if (meter && meter.report.total.calls > 0) {

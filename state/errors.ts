@@ -64,6 +64,7 @@ export const ERROR_CODES = [
   "too_many_attempts",
   "users_unavailable",
   "user_not_found",
+  "user_removed",
   "admin_disabled",
   "rate_limited",
   "page_not_built",

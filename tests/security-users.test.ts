@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { loadSettings, type Settings } from "../state/config.js";
 import { testDeps } from "./support/harness.js";
 import { HISTORY_DATABASES, historyDatabaseHooks } from "./support/history-db.js";
-import { postChat, readSse, startApp } from "./support/http.js";
+import { postChat, readSse, startApp, type SseEvent } from "./support/http.js";
+import { withOverrides } from "./support/fake-model.js";
 import { startServerProcess } from "./support/server-process.js";
 
 const ADMIN = "admin-token-0123456789";
@@ -37,9 +38,9 @@ describe.each(HISTORY_DATABASES)("users and tokens on $db", (database) => {
   const { skip } = database;
   const hooks = historyDatabaseHooks(database);
 
-  async function app(settings: Partial<Settings> = {}) {
+  async function app(settings: Partial<Settings> = {}, script?: Parameters<typeof testDeps>[0]["script"]) {
     const db = await hooks.open();
-    const { deps, models } = testDeps({ settings: { auth: "tokens", adminToken: ADMIN, ...settings } });
+    const { deps, models } = testDeps({ settings: { auth: "tokens", adminToken: ADMIN, ...settings }, script });
     const started = await startApp(deps, { history: db.history });
     hooks.later(started.close);
     const admin = (method: string, path: string, body?: unknown) =>
@@ -154,6 +155,28 @@ describe.each(HISTORY_DATABASES)("users and tokens on $db", (database) => {
     const signIn = (headers: Record<string, string>) => fetch(`${url}/api/v1/session`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ token: ada.token }) });
     expect((await signIn({ "x-forwarded-proto": "https" })).headers.get("set-cookie")).toMatch(/; Secure/i);
     expect((await signIn({ "x-forwarded-proto": "http" })).headers.get("set-cookie")).not.toMatch(/Secure/i);
+  });
+
+  it.skipIf(skip)("ends a removed user's runs and streams: at once through the admin API, within seconds when removed elsewhere", async () => {
+    const slow = withOverrides((req) => (req.phase === "turn" ? { text: "A considered argument.", latencyMs: 400 } : undefined));
+    const { url, admin, db } = await app({}, slow);
+    for (const how of ["admin API", "terminal"] as const) {
+      const ada = await (await admin("POST", "/users", { name: "Ada" })).json();
+      const headers = { authorization: `Bearer ${ada.token}`, "content-type": "application/json" };
+      const events: SseEvent[] = [];
+      let removedAt = 0;
+      await readSse(await postChat(url, { message: "/debatt Bör AI regleras?" }, { headers }), (e) => {
+        events.push(e);
+        if (removedAt || e.event !== "debate-participant-end") return;
+        removedAt = Date.now();
+        // Through the admin API, or as `npm run users -- remove` does: straight in the database.
+        void (how === "admin API" ? admin("DELETE", `/users/${ada.id}`) : db.history.users.remove(ada.id));
+      });
+      expect(Date.now() - removedAt, how).toBeLessThan(how === "admin API" ? 1_500 : 7_000);
+      expect(events.find((e) => e.event === "error")?.data, how).toMatchObject({ code: "user_removed" });
+      expect(events.at(-1)!.event).toBe("done");
+      expect(events.some((e) => e.event === "debate-synthesis-complete"), how).toBe(false);
+    }
   });
 
   it.skipIf(skip)("lets ADMIN_TOKEN act as the admin's own user", async () => {

@@ -343,6 +343,7 @@ export const en = {
   "error.too_many_attempts": "Too many attempts with wrong tokens; wait a minute and try again.",
   "error.users_unavailable": "The user store cannot be reached right now.",
   "error.user_not_found": "There is no such user.",
+  "error.user_removed": "The user who started this run was removed, so it was stopped; what was said is kept.",
   "error.admin_disabled": "Admin is disabled on this server.",
   "error.page_not_built": "The page has not been built yet (npm run build:web).",
   "error.invalid_run_id": "That run id is not valid.",

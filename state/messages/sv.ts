@@ -342,6 +342,7 @@ export const sv: Record<MessageKey, string> = {
   "error.too_many_attempts": "För många försök med fel token; vänta en minut och försök igen.",
   "error.users_unavailable": "Användarregistret går inte att nå just nu.",
   "error.user_not_found": "Det finns ingen sådan användare.",
+  "error.user_removed": "Användaren som startade körningen togs bort, så den stoppades; det som sades finns kvar.",
   "error.admin_disabled": "Admin är avstängt på den här servern.",
   "error.page_not_built": "Sidan är inte byggd än (npm run build:web).",
   "error.invalid_run_id": "Körningens id är ogiltigt.",
