@@ -18,6 +18,7 @@ import { debatesRouter } from "./debates.js";
 import { deliberateRouter } from "./deliberate.js";
 import { resumeRouter, threadResumeRouter } from "./resume.js";
 import { errorHandler, HttpError } from "./errors.js";
+import { jsonBody } from "./json-body.js";
 import { PAGE_NOT_BUILT, WEB_DIST } from "../history/export.js";
 import { exportRouter } from "./export.js";
 import { TRANSCRIBE_MAX_BYTES, transcribeRouter } from "./transcribe.js";
@@ -45,24 +46,6 @@ const CHAT_BODY_LIMIT = "32kb";
 const ADMIN_BODY_LIMIT = "256kb";
 /** Largest body any route accepts (the admin's). */
 const MAX_BODY_BYTES = 256 * 1024;
-
-/** A strict UTF-8 decoder: a body that is not UTF-8 is refused rather than silently repaired. */
-const UTF8 = new TextDecoder("utf-8", { fatal: true });
-
-/** express' JSON body parser with a size limit, refusing bodies that are not valid UTF-8 (400). */
-function jsonBody(limit: string) {
-  return express.json({
-    limit,
-    strict: false,
-    verify: (_req, _res, buf) => {
-      try {
-        UTF8.decode(buf);
-      } catch {
-        throw new Error("the body is not valid UTF-8");
-      }
-    },
-  });
-}
 
 /**
  * Answers a declared `Content-Length` over `max` (or the path's own limit in `larger`) with 413 at

@@ -5,7 +5,7 @@ import type { RunRequest, RunService } from "../service/run-service.js";
 import { formatOfCommand, parseCommand } from "../state/commands.js";
 import type { Settings } from "../state/config.js";
 import { MAX_PARTICIPANTS } from "../state/formats.js";
-import { CONTROL_CHARS, MAX_MESSAGE_CHARS, removeSpoofing } from "../state/text.js";
+import { MAX_MESSAGE_CHARS, userText } from "../state/text.js";
 import { participantsFor } from "../state/participants.js";
 import { DEFAULT_PERSON_NAME, withPerson } from "../state/person.js";
 import { personNameSchema } from "../state/person-schemas.js";
@@ -15,20 +15,6 @@ import { quotaKeyOf, userOf } from "./auth.js";
 import { HttpError, participantsRefused } from "./errors.js";
 import { checkFollowUp, checkThreadOwner, CONVERSATION_ID, CONVERSATION_ID_RULE, ID_RULE } from "./follow-up.js";
 import { SseStream } from "./sse.js";
-
-/**
- * A user's text field: well-formed Unicode, at most `maxChars`, no control characters; what could
- * spoof a reader (bidi overrides, zero-width characters) is removed, and what remains is not empty.
- */
-export function userText(field: string, maxChars: number) {
-  return z
-    .string({ error: `${field} must be a string` })
-    .refine((m) => m.isWellFormed(), `${field} is not valid Unicode (it contains a lone surrogate)`)
-    .refine((m) => [...m].length <= maxChars, `${field} is longer than ${maxChars} characters`)
-    .refine((m) => !CONTROL_CHARS.test(m), `${field} contains control characters`)
-    .transform(removeSpoofing)
-    .refine((m) => m.trim() !== "", `${field} is empty`);
-}
 
 /** A request's `participants`: participant keys or names (deliberation formats also take model ids). */
 export const participantsField = z

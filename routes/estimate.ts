@@ -4,9 +4,9 @@ import { formatOfCommand, parseCommand } from "../state/commands.js";
 import { runSettingsResolver, type Settings } from "../state/config.js";
 import { estimateRun } from "../state/estimate.js";
 import { participantsFor } from "../state/participants.js";
-import { MAX_MESSAGE_CHARS } from "../state/text.js";
+import { MAX_MESSAGE_CHARS, userText } from "../state/text.js";
 import { spokenWordLimits, voiceSettingsOr, type VoiceSettings } from "../state/voice.js";
-import { parseJsonBody, participantsField, postOnly, userText } from "./chat.js";
+import { parseJsonBody, participantsField, postOnly } from "./chat.js";
 import { HttpError, participantsRefused } from "./errors.js";
 
 /** The body: a message as the chat stream takes it, and optionally its participants. */

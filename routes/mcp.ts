@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
+import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
 import type { McpDeps } from "../service/mcp.js";
 import { quotaKeyOf, userOf } from "./auth.js";
+import { jsonBody } from "./json-body.js";
 import { HttpError, toHttpError } from "./errors.js";
 
 /** Largest MCP request body: a tool call carries one question (4000 characters) and its options. */
@@ -81,7 +82,7 @@ export function mcpRouter(deps: McpDeps, identify: RequestHandler[]): Router {
 
   router.use(sameOriginOnly);
   router.use(...identify);
-  router.use(express.json({ limit: BODY_LIMIT }));
+  router.use(jsonBody(BODY_LIMIT, true));
   router.all("/", async (req: Request, res: Response) => {
     const user = userOf(res);
     const id = req.get("mcp-session-id");

@@ -1,5 +1,5 @@
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
-import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
+import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
 import { z } from "zod";
 import type { Write } from "../service/narration.js";
 import { MARKDOWN_STYLES } from "../service/narration.js";
@@ -9,11 +9,12 @@ import type { Settings } from "../state/config.js";
 import { FORMATS, type FormatId } from "../state/formats.js";
 import { detectLanguage } from "../state/language.js";
 import { LANGS, translate, type Lang } from "../state/messages/index.js";
-import { MAX_MESSAGE_CHARS } from "../state/text.js";
+import { MAX_MESSAGE_CHARS, userText } from "../state/text.js";
 import type { ClientPayload } from "../state/events.js";
 import { NO_USAGE } from "../state/usage.js";
 import { quotaKeyOf, userOf } from "./auth.js";
-import { checkParticipants, parseJsonBody, participantsField, userText, type ChatRouteDeps } from "./chat.js";
+import { checkParticipants, parseJsonBody, participantsField, type ChatRouteDeps } from "./chat.js";
+import { jsonBody } from "./json-body.js";
 import { HttpError, toHttpError } from "./errors.js";
 import { parseCommand } from "../state/commands.js";
 
@@ -183,7 +184,7 @@ function progressWriter(mode: Settings["openaiProgress"], send: (delta: { conten
 export function openaiRouter(deps: ChatRouteDeps, identify: RequestHandler[]): Router {
   const router = Router();
   router.use(...identify);
-  router.use(express.json({ limit: BODY_LIMIT, strict: false }));
+  router.use(jsonBody(BODY_LIMIT));
   const models = Object.keys(OPENAI_MODELS).map((id) => ({ id, object: "model", created: CREATED, owned_by: "debatt" }));
   router.get("/models", (_req, res) => {
     res.json({ object: "list", data: models });

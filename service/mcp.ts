@@ -11,7 +11,7 @@ import { detectLanguage } from "../state/language.js";
 import { errorWords, translate, type MessageKey } from "../state/messages/index.js";
 import { ownersVisibleTo, type Requester } from "../state/ownership.js";
 import { participantsFor, resolveParticipant } from "../state/participants.js";
-import { MAX_MESSAGE_CHARS, removeSpoofing } from "../state/text.js";
+import { checkedUserText, MAX_MESSAGE_CHARS } from "../state/text.js";
 import { followRun } from "./follow-run.js";
 import { MARKDOWN_STYLES } from "./narration.js";
 import { createNarrator } from "./narrator.js";
@@ -166,14 +166,13 @@ async function runTool(
   args: { question: string; participants?: string[]; options?: Record<string, unknown> },
   extra: Extra,
 ): Promise<CallToolResult> {
-  const text = removeSpoofing(args.question).trim();
-  const lang = detectLanguage(text);
+  const lang = detectLanguage(args.question);
   const t = (key: MessageKey, values?: Record<string, string | number>) => translate(lang, key, values);
-  if (!text) return refusal("question is empty");
   const options = args.options ?? {};
   const { settings, service } = deps;
   let runId: string;
   try {
+    const text = checkedUserText("question", args.question).trim();
     participantsFor(format, settings.roster, args.participants, settings.allowedModels);
     if (typeof options.chairman === "string") resolveParticipant(settings.roster, options.chairman, settings.allowedModels);
     ({ runId } = service.start({

@@ -21,6 +21,7 @@ import { RunLimits } from "./run-limits.js";
 import { StartGate } from "./start-gate.js";
 import { hasUnfinishedRun, streamClientEvents, type RunInput } from "./stream.js";
 import { isUsageOnly, parseCommand } from "../state/commands.js";
+import { checkedUserText } from "../state/text.js";
 import { RunMeter, RunMeters } from "./meter.js";
 import type { PriceTable, UsageReport } from "../state/usage.js";
 import { isPerson, replyTo, type InputRequest, type PersonInput, type PersonReply } from "../state/person.js";
@@ -169,6 +170,8 @@ export class RunService {
   /** Starts a new run; throws `shutting_down` while the process drains, `rate_limited` over the limits. */
   start(request: RunRequest): StartedRun {
     this.assertAccepting();
+    // Whatever surface it came from, the user's text is checked as the HTTP routes check it.
+    checkedUserText(request.question === undefined ? "message" : "question", request.question ?? request.message);
     const command = parseCommand(request.message);
     const joined = command.kind === "debate" && (command.options.withMe === true || request.configurable?.with_me === true);
     if (joined && !request.seatsPerson) {

@@ -1,3 +1,6 @@
+import { z } from "zod";
+import { DebattError } from "./errors.js";
+
 /** The longest message, question or topic a person may send, in characters. */
 export const MAX_MESSAGE_CHARS = 4_000;
 
@@ -17,8 +20,11 @@ export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}…`;
 }
 
-/** Control characters other than tab, line feed and carriage return: refused in messages and prompts. */
-export const CONTROL_CHARS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+/**
+ * Control characters other than tab, line feed and carriage return (C0, DEL and C1: U+0085, the
+ * "next line", included): refused in messages and prompts.
+ */
+export const CONTROL_CHARS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
 /**
  * Bidirectional overrides, embeddings and isolates, and invisible zero-width characters: they can
@@ -52,4 +58,27 @@ function joinerNeeded(text: string, i: number): boolean {
  */
 export function removeSpoofing(text: string): string {
   return text.replace(SPOOFING, "").replace(JOINERS, (joiner, i: number, all: string) => (joinerNeeded(all, i) ? joiner : ""));
+}
+
+/**
+ * A user's text field: well-formed Unicode, at most `maxChars`, no control characters; what could
+ * spoof a reader (bidi overrides, zero-width characters) is removed, and what remains is not empty.
+ * Every surface (the chat and deliberate streams, `/v1`, MCP, the terminal) checks its text with
+ * it, and the run service checks every run's question again, so none accepts what another refuses.
+ */
+export function userText(field: string, maxChars = MAX_MESSAGE_CHARS) {
+  return z
+    .string({ error: `${field} must be a string` })
+    .refine((m) => m.isWellFormed(), `${field} is not valid Unicode (it contains a lone surrogate)`)
+    .refine((m) => [...m].length <= maxChars, `${field} is longer than ${maxChars} characters`)
+    .refine((m) => !CONTROL_CHARS.test(m), `${field} contains control characters`)
+    .transform(removeSpoofing)
+    .refine((m) => m.trim() !== "", `${field} is empty`);
+}
+
+/** `text` checked as `userText` (spoofing characters removed), or `invalid_body` naming what is wrong. */
+export function checkedUserText(field: string, text: string, maxChars = MAX_MESSAGE_CHARS): string {
+  const parsed = userText(field, maxChars).safeParse(text);
+  if (!parsed.success) throw new DebattError("invalid_body", parsed.error.issues.map((i) => i.message).join("; "));
+  return parsed.data;
 }

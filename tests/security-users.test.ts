@@ -38,7 +38,7 @@ describe.each(HISTORY_DATABASES)("users and tokens on $db", (database) => {
   const { skip } = database;
   const hooks = historyDatabaseHooks(database);
 
-  async function app(settings: Partial<Settings> = {}, script?: Parameters<typeof testDeps>[0]["script"]) {
+  async function app(settings: Partial<Settings> = {}, script?: NonNullable<Parameters<typeof testDeps>[0]>["script"]) {
     const db = await hooks.open();
     const { deps, models } = testDeps({ settings: { auth: "tokens", adminToken: ADMIN, ...settings }, script });
     const started = await startApp(deps, { history: db.history });
