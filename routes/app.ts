@@ -19,6 +19,7 @@ import { deliberateRouter } from "./deliberate.js";
 import { resumeRouter, threadResumeRouter } from "./resume.js";
 import { errorHandler, HttpError } from "./errors.js";
 import { jsonBody } from "./json-body.js";
+import { noForeignWrites } from "./origin.js";
 import { PAGE_NOT_BUILT, WEB_DIST } from "../history/export.js";
 import { exportRouter } from "./export.js";
 import { TRANSCRIBE_MAX_BYTES, transcribeRouter } from "./transcribe.js";
@@ -79,6 +80,8 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   // A recorded question may be larger than any JSON body.
   app.use(refuseLargeBodies(MAX_BODY_BYTES, { "/api/v1/transcribe": TRANSCRIBE_MAX_BYTES }));
   if (deps.settings.auth === "none") app.use(loopbackHostsOnly(deps.settings.allowedHosts));
+  // No page of another site may act with the person's cookie or loopback address.
+  app.use(noForeignWrites);
 
   app.get("/healthz", (_req, res) => {
     const prompts = deps.prompts.health();

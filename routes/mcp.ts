@@ -4,6 +4,7 @@ import { Router, type ErrorRequestHandler, type Request, type RequestHandler, ty
 import type { McpDeps } from "../service/mcp.js";
 import { quotaKeyOf, userOf } from "./auth.js";
 import { jsonBody } from "./json-body.js";
+import { foreignOrigin } from "./origin.js";
 import { HttpError, toHttpError } from "./errors.js";
 
 /** Largest MCP request body: a tool call carries one question (4000 characters) and its options. */
@@ -51,16 +52,8 @@ function jsonRpcError(res: Response, err: HttpError): void {
  * 127.0.0.1 has a matching Origin and Host: the Host check of a server without users stops that.)
  */
 const sameOriginOnly: RequestHandler = (req, _res, next) => {
-  const origin = req.get("origin");
-  if (origin !== undefined) {
-    let host: string | undefined;
-    try {
-      host = new URL(origin).host;
-    } catch {
-      host = undefined;
-    }
-    if (host !== req.get("host")) throw new HttpError(403, "forbidden_origin", `requests from the origin ${origin.slice(0, 100)} are not accepted; MCP clients send no Origin header`);
-  }
+  const foreign = foreignOrigin(req);
+  if (foreign !== undefined) throw new HttpError(403, "forbidden_origin", `requests from ${foreign} are not accepted; MCP clients send no Origin header`);
   next();
 };
 

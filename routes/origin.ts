@@ -1,0 +1,41 @@
+import type { Request, RequestHandler } from "express";
+import { HttpError } from "./errors.js";
+
+/** Methods that change nothing, which a page of another site may send (it cannot read the answer). */
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * What shows that a browser sent `req` for a page of another origin: its `Origin` when that is not
+ * this server (as the request addresses it; behind a trusted proxy, as the proxy forwards it), else
+ * `Sec-Fetch-Site` when it says cross-site or same-site. Undefined for the server's own page and for
+ * clients that are not browsers (they send neither).
+ */
+export function foreignOrigin(req: Request): string | undefined {
+  const origin = req.get("origin");
+  if (origin !== undefined) {
+    let host: string | undefined;
+    try {
+      host = new URL(origin).host;
+    } catch {
+      host = undefined;
+    }
+    return host !== undefined && host === req.host ? undefined : origin.slice(0, 100);
+  }
+  const site = req.get("sec-fetch-site");
+  return site === "cross-site" || site === "same-site" ? `a ${site} page` : undefined;
+}
+
+/**
+ * Refuses a request that changes something (POST, PUT, DELETE…) when a browser sent it for a page
+ * of another origin and it carries no `Authorization` header: it would act with the ambient
+ * credentials of the person's browser (the session cookie, or with AUTH=none the loopback
+ * address), as a form on another site can. SameSite=Strict keeps the cookie from other sites,
+ * but not from a sibling subdomain, and a loopback server without users has no cookie at all.
+ * A request with a Bearer token names its user itself, so it is not refused here.
+ */
+export const noForeignWrites: RequestHandler = (req, _res, next) => {
+  if (SAFE_METHODS.has(req.method) || req.get("authorization") !== undefined) return next();
+  const foreign = foreignOrigin(req);
+  if (foreign !== undefined) throw new HttpError(403, "forbidden_origin", `a request from ${foreign} may not change anything here: this server's own page, or a client with Authorization: Bearer <token>, may`);
+  next();
+};
