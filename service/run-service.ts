@@ -177,7 +177,8 @@ export class RunService {
     if (joined && !request.seatsPerson) {
       throw new DebattError("unknown_option", "--with-me needs a client that can write the person's turns and vote: the page (the chat stream and POST /api/v1/debates/:id/input) or the terminal");
     }
-    const quota = this.limits?.acquire(request.quotaKey ?? request.owner ?? LOCAL_OWNER);
+    // A message that only gets an explanation (a command without its topic) asks no model: it uses up no run.
+    const quota = isUsageOnly(command) ? undefined : this.limits?.acquire(request.quotaKey ?? request.owner ?? LOCAL_OWNER);
     // A run without a thread starts one of the same id, so its run_id, thread_id and debate_id
     // are one id (the `:id` of /api/v1/debates/:id/…).
     const runId = randomUUID();

@@ -66,6 +66,22 @@ describe("run limits", () => {
     }
   });
 
+  it("counts no refused command (a format without its topic, an unknown option) against the limits", async () => {
+    const server = await app({ settings: { runsPerMinute: 2, maxConcurrentRuns: 1 } });
+    try {
+      for (const message of Array.from({ length: 5 }, (_, i) => ["/vote", "/debatt --nope Bör AI regleras?", "/compare", "   "][i % 4] || "/revise")) {
+        const res = await postChat(server.url, { message });
+        expect(res.status, message).not.toBe(429);
+        await res.body?.cancel();
+      }
+      expect(server.models.calls).toHaveLength(0);
+      for (let i = 0; i < 2; i++) expect((await readSse(await postChat(server.url, { message: `Hej ${i}` }))).events.at(-1)!.event).toBe("done");
+      expect((await postChat(server.url, { message: "Hej igen" })).status).toBe(429);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("answers 429 over the runs at once, and takes new ones when a run ends", async () => {
     const server = await app({ settings: { maxConcurrentRuns: 1 }, script: () => ({ text: "slow answer", latencyMs: 300 }) });
     try {
