@@ -81,7 +81,8 @@ export function createNarrator(write: Write, c: Styles, t: T, status: (s: string
         for (const [name, n] of rows) write(`  ${name.padEnd(12)} ${"█".repeat(n)} ${n}  ${c.dim(t("cli.words", { n: e.data.word_counts[name] ?? 0 }))}\n`);
         const tiebreak = e.data.tiebreaker === "word_count" || e.data.tiebreaker === "alphabetical" ? ` (${t(`tiebreak.${e.data.tiebreaker}`)})` : "";
         const summary = t("cli.voteSummary", { valid: e.data.total_votes, self: e.data.self_votes_filtered ?? 0, invalid: e.data.invalid_votes ?? 0 });
-        write(`\n${c.green(c.bold(t("cli.winner", { winner: e.data.winner })))}${tiebreak} ${c.dim(summary)}\n\n`);
+        const winner = e.data.winner === null ? c.bold(t("cli.noWinner")) : c.green(c.bold(t("cli.winner", { winner: e.data.winner })));
+        write(`\n${winner}${tiebreak} ${c.dim(summary)}\n\n`);
         break;
       }
       case "text-delta": {
@@ -107,11 +108,13 @@ export function createNarrator(write: Write, c: Styles, t: T, status: (s: string
         compared.set(e.data.model_key, (compared.get(e.data.model_key) ?? "") + e.data.delta);
         break;
       case "compare-answer-end":
-        write(`\n${c.cyan(c.bold(`▶ ${e.data.model}`))}\n`, "result");
+        // The answers are the result; a model that failed is told as progress, so a /compare in
+        // which nobody answered has no result (and says that it failed).
         if (e.data.status === "ok") {
+          write(`\n${c.cyan(c.bold(`▶ ${e.data.model}`))}\n`, "result");
           write(`${compared.get(e.data.model_key) ?? ""}\n`, "result");
           write(`${c.dim(`   ${t("card.stats", { words: e.data.word_count, seconds: seconds(e.data.latency_ms) })}`)}\n`);
-        } else write(c.red(`   ✗ ${e.data.error}\n`), "result");
+        } else write(`\n${c.cyan(c.bold(`▶ ${e.data.model}`))}\n${c.red(`   ✗ ${e.data.error}\n`)}`);
         break;
       case "compare-complete":
         write(`\n${c.dim(t("cli.compareSummary", { answered: e.data.answered, failed: e.data.failed }))}\n`);

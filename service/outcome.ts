@@ -72,7 +72,7 @@ export function outcomeReader() {
         o.simulated = e.data.simulated;
         break;
       case "debate-results":
-        o.winner = e.data.winner;
+        if (e.data.winner !== null) o.winner = e.data.winner;
         o.votes = { ...(e.data.vote_counts as Record<string, number>) };
         break;
       case "vote-round-complete":

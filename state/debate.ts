@@ -38,10 +38,11 @@ export interface Turn {
 
 /** The computed outcome of the vote (never taken from a model); the payload of `debate-results`. */
 export const DebateResultsSchema = z.object({
-  winner: z.string(),
+  /** Who won; null when no valid vote was cast (every ballot failed, or only voted for its own voter). */
+  winner: z.string().nullable(),
   vote_counts: z.record(z.string(), z.number().int()),
   tiebreaker_used: z.boolean(),
-  /** Which tiebreak decided: none, total word count, or alphabetical order. */
+  /** Which tiebreak decided: none (no tie, or no winner), total word count, or alphabetical order. */
   tiebreaker: z.enum(["none", "word_count", "alphabetical"]),
   word_counts: z.record(z.string(), z.number().int()),
   total_votes: z.number().int(),

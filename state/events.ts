@@ -121,7 +121,8 @@ export const EventSchemas = {
     ...stamp,
   }),
   debate_synthesis_complete: z.object({
-    winner: z.string(),
+    /** Null when not one valid vote was cast. */
+    winner: z.string().nullable(),
     vote_counts: z.record(z.string(), z.number().int()),
     synthesis_length: z.number().int(),
     ...stamp,

@@ -6,6 +6,9 @@ import { emptyArena, reduce } from "../web/arena-state.js";
 import { withOverrides } from "./support/fake-model.js";
 import { named, runEvents, testDeps, graphOf } from "./support/harness.js";
 import { postChat, readSse, startApp } from "./support/http.js";
+import { sqliteHistory } from "./support/history-db.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 const THREE = ["call_grok", "call_claude", "call_gpt"];
 
@@ -72,5 +75,34 @@ describe("/compare", () => {
     const drawn = await graphOf(deps).getGraphAsync({ xray: true });
     const ids = Object.values(drawn.nodes).map((n) => n.id);
     expect(ids).toEqual(expect.arrayContaining(["compare:compare_planner", "compare:compare_answer", "compare:compare_complete"]));
+  });
+});
+
+describe("/compare in which no model answers", () => {
+  it("says that it failed: an error (all_models_failed) in the stream, error in the history, 502 on /v1, a tool error on MCP", async () => {
+    const db = await sqliteHistory();
+    const { deps } = testDeps({ script: withOverrides((req) => (req.phase === "compare" ? { error: new Error("HTTP 503 from provider") } : undefined)) });
+    const server = await startApp(deps, { history: db.history });
+    const client = new Client({ name: "debatt-tests", version: "1.0.0" });
+    try {
+      const { events } = await readSse(await postChat(server.url, { message: "/compare Är kaffe nyttigt?", participants: THREE }));
+      expect(events.find((e) => e.event === "compare-complete")!.data).toMatchObject({ answered: 0, failed: 3 });
+      expect(events.find((e) => e.event === "error")!.data).toMatchObject({ code: "all_models_failed" });
+      expect(events.at(-1)!.event).toBe("done");
+      expect(await db.history.message(String(events[0].data.run_id))).toMatchObject({ status: "error" });
+
+      const v1 = await fetch(`${server.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "debatt-compare", messages: [{ role: "user", content: "Är kaffe nyttigt?" }] }) });
+      expect(v1.status).toBe(502);
+      expect((await v1.json()).error.code).toBe("all_models_failed");
+
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+      const tool = (await client.callTool({ name: "compare", arguments: { question: "Är kaffe nyttigt?" } })) as { isError?: boolean; structuredContent?: { status: string; answered: number } };
+      expect(tool.isError).toBe(true);
+      expect(tool.structuredContent).toMatchObject({ status: "error", answered: 0 });
+    } finally {
+      await client.close();
+      await server.close();
+      await db.close();
+    }
   });
 });

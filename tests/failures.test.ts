@@ -2,6 +2,10 @@ import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { withOverrides } from "./support/fake-model.js";
 import { named, runEvents, testDeps, graphOf } from "./support/harness.js";
+import { outcomeReader } from "../service/outcome.js";
+import { createNarrator } from "../service/narrator.js";
+import { MARKDOWN_STYLES } from "../service/narration.js";
+import { translate } from "../state/messages/index.js";
 
 const FOUR = ["call_grok", "call_claude", "call_gpt", "call_gemini"];
 
@@ -70,15 +74,26 @@ describe("faults during a debate", () => {
     expect(named(events, "debate-results")[0]).toMatchObject({ invalid_votes: 4, total_votes: 0 });
   });
 
-  it("drops garbage votes before they are emitted and still declares a winner", async () => {
+  it("drops garbage votes before they are emitted and names no winner when not one vote was valid", async () => {
     const garbage = ["", "I vote for Claude!", '{"voted_for": "Nobody", "short_motivation": "x", "three_bullets": ["a","b","c"]}', '{"voted_for": "Grok"}'];
-    const { deps } = testDeps({ script: withOverrides((req) => (req.phase === "vote" ? garbage[FOUR.indexOf(req.participant!.key)] : undefined)) });
-    const events = await runEvents(deps, "/debatt X", { participants: FOUR });
+    const { deps } = testDeps({ script: withOverrides((req) => (req.phase === "vote" ? garbage[FOUR.indexOf(req.participant!.key)] : req.phase === "synthesis" ? { error: new Error("down") } : undefined)) });
+    const events = await runEvents(deps, "/debatt Is X good?", { participants: FOUR });
     expect(named(events, "debate-vote-result")).toHaveLength(0);
     const results = named(events, "debate-results")[0];
-    expect(results).toMatchObject({ total_votes: 0, invalid_votes: 4, tiebreaker_used: true });
-    expect(["word_count", "alphabetical"]).toContain(results.tiebreaker);
-    expect(named(events, "debate-synthesis-complete")).toHaveLength(1);
+    // A tie of everyone at zero decided by word count or name would be a verdict nobody gave.
+    expect(results).toMatchObject({ winner: null, total_votes: 0, invalid_votes: 4, tiebreaker_used: false, tiebreaker: "none" });
+    expect(named(events, "debate-synthesis-complete")).toEqual([expect.objectContaining({ winner: null })]);
+    // The fallback synthesis says so, and so do the outcome (MCP) and the terminal.
+    const synthesis = named(events, "text-delta").map((d) => d.delta).join("");
+    expect(synthesis).toContain("Winner: **none (not one valid vote was cast)**");
+    const reader = outcomeReader();
+    for (const e of events) reader.read(e);
+    expect(reader.outcome().winner).toBeUndefined();
+    let printed = "";
+    const narrate = createNarrator((text) => (printed += text), MARKDOWN_STYLES, (key, values) => translate("en", key, values));
+    for (const e of events) narrate(e);
+    expect(printed).toContain("No winner: not one valid vote was cast.");
+    expect(printed).not.toContain("👑");
   });
 
   it("finishes with the computed results when the convergence analysis fails", async () => {

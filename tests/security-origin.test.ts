@@ -34,13 +34,13 @@ describe("requests that change something, sent by a page of another origin", () 
     const forms = [`/api/v1/debates/${runId}/cancel`, `/api/v1/conversations/${runId}/share`, `/api/v1/debates/${runId}/resume`];
     for (const path of forms) {
       // A form on another site (its Origin), and a page of a sibling site that sends only Sec-Fetch-Site.
-      for (const headers of [{ origin: "https://evil.example" }, { origin: "null" }, { "sec-fetch-site": "same-site" }, { "sec-fetch-site": "cross-site" }]) {
+      for (const headers of <Record<string, string>[]>[{ origin: "https://evil.example" }, { origin: "null" }, { "sec-fetch-site": "same-site" }, { "sec-fetch-site": "cross-site" }]) {
         const res = await fetch(`${url}${path}`, { method: "POST", headers: { cookie, ...headers } });
         expect(res.status, `${path} ${JSON.stringify(headers)}`).toBe(403);
         expect((await res.json()).error.code).toBe("forbidden_origin");
       }
       // The server's own page, and a client that names its user with a token, are not refused for their origin.
-      for (const headers of [{ cookie, origin: own, "sec-fetch-site": "same-origin" }, { authorization: `Bearer ${ada.token}`, origin: "https://evil.example" }]) {
+      for (const headers of <Record<string, string>[]>[{ cookie, origin: own, "sec-fetch-site": "same-origin" }, { authorization: `Bearer ${ada.token}`, origin: "https://evil.example" }]) {
         expect((await fetch(`${url}${path}`, { method: "POST", headers })).status, `${path} ${JSON.stringify(headers)}`).not.toBe(403);
       }
     }

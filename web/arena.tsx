@@ -225,6 +225,13 @@ function Votes({ s }: { s: ArenaState }) {
 function WinnerBanner({ s }: { s: ArenaState }) {
   const t = useT();
   const r = s.results!;
+  if (r.winner === null) {
+    return (
+      <div class="winner none" role="status">
+        {t("winner.none")}
+      </div>
+    );
+  }
   const tiebreak = r.tiebreaker === "word_count" || r.tiebreaker === "alphabetical" ? t(`tiebreak.${r.tiebreaker}`) : t("tiebreak.tie");
   return (
     <div class="winner" role="status">

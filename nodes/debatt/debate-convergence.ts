@@ -1,3 +1,4 @@
+import { winnerWords } from "./lib/synthesis-text.js";
 import { HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../../ports/emit.js";
@@ -43,7 +44,7 @@ async function analyse(deps: NodeDeps, ctx: RunContext, config: LangGraphRunnabl
   const topic = state.debate_topic ?? "";
   const instructions = ctx.prompts.render("debate.convergence.system", {
     topic,
-    winner: results.winner,
+    winner: winnerWords(topic, results.winner),
     vote_counts: JSON.stringify(results.vote_counts),
   });
   const raw = await withTimeout(ctx.run.responseTimeoutMs, config.signal, (signal) => {

@@ -8,7 +8,7 @@ import type { State, StateUpdate } from "../../state/graph-state.js";
 import { buildTranscript } from "./lib/context-chain.js";
 import { rethrowIfCancelled, streamText, withTimeout } from "../shared/model-call.js";
 import { ArenaBlockFilter } from "./lib/arena-block-filter.js";
-import { arenaData, arenaDataBlock, fallbackSynthesis } from "./lib/synthesis-text.js";
+import { arenaData, arenaDataBlock, fallbackSynthesis, winnerWords } from "./lib/synthesis-text.js";
 
 /**
  * debate_synthesizer: the final analysis, streamed as `text_delta`. It opens with the
@@ -44,7 +44,7 @@ export function makeDebateSynthesizer(deps: NodeDeps) {
     try {
       const instructions = ctx.prompts.render("debate.analysis.system", {
         topic,
-        winner: convergence.winner,
+        winner: winnerWords(topic, convergence.winner),
         vote_counts: JSON.stringify(convergence.vote_counts),
         summary: convergence.analysis?.merged_summary ?? "",
       });

@@ -7,7 +7,8 @@ export interface ArenaData {
     topic: string;
     rounds: { round: number; type: string; order: string[] }[];
     participants: { key: string; display: string; oneseek: boolean }[];
-    winner: string;
+    /** Null when not one valid vote was cast. */
+    winner: string | null;
     tiebreaker: Convergence["tiebreaker"];
     votes: Record<string, number>;
     ballots: { voter: string; voted_for: string; motivation: string }[];
@@ -49,6 +50,12 @@ export function arenaDataBlock(data: ArenaData): string {
   return "```debate-arena-data\n" + JSON.stringify(data) + "\n```\n\n";
 }
 
+/** The winner as the prompts and the fallback synthesis name it, in the topic's language: their name, or that nobody won. */
+export function winnerWords(topic: string, winner: string | null): string {
+  if (winner !== null) return winner;
+  return detectLanguage(topic) === "sv" ? "ingen (inte en enda giltig röst lades)" : "none (not one valid vote was cast)";
+}
+
 /**
  * The synthesis written without a model, when the synthesizer's model fails: topic, winner, vote
  * counts and the merged summary, in the topic's language (Swedish or English).
@@ -67,7 +74,7 @@ export function fallbackSynthesis(topic: string, convergence: Convergence): stri
   const summary = convergence.analysis?.merged_summary;
   return [
     sv ? `## Debattens resultat: ${topic}` : `## Debate result: ${topic}`,
-    `${sv ? "Vinnare" : "Winner"}: **${convergence.winner}**${tiebreak}`,
+    `${sv ? "Vinnare" : "Winner"}: **${winnerWords(topic, convergence.winner)}**${tiebreak}`,
     `${sv ? "Röster" : "Votes"}:\n${counts}`,
     summary ? `${sv ? "Sammanfattning" : "Summary"}: ${summary}` : "",
   ]

@@ -34,11 +34,15 @@ export function resolveWinner(
   return { winner: [...byWords].sort((a, b) => a.localeCompare(b, "en"))[0], tiebreaker: "alphabetical" };
 }
 
-/** The computed results of the vote, never taken from a model. */
+/**
+ * The computed results of the vote, never taken from a model. Without a single valid vote there is
+ * no winner (`winner: null`): a tie of everyone at zero decided by word count or name would be a
+ * verdict nobody gave.
+ */
 export function computeResults(ballots: Ballot[], names: string[], wordCounts: Record<string, number>): DebateResults {
   const { kept, selfVotes } = filterSelfVotes(ballots);
   const voteCounts = tallyVotes(kept, names);
-  const { winner, tiebreaker } = resolveWinner(voteCounts, wordCounts);
+  const { winner, tiebreaker } = kept.length > 0 ? resolveWinner(voteCounts, wordCounts) : { winner: null, tiebreaker: "none" as const };
   return {
     winner,
     vote_counts: voteCounts,
