@@ -5,7 +5,7 @@ import { ChatOpenAI } from "@langchain/openai";
 import type { ModelFactory, ModelPhase, ModelRequest } from "../ports/models.js";
 import { ANSWERED_BY } from "../state/usage.js";
 import type { Settings } from "../state/config.js";
-import { DebattError, type ProviderErrorCode } from "../state/errors.js";
+import { DebattError, withoutAddresses, type ProviderErrorCode } from "../state/errors.js";
 import type { Participant } from "../state/participants.js";
 import { sleep } from "../state/sleep.js";
 
@@ -57,8 +57,15 @@ export function endpointOf(settings: Settings, participant: Participant | undefi
   return { baseUrl: settings.openaiBaseUrl ?? OPENAI_API, apiKey: settings.openaiApiKey ?? "", keyVar: "OPENAI_API_KEY" };
 }
 
-/** A provider's refusal or failure, with a code and a message that says what to do about it. */
-export class ProviderError extends DebattError {}
+/**
+ * A provider's refusal or failure, with a code and a message that says what to do about it. The
+ * message goes to the run's reader, so it names the model but not the endpoint or the key's
+ * variable: `where` says those, for the operator's log.
+ */
+export class ProviderError extends DebattError {
+  /** The endpoint and the key's variable, for the log. */
+  where = "";
+}
 
 /** What an error from the OpenAI client carries. */
 interface ClientError {
@@ -89,27 +96,33 @@ export function retryAfterMs(err: ClientError): number | undefined {
 }
 
 /**
- * A provider's error as a code and a message a person can act on: which endpoint, which key
- * variable, which model id. Aborts and errors that are not the provider's are returned as they are.
+ * A provider's error as a code and a message a person can act on: which model id, and what to do;
+ * `where` names the endpoint and the key's variable for the operator's log (see ProviderError).
+ * Aborts and errors that are not the provider's are returned as they are.
  */
 export function providerError(err: unknown, model: string, endpoint: Endpoint): unknown {
   const e = (err ?? {}) as ClientError;
   if (e.name === "AbortError" || DebattError.isInstance(err)) return err;
-  const url = shownUrl(endpoint.baseUrl);
-  const at = `at ${url}`;
-  const detail = e.message ? `: ${e.message.slice(0, 300)}` : "";
-  const make = (code: ProviderErrorCode, text: string) => new ProviderError(code, `${text} (${code}${e.status ? `, HTTP ${e.status}` : ""})`, { cause: err });
-  if (e.name === "TimeoutError") return make("timeout", `the endpoint ${url} did not answer in time for ${model}`);
+  // The provider's own words may name an address (a connection refused): not for the reader.
+  const detail = e.message ? `: ${withoutAddresses(e.message, "(the endpoint)").slice(0, 300)}` : "";
+  const make = (code: ProviderErrorCode, text: string) => {
+    const failure = new ProviderError(code, `${text} (${code}${e.status ? `, HTTP ${e.status}` : ""})`, { cause: err });
+    failure.where = `${shownUrl(endpoint.baseUrl)}, key ${endpoint.keyVar}`;
+    return failure;
+  };
+  if (e.name === "TimeoutError") return make("timeout", `the model provider did not answer in time for ${model}`);
   if (e.name === "ContextOverflowError" || e.code === "context_length_exceeded" || (e.status === 400 && /context (length|window)|maximum context|too many tokens/i.test(e.message ?? ""))) {
-    return make("context_too_long", `the prompt is longer than ${model} takes ${at}; lower context_chars or max_response_tokens, or pick a model with a longer context`);
+    return make("context_too_long", `the prompt is longer than ${model} takes; lower context_chars or max_response_tokens, or pick a model with a longer context`);
   }
-  if (e.status === 401 || e.status === 403) return make("auth_failed", `the endpoint ${url} refused the key in ${endpoint.keyVar}; check that variable (and the participant's baseUrl)`);
+  if (e.status === 401 || e.status === 403) return make("auth_failed", `the model provider refused the key for ${model}; the server's log names the endpoint and the key's variable to check`);
   // OpenAI answers an account out of credit with 429 insufficient_quota: no wait will help.
-  if (e.status === 402 || (e.status === 429 && e.code === "insufficient_quota")) return make("insufficient_credits", `the account behind ${endpoint.keyVar} has no credits left ${at} for ${model}; add credits, or use another key`);
-  if (e.status === 404) return make("model_not_found", `the model ${model} does not exist ${at} (a retired or misspelt id?); check the roster's model ids against the endpoint's model list`);
-  if (e.status === 429) return make("rate_limited", `the endpoint ${url} is rate-limiting ${endpoint.keyVar} for ${model}${detail}`);
-  if (e.status !== undefined || e.name === "APIConnectionError" || /ECONNREFUSED|ENOTFOUND|fetch failed|socket/i.test(e.message ?? "")) {
-    return make("provider_error", `the endpoint ${url} failed for ${model}${detail}`);
+  if (e.status === 402 || (e.status === 429 && e.code === "insufficient_quota")) return make("insufficient_credits", `the account behind the key for ${model} has no credits left; add credits, or use another key`);
+  if (e.status === 404) return make("model_not_found", `the model ${model} does not exist at its provider (a retired or misspelt id?); check the roster's model ids against the endpoint's model list`);
+  if (e.status === 429) return make("rate_limited", `the model provider is rate-limiting the key for ${model}${detail}`);
+  // The OpenAI client's APIConnectionError reaches us named "Error", saying "Connection error.".
+  const unreachable = e.name === "APIConnectionError" || err?.constructor?.name === "APIConnectionError" || /ECONNREFUSED|ENOTFOUND|fetch failed|socket|connection error/i.test(e.message ?? "");
+  if (e.status !== undefined || unreachable) {
+    return make("provider_error", `the model provider failed for ${model}${detail}`);
   }
   return err;
 }
@@ -172,7 +185,7 @@ class StreamWatch extends BaseCallbackHandler {
  * final texts and the chairman, try `fallback` when the model fails. Neither happens once text has
  * streamed: it has been shown, and a second answer would follow the first's beginning.
  */
-function guarded<T extends object>(model: T, name: string, endpoint: Endpoint, retries: number, fallback?: () => Fallback): T {
+function guarded<T extends object>(model: T, name: string, endpoint: Endpoint, retries: number, log: (line: string) => void, fallback?: () => Fallback): T {
   return new Proxy(model, {
     get(target, prop) {
       const value = Reflect.get(target, prop, target) as unknown;
@@ -194,10 +207,12 @@ function guarded<T extends object>(model: T, name: string, endpoint: Endpoint, r
                 await sleep(wait, options.signal);
                 continue;
               }
+              // The operator learns where it failed; the reader, what failed.
+              if (ProviderError.isInstance(err)) log(`model call failed: ${err.message} [${(err as ProviderError).where}]`);
               if (!fallback || watch.streamed || !ProviderError.isInstance(err) || options.signal?.aborted) throw err;
               const other = fallback();
               try {
-                const stand = guarded(other.model, other.name, other.endpoint, retries) as { invoke: Invoke };
+                const stand = guarded(other.model, other.name, other.endpoint, retries, log) as { invoke: Invoke };
                 const answer = (await stand.invoke(input, options)) as { response_metadata?: Record<string, unknown> };
                 answer.response_metadata = { ...answer.response_metadata, [ANSWERED_BY]: other.name };
                 return answer;
@@ -209,7 +224,7 @@ function guarded<T extends object>(model: T, name: string, endpoint: Endpoint, r
           }
         };
       }
-      if (prop === "bindTools" && typeof value === "function") return (...args: unknown[]) => guarded(value.apply(target, args) as object, name, endpoint, retries, fallback);
+      if (prop === "bindTools" && typeof value === "function") return (...args: unknown[]) => guarded(value.apply(target, args) as object, name, endpoint, retries, log, fallback);
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
@@ -226,7 +241,11 @@ export class OpenAIModelFactory implements ModelFactory {
   readonly simulated = false;
   private readonly cache = new Map<string, ChatOpenAI>();
 
-  constructor(private readonly settings: Settings) {}
+  constructor(
+    private readonly settings: Settings,
+    /** Where a failed call's endpoint is named: the operator's log, never a client's event. */
+    private readonly log: (line: string) => void = (line) => console.error(`[debatt] ${line}`),
+  ) {}
 
   create(request: ModelRequest): BaseChatModel {
     const model = request.participant?.model ?? this.settings.oneseekModel;
@@ -239,7 +258,7 @@ export class OpenAIModelFactory implements ModelFactory {
             return { model: this.client(fallbackModel, endpoint, request.maxTokens), name: fallbackModel, endpoint };
           }
         : undefined;
-    return guarded(this.client(model, endpoint, request.maxTokens), model, endpoint, this.settings.maxRetries, fallback);
+    return guarded(this.client(model, endpoint, request.maxTokens), model, endpoint, this.settings.maxRetries, this.log, fallback);
   }
 
   private client(model: string, endpoint: Endpoint, maxTokens: number | undefined): ChatOpenAI {

@@ -35,7 +35,7 @@ export function depsFromEnv(
   // Any key at all (the global one, the internal model's, a participant's own) means real models.
   const real = Boolean(settings.openaiApiKey || settings.oneseekApiKey || Object.keys(settings.providerKeys).length);
   const models = real
-    ? new OpenAIModelFactory(settings)
+    ? new OpenAIModelFactory(settings, log)
     : new SimulatedModelFactory({
         latencyMs: settings.simulatedLatencyMs,
         chunkDelayMs: settings.simulatedChunkDelayMs,

@@ -195,10 +195,12 @@ export function storageFailure(cause: unknown): string {
   const message = (err instanceof Error ? err.message : String(err)).split("\n")[0];
   // Drizzle's own error, without a driver's cause: its message is the query.
   if (/^Failed query:/.test(message)) return "the database refused the query";
-  return message
-    .replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, "(the database server)")
-    .replace(/\[?[0-9a-f:.]*[0-9a-f]\]?:\d{2,5}\b/gi, "(the database server)")
-    .slice(0, 200);
+  return withoutAddresses(message, "(the database server)").slice(0, 200);
+}
+
+/** `text` with its URLs and network addresses (`host:port`) replaced by `instead`: no client learns where a server is. */
+export function withoutAddresses(text: string, instead: string): string {
+  return text.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, instead).replace(/\[?[0-9a-f:.]*[0-9a-f]\]?:\d{2,5}\b/gi, instead);
 }
 
 /**

@@ -23,8 +23,8 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-async function collect(env: Record<string, string>, message: string, signal?: AbortSignal): Promise<ClientEvent[]> {
-  const graph = graphOf(depsFromEnv(env, { log: () => {} }));
+async function collect(env: Record<string, string>, message: string, signal?: AbortSignal, log: (line: string) => void = () => {}): Promise<ClientEvent[]> {
+  const graph = graphOf(depsFromEnv(env, { log }));
   const events: ClientEvent[] = [];
   for await (const e of streamClientEvents(graph, { message }, { signal })) events.push(e);
   return events;
@@ -198,20 +198,33 @@ describe("real providers and their errors", () => {
   });
 
   it.each([
-    [401, undefined, "auth_failed", ["refused the key in OPENAI_API_KEY"]],
+    [401, undefined, "auth_failed", ["refused the key for x-ai/grok-4"]],
     [402, undefined, "insufficient_credits", ["no credits left"]],
     [404, undefined, "model_not_found", ["x-ai/grok-4 does not exist"]],
     [400, "context_length_exceeded", "context_too_long", ["longer than x-ai/grok-4 takes"]],
     [503, undefined, "provider_error", ["failed for x-ai/grok-4"]],
-  ])("tells a person what to do about HTTP %i (%s): %s, naming the endpoint", async (status, errorCode, code, words) => {
+  ])("tells a person what to do about HTTP %i (%s): %s; the endpoint and the key's variable only in the operator's log", async (status, errorCode, code, words) => {
     const openai = await startFakeOpenAI((body) => (body.model === "x-ai/grok-4" ? { status, errorCode } : { text: "Fine." }));
     cleanups.push(openai.close);
-    const events = await collect({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_MAX_RETRIES: "0", DEBATE_PARTICIPANTS: roster }, "/compare Tabs or spaces?");
+    const logs: string[] = [];
+    const events = await collect({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_MAX_RETRIES: "0", DEBATE_PARTICIPANTS: roster }, "/compare Tabs or spaces?", undefined, (l) => logs.push(l));
     const grok = events.find((e) => e.event === "compare-answer-end" && e.data.model === "Grok")!.data as { status: string; error: string };
     expect(grok.status).toBe("error");
     expect(grok.error).toContain(`(${code}, HTTP ${status})`);
-    expect(grok.error).toContain(openai.baseURL);
     for (const w of words) expect(grok.error).toContain(w);
+    // What a user reads names no endpoint, no address and no key variable (as /health/models hides them from users).
+    expect(JSON.stringify(events)).not.toContain(new URL(openai.baseURL).host);
+    expect(JSON.stringify(events)).not.toContain("OPENAI_API_KEY");
+    expect(logs.find((l) => l.includes("x-ai/grok-4") && l.includes(`(${code}`))).toMatch(new RegExp(`${openai.baseURL.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}, key OPENAI_API_KEY`));
+  });
+
+  it("keeps an unreachable endpoint's address out of what the reader sees", async () => {
+    const logs: string[] = [];
+    const events = await collect({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: "http://127.0.0.1:9/v1", DEBATE_MAX_RETRIES: "0", DEBATE_PARTICIPANTS: roster }, "/compare Tabs or spaces?", undefined, (l) => logs.push(l));
+    const ends = events.filter((e) => e.event === "compare-answer-end").map((e) => e.data as { status: string; error: string });
+    expect(ends.every((e) => e.status === "error" && /provider_error/.test(e.error))).toBe(true);
+    expect(JSON.stringify(events)).not.toMatch(/127\.0\.0\.1|:9\b/);
+    expect(logs.some((l) => l.includes("http://127.0.0.1:9/v1"))).toBe(true);
   });
 
   it("tries a 5xx again after a second, and never an account out of credit (429 insufficient_quota)", async () => {
