@@ -15,8 +15,12 @@ export type Command =
 
 /** A slash command of the table (any case, after leading whitespace), then whitespace or the end. */
 const COMMAND = new RegExp(String.raw`^\s*\/(${FORMAT_IDS.join("|")})(?=\s|$)([\s\S]*)$`, "i");
-/** One leading `--option`, the word after it (which may be its value), and the whitespace after them. */
-const OPTION = /^(--[a-z][a-z-]*)(?:\s+([^\s-][^\s]*))?(?:\s+|$)/i;
+/**
+ * One leading `--option` (any name a person might write: `--order`, `--max_cost_usd`,
+ * `--round2TimeoutMs`), the word after it (which may be its value), and the whitespace after
+ * them. Every such word is an option, known or refused: none becomes part of the topic.
+ */
+const OPTION = /^(--[a-z][\w-]*)(?:\s+([^\s-][^\s]*))?(?:\s+|$)/i;
 
 /**
  * Reads a message: a format's command with its topic (and the options written before it), one

@@ -34,6 +34,11 @@ describe("parseCommand", () => {
     ["/dvoice --paced Ska vi?", { kind: "debate", topic: "Ska vi?", voice: true, options: { voicePacing: "paced" } }],
     ["/debatt --paced X", { kind: "bad_option", command: "/debatt", option: "--paced", allowed: ["--order simultaneous", "--order sequential", "--with-me"] }],
     ["/council --debate Is it so?", { kind: "deliberation", mode: "council", question: "Is it so?", options: { debate: true } }],
+    // Options a person writes as a setting's own name are refused, never read as the topic.
+    ["/debatt --max_cost_usd 0 X", { kind: "bad_option", command: "/debatt", option: "--max_cost_usd", allowed: ["--order simultaneous", "--order sequential", "--with-me"] }],
+    ["/council --round2TimeoutMs 1 Is it so?", { kind: "bad_option", command: "/council", option: "--round2TimeoutMs", allowed: ["--debate"] }],
+    ["/compare --max_cost_usd 0 X", { kind: "bad_option", command: "/compare", option: "--max_cost_usd", allowed: [] }],
+    ["/debatt -- X", { kind: "debate", topic: "-- X", voice: false, options: {} }],
     ["/debatt", { kind: "missing_topic", command: "/debatt" }],
     ["/dvoice    ", { kind: "missing_topic", command: "/dvoice" }],
     ["/debattera nu", { kind: "chat", text: "/debattera nu" }],
