@@ -25,6 +25,13 @@ async function conversationExport(store: HistoryStore, c: ConversationRow, now =
   return { format: "debatt-conversation", version: 1, exported_at: now.toISOString(), conversation: await conversationView(store, c) };
 }
 
+/**
+ * A name or a title as plain text in Markdown: its punctuation escaped (`\<`, `\*`, `\[`, `\|`…),
+ * so that a name such as `<script>…` or `**x**` reads as written, and never becomes HTML, a link
+ * or a broken table; line breaks become spaces.
+ */
+export const plain = (text: string) => text.replace(/\s+/g, " ").replace(/[\\`*_[\]<>|~&]/g, (c) => `\\${c}`);
+
 /** Text as one Markdown block quote. */
 const quoted = (text: string) =>
   text
@@ -57,7 +64,7 @@ function stagesMarkdown(t: Translate, stages: StageRow[]): string[] {
     if (Array.isArray(data.participants)) {
       // A panel: who took part, by name and model.
       const who = data.participants as { display?: string; model?: string }[];
-      out.push(...who.map((p) => `- ${p.display ?? p.model} (${p.model})`), ...(data.simulated === true ? ["", `_${t("export.simulated")}_`] : []), "");
+      out.push(...who.map((p) => `- ${plain(String(p.display ?? p.model))} (${plain(String(p.model))})`), ...(data.simulated === true ? ["", `_${t("export.simulated")}_`] : []), "");
       continue;
     }
     if (typeof data.round === "number" && data.round !== round) {
@@ -65,7 +72,7 @@ function stagesMarkdown(t: Translate, stages: StageRow[]): string[] {
       out.push(`#### ${t("export.round", { n: round })}`, "");
     }
     if (/label_map$/.test(s.stageType)) {
-      out.push(`| ${t("export.label")} | ${t("export.model")} |`, "|---|---|", ...Object.entries(data).map(([label, model]) => `| ${labelName(t, label)} | ${String(model)} |`), "");
+      out.push(`| ${t("export.label")} | ${t("export.model")} |`, "|---|---|", ...Object.entries(data).map(([label, model]) => `| ${plain(labelName(t, label))} | ${plain(String(model))} |`), "");
       continue;
     }
     if (!s.model && s.role === null) {
@@ -73,7 +80,7 @@ function stagesMarkdown(t: Translate, stages: StageRow[]): string[] {
       if (tallies && typeof tallies === "object") {
         // A count: each answer (or debater) with its votes, most first.
         const rows = Object.entries(tallies as Record<string, number>).sort((a, b) => b[1] - a[1]);
-        const name = (label: string) => (labels[label] ? `${labelName(t, label)} (${labels[label]})` : labelName(t, label));
+        const name = (label: string) => plain(labels[label] ? `${labelName(t, label)} (${labels[label]})` : labelName(t, label));
         out.push(`| ${t("export.votedForColumn")} | ${t("export.votes")} |`, "|---|---|", ...rows.map(([label, n]) => `| ${name(label)} | ${n} |`), "");
         continue;
       }
@@ -81,9 +88,9 @@ function stagesMarkdown(t: Translate, stages: StageRow[]): string[] {
       out.push("```json", JSON.stringify(data, null, 2), "```", "");
       continue;
     }
-    const who = [s.model, typeof data.display === "string" ? data.display : undefined, s.role ? named(t, "export.role", s.role) : undefined].filter(Boolean).join(" · ");
+    const who = plain([s.model, typeof data.display === "string" ? data.display : undefined, s.role ? named(t, "export.role", s.role) : undefined].filter(Boolean).join(" · "));
     const chose = typeof data.votedFor === "string" ? data.votedFor : null;
-    const choice = chose ? ` — ${t("export.votedFor", { choice: labels[chose] ? `${labelName(t, chose)} (${labels[chose]})` : chose })}` : "";
+    const choice = chose ? ` — ${t("export.votedFor", { choice: plain(labels[chose] ? `${labelName(t, chose)} (${labels[chose]})` : chose) })}` : "";
     const failed = typeof data.error === "string" ? ` — ${t("export.failed", { error: data.error })}` : "";
     const content = withoutArenaBlock(s.content);
     out.push(`**${who}**${choice}${failed}`, "", content.trim() ? quoted(content) : `_${t("export.empty")}_`, "");
@@ -97,7 +104,7 @@ function stagesMarkdown(t: Translate, stages: StageRow[]): string[] {
  */
 async function conversationMarkdown(store: HistoryStore, c: ConversationRow, t: Translate, now = new Date()): Promise<string> {
   const format = formatOfStoredMode(c.mode);
-  const out = [`# ${c.title ?? t("export.untitled")}`, "", `_${t("export.meta", { date: now.toISOString().slice(0, 10), mode: format ? FORMATS[format].command : "chat", id: c.id })}_`, ""];
+  const out = [`# ${c.title === null ? t("export.untitled") : plain(c.title)}`, "", `_${t("export.meta", { date: now.toISOString().slice(0, 10), mode: format ? FORMATS[format].command : "chat", id: c.id })}_`, ""];
   const messages = await store.messagesOf(c.id);
   const stagesOf = new Map(await Promise.all(messages.filter((m) => m.role === "assistant").map(async (m) => [m.id, await store.stagesOf(m.id)] as const)));
   // The server's models are simulated or not for all its runs: a chat answer (which has no panel to say so) goes by the others.

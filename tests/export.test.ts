@@ -1,7 +1,9 @@
 import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { testDeps } from "./support/harness.js";
-import { HISTORY_DATABASES, historyDatabaseHooks } from "./support/history-db.js";
+import { HISTORY_DATABASES, historyDatabaseHooks, sqliteHistory } from "./support/history-db.js";
+import { exportConversation } from "../history/export.js";
+import { translate } from "../state/messages/index.js";
 import { postDeliberate, readSse, startApp } from "./support/http.js";
 
 const ADMIN = "admin-token-0123456789";
@@ -132,5 +134,27 @@ describe.each(HISTORY_DATABASES)("exports and read-only links on $db", (database
     const bobId = ((await (await fetch(`${url}/api/v1/admin/users`, { headers: { authorization: `Bearer ${ADMIN}` } })).json()) as { users: { id: string; name: string }[] }).users.find((u) => u.name === "Bob")!.id;
     expect((await fetch(`${url}/api/v1/admin/users/${bobId}`, { method: "DELETE", headers: { authorization: `Bearer ${ADMIN}` } })).status).toBe(204);
     expect((await rows("shares")).some((r) => r.conversation_id === kept)).toBe(false);
+  });
+});
+
+describe("the Markdown export of a person's name", () => {
+  it("writes it as plain text: no HTML, no link, no broken table, whatever the name", async () => {
+    const db = await sqliteHistory();
+    try {
+      const at = new Date();
+      const name = "<script>alert(1)</script> **Ada** [x](http://evil.example) | y";
+      await db.history.startRun({ conversationId: "c1", messageId: "m1", userId: "local", mode: "debatt", title: "<img src=x onerror=alert(1)>", question: "/debatt X", at });
+      await db.history.addStages([
+        { id: "m1:turn", messageId: "m1", stageType: "debatt_answer", stageOrder: 1, seq: 0, model: "person", role: "debater", content: "My turn.", parsedData: { round: 1, display: name }, responseTimeMs: 1 },
+        { id: "m1:vote", messageId: "m1", stageType: "debatt_vote", stageOrder: 4, seq: 0, model: "x-ai/grok-4", role: "voter", content: "Because.", parsedData: { display: "Grok", votedFor: name }, responseTimeMs: 1 },
+      ]);
+      const conversation = (await db.history.conversation("c1"))!;
+      const { body } = await exportConversation(db.history, conversation, "md", (key, values) => translate("en", key, values), "en");
+      expect(body).not.toMatch(/(?<!\\)<(script|img)|(?<!\\)\]\(http/);
+      expect(body).toContain("\\<script\\>alert(1)\\</script\\> \\*\\*Ada\\*\\* \\[x\\](http://evil.example) \\| y");
+      expect(body.split("\n")[0]).toBe("# \\<img src=x onerror=alert(1)\\>");
+    } finally {
+      await db.close();
+    }
   });
 });
