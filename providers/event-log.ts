@@ -11,11 +11,20 @@ interface SpilledEvent {
   length: number;
 }
 
-/** A run's spill file: the data of its large events, appended in order. */
+/**
+ * A run's spill file: the data of its large events, appended in order. It is open for writing
+ * only while its run lives (`fd`); each reader opens it for itself while it reads, so a finished
+ * run kept for replay holds no file descriptor.
+ */
 interface Spill {
-  fd: number;
+  fd?: number;
   path: string;
   size: number;
+}
+
+/** A follower's own descriptor of a run's spill file, opened at its first spilled event. */
+interface SpillReader {
+  fd?: number;
 }
 
 interface MemoryRun {
@@ -93,6 +102,7 @@ export class MemoryEventLog implements EventLog {
     if (event.event === "done") {
       run.done = true;
       run.finishedAt = this.now();
+      this.closeSpill(run);
     }
     for (const wake of run.wake) wake();
     if (this.bytes > this.options.maxBytes) this.prune();
@@ -103,8 +113,9 @@ export class MemoryEventLog implements EventLog {
     try {
       if (!run.spill) {
         const path = join(this.directory(), `${encodeURIComponent(runId)}.jsonl`);
-        run.spill = { fd: openSync(path, "w+"), path, size: 0 };
+        run.spill = { fd: openSync(path, "w"), path, size: 0 };
       }
+      if (run.spill.fd === undefined) return undefined;
       const bytes = Buffer.from(json, "utf8");
       writeSync(run.spill.fd, bytes, 0, bytes.length, run.spill.size);
       const spilled = { id: event.id, event: event.event, at: run.spill.size, length: bytes.length };
@@ -134,13 +145,32 @@ export class MemoryEventLog implements EventLog {
     return this.spillDir;
   }
 
-  /** An event as readers get it: a spilled one read back from its file (undefined once its run is dropped). */
-  private read(run: MemoryRun, e: RunEvent | SpilledEvent): RunEvent | undefined {
+  /** Closes the run's spill file for writing (its run ended, or was dropped). */
+  private closeSpill(run: MemoryRun): void {
+    if (run.spill?.fd === undefined) return;
+    try {
+      closeSync(run.spill.fd);
+    } catch {
+      // Closed already.
+    }
+    run.spill.fd = undefined;
+  }
+
+  /**
+   * An event as readers get it: a spilled one read back from its file through the reader's own
+   * descriptor (undefined once its run is dropped, and its file with it).
+   */
+  private read(run: MemoryRun, e: RunEvent | SpilledEvent, reader: SpillReader): RunEvent | undefined {
     if (!isSpilled(e)) return e;
     if (!run.spill) return undefined;
-    const bytes = Buffer.allocUnsafe(e.length);
-    readSync(run.spill.fd, bytes, 0, e.length, e.at);
-    return new SerializedEvent(e.id, e.event, bytes.toString("utf8"));
+    try {
+      reader.fd ??= openSync(run.spill.path, "r");
+      const bytes = Buffer.allocUnsafe(e.length);
+      readSync(reader.fd, bytes, 0, e.length, e.at);
+      return new SerializedEvent(e.id, e.event, bytes.toString("utf8"));
+    } catch {
+      return undefined;
+    }
   }
 
   async *follow(runId: string, afterId: number, signal: AbortSignal): AsyncGenerator<RunEvent> {
@@ -156,12 +186,13 @@ export class MemoryEventLog implements EventLog {
     };
     run.wake.add(wake);
     signal.addEventListener("abort", wake, { once: true });
+    const reader: SpillReader = {};
     try {
       // Ids run 1, 2, 3…, so the event after `afterId` is at index `afterId`.
       let next = Math.max(0, afterId);
       while (!signal.aborted) {
         while (next < run.events.length) {
-          const event = this.read(run, run.events[next]);
+          const event = this.read(run, run.events[next], reader);
           if (!event) {
             // Dropped meanwhile (deleted, or expired): what is on disk is gone, and the reader is told.
             yield* replayIncomplete(next, "the run's events are no longer kept (deleted, or expired)", true);
@@ -176,6 +207,7 @@ export class MemoryEventLog implements EventLog {
     } finally {
       run.wake.delete(wake);
       signal.removeEventListener("abort", wake);
+      if (reader.fd !== undefined) closeSync(reader.fd);
     }
   }
 
@@ -215,8 +247,8 @@ export class MemoryEventLog implements EventLog {
     this.runs.delete(id);
     this.bytes -= run.bytes;
     if (run.spill) {
+      this.closeSpill(run);
       try {
-        closeSync(run.spill.fd);
         unlinkSync(run.spill.path);
       } catch {
         // Gone already (the temporary directory was cleaned): nothing to free.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RedisEventLog } from "../providers/redis-event-log.js";
 import { spawnSync } from "node:child_process";
 import { getEventListeners } from "node:events";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, readlinkSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MemoryEventLog, removeStaleSpillDirs } from "../providers/event-log.js";
@@ -121,6 +121,35 @@ describe("the event log in memory", () => {
     expect((await reader.next()).value?.data).toMatchObject({ code: "replay_incomplete", last_event_id: 2 });
     expect((await reader.next()).value?.event).toBe("done");
     expect(await read()).toEqual([]);
+  });
+
+  it("holds a spill file open only while its run lives and while a reader reads it", async () => {
+    /** This process's open descriptors of spill files. */
+    const spillFds = () => readdirSync("/proc/self/fd").filter((fd) => {
+      try {
+        return /debatt-events-.*\.jsonl$/.test(readlinkSync(`/proc/self/fd/${fd}`));
+      } catch {
+        return false;
+      }
+    }).length;
+    const before = spillFds();
+    const log = new MemoryEventLog({ ttlMs: 60_000, maxBytes: 1e8 });
+    const audio = { seq: 1, audio: Buffer.alloc(4800, 7).toString("base64"), timestamp: "t" };
+    for (let run = 0; run < 20; run++) {
+      await log.append(`r${run}`, SerializedEvent.of(1, "debate-voice-chunk", audio));
+      await log.append(`r${run}`, { id: 2, event: "done", data: {} });
+    }
+    await log.append("live", SerializedEvent.of(1, "debate-voice-chunk", audio));
+    // Twenty finished runs kept for replay hold none; the live one holds its writer.
+    expect(spillFds() - before).toBe(1);
+    const reader = log.follow("r3", 0, new AbortController().signal);
+    expect((await reader.next()).value?.json).toBe(JSON.stringify(audio));
+    expect(spillFds() - before).toBe(2);
+    expect((await reader.next()).value?.event).toBe("done");
+    expect((await reader.next()).done).toBe(true);
+    expect(spillFds() - before).toBe(1);
+    await log.forget("live");
+    expect(spillFds() - before).toBe(0);
   });
 
   it("removes the spill files of processes that are gone, and keeps those of running ones", () => {
