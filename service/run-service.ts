@@ -14,6 +14,7 @@ import { BudgetExceededError, DebattError, WriteFailedError } from "../state/err
 import type { ClientEvent } from "../state/events.js";
 import type { State } from "../state/graph-state.js";
 import { ActiveRuns, ShutdownError, StopRequestedError, UserRemovedError } from "./active-runs.js";
+import { RunDeadline, RunDeadlineError } from "./run-deadline.js";
 import { nodeDepsOf, stderrLog, type AppDeps } from "./app-deps.js";
 import { ADMIN_OWNER, LOCAL_OWNER, mayAccess, type Requester } from "../state/ownership.js";
 import { RunHub } from "./run-hub.js";
@@ -131,6 +132,8 @@ export class RunService {
     private readonly facts: RunFacts = { simulated: false },
     /** Counts and prices every run's model calls; absent → not counted. */
     private readonly costs?: RunCosts,
+    /** The longest a run may take, in ms of its own time (RUN_DEADLINE_MS); 0: no deadline. */
+    private readonly deadlineMs = 0,
   ) {
     this.sweep = setInterval(() => void this.endRunsOfRemovedUsers().catch(() => {}), REMOVED_USERS_SWEEP_MS);
     this.sweep.unref();
@@ -470,6 +473,8 @@ export class RunService {
     const budget = budgetOf(configurable?.max_cost_usd, this.costs?.maxCostUsd);
     const meter = this.costs && new RunMeter(this.costs.prices, this.costs.internalModel, budget, filing.spent);
     if (meter) this.costs!.meters.open(runId, meter);
+    // A run that takes too long (a provider that never answers, turn after turn) ends with what it has.
+    const deadline = new RunDeadline(this.deadlineMs, () => controller.abort(new RunDeadlineError(this.deadlineMs)));
     let id = 0;
     const publish = (event: ClientEvent) => this.hub.append(runId, { id: ++id, ...event });
     const publishError = (err: DebattError) => publish({ event: "error", data: { message: err.message, code: err.code, timestamp: new Date().toISOString() } });
@@ -494,9 +499,10 @@ export class RunService {
       // stops nothing: the run finished. A failed write is still a failed write.
       const aborted: unknown = controller.signal.reason;
       const reason = finished && !(aborted instanceof WriteFailedError) ? undefined : aborted;
-      // Stopped by the server (shutting down, a failed write, its user removed) or at the user's request: the client is told why.
-      if (reason instanceof ShutdownError || reason instanceof WriteFailedError || reason instanceof StopRequestedError || reason instanceof UserRemovedError) publishError(reason);
-      if (reason instanceof WriteFailedError) recorder?.failed(reason.message);
+      // Stopped by the server (shutting down, a failed write, its user removed, its deadline) or at
+      // the user's request: the client is told why. (A spent budget was told by the meter already.)
+      if (DebattError.isInstance(reason) && !(reason instanceof BudgetExceededError)) publishError(reason);
+      if (reason instanceof WriteFailedError || reason instanceof RunDeadlineError) recorder?.failed(reason.message);
       // What the calls used and cost, in all and by participant and stage: the last word before `done`.
       if (meter && meter.report.total.calls > 0) {
         recorder?.usage(meter.report);
@@ -526,7 +532,10 @@ export class RunService {
           // Ended (stopped while the others of the person's step were still at work): nothing more to wait for.
           if (ended) wait?.cancel();
           if (ended || !wait) break;
+          // The time it waits for its person is theirs, not the run's.
+          deadline.pause();
           const reply = await wait.reply;
+          deadline.resume();
           wait = undefined;
           // Stopped while it waited (the user, a shutdown, no reader came back): it ends as any stopped run.
           if (!reply) {
@@ -536,6 +545,7 @@ export class RunService {
           segment = { message: input.message, reply };
         }
       } finally {
+        deadline.stop();
         this.waits.get(runId)?.cancel();
         // The history (written before `done`) answers for the run from now on.
         this.owners.delete(`run:${runId}`);
@@ -568,5 +578,5 @@ export function createRunService(deps: AppDeps, options: { checkpointer?: BaseCh
   // Another instance was asked to stop a run that this one runs.
   deps.events?.onStopRequest?.((runId) => hub.stopHere(runId, new StopRequestedError()));
   const costs = { meters, prices: deps.settings.prices, internalModel: deps.settings.oneseekModel, maxCostUsd: deps.settings.maxCostUsd };
-  return new RunService(graph, hub, options.history, deps.log ?? stderrLog, limits, { simulated: deps.models.simulated }, costs);
+  return new RunService(graph, hub, options.history, deps.log ?? stderrLog, limits, { simulated: deps.models.simulated }, costs, deps.settings.runDeadlineMs);
 }

@@ -138,6 +138,8 @@ const EnvSchema = z.object({
   EVENT_LOG_TTL_MS: positiveInt("EVENT_LOG_TTL_MS").default(3_600_000),
   /** Longest a `GET …/events` connection is kept open before the server ends it (0: no limit); EventSource reconnects. */
   SSE_MAX_CONNECTION_MS: number("SSE_MAX_CONNECTION_MS").min(0).default(0),
+  /** The longest a run may take, in ms (the time it waits for a person who joined it not counted); 0: no deadline. */
+  RUN_DEADLINE_MS: number("RUN_DEADLINE_MS").min(0).default(1_800_000),
   /** The most one run may cost, in USD (a run's `max_cost_usd` may lower it, never raise it); absent → no limit. */
   DEBATT_MAX_COST_USD: z.coerce.number({ error: "DEBATT_MAX_COST_USD must be a number of US dollars, e.g. 0.50" }).positive("DEBATT_MAX_COST_USD must be more than 0").optional(),
   /** How the OpenAI-compatible endpoint sends a deliberation's progress: `reasoning_content`, a `<think>` block in the content, or not at all. */
@@ -206,6 +208,7 @@ const SettingsSchema = EnvSchema.superRefine((e, ctx) => {
   sseMaxConnectionMs: e.SSE_MAX_CONNECTION_MS,
   openaiProgress: e.DEBATT_OPENAI_PROGRESS,
   maxCostUsd: e.DEBATT_MAX_COST_USD,
+  runDeadlineMs: e.RUN_DEADLINE_MS,
 }));
 
 /**

@@ -34,6 +34,7 @@ export const ERROR_CODES = [
   "all_judges_failed",
   // Model calls.
   "budget_exceeded",
+  "deadline_exceeded",
   "auth_failed",
   "insufficient_credits",
   "context_too_long",

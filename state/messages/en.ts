@@ -300,6 +300,7 @@ export const en = {
   "error.context_too_long": "The prompt is too long for a model: {detail}",
   "error.provider_error": "A model provider failed: {detail}",
   "error.budget_exceeded": "The run's budget is spent; what was done is kept: {detail}",
+  "error.deadline_exceeded": "The run took longer than its deadline, so it was stopped; what was said is kept, and it can be resumed.",
   "error.timeout": "A model took too long: {detail}",
   "error.config_error": "The server is not configured right: {detail}",
   "error.prompt_error": "A prompt override is not valid: {detail}",

@@ -299,6 +299,7 @@ export const sv: Record<MessageKey, string> = {
   "error.context_too_long": "Prompten är för lång för en modell: {detail}",
   "error.provider_error": "En modelleverantör misslyckades: {detail}",
   "error.budget_exceeded": "Körningens budget är slut; det som gjorts sparas: {detail}",
+  "error.deadline_exceeded": "Körningen tog längre tid än sin tidsgräns och stoppades; det som sades finns kvar, och den kan återupptas.",
   "error.timeout": "En modell tog för lång tid: {detail}",
   "error.config_error": "Servern är inte rätt konfigurerad: {detail}",
   "error.prompt_error": "En promptändring är ogiltig: {detail}",

@@ -1,0 +1,67 @@
+import { MemorySaver } from "@langchain/langgraph";
+import { describe, expect, it } from "vitest";
+import { RunDeadline } from "../service/run-deadline.js";
+import { loadSettings } from "../state/config.js";
+import { withOverrides } from "./support/fake-model.js";
+import { testDeps } from "./support/harness.js";
+import { sqliteHistory } from "./support/history-db.js";
+import { postChat, readSse } from "./support/http.js";
+import { startApp } from "./support/http.js";
+
+const THREE = ["call_grok", "call_claude", "call_gpt"];
+
+describe("a run's deadline (RUN_DEADLINE_MS)", () => {
+  it("is 30 minutes unless set; 0 is none", () => {
+    expect(loadSettings({}).runDeadlineMs).toBe(1_800_000);
+    expect(loadSettings({ RUN_DEADLINE_MS: "0" }).runDeadlineMs).toBe(0);
+    expect(() => loadSettings({ RUN_DEADLINE_MS: "-1" })).toThrow(/RUN_DEADLINE_MS/);
+  });
+
+  it("ends a run that takes too long with what it has: deadline_exceeded, done, the answer an error, resumable", async () => {
+    const db = await sqliteHistory();
+    // Claude takes its time in every round, as a provider that hangs until its per-call timeout.
+    const { deps } = testDeps({ script: withOverrides((req) => (req.phase === "turn" ? { text: `${req.participant!.display} says a thing.`, latencyMs: req.participant!.key === "call_claude" ? 900 : 30 } : undefined)), settings: { runDeadlineMs: 1_200 } });
+    const server = await startApp(deps, { history: db.history, checkpointer: new MemorySaver() });
+    try {
+      const started = Date.now();
+      const { events } = await readSse(await postChat(server.url, { message: "/debatt Bör AI regleras?", participants: THREE }));
+      expect(Date.now() - started).toBeLessThan(2_500);
+      expect(events.find((e) => e.event === "error")?.data).toMatchObject({ code: "deadline_exceeded", message: expect.stringContaining("1 s") });
+      expect(events.at(-1)!.event).toBe("done");
+      expect(events.some((e) => e.event === "debate-synthesis-complete")).toBe(false);
+      // What was said is kept, and the answer says why it stopped.
+      const runId = String(events[0].data.run_id);
+      expect(events.filter((e) => e.event === "debate-participant-end").length).toBeGreaterThan(0);
+      expect(await db.history.message(runId)).toMatchObject({ status: "error", error: expect.stringContaining("deadline") });
+      expect((await db.history.stagesOf(runId)).filter((r) => r.stageType === "debatt_answer").length).toBeGreaterThan(0);
+      // It goes on from its last saved step, with a deadline of its own.
+      const resumed = await fetch(`${server.url}/api/v1/debates/${runId}/resume`, { method: "POST" });
+      expect(resumed.status).toBe(200);
+      const after = (await readSse(resumed)).events;
+      expect(after.at(-1)!.event).toBe("done");
+      expect(after.some((e) => e.event === "debate-round-start" && e.data.round === 1)).toBe(false);
+    } finally {
+      await server.close();
+      await db.close();
+    }
+  });
+
+  it("does not count the time the run waits for its person", async () => {
+    let fired = 0;
+    const deadline = new RunDeadline(150, () => fired++);
+    await new Promise((r) => setTimeout(r, 100));
+    deadline.pause();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(fired).toBe(0);
+    deadline.resume();
+    await new Promise((r) => setTimeout(r, 30));
+    expect(fired).toBe(0);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(fired).toBe(1);
+    deadline.stop();
+    const none = new RunDeadline(0, () => fired++);
+    await new Promise((r) => setTimeout(r, 20));
+    none.stop();
+    expect(fired).toBe(1);
+  });
+});
