@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, Response } from "express";
 import { ZodError } from "zod";
-import { DebattError, type ErrorCode, type Reason } from "../state/errors.js";
+import { DebattError, isDatabaseUnreachable, type ErrorCode, type Reason } from "../state/errors.js";
 import { RunLimitError } from "../service/run-limits.js";
 
 /** An error with the HTTP status and machine-readable code it is answered with. */
@@ -72,6 +72,8 @@ export function toHttpError(err: unknown): HttpError {
     const [status, code, headers] = DOMAIN_ERRORS[err.code]!;
     return new HttpError(status, code, err.message, headers, err.reason);
   }
+  // The database is down or restarting (an upgrade, a failover): a retry in a few seconds may work.
+  if (isDatabaseUnreachable(err)) return new HttpError(503, "database_unavailable", "the database cannot be reached right now (it may be restarting); retry in a few seconds", { "Retry-After": "5" });
   if (err instanceof ZodError) return new HttpError(400, "invalid_settings", err.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; "));
   const e = err as { type?: string; message?: string; limit?: number; status?: number; code?: string };
   // express' router could not decode a path parameter (a broken %-escape).

@@ -49,6 +49,7 @@ export const ERROR_CODES = [
   "run_interrupted",
   "event_log_unavailable",
   "write_failed",
+  "database_unavailable",
   // HTTP requests.
   "not_found",
   "invalid_path",
@@ -197,6 +198,19 @@ export function storageFailure(cause: unknown): string {
   // Drizzle's own error, without a driver's cause: its message is the query.
   if (/^Failed query:/.test(message)) return "the database refused the query";
   return withoutAddresses(message, "(the database server)").slice(0, 200);
+}
+
+/** Connection-level failures of a database: it is down, restarting, or cannot be reached (PostgreSQL's SQLSTATE class 08 and 57P0x, and the socket's own). */
+const UNREACHABLE_DATABASE = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|57P0[1-3]|08\w{3})$/;
+
+/** Whether `err` (or what it wraps) says the database cannot be reached now, rather than that it refused the query. */
+export function isDatabaseUnreachable(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && UNREACHABLE_DATABASE.test(code)) return true;
+    if (/Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e.message)) return true;
+  }
+  return false;
 }
 
 /** `text` with its URLs and network addresses (`host:port`) replaced by `instead`: no client learns where a server is. */

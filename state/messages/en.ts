@@ -307,6 +307,7 @@ export const en = {
   "error.invalid_prompt": "A prompt override is not valid: {detail}",
   "error.shutting_down": "The server is shutting down; try again in a moment.",
   "error.write_failed": "The run could not be saved and stopped here; what you saw is kept, and it can be resumed later.",
+  "error.database_unavailable": "The database cannot be reached right now; try again in a few seconds.",
   "error.replay_incomplete": "Part of this run could not be replayed.",
   "error.run_interrupted": "The server running this run stopped before it finished; what was said is kept, and it can be resumed.",
   "error.rate_limited": "Too many requests; try again shortly: {detail}",

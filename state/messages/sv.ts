@@ -306,6 +306,7 @@ export const sv: Record<MessageKey, string> = {
   "error.invalid_prompt": "En promptändring är ogiltig: {detail}",
   "error.shutting_down": "Servern stängs ner; försök igen om en stund.",
   "error.write_failed": "Körningen kunde inte sparas och stoppades här; det du såg finns kvar, och den kan fortsätta senare.",
+  "error.database_unavailable": "Databasen går inte att nå just nu; försök igen om några sekunder.",
   "error.replay_incomplete": "En del av den här körningen gick inte att spela upp igen.",
   "error.run_interrupted": "Servern som körde den här körningen stannade innan den var klar; det som sades finns kvar, och den kan återupptas.",
   "error.rate_limited": "För många anrop; försök igen strax: {detail}",
