@@ -4,7 +4,8 @@ import { redactUrl } from "./redact.js";
 /**
  * A PostgreSQL connection pool that outlives its database: a server that restarts (an upgrade, a
  * failover, a managed service's maintenance) ends every connection, and `pg` reports that as an
- * `error` event on the pool, which crashes the process when nobody listens. Here it is logged,
+ * `error` event on the pool (or on a connection checked out of it), which crashes the process
+ * when nobody listens. Here it is logged,
  * once per outage; the broken connections are dropped and the next query opens a new one, so the
  * queries in flight fail (their runs end with `write_failed`, and can be resumed) and the process
  * keeps serving.
@@ -13,12 +14,17 @@ export async function openPgPool(url: string, options: { max?: number; what: str
   const { default: pg } = await import("pg");
   const pool = new pg.Pool({ connectionString: url, max: options.max, connectionTimeoutMillis: 5_000 });
   let lost = false;
-  pool.on("error", (err) => {
+  const report = (err: Error) => {
     if (lost) return;
     lost = true;
     options.log(`${options.what}: database connection lost (${redactUrl(url)}): ${err.message}; the next query reconnects`);
-  });
-  pool.on("connect", () => {
+  };
+  // An idle connection's error reaches the pool; a connection checked out (a saver's transaction
+  // between two of its queries) emits it on itself, and would crash the process unheard. The
+  // query in flight fails either way, and the pool drops the broken connection when it comes back.
+  pool.on("error", report);
+  pool.on("connect", (client) => {
+    client.on("error", report);
     if (!lost) return;
     lost = false;
     options.log(`${options.what}: connected to the database again`);

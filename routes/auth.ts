@@ -39,13 +39,13 @@ export function quotaKeyOf(req: Request, res: Response): string {
 }
 
 /** What a request presents: a token (`Authorization: Bearer <token>`), or a session id (the cookie). */
-export interface Credential {
+interface Credential {
   kind: "token" | "session";
   value: string;
 }
 
 /** The credential of a request: its Bearer token, else its session cookie; undefined when it sends neither. */
-export function credentialOf(req: Request): Credential | undefined {
+function credentialOf(req: Request): Credential | undefined {
   const header = req.get("authorization");
   if (header) {
     const match = /^Bearer +(\S+) *$/i.exec(header);
@@ -70,7 +70,7 @@ export function credentialOf(req: Request): Credential | undefined {
  * users' door, so only a generated credential (a user's token or a session id: 256 random bits,
  * which nobody guesses) is honoured then, never ADMIN_TOKEN, which an operator chose.
  */
-export function credentialResolver(settings: Pick<Settings, "adminToken">, users: UserStore | undefined) {
+function credentialResolver(settings: Pick<Settings, "adminToken">, users: UserStore | undefined) {
   const admin = settings.adminToken ? digest(settings.adminToken) : undefined;
   const adminHash = admin?.toString("hex");
   return async (credential: Credential, locked = false): Promise<RequestUser | undefined> => {
@@ -120,7 +120,6 @@ export function identify(settings: Pick<Settings, "auth" | "adminToken">, users:
       throw new HttpError(401, "unauthorized", "this server needs a user token: send Authorization: Bearer <token>, or sign in with POST /api/v1/session", { "WWW-Authenticate": 'Bearer realm="debatt"' });
     }
     res.locals.user = await signIn(req, credential, resolve, throttle);
-    res.locals.credential = credential;
     next();
   };
   return [check];

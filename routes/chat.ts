@@ -1,7 +1,8 @@
 import { Router, type Request, type Response } from "express";
 import { z } from "zod";
 import type { HistoryStore } from "../history/store.js";
-import type { RunRequest, RunService } from "../service/run-service.js";
+import type { RunRequest } from "../service/run-request.js";
+import type { RunService } from "../service/run-service.js";
 import { formatOfCommand, parseCommand } from "../state/commands.js";
 import type { Settings } from "../state/config.js";
 import { MAX_PARTICIPANTS } from "../state/formats.js";

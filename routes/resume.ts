@@ -109,7 +109,7 @@ export function threadResumeRouter(deps: ChatRouteDeps): Router {
     if (!CONVERSATION_ID.test(threadId)) throw new HttpError(400, "invalid_thread_id", `the id must be ${ID_RULE}`);
     if (!(await deps.service.mayUseThread(userOf(res), threadId))) {
       // Answered as a thread that never ran here.
-      throw new HttpError(409, "nothing_to_resume", `thread "${threadId}" has no unfinished run (it never ran here)`);
+      throw new HttpError(409, "nothing_to_resume", `thread "${threadId}" has no unfinished run (it never ran here, or no step of it was saved)`);
     }
     const run = await deps.service.resume(threadId, quotaKeyOf(req, res));
     await serveEvents(deps, res, run.runId, 0, { maxConnectionMs: deps.settings.sseMaxConnectionMs });

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import type { BaseMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { buildGraph, type DebattGraph } from "../graph/build.js";
 import { RunRecorder } from "../history/recorder.js";
@@ -7,16 +6,16 @@ import { runIdOf, type RunFacts } from "../history/rows.js";
 import type { HistoryStore } from "../history/store.js";
 import { runInterrupted, type RunEvent } from "../ports/event-log.js";
 import { MemoryEventLog } from "../providers/event-log.js";
-import type { Continuation } from "../state/continuation.js";
 import { WriteBehindSaver } from "../providers/write-behind-saver.js";
 import type { RunConfig } from "../state/config.js";
-import { BudgetExceededError, DebattError, WriteFailedError } from "../state/errors.js";
-import type { ClientEvent } from "../state/events.js";
+import { DebattError } from "../state/errors.js";
 import type { State } from "../state/graph-state.js";
 import { ActiveRuns, ShutdownError, StopRequestedError, UserRemovedError } from "./active-runs.js";
 import { RunDeadline, RunDeadlineError } from "./run-deadline.js";
+import { RunPublisher } from "./run-publisher.js";
 import { nodeDepsOf, stderrLog, type AppDeps } from "./app-deps.js";
-import { ADMIN_OWNER, LOCAL_OWNER, mayAccess, type Requester } from "../state/ownership.js";
+import { LOCAL_OWNER, mayAccess, type Requester } from "../state/ownership.js";
+import { RunOwners } from "./run-owners.js";
 import { RunHub } from "./run-hub.js";
 import { RunLimits } from "./run-limits.js";
 import { StartGate } from "./start-gate.js";
@@ -24,84 +23,16 @@ import { hasUnfinishedRun, streamClientEvents, type RunInput } from "./stream.js
 import { isUsageOnly, parseCommand } from "../state/commands.js";
 import { checkedUserText } from "../state/text.js";
 import { RunMeter, RunMeters } from "./meter.js";
-import type { PriceTable, UsageReport } from "../state/usage.js";
-import { isPerson, replyTo, type InputRequest, type PersonInput, type PersonReply } from "../state/person.js";
-
-/** A run's budget: its own `max_cost_usd` may lower the server's (DEBATT_MAX_COST_USD), never raise it. */
-export function budgetOf(runUsd: number | undefined, serverUsd: number | undefined): number | undefined {
-  if (runUsd === undefined) return serverUsd;
-  return serverUsd === undefined ? runUsd : Math.min(runUsd, serverUsd);
-}
-
-/** How a run's model calls are counted and priced, and the budget a run has unless it sets its own. */
-export interface RunCosts {
-  meters: RunMeters;
-  prices: PriceTable;
-  /** The internal model's id, for the price of its calls. */
-  internalModel: string;
-  maxCostUsd?: number;
-}
+import type { UsageReport } from "../state/usage.js";
+import { isPerson, replyTo, type InputRequest, type PersonInput } from "../state/person.js";
+import { PersonWaits, questionOf, type PersonWait } from "./person-waits.js";
+import { budgetOf, type RunCosts, type RunRequest, type StartedRun } from "./run-request.js";
 
 /** How often the runs of this process are checked for users removed elsewhere. */
 const REMOVED_USERS_SWEEP_MS = 5_000;
 
 /** Most bytes of run events kept in this process's memory (the oldest finished runs go first). */
 const EVENT_LOG_MAX_BYTES = 256 * 1024 * 1024;
-
-/** What starts a new run. */
-export interface RunRequest {
-  /** The message as typed, e.g. `/vote Which language?`. */
-  message: string;
-  /** Participant keys or names (default: the format's). */
-  participants?: string[];
-  /** The conversation (thread) to continue; a new one of the run's id by default. */
-  threadId?: string;
-  /** The user's question as the history stores it (default: the message). */
-  question?: string;
-  /** The conversation before the message, when the thread does not keep it (a client that sends the whole conversation each time). */
-  history?: BaseMessage[];
-  /** The run's configuration (a deliberation format's `mode_config`, a shuffle seed, prompt overrides…). */
-  configurable?: RunConfig;
-  /** The user who starts it and owns it (the local user by default). */
-  owner?: string;
-  /** Whose limits it counts against: the user, or without users the client's address (default: the owner). */
-  quotaKey?: string;
-  /** A follow-up to one participant of a finished run (see `continuationOf`). */
-  continuation?: Continuation;
-  /**
-   * Whether its client can give a person who joins the debate (`--with-me`) their turns and vote
-   * (`input`): the page's chat stream and the terminal can; a client that cannot is refused.
-   */
-  seatsPerson?: boolean;
-}
-
-/** What a saved debate waits for from the person who joined it (the value its graph was interrupted with), if anything. */
-function questionOf(state: { tasks: readonly { interrupts: readonly { value?: unknown }[] }[] }): InputRequest | undefined {
-  return state.tasks.flatMap((t) => t.interrupts).map((i) => i.value as InputRequest)[0];
-}
-
-/** A run that waits for the person who joined its debate. */
-interface PersonWait {
-  /** What it waits for: their turn or their vote. */
-  request: InputRequest;
-  runId: string;
-  threadId: string;
-  /** When it began to wait (epoch ms). */
-  since: number;
-  /** Their reply, a skip at the deadline, or undefined when the run was stopped first. */
-  reply: Promise<PersonReply | undefined>;
-  /** Ends the wait with `reply` (once; later calls do nothing). */
-  answer(reply: PersonReply | undefined): void;
-  /** Ends the wait because the run stopped. */
-  cancel(): void;
-}
-
-/** A run the service is producing. */
-export interface StartedRun {
-  /** The run's id: the `run_id` of its `metadata` event, the key of its events. */
-  runId: string;
-  threadId: string;
-}
 
 /**
  * The one place runs are started, resumed, streamed with ids, recorded, cancelled and drained;
@@ -113,10 +44,10 @@ export interface StartedRun {
 export class RunService {
   private readonly runs = new ActiveRuns();
   private readonly gate = new StartGate();
-  /** The owners of the runs and threads running in this process (`run:<id>`, `thread:<id>`); the history knows the rest. */
-  private readonly owners = new Map<string, string>();
-  /** The runs of this process that wait for the person who joined them, by run id. */
-  private readonly waits = new Map<string, PersonWait>();
+  /** The owners of the runs running in this process; the history knows the rest. */
+  private readonly owners = new RunOwners();
+  /** The runs of this process that wait for the person who joined them. */
+  private readonly waits = new PersonWaits();
   /** Runs a shutdown stopped while they waited for their person (counted with the cancelled ones). */
   private stoppedWaiting = 0;
   /** Looks now and then for runs whose user was removed (on another instance, or from the terminal). */
@@ -144,21 +75,15 @@ export class RunService {
    * and `done`; what was said is kept). Returns how many.
    */
   endRunsOf(userId: string): number {
-    let stopped = 0;
-    for (const [key, owner] of this.owners) {
-      if (owner === userId && key.startsWith("run:") && this.hub.stopHere(key.slice(4), new UserRemovedError())) stopped++;
-    }
-    return stopped;
+    return this.owners.runsOf(userId).filter((runId) => this.hub.stopHere(runId, new UserRemovedError())).length;
   }
 
   /** Stops the runs of users removed elsewhere: the admin API of another instance, or `npm run users -- remove`. */
   private async endRunsOfRemovedUsers(): Promise<void> {
-    const users = this.history?.users;
-    const owners = new Set([...this.owners].filter(([key, owner]) => key.startsWith("run:") && owner !== LOCAL_OWNER && owner !== ADMIN_OWNER).map(([, owner]) => owner));
-    if (!users || owners.size === 0) return;
-    const still = await users.existing([...owners]);
-    for (const owner of owners) if (!still.has(owner)) this.endRunsOf(owner);
+    if (!this.history) return;
+    for (const owner of await this.owners.removed(this.history.users)) this.endRunsOf(owner);
   }
+
 
   /** Runs in progress in this process. */
   get size(): number {
@@ -201,14 +126,14 @@ export class RunService {
    * about to be started); one that exists belongs to the user who started it.
    */
   async mayUseThread(requester: Requester, threadId: string): Promise<boolean> {
-    const owner = this.owners.get(`thread:${threadId}`) ?? (await this.history?.conversation(threadId))?.userId;
+    const owner = this.owners.ofThread(threadId) ?? (await this.history?.conversation(threadId))?.userId;
     if (owner !== undefined) return mayAccess(requester, owner ?? LOCAL_OWNER);
     return true;
   }
 
   /** Whether `requester` may see a run (its events, its result, its audio): it must be theirs. */
   async mayReadRun(requester: Requester, runId: string): Promise<boolean> {
-    let owner = this.owners.get(`run:${runId}`);
+    let owner = this.owners.ofRun(runId);
     if (owner === undefined && this.history) {
       const answer = await this.history.message(runId);
       owner = answer ? ((await this.history.conversation(answer.conversationId))?.userId ?? LOCAL_OWNER) : undefined;
@@ -222,7 +147,7 @@ export class RunService {
    * see `mayReadRun`) or a thread's (see `mayUseThread`).
    */
   async mayAnswer(requester: Requester, id: string): Promise<boolean> {
-    const run = this.owners.has(`run:${id}`) || (await this.history?.message(id)) !== undefined;
+    const run = this.owners.ofRun(id) !== undefined || (await this.history?.message(id)) !== undefined;
     return run ? this.mayReadRun(requester, id) : this.mayUseThread(requester, id);
   }
 
@@ -304,7 +229,7 @@ export class RunService {
    */
   private async located(id: string): Promise<{ threadId: string; here?: PersonWait }> {
     const threadId = this.waits.get(id)?.threadId ?? (await this.history?.message(id))?.conversationId ?? id;
-    return { threadId, here: this.waits.get(id) ?? [...this.waits.values()].find((w) => w.threadId === threadId) };
+    return { threadId, here: this.waits.get(id) ?? this.waits.ofThread(threadId) };
   }
 
   /**
@@ -315,7 +240,7 @@ export class RunService {
   private async stopped(threadId: string, input?: PersonInput) {
     const state = await this.graph.getState({ configurable: { thread_id: threadId } });
     if (!hasUnfinishedRun(state)) {
-      throw new DebattError("nothing_to_resume", `thread "${threadId}" has no unfinished run${state.createdAt ? "" : " (it never ran here)"}`);
+      throw new DebattError("nothing_to_resume", `thread "${threadId}" has no unfinished run${state.createdAt ? "" : " (it never ran here, or no step of it was saved)"}`);
     }
     if (!input) return { state, reply: undefined };
     const request = questionOf(state);
@@ -333,7 +258,7 @@ export class RunService {
     try {
       for await (const event of this.hub.follow(runId, afterId, signal)) {
         // The server that ran it died (its log was ended by a reader's instance): its answer ends too.
-        if (event.event === "error" && event.data.code === "run_interrupted") await this.markInterrupted(runId, String(event.data.message));
+        if (event.event === "error" && event.data.code === "run_interrupted") await this.endAnswer(runId, "error", String(event.data.message));
         yield event;
       }
     } finally {
@@ -355,16 +280,17 @@ export class RunService {
     const answer = await this.history?.message(runId);
     if (answer?.status !== "streaming") return undefined;
     const events = runInterrupted();
-    await this.markInterrupted(runId, String(events[0].data.message));
+    await this.endAnswer(runId, "error", String(events[0].data.message));
     return events.map((e) => ({ id: 0, ...e }));
   }
 
-  /** Ends the answer of a run whose server died, if it is still streaming. */
-  private async markInterrupted(runId: string, message: string): Promise<void> {
+  /** Ends the answer of a run that is no longer running anywhere (its server died, or it was stopped after that), if it is still streaming. */
+  private async endAnswer(runId: string, status: "error" | "cancelled", message: string): Promise<void> {
     const answer = await this.history?.message(runId);
     if (answer?.status !== "streaming") return;
-    await this.history!.finishRun({ conversationId: answer.conversationId, messageId: runId }, { content: answer.content, status: "error", error: message, title: null, at: new Date() });
+    await this.history!.finishRun({ conversationId: answer.conversationId, messageId: runId }, { content: answer.content, status, error: message, title: null, at: new Date() });
   }
+
 
   /**
    * Stops a run at its user's request, on whichever instance runs it: every model call in flight
@@ -381,10 +307,7 @@ export class RunService {
     const timestamp = new Date().toISOString();
     if (!(await this.hub.endOrphan(runId, [{ event: "error", data: { message: why.message, code: why.code, timestamp } }, { event: "done", data: { timestamp } }]))) throw finished();
     // The answer of a run started here is the run's message (a resumed run's keeps its first id, and stays as it is).
-    const answer = await this.history?.message(runId);
-    if (answer?.status === "streaming") {
-      await this.history!.finishRun({ conversationId: answer.conversationId, messageId: runId }, { content: answer.content, status: "cancelled", error: why.message, title: null, at: new Date() });
-    }
+    await this.endAnswer(runId, "cancelled", why.message);
     return "cancelled";
   }
 
@@ -401,7 +324,7 @@ export class RunService {
   async shutdown(graceMs: number): Promise<number> {
     clearInterval(this.sweep);
     const draining = this.runs.drain(graceMs);
-    for (const wait of [...this.waits.values()]) this.stopWaiting(wait.runId);
+    for (const wait of this.waits.all()) this.stopWaiting(wait.runId);
     return (await draining) + this.stoppedWaiting;
   }
 
@@ -412,39 +335,6 @@ export class RunService {
   private stopWaiting(runId: string): void {
     this.stoppedWaiting++;
     this.hub.stopHere(runId, new ShutdownError("the server is shutting down while the debate waits for you; it is saved, and your answer (POST /api/v1/debates/<id>/input) resumes it"));
-  }
-
-  /**
-   * Waits for the person's reply to `request` (announced with its deadline): their input through
-   * `input`, a skip once the deadline passes, or nothing when the run is stopped first.
-   */
-  private awaitPerson(runId: string, threadId: string, request: InputRequest & { deadline: number }, signal: AbortSignal): PersonWait {
-    const since = Date.now();
-    let settle!: (reply: PersonReply | undefined) => void;
-    const reply = new Promise<PersonReply | undefined>((resolve) => (settle = resolve));
-    const timer = setTimeout(() => wait.answer({ skip: "timeout", waited_ms: Date.now() - since }), Math.max(0, request.deadline - since));
-    const stopped = () => wait.cancel();
-    signal.addEventListener("abort", stopped, { once: true });
-    let settled = false;
-    const wait: PersonWait = {
-      request,
-      runId,
-      threadId,
-      since,
-      reply,
-      answer: (r) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        signal.removeEventListener("abort", stopped);
-        this.waits.delete(runId);
-        settle(r);
-      },
-      cancel: () => wait.answer(undefined),
-    };
-    this.waits.set(runId, wait);
-    if (this.runs.shuttingDown) queueMicrotask(() => this.stopWaiting(runId));
-    return wait;
   }
 
   private assertAccepting(): void {
@@ -466,7 +356,7 @@ export class RunService {
     // A message that only gets an explanation (a command without its topic) is not filed; a resumed run always is.
     const recorded = this.history && (input.resume || !isUsageOnly(parseCommand(filing.message)));
     const recorder = recorded ? RunRecorder.start(this.history!, { conversationId: threadId, ...filing }, this.log, (err) => controller.abort(err), this.facts) : undefined;
-    this.owners.set(`run:${runId}`, filing.owner).set(`thread:${threadId}`, filing.owner);
+    this.owners.add(runId, threadId, filing.owner);
     const release = this.runs.add(controller);
     const finish = this.hub.start(runId, threadId, controller);
     // Every model call is counted; once the budget is spent the run stops, keeping what was done.
@@ -475,63 +365,31 @@ export class RunService {
     if (meter) this.costs!.meters.open(runId, meter);
     // A run that takes too long (a provider that never answers, turn after turn) ends with what it has.
     const deadline = new RunDeadline(this.deadlineMs, () => controller.abort(new RunDeadlineError(this.deadlineMs)));
-    let id = 0;
-    const publish = (event: ClientEvent) => this.hub.append(runId, { id: ++id, ...event });
-    const publishError = (err: DebattError) => publish({ event: "error", data: { message: err.message, code: err.code, timestamp: new Date().toISOString() } });
+    const out = new RunPublisher(runId, this.hub, controller, this.facts.simulated, recorder, meter, budget);
     // Acknowledge at once, before the graph starts (as the LangGraph API server does): the client
     // learns the thread and run ids, and sees the stream is live even when the server is busy.
-    publish({ event: "metadata", data: { thread_id: threadId, run_id: runId, timestamp: new Date().toISOString() } });
-    let finished = false;
-    /** Set once `done` is published: the run has ended. */
-    let ended = false;
-    /** What the run does with each of its events: records it, stops the run over its budget, finishes it at `done`, and publishes it. */
-    const handle = (event: ClientEvent): Promise<void> | void => {
-      recorder?.heard(event);
-      if (event.event === "error") recorder?.failed(event.data.message);
-      // The budget is spent (the meter said so once everything before it was streamed): stop the run.
-      if (event.event === "error" && event.data.code === "budget_exceeded") controller.abort(new BudgetExceededError(budget ?? 0, meter?.report.total.cost_usd ?? 0));
-      if (event.event === "done") return end(event);
-      publish(event);
-    };
-    /** The run's last event: why it stopped (if it did), what it used, its history completed, then `done`. */
-    const end = async (event: ClientEvent) => {
-      // A stop or a shutdown that lands after the graph's last step (while `done` is on its way)
-      // stops nothing: the run finished. A failed write is still a failed write.
-      const aborted: unknown = controller.signal.reason;
-      const reason = finished && !(aborted instanceof WriteFailedError) ? undefined : aborted;
-      // Stopped by the server (shutting down, a failed write, its user removed, its deadline) or at
-      // the user's request: the client is told why. (A spent budget was told by the meter already.)
-      if (DebattError.isInstance(reason) && !(reason instanceof BudgetExceededError)) publishError(reason);
-      if (reason instanceof WriteFailedError || reason instanceof RunDeadlineError) recorder?.failed(reason.message);
-      // What the calls used and cost, in all and by participant and stage: the last word before `done`.
-      if (meter && meter.report.total.calls > 0) {
-        recorder?.usage(meter.report);
-        publish({ event: "usage", data: { ...meter.report, ...(budget === undefined ? {} : { budget_usd: budget }), simulated: this.facts.simulated, timestamp: new Date().toISOString() } });
-      }
-      // The history is complete before `done`, so a client that then fetches the run finds all of it.
-      const unsaved = await recorder?.finish(reason !== undefined);
-      if (unsaved && !(reason instanceof WriteFailedError)) publishError(unsaved);
-      ended = true;
-      publish(event);
-    };
+    out.publish({ event: "metadata", data: { thread_id: threadId, run_id: runId, timestamp: new Date().toISOString() } });
     const produced = (async () => {
       try {
         await this.gate.turn();
         const onState = recorder && recorder.observe.bind(recorder);
-        const onFinished = () => void (finished = true);
+        const onFinished = () => void (out.finished = true);
         let wait: PersonWait | undefined;
-        const options = { signal: controller.signal, threadId, configurable: { ...configurable, run_id: runId }, onState, onFinished, ...(seated ? { waiting: () => wait !== undefined } : {}) };
+        const options = { signal: controller.signal, threadId, configurable: { ...configurable, run_id: runId }, onState, onFinished, log: this.log, ...(seated ? { waiting: () => wait !== undefined } : {}) };
         // A debate joined by a person (`--with-me`) stops at each of their turns and at their vote,
         // and is streamed on with their reply: one run, one stream of events, until `done`.
         for (let segment = input; ; ) {
           for await (const event of streamClientEvents(this.graph, segment, options)) {
-            if (event.event === "debate-awaiting-input") wait = this.awaitPerson(runId, threadId, event.data, controller.signal);
-            const ending = handle(event);
+            if (event.event === "debate-awaiting-input") {
+              wait = this.waits.begin(runId, threadId, event.data, controller.signal);
+              if (this.runs.shuttingDown) queueMicrotask(() => this.stopWaiting(runId));
+            }
+            const ending = out.handle(event);
             if (ending) await ending;
           }
           // Ended (stopped while the others of the person's step were still at work): nothing more to wait for.
-          if (ended) wait?.cancel();
-          if (ended || !wait) break;
+          if (out.ended) wait?.cancel();
+          if (out.ended || !wait) break;
           // The time it waits for its person is theirs, not the run's.
           deadline.pause();
           const reply = await wait.reply;
@@ -539,7 +397,7 @@ export class RunService {
           wait = undefined;
           // Stopped while it waited (the user, a shutdown, no reader came back): it ends as any stopped run.
           if (!reply) {
-            await end({ event: "done", data: { timestamp: new Date().toISOString() } });
+            await out.end();
             break;
           }
           segment = { message: input.message, reply };
@@ -548,8 +406,7 @@ export class RunService {
         deadline.stop();
         this.waits.get(runId)?.cancel();
         // The history (written before `done`) answers for the run from now on.
-        this.owners.delete(`run:${runId}`);
-        this.owners.delete(`thread:${threadId}`);
+        this.owners.remove(runId);
         this.costs?.meters.close(runId);
         finish();
         release();

@@ -7,7 +7,7 @@ import type { PersonReply } from "../state/person.js";
 import { WriteBehindSaver } from "../providers/write-behind-saver.js";
 import type { DebattGraph } from "../graph/build.js";
 import type { RunConfig } from "../state/config.js";
-import { DebattError } from "../state/errors.js";
+import { runFailure } from "../state/errors.js";
 import { kebabEventName, type ClientEvent, type GraphEvent } from "../state/events.js";
 
 /** What starts a run. */
@@ -49,6 +49,8 @@ export interface RunOptions {
   onState?: (state: Record<string, unknown>, namespace: string[]) => void;
   /** Called when the graph has run to its end (not when it failed or was aborted), before `done`. */
   onFinished?: () => void;
+  /** Where a failure that is not debatt's own is logged in full (its stack), for the operator. */
+  log?: (line: string) => void;
   /**
    * Whether the graph stopped to wait for the person who joined the debate (it announced
    * `debate-awaiting-input`): the stream then ends without `done`, and the run goes on when it is
@@ -122,8 +124,10 @@ export async function* streamClientEvents(graph: DebattGraph, input: RunInput, o
     options.onFinished?.();
   } catch (err) {
     if (!options.signal?.aborted) {
-      const e = err as Error;
-      yield { event: "error", data: { message: e.message, code: DebattError.isInstance(e) ? e.code : "internal_error", timestamp: new Date().toISOString() } };
+      // The client is told what happened in words fit for it; the operator's log has the rest.
+      const failure = runFailure(err);
+      if (failure.code === "internal_error" || failure.code === "database_unavailable") options.log?.(`run failed (${failure.code}): ${(err as Error)?.stack ?? String(err)}`);
+      yield { event: "error", data: { ...failure, timestamp: new Date().toISOString() } };
     }
   }
   yield { event: "done", data: { timestamp: new Date().toISOString() } };

@@ -181,17 +181,17 @@ export class ConfigError extends DebattError {
  */
 export class WriteFailedError extends DebattError {
   constructor(what: string, cause: unknown) {
-    super("write_failed", `${what} could not be written (${storageFailure(cause)}); the run stops here, what was shown is kept, and it can be resumed from its last saved step once the database can be written again`, { cause });
+    super("write_failed", `${what} could not be written (${messageForClient(cause)}); the run stops here, what was shown is kept, and it can be resumed from its last saved step once the database can be written again`, { cause });
   }
 }
 
 /**
- * What a storage failure says, fit for a client: the innermost cause's first line (a query
- * builder wraps the driver's error in one that quotes the SQL and its parameters), with network
- * addresses and URLs left out. "database or disk is full", "Connection terminated unexpectedly",
- * "connect ECONNREFUSED (the database server)".
+ * What a failure says, fit for a client (a storage failure's, or any that is not debatt's own):
+ * the innermost cause's first line (a query builder wraps the driver's error in one that quotes
+ * the SQL and its parameters), with network addresses and URLs left out: "database or disk is
+ * full", "Connection terminated unexpectedly", "connect ECONNREFUSED (the database server)".
  */
-export function storageFailure(cause: unknown): string {
+function messageForClient(cause: unknown): string {
   let err = cause;
   for (let depth = 0; depth < 5 && err instanceof Error && err.cause !== undefined; depth++) err = err.cause;
   const message = (err instanceof Error ? err.message : String(err)).split("\n")[0];
@@ -211,6 +211,19 @@ export function isDatabaseUnreachable(err: unknown): boolean {
     if (/Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e.message)) return true;
   }
   return false;
+}
+
+/**
+ * What a client is told of an error that ended a run: a DebattError as it is; a database that
+ * cannot be reached as `database_unavailable` (the run can be resumed once it is back); anything
+ * else as `internal_error` with its first line, without SQL or addresses.
+ */
+export function runFailure(err: unknown): { code: ErrorCode; message: string } {
+  if (DebattError.isInstance(err)) return { code: err.code, message: err.message };
+  if (isDatabaseUnreachable(err)) {
+    return { code: "database_unavailable", message: "the database cannot be reached right now (it may be restarting), so the run stops here; what was shown is kept, and once the database is back it can be resumed from its last saved step (one that saved none is asked again)" };
+  }
+  return { code: "internal_error", message: messageForClient(err) };
 }
 
 /** `text` with its URLs and network addresses (`host:port`) replaced by `instead`: no client learns where a server is. */

@@ -7,7 +7,7 @@ import { loadSettings, runConfigSchema, type Settings } from "../state/config.js
 import { ConfigError } from "../state/errors.js";
 import { addUsage, NO_USAGE, usageOfCall, type PriceTable, type Usage, type UsageReport } from "../state/usage.js";
 import { depsFromEnv } from "../service/deps.js";
-import { budgetOf } from "../service/run-service.js";
+import { budgetOf } from "../service/run-request.js";
 import { defaultScript, type Script } from "./support/fake-model.js";
 import { testDeps } from "./support/harness.js";
 import { sqliteHistory } from "./support/history-db.js";
