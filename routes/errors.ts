@@ -23,6 +23,7 @@ const DOMAIN_ERRORS: Partial<Record<ErrorCode, [number, ErrorCode, Record<string
   unknown_model: [400, "unknown_model"],
   invalid_participants: [400, "invalid_participants"],
   invalid_mode_config: [400, "invalid_mode_config"],
+  invalid_body: [400, "invalid_body"],
   api_key_required: [400, "api_key_required"],
   store_unavailable: [503, "store_unavailable", { "Retry-After": "5" }],
   encryption_key_missing: [409, "encryption_key_missing"],

@@ -21,7 +21,7 @@ import { RunLimits } from "./run-limits.js";
 import { StartGate } from "./start-gate.js";
 import { hasUnfinishedRun, streamClientEvents, type RunInput } from "./stream.js";
 import { isUsageOnly, parseCommand } from "../state/commands.js";
-import { checkedUserText } from "../state/text.js";
+import { checkedUserText, removeSpoofing } from "../state/text.js";
 import { RunMeter, RunMeters } from "./meter.js";
 import type { UsageReport } from "../state/usage.js";
 import { isPerson, replyTo, type InputRequest, type PersonInput } from "../state/person.js";
@@ -96,17 +96,21 @@ export class RunService {
   }
 
   /** Starts a new run; throws `shutting_down` while the process drains, `rate_limited` over the limits. */
-  start(request: RunRequest): StartedRun {
+  start(sent: RunRequest): StartedRun {
     this.assertAccepting();
-    // Whatever surface it came from, the user's text is checked as the HTTP routes check it.
-    checkedUserText(request.question === undefined ? "message" : "question", request.question ?? request.message);
+    // Whatever surface it came from, the user's text is checked as the HTTP routes check it (its
+    // length is each surface's own limit) and kept without the characters that could spoof a reader.
+    const checked = (field: string, text: string) => checkedUserText(field, text, Number.POSITIVE_INFINITY);
+    const request = sent.question === undefined ? { ...sent, message: checked("message", sent.message) } : { ...sent, message: removeSpoofing(sent.message), question: checked("question", sent.question) };
     const command = parseCommand(request.message);
     const joined = command.kind === "debate" && (command.options.withMe === true || request.configurable?.with_me === true);
     if (joined && !request.seatsPerson) {
       throw new DebattError("unknown_option", "--with-me needs a client that can write the person's turns and vote: the page (the chat stream and POST /api/v1/debates/:id/input) or the terminal");
     }
-    // A message that only gets an explanation (a command without its topic) asks no model: it uses up no run.
-    const quota = isUsageOnly(command) ? undefined : this.limits?.acquire(request.quotaKey ?? request.owner ?? LOCAL_OWNER);
+    // A message that only gets an explanation (a command without its topic) asks no model: it uses
+    // up none of the user's runs, and is limited apart, as cheaply as a run.
+    const quotaKey = request.quotaKey ?? request.owner ?? LOCAL_OWNER;
+    const quota = this.limits?.acquire(isUsageOnly(command) ? `${quotaKey} (explanations)` : quotaKey);
     // A run without a thread starts one of the same id, so its run_id, thread_id and debate_id
     // are one id (the `:id` of /api/v1/debates/:id/…).
     const runId = randomUUID();

@@ -47,6 +47,12 @@ describe.each(HISTORY_DATABASES)("every surface refuses the same text on $db", (
     }
     expect(models.calls).toHaveLength(0);
     expect(await db.rows("conversations")).toEqual([]);
+
+    // The longest question a surface takes is taken by the run service too (it adds no limit of its own).
+    const longest = `Är ${"x".repeat(3_990)} bra?`;
+    const v1 = await fetch(`${server.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "debatt-compare", messages: [{ role: "user", content: longest }] }) });
+    expect(v1.status).toBe(200);
+    expect(((await v1.json()) as { choices: unknown[] }).choices).toHaveLength(1);
   });
 });
 
