@@ -5,24 +5,25 @@ import { HttpError } from "./errors.js";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * What shows that a browser sent `req` for a page of another origin: its `Origin` when that is not
- * this server (as the request addresses it; behind a trusted proxy, as the proxy forwards it), else
- * `Sec-Fetch-Site` when it says cross-site or same-site. Undefined for the server's own page and for
- * clients that are not browsers (they send neither).
+ * What shows that a browser sent `req` for a page of another origin. A browser's own word first:
+ * `Sec-Fetch-Site` (every current browser sends it, and no page can forge it) refuses
+ * `cross-site` and `same-site` and allows `same-origin` and `none` (typed or bookmarked), even when
+ * a proxy rewrote the Host header. Without it (an older browser), the `Origin` must name this
+ * server as the request addresses it (behind a trusted proxy, as the proxy forwards it).
+ * Undefined for the server's own page and for clients that are not browsers (they send neither).
  */
 export function foreignOrigin(req: Request): string | undefined {
-  const origin = req.get("origin");
-  if (origin !== undefined) {
-    let host: string | undefined;
-    try {
-      host = new URL(origin).host;
-    } catch {
-      host = undefined;
-    }
-    return host !== undefined && host === req.host ? undefined : origin.slice(0, 100);
-  }
   const site = req.get("sec-fetch-site");
-  return site === "cross-site" || site === "same-site" ? `a ${site} page` : undefined;
+  if (site !== undefined) return site === "cross-site" || site === "same-site" ? `a ${site} page` : undefined;
+  const origin = req.get("origin");
+  if (origin === undefined) return undefined;
+  let host: string | undefined;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    host = undefined;
+  }
+  return host !== undefined && host === req.host ? undefined : origin.slice(0, 100);
 }
 
 /**
