@@ -1,4 +1,5 @@
 import type { Pool } from "pg";
+import { fromDatabase } from "../state/errors.js";
 import { redactUrl } from "./redact.js";
 
 /**
@@ -23,6 +24,18 @@ export async function openPgPool(url: string, options: { max?: number; what: str
   // between two of its queries) emits it on itself, and would crash the process unheard. The
   // query in flight fails either way, and the pool drops the broken connection when it comes back.
   pool.on("error", report);
+  // Errors of a query or of taking a connection are marked as the database's, so that a request
+  // that meets one is answered 503 database_unavailable when the database is away (and only then).
+  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  pool.query = ((...args: unknown[]) => {
+    const result = query(...args);
+    return result instanceof Promise ? result.catch((err: unknown) => Promise.reject(fromDatabase(err))) : result;
+  }) as typeof pool.query;
+  const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
+  pool.connect = ((...args: unknown[]) => {
+    const result = connect(...args);
+    return result instanceof Promise ? result.catch((err: unknown) => Promise.reject(fromDatabase(err))) : result;
+  }) as typeof pool.connect;
   pool.on("connect", (client) => {
     client.on("error", report);
     if (!lost) return;

@@ -111,6 +111,7 @@ export function errorHandler(log: (line: string) => void): ErrorRequestHandler {
     // The rest of a body too large is not read: the connection closes after the answer.
     if (http.status === 413) res.setHeader("Connection", "close");
     if (http.status >= 500 && http.code === "internal_error") log(`${req.method} ${req.path} failed: ${(err as Error)?.stack ?? err}`);
+    else if (http.code === "database_unavailable") log(`${req.method} ${req.path}: ${http.message} (${(err as Error)?.message})`);
     sendError(res, http);
   };
 }

@@ -181,7 +181,7 @@ export class ConfigError extends DebattError {
  */
 export class WriteFailedError extends DebattError {
   constructor(what: string, cause: unknown) {
-    super("write_failed", `${what} could not be written (${messageForClient(cause)}); the run stops here, what was shown is kept, and it can be resumed from its last saved step once the database can be written again`, { cause });
+    super("write_failed", `${what} could not be written (${messageForClient(cause, "(the database server)")}); the run stops here, what was shown is kept, and it can be resumed from its last saved step once the database can be written again`, { cause });
   }
 }
 
@@ -191,21 +191,34 @@ export class WriteFailedError extends DebattError {
  * the SQL and its parameters), with network addresses and URLs left out: "database or disk is
  * full", "Connection terminated unexpectedly", "connect ECONNREFUSED (the database server)".
  */
-function messageForClient(cause: unknown): string {
+function messageForClient(cause: unknown, address = "(a server)"): string {
   let err = cause;
   for (let depth = 0; depth < 5 && err instanceof Error && err.cause !== undefined; depth++) err = err.cause;
   const message = (err instanceof Error ? err.message : String(err)).split("\n")[0];
   // Drizzle's own error, without a driver's cause: its message is the query.
   if (/^Failed query:/.test(message)) return "the database refused the query";
-  return withoutAddresses(message, "(the database server)").slice(0, 200);
+  return withoutAddresses(message, address).slice(0, 200);
 }
 
 /** Connection-level failures of a database: it is down, restarting, or cannot be reached (PostgreSQL's SQLSTATE class 08 and 57P0x, and the socket's own). */
 const UNREACHABLE_DATABASE = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|57P0[1-3]|08\w{3})$/;
+/** The mark of an error that came from a database's connection (see `fromDatabase`). */
+const FROM_DATABASE = Symbol.for("debatt.fromDatabase");
 
-/** Whether `err` (or what it wraps) says the database cannot be reached now, rather than that it refused the query. */
+/** Marks `err` as the database's (set where such errors arise: the PostgreSQL pools), and returns it. */
+export function fromDatabase<T>(err: T): T {
+  if (err !== null && typeof err === "object" && !(FROM_DATABASE in err)) Object.defineProperty(err, FROM_DATABASE, { value: true });
+  return err;
+}
+
+/**
+ * Whether `err` (or what it wraps) is the database's, saying that it cannot be reached now rather
+ * than that it refused the query. Only errors marked as the database's count: a provider or a
+ * speech endpoint that refuses a connection is not the database.
+ */
 export function isDatabaseUnreachable(err: unknown): boolean {
   for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (!(FROM_DATABASE in e)) continue;
     const code = (e as { code?: unknown }).code;
     if (typeof code === "string" && UNREACHABLE_DATABASE.test(code)) return true;
     if (/Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e.message)) return true;
@@ -226,9 +239,20 @@ export function runFailure(err: unknown): { code: ErrorCode; message: string } {
   return { code: "internal_error", message: messageForClient(err) };
 }
 
-/** `text` with its URLs and network addresses (`host:port`) replaced by `instead`: no client learns where a server is. */
+/** A network address with its port: a dotted name or IPv4 (`db.internal:5432`, `10.0.0.5:5432`), `localhost:…`, or IPv6 (`[::1]:5432`, `::1:5432`). */
+const HOST_AND_PORT = /(?:\b(?:[a-z0-9-]+\.)+[a-z0-9-]+|\blocalhost|\[[0-9a-f:.]+\]|(?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{0,4}):\d{2,5}\b/gi;
+/** The name a failed look-up names (`getaddrinfo ENOTFOUND db.internal`). */
+const LOOKED_UP = /\b(ENOTFOUND|EAI_AGAIN)\s+\S+/g;
+
+/**
+ * `text` with its URLs, network addresses (`host:port`) and looked-up names replaced by
+ * `instead`: no client learns where a server is. A time such as 10:30 stays.
+ */
 export function withoutAddresses(text: string, instead: string): string {
-  return text.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, instead).replace(/\[?[0-9a-f:.]*[0-9a-f]\]?:\d{2,5}\b/gi, instead);
+  return text
+    .replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, instead)
+    .replace(LOOKED_UP, (_, code: string) => `${code} ${instead}`)
+    .replace(HOST_AND_PORT, instead);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { fromDatabase, runFailure, withoutAddresses } from "../state/errors.js";
 import { describe, expect, it, vi } from "vitest";
 import { DeltaCoalescer } from "../nodes/shared/delta-coalescer.js";
 import { deltaCoalesceMs } from "../service/load.js";
@@ -207,5 +208,36 @@ describe("SseStream", () => {
     }
     sse.end();
     expect(listeners()).toBe(before);
+  });
+});
+
+describe("what a client is told of a failure", () => {
+  it("leaves out URLs, addresses and looked-up names, but not times", () => {
+    const cases: [string, string][] = [
+      ["connect ECONNREFUSED 127.0.0.1:5432", "connect ECONNREFUSED (x)"],
+      ["connect ECONNREFUSED ::1:5432", "connect ECONNREFUSED (x)"],
+      ["refused at [::1]:5432 now", "refused at (x) now"],
+      ["getaddrinfo ENOTFOUND db.internal", "getaddrinfo ENOTFOUND (x)"],
+      ["mydb.cluster.rds.amazonaws.com:5432 went away", "(x) went away"],
+      ["postgres://u:secret@db:5432/x failed", "(x) failed"],
+      ["localhost:3000 refused", "(x) refused"],
+      ["the meeting at 10:30, then 12:30:45", "the meeting at 10:30, then 12:30:45"],
+    ];
+    for (const [text, told] of cases) expect(withoutAddresses(text, "(x)"), text).toBe(told);
+  });
+
+  it("says database_unavailable only for the database's own connection errors", async () => {
+    const refused = Object.assign(new Error("connect ECONNREFUSED 10.0.0.5:5432"), { code: "ECONNREFUSED" });
+    // A provider or speech endpoint that refuses a connection is not the database.
+    expect(runFailure(refused)).toEqual({ code: "internal_error", message: "connect ECONNREFUSED (a server)" });
+    const fetchFailed = await fetch("http://127.0.0.1:9/").catch((err: unknown) => err);
+    expect(runFailure(fetchFailed).code).toBe("internal_error");
+    // The database's, as the pools mark it, also wrapped by the query builder.
+    const wrapped = new Error("Failed query: select 1\nparams: ", { cause: fromDatabase(Object.assign(new Error("Connection terminated unexpectedly"), {})) });
+    expect(runFailure(wrapped)).toMatchObject({ code: "database_unavailable" });
+    expect(runFailure(fromDatabase(refused)).code).toBe("database_unavailable");
+    // A query the database refused is no outage, and its SQL is not repeated.
+    expect(runFailure(new Error("Failed query: insert into x\nparams: 1", { cause: fromDatabase(Object.assign(new Error("duplicate key"), { code: "23505" })) }))).toEqual({ code: "internal_error", message: "duplicate key" });
+    expect(runFailure(new Error("Failed query: insert into x\nparams: 1"))).toEqual({ code: "internal_error", message: "the database refused the query" });
   });
 });
