@@ -28,10 +28,12 @@ export interface UserStore {
   /** Which of `ids` are users still. */
   existing(ids: readonly string[]): Promise<Set<string>>;
   /**
-   * Opens a session of the page for `userId` (a user's id, or the admin's), who signed in with
-   * `credential`; resolves with the session's id (shown only in the cookie, stored as a hash).
+   * Opens a session of the page for `userId` (a user's id, or the admin's); `bound` gives what
+   * ties the session to the credential signed in with, from the new session's id (a user's: their
+   * token's hash, which `session` matches against the user's; the admin's: an HMAC under
+   * ADMIN_TOKEN). Resolves with the session's id (shown only in the cookie, stored as a hash).
    */
-  openSession(userId: string, credential: string, ttlMs: number): Promise<string>;
+  openSession(userId: string, bound: (sessionId: string) => string, ttlMs: number): Promise<string>;
   /** A session that has not expired: whose it is, the hash of the token it was opened with, and the user's name while that token is still theirs. */
   session(id: string): Promise<SessionRecord | undefined>;
   /** Ends a session (signing out); nothing when there is none. */
@@ -103,13 +105,13 @@ export class DrizzleUsers implements UserStore {
     return new Set(rows.map((r) => r.id));
   }
 
-  async openSession(userId: string, credential: string, ttlMs: number): Promise<string> {
+  async openSession(userId: string, bound: (sessionId: string) => string, ttlMs: number): Promise<string> {
     const id = newSessionId();
     const now = new Date();
     const { sessions } = this.t;
     // Expired sessions are dropped as new ones open, so the table holds only live ones.
     await this.db.delete(sessions).where(lte(sessions.expiresAt, now));
-    await this.db.insert(sessions).values({ idHash: tokenHash(id), userId, credentialHash: tokenHash(credential), createdAt: now, expiresAt: new Date(now.getTime() + ttlMs) });
+    await this.db.insert(sessions).values({ idHash: tokenHash(id), userId, credentialHash: bound(id), createdAt: now, expiresAt: new Date(now.getTime() + ttlMs) });
     return id;
   }
 

@@ -1,6 +1,6 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { Router, type Request, type RequestHandler, type Response } from "express";
-import type { UserStore } from "../history/users.js";
+import { tokenHash, type UserStore } from "../history/users.js";
 import type { Settings } from "../state/config.js";
 import { ADMIN_OWNER, LOCAL_OWNER, type Requester } from "../state/ownership.js";
 import { HttpError } from "./errors.js";
@@ -26,6 +26,13 @@ export const SESSION_COOKIE = "debatt_session";
 const SESSION_TTL_MS = 30 * 24 * 3_600_000;
 
 const digest = (text: string) => createHash("sha256").update(text).digest();
+
+/**
+ * What ties an admin's session to ADMIN_TOKEN: an HMAC of the session's id under the token. The
+ * database keeps it, but without the session's id (only in the cookie) it says nothing of the
+ * token, which an operator chose and a bare hash would expose to a guess offline.
+ */
+const adminBinding = (adminToken: string, sessionId: string) => createHmac("sha256", adminToken).update(sessionId).digest("hex");
 
 /** The user a request is made for (set by `identify`). */
 export function userOf(res: Response): RequestUser {
@@ -71,14 +78,17 @@ function credentialOf(req: Request): Credential | undefined {
  * which nobody guesses) is honoured then, never ADMIN_TOKEN, which an operator chose.
  */
 function credentialResolver(settings: Pick<Settings, "adminToken">, users: UserStore | undefined) {
-  const admin = settings.adminToken ? digest(settings.adminToken) : undefined;
-  const adminHash = admin?.toString("hex");
+  const adminToken = settings.adminToken;
+  const admin = adminToken ? digest(adminToken) : undefined;
   return async (credential: Credential, locked = false): Promise<RequestUser | undefined> => {
     if (credential.kind === "session") {
       const session = credential.value ? await users?.session(credential.value) : undefined;
       if (!session) return undefined;
       // An admin's session holds only while ADMIN_TOKEN is the one it was opened with.
-      if (session.userId === ADMIN_OWNER) return session.credentialHash === adminHash ? ADMIN_USER : undefined;
+      if (session.userId === ADMIN_OWNER) {
+        const expected = adminToken && adminBinding(adminToken, credential.value);
+        return expected && expected.length === session.credentialHash.length && timingSafeEqual(Buffer.from(expected), Buffer.from(session.credentialHash)) ? ADMIN_USER : undefined;
+      }
       return session.name === undefined ? undefined : { id: session.userId, name: session.name, admin: false };
     }
     if (admin && !locked && timingSafeEqual(digest(credential.value), admin)) return ADMIN_USER;
@@ -88,17 +98,21 @@ function credentialResolver(settings: Pick<Settings, "adminToken">, users: UserS
 }
 
 /**
- * The user `credential` belongs to, or the refusal: 401, counted against the client's address at
- * the users' door, or 429 while that address is locked out (a user's own token or session still
- * works then, so nobody who shares the address is locked out by another's guesses).
+ * The user `credential` belongs to, or the refusal: 401, a refused token counted against the
+ * client's address at the users' door, or 429 for a token while that address is locked out (a
+ * user's own token or session still works then, so nobody who shares the address is locked out
+ * by another's guesses). A session that ended (signed out, expired, its user removed, ADMIN_TOKEN
+ * changed) is no guess: a browser sends its old cookie until told, so it is never counted.
  */
 async function signIn(req: Request, credential: Credential, resolve: ReturnType<typeof credentialResolver>, throttle: SignInThrottle): Promise<RequestUser> {
   const address = req.ip ?? "";
   const locked = throttle.lockedFor("users", address);
   const user = await resolve(credential, locked > 0);
   if (user) return user;
-  if (locked > 0) throw tooMany(locked);
-  throttle.failed("users", address);
+  if (credential.kind === "token") {
+    if (locked > 0) throw tooMany(locked);
+    throttle.failed("users", address);
+  }
   const why = credential.kind === "session" ? "the session has ended (signed out, expired, or its user was removed): sign in again" : "the token is not valid (it may have been revoked)";
   throw new HttpError(401, "unauthorized", why, { "WWW-Authenticate": 'Bearer realm="debatt", error="invalid_token"' });
 }
@@ -151,7 +165,8 @@ export function sessionRouter(settings: Pick<Settings, "auth" | "adminToken">, u
     if (settings.auth === "none") return void res.json({ auth: settings.auth, user: LOCAL_USER });
     const user = await signIn(req, { kind: "token", value: token.trim() }, resolve, throttle);
     if (!users) throw new HttpError(503, "users_unavailable", "sessions are kept in the history database, which this server does not have: send the token as Authorization: Bearer <token>");
-    res.cookie(SESSION_COOKIE, await users.openSession(user.id, token.trim(), SESSION_TTL_MS), cookie(req));
+    const bound = user.id === ADMIN_OWNER ? (id: string) => adminBinding(token.trim(), id) : () => tokenHash(token.trim());
+    res.cookie(SESSION_COOKIE, await users.openSession(user.id, bound, SESSION_TTL_MS), cookie(req));
     res.json({ auth: settings.auth, user });
   });
   router.delete("/api/v1/session", async (req, res) => {

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -143,10 +144,16 @@ describe.each(HISTORY_DATABASES)("users and tokens on $db", (database) => {
     const adminSignIn = await fetch(`${url}/api/v1/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: ADMIN }) });
     const adminSession = adminSignIn.headers.get("set-cookie")!.split(";")[0];
     expect((await fetch(`${url}/api/v1/conversations`, { headers: { cookie: adminSession } })).status).toBe(200);
+    // The database keeps nothing that would let ADMIN_TOKEN, an operator's choice, be guessed offline.
+    expect(JSON.stringify(await db.rows("sessions"))).not.toContain(createHash("sha256").update(ADMIN).digest("hex"));
     const rotated = testDeps({ settings: { auth: "tokens", adminToken: "another-admin-token-987654" } });
     const next = await startApp(rotated.deps, { history: db.history });
     hooks.later(next.close);
     expect((await fetch(`${next.url}/api/v1/conversations`, { headers: { cookie: adminSession } })).status).toBe(401);
+    // An ended session is no guess: a browser that keeps sending it never locks its address out.
+    for (let i = 0; i < 25; i++) expect((await fetch(`${next.url}/api/v1/session`, { headers: { cookie: adminSession } })).status).toBe(200);
+    expect(await (await fetch(`${next.url}/api/v1/session`, { headers: { cookie: adminSession } })).json()).toMatchObject({ user: null });
+    expect((await fetch(`${next.url}/api/v1/conversations`, { headers: { authorization: "Bearer a-guess" } })).status).toBe(401);
   });
 
   it.skipIf(skip)("behind a trusted proxy, marks the cookie Secure when the client came over HTTPS", async () => {
