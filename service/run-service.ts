@@ -281,18 +281,22 @@ export class RunService {
    */
   async interrupted(runId: string): Promise<RunEvent[] | undefined> {
     if (this.hub.shared || this.hub.runsHere(runId)) return undefined;
-    const answer = await this.history?.message(runId);
-    if (answer?.status !== "streaming") return undefined;
     const events = runInterrupted();
-    await this.endAnswer(runId, "error", String(events[0].data.message));
+    if (!(await this.endAnswer(runId, "error", String(events[0].data.message)))) return undefined;
     return events.map((e) => ({ id: 0, ...e }));
   }
 
-  /** Ends the answer of a run that is no longer running anywhere (its server died, or it was stopped after that), if it is still streaming. */
-  private async endAnswer(runId: string, status: "error" | "cancelled", message: string): Promise<void> {
+  /**
+   * Ends the answer of a run that is no longer running anywhere (its server died, or it was
+   * stopped after that), if it is still streaming and no run of its thread goes on here; returns
+   * whether it did.
+   */
+  private async endAnswer(runId: string, status: "error" | "cancelled", message: string): Promise<boolean> {
     const answer = await this.history?.message(runId);
-    if (answer?.status !== "streaming") return;
+    // A resumed run of its thread writes the same answer (it keeps its first run's id): it is not ended under it.
+    if (answer?.status !== "streaming" || this.hub.runningThread(answer.conversationId)) return false;
     await this.history!.finishRun({ conversationId: answer.conversationId, messageId: runId }, { content: answer.content, status, error: message, title: null, at: new Date() });
+    return true;
   }
 
 

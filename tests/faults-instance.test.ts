@@ -108,4 +108,24 @@ describe("a run whose server died", () => {
     expect((await readSse(resumed)).events.at(-1)!.event).toBe("done");
     expect(await settledAnswer(second.url, runId)).toMatchObject({ status: "complete" });
   }, 60_000);
+
+  it("without Redis, leaves alone the answer of a debate that is being resumed when a reader of its first run comes back", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "debatt-restart-"));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const env = { DEBATT_DATA_DIR: dataDir, DEBATE_PARTICIPANTS: roster, SIMULATED_LATENCY_MS: "200" };
+    const first = await serve(env);
+    const { runId } = await debateUntil(first.url, 2);
+    first.child.kill("SIGKILL");
+    await first.exited;
+
+    const second = await serve(env);
+    const resumed = await fetch(`${second.url}/api/v1/debates/${runId}/resume`, { method: "POST" });
+    expect(resumed.status).toBe(200);
+    const rest = readSse(resumed);
+    // The first run's reader comes back while the resumed run writes the same answer: nothing is ended under it.
+    expect((await fetch(`${second.url}/api/v1/debates/${runId}/events`)).status).toBe(404);
+    expect(await (await fetch(`${second.url}/api/v1/debates/${runId}`)).json()).toMatchObject({ status: "streaming" });
+    expect((await rest).events.at(-1)!.event).toBe("done");
+    expect(await settledAnswer(second.url, runId)).toMatchObject({ status: "complete" });
+  }, 60_000);
 });
