@@ -73,6 +73,12 @@ export interface EventLog {
   /** Calls `listener` with each run some instance was asked to stop; it returns whether it stopped it. */
   onStopRequest?(listener: (runId: string) => boolean): void;
   /**
+   * Calls `listener` with each run of this instance whose log another instance ended (it took
+   * this one for dead: cut off from the shared log for longer than its lease), so that the run
+   * stops here too rather than go on unseen.
+   */
+  onEndedElsewhere?(listener: (runId: string) => void): void;
+  /**
    * Appends `events` after the run's last event, unless its log has ended (`done`): for a run
    * whose instance is gone, so its readers are told how it ended. Returns whether they were appended.
    */

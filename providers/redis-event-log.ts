@@ -11,9 +11,13 @@ const seenKey = (runId: string) => `debatt:events:${runId}:seen`;
 const ownerKey = (runId: string) => `debatt:events:${runId}:owner`;
 /** An instance's lease: there while the instance lives, renewed every `LEASE_RENEW_MS`. */
 const instanceKey = (instance: string) => `debatt:instance:${instance}`;
-/** How long an instance's lease lasts without renewal: a dead instance's runs are known to be orphaned after this. */
-const LEASE_MS = 5_000;
-const LEASE_RENEW_MS = 1_500;
+/**
+ * How long an instance's lease lasts without renewal: a dead instance's runs are known to be
+ * orphaned after this. Renewed four times in a lease, so that a busy event loop or a brief
+ * network hiccup does not make a live instance look dead.
+ */
+const LEASE_MS = 8_000;
+const LEASE_RENEW_MS = 2_000;
 /** The channel on which instances ask each other to stop a run. */
 const STOP_CHANNEL = "debatt:stop";
 /** A stop request, kept a while so an instance that was cut off from Redis hears it when it is back. */
@@ -83,6 +87,7 @@ export class RedisEventLog implements EventLog {
   private failing = false;
   private subscriber: Redis | undefined;
   private readonly stopListeners = new Set<(runId: string) => boolean>();
+  private readonly endedListeners = new Set<(runId: string) => void>();
   private retry: NodeJS.Timeout | undefined;
   private readonly outageWaitMs: number;
   private readonly maxPending: number;
@@ -152,6 +157,13 @@ export class RedisEventLog implements EventLog {
         // An entry Redis already holds (a retry after a lost reply) is refused as "equal or smaller": it is there.
         const refused = replies.find(([err]) => err && !/equal or smaller/.test(err.message));
         if (refused) this.options.log(`event log: Redis refused an event of run ${runId}: ${refused[0]!.message}`);
+        // Ids that are taken: a retry after a lost reply (they are ours), or another instance that
+        // took this one for dead ended the run's log. Then the run stops here too.
+        const taken = replies.some(([err]) => err && /equal or smaller/.test(err.message));
+        if (taken && !events.slice(0, count).some((e) => e.event === "done") && (await this.endedByOther(runId))) {
+          this.options.log(`event log: another instance ended the log of run ${runId} (this one was cut off from Redis for longer than its lease); the run stops here`);
+          for (const listener of this.endedListeners) listener(runId);
+        }
         // Forgotten meanwhile, the run's events are gone from the books already (and its deletion comes next).
         if (this.pending.get(runId) !== events) continue;
         events.splice(0, count);
@@ -238,6 +250,16 @@ export class RedisEventLog implements EventLog {
       signal.removeEventListener("abort", stop);
       reader.disconnect();
     }
+  }
+
+  /** Whether the run's log ends with `done`, written by another instance over this one's events. */
+  private async endedByOther(runId: string): Promise<boolean> {
+    const [last] = (await this.client.xrevrange(key(runId), "+", "-", "COUNT", 1)) as [string, string[]][];
+    return last?.[1][1] === "done";
+  }
+
+  onEndedElsewhere(listener: (runId: string) => void): void {
+    this.endedListeners.add(listener);
   }
 
   /**

@@ -2,6 +2,7 @@ import type { RunRecorder } from "../history/recorder.js";
 import { BudgetExceededError, DebattError, WriteFailedError } from "../state/errors.js";
 import type { ClientEvent } from "../state/events.js";
 import type { RunMeter } from "./meter.js";
+import { RunInterruptedError } from "./active-runs.js";
 import { RunDeadlineError } from "./run-deadline.js";
 import type { RunHub } from "./run-hub.js";
 
@@ -56,7 +57,7 @@ export class RunPublisher {
     // Stopped by the server (shutting down, a failed write, its user removed, its deadline) or at
     // the user's request: the client is told why. (A spent budget was told by the meter already.)
     if (DebattError.isInstance(reason) && !(reason instanceof BudgetExceededError)) this.publishError(reason);
-    if (reason instanceof WriteFailedError || reason instanceof RunDeadlineError) this.recorder?.failed(reason.message);
+    if (reason instanceof WriteFailedError || reason instanceof RunDeadlineError || reason instanceof RunInterruptedError) this.recorder?.failed(reason.message);
     // What the calls used and cost, in all and by participant and stage: the last word before `done`.
     const meter = this.meter;
     if (meter && meter.report.total.calls > 0) {

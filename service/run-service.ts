@@ -10,7 +10,7 @@ import { WriteBehindSaver } from "../providers/write-behind-saver.js";
 import type { RunConfig } from "../state/config.js";
 import { DebattError } from "../state/errors.js";
 import type { State } from "../state/graph-state.js";
-import { ActiveRuns, ShutdownError, StopRequestedError, UserRemovedError } from "./active-runs.js";
+import { ActiveRuns, RunInterruptedError, ShutdownError, StopRequestedError, UserRemovedError } from "./active-runs.js";
 import { RunDeadline, RunDeadlineError } from "./run-deadline.js";
 import { RunPublisher } from "./run-publisher.js";
 import { nodeDepsOf, stderrLog, type AppDeps } from "./app-deps.js";
@@ -442,6 +442,8 @@ export function createRunService(deps: AppDeps, options: { checkpointer?: BaseCh
   if (options.checkpointer instanceof WriteBehindSaver) options.checkpointer.onFailure((threadId, err) => hub.abortThread(threadId, err));
   // Another instance was asked to stop a run that this one runs.
   deps.events?.onStopRequest?.((runId) => hub.stopHere(runId, new StopRequestedError()));
+  // Another instance took this one for dead and ended a run's log: the run stops here too.
+  deps.events?.onEndedElsewhere?.((runId) => hub.stopHere(runId, new RunInterruptedError()));
   const costs = { meters, prices: deps.settings.prices, internalModel: deps.settings.oneseekModel, maxCostUsd: deps.settings.maxCostUsd };
   return new RunService(graph, hub, options.history, deps.log ?? stderrLog, limits, { simulated: deps.models.simulated }, costs, deps.settings.runDeadlineMs);
 }
