@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DebattError } from "../state/errors.js";
 import { FORMATS, formatOfStoredMode } from "../state/formats.js";
+import { PERSON_MODEL } from "../state/person.js";
 import { labelName, named, usageWords, type Translate } from "../state/messages/index.js";
 import type { UsageReport } from "../state/usage.js";
 import { conversationView } from "./load.js";
@@ -31,6 +32,9 @@ async function conversationExport(store: HistoryStore, c: ConversationRow, now =
  * or a broken table; line breaks become spaces.
  */
 export const plain = (text: string) => text.replace(/\s+/g, " ").replace(/[\\`*_[\]<>|~&]/g, (c) => `\\${c}`);
+
+/** Every `<` that could open an HTML tag or comment, escaped (`\<`), as Markdown shows it. */
+const withoutTags = (text: string) => text.replace(/<(?=[a-z/!?])/gi, "\\<");
 
 /** Text as one Markdown block quote. */
 const quoted = (text: string) =>
@@ -92,7 +96,8 @@ function stagesMarkdown(t: Translate, stages: StageRow[]): string[] {
     const chose = typeof data.votedFor === "string" ? data.votedFor : null;
     const choice = chose ? ` — ${t("export.votedFor", { choice: plain(labels[chose] ? `${labelName(t, chose)} (${labels[chose]})` : chose) })}` : "";
     const failed = typeof data.error === "string" ? ` — ${t("export.failed", { error: data.error })}` : "";
-    const content = withoutArenaBlock(s.content);
+    // A person's words are plain text, not Markdown: no tag they typed becomes HTML.
+    const content = s.model === PERSON_MODEL ? withoutTags(s.content) : withoutArenaBlock(s.content);
     out.push(`**${who}**${choice}${failed}`, "", content.trim() ? quoted(content) : `_${t("export.empty")}_`, "");
   }
   return out;

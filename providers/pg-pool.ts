@@ -6,10 +6,9 @@ import { redactUrl } from "./redact.js";
  * A PostgreSQL connection pool that outlives its database: a server that restarts (an upgrade, a
  * failover, a managed service's maintenance) ends every connection, and `pg` reports that as an
  * `error` event on the pool (or on a connection checked out of it), which crashes the process
- * when nobody listens. Here it is logged,
- * once per outage; the broken connections are dropped and the next query opens a new one, so the
- * queries in flight fail (their runs end with `write_failed`, and can be resumed) and the process
- * keeps serving.
+ * when nobody listens. Here it is logged, once per outage; the broken connections are dropped and
+ * the next query opens a new one, so the queries in flight fail (their runs end with
+ * `write_failed` or `database_unavailable`, and can be resumed) and the process keeps serving.
  */
 export async function openPgPool(url: string, options: { max?: number; what: string; log: (line: string) => void }): Promise<Pool> {
   const { default: pg } = await import("pg");

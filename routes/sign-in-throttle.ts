@@ -1,3 +1,4 @@
+import { isIPv6 } from "node:net";
 import { HttpError } from "./errors.js";
 
 /**
@@ -12,6 +13,22 @@ const FAILED_SIGN_INS = 20;
 const WINDOW_MS = 10 * 60_000;
 /** Addresses tracked at most; past that the expired ones are dropped, then the oldest. */
 const MAX_TRACKED = 10_000;
+
+/**
+ * Whom an address counts for: an IPv4 address as it is (also written IPv4-mapped, `::ffff:…`),
+ * an IPv6 address by its /64 network, which one client (one home, one server) usually has whole:
+ * it cannot dodge the count by taking another address of it.
+ */
+export function clientOf(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1];
+  if (!isIPv6(address)) return address;
+  const [head, tail = ""] = address.toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = address.includes("::") && tail ? tail.split(":") : [];
+  const groups = [...left, ...Array(8 - left.length - right.length).fill("0"), ...right];
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+}
 
 /**
  * Counts refused credentials (a token that is sent and is not valid), per client address and
@@ -32,7 +49,7 @@ export class SignInThrottle {
 
   /** Seconds until `address` may present credentials at `door` again, or 0 when it may now. */
   lockedFor(door: Door, address: string): number {
-    const entry = this.failures.get(`${door} ${address}`);
+    const entry = this.failures.get(`${door} ${clientOf(address)}`);
     if (!entry || entry.until <= this.now() || entry.count < this.limit) return 0;
     return Math.ceil((entry.until - this.now()) / 1000);
   }
@@ -45,7 +62,7 @@ export class SignInThrottle {
 
   /** Counts a refused credential from `address` at `door`. */
   failed(door: Door, address: string): void {
-    const key = `${door} ${address}`;
+    const key = `${door} ${clientOf(address)}`;
     const now = this.now();
     const entry = this.failures.get(key);
     if (entry && entry.until > now) {

@@ -19,8 +19,7 @@ export class RunHub {
 
   constructor(
     private readonly local: MemoryEventLog,
-    /** The log every instance reads (Redis), when there is one. */
-    readonly shared: EventLog | undefined,
+    private readonly shared: EventLog | undefined,
     private readonly resumeGraceMs: number,
   ) {}
 
@@ -32,6 +31,11 @@ export class RunHub {
       if (run?.timer) clearTimeout(run.timer);
       this.live.delete(runId);
     };
+  }
+
+  /** Whether the runs' events go to a log every instance reads (Redis), or stay in this process. */
+  get isShared(): boolean {
+    return this.shared !== undefined;
   }
 
   /** Whether this process is running the run. */

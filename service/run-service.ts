@@ -84,7 +84,6 @@ export class RunService {
     for (const owner of await this.owners.removed(this.history.users)) this.endRunsOf(owner);
   }
 
-
   /** Runs in progress in this process. */
   get size(): number {
     return this.runs.size;
@@ -280,7 +279,7 @@ export class RunService {
    * runs a run serves its events, so several instances need REDIS_URL.
    */
   async interrupted(runId: string): Promise<RunEvent[] | undefined> {
-    if (this.hub.shared || this.hub.runsHere(runId)) return undefined;
+    if (this.hub.isShared || this.hub.runsHere(runId)) return undefined;
     const events = runInterrupted();
     if (!(await this.endAnswer(runId, "error", String(events[0].data.message)))) return undefined;
     return events.map((e) => ({ id: 0, ...e }));
@@ -298,7 +297,6 @@ export class RunService {
     await this.history!.finishRun({ conversationId: answer.conversationId, messageId: runId }, { content: answer.content, status, error: message, title: null, at: new Date() });
     return true;
   }
-
 
   /**
    * Stops a run at its user's request, on whichever instance runs it: every model call in flight

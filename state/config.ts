@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { isIP } from "node:net";
 import { z } from "zod";
 import { ConfigError } from "./errors.js";
 import { DEBATE_ORDERS, FORMATS, VOICE_PACINGS } from "./formats.js";
@@ -112,7 +113,7 @@ const EnvSchema = z.object({
   TRUST_PROXY: z
     .string()
     .trim()
-    .regex(/^(\d{1,2}|((loopback|linklocal|uniquelocal|[0-9a-f.:]+(\/\d{1,3})?)\s*(,\s*|$))+)$/i, "TRUST_PROXY must be loopback, a number of hops, or proxy addresses and CIDR ranges separated by commas (e.g. 10.0.0.0/8)")
+    .refine(isTrustProxy, "TRUST_PROXY must be loopback, a number of hops, or proxy addresses and CIDR ranges separated by commas (e.g. 10.0.0.0/8)")
     .optional(),
   /** Who may use the API: anyone who reaches it (`none`, loopback only) or users with tokens. */
   AUTH: z.enum(["none", "tokens"], { error: "AUTH must be none or tokens" }).optional(),
@@ -145,6 +146,19 @@ const EnvSchema = z.object({
   /** How the OpenAI-compatible endpoint sends a deliberation's progress: `reasoning_content`, a `<think>` block in the content, or not at all. */
   DEBATT_OPENAI_PROGRESS: z.enum(["reasoning", "think", "none"], { error: "DEBATT_OPENAI_PROGRESS must be reasoning, think or none" }).default("reasoning"),
 });
+
+/** Whether `value` is what express's `trust proxy` takes from TRUST_PROXY: a number of hops, or a list of names (loopback, linklocal, uniquelocal) and IP addresses with an optional prefix length. */
+function isTrustProxy(value: string): boolean {
+  if (/^\d{1,2}$/.test(value)) return true;
+  return value.split(",").every((entry) => {
+    const [address, prefix, ...rest] = entry.trim().split("/");
+    if (rest.length > 0) return false;
+    if (["loopback", "linklocal", "uniquelocal"].includes(address) && prefix === undefined) return true;
+    const family = isIP(address);
+    if (family === 0) return false;
+    return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+  });
+}
 
 /** Whether a HOST is a loopback address, reachable only from this machine. */
 export function isLoopback(host: string): boolean {

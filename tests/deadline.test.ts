@@ -46,17 +46,38 @@ describe("a run's deadline (RUN_DEADLINE_MS)", () => {
     }
   });
 
-  it("does not count the time the run waits for its person", async () => {
+  it("does not count the time a debate waits for the person who joined it", async () => {
+    const db = await sqliteHistory();
+    // The models answer at once; the person takes longer than the run's whole deadline for each turn.
+    const { deps } = testDeps({ settings: { runDeadlineMs: 600 } });
+    const server = await startApp(deps, { history: db.history, checkpointer: new MemorySaver() });
+    try {
+      let runId = "";
+      const { events } = await readSse(await postChat(server.url, { message: "/debatt --with-me Bör AI regleras?", participants: ["call_grok", "call_claude"], personName: "Anna" }), (e) => {
+        if (e.event === "metadata") runId = String(e.data.run_id);
+        if (e.event !== "debate-awaiting-input") return;
+        const body = e.data.kind === "turn" ? { text: "Anna tycker till." } : { vote: "Grok" };
+        setTimeout(() => void fetch(`${server.url}/api/v1/debates/${runId}/input`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }), 700);
+      });
+      expect(events.filter((e) => e.event === "error")).toEqual([]);
+      expect(events.some((e) => e.event === "debate-synthesis-complete")).toBe(true);
+    } finally {
+      await server.close();
+      await db.close();
+    }
+  });
+
+  it("keeps its clock stopped while paused, and none at 0", async () => {
     let fired = 0;
-    const deadline = new RunDeadline(150, () => fired++);
-    await new Promise((r) => setTimeout(r, 100));
+    const deadline = new RunDeadline(300, () => fired++);
+    await new Promise((r) => setTimeout(r, 150));
     deadline.pause();
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 400));
     expect(fired).toBe(0);
     deadline.resume();
-    await new Promise((r) => setTimeout(r, 30));
+    await new Promise((r) => setTimeout(r, 50));
     expect(fired).toBe(0);
-    await new Promise((r) => setTimeout(r, 60));
+    await new Promise((r) => setTimeout(r, 300));
     expect(fired).toBe(1);
     deadline.stop();
     const none = new RunDeadline(0, () => fired++);

@@ -145,7 +145,7 @@ describe("the Markdown export of a person's name", () => {
       const name = "<script>alert(1)</script> **Ada** [x](http://evil.example) | y";
       await db.history.startRun({ conversationId: "c1", messageId: "m1", userId: "local", mode: "debatt", title: "<img src=x onerror=alert(1)>", question: "/debatt X", at });
       await db.history.addStages([
-        { id: "m1:turn", messageId: "m1", stageType: "debatt_answer", stageOrder: 1, seq: 0, model: "person", role: "debater", content: "My turn.", parsedData: { round: 1, display: name }, responseTimeMs: 1 },
+        { id: "m1:turn", messageId: "m1", stageType: "debatt_answer", stageOrder: 1, seq: 0, model: "person", role: "debater", content: "My turn: <script>alert(2)</script> and a < b.", parsedData: { round: 1, display: name }, responseTimeMs: 1 },
         { id: "m1:vote", messageId: "m1", stageType: "debatt_vote", stageOrder: 4, seq: 0, model: "x-ai/grok-4", role: "voter", content: "Because.", parsedData: { display: "Grok", votedFor: name }, responseTimeMs: 1 },
       ]);
       const conversation = (await db.history.conversation("c1"))!;
@@ -153,6 +153,8 @@ describe("the Markdown export of a person's name", () => {
       expect(body).not.toMatch(/(?<!\\)<(script|img)|(?<!\\)\]\(http/);
       expect(body).toContain("\\<script\\>alert(1)\\</script\\> \\*\\*Ada\\*\\* \\[x\\](http://evil.example) \\| y");
       expect(body.split("\n")[0]).toBe("# \\<img src=x onerror=alert(1)\\>");
+      // What the person wrote is plain text too: shown as typed, never run.
+      expect(body).toContain("> My turn: \\<script>alert(2)\\</script> and a < b.");
     } finally {
       await db.close();
     }

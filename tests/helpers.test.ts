@@ -1,3 +1,4 @@
+import { clientOf, SignInThrottle } from "../routes/sign-in-throttle.js";
 import { fromDatabase, runFailure, withoutAddresses } from "../state/errors.js";
 import { describe, expect, it, vi } from "vitest";
 import { DeltaCoalescer } from "../nodes/shared/delta-coalescer.js";
@@ -239,5 +240,24 @@ describe("what a client is told of a failure", () => {
     // A query the database refused is no outage, and its SQL is not repeated.
     expect(runFailure(new Error("Failed query: insert into x\nparams: 1", { cause: fromDatabase(Object.assign(new Error("duplicate key"), { code: "23505" })) }))).toEqual({ code: "internal_error", message: "duplicate key" });
     expect(runFailure(new Error("Failed query: insert into x\nparams: 1"))).toEqual({ code: "internal_error", message: "the database refused the query" });
+  });
+});
+
+describe("whom a failed sign-in counts for", () => {
+  it("is an IPv4 address itself, and an IPv6 address's /64 network", () => {
+    expect(clientOf("203.0.113.7")).toBe("203.0.113.7");
+    expect(clientOf("::ffff:203.0.113.7")).toBe("203.0.113.7");
+    expect(clientOf("2001:db8:1:2:aaaa::1")).toBe("2001:db8:1:2::/64");
+    expect(clientOf("2001:db8:1:2:bbbb:cccc:dddd:eeee")).toBe("2001:db8:1:2::/64");
+    expect(clientOf("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(clientOf("::1")).toBe("0:0:0:0::/64");
+  });
+
+  it("locks out a whole IPv6 /64 at once, and not its neighbours", () => {
+    const throttle = new SignInThrottle(3);
+    for (let i = 1; i <= 3; i++) throttle.failed("users", `2001:db8:1:2::${i}`);
+    expect(throttle.lockedFor("users", "2001:db8:1:2::99")).toBeGreaterThan(0);
+    expect(throttle.lockedFor("users", "2001:db8:1:3::1")).toBe(0);
+    expect(throttle.lockedFor("admin", "2001:db8:1:2::99")).toBe(0);
   });
 });

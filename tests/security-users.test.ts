@@ -28,7 +28,8 @@ describe("who may use the server (AUTH)", () => {
     expect(loadSettings({ TRUST_PROXY: "loopback" }).trustProxy).toEqual(["loopback"]);
     expect(loadSettings({ TRUST_PROXY: "1" }).trustProxy).toBe(1);
     expect(loadSettings({ TRUST_PROXY: "10.0.0.0/8, 192.168.1.4" }).trustProxy).toEqual(["10.0.0.0/8", "192.168.1.4"]);
-    for (const bad of ["true", "*", "everyone"]) expect(() => loadSettings({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY must be/);
+    expect(loadSettings({ TRUST_PROXY: "::1, fd00::/8" }).trustProxy).toEqual(["::1", "fd00::/8"]);
+    for (const bad of ["true", "*", "everyone", "loopback,", "10.0.0.0/99", "abc", "1.2.3", "10.0.0.0/8/1"]) expect(() => loadSettings({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY must be/);
 
     const server = startServerProcess({ HOST: "0.0.0.0", AUTH: "none" });
     await expect(server).rejects.toThrow(/server exited with 2: .*AUTH=none is refused/s);
