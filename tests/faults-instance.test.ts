@@ -50,6 +50,18 @@ describe("a run whose server died", () => {
     return { runId: String(events[0].data.run_id), events };
   };
 
+  /** A server without Redis killed (-9) two turns into a debate, and started again on its data: the debate's run id and events so far, and the new server. */
+  const killedAndRestarted = async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "debatt-restart-"));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const env = { DEBATT_DATA_DIR: dataDir, DEBATE_PARTICIPANTS: roster, SIMULATED_LATENCY_MS: "200" };
+    const first = await serve(env);
+    const { runId, events } = await debateUntil(first.url, 2);
+    first.child.kill("SIGKILL");
+    await first.exited;
+    return { runId, events, second: await serve(env) };
+  };
+
   it.skipIf(!binary)("tells a reader on another instance within seconds that it stopped and can be resumed (its lease lapsed)", async () => {
     const redis = await RedisServer.start(binary!);
     cleanups.push(() => redis.kill());
@@ -89,15 +101,7 @@ describe("a run whose server died", () => {
   }, 60_000);
 
   it("without Redis, tells a client that reconnects after a kill -9 and a restart that the run stopped and can be resumed", async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), "debatt-restart-"));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const env = { DEBATT_DATA_DIR: dataDir, DEBATE_PARTICIPANTS: roster, SIMULATED_LATENCY_MS: "200" };
-    const first = await serve(env);
-    const { runId, events: before } = await debateUntil(first.url, 2);
-    first.child.kill("SIGKILL");
-    await first.exited;
-
-    const second = await serve(env);
+    const { runId, events: before, second } = await killedAndRestarted();
     const res = await fetch(`${second.url}/api/v1/debates/${runId}/events`, { headers: { "last-event-id": before.at(-1)!.id! } });
     expect(res.status).toBe(200);
     const { events, raw } = await readSse(res);
@@ -116,15 +120,7 @@ describe("a run whose server died", () => {
   }, 60_000);
 
   it("without Redis, leaves alone the answer of a debate that is being resumed when a reader of its first run comes back", async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), "debatt-restart-"));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const env = { DEBATT_DATA_DIR: dataDir, DEBATE_PARTICIPANTS: roster, SIMULATED_LATENCY_MS: "200" };
-    const first = await serve(env);
-    const { runId } = await debateUntil(first.url, 2);
-    first.child.kill("SIGKILL");
-    await first.exited;
-
-    const second = await serve(env);
+    const { runId, second } = await killedAndRestarted();
     const resumed = await fetch(`${second.url}/api/v1/debates/${runId}/resume`, { method: "POST" });
     expect(resumed.status).toBe(200);
     const rest = readSse(resumed);
