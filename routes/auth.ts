@@ -121,8 +121,8 @@ async function signIn(req: Request, credential: Credential, resolve: ReturnType<
  * Identifies the user of every `/api/v1/*` request (and of `/v1` and `/mcp`). With AUTH=none
  * everyone is the one local user. With AUTH=tokens a request needs a user's token (or
  * ADMIN_TOKEN) as a Bearer header, or the session cookie; without one it gets 401. The session
- * routes and the admin API (which has its own token) pass through. Only a credential that is sent
- * and refused counts against the address (`throttle`).
+ * routes and the admin API (which has its own token) pass through. Only a token that is sent and
+ * refused counts against the address (`throttle`).
  */
 export function identify(settings: Pick<Settings, "auth" | "adminToken">, users: UserStore | undefined, throttle: SignInThrottle): RequestHandler[] {
   if (settings.auth === "none") return [(_req, res, next) => ((res.locals.user = LOCAL_USER), next())];
