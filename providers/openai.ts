@@ -2,6 +2,7 @@ import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { ChatOpenAI } from "@langchain/openai";
+import { StreamChatModel } from "./stream-chat-model.js";
 import type { ModelFactory, ModelPhase, ModelRequest } from "../ports/models.js";
 import { ANSWERED_BY } from "../state/usage.js";
 import type { Settings } from "../state/config.js";
@@ -239,7 +240,7 @@ function guarded<T extends object>(model: T, name: string, endpoint: Endpoint, r
  */
 export class OpenAIModelFactory implements ModelFactory {
   readonly simulated = false;
-  private readonly cache = new Map<string, ChatOpenAI>();
+  private readonly cache = new Map<string, BaseChatModel>();
 
   constructor(
     private readonly settings: Settings,
@@ -251,19 +252,30 @@ export class OpenAIModelFactory implements ModelFactory {
     const model = request.participant?.model ?? this.settings.oneseekModel;
     const endpoint = endpointOf(this.settings, request.participant);
     const { fallbackModel } = this.settings;
+    // The supervisor calls tools (web search); every other phase wants text, read in every provider's shape.
+    const tools = request.phase === "supervisor";
     const fallback =
       fallbackModel && FALLBACK_PHASES.has(request.phase) && fallbackModel !== model
         ? () => {
             const endpoint = endpointOf(this.settings, undefined);
-            return { model: this.client(fallbackModel, endpoint, request.maxTokens), name: fallbackModel, endpoint };
+            return { model: this.client(fallbackModel, endpoint, request.maxTokens, tools), name: fallbackModel, endpoint };
           }
         : undefined;
-    return guarded(this.client(model, endpoint, request.maxTokens), model, endpoint, this.settings.maxRetries, this.log, fallback);
+    return guarded(this.client(model, endpoint, request.maxTokens, tools), model, endpoint, this.settings.maxRetries, this.log, fallback);
   }
 
-  private client(model: string, endpoint: Endpoint, maxTokens: number | undefined): ChatOpenAI {
-    const id = `${endpoint.baseUrl}|${endpoint.keyVar}|${model}|${maxTokens ?? ""}`;
+  /**
+   * The client of a model at an endpoint, made once and reused: `StreamChatModel`, which reads
+   * every provider's stream shape (reasoning apart, usage once), or for a phase that calls tools
+   * LangChain's `ChatOpenAI`.
+   */
+  private client(model: string, endpoint: Endpoint, maxTokens: number | undefined, tools: boolean): BaseChatModel {
+    const id = `${endpoint.baseUrl}|${endpoint.keyVar}|${model}|${maxTokens ?? ""}|${tools}`;
     let chat = this.cache.get(id);
+    if (!chat && !tools) {
+      chat = new StreamChatModel({ baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey, model, maxTokens });
+      this.cache.set(id, chat);
+    }
     if (!chat) {
       chat = new ChatOpenAI({
         model,

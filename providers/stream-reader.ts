@@ -253,7 +253,7 @@ export function usageOf(u: Json): StreamUsage {
  * an event stream (an HTML page with status 200, from a proxy or a login wall) is a failure that
  * says what came instead.
  */
-export async function readResponse(response: Response, reader: StreamReader): Promise<StreamedAnswer> {
+export async function readResponse(response: Response, reader: StreamReader, signal?: AbortSignal): Promise<StreamedAnswer> {
   const type = response.headers.get("content-type") ?? "";
   if (!/text\/event-stream/i.test(type)) {
     const body = (await response.text().catch(() => "")).trim();
@@ -281,7 +281,9 @@ export async function readResponse(response: Response, reader: StreamReader): Pr
   const decoder = new TextDecoder();
   try {
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
-  } catch {
+  } catch (err) {
+    // Stopped by its caller: that is the caller's to say.
+    if (signal?.aborted) throw err;
     // The connection broke: what arrived is kept, and the ending says it was cut off.
   }
   return reader.end(done);

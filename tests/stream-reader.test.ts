@@ -4,6 +4,10 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readResponse, StreamReader, type StreamedAnswer } from "../providers/stream-reader.js";
 import { recorded, startReplayProvider, STREAMS } from "./support/replay-provider.js";
+import { depsFromEnv } from "../service/deps.js";
+import { streamClientEvents } from "../service/stream.js";
+import type { ClientEvent } from "../state/events.js";
+import { graphOf } from "./support/harness.js";
 
 const ANSWER = "Kärnkraft behövs i övergången, men förnybart ska bära systemet.";
 
@@ -117,5 +121,52 @@ describe("a <think> block, however the stream is cut", () => {
     };
     expect(read("Svaret: taggen <think> betyder tänkande.")).toMatchObject({ text: "Svaret: taggen <think> betyder tänkande.", reasoning: "" });
     expect(read("<thin client>")).toMatchObject({ text: "<thin client>", reasoning: "" });
+  });
+});
+
+describe("every provider's recorded stream through /compare and /debatt", () => {
+  /** Eight participants, each behind one provider's recorded stream. */
+  const SHAPES = ["gpt-5", "x-ai/grok-4", "deepseek-reasoner", "qwen/qwen3-32b", "magistral-medium-latest", "grok-3-mini", "qwen3:8b", "qwen3-8b.gguf"];
+  const NAMES = ["OpenAI", "OpenRouter", "DeepSeek", "Groq", "Mistral", "xAI", "Ollama", "LlamaCpp"];
+  const roster = JSON.stringify(SHAPES.map((model, i) => ({ key: `call_p${i}`, display: NAMES[i], model })));
+  let provider: Awaited<ReturnType<typeof startReplayProvider>>;
+  beforeAll(async () => {
+    provider = await startReplayProvider(Object.fromEntries(Object.entries(EXPECTED).map(([model, e]) => [model, e.file])));
+  });
+  afterAll(() => provider?.close());
+
+  const run = async (message: string) => {
+    const graph = graphOf(depsFromEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: provider.baseURL, DEBATE_PARTICIPANTS: roster, ONESEEK_MODEL: "gpt-5", DEBATE_MAX_RETRIES: "0" }, { log: () => {} }));
+    const events: ClientEvent[] = [];
+    for await (const e of streamClientEvents(graph, { message }, {})) events.push(e);
+    return events;
+  };
+
+  it("/compare: each answer is the answer alone, streamed as it came, its words counted without the reasoning, its usage once", async () => {
+    const events = await run("/compare Behövs kärnkraft?");
+    for (const [i, model] of SHAPES.entries()) {
+      const end = events.find((e) => e.event === "compare-answer-end" && e.data.model_key === `call_p${i}`)!.data as any;
+      const streamed = events.filter((e) => e.event === "compare-answer-delta" && e.data.model_key === `call_p${i}`).map((e) => (e.data as any).delta).join("");
+      expect(end.status, model).toBe("ok");
+      // A template that opened the think block itself shows its thinking live until the end tag
+      // comes (nothing says it is thinking before); the answer kept and counted is the answer alone.
+      if (model === "qwen3-8b.gguf") expect(streamed, model).toContain(ANSWER);
+      else expect(streamed, model).toBe(ANSWER);
+      expect(end.word_count, model).toBe(9);
+      const usage = EXPECTED[model].usage;
+      if (usage) expect(end.usage, model).toMatchObject({ calls: 1, input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, cached_tokens: usage.cached_tokens });
+    }
+    expect(events.at(-1)!.event).toBe("done");
+  });
+
+  it("/debatt: no reasoning reaches the turns the others read, and the debate finishes", async () => {
+    const events = await run("/debatt --order simultaneous Behövs kärnkraft?");
+    expect(events.at(-1)!.event).toBe("done");
+    const turns = events.filter((e) => e.event === "debate-participant-end").map((e) => e.data as any);
+    expect(turns.length).toBe(SHAPES.length * 3);
+    expect(turns.every((t) => t.status === "ok" && t.word_count === 9)).toBe(true);
+    // What the later rounds were sent holds the answers and none of the reasoning.
+    const asked = JSON.stringify(provider.seen.filter((b) => JSON.stringify(b.messages).includes("Kärnkraft behövs")));
+    for (const thought of ["Väger kostnad", "Jämför riskerna", "Kort övervägande", "Jag väger", "Först frågan", "Jag borde väga", "Riskerna först", "<think>", "</think>"]) expect(asked, thought).not.toContain(thought);
   });
 });
