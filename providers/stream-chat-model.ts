@@ -79,7 +79,8 @@ export class StreamChatModel extends BaseChatModel {
     }
     const reader = new StreamReader({ text: onText });
     const answer = await readResponse(res, reader, signal);
-    if (answer.ending === "failed") throw new EndpointError(answer.message ?? "the stream failed", undefined, undefined, undefined);
+    // An error in the stream, or no stream at all (an HTML page): the provider failed, as a 502 would say.
+    if (answer.ending === "failed") throw new EndpointError(answer.message ?? "the stream failed", 502, undefined, undefined);
     return answer;
   }
 }

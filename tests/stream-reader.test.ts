@@ -159,6 +159,15 @@ describe("every provider's recorded stream through /compare and /debatt", () => 
     expect(events.at(-1)!.event).toBe("done");
   });
 
+  it("a provider that fails mid-stream, or answers with an HTML page, is a provider_error that names what came", async () => {
+    const graph = graphOf(depsFromEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: provider.baseURL, DEBATE_MAX_RETRIES: "0", ONESEEK_MODEL: "gpt-5", DEBATE_PARTICIPANTS: JSON.stringify([{ key: "call_a", display: "Alfa", model: "failing/error-frame" }, { key: "call_b", display: "Beta", model: "failing/html" }]) }, { log: () => {} }));
+    const events: ClientEvent[] = [];
+    for await (const e of streamClientEvents(graph, { message: "/compare Behövs kärnkraft?" }, {})) events.push(e);
+    const end = (key: string) => events.find((e) => e.event === "compare-answer-end" && e.data.model_key === key)!.data as any;
+    expect(end("call_a")).toMatchObject({ status: "error", error: expect.stringMatching(/failed for failing\/error-frame: .*Upstream provider returned 502.*\(provider_error, HTTP 502\)/) });
+    expect(end("call_b")).toMatchObject({ status: "error", error: expect.stringMatching(/answered 200 with text\/html.*\(provider_error, HTTP 502\)/) });
+  });
+
   it("/debatt: no reasoning reaches the turns the others read, and the debate finishes", async () => {
     const events = await run("/debatt --order simultaneous Behövs kärnkraft?");
     expect(events.at(-1)!.event).toBe("done");
