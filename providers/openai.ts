@@ -3,6 +3,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { ChatOpenAI } from "@langchain/openai";
 import { StreamChatModel } from "./stream-chat-model.js";
+import { nearestModel } from "./nearest-model.js";
 import type { ModelFactory, ModelPhase, ModelRequest } from "../ports/models.js";
 import { ANSWERED_BY } from "../state/usage.js";
 import type { Settings } from "../state/config.js";
@@ -303,6 +304,8 @@ export interface EndpointHealth {
   models: string[];
   /** Those of them its list does not have (only with `ok`). */
   missing: string[];
+  /** For each missing id, the listed id of the same vendor nearest to it (its successor, or what was meant). */
+  nearest: Record<string, string>;
   error?: string;
 }
 
@@ -323,14 +326,16 @@ export async function checkEndpoints(settings: Settings, timeoutMs = 5_000): Pro
   if (settings.fallbackModel) add(endpointOf(settings, undefined), settings.fallbackModel);
   return Promise.all(
     [...byEndpoint.values()].map(async ({ endpoint, models }): Promise<EndpointHealth> => {
-      const base = { base_url: shownUrl(endpoint.baseUrl), key_var: endpoint.keyVar, models: [...models], missing: [] as string[] };
+      const base = { base_url: shownUrl(endpoint.baseUrl), key_var: endpoint.keyVar, models: [...models], missing: [] as string[], nearest: {} as Record<string, string> };
       try {
         const res = await fetch(`${endpoint.baseUrl.replace(/\/+$/, "")}/models`, { headers: { authorization: `Bearer ${endpoint.apiKey}` }, signal: AbortSignal.timeout(timeoutMs) });
         if (res.status === 401 || res.status === 403) return { ...base, status: "auth_failed", error: `HTTP ${res.status}: the endpoint refused the key in ${endpoint.keyVar}` };
         const body = (await res.json().catch(() => undefined)) as { data?: { id?: unknown }[] } | undefined;
         if (!res.ok || !Array.isArray(body?.data)) return { ...base, status: "no_model_list" };
         const listed = new Set(body.data.map((m) => String(m.id)));
-        return { ...base, status: "ok", missing: base.models.filter((m) => !listed.has(m)) };
+        const missing = base.models.filter((m) => !listed.has(m));
+        const nearest = Object.fromEntries(missing.flatMap((m) => ((n) => (n ? [[m, n]] : []))(nearestModel(m, listed))));
+        return { ...base, status: "ok", missing, nearest };
       } catch (err) {
         return { ...base, status: "unreachable", error: (err as Error).message };
       }

@@ -53,7 +53,10 @@ async function main(): Promise<void> {
   // A model id the endpoints do not list (retired, misspelt) is named now, not when a run fails on it.
   void deps.checkModels?.().then(({ endpoints }) => {
     for (const e of endpoints) {
-      if (e.status === "ok" && e.missing.length) log(`${e.base_url} does not list the configured model(s) ${e.missing.join(", ")}: runs will fail on them (GET /api/v1/health/models)`);
+      if (e.status === "ok" && e.missing.length) {
+        const hints = e.missing.filter((m) => e.nearest[m]).map((m) => `${m} → ${e.nearest[m]}?`);
+        log(`${e.base_url} does not list the configured model(s) ${e.missing.join(", ")}: runs will fail on them${hints.length ? ` (nearest listed: ${hints.join(", ")})` : ""} (GET /api/v1/health/models)`);
+      }
       else if (e.status === "auth_failed" || e.status === "unreachable") log(`${e.base_url} (${e.key_var}): ${e.status}${e.error ? `: ${e.error}` : ""}`);
     }
   }, (err: Error) => log(`checking the model endpoints failed: ${err.message}`));

@@ -1,3 +1,4 @@
+import { nearestModel } from "../providers/nearest-model.js";
 import { clientOf, SignInThrottle } from "../routes/sign-in-throttle.js";
 import { fromDatabase, runFailure, withoutAddresses } from "../state/errors.js";
 import { describe, expect, it, vi } from "vitest";
@@ -259,5 +260,15 @@ describe("whom a failed sign-in counts for", () => {
     expect(throttle.lockedFor("users", "2001:db8:1:2::99")).toBeGreaterThan(0);
     expect(throttle.lockedFor("users", "2001:db8:1:3::1")).toBe(0);
     expect(throttle.lockedFor("admin", "2001:db8:1:2::99")).toBe(0);
+  });
+});
+
+describe("the nearest listed model id", () => {
+  it("is the same vendor's closest id, or none", () => {
+    const listed = ["x-ai/grok-4.1", "x-ai/grok-code-fast-1", "openai/gpt-5", "openai/gpt-5-mini", "grok-4-fast"];
+    expect(nearestModel("x-ai/grok-4", listed)).toBe("x-ai/grok-4.1");
+    expect(nearestModel("openai/gpt-5-mni", listed)).toBe("openai/gpt-5-mini");
+    expect(nearestModel("anthropic/claude-3-opus", listed)).toBeUndefined();
+    expect(nearestModel("grok-4", listed)).toBe("grok-4-fast");
   });
 });

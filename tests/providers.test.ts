@@ -296,7 +296,7 @@ describe("real providers and their errors", () => {
 
 describe("GET /api/v1/health/models", () => {
   it("names the configured model ids an endpoint does not list, per endpoint, and an endpoint that refuses its key", async () => {
-    const global = await startFakeOpenAI(() => ({ text: "x" }), { models: ["x-ai/grok-4", "openai/gpt-4.1-mini"] });
+    const global = await startFakeOpenAI(() => ({ text: "x" }), { models: ["x-ai/grok-4", "openai/gpt-4.1-mini", "openai/gpt-9.1", "anthropic/claude-opus-4"] });
     const own = await startFakeOpenAI(() => ({ status: 401 }), { modelsStatus: 401 });
     cleanups.push(global.close, own.close);
     const participants = JSON.stringify([
@@ -311,7 +311,8 @@ describe("GET /api/v1/health/models", () => {
     expect(health.simulated).toBe(false);
     expect(health.endpoints).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ base_url: global.baseURL, key_var: "OPENAI_API_KEY", status: "ok", missing: ["openai/gpt-9-retired"] }),
+        // A retired id is named with the listed one of its vendor nearest to it, never another vendor's.
+        expect.objectContaining({ base_url: global.baseURL, key_var: "OPENAI_API_KEY", status: "ok", missing: ["openai/gpt-9-retired"], nearest: { "openai/gpt-9-retired": "openai/gpt-9.1" } }),
         expect.objectContaining({ base_url: own.baseURL, key_var: "CLAUDE_KEY", status: "auth_failed" }),
       ]),
     );
@@ -346,7 +347,7 @@ describe("what a provider's endpoint shows of itself", () => {
     const as = async (t: string) => (await (await fetch(`${app.url}/api/v1/health/models`, { headers: { authorization: `Bearer ${t}` } })).json()) as { endpoints: Record<string, unknown>[] };
     const user = await as(token);
     expect(user.endpoints.length).toBeGreaterThan(0);
-    for (const e of user.endpoints) expect(Object.keys(e).sort()).toEqual(["missing", "models", "status"]);
+    for (const e of user.endpoints) expect(Object.keys(e).sort()).toEqual(["missing", "models", "nearest", "status"]);
     expect((await as(admin)).endpoints[0]).toHaveProperty("base_url", global.baseURL);
   });
 });
