@@ -235,7 +235,7 @@ export class StreamReader {
  * exceeds prompt and completion together). Cost: OpenRouter's `cost` (USD), Perplexity's
  * `cost.total_cost`, xAI's `cost_in_usd_ticks` (10⁻¹⁰ USD).
  */
-export function usageOf(u: Json): StreamUsage {
+function usageOf(u: Json): StreamUsage {
   const input = num(u.prompt_tokens) ?? num(u.input_tokens) ?? 0;
   const completion = num(u.completion_tokens) ?? num(u.output_tokens) ?? 0;
   const total = num(u.total_tokens);
