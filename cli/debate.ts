@@ -68,6 +68,7 @@ async function main(): Promise<number> {
         name: { type: "string" },
         voice: { type: "string" },
         play: { type: "boolean" },
+        "show-thinking": { type: "boolean" },
         resume: { type: "string" },
         help: { type: "boolean", short: "h" },
         lang: { type: "string" },
@@ -215,7 +216,7 @@ async function main(): Promise<number> {
   });
   const print = args.values.json
     ? (e: ClientEvent) => write(`${JSON.stringify(e)}\n`)
-    : createNarrator((s) => text.write(s), styles(color), t, (s) => text.status(s));
+    : createNarrator((s) => text.write(s), styles(color), t, (s) => text.status(s), { showThinking: args.values["show-thinking"] });
   // A resumed run's stream begins where it stopped, without the run's own header.
   if (resumed !== undefined && !args.values.json) text.write(`${styles(color).bold(t("cli.resumed", { message: resumed }))}\n`);
   let failed = false;

@@ -1,3 +1,4 @@
+import { notesFields, withSources, type AnswerNotes } from "../state/answer.js";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -43,6 +44,17 @@ const quoted = (text: string) =>
     .split("\n")
     .map((line) => `> ${line}`.trimEnd())
     .join("\n");
+
+/**
+ * What an answer carries beside its text, after it: a cut ending, and its thinking folded away
+ * (as plain text: no tag in it becomes HTML). Its sources are listed with the answer itself.
+ */
+function notesMarkdown(t: Translate, notes: AnswerNotes): string[] {
+  const out: string[] = [];
+  if (notes.ending === "length" || notes.ending === "cut_off") out.push(`_⚠ ${t(`notes.ending.${notes.ending}`)}_`, "");
+  if (notes.reasoning) out.push(`<details><summary>${t("notes.thinking")}</summary>`, "", quoted(withoutTags(notes.reasoning)), "", "</details>", "");
+  return out;
+}
 
 /**
  * One run's stages in Markdown, in the order they happened: who said what (each answer, turn,
@@ -92,13 +104,14 @@ function stagesMarkdown(t: Translate, stages: StageRow[]): string[] {
       out.push("```json", JSON.stringify(data, null, 2), "```", "");
       continue;
     }
+    const notes = notesFields(data);
     const who = plain([s.model, typeof data.display === "string" ? data.display : undefined, s.role ? named(t, "export.role", s.role) : undefined].filter(Boolean).join(" · "));
     const chose = typeof data.votedFor === "string" ? data.votedFor : null;
     const choice = chose ? ` — ${t("export.votedFor", { choice: plain(labels[chose] ? `${labelName(t, chose)} (${labels[chose]})` : chose) })}` : "";
     const failed = typeof data.error === "string" ? ` — ${t("export.failed", { error: data.error })}` : "";
     // A person's words are plain text, not Markdown: no tag they typed becomes HTML.
     const content = s.model === PERSON_MODEL ? withoutTags(s.content) : withoutArenaBlock(s.content);
-    out.push(`**${who}**${choice}${failed}`, "", content.trim() ? quoted(content) : `_${t("export.empty")}_`, "");
+    out.push(`**${who}**${choice}${failed}`, "", content.trim() ? quoted(withSources(content, notes.sources)) : `_${t("export.empty")}_`, "", ...notesMarkdown(t, notes));
   }
   return out;
 }

@@ -1,3 +1,4 @@
+import { notesFields } from "../state/answer.js";
 import { resolveRevision } from "../state/replies/revision.js";
 import type { LabelMap } from "../state/deliberation.js";
 import type { StoredMode } from "../state/formats.js";
@@ -49,9 +50,9 @@ function votesOf(stages: StageRow[]) {
 
 const failedAnswer = (s: StageRow) => Boolean((s.parsedData as { error?: string }).error);
 
-/** The answers that came (`modelKey` added). */
+/** The answers that came (`modelKey` added, and the answer's reasoning, sources and ending when it had them). */
 function answersOf(stages: StageRow[]) {
-  return stages.filter((s) => !failedAnswer(s)).map((s) => ({ model: s.model!, response: s.content, responseTimeMs: s.responseTimeMs!, modelKey: participantKeyOf(s) }));
+  return stages.filter((s) => !failedAnswer(s)).map((s) => ({ model: s.model!, response: s.content, responseTimeMs: s.responseTimeMs!, modelKey: participantKeyOf(s), ...notesFields(s.parsedData) }));
 }
 
 /** The models whose first answer failed, and why, with what they had said (a run stopped while they answered). */

@@ -1,3 +1,4 @@
+import { notesFields } from "../state/answer.js";
 import { shortTitle } from "../state/replies/title.js";
 import type { CompareStateType } from "../state/compare.js";
 import type { CouncilStateType } from "../state/council.js";
@@ -162,7 +163,7 @@ function answerRows(state: PanelState & { answers: CollectedAnswer[] }, rows: Ro
       model: a.model,
       role: "respondent",
       content: a.response,
-      parsedData: { responseTimeMs: a.responseTimeMs, ...(a.status === "error" ? { error: a.error ?? "error" } : {}) },
+      parsedData: { responseTimeMs: a.responseTimeMs, ...(a.status === "error" ? { error: a.error ?? "error" } : {}), ...notesFields(a) },
       responseTimeMs: a.responseTimeMs,
     }),
   );
@@ -342,7 +343,7 @@ function debattRows(state: State, rows: Rows, facts: RunFacts): void {
       model: modelOf.get(t.key) ?? null,
       role: "debater",
       content: text,
-      parsedData: { round: t.round, position: t.position, modelKey: t.key, display: t.display, status: t.status, wordCount: t.word_count, latencyMs: t.latency_ms, ...(t.error ? { error: t.error } : {}) },
+      parsedData: { round: t.round, position: t.position, modelKey: t.key, display: t.display, status: t.status, wordCount: t.word_count, latencyMs: t.latency_ms, ...(t.error ? { error: t.error } : {}), ...notesFields(t) },
       responseTimeMs: t.latency_ms,
     });
   }

@@ -1,11 +1,6 @@
 import { createParser } from "eventsource-parser";
+import type { Source } from "../state/answer.js";
 import type { CallTokens } from "../state/usage.js";
-
-/** A source a participant gave for its answer: Perplexity's citations, OpenRouter's URL annotations. */
-export interface Source {
-  url: string;
-  title?: string;
-}
 
 /**
  * How a streamed answer ended: whole (`stop`), cut by the token limit (`length`), held back by a

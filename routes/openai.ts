@@ -277,7 +277,7 @@ async function narrate(c: Completion, write: Write): Promise<Narrated> {
 
 /**
  * OpenAI's `usage` of a completion: the tokens of every model call the run made, cached ones
- * among the prompt's, and (debatt's addition) the cost in USD where it is known.
+ * among the prompt's, reasoning ones among the completion's, and (debatt's addition) the cost in USD where it is known.
  */
 function openaiUsage(usage: ClientPayload<"usage"> | undefined) {
   const u = usage?.total ?? NO_USAGE;
@@ -286,6 +286,7 @@ function openaiUsage(usage: ClientPayload<"usage"> | undefined) {
     completion_tokens: u.output_tokens,
     total_tokens: u.input_tokens + u.output_tokens,
     prompt_tokens_details: { cached_tokens: u.cached_tokens },
+    completion_tokens_details: { reasoning_tokens: u.reasoning_tokens },
     cost: usage && !usage.simulated && u.unpriced_calls < u.calls ? u.cost_usd : null,
     model_calls: u.calls,
     unpriced_calls: u.unpriced_calls,

@@ -2,6 +2,7 @@ import type { ClientEvent, ClientPayload } from "../state/events.js";
 import type { VoteRoundResult } from "../state/vote.js";
 import { councilNote, labelName, named, percent as pct, seconds, type Translate as T } from "../state/messages/index.js";
 import type { Styles, Write } from "./narration.js";
+import { notesText, type NotesOptions } from "./narrator-notes.js";
 
 /**
  * Tells the deliberation formats' events for people (/vote, /revise, /deep, /council): the
@@ -11,11 +12,11 @@ import type { Styles, Write } from "./narration.js";
  * and consensus, and the final texts as they stream (the result). Returns false for an event it
  * does not handle.
  */
-export function createDeliberationNarrator(write: Write, c: Styles, t: T) {
+export function createDeliberationNarrator(write: Write, c: Styles, t: T, options: NotesOptions = {}) {
   let labelToDisplay: Record<string, string> = {};
   let displayOf: Record<string, string> = {};
   const answers = (d: ClientPayload<"stage1-complete">) => {
-    for (const r of d.data) write(`\n${c.cyan(c.bold(`▶ ${r.display}`))} ${c.dim(t("unit.seconds", { seconds: seconds(r.responseTimeMs) }))}\n${r.response}\n`);
+    for (const r of d.data) write(`\n${c.cyan(c.bold(`▶ ${r.display}`))} ${c.dim(t("unit.seconds", { seconds: seconds(r.responseTimeMs) }))}\n${r.response}\n${notesText(r, c, t, options)}`);
     for (const f of d.failed) write(c.red(`\n✗ ${f.display}: ${f.error}\n`));
   };
   const votes = (round: Omit<VoteRoundResult, "labelToModel">, map: Record<string, string>) => {

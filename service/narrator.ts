@@ -3,15 +3,17 @@ import { ROUND_TYPES } from "../state/formats.js";
 import { errorWords, estimateWords, seconds, usageWords, type Translate as T } from "../state/messages/index.js";
 import { createDeliberationNarrator } from "./narrator-deliberation.js";
 import type { Styles, Write } from "./narration.js";
+import { notesText, type NotesOptions } from "./narrator-notes.js";
 
 /**
  * Tells a run's events as text for people, in the reader's language: round headers, who speaks
  * and what they say, the vote table, the winner, the final text as it streams. The terminal
  * prints all of it; the OpenAI-compatible and MCP surfaces keep the progress apart from the
  * result. The arena-data block at the head of a debate's synthesis is for the arena page and is
- * left out. `status` hears who is writing now (empty when nobody is).
+ * left out. `status` hears who is writing now (empty when nobody is). An answer's sources and a
+ * cut ending are told after it; its thinking only with `options.showThinking`.
  */
-export function createNarrator(write: Write, c: Styles, t: T, status: (s: string) => void = () => {}) {
+export function createNarrator(write: Write, c: Styles, t: T, status: (s: string) => void = () => {}, options: NotesOptions = {}) {
   let inArenaBlock = false;
   // /compare answers stream in parallel: each is told whole when it ends.
   const compared = new Map<string, string>();
@@ -19,7 +21,7 @@ export function createNarrator(write: Write, c: Styles, t: T, status: (s: string
   let simultaneous = false;
   const turns = new Map<string, { text: string; position: number }>();
   const writing = new Set<string>();
-  const deliberation = createDeliberationNarrator(write, c, t);
+  const deliberation = createDeliberationNarrator(write, c, t, options);
   const roundName = (round: number, fallback = "") => {
     const type = ROUND_TYPES[round - 1];
     return t("arena.round", { n: round, type: type ? t(`round.${type}`) : fallback });
@@ -63,6 +65,7 @@ export function createNarrator(write: Write, c: Styles, t: T, status: (s: string
           status(writing.size > 0 ? `${roundName(e.data.round)} · ${t("cli.writingAtOnce", { n: writing.size })}` : "");
         } else status("");
         write(e.data.status === "ok" ? c.dim(`\n   ${t("card.stats", { words: e.data.word_count, seconds: seconds(e.data.latency_ms) })}\n`) : c.red(`\n   ✗ ${e.data.model}: ${e.data.error}\n`));
+        write(notesText(e.data, c, t, options));
         break;
       case "debate-vote-result":
         write(`  ${c.bold(e.data.voter)} → ${c.green(e.data.voted_for)}${e.data.motivation ? `: ${e.data.motivation}` : ""}\n`);
@@ -110,10 +113,13 @@ export function createNarrator(write: Write, c: Styles, t: T, status: (s: string
       case "compare-answer-end":
         // The answers are the result; a model that failed is told as progress, so a /compare in
         // which nobody answered has no result (and says that it failed).
+        // Its sources and a cut ending belong with the answer; its thinking is progress.
         if (e.data.status === "ok") {
           write(`\n${c.cyan(c.bold(`▶ ${e.data.model}`))}\n`, "result");
           write(`${compared.get(e.data.model_key) ?? ""}\n`, "result");
+          write(notesText({ sources: e.data.sources, ending: e.data.ending }, c, t), "result");
           write(`${c.dim(`   ${t("card.stats", { words: e.data.word_count, seconds: seconds(e.data.latency_ms) })}`)}\n`);
+          write(notesText({ reasoning: e.data.reasoning }, c, t, options));
         } else write(`\n${c.cyan(c.bold(`▶ ${e.data.model}`))}\n${c.red(`   ✗ ${e.data.error}\n`)}`);
         break;
       case "compare-complete":

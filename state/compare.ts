@@ -1,10 +1,11 @@
 import { Annotation } from "@langchain/langgraph";
+import type { AnswerNotes } from "./answer.js";
 import { appended, replace } from "./channels.js";
 import type { Participant } from "./participants.js";
 import { FormatInput, FormatOutput } from "./shared.js";
 
-/** One /compare answer. */
-export interface CompareAnswer {
+/** One /compare answer, with its reasoning, sources and a cut ending when it had them. */
+export interface CompareAnswer extends AnswerNotes {
   key: string;
   display: string;
   status: "ok" | "error";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { AnswerNotes } from "./answer.js";
 import type { Participant } from "./participants.js";
 
 /** The vote every participant must return in round 4. */
@@ -22,8 +23,8 @@ export interface Ballot {
   invalid_reason?: string;
 }
 
-/** One participant turn of rounds 1–3, ok or failed. */
-export interface Turn {
+/** One participant turn of rounds 1–3, ok or failed, with its reasoning, sources and a cut ending when it had them. */
+export interface Turn extends AnswerNotes {
   round: number;
   position: number;
   key: string;

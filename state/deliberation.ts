@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { notesFields, type AnswerNotes } from "./answer.js";
+import { AnswerNotesShape } from "./answer-schema.js";
 import { UsageSchema, type Usage } from "./usage.js";
 import { appended, replace } from "./channels.js";
 import type { Participant } from "./participants.js";
@@ -24,8 +26,8 @@ export function whoIs(p: Participant): Who {
 export const LabelMapSchema = z.record(z.string(), z.string());
 export type LabelMap = z.infer<typeof LabelMapSchema>;
 
-/** One stage-1 answer as kept in state: ok or failed, with who gave it. */
-export interface CollectedAnswer {
+/** One stage-1 answer as kept in state: ok or failed, with who gave it, its reasoning, sources and a cut ending when it had them. */
+export interface CollectedAnswer extends AnswerNotes {
   key: string;
   display: string;
   model: string;
@@ -37,13 +39,13 @@ export interface CollectedAnswer {
   usage?: Usage;
 }
 
-/** A successful stage-1 answer (`display` and `modelKey` added). */
-export const Stage1ResponseSchema = z.object({ model: z.string(), response: z.string(), responseTimeMs: z.number().int(), display: z.string(), modelKey: z.string(), usage: UsageSchema.optional() });
+/** A successful stage-1 answer (`display`, `modelKey`, `usage` and the answer's notes `reasoning`, `sources`, `ending` added). */
+export const Stage1ResponseSchema = z.object({ model: z.string(), response: z.string(), responseTimeMs: z.number().int(), display: z.string(), modelKey: z.string(), usage: UsageSchema.optional(), ...AnswerNotesShape });
 export type Stage1Response = z.infer<typeof Stage1ResponseSchema>;
 
 /** The public form of a stage-1 answer. */
 export function stage1Response(a: CollectedAnswer): Stage1Response {
-  return { model: a.model, response: a.response, responseTimeMs: a.responseTimeMs, display: a.display, modelKey: a.key, ...(a.usage ? { usage: a.usage } : {}) };
+  return { model: a.model, response: a.response, responseTimeMs: a.responseTimeMs, display: a.display, modelKey: a.key, ...(a.usage ? { usage: a.usage } : {}), ...notesFields(a) };
 }
 
 /** One vote (`display`, `modelKey` and `anonymityBreach` added). */

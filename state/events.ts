@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AnswerNotesShape } from "./answer-schema.js";
 import { UsageReportSchema, UsageSchema } from "./usage.js";
 import { CouncilResultSchema, BranchSchema, JudgeRoundSchema } from "./council.js";
 import { DebateResultsSchema } from "./debate.js";
@@ -90,6 +91,8 @@ export const EventSchemas = {
     error: z.string().optional(),
     /** What the call used (added), when the provider said. */
     usage: UsageSchema.optional(),
+    /** Added: the turn's reasoning, its sources and how it ended when it was not whole (see "Reasoning, sources and endings"). */
+    ...AnswerNotesShape,
     ...stamp,
   }),
   debate_round_end: z.object({ round: z.number().int(), participant_count: z.number().int(), ...stamp }),
@@ -169,6 +172,8 @@ export const EventSchemas = {
     error: z.string().optional(),
     /** What the call used (added), when the provider said. */
     usage: UsageSchema.optional(),
+    /** Added: the answer's reasoning, its sources and how it ended when it was not whole. */
+    ...AnswerNotesShape,
     ...stamp,
   }),
   compare_complete: z.object({ answered: z.number().int(), failed: z.number().int(), ...stamp }),

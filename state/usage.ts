@@ -12,12 +12,14 @@ export interface Usage {
   output_tokens: number;
   /** Input tokens the provider served from its prompt cache (counted in `input_tokens` too). */
   cached_tokens: number;
+  /** Output tokens the model spent reasoning (counted in `output_tokens` too), when the provider said. */
+  reasoning_tokens: number;
   cost_usd: number;
   unpriced_calls: number;
 }
 
 /** Nothing used yet. */
-export const NO_USAGE: Usage = { calls: 0, input_tokens: 0, output_tokens: 0, cached_tokens: 0, cost_usd: 0, unpriced_calls: 0 };
+export const NO_USAGE: Usage = { calls: 0, input_tokens: 0, output_tokens: 0, cached_tokens: 0, reasoning_tokens: 0, cost_usd: 0, unpriced_calls: 0 };
 
 /** Two usages together. */
 export function addUsage(a: Usage, b: Usage): Usage {
@@ -26,6 +28,7 @@ export function addUsage(a: Usage, b: Usage): Usage {
     input_tokens: a.input_tokens + b.input_tokens,
     output_tokens: a.output_tokens + b.output_tokens,
     cached_tokens: a.cached_tokens + b.cached_tokens,
+    reasoning_tokens: a.reasoning_tokens + b.reasoning_tokens,
     // Rounded to a millionth of a cent, so sums of many calls do not show float dust.
     cost_usd: Math.round((a.cost_usd + b.cost_usd) * 1e8) / 1e8,
     unpriced_calls: a.unpriced_calls + b.unpriced_calls,
@@ -51,6 +54,8 @@ export interface CallTokens {
   input_tokens: number;
   output_tokens: number;
   cached_tokens: number;
+  /** Output tokens spent reasoning (within `output_tokens`). */
+  reasoning_tokens?: number;
   /** The provider's own figure, in USD. */
   cost_usd?: number;
 }
@@ -67,6 +72,7 @@ export function usageOfCall(model: string, tokens: CallTokens, prices: PriceTabl
     input_tokens: tokens.input_tokens,
     output_tokens: tokens.output_tokens,
     cached_tokens: tokens.cached_tokens,
+    reasoning_tokens: tokens.reasoning_tokens ?? 0,
     cost_usd: cost ?? 0,
     unpriced_calls: cost === undefined ? 1 : 0,
   });
@@ -95,6 +101,8 @@ export const UsageSchema = z
     input_tokens: z.number().int(),
     output_tokens: z.number().int(),
     cached_tokens: z.number().int(),
+    /** Added: a usage stored before it was counted reads as 0. */
+    reasoning_tokens: z.number().int().default(0),
     cost_usd: z.number(),
     unpriced_calls: z.number().int(),
   })
@@ -142,6 +150,7 @@ export function callTokensOf(message: AIMessage): CallTokens | undefined {
     input_tokens: usage.input_tokens,
     output_tokens: usage.output_tokens,
     cached_tokens: usage.input_token_details?.cache_read ?? 0,
+    reasoning_tokens: usage.output_token_details?.reasoning ?? 0,
     ...(typeof raw?.cost === "number" ? { cost_usd: raw.cost } : {}),
   };
 }

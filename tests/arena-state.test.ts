@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ClientEvent } from "../state/events.js";
 import { emptyArena, progress, reduce, splitSynthesis, type ArenaState } from "../web/arena-state.js";
+import { storedEvents } from "../web/stored-events.js";
 import { runEvents, testDeps } from "./support/harness.js";
 
 describe("the arena's state", () => {
@@ -61,5 +62,72 @@ describe("the arena's state", () => {
     ].reduce((state, e) => reduce(state, e as ClientEvent), emptyArena());
     expect(s.chat).toBe("Hej där");
     expect(s.error).toEqual({ message: "boom", code: "model_error" });
+  });
+});
+
+describe("an answer's notes on its card", () => {
+  const SOURCES = [{ url: "https://example.org/a", title: "A" }, { url: "https://example.org/b" }];
+  const NOTES = { reasoning: "First I weigh the costs.", sources: SOURCES, ending: "length" as const };
+  const feed = (events: unknown[]) => (events as ClientEvent[]).reduce(reduce, emptyArena());
+  const who = (round: number) => ({ model: "Grok", model_key: "call_grok", round });
+  const init = { event: "debate-init", data: { participants: [{ key: "call_grok", display: "Grok" }], topic: "T", total_rounds: 4, voice_mode: false, debate_id: "d", simulated: false } };
+  const end = (round: number, extra: object) => ({ event: "debate-participant-end", data: { ...who(round), position: 1, word_count: 3, latency_ms: 5, response_preview: "", status: "ok", ...extra } });
+  const panel = [{ modelKey: "call_grok", display: "Grok", model: "x-ai/grok-4" }, { modelKey: "call_claude", display: "Claude", model: "anthropic/claude" }];
+  const stage1 = { data: [{ model: "x-ai/grok-4", response: "Yes [1].", responseTimeMs: 7, display: "Grok", modelKey: "call_grok", ...NOTES }], failed: [{ ...panel[1], error: "refused: I can't help with that" }] };
+
+  it("keeps a /debatt turn's reasoning, sources and ending, and a refusal's ending, per round", () => {
+    const s = feed([
+      init,
+      { event: "debate-participant-start", data: { ...who(1), position: 1 } },
+      { event: "debate-participant-delta", data: { ...who(1), delta: "Cut [1]" } },
+      end(1, NOTES),
+      { event: "debate-participant-start", data: { ...who(2), position: 1 } },
+      end(2, { status: "error", error: "refused: no", ending: "refused" }),
+    ]);
+    expect(s.cards.call_grok.rounds[1]).toEqual({ text: "Cut [1]", status: "ok", wordCount: 3, latencyMs: 5, ...NOTES });
+    expect(s.cards.call_grok.rounds[2]).toMatchObject({ status: "error", error: "refused: no", ending: "refused" });
+    expect(s.cards.call_grok.rounds[2].reasoning).toBeUndefined();
+  });
+
+  it("drops a turn's notes when the same turn ends again without them, and notes of the wrong shape", () => {
+    const s = feed([init, end(1, NOTES), end(1, { reasoning: 42, sources: [{ title: "no url" }], ending: "bored" })]);
+    expect(s.cards.call_grok.rounds[1]).toEqual({ text: "", status: "ok", wordCount: 3, latencyMs: 5 });
+  });
+
+  it("keeps a /compare answer's notes", () => {
+    const w = { model: "Grok", model_key: "call_grok" };
+    const s = feed([
+      { event: "compare-start", data: { question: "Q", participants: [{ key: "call_grok", display: "Grok", model: "x-ai/grok-4" }], simulated: false } },
+      { event: "compare-answer-start", data: w },
+      { event: "compare-answer-delta", data: { ...w, delta: "Half" } },
+      { event: "compare-answer-end", data: { ...w, word_count: 1, latency_ms: 9, status: "ok", ...NOTES, ending: "cut_off" } },
+    ]);
+    expect(s.compare!.answers.call_grok).toEqual({ text: "Half", status: "ok", wordCount: 1, latencyMs: 9, ...NOTES, ending: "cut_off" });
+  });
+
+  it("keeps the notes of /vote's, /revise's and /deep's first answers", () => {
+    const start = { messageId: "m", conversationId: "c", question: "Q", participants: panel, simulated: false };
+    const vote = feed([{ event: "vote-start", data: { ...start, mode: "vote", chairman: panel[0] } }, { event: "stage1-complete", data: stage1 }]);
+    const revise = feed([{ event: "debate-start", data: { ...start, mode: "debate", antiAnchoring: false } }, { event: "round1-complete", data: stage1 }]);
+    const deep = feed([{ event: "deep-start", data: { ...start, mode: "deep", minRounds: 1, maxRounds: 2 } }, { event: "stage1-complete", data: stage1 }]);
+    for (const answers of [vote.deliberation!.answers, revise.deliberation!.answers, deep.panel!.kind === "deep" ? deep.panel!.answers : {}]) {
+      expect(answers.call_grok).toEqual({ text: "Yes [1].", status: "ok", latencyMs: 7, ...NOTES });
+      expect(answers.call_claude).toEqual({ text: "", status: "error", error: "refused: I can't help with that" });
+    }
+  });
+
+  it("keeps the notes of a reopened /debatt, /compare and /vote, as the history stores them", () => {
+    const debatt = storedEvents("d", "debatt", {
+      participants: [{ key: "call_grok", display: "Grok", model: "x-ai/grok-4" }],
+      rounds: [{ round: 1, answers: [{ modelKey: "call_grok", display: "Grok", text: "Cut [1]", position: 1, status: "ok", wordCount: 2, latencyMs: 5, ...NOTES }] }],
+      votes: [],
+    }, "/debatt T")!;
+    expect(feed(debatt).cards.call_grok.rounds[1]).toMatchObject(NOTES);
+
+    const compare = storedEvents("c", "compare", { answers: [{ key: "call_grok", display: "Grok", text: "Half", status: "ok", word_count: 1, responseTimeMs: 9, ...NOTES }] }, "/compare Q")!;
+    expect(feed(compare).compare!.answers.call_grok).toMatchObject(NOTES);
+
+    const vote = storedEvents("v", "vote", { participants: panel, stage1: [{ model: "x-ai/grok-4", modelKey: "call_grok", response: "Yes [1].", responseTimeMs: 7, ...NOTES }], stage1Failed: [] }, "/vote Q")!;
+    expect(feed(vote).deliberation!.answers.call_grok).toMatchObject(NOTES);
   });
 });

@@ -645,6 +645,66 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(errors).toEqual([]);
   }, 30_000);
 
+  it("says on a new chat, before any run, which configured model its endpoint no longer offers and the nearest one it does; dismissed, it is gone", async () => {
+    const openai = await startFakeOpenAI((body) => debater(body), { models: ["x-ai/grok-4.1", "anthropic/claude-sonnet-4.5"] });
+    stops.push(openai.close);
+    const { page, errors } = await open({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_PARTICIPANTS: TWO_MODELS }, undefined, "en-US");
+    const notice = page.locator(".models-notice");
+    await notice.waitFor();
+    expect(await notice.locator('li[data-model="x-ai/grok-4"]').innerText()).toBe("x-ai/grok-4 is not offered by its endpoint · nearest: x-ai/grok-4.1");
+    expect(await notice.locator('li[data-model="anthropic/claude-sonnet-4.5"]').count()).toBe(0);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await notice.getByRole("button", { name: "Dismiss" }).click();
+    expect(await notice.count()).toBe(0);
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  it("shows an answer's thinking collapsed and as text, its sources as links its [n] markers lead to, and how a cut or refused answer ended", async () => {
+    const { page, errors } = await open({}, undefined, "en-US");
+    // A /compare whose answers carry notes, as a real provider's would (the simulated one sends none).
+    const who = (key: string, display: string) => ({ model: display, model_key: key });
+    const events = [
+      ["compare-start", { question: "Is AI regulated?", participants: [{ key: "call_grok", display: "Grok", model: "x-ai/grok-4" }, { key: "call_claude", display: "Claude", model: "anthropic/claude" }], simulated: false }],
+      ["compare-answer-start", who("call_grok", "Grok")],
+      ["compare-answer-delta", { ...who("call_grok", "Grok"), delta: "Yes, in the EU [1], and `a[2]` and [3] and [2]" }],
+      ["compare-answer-end", { ...who("call_grok", "Grok"), word_count: 9, latency_ms: 1200, status: "ok", ending: "length", reasoning: "I weigh <b>both</b> sides first.", sources: [{ url: "https://example.org/eu-ai-act", title: "EU AI Act" }, { url: "javascript:alert(1)" }] }],
+      ["compare-answer-start", who("call_claude", "Claude")],
+      ["compare-answer-end", { ...who("call_claude", "Claude"), word_count: 0, latency_ms: 300, status: "error", error: "refused: I can't help with that", ending: "refused" }],
+      ["compare-complete", { answered: 1, failed: 1 }],
+      ["done", {}],
+    ];
+    const body = events.map(([event, data], i) => `id: ${i + 1}\nevent: ${event}\ndata: ${JSON.stringify({ ...(data as object), timestamp: new Date(0).toISOString() })}\n\n`).join("");
+    await page.route("**/api/v1/chat/stream", (route) => route.fulfill({ status: 200, headers: { "content-type": "text/event-stream" }, body }));
+    await ask(page, "/compare Is AI regulated?");
+    const grok = page.locator('.card[data-participant="call_grok"]');
+    await grok.locator(".answer-notes").waitFor();
+
+    // The thinking: collapsed, its words counted, shown as the text it is (no markup made of it).
+    const thinking = grok.locator("details.thinking");
+    expect(await thinking.getAttribute("open")).toBeNull();
+    expect(await thinking.locator("summary").innerText()).toBe("Show the thinking (7 words)");
+    await thinking.locator("summary").click();
+    expect(await thinking.locator(".thinking-text").innerText()).toBe("I weigh <b>both</b> sides first.");
+    expect(await thinking.locator("b").count()).toBe(0);
+    // The sources: an http(s) one a link to a new tab, a javascript: one only text.
+    const sources = grok.locator(".sources li");
+    expect(await sources.allInnerTexts()).toEqual(["[1] EU AI Act", "[2] javascript:alert(1)"]);
+    const link = sources.nth(0).locator("a");
+    expect([await link.getAttribute("href"), await link.getAttribute("target"), await link.getAttribute("rel")]).toEqual(["https://example.org/eu-ai-act", "_blank", "noopener noreferrer"]);
+    expect(await sources.nth(1).locator("a").count()).toBe(0);
+    // In the text, [1] leads to source 1; [2] (not a safe link), [3] (no such source) and the code's a[2] stay text.
+    expect(await grok.locator(".answer a").evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute("href")]))).toEqual([["[1]", "https://example.org/eu-ai-act"]]);
+    expect(await grok.locator(".answer code").innerText()).toBe("a[2]");
+    expect(await page.locator("a[href^='javascript:']").count()).toBe(0);
+    // How the answers ended: cut at the limit (kept), and refused (beside its error).
+    expect(await grok.locator(".badge.ending").innerText()).toBe("cut at the token limit");
+    const claude = page.locator('.card[data-participant="call_claude"]');
+    expect(await claude.locator(".badge.ending").innerText()).toBe("the model refused");
+    expect(await claude.locator(".failure").innerText()).toContain("refused: I can't help with that");
+    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  }, 60_000);
+
   it("stops a run with the stop button: the stream ends, what was said stays, and the history says it was stopped", async () => {
     // Slow streams, so that a stop lands while the answers are being written.
     const { page, errors } = await open({ SIMULATED_LATENCY_MS: "300", SIMULATED_CHUNK_DELAY_MS: "200" });

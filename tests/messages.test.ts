@@ -76,12 +76,14 @@ describe("words from data", () => {
   it("writes what a run cost: the known cost, a partial one, an unknown one, a simulated one, and the budget", () => {
     const en = (key: MessageKey, values?: Record<string, string | number>) => translate("en", key, values);
     const sv = (key: MessageKey, values?: Record<string, string | number>) => translate("sv", key, values);
-    const u = { calls: 3, input_tokens: 1200, output_tokens: 300, cached_tokens: 0, cost_usd: 0.0123, unpriced_calls: 0 };
+    const u = { calls: 3, input_tokens: 1200, output_tokens: 300, cached_tokens: 0, reasoning_tokens: 0, cost_usd: 0.0123, unpriced_calls: 0 };
     expect(usageWords(en, u, { simulated: false })).toBe("3 model calls · 1200 tokens in, 300 out · $0.0123");
     expect(usageWords(sv, { ...u, cached_tokens: 400 }, { simulated: false, budgetUsd: 0.5 })).toBe("3 modellanrop · 1200 token in (400 från cache), 300 ut · 0,0123\u00a0$ av en budget på 0,50\u00a0$");
     expect(usageWords(en, { ...u, unpriced_calls: 1 }, { simulated: false })).toBe("3 model calls · 1200 tokens in, 300 out · $0.0123 + 1 unpriced call");
     expect(usageWords(en, { ...u, cost_usd: 0, unpriced_calls: 3 }, { simulated: false })).toMatch(/cost unknown/);
     expect(usageWords(en, { ...u, calls: 1, cost_usd: 0, unpriced_calls: 1 }, { simulated: true })).toBe("1 model call · 1200 tokens in, 300 out · simulated, no cost");
+    expect(usageWords(en, { ...u, reasoning_tokens: 120 }, { simulated: false })).toBe("3 model calls · 1200 tokens in, 300 out (120 of them reasoning) · $0.0123");
+    expect(usageWords(sv, { ...u, reasoning_tokens: 120 }, { simulated: false })).toBe("3 modellanrop · 1200 token in, 300 ut (varav 120 resonemang) · 0,0123\u00a0$");
     expect(usageBrief(en, u, false)).toBe("$0.0123");
     expect(usageBrief(en, { ...u, unpriced_calls: 3 }, false)).toBe("1500 tokens");
   });

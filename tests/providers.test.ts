@@ -58,6 +58,12 @@ describe("an OpenAI-compatible endpoint and Tavily", () => {
     expect(research).not.toContain("Result 1 for ai act status");
     const line = research.split("\n").find((l) => l.startsWith("[Tavily Result] Result 0"))!;
     expect(line.length).toBeLessThanOrEqual("[Tavily Result] Result 0 for ai act status: ".length + 300);
+    // The kept results are OneSeek's sources, on its turns' end events; nobody else's.
+    const ends = events.filter((e) => e.event === "debate-participant-end").map((e) => e.data as { model_key: string; sources?: unknown });
+    expect(ends.filter((e) => e.model_key !== "call_oneseek").every((e) => e.sources === undefined)).toBe(true);
+    expect(ends.find((e) => e.model_key === "call_oneseek")!.sources).toEqual(
+      expect.arrayContaining([{ url: "https://example.org/ai%20act%20status/0", title: "Result 0 for ai act status" }]),
+    );
     expect(events.at(-1)!.event).toBe("done");
   });
 
@@ -108,15 +114,15 @@ describe("what a call to an OpenAI-compatible endpoint used", () => {
     const streamed = await streamMessage(model, [new HumanMessage("Which language?")], new AbortController().signal, () => {});
     // The stream asked for the usage chunk, and the answer carries what it said.
     expect(openai.seen.at(-1)!.body.stream_options).toEqual({ include_usage: true });
-    expect(callTokensOf(streamed)).toEqual({ input_tokens: 120, output_tokens: 30, cached_tokens: 100, cost_usd: 0.00042 });
+    expect(callTokensOf(streamed)).toEqual({ input_tokens: 120, output_tokens: 30, cached_tokens: 100, reasoning_tokens: 0, cost_usd: 0.00042 });
     const whole = (await model.invoke([new HumanMessage("Which language?")])) as AIMessage;
-    expect(callTokensOf(whole)).toEqual({ input_tokens: 120, output_tokens: 30, cached_tokens: 100, cost_usd: 0.00042 });
+    expect(callTokensOf(whole)).toEqual({ input_tokens: 120, output_tokens: 30, cached_tokens: 100, reasoning_tokens: 0, cost_usd: 0.00042 });
     // Without a cost, tokens only (the price table prices them).
     const { cost: _, ...tokensOnly } = usage;
     const plain = await startFakeOpenAI(() => ({ text: "Another answer.", usage: tokensOnly }));
     cleanups.push(plain.close);
     const other = new OpenAIModelFactory(loadSettings({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: plain.baseURL })).create({ phase: "answer", participant: defaultRoster()[1] });
-    expect(callTokensOf(await streamMessage(other, [new HumanMessage("x")], new AbortController().signal, () => {}))).toEqual({ input_tokens: 120, output_tokens: 30, cached_tokens: 100 });
+    expect(callTokensOf(await streamMessage(other, [new HumanMessage("x")], new AbortController().signal, () => {}))).toEqual({ input_tokens: 120, output_tokens: 30, cached_tokens: 100, reasoning_tokens: 0 });
   });
 });
 

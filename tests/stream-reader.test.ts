@@ -8,6 +8,10 @@ import { depsFromEnv } from "../service/deps.js";
 import { streamClientEvents } from "../service/stream.js";
 import type { ClientEvent } from "../state/events.js";
 import { graphOf } from "./support/harness.js";
+import { createNarrator } from "../service/narrator.js";
+import { MARKDOWN_STYLES } from "../service/narration.js";
+import { translate } from "../state/messages/index.js";
+import { withSources } from "../state/answer.js";
 
 const ANSWER = "Kärnkraft behövs i övergången, men förnybart ska bära systemet.";
 
@@ -166,6 +170,42 @@ describe("every provider's recorded stream through /compare and /debatt", () => 
     const end = (key: string) => events.find((e) => e.event === "compare-answer-end" && e.data.model_key === key)!.data as any;
     expect(end("call_a")).toMatchObject({ status: "error", error: expect.stringMatching(/failed for failing\/error-frame: .*Upstream provider returned 502.*\(provider_error, HTTP 502\)/) });
     expect(end("call_b")).toMatchObject({ status: "error", error: expect.stringMatching(/answered 200 with text\/html.*\(provider_error, HTTP 502\)/) });
+  });
+
+  it("each answer keeps its reasoning and sources beside it (events, the run's answer), and says how it ended when not whole", async () => {
+    const shapes = { "x-ai/grok-4": "OpenRouter", "sonar-pro": "Perplexity", "deepseek-reasoner": "DeepSeek", "failing/length": "Cut", "failing/no-done": "Broken", "failing/content-filter": "Filtered", "failing/refusal": "Refuser", "failing/tool-calls": "Tooler" };
+    const participants = Object.entries(shapes).map(([model, display], i) => ({ key: `call_q${i}`, display, model }));
+    const graph = graphOf(depsFromEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: provider.baseURL, DEBATE_MAX_RETRIES: "0", ONESEEK_MODEL: "gpt-5", DEBATE_PARTICIPANTS: JSON.stringify(participants) }, { log: () => {} }));
+    const events: ClientEvent[] = [];
+    for await (const e of streamClientEvents(graph, { message: "/compare Behövs kärnkraft?" }, {})) events.push(e);
+    const end = (display: string) => events.find((e) => e.event === "compare-answer-end" && e.data.model === display)!.data as any;
+    // OpenRouter (reasoning, url_citation), Perplexity (citations, search_results), DeepSeek (reasoning_content).
+    expect(end("OpenRouter")).toMatchObject({ status: "ok", reasoning: "Väger kostnad mot utsläpp.", sources: [{ url: "https://example.org/iea", title: "IEA 2025" }] });
+    expect(end("Perplexity")).toMatchObject({ status: "ok", sources: [{ url: "https://example.org/iaea" }, { url: "https://example.org/irena" }] });
+    expect(end("Perplexity").reasoning).toBeUndefined();
+    expect(end("DeepSeek")).toMatchObject({ status: "ok", reasoning: "Jämför riskerna." });
+    // Cut by the token limit, or a stream that stopped without [DONE]: kept, and marked.
+    expect(end("Cut")).toMatchObject({ status: "ok", ending: "length", word_count: 5 });
+    expect(end("Broken")).toMatchObject({ status: "ok", ending: "cut_off", word_count: 5 });
+    // A content filter, a refusal (with the provider's words) and a call for tools are named, not "an empty answer".
+    expect(end("Filtered")).toMatchObject({ status: "error", ending: "content_filter", error: expect.stringMatching(/^content_filter: /) });
+    expect(end("Refuser")).toMatchObject({ status: "error", ending: "refused", error: "refused: I can't help with that." });
+    expect(end("Tooler")).toMatchObject({ status: "error", ending: "tool_calls", error: expect.stringMatching(/^tool_calls: /) });
+    // What the OpenAI-compatible and MCP surfaces give as the result: each answer with its sources after it.
+    let result = "";
+    const narrate = createNarrator((text, part) => void (part === "result" && (result += text)), MARKDOWN_STYLES, (key, values) => translate("en", key, values));
+    events.forEach(narrate);
+    expect(result).toContain("Kärnkraft behövs [1] i övergången, men förnybart ska bära systemet. [2]\n\n   Sources:\n   - [1] IAEA report <https://example.org/iaea>\n   - [2] IRENA outlook <https://example.org/irena>\n");
+    expect(result).toContain("   ⚠ cut at the token limit");
+    expect(result).not.toContain("Väger kostnad");
+  });
+
+  it("links an answer's [n] to its sources in Markdown, and lists them; an address that is not the web's is never a link", () => {
+    const sources = [{ url: "https://example.org/a", title: "A *report*" }, { url: "javascript:alert(1)" }];
+    expect(withSources("Sant [1], se även [2] och [3]; [1](x) är redan en länk.", sources)).toBe(
+      "Sant [\\[1\\]](<https://example.org/a>), se även [2] och [3]; [1](x) är redan en länk.\n\n- \\[1\\] [A \\*report\\*](<https://example.org/a>)\n- \\[2\\] javascript:alert(1)",
+    );
+    expect(withSources("Utan källor [1].", undefined)).toBe("Utan källor [1].");
   });
 
   it("/debatt: no reasoning reaches the turns the others read, and the debate finishes", async () => {

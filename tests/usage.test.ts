@@ -18,7 +18,7 @@ const PRICES: PriceTable = { "openai/gpt-4o": { input: 2.5, output: 10, cached_i
 describe("what model calls cost", () => {
   it("takes the provider's own cost when it gives one, over the price table", () => {
     const u = usageOfCall("openai/gpt-4o", { input_tokens: 1000, output_tokens: 500, cached_tokens: 0, cost_usd: 0.0123 }, PRICES);
-    expect(u).toEqual({ calls: 1, input_tokens: 1000, output_tokens: 500, cached_tokens: 0, cost_usd: 0.0123, unpriced_calls: 0 });
+    expect(u).toEqual({ calls: 1, input_tokens: 1000, output_tokens: 500, cached_tokens: 0, reasoning_tokens: 0, cost_usd: 0.0123, unpriced_calls: 0 });
   });
 
   it("prices tokens from the table, cached input at its own price (else the input price)", () => {
@@ -37,7 +37,7 @@ describe("what model calls cost", () => {
   it("adds usages field by field, without float dust in the cost", () => {
     let total = NO_USAGE;
     for (let i = 0; i < 10; i++) total = addUsage(total, usageOfCall("x", { input_tokens: 1, output_tokens: 2, cached_tokens: 0, cost_usd: 0.1 }, {}));
-    expect(total).toEqual({ calls: 10, input_tokens: 10, output_tokens: 20, cached_tokens: 0, cost_usd: 1, unpriced_calls: 0 });
+    expect(total).toEqual({ calls: 10, input_tokens: 10, output_tokens: 20, cached_tokens: 0, reasoning_tokens: 0, cost_usd: 1, unpriced_calls: 0 });
   });
 });
 
@@ -126,7 +126,7 @@ describe("what a run's model calls used and cost", () => {
     const { server } = await serve();
     const compare = (await readSse(await postChat(server.url, { message: "/compare Tabs or spaces?", participants: THREE }))).events;
     const ends = Object.fromEntries(compare.filter((e) => e.event === "compare-answer-end").map((e) => [e.data.model, e.data.usage]));
-    expect(ends.Claude).toEqual({ calls: 1, input_tokens: 2000, output_tokens: 200, cached_tokens: 0, cost_usd: 0.01, unpriced_calls: 0 });
+    expect(ends.Claude).toEqual({ calls: 1, input_tokens: 2000, output_tokens: 200, cached_tokens: 0, reasoning_tokens: 0, cost_usd: 0.01, unpriced_calls: 0 });
     expect(ends.Grok.cost_usd).toBeCloseTo((600 * 3 + 400 * 0.75 + 100 * 15) / 1e6, 10);
     expect(ends.ChatGPT).toMatchObject({ calls: 1, unpriced_calls: 1 });
     const debate = (await readSse(await postChat(server.url, { message: "/debatt Tabs or spaces?", participants: THREE }))).events;
@@ -138,7 +138,7 @@ describe("what a run's model calls used and cost", () => {
   it("puts each answer's usage on the deliberation formats' events too: answers, ballots, revisions, arguments, verdicts, the final texts", async () => {
     const { server } = await serve();
     const run = async (message: string) => (await readSse(await postChat(server.url, { message, participants: THREE }))).events;
-    const claude = { calls: 1, input_tokens: 2000, output_tokens: 200, cached_tokens: 0, cost_usd: 0.01, unpriced_calls: 0 };
+    const claude = { calls: 1, input_tokens: 2000, output_tokens: 200, cached_tokens: 0, reasoning_tokens: 0, cost_usd: 0.01, unpriced_calls: 0 };
     const vote = await run("/vote Which language suits web APIs best?");
     const answers = vote.find((e) => e.event === "stage1-complete")!.data.data as { modelKey: string; usage: Usage }[];
     expect(answers.find((a) => a.modelKey === "call_claude")!.usage).toEqual(claude);

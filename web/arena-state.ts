@@ -1,6 +1,6 @@
 import type { EventPayload } from "../state/events.js";
 import type { ClientEvent, ClientPayload } from "../state/events.js";
-import type { CardRound } from "./card.js";
+import { withNotes, type CardRound } from "./card.js";
 import type { Reason } from "../state/errors.js";
 import { reduceDeliberation, type DeliberationState } from "./deliberation-state.js";
 import { reducePanel, type PanelState } from "./panel-state.js";
@@ -117,11 +117,13 @@ export function progress(s: ArenaState): number {
 /** Applies one event to the arena (pure: returns a new state). */
 export function reduce(s: ArenaState, e: ClientEvent): ArenaState {
   const card = (key: string) => s.cards[key];
-  const withRound = (key: string, round: number, patch: Partial<CardRound>): ArenaState => {
+  /** A card's answer in a round, patched (and, given the end event, with that event's notes in place of any it had). */
+  const withRound = (key: string, round: number, patch: Partial<CardRound>, end?: unknown): ArenaState => {
     const c = card(key);
     if (!c) return s;
     const prev = c.rounds[round] ?? { text: "", status: "speaking" as const };
-    return { ...s, cards: { ...s.cards, [key]: { ...c, rounds: { ...c.rounds, [round]: { ...prev, ...patch } } } } };
+    const next = { ...prev, ...patch };
+    return { ...s, cards: { ...s.cards, [key]: { ...c, rounds: { ...c.rounds, [round]: end === undefined ? next : withNotes(next, end) } } } };
   };
   switch (e.event) {
     case "debate-init": {
@@ -154,7 +156,7 @@ export function reduce(s: ArenaState, e: ClientEvent): ArenaState {
     }
     case "debate-participant-end":
       return {
-        ...withRound(e.data.model_key, e.data.round, { status: e.data.status, wordCount: e.data.word_count, latencyMs: e.data.latency_ms, error: e.data.error }),
+        ...withRound(e.data.model_key, e.data.round, { status: e.data.status, wordCount: e.data.word_count, latencyMs: e.data.latency_ms, error: e.data.error }, e.data),
         speaking: s.speaking.filter((n) => n !== e.data.model),
       };
     case "debate-vote-result":
@@ -182,7 +184,7 @@ export function reduce(s: ArenaState, e: ClientEvent): ArenaState {
         e.event === "compare-answer-delta"
           ? { ...prev, text: prev.text + e.data.delta }
           : e.event === "compare-answer-end"
-            ? { ...prev, status: e.data.status, wordCount: e.data.word_count, latencyMs: e.data.latency_ms, error: e.data.error }
+            ? withNotes({ ...prev, status: e.data.status, wordCount: e.data.word_count, latencyMs: e.data.latency_ms, error: e.data.error }, e.data)
             : prev;
       return { ...s, compare: { ...s.compare, answers: { ...s.compare.answers, [e.data.model_key]: next } } };
     }

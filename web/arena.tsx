@@ -6,6 +6,9 @@ import { seconds, usageBrief } from "../state/messages/index.js";
 import { progress, type ArenaState, type Card, type CompareState } from "./arena-state.js";
 import { PersonInputPanel } from "./person-input.js";
 import type { PersonInput } from "../state/person.js";
+import type { Source } from "../state/answer.js";
+import { AnswerNotes } from "./answer-notes.js";
+import { sourceMarkers, type CitationEnv } from "./citations.js";
 
 /** The participants' colours, by key without `call_`. */
 const COLORS: Record<string, string> = {
@@ -20,12 +23,16 @@ const COLORS: Record<string, string> = {
 };
 /** The round types, in order (round 4 is the vote). */
 
-/** Model output is rendered as markdown with raw HTML escaped, never injected. */
-export const markdown = new MarkdownIt({ html: false, linkify: true });
+/** Model output is rendered as markdown with raw HTML escaped, never injected; `[n]` links to source n when given sources (see citations.ts). */
+export const markdown = new MarkdownIt({ html: false, linkify: true }).use(sourceMarkers);
 
-/** A model's answer in a card, rendered as markdown (lists, bold, headings), clipped to four lines when asked. */
-export function AnswerText({ text, clipped = false }: { text: string; clipped?: boolean }) {
-  return <div class={`answer md${clipped ? " clipped" : ""}`} dangerouslySetInnerHTML={{ __html: markdown.render(text) }} />;
+/**
+ * A model's answer in a card, rendered as markdown (lists, bold, headings), clipped to four lines
+ * when asked; with `sources`, its `[n]` markers link to them.
+ */
+export function AnswerText({ text, clipped = false, sources }: { text: string; clipped?: boolean; sources?: Source[] }) {
+  const env: CitationEnv = { sources };
+  return <div class={`answer md${clipped ? " clipped" : ""}`} dangerouslySetInnerHTML={{ __html: markdown.render(text, env) }} />;
 }
 
 export const colorOf = (key: string) => COLORS[key.replace(/^call_/, "")] ?? "#64748b";
@@ -147,9 +154,10 @@ function ParticipantCard({ card, round, speaking, heard, cost, person = false, w
         failed || !answer.text ? (
           <p class={`answer${expanded ? "" : " clipped"}`}>{failed ? <FailedText text={answer.text} error={answer.error} /> : "…"}</p>
         ) : (
-          <AnswerText text={answer.text} clipped={!expanded} />
+          <AnswerText text={answer.text} clipped={!expanded} sources={answer.sources} />
         )
       )}
+      {answer && !skipped && <AnswerNotes answer={answer} brief={!expanded} />}
       {(answer?.status === "ok" || cost) && (
         <footer>
           {answer?.status === "ok" && t("card.stats", { words: answer.wordCount ?? 0, seconds: seconds(answer.latencyMs ?? 0) })}
@@ -275,7 +283,8 @@ export function CompareView({ c, simulated, ended, usage }: { c: CompareState; s
                 <h3>{p.display}</h3>
                 {failed && <span class="badge error">{t("card.failed")}</span>}
               </header>
-              {failed || !a?.text ? <p class="answer">{failed ? <FailedText text={a.text} error={a.error} /> : "…"}</p> : <AnswerText text={a.text} />}
+              {failed || !a?.text ? <p class="answer">{failed ? <FailedText text={a.text} error={a.error} /> : "…"}</p> : <AnswerText text={a.text} sources={a.sources} />}
+              <AnswerNotes answer={a} />
               {(a?.status === "ok" || cost) && (
                 <footer>
                   {a?.status === "ok" && t("card.stats", { words: a.wordCount ?? 0, seconds: seconds(a.latencyMs ?? 0) })}

@@ -1,4 +1,5 @@
 import type { RevisionResponse, RevisionSummary } from "../state/revise.js";
+import { notesFields } from "../state/answer.js";
 import type { CardRound } from "./card.js";
 import type { ClientEvent } from "../state/events.js";
 
@@ -86,7 +87,7 @@ export function reduceDeliberation(s: DeliberationState | undefined, e: ClientEv
     case "stage1-complete":
     case "round1-complete": {
       const answers = { ...s.answers };
-      for (const r of e.data.data) answers[r.modelKey] = { text: r.response, status: "ok", latencyMs: r.responseTimeMs };
+      for (const r of e.data.data) answers[r.modelKey] = { text: r.response, status: "ok", latencyMs: r.responseTimeMs, ...notesFields(r) };
       for (const f of e.data.failed) answers[f.modelKey] = { text: "", status: "error", error: f.error };
       return { ...s, answers };
     }

@@ -5,6 +5,7 @@ import { AnswerText, colorOf, CostFooter, markdown } from "./arena.js";
 import type { ArenaState } from "./arena-state.js";
 import { displayOfLabel, type DeliberationState } from "./deliberation-state.js";
 import { useT } from "./i18n.js";
+import { AnswerNotes } from "./answer-notes.js";
 import { labelName, seconds } from "../state/messages/index.js";
 
 type T = ReturnType<typeof useT>;
@@ -76,8 +77,9 @@ export function DeliberationView({ s, ended, usage }: { s: DeliberationState; en
               </header>
               <details open={!s.revisions && !s.winner}>
                 <summary>{failed ? t("dv.error") : a?.status === "ok" ? t("dv.answerSummary", { seconds: seconds(a.latencyMs ?? 0) }) : ended ? t("dv.stopped") : t("dv.answering")}</summary>
-                {failed || !a?.text ? <p class="answer">{failed ? t("card.error", { error: a.error ?? t("card.unknownError") }) : "…"}</p> : <AnswerText text={a.text} />}
+                {failed || !a?.text ? <p class="answer">{failed ? t("card.error", { error: a.error ?? t("card.unknownError") }) : "…"}</p> : <AnswerText text={a.text} sources={a.sources} />}
               </details>
+              <AnswerNotes answer={a} />
               <CostFooter usage={usage} display={p.display} />
             </article>
           );

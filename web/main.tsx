@@ -8,6 +8,7 @@ import { EvidencePage, LatestEvaluationNote } from "./evidence.js";
 import { LeaderboardPage } from "./leaderboard.js";
 import { MicButton } from "./mic-button.js";
 import { Suggestions } from "./suggestions.js";
+import { ModelsNotice } from "./answer-notes.js";
 import { PanelView } from "./panel-view.js";
 import { emptyArena, reduce, splitSynthesis, type ArenaState, type Awaiting } from "./arena-state.js";
 import { storedEvents } from "./stored-events.js";
@@ -281,6 +282,8 @@ function App({ conversation, exported }: { conversation?: string; exported?: Sto
         </p>
       )}
       <Messages messages={messages} retry={(text) => send(text)} onContinue={setTalkingTo} onPersonInput={answerPerson} />
+      {/* Configured models their endpoints no longer offer, said before a run fails on them. */}
+      <ModelsNotice />
       <form class="composer" ref={composer} onSubmit={submit}>
         <label for="message">{t("composer.label")}</label>
         {talkingTo && (

@@ -1,5 +1,6 @@
 import type { CouncilResult, JudgeRound } from "../state/council.js";
 import type { DebaterTurn, DeepOutput, ModeratorAssessment, StopReason } from "../state/deep.js";
+import { notesFields } from "../state/answer.js";
 import type { CardRound } from "./card.js";
 import type { ClientEvent } from "../state/events.js";
 
@@ -74,7 +75,7 @@ function reduceDeep(s: DeepState, e: ClientEvent): DeepState {
     }
     case "stage1-complete": {
       const answers = { ...s.answers };
-      for (const r of e.data.data) answers[r.modelKey] = { text: r.response, status: "ok", latencyMs: r.responseTimeMs };
+      for (const r of e.data.data) answers[r.modelKey] = { text: r.response, status: "ok", latencyMs: r.responseTimeMs, ...notesFields(r) };
       for (const f of e.data.failed) answers[f.modelKey] = { text: "", status: "error", error: f.error };
       return { ...s, answers };
     }

@@ -2,6 +2,7 @@ import { AnswerText, colorOf, CostFooter, costOf, markdown } from "./arena.js";
 import type { ArenaState } from "./arena-state.js";
 import type { CouncilState, DeepState, PanelState } from "./panel-state.js";
 import { useT } from "./i18n.js";
+import { AnswerNotes } from "./answer-notes.js";
 import { councilNote, named, percent as pct } from "../state/messages/index.js";
 
 /** /deep or /council, whichever the run is (`ended`: its stream has ended, see DeliberationView). */
@@ -40,8 +41,9 @@ function DeepView({ s, ended, usage }: { s: DeepState; ended: boolean; usage?: A
               </header>
               <details open={s.rounds.length === 0}>
                 <summary>{a?.status === "error" ? t("dv.error") : t("deep.firstAnswer")}</summary>
-                {a?.status === "error" || !a?.text ? <p class="answer">{a?.status === "error" ? t("card.error", { error: a.error ?? t("card.unknownError") }) : "…"}</p> : <AnswerText text={a.text} />}
+                {a?.status === "error" || !a?.text ? <p class="answer">{a?.status === "error" ? t("card.error", { error: a.error ?? t("card.unknownError") }) : "…"}</p> : <AnswerText text={a.text} sources={a.sources} />}
               </details>
+              <AnswerNotes answer={a} />
               <CostFooter usage={usage} display={p.display} />
             </article>
           );

@@ -2,6 +2,8 @@ import { ROUND_TYPES } from "../state/formats.js";
 import { skipReasonOf } from "../state/person.js";
 import { parseCommand } from "../state/commands.js";
 import type { ClientEvent } from "../state/events.js";
+import type { AnswerNotes } from "../state/answer.js";
+import { notesFields } from "../state/answer.js";
 
 /**
  * A run read back from the history, replayed as the events it streamed, so that a conversation
@@ -16,7 +18,7 @@ interface DebattResult {
   voiceMode?: boolean;
   simulated?: boolean;
   participants?: { key: string; display: string; model: string }[];
-  rounds: { round: number; answers: { modelKey: string; display: string; text: string; position: number; status: "ok" | "error"; wordCount: number; latencyMs: number; error?: string }[] }[];
+  rounds: { round: number; answers: ({ modelKey: string; display: string; text: string; position: number; status: "ok" | "error"; wordCount: number; latencyMs: number; error?: string } & AnswerNotes)[] }[];
   votes: { voter: string; votedFor: string; motivation: string; bullets: string[]; valid: boolean }[];
   results?: Record<string, unknown>;
   synthesis?: string;
@@ -24,11 +26,12 @@ interface DebattResult {
 
 /** A /compare result as the history stores it. */
 interface CompareResult {
-  answers: { key: string; display: string; text: string; status: "ok" | "error"; word_count: number; responseTimeMs: number; error?: string }[];
+  answers: ({ key: string; display: string; text: string; status: "ok" | "error"; word_count: number; responseTimeMs: number; error?: string } & AnswerNotes)[];
 }
 
 type Who = { model: string; display: string; modelKey: string };
-type Answer = { model: string; modelKey: string; response: string; responseTimeMs: number };
+/** A first answer, with the reasoning, sources and ending it was stored with (passed on as they are: the reducers check them). */
+type Answer = { model: string; modelKey: string; response: string; responseTimeMs: number } & AnswerNotes;
 type Failure = { model: string; modelKey: string; error: string; response?: string };
 type Ballot = { model: string; modelKey: string; voteText: string; votedFor: string | null; responseTimeMs: number; error?: string; anonymityBreach?: string[] };
 type Tally = { votes: Ballot[]; tallies: Record<string, number>; validVoteCount: number; invalidVoteCount: number; isTie: boolean; tiedLabels: string[] };
@@ -115,7 +118,7 @@ function debattEvents(id: string, r: DebattResult): ClientEvent[] {
       if (stopped(a)) continue;
       events.push({
         event: "debate-participant-end",
-        data: { ...who, position: a.position, word_count: a.wordCount, latency_ms: a.latencyMs, response_preview: "", status: a.status, ...(a.error ? { error: a.error } : {}), timestamp: at },
+        data: { ...who, position: a.position, word_count: a.wordCount, latency_ms: a.latencyMs, response_preview: "", status: a.status, ...(a.error ? { error: a.error } : {}), ...notesFields(a), timestamp: at },
       });
     }
     if (!answers.some(stopped)) events.push({ event: "debate-round-end", data: { round, participant_count: answers.filter((a) => a.status === "ok").length, timestamp: at } });
@@ -138,7 +141,7 @@ function compareEvents(question: string, r: CompareResult & Panel): ClientEvent[
     events.push({ event: "compare-answer-start", data: { ...who, timestamp: at } });
     if (a.text) events.push({ event: "compare-answer-delta", data: { ...who, delta: a.text, timestamp: at } });
     if (stopped(a)) continue;
-    events.push({ event: "compare-answer-end", data: { ...who, word_count: a.word_count, latency_ms: a.responseTimeMs, status: a.status, ...(a.error ? { error: a.error } : {}), timestamp: at } });
+    events.push({ event: "compare-answer-end", data: { ...who, word_count: a.word_count, latency_ms: a.responseTimeMs, status: a.status, ...(a.error ? { error: a.error } : {}), ...notesFields(a), timestamp: at } });
   }
   if (!r.answers.some(stopped)) events.push({ event: "compare-complete", data: { answered: r.answers.filter((a) => a.status === "ok").length, failed: r.answers.filter((a) => a.status === "error").length, timestamp: at } });
   return events as ClientEvent[];

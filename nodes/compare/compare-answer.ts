@@ -8,6 +8,7 @@ import type { Participant } from "../../state/participants.js";
 import { answerOrFailure, streamMessage } from "../shared/model-call.js";
 import { usageOfAnswer } from "../../state/usage.js";
 import { countWords } from "../../state/text.js";
+import { notesFields } from "../../state/answer.js";
 
 /** What a `Send` to compare_answer carries. */
 export interface CompareTask {
@@ -27,7 +28,7 @@ export function makeCompareAnswer(deps: NodeDeps) {
     emit(config, "compare_answer_start", who);
     const started = performance.now();
     const coalescer = new DeltaCoalescer((delta) => emit(config, "compare_answer_delta", { ...who, delta }), ctx.coalesceMs);
-    const { text, error, answer: message } = await answerOrFailure(ctx.run.responseTimeoutMs, config.signal, coalescer, (signal, onDelta) => {
+    const { text, error, answer: message, notes } = await answerOrFailure(ctx.run.responseTimeoutMs, config.signal, coalescer, (signal, onDelta) => {
       const system = ctx.prompts.render("compare.answer.system", { participant: p.display, date: ctx.today() });
       const model = deps.models.create({ phase: "compare", participant: p, topic: task.question, maxTokens: ctx.run.maxResponseTokens });
       return streamMessage(model, [new SystemMessage(system), new HumanMessage(task.question)], signal, onDelta);
@@ -42,8 +43,9 @@ export function makeCompareAnswer(deps: NodeDeps) {
       word_count: countWords(text),
       latency_ms: Math.round(performance.now() - started),
       ...(error ? { error } : {}),
+      ...notesFields(notes),
     };
-    emit(config, "compare_answer_end", { ...who, word_count: answer.word_count, latency_ms: answer.latency_ms, status: answer.status, ...(error ? { error } : {}), ...(usage ? { usage } : {}) });
+    emit(config, "compare_answer_end", { ...who, word_count: answer.word_count, latency_ms: answer.latency_ms, status: answer.status, ...(error ? { error } : {}), ...(usage ? { usage } : {}), ...notesFields(notes) });
     return { answers: [answer] };
   };
 }

@@ -48,13 +48,17 @@ export function makeDebateSynthesizer(deps: NodeDeps) {
         vote_counts: JSON.stringify(convergence.vote_counts),
         summary: convergence.analysis?.merged_summary ?? "",
       });
-      await withTimeout(ctx.run.responseTimeoutMs, config.signal, (signal) => {
+      const answer = await withTimeout(ctx.run.responseTimeoutMs, config.signal, (signal) => {
         const model = deps.models.create({ phase: "synthesis", topic, maxTokens: ctx.run.maxResponseTokens * 2 });
         const transcript = buildTranscript(topic, state.debate_round_responses);
         // The transcript first, as the convergence analysis sent it (a cached prefix), the instructions last.
         return streamText(model, [new HumanMessage(transcript), new HumanMessage(instructions)], signal, (d) => add(filter.push(d)));
       });
       add(filter.end());
+      // The synthesis kept is the model's answer alone: a thinking block only its end tag gave
+      // away (a chat template that opened it) has streamed already, but is not kept.
+      const whole = new ArenaBlockFilter();
+      body = whole.push(answer) + whole.end();
       if (body.trim() === "") throw new Error("the model returned an empty synthesis");
     } catch (err) {
       rethrowIfCancelled(err);

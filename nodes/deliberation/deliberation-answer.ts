@@ -6,6 +6,7 @@ import type { DeliberationMode } from "../../state/formats.js";
 import type { Participant } from "../../state/participants.js";
 import { streamMessage } from "../shared/model-call.js";
 import { streamAnswer } from "../shared/streamed-answer.js";
+import { notesFields } from "../../state/answer.js";
 
 /** What a `Send` to a deliberation format's stage-1 answer carries. */
 export interface AnswerTask {
@@ -29,7 +30,7 @@ export function makeDeliberationAnswer(deps: NodeDeps) {
     const p = task.participant;
     const who = whoIs(p);
     const started = performance.now();
-    const { text, error, usage } = await streamAnswer(ctx, config, {
+    const { text, error, usage, notes } = await streamAnswer(ctx, config, {
       mode: task.mode,
       stage: "collect",
       who,
@@ -49,6 +50,7 @@ export function makeDeliberationAnswer(deps: NodeDeps) {
       responseTimeMs: Math.round(performance.now() - started),
       ...(error ? { error } : {}),
       ...(usage ? { usage } : {}),
+      ...notesFields(notes),
     };
     return { answers: [answer] };
   };

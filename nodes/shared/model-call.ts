@@ -1,6 +1,7 @@
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { AIMessage, BaseMessage, MessageContent } from "@langchain/core/messages";
+import { endingFailure, notesOf, type AnswerNotes } from "../../state/answer.js";
 import { BudgetExceededError, DebattError, PROVIDER_ERROR_CODES, type ProviderErrorCode } from "../../state/errors.js";
 
 /** Why a model call did not produce an answer: a provider's own code, or cancelled, or another failure. */
@@ -58,17 +59,18 @@ export function rethrowIfCancelled(err: unknown): void {
 
 /**
  * Runs one participant's streamed answer under its timeout, handing each piece of text to the
- * coalescer and flushing it at the end. Returns the text (and the whole message, when the call
- * gives one), or the failure as a message (an empty answer counts as one) with the text streamed
- * before it, which the person has already seen; only a cancelled run throws, since anything else
- * is this participant's failure alone.
+ * coalescer and flushing it at the end. Returns the text, what the answer carries beside it (its
+ * reasoning, sources, and how it ended when not whole) and the whole message when the call gives
+ * one; or the failure as a message (an empty answer, a refusal or a content filter count as one)
+ * with the text streamed before it, which the person has already seen. Only a cancelled run
+ * throws, since anything else is this participant's failure alone.
  */
 export async function answerOrFailure(
   timeoutMs: number,
   runSignal: AbortSignal | undefined,
   coalescer: { push(delta: string): void; flush(): void },
   call: (signal: AbortSignal, onDelta: (delta: string) => void) => Promise<string | AIMessage>,
-): Promise<{ text: string; error?: string; answer?: AIMessage }> {
+): Promise<{ text: string; error?: string; answer?: AIMessage; notes: AnswerNotes }> {
   let streamed = "";
   try {
     const result = await withTimeout(timeoutMs, runSignal, (signal) =>
@@ -77,16 +79,21 @@ export async function answerOrFailure(
         coalescer.push(delta);
       }),
     );
-    // A whole message also says what the call used (its usage), for the answer's end event.
-    const [text, answer] = typeof result === "string" ? [result, undefined] : [textOf(result.content), result];
-    return text.trim() === "" ? { text, error: "the model returned an empty answer", answer } : { text, answer };
+    // A whole message also says what the call used (its usage) and carries its notes, for the answer's end event.
+    if (typeof result === "string") return result.trim() === "" ? { text: result, error: EMPTY, notes: {} } : { text: result, notes: {} };
+    const text = textOf(result.content);
+    const { providerMessage, ...notes } = notesOf(result.response_metadata);
+    const error = endingFailure(notes.ending, text, providerMessage) ?? (text.trim() === "" ? EMPTY : undefined);
+    return { text, answer: result, notes, ...(error === undefined ? {} : { error }) };
   } catch (err) {
     rethrowIfCancelled(err);
-    return { text: streamed, error: err instanceof ModelCallError && err.code === "timeout" ? `timeout: ${err.message}` : (err as Error).message };
+    return { text: streamed, error: err instanceof ModelCallError && err.code === "timeout" ? `timeout: ${err.message}` : (err as Error).message, notes: {} };
   } finally {
     coalescer.flush();
   }
 }
+
+const EMPTY = "the model returned an empty answer";
 
 /** The text of a message's content, whether a string or a list of content parts. */
 export function textOf(content: MessageContent): string {

@@ -8,6 +8,7 @@ import { DeltaCoalescer } from "./delta-coalescer.js";
 import type { AIMessage } from "@langchain/core/messages";
 import { answerOrFailure, streamMessage } from "./model-call.js";
 import { usageOfAnswer, type Usage } from "../../state/usage.js";
+import type { AnswerNotes } from "../../state/answer.js";
 
 /** One model call of a deliberation format whose text streams to clients as `answer_delta`. */
 export interface StreamedAnswer {
@@ -23,14 +24,15 @@ export interface StreamedAnswer {
 
 /**
  * Runs a deliberation format's model call under its timeout, streaming its text as coalesced
- * `answer_delta` events. Returns the text and what the call used (when the provider said), or the
- * failure with what streamed before it (only a cancelled run throws).
+ * `answer_delta` events. Returns the text, what it carries beside it (reasoning, sources, a cut
+ * ending) and what the call used (when the provider said), or the failure with what streamed
+ * before it (only a cancelled run throws).
  */
-export async function streamAnswer(ctx: RunContext, config: LangGraphRunnableConfig, a: StreamedAnswer): Promise<{ text: string; error?: string; usage?: Usage }> {
+export async function streamAnswer(ctx: RunContext, config: LangGraphRunnableConfig, a: StreamedAnswer): Promise<{ text: string; error?: string; usage?: Usage; notes: AnswerNotes }> {
   const coalescer = new DeltaCoalescer((delta) => emit(config, "answer_delta", { mode: a.mode, stage: a.stage, ...a.who, delta }), ctx.coalesceMs);
-  const { text, error, answer } = await answerOrFailure(a.timeoutMs, config.signal, coalescer, a.call);
+  const { text, error, answer, notes } = await answerOrFailure(a.timeoutMs, config.signal, coalescer, a.call);
   const usage = answer && usageOfAnswer(a.who.model, answer, ctx.prices);
-  return { text, ...(error === undefined ? {} : { error }), ...(usage ? { usage } : {}) };
+  return { text, notes, ...(error === undefined ? {} : { error }), ...(usage ? { usage } : {}) };
 }
 
 /** What the internal model writes last in a deliberation format (/deep's synthesis, /council's report). */
@@ -46,7 +48,7 @@ export interface FinalText {
 }
 
 /** Streams the internal model's final text of a deliberation format; returns it (and its usage), or the failure for the caller's fallback. */
-export function streamFinalText(deps: NodeDeps, ctx: RunContext, config: LangGraphRunnableConfig, f: FinalText): Promise<{ text: string; error?: string; usage?: Usage }> {
+export function streamFinalText(deps: NodeDeps, ctx: RunContext, config: LangGraphRunnableConfig, f: FinalText): Promise<{ text: string; error?: string; usage?: Usage; notes: AnswerNotes }> {
   return streamAnswer(ctx, config, {
     mode: f.mode,
     stage: f.stage,

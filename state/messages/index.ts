@@ -151,7 +151,8 @@ export function usageWords(t: Translate, u: Usage, facts: { simulated: boolean; 
   const cost = costWords(t, u, facts.simulated);
   const budget = facts.budgetUsd === undefined ? "" : t("usage.budget", { usd: facts.budgetUsd });
   const cached = u.cached_tokens > 0 ? t("usage.cached", { n: u.cached_tokens }) : "";
-  return t("usage.line", { calls: u.calls, input: u.input_tokens, output: u.output_tokens, cached, cost: `${cost}${budget}` });
+  const reasoning = u.reasoning_tokens > 0 ? t("usage.reasoning", { n: u.reasoning_tokens }) : "";
+  return t("usage.line", { calls: u.calls, input: u.input_tokens, output: u.output_tokens, cached, reasoning, cost: `${cost}${budget}` });
 }
 
 /** What one participant's calls cost, briefly (a card's footer): the cost where it is known, else the tokens. */

@@ -1,6 +1,7 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { NodeDeps, RunContext } from "../../../ports/node-deps.js";
 import { SEARCH_LIMITS, type SearchResult } from "../../../ports/models.js";
+import type { Source } from "../../../state/answer.js";
 import type { Participant } from "../../../state/participants.js";
 import { parseResearchCheck, parseResearchPlan } from "../../../state/replies/research.js";
 import { invokeText } from "../../shared/model-call.js";
@@ -22,10 +23,11 @@ export interface ResearchRequest {
  * OneSeek's research before a turn (never wired up in the original): the mini-planner plans 0–4
  * queries, they are searched in parallel (≤3 results of ≤300 characters each, 15 s), the
  * mini-critic keeps the useful results, and the research prompt frames them as `[Tavily Result]
- * title: content` lines. Returns null when there is nothing to add. Failures are logged and the
- * turn goes on without research.
+ * title: content` lines. Returns that prompt and the kept results as sources (the turn keeps them
+ * with its answer), or null when there is nothing to add. Failures are logged and the turn goes on
+ * without research.
  */
-export async function researchForTurn(deps: NodeDeps, ctx: RunContext, req: ResearchRequest): Promise<string | null> {
+export async function researchForTurn(deps: NodeDeps, ctx: RunContext, req: ResearchRequest): Promise<{ prompt: string; sources: Source[] } | null> {
   const search = deps.search;
   if (!search) return null;
   try {
@@ -42,7 +44,8 @@ export async function researchForTurn(deps: NodeDeps, ctx: RunContext, req: Rese
     const kept = await critique(deps, ctx, req, results);
     if (kept.length === 0) return null;
     const lines = kept.map((r) => `[Tavily Result] ${r.title}: ${r.content}`).join("\n");
-    return ctx.prompts.render("debate.research.system", { results: lines, date: req.date });
+    const sources = kept.map((r) => (r.title ? { url: r.url, title: r.title } : { url: r.url }));
+    return { prompt: ctx.prompts.render("debate.research.system", { results: lines, date: req.date }), sources };
   } catch (err) {
     if (req.signal.aborted) throw err;
     ctx.log(`OneSeek research skipped: ${(err as Error).message}`);

@@ -7,6 +7,7 @@ import type { State, StateUpdate } from "../../../state/graph-state.js";
 import type { Participant } from "../../../state/participants.js";
 import { countWords, preview } from "../../../state/text.js";
 import { usageOfAnswer } from "../../../state/usage.js";
+import { notesFields, type Source } from "../../../state/answer.js";
 import { DeltaCoalescer } from "../../shared/delta-coalescer.js";
 import { answerOrFailure, streamMessage } from "../../shared/model-call.js";
 import { buildContextChain } from "./context-chain.js";
@@ -29,20 +30,29 @@ export async function runTurn(
   const started = performance.now();
   const topic = debate.topic;
   const coalescer = new DeltaCoalescer((delta) => emit(config, "debate_participant_delta", { ...who, delta }), ctx.coalesceMs);
-  const { text, error, answer } = await answerOrFailure(ctx.run.responseTimeoutMs, config.signal, coalescer, async (signal, onDelta) => {
+  let researched: Source[] = [];
+  const { text, error, answer, notes } = await answerOrFailure(ctx.run.responseTimeoutMs, config.signal, coalescer, async (signal, onDelta) => {
     // Only OneSeek's research reads the context chain (the others' prompts are their conversations).
     const research = p.oneseek
       ? await researchForTurn(deps, ctx, { oneseek: p, topic, round, context: buildContextChain(topic, round, debate.responses, debate.contextChars), date: ctx.today(), signal })
       : null;
     const messages = participantConversation(ctx, debate, p, round);
     // OneSeek's research comes after the round's instruction: later calls leave it out, and their prefix stays the same.
-    if (research) messages.push(new HumanMessage(research));
+    if (research) {
+      messages.push(new HumanMessage(research.prompt));
+      researched = research.sources;
+    }
     const model = deps.models.create({ phase: "turn", participant: p, round, topic, maxTokens: ctx.run.maxResponseTokens });
     return streamMessage(model, messages, signal, onDelta);
   });
   const latency = Math.round(performance.now() - started);
   const usage = answer && usageOfAnswer(p.model, answer, ctx.prices);
   const ok = error === undefined;
+  // OneSeek's kept search results are its sources too, after those its provider gave (which its `[n]` count).
+  if (researched.length > 0) {
+    const given = notes.sources ?? [];
+    notes.sources = [...given, ...researched.filter((r) => !given.some((s) => s.url === r.url))];
+  }
   if (!ok) ctx.log(`${p.display} failed in round ${round}: ${error}`);
   // A failed turn keeps what it streamed before it failed (the person has seen it): its words count.
   const word_count = countWords(text);
@@ -55,8 +65,9 @@ export async function runTurn(
     status: ok ? "ok" : "error",
     ...(ok ? {} : { error }),
     ...(usage ? { usage } : {}),
+    ...notesFields(notes),
   });
-  const turn: Turn = { round, position, key: p.key, display: p.display, status: ok ? "ok" : "error", word_count, latency_ms: latency, ...(ok ? {} : { error, partial_text: text }) };
+  const turn: Turn = { round, position, key: p.key, display: p.display, status: ok ? "ok" : "error", word_count, latency_ms: latency, ...(ok ? {} : { error, partial_text: text }), ...notesFields(notes) };
   return { turn, text };
 }
 
