@@ -1,4 +1,5 @@
-import { notesFields, withSources, type AnswerNotes } from "../state/answer.js";
+import { cutShort, notesFields, withSources, type AnswerNotes } from "../state/answer.js";
+import { markdownPlain as plain } from "../state/text.js";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,12 +28,6 @@ async function conversationExport(store: HistoryStore, c: ConversationRow, now =
   return { format: "debatt-conversation", version: 1, exported_at: now.toISOString(), conversation: await conversationView(store, c) };
 }
 
-/**
- * A name or a title as plain text in Markdown: its punctuation escaped (`\<`, `\*`, `\[`, `\|`…),
- * so that a name such as `<script>…` or `**x**` reads as written, and never becomes HTML, a link
- * or a broken table; line breaks become spaces.
- */
-export const plain = (text: string) => text.replace(/\s+/g, " ").replace(/[\\`*_[\]<>|~&]/g, (c) => `\\${c}`);
 
 /** Every `<` that could open an HTML tag or comment, escaped (`\<`), as Markdown shows it. */
 const withoutTags = (text: string) => text.replace(/<(?=[a-z/!?])/gi, "\\<");
@@ -45,13 +40,16 @@ const quoted = (text: string) =>
     .map((line) => `> ${line}`.trimEnd())
     .join("\n");
 
+/** The stages whose rows are answers, with their notes (reasoning, sources, ending). */
+const ANSWER_STAGES = new Set(["debatt_answer", "compare_answer", "collect", "initial_answer", "deep_initial_answer"]);
+
 /**
  * What an answer carries beside its text, after it: a cut ending, and its thinking folded away
  * (as plain text: no tag in it becomes HTML). Its sources are listed with the answer itself.
  */
 function notesMarkdown(t: Translate, notes: AnswerNotes): string[] {
   const out: string[] = [];
-  if (notes.ending === "length" || notes.ending === "cut_off") out.push(`_⚠ ${t(`notes.ending.${notes.ending}`)}_`, "");
+  if (cutShort(notes.ending)) out.push(`_⚠ ${t(`notes.ending.${notes.ending}`)}_`, "");
   if (notes.reasoning) out.push(`<details><summary>${t("notes.thinking")}</summary>`, "", quoted(withoutTags(notes.reasoning)), "", "</details>", "");
   return out;
 }
@@ -104,7 +102,8 @@ function stagesMarkdown(t: Translate, stages: StageRow[]): string[] {
       out.push("```json", JSON.stringify(data, null, 2), "```", "");
       continue;
     }
-    const notes = notesFields(data);
+    // Only answers carry notes (a revision's own `reasoning` is its REASONING line, in its text).
+    const notes = ANSWER_STAGES.has(s.stageType) ? notesFields(data) : {};
     const who = plain([s.model, typeof data.display === "string" ? data.display : undefined, s.role ? named(t, "export.role", s.role) : undefined].filter(Boolean).join(" · "));
     const chose = typeof data.votedFor === "string" ? data.votedFor : null;
     const choice = chose ? ` — ${t("export.votedFor", { choice: plain(labels[chose] ? `${labelName(t, chose)} (${labels[chose]})` : chose) })}` : "";

@@ -24,6 +24,14 @@ export class EndpointError extends Error {
   }
 }
 
+/**
+ * The models (by endpoint and id) whose chat template opens a think block itself, as their last
+ * answer showed (only the block's end tag was in its content). Their next answers hold the
+ * content back as thinking until that tag, so the thinking is not streamed as the answer; the
+ * first answer of such a model shows it until the tag comes.
+ */
+const templateThinkers = new Set<string>();
+
 const ROLES: Record<string, string> = { system: "system", human: "user", ai: "assistant", developer: "developer" };
 
 /** A message as the chat completions API takes it: its role, and its content as it is (text, or parts with a cache breakpoint). */
@@ -77,8 +85,12 @@ export class StreamChatModel extends BaseChatModel {
       const e = typeof body?.error === "object" ? body.error : { message: typeof body?.error === "string" ? body.error : undefined };
       throw new EndpointError(`${res.status} ${e?.message ?? res.statusText}`, res.status, typeof e?.code === "string" ? e.code : undefined, res.headers);
     }
-    const reader = new StreamReader({ text: onText });
+    const key = `${baseUrl}|${model}`;
+    const reader = new StreamReader({ text: onText }, templateThinkers.has(key));
     const answer = await readResponse(res, reader, signal);
+    // Learnt from its answers: whether the model's chat template opens a think block itself.
+    if (answer.templateThinking) templateThinkers.add(key);
+    else if (answer.ending !== "failed") templateThinkers.delete(key);
     // An error in the stream, or no stream at all (an HTML page): the provider failed, as a 502 would say.
     if (answer.ending === "failed") throw new EndpointError(answer.message ?? "the stream failed", 502, undefined, undefined);
     return answer;

@@ -24,6 +24,8 @@ export interface StreamedAnswer {
   message?: string;
   /** Counted once, whatever shape the provider sent it in; undefined when it sent none. */
   usage?: StreamUsage;
+  /** The chat template opened the think block itself: only its end tag was in the content. */
+  templateThinking?: boolean;
 }
 
 /** Where the pieces of a streamed answer go as they arrive. */
@@ -46,16 +48,38 @@ const CLOSE = "</think>";
  * is whole. Only a block at the start counts; later text is the answer as written.
  */
 class ThinkSplitter {
-  /** Before anything was read; in the block; just after it (its blank lines are dropped); in the answer. */
-  private state: "start" | "thinking" | "after" | "answer" = "start";
+  /**
+   * Before anything was read; in the block; just after it (its blank lines are dropped); in the
+   * answer; or in a block the chat template is known to open itself (its text held until its end
+   * tag says it was thinking, or the stream's end says it was the answer).
+   */
+  private state: "start" | "thinking" | "after" | "answer" | "assumed";
   private held = "";
+  /** The block a chat template opened itself was closed (its end tag came without its start). */
+  closedOpened = false;
 
-  constructor(private readonly out: { text(d: string): void; reasoning(d: string): void }) {}
+  constructor(
+    private readonly out: { text(d: string): void; reasoning(d: string): void },
+    assumeThinking = false,
+  ) {
+    this.state = assumeThinking ? "assumed" : "start";
+  }
 
   push(delta: string): void {
+    // Where a tag could begin that was not in what was held before (a long held block is not searched again).
+    const from = Math.max(0, this.held.length - CLOSE.length);
     let rest = this.held + delta;
     this.held = "";
     while (rest) {
+      if (this.state === "assumed") {
+        const close = rest.indexOf(CLOSE, from);
+        if (close < 0) return void (this.held = rest);
+        this.out.reasoning(rest.slice(0, close).replace(/^\s*<think>/, ""));
+        this.closedOpened = true;
+        this.state = "after";
+        rest = rest.slice(close + CLOSE.length);
+        continue;
+      }
       if (this.state === "answer") {
         this.out.text(rest);
         return;
@@ -92,7 +116,7 @@ class ThinkSplitter {
     }
   }
 
-  /** The stream ended: what was held back goes where it was headed. */
+  /** The stream ended: what was held back goes where it was headed (an assumed block never closed was the answer). */
   end(): void {
     if (!this.held) return;
     if (this.state === "thinking") this.out.reasoning(this.held);
@@ -120,13 +144,22 @@ export class StreamReader {
   private text = "";
   private reasoning = "";
   private readonly sources = new Map<string, Source>();
+  /** Perplexity's `citations`, as last sent: `[n]` in its text is the n-th, repeats and all. */
+  private citations: string[] | undefined;
   private finish: string | undefined;
   private refusal = "";
   private error: string | undefined;
   private usage: Json | undefined;
   private readonly think: ThinkSplitter;
 
-  constructor(private readonly sink: StreamSink = {}) {
+  /**
+   * `assumeThinking`: the model's chat template is known to open a think block itself, so its
+   * content is held as thinking until the block's end tag (and is the answer if none comes).
+   */
+  constructor(
+    private readonly sink: StreamSink = {},
+    assumeThinking = false,
+  ) {
     this.think = new ThinkSplitter({
       text: (d) => {
         this.text += d;
@@ -136,7 +169,7 @@ export class StreamReader {
         this.reasoning += d;
         sink.reasoning?.(d);
       },
-    });
+    }, assumeThinking);
   }
 
   /** Reads one chunk: the JSON of one SSE `data:` line. */
@@ -191,7 +224,14 @@ export class StreamReader {
     if (Array.isArray(chunk.search_results)) {
       for (const r of chunk.search_results) if (isObject(r) && typeof r.url === "string") this.addSource(r.url, typeof r.title === "string" ? r.title : undefined);
     }
-    if (Array.isArray(chunk.citations)) for (const url of chunk.citations) if (typeof url === "string") this.addSource(url);
+    if (Array.isArray(chunk.citations)) this.citations = chunk.citations.filter((url): url is string => typeof url === "string");
+  }
+
+  /** The sources, numbered as the text cites them: the citations in their order (titled from the search results), else as they came. */
+  private sourceList(): Source[] {
+    if (!this.citations?.length) return [...this.sources.values()];
+    const cited = this.citations.map((url) => this.sources.get(url) ?? { url });
+    return [...cited, ...[...this.sources.values()].filter((s) => !this.citations!.includes(s.url))];
   }
 
   private readAnnotations(annotations: unknown[]): void {
@@ -212,11 +252,13 @@ export class StreamReader {
     this.think.end();
     // A template that opened the think block itself leaves only its end in the answer.
     const closing = this.text.indexOf(CLOSE);
+    let templateThinking = this.think.closedOpened;
     if (closing >= 0 && !this.text.slice(0, closing).includes(OPEN)) {
       this.reasoning += this.text.slice(0, closing);
       this.text = this.text.slice(closing + CLOSE.length).replace(/^\s+/, "");
+      templateThinking = true;
     }
-    const answer = { text: this.text, reasoning: this.reasoning, sources: [...this.sources.values()], usage: this.usage && usageOf(this.usage) };
+    const answer = { text: this.text, reasoning: this.reasoning, sources: this.sourceList(), usage: this.usage && usageOf(this.usage), ...(templateThinking ? { templateThinking } : {}) };
     if (this.error !== undefined) return { ...answer, ending: "failed", message: this.error };
     if (this.refusal) return { ...answer, ending: "refused", message: this.refusal };
     const ending: Ending | undefined = this.finish === undefined ? undefined : (({ stop: "stop", length: "length", content_filter: "content_filter", tool_calls: "tool_calls", function_call: "tool_calls" }) as Record<string, Ending>)[this.finish] ?? "stop";

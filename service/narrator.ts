@@ -1,9 +1,13 @@
+import { withoutOpenedThinking, type AnswerNotes } from "../state/answer.js";
 import type { ClientEvent } from "../state/events.js";
 import { ROUND_TYPES } from "../state/formats.js";
 import { errorWords, estimateWords, seconds, usageWords, type Translate as T } from "../state/messages/index.js";
 import { createDeliberationNarrator } from "./narrator-deliberation.js";
 import type { Styles, Write } from "./narration.js";
 import { notesText, type NotesOptions } from "./narrator-notes.js";
+
+/** A streamed answer as it is kept: with reasoning, without the thinking a chat template opened itself. */
+const answered = (streamed: string, notes: AnswerNotes) => (notes.reasoning ? withoutOpenedThinking(streamed) : streamed);
 
 /**
  * Tells a run's events as text for people, in the reader's language: round headers, who speaks
@@ -61,7 +65,7 @@ export function createNarrator(write: Write, c: Styles, t: T, status: (s: string
           const turn = turns.get(`${e.data.model_key}|${e.data.round}`);
           turns.delete(`${e.data.model_key}|${e.data.round}`);
           writing.delete(e.data.model);
-          write(`\n${c.cyan(c.bold(`▶ ${e.data.model}`))}\n${turn?.text ?? ""}`);
+          write(`\n${c.cyan(c.bold(`▶ ${e.data.model}`))}\n${answered(turn?.text ?? "", e.data)}`);
           status(writing.size > 0 ? `${roundName(e.data.round)} · ${t("cli.writingAtOnce", { n: writing.size })}` : "");
         } else status("");
         write(e.data.status === "ok" ? c.dim(`\n   ${t("card.stats", { words: e.data.word_count, seconds: seconds(e.data.latency_ms) })}\n`) : c.red(`\n   ✗ ${e.data.model}: ${e.data.error}\n`));
@@ -116,7 +120,7 @@ export function createNarrator(write: Write, c: Styles, t: T, status: (s: string
         // Its sources and a cut ending belong with the answer; its thinking is progress.
         if (e.data.status === "ok") {
           write(`\n${c.cyan(c.bold(`▶ ${e.data.model}`))}\n`, "result");
-          write(`${compared.get(e.data.model_key) ?? ""}\n`, "result");
+          write(`${answered(compared.get(e.data.model_key) ?? "", e.data)}\n`, "result");
           write(notesText({ sources: e.data.sources, ending: e.data.ending }, c, t), "result");
           write(`${c.dim(`   ${t("card.stats", { words: e.data.word_count, seconds: seconds(e.data.latency_ms) })}`)}\n`);
           write(notesText({ reasoning: e.data.reasoning }, c, t, options));

@@ -1,3 +1,5 @@
+import { markdownPlain } from "./text.js";
+
 /**
  * What a model's answer carries beside its text: the reasoning it showed (never part of the
  * text), the sources it gave, and how it ended when that was not a whole answer. Events, the
@@ -88,21 +90,49 @@ export function linkable(url: string): string | undefined {
   }
 }
 
+/** Whether an answer that ended this way was cut short but kept (the token limit, or a stream that stopped). */
+export const cutShort = (ending: AnswerEnding | undefined): ending is "length" | "cut_off" => ending === "length" || ending === "cut_off";
+
+const CLOSE_THINK = "</think>";
+
 /**
- * An answer in Markdown with its sources: each `[n]` of the text (not already a link) linked to
- * source n, and the sources listed after it, numbered as the text cites them. A source that is
- * not a web address is listed as text, never linked.
+ * A streamed text without the thinking that a chat template opened itself: when the text holds a
+ * `</think>` with no `<think>` before it, what precedes the tag was thinking, not the answer (the
+ * stream reader finds the same at its end, once the live text has gone out).
+ */
+export function withoutOpenedThinking(text: string): string {
+  const close = text.indexOf(CLOSE_THINK);
+  return close >= 0 && !text.slice(0, close).includes("<think>") ? text.slice(close + CLOSE_THINK.length).replace(/^\s+/, "") : text;
+}
+
+/** A source's title (or, not being a web address, its URL) as Markdown text; a web address as an autolink. */
+export function sourceMarkdown(s: Source): { title: string; url?: string } {
+  const url = linkable(s.url);
+  return { title: markdownPlain(s.title ?? (url ? "" : s.url)).trim(), ...(url ? { url } : {}) };
+}
+
+/** Code (fenced blocks and inline spans), where a `[n]` is code and not a citation. */
+const CODE = /(```[\s\S]*?(?:```|$)|`[^`\n]*`)/;
+
+/**
+ * An answer in Markdown with its sources: each `[n]` of the text (not in code, not escaped, not
+ * already a link) linked to source n, and the sources listed after it, numbered as the text cites
+ * them. A source that is not a web address is listed as text, never linked.
  */
 export function withSources(text: string, sources: Source[] | undefined): string {
   if (!sources?.length) return text;
-  const linked = text.replace(/\[(\d{1,3})\](?![(:[])/g, (marker, n: string) => {
-    const url = sources[Number(n) - 1] && linkable(sources[Number(n) - 1].url);
-    return url ? `[\\[${n}\\]](<${url}>)` : marker;
-  });
+  const link = (prose: string) =>
+    prose.replace(/(?<!\\)\[(\d{1,4})\](?![(:])/g, (marker, n: string) => {
+      const url = sources[Number(n) - 1] && linkable(sources[Number(n) - 1].url);
+      return url ? `[\\[${n}\\]](<${url}>)` : marker;
+    });
+  const linked = text
+    .split(CODE)
+    .map((part, i) => (i % 2 === 0 ? link(part) : part))
+    .join("");
   const list = sources.map((s, i) => {
-    const url = linkable(s.url);
-    const title = (s.title ?? s.url).replace(/\s+/g, " ").replace(/[\\`*_[\]<>|]/g, (c) => `\\${c}`);
-    return `- \\[${i + 1}\\] ${url ? `[${title}](<${url}>)` : title}`;
+    const { title, url } = sourceMarkdown(s);
+    return `- \\[${i + 1}\\] ${url ? `[${title || url}](<${url}>)` : title}`;
   });
   return `${linked}\n\n${list.join("\n")}`;
 }

@@ -4,6 +4,13 @@ import { DebattError } from "./errors.js";
 /** The longest message, question or topic a person may send, in characters. */
 export const MAX_MESSAGE_CHARS = 4_000;
 
+/**
+ * A name or a title as plain text in Markdown: its punctuation escaped (`\<`, `\*`, `\[`, `\|`…),
+ * so that a name such as `<script>…` or `**x**` reads as written, and never becomes HTML, a link
+ * or a broken table; line breaks and other control characters become spaces.
+ */
+export const markdownPlain = (text: string) => text.replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, " ").replace(/[\\`*_[\]<>|~&]/g, (c) => `\\${c}`);
+
 /** Words in a text: runs of letters or digits (any script), so punctuation and markdown do not count. */
 export function countWords(text: string): number {
   return text.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)?.length ?? 0;

@@ -28,7 +28,8 @@ export function addUsage(a: Usage, b: Usage): Usage {
     input_tokens: a.input_tokens + b.input_tokens,
     output_tokens: a.output_tokens + b.output_tokens,
     cached_tokens: a.cached_tokens + b.cached_tokens,
-    reasoning_tokens: a.reasoning_tokens + b.reasoning_tokens,
+    // A usage stored before reasoning tokens were counted has none.
+    reasoning_tokens: (a.reasoning_tokens ?? 0) + (b.reasoning_tokens ?? 0),
     // Rounded to a millionth of a cent, so sums of many calls do not show float dust.
     cost_usd: Math.round((a.cost_usd + b.cost_usd) * 1e8) / 1e8,
     unpriced_calls: a.unpriced_calls + b.unpriced_calls,

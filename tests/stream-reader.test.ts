@@ -11,7 +11,6 @@ import { graphOf } from "./support/harness.js";
 import { createNarrator } from "../service/narrator.js";
 import { MARKDOWN_STYLES } from "../service/narration.js";
 import { translate } from "../state/messages/index.js";
-import { withSources } from "../state/answer.js";
 
 const ANSWER = "Kärnkraft behövs i övergången, men förnybart ska bära systemet.";
 
@@ -198,14 +197,6 @@ describe("every provider's recorded stream through /compare and /debatt", () => 
     expect(result).toContain("Kärnkraft behövs [1] i övergången, men förnybart ska bära systemet. [2]\n\n   Sources:\n   - [1] IAEA report <https://example.org/iaea>\n   - [2] IRENA outlook <https://example.org/irena>\n");
     expect(result).toContain("   ⚠ cut at the token limit");
     expect(result).not.toContain("Väger kostnad");
-  });
-
-  it("links an answer's [n] to its sources in Markdown, and lists them; an address that is not the web's is never a link", () => {
-    const sources = [{ url: "https://example.org/a", title: "A *report*" }, { url: "javascript:alert(1)" }];
-    expect(withSources("Sant [1], se även [2] och [3]; [1](x) är redan en länk.", sources)).toBe(
-      "Sant [\\[1\\]](<https://example.org/a>), se även [2] och [3]; [1](x) är redan en länk.\n\n- \\[1\\] [A \\*report\\*](<https://example.org/a>)\n- \\[2\\] javascript:alert(1)",
-    );
-    expect(withSources("Utan källor [1].", undefined)).toBe("Utan källor [1].");
   });
 
   it("/debatt: no reasoning reaches the turns the others read, and the debate finishes", async () => {

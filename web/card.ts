@@ -1,4 +1,4 @@
-import { notesFields, type AnswerNotes } from "../state/answer.js";
+import { notesFields, withoutOpenedThinking, type AnswerNotes } from "../state/answer.js";
 
 /**
  * One participant's answer in one round (or one stage), as a card shows it, with its notes: the
@@ -14,8 +14,13 @@ export interface CardRound extends AnswerNotes {
   skipped?: "timeout" | "passed";
 }
 
-/** A card's answer with the notes of `data` in place of any it had (an answer given again keeps none of the last one's). */
+/**
+ * A card's answer with the notes of `data` in place of any it had (an answer given again keeps
+ * none of the last one's). An answer with reasoning loses from its streamed text the thinking a
+ * chat template opened itself (shown live until its end tag came).
+ */
 export function withNotes(round: CardRound, data: unknown): CardRound {
   const { reasoning: _reasoning, sources: _sources, ending: _ending, ...rest } = round;
-  return { ...rest, ...notesFields(data) };
+  const notes = notesFields(data);
+  return { ...rest, ...(notes.reasoning ? { text: withoutOpenedThinking(rest.text) } : {}), ...notes };
 }

@@ -4,6 +4,7 @@ import { DeltaCoalescer } from "../shared/delta-coalescer.js";
 import { emit } from "../../ports/emit.js";
 import type { NodeDeps } from "../../ports/node-deps.js";
 import { ROUNDS } from "../../state/debate.js";
+import { withoutOpenedThinking } from "../../state/answer.js";
 import type { State, StateUpdate } from "../../state/graph-state.js";
 import { buildTranscript } from "./lib/context-chain.js";
 import { rethrowIfCancelled, streamText, withTimeout } from "../shared/model-call.js";
@@ -65,6 +66,7 @@ export function makeDebateSynthesizer(deps: NodeDeps) {
       ctx.log(`synthesis model failed, using the fallback synthesis: ${(err as Error).message}`);
       coalescer.flush();
       // Text already streamed stays on screen; the fallback follows it as a complete result.
+      body = withoutOpenedThinking(body);
       add((body ? "\n\n" : "") + fallbackSynthesis(topic, convergence));
     } finally {
       coalescer.flush();

@@ -1,7 +1,7 @@
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { AIMessage, BaseMessage, MessageContent } from "@langchain/core/messages";
-import { endingFailure, notesOf, type AnswerNotes } from "../../state/answer.js";
+import { endingFailure, notesOf, withoutOpenedThinking, type AnswerNotes } from "../../state/answer.js";
 import { BudgetExceededError, DebattError, PROVIDER_ERROR_CODES, type ProviderErrorCode } from "../../state/errors.js";
 
 /** Why a model call did not produce an answer: a provider's own code, or cancelled, or another failure. */
@@ -87,7 +87,8 @@ export async function answerOrFailure(
     return { text, answer: result, notes, ...(error === undefined ? {} : { error }) };
   } catch (err) {
     rethrowIfCancelled(err);
-    return { text: streamed, error: err instanceof ModelCallError && err.code === "timeout" ? `timeout: ${err.message}` : (err as Error).message, notes: {} };
+    // What streamed is kept, without any thinking it is known to have held.
+    return { text: withoutOpenedThinking(streamed), error: err instanceof ModelCallError && err.code === "timeout" ? `timeout: ${err.message}` : (err as Error).message, notes: {} };
   } finally {
     coalescer.flush();
   }
