@@ -34,7 +34,11 @@ export type ModelPhase =
   /** /council: the consolidated report. */
   | "council_report"
   /** A follow-up to one participant of a finished run, which goes on from what it said there. */
-  | "continue";
+  | "continue"
+  /** Outside a run: a chat client's housekeeping chore (a title, tags, follow-ups…). */
+  | "client_task"
+  /** Outside a run: a run's answer written as the JSON its OpenAI-compatible client asked for. */
+  | "json_result";
 
 /** A request for a chat model. */
 export interface ModelRequest {

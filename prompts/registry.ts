@@ -1,6 +1,7 @@
 import * as C from "./compare.js";
 import * as D from "./debate.js";
 import * as CO from "./council.js";
+import * as O from "./openai.js";
 import * as DP from "./deep.js";
 import * as R from "./revise.js";
 import * as V from "./vote.js";
@@ -238,6 +239,12 @@ export const PROMPTS: readonly PromptDefinition[] = [
     description: "/council: the consolidated report from the final verdicts",
     placeholders: [req("claim", "the claim or text validated"), req("consolidation", "the final verdicts and their consolidation, as JSON")],
     default: CO.COUNCIL_REPORT,
+  },
+  {
+    key: "openai.json_result",
+    description: "The OpenAI-compatible API: a run's answer written as the JSON its client asked for (response_format)",
+    placeholders: [req("answer", "the run's answer, as the person would read it"), req("schema", "the JSON Schema asked for (an object of any keys for json_object)")],
+    default: O.JSON_RESULT,
   },
 ];
 

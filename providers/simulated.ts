@@ -14,6 +14,7 @@ import { renderLetterVote } from "../state/replies/letter-vote.js";
 import { renderResearchCheck, renderResearchPlan } from "../state/replies/research.js";
 import { renderRevision } from "../state/replies/revision.js";
 import { renderTitle, shortTitle } from "../state/replies/title.js";
+import { simulatedJson } from "./simulated-json.js";
 import { renderVerdict, type VerdictBlock } from "../state/replies/verdict.js";
 import { ChunkStreamingChatModel } from "./chunk-streaming-model.js";
 import { sleep } from "../state/sleep.js";
@@ -1394,7 +1395,10 @@ export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], 
       return c.heads.map((h, i) => `${h}\n\n${sections[i]}`).join("\n\n");
     }
     case "title":
+    case "client_task":
       return renderTitle(topic);
+    case "json_result":
+      return simulatedJson(prompt);
     case "turn": {
       const others = speakersIn(prompt).filter((s) => s !== me);
       const words = opts.roundWords?.[(request.round ?? 1) - 1] ?? opts.answerWords ?? (request.round === 1 ? 110 : 170) + Math.floor(rnd() * 60);

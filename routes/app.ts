@@ -1,4 +1,4 @@
-import { openaiRouter } from "./openai.js";
+import { OPENAI_BODY_BYTES, openaiRouter } from "./openai.js";
 import { mcpRouter } from "./mcp.js";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import express, { type Express } from "express";
@@ -20,6 +20,7 @@ import { resumeRouter, threadResumeRouter } from "./resume.js";
 import { errorHandler, HttpError } from "./errors.js";
 import { jsonBody } from "./json-body.js";
 import { noForeignWrites } from "./origin.js";
+import { cors } from "./cors.js";
 import { PAGE_NOT_BUILT, WEB_DIST } from "../history/export.js";
 import { exportRouter } from "./export.js";
 import { TRANSCRIBE_MAX_BYTES, transcribeRouter } from "./transcribe.js";
@@ -41,8 +42,8 @@ export interface App {
 /** Admin writes allowed per token and minute. */
 const ADMIN_WRITES_PER_MINUTE = 10;
 
-/** Largest accepted chat body: a 4000-character message in 4-byte characters, with room to spare. */
-const CHAT_BODY_LIMIT = "32kb";
+/** Largest accepted chat body: a message of MAX_MESSAGE_CHARS characters, with room to spare. */
+const CHAT_BODY_LIMIT = "256kb";
 /** Largest accepted admin body: a 20 000-character prompt, escaped. */
 const ADMIN_BODY_LIMIT = "256kb";
 /** Largest body any route accepts (the admin's). */
@@ -77,8 +78,13 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   // Behind a trusted proxy, the client's address and protocol are the ones it forwards.
   app.set("trust proxy", deps.settings.trustProxy);
   app.use(securityHeaders());
+  // Browser clients of the origins CORS_ALLOWED_ORIGINS lists (Open WebUI's direct connections, a
+  // web MCP client) may call the outside clients' surfaces; first, so that every refusal is readable too.
+  // Not /api/v1: the page's own API, whose browser credential is the session cookie, is same-origin only.
+  app.use("/v1", cors(deps.settings.corsAllowedOrigins, ["GET", "POST"]));
+  app.use("/mcp", cors(deps.settings.corsAllowedOrigins, ["GET", "POST", "DELETE"]));
   // A recorded question may be larger than any JSON body.
-  app.use(refuseLargeBodies(MAX_BODY_BYTES, { "/api/v1/transcribe": TRANSCRIBE_MAX_BYTES }));
+  app.use(refuseLargeBodies(MAX_BODY_BYTES, { "/api/v1/transcribe": TRANSCRIBE_MAX_BYTES, "/v1/chat/completions": OPENAI_BODY_BYTES }));
   if (deps.settings.auth === "none") app.use(loopbackHostsOnly(deps.settings.allowedHosts));
   // No page of another site may act with the person's cookie or loopback address.
   app.use(noForeignWrites);
@@ -106,7 +112,8 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   app.use("/api/v1/session", jsonBody("4kb"));
   app.use(sessionRouter(deps.settings, users, throttle));
   app.use(["/api/v1/chat", "/api/v1/deliberate", "/api/v1/estimate", "/api/v1/debates/:id/input"], jsonBody(CHAT_BODY_LIMIT));
-  const streams = { service, settings: deps.settings, history: options.history, log };
+  const oneCall = { models: deps.models, prompts: deps.prompts, internalModel: deps.settings.oneseekModel, prices: deps.settings.prices, log };
+  const streams = { service, settings: deps.settings, history: options.history, log, oneCall };
   app.use(chatRouter(streams));
   app.use("/v1", openaiRouter(streams, identified));
   app.use("/mcp", mcpRouter(streams, identified));

@@ -1,3 +1,4 @@
+import type { OneCallDeps } from "../service/one-call.js";
 import { Router, type Request, type Response } from "express";
 import { z } from "zod";
 import type { HistoryStore } from "../history/store.js";
@@ -62,6 +63,8 @@ export interface ChatRouteDeps {
   /** Where runs are recorded (conversations, messages, stages); absent → not recorded. */
   history?: HistoryStore;
   log: (line: string) => void;
+  /** The internal model's single calls outside a run (a client's chore, a JSON result); absent → chores run as questions, JSON is refused. */
+  oneCall?: OneCallDeps;
 }
 
 /**

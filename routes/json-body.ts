@@ -8,7 +8,7 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true });
  * `invalid_body`): the same for `/api/v1`, `/v1` and `/mcp`. `strict: false` takes any JSON value
  * (a route then names what it expected), `true` only objects and arrays.
  */
-export function jsonBody(limit: string, strict = false) {
+export function jsonBody(limit: string | number, strict = false) {
   return express.json({
     limit,
     strict,

@@ -7,8 +7,8 @@ import { jsonBody } from "./json-body.js";
 import { foreignOrigin } from "./origin.js";
 import { HttpError, toHttpError } from "./errors.js";
 
-/** Largest MCP request body: a tool call carries one question (4000 characters) and its options. */
-const BODY_LIMIT = "64kb";
+/** Largest MCP request body: a tool call carries one question (up to MAX_MESSAGE_CHARS characters) and its options. */
+const BODY_LIMIT = "256kb";
 /** Sessions open at once in one process; a new one past that is refused (503) until others end. */
 const MAX_SESSIONS = 1_000;
 /** Sessions one user may have open: opening one more closes their least recently used idle one. */

@@ -4,15 +4,28 @@ import { HttpError } from "./errors.js";
 /** Methods that change nothing, which a page of another site may send (it cannot read the answer). */
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
+/** Requests that routes/cors.ts found to come from a page of an origin CORS_ALLOWED_ORIGINS allows. */
+const fromAllowedOrigins = new WeakSet<Request>();
+
+/** Notes that `req` comes from a page of an origin that CORS_ALLOWED_ORIGINS allows (routes/cors.ts). */
+export function markAllowedOrigin(req: Request): void {
+  fromAllowedOrigins.add(req);
+}
+
 /**
  * What shows that a browser sent `req` for a page of another origin. A browser's own word first:
  * `Sec-Fetch-Site` (every current browser sends it, and no page can forge it) refuses
  * `cross-site` and `same-site` and allows `same-origin` and `none` (typed or bookmarked), even when
  * a proxy rewrote the Host header. Without it (an older browser), the `Origin` must name this
  * server as the request addresses it (behind a trusted proxy, as the proxy forwards it).
- * Undefined for the server's own page and for clients that are not browsers (they send neither).
+ * Undefined for the server's own page and for clients that are not browsers (they send neither),
+ * and for a page of an origin that CORS_ALLOWED_ORIGINS allows when it names its user with an
+ * `Authorization` header: a browser sends that header for a page of another origin only after the
+ * answer to its preflight allowed it (which only allowed origins get), and the token, not the
+ * browser's cookie, is then the credential.
  */
 export function foreignOrigin(req: Request): string | undefined {
+  if (fromAllowedOrigins.has(req) && req.get("authorization") !== undefined) return undefined;
   const site = req.get("sec-fetch-site");
   if (site !== undefined) return site === "cross-site" || site === "same-site" ? `a ${site} page` : undefined;
   const origin = req.get("origin");

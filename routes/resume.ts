@@ -18,6 +18,34 @@ function afterIdOf(req: Request): number {
   return Number(raw);
 }
 
+/**
+ * How long to wait for a finished run's stored events when telling whether a client has them all.
+ * They are there at once (in memory, or a read from Redis); only a position past the end leaves
+ * the shared log's read waiting, and then the stream is served as before.
+ */
+const END_CHECK_MS = 1_000;
+
+/**
+ * Whether a client that has the run's events up to `afterId` has every one of them: the run has
+ * ended and its `done` is at or before `afterId`. Such a request (an EventSource reconnecting
+ * after `done`, as it does until its page calls `close()`) is answered 204 No Content, which
+ * tells an EventSource to stop reconnecting.
+ */
+async function hasEveryEvent(deps: ChatRouteDeps, runId: string, afterId: number): Promise<boolean> {
+  if (afterId === 0 || !(await deps.service.hub.finished(runId))) return false;
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), END_CHECK_MS);
+  try {
+    // From the client's own last event: `done` there means nothing follows it.
+    for await (const event of deps.service.hub.follow(runId, afterId - 1, stop.signal)) return event.id === afterId && event.event === "done";
+    // A finished run's log with nothing from `afterId` on: the client is past its end.
+    return !stop.signal.aborted;
+  } finally {
+    clearTimeout(timer);
+    stop.abort();
+  }
+}
+
 /** Sends `events` as an SSE stream of their own, and ends it. */
 async function sendEvents(deps: ChatRouteDeps, res: Response, events: RunEvent[]): Promise<void> {
   const sse = new SseStream(res, deps.settings.sseKeepAliveMs, RETRY_MS);
@@ -41,7 +69,8 @@ function runIdOf(req: Request): string {
 
 /**
  * `GET /api/v1/debates/:id/events`: replays a run's events after `Last-Event-ID` (or `?after=`),
- * then continues live until `done`; a finished run replays completely. `POST
+ * then continues live until `done`; a finished run replays completely, and one whose `done` the
+ * client already has is answered 204 (an EventSource then stops reconnecting). `POST
  * /api/v1/debates/:id/cancel`: stops the run on whichever instance runs it (202 `stopping`; 200
  * `cancelled` when the instance that ran it is gone, which ends it here; 409 `run_finished` when it has ended). The id is the `run_id` of the stream's `metadata` event. Any
  * instance sharing the Redis event log can serve both. `POST /api/v1/debates/:id/input`: the turn
@@ -65,6 +94,7 @@ export function resumeRouter(deps: ChatRouteDeps): Router {
     const interrupted = !(await deps.service.hub.has(runId)) && (await deps.service.mayReadRun(userOf(res), runId)) ? await deps.service.interrupted(runId) : undefined;
     if (interrupted) return void (await sendEvents(deps, res, interrupted));
     await knownRun(res, runId);
+    if (await hasEveryEvent(deps, runId, afterId)) return void res.status(204).end();
     await serveEvents(deps, res, runId, afterId, { maxConnectionMs: deps.settings.sseMaxConnectionMs, retryMs: RETRY_MS });
   });
   router.post("/api/v1/debates/:id/input", async (req: Request, res: Response) => {

@@ -13,7 +13,10 @@ export const SSE_HEADERS = {
 /**
  * Frames one event: `id:` sequence, kebab-case `event:`, one line of JSON `data:`. An event with
  * id 0 is not one of the run's events (a replay's `replay_incomplete` error) and goes without
- * `id:`, so the client's last event id stays where it was.
+ * `id:`, so the client's last event id stays where it was. The run's `error` goes out as `event:
+ * error`, the name a browser EventSource also gives its own connection errors: a listener tells
+ * them apart by type (the run's is a MessageEvent with `data`, the connection's a plain Event; see
+ * docs/api.md, resumable streams).
  */
 export function frameEvent(id: number, event: Pick<RunEvent, "event" | "data" | "json">): string {
   // The data is JSON.stringify's (kept as `json`, or made here), which escapes CR and LF: always one line.

@@ -22,8 +22,8 @@ export const CompareInput = Annotation.Root({
   participants: FormatInput.spec.participants,
 });
 
-/** What /compare gives back: the answers side by side, as the run's answer. */
-export const CompareOutput = Annotation.Root({ answer: FormatOutput.spec.answer });
+/** What /compare gives back: the answers side by side, as the run's answer and the conversation's AI message. */
+export const CompareOutput = Annotation.Root({ answer: FormatOutput.spec.answer, messages: FormatOutput.spec.messages });
 
 /** The /compare subgraph's state: the keys it shares with the top graph, and its own. */
 export const CompareState = Annotation.Root({

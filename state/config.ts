@@ -106,6 +106,12 @@ const EnvSchema = z.object({
   /** With AUTH=none: host names besides the loopback ones that requests may address (a comma list), e.g. behind a local proxy. */
   ALLOWED_HOSTS: z.string().optional(),
   /**
+   * The origins of web pages that may call `/v1` and `/mcp` from a browser (CORS): exact origins
+   * (`https://chat.example.org`, `http://localhost:8080`) separated by commas, or `*` for any page
+   * (only with AUTH=tokens). Unset, none: a browser keeps every answer from a page of another origin.
+   */
+  CORS_ALLOWED_ORIGINS: z.string().superRefine(checkCorsOrigins).optional(),
+  /**
    * The reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed: `loopback`,
    * a number of hops, or addresses and CIDR ranges (a comma list). Unset, none: the client is the
    * connection's own address.
@@ -160,6 +166,44 @@ function isTrustProxy(value: string): boolean {
   });
 }
 
+/** The entries of a comma list, trimmed, empty ones left out. */
+const listOf = (raw: string | undefined) => (raw ?? "").split(",").map((entry) => entry.trim()).filter(Boolean);
+
+/** CORS_ALLOWED_ORIGINS read: `*` (any origin), or the origins listed. */
+const corsOriginsOf = (raw: string | undefined): readonly string[] | "*" => (listOf(raw).includes("*") ? "*" : listOf(raw));
+
+/**
+ * Checks CORS_ALLOWED_ORIGINS: `*` alone, or origins as a browser sends them in `Origin` (http or
+ * https, the host in lower case, a port only when it is not the scheme's own, no path, query or
+ * user), since they are compared as strings. Each bad entry is named, with the origin meant when
+ * it can be told.
+ */
+function checkCorsOrigins(raw: string, ctx: z.RefinementCtx): void {
+  const entries = listOf(raw);
+  if (entries.includes("*")) {
+    if (entries.length > 1) ctx.addIssue({ code: "custom", message: "CORS_ALLOWED_ORIGINS: * allows every origin and stands alone, not in a list with others" });
+    return;
+  }
+  for (const entry of entries) {
+    const problem = originProblem(entry);
+    if (problem) ctx.addIssue({ code: "custom", message: `CORS_ALLOWED_ORIGINS: "${entry.slice(0, 200)}" ${problem}` });
+  }
+}
+
+/** What is wrong with `entry` as an exact origin, or undefined when it is one. */
+function originProblem(entry: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(entry);
+  } catch {
+    return "is not an origin: write the scheme, host and port a browser shows, e.g. https://chat.example.org or http://localhost:8080";
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return "is not an http(s) origin (a page's origin is http:// or https://)";
+  if (entry.includes("*")) return "is not an origin: a wildcard is not supported within one (list each origin, or * alone for any)";
+  if (url.origin === entry) return undefined;
+  return `is not an origin as a browser sends it: write ${url.origin} (scheme, host in lower case, and a port only when it is not the scheme's default; no path, query or user)`;
+}
+
 /** Whether a HOST is a loopback address, reachable only from this machine. */
 export function isLoopback(host: string): boolean {
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === "::1" || host === "[::1]" || host.toLowerCase() === "localhost";
@@ -172,6 +216,14 @@ const SettingsSchema = EnvSchema.superRefine((e, ctx) => {
       code: "custom",
       path: ["AUTH"],
       message: `AUTH=none is refused on HOST=${e.HOST}: anyone on the network could start paid runs and read every conversation. Use AUTH=tokens (add users with npm run users -- add <name>), or a loopback HOST such as 127.0.0.1`,
+    });
+  }
+  // Without users, any page a browser of this machine opens would act as its one user.
+  if (corsOriginsOf(e.CORS_ALLOWED_ORIGINS) === "*" && (e.AUTH ?? (isLoopback(e.HOST) ? "none" : "tokens")) === "none") {
+    ctx.addIssue({
+      code: "custom",
+      path: ["CORS_ALLOWED_ORIGINS"],
+      message: "CORS_ALLOWED_ORIGINS=* is refused with AUTH=none: every web page the machine's browser opens could start paid runs as this server's one user. List the origins of the clients you trust (e.g. http://localhost:8080), or use AUTH=tokens",
     });
   }
 }).transform((e) => ({
@@ -187,6 +239,8 @@ const SettingsSchema = EnvSchema.superRefine((e, ctx) => {
   /** Express's `trust proxy`: false, a number of hops, or the proxies' addresses. */
   trustProxy: e.TRUST_PROXY === undefined ? false : /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY.split(",").map((a) => a.trim()),
   allowedHosts: (e.ALLOWED_HOSTS ?? "").split(",").map((h) => h.trim().toLowerCase()).filter(Boolean),
+  /** The origins whose pages may call `/v1` and `/mcp` from a browser (CORS), or `*` for any; none by default. */
+  corsAllowedOrigins: corsOriginsOf(e.CORS_ALLOWED_ORIGINS),
   runsPerMinute: e.RUNS_PER_MINUTE,
   maxConcurrentRuns: e.MAX_CONCURRENT_RUNS,
   tavilyApiKey: e.TAVILY_API_KEY,

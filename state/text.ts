@@ -1,8 +1,12 @@
 import { z } from "zod";
 import { DebattError } from "./errors.js";
 
-/** The longest message, question or topic a person may send, in characters. */
-export const MAX_MESSAGE_CHARS = 4_000;
+/**
+ * The longest message, question or topic a person may send, in characters: a question with a
+ * pasted document (tens of thousands of characters) fits; the estimate and the budget guard what
+ * it costs.
+ */
+export const MAX_MESSAGE_CHARS = 50_000;
 
 /**
  * A name or a title as plain text in Markdown: its punctuation escaped (`\<`, `\*`, `\[`, `\|`…),

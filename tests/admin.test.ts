@@ -59,7 +59,7 @@ describe("admin prompts", () => {
     const { call } = await admin();
     const body = await (await call("GET", "/prompts")).json();
     expect(body.prompts.map((p: any) => p.key)).toEqual(PROMPTS.map((p) => p.key));
-    expect(body.prompts).toHaveLength(34);
+    expect(body.prompts).toHaveLength(35);
     for (const p of body.prompts) {
       expect(Object.keys(p).sort()).toEqual(["default", "description", "effective", "key", "override", "placeholders"]);
       expect(p.override).toBeNull();

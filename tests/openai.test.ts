@@ -170,8 +170,22 @@ describe("the OpenAI-compatible endpoint, through the official openai client", (
       400,
       "invalid_request_error",
       "invalid_body",
-      expect.stringContaining('"image_url" part'),
+      expect.stringContaining("no text, only image_url parts: the models read text only"),
     ]);
+    expect(await refusal({ model: "debatt-vote", messages: [{ role: "assistant", content: "Hi" }] })).toEqual([400, "invalid_request_error", "invalid_body", expect.stringContaining("(it is an assistant message)")]);
+    // What cannot be honoured is refused by name.
+    for (const [param, body] of [
+      ["tool_choice", { tool_choice: "required", tools: [{ type: "function", function: { name: "f", parameters: {} } }] }],
+      ["tool_choice", { tool_choice: { type: "function", function: { name: "f" } }, tools: [{ type: "function", function: { name: "f", parameters: {} } }] }],
+      ["logprobs", { logprobs: true }],
+      ["audio", { modalities: ["text", "audio"], audio: { voice: "alloy", format: "wav" } }],
+      ["response_format", { response_format: { type: "xml" } }],
+      ["max_tokens", { max_tokens: 0 }],
+    ] as const) {
+      const [s, , c, m] = await refusal({ model: "debatt-vote", messages: [{ role: "user", content: "Which?" }], ...body });
+      expect([s, c], param).toEqual([400, "invalid_body"]);
+      expect(m, param).toContain(param);
+    }
     expect(await refusal({ model: "debatt-vote", messages: [{ role: "user", content: "/council Ship it." }] })).toEqual([400, "invalid_request_error", "invalid_body", expect.stringContaining("use the model debatt-council")]);
     expect(await refusal({ model: "debatt-vote", messages: [{ role: "user", content: "Which?" }], participants: ["call_grok"] })).toEqual([
       400,

@@ -20,6 +20,7 @@ describe("the prompt registry", () => {
       "revise.revision", "revise.restate", "revise.revision.anti_anchoring", "revise.ballot",
       "deep.debater", "deep.moderator", "deep.synthesis",
       "council.judge.system", "council.packet", "council.round2.disagreed", "council.round2.agreed", "council.report",
+      "openai.json_result",
     ]);
     for (const p of PROMPTS) {
       expect(validatePromptText(p.key, p.default), p.key).toEqual([]);
@@ -29,7 +30,8 @@ describe("the prompt registry", () => {
       // /deep's debaters and moderator answer in JSON.
       // A council judge's round 2 continues its round-1 conversation, whose system prompt sets the language.
       const continues = p.key.startsWith("revise.") || ["council.packet", "council.round2.disagreed", "council.round2.agreed"].includes(p.key);
-      if (!["debate.research.system", "vote.ballot", "vote.tiebreaker", "deep.debater", "deep.moderator"].includes(p.key) && !continues) expect(p.default, p.key).toMatch(/samma språk|language of the (question|text you judge|claim)/);
+      // The JSON result keeps the answer's own language.
+      if (!["debate.research.system", "vote.ballot", "vote.tiebreaker", "deep.debater", "deep.moderator", "openai.json_result"].includes(p.key) && !continues) expect(p.default, p.key).toMatch(/samma språk|language of the (question|text you judge|claim)/);
     }
   });
 

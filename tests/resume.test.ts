@@ -231,6 +231,46 @@ describe("resumable streams over HTTP", () => {
     }
   });
 
+  it("answers 204 No Content to a client that already has a finished run's done (so an EventSource stops reconnecting)", async () => {
+    const { deps } = testDeps();
+    const server = await startApp(deps);
+    try {
+      const { events } = await readSse(await postChat(server.url, { message: "/compare Vad är 2+2?", participants: THREE }));
+      const runId = events[0].data.run_id as string;
+      const doneId = Number(events.at(-1)!.id);
+      expect(events.at(-1)!.event).toBe("done");
+
+      // An EventSource reconnecting after done sends the id of done; one past it, or ?after=, the same.
+      for (const res of [await resume(server.url, runId, doneId), await resume(server.url, runId, doneId + 5), await resume(server.url, runId, undefined, `?after=${doneId}`)]) {
+        expect(res.status).toBe(204);
+        expect(res.headers.get("content-type")).toBeNull();
+        expect(await res.text()).toBe("");
+      }
+      // One event short of the end: that event (done) is still sent, as a stream.
+      const before = await resume(server.url, runId, doneId - 1);
+      expect(before.status).toBe(200);
+      expect((await readSse(before)).events.map((e) => [Number(e.id), e.event])).toEqual([[doneId, "done"]]);
+      // From the start, a finished run still replays completely.
+      expect(ids((await readSse(await resume(server.url, runId))).events)).toEqual(ids(events));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("streams on (200) to a client at the last event of a run that has not ended", async () => {
+    const { deps } = testDeps({ script: slowTurns });
+    const server = await startApp(deps);
+    try {
+      const client = new AbortController();
+      const first = await readUntil(await postChat(server.url, { message: "/debatt X", participants: THREE }, { signal: client.signal }), client, (e) => e.event === "debate-round-start");
+      const { events: rest } = await readSse(await resume(server.url, first[0].data.run_id, Number(first.at(-1)!.id)));
+      expect(rest[0].id).toBe(String(Number(first.at(-1)!.id) + 1));
+      expect(rest.at(-1)!.event).toBe("done");
+    } finally {
+      await server.close();
+    }
+  });
+
   it("refuses a bad Last-Event-ID and an unknown run with errors that say so", async () => {
     const { deps } = testDeps();
     const server = await startApp(deps);
@@ -284,6 +324,11 @@ describe.skipIf(!binary)(`one stream served by two instances sharing Redis${bina
       expect(a.models.calls.some((c) => c.aborted)).toBe(false);
       const { events: onA } = await readSse(await resume(serverA.url, runId));
       expect(onA.map((e) => [e.id, e.event, JSON.stringify(e.data)])).toEqual(all.map((e) => [e.id, e.event, JSON.stringify(e.data)]));
+      // B, which serves the finished run from Redis, tells a client that has its done so (204), at once.
+      const asked = Date.now();
+      expect((await resume(serverB.url, runId, all.length)).status).toBe(204);
+      expect(Date.now() - asked).toBeLessThan(1_000);
+      expect(ids((await readSse(await resume(serverB.url, runId, all.length - 1))).events)).toEqual([all.length]);
       // Forgotten (its conversation was deleted), the run is gone from Redis for every instance.
       await logA.forget(runId);
       expect(await logB.has(runId)).toBe(false);

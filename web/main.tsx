@@ -1,3 +1,4 @@
+import { MAX_MESSAGE_CHARS } from "../state/text.js";
 import { createContext, render } from "preact";
 import { useContext, useEffect, useRef, useState } from "preact/hooks";
 import { AdminPage } from "./admin.js";
@@ -298,7 +299,7 @@ function App({ conversation, exported }: { conversation?: string; exported?: Sto
           id="message"
           value={input}
           rows={2}
-          maxLength={4000}
+          maxLength={MAX_MESSAGE_CHARS}
           placeholder={t("composer.placeholder")}
           aria-describedby="hint"
           onInput={(e) => setInput((e.target as HTMLTextAreaElement).value)}

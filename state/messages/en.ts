@@ -71,6 +71,7 @@ export const en = {
   "card.expand": "Show {name}",
   "card.error": "Error: {error}",
   "card.unknownError": "unknown error",
+  "openai.partsLeftOut": "Left out of the conversation: {parts} (the models read text only).",
   "notes.thinking": "Thinking",
   "notes.showThinking": "Show the thinking ({words} {words:word|words})",
   "notes.sources": "Sources",

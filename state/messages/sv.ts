@@ -70,6 +70,7 @@ export const sv: Record<MessageKey, string> = {
   "card.expand": "Visa {name}",
   "card.error": "Fel: {error}",
   "card.unknownError": "okänt fel",
+  "openai.partsLeftOut": "Utelämnat ur samtalet: {parts} (modellerna läser bara text).",
   "notes.thinking": "Tankegång",
   "notes.showThinking": "Visa tankegången ({words} ord)",
   "notes.sources": "Källor",

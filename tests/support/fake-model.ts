@@ -213,6 +213,10 @@ export const defaultScript: Script = (req) => {
       return renderResearchCheck([0, 1]);
     case "continue":
       return `${req.participant!.display} goes on from what it said.`;
+    case "client_task":
+      return '{ "title": "🧪 A Scripted Chore" }';
+    case "json_result":
+      return '{"answer": "A scripted JSON answer."}';
   }
 };
 

@@ -1,0 +1,126 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { MemorySaver } from "@langchain/langgraph";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { streamText } from "ai";
+import OpenAI from "openai";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Settings } from "../state/config.js";
+import { withOverrides, type Script } from "./support/fake-model.js";
+import { testDeps } from "./support/harness.js";
+import { sqliteHistory } from "./support/history-db.js";
+import { startApp } from "./support/http.js";
+
+const THREE = ["call_grok", "call_claude", "call_gpt"];
+const CLIENTS = new URL("./fixtures/clients/", import.meta.url);
+/** A recorded client request: where its shape comes from, what it asks, and its body. */
+const fixture = (name: string) => JSON.parse(readFileSync(new URL(name, CLIENTS), "utf8")) as { shape: string; kind: string; body: Record<string, unknown> };
+/** The phases of a run's model calls (anything but a client's chore or a JSON result). */
+const RUN_PHASES = (phase: string) => !["client_task", "json_result"].includes(phase);
+
+describe("the OpenAI-compatible API, as real clients use it", () => {
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+  });
+
+  async function serve(options: { script?: Script; settings?: Partial<Settings> } = {}) {
+    const db = await sqliteHistory();
+    closers.push(() => db.close());
+    const made = testDeps(options);
+    const server = await startApp(made.deps, { history: db.history, checkpointer: new MemorySaver() });
+    closers.push(server.close);
+    const post = (body: unknown) => fetch(`${server.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "not-needed-on-loopback", maxRetries: 0 });
+    return { server, models: made.models, db, post, client };
+  }
+
+  const tasks = readdirSync(CLIENTS).filter((f) => f !== "open-webui-chat-with-parts.json");
+  it.each(tasks)("answers %s with one call to the internal model, in the shape asked, and starts no run", async (name) => {
+    const { shape, kind, body } = fixture(name);
+    const { models, post, db } = await serve();
+    const res = await post(body);
+    expect(res.status, shape).toBe(200);
+    const text = body.stream ? await res.text() : "";
+    const content = body.stream
+      ? text.split("\n\n").flatMap((e) => (e.startsWith("data: {") ? [(JSON.parse(e.slice(6)) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content ?? ""] : [])).join("")
+      : ((await res.json()) as { choices: { message: { content: string } }[] }).choices[0].message.content;
+    if (["title", "tags", "follow_ups", "queries"].includes(kind) && !body.stream) {
+      const answer = JSON.parse(content) as Record<string, unknown>;
+      expect(Object.keys(answer), shape).toEqual([kind]);
+      if (kind === "title") expect(answer.title).toBe("🧪 A Scripted Chore");
+      else expect(Array.isArray(answer[kind]), shape).toBe(true);
+    } else if (kind === "emoji") expect(content).toMatch(/^\p{Extended_Pictographic}$/u);
+    else expect(content.trim().length, shape).toBeGreaterThan(0);
+    expect(models.callsOf("client_task"), shape).toHaveLength(1);
+    expect(models.calls.filter((c) => RUN_PHASES(c.phase)), shape).toEqual([]);
+    expect(await db.rows("conversations"), shape).toEqual([]);
+  });
+
+  it("answers a chat whose history holds images, files, a refusal and its own <think> narration, saying what it left out", async () => {
+    const { shape, body } = fixture("open-webui-chat-with-parts.json");
+    const { post, models } = await serve();
+    const res = await post({ ...body, participants: THREE });
+    expect(res.status, shape).toBe(200);
+    const chunks = (await res.text()).split("\n\n").filter((e) => e.startsWith("data: {")).map((e) => JSON.parse(e.slice(6)) as { choices: { delta: { content?: string; reasoning_content?: string } }[] });
+    const reasoning = chunks.map((c) => c.choices[0]?.delta?.reasoning_content ?? "").join("");
+    // Said in the question's language (Swedish here).
+    expect(reasoning).toContain("Utelämnat ur samtalet: image_url, file (modellerna läser bara text).");
+    expect(chunks.map((c) => c.choices[0]?.delta?.content ?? "").join("").trim().length).toBeGreaterThan(0);
+    // What the models were given of the history: the texts, the refusal's words, not the narration.
+    const given = JSON.stringify(models.callsOf("answer").map((c) => c.messages.map((m) => m.content)));
+    expect(given).toContain("Jag kan inte se bilder.");
+    expect(given).toContain("Go passar bäst för webb-API:er.");
+    expect(given).not.toMatch(/think>|narration|image_url|data:image/);
+  });
+
+  it("takes a question with a pasted document of 40 000 characters", async () => {
+    const { client } = await serve();
+    const document = "Avtalet reglerar leveranser och ansvar. ".repeat(1_000);
+    const done = await client.chat.completions.create({ model: "debatt-compare", messages: [{ role: "user", content: `${document}\n\nVad säger avtalet om ansvar?` }], participants: THREE } as OpenAI.ChatCompletionCreateParamsNonStreaming);
+    expect(done.choices[0].message.content!.length).toBeGreaterThan(0);
+  });
+
+  it("sends all the progress before the first content, and what follows the answer in the last chunk (the Vercel AI SDK sees one reasoning part)", async () => {
+    const { server } = await serve();
+    const provider = createOpenAICompatible({ name: "debatt", baseURL: `${server.url}/v1`, apiKey: "x" });
+    const result = streamText({ model: provider("debatt-compare"), prompt: "Which language suits web APIs best?", providerOptions: { debatt: { participants: THREE } } });
+    const kinds: string[] = [];
+    for await (const part of result.fullStream) if (["reasoning-start", "text-start", "text-delta", "reasoning-delta"].includes(part.type)) kinds.push(part.type);
+    const firstText = kinds.indexOf("text-delta");
+    expect(firstText).toBeGreaterThan(0);
+    expect(kinds.slice(firstText).filter((k) => k.startsWith("reasoning"))).toEqual([]);
+    expect(kinds.filter((k) => k === "reasoning-start")).toHaveLength(1);
+    expect((await result.text).length).toBeGreaterThan(0);
+  });
+
+  it("keeps a slow run's stream and a whole answer's response alive while nothing else is sent", async () => {
+    const slow = withOverrides((req) => (req.phase === "compare" ? { text: `${req.participant!.display} answers slowly.`, latencyMs: 700 } : undefined));
+    const { post, client } = await serve({ script: slow, settings: { sseKeepAliveMs: 150 } });
+    const streamed = await (await post({ model: "debatt-compare", stream: true, messages: [{ role: "user", content: "Which?" }], participants: THREE })).text();
+    expect(streamed).toContain(": keep-alive\n\n");
+    const whole = await post({ model: "debatt-compare", messages: [{ role: "user", content: "Which?" }], participants: THREE });
+    const raw = await whole.text();
+    expect(raw).toMatch(/^ +\{/);
+    expect((JSON.parse(raw) as { choices: { message: { content: string } }[] }).choices[0].message.content).toContain("answers slowly");
+    // The official client reads an answer that began with spaces as any other.
+    const read = await client.chat.completions.create({ model: "debatt-compare", messages: [{ role: "user", content: "Which?" }], participants: THREE } as OpenAI.ChatCompletionCreateParamsNonStreaming);
+    expect(read.choices[0].message.content).toContain("answers slowly");
+  });
+
+  it("honours response_format, max_tokens and stop", async () => {
+    const { client, models } = await serve();
+    const ask = (extra: Record<string, unknown>) =>
+      client.chat.completions.create({ model: "debatt-vote", messages: [{ role: "user", content: "Which language suits web APIs best?" }], participants: THREE, ...extra } as OpenAI.ChatCompletionCreateParamsNonStreaming);
+    const schema = { type: "object", properties: { answer: { type: "string" } }, required: ["answer"] };
+    const json = await ask({ response_format: { type: "json_schema", json_schema: { name: "answer", schema } } });
+    expect(JSON.parse(json.choices[0].message.content!)).toEqual({ answer: "A scripted JSON answer." });
+    expect(models.callsOf("json_result")).toHaveLength(1);
+    const cut = await ask({ max_tokens: 5 });
+    expect(cut.choices[0].finish_reason).toBe("length");
+    expect(cut.choices[0].message.content!.length).toBeLessThanOrEqual(20);
+    // Every scripted answer is "<name> says in round 1: …": the result stops before the sequence.
+    const stopped = await ask({ stop: [" says in", "never there"] });
+    expect(stopped.choices[0].finish_reason).toBe("stop");
+    expect(stopped.choices[0].message.content).toMatch(/^(Grok|Claude|ChatGPT)$/);
+  });
+});
