@@ -16,7 +16,7 @@ import { continuationOf, participantKeysOf } from "../history/continuation.js";
 import { quotaKeyOf, userOf } from "./auth.js";
 import { HttpError, participantsRefused } from "./errors.js";
 import { checkFollowUp, checkThreadOwner, CONVERSATION_ID, CONVERSATION_ID_RULE, ID_RULE } from "./follow-up.js";
-import { SseStream } from "./sse.js";
+import { SseStream, type ErrorEventName } from "./sse.js";
 
 /** A request's `participants`: participant keys or names (deliberation formats also take model ids). */
 export const participantsField = z
@@ -194,12 +194,12 @@ export async function serveEvents(
   res: Response,
   runId: string,
   afterId: number,
-  options: { maxConnectionMs?: number; retryMs?: number } = {},
+  options: { maxConnectionMs?: number; retryMs?: number; errorEvent?: ErrorEventName } = {},
 ): Promise<void> {
   const stop = new AbortController();
   res.on("close", () => stop.abort());
   const limit = options.maxConnectionMs ? setTimeout(() => stop.abort(), options.maxConnectionMs) : undefined;
-  const sse = new SseStream(res, deps.settings.sseKeepAliveMs, options.retryMs);
+  const sse = new SseStream(res, deps.settings.sseKeepAliveMs, options.retryMs, options.errorEvent);
   try {
     for await (const event of deps.service.events(runId, afterId, stop.signal)) await sse.send(event);
   } finally {

@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from "express";
 import { parseJsonBody, serveEvents, type ChatRouteDeps } from "./chat.js";
 import type { RunEvent } from "../ports/event-log.js";
-import { SseStream } from "./sse.js";
+import { ERROR_EVENT_NAMES, SseStream, type ErrorEventName } from "./sse.js";
 import { personInputSchema } from "../state/person-schemas.js";
 import { quotaKeyOf, userOf } from "./auth.js";
 import { HttpError } from "./errors.js";
@@ -9,6 +9,14 @@ import { CONVERSATION_ID, ID_RULE } from "./follow-up.js";
 
 /** How soon an EventSource reconnects after the server ends a connection. */
 const RETRY_MS = 500;
+
+/** The name the reader wants the run's `error` event under (`?error_event=run-error`, for an EventSource). */
+function errorEventOf(req: Request): ErrorEventName {
+  const asked = req.query.error_event;
+  if (asked === undefined) return "error";
+  if (typeof asked === "string" && (ERROR_EVENT_NAMES as readonly string[]).includes(asked)) return asked as ErrorEventName;
+  throw new HttpError(400, "invalid_error_event", `error_event must be ${ERROR_EVENT_NAMES.join(" or ")}`);
+}
 
 /** The last event id the client has: `Last-Event-ID` (EventSource sends it) or `?after=`; 0 for all. */
 function afterIdOf(req: Request): number {
@@ -90,12 +98,13 @@ export function resumeRouter(deps: ChatRouteDeps): Router {
   router.get("/api/v1/debates/:id/events", async (req: Request, res: Response) => {
     const runId = runIdOf(req);
     const afterId = afterIdOf(req);
+    const errorEvent = errorEventOf(req);
     // A run whose server died with its events: the reader is told so, and that it can be resumed.
     const interrupted = !(await deps.service.hub.has(runId)) && (await deps.service.mayReadRun(userOf(res), runId)) ? await deps.service.interrupted(runId) : undefined;
     if (interrupted) return void (await sendEvents(deps, res, interrupted));
     await knownRun(res, runId);
     if (await hasEveryEvent(deps, runId, afterId)) return void res.status(204).end();
-    await serveEvents(deps, res, runId, afterId, { maxConnectionMs: deps.settings.sseMaxConnectionMs, retryMs: RETRY_MS });
+    await serveEvents(deps, res, runId, afterId, { maxConnectionMs: deps.settings.sseMaxConnectionMs, retryMs: RETRY_MS, errorEvent });
   });
   router.post("/api/v1/debates/:id/input", async (req: Request, res: Response) => {
     const id = debateIdOf(req);

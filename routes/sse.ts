@@ -29,6 +29,13 @@ export function frameEvent(id: number, event: Pick<RunEvent, "event" | "data" | 
  * been quiet for `keepAliveMs`. `send` waits when the client reads slowly: the run's events wait
  * in its log, not in the socket's buffer. `retryMs` tells an EventSource how soon to reconnect.
  */
+/**
+ * What a stream may call the run's `error` event instead, when its reader asks (`?error_event=`
+ * on a GET stream): a browser EventSource hears its own connection errors as `error` too.
+ */
+export const ERROR_EVENT_NAMES = ["error", "run-error"] as const;
+export type ErrorEventName = (typeof ERROR_EVENT_NAMES)[number];
+
 export class SseStream {
   private timer: NodeJS.Timeout;
 
@@ -36,6 +43,8 @@ export class SseStream {
     private readonly res: Response,
     keepAliveMs: number,
     retryMs?: number,
+    /** The name the run's `error` event goes out under. */
+    private readonly errorEvent: ErrorEventName = "error",
   ) {
     res.writeHead(200, SSE_HEADERS);
     if (retryMs !== undefined) res.write(`retry: ${retryMs}\n\n`);
@@ -53,7 +62,8 @@ export class SseStream {
   async send(event: RunEvent): Promise<void> {
     if (!this.open) return;
     this.timer.refresh();
-    if (!this.res.write(frameEvent(event.id, event))) {
+    const named = event.event === "error" && this.errorEvent !== "error" ? { ...event, event: this.errorEvent } : event;
+    if (!this.res.write(frameEvent(event.id, named))) {
       // Whichever comes first; the other listener is removed, or every slow write would leave one behind.
       const settled = new AbortController();
       try {

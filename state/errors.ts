@@ -75,6 +75,7 @@ export const ERROR_CODES = [
   "invalid_conversation_id",
   "invalid_debate_id",
   "invalid_last_event_id",
+  "invalid_error_event",
   "invalid_limit",
   "invalid_cursor",
   "invalid_format",

@@ -369,6 +369,7 @@ export const en = {
   "error.invalid_conversation_id": "That conversation id is not valid.",
   "error.invalid_debate_id": "That run id is not valid.",
   "error.invalid_last_event_id": "The stream position (Last-Event-ID) is not valid.",
+  "error.invalid_error_event": "The name asked for the run's error event (error_event) is not one the stream knows.",
   "error.invalid_limit": "The page size must be a whole number from 1 to 100.",
   "error.invalid_cursor": "The page position is not valid; start from the first page.",
   "error.invalid_format": "The leaderboard is made from the formats that vote: debatt, dvoice, vote or revise.",

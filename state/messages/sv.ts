@@ -368,6 +368,7 @@ export const sv: Record<MessageKey, string> = {
   "error.invalid_conversation_id": "Samtalets id är ogiltigt.",
   "error.invalid_debate_id": "Körningens id är ogiltigt.",
   "error.invalid_last_event_id": "Strömmens position (Last-Event-ID) är ogiltig.",
+  "error.invalid_error_event": "Namnet som begärs för körningens felhändelse (error_event) känner strömmen inte till.",
   "error.invalid_limit": "Sidstorleken måste vara ett heltal från 1 till 100.",
   "error.invalid_cursor": "Sidpositionen är ogiltig; börja från första sidan.",
   "error.invalid_format": "Topplistan görs av formaten som röstar: debatt, dvoice, vote eller revise.",
