@@ -18,10 +18,18 @@ import { MAX_PARTICIPANTS } from "../state/formats.js";
 import { buildCompareGraph } from "./compare.js";
 import { buildCouncilGraph } from "./council.js";
 import { buildDeepGraph } from "./deep.js";
+import { answering, lastAiText } from "./answers.js";
+import { ArenaBlockFilter } from "../nodes/debatt/lib/arena-block-filter.js";
 import { afterDebate, recursionLimitFor, routeAfterIntent, routeAfterPlanner, routeAfterTurn } from "./edges.js";
 import { buildReviseGraph } from "./revise.js";
 import { taskNode } from "./tasks.js";
 import { buildVoteGraph } from "./vote.js";
+
+/** A synthesis as people (and a follow-up's models) read it: without the arena page's data block. */
+function withoutArenaData(synthesis: string): string {
+  const filter = new ArenaBlockFilter();
+  return (filter.push(synthesis) + filter.end()).trim();
+}
 
 /**
  * Builds and compiles the debatt graph:
@@ -45,14 +53,16 @@ import { buildVoteGraph } from "./vote.js";
  *                   └─ END (command without a topic)
  *
  * Each format's subgraph runs on its own state and shares with this graph only the keys of
- * state/shared.ts. The run configuration (`runConfigSchema`) is the Studio form. The recursion
- * limit is set for the largest debate (8 participants and a person).
+ * state/shared.ts. Every route that answers leaves its answer in `answer` and as the last AI
+ * message of `messages` (/debatt's is its synthesis, the chat's its reply). The run configuration
+ * (`runConfigSchema`) is the Studio form. The recursion limit is set for the largest debate (8
+ * participants and a person).
  */
 export function buildGraph(deps: NodeDeps, options: { checkpointer?: BaseCheckpointSaver; settings: RunDefaults }) {
   const voice = new VoiceRuns(deps.voice);
   const graph = new StateGraph(GraphState, runConfigSchema(options.settings))
     .addNode("resolve_intent", makeResolveIntent(deps))
-    .addNode("supervisor", makeSupervisor(deps))
+    .addNode("supervisor", answering(makeSupervisor(deps), lastAiText))
     .addNode("continue_answer", makeContinueAnswer(deps))
     .addNode("vote", buildVoteGraph(deps))
     .addNode("revise", buildReviseGraph(deps))
@@ -65,7 +75,7 @@ export function buildGraph(deps: NodeDeps, options: { checkpointer?: BaseCheckpo
     .addNode("debate_person_turn", makeDebatePersonTurn(deps))
     .addNode("debate_vote", taskNode(makeDebateVote(deps)))
     .addNode("debate_convergence", makeDebateConvergence(deps))
-    .addNode("debate_synthesizer", makeDebateSynthesizer(deps))
+    .addNode("debate_synthesizer", answering(makeDebateSynthesizer(deps), (update) => (typeof update.debate_synthesis === "string" ? withoutArenaData(update.debate_synthesis) : undefined)))
     .addNode("debate_voice_pipeline", makeDebateVoicePipeline(voice))
     .addEdge(START, "resolve_intent")
     .addConditionalEdges("resolve_intent", routeAfterIntent, ["debate_domain_planner", "compare", "vote", "revise", "deep", "council", "supervisor", "continue_answer", END])

@@ -1,10 +1,17 @@
 import { Annotation } from "@langchain/langgraph";
+import { z } from "zod";
 import { accumulated, appended, replace } from "./channels.js";
+import { FormatOptionsSchema } from "./config.js";
 import { ROUNDS, type Ballot, type Convergence, type DebateStatus, type Turn } from "./debate.js";
-import type { DeliberationMode } from "./formats.js";
+import { DEBATE_ORDERS, DELIBERATION_MODES, VOICE_PACINGS } from "./formats.js";
 import type { Participant } from "./participants.js";
-import type { Continuation } from "./continuation.js";
+import { ContinuationSchema, type Continuation } from "./continuation.js";
 import { sharedChannels } from "./shared.js";
+
+/** Where resolve_intent sends a message: a format, the chat, a follow-up, or an explanation of how to write it. */
+export const ROUTES = ["debate", "compare", ...DELIBERATION_MODES, "supervisor", "continue", "usage"] as const;
+/** A route of resolve_intent. */
+export type Route = (typeof ROUTES)[number];
 
 /** Round answers with `added` merged in, round by round (the reducer of `debate_round_responses`). */
 export function mergeRoundResponses(
@@ -25,7 +32,7 @@ export const GraphState = Annotation.Root({
   /** The user's message, e.g. `/debatt Bör AI regleras?` (input). */
   message: replace<string>(() => ""),
   /** Where resolve_intent sent the message. */
-  route: replace<"debate" | "compare" | DeliberationMode | "supervisor" | "continue" | "usage" | null>(() => null),
+  route: replace<Route | null>(() => null),
   /** A follow-up to one participant of a finished run (input; null for any other message). */
   continuation: replace<Continuation | null>(() => null),
   ...sharedChannels,
@@ -80,3 +87,85 @@ export const GraphState = Annotation.Root({
 export type State = typeof GraphState.State;
 /** A partial update a node returns. */
 export type StateUpdate = typeof GraphState.Update;
+
+/** Every `DebateStatus`, for the state's schema: `satisfies` refuses one too many, `listsEvery` one missing. */
+const DEBATE_STATUSES = ["initializing", "round_1", "round_2", "round_3", "voting", "results", "synthesis", "complete", "error"] as const satisfies readonly DebateStatus[];
+const listsEvery: [Exclude<DebateStatus, (typeof DEBATE_STATUSES)[number]>] extends [never] ? true : never = true;
+void listsEvery;
+
+/** An object kept as it is: described for LangGraph Studio, never stripped or checked key by key. */
+const record = (description: string) => z.record(z.string(), z.unknown()).describe(description);
+/**
+ * A conversation's messages: a list of LangChain messages (or message-like objects, as Studio
+ * sends them), shown by Studio as a chat (`langgraph_type: "messages"`).
+ */
+const messagesSchema = (description: string) => z.array(z.unknown()).meta({ description, langgraph_type: "messages" });
+
+/**
+ * The options a run's input may set (LangGraph Studio's input form), named as the state's
+ * `options` names them: they go over the run configuration's, and options written in the message
+ * win over them. Any other key is refused.
+ */
+export const RunOptionsSchema = FormatOptionsSchema.extend({
+  order: z.enum(DEBATE_ORDERS).optional().describe("/debatt: sequential (each sees the round so far) or simultaneous (all answer at once, seeing earlier rounds)"),
+  voicePacing: z.enum(VOICE_PACINGS).optional().describe("/dvoice: paced (the text waits for the audio) or off (unset: the voice settings' pacing)"),
+  withMe: z.boolean().optional().describe("/debatt: you take a seat among the participants, write your own turns and vote"),
+  personName: z.string().optional().describe("/debatt with withMe: the name the models know you by"),
+}).strict();
+/** A run's options as its input gives them. */
+export type RunOptions = z.infer<typeof RunOptionsSchema>;
+
+/**
+ * The graph's input as the LangGraph API server and Studio take it (Studio's form): the message
+ * (a command and its question), who takes part and this run's options, plus what the run service
+ * sends (a follow-up's continuation, the conversation's earlier messages).
+ */
+export const GraphInputSchema = z.object({
+  message: z
+    .string()
+    .optional()
+    .describe("The message: a command and its question, e.g. `/debatt Bör AI regleras?`, `/compare Vad är 2+2?`, `/vote …`, `/revise …`, `/deep …`, `/council …` (options may come before the question: `/debatt --order simultaneous …`); anything else is a chat message"),
+  participants: z.array(z.string()).nullable().optional().describe("Who takes part: roster keys, display names or model ids (unset: the format's own participants)"),
+  options: RunOptionsSchema.optional().describe("This run's options, over the run configuration's (options written in the message win)"),
+  continuation: ContinuationSchema.nullable().optional().describe("A follow-up to one participant of a finished run (the run service sets it)"),
+  messages: messagesSchema("Earlier messages of the conversation, or a chat message to append (Studio's chat)").optional(),
+});
+
+/**
+ * The top graph's state as JSON-describable zod (what Studio shows and lets you edit); the
+ * channels themselves are `GraphState`'s, whose keys this has exactly (checked by the compiler).
+ * Objects are described, not checked key by key.
+ */
+export const GraphStateSchema = z.object({
+  message: z.string().describe("The user's message, until resolve_intent reads it (then empty)"),
+  route: z.enum(ROUTES).nullable().describe("Where resolve_intent sent the message"),
+  continuation: record("A follow-up to one participant of a finished run: the run, the participant, what it said (null for any other message)").nullable(),
+  run_id: z.string().nullable().describe("This run's id: the `messageId` of a format's events"),
+  question: z.string().describe("The question: the message without its command and options"),
+  participants: z.array(z.string()).nullable().describe("Participant keys or names requested for this run (null: the format's)"),
+  options: record("The format's options: the run configuration's, with this run's and the message's on top"),
+  messages: messagesSchema("The conversation: every question and answer of the thread"),
+  conversation_mode: z.enum(DELIBERATION_MODES).nullable().describe("The format of the conversation's first run"),
+  conversation_title: z.string().nullable().describe("The conversation's title, generated by its first run"),
+  answer: z.string().nullable().describe("What the user reads as this run's answer (a winner's answer, a synthesis, a report); also the last AI message"),
+  voice_mode: z.boolean().describe("True for /dvoice: the debate is also spoken"),
+  debate_id: z.string().nullable().describe("Id of this debate run"),
+  debate_seed: z.number().describe("Seed of the per-round shuffles"),
+  debate_participants: z.array(record("A participant: key, display name, model")).describe("The debaters of this run, in roster order"),
+  debate_topic: z.string().nullable().describe("The debate topic (the message without its command)"),
+  debate_current_round: z.number().nullable().describe("Round in progress: 1–3 spoken, 4 the vote"),
+  debate_round_order: z.record(z.string(), z.array(z.string())).describe("Speaking order (participant keys) of each spoken round"),
+  debate_turn_index: z.number().describe("Index into the current round's order of the next speaker"),
+  debate_round_responses: z.record(z.string(), z.record(z.string(), z.string())).describe("Answers per round, by display name, in speaking order"),
+  debate_turns: z.array(record("A turn: round, position, participant, status, word count, latency")).describe("Every turn of rounds 1–3, including failed ones"),
+  debate_votes: z.array(record("A ballot: voter, voted_for, motivation, bullets, valid")).describe("Ballots of the vote round"),
+  debate_word_counts: z.record(z.string(), z.number()).describe("Words spoken per participant over all rounds (the tiebreak)"),
+  debate_status: z.enum(DEBATE_STATUSES).nullable().describe("initializing → round_1 → … → complete (or error)"),
+  debate_context_chars: z.number().describe("Characters of another participant's answer a speaker or voter is shown"),
+  debate_word_limits: z.array(z.number()).describe("Word limit of each spoken round"),
+  debate_voice_paced: z.boolean().describe("/dvoice paced: each speaker's text waits for the previous speaker's audio"),
+  debate_vote_deadline: z.number().nullable().describe("Epoch ms by which the whole vote round must have finished"),
+  debate_results: record("Computed vote results and the convergence analysis").nullable(),
+  debate_synthesis: z.string().nullable().describe("The final synthesis (markdown, beginning with the debate-arena-data block)"),
+  debate_error: z.string().nullable().describe("Why a debate stopped early, if it did"),
+} satisfies { [K in keyof State]-?: z.ZodType });

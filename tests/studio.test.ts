@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { Client } from "@langchain/langgraph-sdk";
+import { Client, type Message } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "./support/redis.js";
 
@@ -55,9 +55,75 @@ describe("LangGraph dev server (Studio's API)", () => {
     expect(names.filter((n) => n === "debate_participant_end")).toHaveLength(24);
     expect(names.filter((n) => n === "debate_vote_result").length).toBeGreaterThan(0);
     expect(names.at(-1)).toBe("debate_synthesis_complete");
-    const state = await client.threads.getState(thread.thread_id);
-    expect((state.values as any).debate_status).toBe("complete");
-    const schemas = await client.assistants.getSchemas((await client.assistants.search({ graphId: "debatt" }))[0].assistant_id);
-    expect(Object.keys((schemas.config_schema as any)?.properties ?? (schemas as any).context_schema?.properties ?? {})).toContain("seed");
+    const state = (await client.threads.getState(thread.thread_id)).values as any;
+    expect(state.debate_status).toBe("complete");
+    // The synthesis is the run's answer, and the conversation's last message, without the arena page's data block.
+    expect(state.debate_synthesis).toMatch(/^```debate-arena-data\n/);
+    expect(state.answer).toBe(state.debate_synthesis!.replace(/^```debate-arena-data\n[\s\S]*?\n```\n*/, "").trim());
+    expect(lastMessage(state)).toEqual({ type: "ai", content: state.answer });
   }, 120_000);
+
+  it("describes the input (message, participants, options), the state and the configuration for Studio's forms", async () => {
+    // Arrange
+    const client = new Client({ apiUrl });
+    const [assistant] = await client.assistants.search({ graphId: "debatt" });
+    // Act
+    const schemas = (await client.assistants.getSchemas(assistant.assistant_id)) as any;
+    // Assert
+    const input = schemas.input_schema?.properties ?? {};
+    for (const field of ["message", "participants", "options"]) expect(input[field]?.description, field).toMatch(/\w{3}/);
+    expect(input.message.type).toBe("string");
+    expect(Object.keys(input.options.properties)).toEqual(expect.arrayContaining(["models", "chairman", "timeoutMs", "order", "debate", "maxRounds"]));
+    expect(Object.keys(schemas.state_schema?.properties ?? {})).toEqual(expect.arrayContaining(["message", "question", "participants", "options", "messages", "answer", "debate_status"]));
+    expect(schemas.state_schema.properties.messages.langgraph_type).toBe("messages");
+    expect(Object.keys(schemas.config_schema?.properties ?? schemas.context_schema?.properties ?? {})).toContain("seed");
+  });
+
+  it.each([
+    ["/compare Vad är 2+2?", "compare"],
+    ["/vote Vad är 2+2?", "vote"],
+  ])("streams %s with its subgraph's events (streamSubgraphs), and ends with the answer as the last AI message", async (message, subgraph) => {
+    // Arrange
+    const client = new Client({ apiUrl });
+    const thread = await client.threads.create();
+    const seen: string[] = [];
+    // Act
+    for await (const chunk of client.runs.stream(thread.thread_id, "debatt", {
+      input: { message },
+      streamMode: ["values", "updates", "custom"],
+      streamSubgraphs: true,
+      config: { configurable: { seed: 9 } },
+    })) {
+      seen.push(chunk.event === "error" ? `error: ${JSON.stringify(chunk.data)}` : chunk.event);
+    }
+    // Assert
+    expect(seen.filter((e) => e.startsWith("error"))).toEqual([]);
+    // The top graph's events, and the subgraph's under its namespace (`custom|compare:<task id>`).
+    expect(seen).toEqual(expect.arrayContaining(["values", "updates"]));
+    for (const mode of ["values", "updates", "custom"]) expect(seen.some((e) => e.startsWith(`${mode}|${subgraph}:`)), mode).toBe(true);
+    const state = (await client.threads.getState(thread.thread_id)).values as any;
+    expect(state.answer).toEqual(expect.stringMatching(/\w/));
+    expect(lastMessage(state)).toEqual({ type: "ai", content: state.answer });
+    expect(state.messages.map((m: Message) => m.type)).toEqual(["human", "ai"]);
+  }, 60_000);
+
+  it("runs with the options of its input, over the configuration's", async () => {
+    // Arrange
+    const client = new Client({ apiUrl });
+    const thread = await client.threads.create();
+    // Act
+    await client.runs.wait(thread.thread_id, "debatt", {
+      input: { message: "/vote Vad är 2+2?", options: { timeoutMs: 7_000 } },
+      config: { configurable: { seed: 9, mode_config: { chairman: "grok", timeoutMs: 9_000 } } },
+    });
+    // Assert
+    const state = (await client.threads.getState(thread.thread_id)).values as any;
+    expect(state.options).toMatchObject({ timeoutMs: 7_000, chairman: "grok" });
+  }, 60_000);
 });
+
+/** The last message of a state, as its type and text. */
+function lastMessage(state: { messages: Message[] }): { type: string; content: unknown } {
+  const last = state.messages.at(-1)!;
+  return { type: last.type, content: last.content };
+}
