@@ -84,7 +84,7 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   app.use("/v1", cors(deps.settings.corsAllowedOrigins, ["GET", "POST"]));
   app.use("/mcp", cors(deps.settings.corsAllowedOrigins, ["GET", "POST", "DELETE"]));
   // A recorded question may be larger than any JSON body.
-  app.use(refuseLargeBodies(MAX_BODY_BYTES, { "/api/v1/transcribe": TRANSCRIBE_MAX_BYTES, "/v1/chat/completions": OPENAI_BODY_BYTES }));
+  app.use(refuseLargeBodies(MAX_BODY_BYTES, { "/api/v1/transcribe": TRANSCRIBE_MAX_BYTES, "/v1/chat/completions": OPENAI_BODY_BYTES, "/v1/responses": OPENAI_BODY_BYTES }));
   if (deps.settings.auth === "none") app.use(loopbackHostsOnly(deps.settings.allowedHosts));
   // No page of another site may act with the person's cookie or loopback address.
   app.use(noForeignWrites);

@@ -35,7 +35,11 @@ const ResponseFormat = z.discriminatedUnion(
   { error: 'response_format must be {"type": "text"}, {"type": "json_object"} or {"type": "json_schema", "json_schema": {...}}' },
 );
 
-const tokens = (name: string) => z.number({ error: `${name} must be a whole number of tokens` }).int(`${name} must be a whole number of tokens`).positive(`${name} must be more than 0`).nullable().optional();
+/** A whole number of tokens, more than 0, in the field `name`. */
+export const tokens = (name: string) => z.number({ error: `${name} must be a whole number of tokens` }).int(`${name} must be a whole number of tokens`).positive(`${name} must be more than 0`).nullable().optional();
+
+/** debatt's `max_cost_usd`: a budget for the run, in US dollars. */
+export const maxCostUsdField = z.number({ error: "max_cost_usd must be a number of US dollars" }).positive("max_cost_usd must be more than 0").max(10_000).optional();
 
 /**
  * The body of `POST /v1/chat/completions`. Fields that change what the answer is are honoured
@@ -59,13 +63,14 @@ export const CompletionBody = z
       max_completion_tokens: tokens("max_completion_tokens"),
       stop: z.union([z.string(), z.array(z.string()).max(4, "stop takes at most 4 sequences")], { error: "stop must be a string or an array of strings" }).nullable().optional(),
       participants: participantsField,
-      max_cost_usd: z.number({ error: "max_cost_usd must be a number of US dollars" }).positive("max_cost_usd must be more than 0").max(10_000).optional(),
+      max_cost_usd: maxCostUsdField,
     },
     { error: "the body must be a JSON object" },
   )
   .passthrough();
 export type CompletionRequest = z.infer<typeof CompletionBody>;
-type Message = CompletionRequest["messages"][number];
+/** A chat message, as a request's `messages` bring it. */
+export type ChatMessage = CompletionRequest["messages"][number];
 
 /** What the result must be: JSON (of a schema), at most so many tokens, cut at a stop sequence. */
 export interface ResultShape {
@@ -78,7 +83,7 @@ export interface ResultShape {
  * What the request asks of the result, or 400 naming a parameter that cannot be honoured: a
  * deliberation's models answer in text, with no tools, no token probabilities and no audio.
  */
-export function resultShapeOf(body: CompletionRequest): ResultShape {
+export function resultShapeOf(body: Partial<Pick<CompletionRequest, "response_format" | "max_tokens" | "max_completion_tokens" | "stop">> & Record<string, unknown>): ResultShape {
   const extra = body as Record<string, unknown>;
   const choice = extra.tool_choice;
   if (choice === "required" || (typeof choice === "object" && choice !== null)) {
@@ -136,7 +141,7 @@ function withoutThinking(text: string): string {
 }
 
 /** A message's text (text and refusal parts), and the kinds of the parts that are not text. */
-function readMessage(m: Message): { text: string; left: string[] } {
+function readMessage(m: ChatMessage): { text: string; left: string[] } {
   const said = (text: string) => (m.role === "assistant" ? withoutThinking(text) : text);
   if (typeof m.content === "string") return { text: said(m.content), left: [] };
   if (!m.content) return { text: m.role === "assistant" && m.refusal ? m.refusal : "", left: [] };
@@ -160,7 +165,7 @@ export interface ReadConversation {
  * are left out, and it is refused only when nothing else is left); the earlier user and assistant
  * messages are the history (the formats that take one), their other parts left out too.
  */
-export function readConversation(messages: Message[], multiTurn: boolean): ReadConversation {
+export function readConversation(messages: ChatMessage[], multiTurn: boolean): ReadConversation {
   const last = messages.at(-1)!;
   if (last.role !== "user") throw new HttpError(400, "invalid_body", `the last message must be the user's question (it is ${/^[aeiou]/.test(last.role) ? "an" : "a"} ${last.role} message)`);
   const read = messages.map(readMessage);

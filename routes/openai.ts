@@ -1,21 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
-import { MARKDOWN_STYLES } from "../service/narration.js";
-import { createNarrator } from "../service/narrator.js";
-import { followRun } from "../service/follow-run.js";
-import { answerAsJson, answerClientTask } from "../service/one-call.js";
-import { clientTaskOf, type ClientTask } from "../state/client-tasks.js";
-import { parseCommand } from "../state/commands.js";
-import type { ClientPayload } from "../state/events.js";
-import { FORMATS } from "../state/formats.js";
-import { translate, type MessageKey } from "../state/messages/index.js";
-import { addUsage, NO_USAGE, type Usage } from "../state/usage.js";
-import { quotaKeyOf, userOf } from "./auth.js";
-import { checkParticipants, parseJsonBody, type ChatRouteDeps } from "./chat.js";
+import type { Usage } from "../state/usage.js";
+import { parseJsonBody, type ChatRouteDeps } from "./chat.js";
 import { HttpError, toHttpError } from "./errors.js";
 import { jsonBody } from "./json-body.js";
-import { commandMessage, CompletionBody, formatOf, OPENAI_MODELS, readConversation, readerLang, resultShapeOf, type ResultShape } from "./openai-request.js";
-import { completionWriter, ResultLimit, type Delta } from "./openai-result.js";
+import { answerQuestion, costFields, endWhole, keepAlive, openaiError } from "./openai-answer.js";
+import { CompletionBody, formatOf, OPENAI_MODELS, resultShapeOf } from "./openai-request.js";
+import type { Delta } from "./openai-result.js";
+import { responsesHandler } from "./openai-responses.js";
 import { SSE_HEADERS } from "./sse.js";
 
 export { OPENAI_MODELS } from "./openai-request.js";
@@ -26,30 +18,6 @@ const CREATED = Date.UTC(2026, 0, 1) / 1000;
 /** Largest request body: a chat client sends the whole conversation every time, pasted documents and all. */
 export const OPENAI_BODY_BYTES = 1024 * 1024;
 
-/** OpenAI's error type for a status. */
-function errorType(status: number): string {
-  if (status === 401) return "authentication_error";
-  if (status === 403) return "permission_error";
-  if (status === 429) return "rate_limit_error";
-  return status >= 500 ? "server_error" : "invalid_request_error";
-}
-
-/** An error in OpenAI's shape: `{error: {message, type, code, param}}`. */
-function openaiError(err: HttpError) {
-  return { error: { message: err.message, type: errorType(err.status), code: err.code, param: null } };
-}
-
-/** How a run's own error is answered when nothing was answered: its status. */
-function statusOfRunError(code: string): number {
-  if (["missing_topic", "unknown_option", "invalid_participants", "unknown_model", "invalid_mode_config", "empty_message"].includes(code)) return 400;
-  if (code === "rate_limited") return 429;
-  // The run's own budget is spent: payment is what it lacks.
-  if (code === "budget_exceeded") return 402;
-  if (code === "timeout") return 504;
-  if (["shutting_down", "cancelled", "store_unavailable", "event_log_unavailable"].includes(code)) return 503;
-  return 502;
-}
-
 /**
  * The OpenAI-compatible surface: `GET /v1/models` lists one model per format, and `POST
  * /v1/chat/completions` runs the format on the last user message (the earlier messages are the
@@ -57,7 +25,8 @@ function statusOfRunError(code: string): number {
  * deliberation's progress is narrated in the reader's language as `reasoning_content` (or a
  * `<think>` block, or not at all: `DEBATT_OPENAI_PROGRESS`) before the result, which is the
  * content. A client's housekeeping request (a title, tags, follow-ups…) is answered by one call to
- * the internal model, without a run. Errors come in OpenAI's shape. Mount it at `/v1`; `identify`
+ * the internal model, without a run. `POST /v1/responses` answers the same in the Responses API's
+ * shape (see openai-responses.ts). Errors come in OpenAI's shape. Mount it at `/v1`; `identify`
  * finds the user (the bearer token).
  */
 export function openaiRouter(deps: ChatRouteDeps, identify: RequestHandler[]): Router {
@@ -76,42 +45,28 @@ export function openaiRouter(deps: ChatRouteDeps, identify: RequestHandler[]): R
     const body = parseJsonBody(req, CompletionBody, '{"model": "debatt", "messages": [{"role": "user", "content": "…"}]}');
     const format = formatOf(body.model);
     const shape = resultShapeOf(body);
-    if (shape.json && !deps.oneCall) throw new HttpError(400, "invalid_body", "response_format cannot be honoured here: no model is set to write the answer as JSON");
-    const conversation = readConversation(body.messages, FORMATS[format].multiTurn);
-    const t = (key: MessageKey, values?: Record<string, string | number>) => translate(readerLang(req, conversation.question), key, values);
-    const answer = { deps, req, res, created: Math.floor(Date.now() / 1000), model: body.model, t, shape, stream: body.stream === true, includeUsage: body.stream_options?.include_usage === true };
-    const task = deps.oneCall && clientTaskOf(conversation.texts);
-    if (task) return answerTask({ ...answer, id: `chatcmpl-${randomUUID()}` }, task, conversation.texts);
-    const message = commandMessage(format, conversation.question);
-    checkParticipants(deps.settings, parseCommand(message), body.participants);
-    const user = userOf(res);
-    const configurable = body.max_cost_usd === undefined ? undefined : { max_cost_usd: body.max_cost_usd };
-    const run = deps.service.start({ message, participants: body.participants, history: conversation.history, configurable, owner: user.id, quotaKey: quotaKeyOf(req, res) });
-    res.setHeader("X-Debatt-Run-Id", run.runId);
-    res.setHeader("X-Debatt-Conversation-Id", run.threadId);
-    const left = conversation.left.length > 0 ? t("openai.partsLeftOut", { parts: conversation.left.join(", ") }) : undefined;
-    await completeRun({ ...answer, id: `chatcmpl-${run.runId}`, runId: run.runId, left });
+    const completion = { deps, res, created: Math.floor(Date.now() / 1000), model: body.model, stream: body.stream === true, includeUsage: body.stream_options?.include_usage === true };
+    const question = { format, shape, jsonField: "response_format", messages: body.messages, participants: body.participants, maxCostUsd: body.max_cost_usd };
+    await answerQuestion(deps, req, res, question, (runId) => completionResponse({ ...completion, id: `chatcmpl-${runId ?? randomUUID()}` }));
   });
-  router.all("/chat/completions", (req) => {
+  router.post("/responses", responsesHandler(deps));
+  router.all(["/chat/completions", "/responses"], (req) => {
     throw new HttpError(405, "method_not_allowed", `use POST for ${req.originalUrl}`, { Allow: "POST" });
   });
   router.use((req) => {
-    throw new HttpError(404, "not_found", `no route ${req.method} ${req.originalUrl}; the OpenAI-compatible routes are GET /v1/models and POST /v1/chat/completions`);
+    throw new HttpError(404, "not_found", `no route ${req.method} ${req.originalUrl}; the OpenAI-compatible routes are GET /v1/models, POST /v1/chat/completions and POST /v1/responses`);
   });
   router.use(openaiErrorHandler);
   return router;
 }
 
-/** What answering one completion needs. */
+/** What writing one completion needs. */
 interface Completion {
   deps: ChatRouteDeps;
-  req: Request;
   res: Response;
   id: string;
   created: number;
   model: string;
-  t: (key: MessageKey, values?: Record<string, string | number>) => string;
-  shape: ResultShape;
   stream: boolean;
   /** `stream_options.include_usage`: a last chunk with the usage. */
   includeUsage: boolean;
@@ -129,9 +84,7 @@ function openaiUsage(u: Usage, simulated: boolean) {
     total_tokens: u.input_tokens + u.output_tokens,
     prompt_tokens_details: { cached_tokens: u.cached_tokens },
     completion_tokens_details: { reasoning_tokens: u.reasoning_tokens },
-    cost: !simulated && u.unpriced_calls < u.calls ? u.cost_usd : null,
-    model_calls: u.calls,
-    unpriced_calls: u.unpriced_calls,
+    ...costFields(u, simulated),
   };
 }
 
@@ -152,15 +105,7 @@ function completionResponse(c: Completion) {
     res.writeHead(200, SSE_HEADERS);
     res.write(chunk({ role: "assistant", content: "" } as Delta));
   }
-  const quiet = setInterval(() => {
-    if (res.writableEnded || res.destroyed) return;
-    if (c.stream) res.write(": keep-alive\n\n");
-    else {
-      if (!res.headersSent) res.writeHead(200, { "Content-Type": "application/json; charset=utf-8" });
-      res.write(" ");
-    }
-  }, c.deps.settings.sseKeepAliveMs);
-  quiet.unref();
+  const quiet = keepAlive(res, c.stream, c.deps.settings.sseKeepAliveMs);
   const send = (delta: Delta) => {
     quiet.refresh();
     if (!c.stream) {
@@ -184,8 +129,7 @@ function completionResponse(c: Completion) {
       }
       const message = { role: "assistant", content, ...(reasoning ? { reasoning_content: reasoning } : {}) };
       const body = { id: c.id, object: "chat.completion", created: c.created, model: c.model, choices: [{ index: 0, message, finish_reason: finishReason }], usage: openaiUsage(usage, simulated), ...debatt };
-      if (res.headersSent) res.end(JSON.stringify(body));
-      else res.json(body);
+      endWhole(res, body);
     },
     /** Ends the completion with an error: an error chunk on a stream, else the error's status (or, begun already, its body). */
     fail(err: HttpError): void {
@@ -196,63 +140,6 @@ function completionResponse(c: Completion) {
       throw err;
     },
   };
-}
-
-/** A client's housekeeping task, answered by one call to the internal model (no run, no history). */
-async function answerTask(c: Completion, task: ClientTask, texts: { role: string; text: string }[]): Promise<void> {
-  const left = new AbortController();
-  const leave = () => left.abort();
-  c.res.on("close", leave);
-  const out = completionResponse(c);
-  try {
-    const { text, usage } = await answerClientTask(c.deps.oneCall!, task, texts, left.signal);
-    const limit = new ResultLimit(c.shape);
-    out.send({ content: limit.push(text) + limit.flush() });
-    out.finish(limit.ended === "length" ? "length" : "stop", "", usage ?? { ...NO_USAGE, calls: 1, unpriced_calls: 1 }, c.deps.oneCall!.models.simulated);
-  } catch (err) {
-    if (left.signal.aborted) return;
-    out.fail(toHttpError(err));
-  } finally {
-    c.res.off("close", leave);
-  }
-}
-
-/**
- * Answers a completion with its run: the run's events narrated into the response until `done`.
- * A client that leaves first stops the run (it cannot come back for the rest: the answer is not
- * resumable through this API; the history keeps what was said). A JSON result is written from the
- * run's answer at the end.
- */
-async function completeRun(c: Completion & { runId: string; left?: string }): Promise<void> {
-  const gone = new AbortController();
-  const leave = () => {
-    if (!c.res.writableFinished) gone.abort();
-  };
-  c.res.on("close", leave);
-  const out = completionResponse(c);
-  const writer = completionWriter(c.deps.settings.openaiProgress, c.shape, out.send);
-  const narrator = createNarrator(writer.write, MARKDOWN_STYLES, c.t);
-  let report: ClientPayload<"usage"> | undefined;
-  try {
-    if (c.left) writer.write(`${c.left}\n`);
-    const failure = await followRun(c.deps.service, c.runId, gone.signal, (e) => {
-      if (e.event === "usage") report = e.data;
-      narrator(e);
-    }, "the OpenAI-compatible client left before the answer was complete");
-    if (c.res.destroyed) return;
-    let usage = report?.total ?? NO_USAGE;
-    if (c.shape.json && writer.answer.trim()) {
-      const written = await answerAsJson(c.deps.oneCall!, writer.answer, c.shape.json.schema, gone.signal);
-      if (written.usage) usage = addUsage(usage, written.usage);
-      if (written.json === undefined) return out.fail(new HttpError(502, "model_error", "the answer could not be written as JSON of the schema asked for (response_format); try again, or ask without it"));
-      writer.sendResult(written.json);
-    }
-    writer.end();
-    if (failure && !writer.resulted) return out.fail(new HttpError(statusOfRunError(failure.code), failure.code as never, failure.message));
-    out.finish(writer.finishReason, writer.after, usage, report?.simulated ?? false);
-  } finally {
-    c.res.off("close", leave);
-  }
 }
 
 /** Answers every error of the `/v1` routes in OpenAI's shape, with the status and headers debatt gives it. */

@@ -89,6 +89,14 @@ export class RunService {
     return this.runs.size;
   }
 
+  /**
+   * A slot of `quotaKey`'s limits for a model call outside any run (a chat client's chore), counted
+   * apart from its runs, as cheaply as a run; throws RunLimitError when spent. Gives it back.
+   */
+  acquireApart(quotaKey: string, kind: string): () => void {
+    return this.limits?.acquire(`${quotaKey} (${kind})`) ?? (() => {});
+  }
+
   /** True once `shutdown` has begun: new runs are refused. */
   get shuttingDown(): boolean {
     return this.runs.shuttingDown;

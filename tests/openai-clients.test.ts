@@ -56,6 +56,17 @@ describe("the OpenAI-compatible API, as real clients use it", () => {
     expect(await db.rows("conversations"), shape).toEqual([]);
   });
 
+  it("limits chores apart from runs: a user's chores never use up their runs", async () => {
+    const { post } = await serve({ settings: { runsPerMinute: 1 } });
+    const { body } = fixture("open-webui-title.json");
+    expect((await post(body)).status).toBe(200);
+    const second = await post(body);
+    expect(second.status).toBe(429);
+    expect(((await second.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
+    // The user's one run a minute is still there.
+    expect((await post({ model: "debatt-compare", messages: [{ role: "user", content: "Which?" }], participants: THREE })).status).toBe(200);
+  });
+
   it("answers a chat whose history holds images, files, a refusal and its own <think> narration, saying what it left out", async () => {
     const { shape, body } = fixture("open-webui-chat-with-parts.json");
     const { post, models } = await serve();
