@@ -1,3 +1,4 @@
+import { withoutArenaData } from "../state/text.js";
 import { END, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
 import type { NodeDeps } from "../ports/node-deps.js";
 import { makeContinueAnswer } from "../nodes/chat/continue-answer.js";
@@ -19,17 +20,10 @@ import { buildCompareGraph } from "./compare.js";
 import { buildCouncilGraph } from "./council.js";
 import { buildDeepGraph } from "./deep.js";
 import { answering, lastAiText } from "./answers.js";
-import { ArenaBlockFilter } from "../nodes/debatt/lib/arena-block-filter.js";
 import { afterDebate, recursionLimitFor, routeAfterIntent, routeAfterPlanner, routeAfterTurn } from "./edges.js";
 import { buildReviseGraph } from "./revise.js";
 import { taskNode } from "./tasks.js";
 import { buildVoteGraph } from "./vote.js";
-
-/** A synthesis as people (and a follow-up's models) read it: without the arena page's data block. */
-function withoutArenaData(synthesis: string): string {
-  const filter = new ArenaBlockFilter();
-  return (filter.push(synthesis) + filter.end()).trim();
-}
 
 /**
  * Builds and compiles the debatt graph:
@@ -75,7 +69,7 @@ export function buildGraph(deps: NodeDeps, options: { checkpointer?: BaseCheckpo
     .addNode("debate_person_turn", makeDebatePersonTurn(deps))
     .addNode("debate_vote", taskNode(makeDebateVote(deps)))
     .addNode("debate_convergence", makeDebateConvergence(deps))
-    .addNode("debate_synthesizer", answering(makeDebateSynthesizer(deps), (update) => (typeof update.debate_synthesis === "string" ? withoutArenaData(update.debate_synthesis) : undefined)))
+    .addNode("debate_synthesizer", answering(makeDebateSynthesizer(deps), (update) => (typeof update.debate_synthesis === "string" ? withoutArenaData(update.debate_synthesis).trim() : undefined)))
     .addNode("debate_voice_pipeline", makeDebateVoicePipeline(voice))
     .addEdge(START, "resolve_intent")
     .addConditionalEdges("resolve_intent", routeAfterIntent, ["debate_domain_planner", "compare", "vote", "revise", "deep", "council", "supervisor", "continue_answer", END])

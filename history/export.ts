@@ -1,5 +1,5 @@
 import { cutShort, notesFields, withSources, type AnswerNotes } from "../state/answer.js";
-import { markdownPlain as plain } from "../state/text.js";
+import { markdownPlain as plain, withoutArenaData } from "../state/text.js";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -109,7 +109,7 @@ function stagesMarkdown(t: Translate, stages: StageRow[]): string[] {
     const choice = chose ? ` — ${t("export.votedFor", { choice: plain(labels[chose] ? `${labelName(t, chose)} (${labels[chose]})` : chose) })}` : "";
     const failed = typeof data.error === "string" ? ` — ${t("export.failed", { error: data.error })}` : "";
     // A person's words are plain text, not Markdown: no tag they typed becomes HTML.
-    const content = s.model === PERSON_MODEL ? withoutTags(s.content) : withoutArenaBlock(s.content);
+    const content = s.model === PERSON_MODEL ? withoutTags(s.content) : withoutArenaData(s.content);
     out.push(`**${who}**${choice}${failed}`, "", content.trim() ? quoted(withSources(content, notes.sources)) : `_${t("export.empty")}_`, "", ...notesMarkdown(t, notes));
   }
   return out;
@@ -135,16 +135,14 @@ async function conversationMarkdown(store: HistoryStore, c: ConversationRow, t: 
     const stages = stagesOf.get(m.id) ?? [];
     out.push(...stagesMarkdown(t, stages));
     // The answer, unless a stage already showed it (the winner, a synthesis, a report, a follow-up's answer).
-    const answer = withoutArenaBlock(m.content).trim();
-    if (!answer || !stages.some((st) => withoutArenaBlock(st.content).trim() === answer)) out.push(`### ${t("export.answer")}`, "", answer ? demoted(answer) : `_${t("export.empty")}_`, "");
+    const answer = withoutArenaData(m.content).trim();
+    if (!answer || !stages.some((st) => withoutArenaData(st.content).trim() === answer)) out.push(`### ${t("export.answer")}`, "", answer ? demoted(answer) : `_${t("export.empty")}_`, "");
     const facts = [named(t, "export.status", m.status), m.error ? t("export.failed", { error: m.error }) : "", m.usage ? usageWords(t, (m.usage as UsageReport).total, { simulated }) : ""];
     out.push(`_${facts.filter(Boolean).join(" · ")}_`, "");
   }
   return `${out.join("\n").trimEnd()}\n`;
 }
 
-/** A debate's synthesis without the `debate-arena-data` block it opens with (data for the page, not for people). */
-const withoutArenaBlock = (text: string) => text.replace(/^```debate-arena-data\n[\s\S]*?\n```\n*/, "");
 
 /** Markdown whose headings sit below the export's own (`## Summary` → `#### Summary`). */
 const demoted = (text: string) => text.replace(/^(#{1,4}) /gm, "##$1 ");

@@ -12,7 +12,7 @@ import { addUsage, NO_USAGE, type Usage } from "../state/usage.js";
 import { quotaKeyOf, userOf } from "./auth.js";
 import { checkParticipants, type ChatRouteDeps } from "./chat.js";
 import { HttpError, toHttpError } from "./errors.js";
-import { commandMessage, readConversation, readerLang, type ChatMessage, type ResultShape } from "./openai-request.js";
+import { commandMessage, messageTexts, readConversation, readerLang, type ChatMessage, type ResultShape } from "./openai-request.js";
 import { completionWriter, ResultLimit, type Delta } from "./openai-result.js";
 
 /** OpenAI's error type for a status. */
@@ -113,19 +113,20 @@ interface Answering {
  */
 export async function answerQuestion(deps: ChatRouteDeps, req: Request, res: Response, q: Question, open: (runId?: string) => AnswerOutput): Promise<void> {
   if (q.shape.json && !deps.oneCall) throw new HttpError(400, "invalid_body", `${q.jsonField} cannot be honoured here: no model is set to write the answer as JSON`);
-  const conversation = readConversation(q.messages, FORMATS[q.format].multiTurn);
-  const lang = readerLang(req, conversation.question);
-  const a: Answering = { deps, res, t: (key, values) => translate(lang, key, values), shape: q.shape, jsonField: q.jsonField };
-  const task = deps.oneCall && clientTaskOf(conversation.texts);
+  // A chore is read before the question's checks: its prompt quotes the chat, and may be long.
+  const task = deps.oneCall && clientTaskOf(messageTexts(q.messages));
   if (task) {
     // A chore takes no run, but is limited apart, as cheaply as a run.
     const release = deps.service.acquireApart(quotaKeyOf(req, res), "chores");
     try {
-      return await answerTask(a, open(), task, conversation.texts);
+      return await answerTask(deps, res, q.shape, open(), task);
     } finally {
       release();
     }
   }
+  const conversation = readConversation(q.messages, FORMATS[q.format].multiTurn);
+  const lang = readerLang(req, conversation.question);
+  const a: Answering = { deps, res, t: (key, values) => translate(lang, key, values), shape: q.shape, jsonField: q.jsonField };
   const message = commandMessage(q.format, conversation.question);
   checkParticipants(deps.settings, parseCommand(message), q.participants);
   const user = userOf(res);
@@ -138,20 +139,20 @@ export async function answerQuestion(deps: ChatRouteDeps, req: Request, res: Res
 }
 
 /** A client's housekeeping task, answered by one call to the internal model (no run, no history). */
-async function answerTask(a: Answering, out: AnswerOutput, task: ClientTask, texts: { role: string; text: string }[]): Promise<void> {
+async function answerTask(deps: ChatRouteDeps, res: Response, shape: ResultShape, out: AnswerOutput, task: ClientTask): Promise<void> {
   const left = new AbortController();
   const leave = () => left.abort();
-  a.res.on("close", leave);
+  res.on("close", leave);
   try {
-    const { text, usage } = await answerClientTask(a.deps.oneCall!, task, texts, left.signal);
-    const limit = new ResultLimit(a.shape);
+    const { text, usage } = await answerClientTask(deps.oneCall!, task, left.signal);
+    const limit = new ResultLimit(shape);
     out.send({ content: limit.push(text) + limit.flush() });
-    out.finish(limit.ended === "length" ? "length" : "stop", "", usage ?? { ...NO_USAGE, calls: 1, unpriced_calls: 1 }, a.deps.oneCall!.models.simulated);
+    out.finish(limit.ended === "length" ? "length" : "stop", "", usage ?? (task.kind === "tool_calls" ? NO_USAGE : { ...NO_USAGE, calls: 1, unpriced_calls: 1 }), deps.oneCall!.models.simulated);
   } catch (err) {
     if (left.signal.aborted) return;
     out.fail(toHttpError(err));
   } finally {
-    a.res.off("close", leave);
+    res.off("close", leave);
   }
 }
 
@@ -178,9 +179,17 @@ async function completeRun(a: Answering, out: AnswerOutput, runId: string, left?
     if (a.res.destroyed) return;
     let usage = report?.total ?? NO_USAGE;
     if (a.shape.json && writer.answer.trim()) {
-      const written = await answerAsJson(a.deps.oneCall!, writer.answer, a.shape.json.schema, gone.signal);
+      const unwritten = new HttpError(502, "model_error", `the answer could not be written as JSON of the schema asked for (${a.jsonField}); try again, or ask without it`);
+      if (report?.budget_usd !== undefined && usage.cost_usd >= report.budget_usd) {
+        return out.fail(new HttpError(402, "budget_exceeded", `the run's budget of $${report.budget_usd} was spent before its answer could be written as JSON (${a.jsonField})`));
+      }
+      const written = await answerAsJson(a.deps.oneCall!, writer.answer, a.shape.json.schema, gone.signal).catch((err: Error) => {
+        if (gone.signal.aborted) throw err;
+        a.deps.log(`writing an answer as JSON failed: ${err.message}`);
+        return { json: undefined, usage: undefined };
+      });
       if (written.usage) usage = addUsage(usage, written.usage);
-      if (written.json === undefined) return out.fail(new HttpError(502, "model_error", `the answer could not be written as JSON of the schema asked for (${a.jsonField}); try again, or ask without it`));
+      if (written.json === undefined) return out.fail(unwritten);
       writer.sendResult(written.json);
     }
     writer.end();

@@ -19,6 +19,9 @@ export const OPENAI_MODELS = {
 } as const satisfies Record<string, FormatId>;
 type ModelId = keyof typeof OPENAI_MODELS;
 
+/** The longest stop sequence: the result is held back by as much while it streams. */
+const MAX_STOP_CHARS = 1_000;
+
 /** A message's content: text, or parts (text and refusals are read; images, audio and files are not). */
 const content = z.union([z.string(), z.array(z.object({ type: z.string(), text: z.string().optional(), refusal: z.string().optional() }).passthrough()), z.null()]);
 
@@ -61,16 +64,27 @@ export const CompletionBody = z
       response_format: ResponseFormat.nullable().optional(),
       max_tokens: tokens("max_tokens"),
       max_completion_tokens: tokens("max_completion_tokens"),
-      stop: z.union([z.string(), z.array(z.string()).max(4, "stop takes at most 4 sequences")], { error: "stop must be a string or an array of strings" }).nullable().optional(),
+      stop: z
+        .union([z.string(), z.array(z.string())], { error: "stop must be a string or an array of strings" })
+        .refine((stop) => !Array.isArray(stop) || stop.length <= 4, "stop takes at most 4 sequences")
+        .refine((stop) => (Array.isArray(stop) ? stop : [stop]).every((s) => s.length <= MAX_STOP_CHARS), `a stop sequence may be at most ${MAX_STOP_CHARS} characters`)
+        .nullable()
+        .optional(),
       participants: participantsField,
       max_cost_usd: maxCostUsdField,
     },
     { error: "the body must be a JSON object" },
   )
   .passthrough();
+/** A checked `POST /v1/chat/completions` body. */
 export type CompletionRequest = z.infer<typeof CompletionBody>;
 /** A chat message, as a request's `messages` bring it. */
 export type ChatMessage = CompletionRequest["messages"][number];
+
+/** The largest JSON Schema a result may be asked to follow (it is written into the internal model's prompt). */
+const MAX_SCHEMA_CHARS = 16_000;
+/** The tool choices that force no tool. */
+const FREE_TOOL_CHOICES = ["auto", "none"];
 
 /** What the result must be: JSON (of a schema), at most so many tokens, cut at a stop sequence. */
 export interface ResultShape {
@@ -83,11 +97,12 @@ export interface ResultShape {
  * What the request asks of the result, or 400 naming a parameter that cannot be honoured: a
  * deliberation's models answer in text, with no tools, no token probabilities and no audio.
  */
-export function resultShapeOf(body: Partial<Pick<CompletionRequest, "response_format" | "max_tokens" | "max_completion_tokens" | "stop">> & Record<string, unknown>): ResultShape {
+export function resultShapeOf(body: Partial<Pick<CompletionRequest, "response_format" | "max_tokens" | "max_completion_tokens" | "stop">> & Record<string, unknown>, jsonField = "response_format"): ResultShape {
   const extra = body as Record<string, unknown>;
   const choice = extra.tool_choice;
-  if (choice === "required" || (typeof choice === "object" && choice !== null)) {
-    throw new HttpError(400, "invalid_body", `tool_choice ${JSON.stringify(choice)} cannot be honoured: a deliberation calls no tools; leave it out, or send "auto" or "none"`);
+  if (choice !== undefined && choice !== null && !(typeof choice === "string" && FREE_TOOL_CHOICES.includes(choice))) {
+    const why = choice === "required" || typeof choice === "object" ? "a deliberation calls no tools" : "it is none of auto, none, required or a tool";
+    throw new HttpError(400, "invalid_body", `tool_choice ${JSON.stringify(choice).slice(0, 100)} cannot be honoured: ${why}; leave it out, or send "auto" or "none"`);
   }
   if (typeof extra.function_call === "object" && extra.function_call !== null) throw new HttpError(400, "invalid_body", "function_call cannot force a function: a deliberation calls no functions");
   if (extra.logprobs === true || (typeof extra.top_logprobs === "number" && extra.top_logprobs > 0)) {
@@ -98,6 +113,7 @@ export function resultShapeOf(body: Partial<Pick<CompletionRequest, "response_fo
   }
   const format = body.response_format;
   const json = format?.type === "json_object" ? {} : format?.type === "json_schema" ? { schema: format.json_schema.schema } : undefined;
+  if (json?.schema && JSON.stringify(json.schema).length > MAX_SCHEMA_CHARS) throw new HttpError(400, "invalid_body", `${jsonField}: the JSON Schema is longer than ${MAX_SCHEMA_CHARS} characters`);
   const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? undefined;
   const stop = body.stop == null ? [] : (Array.isArray(body.stop) ? body.stop : [body.stop]).filter((s) => s !== "");
   return { ...(json ? { json } : {}), ...(maxTokens ? { maxTokens } : {}), stop };
@@ -150,12 +166,15 @@ function readMessage(m: ChatMessage): { text: string; left: string[] } {
   return { text: said(text), left };
 }
 
+/** Each message's role and text (its text and refusal parts; an assistant's thinking left out), as a client's chore is read. */
+export function messageTexts(messages: ChatMessage[]): { role: string; text: string }[] {
+  return messages.map((m) => ({ role: m.role, text: readMessage(m).text }));
+}
+
 /** A conversation as a request brings it: the question, the history before it, every message's text, and the parts left out. */
 export interface ReadConversation {
   question: string;
   history: BaseMessage[];
-  /** Each message's role and text, as a client's housekeeping task is read. */
-  texts: { role: string; text: string }[];
   /** The kinds of the parts that are not text (images, audio, files), left out. */
   left: string[];
 }
@@ -183,7 +202,6 @@ export function readConversation(messages: ChatMessage[], multiTurn: boolean): R
   return {
     question: parsed.data,
     history,
-    texts: messages.map((m, i) => ({ role: m.role, text: read[i].text })),
     left: [...new Set(used.flatMap((r) => r.left))],
   };
 }

@@ -1,3 +1,4 @@
+import { withoutArenaData } from "../state/text.js";
 import { z } from "zod";
 import type { Requester } from "../state/ownership.js";
 import { DELIBERATION_MODES, type DeliberationMode, type FormatId } from "../state/formats.js";
@@ -83,7 +84,7 @@ export function responseShapeOf(body: ResponsesRequest): ResultShape {
     top_logprobs: extra.top_logprobs,
     response_format: format?.type === "json_schema" ? { type: "json_schema", json_schema: { schema: format.schema } } : (format ?? undefined),
     max_tokens: body.max_output_tokens,
-  });
+  }, "text.format");
 }
 
 /** The answer of one of the user's runs in the history, by an id that is a prefix and the run's id (`resp_…`, `msg_…`). */
@@ -108,8 +109,9 @@ export async function conversationOf(deps: ChatRouteDeps, user: Requester, id: s
   return answer.conversationId;
 }
 
-/** A /debatt synthesis as its reader saw it: without the arena page's data block at its head. */
-const withoutArenaData = (text: string) => text.replace(/^```debate-arena-data\n[\s\S]*?\n```\n?/, "");
+
+/** The most characters of earlier answers a request's references may bring back from the history. */
+const MAX_REFERENCED_CHARS = 400_000;
 
 /** An item that is not a message, to be left out and named (as a chat message's part that is not text). */
 const leftOut = (kind: string): ChatMessage => ({ role: "tool", content: [{ type: kind }] });
@@ -124,6 +126,8 @@ const leftOut = (kind: string): ChatMessage => ({ role: "tool", content: [{ type
 export async function chatMessages(deps: ChatRouteDeps, user: Requester, input: ResponsesRequest["input"]): Promise<ChatMessage[]> {
   if (typeof input === "string") return [{ role: "user", content: input }];
   const messages: ChatMessage[] = [];
+  // What references may bring back from the history in all: the answers of a long conversation, not more.
+  let referenced = 0;
   for (const [i, item] of input.entries()) {
     const type = item.type ?? "message";
     if (type === "message") {
@@ -132,7 +136,10 @@ export async function chatMessages(deps: ChatRouteDeps, user: Requester, input: 
       messages.push({ role: item.role, content });
     } else if (type === "item_reference" && item.id?.startsWith("msg_")) {
       const answer = await answerOf(deps, user, item.id, "msg_");
-      messages.push(answer ? { role: "assistant", content: withoutArenaData(answer.content) } : leftOut(type));
+      const text = answer && withoutArenaData(answer.content);
+      referenced += text?.length ?? 0;
+      if (referenced > MAX_REFERENCED_CHARS) throw new HttpError(400, "invalid_body", `input: the earlier answers it references (item_reference) come to more than ${MAX_REFERENCED_CHARS} characters; send fewer of them`);
+      messages.push(text !== undefined ? { role: "assistant", content: text } : leftOut(type));
     } else if (type !== "reasoning" && !(type === "item_reference" && item.id?.startsWith("rs_"))) messages.push(leftOut(type));
   }
   return messages;

@@ -183,7 +183,8 @@ function responseWriter(r: Responding): AnswerOutput {
     fail(err: HttpError): void {
       clearInterval(quiet);
       if (res.destroyed) return;
-      const failed = snapshot("failed", { error: openaiError(err).error });
+      // The Responses API's `error.code` is one of its own; debatt's code goes beside it.
+      const failed = snapshot("failed", { error: { code: err.status === 429 ? "rate_limit_exceeded" : err.status < 500 ? "invalid_prompt" : "server_error", message: err.message, debatt_code: err.code } });
       if (r.stream) {
         emit("response.failed", { response: failed });
         return void res.end();

@@ -55,8 +55,8 @@ async function hasEveryEvent(deps: ChatRouteDeps, runId: string, afterId: number
 }
 
 /** Sends `events` as an SSE stream of their own, and ends it. */
-async function sendEvents(deps: ChatRouteDeps, res: Response, events: RunEvent[]): Promise<void> {
-  const sse = new SseStream(res, deps.settings.sseKeepAliveMs, RETRY_MS);
+async function sendEvents(deps: ChatRouteDeps, res: Response, events: RunEvent[], errorEvent: ErrorEventName): Promise<void> {
+  const sse = new SseStream(res, deps.settings.sseKeepAliveMs, RETRY_MS, errorEvent);
   for (const event of events) await sse.send(event);
   sse.end();
 }
@@ -101,7 +101,7 @@ export function resumeRouter(deps: ChatRouteDeps): Router {
     const errorEvent = errorEventOf(req);
     // A run whose server died with its events: the reader is told so, and that it can be resumed.
     const interrupted = !(await deps.service.hub.has(runId)) && (await deps.service.mayReadRun(userOf(res), runId)) ? await deps.service.interrupted(runId) : undefined;
-    if (interrupted) return void (await sendEvents(deps, res, interrupted));
+    if (interrupted) return void (await sendEvents(deps, res, interrupted, errorEvent));
     await knownRun(res, runId);
     if (await hasEveryEvent(deps, runId, afterId)) return void res.status(204).end();
     await serveEvents(deps, res, runId, afterId, { maxConnectionMs: deps.settings.sseMaxConnectionMs, retryMs: RETRY_MS, errorEvent });

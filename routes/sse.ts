@@ -24,18 +24,19 @@ export function frameEvent(id: number, event: Pick<RunEvent, "event" | "data" | 
 }
 
 /**
+ * What a stream may call the run's `error` event instead, when its reader asks (`?error_event=`
+ * on a GET stream): a browser EventSource hears its own connection errors as `error` too.
+ */
+export const ERROR_EVENT_NAMES = ["error", "run-error"] as const;
+/** A name the run's `error` event may go out under. */
+export type ErrorEventName = (typeof ERROR_EVENT_NAMES)[number];
+
+/**
  * An open SSE response. Each event goes out with its run's id (1, 2, 3, … without gaps, so a
  * client resumes after the last id it saw); a keep-alive comment goes out whenever the stream has
  * been quiet for `keepAliveMs`. `send` waits when the client reads slowly: the run's events wait
  * in its log, not in the socket's buffer. `retryMs` tells an EventSource how soon to reconnect.
  */
-/**
- * What a stream may call the run's `error` event instead, when its reader asks (`?error_event=`
- * on a GET stream): a browser EventSource hears its own connection errors as `error` too.
- */
-export const ERROR_EVENT_NAMES = ["error", "run-error"] as const;
-export type ErrorEventName = (typeof ERROR_EVENT_NAMES)[number];
-
 export class SseStream {
   private timer: NodeJS.Timeout;
 

@@ -1,9 +1,9 @@
-import { HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
+import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { textOf } from "../nodes/shared/model-call.js";
 import type { ModelFactory } from "../ports/models.js";
 import { loadPromptSet, type PromptStore } from "../prompts/store.js";
 import { withoutOpenedThinking } from "../state/answer.js";
-import { taskAnswer, type ClientTask } from "../state/client-tasks.js";
+import { jsonValueIn, taskAnswer, type ClientTask } from "../state/client-tasks.js";
 import { addUsage, usageOfAnswer, type PriceTable, type Usage } from "../state/usage.js";
 
 /** How long one call outside a run may take. */
@@ -32,33 +32,22 @@ async function callInternal(deps: OneCallDeps, phase: "client_task" | "json_resu
 
 /**
  * Answers a chat client's housekeeping task (a title, tags, follow-ups…: see `clientTaskOf`) with
- * one call to the internal model, given the client's own messages, in the shape asked for, with
+ * one call to the internal model, given the client's own task prompt, in the shape asked for, with
  * what the call used. A call that fails still gets an answer (what the task can do without a
  * model), so a client's chat is never held up by its chore.
  */
-export async function answerClientTask(deps: OneCallDeps, task: ClientTask, messages: { role: string; text: string }[], signal: AbortSignal): Promise<{ text: string; usage?: Usage }> {
-  const asked = messages.map((m) => (m.role === "system" || m.role === "developer" ? new SystemMessage(m.text) : new HumanMessage(m.text)));
+export async function answerClientTask(deps: OneCallDeps, task: ClientTask, signal: AbortSignal): Promise<{ text: string; usage?: Usage }> {
+  // A tool choice needs no model: a deliberation calls none of the client's tools.
+  if (task.kind === "tool_calls") return { text: taskAnswer(task, undefined) };
   try {
-    const { reply, usage } = await callInternal(deps, "client_task", task.topic, asked, 400, signal);
+    // Only the prompt that asks (capped): the client's chore is never a way to send the model more.
+    const { reply, usage } = await callInternal(deps, "client_task", task.topic, [new HumanMessage(task.prompt)], 400, signal);
     return { text: taskAnswer(task, reply), ...(usage ? { usage } : {}) };
   } catch (err) {
     if (signal.aborted) throw err;
     deps.log(`a client's ${task.kind} task failed, answered without a model: ${(err as Error).message}`);
     return { text: taskAnswer(task, undefined) };
   }
-}
-
-/** The JSON value in a reply (a code fence or words around it are left out), or undefined. */
-function jsonValueIn(reply: string): unknown {
-  const bare = reply.replace(/^[\s\S]*?```(?:json)?\s*\n([\s\S]*?)\n?```[\s\S]*$/, "$1").trim();
-  for (const text of [bare, bare.slice(bare.search(/[[{]/))]) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      // Tried next without what precedes the value.
-    }
-  }
-  return undefined;
 }
 
 /** Whether a value has what a JSON Schema's top level asks (its type, and an object's required keys). */

@@ -8,19 +8,30 @@ import { cleanTitle, renderTitle } from "./replies/title.js";
  */
 export interface ClientTask {
   /** What is asked: the JSON key of the answer (`title`, `tags`…), or a bare `title` or `emoji`. */
-  kind: "title" | "tags" | "follow_ups" | "queries" | "text" | "prompt" | "emoji";
+  kind: "title" | "tags" | "follow_ups" | "queries" | "text" | "prompt" | "emoji" | "tool_calls";
   /** The answer is a JSON object with `kind` as its one key. */
   json: boolean;
   /** What the conversation is about, as far as the request shows (its first user line). */
   topic: string;
+  /** The message that asks, as the internal model is given it (at most MAX_CHORE_CHARS). */
+  prompt: string;
 }
+
+/** The most of a chore's prompt the internal model is given: a task prompt and the chat's last messages. */
+export const MAX_CHORE_CHARS = 16_000;
 
 const JSON_KEYS = ["title", "tags", "follow_ups", "queries", "text", "prompt"] as const;
 
-/** A request for a JSON object with one of the known keys (Open WebUI's templates, or a custom one of their kind). */
-const JSON_ASK = new RegExp(`(?:JSON format|return in JSON format|respond only in JSON format)[^{]{0,40}\\{\\s*"(${JSON_KEYS.join("|")})"`, "i");
+/**
+ * Open WebUI's task prompts: `### Task:`, then the one-key JSON object asked for (an example whose
+ * value is a string or a list), and the chat history or an output section.
+ */
+const JSON_ASK = new RegExp(`(?:JSON format|return in JSON format|respond only in JSON format)[^{]{0,40}\\{\\s*"(${JSON_KEYS.join("|")})"\\s*:\\s*(?:"[^"\\n]*"|\\[[^\\]]*\\])\\s*\\}`, "i");
+const TASK_FRAME = (text: string) => /(^|\n)#{2,4}\s*\**Task\**:/i.test(text) && /<chat_history>|#{2,4}\s*\**Output/i.test(text);
 /** Open WebUI's emoji task (its call mode). */
 const EMOJI_ASK = /reflect the speaker's likely facial expression through a fitting emoji/i;
+/** Open WebUI's tool choice (a chat with tools attached, before the answer): a system message. */
+const TOOLS_ASK = /choose and return the correct tool\(s\) from the list of available tools[\s\S]{0,800}"tool_calls"/i;
 /** LibreChat's title prompts: the completion method's, the older instruction's, the assistants endpoint's and the structured one's. */
 const TITLE_ASKS = [
   /5-word-or-less title for the conversation/i,
@@ -30,43 +41,51 @@ const TITLE_ASKS = [
 
 /**
  * The housekeeping task a request asks for, from its messages' text, or undefined for a real
- * question. Only a request that is wholly such a task counts: its last message asks for it.
+ * question: Open WebUI's task prompts in the last message (framed as its templates are, so a
+ * question that merely asks for JSON is a question), its tool choice in a system message, and
+ * LibreChat's title prompts in the last message or a system message.
  */
 export function clientTaskOf(messages: { role: string; text: string }[]): ClientTask | undefined {
   const last = messages.at(-1);
-  if (!last) return undefined;
-  // The ask is in the last message, or (LibreChat) in a system message before a last user line.
-  const asking = [last.text, ...messages.filter((m) => m.role === "system").map((m) => m.text)];
+  if (!last || last.role !== "user") return undefined;
   const topic = topicOf(messages);
-  for (const text of asking) {
-    const key = JSON_ASK.exec(text)?.[1] as ClientTask["kind"] | undefined;
-    if (key) return { kind: key, json: true, topic };
-    if (EMOJI_ASK.test(text)) return { kind: "emoji", json: false, topic };
-    if (TITLE_ASKS.some((ask) => ask.test(text))) return { kind: "title", json: false, topic };
-  }
-  return undefined;
+  const task = (kind: ClientTask["kind"], json: boolean, prompt: string): ClientTask => ({ kind, json, topic, prompt: prompt.slice(0, MAX_CHORE_CHARS) });
+  const key = TASK_FRAME(last.text) ? (JSON_ASK.exec(last.text)?.[1] as ClientTask["kind"] | undefined) : undefined;
+  if (key) return task(key, true, last.text);
+  if (EMOJI_ASK.test(last.text)) return task("emoji", false, last.text);
+  const systems = messages.filter((m) => m.role === "system" || m.role === "developer");
+  const tools = systems.find((m) => TOOLS_ASK.test(m.text));
+  if (tools) return task("tool_calls", true, tools.text);
+  const title = [last, ...systems].find((m) => TITLE_ASKS.some((ask) => ask.test(m.text)));
+  return title && task("title", false, title.text);
 }
 
 /** The conversation's first user line in a chat history the client quoted (`USER: …`, `User: …`), else the first user message. */
 function topicOf(messages: { role: string; text: string }[]): string {
   for (const m of messages) {
     const quoted = /^(?:USER|User|Human):\s*(.+)$/m.exec(m.text)?.[1];
-    if (quoted) return quoted.trim();
+    if (quoted) return quoted.trim().slice(0, 500);
   }
   return messages.find((m) => m.role === "user")?.text.slice(0, 500) ?? "";
 }
 
-/** The JSON object in a model's reply (fenced, or after a think block), or undefined. */
-function jsonIn(reply: string): Record<string, unknown> | undefined {
-  const start = reply.indexOf("{");
-  const end = reply.lastIndexOf("}");
-  if (start < 0 || end <= start) return undefined;
-  try {
-    const value: unknown = JSON.parse(reply.slice(start, end + 1));
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
+/** The JSON value in a model's reply (in a code fence, or after words or a think block), or undefined. */
+export function jsonValueIn(reply: string): unknown {
+  const bare = reply.replace(/^[\s\S]*?```(?:json)?\s*\n([\s\S]*?)\n?```[\s\S]*$/, "$1").trim();
+  for (const text of [bare, bare.slice(bare.search(/[[{]/))]) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      // Tried next without what precedes the value.
+    }
   }
+  return undefined;
+}
+
+/** The JSON object in a model's reply, or undefined. */
+function jsonIn(reply: string): Record<string, unknown> | undefined {
+  const value = jsonValueIn(reply);
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
 const strings = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((s) => typeof s === "string") ? v : undefined);
@@ -94,5 +113,8 @@ export function taskAnswer(task: ClientTask, reply: string | undefined): string 
       return JSON.stringify({ [task.kind]: typeof found === "string" ? found : "" });
     case "emoji":
       return /\p{Extended_Pictographic}/u.exec(reply ?? "")?.[0] ?? "🙂";
+    case "tool_calls":
+      // A deliberation picks none of a client's tools: its answer is its own.
+      return JSON.stringify({ tool_calls: [] });
   }
 }

@@ -15,6 +15,9 @@ export const MAX_MESSAGE_CHARS = 50_000;
  */
 export const markdownPlain = (text: string) => text.replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, " ").replace(/[\\`*_[\]<>|~&]/g, (c) => `\\${c}`);
 
+/** A /debatt synthesis as people read it: without the `debate-arena-data` block it opens with (data for the arena page). */
+export const withoutArenaData = (text: string) => text.replace(/^```debate-arena-data\n[\s\S]*?\n```\n*/, "");
+
 /** Words in a text: runs of letters or digits (any script), so punctuation and markdown do not count. */
 export function countWords(text: string): number {
   return text.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)?.length ?? 0;

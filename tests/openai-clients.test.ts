@@ -44,16 +44,46 @@ describe("the OpenAI-compatible API, as real clients use it", () => {
     const content = body.stream
       ? text.split("\n\n").flatMap((e) => (e.startsWith("data: {") ? [(JSON.parse(e.slice(6)) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content ?? ""] : [])).join("")
       : ((await res.json()) as { choices: { message: { content: string } }[] }).choices[0].message.content;
-    if (["title", "tags", "follow_ups", "queries"].includes(kind) && !body.stream) {
+    if (kind === "tool_calls") expect(JSON.parse(content), shape).toEqual({ tool_calls: [] });
+    else if (["title", "tags", "follow_ups", "queries"].includes(kind) && !body.stream) {
       const answer = JSON.parse(content) as Record<string, unknown>;
       expect(Object.keys(answer), shape).toEqual([kind]);
       if (kind === "title") expect(answer.title).toBe("🧪 A Scripted Chore");
       else expect(Array.isArray(answer[kind]), shape).toBe(true);
     } else if (kind === "emoji") expect(content).toMatch(/^\p{Extended_Pictographic}$/u);
     else expect(content.trim().length, shape).toBeGreaterThan(0);
-    expect(models.callsOf("client_task"), shape).toHaveLength(1);
+    // One call, given the task prompt alone (a tool choice needs none).
+    expect(models.callsOf("client_task").map((c) => c.messages.length), shape).toEqual(kind === "tool_calls" ? [] : [1]);
     expect(models.calls.filter((c) => RUN_PHASES(c.phase)), shape).toEqual([]);
     expect(await db.rows("conversations"), shape).toEqual([]);
+  });
+
+  it("takes a question that asks for JSON as a question, and a chore that quotes a long chat as a chore (its prompt capped)", async () => {
+    const { post, models } = await serve();
+    const asked = await post({ model: "debatt-compare", participants: THREE, messages: [{ role: "user", content: 'Design a blog API. Return in JSON format: { "title": "…", "body": "…" }' }] });
+    expect(asked.status).toBe(200);
+    expect(models.callsOf("compare").length).toBe(3);
+    const system = await post({ model: "debatt-compare", participants: THREE, messages: [{ role: "system", content: 'Always answer in JSON format: { "text": "…" }' }, { role: "user", content: "Which?" }] });
+    expect(system.status).toBe(200);
+    expect(models.callsOf("client_task")).toEqual([]);
+    // Open WebUI's tags task quoting a chat longer than a question may be.
+    const { body } = fixture("open-webui-tags.json");
+    const long = (body.messages as { content: string }[])[0].content.replace("<chat_history>\n", `<chat_history>\nUSER: ${"lång text ".repeat(6_000)}\n`);
+    const chore = await post({ ...body, messages: [{ role: "user", content: long }] });
+    expect(chore.status).toBe(200);
+    const given = models.callsOf("client_task")[0].messages;
+    expect(given).toHaveLength(1);
+    expect(String(given[0].content).length).toBe(16_000);
+  });
+
+  it("answers 502 naming response_format when the JSON cannot be written, after the run", async () => {
+    const failing = withOverrides((req) => (req.phase === "json_result" ? { error: new Error("the provider is down") } : undefined));
+    const { post } = await serve({ script: failing });
+    const whole = await post({ model: "debatt-compare", participants: THREE, messages: [{ role: "user", content: "Which?" }], response_format: { type: "json_object" } });
+    expect(whole.status).toBe(502);
+    expect(((await whole.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: "model_error", message: expect.stringContaining("response_format") });
+    const streamed = await (await post({ model: "debatt-compare", stream: true, participants: THREE, messages: [{ role: "user", content: "Which?" }], response_format: { type: "json_object" } })).text();
+    expect(streamed).toMatch(/data: \{"error":\{"message":"the answer could not be written as JSON[^\n]*\n\ndata: \[DONE\]\n\n$/);
   });
 
   it("limits chores apart from runs: a user's chores never use up their runs", async () => {

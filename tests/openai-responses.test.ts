@@ -294,7 +294,7 @@ describe("the OpenAI Responses API, POST /v1/responses", () => {
     const failed = events.at(-1) as OpenAI.Responses.ResponseFailedEvent;
     expect(failed.type).toBe("response.failed");
     expect(failed.response.status).toBe("failed");
-    expect(failed.response.error).toMatchObject({ code: "all_models_failed", message: expect.any(String) });
+    expect(failed.response.error).toMatchObject({ code: "server_error", debatt_code: "all_models_failed", message: expect.any(String) });
     const whole = await failing.post({ model: "debatt-compare", input: "Which?", participants: THREE });
     expect(whole.status).toBe(502);
     expect(((await whole.json()) as { error: { code: string } }).error.code).toBe("all_models_failed");
@@ -304,6 +304,6 @@ describe("the OpenAI Responses API, POST /v1/responses", () => {
     expect(begun.status).toBe(200);
     const text = await begun.text();
     expect(text).toMatch(/^ +\{/);
-    expect(JSON.parse(text)).toMatchObject({ object: "response", status: "failed", error: { code: "all_models_failed", type: "server_error" } });
+    expect(JSON.parse(text)).toMatchObject({ object: "response", status: "failed", error: { code: "server_error", debatt_code: "all_models_failed" } });
   });
 });

@@ -181,6 +181,10 @@ describe("the OpenAI-compatible endpoint, through the official openai client", (
       ["audio", { modalities: ["text", "audio"], audio: { voice: "alloy", format: "wav" } }],
       ["response_format", { response_format: { type: "xml" } }],
       ["max_tokens", { max_tokens: 0 }],
+      ["tool_choice", { tool_choice: "bogus" }],
+      ["stop", { stop: ["a", "b", "c", "d", "e"] }],
+      ["stop", { stop: "x".repeat(1_001) }],
+      ["response_format", { response_format: { type: "json_schema", json_schema: { name: "big", schema: { type: "object", description: "x".repeat(16_001) } } } }],
     ] as const) {
       const [s, , c, m] = await refusal({ model: "debatt-vote", messages: [{ role: "user", content: "Which?" }], ...body });
       expect([s, c], param).toEqual([400, "invalid_body"]);
