@@ -17,6 +17,7 @@ export default mergeConfig(
         "tests/server.test.ts",
         "tests/surfaces.test.ts",
         "tests/surfaces-text.test.ts",
+        "tests/mcp-inspector.test.ts",
         "tests/recovery.test.ts",
         "tests/eval.test.ts",
         "tests/faults-pg.test.ts",
