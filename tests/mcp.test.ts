@@ -1,16 +1,13 @@
+import { servedWithHistory } from "./support/served.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MemorySaver } from "@langchain/langgraph";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Settings } from "../state/config.js";
 import { withOverrides, type Script } from "./support/fake-model.js";
-import { testDeps } from "./support/harness.js";
-import { sqliteHistory } from "./support/history-db.js";
-import { startApp } from "./support/http.js";
 
 const THREE = ["call_grok", "call_claude", "call_gpt"];
 const ADMIN = "admin-token-for-mcp-tests";
@@ -26,11 +23,7 @@ describe("the MCP server over streamable HTTP, through the SDK's own client", ()
 
   /** A server with a history. */
   async function serve(options: { script?: Script; settings?: Partial<Settings> } = {}) {
-    const db = await sqliteHistory();
-    closers.push(() => db.close());
-    const made = testDeps({ script: options.script, settings: options.settings });
-    const server = await startApp(made.deps, { history: db.history, checkpointer: new MemorySaver() });
-    closers.push(server.close);
+    const { server, models, db } = await servedWithHistory(options);
     /** A connected client, with a bearer token when given one. */
     const connect = async (token?: string) => {
       const client = new Client({ name: "debatt-tests", version: "1.0.0" });
@@ -41,7 +34,7 @@ describe("the MCP server over streamable HTTP, through the SDK's own client", ()
     };
     const stored = async (runId: string, token?: string) =>
       (await (await fetch(`${server.url}/api/v1/debates/${runId}`, { headers: token ? { authorization: `Bearer ${token}` } : {} })).json()) as { content: string; status: string; conversationId: string };
-    return { server, connect, stored, models: made.models };
+    return { server, connect, stored, models };
   }
 
   it("lists a tool per format and the history tools, each with its input schema", async () => {

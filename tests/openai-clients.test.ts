@@ -1,14 +1,11 @@
+import { servedWithHistory } from "./support/served.js";
 import { readdirSync, readFileSync } from "node:fs";
-import { MemorySaver } from "@langchain/langgraph";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { streamText } from "ai";
 import OpenAI from "openai";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Settings } from "../state/config.js";
 import { withOverrides, type Script } from "./support/fake-model.js";
-import { testDeps } from "./support/harness.js";
-import { sqliteHistory } from "./support/history-db.js";
-import { startApp } from "./support/http.js";
 
 const THREE = ["call_grok", "call_claude", "call_gpt"];
 const CLIENTS = new URL("./fixtures/clients/", import.meta.url);
@@ -18,20 +15,12 @@ const fixture = (name: string) => JSON.parse(readFileSync(new URL(name, CLIENTS)
 const RUN_PHASES = (phase: string) => !["client_task", "json_result"].includes(phase);
 
 describe("the OpenAI-compatible API, as real clients use it", () => {
-  const closers: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const close of closers.splice(0).reverse()) await close();
-  });
 
   async function serve(options: { script?: Script; settings?: Partial<Settings> } = {}) {
-    const db = await sqliteHistory();
-    closers.push(() => db.close());
-    const made = testDeps(options);
-    const server = await startApp(made.deps, { history: db.history, checkpointer: new MemorySaver() });
-    closers.push(server.close);
+    const { server, models, db } = await servedWithHistory(options);
     const post = (body: unknown) => fetch(`${server.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "not-needed-on-loopback", maxRetries: 0 });
-    return { server, models: made.models, db, post, client };
+    return { server, models, db, post, client };
   }
 
   const tasks = readdirSync(CLIENTS).filter((f) => f !== "open-webui-chat-with-parts.json");

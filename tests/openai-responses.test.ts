@@ -1,14 +1,11 @@
+import { servedWithHistory } from "./support/served.js";
 import { readFileSync } from "node:fs";
 import { createOpenAI } from "@ai-sdk/openai";
-import { MemorySaver } from "@langchain/langgraph";
 import { generateText, streamText } from "ai";
 import OpenAI from "openai";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Settings } from "../state/config.js";
 import { defaultScript, withOverrides, type Script } from "./support/fake-model.js";
-import { testDeps } from "./support/harness.js";
-import { sqliteHistory } from "./support/history-db.js";
-import { startApp } from "./support/http.js";
 
 const THREE = ["call_grok", "call_claude", "call_gpt"];
 type Params = OpenAI.Responses.ResponseCreateParamsNonStreaming;
@@ -32,19 +29,13 @@ const runOf = (responseId: string) => responseId.replace(/^resp_/, "");
 describe("the OpenAI Responses API, POST /v1/responses", () => {
   /** A server with a history (closed when the test ends); the official `openai` client and the Vercel AI SDK's OpenAI provider pointed at its /v1. */
   async function serve(options: { script?: Script; settings?: Partial<Settings> } = {}) {
-    const db = await sqliteHistory();
-    const made = testDeps(options);
-    const server = await startApp(made.deps, { history: db.history, checkpointer: new MemorySaver() });
-    onTestFinished(async () => {
-      await server.close();
-      await db.close();
-    });
+    const { server, models, db } = await servedWithHistory(options);
     const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "not-needed-on-loopback", maxRetries: 0 });
     const provider = createOpenAI({ baseURL: `${server.url}/v1`, apiKey: "not-needed-on-loopback" });
     /** The answer the history keeps for a run. */
     const stored = async (runId: string) => (await (await fetch(`${server.url}/api/v1/debates/${runId}`)).json()) as { content: string; status: string; conversationId: string };
     const post = (body: unknown) => fetch(`${server.url}/v1/responses`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-    return { server, client, provider, stored, post, models: made.models, db };
+    return { server, client, provider, stored, post, models, db };
   }
 
   it("answers a /vote whole through the official client: a reasoning item with the deliberation, a message item with the winner's answer, usage", async () => {

@@ -1,33 +1,25 @@
+import { servedWithHistory } from "./support/served.js";
 import { ChatOpenAI } from "@langchain/openai";
-import { MemorySaver } from "@langchain/langgraph";
 import OpenAI from "openai";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Settings } from "../state/config.js";
 import { defaultScript, withOverrides, type Script } from "./support/fake-model.js";
 import { testDeps } from "./support/harness.js";
-import { sqliteHistory, type TestHistory } from "./support/history-db.js";
+import { sqliteHistory } from "./support/history-db.js";
 import { startApp } from "./support/http.js";
 
 const THREE = ["call_grok", "call_claude", "call_gpt"];
 const ADMIN = "admin-token-for-openai-tests";
 
 describe("the OpenAI-compatible endpoint, through the official openai client", () => {
-  const closers: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const close of closers.splice(0).reverse()) await close();
-  });
 
   /** A server with a history, and an `openai` client pointed at its /v1. */
   async function serve(options: { script?: Script; settings?: Partial<Settings>; apiKey?: string } = {}) {
-    const db: TestHistory = await sqliteHistory();
-    closers.push(() => db.close());
-    const made = testDeps({ script: options.script, settings: options.settings });
-    const server = await startApp(made.deps, { history: db.history, checkpointer: new MemorySaver() });
-    closers.push(server.close);
+    const { server, models, db } = await servedWithHistory(options);
     const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: options.apiKey ?? "not-needed-on-loopback", maxRetries: 0 });
     /** The answer the history keeps for a run. */
     const stored = async (runId: string) => (await (await fetch(`${server.url}/api/v1/debates/${runId}`)).json()) as { content: string; status: string; conversationId: string };
-    return { client, server, models: made.models, db, stored };
+    return { client, server, models, db, stored };
   }
 
   it("lists one model per format, with OpenAI's list shape, and retrieves one", async () => {
