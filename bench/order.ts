@@ -9,7 +9,7 @@
  * (target: simultaneous ≤ 0.3 of sequential).
  */
 import { MemorySaver } from "@langchain/langgraph";
-import { buildGraph } from "../graph/build.js";
+import { buildAppGraph } from "../service/formats.js";
 import { nodeDepsOf } from "../service/app-deps.js";
 import { streamClientEvents } from "../service/stream.js";
 import { InMemoryPromptStore } from "../prompts/store.js";
@@ -24,7 +24,7 @@ const PACING = { latencyMs: 100, chunkDelayMs: 2.5, chunkTokens: 1 };
 async function toVerdict(order: DebateOrder): Promise<number> {
   const settings = loadSettings({});
   const deps = { models: new SimulatedModelFactory(PACING), prompts: new InMemoryPromptStore(), settings, log: () => {} };
-  const graph = buildGraph(nodeDepsOf(deps), { checkpointer: new MemorySaver(), settings });
+  const graph = buildAppGraph(nodeDepsOf(deps), { checkpointer: new MemorySaver(), settings });
   let init = 0;
   for await (const e of streamClientEvents(graph, { message: "/debatt Bör AI regleras?" }, { configurable: { seed: 1, order } })) {
     if (e.event === "debate-init") init = performance.now();

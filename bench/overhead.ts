@@ -12,7 +12,7 @@ import { Annotation, END, MemorySaver, START, StateGraph } from "@langchain/lang
 import type { BaseMessage } from "@langchain/core/messages";
 import { streamMessage } from "../nodes/shared/model-call.js";
 import type { ModelFactory, ModelRequest } from "../ports/models.js";
-import { buildGraph } from "../graph/build.js";
+import { buildAppGraph } from "../service/formats.js";
 import { nodeDepsOf, type AppDeps } from "../service/app-deps.js";
 import { streamClientEvents } from "../service/stream.js";
 import { InMemoryPromptStore } from "../prompts/store.js";
@@ -194,6 +194,6 @@ main().catch((err) => {
 });
 
 /** The graph the service builds from these deps. */
-function graphFor(deps: AppDeps, options: Omit<Parameters<typeof buildGraph>[1], "settings"> = {}) {
-  return buildGraph(nodeDepsOf(deps), { ...options, settings: deps.settings });
+function graphFor(deps: AppDeps, options: Omit<Parameters<typeof buildAppGraph>[1], "settings"> = {}) {
+  return buildAppGraph(nodeDepsOf(deps), { ...options, settings: deps.settings });
 }

@@ -21,7 +21,7 @@ import pg from "pg";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { openCheckpoints, type Checkpoints } from "../providers/checkpointer.js";
 import type { WriteBehindSaver } from "../providers/write-behind-saver.js";
-import { buildGraph } from "../graph/build.js";
+import { buildAppGraph } from "../service/formats.js";
 import { nodeDepsOf, type AppDeps } from "../service/app-deps.js";
 import { streamClientEvents } from "../service/stream.js";
 import { openHistory } from "../history/open.js";
@@ -187,6 +187,6 @@ async function main(): Promise<void> {
 void main();
 
 /** The graph the service builds from these deps. */
-function graphFor(deps: AppDeps, options: Omit<Parameters<typeof buildGraph>[1], "settings"> = {}) {
-  return buildGraph(nodeDepsOf(deps), { ...options, settings: deps.settings });
+function graphFor(deps: AppDeps, options: Omit<Parameters<typeof buildAppGraph>[1], "settings"> = {}) {
+  return buildAppGraph(nodeDepsOf(deps), { ...options, settings: deps.settings });
 }

@@ -13,7 +13,7 @@
  *
  * Env: BENCH_VOICE_L (default 200 ms), BENCH_VOICE_SPEEDUP (default 200).
  */
-import { buildGraph } from "../graph/build.js";
+import { buildAppGraph } from "../service/formats.js";
 import { nodeDepsOf, type AppDeps } from "../service/app-deps.js";
 import type { SpeechRequest, SpeechSynthesizer } from "../ports/models.js";
 import { streamClientEvents } from "../service/stream.js";
@@ -159,6 +159,6 @@ main().catch((err) => {
 });
 
 /** The graph the service builds from these deps. */
-function graphFor(deps: AppDeps, options: Omit<Parameters<typeof buildGraph>[1], "settings"> = {}) {
-  return buildGraph(nodeDepsOf(deps), { ...options, settings: deps.settings });
+function graphFor(deps: AppDeps, options: Omit<Parameters<typeof buildAppGraph>[1], "settings"> = {}) {
+  return buildAppGraph(nodeDepsOf(deps), { ...options, settings: deps.settings });
 }

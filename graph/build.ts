@@ -1,5 +1,6 @@
 import { withoutArenaData } from "../state/text.js";
 import { END, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
+import type { Runnable } from "@langchain/core/runnables";
 import type { NodeDeps } from "../ports/node-deps.js";
 import { makeContinueAnswer } from "../nodes/chat/continue-answer.js";
 import { makeSupervisor } from "../nodes/chat/supervisor.js";
@@ -15,15 +16,10 @@ import { VoiceRuns } from "../nodes/debatt/lib/voice-runs.js";
 import { makeResolveIntent } from "../nodes/router/resolve-intent.js";
 import { runConfigSchema, type RunDefaults } from "../state/config.js";
 import { GraphState } from "../state/graph-state.js";
-import { MAX_PARTICIPANTS } from "../state/formats.js";
-import { buildCompareGraph } from "./compare.js";
-import { buildCouncilGraph } from "./council.js";
-import { buildDeepGraph } from "./deep.js";
+import { MAX_PARTICIPANTS, type FormatId } from "../state/formats.js";
 import { answering, lastAiText } from "./answers.js";
 import { afterDebate, recursionLimitFor, routeAfterIntent, routeAfterPlanner, routeAfterTurn } from "./edges.js";
-import { buildReviseGraph } from "./revise.js";
 import { taskNode } from "./tasks.js";
-import { buildVoteGraph } from "./vote.js";
 
 /**
  * Builds and compiles the debatt graph:
@@ -52,17 +48,15 @@ import { buildVoteGraph } from "./vote.js";
  * (`runConfigSchema`) is the Studio form. The recursion limit is set for the largest debate (8
  * participants and a person).
  */
-export function buildGraph(deps: NodeDeps, options: { checkpointer?: BaseCheckpointSaver; settings: RunDefaults }) {
+export function buildGraph(deps: NodeDeps, options: { checkpointer?: BaseCheckpointSaver; settings: RunDefaults; formats: FormatGraphs }) {
   const voice = new VoiceRuns(deps.voice);
+  const subgraphs = Object.entries(options.formats).flatMap(([id, f]) => (f.subgraph ? [[id, f.subgraph(deps)] as const] : []));
   const graph = new StateGraph(GraphState, runConfigSchema(options.settings))
     .addNode("resolve_intent", makeResolveIntent(deps))
     .addNode("supervisor", answering(makeSupervisor(deps), lastAiText))
     .addNode("continue_answer", makeContinueAnswer(deps))
-    .addNode("vote", buildVoteGraph(deps))
-    .addNode("revise", buildReviseGraph(deps))
-    .addNode("deep", buildDeepGraph(deps))
-    .addNode("council", buildCouncilGraph(deps))
-    .addNode("compare", buildCompareGraph(deps))
+    // Each format's subgraph, under the format's name.
+    .addNode(Object.fromEntries(subgraphs) as Record<string, Runnable>)
     .addNode("debate_domain_planner", makeDebateDomainPlanner(deps))
     .addNode("debate_round_executor", makeDebateRoundExecutor(deps, voice))
     .addNode("debate_turn", taskNode(makeDebateTurn(deps, voice)))
@@ -72,14 +66,9 @@ export function buildGraph(deps: NodeDeps, options: { checkpointer?: BaseCheckpo
     .addNode("debate_synthesizer", answering(makeDebateSynthesizer(deps), (update) => (typeof update.debate_synthesis === "string" ? withoutArenaData(update.debate_synthesis).trim() : undefined)))
     .addNode("debate_voice_pipeline", makeDebateVoicePipeline(voice))
     .addEdge(START, "resolve_intent")
-    .addConditionalEdges("resolve_intent", routeAfterIntent, ["debate_domain_planner", "compare", "vote", "revise", "deep", "council", "supervisor", "continue_answer", END])
+    .addConditionalEdges("resolve_intent", routeAfterIntent, ["debate_domain_planner", ...subgraphs.map(([id]) => id), "supervisor", "continue_answer", END])
     .addEdge("supervisor", END)
     .addEdge("continue_answer", END)
-    .addEdge("compare", END)
-    .addEdge("vote", END)
-    .addEdge("revise", END)
-    .addEdge("deep", END)
-    .addEdge("council", END)
     .addConditionalEdges("debate_domain_planner", routeAfterPlanner, ["debate_round_executor", END])
     .addConditionalEdges("debate_round_executor", routeAfterTurn, ["debate_round_executor", "debate_turn", "debate_person_turn", "debate_vote", "debate_voice_pipeline", END])
     .addEdge("debate_turn", "debate_round_executor")
@@ -88,10 +77,21 @@ export function buildGraph(deps: NodeDeps, options: { checkpointer?: BaseCheckpo
     .addEdge("debate_convergence", "debate_synthesizer")
     .addConditionalEdges("debate_synthesizer", afterDebate, ["debate_voice_pipeline", END])
     .addEdge("debate_voice_pipeline", END);
+  for (const [id] of subgraphs) graph.addEdge(id, END);
   return graph
     .compile({ checkpointer: options.checkpointer, name: "debatt" })
     .withConfig({ recursionLimit: recursionLimitFor(MAX_PARTICIPANTS, true) });
 }
+
+/**
+ * What the top graph needs of each format: its subgraph's builder, mounted under the format's
+ * name (null for /debatt and /dvoice, whose nodes are the top graph's own). The formats'
+ * definitions (`service/formats.ts`) are given, so this layer lists no format by hand.
+ */
+export type FormatGraphs = Record<FormatId, { subgraph: SubgraphBuilder | null }>;
+
+/** Builds a format's compiled subgraph, on its own state, from the nodes' dependencies. */
+export type SubgraphBuilder = (deps: NodeDeps) => Runnable;
 
 /** The compiled graph type. */
 export type DebattGraph = ReturnType<typeof buildGraph>;

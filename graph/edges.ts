@@ -1,6 +1,6 @@
 import { END, Send } from "@langchain/langgraph";
 import type { TurnTask, VoteTask } from "../state/debate.js";
-import type { DeliberationMode } from "../state/formats.js";
+import { isFormatId, type FormatId } from "../state/formats.js";
 import type { State } from "../state/graph-state.js";
 import { truncate } from "../state/text.js";
 import { isPerson } from "../state/person.js";
@@ -9,12 +9,12 @@ import { isPerson } from "../state/person.js";
 const SPOKEN_ROUNDS = 3;
 
 /** After resolve_intent: the debate, a format's subgraph, the supervisor's chat, or the end (a usage message was sent). */
-export function routeAfterIntent(state: State): "debate_domain_planner" | "compare" | DeliberationMode | "supervisor" | "continue_answer" | typeof END {
+export function routeAfterIntent(state: State): "debate_domain_planner" | FormatId | "supervisor" | "continue_answer" | typeof END {
   if (state.route === "debate") return "debate_domain_planner";
-  if (state.route === "compare") return "compare";
-  if (state.route === "vote" || state.route === "revise" || state.route === "deep" || state.route === "council") return state.route;
   if (state.route === "supervisor") return "supervisor";
   if (state.route === "continue") return "continue_answer";
+  // Every other format runs in its subgraph, mounted under its name.
+  if (state.route && isFormatId(state.route)) return state.route;
   return END;
 }
 

@@ -46,15 +46,15 @@ export function runIdOf(state: State): string | null {
   switch (state.route) {
     case "debate":
       return state.debate_id;
-    case "compare":
-    case "vote":
-    case "revise":
-    case "deep":
-    case "council":
     case "continue":
       return state.run_id;
-    default:
+    case "supervisor":
+    case "usage":
+    case null:
       return null;
+    default:
+      // A format's subgraph.
+      return state.run_id;
   }
 }
 

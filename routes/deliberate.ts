@@ -1,7 +1,8 @@
 import { Router, type Request, type Response } from "express";
 import { z } from "zod";
 import type { FormatOptions } from "../state/config.js";
-import { FORMATS, formatOfStoredMode, type DeliberationMode } from "../state/formats.js";
+import { DEFINED_FORMATS, FORMAT_DEFINITIONS, type FormatDefinition } from "../service/formats.js";
+import { FORMATS, formatOfStoredMode, type DeliberationMode, type FormatId } from "../state/formats.js";
 import { participantsFor, resolveParticipant } from "../state/participants.js";
 import { MAX_MESSAGE_CHARS, userText } from "../state/text.js";
 import { parseJsonBody, postOnly, streamRun, type ChatRouteDeps } from "./chat.js";
@@ -9,23 +10,8 @@ import { quotaKeyOf, userOf } from "./auth.js";
 import { participantsRefused } from "./errors.js";
 import { checkFollowUp } from "./follow-up.js";
 
-/**
- * A request body (`{question, mode, conversationId?, modeConfig?}`) for one mode, made strict:
- * a misspelt field is refused, not ignored.
- */
-function requestSchema<M extends string, C extends z.ZodRawShape>(mode: M, modeConfig: C) {
-  return z
-    .object({
-      question: userText("question", MAX_MESSAGE_CHARS),
-      mode: z.literal(mode),
-      conversationId: z.string().optional(),
-      modeConfig: z.object(modeConfig).strict().optional(),
-    })
-    .strict();
-}
-
 /** A format's model list; errors like `Vote mode requires at least 3 models`, `Maximum 7 models allowed`. */
-function modelList(format: DeliberationMode, label: string, noun = "models") {
+function modelList(format: FormatId, label: string, noun = "models") {
   const { min, max } = FORMATS[format].participants;
   return z
     .array(z.string().min(1, "a model id is empty"))
@@ -34,46 +20,53 @@ function modelList(format: DeliberationMode, label: string, noun = "models") {
     .optional();
 }
 
-/** /vote's body: 3–7 `councilModels`, an optional `chairmanModel` and `timeoutMs` (10–300 s). */
-const voteRequestSchema = requestSchema("vote", {
-  councilModels: modelList("vote", "Vote"),
-  chairmanModel: z.string().min(1, "chairmanModel is empty").optional(),
-  timeoutMs: z.number().min(10_000).max(300_000).optional(),
-});
-
-/** /revise's body (mode `debate`); `antiAnchoring` (added) turns on the anti-anchoring protocol. */
-const debateRequestSchema = requestSchema("debate", {
-  models: modelList("revise", "Debate"),
-  timeoutMs: z.number().min(10_000).max(600_000).optional(),
-  antiAnchoring: z.boolean().optional(),
-});
-
-/** /deep's body: the same shape, with `maxRounds` (2–6). */
-const deepRequestSchema = requestSchema("deep", {
-  models: modelList("deep", "Deep"),
-  timeoutMs: z.number().min(10_000).max(600_000).optional(),
-  maxRounds: z.number().int().min(FORMATS.deep.rounds.min).max(FORMATS.deep.rounds.max).optional(),
-});
-
-/** /council's body: the judges, `debate` for round 2 (`--debate`) and its timeout. */
-const councilRequestSchema = requestSchema("council", {
-  models: modelList("council", "Council", "judges"),
-  timeoutMs: z.number().min(10_000).max(600_000).optional(),
-  debate: z.boolean().optional(),
-  round2TimeoutMs: z.number().min(1_000).max(600_000).optional(),
+/**
+ * The formats this endpoint runs, each under its stored mode: a request body
+ * (`{question, mode, conversationId?, modeConfig?}`) made strict, so a misspelt field is refused,
+ * not ignored. `modeConfig` is the format's options (its definition's schema) with its models,
+ * under the names the endpoint gives them (/vote's `councilModels` and `chairmanModel`).
+ */
+const ENDPOINT_FORMATS = DEFINED_FORMATS.flatMap((format) => {
+  const { deliberate, options }: FormatDefinition = FORMAT_DEFINITIONS[format];
+  if (!deliberate) return [];
+  const renamed = deliberate.renamed ?? {};
+  const shape: Record<string, z.ZodType> = { [deliberate.modelsField ?? "models"]: modelList(format, deliberate.label, deliberate.noun) };
+  for (const [name, option] of Object.entries(options.shape)) shape[Object.keys(renamed).find((field) => renamed[field] === name) ?? name] = option;
+  const schema = z
+    .object({
+      question: userText("question", MAX_MESSAGE_CHARS),
+      mode: z.literal(FORMATS[format].storedMode),
+      conversationId: z.string().optional(),
+      modeConfig: z.object(shape).strict().optional(),
+    })
+    .strict();
+  return [{ format, schema, modelsField: deliberate.modelsField ?? "models", renamed }];
 });
 
 /** The request's mode names ("debate" is the stored name of /revise). */
-const MODES = ["vote", "debate", "deep", "council"] as const;
+const MODES = ENDPOINT_FORMATS.map((f) => FORMATS[f.format].storedMode);
 
 /** A request body of the deliberate endpoint, by mode. */
-const deliberateSchema = z.discriminatedUnion("mode", [voteRequestSchema, debateRequestSchema, deepRequestSchema, councilRequestSchema], {
-  error: (issue) => (issue.code === "invalid_union" ? `mode must be one of: ${MODES.join(", ")}` : undefined),
-});
+const deliberateSchema = z.discriminatedUnion(
+  "mode",
+  ENDPOINT_FORMATS.map((f) => f.schema) as unknown as [(typeof ENDPOINT_FORMATS)[number]["schema"]],
+  { error: (issue) => (issue.code === "invalid_union" ? `mode must be one of: ${MODES.join(", ")}` : undefined) },
+);
+
+/** A request's `modeConfig` as the run's format options: the models and each option under its own name. */
+function modeConfigOf(mode: string, modeConfig: Record<string, unknown> | undefined): FormatOptions {
+  const endpoint = ENDPOINT_FORMATS.find((f) => FORMATS[f.format].storedMode === mode)!;
+  const options: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(modeConfig ?? {})) {
+    if (value === undefined) continue;
+    options[field === endpoint.modelsField ? "models" : (endpoint.renamed[field] ?? field)] = value;
+  }
+  return options as FormatOptions;
+}
 
 /**
  * `POST /api/v1/deliberate/stream`: a request body (`{question, mode, conversationId?,
- * modeConfig}`, validated with the schemas above; mode `vote`, `debate`, `deep` or `council`)
+ * modeConfig}`, validated with the schemas above; a mode of each format the endpoint runs)
  * runs that format and streams its events as SSE, with kebab-case names, like the chat stream.
  */
 export function deliberateRouter(deps: ChatRouteDeps): Router {
@@ -83,10 +76,7 @@ export function deliberateRouter(deps: ChatRouteDeps): Router {
     const mode = formatOfStoredMode(body.mode) as DeliberationMode;
     const user = userOf(res);
     if (body.conversationId !== undefined) await checkFollowUp(deps.service, user, body.conversationId, mode);
-    const modeConfig: FormatOptions =
-      body.mode === "vote"
-        ? { models: body.modeConfig?.councilModels, chairman: body.modeConfig?.chairmanModel, timeoutMs: body.modeConfig?.timeoutMs }
-        : { ...body.modeConfig };
+    const modeConfig = modeConfigOf(body.mode, body.modeConfig);
     try {
       participantsFor(mode, deps.settings.roster, modeConfig.models, deps.settings.allowedModels);
       if (modeConfig.chairman) resolveParticipant(deps.settings.roster, modeConfig.chairman, deps.settings.allowedModels);

@@ -1,23 +1,14 @@
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { Request } from "express";
 import { z } from "zod";
-import { FORMATS, type FormatId } from "../state/formats.js";
+import { OPENAI_MODELS } from "../service/formats.js";
+import { FORMAT_IDS, FORMATS, type FormatId } from "../state/formats.js";
 import { detectLanguage } from "../state/language.js";
 import { LANGS, type Lang } from "../state/messages/index.js";
 import { MAX_MESSAGE_CHARS, userText } from "../state/text.js";
 import { participantsField } from "./chat.js";
 import { HttpError } from "./errors.js";
 
-/** The formats served as models, by model id. */
-export const OPENAI_MODELS = {
-  debatt: "debatt",
-  "debatt-vote": "vote",
-  "debatt-revise": "revise",
-  "debatt-deep": "deep",
-  "debatt-council": "council",
-  "debatt-compare": "compare",
-} as const satisfies Record<string, FormatId>;
-type ModelId = keyof typeof OPENAI_MODELS;
 
 /** The longest stop sequence: the result is held back by as much while it streams. */
 const MAX_STOP_CHARS = 1_000;
@@ -124,7 +115,7 @@ export function formatOf(model: string): FormatId {
   if (!Object.hasOwn(OPENAI_MODELS, model)) {
     throw new HttpError(404, "model_not_found", `the model "${model.slice(0, 64)}" does not exist; the models are ${Object.keys(OPENAI_MODELS).join(", ")}`);
   }
-  return OPENAI_MODELS[model as ModelId];
+  return OPENAI_MODELS[model];
 }
 
 /**
@@ -136,7 +127,7 @@ export function commandMessage(format: FormatId, question: string): string {
   const { command } = FORMATS[format];
   const first = question.trimStart().split(/\s/, 1)[0].toLowerCase();
   if (first === command) return question.trim();
-  const other = (Object.keys(FORMATS) as FormatId[]).find((f) => FORMATS[f].command === first);
+  const other = FORMAT_IDS.find((f) => FORMATS[f].command === first);
   if (other) {
     const model = Object.entries(OPENAI_MODELS).find(([, f]) => f === other)?.[0];
     throw new HttpError(400, "invalid_body", `the model runs ${command}, but the question asks for ${first}${model ? `: use the model ${model}` : ""}`);

@@ -5,12 +5,12 @@ import { parseJsonBody, type ChatRouteDeps } from "./chat.js";
 import { HttpError, toHttpError } from "./errors.js";
 import { jsonBody } from "./json-body.js";
 import { answerQuestion, costFields, endWhole, keepAlive, openaiError } from "./openai-answer.js";
-import { CompletionBody, formatOf, OPENAI_MODELS, resultShapeOf } from "./openai-request.js";
+import { OPENAI_MODELS } from "../service/formats.js";
+import { CompletionBody, formatOf, resultShapeOf } from "./openai-request.js";
 import type { Delta } from "./openai-result.js";
 import { responsesHandler } from "./openai-responses.js";
 import { SSE_HEADERS } from "./sse.js";
 
-export { OPENAI_MODELS } from "./openai-request.js";
 
 /** When the model list says the models were made (they are formats, not weights: a fixed date). */
 const CREATED = Date.UTC(2026, 0, 1) / 1000;

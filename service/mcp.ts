@@ -13,6 +13,7 @@ import { ownersVisibleTo, type Requester } from "../state/ownership.js";
 import { participantsFor, resolveParticipant } from "../state/participants.js";
 import { checkedUserText, MAX_MESSAGE_CHARS } from "../state/text.js";
 import { followRun } from "./follow-run.js";
+import { DEFINED_FORMATS, FORMAT_DEFINITIONS } from "./formats.js";
 import { MARKDOWN_STYLES } from "./narration.js";
 import { createNarrator } from "./narrator.js";
 import { outcomeReader, RunOutcomeSchema } from "./outcome.js";
@@ -44,49 +45,15 @@ const participants = z
   .max(MAX_PARTICIPANTS)
   .optional()
   .describe("Participant keys or names of the roster (deliberation formats also take model ids); the format's default when absent");
-const timeoutMs = z.number().int().min(10_000).max(600_000).optional().describe("Per-call timeout in ms");
 const seed = z.number().int().optional().describe("Seed for the speaking orders and labels (the same seed gives the same order)");
 const maxCostUsd = z.number().positive().max(10_000).optional().describe("The most this run may cost in USD (it can lower the server's DEBATT_MAX_COST_USD, never raise it)");
 
-/** One tool per format: its name, the format, what it does, and its options. */
-const TOOLS = {
-  debate: {
-    format: "debatt",
-    description: "Several models debate a topic in three rounds, each seeing what the others said, then vote; a synthesis sums the debate up. Returns the synthesis, the winner and the votes.",
-    options: { seed, max_cost_usd: maxCostUsd },
-  },
-  vote: {
-    format: "vote",
-    description: "3–7 models answer a question, vote anonymously on the answers, and the winner's answer is the result (a chairman model breaks a tie).",
-    options: { chairman: z.string().min(1).max(64).optional().describe("The chairman who breaks a tie (roster key, name or model id)"), timeoutMs, seed, max_cost_usd: maxCostUsd },
-  },
-  revise: {
-    format: "revise",
-    description: "3–6 models answer, read each other's answers anonymously, revise (or stand by) their own, and vote; the winning revised answer is the result.",
-    options: { antiAnchoring: z.boolean().optional().describe("Restate first, and change only on a cited error"), timeoutMs, seed, max_cost_usd: maxCostUsd },
-  },
-  deep: {
-    format: "deep",
-    description: "Anonymous debaters argue in rounds until a moderator finds they converge; a synthesis gives the final answer.",
-    options: { maxRounds: z.number().int().min(FORMATS.deep.rounds.min).max(FORMATS.deep.rounds.max).optional().describe("Most debate rounds"), timeoutMs, seed, max_cost_usd: maxCostUsd },
-  },
-  council: {
-    format: "council",
-    description: "Judges with distinct perspectives give a PASS, WARN or FAIL verdict on a claim; a report consolidates them. With debate: true the judges review each other's verdicts in a second round.",
-    options: {
-      debate: z.boolean().optional().describe("A second round in which the judges review each other's verdicts"),
-      round2TimeoutMs: z.number().int().min(1_000).max(600_000).optional().describe("A judge's time for round 2 in ms"),
-      timeoutMs,
-      max_cost_usd: maxCostUsd,
-    },
-  },
-  compare: {
-    format: "compare",
-    description: "Every model answers the question at once; the answers are returned side by side.",
-    options: { max_cost_usd: maxCostUsd },
-  },
-} satisfies Record<string, { format: FormatId; description: string; options: z.ZodRawShape }>;
-
+/** The tools: one per format that has one, named and described by its definition, with its options. */
+const TOOLS = DEFINED_FORMATS.flatMap((format) => {
+  const { mcp, options, seeded } = FORMAT_DEFINITIONS[format];
+  if (!mcp) return [];
+  return [{ name: mcp.tool, format, description: mcp.description, options: options.extend({ ...(seeded ? { seed } : {}), max_cost_usd: maxCostUsd }).strict() }];
+});
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -125,10 +92,10 @@ function progressSender(extra: Extra) {
 }
 
 /** The run options of a tool call, as the run's configuration. */
-function configurableOf(format: FormatId, options: Record<string, unknown>) {
+function configurableOf(options: Record<string, unknown>) {
   const { seed: chosen, max_cost_usd, ...rest } = options as { seed?: number; max_cost_usd?: number } & FormatOptions;
   const base = { ...(chosen === undefined ? {} : { seed: chosen }), ...(max_cost_usd === undefined ? {} : { max_cost_usd }) };
-  return format === "debatt" || format === "compare" ? base : { ...base, mode_config: rest };
+  return Object.keys(rest).length === 0 ? base : { ...base, mode_config: rest };
 }
 
 /**
@@ -140,14 +107,14 @@ function configurableOf(format: FormatId, options: Record<string, unknown>) {
  */
 export function createMcpServer(deps: McpDeps, caller: McpCaller): McpServer {
   const server = new McpServer({ name: "debatt", version: "0.1.0" }, { capabilities: { logging: {} } });
-  for (const [name, tool] of Object.entries(TOOLS)) {
-    const format: FormatId = tool.format;
+  for (const tool of TOOLS) {
+    const { format } = tool;
     server.registerTool(
-      name,
+      tool.name,
       {
         title: `${FORMATS[format].command}`,
         description: tool.description,
-        inputSchema: { question, participants, ...(Object.keys(tool.options).length ? { options: z.object(tool.options).strict().optional() } : {}) },
+        inputSchema: { question, participants, options: tool.options.optional() },
         outputSchema: RunOutcomeSchema.shape,
         annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
       },
@@ -179,7 +146,7 @@ async function runTool(
       message: `${FORMATS[format].command} ${text}`,
       question: text,
       participants: args.participants,
-      configurable: configurableOf(format, options),
+      configurable: configurableOf(options),
       owner: caller.id,
       quotaKey: caller.quotaKey,
     }));

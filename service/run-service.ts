@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import { buildGraph, type DebattGraph } from "../graph/build.js";
+import type { DebattGraph } from "../graph/build.js";
+import { buildAppGraph } from "./formats.js";
 import { RunRecorder } from "../history/recorder.js";
 import { runIdOf, type RunFacts } from "../history/rows.js";
 import type { HistoryStore } from "../history/store.js";
@@ -440,7 +441,7 @@ export class RunService {
  */
 export function createRunService(deps: AppDeps, options: { checkpointer?: BaseCheckpointSaver; history?: HistoryStore } = {}): RunService {
   const meters = new RunMeters();
-  const graph = buildGraph({ ...nodeDepsOf(deps), models: meters.wrap(deps.models) }, { checkpointer: options.checkpointer, settings: deps.settings });
+  const graph = buildAppGraph({ ...nodeDepsOf(deps), models: meters.wrap(deps.models) }, { checkpointer: options.checkpointer, settings: deps.settings });
   const local = new MemoryEventLog({ ttlMs: deps.settings.eventLogTtlMs, maxBytes: EVENT_LOG_MAX_BYTES });
   const hub = new RunHub(local, deps.events, deps.settings.resumeGraceMs);
   const limits = new RunLimits(deps.settings.runsPerMinute, deps.settings.maxConcurrentRuns);

@@ -1,5 +1,5 @@
 import { forApiServer } from "../graph/api-server.js";
-import { buildGraph } from "../graph/build.js";
+import { buildAppGraph } from "./formats.js";
 import { nodeDepsOf } from "./app-deps.js";
 import { depsFromEnv } from "./deps.js";
 
@@ -9,4 +9,4 @@ import { depsFromEnv } from "./deps.js";
  * adapted to the server (graph/api-server.ts). The server attaches its own checkpointer.
  */
 const deps = depsFromEnv();
-export const graph = forApiServer(buildGraph(nodeDepsOf(deps), { settings: deps.settings }));
+export const graph = forApiServer(buildAppGraph(nodeDepsOf(deps), { settings: deps.settings }));

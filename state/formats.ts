@@ -1,108 +1,32 @@
 /**
- * The formats and their rules, in one table that the command parser, the planners, the routes,
- * the history and the page read. No zod here: the page imports it.
+ * The formats: one row each (`state/formats/<format>.ts`), in one table that the command parser,
+ * the planners, the estimate, the routes, the history and the page read. A format's server side
+ * (its subgraph, options, history, outcome…) is its `FormatDefinition` in `service/formats.ts`,
+ * and its page view is in `web/formats/`; both tables are typed by this one's ids, so the
+ * compiler names whatever a new format lacks. No zod here: the page imports it.
  */
+import { COMPARE } from "./formats/compare.js";
+import { COUNCIL } from "./formats/council.js";
+import { DEBATT, DVOICE } from "./formats/debatt.js";
+import { DEEP } from "./formats/deep.js";
+import { REVISE } from "./formats/revise.js";
+import { VOTE } from "./formats/vote.js";
+import type { FormatSpec } from "./format-spec.js";
 
-/** What an option written before a question sets (`/council --debate …` → `{ debate: true }`). */
-export interface FormatFlags {
-  antiAnchoring?: boolean;
-  debate?: boolean;
-  /** /debatt, /dvoice: `sequential` (each speaker sees the round so far) or `simultaneous` (all answer at once, seeing earlier rounds only). */
-  order?: DebateOrder;
-  /** /dvoice: `paced` releases each speaker's text only once the previous speaker's audio starts playing. */
-  voicePacing?: VoicePacing;
-  /** /debatt: the person who asks takes a seat among the participants (`--with-me`). */
-  withMe?: boolean;
-}
-
-/** How a debate's speakers take their turns within a round. */
-export const DEBATE_ORDERS = ["sequential", "simultaneous"] as const;
-export type DebateOrder = (typeof DEBATE_ORDERS)[number];
-
-/** Whether a spoken debate's text waits for its audio (`paced`) or runs ahead of it (`off`). */
-export const VOICE_PACINGS = ["off", "paced"] as const;
-export type VoicePacing = (typeof VOICE_PACINGS)[number];
-
-/** The speaking orders a debate takes before its topic: `--order simultaneous` and `--order sequential`. */
-const orderFlags = { "--order simultaneous": { order: "simultaneous" }, "--order sequential": { order: "sequential" } } as const satisfies Record<string, FormatFlags>;
-/** A written debate's options: the orders and `--with-me` (the person takes a seat). */
-const debateFlags = { ...orderFlags, "--with-me": { withMe: true } } as const satisfies Record<string, FormatFlags>;
-/**
- * A spoken debate's options: the orders, `--paced` (the text keeps pace with the audio) and
- * `--paced off` (it runs ahead, whatever the voice settings say). No `--with-me`: a person's turn has no voice.
- */
-const voiceFlags = { ...orderFlags, "--paced": { voicePacing: "paced" }, "--paced off": { voicePacing: "off" } } as const satisfies Record<string, FormatFlags>;
+export { DEBATE_ORDERS, MAX_PARTICIPANTS, MIN_PARTICIPANTS, VOICE_PACINGS, type DebateOrder, type FormatFlags, type FormatSpec, type VoicePacing } from "./format-spec.js";
 
 /** A debate's rounds, by number (1–4): three of speaking, then the vote. */
 export const ROUND_TYPES = ["introduction", "argument", "deepening", "voting"] as const;
 
-/** Smallest and largest number of debaters a debate accepts. */
-export const MIN_PARTICIPANTS = 2;
-export const MAX_PARTICIPANTS = 8;
-
-/** The formats with their own conversations (the deliberation formats). */
-export const DELIBERATION_MODES = ["vote", "revise", "deep", "council"] as const;
-export type DeliberationMode = (typeof DELIBERATION_MODES)[number];
-
-/** A format: the graph route it runs, and the rules every layer reads from here. */
-export interface FormatSpec {
-  /** The chat command that runs it. */
-  command: `/${string}`;
-  /** What the command is followed by: a topic to debate, a question to answer, or a claim to judge. */
-  takes: "topic" | "question" | "claim";
-  /** The mode its conversations are stored under, which is also its `mode` in the deliberate endpoint. */
-  storedMode: string;
-  /** How many participants, how many by default (else all up to `max`), and whether a model named twice is two participants. */
-  participants: { min: number; max: number; byDefault?: number; duplicates: "merge" | "separate" };
-  /** `chat`: it shares the chat's conversation (any message may follow it); `own`: its conversation holds only its own questions. */
-  thread: "chat" | "own";
-  /** Whether its conversation takes follow-up questions. */
-  multiTurn: boolean;
-  /** Options written before the question (`/council --debate <claim>`, `/debatt --order simultaneous <topic>`) and what each sets. */
-  flags: Record<string, FormatFlags>;
-  /** Rounds a request may ask for: the fewest, the default and the most. */
-  rounds?: { min: number; default: number; max: number };
-}
-
-const debate = { min: MIN_PARTICIPANTS, max: MAX_PARTICIPANTS, duplicates: "merge" } as const;
-
-/** Every format, by its command's name. */
+/** Every format, by its command's name: the registry of formats. */
 export const FORMATS = {
-  debatt: { command: "/debatt", takes: "topic", storedMode: "debatt", participants: debate, thread: "chat", multiTurn: true, flags: debateFlags },
-  dvoice: { command: "/dvoice", takes: "topic", storedMode: "dvoice", participants: debate, thread: "chat", multiTurn: true, flags: voiceFlags },
-  compare: { command: "/compare", takes: "question", storedMode: "compare", participants: debate, thread: "chat", multiTurn: true, flags: {} },
-  vote: { command: "/vote", takes: "question", storedMode: "vote", participants: { min: 3, max: 7, duplicates: "merge" }, thread: "own", multiTurn: true, flags: {} },
-  // A model named twice is two participants with their own answers and labels; "debate" is the stored name of /revise.
-  revise: {
-    command: "/revise",
-    takes: "question",
-    storedMode: "debate",
-    participants: { min: 3, max: 6, duplicates: "separate" },
-    thread: "own",
-    multiTurn: false,
-    flags: { "--anti-anchoring": { antiAnchoring: true } },
-  },
-  // Every round asks every debater, so four by default keeps a debate affordable.
-  deep: {
-    command: "/deep",
-    takes: "question",
-    storedMode: "deep",
-    participants: { min: 2, max: 6, byDefault: 4, duplicates: "merge" },
-    thread: "own",
-    multiTurn: true,
-    flags: {},
-    rounds: { min: 2, default: 3, max: 6 },
-  },
-  // One judge per perspective; three perspectives by default.
-  council: {
-    command: "/council",
-    takes: "claim",
-    storedMode: "council",
-    participants: { min: 2, max: 6, byDefault: 3, duplicates: "merge" },
-    thread: "own",
-    multiTurn: false,
-    flags: { "--debate": { debate: true } },
-  },
+  debatt: DEBATT,
+  dvoice: DVOICE,
+  compare: COMPARE,
+  vote: VOTE,
+  revise: REVISE,
+  deep: DEEP,
+  council: COUNCIL,
 } as const satisfies Record<string, FormatSpec>;
 
 /** A format's name (`/vote` → `vote`). */
@@ -111,8 +35,28 @@ export type FormatId = keyof typeof FORMATS;
 /** The names of all formats, in the table's order. */
 export const FORMAT_IDS = Object.keys(FORMATS) as FormatId[];
 
+/** The formats whose nodes are the top graph's own (the debate); every other format runs in a subgraph of its own. */
+export const TOP_GRAPH_FORMATS = ["debatt", "dvoice"] as const satisfies readonly FormatId[];
+
+/** A format that runs in its own subgraph, mounted under its name: its route, too. */
+export type SubgraphFormat = Exclude<FormatId, (typeof TOP_GRAPH_FORMATS)[number]>;
+
+/** The formats that run in their own subgraphs, in the table's order. */
+export const SUBGRAPH_FORMATS = FORMAT_IDS.filter((id): id is SubgraphFormat => !(TOP_GRAPH_FORMATS as readonly string[]).includes(id));
+
+/** The formats with their own conversations (the deliberation formats). */
+export type DeliberationMode = { [K in FormatId]: (typeof FORMATS)[K]["thread"] extends "own" ? K : never }[FormatId];
+
+/** The deliberation formats' names, in the table's order. */
+export const DELIBERATION_MODES = FORMAT_IDS.filter((id): id is DeliberationMode => FORMATS[id].thread === "own");
+
 /** What a conversation is stored as: a format's stored mode, or `chat`. */
 export type StoredMode = (typeof FORMATS)[FormatId]["storedMode"] | "chat";
+
+/** Whether a name is a format's (`vote`), not any other string. */
+export function isFormatId(name: string): name is FormatId {
+  return Object.hasOwn(FORMATS, name);
+}
 
 /** The format a stored mode belongs to (`debate` → `revise`), or undefined for chat. */
 export function formatOfStoredMode(mode: string): FormatId | undefined {

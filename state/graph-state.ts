@@ -3,13 +3,13 @@ import { z } from "zod";
 import { accumulated, appended, replace } from "./channels.js";
 import { FormatOptionsSchema } from "./config.js";
 import { ROUNDS, type Ballot, type Convergence, type DebateStatus, type Turn } from "./debate.js";
-import { DEBATE_ORDERS, DELIBERATION_MODES, VOICE_PACINGS } from "./formats.js";
+import { DEBATE_ORDERS, DELIBERATION_MODES, SUBGRAPH_FORMATS, VOICE_PACINGS } from "./formats.js";
 import type { Participant } from "./participants.js";
 import { ContinuationSchema, type Continuation } from "./continuation.js";
 import { sharedChannels } from "./shared.js";
 
 /** Where resolve_intent sends a message: a format, the chat, a follow-up, or an explanation of how to write it. */
-export const ROUTES = ["debate", "compare", ...DELIBERATION_MODES, "supervisor", "continue", "usage"] as const;
+export const ROUTES = ["debate", ...SUBGRAPH_FORMATS, "supervisor", "continue", "usage"] as const;
 /** A route of resolve_intent. */
 export type Route = (typeof ROUTES)[number];
 

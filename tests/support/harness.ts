@@ -1,5 +1,5 @@
 import { MemorySaver } from "@langchain/langgraph";
-import { buildGraph } from "../../graph/build.js";
+import { buildAppGraph } from "../../service/formats.js";
 import type { SearchClient } from "../../ports/models.js";
 import { InMemoryPromptStore, type PromptStore } from "../../prompts/store.js";
 import { nodeDepsOf, type AppDeps } from "../../service/app-deps.js";
@@ -27,7 +27,7 @@ export function testDeps(options: { script?: Script; settings?: Partial<Settings
 
 /** The graph as the service builds it from these deps. */
 export function graphOf(deps: AppDeps, options: { checkpointer?: MemorySaver } = {}) {
-  return buildGraph(nodeDepsOf(deps), { checkpointer: options.checkpointer, settings: deps.settings });
+  return buildAppGraph(nodeDepsOf(deps), { checkpointer: options.checkpointer, settings: deps.settings });
 }
 
 /** Runs a message through a freshly built graph and collects the client events. */

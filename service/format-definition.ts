@@ -1,0 +1,33 @@
+import type { z } from "zod";
+import type { SubgraphBuilder } from "../graph/build.js";
+
+/**
+ * Everything the server needs to know of one format besides its command row (`FORMATS` in
+ * `state/formats.ts`). The definitions are one table, `FORMAT_DEFINITIONS` in
+ * `service/formats.ts`, typed `Record<FormatId, FormatDefinition>`: a format without a
+ * definition, or a definition without one of these pieces, is a compile error. Every surface
+ * reads the table; none lists formats by hand. A piece a format has no use for is `null`, said
+ * explicitly.
+ */
+export interface FormatDefinition {
+  /** Its subgraph, mounted under the format's name; null for /debatt and /dvoice, whose nodes are the top graph's own. */
+  subgraph: SubgraphBuilder | null;
+  /**
+   * Its own options (the run configuration's `mode_config`), one zod object with each option's
+   * limits, used by every surface that takes them: `/api/v1/deliberate`'s `modeConfig`, the MCP
+   * tool's `options`. The participants are not among them (each surface names them its way).
+   */
+  options: z.ZodObject;
+  /** Whether a `seed` fixes its shuffles (speaking orders, labels): the MCP tool then takes one. */
+  seeded: boolean;
+  /** The model id it is served as by the OpenAI-compatible API (`/v1`), or null when it is not. */
+  openaiModel: string | null;
+  /** Its MCP tool: the tool's name and what it does, or null when it has none. */
+  mcp: { tool: string; description: string } | null;
+  /**
+   * Its body in `POST /api/v1/deliberate/stream` (under its stored mode), or null when that
+   * endpoint does not run it: the word for it in errors (`Vote mode requires at least 3 models`),
+   * what its participants are called there, and request fields named otherwise than its options.
+   */
+  deliberate: { label: string; noun?: string; modelsField?: string; renamed?: Record<string, string> } | null;
+}

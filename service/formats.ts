@@ -1,0 +1,28 @@
+import { buildGraph } from "../graph/build.js";
+import type { NodeDeps } from "../ports/node-deps.js";
+import type { FormatId } from "../state/formats.js";
+import type { FormatDefinition } from "./format-definition.js";
+import { compare } from "./formats/compare.js";
+import { council } from "./formats/council.js";
+import { debatt, dvoice } from "./formats/debatt.js";
+import { deep } from "./formats/deep.js";
+import { revise } from "./formats/revise.js";
+import { vote } from "./formats/vote.js";
+
+export type { FormatDefinition } from "./format-definition.js";
+
+/** Every format's server side, by the format's id: the one table every surface reads. */
+export const FORMAT_DEFINITIONS = { debatt, dvoice, vote, revise, deep, council, compare } satisfies Record<FormatId, FormatDefinition>;
+
+/** The formats' ids in the definitions' order (the order the tools and models are listed in). */
+export const DEFINED_FORMATS = Object.keys(FORMAT_DEFINITIONS) as FormatId[];
+
+/** The formats served as models of the OpenAI-compatible API, by model id. */
+export const OPENAI_MODELS: Readonly<Record<string, FormatId>> = Object.fromEntries(
+  Object.entries(FORMAT_DEFINITIONS).flatMap(([id, d]) => (d.openaiModel ? [[d.openaiModel, id as FormatId]] : [])),
+);
+
+/** The debatt graph with every format's subgraph: what the run service, Studio, the benchmarks and the tests run. */
+export function buildAppGraph(deps: NodeDeps, options: Omit<Parameters<typeof buildGraph>[1], "formats">) {
+  return buildGraph(deps, { ...options, formats: FORMAT_DEFINITIONS });
+}

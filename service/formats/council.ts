@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { buildCouncilGraph } from "../../graph/council.js";
+import type { FormatDefinition } from "../format-definition.js";
+import { timeoutMs } from "./options.js";
+
+/** /council: judges' verdicts on a claim, with `debate` a second round. */
+export const council = {
+  subgraph: buildCouncilGraph,
+  options: z
+    .object({
+      debate: z.boolean().optional().describe("A second round in which the judges review each other's verdicts"),
+      round2TimeoutMs: z.number().int().min(1_000).max(600_000).optional().describe("A judge's time for round 2 in ms"),
+      timeoutMs: timeoutMs(600_000),
+    })
+    .strict(),
+  seeded: false,
+  openaiModel: "debatt-council",
+  mcp: {
+    tool: "council",
+    description: "Judges with distinct perspectives give a PASS, WARN or FAIL verdict on a claim; a report consolidates them. With debate: true the judges review each other's verdicts in a second round.",
+  },
+  deliberate: { label: "Council", noun: "judges" },
+} satisfies FormatDefinition;

@@ -1,0 +1,18 @@
+import { z } from "zod";
+import type { FormatDefinition } from "../format-definition.js";
+
+/** /debatt: its nodes are the top graph's own; its options are written before the topic or set in the run configuration. */
+export const debatt = {
+  subgraph: null,
+  options: z.object({}).strict(),
+  seeded: true,
+  openaiModel: "debatt",
+  mcp: {
+    tool: "debate",
+    description: "Several models debate a topic in three rounds, each seeing what the others said, then vote; a synthesis sums the debate up. Returns the synthesis, the winner and the votes.",
+  },
+  deliberate: null,
+} satisfies FormatDefinition;
+
+/** /dvoice: the spoken debate, on the same nodes; not served where text alone is read. */
+export const dvoice = { ...debatt, openaiModel: null, mcp: null } satisfies FormatDefinition;

@@ -1,0 +1,20 @@
+import { z } from "zod";
+import { buildVoteGraph } from "../../graph/vote.js";
+import type { FormatDefinition } from "../format-definition.js";
+import { timeoutMs } from "./options.js";
+
+/** /vote: answers, an anonymous vote, a chairman on a tie. */
+export const vote = {
+  subgraph: buildVoteGraph,
+  options: z
+    .object({
+      chairman: z.string().min(1, "chairman is empty").max(64).optional().describe("The chairman who breaks a tie (roster key, name or model id)"),
+      timeoutMs: timeoutMs(300_000),
+    })
+    .strict(),
+  seeded: true,
+  openaiModel: "debatt-vote",
+  mcp: { tool: "vote", description: "3–7 models answer a question, vote anonymously on the answers, and the winner's answer is the result (a chairman model breaks a tie)." },
+  // The endpoint's names for the models and the chairman.
+  deliberate: { label: "Vote", modelsField: "councilModels", renamed: { chairmanModel: "chairman" } },
+} satisfies FormatDefinition;

@@ -1,0 +1,20 @@
+import { SIZES, type PlanContext } from "../estimate-plan.js";
+import type { FormatSpec } from "../format-spec.js";
+
+/** /council: one judge per perspective (three by default) gives a verdict; `--debate` adds a second round. */
+export const COUNCIL = {
+  command: "/council",
+  takes: "claim",
+  storedMode: "council",
+  participants: { min: 2, max: 6, byDefault: 3, duplicates: "merge" },
+  thread: "own",
+  multiTurn: false,
+  flags: { "--debate": { debate: true } },
+  plan({ participants, inputs, question: q, each, internal }: PlanContext) {
+    const { instructions, verdict, synthesis, title } = SIZES;
+    each(instructions + q, verdict);
+    if (inputs.debate) each(instructions + q + participants.length * verdict, verdict);
+    internal(instructions + q + participants.length * verdict, synthesis);
+    internal(instructions + q, title);
+  },
+} as const satisfies FormatSpec;

@@ -1,0 +1,24 @@
+import { SIZES, type PlanContext } from "../estimate-plan.js";
+import type { FormatSpec } from "../format-spec.js";
+
+/**
+ * /revise: 3–6 models answer, revise after reading the others anonymously, and vote. A model
+ * named twice is two participants with their own answers and labels; "debate" is its stored name.
+ */
+export const REVISE = {
+  command: "/revise",
+  takes: "question",
+  storedMode: "debate",
+  participants: { min: 3, max: 6, duplicates: "separate" },
+  thread: "own",
+  multiTurn: false,
+  flags: { "--anti-anchoring": { antiAnchoring: true } },
+  plan({ participants, question: q, answer, each, internal }: PlanContext) {
+    const { instructions, ballot, title } = SIZES;
+    const n = participants.length;
+    each(instructions + q, answer);
+    each(instructions + q + n * answer, answer);
+    each(instructions + q + n * answer, ballot);
+    internal(instructions + q, title);
+  },
+} as const satisfies FormatSpec;
