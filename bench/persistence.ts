@@ -24,7 +24,7 @@ import type { WriteBehindSaver } from "../providers/write-behind-saver.js";
 import { buildAppGraph } from "../service/formats.js";
 import { nodeDepsOf, type AppDeps } from "../service/app-deps.js";
 import { streamClientEvents } from "../service/stream.js";
-import { openHistory } from "../history/open.js";
+import { openAppHistory } from "../service/formats.js";
 import { RunRecorder } from "../history/recorder.js";
 import type { HistoryStore } from "../history/store.js";
 import { InMemoryPromptStore } from "../prompts/store.js";
@@ -104,7 +104,7 @@ async function main(): Promise<void> {
     // (c): checkpoints and history in one data directory, as `npm start` opens them.
     const dirC = join(dir, "c");
     const ckC = await openCheckpoints({ ...loadSettings({}), dataDir: dirC });
-    const historyC = await openHistory({ dataDir: dirC });
+    const historyC = await openAppHistory({ dataDir: dirC });
     const rawC = new Database(join(dirC, "history.sqlite"));
     closers.push(() => ckC.close(), () => historyC.close(), () => void rawC.close());
     const variants: Variant[] = [
@@ -129,7 +129,7 @@ async function main(): Promise<void> {
       closers.push(() => server.stop());
       const settings = { ...loadSettings({}), databaseUrl: server.url };
       const ckD = await openCheckpoints(settings);
-      const historyD = await openHistory(settings);
+      const historyD = await openAppHistory(settings);
       const raw = new pg.Client({ connectionString: server.url });
       await raw.connect();
       closers.push(() => ckD.close(), () => historyD.close(), () => raw.end());

@@ -11,7 +11,7 @@ import type { State } from "../state/graph-state.js";
 import { HumanMessage } from "@langchain/core/messages";
 import { ConfigError, DebattError, type Reason } from "../state/errors.js";
 import { openCheckpoints, type Checkpoints } from "../providers/checkpointer.js";
-import { openHistory } from "../history/open.js";
+import { openAppHistory } from "../service/formats.js";
 import { createNarrator } from "../service/narrator.js";
 import { TerminalText } from "./terminal-text.js";
 import { argsError, envLang, langInArgs } from "./lang.js";
@@ -160,7 +160,7 @@ async function main(): Promise<number> {
     // interrupted can go on with --resume.
     checkpoints = await openCheckpoints(deps.settings);
     // The run is recorded like the server's (GET /api/v1/conversations lists it).
-    history = await openHistory(deps.settings);
+    history = await openAppHistory(deps.settings);
     service = createRunService(deps, { checkpointer: checkpoints.saver, history });
     roster = deps.settings.roster;
   } catch (err) {
@@ -270,7 +270,7 @@ async function main(): Promise<number> {
 /** The history for a command that only reads it, or the exit code of a configuration it cannot open with. */
 async function openHistoryFor(t: T): Promise<HistoryStore | number> {
   try {
-    return await openHistory(loadSettings(process.env));
+    return await openAppHistory(loadSettings(process.env));
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     process.stderr.write(`${t("cli.configError", { message: err.message })}\n`);

@@ -1,7 +1,7 @@
 import { accessSync, constants, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
-import { openHistory } from "../history/open.js";
+import { openAppHistory } from "../service/formats.js";
 import { escapeControls } from "../service/app-deps.js";
 import { depsFromEnv } from "../service/deps.js";
 import { ARMS, evaluate, fileOutcomeStore, type Arm } from "../service/eval.js";
@@ -143,7 +143,7 @@ async function main(): Promise<number> {
     const budgetUsd = rawBudget === undefined ? undefined : Number(rawBudget);
     if (budgetUsd !== undefined && !(Number.isFinite(budgetUsd) && budgetUsd > 0)) throw new UsageError(t("eval.budgetValue", { value: rawBudget ?? "" }));
     const participants = participantsOf(t, values.participants, arms, deps.settings);
-    history = await openHistory(deps.settings);
+    history = await openAppHistory(deps.settings);
     const user = values.user ?? LOCAL_OWNER;
     if (values.user !== undefined && !(await history.users.list()).some((u) => u.id === values.user)) throw new UsageError(t("eval.unknownUser", { id: values.user }));
 

@@ -1,5 +1,5 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { openHistory } from "../history/open.js";
+import { openAppHistory } from "../service/formats.js";
 import { openCheckpoints } from "../providers/checkpointer.js";
 import { escapeControls } from "../service/app-deps.js";
 import { depsFromEnv } from "../service/deps.js";
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const checkpoints = await openCheckpoints(deps.settings);
-  const history = await openHistory(deps.settings);
+  const history = await openAppHistory(deps.settings);
   const service = createRunService(deps, { checkpointer: checkpoints.saver, history });
   const server = createMcpServer({ service, settings: deps.settings, history }, { id: LOCAL_OWNER, admin: false, quotaKey: "stdio" });
   let closing = false;

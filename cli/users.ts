@@ -1,4 +1,4 @@
-import { openHistory } from "../history/open.js";
+import { openAppHistory } from "../service/formats.js";
 import { ensureDataDir } from "../providers/data-dir.js";
 import { loadSettings } from "../state/config.js";
 import { ConfigError } from "../state/errors.js";
@@ -28,7 +28,7 @@ async function main(args: string[]): Promise<number> {
     console.error(`debatt: ${t("cli.configError", { message: err.message })}`);
     return 2;
   }
-  const history = await openHistory(settings);
+  const history = await openAppHistory(settings);
   try {
     if (command === "add") {
       const user = await history.users.add(arg);

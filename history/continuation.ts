@@ -1,10 +1,11 @@
 import type { Continuation } from "../state/continuation.js";
 import { formatOfStoredMode } from "../state/formats.js";
 import { modeOfStages } from "./load.js";
+import type { HistoryFormats } from "./codec.js";
 import type { HistoryStore } from "./store.js";
 
-/** The panels that name a run's participants, by stage type. */
-const PANELS = ["vote_panel", "debate_panel", "deep_panel", "council_panel", "compare_panel", "debatt_participants"];
+/** The rows that name a run's participants: each format's first. */
+const panelsOf = (formats: HistoryFormats) => Object.values(formats).map((f) => f.stageTypes[0]);
 /** The roles of a participant's own words: answers, turns, revisions, arguments, verdicts (not its votes). */
 const SPEAKING_ROLES = new Set(["respondent", "debater", "judge"]);
 
@@ -24,12 +25,13 @@ function participantsOf(data: unknown): Continuation["participant"][] {
  */
 export async function continuationOf(store: HistoryStore, runId: string, key: string): Promise<Continuation | undefined> {
   const stages = await store.stagesOf(runId);
-  const panel = stages.find((s) => PANELS.includes(s.stageType));
+  const panels = panelsOf(store.formats);
+  const panel = stages.find((s) => panels.includes(s.stageType));
   const participant = participantsOf(panel?.parsedData).find((p) => p.key === key);
   if (!participant) return undefined;
   const asked = (await store.message(`${runId}:question`))?.content ?? "";
   const said = stages.filter((s) => s.id.endsWith(`:${key}`) && SPEAKING_ROLES.has(s.role ?? "") && s.content.trim() !== "").map((s) => s.content);
-  const format = formatOfStoredMode(modeOfStages(stages));
+  const format = formatOfStoredMode(modeOfStages(store.formats, stages));
   return {
     run_id: runId,
     participant,
@@ -57,6 +59,7 @@ async function followUpsOf(store: HistoryStore, runId: string, key: string): Pro
 
 /** The participants a run's follow-up may go to (their keys), for telling a client which exist. */
 export async function participantKeysOf(store: HistoryStore, runId: string): Promise<string[]> {
-  const panel = (await store.stagesOf(runId)).find((s) => PANELS.includes(s.stageType));
+  const panels = panelsOf(store.formats);
+  const panel = (await store.stagesOf(runId)).find((s) => panels.includes(s.stageType));
   return participantsOf(panel?.parsedData).map((p) => p.key);
 }

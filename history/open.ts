@@ -6,6 +6,7 @@ import { openPgPool, withMigrationLock } from "../providers/pg-pool.js";
 import { redactUrl } from "../providers/redact.js";
 import * as pgSchema from "./schema-pg.js";
 import * as sqliteSchema from "./schema-sqlite.js";
+import type { HistoryFormats } from "./codec.js";
 import { DrizzleHistory, type HistoryStore } from "./store.js";
 
 const MIGRATIONS = fileURLToPath(new URL("./migrations", import.meta.url));
@@ -16,8 +17,13 @@ const MIGRATIONS = fileURLToPath(new URL("./migrations", import.meta.url));
  * is set, else `<DEBATT_DATA_DIR>/history.sqlite`, so a fresh machine needs nothing. Only the
  * configured database's driver is loaded. On PostgreSQL, instances that start together migrate
  * one at a time, and a database that restarts costs the writes in flight, not the process.
+ * The store reads and writes each format's runs with its codec (`formats`).
  */
-export async function openHistory(settings: { dataDir: string; databaseUrl?: string }, log: (line: string) => void = (line) => console.error(`[debatt] ${line}`)): Promise<HistoryStore> {
+export async function openHistory(
+  settings: { dataDir: string; databaseUrl?: string },
+  formats: HistoryFormats,
+  log: (line: string) => void = (line) => console.error(`[debatt] ${line}`),
+): Promise<HistoryStore> {
   if (settings.databaseUrl) {
     const [{ drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([import("drizzle-orm/node-postgres"), import("drizzle-orm/node-postgres/migrator")]);
     const pool = await openPgPool(settings.databaseUrl, { max: 4, what: "the history", log });
@@ -28,7 +34,7 @@ export async function openHistory(settings: { dataDir: string; databaseUrl?: str
       await pool.end();
       throw err;
     }
-    return new DrizzleHistory(db, pgSchema, redactUrl(settings.databaseUrl), () => pool.end());
+    return new DrizzleHistory(db, pgSchema, redactUrl(settings.databaseUrl), () => pool.end(), formats);
   }
   mkdirSync(settings.dataDir, { recursive: true });
   const file = join(settings.dataDir, "history.sqlite");
@@ -45,5 +51,5 @@ export async function openHistory(settings: { dataDir: string; databaseUrl?: str
   const db = drizzleSqlite(sqlite);
   migrateSqlite(db, { migrationsFolder: join(MIGRATIONS, "sqlite") });
   // Same tables and builder methods as PostgreSQL's (see DrizzleHistory).
-  return new DrizzleHistory(db as unknown as NodePgDatabase, sqliteSchema as unknown as typeof pgSchema, file, async () => void sqlite.close());
+  return new DrizzleHistory(db as unknown as NodePgDatabase, sqliteSchema as unknown as typeof pgSchema, file, async () => void sqlite.close(), formats);
 }

@@ -88,7 +88,7 @@ export class RunRecorder {
       this.subgraphs.set(namespace.join("|"), { state, namespace });
       if (state.run_id === this.run.messageId && typeof state.answer === "string") this.subgraphAnswer = state.answer;
     }
-    this.write(stageRows(state, namespace, this.run.messageId, this.facts));
+    this.write(stageRows(state, namespace, this.run.messageId, this.store.formats, this.facts));
   }
 
   /** One of the run's events: keeps track of what the run's speakers have streamed. */
@@ -161,7 +161,7 @@ export class RunRecorder {
     this.streamed.clear();
     const of = (kind: Streamed["kind"]) => said.filter((p) => p.kind === kind);
     const turns: Turn[] = of("turn").map((p) => ({ round: p.round, position: p.position, key: p.key, display: p.display, status: "error", partial_text: p.text, word_count: countWords(p.text), latency_ms: 0, error: "cancelled" }));
-    if (turns.length > 0 && this.last) this.write(stageRows({ ...this.last, debate_turns: [...this.last.debate_turns, ...turns] }, [], this.run.messageId, this.facts));
+    if (turns.length > 0 && this.last) this.write(stageRows({ ...this.last, debate_turns: [...this.last.debate_turns, ...turns] }, [], this.run.messageId, this.store.formats, this.facts));
     for (const { state, namespace } of this.subgraphs.values()) {
       const answers = (state as { answers?: { key: string }[] }).answers;
       if (!answers) continue;
@@ -174,7 +174,7 @@ export class RunRecorder {
             ? ({ key: p.key, display: p.display, status: p.end?.status ?? "error", text: p.text, word_count: countWords(p.text), latency_ms: p.end?.latencyMs ?? 0, error: p.end ? p.end.error : "cancelled" } satisfies CompareAnswer)
             : ({ key: p.key, display: p.display, model: p.model, status: "error", response: p.text, responseTimeMs: 0, error: "cancelled" } satisfies CollectedAnswer),
         );
-      if (added.length > 0) this.write(stageRows({ ...state, answers: [...answers, ...added] }, namespace, this.run.messageId, this.facts));
+      if (added.length > 0) this.write(stageRows({ ...state, answers: [...answers, ...added] }, namespace, this.run.messageId, this.store.formats, this.facts));
       const revisions = (state as { revisions?: RevisionResponse[] }).revisions;
       if (revisions) {
         const revised = new Set(revisions.map((r) => r.modelKey));
@@ -186,7 +186,7 @@ export class RunRecorder {
             const words = countWords(own);
             return { model: p.model, modelKey: p.key, display: p.display, decision: null, reasoning: null, revisedResponse: own, originalResponse: own, originalWordCount: words, revisedWordCount: words, responseTimeMs: 0, parseSuccess: false, revisionText: p.text, error: "cancelled" };
           });
-        if (stopped.length > 0) this.write(stageRows({ ...state, revisions: [...revisions, ...stopped] }, namespace, this.run.messageId, this.facts));
+        if (stopped.length > 0) this.write(stageRows({ ...state, revisions: [...revisions, ...stopped] }, namespace, this.run.messageId, this.store.formats, this.facts));
       }
     }
   }

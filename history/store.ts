@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import type { HistoryFormats } from "./codec.js";
+import type { NewStage, RunStage, StageRow } from "./stage.js";
 import { and, asc, desc, eq, gte, inArray, isNull, lt, or, type Column } from "drizzle-orm";
 import type { NodePgDatabase } from "drizzle-orm/node-postgres";
 import * as pgSchema from "./schema-pg.js";
@@ -6,33 +8,7 @@ import { LOCAL_OWNER } from "../state/ownership.js";
 import { DrizzleUsers, type UserStore } from "./users.js";
 import type { UsageReport } from "../state/usage.js";
 
-/** A row of `deliberation_stages` (`seq` orders rows within a stage). */
-export interface StageRow {
-  id: string;
-  messageId: string;
-  stageType: string;
-  stageOrder: number;
-  seq: number;
-  model: string | null;
-  role: string | null;
-  content: string;
-  parsedData: unknown;
-  responseTimeMs: number | null;
-  createdAt: Date;
-}
-
-/** A stage row with when its run started. */
-export interface RunStage extends StageRow {
-  runAt: Date;
-}
-
-/** A stage row before it is written (the store sets `createdAt`). */
-export type NewStage = Omit<StageRow, "createdAt">;
-
-/** A stored row's data as an object (empty when it has none). */
-export function stageData(row: StageRow | undefined): Record<string, unknown> {
-  return row?.parsedData && typeof row.parsedData === "object" ? (row.parsedData as Record<string, unknown>) : {};
-}
+export { stageData, type NewStage, type RunStage, type StageRow } from "./stage.js";
 
 /** A row of `conversations`. */
 export interface ConversationRow {
@@ -96,6 +72,8 @@ export interface ConversationPage {
 export interface HistoryStore {
   /** Where it is, for the log: a file path or a redacted URL. */
   readonly where: string;
+  /** How each format's runs are written and read back (its codec). */
+  readonly formats: HistoryFormats;
   /** The people who may use the server (AUTH=tokens), in the same database. */
   readonly users: UserStore;
   /** Writes the conversation (if new), the user's question and the answer-to-be (status `streaming`). */
@@ -193,6 +171,7 @@ export class DrizzleHistory implements HistoryStore {
     private readonly t: Tables,
     readonly where: string,
     private readonly onClose: () => Promise<void>,
+    readonly formats: HistoryFormats,
   ) {
     this.users = new DrizzleUsers(db, t);
   }

@@ -4,7 +4,7 @@ import { stderrLog } from "../service/app-deps.js";
 import { depsFromEnv } from "../service/deps.js";
 import { ConfigError } from "../state/errors.js";
 import { openCheckpoints } from "../providers/checkpointer.js";
-import { openHistory } from "../history/open.js";
+import { openAppHistory } from "../service/formats.js";
 import { createApp } from "./app.js";
 
 /**
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     process.exit(2);
   });
   log(`runs are checkpointed in ${checkpoints.where}; an interrupted one resumes with POST /api/v1/debates/<thread_id>/resume`);
-  const history = await openHistory(deps.settings, log).catch((err: Error) => {
+  const history = await openAppHistory(deps.settings, log).catch((err: Error) => {
     log(`cannot open the history (${deps.settings.databaseUrl ? "DATABASE_URL" : deps.settings.dataDir}): ${err.message}`);
     process.exit(2);
   });

@@ -1,5 +1,10 @@
 import type { z } from "zod";
+import type { ClientEvent } from "../state/events.js";
+import type { Translate } from "../state/messages/index.js";
+import type { Styles, Write } from "./narration.js";
+import type { NotesOptions } from "./narrator-notes.js";
 import type { SubgraphBuilder } from "../graph/build.js";
+import type { HistoryCodec } from "../history/codec.js";
 
 /**
  * Everything the server needs to know of one format besides its command row (`FORMATS` in
@@ -10,6 +15,8 @@ import type { SubgraphBuilder } from "../graph/build.js";
  * explicitly.
  */
 export interface FormatDefinition {
+  /** How its runs are kept in the history and read back (`history/formats/<format>.ts`). */
+  history: HistoryCodec;
   /** Its subgraph, mounted under the format's name; null for /debatt and /dvoice, whose nodes are the top graph's own. */
   subgraph: SubgraphBuilder | null;
   /**
@@ -30,4 +37,31 @@ export interface FormatDefinition {
    * what its participants are called there, and request fields named otherwise than its options.
    */
   deliberate: { label: string; noun?: string; modelsField?: string; renamed?: Record<string, string> } | null;
+  /**
+   * Whether an event is the one its runs open with (their start event): from then on, the
+   * narrator and the outcome reader of a run follow this format.
+   */
+  starts(e: ClientEvent): boolean;
+  /** Tells its events as text for people (the CLI, `/v1`'s reasoning, MCP's progress), in the reader's language. */
+  narrate(context: NarrationContext): Narrator;
+  /** What its runs come to for programs (MCP's structured content): the outcome's fields it fills, and how. */
+  outcome: OutcomePart;
+}
+
+/** What a format's narrator writes with: where, how marked up, in which language; who is writing now (`status`). */
+export interface NarrationContext {
+  write: Write;
+  c: Styles;
+  t: Translate;
+  status: (s: string) => void;
+  options: NotesOptions;
+}
+
+/** Tells one event of a run for people; false for an event it does not handle. */
+export type Narrator = (e: ClientEvent) => boolean;
+
+/** The fields a format adds to a run's outcome (each described for MCP clients), and a reader of its events that fills them. */
+export interface OutcomePart {
+  fields: z.ZodRawShape;
+  reader(): (e: ClientEvent, outcome: Record<string, unknown>) => void;
 }

@@ -1,4 +1,7 @@
 import { buildGraph } from "../graph/build.js";
+import type { HistoryFormats } from "../history/codec.js";
+import { openHistory } from "../history/open.js";
+import type { HistoryStore } from "../history/store.js";
 import type { NodeDeps } from "../ports/node-deps.js";
 import type { FormatId } from "../state/formats.js";
 import type { FormatDefinition } from "./format-definition.js";
@@ -17,10 +20,23 @@ export const FORMAT_DEFINITIONS = { debatt, dvoice, vote, revise, deep, council,
 /** The formats' ids in the definitions' order (the order the tools and models are listed in). */
 export const DEFINED_FORMATS = Object.keys(FORMAT_DEFINITIONS) as FormatId[];
 
+/** One piece of every format's definition, by format id. */
+function pieceOf<K extends keyof FormatDefinition>(key: K): Record<FormatId, FormatDefinition[K]> {
+  return Object.fromEntries(DEFINED_FORMATS.map((id) => [id, (FORMAT_DEFINITIONS[id] as FormatDefinition)[key]])) as Record<FormatId, FormatDefinition[K]>;
+}
+
 /** The formats served as models of the OpenAI-compatible API, by model id. */
 export const OPENAI_MODELS: Readonly<Record<string, FormatId>> = Object.fromEntries(
   Object.entries(FORMAT_DEFINITIONS).flatMap(([id, d]) => (d.openaiModel ? [[d.openaiModel, id as FormatId]] : [])),
 );
+
+/** Every format's history codec, by format id: what the history store is opened with. */
+export const HISTORY_FORMATS: HistoryFormats = pieceOf("history");
+
+/** Opens the history database (`openHistory`) with every format's codec. */
+export function openAppHistory(settings: Parameters<typeof openHistory>[0], log?: (line: string) => void): Promise<HistoryStore> {
+  return openHistory(settings, HISTORY_FORMATS, log);
+}
 
 /** The debatt graph with every format's subgraph: what the run service, Studio, the benchmarks and the tests run. */
 export function buildAppGraph(deps: NodeDeps, options: Omit<Parameters<typeof buildGraph>[1], "formats">) {

@@ -2,6 +2,7 @@ import { MemorySaver } from "@langchain/langgraph";
 import type { BaseMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { ballotsOfRun, loadBallots } from "../history/ballots.js";
+import { HISTORY_FORMATS } from "../service/formats.js";
 import type { RunStage } from "../history/store.js";
 import type { LeaderboardReport } from "../state/leaderboard.js";
 import { LOCAL_OWNER } from "../state/ownership.js";
@@ -297,7 +298,7 @@ describe("reading ballots back from stored rows", () => {
       // A vote that could not be read counts nothing.
       row("debate_vote", "call_grok_2", { model: "x-ai/grok-4", role: "voter", parsedData: { votedFor: null, error: "timeout" } }),
     ];
-    const ballots = ballotsOfRun(rows);
+    const ballots = ballotsOfRun(HISTORY_FORMATS, rows);
     expect(ballots.map((b) => [b.format, b.voter, b.chosen, b.chosenPosition])).toEqual([
       ["revise", "openai/gpt-5", "x-ai/grok-4", 2],
       ["revise", "x-ai/grok-4", "openai/gpt-5", 0],

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { MemorySaver } from "@langchain/langgraph";
 import { WriteBehindSaver } from "../providers/write-behind-saver.js";
-import { openHistory } from "../history/open.js";
+import { openAppHistory } from "../service/formats.js";
 import { debater, roster } from "./support/debater.js";
 import { startFakeOpenAI, type SeenRequest } from "./support/fake-servers.js";
 import { postChat, readSse, type SseEvent } from "./support/http.js";
@@ -170,7 +170,7 @@ describe("the CLI resumes an interrupted run", () => {
       expect(thread).toMatch(/^[0-9a-f-]{36}$/);
       const before = out.trim().split("\n").map((l) => JSON.parse(l));
       const ended = before.filter((e) => e.event === "debate-participant-end").length;
-      const history = await openHistory({ dataDir });
+      const history = await openAppHistory({ dataDir });
       expect(await history.message(thread!)).toMatchObject({ status: "cancelled", content: "" });
       expect((await history.stagesOf(thread!)).filter((r) => r.stageType === "debatt_answer")).toHaveLength(ended);
 

@@ -1,13 +1,19 @@
 import { z } from "zod";
 import { buildCompareGraph } from "../../graph/compare.js";
+import { compareHistory } from "../../history/formats/compare.js";
 import type { FormatDefinition } from "../format-definition.js";
+import { compareOutcome, narrateCompare, startsCompare } from "./compare-events.js";
 
 /** /compare: every model answers at once. */
 export const compare = {
+  history: compareHistory,
   subgraph: buildCompareGraph,
   options: z.object({}).strict(),
   seeded: false,
   openaiModel: "debatt-compare",
   mcp: { tool: "compare", description: "Every model answers the question at once; the answers are returned side by side." },
   deliberate: null,
+  starts: startsCompare,
+  narrate: narrateCompare,
+  outcome: compareOutcome,
 } satisfies FormatDefinition;

@@ -1,10 +1,13 @@
 import { z } from "zod";
 import { buildCouncilGraph } from "../../graph/council.js";
+import { councilHistory } from "../../history/formats/council.js";
 import type { FormatDefinition } from "../format-definition.js";
+import { councilOutcome, narrateCouncil, startsCouncil } from "./council-events.js";
 import { timeoutMs } from "./options.js";
 
 /** /council: judges' verdicts on a claim, with `debate` a second round. */
 export const council = {
+  history: councilHistory,
   subgraph: buildCouncilGraph,
   options: z
     .object({
@@ -20,4 +23,7 @@ export const council = {
     description: "Judges with distinct perspectives give a PASS, WARN or FAIL verdict on a claim; a report consolidates them. With debate: true the judges review each other's verdicts in a second round.",
   },
   deliberate: { label: "Council", noun: "judges" },
+  starts: startsCouncil,
+  narrate: narrateCouncil,
+  outcome: councilOutcome,
 } satisfies FormatDefinition;

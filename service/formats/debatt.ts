@@ -1,8 +1,11 @@
 import { z } from "zod";
+import { debattHistory, dvoiceHistory } from "../../history/formats/debatt.js";
 import type { FormatDefinition } from "../format-definition.js";
+import { debateOutcome, narrateDebate, startsDebate } from "./debatt-events.js";
 
 /** /debatt: its nodes are the top graph's own; its options are written before the topic or set in the run configuration. */
 export const debatt = {
+  history: debattHistory,
   subgraph: null,
   options: z.object({}).strict(),
   seeded: true,
@@ -12,7 +15,10 @@ export const debatt = {
     description: "Several models debate a topic in three rounds, each seeing what the others said, then vote; a synthesis sums the debate up. Returns the synthesis, the winner and the votes.",
   },
   deliberate: null,
+  starts: startsDebate(false),
+  narrate: narrateDebate,
+  outcome: debateOutcome,
 } satisfies FormatDefinition;
 
 /** /dvoice: the spoken debate, on the same nodes; not served where text alone is read. */
-export const dvoice = { ...debatt, openaiModel: null, mcp: null } satisfies FormatDefinition;
+export const dvoice = { ...debatt, history: dvoiceHistory, openaiModel: null, mcp: null, starts: startsDebate(true) } satisfies FormatDefinition;

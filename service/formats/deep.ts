@@ -1,17 +1,23 @@
 import { z } from "zod";
 import { buildDeepGraph } from "../../graph/deep.js";
 import { FORMATS } from "../../state/formats.js";
+import { deepHistory } from "../../history/formats/deep.js";
 import type { FormatDefinition } from "../format-definition.js";
+import { deepOutcome, narrateDeep, startsDeep } from "./deep-events.js";
 import { timeoutMs } from "./options.js";
 
 const { min, max } = FORMATS.deep.rounds;
 
 /** /deep: anonymous debaters argue until a moderator finds they converge. */
 export const deep = {
+  history: deepHistory,
   subgraph: buildDeepGraph,
   options: z.object({ maxRounds: z.number().int().min(min).max(max).optional().describe(`Most debate rounds (${min}–${max})`), timeoutMs: timeoutMs(600_000) }).strict(),
   seeded: true,
   openaiModel: "debatt-deep",
   mcp: { tool: "deep", description: "Anonymous debaters argue in rounds until a moderator finds they converge; a synthesis gives the final answer." },
   deliberate: { label: "Deep" },
+  starts: startsDeep,
+  narrate: narrateDeep,
+  outcome: deepOutcome,
 } satisfies FormatDefinition;

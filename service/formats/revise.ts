@@ -1,14 +1,20 @@
 import { z } from "zod";
 import { buildReviseGraph } from "../../graph/revise.js";
+import { reviseHistory } from "../../history/formats/revise.js";
 import type { FormatDefinition } from "../format-definition.js";
+import { reviseOutcome, narrateRevise, startsRevise } from "./revise-events.js";
 import { timeoutMs } from "./options.js";
 
 /** /revise: answers, anonymous revisions, a vote. */
 export const revise = {
+  history: reviseHistory,
   subgraph: buildReviseGraph,
   options: z.object({ antiAnchoring: z.boolean().optional().describe("Restate first, and change only on a cited error"), timeoutMs: timeoutMs(600_000) }).strict(),
   seeded: true,
   openaiModel: "debatt-revise",
   mcp: { tool: "revise", description: "3–6 models answer, read each other's answers anonymously, revise (or stand by) their own, and vote; the winning revised answer is the result." },
   deliberate: { label: "Debate" },
+  starts: startsRevise,
+  narrate: narrateRevise,
+  outcome: reviseOutcome,
 } satisfies FormatDefinition;

@@ -1,10 +1,13 @@
 import { z } from "zod";
 import { buildVoteGraph } from "../../graph/vote.js";
+import { voteHistory } from "../../history/formats/vote.js";
 import type { FormatDefinition } from "../format-definition.js";
+import { voteOutcome, narrateVote, startsVote } from "./vote-events.js";
 import { timeoutMs } from "./options.js";
 
 /** /vote: answers, an anonymous vote, a chairman on a tie. */
 export const vote = {
+  history: voteHistory,
   subgraph: buildVoteGraph,
   options: z
     .object({
@@ -17,4 +20,7 @@ export const vote = {
   mcp: { tool: "vote", description: "3–7 models answer a question, vote anonymously on the answers, and the winner's answer is the result (a chairman model breaks a tie)." },
   // The endpoint's names for the models and the chairman.
   deliberate: { label: "Vote", modelsField: "councilModels", renamed: { chairmanModel: "chairman" } },
+  starts: startsVote,
+  narrate: narrateVote,
+  outcome: voteOutcome,
 } satisfies FormatDefinition;

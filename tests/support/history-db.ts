@@ -4,7 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll } from "vitest";
-import { openHistory } from "../../history/open.js";
+import { openAppHistory } from "../../service/formats.js";
 import type { HistoryStore } from "../../history/store.js";
 import { postgresBinDir, PostgresServer } from "./postgres.js";
 
@@ -22,7 +22,7 @@ export interface TestHistory {
 /** A history in a new SQLite file. */
 export async function sqliteHistory(): Promise<TestHistory> {
   const dataDir = mkdtempSync(join(tmpdir(), "debatt-history-"));
-  const history = await openHistory({ dataDir });
+  const history = await openAppHistory({ dataDir });
   const raw = new Database(join(dataDir, "history.sqlite"), { readonly: true });
   return {
     history,
@@ -45,7 +45,7 @@ export async function postgresHistory(server: PostgresServer): Promise<TestHisto
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
   const url = server.url.replace(/\/postgres$/, `/${name}`);
-  const history = await openHistory({ databaseUrl: url, dataDir: "unused" });
+  const history = await openAppHistory({ databaseUrl: url, dataDir: "unused" });
   const raw = new pg.Client({ connectionString: url });
   await raw.connect();
   return {

@@ -1,0 +1,70 @@
+import type { LabelMap } from "../../state/deliberation.js";
+import { labelToModel } from "../../state/deliberation.js";
+import type { DeepStateType } from "../../state/deep.js";
+import { FORMATS } from "../../state/formats.js";
+import type { HistoryCodec } from "../codec.js";
+import { answerRows, panelRow, participantKeyOf, withFinalError, type Rows, type RunFacts } from "../row-kit.js";
+import { all, answersOf, data, failuresOf, find, type Panel } from "../stage-read.js";
+import type { StageRow } from "../stage.js";
+
+/**
+ * /deep (the same shape): deep_panel -1, deep_label_map 0 (Debater X → model),
+ * deep_initial_answer 1, then per round r deep_argument 2r and deep_moderation 2r+1, and
+ * deep_synthesis after the last possible round.
+ */
+function deepRows(state: DeepStateType, rows: Rows): void {
+  if (Object.keys(state.labels).length > 0) rows.data("deep_label_map", 0, labelToModel(state, state.labels));
+  answerRows(state, rows, "deep_initial_answer", 1);
+  const turns = [...state.turns].sort((a, b) => a.round - b.round || a.label.localeCompare(b.label));
+  turns.forEach((t, i) =>
+    rows.add("deep_argument", 2 * t.round, i, `${t.round}:${t.modelKey}`, {
+      model: t.model,
+      role: "debater",
+      content: t.argument ? JSON.stringify(t.argument) : "",
+      parsedData: { round: t.round, label: t.label, status: t.status, ...(t.argument ?? {}), ...(t.error ? { error: t.error } : {}) },
+      responseTimeMs: t.responseTimeMs,
+    }),
+  );
+  for (const o of state.outcomes) {
+    rows.add("deep_moderation", 2 * o.round + 1, 0, String(o.round), { role: "moderator", content: JSON.stringify(o.assessment), parsedData: o });
+  }
+  if (state.answer !== null) {
+    rows.add("deep_synthesis", 2 * state.options.maxRounds + 2, 0, "0", { role: "synthesizer", content: state.answer, parsedData: withFinalError(state.output, state.final_error) });
+  }
+}
+
+function deepResultOf(stages: StageRow[]) {
+  const moderations = all(stages, "deep_moderation");
+  const synthesis = find(stages, "deep_synthesis");
+  const { finalError, ...output } = data<Record<string, unknown> & { finalError?: string }>(synthesis) ?? {};
+  return {
+    ...data<Panel & { minRounds: number; maxRounds: number }>(find(stages, "deep_panel")),
+    labelMap: data<LabelMap>(find(stages, "deep_label_map")),
+    stage1: answersOf(all(stages, "deep_initial_answer")),
+    stage1Failed: failuresOf(all(stages, "deep_initial_answer")),
+    rounds: moderations.map((m) => {
+      const outcome = m.parsedData as { round: number };
+      return {
+        ...outcome,
+        arguments: all(stages, "deep_argument")
+          .filter((s) => s.stageOrder === 2 * outcome.round)
+          .map((s) => ({ model: s.model, modelKey: participantKeyOf(s, outcome.round), responseTimeMs: s.responseTimeMs, ...(s.parsedData as object) })),
+      };
+    }),
+    output: synthesis ? output : undefined,
+    synthesis: synthesis?.content,
+    /** Why the synthesis model failed (the consensus stood in), when it did. */
+    synthesisError: finalError,
+  };
+}
+
+/** /deep in the history: its panel (with its rounds), the labels, the answers, each round's arguments and moderation, the synthesis. */
+export const deepHistory = {
+  stageTypes: ["deep_panel", "deep_label_map", "deep_initial_answer", "deep_argument", "deep_moderation", "deep_synthesis"],
+  rows(state: DeepStateType, rows: Rows, facts: RunFacts) {
+    panelRow(state, rows, "deep_panel", facts, { minRounds: FORMATS.deep.rounds.min, maxRounds: state.options.maxRounds });
+    deepRows(state, rows);
+  },
+  result: deepResultOf,
+  ballots: null,
+} satisfies HistoryCodec;

@@ -1,0 +1,136 @@
+import type { LabelMap } from "../../state/deliberation.js";
+import { labelToModel, inParticipantOrder } from "../../state/deliberation.js";
+import { resolveRevision } from "../../state/replies/revision.js";
+import { summarizeRevisions, type ReviseStateType, type RevisionSummary } from "../../state/revise.js";
+import { labelledBallots } from "../ballots.js";
+import type { HistoryCodec } from "../codec.js";
+import { answerRows, ballotRows, panelRow, participantKeyOf, tallyRow, type Rows, type RunFacts } from "../row-kit.js";
+import { all, answersOf, data, failedAnswer, failuresOf, find, votesOf, winnerKeyOf, type Panel, type TallyData } from "../stage-read.js";
+import type { StageRow } from "../stage.js";
+import type { HistoryStore } from "../store.js";
+
+/**
+ * /revise's stages after its panel row (debate_panel -1): round1_label_map 0, initial_answer 1, revision 2, revision_summary 3,
+ * revised_label_map 4, debate_vote 5, debate_vote_tally 6, debate_winner 7.
+ */
+function reviseRows(state: ReviseStateType, rows: Rows): void {
+  if (Object.keys(state.round1_labels).length > 0) rows.data("round1_label_map", 0, labelToModel(state, state.round1_labels));
+  answerRows(state, rows, "initial_answer", 1);
+  const revisions = inParticipantOrder(state, state.revisions, (r) => r.modelKey);
+  revisions.forEach((r, i) =>
+    rows.add("revision", 2, i, r.modelKey, {
+      model: r.model,
+      role: "debater",
+      // A failed revision keeps the original answer, which `loadDebateResult` reads back as its revision.
+      content: r.revisionText || r.revisedResponse,
+      parsedData: {
+        decision: r.decision,
+        reasoning: r.reasoning,
+        originalWordCount: r.originalWordCount,
+        revisedWordCount: r.revisedWordCount,
+        parseSuccess: r.parseSuccess,
+        ...(r.restatement ? { restatement: r.restatement } : {}),
+        ...(r.error ? { error: r.error } : {}),
+      },
+      responseTimeMs: r.responseTimeMs,
+    }),
+  );
+  // The revised labels are drawn in the step after the revisions.
+  if (Object.keys(state.labels).length === 0) return;
+  rows.data("revision_summary", 3, summarizeRevisions(revisions));
+  rows.data("revised_label_map", 4, labelToModel(state, state.labels));
+  ballotRows(state, rows, "debate_vote", 5);
+  if (state.tally) tallyRow(rows, "debate_vote_tally", 6, state.tally);
+  const w = state.winner;
+  if (w) {
+    rows.add("debate_winner", 7, 0, "0", {
+      model: w.winnerModel,
+      role: "winner",
+      content: w.winnerResponse,
+      parsedData: { winnerLabel: w.winnerLabel, winnerModel: w.winnerModel, winnerDecision: w.winnerDecision, voteCount: w.voteCount, totalVotes: w.totalVotes, tiebroken: w.tiebroken },
+    });
+  }
+}
+
+/** A /revise run's result, read back from its stages. */
+export async function loadDebateResult(history: HistoryStore, messageId: string) {
+  return debateResultOf(await history.stagesOf(messageId));
+}
+
+function debateResultOf(stages: StageRow[]) {
+  const initialAnswers = all(stages, "initial_answer").filter((s) => !failedAnswer(s));
+  const revisedLabelMap = data<LabelMap>(find(stages, "revised_label_map"));
+  const tally = data<TallyData>(find(stages, "debate_vote_tally"));
+  const winnerStage = find(stages, "debate_winner");
+  const revisions = all(stages, "revision").map((s) => {
+    const parsed = s.parsedData as { decision: string | null; reasoning: string | null; originalWordCount: number; revisedWordCount: number; parseSuccess: boolean; restatement?: string; error?: string };
+    const modelKey = participantKeyOf(s);
+    // By participant: a model given twice is two participants.
+    const original = initialAnswers.find((a) => participantKeyOf(a) === modelKey)?.content ?? "";
+    return {
+      model: s.model!,
+      modelKey,
+      decision: parsed.decision,
+      reasoning: parsed.reasoning,
+      originalResponse: original,
+      // Read as the run read it: a STAND keeps the original answer, a failed revision too.
+      revisedResponse: parsed.error ? original : resolveRevision(s.content, original).revisedResponse,
+      originalWordCount: parsed.originalWordCount,
+      revisedWordCount: parsed.revisedWordCount,
+      responseTimeMs: s.responseTimeMs!,
+      parseSuccess: parsed.parseSuccess,
+      // A failed revision has no text of its own (the row keeps the original answer as its revision);
+      // one stopped with its run keeps what it had streamed.
+      revisionText: parsed.error && parsed.error !== "cancelled" ? "" : s.content,
+      ...(parsed.restatement ? { restatement: parsed.restatement } : {}),
+      ...(parsed.error ? { error: parsed.error } : {}),
+    };
+  });
+  const winner = data<{ winnerLabel: string; winnerModel: string; winnerDecision: string | null; voteCount: number; totalVotes: number; tiebroken: boolean }>(winnerStage);
+  return {
+    ...data<Panel & { antiAnchoring: boolean }>(find(stages, "debate_panel")),
+    round1: answersOf(initialAnswers),
+    round1Failed: failuresOf(all(stages, "initial_answer")),
+    round1LabelMap: data<LabelMap>(find(stages, "round1_label_map")),
+    revisions,
+    revisionSummary: data<RevisionSummary>(find(stages, "revision_summary")),
+    revisedLabelMap,
+    votes: tally && {
+      votes: votesOf(all(stages, "debate_vote")),
+      tallies: tally.tallies,
+      revisedLabelToModel: revisedLabelMap!,
+      validVoteCount: tally.validVoteCount,
+      invalidVoteCount: tally.invalidVoteCount,
+      isTie: tally.isTie,
+      tiedLabels: tally.tiedLabels,
+    },
+    winner: winner && {
+      winnerLabel: winner.winnerLabel,
+      winnerModel: winner.winnerModel,
+      winnerKey: winnerKeyOf(winnerStage!, revisions.map((r) => ({ ...r, text: r.revisedResponse }))),
+      winnerResponse: winnerStage!.content,
+      winnerDecision: winner.winnerDecision,
+      voteCount: winner.voteCount,
+      totalVotes: winner.totalVotes,
+      tiebroken: winner.tiebroken,
+      tiebreakerMethod: winner.tiebroken ? ("alphabetical" as const) : undefined,
+    },
+  };
+}
+
+/**
+ * /revise in the history (stored as mode "debate"): its panel (with anti-anchoring), the first
+ * labels and answers, the revisions, the new labels, the votes, the tally and the winner.
+ */
+export const reviseHistory = {
+  stageTypes: ["debate_panel", "round1_label_map", "initial_answer", "revision", "revision_summary", "revised_label_map", "debate_vote", "debate_vote_tally", "debate_winner"],
+  rows(state: ReviseStateType, rows: Rows, facts: RunFacts) {
+    panelRow(state, rows, "debate_panel", facts, { antiAnchoring: state.options.antiAnchoring });
+    reviseRows(state, rows);
+  },
+  result: debateResultOf,
+  ballots: {
+    stageTypes: ["debate_panel", "revised_label_map", "revision", "debate_vote"],
+    of: (rows, _panel, simulated) => labelledBallots("revise", rows, { labels: "revised_label_map", answers: "revision", votes: "debate_vote" }, simulated),
+  },
+} satisfies HistoryCodec;
