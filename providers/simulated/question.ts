@@ -1,0 +1,268 @@
+import { detectLanguage } from "../../state/language.js";
+
+// The question parser: the noun phrases a question is about, which every simulated answer writes about.
+
+/** A question that asks for yes or no: it opens with an auxiliary verb. */
+export const YES_NO = /^\s*(should|is|are|can|could|will|would|does|do|did|must|has|have|may|bör|borde|ska|skall|är|kan|måste|har|får|blir|finns)\b/i;
+
+const wordSet = (list: string) => new Set(list.split(" "));
+
+/** "Is", "är": what follows it is a predicate ("healthy", "regulated"), not a thing the question is about. */
+const COPULAS = wordSet("is are was were be been being am är var vara varit bli blir blev blivit");
+/** Auxiliaries and modals: opening a question, they are followed by its subject, then its verb ("Should cities ban…"). */
+const AUXILIARIES = wordSet("should can could will would does do did must may might shall has have had bör borde ska skall kan kunde måste får fick vill ville har hade finns");
+/** Question words followed by a noun ("Which language…", "Vilket språk…"). */
+const WH_NOUN = wordSet("which what whose vilket vilken vilka vad");
+/** Question words followed by an auxiliary ("How do I…"). */
+const WH_OTHER = wordSet("how why when where who whom hur varför när vem vems");
+/** Words that open a noun phrase; the phrase keeps them ("the naked eye", "den säkraste energikällan"). */
+const DETERMINERS = wordSet(
+  "the a an this these those my your our their his her its every each all some any no both another same many much few several en ett den det de denna detta dessa min mitt mina din ditt dina vår vårt våra er ert era sin sitt sina hans hennes deras varje alla samma några många flera",
+);
+/**
+ * A determiner as the answerer says it: the asker's "my" is "your", someone else's "the"; a
+ * quantifier is left out ("many people" → "people"), as is a Swedish possessive of a third person.
+ */
+const DETERMINER_AS_SAID: Record<string, string> = {
+  my: "your", our: "your", their: "the", his: "the", her: "the", its: "the", this: "the", these: "the", those: "the", every: "the", each: "the", another: "the",
+  all: "", some: "", any: "", no: "", both: "", many: "", much: "", few: "", several: "",
+  min: "din", mitt: "ditt", mina: "dina", vår: "er", vårt: "ert", våra: "era", sin: "", sitt: "", sina: "", hans: "", hennes: "", deras: "",
+  varje: "", alla: "", några: "", många: "", flera: "",
+};
+const PREPOSITIONS = wordSet(
+  "of for from to in on at by with without into onto about than between against over under after before during through across toward towards via per like versus vs among within av för från till i på med utan om än mellan mot över under efter före inför genom hos vid åt bland inom",
+);
+const PRONOUNS = wordSet("i you we they he she it me us them someone anyone everyone something anything jag du vi ni han hon man mig dig oss dem sig någon något");
+/** Adverbs, particles and degree words: they neither start nor end a noun phrase. */
+const ADVERBS = wordSet(
+  "not never always often usually really still also just only very too so ever already first again more most less least best worst better worse worth enough then there here now today else instead inte aldrig alltid ofta oftast verkligen fortfarande också bara redan först igen mer mest mindre minst bäst sämst bättre sämre mycket snabbast värt ut upp ner in fram bort där här då nu idag annars up out down off away next one two three four five six seven eight nine ten once twice två tre fyra fem sex sju åtta nio tio gånger times",
+);
+const CONJUNCTIONS = wordSet("and or but nor so if whether because while that although given considering och eller men samt så ifall eftersom medan att fast som");
+/** Every word that is not a content word. */
+const FUNCTION_WORDS = new Set([...COPULAS, ...AUXILIARIES, ...WH_NOUN, ...WH_OTHER, ...DETERMINERS, ...PREPOSITIONS, ...PRONOUNS, ...ADVERBS, ...CONJUNCTIONS, "there", "det", "den", "de"]);
+
+/** Forms of an English verb: base, -s, -es, -ies, -d, -ed. */
+function verbForms(list: string): Set<string> {
+  const forms = new Set<string>();
+  for (const v of list.split(" ")) {
+    forms.add(v);
+    forms.add(`${v}s`);
+    forms.add(`${v}es`);
+    forms.add(`${v}d`);
+    forms.add(`${v}ed`);
+    if (v.endsWith("y")) forms.add(`${v.slice(0, -1)}ies`).add(`${v.slice(0, -1)}ied`);
+  }
+  return forms;
+}
+/** English verbs that are rarely nouns: where one stands, the subject has ended ("Remote work makes…"). */
+const VERBS = new Set([
+  ...verbForms(
+    "ban allow learn replace choose switch start stop keep invest adopt build require regulate limit cause improve reduce increase affect eat hire teach prefer want become make take give get pay buy sell go come drive fly spend lose win beat kill harm hurt protect prevent lead create destroy exist happen mean seem grow bring send leave join ask decide believe think know see say tell try let put abolish mandate subsidize subsidise legalize legalise outlaw prohibit restrict enforce reform privatize nationalize suit outperform explain develop write live last prepare avoid apply handle manage deserve include involve provide offer consider compare remain stay follow cover boost damage lower raise slow speed matter",
+  ),
+  ..."made took taken gave given got gotten went gone came ran bought sold spent lost won kept left built led held brought sent thought knew known saw seen said told became grew grown drove driven flew flown ate eaten wrote written".split(" "),
+]);
+/** English verbs that are often nouns too ("remote work", "screen use"): a verb only where no clearer one is found. */
+const NOUN_VERBS = verbForms("work use fund cost rise fall play watch drink answer change need help run cut set tax vote share control look feel fix break show turn rent own save trust support study travel move open close design love hate care");
+/** Verbs after which the object is one word and the rest says what becomes of it ("makes teams slower"). */
+const RESULTATIVE = wordSet("make makes made keep keeps kept get gets got render renders");
+
+interface Token {
+  text: string;
+  lower: string;
+  at: number;
+  end: number;
+  kind: "name" | "function" | "content";
+  /** First of its clause: the question's first word, or after punctuation. */
+  clauseStart: boolean;
+}
+
+/** A noun phrase of a question. */
+export interface Term {
+  /** The phrase as the question has it, without a determiner ("naked eye", "Great Wall of China"). */
+  core: string;
+  /** The phrase as a sentence says it: a name as is, with its determiner, or quoted. */
+  text: string;
+  rank: number;
+}
+
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’+#.-]*[\p{L}\p{N}+#]|[\p{L}\p{N}]/gu;
+/** Small words that may join the parts of a name ("Great Wall of China", "Sveriges av…"). */
+const NAME_JOINERS = new Set(["of", "av", "de", "la", "van", "von", "der"]);
+
+function tokensOf(question: string): Token[] {
+  const words = [...question.matchAll(WORD)].map((m) => ({ w: m[0], at: m.index!, end: m.index! + m[0].length }));
+  const named = (i: number) => {
+    const w = words[i]?.w;
+    if (!w || [...w].length < 2 || FUNCTION_WORDS.has(w.toLowerCase())) return false;
+    return (i > 0 && /\p{Lu}/u.test(w)) || /^\p{Lu}{2,}$/u.test(w) || /^.+\p{Lu}/u.test(w);
+  };
+  const adjacent = (i: number) => /^ +$/.test(question.slice(words[i].end, words[i + 1].at));
+  const tokens: Token[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const clauseStart = i === 0 || /[,;:()[\]{}.!?–—]/.test(question.slice(words[i - 1].end, words[i].at));
+    let j = i;
+    if (named(i)) {
+      // A run of capitalised words, possibly joined by "of"/"av", is one name.
+      for (;;) {
+        if (j + 1 < words.length && named(j + 1) && adjacent(j)) j += 1;
+        else if (j + 2 < words.length && NAME_JOINERS.has(words[j + 1].w) && named(j + 2) && adjacent(j) && adjacent(j + 1)) j += 2;
+        else break;
+      }
+    }
+    const text = question.slice(words[i].at, words[j].end);
+    const lower = text.toLowerCase();
+    const kind = named(i) ? "name" : FUNCTION_WORDS.has(lower) ? "function" : "content";
+    tokens.push({ text, lower, at: words[i].at, end: words[j].end, kind, clauseStart });
+    i = j;
+  }
+  return tokens;
+}
+
+/** A Swedish word that looks like an adjective before its noun ("sociala medier", "svenska skolor"). */
+const attributive = (w: string) => /(?:a|ig|isk|sk)$/.test(w);
+
+/**
+ * The noun phrases a question is about, most telling first: its subject and names ("nuclear
+ * power", "TypeScript", "Great Wall of China"), then the longest other phrases ("the naked eye",
+ * "beginners"). A rough parse of English and Swedish word order, with no dictionary beyond the
+ * function words and some common English verbs: verbs and predicates ("ban", "regulated",
+ * "healthy") are left out, as are function words.
+ */
+export function termsOf(question: string): Term[] {
+  const lang = detectLanguage(question);
+  const tokens = tokensOf(question);
+  const terms: Term[] = [];
+  const quote = (s: string) => (lang === "sv" ? `”${s}”` : `“${s}”`);
+  const isFn = (t: Token | null | undefined, ...sets: Set<string>[]) => Boolean(t && t.kind === "function" && sets.some((set) => set.has(t.lower)));
+  /** Ends of chunks that follow "Which/Vilket": an auxiliary after one opens the clause's subject ("Which language do beginners…"). */
+  const whChunkEnds = new Set<number>();
+  let subjectTaken = false;
+
+  /** Adds the phrase of content words tokens[from..to], with the determiner `det` before it. */
+  const add = (from: number, to: number, det: Token | null, subject = false) => {
+    // A trailing "-ly" adverb is not part of a noun phrase ("regulated strictly").
+    while (to > from && lang === "en" && /^\p{L}{3,}ly$/u.test(tokens[to].lower)) to--;
+    if (to < from) return;
+    let phrase = question.slice(tokens[from].at, tokens[to].end).replace(/\s+/g, " ");
+    if (/^\p{N}+$/u.test(phrase) || [...phrase].length < 3) return;
+    const first = tokens[from].at === tokens[0].at;
+    // The question's first word has a capital because it is first: lowered in a phrase ("Nuclear power"
+    // is "nuclear power"), kept on a single word, which may be a name ("Rust is…").
+    if (first && from < to && /^\p{Lu}\p{Ll}*$/u.test(tokens[from].text) && /^\p{Ll}/u.test(tokens[from + 1].text)) phrase = phrase.charAt(0).toLowerCase() + phrase.slice(1);
+    const said = det ? (DETERMINER_AS_SAID[det.lower] ?? det.lower) : "";
+    // With its determiner a phrase reads as it does in the question ("the naked eye"); without one, a phrase
+    // of several words, or the capitalised first word, is quoted as a term; another single word is as it is.
+    const text = said ? `${said}${question.slice(det!.end, tokens[from].at).replace(/\s+/g, " ")}${phrase}` : from < to || (first && /^\p{Lu}/u.test(phrase)) ? quote(phrase) : phrase;
+    terms.push({ core: phrase, text, rank: subject && !subjectTaken ? 1_000 : [...phrase].length });
+    if (subject) subjectTaken = true;
+  };
+
+  for (let s = 0; s < tokens.length; s++) {
+    if (tokens[s].kind === "name") {
+      terms.push({ core: tokens[s].text, text: tokens[s].text, rank: 1_000 });
+      if (s === 0) subjectTaken = true;
+      continue;
+    }
+    if (tokens[s].kind !== "content") continue;
+    const next = (i: number) => (tokens[i + 1] && !tokens[i + 1].clauseStart && /^ +$/.test(question.slice(tokens[i].end, tokens[i + 1].at)) ? tokens[i + 1] : null);
+    let e = s;
+    for (;;) {
+      if (next(e)?.kind === "content") e++;
+      // "the meaning of life", "the future of work": one phrase.
+      else if (lang === "en" && next(e)?.lower === "of" && next(e + 1)?.kind === "content") e += 2;
+      else break;
+    }
+    const start = s;
+    s = e;
+    const len = e - start + 1;
+    const after = tokens[e + 1] && !tokens[e + 1].clauseStart ? tokens[e + 1] : null;
+    // The word that governs the chunk, behind its determiner and adverbs ("for the most popular…" → "for").
+    let det: Token | null = null;
+    let g = start - 1;
+    if (tokens[start].clauseStart) g = -1;
+    while (g >= 0) {
+      const t = tokens[g];
+      if (isFn(t, DETERMINERS) && !det) det = t;
+      else if (!isFn(t, ADVERBS)) break;
+      g = t.clauseStart ? -1 : g - 1;
+    }
+    const gov = g >= 0 ? tokens[g] : null;
+    const beforeGov = gov && !gov.clauseStart ? tokens[g - 1] : null;
+    const verbAfter = isFn(after, COPULAS, AUXILIARIES);
+    const phraseEnds = !after || isFn(after, PREPOSITIONS, CONJUNCTIONS);
+
+    /** The object after the verb at `v` ("ban cars"; "makes teams slower": "teams"). */
+    const object = (v: number) => {
+      if (v < e) add(v + 1, RESULTATIVE.has(tokens[v].lower) ? v + 1 : e, null);
+    };
+    /** A subject that may run on into its verb and object ("remote work makes teams slower", "cities ban cars"). */
+    const subjectThenVerb = () => {
+      if (len === 1) return add(start, e, det, true);
+      let v = -1;
+      if (lang === "en") {
+        for (let k = start + 1; k <= e && v < 0; k++) if (VERBS.has(tokens[k].lower)) v = k;
+        if (v < 0 && verbAfter) return add(start, e, det, true);
+        for (let k = start + 1; k <= e && v < 0; k++) if (NOUN_VERBS.has(tokens[k].lower)) v = k;
+      } else if (verbAfter) return add(start, e, det, true);
+      // Otherwise the verb comes second (Swedish word order), or third after an adjective ("sociala medier skadar").
+      if (v < 0) v = start + (lang === "sv" && len > 2 && attributive(tokens[start].lower) ? 2 : 1);
+      add(start, v - 1, det, true);
+      object(v);
+    };
+
+    const opensClause = isFn(gov, COPULAS, AUXILIARIES) && (gov!.clauseStart || isFn(beforeGov, WH_NOUN, WH_OTHER) || whChunkEnds.has(g - 1));
+    if (gov === null || (isFn(gov, CONJUNCTIONS, PREPOSITIONS, WH_OTHER) && verbAfter && gov.lower !== "to") || (lang === "en" && isFn(gov, WH_OTHER))) {
+      // A statement's subject ("Nuclear power is…", "Blixten slår…"), also after "that"/"om"/"How many…".
+      subjectThenVerb();
+    } else if (opensClause && isFn(gov, COPULAS)) {
+      // "Is coffee healthy?", "Är kaffe nyttigt?": the subject, then its predicate.
+      add(start, len > 1 && phraseEnds && tokens[e - 1].kind === "content" ? e - 1 : e, det, true);
+    } else if (opensClause) {
+      // "Should cities ban cars?", "Bör skolor förbjuda mobiltelefoner?": the subject, the verb, its object.
+      if (lang === "sv") {
+        let v = -1;
+        for (let k = start + 1; k <= e && v < 0; k++) if (/(?:a|as)$/.test(tokens[k].lower)) v = k;
+        if (v < 0) add(start, e, det, true);
+        else {
+          add(start, v - 1, det, true);
+          object(v);
+        }
+      } else subjectThenVerb();
+    } else if (isFn(gov, WH_NOUN)) {
+      // "Which programming language is…", "Vilket programmeringsspråk passar nybörjare…".
+      whChunkEnds.add(e);
+      if (verbAfter) add(start, e, det, true);
+      else subjectThenVerb();
+    } else if (isFn(gov, COPULAS)) {
+      // A predicate says something about the subject ("…is healthy", "…be regulated", "…is the safest
+      // energy source"): not another thing the question is about.
+    } else if (gov!.kind === "name" || isFn(gov, PRONOUNS)) {
+      // After the subject: "Will AI replace programmers", "How do I design…", "Hur väljer jag en elbil"; "Is AI
+      // dangerous" has a predicate.
+      const copula = tokens.slice(0, g).some((t) => isFn(t, COPULAS)) && !tokens.slice(0, g).some((t) => isFn(t, AUXILIARIES));
+      if (!copula && det) add(start, e, det);
+      else if (!copula) object(start);
+    } else if (isFn(gov, AUXILIARIES) || (lang === "sv" && isFn(gov, WH_OTHER))) {
+      // "…should ban cars": the verb, then its object; "Hur lär…": the verb.
+      if (verbAfter && lang === "en") add(start, e, det);
+      else object(start);
+    } else if (gov!.lower === "to" || gov!.lower === "att") {
+      // "to learn Rust", "att dricka kaffe": a verb and its object; "to school" is a noun.
+      if (gov!.lower === "att" || VERBS.has(tokens[start].lower) || NOUN_VERBS.has(tokens[start].lower)) object(start);
+      else add(start, e, det);
+    } else if (isFn(gov, CONJUNCTIONS)) {
+      // A clause of its own, with its subject and verb ("…true that coffee causes cancer"), or one more noun ("…and trucks").
+      subjectThenVerb();
+    } else add(start, e, det);
+  }
+  const unique = terms.filter((t, i) => terms.findIndex((u) => u.core.toLowerCase() === t.core.toLowerCase()) === i);
+  return unique.sort((a, b) => b.rank - a.rank).slice(0, 3);
+}
+
+/**
+ * The words a question is about, most telling first (see `termsOf`): its subject and names, then
+ * its other noun phrases, as a simulated answer writes them. At most three.
+ */
+export function keywordsOf(question: string): string[] {
+  return termsOf(question).map((t) => t.core);
+}
