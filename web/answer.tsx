@@ -1,0 +1,157 @@
+import { createContext } from "preact";
+import { useContext } from "preact/hooks";
+import { Arena, CompareView, markdown } from "./arena.js";
+import { audioUrl } from "./api-client.js";
+import { splitSynthesis } from "./arena-state.js";
+import { runParticipants, type Message, type TalkingTo } from "./chat-message.js";
+import { DeliberationView } from "./deliberation-view.js";
+import type { StoredMessage } from "./history.js";
+import { useT } from "./i18n.js";
+import { RunMenu } from "./menus.js";
+import { PanelView } from "./panel-view.js";
+import { VoiceBar } from "./voice-bar.js";
+import type { PersonInput } from "../state/person.js";
+import type { Reason } from "../state/errors.js";
+import { errorWords, USAGE_ERROR_CODES, usageHelp, usageWords } from "../state/messages/index.js";
+
+/** Whether the page only shows a conversation (an export): no message box, nothing asked of a server. */
+export const ReadOnly = createContext(false);
+
+/** The conversation's messages, each answer with what it was asked. */
+export function Messages({ messages, retry, onContinue, onPersonInput }: { messages: Message[]; retry: (text: string) => void; onContinue?: (who: TalkingTo) => void; onPersonInput?: (m: Message, input: PersonInput) => Promise<void> }) {
+  return (
+    <ol class="history" aria-live="polite">
+      {messages.map((m) => (
+        <li class={`message ${m.role}`} key={m.id}>
+          {m.role === "user" ? <p>{m.text}</p> : <Answer m={m} asked={messages.find((u) => u.id === m.id - 1)?.text ?? ""} retry={retry} onContinue={onContinue} onPersonInput={onPersonInput} />}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** How a stored run ended, when it did not complete. */
+function EndedNote({ m }: { m: StoredMessage }) {
+  const t = useT();
+  const ended = { streaming: t("stored.streaming"), error: t("stored.error", { error: m.error ?? "" }), cancelled: t("stored.cancelled"), complete: "" }[m.status];
+  return ended ? <p class="note">({ended})</p> : null;
+}
+
+/** A stored answer without a view of its own: its text (never the arena's data block), and how its run ended. */
+function StoredAnswer({ m }: { m: StoredMessage }) {
+  const text = splitSynthesis(m.content).markdown;
+  return (
+    <div>
+      {text && <div class="synthesis" dangerouslySetInnerHTML={{ __html: markdown.render(text) }} />}
+      <EndedNote m={m} />
+    </div>
+  );
+}
+
+/** A stored /dvoice debate's audio: a player and its exports (kept for the most recent debates). */
+function StoredAudio({ id }: { id: string }) {
+  const t = useT();
+  return (
+    <div class="voice-bar stored" role="group" aria-label={t("voice.label")}>
+      <audio controls preload="none" src={audioUrl(id, "wav")} />
+      <a href={audioUrl(id, "wav")} download>
+        {t("voice.download")} (WAV)
+      </a>
+      <a href={audioUrl(id, "mp3")} download>
+        MP3
+      </a>
+    </div>
+  );
+}
+
+/** An `error` event in the reader's words (the server's message, in English, as the detail), or as it came for a code the catalogues lack. */
+function errorInWords(t: ReturnType<typeof useT>, error: { code: string; message: string; reason?: Reason }): string {
+  return errorWords(t, error.code, error.message, error.reason) ?? `${error.message} (${error.code})`;
+}
+
+/** A failed stream or stop in the reader's words. */
+function failureInWords(t: ReturnType<typeof useT>, f: { code: string; detail: string; reason?: Reason }): string {
+  if (f.code === "network" || f.code === "stream_dropped") return t(`error.${f.code}`, { detail: f.detail });
+  if (f.code === "stop_failed") return t("answer.stopFailed", { detail: f.detail });
+  return errorInWords(t, { code: f.code, message: f.detail, reason: f.reason });
+}
+
+/** How to use the command the person typed (or any), with examples in the reader's language. */
+function Usage({ asked, error }: { asked: string; error: { code: string; message: string; reason?: Reason } }) {
+  const t = useT();
+  const { needs, examples } = usageHelp(t, asked, error);
+  return (
+    <div class="usage" role="status">
+      <p>{needs}</p>
+      <p>{t("usage.examples")}</p>
+      <ul>
+        {examples.map((example) => (
+          <li key={example}>
+            <code>{example}</code>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** An answer: its run's view (live or replayed), a stored text, or why it failed; and its run's menu. */
+function Answer({ m, asked, retry, onContinue, onPersonInput }: { m: Message; asked: string; retry: (text: string) => void; onContinue?: (who: TalkingTo) => void; onPersonInput?: (m: Message, input: PersonInput) => Promise<void> }) {
+  const t = useT();
+  const readOnly = useContext(ReadOnly);
+  const runId = m.runId ?? m.stored?.id;
+  const who = m.arena ? runParticipants(m.arena) : [];
+  const menu = !readOnly && !m.running && m.thread && (
+    <RunMenu conversation={m.thread} participants={runId && onContinue ? who : []} onContinue={(p) => onContinue?.({ ...p, runId: runId!, thread: m.thread! })} />
+  );
+  if (m.stored && !m.arena) {
+    return (
+      <>
+        <StoredAnswer m={m.stored} />
+        {menu}
+      </>
+    );
+  }
+  const a = m.arena!;
+  const errorText = a.error ? errorInWords(t, a.error) : m.failure && failureInWords(t, m.failure);
+  return (
+    <div>
+      {m.player && a.debateId && (
+        <VoiceBar player={m.player} view={m.voice ?? { playing: false, paused: false }} downloadUrl={a.done ? audioUrl(a.debateId, "wav") : undefined} />
+      )}
+      {m.stored && !readOnly && a.voice && a.debateId && <StoredAudio id={a.debateId} />}
+      {a.simulated && (a.deliberation || a.panel) && <p class="note simulated">{t("arena.simulated")}</p>}
+      {a.deliberation ? <DeliberationView s={a.deliberation} ended={a.done} usage={a.usage} /> : a.panel ? <PanelView s={a.panel} ended={a.done} usage={a.usage} /> : a.compare ? <CompareView c={a.compare} simulated={a.simulated} ended={a.done} usage={a.usage} /> : a.debateId ? <Arena s={a} voiceSpeaker={m.voice?.speaker} send={!readOnly && m.runId && onPersonInput ? (input) => onPersonInput(m, input) : undefined} /> : a.chat ? (
+        <>
+          {a.continuing && <p class="note continuing">{t("continue.answering", { display: a.continuing.display })}</p>}
+          <p class="chat">{a.chat}</p>
+        </>
+      ) : m.running ? <p class="note">{t("answer.pending")}</p> : null}
+      {a.usage && (
+        <p class="note run-cost">
+          {t("usage.title")}: {usageWords(t, a.usage.total, { simulated: a.usage.simulated, budgetUsd: a.usage.budget_usd })}
+        </p>
+      )}
+      {m.stored && <EndedNote m={m.stored} />}
+      {a.error && USAGE_ERROR_CODES.has(a.error.code) ? (
+        <Usage asked={asked} error={a.error} />
+      ) : a.error?.code === "cancelled" ? (
+        <p class="note" role="status">
+          {t("answer.stopped")}
+        </p>
+      ) : (
+        errorText && (
+          <div class="error" role="alert">
+            <p>{errorText}</p>
+            {!m.running && !readOnly && a.error?.code !== "unknown_option" && (
+              <button type="button" onClick={() => retry(asked)}>
+                {t("answer.retry")}
+              </button>
+            )}
+          </div>
+        )
+      )}
+      {menu}
+    </div>
+  );
+}

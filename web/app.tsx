@@ -1,0 +1,217 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import { cancelRun, getConversation, getWaitingInput, sendPersonInput, type StoredConversation } from "./api-client.js";
+import { inWords } from "./api-error.js";
+import { Messages, ReadOnly } from "./answer.js";
+import { emptyArena, reduce } from "./arena-state.js";
+import type { Message, TalkingTo } from "./chat-message.js";
+import { Composer, PERSON_NAME_KEY } from "./composer.js";
+import { LatestEvaluationNote } from "./evidence.js";
+import { useT } from "./i18n.js";
+import { ModelsNotice } from "./answer-notes.js";
+import { storedEvents } from "./stored-events.js";
+import { followRun, streamChat, StreamError } from "./stream.js";
+import { Suggestions } from "./suggestions.js";
+import { VoicePlayer } from "./voice-player.js";
+import { commandFormatOf, parseCommand } from "../state/commands.js";
+import type { ClientEvent } from "../state/events.js";
+import { FORMATS, formatOfStoredMode, threadKindOf, type FormatId } from "../state/formats.js";
+import type { PersonInput } from "../state/person.js";
+
+let nextId = 1;
+
+/** The conversation a message belongs to: its format's own (/vote, /revise, /deep, /council), or the chat's. */
+function threadKind(text: string): string {
+  return threadKindOf(commandFormatOf(text));
+}
+
+/** Whether a conversation of this kind takes follow-up questions. */
+const takesFollowUps = (kind: string) => kind === "chat" || FORMATS[kind as FormatId].multiTurn;
+
+/**
+ * The chat; with `conversation`, an earlier one loaded from the history, to read and go on with;
+ * with `exported`, one an export holds, to read only.
+ */
+export function App({ conversation, exported }: { conversation?: string; exported?: StoredConversation }) {
+  const t = useT();
+  const [messages, setMessages] = useState<Message[]>([]);
+  const [input, setInput] = useState("");
+  const [loadError, setLoadError] = useState("");
+  /** A follow-up to one participant of a finished run: the messages go to it until stopped. */
+  const [talkingTo, setTalkingTo] = useState<TalkingTo | null>(null);
+  /** Each answer's stream, to stop it when another stream of the same answer takes over. */
+  const streams = useRef(new Map<number, AbortController>());
+  /** The name the reader joins debates under (`--with-me`), remembered in this browser. */
+  const [personName, setPersonName] = useState(() => localStorage.getItem(PERSON_NAME_KEY) ?? "");
+  const busy = messages.some((m) => m.running);
+  const stoppable = messages.find((m) => m.running && m.runId);
+  // The conversation: its thread on the server and the kind of messages it holds.
+  const thread = useRef({ id: conversation ?? crypto.randomUUID(), kind: "chat" });
+
+  useEffect(() => {
+    const show = (c: StoredConversation) => {
+      thread.current = { id: c.id, kind: threadKindOf(formatOfStoredMode(c.mode)) };
+      const shown: Message[] = c.messages.map((m, i) => {
+        if (m.role === "user") return { id: nextId++, role: "user", text: m.content };
+        // The run's own view, replayed from what it stored; the text alone for chat.
+        const events = storedEvents(m.id, m.mode, m.result, c.messages[i - 1]?.content ?? "", i === 1 ? (c.title ?? undefined) : undefined);
+        const arena = events?.reduce(reduce, emptyArena());
+        // What the run cost, as it was told live.
+        if (arena && m.usage) arena.usage = { ...m.usage, simulated: arena.simulated, timestamp: "" };
+        return { id: nextId++, role: "assistant", text: m.content, stored: m, thread: c.id, ...(arena ? { arena } : {}) };
+      });
+      setMessages(shown);
+      // A debate the reader joined may still wait for them: it asks again.
+      const last = shown.at(-1);
+      if (!exported && last?.arena?.person && last.stored?.status !== "complete") void askAgain(last);
+    };
+    if (exported) return show(exported);
+    if (!conversation) return;
+    getConversation(conversation).then(
+      (c) => show(c),
+      (err: Error) => setLoadError(inWords(t, err)),
+    );
+  }, [conversation]);
+
+  // The message box, for a picked suggestion to focus it.
+  const composer = useRef<HTMLFormElement>(null);
+
+  const update = (id: number, patch: (m: Message) => Message) => setMessages((all) => all.map((m) => (m.id === id ? patch(m) : m)));
+
+  async function send(text: string) {
+    // A deliberation format's conversation holds only its own follow-ups (and none for the single-turn
+    // ones), so a message of another kind starts a new thread.
+    const kind = threadKind(text);
+    // A follow-up to one participant stays in its run's conversation; a command ends the talk.
+    const continuing = talkingTo && kind === "chat" ? talkingTo : null;
+    if (talkingTo && !continuing) setTalkingTo(null);
+    if (!continuing && (kind !== thread.current.kind || !takesFollowUps(kind))) thread.current = { id: crypto.randomUUID(), kind };
+    const threadId = continuing ? continuing.thread : thread.current.id;
+    const user: Message = { id: nextId++, role: "user", text };
+    const answer: Message = { id: nextId++, role: "assistant", text: "", arena: emptyArena(), running: true, thread: threadId };
+    if (/^\s*\/dvoice\b/i.test(text)) {
+      // Created inside the submit gesture: browsers only let a user action start audio.
+      answer.player = new VoicePlayer((voice) => update(answer.id, (m) => ({ ...m, voice })));
+      answer.player.unlock();
+    }
+    setMessages((all) => [...all, user, answer]);
+    // A debate the person joins: under the name they chose (kept for the next time).
+    const command = parseCommand(text);
+    const joining = command.kind === "debate" && command.options.withMe === true && personName.trim() !== "";
+    if (joining) localStorage.setItem(PERSON_NAME_KEY, personName.trim());
+    await run(answer, (onEvent, signal) =>
+      streamChat({ message: text, threadId, ...(joining ? { personName: personName.trim() } : {}), ...(continuing ? { continueWith: { runId: continuing.runId, participant: continuing.key } } : {}) }, onEvent, signal),
+    );
+  }
+
+  /** Streams a run into its answer (its events, or why the stream failed), until it ends; a later stream of the same answer replaces it. */
+  async function run(answer: Message, stream: (onEvent: (e: ClientEvent) => void, signal: AbortSignal) => Promise<void>) {
+    const controller = new AbortController();
+    streams.current.get(answer.id)?.abort();
+    streams.current.set(answer.id, controller);
+    try {
+      await stream((e) => {
+        if (e.event === "debate-voice-speaker") answer.player?.speaks(e.data.model, e.data.round, e.data.sentences);
+        // Stopped (here, in another tab, or on another instance): the audio stops with the text.
+        if (e.event === "error" && e.data.code === "cancelled") answer.player?.stop();
+        if (e.event === "debate-voice-chunk") answer.player?.enqueue(e.data.model, e.data.pcm_b64, e.data.round, e.data.sentence_index);
+        else update(answer.id, (m) => ({ ...m, arena: reduce(m.arena!, e), ...(e.event === "metadata" ? { runId: e.data.run_id } : {}) }));
+      }, controller.signal);
+    } catch (err) {
+      const failure = err instanceof StreamError ? { code: err.code, detail: err.detail, reason: err.reason } : { code: "", detail: String(err) };
+      if (!controller.signal.aborted) update(answer.id, (m) => ({ ...m, failure }));
+    } finally {
+      if (streams.current.get(answer.id) === controller) {
+        streams.current.delete(answer.id);
+        update(answer.id, (m) => ({ ...m, running: false }));
+      }
+    }
+  }
+
+  /**
+   * Sends the person's turn or vote to the debate they joined. A debate that had stopped while it
+   * waited (the server restarted) goes on as a new run of its conversation, followed here.
+   */
+  async function answerPerson(m: Message, input: PersonInput) {
+    const next = await sendPersonInput(m.runId!, input);
+    if (next.status !== "resumed") return;
+    // The debate goes on in a new run: its stream replaces the old one, and the answer is live again.
+    update(m.id, (x) => ({ ...x, running: true, failure: undefined, runId: next.run_id, arena: { ...x.arena!, done: false, error: undefined } }));
+    void run(m, (onEvent, signal) => followRun(next.run_id, onEvent, signal));
+  }
+
+  /**
+   * A reopened debate the reader joined that still waits for them: one waiting in the server is
+   * followed live from its start (its replay asks them), one that stopped while it waited shows
+   * the question, and their answer resumes it.
+   */
+  async function askAgain(m: Message) {
+    const found = await getWaitingInput(m.stored!.id).catch(() => undefined);
+    if (!found?.waiting) return;
+    const waiting = found.waiting;
+    if (found.live) {
+      update(m.id, (x) => ({ ...x, running: true, runId: found.run_id, arena: emptyArena() }));
+      void run(m, (onEvent, signal) => followRun(found.run_id!, onEvent, signal));
+    } else update(m.id, (x) => ({ ...x, runId: found.run_id, arena: { ...x.arena!, awaiting: waiting, done: false } }));
+  }
+
+  /** Stops a run on the server, wherever it runs (its stream then ends by itself), and its audio here. */
+  async function stop(m: Message) {
+    m.player?.stop();
+    try {
+      // A run that had just ended anyway is no failure; anything else is worth saying.
+      await cancelRun(m.runId!);
+    } catch (err) {
+      update(m.id, (x) => ({ ...x, failure: { code: "stop_failed", detail: inWords(t, err) } }));
+    }
+  }
+
+  if (exported) {
+    return (
+      <ReadOnly.Provider value={true}>
+        <main>
+          <h1>debatt</h1>
+          <p class="note read-only">{t("export.readOnly")}</p>
+          <Messages messages={messages} retry={() => {}} />
+        </main>
+      </ReadOnly.Provider>
+    );
+  }
+
+  return (
+    <main>
+      <h1>
+        debatt <a class="admin-link" href="#history">{t("app.history")}</a> <a class="admin-link" href="#evidence">{t("app.evidence")}</a> <a class="admin-link" href="#leaderboard">{t("app.leaderboard")}</a> <a class="admin-link" href="#admin">{t("app.admin")}</a>
+      </h1>
+      {/* A new chat says how the user's own evaluation came out, if they have run one. */}
+      {!conversation && messages.length === 0 && <LatestEvaluationNote />}
+      {!conversation && messages.length === 0 && (
+        <Suggestions
+          onPick={(text) => {
+            setInput(text);
+            composer.current?.querySelector("textarea")?.focus();
+          }}
+        />
+      )}
+      {loadError && (
+        <p class="error" role="alert">
+          {loadError}
+        </p>
+      )}
+      <Messages messages={messages} retry={(text) => send(text)} onContinue={setTalkingTo} onPersonInput={answerPerson} />
+      {/* Configured models their endpoints no longer offer, said before a run fails on them. */}
+      <ModelsNotice />
+      <Composer
+        formRef={composer}
+        input={input}
+        setInput={setInput}
+        busy={busy}
+        onStop={stoppable ? () => void stop(stoppable) : undefined}
+        onSend={(text) => void send(text)}
+        talkingTo={talkingTo}
+        onStopTalking={() => setTalkingTo(null)}
+        personName={personName}
+        setPersonName={setPersonName}
+      />
+    </main>
+  );
+}

@@ -1,0 +1,141 @@
+import type { RefObject } from "preact";
+import { useEffect, useRef } from "preact/hooks";
+import type { TalkingTo } from "./chat-message.js";
+import { useT } from "./i18n.js";
+import { MicButton } from "./mic-button.js";
+import { commandFormatOf, parseCommand } from "../state/commands.js";
+import { DEFAULT_PERSON_NAME } from "../state/person.js";
+import { MAX_MESSAGE_CHARS } from "../state/text.js";
+
+/** Where the page keeps the name the reader joins debates under. */
+export const PERSON_NAME_KEY = "debatt.personName";
+
+/** What the message box shows and what it does: the App keeps the state, the box draws it. */
+export interface ComposerProps {
+  /** The form, for the App to focus its message box (a suggestion picked). */
+  formRef: RefObject<HTMLFormElement>;
+  input: string;
+  setInput: (text: string | ((before: string) => string)) => void;
+  /** An answer is still running: nothing more is sent. */
+  busy: boolean;
+  /** Stops the running answer that can be stopped; undefined when none can (Send shows instead of Stop). */
+  onStop?: () => void;
+  onSend: (text: string) => void;
+  talkingTo: TalkingTo | null;
+  onStopTalking: () => void;
+  personName: string;
+  setPersonName: (name: string) => void;
+}
+
+/** The message box: the message, joining a /debatt, the microphone, Send or Stop, and the commands' hint. */
+export function Composer({ formRef, input, setInput, busy, onStop, onSend, talkingTo, onStopTalking, personName, setPersonName }: ComposerProps) {
+  const t = useT();
+  const stoppable = Boolean(onStop);
+  // Send and Stop take each other's place: focus on the one that went (or lost to its disabling)
+  // moves to the one that came, or to the message box when that one cannot be pressed.
+  const swapped = useRef(stoppable);
+  useEffect(() => {
+    if (swapped.current === stoppable) return;
+    swapped.current = stoppable;
+    const form = formRef.current;
+    const active = document.activeElement;
+    if (!form || (active && active !== document.body && !(active instanceof HTMLButtonElement && form.contains(active)))) return;
+    const button = form.querySelector<HTMLButtonElement>("button.stop, button[type=submit]");
+    (button && !button.disabled ? button : form.querySelector("textarea"))?.focus();
+  }, [stoppable]);
+
+  function submit(e: Event) {
+    e.preventDefault();
+    const text = input.trim();
+    if (!text || busy) return;
+    setInput("");
+    onSend(text);
+  }
+
+  return (
+    <form class="composer" ref={formRef} onSubmit={submit}>
+      <label for="message">{t("composer.label")}</label>
+      {talkingTo && (
+        <p class="talking-to" role="status">
+          {t("continue.talking", { display: talkingTo.display })}{" "}
+          <button type="button" class="link" onClick={onStopTalking}>
+            {t("continue.stop", { display: talkingTo.display })}
+          </button>
+        </p>
+      )}
+      <textarea
+        id="message"
+        value={input}
+        rows={2}
+        maxLength={MAX_MESSAGE_CHARS}
+        placeholder={t("composer.placeholder")}
+        aria-describedby="hint"
+        onInput={(e) => setInput((e.target as HTMLTextAreaElement).value)}
+        onKeyDown={(e) => {
+          if (e.key === "Enter" && !e.shiftKey) submit(e);
+        }}
+      />
+      {commandFormatOf(input) === "debatt" && <JoinToggle input={input} setInput={setInput} name={personName} setName={setPersonName} />}
+      <MicButton disabled={busy} onText={(text) => setInput((before) => (before.trim() ? `${before.trimEnd()} ${text}` : text))} />
+      {onStop ? (
+        // Stops the run on the server, wherever it runs; its stream then ends by itself.
+        <button type="button" class="stop" onClick={onStop}>
+          {t("composer.stop")}
+        </button>
+      ) : (
+        <button type="submit" disabled={busy || !input.trim()}>
+          {t("composer.send")}
+        </button>
+      )}
+      <Hint />
+    </form>
+  );
+}
+
+/**
+ * Beside a /debatt message: "take part yourself" (adds or removes `--with-me` in the message) and,
+ * when taking part, the name the models will know the reader by.
+ */
+function JoinToggle({ input, setInput, name, setName }: { input: string; setInput: (text: string) => void; name: string; setName: (name: string) => void }) {
+  const t = useT();
+  const command = parseCommand(input);
+  const joining = command.kind === "debate" && command.options.withMe === true;
+  const toggle = () => setInput(joining ? input.replace(/\s+--with-me(?=\s|$)/i, "") : input.replace(/^(\s*\/debatt)(?=\s|$)/i, "$1 --with-me"));
+  return (
+    <p class="join">
+      <label>
+        <input type="checkbox" checked={joining} onChange={toggle} /> {t("person.join")}
+      </label>
+      {joining && (
+        <>
+          {" "}
+          <label>
+            {t("person.name")}{" "}
+            <input type="text" class="person-name" maxLength={40} value={name} placeholder={DEFAULT_PERSON_NAME} aria-label={t("person.nameLabel")} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+          </label>
+        </>
+      )}
+    </p>
+  );
+}
+
+/** The composer's hint: each command with what it does, the parts in code. */
+function Hint() {
+  const t = useT();
+  const command = (name: string, arg: "topic" | "question" | "claim", options = "") => <code>{`/${name} ${options}<${t(`composer.${arg}`)}>`}</code>;
+  const parts = t("composer.hint").split(/(\{\w+\})/);
+  const commands: Record<string, preact.JSX.Element> = {
+    "{debatt}": command("debatt", "topic", "[--order simultaneous] [--with-me] "),
+    "{dvoice}": command("dvoice", "topic", "[--paced] "),
+    "{compare}": command("compare", "question"),
+    "{vote}": command("vote", "question"),
+    "{revise}": command("revise", "question"),
+    "{deep}": command("deep", "question"),
+    "{council}": command("council", "claim", "[--debate] "),
+  };
+  return (
+    <p id="hint" class="hint">
+      {parts.map((p) => commands[p] ?? p)}
+    </p>
+  );
+}
