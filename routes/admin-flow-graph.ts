@@ -1,18 +1,20 @@
 import { Router } from "express";
 import type { DebattGraph } from "../graph/build.js";
+import { DEFINED_FORMATS, FORMAT_DEFINITIONS, type FormatDefinition } from "../service/formats.js";
 import { ROUNDS, TOTAL_ROUNDS } from "../state/debate.js";
+import type { SubgraphFormat } from "../state/formats.js";
 
-/** The stages of the flow view: the /debatt debate, then one per format subgraph. */
-export type StageId = "debate" | (typeof SUBGRAPH_STAGES)[number]["id"];
+/** The stages of the flow view: the /debatt debate, then one per format subgraph (by its format's name). */
+export type StageId = "debate" | SubgraphFormat;
 
-/** The format subgraphs, each drawn as its own stage in a row below the debate. */
-const SUBGRAPH_STAGES = [
-  { id: "compare", label: "Jämförelse", color: "sky", y: 2600 },
-  { id: "vote", label: "Omröstning", color: "emerald", y: 2760 },
-  { id: "revise", label: "Revidering", color: "violet", y: 2920 },
-  { id: "deep", label: "Djupdebatt", color: "rose", y: 3080 },
-  { id: "council", label: "Råd", color: "slate", y: 3240 },
-] as const;
+/** The format subgraphs, each drawn as its own stage in a row below the debate, in the definitions' order. */
+const SUBGRAPH_STAGES = DEFINED_FORMATS.flatMap((id) => {
+  const { drawing }: FormatDefinition = FORMAT_DEFINITIONS[id];
+  return drawing ? [{ id: id as SubgraphFormat, drawing }] : [];
+});
+/** Where the first subgraph stage's row is drawn, and the distance between rows. */
+const FIRST_ROW_Y = 2600;
+const ROW_HEIGHT = 160;
 
 /** One pipeline node of the admin flow view. */
 export interface FlowNode {
@@ -51,38 +53,6 @@ const LABELS: Record<string, string> = {
   debate_convergence: "Debate Convergence",
   debate_synthesizer: "Debate Synthesizer",
   debate_voice_pipeline: "Voice Pipeline",
-  compare_planner: "Compare Planner",
-  compare_answer: "Compare Answers (parallel)",
-  compare_complete: "Compare Complete",
-  vote_planner: "Vote Planner",
-  "vote:deliberation_answer": "Answers (parallel)",
-  vote_anonymize: "Anonymise (labels)",
-  "vote:deliberation_ballot": "Votes (parallel)",
-  vote_tally: "Tally",
-  vote_tiebreak: "Chairman Tiebreak",
-  vote_declare_winner: "Declare Winner",
-  "vote:deliberation_title": "Title",
-  revise_planner: "Revise Planner",
-  "revise:deliberation_answer": "Answers (parallel)",
-  revise_anonymize: "Anonymise (round 1)",
-  revise_revision: "Revisions (parallel, own prompts)",
-  revise_relabel: "New Labels",
-  "revise:deliberation_ballot": "Votes (parallel)",
-  revise_tally: "Tally",
-  revise_declare_winner: "Declare Winner",
-  "revise:deliberation_title": "Title",
-  deep_planner: "Deep Planner",
-  "deep:deliberation_answer": "Answers (parallel)",
-  deep_anonymize: "Debater A/B/C…",
-  deep_argue: "Arguments (parallel, JSON)",
-  deep_moderate: "Moderator + stopping rule",
-  deep_synthesize: "Deep Synthesis",
-  "deep:deliberation_title": "Title",
-  council_planner: "Council Planner (perspectives)",
-  council_judge: "Judges (parallel, JSON verdicts)",
-  council_review: "Review (unanimity → branch)",
-  council_consolidate: "Consolidation + report",
-  "council:deliberation_title": "Title",
   ...Object.fromEntries(ROUNDS.map((r) => [`debate_round_${r.round}`, `Runda ${r.round}: ${ROUND_LABELS[r.type]}`])),
 };
 const POSITIONS: Record<string, { x: number; y: number }> = {
@@ -100,12 +70,6 @@ const POSITIONS: Record<string, { x: number; y: number }> = {
   debate_voice_pipeline: { x: 240, y: 2400 },
 };
 
-/** Subgraph nodes that run as one task per participant (`Send`). */
-const PARALLEL = new Set(["compare_answer", "vote:deliberation_answer", "vote:deliberation_ballot", "revise:deliberation_answer", "revise_revision", "revise:deliberation_ballot", "deep:deliberation_answer", "deep_argue", "council_judge"]);
-/** Labels of the conditional edges into a subgraph node. */
-const BRANCH_LABELS: Record<string, string> = { vote_tiebreak: "oavgjort", deep_synthesize: "stopp" };
-/** Labels of the edges that loop back to an earlier step. */
-const LOOP_LABELS: Record<string, string> = { "deep_moderate→deep_argue": "nästa runda ×N", "council_review→council_judge": "--debate: runda 2 ×N" };
 
 /** The graph node that runs the parallel vote is shown as round 4 (`debate_round_4_voting`). */
 const VOTE_NODE = "debate_vote";
@@ -122,8 +86,8 @@ const PERSON_NODE = "debate_person_turn";
  * (executor → round n, round n → round n+1, last round → the vote) and OneSeek's research as a
  * sub-step of the rounds. The graph's edges into the voice pipeline are drawn as one conditional
  * `/dvoice` edge from the round executor, which hands it every answer.
- * Each format subgraph (/compare, /vote) is a stage of its own, its nodes in a row in pipeline
- * order. A subgraph node is named as in the graph's x-ray view (`vote:vote_tally`), without the
+ * Each format subgraph is a stage of its own, drawn as its definition says (`drawing`), its
+ * nodes in a row in pipeline order. A subgraph node is named as in the graph's x-ray view (`vote:vote_tally`), without the
  * stage prefix when its name already starts with the stage (`vote_tally`).
  */
 export async function flowGraph(graph: DebattGraph): Promise<FlowGraph> {
@@ -161,30 +125,33 @@ export async function flowGraph(graph: DebattGraph): Promise<FlowGraph> {
   );
   const stageOf = new Map<string, StageId>();
   const position = new Map<string, { x: number; y: number }>();
-  for (const stage of SUBGRAPH_STAGES) {
+  const labels: Record<string, string> = { ...LABELS };
+  for (const [row, stage] of SUBGRAPH_STAGES.entries()) {
+    const { drawing } = stage;
+    Object.assign(labels, drawing.labels);
     const prefix = `${stage.id}:`;
     const show = (id: string) => (id.startsWith(`${prefix}${stage.id}_`) ? id.slice(prefix.length) : id);
     for (const e of drawable.edges) {
       if (e.source.startsWith(prefix) && e.target.startsWith(prefix)) {
         const target = show(e.target);
         // The moderator's loop back to the arguments is the next round.
-        const label = LOOP_LABELS[`${show(e.source)}→${target}`] ?? (PARALLEL.has(target) ? "×N" : BRANCH_LABELS[target]);
+        const label = drawing.loops?.[`${show(e.source)}→${target}`] ?? (drawing.parallel.includes(target) ? "×N" : drawing.branches?.[target]);
         edges.push({ source: show(e.source), target, ...(e.conditional ? { conditional: true, ...(label ? { label } : {}) } : {}) });
       }
     }
     const inStage = [...graphIds].filter((id) => id.startsWith(prefix)).map(show);
     inStage.forEach((id, i) => {
       stageOf.set(id, stage.id);
-      position.set(id, { x: 240 + 280 * i, y: stage.y });
+      position.set(id, { x: 240 + 280 * i, y: FIRST_ROW_Y + ROW_HEIGHT * row });
     });
   }
   const ids = [...new Set(edges.flatMap((e) => [e.source, e.target]))];
   const subSteps = new Set([...rounds, VOTING, "debate_oneseek_agent"]);
   return {
-    stages: [{ id: "debate", label: "Debatt", color: "amber" }, ...SUBGRAPH_STAGES.map(({ id, label, color }) => ({ id, label, color }))],
+    stages: [{ id: "debate", label: "Debatt", color: "amber" }, ...SUBGRAPH_STAGES.map(({ id, drawing }) => ({ id, label: drawing.label, color: drawing.color }))],
     nodes: ids.map((id) => ({
       id: `node:${id}`,
-      label: LABELS[id] ?? id,
+      label: labels[id] ?? id,
       stage: stageOf.get(id) ?? "debate",
       position: POSITIONS[id] ?? position.get(id) ?? { x: 0, y: 0 },
       implemented: graphIds.has(id) || subSteps.has(id) || stageOf.has(id),

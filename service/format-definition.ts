@@ -37,6 +37,8 @@ export interface FormatDefinition {
    * what its participants are called there, and request fields named otherwise than its options.
    */
   deliberate: { label: string; noun?: string; modelsField?: string; renamed?: Record<string, string> } | null;
+  /** How the admin flow view draws its subgraph (its stage), or null for /debatt and /dvoice, drawn from the top graph. */
+  drawing: FlowDrawing | null;
   /**
    * Whether an event is the one its runs open with (their start event): from then on, the
    * narrator and the outcome reader of a run follow this format.
@@ -64,4 +66,21 @@ export type Narrator = (e: ClientEvent) => boolean;
 export interface OutcomePart {
   fields: z.ZodRawShape;
   reader(): (e: ClientEvent, outcome: Record<string, unknown>) => void;
+}
+
+/**
+ * A format subgraph's stage in the admin flow view: its name and colour, and what the graph alone
+ * cannot tell: its nodes' labels, which run one task per participant, and the labels of its
+ * conditional edges and loops. Node ids are as in the graph's x-ray view, without the stage prefix
+ * when they already start with the format's name (`vote_tally`, `vote:deliberation_answer`).
+ */
+export interface FlowDrawing {
+  label: string;
+  color: string;
+  labels: Record<string, string>;
+  parallel: readonly string[];
+  /** Labels of the conditional edges into a node, by the node. */
+  branches?: Record<string, string>;
+  /** Labels of the edges back to an earlier node, by `source→target`. */
+  loops?: Record<string, string>;
 }

@@ -3,7 +3,7 @@ import type { HistoryFormats } from "../history/codec.js";
 import { openHistory } from "../history/open.js";
 import type { HistoryStore } from "../history/store.js";
 import type { NodeDeps } from "../ports/node-deps.js";
-import type { FormatId } from "../state/formats.js";
+import { FORMAT_IDS, type FormatId } from "../state/formats.js";
 import type { FormatDefinition } from "./format-definition.js";
 import { compare } from "./formats/compare.js";
 import { council } from "./formats/council.js";
@@ -15,10 +15,10 @@ import { vote } from "./formats/vote.js";
 export type { FormatDefinition } from "./format-definition.js";
 
 /** Every format's server side, by the format's id: the one table every surface reads. */
-export const FORMAT_DEFINITIONS = { debatt, dvoice, vote, revise, deep, council, compare } satisfies Record<FormatId, FormatDefinition>;
+export const FORMAT_DEFINITIONS = { debatt, dvoice, compare, vote, revise, deep, council } satisfies Record<FormatId, FormatDefinition>;
 
-/** The formats' ids in the definitions' order (the order the tools and models are listed in). */
-export const DEFINED_FORMATS = Object.keys(FORMAT_DEFINITIONS) as FormatId[];
+/** The formats' ids, in the table's order (`FORMAT_IDS`): the order the tools, models and flow stages are listed in. */
+export const DEFINED_FORMATS = FORMAT_IDS;
 
 /** One piece of every format's definition, by format id. */
 function pieceOf<K extends keyof FormatDefinition>(key: K): Record<FormatId, FormatDefinition[K]> {

@@ -13,6 +13,12 @@ export const compare = {
   openaiModel: "debatt-compare",
   mcp: { tool: "compare", description: "Every model answers the question at once; the answers are returned side by side." },
   deliberate: null,
+  drawing: {
+    label: "Jämförelse",
+    color: "sky",
+    labels: { compare_planner: "Compare Planner", compare_answer: "Compare Answers (parallel)", compare_complete: "Compare Complete" },
+    parallel: ["compare_answer"],
+  },
   starts: startsCompare,
   narrate: narrateCompare,
   outcome: compareOutcome,

@@ -15,6 +15,7 @@ export const debatt = {
     description: "Several models debate a topic in three rounds, each seeing what the others said, then vote; a synthesis sums the debate up. Returns the synthesis, the winner and the votes.",
   },
   deliberate: null,
+  drawing: null,
   starts: startsDebate(false),
   narrate: narrateDebate,
   outcome: debateOutcome,

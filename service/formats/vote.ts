@@ -20,6 +20,22 @@ export const vote = {
   mcp: { tool: "vote", description: "3–7 models answer a question, vote anonymously on the answers, and the winner's answer is the result (a chairman model breaks a tie)." },
   // The endpoint's names for the models and the chairman.
   deliberate: { label: "Vote", modelsField: "councilModels", renamed: { chairmanModel: "chairman" } },
+  drawing: {
+    label: "Omröstning",
+    color: "emerald",
+    labels: {
+      vote_planner: "Vote Planner",
+      "vote:deliberation_answer": "Answers (parallel)",
+      vote_anonymize: "Anonymise (labels)",
+      "vote:deliberation_ballot": "Votes (parallel)",
+      vote_tally: "Tally",
+      vote_tiebreak: "Chairman Tiebreak",
+      vote_declare_winner: "Declare Winner",
+      "vote:deliberation_title": "Title",
+    },
+    parallel: ["vote:deliberation_answer", "vote:deliberation_ballot"],
+    branches: { vote_tiebreak: "oavgjort" },
+  },
   starts: startsVote,
   narrate: narrateVote,
   outcome: voteOutcome,
