@@ -8,12 +8,12 @@
  * `debate-synthesis-complete` for each order (medians of BENCH_RUNS runs) and their ratio
  * (target: simultaneous ≤ 0.3 of sequential).
  */
+import { simulatedModels } from "../service/formats.js";
 import { MemorySaver } from "@langchain/langgraph";
 import { buildAppGraph } from "../service/formats.js";
 import { nodeDepsOf } from "../service/app-deps.js";
 import { streamClientEvents } from "../service/stream.js";
 import { InMemoryPromptStore } from "../prompts/store.js";
-import { SimulatedModelFactory } from "../providers/simulated.js";
 import { loadSettings } from "../state/config.js";
 import type { DebateOrder } from "../state/formats.js";
 
@@ -23,7 +23,7 @@ const PACING = { latencyMs: 100, chunkDelayMs: 2.5, chunkTokens: 1 };
 /** Milliseconds from `debate-init` to `debate-synthesis-complete` of one 8-participant debate. */
 async function toVerdict(order: DebateOrder): Promise<number> {
   const settings = loadSettings({});
-  const deps = { models: new SimulatedModelFactory(PACING), prompts: new InMemoryPromptStore(), settings, log: () => {} };
+  const deps = { models: simulatedModels(PACING), prompts: new InMemoryPromptStore(), settings, log: () => {} };
   const graph = buildAppGraph(nodeDepsOf(deps), { checkpointer: new MemorySaver(), settings });
   let init = 0;
   for await (const e of streamClientEvents(graph, { message: "/debatt Bör AI regleras?" }, { configurable: { seed: 1, order } })) {

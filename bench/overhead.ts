@@ -8,6 +8,7 @@
  *   (a) wall time ÷ critical-path lower bound, for both (target: debate within 0.02 of the loop)
  *   (b) debate CPU ms ÷ bare-loop CPU ms (target ≤ 1.2)
  */
+import { simulatedModels } from "../service/formats.js";
 import { Annotation, END, MemorySaver, START, StateGraph } from "@langchain/langgraph";
 import type { BaseMessage } from "@langchain/core/messages";
 import { streamMessage } from "../nodes/shared/model-call.js";
@@ -16,7 +17,6 @@ import { buildAppGraph } from "../service/formats.js";
 import { nodeDepsOf, type AppDeps } from "../service/app-deps.js";
 import { streamClientEvents } from "../service/stream.js";
 import { InMemoryPromptStore } from "../prompts/store.js";
-import { SimulatedModelFactory } from "../providers/simulated.js";
 import { loadSettings } from "../state/config.js";
 
 const L = 50;
@@ -68,7 +68,7 @@ function recording(models: ModelFactory, calls: RecordedCall[]): ModelFactory {
 
 async function debateOnce(chunkTokens: number, record?: RecordedCall[]): Promise<Sample> {
   const settings = loadSettings({});
-  const simulated = new SimulatedModelFactory({ latencyMs: L, chunkDelayMs: 0, chunkTokens, answerWords: 400 });
+  const simulated = simulatedModels({ latencyMs: L, chunkDelayMs: 0, chunkTokens, answerWords: 400 });
   const graph = graphFor(
     {
       models: record ? recording(simulated, record) : simulated,
@@ -122,7 +122,7 @@ async function bareOnce(): Promise<Sample> {
  * callback as the product streams them; the vote's calls at once in one step; same checkpointer.
  */
 async function fairOnce(chunkTokens: number, calls: RecordedCall[]): Promise<Sample> {
-  const models = new SimulatedModelFactory({ latencyMs: L, chunkDelayMs: 0, chunkTokens, answerWords: 400 });
+  const models = simulatedModels({ latencyMs: L, chunkDelayMs: 0, chunkTokens, answerWords: 400 });
   const steps: RecordedCall[][] = [];
   for (const call of calls) {
     // The vote's calls share one step, as the debate's parallel vote does.

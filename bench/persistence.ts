@@ -13,6 +13,7 @@
  * Prints each variant's wall-time ratio to (a) (target ≤ 1.02 for the service), the databases'
  * share (c ÷ b), CPU, and the rows and bytes written per debate.
  */
+import { simulatedModels } from "../service/formats.js";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,7 +29,6 @@ import { openAppHistory } from "../service/formats.js";
 import { RunRecorder } from "../history/recorder.js";
 import type { HistoryStore } from "../history/store.js";
 import { InMemoryPromptStore } from "../prompts/store.js";
-import { SimulatedModelFactory } from "../providers/simulated.js";
 import { MemoryEventLog } from "../providers/event-log.js";
 import { loadSettings } from "../state/config.js";
 import { LOCAL_OWNER } from "../state/ownership.js";
@@ -61,7 +61,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 async function debate(v: Variant, run: number): Promise<Sample> {
   const graph = graphFor(
     {
-      models: new SimulatedModelFactory({ latencyMs: L, chunkDelayMs: 0, chunkTokens: 16, answerWords: 400 }),
+      models: simulatedModels({ latencyMs: L, chunkDelayMs: 0, chunkTokens: 16, answerWords: 400 }),
       prompts: new InMemoryPromptStore(),
       settings: loadSettings({}),
       log: () => {},

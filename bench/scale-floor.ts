@@ -6,14 +6,14 @@
  * events, no HTTP. Starts them at `arrivals` a second, then reports over IPC the share of a core
  * used over the next `windowMs`.
  */
+import { simulatedModels } from "../service/formats.js";
 import { setMaxListeners } from "node:events";
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import { HumanMessage } from "@langchain/core/messages";
-import { SimulatedModelFactory } from "../providers/simulated.js";
 import { defaultRoster } from "../state/participants.js";
 
 const [n, arrivals, windowMs] = process.argv.slice(2).map(Number);
-const models = new SimulatedModelFactory({ latencyMs: 1000, chunkDelayMs: 25, chunkTokens: 1, roundWords: [300, 500, 500] });
+const models = simulatedModels({ latencyMs: 1000, chunkDelayMs: 25, chunkTokens: 1, roundWords: [300, 500, 500] });
 const [speaker] = defaultRoster();
 
 /** Hears every token, as a streaming app does. */

@@ -13,12 +13,12 @@
  *
  * Env: BENCH_VOICE_L (default 200 ms), BENCH_VOICE_SPEEDUP (default 200).
  */
+import { simulatedModels } from "../service/formats.js";
 import { buildAppGraph } from "../service/formats.js";
 import { nodeDepsOf, type AppDeps } from "../service/app-deps.js";
 import type { SpeechRequest, SpeechSynthesizer } from "../ports/models.js";
 import { streamClientEvents } from "../service/stream.js";
 import { InMemoryPromptStore } from "../prompts/store.js";
-import { SimulatedModelFactory } from "../providers/simulated.js";
 import { MemorySpeechCache } from "../providers/speech-cache.js";
 import { loadSettings } from "../state/config.js";
 import { ROUNDS } from "../state/debate.js";
@@ -63,7 +63,7 @@ interface Run {
 
 async function debate(command: "/debatt" | "/dvoice", answerMs: number): Promise<Run> {
   const graph = graphFor({
-    models: new SimulatedModelFactory({ latencyMs: L, chunkDelayMs: 0, chunkTokens: 16, answerWords: WORDS }),
+    models: simulatedModels({ latencyMs: L, chunkDelayMs: 0, chunkTokens: 16, answerWords: WORDS }),
     prompts: new InMemoryPromptStore(),
     settings: loadSettings({}),
     log: () => {},
@@ -104,7 +104,7 @@ async function lag(pacing: "paced" | "off"): Promise<{ lagMs: number; audioMs: n
   // 40 tokens a second after a 1 s first token, compressed: 16-word chunks.
   const chunkMs = ((16 * 4) / 3 / 40) * (1000 / SPEEDUP);
   const graph = graphFor({
-    models: new SimulatedModelFactory({ latencyMs: 1000 / SPEEDUP, chunkDelayMs: chunkMs, chunkTokens: 16, roundWords: ROUNDS.map((r) => r.words) }),
+    models: simulatedModels({ latencyMs: 1000 / SPEEDUP, chunkDelayMs: chunkMs, chunkTokens: 16, roundWords: ROUNDS.map((r) => r.words) }),
     prompts: new InMemoryPromptStore(),
     settings: loadSettings({}),
     log: () => {},

@@ -1,6 +1,4 @@
-import { notesFields } from "../state/answer.js";
 import { shortTitle } from "../state/replies/title.js";
-import { inParticipantOrder, whoIs, type PanelState, type CollectedAnswer, type VoteResponse } from "../state/deliberation.js";
 import { parseCommand, formatOfCommand } from "../state/commands.js";
 import { FORMATS, isFormatId, type StoredMode } from "../state/formats.js";
 import type { State } from "../state/graph-state.js";

@@ -1,44 +1,23 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { FormatId, FORMATS } from "../state/formats.js";
 import type { Participant } from "../state/participants.js";
 
-/** What a model is asked to do; fakes and the simulated provider key their behaviour on it. */
-export type ModelPhase =
-  | "turn"
-  | "compare"
-  | "vote"
-  | "convergence"
-  | "synthesis"
+/** What a model is asked to do outside a format's own phases. */
+export type CorePhase =
+  /** The chat's supervisor (plain chat, with tools). */
   | "supervisor"
-  | "research_plan"
-  | "research_check"
-  /** Deliberation formats: a model's first answer to the question. */
-  | "answer"
-  /** /vote: one model's vote for an anonymised answer (`VOTE: Response X`). */
-  | "ballot"
-  /** /vote: the chairman's pick among tied answers. */
-  | "tiebreaker"
-  /** Deliberation formats: the conversation title. */
-  | "title"
-  /** /revise: one model reconsiders its answer (REVISE, STAND or MERGE). */
-  | "revision"
-  /** /revise with anti-anchoring: one model restates its own position first. */
-  | "restate"
-  /** /deep: one debater's structured argument in a round. */
-  | "debater"
-  /** /deep: the moderator's assessment of a round. */
-  | "moderator"
-  /** /deep: the final answer from the debate's output. */
-  | "deep_synthesis"
-  /** /council: a judge's verdict (`round` 1 or 2). */
-  | "judge"
-  /** /council: the consolidated report. */
-  | "council_report"
   /** A follow-up to one participant of a finished run, which goes on from what it said there. */
   | "continue"
   /** Outside a run: a chat client's housekeeping chore (a title, tags, follow-ups…). */
   | "client_task"
   /** Outside a run: a run's answer written as the JSON its OpenAI-compatible client asked for. */
   | "json_result";
+
+/**
+ * What a model is asked to do: a format's phase (its row's `phases` in state/formats/) or a core
+ * one. Fakes and the simulated provider key their behaviour on it.
+ */
+export type ModelPhase = CorePhase | (typeof FORMATS)[FormatId]["phases"][number];
 
 /** A request for a chat model. */
 export interface ModelRequest {

@@ -4,7 +4,7 @@ import type { Usage } from "../state/usage.js";
 import { userOf } from "./auth.js";
 import { parseJsonBody, type ChatRouteDeps } from "./chat.js";
 import type { HttpError } from "./errors.js";
-import { answerQuestion, costFields, endWhole, keepAlive, openaiError, type AnswerOutput } from "./openai-answer.js";
+import { answerQuestion, costFields, endWhole, keepAlive, type AnswerOutput } from "./openai-answer.js";
 import { formatOf } from "./openai-request.js";
 import { chatMessages, conversationOf, responseShapeOf, ResponsesBody, type ResponsesRequest } from "./openai-responses-request.js";
 import type { Delta } from "./openai-result.js";

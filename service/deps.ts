@@ -1,3 +1,4 @@
+import { simulatedModels } from "./formats.js";
 import { loadSettings, type Settings } from "../state/config.js";
 import { DEFAULT_TTS_API_BASE, sameApiBase, type VoiceSettings } from "../state/voice.js";
 import { MemoryValueStore, VoiceSettingsStore, type ValueStore } from "../providers/voice-settings-store.js";
@@ -15,7 +16,6 @@ import { checkEndpoints, OpenAIModelFactory } from "../providers/openai.js";
 import { redactUrl } from "../providers/redact.js";
 import { RedisEventLog } from "../providers/redis-event-log.js";
 import { RedisPromptStore } from "../providers/redis-prompt-store.js";
-import { SimulatedModelFactory } from "../providers/simulated.js";
 import { createTavilySearch } from "../providers/tavily.js";
 import { stderrLog, type AppDeps } from "./app-deps.js";
 
@@ -36,7 +36,7 @@ export function depsFromEnv(
   const real = Boolean(settings.openaiApiKey || settings.oneseekApiKey || Object.keys(settings.providerKeys).length);
   const models = real
     ? new OpenAIModelFactory(settings, log)
-    : new SimulatedModelFactory({
+    : simulatedModels({
         latencyMs: settings.simulatedLatencyMs,
         chunkDelayMs: settings.simulatedChunkDelayMs,
         chunkTokens: settings.simulatedChunkTokens,

@@ -5,6 +5,7 @@ import type { Styles, Write } from "./narration.js";
 import type { NotesOptions } from "./narrator-notes.js";
 import type { SubgraphBuilder } from "../graph/build.js";
 import type { HistoryCodec } from "../history/codec.js";
+import type { PhaseAnswers } from "../providers/simulated/context.js";
 
 /**
  * Everything the server needs to know of one format besides its command row (`FORMATS` in
@@ -37,6 +38,11 @@ export interface FormatDefinition {
    * what its participants are called there, and request fields named otherwise than its options.
    */
   deliberate: { label: string; noun?: string; modelsField?: string; renamed?: Record<string, string> } | null;
+  /**
+   * Its simulated answers (the offline provider's, without a key), by the phases of its row; the
+   * registry requires one for each of them.
+   */
+  simulated: PhaseAnswers;
   /** How the admin flow view draws its subgraph (its stage), or null for /debatt and /dvoice, drawn from the top graph. */
   drawing: FlowDrawing | null;
   /**

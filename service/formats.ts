@@ -3,7 +3,8 @@ import type { HistoryFormats } from "../history/codec.js";
 import { openHistory } from "../history/open.js";
 import type { HistoryStore } from "../history/store.js";
 import type { NodeDeps } from "../ports/node-deps.js";
-import { FORMAT_IDS, type FormatId } from "../state/formats.js";
+import { CORE_ANSWERS, SimulatedModelFactory, type PhaseAnswer, type PhaseTable, type SimulatedOptions } from "../providers/simulated.js";
+import { FORMAT_IDS, type FormatId, type FORMATS } from "../state/formats.js";
 import type { FormatDefinition } from "./format-definition.js";
 import { compare } from "./formats/compare.js";
 import { council } from "./formats/council.js";
@@ -14,8 +15,11 @@ import { vote } from "./formats/vote.js";
 
 export type { FormatDefinition } from "./format-definition.js";
 
+/** A format's definition, with a simulated answer for each phase of its row. */
+type DefinitionOf<K extends FormatId> = FormatDefinition & { simulated: Record<(typeof FORMATS)[K]["phases"][number], PhaseAnswer> };
+
 /** Every format's server side, by the format's id: the one table every surface reads. */
-export const FORMAT_DEFINITIONS = { debatt, dvoice, compare, vote, revise, deep, council } satisfies Record<FormatId, FormatDefinition>;
+export const FORMAT_DEFINITIONS = { debatt, dvoice, compare, vote, revise, deep, council } satisfies { [K in FormatId]: DefinitionOf<K> };
 
 /** The formats' ids, in the table's order (`FORMAT_IDS`): the order the tools, models and flow stages are listed in. */
 export const DEFINED_FORMATS = FORMAT_IDS;
@@ -29,6 +33,14 @@ function pieceOf<K extends keyof FormatDefinition>(key: K): Record<FormatId, For
 export const OPENAI_MODELS: Readonly<Record<string, FormatId>> = Object.fromEntries(
   Object.entries(FORMAT_DEFINITIONS).flatMap(([id, d]) => (d.openaiModel ? [[d.openaiModel, id as FormatId]] : [])),
 );
+
+/** Every phase's simulated answer: the core phases' and each format's. */
+export const SIMULATED_ANSWERS: PhaseTable = Object.assign({}, CORE_ANSWERS, ...DEFINED_FORMATS.map((id) => FORMAT_DEFINITIONS[id].simulated));
+
+/** The offline provider (no key) with every format's simulated answers. */
+export function simulatedModels(options: SimulatedOptions): SimulatedModelFactory {
+  return new SimulatedModelFactory(options, SIMULATED_ANSWERS);
+}
 
 /** Every format's history codec, by format id: what the history store is opened with. */
 export const HISTORY_FORMATS: HistoryFormats = pieceOf("history");

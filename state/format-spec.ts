@@ -48,6 +48,8 @@ export interface FormatSpec {
   flags: Record<string, FormatFlags>;
   /** Rounds a request may ask for: the fewest, the default and the most. */
   rounds?: { min: number; default: number; max: number };
+  /** What its model calls are asked to do (a call's `phase`): fakes, the simulated provider and the usage by stage key on it. */
+  phases: readonly string[];
   /**
    * The model calls a run makes on its usual path (every answer given, one vote, every round
    * held), for the estimate before it starts: each added through `plan`'s helpers.

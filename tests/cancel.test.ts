@@ -1,8 +1,8 @@
+import { simulatedModels } from "../service/formats.js";
 import { MemorySaver } from "@langchain/langgraph";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { RedisEventLog } from "../providers/redis-event-log.js";
-import { SimulatedModelFactory } from "../providers/simulated.js";
 import { participantKeyOf } from "../history/rows.js";
 import { emptyArena, reduce } from "../web/arena-state.js";
 import { storedEvents } from "../web/stored-events.js";
@@ -64,7 +64,7 @@ describe("a stopped run keeps what was shown", () => {
   it("keeps the text of answers and turns still streaming when the run was stopped, as cancelled, and reopens with it", async () => {
     const db = await sqliteHistory();
     const { deps } = testDeps();
-    deps.models = new SimulatedModelFactory({ latencyMs: 0, chunkDelayMs: 20, chunkTokens: 1 });
+    deps.models = simulatedModels({ latencyMs: 0, chunkDelayMs: 20, chunkTokens: 1 });
     const server = await startApp(deps, { history: db.history, checkpointer: new MemorySaver() });
     try {
       for (const message of ["/compare How do I learn Spanish?", "/debatt Should AI be regulated?", "/vote Which language suits beginners best?", "/revise How should a small team plan its first release?"]) {

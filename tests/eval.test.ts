@@ -1,3 +1,4 @@
+import { SIMULATED_ANSWERS, simulatedModels } from "../service/formats.js";
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -5,7 +6,7 @@ import { join } from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { textOf } from "../nodes/shared/model-call.js";
-import { SimulatedModelFactory, simulatedAnswer } from "../providers/simulated.js";
+import { simulatedAnswer } from "../providers/simulated.js";
 import type { ModelRequest } from "../ports/models.js";
 import { depsFromEnv } from "../service/deps.js";
 import { evaluate, fileOutcomeStore, tallyRounds } from "../service/eval.js";
@@ -75,8 +76,8 @@ describe("the 95 % Wilson interval", () => {
 });
 
 describe("the simulated provider with SIMULATED_ACCURACY", () => {
-  const factory = (accuracy?: number) => new SimulatedModelFactory({ latencyMs: 0, chunkDelayMs: 0, chunkTokens: 50, accuracy });
-  const ask = async (f: SimulatedModelFactory, question: string, who: string) => {
+  const factory = (accuracy?: number) => simulatedModels({ latencyMs: 0, chunkDelayMs: 0, chunkTokens: 50, accuracy });
+  const ask = async (f: ReturnType<typeof simulatedModels>, question: string, who: string) => {
     const model = f.create({ phase: "answer", participant: { key: who, display: who, model: `sim/${who}` }, topic: question });
     return textOf((await model.invoke([new HumanMessage(question)])).content);
   };
@@ -248,7 +249,7 @@ describe("the rounds of /debatt and /deep", () => {
 describe("the simulated provider in a deliberation, with SIMULATED_ACCURACY", () => {
   const [q] = generateTask("arithmetic", 1, 9);
   const answer = (phase: string, prompt: string, round?: number) =>
-    simulatedAnswer({ phase, participant: { key: "a", display: "A", model: "sim/a" }, topic: q.question, round } as ModelRequest, [new HumanMessage(prompt)], { accuracy: 0.5 });
+    simulatedAnswer({ phase, participant: { key: "a", display: "A", model: "sim/a" }, topic: q.question, round } as ModelRequest, [new HumanMessage(prompt)], { accuracy: 0.5 }, SIMULATED_ANSWERS);
   const read = (text: string) => parseTaskAnswer("arithmetic", text);
 
   it("moves to the answer most of what it read gives, keeps its own on a tie, and a synthesis states the most given", () => {

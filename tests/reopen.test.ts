@@ -1,9 +1,9 @@
+import { simulatedModels } from "../service/formats.js";
 import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import type { ModelRequest } from "../ports/models.js";
 import type { ClientEvent } from "../state/events.js";
 import { defaultRoster } from "../state/participants.js";
-import { SimulatedModelFactory } from "../providers/simulated.js";
 import { emptyArena, reduce, type ArenaState } from "../web/arena-state.js";
 import { storedEvents } from "../web/stored-events.js";
 import { withOverrides, type Script } from "./support/fake-model.js";
@@ -57,7 +57,7 @@ describe.each(HISTORY_DATABASES)("a run reopened from the history on $db", (data
   async function liveAndReopened(message: string, participants: string[], script?: Script | "simulated") {
     const db = await hooks.open();
     const { deps } = testDeps({ script: script === "simulated" ? undefined : script, settings: { roster: defaultRoster() } });
-    if (script === "simulated") deps.models = new SimulatedModelFactory({ latencyMs: 0, chunkDelayMs: 0, chunkTokens: 20 });
+    if (script === "simulated") deps.models = simulatedModels({ latencyMs: 0, chunkDelayMs: 0, chunkTokens: 20 });
     const app = await startApp(deps, { checkpointer: new MemorySaver(), history: db.history });
     hooks.later(app.close);
     const { events } = await readSse(await postChat(app.url, { message, participants }));

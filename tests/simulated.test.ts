@@ -1,3 +1,4 @@
+import { SIMULATED_ANSWERS, simulatedModels } from "../service/formats.js";
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import type { ModelPhase, ModelRequest } from "../ports/models.js";
@@ -7,7 +8,7 @@ import { DEEP_DEBATER, DEEP_MODERATOR, DEEP_SYNTHESIS } from "../prompts/deep.js
 import { renderTemplate } from "../prompts/render.js";
 import { REVISE_BALLOT, REVISE_RESTATE, REVISE_REVISION, REVISE_REVISION_ANTI_ANCHORING } from "../prompts/revise.js";
 import { DELIBERATION_TITLE, VOTE_BALLOT } from "../prompts/vote.js";
-import { keywordsOf, simulatedAnswer, SimulatedModelFactory } from "../providers/simulated.js";
+import { keywordsOf, simulatedAnswer } from "../providers/simulated.js";
 import type { CouncilResult, Verdict } from "../state/council.js";
 import type { Lang } from "../state/language.js";
 import { detectLanguage } from "../state/language.js";
@@ -45,7 +46,7 @@ const EXAMPLES = {
 } as const;
 
 const ask = (request: Partial<ModelRequest> & { phase: ModelPhase; topic: string }, messages: BaseMessage[] = [new HumanMessage(request.topic)], answerWords?: number) =>
-  simulatedAnswer({ participant: roster[0], ...request }, messages, { answerWords });
+  simulatedAnswer({ participant: roster[0], ...request }, messages, { answerWords }, SIMULATED_ANSWERS);
 
 /** Every string inside a JSON value. */
 function stringsOf(value: unknown): string[] {
@@ -239,7 +240,7 @@ describe("the simulated /debatt", () => {
 
   it("writes each round to SIMULATED_ROUND_WORDS when it is set, past the end of its sentences", () => {
     const lengths = [1, 2, 3].map((round) => {
-      const text = simulatedAnswer({ phase: "turn", participant: roster[0], round, topic: "Is coffee healthy?" }, [new HumanMessage("Debattämne: Is coffee healthy?")], { roundWords: [300, 500, 500] });
+      const text = simulatedAnswer({ phase: "turn", participant: roster[0], round, topic: "Is coffee healthy?" }, [new HumanMessage("Debattämne: Is coffee healthy?")], { roundWords: [300, 500, 500] }, SIMULATED_ANSWERS);
       return countWords(text);
     });
     expect(lengths[0]).toBeGreaterThanOrEqual(300);
@@ -462,10 +463,10 @@ describe("the simulated templates", () => {
   });
 
   it("stream the same text through the factory", async () => {
-    const factory = new SimulatedModelFactory({ latencyMs: 0, chunkDelayMs: 0, chunkTokens: 4 });
+    const factory = simulatedModels({ latencyMs: 0, chunkDelayMs: 0, chunkTokens: 4 });
     const topic = EXAMPLES.council.en;
     const messages = [new HumanMessage(topic)];
     const streamed = (await factory.create({ phase: "judge", participant: roster[0], round: 1, topic }).invoke(messages)).content;
-    expect(streamed).toBe(simulatedAnswer({ phase: "judge", participant: roster[0], round: 1, topic }, messages, {}));
+    expect(streamed).toBe(simulatedAnswer({ phase: "judge", participant: roster[0], round: 1, topic }, messages, {}, SIMULATED_ANSWERS));
   });
 });

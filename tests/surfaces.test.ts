@@ -1,3 +1,4 @@
+import { simulatedModels } from "../service/formats.js";
 import { spawn } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,7 +10,7 @@ import type { LeaderboardReport } from "../state/leaderboard.js";
 import { strictEventSchema } from "../state/events.js";
 import { detectLanguage } from "../state/language.js";
 import { installed } from "../providers/installed.js";
-import { keywordsOf, SimulatedModelFactory } from "../providers/simulated.js";
+import { keywordsOf } from "../providers/simulated.js";
 import { HumanMessage } from "@langchain/core/messages";
 import { defaultRoster } from "../state/participants.js";
 import { named, runEvents, testDeps } from "./support/harness.js";
@@ -280,7 +281,7 @@ describe("routing", () => {
 });
 
 describe("the simulated provider", () => {
-  const factory = new SimulatedModelFactory({ latencyMs: 0, chunkDelayMs: 0, chunkTokens: 3 });
+  const factory = simulatedModels({ latencyMs: 0, chunkDelayMs: 0, chunkTokens: 3 });
   const grok = defaultRoster()[0];
   const say = async (topic: string, round = 1) =>
     (await factory.create({ phase: "turn", participant: grok, round, topic }).invoke([new HumanMessage(`Debattämne: ${topic}\n[Claude]: hi`)])).content as string;
@@ -319,7 +320,7 @@ describe("the simulated provider", () => {
   });
 
   it("stops when aborted", async () => {
-    const slow = new SimulatedModelFactory({ latencyMs: 5_000, chunkDelayMs: 0, chunkTokens: 1 });
+    const slow = simulatedModels({ latencyMs: 5_000, chunkDelayMs: 0, chunkTokens: 1 });
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error("stop")), 50);
     await expect(slow.create({ phase: "turn", participant: grok, round: 1, topic: "t" }).invoke([new HumanMessage("x")], { signal: controller.signal })).rejects.toThrow();

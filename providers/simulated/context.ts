@@ -69,6 +69,8 @@ export interface Simulation {
 
 /** A phase's simulated answer. */
 export type PhaseAnswer = (s: Simulation) => string;
+/** Every phase's simulated answer: the core phases' and each format's (its definition's `simulated`). */
+export type PhaseTable = Record<ModelPhase, PhaseAnswer>;
 /** A format's simulated answers, by the phases it answers. */
 export type PhaseAnswers = Partial<Record<ModelPhase, PhaseAnswer>>;
 

@@ -1,29 +1,16 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import type { ModelPhase, ModelRequest } from "../../ports/models.js";
+import type { ModelRequest } from "../../ports/models.js";
 import { chatAnswers } from "./chat.js";
-import { compareAnswers } from "./compare.js";
-import { simulationOf, type AnswerOptions, type PhaseAnswer } from "./context.js";
-import { councilAnswers } from "./council.js";
+import { simulationOf, type AnswerOptions, type PhaseTable } from "./context.js";
 import { debattAnswers } from "./debatt.js";
-import { deepAnswers } from "./deep.js";
-import { deliberationAnswers } from "./deliberation.js";
 import { taskAnswer } from "./eval.js";
-import { voteAnswers } from "./vote.js";
 
-/** Every phase's simulated answer, from its format's module; the compiler flags a phase with none. */
-const ANSWERS = {
-  ...debattAnswers,
-  ...voteAnswers,
-  ...deepAnswers,
-  ...councilAnswers,
-  ...compareAnswers,
-  ...deliberationAnswers,
-  ...chatAnswers,
-} satisfies Record<ModelPhase, PhaseAnswer>;
+/** The simulated answers of the phases outside a format's own: the chat's supervisor, a follow-up, a client's chore, a JSON result. */
+export const CORE_ANSWERS = { supervisor: debattAnswers.supervisor, ...chatAnswers };
 
-/** Builds the full simulated answer for a request. */
-export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], opts: AnswerOptions): string {
-  const s = simulationOf(request, messages, opts, simulatedAnswer);
+/** Builds the full simulated answer for a request, by its phase's answer in `answers`. */
+export function simulatedAnswer(request: ModelRequest, messages: BaseMessage[], opts: AnswerOptions, answers: PhaseTable): string {
+  const s = simulationOf(request, messages, opts, (r, m, o) => simulatedAnswer(r, m, o, answers));
   // An evaluation's task question (with SIMULATED_ACCURACY): the reply gives an answer to it.
-  return taskAnswer(s) ?? ANSWERS[request.phase](s);
+  return taskAnswer(s) ?? answers[request.phase](s);
 }

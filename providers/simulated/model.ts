@@ -6,7 +6,7 @@ import type { ModelFactory, ModelRequest } from "../../ports/models.js";
 import { sleep } from "../../state/sleep.js";
 import { estimateTokens } from "../../state/usage.js";
 import { ChunkStreamingChatModel } from "../chunk-streaming-model.js";
-import type { SimulatedOptions } from "./context.js";
+import type { PhaseTable, SimulatedOptions } from "./context.js";
 import { simulatedAnswer } from "./dispatch.js";
 
 /** A chat model that streams `simulatedAnswer` in word-token chunks, honouring the abort signal. */
@@ -14,6 +14,7 @@ export class SimulatedChatModel extends ChunkStreamingChatModel {
   constructor(
     private readonly request: ModelRequest,
     private readonly options: SimulatedOptions,
+    private readonly answers: PhaseTable,
     params: BaseChatModelParams = {},
   ) {
     super(params);
@@ -28,7 +29,7 @@ export class SimulatedChatModel extends ChunkStreamingChatModel {
     options: this["ParsedCallOptions"],
     runManager?: CallbackManagerForLLMRun,
   ): AsyncGenerator<ChatGenerationChunk> {
-    const text = simulatedAnswer(this.request, messages, this.options);
+    const text = simulatedAnswer(this.request, messages, this.options, this.answers);
     const tokens = text.match(/\S+\s*/g) ?? [];
     await sleep(this.options.latencyMs, options.signal);
     for (let i = 0; i < tokens.length; i += this.options.chunkTokens) {
@@ -45,11 +46,14 @@ export class SimulatedChatModel extends ChunkStreamingChatModel {
   }
 }
 
-/** The ModelFactory of the offline provider. */
+/** The ModelFactory of the offline provider: every phase answered from `answers` (the core phases' and each format's). */
 export class SimulatedModelFactory implements ModelFactory {
   readonly simulated = true;
-  constructor(private readonly options: SimulatedOptions) {}
+  constructor(
+    private readonly options: SimulatedOptions,
+    private readonly answers: PhaseTable,
+  ) {}
   create(request: ModelRequest): SimulatedChatModel {
-    return new SimulatedChatModel(request, this.options);
+    return new SimulatedChatModel(request, this.options, this.answers);
   }
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { buildCompareGraph } from "../../graph/compare.js";
 import { compareHistory } from "../../history/formats/compare.js";
+import { compareAnswers } from "../../providers/simulated/compare.js";
 import type { FormatDefinition } from "../format-definition.js";
 import { compareOutcome, narrateCompare, startsCompare } from "./compare-events.js";
 
@@ -13,6 +14,7 @@ export const compare = {
   openaiModel: "debatt-compare",
   mcp: { tool: "compare", description: "Every model answers the question at once; the answers are returned side by side." },
   deliberate: null,
+  simulated: compareAnswers,
   drawing: {
     label: "Jämförelse",
     color: "sky",

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { buildCouncilGraph } from "../../graph/council.js";
 import { councilHistory } from "../../history/formats/council.js";
+import { councilAnswers } from "../../providers/simulated/council.js";
+import { deliberationAnswers } from "../../providers/simulated/deliberation.js";
 import type { FormatDefinition } from "../format-definition.js";
 import { councilOutcome, narrateCouncil, startsCouncil } from "./council-events.js";
 import { timeoutMs } from "./options.js";
@@ -23,6 +25,7 @@ export const council = {
     description: "Judges with distinct perspectives give a PASS, WARN or FAIL verdict on a claim; a report consolidates them. With debate: true the judges review each other's verdicts in a second round.",
   },
   deliberate: { label: "Council", noun: "judges" },
+  simulated: { title: deliberationAnswers.title, ...councilAnswers },
   drawing: {
     label: "Råd",
     color: "slate",

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { debattHistory, dvoiceHistory } from "../../history/formats/debatt.js";
+import { debattAnswers } from "../../providers/simulated/debatt.js";
 import type { FormatDefinition } from "../format-definition.js";
 import { debateOutcome, narrateDebate, startsDebate } from "./debatt-events.js";
 
@@ -15,6 +16,14 @@ export const debatt = {
     description: "Several models debate a topic in three rounds, each seeing what the others said, then vote; a synthesis sums the debate up. Returns the synthesis, the winner and the votes.",
   },
   deliberate: null,
+  simulated: {
+    turn: debattAnswers.turn,
+    vote: debattAnswers.vote,
+    convergence: debattAnswers.convergence,
+    synthesis: debattAnswers.synthesis,
+    research_plan: debattAnswers.research_plan,
+    research_check: debattAnswers.research_check,
+  },
   drawing: null,
   starts: startsDebate(false),
   narrate: narrateDebate,

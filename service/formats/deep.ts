@@ -2,6 +2,8 @@ import { z } from "zod";
 import { buildDeepGraph } from "../../graph/deep.js";
 import { FORMATS } from "../../state/formats.js";
 import { deepHistory } from "../../history/formats/deep.js";
+import { deepAnswers } from "../../providers/simulated/deep.js";
+import { deliberationAnswers } from "../../providers/simulated/deliberation.js";
 import type { FormatDefinition } from "../format-definition.js";
 import { deepOutcome, narrateDeep, startsDeep } from "./deep-events.js";
 import { timeoutMs } from "./options.js";
@@ -17,6 +19,7 @@ export const deep = {
   openaiModel: "debatt-deep",
   mcp: { tool: "deep", description: "Anonymous debaters argue in rounds until a moderator finds they converge; a synthesis gives the final answer." },
   deliberate: { label: "Deep" },
+  simulated: { ...deliberationAnswers, ...deepAnswers },
   drawing: {
     label: "Djupdebatt",
     color: "rose",

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { buildReviseGraph } from "../../graph/revise.js";
 import { reviseHistory } from "../../history/formats/revise.js";
+import { deliberationAnswers } from "../../providers/simulated/deliberation.js";
+import { voteAnswers } from "../../providers/simulated/vote.js";
 import type { FormatDefinition } from "../format-definition.js";
 import { reviseOutcome, narrateRevise, startsRevise } from "./revise-events.js";
 import { timeoutMs } from "./options.js";
@@ -14,6 +16,7 @@ export const revise = {
   openaiModel: "debatt-revise",
   mcp: { tool: "revise", description: "3–6 models answer, read each other's answers anonymously, revise (or stand by) their own, and vote; the winning revised answer is the result." },
   deliberate: { label: "Debate" },
+  simulated: { ...deliberationAnswers, ballot: voteAnswers.ballot, restate: voteAnswers.restate, revision: voteAnswers.revision },
   drawing: {
     label: "Revidering",
     color: "violet",

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { buildVoteGraph } from "../../graph/vote.js";
 import { voteHistory } from "../../history/formats/vote.js";
+import { deliberationAnswers } from "../../providers/simulated/deliberation.js";
+import { voteAnswers } from "../../providers/simulated/vote.js";
 import type { FormatDefinition } from "../format-definition.js";
 import { voteOutcome, narrateVote, startsVote } from "./vote-events.js";
 import { timeoutMs } from "./options.js";
@@ -20,6 +22,7 @@ export const vote = {
   mcp: { tool: "vote", description: "3–7 models answer a question, vote anonymously on the answers, and the winner's answer is the result (a chairman model breaks a tie)." },
   // The endpoint's names for the models and the chairman.
   deliberate: { label: "Vote", modelsField: "councilModels", renamed: { chairmanModel: "chairman" } },
+  simulated: { ...deliberationAnswers, ballot: voteAnswers.ballot, tiebreaker: voteAnswers.tiebreaker },
   drawing: {
     label: "Omröstning",
     color: "emerald",

@@ -10,5 +10,7 @@ export const COMPARE = {
   thread: "chat",
   multiTurn: true,
   flags: {},
+  /** One model's answer, side by side with the others'. */
+  phases: ["compare"],
   plan: ({ question, answer, each }: PlanContext) => each(SIZES.instructions + question, answer),
 } as const satisfies FormatSpec;

@@ -10,6 +10,8 @@ export const COUNCIL = {
   thread: "own",
   multiTurn: false,
   flags: { "--debate": { debate: true } },
+  /** A judge's verdict (`round` 1 or 2); the consolidated report; the title. */
+  phases: ["judge", "council_report", "title"],
   plan({ participants, inputs, question: q, each, internal }: PlanContext) {
     const { instructions, verdict, synthesis, title } = SIZES;
     each(instructions + q, verdict);

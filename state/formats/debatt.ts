@@ -42,6 +42,8 @@ export const DEBATT = {
   thread: "chat",
   multiTurn: true,
   flags: { ...orderFlags, "--with-me": { withMe: true } },
+  /** A turn; a vote; the convergence analysis; the synthesis; OneSeek's research plan and its check. */
+  phases: ["turn", "vote", "convergence", "synthesis", "research_plan", "research_check"],
   plan: planDebate,
 } as const satisfies FormatSpec;
 
@@ -58,5 +60,6 @@ export const DVOICE = {
   thread: "chat",
   multiTurn: true,
   flags: { ...orderFlags, "--paced": { voicePacing: "paced" }, "--paced off": { voicePacing: "off" } },
+  phases: ["turn", "vote", "convergence", "synthesis", "research_plan", "research_check"],
   plan: planDebate,
 } as const satisfies FormatSpec;

@@ -14,6 +14,8 @@ export const DEEP = {
   multiTurn: true,
   flags: {},
   rounds: { min: 2, default: 3, max: 6 },
+  /** A first answer; a debater's structured argument in a round; the moderator's assessment of a round; the final answer; the title. */
+  phases: ["answer", "debater", "moderator", "deep_synthesis", "title"],
   plan({ participants, inputs, question: q, answer, each, internal }: PlanContext) {
     const { instructions, verdict, assessment, synthesis, title } = SIZES;
     const n = participants.length;

@@ -13,6 +13,8 @@ export const REVISE = {
   thread: "own",
   multiTurn: false,
   flags: { "--anti-anchoring": { antiAnchoring: true } },
+  /** A first answer; a revision (REVISE, STAND or MERGE); with anti-anchoring, the restatement before it; a vote; the title. */
+  phases: ["answer", "revision", "restate", "ballot", "title"],
   plan({ participants, question: q, answer, each, internal }: PlanContext) {
     const { instructions, ballot, title } = SIZES;
     const n = participants.length;

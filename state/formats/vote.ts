@@ -10,6 +10,8 @@ export const VOTE = {
   thread: "own",
   multiTurn: true,
   flags: {},
+  /** A first answer; a vote for an anonymised answer (`VOTE: Response X`); the chairman's pick among tied answers; the title. */
+  phases: ["answer", "ballot", "tiebreaker", "title"],
   plan({ participants, question: q, answer, each, internal }: PlanContext) {
     const { instructions, ballot, title } = SIZES;
     each(instructions + q, answer);
