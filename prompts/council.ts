@@ -1,6 +1,7 @@
 /** Default prompts of /council: the verdict block, round 2 and the anti-anchoring protocol. */
 
 import { VERDICT_REPLY, VERDICT_ROUND2_FIELDS } from "../state/replies/verdict.js";
+import { P, req, opt, type PromptDefinition } from "./definition.js";
 
 /** The judges' perspectives, one per judge in order; a judge's name carries its perspective (`judge-1 (correctness)`). */
 export const COUNCIL_PERSPECTIVES = [
@@ -57,3 +58,42 @@ The council's final verdicts and their consolidation (JSON):
 {consolidation}
 
 Write the council's report in markdown: the consensus verdict and how the judges split, the most important findings by severity (merge duplicates, keep the judges' specifics), where and why judges disagreed, and the recommendation. If the consolidation has a note, state it. Answer in the language of the claim.`;
+
+/** The prompts of /council. */
+export const COUNCIL_PROMPTS: readonly PromptDefinition[] = [
+  {
+    key: "council.judge.system",
+    description: "/council: each judge's system prompt (its perspective), ending with the JSON verdict block",
+    placeholders: [
+      req("judge", "the judge's name, e.g. `judge-1 (correctness)`"),
+      req("perspective", "the judge's perspective, e.g. `correctness`"),
+      opt("perspective_focus", "what that perspective looks for"),
+      P.date(),
+    ],
+    default: COUNCIL_JUDGE_SYSTEM,
+  },
+  {
+    key: "council.packet",
+    description: "/council: what every judge is asked to validate (round 1)",
+    placeholders: [req("claim", "the claim or text to validate")],
+    default: COUNCIL_PACKET,
+  },
+  {
+    key: "council.round2.disagreed",
+    description: "/council --debate: round 2 after a split round 1 (steel-man the other side; anti-anchoring)",
+    placeholders: [req("other_verdicts", "the other judges' full round-1 JSON verdicts")],
+    default: COUNCIL_ROUND2_DISAGREED,
+  },
+  {
+    key: "council.round2.agreed",
+    description: "/council --debate: round 2 after a unanimous round 1 (steel-man the case against; anti-anchoring)",
+    placeholders: [req("other_verdicts", "the other judges' full round-1 JSON verdicts")],
+    default: COUNCIL_ROUND2_AGREED,
+  },
+  {
+    key: "council.report",
+    description: "/council: the consolidated report from the final verdicts",
+    placeholders: [req("claim", "the claim or text validated"), req("consolidation", "the final verdicts and their consolidation, as JSON")],
+    default: COUNCIL_REPORT,
+  },
+];

@@ -7,6 +7,7 @@
 import { CONVERGENCE_REPLY } from "../state/replies/convergence.js";
 import { DEBATE_VOTE_REPLY } from "../state/replies/debate-vote.js";
 import { RESEARCH_CHECK_REPLY, RESEARCH_PLAN_REPLY } from "../state/replies/research.js";
+import { P, req, opt, roundPromptDefinition, votePromptDefinition, type PromptDefinition } from "./definition.js";
 
 const LANGUAGE = "Svara alltid på samma språk som debattämnet är skrivet på.";
 
@@ -95,3 +96,73 @@ export const ONESEEK_DEBATE_ROUND4_PROMPT = `{context}
 
 ${voteTask}
 Väg särskilt in vilka deltagare som höll sig till verifierbara fakta.`;
+
+/** The prompts of a debate (/debatt and /dvoice; the chat's supervisor too), in the registry's order. */
+export const DEBATE_PROMPTS: readonly PromptDefinition[] = [
+  {
+    key: "debate.supervisor.instructions",
+    description: "Supervisor: system prompt of the normal chat route (messages that are not debate commands)",
+    placeholders: [P.date()],
+    default: DEBATE_SUPERVISOR_INSTRUCTIONS,
+  },
+  {
+    key: "debate.domain_planner.system",
+    description: "Domain planner: each external participant's role in the debate (its system prompt)",
+    placeholders: [P.participant(true), P.participants, P.participantCount],
+    default: DEFAULT_DEBATE_DOMAIN_PLANNER_PROMPT,
+  },
+  {
+    key: "debate.mini_planner.system",
+    description: "Mini-planner: plans OneSeek's web-search queries for a round (JSON)",
+    placeholders: [
+      P.topic(true),
+      opt("round", "the round number"),
+      P.date(),
+      opt("max_queries", "most queries allowed"),
+    ],
+    default: DEFAULT_DEBATE_MINI_PLANNER_PROMPT,
+  },
+  {
+    key: "debate.mini_critic.system",
+    description: "Mini-critic: keeps the relevant search results for OneSeek (JSON)",
+    placeholders: [P.topic()],
+    default: DEFAULT_DEBATE_MINI_CRITIC_PROMPT,
+  },
+  {
+    key: "debate.convergence.system",
+    description: "Convergence: the model's analysis of agreements and disagreements (JSON)",
+    placeholders: [P.topic(true), opt("winner", "the computed winner"), opt("vote_counts", "votes per participant")],
+    default: DEFAULT_DEBATE_CONVERGENCE_PROMPT,
+  },
+  {
+    key: "debate.analysis.system",
+    description: "Synthesizer: the final analysis, streamed after the debate-arena-data block",
+    placeholders: [
+      P.topic(true),
+      req("winner", "the computed winner"),
+      opt("vote_counts", "votes per participant"),
+      opt("summary", "the convergence summary"),
+    ],
+    default: DEFAULT_DEBATE_ANALYSIS_PROMPT,
+  },
+  {
+    key: "debate.research.system",
+    description: "Research: how OneSeek is given its kept web-search results",
+    placeholders: [req("results", "the kept search results, one per line"), P.date()],
+    default: DEFAULT_DEBATE_RESEARCH_PROMPT,
+  },
+  {
+    key: "debate.oneseek.system",
+    description: "OneSeek: system prompt of the internal participant (with today's date)",
+    placeholders: [P.date(true), P.participants, P.participantCount],
+    default: ONESEEK_DEBATE_SYSTEM_PROMPT,
+  },
+  roundPromptDefinition("debate.round.1.introduction", "Round 1: introduction (≤300 words)", DEBATE_ROUND1_INTRO_PROMPT),
+  roundPromptDefinition("debate.round.2.argument", "Round 2: argument (≤500 words)", DEBATE_ROUND2_ARGUMENT_PROMPT),
+  roundPromptDefinition("debate.round.3.deepening", "Round 3: deepening (≤500 words)", DEBATE_ROUND3_DEEPENING_PROMPT),
+  votePromptDefinition("debate.round.4.voting", "Round 4: the vote (JSON)", DEBATE_ROUND4_VOTING_PROMPT),
+  roundPromptDefinition("debate.oneseek.round.1", "OneSeek round 1", ONESEEK_DEBATE_ROUND1_PROMPT),
+  roundPromptDefinition("debate.oneseek.round.2", "OneSeek round 2", ONESEEK_DEBATE_ROUND2_PROMPT),
+  roundPromptDefinition("debate.oneseek.round.3", "OneSeek round 3", ONESEEK_DEBATE_ROUND3_PROMPT),
+  votePromptDefinition("debate.oneseek.round.4", "OneSeek round 4: the vote (JSON)", ONESEEK_DEBATE_ROUND4_PROMPT),
+];

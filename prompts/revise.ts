@@ -1,5 +1,6 @@
 import { VOTE_INSTRUCTIONS } from "./vote.js";
 import { REVISION_REPLY, REVISION_REPLY_CITING } from "../state/replies/revision.js";
+import { P, type PromptDefinition } from "./definition.js";
 
 /** Default prompts of /revise, with the anti-anchoring protocol as an option. */
 
@@ -61,3 +62,31 @@ Question: {question}
 
 {responses}
 ${VOTE_INSTRUCTIONS}`;
+
+/** The prompts of /revise. */
+export const REVISE_PROMPTS: readonly PromptDefinition[] = [
+  {
+    key: "revise.revision",
+    description: "/revise: each model sees its own answer and the others' (anonymised) and decides REVISE, STAND or MERGE",
+    placeholders: [P.question(), P.ownResponse, P.otherResponses],
+    default: REVISE_REVISION,
+  },
+  {
+    key: "revise.restate",
+    description: "/revise with anti-anchoring: first turn, the model restates its own position before seeing the others",
+    placeholders: [P.question(), P.ownResponse],
+    default: REVISE_RESTATE,
+  },
+  {
+    key: "revise.revision.anti_anchoring",
+    description: "/revise with anti-anchoring: second turn, the others' answers and the evidence bar for changing",
+    placeholders: [P.otherResponses],
+    default: REVISE_REVISION_ANTI_ANCHORING,
+  },
+  {
+    key: "revise.ballot",
+    description: "/revise: each model votes for one anonymised revised answer, ending with `VOTE: Response X`",
+    placeholders: [P.question(), P.responses],
+    default: REVISE_BALLOT,
+  },
+];

@@ -2,6 +2,7 @@
 
 import { LETTER_VOTE_ONLY_REPLY, LETTER_VOTE_REPLY } from "../state/replies/letter-vote.js";
 import { TITLE_REPLY } from "../state/replies/title.js";
+import { P, type PromptDefinition } from "./definition.js";
 
 /** Stage 1 of the deliberation formats: models get the plain question; this adds only date and language. */
 export const DELIBERATION_ANSWER_SYSTEM = `Answer the user's question as well as you can: accurate, complete, clear and practical. Today's date: {date}.
@@ -38,3 +39,19 @@ ${TITLE_REPLY}`;
 /** A follow-up to one participant of a finished run: it goes on from what it said there. */
 export const DELIBERATION_CONTINUE_SYSTEM = `You are {participant}. Earlier in this conversation you took part in a {format} about the user's question, with other AI models; what you said there follows, as your own messages. The user now goes on with you alone: answer the follow-up as yourself, building on what you said, and say so when you have changed your mind. Today's date: {date}.
 Answer in the language of the question the user asks now.`;
+
+/** The prompts of /vote. */
+export const VOTE_PROMPTS: readonly PromptDefinition[] = [
+  {
+    key: "vote.ballot",
+    description: "/vote: each model votes for one anonymised answer, ending with `VOTE: Response X`",
+    placeholders: [P.question(), P.responses],
+    default: VOTE_BALLOT,
+  },
+  {
+    key: "vote.tiebreaker",
+    description: "/vote: the chairman picks one of the tied answers (`VOTE: Response X`)",
+    placeholders: [P.question(false), P.responses],
+    default: VOTE_TIEBREAKER,
+  },
+];

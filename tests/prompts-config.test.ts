@@ -10,17 +10,17 @@ import { ConfigError } from "../state/errors.js";
 import { named, runEvents, testDeps } from "./support/harness.js";
 
 describe("the prompt registry", () => {
-  it("registers the seed's 16 keys first, then those of the other formats, each default valid and asking for the topic's language", () => {
+  it("registers the seed's 16 keys first, then those of the other formats, then the shared ones, each default valid and asking for the topic's language", () => {
     expect(PROMPTS.map((p) => p.key)).toEqual([
       "debate.supervisor.instructions", "debate.domain_planner.system", "debate.mini_planner.system", "debate.mini_critic.system",
       "debate.convergence.system", "debate.analysis.system", "debate.research.system", "debate.oneseek.system",
       "debate.round.1.introduction", "debate.round.2.argument", "debate.round.3.deepening", "debate.round.4.voting",
       "debate.oneseek.round.1", "debate.oneseek.round.2", "debate.oneseek.round.3", "debate.oneseek.round.4",
-      "compare.answer.system", "deliberation.answer.system", "deliberation.continue.system", "deliberation.title", "vote.ballot", "vote.tiebreaker",
+      "compare.answer.system", "vote.ballot", "vote.tiebreaker",
       "revise.revision", "revise.restate", "revise.revision.anti_anchoring", "revise.ballot",
       "deep.debater", "deep.moderator", "deep.synthesis",
       "council.judge.system", "council.packet", "council.round2.disagreed", "council.round2.agreed", "council.report",
-      "openai.json_result",
+      "deliberation.answer.system", "deliberation.continue.system", "deliberation.title", "openai.json_result",
     ]);
     for (const p of PROMPTS) {
       expect(validatePromptText(p.key, p.default), p.key).toEqual([]);
