@@ -4,7 +4,9 @@ import { openHistory } from "../history/open.js";
 import type { HistoryStore } from "../history/store.js";
 import type { NodeDeps } from "../ports/node-deps.js";
 import { CORE_ANSWERS, SimulatedModelFactory, type PhaseAnswer, type PhaseTable, type SimulatedOptions } from "../providers/simulated.js";
-import { FORMAT_IDS, type FormatId, type FORMATS } from "../state/formats.js";
+import { z } from "zod";
+import { DebattError } from "../state/errors.js";
+import { FORMAT_IDS, FORMATS, type FormatId } from "../state/formats.js";
 import type { FormatDefinition } from "./format-definition.js";
 import { compare } from "./formats/compare.js";
 import { council } from "./formats/council.js";
@@ -33,6 +35,22 @@ function pieceOf<K extends keyof FormatDefinition>(key: K): Record<FormatId, For
 export const OPENAI_MODELS: Readonly<Record<string, FormatId>> = Object.fromEntries(
   Object.entries(FORMAT_DEFINITIONS).flatMap(([id, d]) => (d.openaiModel ? [[d.openaiModel, id as FormatId]] : [])),
 );
+
+/** Each format's options as a run's `mode_config` has them: its definition's, and the participants (`models`). */
+const MODE_CONFIGS = new Map<FormatId, z.ZodType>(
+  DEFINED_FORMATS.map((id) => [id, (FORMAT_DEFINITIONS[id] as FormatDefinition).options.extend({ models: z.array(z.string().min(1)).optional() }).strict()]),
+);
+
+/**
+ * Checks a run's `mode_config` against its format's options, whichever surface started it:
+ * `invalid_mode_config` naming the field (an option the format does not have, a value out of its
+ * limits). Nothing for a run without a format or options.
+ */
+export function checkFormatOptions(format: FormatId | undefined, modeConfig: unknown): void {
+  if (format === undefined || modeConfig === undefined) return;
+  const parsed = MODE_CONFIGS.get(format)!.safeParse(modeConfig);
+  if (!parsed.success) throw new DebattError("invalid_mode_config", `${FORMATS[format].command}'s options: ${z.prettifyError(parsed.error).replace(/\n/g, "; ")}`);
+}
 
 /** Every phase's simulated answer: the core phases' and each format's. */
 export const SIMULATED_ANSWERS: PhaseTable = Object.assign({}, CORE_ANSWERS, ...DEFINED_FORMATS.map((id) => FORMAT_DEFINITIONS[id].simulated));

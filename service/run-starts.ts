@@ -2,13 +2,14 @@ import { randomUUID } from "node:crypto";
 import type { DebattGraph } from "../graph/build.js";
 import { runIdOf } from "../history/rows.js";
 import type { HistoryStore } from "../history/store.js";
-import { isUsageOnly, parseCommand } from "../state/commands.js";
+import { formatOfCommand, isUsageOnly, parseCommand } from "../state/commands.js";
 import { DebattError } from "../state/errors.js";
 import type { State } from "../state/graph-state.js";
 import { LOCAL_OWNER } from "../state/ownership.js";
 import { isPerson, replyTo, type PersonInput } from "../state/person.js";
 import { checkedUserText, removeSpoofing } from "../state/text.js";
 import type { ActiveRuns } from "./active-runs.js";
+import { checkFormatOptions } from "./formats.js";
 import { questionOf } from "./person-waits.js";
 import type { RunHub } from "./run-hub.js";
 import type { RunLimits } from "./run-limits.js";
@@ -54,6 +55,7 @@ export class RunStarts {
     const checked = (field: string, text: string) => checkedUserText(field, text, Number.POSITIVE_INFINITY);
     const request = sent.question === undefined ? { ...sent, message: checked("message", sent.message) } : { ...sent, message: removeSpoofing(sent.message), question: checked("question", sent.question) };
     const command = parseCommand(request.message);
+    checkFormatOptions(formatOfCommand(command), request.configurable?.mode_config);
     const joined = command.kind === "debate" && (command.options.withMe === true || request.configurable?.with_me === true);
     if (joined && !request.seatsPerson) {
       throw new DebattError("unknown_option", "--with-me needs a client that can write the person's turns and vote: the page (the chat stream and POST /api/v1/debates/:id/input) or the terminal");

@@ -23,7 +23,8 @@ const url = (name: string, protocol: RegExp = /^https?$/) => z.url({ protocol, e
 /**
  * The per-run options of the deliberation formats (their requests' `modeConfig`, and the options
  * written before a question such as `--debate`). They are the run configuration's `mode_config`,
- * so LangGraph Studio shows them as a form; each format reads the ones it has.
+ * so LangGraph Studio shows them as a form; each format reads the ones it has. Options named here
+ * are the existing formats'; a format's own limits are its definition's schema (service/formats/).
  */
 export const FormatOptionsSchema = z.object({
   /** Models or participants to ask (roster keys, display names or model ids). */
@@ -40,7 +41,9 @@ export const FormatOptionsSchema = z.object({
   debate: z.boolean().optional().describe("/council: a second round of verdicts (--debate)"),
   /** /council: how long a judge has for round 2 before its round-1 verdict stands, in ms. */
   round2TimeoutMs: z.number().int().positive().optional().describe("/council --debate: a judge's round-2 time in ms (default 90000)"),
-});
+})
+  // A format's other options are kept: each format's definition checks its own when a run starts.
+  .loose();
 export type FormatOptions = z.infer<typeof FormatOptionsSchema>;
 
 /** The environment variables and their defaults. */

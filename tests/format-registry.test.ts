@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { createRunService } from "../service/run-service.js";
+import { checkFormatOptions, DEFINED_FORMATS, FORMAT_DEFINITIONS, HISTORY_FORMATS, OPENAI_MODELS, SIMULATED_ANSWERS } from "../service/formats.js";
+import { DebattError } from "../state/errors.js";
+import { estimateRun } from "../state/estimate.js";
+import { FORMAT_EVENTS } from "../state/events.js";
+import { FORMAT_IDS, FORMATS, type FormatId } from "../state/formats.js";
+import { FORMAT_PROMPTS } from "../prompts/registry.js";
+import { defaultRoster } from "../state/participants.js";
+import { testDeps } from "./support/harness.js";
+
+const codeOf = (fn: () => unknown): string | undefined => {
+  try {
+    fn();
+  } catch (err) {
+    return DebattError.isInstance(err) ? err.code : (err as Error).message;
+  }
+  return undefined;
+};
+
+describe("the format registry", () => {
+  it("has every format in every table, and nothing else", () => {
+    const ids = [...FORMAT_IDS].sort();
+    for (const table of [FORMAT_DEFINITIONS, HISTORY_FORMATS, FORMAT_EVENTS, FORMAT_PROMPTS]) expect(Object.keys(table).sort()).toEqual(ids);
+    expect(DEFINED_FORMATS).toEqual(FORMAT_IDS);
+  });
+
+  it("answers every phase of every format offline, and plans a priced call for every format", () => {
+    const roster = defaultRoster();
+    const prices = { [roster[0].model]: { input: 1, output: 1 } };
+    for (const id of FORMAT_IDS) {
+      for (const phase of FORMATS[id].phases) expect(typeof SIMULATED_ANSWERS[phase as keyof typeof SIMULATED_ANSWERS], `${id}: ${phase}`).toBe("function");
+      const participants = roster.slice(0, FORMATS[id].participants.min);
+      const inputs = { question: "Q?", internalModel: roster[0].model, maxResponseTokens: 800, contextChars: 600, maxRounds: 3, debate: false, research: false };
+      expect(estimateRun(id, participants, inputs, prices).calls, id).toBeGreaterThan(0);
+    }
+  });
+
+  it("serves a /v1 model and an MCP tool for each format that says so, by its definition", () => {
+    const served = Object.values(OPENAI_MODELS).sort();
+    expect(served).toEqual(FORMAT_IDS.filter((id) => FORMAT_DEFINITIONS[id].openaiModel !== null).sort());
+    expect(served).not.toContain("dvoice" satisfies FormatId);
+  });
+
+  it("checks a run's options against its format's schema, whichever surface starts it", () => {
+    expect(codeOf(() => checkFormatOptions("vote", { chairman: "grok", timeoutMs: 30_000, models: ["a", "b", "c"] }))).toBeUndefined();
+    expect(codeOf(() => checkFormatOptions("vote", { maxRounds: 3 }))).toBe("invalid_mode_config");
+    expect(codeOf(() => checkFormatOptions("vote", { timeoutMs: 400_000 }))).toBe("invalid_mode_config");
+    expect(codeOf(() => checkFormatOptions("deep", { maxRounds: 7 }))).toBe("invalid_mode_config");
+    expect(codeOf(() => checkFormatOptions("debatt", { timeoutMs: 30_000 }))).toBe("invalid_mode_config");
+    expect(codeOf(() => checkFormatOptions(undefined, { anything: 1 }))).toBeUndefined();
+    const { deps } = testDeps();
+    const service = createRunService(deps);
+    const refused = () => service.start({ message: "/council Is X true?", configurable: { mode_config: { rounds: 2 } } });
+    expect(codeOf(refused)).toBe("invalid_mode_config");
+    expect(() => refused()).toThrow(/\/council's options: .*rounds/);
+  });
+});
