@@ -5,6 +5,7 @@ import { openAppHistory } from "../service/formats.js";
 import { escapeControls } from "../service/app-deps.js";
 import { depsFromEnv } from "../service/deps.js";
 import { ARMS, evaluate, fileOutcomeStore, type Arm } from "../service/eval.js";
+import { EVAL_FORMATS } from "../service/formats.js";
 import { createRunService } from "../service/run-service.js";
 import { ConfigError, DebattError } from "../state/errors.js";
 import { compareWithMajority, type EvalReport } from "../state/eval-report.js";
@@ -20,8 +21,6 @@ import { argsError, envLang, langInArgs } from "./lang.js";
 /** A mistake in the command line, worded for the reader; the command prints it and exits with 2. */
 class UsageError extends Error {}
 
-/** The arms that are formats, by the format they run. */
-const FORMAT_ARMS = ["vote", "revise", "deep", "debatt"] as const satisfies readonly Arm[];
 
 /** A comma list of known names, or a message naming the unknown ones. */
 function listOf<T extends string>(t: Translate, raw: string | undefined, known: readonly T[], key: "eval.unknownTask" | "eval.unknownArm"): T[] {
@@ -46,7 +45,7 @@ function wholeNumber(t: Translate, raw: string | undefined, fallback: number, na
  * them all, since every arm answers with the same models.
  */
 function participantsOf(t: Translate, asked: string | undefined, arms: readonly Arm[], settings: { roster: Participant[]; allowedModels: Parameters<typeof resolveDeliberators>[3] }): Participant[] {
-  const formats = FORMAT_ARMS.filter((a) => arms.includes(a));
+  const formats = EVAL_FORMATS.filter((a) => arms.includes(a));
   const most = Math.min(settings.roster.length, ...formats.map((f) => FORMATS[f].participants.max));
   const keys = asked?.split(",").map((s) => s.trim()) ?? settings.roster.slice(0, most % 2 === 1 ? most : most - 1).map((p) => p.key);
   // Any number of the roster's models (or models ALLOWED_MODELS admits); each format arm checks its own count below.

@@ -79,9 +79,9 @@ export function toHttpError(err: unknown): HttpError {
   const e = err as { type?: string; message?: string; limit?: number; status?: number; code?: string };
   // express' router could not decode a path parameter (a broken %-escape).
   if (err instanceof URIError && e.status === 400) return new HttpError(400, "invalid_path", `the path is not valid percent-encoding: ${e.message}`);
-  // zlib could not inflate a body sent with Content-Encoding: gzip, deflate or br (brotli names its
-  // decoding errors ERR__ERROR_FORMAT_…).
-  if (typeof e.code === "string" && /^Z_(DATA|BUF|STREAM)_ERROR$|^ERR_BROTLI|^ERR__ERROR_/.test(e.code)) {
+  // zlib could not inflate a body sent with Content-Encoding: gzip, deflate, br (brotli names its
+  // decoding errors ERR__ERROR_FORMAT_…) or, on Node 24, zstd (ZSTD_error_…).
+  if (typeof e.code === "string" && /^Z_(DATA|BUF|STREAM)_ERROR$|^ERR_BROTLI|^ERR__ERROR_|^ZSTD_error_/.test(e.code)) {
     return new HttpError(400, "invalid_body", `the body does not match its Content-Encoding (${e.message})`);
   }
   if (e?.type && BODY_ERRORS[e.type]) {

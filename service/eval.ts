@@ -8,7 +8,9 @@ import { parseTaskAnswer, wilsonInterval, type TaskId, type TaskQuestion } from 
 import type { ClientEvent, ClientPayload } from "../state/events.js";
 import type { Participant } from "../state/participants.js";
 import { addUsage, NO_USAGE, usageOfAnswer, type Usage } from "../state/usage.js";
+import { FORMATS, type FormatId } from "../state/formats.js";
 import { followRun } from "./follow-run.js";
+import { EVAL_FORMATS, FORMAT_DEFINITIONS, type FormatDefinition } from "./formats.js";
 import { MARKDOWN_STYLES } from "./narration.js";
 import { createNarrator } from "./narrator.js";
 import type { RunService } from "./run-service.js";
@@ -16,9 +18,11 @@ import { translate } from "../state/messages/index.js";
 import { hashText } from "../state/random.js";
 import type { ArmResult, RoundFigures } from "../state/eval-report.js";
 
-/** The arms an evaluation compares: each participant alone, one sampled k times, a plain majority, and the formats. */
-export const ARMS = ["single", "self-consistency", "majority", "vote", "revise", "deep", "debatt"] as const;
-export type Arm = (typeof ARMS)[number];
+/** The arms that are no format: each participant alone, one sampled k times, a plain majority. */
+const BASELINE_ARMS = ["single", "self-consistency", "majority"] as const;
+/** The arms an evaluation compares: the baselines, then each format whose definition has an eval arm. */
+export const ARMS: readonly Arm[] = [...BASELINE_ARMS, ...EVAL_FORMATS];
+export type Arm = (typeof BASELINE_ARMS)[number] | FormatId;
 
 /** How many samples self-consistency draws from one model. */
 export const SELF_CONSISTENCY_SAMPLES = 5;
@@ -104,7 +108,8 @@ function combine(outcomes: Outcome[]): Outcome {
 }
 
 /** A format's run on a question: its result text (the narrated result), read for the answer, its usage, and for /debatt and /deep each round's answers. */
-async function askFormat(deps: EvalDeps, command: string, q: TaskQuestion): Promise<Outcome> {
+async function askFormat(deps: EvalDeps, format: FormatId, q: TaskQuestion): Promise<Outcome> {
+  const { command } = FORMATS[format];
   const started = performance.now();
   let runId: string;
   try {
@@ -117,7 +122,7 @@ async function askFormat(deps: EvalDeps, command: string, q: TaskQuestion): Prom
   let result = "";
   let usage: ClientPayload<"usage"> | undefined;
   let error: string | undefined;
-  const said = new RoundTexts(command === "/debatt" || command === "/deep");
+  const said = new RoundTexts((FORMAT_DEFINITIONS[format] as FormatDefinition).evalArm?.rounds === true);
   const narrator = createNarrator((text, part) => void (part === "result" && (result += text)), MARKDOWN_STYLES, (key, values) => translate("en", key, values));
   await followRun(
     deps.service,
@@ -176,7 +181,7 @@ async function runArm(deps: EvalDeps, arm: Arm, q: TaskQuestion): Promise<{ labe
     case "majority":
       return [{ label: "majority", outcome: combine(await Promise.all(deps.participants.map((p) => askOne(deps, p, q)))) }];
     default:
-      return [{ label: arm, outcome: await askFormat(deps, `/${arm}`, q) }];
+      return [{ label: arm, outcome: await askFormat(deps, arm, q) }];
   }
 }
 

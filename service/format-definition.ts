@@ -43,6 +43,11 @@ export interface FormatDefinition {
    * registry requires one for each of them.
    */
   simulated: PhaseAnswers;
+  /**
+   * Whether `npm run eval` compares it as an arm (a format that gives one answer to a question it
+   * can be scored on), and whether each round's answers are scored too (`rounds`).
+   */
+  evalArm: { rounds: boolean } | null;
   /** How the admin flow view draws its subgraph (its stage), or null for /debatt and /dvoice, drawn from the top graph. */
   drawing: FlowDrawing | null;
   /**

@@ -31,6 +31,9 @@ function pieceOf<K extends keyof FormatDefinition>(key: K): Record<FormatId, For
   return Object.fromEntries(DEFINED_FORMATS.map((id) => [id, (FORMAT_DEFINITIONS[id] as FormatDefinition)[key]])) as Record<FormatId, FormatDefinition[K]>;
 }
 
+/** The formats `npm run eval` compares as arms, in the formats' order. */
+export const EVAL_FORMATS = DEFINED_FORMATS.filter((id) => (FORMAT_DEFINITIONS[id] as FormatDefinition).evalArm !== null);
+
 /** The formats served as models of the OpenAI-compatible API, by model id. */
 export const OPENAI_MODELS: Readonly<Record<string, FormatId>> = Object.fromEntries(
   Object.entries(FORMAT_DEFINITIONS).flatMap(([id, d]) => (d.openaiModel ? [[d.openaiModel, id as FormatId]] : [])),

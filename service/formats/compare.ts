@@ -15,6 +15,7 @@ export const compare = {
   mcp: { tool: "compare", description: "Every model answers the question at once; the answers are returned side by side." },
   deliberate: null,
   simulated: compareAnswers,
+  evalArm: null,
   drawing: {
     label: "Jämförelse",
     color: "sky",

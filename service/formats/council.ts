@@ -26,6 +26,7 @@ export const council = {
   },
   deliberate: { label: "Council", noun: "judges" },
   simulated: { title: deliberationAnswers.title, ...councilAnswers },
+  evalArm: null,
   drawing: {
     label: "Råd",
     color: "slate",

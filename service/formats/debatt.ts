@@ -24,6 +24,7 @@ export const debatt = {
     research_plan: debattAnswers.research_plan,
     research_check: debattAnswers.research_check,
   },
+  evalArm: { rounds: true },
   drawing: null,
   starts: startsDebate(false),
   narrate: narrateDebate,
@@ -31,4 +32,4 @@ export const debatt = {
 } satisfies FormatDefinition;
 
 /** /dvoice: the spoken debate, on the same nodes; not served where text alone is read. */
-export const dvoice = { ...debatt, history: dvoiceHistory, openaiModel: null, mcp: null, starts: startsDebate(true) } satisfies FormatDefinition;
+export const dvoice = { ...debatt, history: dvoiceHistory, openaiModel: null, mcp: null, evalArm: null, starts: startsDebate(true) } satisfies FormatDefinition;

@@ -20,6 +20,7 @@ export const deep = {
   mcp: { tool: "deep", description: "Anonymous debaters argue in rounds until a moderator finds they converge; a synthesis gives the final answer." },
   deliberate: { label: "Deep" },
   simulated: { ...deliberationAnswers, ...deepAnswers },
+  evalArm: { rounds: true },
   drawing: {
     label: "Djupdebatt",
     color: "rose",

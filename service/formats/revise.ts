@@ -17,6 +17,7 @@ export const revise = {
   mcp: { tool: "revise", description: "3–6 models answer, read each other's answers anonymously, revise (or stand by) their own, and vote; the winning revised answer is the result." },
   deliberate: { label: "Debate" },
   simulated: { ...deliberationAnswers, ballot: voteAnswers.ballot, restate: voteAnswers.restate, revision: voteAnswers.revision },
+  evalArm: { rounds: false },
   drawing: {
     label: "Revidering",
     color: "violet",

@@ -23,6 +23,7 @@ export const vote = {
   // The endpoint's names for the models and the chairman.
   deliberate: { label: "Vote", modelsField: "councilModels", renamed: { chairmanModel: "chairman" } },
   simulated: { ...deliberationAnswers, ballot: voteAnswers.ballot, tiebreaker: voteAnswers.tiebreaker },
+  evalArm: { rounds: false },
   drawing: {
     label: "Omröstning",
     color: "emerald",
