@@ -1,11 +1,71 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Two vitest projects over `tests/**\/*.test.ts`, which between them run every file exactly once:
+ * - `unit`, the fast tier (`npm run test:unit` = `vitest run --project unit`, under a minute): every
+ *   test but those below;
+ * - `integration`: the files below, which start browsers, server processes, databases, Redis or the
+ *   LangGraph dev server, or build the page.
+ * `npm test` (what CI runs) runs both, `unit` first.
+ */
+const integration = [
+  "tests/arena.e2e.test.ts",
+  "tests/build.test.ts",
+  "tests/studio.test.ts",
+  "tests/server.test.ts",
+  "tests/surfaces.test.ts",
+  "tests/surfaces-text.test.ts",
+  "tests/mcp-inspector.test.ts",
+  "tests/recovery.test.ts",
+  "tests/eval.test.ts",
+  "tests/faults-pg.test.ts",
+  "tests/faults-instance.test.ts",
+  "tests/faults-redis.test.ts",
+  "tests/redis.test.ts",
+  "tests/security-users.test.ts",
+  "tests/security-inputs.test.ts",
+  "tests/security-exposure.test.ts",
+  "tests/security-ownership.test.ts",
+  "tests/fuzz-routes.test.ts",
+  "tests/with-me.test.ts",
+  "tests/history.test.ts",
+  "tests/export.test.ts",
+  "tests/cancel.test.ts",
+  "tests/mcp.test.ts",
+  "tests/voice-export.test.ts",
+  "tests/faults-db.test.ts",
+  "tests/reopen.test.ts",
+  "tests/usage.test.ts",
+];
+
 export default defineConfig({
   test: {
-    include: ["tests/**/*.test.ts"],
+    // Shared by both projects (`extends: true`).
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // The LangGraph dev server test starts its own server; the rest run in parallel.
     pool: "forks",
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["tests/**/*.test.ts"],
+          exclude: integration,
+          // Both cores: these tests wait on no outside server, so they may share the machine.
+          maxWorkers: 2,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: integration,
+          // vitest's default worker count (one less than the cores). Projects with different
+          // maxWorkers must run in different groups: this one after `unit`.
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });
