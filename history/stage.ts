@@ -1,17 +1,7 @@
-/** A row of `deliberation_stages` (`seq` orders rows within a stage). */
-export interface StageRow {
-  id: string;
-  messageId: string;
-  stageType: string;
-  stageOrder: number;
-  seq: number;
-  model: string | null;
-  role: string | null;
-  content: string;
-  parsedData: unknown;
-  responseTimeMs: number | null;
-  createdAt: Date;
-}
+import type { deliberationStages } from "./schema-pg.js";
+
+/** A row of `deliberation_stages` (`seq` orders rows within a stage), as its Drizzle table has it. */
+export type StageRow = typeof deliberationStages.$inferSelect;
 
 /** A stage row with when its run started. */
 export interface RunStage extends StageRow {

@@ -6,34 +6,36 @@ import type { NodePgDatabase } from "drizzle-orm/node-postgres";
 import * as pgSchema from "./schema-pg.js";
 import { LOCAL_OWNER } from "../state/ownership.js";
 import { DrizzleUsers, type UserStore } from "./users.js";
-import type { UsageReport } from "../state/usage.js";
+import { z } from "zod";
+import { UsageReportSchema, type UsageReport } from "../state/usage.js";
 
 export { stageData, type NewStage, type RunStage, type StageRow } from "./stage.js";
 
-/** A row of `conversations`. */
-export interface ConversationRow {
-  id: string;
-  userId: string | null;
-  title: string | null;
-  mode: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/** A row of `conversations`, as its Drizzle table has it. */
+export type ConversationRow = typeof pgSchema.conversations.$inferSelect;
 
 /** How a run's answer ended: still `streaming`, `complete`, `error` or `cancelled`. */
 export type MessageStatus = "streaming" | "complete" | "error" | "cancelled";
 
-/** A row of `messages`. */
-export interface MessageRow {
-  id: string;
-  conversationId: string;
+/** A row of `messages`, with its role, status and usage read as what they are (see `messageRow`). */
+export type MessageRow = Omit<typeof pgSchema.messages.$inferSelect, "role" | "status" | "usage"> & {
   role: "user" | "assistant";
-  content: string;
   status: MessageStatus;
-  error: string | null;
   /** What the run's model calls used and cost (answers only; null when not recorded). */
   usage: UsageReport | null;
-  createdAt: Date;
+};
+
+const MESSAGE_STATUSES = ["streaming", "complete", "error", "cancelled"] as const satisfies readonly MessageStatus[];
+
+/**
+ * A stored message checked, not cast: its role and status must be known ones (else the row is
+ * not ours: an error), and a usage that no longer reads as a usage report is left out (null).
+ */
+function messageRow(row: typeof pgSchema.messages.$inferSelect): MessageRow {
+  const role = z.enum(["user", "assistant"]).parse(row.role);
+  const status = z.enum(MESSAGE_STATUSES).parse(row.status);
+  const usage = row.usage === null ? null : (UsageReportSchema.safeParse(row.usage).data ?? null);
+  return { ...row, role, status, usage };
 }
 
 /** What a run writes when it starts. */
@@ -115,13 +117,8 @@ export interface HistoryStore {
   close(): Promise<void>;
 }
 
-/** A row of `evaluations`: one report of `npm run eval`. */
-export interface EvaluationRow {
-  id: string;
-  userId: string | null;
-  report: unknown;
-  createdAt: Date;
-}
+/** A row of `evaluations`: one report of `npm run eval`, as its Drizzle table has it. */
+export type EvaluationRow = typeof pgSchema.evaluations.$inferSelect;
 
 /** A position in the newest-first list: the last conversation of the previous page. */
 export interface Cursor {
@@ -223,29 +220,29 @@ export class DrizzleHistory implements HistoryStore {
       .from(c)
       .where(and(ownedBy(c.userId, owners), after))
       .orderBy(desc(c.createdAt), desc(c.id))
-      .limit(limit + 1)) as ConversationRow[];
+      .limit(limit + 1));
     const page = rows.slice(0, limit);
     return { conversations: page, nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]) : null };
   }
 
   async conversation(id: string): Promise<ConversationRow | undefined> {
     const [row] = await this.db.select().from(this.t.conversations).where(eq(this.t.conversations.id, id));
-    return row as ConversationRow | undefined;
+    return row;
   }
 
   async messagesOf(conversationId: string): Promise<MessageRow[]> {
     const m = this.t.messages;
-    return (await this.db.select().from(m).where(eq(m.conversationId, conversationId)).orderBy(asc(m.createdAt), asc(m.id))) as MessageRow[];
+    return (await this.db.select().from(m).where(eq(m.conversationId, conversationId)).orderBy(asc(m.createdAt), asc(m.id))).map(messageRow);
   }
 
   async message(id: string): Promise<MessageRow | undefined> {
     const [row] = await this.db.select().from(this.t.messages).where(eq(this.t.messages.id, id));
-    return row as MessageRow | undefined;
+    return row && messageRow(row);
   }
 
   async stagesOf(messageId: string): Promise<StageRow[]> {
     const s = this.t.deliberationStages;
-    return (await this.db.select().from(s).where(eq(s.messageId, messageId)).orderBy(s.stageOrder, s.seq)) as StageRow[];
+    return await this.db.select().from(s).where(eq(s.messageId, messageId)).orderBy(s.stageOrder, s.seq);
   }
 
   async stagesOfRuns(owners: readonly string[], stageTypes: readonly string[], since?: Date): Promise<RunStage[]> {
@@ -257,7 +254,7 @@ export class DrizzleHistory implements HistoryStore {
       .innerJoin(c, eq(c.id, m.conversationId))
       .where(and(ownedBy(c.userId, owners), inArray(s.stageType, [...stageTypes]), since ? gte(m.createdAt, since) : undefined))
       .orderBy(asc(m.createdAt), asc(s.messageId), asc(s.stageOrder), asc(s.seq));
-    return rows.map((r) => ({ ...(r.stage as StageRow), runAt: r.runAt }));
+    return rows.map((r) => ({ ...r.stage, runAt: r.runAt }));
   }
 
   async deleteConversation(id: string): Promise<boolean> {
@@ -287,7 +284,7 @@ export class DrizzleHistory implements HistoryStore {
   async sharedConversation(tokenHash: string): Promise<ConversationRow | undefined> {
     const { shares, conversations } = this.t;
     const [row] = await this.db.select({ c: conversations }).from(shares).innerJoin(conversations, eq(conversations.id, shares.conversationId)).where(eq(shares.tokenHash, tokenHash));
-    return row?.c as ConversationRow | undefined;
+    return row?.c;
   }
 
   async addEvaluation(userId: string, report: unknown, at: Date): Promise<void> {
@@ -297,7 +294,7 @@ export class DrizzleHistory implements HistoryStore {
   async latestEvaluation(owners: readonly string[]): Promise<EvaluationRow | undefined> {
     const e = this.t.evaluations;
     const [row] = await this.db.select().from(e).where(ownedBy(e.userId, owners)).orderBy(desc(e.createdAt), desc(e.id)).limit(1);
-    return row as EvaluationRow | undefined;
+    return row;
   }
 
   close(): Promise<void> {
