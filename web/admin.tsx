@@ -1,6 +1,7 @@
 import { inWords, readApi } from "./api-error.js";
 import { useEffect, useState } from "preact/hooks";
 import type { FormatTemplates } from "../state/templates.js";
+import { ADMIN_GROUPS, type AdminGroup } from "./formats/index.js";
 import { TokenForm } from "./token-form.js";
 import { useT } from "./i18n.js";
 import type { Lang, MessageKey } from "../state/messages/index.js";
@@ -49,8 +50,8 @@ async function api<T>(token: string, method: string, path: string, body?: unknow
   return (await readApi<T>(res)) as T;
 }
 
-/** The prompt groups, in the order the page shows them: by the first part of the key. */
-const GROUPS = ["debate", "compare", "vote", "revise", "deep", "council", "deliberation"] as const;
+/** The prompt groups, in the order the page shows them (the formats', then the shared), by the first part of the key; then `other`. */
+const GROUPS: readonly AdminGroup[] = [...ADMIN_GROUPS, "other"];
 
 /** Whether a prompt matches a search (its key, description or text, case-insensitively). */
 const matches = (p: PromptView, query: string) => [p.key, p.description, p.effective].some((x) => x.toLowerCase().includes(query));
@@ -94,7 +95,7 @@ export function AdminPage({ enabled }: { enabled: boolean }) {
 
   const q = query.trim().toLowerCase();
   const shown = prompts?.filter((p) => !q || matches(p, q)) ?? [];
-  const groupOf = (key: string) => (GROUPS as readonly string[]).includes(key.split(".")[0]) ? key.split(".")[0] : "other";
+  const groupOf = (key: string) => GROUPS.find((g) => g === key.split(".")[0]) ?? "other";
   return (
     <main class="admin">
       <h1>
@@ -129,13 +130,13 @@ export function AdminPage({ enabled }: { enabled: boolean }) {
               <input type="search" value={query} onInput={(e) => setQuery((e.target as HTMLInputElement).value)} />
             </label>
             {q && shown.length === 0 && <p class="note">{t("admin.noMatch", { query })}</p>}
-            {[...GROUPS, "other"].map((g) => {
+            {GROUPS.map((g) => {
               const inGroup = shown.filter((p) => groupOf(p.key) === g);
               if (inGroup.length === 0) return null;
               return (
                 <details class="prompt-group" data-group={g} open={q !== ""} key={`${g}-${q !== ""}`}>
                   <summary>
-                    {t(`admin.group.${g}` as MessageKey)} <span class="note">{t("admin.count", { n: inGroup.length })}</span>
+                    {t(`admin.group.${g}`)} <span class="note">{t("admin.count", { n: inGroup.length })}</span>
                   </summary>
                   {inGroup.map((p) => (
                     <PromptEditor key={p.key} token={token} prompt={p} onSaved={(next) => setPrompts(prompts.map((x) => (x.key === next.key ? next : x)))} />

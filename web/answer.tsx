@@ -1,15 +1,12 @@
 import { createContext } from "preact";
 import { useContext } from "preact/hooks";
-import { Arena, CompareView, markdown } from "./arena.js";
-import { audioUrl } from "./api-client.js";
-import { splitSynthesis } from "./arena-state.js";
+import { markdown } from "./arena.js";
+import type { StoredMessage } from "./api-client.js";
+import { formatOfRun, splitSynthesis } from "./arena-state.js";
 import { runParticipants, type Message, type TalkingTo } from "./chat-message.js";
-import { DeliberationView } from "./deliberation-view.js";
-import type { StoredMessage } from "./history.js";
+import { viewOf } from "./formats/index.js";
 import { useT } from "./i18n.js";
 import { RunMenu } from "./menus.js";
-import { PanelView } from "./panel-view.js";
-import { VoiceBar } from "./voice-bar.js";
 import type { PersonInput } from "../state/person.js";
 import type { Reason } from "../state/errors.js";
 import { errorWords, USAGE_ERROR_CODES, usageHelp, usageWords } from "../state/messages/index.js";
@@ -44,22 +41,6 @@ function StoredAnswer({ m }: { m: StoredMessage }) {
     <div>
       {text && <div class="synthesis" dangerouslySetInnerHTML={{ __html: markdown.render(text) }} />}
       <EndedNote m={m} />
-    </div>
-  );
-}
-
-/** A stored /dvoice debate's audio: a player and its exports (kept for the most recent debates). */
-function StoredAudio({ id }: { id: string }) {
-  const t = useT();
-  return (
-    <div class="voice-bar stored" role="group" aria-label={t("voice.label")}>
-      <audio controls preload="none" src={audioUrl(id, "wav")} />
-      <a href={audioUrl(id, "wav")} download>
-        {t("voice.download")} (WAV)
-      </a>
-      <a href={audioUrl(id, "mp3")} download>
-        MP3
-      </a>
     </div>
   );
 }
@@ -113,15 +94,15 @@ function Answer({ m, asked, retry, onContinue, onPersonInput }: { m: Message; as
     );
   }
   const a = m.arena!;
+  // The run's own view, its format's; a chat answer's text otherwise.
+  const format = formatOfRun(a);
+  const View = format ? viewOf(format).View : undefined;
   const errorText = a.error ? errorInWords(t, a.error) : m.failure && failureInWords(t, m.failure);
   return (
     <div>
-      {m.player && a.debateId && (
-        <VoiceBar player={m.player} view={m.voice ?? { playing: false, paused: false }} downloadUrl={a.done ? audioUrl(a.debateId, "wav") : undefined} />
-      )}
-      {m.stored && !readOnly && a.voice && a.debateId && <StoredAudio id={a.debateId} />}
-      {a.simulated && (a.deliberation || a.panel) && <p class="note simulated">{t("arena.simulated")}</p>}
-      {a.deliberation ? <DeliberationView s={a.deliberation} ended={a.done} usage={a.usage} /> : a.panel ? <PanelView s={a.panel} ended={a.done} usage={a.usage} /> : a.compare ? <CompareView c={a.compare} simulated={a.simulated} ended={a.done} usage={a.usage} /> : a.debateId ? <Arena s={a} voiceSpeaker={m.voice?.speaker} send={!readOnly && m.runId && onPersonInput ? (input) => onPersonInput(m, input) : undefined} /> : a.chat ? (
+      {View ? (
+        <View a={a} player={m.player} voice={m.voice} storedAudio={Boolean(m.stored) && !readOnly} send={!readOnly && m.runId && onPersonInput ? (input) => onPersonInput(m, input) : undefined} />
+      ) : a.chat ? (
         <>
           {a.continuing && <p class="note continuing">{t("continue.answering", { display: a.continuing.display })}</p>}
           <p class="chat">{a.chat}</p>

@@ -1,8 +1,8 @@
 import type { Lang } from "../state/messages/index.js";
 import type { PersonInput } from "../state/person.js";
+import type { UsageReport } from "../state/usage.js";
 import { ApiError, readApi } from "./api-error.js";
 import type { Awaiting } from "./arena-state.js";
-import type { StoredMessage } from "./history.js";
 
 /*
  * The chat page's REST calls, one function per endpoint, typed as routes/*.ts answer them. Each
@@ -13,6 +13,20 @@ import type { StoredMessage } from "./history.js";
  * `debate_awaiting_input` event's, in state/events.ts) would bring zod and, through the formats'
  * state modules, LangGraph into the page (the bundle grows from about 0.3 MB to 1 MB).
  */
+
+/** A stored message as `GET /api/v1/conversations/:id` answers it. */
+export interface StoredMessage {
+  id: string;
+  role: "user" | "assistant";
+  content: string;
+  status: "streaming" | "complete" | "error" | "cancelled";
+  error: string | null;
+  /** An answer's format and full result, as its run stored them. */
+  mode?: string;
+  result?: unknown;
+  /** What the run's model calls used and cost (runs stored before it was recorded have none). */
+  usage?: UsageReport;
+}
 
 /** A conversation as `GET /api/v1/conversations/:id` answers it (routes/history.ts), and as an export holds it. */
 export interface StoredConversation {

@@ -9,6 +9,7 @@ import { LatestEvaluationNote } from "./evidence.js";
 import { useT } from "./i18n.js";
 import { ModelsNotice } from "./answer-notes.js";
 import { storedEvents } from "./stored-events.js";
+import { viewOf } from "./formats/index.js";
 import { followRun, streamChat, StreamError } from "./stream.js";
 import { Suggestions } from "./suggestions.js";
 import { VoicePlayer } from "./voice-player.js";
@@ -88,7 +89,8 @@ export function App({ conversation, exported }: { conversation?: string; exporte
     const threadId = continuing ? continuing.thread : thread.current.id;
     const user: Message = { id: nextId++, role: "user", text };
     const answer: Message = { id: nextId++, role: "assistant", text: "", arena: emptyArena(), running: true, thread: threadId };
-    if (/^\s*\/dvoice\b/i.test(text)) {
+    const format = commandFormatOf(text);
+    if (format && viewOf(format).spoken) {
       // Created inside the submit gesture: browsers only let a user action start audio.
       answer.player = new VoicePlayer((voice) => update(answer.id, (m) => ({ ...m, voice })));
       answer.player.unlock();

@@ -2,9 +2,9 @@ import type { EventPayload } from "../state/events.js";
 import type { ClientEvent, ClientPayload } from "../state/events.js";
 import { withNotes, type CardRound } from "./card.js";
 import type { Reason } from "../state/errors.js";
+import type { FormatId } from "../state/formats.js";
 import { reduceDeliberation, type DeliberationState } from "./deliberation-state.js";
 import { reducePanel, type PanelState } from "./panel-state.js";
-
 
 /** A participant card. */
 export interface Card {
@@ -84,6 +84,18 @@ export const emptyArena = (): ArenaState => ({
   done: false,
   rawSynthesis: "",
 });
+
+/**
+ * The format of the run an arena holds, told by the part of the state its events filled (its view
+ * is the format's, `web/formats/`); undefined for a chat answer.
+ */
+export function formatOfRun(a: ArenaState): FormatId | undefined {
+  if (a.deliberation) return a.deliberation.mode;
+  if (a.panel) return a.panel.kind;
+  if (a.compare) return "compare";
+  if (a.debateId) return a.voice ? "dvoice" : "debatt";
+  return undefined;
+}
 
 const ARENA_BLOCK = /^```debate-arena-data\s*\n([\s\S]*?)\n```\s*\n?/;
 

@@ -3,7 +3,7 @@ import MarkdownIt from "markdown-it";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { useT } from "./i18n.js";
 import { seconds, usageBrief } from "../state/messages/index.js";
-import { progress, type ArenaState, type Card, type CompareState } from "./arena-state.js";
+import { progress, type ArenaState, type Card } from "./arena-state.js";
 import { PersonInputPanel } from "./person-input.js";
 import type { PersonInput } from "../state/person.js";
 import type { Source } from "../state/answer.js";
@@ -21,7 +21,6 @@ const COLORS: Record<string, string> = {
   qwen: "#7c3aed",
   oneseek: "#6366f1",
 };
-/** The round types, in order (round 4 is the vote). */
 
 /** Model output is rendered as markdown with raw HTML escaped, never injected; `[n]` links to source n when given sources (see citations.ts). */
 export const markdown = new MarkdownIt({ html: false, linkify: true }).use(sourceMarkers);
@@ -168,6 +167,12 @@ function ParticipantCard({ card, round, speaking, heard, cost, person = false, w
   );
 }
 
+/** Says that the run's participants were simulated (no model was called), above a deliberation format's view. */
+export function SimulatedNote() {
+  const t = useT();
+  return <p class="note simulated">{t("arena.simulated")}</p>;
+}
+
 /** A card's footer with what its participant's calls in the whole run cost (none before the run's usage is in). */
 export function CostFooter({ usage, display }: { usage?: ArenaState["usage"]; display: string }) {
   const t = useT();
@@ -250,56 +255,12 @@ function WinnerBanner({ s }: { s: ArenaState }) {
 }
 
 /** A failed answer: what it said before it failed, then why it failed. */
-function FailedText({ text, error }: { text?: string; error?: string }) {
+export function FailedText({ text, error }: { text?: string; error?: string }) {
   const t = useT();
   return (
     <>
       {text && <span class="partial">{text} … </span>}
       <span class="failure">{t("card.error", { error: error ?? t("card.unknownError") })}</span>
     </>
-  );
-}
-
-/** /compare: every model's answer side by side, streaming in parallel (`ended`: see DeliberationView). */
-export function CompareView({ c, simulated, ended, usage }: { c: CompareState; simulated?: boolean; ended: boolean; usage?: ArenaState["usage"] }) {
-  const t = useT();
-  return (
-    <section class="arena compare" aria-label={t("compare.label", { question: c.question })}>
-      <header class="arena-head">
-        <h2>
-          <span class="mode">{t("compare.title")}</span> {c.question}
-        </h2>
-        {simulated && <p class="note simulated">{t("arena.simulated")}</p>}
-      </header>
-      <div class="cards side-by-side">
-        {c.participants.map((p) => {
-          const a = c.answers[p.key];
-          const failed = a?.status === "error";
-          const cost = usage && costOf(t, usage, p.display);
-          return (
-            <article class={`card${a?.status === "speaking" && !ended ? " speaking" : ""}${failed ? " failed" : ""}`} style={{ "--accent": colorOf(p.key) }} data-participant={p.key}>
-              <header>
-                <span class="dot" aria-hidden="true" />
-                <h3>{p.display}</h3>
-                {failed && <span class="badge error">{t("card.failed")}</span>}
-              </header>
-              {failed || !a?.text ? <p class="answer">{failed ? <FailedText text={a.text} error={a.error} /> : "…"}</p> : <AnswerText text={a.text} sources={a.sources} />}
-              <AnswerNotes answer={a} />
-              {(a?.status === "ok" || cost) && (
-                <footer>
-                  {a?.status === "ok" && t("card.stats", { words: a.wordCount ?? 0, seconds: seconds(a.latencyMs ?? 0) })}
-                  {cost && <span class="cost">{t("usage.card", { cost })}</span>}
-                </footer>
-              )}
-            </article>
-          );
-        })}
-      </div>
-      {c.complete && (
-        <p class="note" role="status">
-          {t("compare.complete")}
-        </p>
-      )}
-    </section>
   );
 }

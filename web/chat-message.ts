@@ -1,6 +1,7 @@
-import type { ArenaState } from "./arena-state.js";
+import { formatOfRun, type ArenaState } from "./arena-state.js";
 import type { Reason } from "../state/errors.js";
-import type { StoredMessage } from "./history.js";
+import type { StoredMessage } from "./api-client.js";
+import { viewOf } from "./formats/index.js";
 import type { VoicePlayer, VoiceView } from "./voice-player.js";
 
 /** One entry of the session's history. */
@@ -33,6 +34,6 @@ export interface TalkingTo {
 
 /** The participants of a run, as its view has them (any format). */
 export function runParticipants(a: ArenaState): { key: string; display: string }[] {
-  const panel = a.panel && (a.panel.kind === "council" ? a.panel.judges : a.panel.participants);
-  return a.deliberation?.participants ?? panel ?? a.compare?.participants ?? a.participants;
+  const format = formatOfRun(a);
+  return format ? viewOf(format).participants(a) : a.participants;
 }

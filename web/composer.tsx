@@ -3,7 +3,9 @@ import { useEffect, useRef } from "preact/hooks";
 import type { TalkingTo } from "./chat-message.js";
 import { useT } from "./i18n.js";
 import { MicButton } from "./mic-button.js";
+import { commandHint } from "./formats/index.js";
 import { commandFormatOf, parseCommand } from "../state/commands.js";
+import { FORMATS, isFormatId, type FormatFlags, type FormatId } from "../state/formats.js";
 import { DEFAULT_PERSON_NAME } from "../state/person.js";
 import { MAX_MESSAGE_CHARS } from "../state/text.js";
 
@@ -75,7 +77,7 @@ export function Composer({ formRef, input, setInput, busy, onStop, onSend, talki
           if (e.key === "Enter" && !e.shiftKey) submit(e);
         }}
       />
-      {commandFormatOf(input) === "debatt" && <JoinToggle input={input} setInput={setInput} name={personName} setName={setPersonName} />}
+      {joinable(commandFormatOf(input)) && <JoinToggle input={input} setInput={setInput} name={personName} setName={setPersonName} />}
       <MicButton disabled={busy} onText={(text) => setInput((before) => (before.trim() ? `${before.trimEnd()} ${text}` : text))} />
       {onStop ? (
         // Stops the run on the server, wherever it runs; its stream then ends by itself.
@@ -92,6 +94,9 @@ export function Composer({ formRef, input, setInput, busy, onStop, onSend, talki
   );
 }
 
+/** Whether a format's runs take the reader among the participants (its command has `--with-me`: /debatt). */
+const joinable = (format: FormatId | undefined) => format !== undefined && Object.values<FormatFlags>(FORMATS[format].flags).some((flags) => flags.withMe);
+
 /**
  * Beside a /debatt message: "take part yourself" (adds or removes `--with-me` in the message) and,
  * when taking part, the name the models will know the reader by.
@@ -100,7 +105,7 @@ function JoinToggle({ input, setInput, name, setName }: { input: string; setInpu
   const t = useT();
   const command = parseCommand(input);
   const joining = command.kind === "debate" && command.options.withMe === true;
-  const toggle = () => setInput(joining ? input.replace(/\s+--with-me(?=\s|$)/i, "") : input.replace(/^(\s*\/debatt)(?=\s|$)/i, "$1 --with-me"));
+  const toggle = () => setInput(joining ? input.replace(/\s+--with-me(?=\s|$)/i, "") : input.replace(/^(\s*\/\S+)/, "$1 --with-me"));
   return (
     <p class="join">
       <label>
@@ -122,20 +127,15 @@ function JoinToggle({ input, setInput, name, setName }: { input: string; setInpu
 /** The composer's hint: each command with what it does, the parts in code. */
 function Hint() {
   const t = useT();
-  const command = (name: string, arg: "topic" | "question" | "claim", options = "") => <code>{`/${name} ${options}<${t(`composer.${arg}`)}>`}</code>;
+  const command = (id: FormatId) => <code>{commandHint(id, t(`composer.${FORMATS[id].takes}`))}</code>;
+  // The text names each format's command by its id in braces: `{vote} the models vote…`.
   const parts = t("composer.hint").split(/(\{\w+\})/);
-  const commands: Record<string, preact.JSX.Element> = {
-    "{debatt}": command("debatt", "topic", "[--order simultaneous] [--with-me] "),
-    "{dvoice}": command("dvoice", "topic", "[--paced] "),
-    "{compare}": command("compare", "question"),
-    "{vote}": command("vote", "question"),
-    "{revise}": command("revise", "question"),
-    "{deep}": command("deep", "question"),
-    "{council}": command("council", "claim", "[--debate] "),
-  };
   return (
     <p id="hint" class="hint">
-      {parts.map((p) => commands[p] ?? p)}
+      {parts.map((p) => {
+        const id = /^\{(\w+)\}$/.exec(p)?.[1];
+        return id && isFormatId(id) ? command(id) : p;
+      })}
     </p>
   );
 }

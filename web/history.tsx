@@ -1,10 +1,10 @@
 import { inWords, readApi } from "./api-error.js";
 import { LOCALES } from "../state/messages/index.js";
-import type { UsageReport } from "../state/usage.js";
 
 /** How the reader writes dates: the browser's own locale of the page's language (en-US, en-GB…), else the language's. */
 export const dateLocale = (lang: keyof typeof LOCALES) => navigator.languages.find((l) => l.toLowerCase().startsWith(lang)) ?? LOCALES[lang];
 import { useContext, useEffect, useState } from "preact/hooks";
+import { labelOfStoredMode } from "./formats/index.js";
 import { LangContext, useT } from "./i18n.js";
 
 /** A conversation as `GET /api/v1/conversations` lists it. */
@@ -15,31 +15,6 @@ interface ConversationItem {
   createdAt: string;
   updatedAt: string;
 }
-
-/** A stored message as `GET /api/v1/conversations/:id` answers it. */
-export interface StoredMessage {
-  id: string;
-  role: "user" | "assistant";
-  content: string;
-  status: "streaming" | "complete" | "error" | "cancelled";
-  error: string | null;
-  /** An answer's format and full result, as its run stored them. */
-  mode?: string;
-  result?: unknown;
-  /** What the run's model calls used and cost (runs stored before it was recorded have none). */
-  usage?: UsageReport;
-}
-
-/** How the page names a stored mode (/revise is stored as "debate", its original name). */
-const MODE_LABEL: Record<string, string> = {
-  debatt: "/debatt",
-  dvoice: "/dvoice",
-  compare: "/compare",
-  vote: "/vote",
-  debate: "/revise",
-  deep: "/deep",
-  council: "/council",
-};
 
 /** Calls the history API; throws an ApiError for a refusal. */
 export async function historyApi<T>(method: string, path: string): Promise<T | undefined> {
@@ -99,7 +74,7 @@ export function HistoryPage() {
             <a href={`#c/${encodeURIComponent(c.id)}`}>{c.title || t("history.untitled")}</a>
             {/* When it was started: the list is in that order (newest first), not by its last activity. */}
             <span class="note">
-              {c.mode === "chat" ? t("history.chat") : (MODE_LABEL[c.mode] ?? c.mode)} · <time dateTime={c.createdAt}>{new Date(c.createdAt).toLocaleString(dateLocale(lang))}</time>
+              {c.mode === "chat" ? t("history.chat") : (labelOfStoredMode(c.mode) ?? c.mode)} · <time dateTime={c.createdAt}>{new Date(c.createdAt).toLocaleString(dateLocale(lang))}</time>
             </span>
             <button type="button" aria-label={t("history.deleteLabel", { title: c.title || c.id })} onClick={() => void remove(c)}>
               {t("history.delete")}

@@ -61,7 +61,14 @@ export function reducePanel(s: PanelState | undefined, e: ClientEvent): PanelSta
   if (!s) return s;
   if (e.event === "title-complete") return { ...s, title: e.data.data.title };
   if (e.event === "complete") return { ...s, complete: true };
-  return s.kind === "deep" ? reduceDeep(s, e) : reduceCouncil(s, e);
+  switch (s.kind) {
+    case "deep":
+      return reduceDeep(s, e);
+    case "council":
+      return reduceCouncil(s, e);
+    default:
+      return s satisfies never;
+  }
 }
 
 function reduceDeep(s: DeepState, e: ClientEvent): DeepState {

@@ -1,41 +1,50 @@
-import { diffWords } from "diff";
-import { useState } from "preact/hooks";
-import type { RevisionResponse } from "../state/revise.js";
-import { AnswerText, colorOf, CostFooter, markdown } from "./arena.js";
-import type { ArenaState } from "./arena-state.js";
-import { displayOfLabel, type DeliberationState } from "./deliberation-state.js";
-import { useT } from "./i18n.js";
-import { AnswerNotes } from "./answer-notes.js";
-import { labelName, seconds } from "../state/messages/index.js";
+import type { FunctionComponent } from "preact";
+import { labelName, seconds, type MessageKey } from "../../state/messages/index.js";
+import { AnswerNotes } from "../answer-notes.js";
+import { AnswerText, colorOf, CostFooter, markdown } from "../arena.js";
+import type { ArenaState } from "../arena-state.js";
+import { displayOfLabel, type DeliberationState } from "../deliberation-state.js";
+import { useT } from "../i18n.js";
+
+/**
+ * The view /vote and /revise share: the models' answers as cards, the vote bars per label with
+ * the models revealed and each vote expandable, /vote's tiebreak callout, and the winner's answer
+ * with its badge. Where the two differ is each format's `VotingSteps` (its module's).
+ */
 
 type T = ReturnType<typeof useT>;
 
 /** "1 vote", "3 votes". */
-const votes = (t: T, n: number) => (n === 1 ? t("dv.vote1") : t("dv.votes", { n }));
+export const votes = (t: T, n: number) => (n === 1 ? t("dv.vote1") : t("dv.votes", { n }));
 
-/** Each format's steps, numbered where they are rounds. */
-const STAGES: Record<DeliberationState["mode"], { id: Exclude<DeliberationState["stage"], "complete">; n?: number }[]> = {
-  vote: [{ id: "collect", n: 1 }, { id: "vote", n: 2 }, { id: "tiebreak" }, { id: "winner" }],
-  revise: [{ id: "collect", n: 1 }, { id: "revision", n: 2 }, { id: "vote", n: 3 }, { id: "winner" }],
-};
+/** Where /vote's and /revise's views differ. */
+export interface VotingSteps {
+  /** The format's steps, numbered where they are rounds. */
+  stages: { id: Exclude<DeliberationState["stage"], "complete">; n?: number }[];
+  /** The heading of the first answers. */
+  answersTitle: MessageKey;
+  /** The heading of the counted vote. */
+  votesTitle: MessageKey;
+  /** Whether the first answers' cards carry the vote's labels and counts (/revise votes on the revised answers, whose cards carry them). */
+  labelsOnAnswers: boolean;
+  /** What follows the answers once the first step is over (/revise's revisions); null when nothing does. */
+  afterAnswers: FunctionComponent<{ s: DeliberationState; ended: boolean }> | null;
+}
 
 /** The revision decisions' badges: green REVISED, blue MERGED, grey STOOD. */
-const DECISIONS: Record<string, { key: "decision.REVISE" | "decision.MERGE" | "decision.STAND"; cls: string }> = {
+export const DECISIONS: Record<string, { key: "decision.REVISE" | "decision.MERGE" | "decision.STAND"; cls: string }> = {
   REVISE: { key: "decision.REVISE", cls: "revised" },
   MERGE: { key: "decision.MERGE", cls: "merged" },
   STAND: { key: "decision.STAND", cls: "stood" },
 };
 
 /**
- * /vote and /revise: the models' answers as cards, /revise's
- * revisions (decision badge, reasoning, word-count change and a diff view), the vote bars per
- * label with the models revealed and each vote expandable, /vote's tiebreak callout, and the
- * winner's answer with its badge. `ended`: the stream has ended (`done`), so what a stopped or
- * failed run was writing is no longer shown as being written.
+ * A /vote or /revise run, its steps drawn as `steps` says. `ended`: the stream has ended (`done`),
+ * so what a stopped or failed run was writing is no longer shown as being written.
  */
-export function DeliberationView({ s, ended, usage }: { s: DeliberationState; ended: boolean; usage?: ArenaState["usage"] }) {
+export function DeliberationView({ s, steps, ended, usage }: { s: DeliberationState; steps: VotingSteps; ended: boolean; usage?: ArenaState["usage"] }) {
   const t = useT();
-  const stages = STAGES[s.mode];
+  const { stages, afterAnswers: After } = steps;
   const stageIndex = stages.findIndex((x) => x.id === (s.stage === "complete" ? "winner" : s.stage));
   const mode = t(`dv.mode.${s.mode}`);
   return (
@@ -56,13 +65,12 @@ export function DeliberationView({ s, ended, usage }: { s: DeliberationState; en
 
       {s.winner && <WinnerCard s={s} />}
 
-      <h3>{s.mode === "revise" ? t("dv.answersRevise") : t("dv.answers")}</h3>
+      <h3>{t(steps.answersTitle)}</h3>
       <div class="cards side-by-side">
         {s.participants.map((p) => {
           const a = s.answers[p.key];
           const failed = a?.status === "error";
-          // /revise votes on the revised answers: their labels and votes go on the revision cards.
-          const label = s.mode === "vote" ? labelOf(s, p.key) : undefined;
+          const label = steps.labelsOnAnswers ? labelOf(s, p.key) : undefined;
           return (
             <article class={`card${a?.status === "speaking" && !ended ? " speaking" : ""}${failed ? " failed" : ""}${s.winner && s.winner.winnerLabel === label ? " won" : ""}`} style={{ "--accent": colorOf(p.key) }} data-participant={p.key}>
               <header>
@@ -86,8 +94,8 @@ export function DeliberationView({ s, ended, usage }: { s: DeliberationState; en
         })}
       </div>
 
-      {s.mode === "revise" && s.stage !== "collect" && <Revisions s={s} ended={ended} />}
-      {s.vote && <Votes s={s} />}
+      {After && s.stage !== "collect" && <After s={s} ended={ended} />}
+      {s.vote && <Votes s={s} title={steps.votesTitle} />}
 
       {s.tiedLabels && s.chairman && (
         <aside class="tiebreak" role="note">
@@ -110,7 +118,7 @@ export function DeliberationView({ s, ended, usage }: { s: DeliberationState; en
 }
 
 /** The label of a participant's answer in the counted vote. */
-function labelOf(s: DeliberationState, key: string): string | undefined {
+export function labelOf(s: DeliberationState, key: string): string | undefined {
   const model = s.participants.find((p) => p.key === key)?.model;
   return Object.entries(s.vote?.labelToModel ?? {}).find(([, m]) => m === model)?.[0];
 }
@@ -129,95 +137,14 @@ function WinnerCard({ s }: { s: DeliberationState }) {
   );
 }
 
-/** /revise round 2: the summary bar and one card per model with its decision and the change it made. */
-function Revisions({ s, ended }: { s: DeliberationState; ended: boolean }) {
-  const t = useT();
-  const sum = s.revisionSummary;
-  return (
-    <section class="revisions" aria-label={t("dv.mode.revise")}>
-      <h3>
-        {t("dv.round2")}
-        {s.antiAnchoring && <span class="note">{t("dv.antiAnchoring")}</span>}
-      </h3>
-      {sum && (
-        <p class="summary" role="status">
-          {t("dv.revisionSummary", { revised: sum.revised, stood: sum.stood, merged: sum.merged })}
-          {sum.parseFailed ? t("dv.unparsedCount", { n: sum.parseFailed }) : ""}
-        </p>
-      )}
-      <div class="cards side-by-side">
-        {s.participants.map((p) => {
-          const r = s.revisions?.find((x) => x.modelKey === p.key);
-          if (!r) return s.revising[p.key] ? <RevisingCard display={p.display} keyName={p.key} text={s.revising[p.key]} ended={ended} /> : null;
-          return <RevisionCard r={r} label={labelOf(s, p.key)} votes={s.vote?.tallies} won={s.winner !== undefined && s.winner.winnerLabel === labelOf(s, p.key)} />;
-        })}
-      </div>
-    </section>
-  );
-}
-
-function RevisingCard({ display, keyName, text, ended }: { display: string; keyName: string; text: string; ended: boolean }) {
-  return (
-    <article class={ended ? "card" : "card speaking"} style={{ "--accent": colorOf(keyName) }}>
-      <header>
-        <span class="dot" aria-hidden="true" />
-        <h3>{display}</h3>
-      </header>
-      <AnswerText text={text} clipped />
-    </article>
-  );
-}
-
-function RevisionCard({ r, label, votes: tallies, won }: { r: RevisionResponse; label?: string; votes?: Record<string, number>; won: boolean }) {
-  const t = useT();
-  const [diff, setDiff] = useState(false);
-  const decision = DECISIONS[r.decision ?? ""];
-  const change = r.revisedWordCount - r.originalWordCount;
-  return (
-    <article class={`card revision${won ? " won" : ""}`} style={{ "--accent": colorOf(r.modelKey) }} data-participant={r.modelKey}>
-      <header>
-        <span class="dot" aria-hidden="true" />
-        <h3>{r.display}</h3>
-        {label && (
-          <span class="badge">
-            {labelName(t, label)} · {votes(t, tallies?.[label] ?? 0)}
-          </span>
-        )}
-        <span class={`badge decision ${decision?.cls ?? "unparsed"}`}>{t(decision?.key ?? "decision.unparsed")}</span>
-        <span class="words">{t("dv.words", { sign: change >= 0 ? "+" : "−", n: Math.abs(change) })}</span>
-      </header>
-      {r.reasoning && <p class="reasoning">{r.reasoning}</p>}
-      {r.error && <p class="note">{t("dv.revisionError", { error: r.error })}</p>}
-      {r.restatement && (
-        <details>
-          <summary>{t("dv.restatement")}</summary>
-          <p class="answer">{r.restatement}</p>
-        </details>
-      )}
-      <button type="button" class="toggle-diff" aria-pressed={diff} onClick={() => setDiff(!diff)}>
-        {diff ? t("dv.showRevised") : t("dv.showChanges")}
-      </button>
-      {diff ? (
-        <p class="answer diff">
-          {diffWords(r.originalResponse, r.revisedResponse).map((part) =>
-            part.added ? <ins>{part.value}</ins> : part.removed ? <del>{part.value}</del> : <span>{part.value}</span>,
-          )}
-        </p>
-      ) : (
-        <AnswerText text={r.revisedResponse} clipped />
-      )}
-    </article>
-  );
-}
-
 /** The counted vote: bars per label (the model behind each revealed) and each vote's reasoning. */
-function Votes({ s }: { s: DeliberationState }) {
+function Votes({ s, title }: { s: DeliberationState; title: MessageKey }) {
   const t = useT();
   const v = s.vote!;
   const max = Math.max(1, ...Object.values(v.tallies));
   return (
     <section class="votes" aria-label={t("round.voting")}>
-      <h3>{s.mode === "revise" ? t("dv.round3") : t("votes.title")}</h3>
+      <h3>{t(title)}</h3>
       <ul class="bars">
         {Object.keys(v.labelToModel).map((label) => (
           <li data-votes-for={label}>

@@ -1,0 +1,68 @@
+import type { AnswerNotes } from "../../state/answer.js";
+import { notesFields } from "../../state/answer.js";
+import type { ClientEvent } from "../../state/events.js";
+import { ROUND_TYPES } from "../../state/formats.js";
+import { skipReasonOf } from "../../state/person.js";
+import { Arena } from "../arena.js";
+import type { ArenaState } from "../arena-state.js";
+import type { RunViewProps, StoredRun } from "./format-view.js";
+import { ev, stopped } from "./replay.js";
+
+/** What /debatt and /dvoice share, which is everything but the voice: their stored result, its replay and the arena. */
+
+/** A /debatt or /dvoice result as the history stores it. */
+interface DebattResult {
+  topic?: string;
+  voiceMode?: boolean;
+  simulated?: boolean;
+  participants?: { key: string; display: string; model: string }[];
+  rounds: { round: number; answers: ({ modelKey: string; display: string; text: string; position: number; status: "ok" | "error"; wordCount: number; latencyMs: number; error?: string } & AnswerNotes)[] }[];
+  votes: { voter: string; votedFor: string; motivation: string; bullets: string[]; valid: boolean }[];
+  results?: Record<string, unknown>;
+  synthesis?: string;
+}
+
+/** The events of a stored /debatt or /dvoice run; undefined for one stored before its participants were. */
+export function replayDebate({ id, result }: StoredRun): ClientEvent[] | undefined {
+  const r = result as DebattResult;
+  if (!r.participants) return undefined;
+  const participants = r.participants.map((p) => ({ ...p, oneseek: false }));
+  const events = [ev("debate-init", { participants, topic: r.topic ?? "", total_rounds: 4, voice_mode: r.voiceMode ?? false, debate_id: id, simulated: r.simulated ?? false })];
+  for (const { round, answers } of r.rounds) {
+    if (answers.length === 0) continue;
+    const spoken = [...answers].sort((a, b) => a.position - b.position);
+    events.push(ev("debate-round-start", { round, type: ROUND_TYPES[round - 1], order: spoken.map((a) => a.display) }));
+    for (const a of spoken) {
+      const who = { model: a.display, model_key: a.modelKey, round };
+      // The person's seat, skipped: said as it was live.
+      const skip = skipReasonOf(a.error);
+      if (skip) {
+        events.push(ev("debate-input-skipped", { kind: "turn", round, participant: a.display, reason: skip }));
+        continue;
+      }
+      events.push(ev("debate-participant-start", { ...who, position: a.position }));
+      if (a.text) events.push(ev("debate-participant-delta", { ...who, delta: a.text }));
+      // A turn the stop cut short ends there, as it did live: no end, and its round does not end either.
+      if (stopped(a)) continue;
+      events.push(
+        ev("debate-participant-end", { ...who, position: a.position, word_count: a.wordCount, latency_ms: a.latencyMs, response_preview: "", status: a.status, ...(a.error ? { error: a.error } : {}), ...notesFields(a) }),
+      );
+    }
+    if (!answers.some(stopped)) events.push(ev("debate-round-end", { round, participant_count: answers.filter((a) => a.status === "ok").length }));
+  }
+  if (r.votes.length > 0 || r.results) {
+    events.push(ev("debate-round-start", { round: 4, type: "voting", order: r.participants.map((p) => p.display) }));
+    for (const v of r.votes.filter((v) => v.valid)) events.push(ev("debate-vote-result", { voter: v.voter, voted_for: v.votedFor, motivation: v.motivation, bullets: v.bullets }));
+  }
+  if (r.results) events.push(ev("debate-results", r.results));
+  if (r.synthesis) events.push(ev("text-delta", { delta: r.synthesis }));
+  return events;
+}
+
+/** A debate's participants, as its arena has them. */
+export const debaters = (a: ArenaState) => a.participants;
+
+/** The debate's arena: the rounds, the cards, the vote and the synthesis; the reader's seat asks for their turn or vote. */
+export function DebateView({ a, voice, send }: RunViewProps) {
+  return <Arena s={a} voiceSpeaker={voice?.speaker} send={send} />;
+}
