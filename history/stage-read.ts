@@ -1,6 +1,8 @@
 import { notesFields } from "../state/answer.js";
 import { participantKeyOf } from "./row-kit.js";
-import type { StageRow } from "./stage.js";
+import { z } from "zod";
+import { WhoSchema } from "../state/deliberation.js";
+import { stageData, type StageRow } from "./stage.js";
 
 /**
  * What the formats' codecs read their rows back with. They also read a run that is still going or
@@ -8,33 +10,49 @@ import type { StageRow } from "./stage.js";
  */
 
 /** A tally row's data. */
-export interface TallyData {
-  tallies: Record<string, number>;
-  validVoteCount: number;
-  invalidVoteCount: number;
-  isTie: boolean;
-  winners: string[];
-  tiedLabels: string[];
-}
+export const TallyDataSchema = z.object({
+  tallies: z.record(z.string(), z.number()),
+  validVoteCount: z.number(),
+  invalidVoteCount: z.number(),
+  isTie: z.boolean(),
+  winners: z.array(z.string()),
+  tiedLabels: z.array(z.string()),
+});
 
-/** A row's data, as the type its codec wrote. */
-export const data = <T>(stage: StageRow | undefined) => stage?.parsedData as T | undefined;
+/** Any row data that is an object (a result, an analysis), its fields as they were written. */
+export const RecordSchema = z.record(z.string(), z.unknown());
+
+/**
+ * A row's data read with the schema of what its codec wrote: checked, not cast. Data that does not
+ * read as that (a row written by another version, or damaged) is absent, as a stage that has not
+ * landed is.
+ */
+export function data<S extends z.ZodType>(schema: S, stage: StageRow | undefined): z.infer<S> | undefined {
+  if (!stage) return undefined;
+  const parsed = schema.safeParse(stage.parsedData);
+  return parsed.success ? parsed.data : undefined;
+}
 /** The first row of a type. */
 export const find = (stages: StageRow[], type: string) => stages.find((s) => s.stageType === type);
 /** Every row of a type. */
 export const all = (stages: StageRow[], type: string) => stages.filter((s) => s.stageType === type);
 
-/** Who takes part in a deliberation format's run, as its `<mode>_panel` row has it (absent in runs stored before it). */
-export interface Panel {
-  question: string;
-  participants: { model: string; display: string; modelKey: string }[];
-  simulated: boolean;
-}
+/**
+ * Who takes part in a deliberation format's run, as its `<mode>_panel` row has it (absent in runs
+ * stored before it); each format extends it with what its start announced.
+ */
+export const PanelSchema = z.object({ question: z.string(), participants: z.array(WhoSchema), simulated: z.boolean() });
+
+/** A winner row's data (/vote's; /revise's adds the winner's decision). */
+export const WinnerDataSchema = z.object({ winnerLabel: z.string(), winnerModel: z.string(), voteCount: z.number(), totalVotes: z.number(), tiebroken: z.boolean() });
+
+/** A vote row's data. */
+const VoteDataSchema = z.object({ votedFor: z.string().nullable(), error: z.string().optional(), anonymityBreach: z.array(z.string()).optional() });
 
 /** A deliberation's votes, as the run streamed them. */
 export function votesOf(stages: StageRow[]) {
   return stages.map((s) => {
-    const parsed = s.parsedData as { votedFor: string | null; error?: string; anonymityBreach?: string[] };
+    const parsed = data(VoteDataSchema, s) ?? { votedFor: null, error: "unreadable" };
     return {
       model: s.model!,
       voteText: s.content,
@@ -48,7 +66,7 @@ export function votesOf(stages: StageRow[]) {
 }
 
 /** Whether an answer row is of a failed answer. */
-export const failedAnswer = (s: StageRow) => Boolean((s.parsedData as { error?: string }).error);
+export const failedAnswer = (s: StageRow) => typeof stageData(s).error === "string" && stageData(s).error !== "";
 
 /** The answers that came (`modelKey` added, and the answer's reasoning, sources and ending when it had them). */
 export function answersOf(stages: StageRow[]) {
@@ -59,7 +77,7 @@ export function answersOf(stages: StageRow[]) {
 export function failuresOf(stages: StageRow[]) {
   return stages
     .filter(failedAnswer)
-    .map((s) => ({ model: s.model!, modelKey: participantKeyOf(s), error: (s.parsedData as { error: string }).error, responseTimeMs: s.responseTimeMs!, ...(s.content ? { response: s.content } : {}) }));
+    .map((s) => ({ model: s.model!, modelKey: participantKeyOf(s), error: String(stageData(s).error), responseTimeMs: s.responseTimeMs!, ...(s.content ? { response: s.content } : {}) }));
 }
 
 /**

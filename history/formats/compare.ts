@@ -1,8 +1,8 @@
 import type { CompareStateType } from "../../state/compare.js";
 import type { HistoryCodec } from "../codec.js";
 import { panelRow, type Rows, type RunFacts } from "../row-kit.js";
-import { all, data, find, type Panel } from "../stage-read.js";
-import type { StageRow } from "../stage.js";
+import { all, data, find, PanelSchema } from "../stage-read.js";
+import { stageData, type StageRow } from "../stage.js";
 
 /** /compare: compare_panel -1, compare_answer 1, one per participant (failed ones too, with their error). */
 function compareRows(state: CompareStateType, rows: Rows): void {
@@ -17,7 +17,7 @@ function compareRows(state: CompareStateType, rows: Rows): void {
 }
 
 function compareResultOf(stages: StageRow[]) {
-  return { ...data<Panel>(find(stages, "compare_panel")), answers: all(stages, "compare_answer").map((s) => ({ model: s.model, text: s.content, responseTimeMs: s.responseTimeMs, ...(s.parsedData as object) })) };
+  return { ...data(PanelSchema, find(stages, "compare_panel")), answers: all(stages, "compare_answer").map((s) => ({ model: s.model, text: s.content, responseTimeMs: s.responseTimeMs, ...stageData(s) })) };
 }
 
 /** /compare in the history: its panel and the answers side by side. No vote, no ballots. */

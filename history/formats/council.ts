@@ -1,9 +1,10 @@
+import { z } from "zod";
 import type { CouncilStateType } from "../../state/council.js";
 import { inParticipantOrder } from "../../state/deliberation.js";
 import type { HistoryCodec } from "../codec.js";
 import { panelRow, withFinalError, type Rows, type RunFacts } from "../row-kit.js";
-import { all, data, find, type Panel } from "../stage-read.js";
-import type { StageRow } from "../stage.js";
+import { all, data, find, PanelSchema, RecordSchema } from "../stage-read.js";
+import { stageData, type StageRow } from "../stage.js";
 
 /** /council (the same shape): council_panel -1 (with the perspectives), council_verdict 1 and 2 (the rounds), council_result 3 (the report). */
 function councilRows(state: CouncilStateType, rows: Rows): void {
@@ -21,17 +22,17 @@ function councilResultOf(stages: StageRow[]) {
   const verdicts = (round: number) =>
     all(stages, "council_verdict")
       .filter((s) => s.stageOrder === round)
-      .map((s) => ({ model: s.model, text: s.content, responseTimeMs: s.responseTimeMs, ...(s.parsedData as object) }));
+      .map((s) => ({ model: s.model, text: s.content, responseTimeMs: s.responseTimeMs, ...stageData(s) }));
   const result = find(stages, "council_result");
-  const { finalError, ...consolidated } = data<Record<string, unknown> & { finalError?: string }>(result) ?? {};
+  const { finalError, ...consolidated } = data(RecordSchema, result) ?? {};
   return {
-    ...data<Panel & { perspectives: Record<string, string>; debate: boolean }>(find(stages, "council_panel")),
+    ...data(PanelSchema.extend({ perspectives: z.record(z.string(), z.string()), debate: z.boolean() }), find(stages, "council_panel")),
     round1: verdicts(1),
     round2: verdicts(2),
     result: result ? consolidated : undefined,
     report: result?.content,
     /** Why the report model failed (the plain consolidation stood in), when it did. */
-    reportError: finalError,
+    reportError: typeof finalError === "string" ? finalError : undefined,
   };
 }
 

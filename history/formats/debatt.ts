@@ -4,10 +4,20 @@ import type { Ballot, Candidate } from "../../state/ballots.js";
 import { TOTAL_ROUNDS } from "../../state/debate.js";
 import type { State } from "../../state/graph-state.js";
 import { countWords } from "../../state/text.js";
+import { z } from "zod";
 import type { HistoryCodec } from "../codec.js";
 import { participantKeyOf, type Rows, type RunFacts } from "../row-kit.js";
-import { all, data, find } from "../stage-read.js";
+import { all, data, find, RecordSchema } from "../stage-read.js";
 import { stageData, type RunStage, type StageRow } from "../stage.js";
+
+/** A debate's first row: its topic, whether it was spoken, its rounds and who sat in it (the person's seat marked). */
+const DebattPanelSchema = z.object({
+  topic: z.string(),
+  voiceMode: z.boolean(),
+  totalRounds: z.number(),
+  participants: z.array(z.object({ key: z.string(), display: z.string(), model: z.string(), person: z.boolean().optional() })),
+  simulated: z.boolean().optional(),
+});
 
 type Data = Record<string, unknown>;
 
@@ -69,14 +79,14 @@ function debattResultOf(stages: StageRow[]) {
   const answers = all(stages, "debatt_answer");
   const synthesis = find(stages, "debatt_synthesis");
   return {
-    ...data<{ topic: string; voiceMode: boolean; totalRounds: number; participants: { key: string; display: string; model: string }[] }>(find(stages, "debatt_participants")),
+    ...data(DebattPanelSchema, find(stages, "debatt_participants")),
     rounds: [1, 2, 3].map((round) => ({
       round,
-      answers: answers.filter((s) => s.stageOrder === round).map((s) => ({ model: s.model, text: s.content, ...(s.parsedData as object) })),
+      answers: answers.filter((s) => s.stageOrder === round).map((s) => ({ model: s.model, text: s.content, ...stageData(s) })),
     })),
-    votes: all(stages, "debatt_vote").map((s) => ({ model: s.model, ...(s.parsedData as object) })),
-    results: data<Record<string, unknown>>(find(stages, "debatt_results")),
-    convergence: data<Record<string, unknown>>(find(stages, "debatt_convergence")),
+    votes: all(stages, "debatt_vote").map((s) => ({ model: s.model, ...stageData(s) })),
+    results: data(RecordSchema, find(stages, "debatt_results")),
+    convergence: data(RecordSchema, find(stages, "debatt_convergence")),
     synthesis: synthesis?.content,
   };
 }
@@ -88,7 +98,7 @@ function debattResultOf(stages: StageRow[]) {
  * board leaves out their vote, a vote for them, and them as a candidate.
  */
 function debattBallots(rows: RunStage[], panel: Data, simulated: boolean): Ballot[] {
-  const seated = (Array.isArray(panel.participants) ? panel.participants : []) as { key: string; display: string; model: string; person?: boolean }[];
+  const seated = DebattPanelSchema.shape.participants.catch([]).parse(panel.participants);
   const participants = seated.filter((p) => p.person !== true);
   const turns = rows.filter((r) => r.stageType === "debatt_answer").map(stageData);
   const spoke = (key: string) => turns.filter((t) => t.modelKey === key && t.status === "ok");

@@ -1,11 +1,11 @@
-import type { LabelMap } from "../../state/deliberation.js";
-import { labelToModel } from "../../state/deliberation.js";
+import { z } from "zod";
+import { LabelMapSchema, labelToModel } from "../../state/deliberation.js";
 import type { DeepStateType } from "../../state/deep.js";
 import { FORMATS } from "../../state/formats.js";
 import type { HistoryCodec } from "../codec.js";
 import { answerRows, panelRow, participantKeyOf, withFinalError, type Rows, type RunFacts } from "../row-kit.js";
-import { all, answersOf, data, failuresOf, find, type Panel } from "../stage-read.js";
-import type { StageRow } from "../stage.js";
+import { all, answersOf, data, failuresOf, find, PanelSchema, RecordSchema } from "../stage-read.js";
+import { stageData, type StageRow } from "../stage.js";
 
 /**
  * /deep (the same shape): deep_panel -1, deep_label_map 0 (Debater X → model),
@@ -36,25 +36,25 @@ function deepRows(state: DeepStateType, rows: Rows): void {
 function deepResultOf(stages: StageRow[]) {
   const moderations = all(stages, "deep_moderation");
   const synthesis = find(stages, "deep_synthesis");
-  const { finalError, ...output } = data<Record<string, unknown> & { finalError?: string }>(synthesis) ?? {};
+  const { finalError, ...output } = data(RecordSchema, synthesis) ?? {};
   return {
-    ...data<Panel & { minRounds: number; maxRounds: number }>(find(stages, "deep_panel")),
-    labelMap: data<LabelMap>(find(stages, "deep_label_map")),
+    ...data(PanelSchema.extend({ minRounds: z.number(), maxRounds: z.number() }), find(stages, "deep_panel")),
+    labelMap: data(LabelMapSchema, find(stages, "deep_label_map")),
     stage1: answersOf(all(stages, "deep_initial_answer")),
     stage1Failed: failuresOf(all(stages, "deep_initial_answer")),
     rounds: moderations.map((m) => {
-      const outcome = m.parsedData as { round: number };
+      const outcome = { ...stageData(m), round: Number(stageData(m).round) };
       return {
         ...outcome,
         arguments: all(stages, "deep_argument")
           .filter((s) => s.stageOrder === 2 * outcome.round)
-          .map((s) => ({ model: s.model, modelKey: participantKeyOf(s, outcome.round), responseTimeMs: s.responseTimeMs, ...(s.parsedData as object) })),
+          .map((s) => ({ model: s.model, modelKey: participantKeyOf(s, outcome.round), responseTimeMs: s.responseTimeMs, ...stageData(s) })),
       };
     }),
     output: synthesis ? output : undefined,
     synthesis: synthesis?.content,
     /** Why the synthesis model failed (the consensus stood in), when it did. */
-    synthesisError: finalError,
+    synthesisError: typeof finalError === "string" ? finalError : undefined,
   };
 }
 

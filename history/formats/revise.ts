@@ -1,13 +1,25 @@
-import type { LabelMap } from "../../state/deliberation.js";
-import { labelToModel, inParticipantOrder } from "../../state/deliberation.js";
+import { z } from "zod";
+import { LabelMapSchema, labelToModel, inParticipantOrder } from "../../state/deliberation.js";
 import { resolveRevision } from "../../state/replies/revision.js";
-import { summarizeRevisions, type ReviseStateType, type RevisionSummary } from "../../state/revise.js";
+import { RevisionSummarySchema, summarizeRevisions, type ReviseStateType } from "../../state/revise.js";
 import { labelledBallots } from "../ballots.js";
 import type { HistoryCodec } from "../codec.js";
 import { answerRows, ballotRows, panelRow, participantKeyOf, tallyRow, type Rows, type RunFacts } from "../row-kit.js";
-import { all, answersOf, data, failedAnswer, failuresOf, find, votesOf, winnerKeyOf, type Panel, type TallyData } from "../stage-read.js";
+import { all, answersOf, data, failedAnswer, failuresOf, find, PanelSchema, TallyDataSchema, votesOf, WinnerDataSchema, winnerKeyOf } from "../stage-read.js";
 import type { StageRow } from "../stage.js";
 import type { HistoryStore } from "../store.js";
+
+
+/** A revision row's data. */
+const RevisionDataSchema = z.object({
+  decision: z.string().nullable(),
+  reasoning: z.string().nullable(),
+  originalWordCount: z.number(),
+  revisedWordCount: z.number(),
+  parseSuccess: z.boolean(),
+  restatement: z.string().optional(),
+  error: z.string().optional(),
+});
 
 /**
  * /revise's stages after its panel row (debate_panel -1): round1_label_map 0, initial_answer 1, revision 2, revision_summary 3,
@@ -59,11 +71,11 @@ export async function loadDebateResult(history: HistoryStore, messageId: string)
 
 function debateResultOf(stages: StageRow[]) {
   const initialAnswers = all(stages, "initial_answer").filter((s) => !failedAnswer(s));
-  const revisedLabelMap = data<LabelMap>(find(stages, "revised_label_map"));
-  const tally = data<TallyData>(find(stages, "debate_vote_tally"));
+  const revisedLabelMap = data(LabelMapSchema, find(stages, "revised_label_map"));
+  const tally = data(TallyDataSchema, find(stages, "debate_vote_tally"));
   const winnerStage = find(stages, "debate_winner");
   const revisions = all(stages, "revision").map((s) => {
-    const parsed = s.parsedData as { decision: string | null; reasoning: string | null; originalWordCount: number; revisedWordCount: number; parseSuccess: boolean; restatement?: string; error?: string };
+    const parsed = data(RevisionDataSchema, s) ?? { decision: null, reasoning: null, originalWordCount: 0, revisedWordCount: 0, parseSuccess: false, error: "unreadable" };
     const modelKey = participantKeyOf(s);
     // By participant: a model given twice is two participants.
     const original = initialAnswers.find((a) => participantKeyOf(a) === modelKey)?.content ?? "";
@@ -86,19 +98,19 @@ function debateResultOf(stages: StageRow[]) {
       ...(parsed.error ? { error: parsed.error } : {}),
     };
   });
-  const winner = data<{ winnerLabel: string; winnerModel: string; winnerDecision: string | null; voteCount: number; totalVotes: number; tiebroken: boolean }>(winnerStage);
+  const winner = data(WinnerDataSchema.extend({ winnerDecision: z.string().nullable() }), winnerStage);
   return {
-    ...data<Panel & { antiAnchoring: boolean }>(find(stages, "debate_panel")),
+    ...data(PanelSchema.extend({ antiAnchoring: z.boolean() }), find(stages, "debate_panel")),
     round1: answersOf(initialAnswers),
     round1Failed: failuresOf(all(stages, "initial_answer")),
-    round1LabelMap: data<LabelMap>(find(stages, "round1_label_map")),
+    round1LabelMap: data(LabelMapSchema, find(stages, "round1_label_map")),
     revisions,
-    revisionSummary: data<RevisionSummary>(find(stages, "revision_summary")),
+    revisionSummary: data(RevisionSummarySchema, find(stages, "revision_summary")),
     revisedLabelMap,
     votes: tally && {
       votes: votesOf(all(stages, "debate_vote")),
       tallies: tally.tallies,
-      revisedLabelToModel: revisedLabelMap!,
+      revisedLabelToModel: revisedLabelMap ?? {},
       validVoteCount: tally.validVoteCount,
       invalidVoteCount: tally.invalidVoteCount,
       isTie: tally.isTie,

@@ -1,11 +1,11 @@
-import type { LabelMap } from "../../state/deliberation.js";
-import { labelToModel, whoIs } from "../../state/deliberation.js";
+import { z } from "zod";
+import { LabelMapSchema, labelToModel, whoIs, WhoSchema } from "../../state/deliberation.js";
 import type { VoteStateType } from "../../state/vote.js";
 import { labelledBallots } from "../ballots.js";
 import type { HistoryCodec } from "../codec.js";
 import { answerRows, ballotRows, panelRow, tallyRow, type Rows, type RunFacts } from "../row-kit.js";
-import { all, answersOf, data, failuresOf, find, votesOf, winnerKeyOf, type Panel, type TallyData } from "../stage-read.js";
-import type { StageRow } from "../stage.js";
+import { all, answersOf, data, failuresOf, find, PanelSchema, TallyDataSchema, votesOf, WinnerDataSchema, winnerKeyOf } from "../stage-read.js";
+import { stageData, type StageRow } from "../stage.js";
 import type { HistoryStore } from "../store.js";
 
 /** /vote's stages after its panel row (vote_panel -1): label_map 0, collect 1, vote 2, vote_tally 3, tiebreaker 4 (ties only), winner 5. */
@@ -44,18 +44,18 @@ export async function loadVoteResult(history: HistoryStore, messageId: string) {
 function voteResultOf(stages: StageRow[]) {
   const stage1 = answersOf(all(stages, "collect"));
   const labelMap = find(stages, "label_map");
-  const tally = data<TallyData>(find(stages, "vote_tally"));
+  const tally = data(TallyDataSchema, find(stages, "vote_tally"));
   const tiebreakerStage = find(stages, "tiebreaker");
   const winnerStage = find(stages, "winner");
-  const winner = data<{ winnerLabel: string; winnerModel: string; voteCount: number; totalVotes: number; tiebroken: boolean }>(winnerStage);
+  const winner = data(WinnerDataSchema, winnerStage);
   return {
-    ...data<Panel & { chairman?: Panel["participants"][number] }>(find(stages, "vote_panel")),
+    ...data(PanelSchema.extend({ chairman: WhoSchema.optional() }), find(stages, "vote_panel")),
     stage1,
     stage1Failed: failuresOf(all(stages, "collect")),
     voteRound: tally && {
       votes: votesOf(all(stages, "vote")),
       tallies: tally.tallies,
-      labelToModel: data<LabelMap>(labelMap)!,
+      labelToModel: data(LabelMapSchema, labelMap) ?? {},
       validVoteCount: tally.validVoteCount,
       invalidVoteCount: tally.invalidVoteCount,
       isTie: tally.isTie,
@@ -64,10 +64,10 @@ function voteResultOf(stages: StageRow[]) {
     tiebreaker: tiebreakerStage && {
       model: tiebreakerStage.model!,
       voteText: tiebreakerStage.content,
-      votedFor: (tiebreakerStage.parsedData as { votedFor: string }).votedFor,
+      votedFor: String(stageData(tiebreakerStage).votedFor ?? ""),
       responseTimeMs: tiebreakerStage.responseTimeMs!,
-      tiedLabels: (tiebreakerStage.parsedData as { tiedLabels: string[] }).tiedLabels,
-      fallback: (tiebreakerStage.parsedData as { fallback?: boolean }).fallback ?? false,
+      tiedLabels: z.array(z.string()).catch([]).parse(stageData(tiebreakerStage).tiedLabels),
+      fallback: stageData(tiebreakerStage).fallback === true,
     },
     winner: winner && {
       winnerLabel: winner.winnerLabel,
