@@ -40,6 +40,17 @@ export function labelledBallots(format: VotingFormat, rows: RunStage[], stages: 
     });
 }
 
+/**
+ * A labelled format's ballots reader for its codec: the stage types they are read from (its panel,
+ * its label map, the answers voted on, the votes) and how.
+ */
+export function labelledBallotReader(format: VotingFormat, stages: { panel: string; labels: string; answers: string; votes: string }) {
+  return {
+    stageTypes: [stages.panel, stages.labels, stages.answers, stages.votes],
+    of: (rows: RunStage[], _panel: Record<string, unknown>, simulated: boolean) => labelledBallots(format, rows, stages, simulated),
+  };
+}
+
 /** The stage types the ballots are read from: those of every format that gives ballots. */
 function ballotStages(formats: HistoryFormats): string[] {
   return [...new Set(Object.values(formats).flatMap((f) => f.ballots?.stageTypes ?? []))];

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { LabelMapSchema, labelToModel, inParticipantOrder } from "../../state/deliberation.js";
 import { resolveRevision } from "../../state/replies/revision.js";
 import { RevisionSummarySchema, summarizeRevisions, type ReviseStateType } from "../../state/revise.js";
-import { labelledBallots } from "../ballots.js";
+import { labelledBallotReader } from "../ballots.js";
 import type { HistoryCodec } from "../codec.js";
 import { answerRows, ballotRows, panelRow, participantKeyOf, tallyRow, type Rows, type RunFacts } from "../row-kit.js";
 import { all, answersOf, data, failedAnswer, failuresOf, find, PanelSchema, TallyDataSchema, votesOf, WinnerDataSchema, winnerKeyOf } from "../stage-read.js";
@@ -141,8 +141,5 @@ export const reviseHistory = {
     reviseRows(state, rows);
   },
   result: debateResultOf,
-  ballots: {
-    stageTypes: ["debate_panel", "revised_label_map", "revision", "debate_vote"],
-    of: (rows, _panel, simulated) => labelledBallots("revise", rows, { labels: "revised_label_map", answers: "revision", votes: "debate_vote" }, simulated),
-  },
+  ballots: labelledBallotReader("revise", { panel: "debate_panel", labels: "revised_label_map", answers: "revision", votes: "debate_vote" }),
 } satisfies HistoryCodec;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LabelMapSchema, labelToModel, whoIs, WhoSchema } from "../../state/deliberation.js";
 import type { VoteStateType } from "../../state/vote.js";
-import { labelledBallots } from "../ballots.js";
+import { labelledBallotReader } from "../ballots.js";
 import type { HistoryCodec } from "../codec.js";
 import { answerRows, ballotRows, panelRow, tallyRow, type Rows, type RunFacts } from "../row-kit.js";
 import { all, answersOf, data, failuresOf, find, PanelSchema, TallyDataSchema, votesOf, WinnerDataSchema, winnerKeyOf } from "../stage-read.js";
@@ -93,8 +93,5 @@ export const voteHistory = {
     voteRows(state, rows);
   },
   result: voteResultOf,
-  ballots: {
-    stageTypes: ["vote_panel", "label_map", "collect", "vote"],
-    of: (rows, _panel, simulated) => labelledBallots("vote", rows, { labels: "label_map", answers: "collect", votes: "vote" }, simulated),
-  },
+  ballots: labelledBallotReader("vote", { panel: "vote_panel", labels: "label_map", answers: "collect", votes: "vote" }),
 } satisfies HistoryCodec;
