@@ -3,6 +3,7 @@ import { COMPARE_PROMPTS } from "./compare.js";
 import { COUNCIL_PROMPTS } from "./council.js";
 import { DEBATE_PROMPTS } from "./debate.js";
 import { DEEP_PROMPTS } from "./deep.js";
+import { RANK_PROMPTS } from "./rank.js";
 import { opt, P, req, type PromptDefinition } from "./definition.js";
 import * as O from "./openai.js";
 import { REVISE_PROMPTS } from "./revise.js";
@@ -20,6 +21,7 @@ export const FORMAT_PROMPTS = {
   revise: REVISE_PROMPTS,
   deep: DEEP_PROMPTS,
   council: COUNCIL_PROMPTS,
+  rank: RANK_PROMPTS,
 } satisfies Record<FormatId, readonly PromptDefinition[]>;
 
 /** The prompts the deliberation formats share (a first answer, a follow-up to one participant, the title), and the OpenAI-compatible API's. */

@@ -1,11 +1,12 @@
 /**
  * A vote as the leaderboard reads it from the history: who voted, what it could choose from (in
  * the order it was shown or spoken) and what it chose. Every format that votes gives these: the
- * /debatt and /dvoice vote (round 4), the /vote ballots and the /revise ballots.
+ * /debatt and /dvoice vote (round 4), the /vote ballots, the /revise ballots and /rank's rankings
+ * (each a series of choices).
  */
 
 /** The formats whose runs hold votes. */
-export const VOTING_FORMATS = ["debatt", "dvoice", "vote", "revise"] as const;
+export const VOTING_FORMATS = ["debatt", "dvoice", "vote", "revise", "rank"] as const;
 export type VotingFormat = (typeof VOTING_FORMATS)[number];
 
 /** One answer a voter could choose. */

@@ -9,6 +9,7 @@ import { COMPARE } from "./formats/compare.js";
 import { COUNCIL } from "./formats/council.js";
 import { DEBATT, DVOICE } from "./formats/debatt.js";
 import { DEEP } from "./formats/deep.js";
+import { RANK } from "./formats/rank.js";
 import { REVISE } from "./formats/revise.js";
 import { VOTE } from "./formats/vote.js";
 import type { FormatSpec } from "./format-spec.js";
@@ -27,6 +28,7 @@ export const FORMATS = {
   revise: REVISE,
   deep: DEEP,
   council: COUNCIL,
+  rank: RANK,
 } as const satisfies Record<string, FormatSpec>;
 
 /** A format's name (`/vote` → `vote`). */

@@ -59,7 +59,7 @@ describe("admin prompts", () => {
     const { call } = await admin();
     const body = await (await call("GET", "/prompts")).json();
     expect(body.prompts.map((p: any) => p.key)).toEqual(PROMPTS.map((p) => p.key));
-    expect(body.prompts).toHaveLength(35);
+    expect(body.prompts).toHaveLength(37);
     for (const p of body.prompts) {
       expect(Object.keys(p).sort()).toEqual(["default", "description", "effective", "key", "override", "placeholders"]);
       expect(p.override).toBeNull();
@@ -134,6 +134,7 @@ describe("admin flow graph", () => {
       { id: "revise", label: "Revidering", color: "violet" },
       { id: "deep", label: "Djupdebatt", color: "rose" },
       { id: "council", label: "Råd", color: "slate" },
+      { id: "rank", label: "Rangordning", color: "teal" },
     ]);
     expect(debate).toEqual(
       ["debate_convergence", "debate_domain_planner", "debate_oneseek_agent", "debate_person_turn", "debate_round_1", "debate_round_2", "debate_round_3",
@@ -157,7 +158,7 @@ describe("admin flow graph", () => {
     expect(edge("deep_moderate", "deep_argue")).toMatchObject({ conditional: true, label: "nästa runda ×N" });
     expect(inStage("council")).toEqual(["council:deliberation_title", "council_consolidate", "council_judge", "council_planner", "council_review"].map((id) => `node:${id}`));
     expect(edge("council_review", "council_judge")).toMatchObject({ conditional: true, label: "--debate: runda 2 ×N" });
-    expect(ids).toHaveLength(debate.length + 3 + 8 + 9 + 7 + 5);
+    expect(ids).toHaveLength(debate.length + 3 + 8 + 9 + 7 + 5 + 7);
     expect(edge("revise_anonymize", "revise_revision")).toMatchObject({ conditional: true, label: "×N" });
     expect(edge("vote_anonymize", "vote:deliberation_ballot")).toMatchObject({ conditional: true, label: "×N" });
     expect(edge("vote_tally", "vote_tiebreak")).toMatchObject({ conditional: true, label: "oavgjort" });

@@ -477,7 +477,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     const { page, errors, server } = await open({ ADMIN_TOKEN: admin });
     const suggestion = page.getByRole("button", { name: /Bör AI regleras\?/ });
     await suggestion.waitFor();
-    expect(await page.locator(".suggestion").count()).toBe(14);
+    expect(await page.locator(".suggestion").count()).toBe(16);
     await suggestion.click();
     expect(await page.getByLabel("Meddelande").inputValue()).toBe("/debatt Bör AI regleras?");
     expect(await accessibilityViolations(page)).toEqual([]);

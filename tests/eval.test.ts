@@ -315,7 +315,7 @@ describe("npm run eval", () => {
 
   it("names what is wrong with the command line, in the reader's language, and exits with 2", () => {
     const unknown = run(["--arms", "vote,chess"]);
-    expect([unknown.status, unknown.stderr.trim().split("\n").at(-1)]).toEqual([2, "There is no arm chess (the arms: single, self-consistency, majority, debatt, vote, revise, deep)."]);
+    expect([unknown.status, unknown.stderr.trim().split("\n").at(-1)]).toEqual([2, "There is no arm chess (the arms: single, self-consistency, majority, debatt, vote, revise, deep, rank)."]);
     expect(run(["--n", "0"]).stderr).toContain('--n takes a whole number of at least 1, got "0".');
     expect(run(["--max-cost-usd", "free"]).stderr).toContain('--max-cost-usd takes an amount in USD above 0, got "free".');
     const seven = run(["--arms", "revise,vote,deep", "--participants", "call_grok,call_claude,call_gpt,call_gemini,call_deepseek,call_perplexity,call_qwen"]);

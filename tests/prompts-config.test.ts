@@ -20,6 +20,7 @@ describe("the prompt registry", () => {
       "revise.revision", "revise.restate", "revise.revision.anti_anchoring", "revise.ballot",
       "deep.debater", "deep.moderator", "deep.synthesis",
       "council.judge.system", "council.packet", "council.round2.disagreed", "council.round2.agreed", "council.report",
+      "rank.ranking", "rank.chairman",
       "deliberation.answer.system", "deliberation.continue.system", "deliberation.title", "openai.json_result",
     ]);
     for (const p of PROMPTS) {

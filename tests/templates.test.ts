@@ -36,7 +36,7 @@ describe("suggested topics for an empty chat", () => {
     const { get } = await app();
     const en = await get("?lang=en");
     expect(en.body.lang).toBe("en");
-    expect(en.body.formats.map((f) => f.format)).toEqual(["debatt", "dvoice", "compare", "vote", "revise", "deep", "council"]);
+    expect(en.body.formats.map((f) => f.format)).toEqual(["debatt", "dvoice", "compare", "vote", "revise", "deep", "council", "rank"]);
     expect(itemsOf(en.body, "debatt")).toEqual({ format: "debatt", command: "/debatt", items: [translate("en", "template.debatt.1"), translate("en", "template.debatt.2")], custom: false });
     // From the browser's language when not asked.
     expect(itemsOf((await get("", { "accept-language": "sv-SE" })).body, "vote").items[0]).toBe("Vilket programspråk passar bäst för ett webb-API?");

@@ -50,6 +50,10 @@ const RUNS: Record<FormatId, { message: string; replayed: [string, number][] }> 
     message: "/council --debate Koden är redo att släppas.",
     replayed: [["council-start", 1], ["council-round-start", 2], ["council-verdict", 6], ["council-consolidation", 1], ["council-report-complete", 1], ["title-complete", 1], ["complete", 1], ["done", 1]],
   },
+  rank: {
+    message: "/rank Vilket språk passar bäst?",
+    replayed: [["rank-start", 1], ["stage1-complete", 1], ["rank-rankings-start", 1], ["rank-ranking", 3], ["rank-aggregate", 1], ["rank-final", 1], ["title-complete", 1], ["complete", 1], ["done", 1]],
+  },
 };
 
 /** What a format's view is drawn from, without what only exists while text streams in or when it was sent. */
@@ -94,8 +98,8 @@ describe("the page's formats", () => {
   });
 
   it("names each stored mode by its command in the history (/revise is stored as `debate`), and groups the admin's prompts by format", () => {
-    expect(["debatt", "dvoice", "compare", "vote", "debate", "deep", "council", "revise", "chat"].map(labelOfStoredMode)).toEqual(["/debatt", "/dvoice", "/compare", "/vote", "/revise", "/deep", "/council", undefined, undefined]);
-    expect(ADMIN_GROUPS).toEqual(["debate", "compare", "vote", "revise", "deep", "council", "deliberation"]);
+    expect(["debatt", "dvoice", "compare", "vote", "debate", "deep", "council", "rank", "revise", "chat"].map(labelOfStoredMode)).toEqual(["/debatt", "/dvoice", "/compare", "/vote", "/revise", "/deep", "/council", "/rank", undefined, undefined]);
+    expect(ADMIN_GROUPS).toEqual(["debate", "compare", "vote", "revise", "deep", "council", "rank", "deliberation"]);
     expect(FORMAT_IDS.filter((id) => viewOf(id).spoken)).toEqual(["dvoice"]);
   });
 
@@ -108,6 +112,7 @@ describe("the page's formats", () => {
       "/revise <question>",
       "/deep <question>",
       "/council [--debate] <claim>",
+      "/rank <question>",
     ]);
   });
 

@@ -3,6 +3,7 @@ import type { DebaterTurn, DeepOutput, ModeratorAssessment, StopReason } from ".
 import { notesFields } from "../state/answer.js";
 import type { CardRound } from "./card.js";
 import type { ClientEvent } from "../state/events.js";
+import { reduceRank, startRank, type RankState } from "./formats/rank-state.js";
 
 type Who = { key: string; display: string; model: string };
 
@@ -43,12 +44,13 @@ export interface CouncilState {
   complete: boolean;
 }
 
-/** The /deep and /council runs: each shown by its own panel. */
-export type PanelState = DeepState | CouncilState;
+/** The /deep, /council and /rank runs: each shown by its own panel (/rank's state is in `formats/rank-state.ts`). */
+export type PanelState = DeepState | CouncilState | RankState;
 
 /**
- * Applies one event to a /deep or /council run. `deep-start` and `council-start` begin one; their
- * other events update it; anything else leaves it as it is (the same object).
+ * Applies one event to a /deep, /council or /rank run. `deep-start`, `council-start` and
+ * `rank-start` begin one; their other events update it; anything else leaves it as it is (the same
+ * object).
  */
 export function reducePanel(s: PanelState | undefined, e: ClientEvent): PanelState | undefined {
   const who = (p: { modelKey: string; display: string; model: string }) => ({ key: p.modelKey, display: p.display, model: p.model });
@@ -58,6 +60,7 @@ export function reducePanel(s: PanelState | undefined, e: ClientEvent): PanelSta
   if (e.event === "council-start") {
     return { kind: "council", claim: e.data.claim, debate: e.data.debate, judges: e.data.judges.map((j) => ({ ...who(j), perspective: j.perspective })), verdicts: {}, round: 1, report: "", complete: false };
   }
+  if (e.event === "rank-start") return startRank(e);
   if (!s) return s;
   if (e.event === "title-complete") return { ...s, title: e.data.data.title };
   if (e.event === "complete") return { ...s, complete: true };
@@ -66,6 +69,8 @@ export function reducePanel(s: PanelState | undefined, e: ClientEvent): PanelSta
       return reduceDeep(s, e);
     case "council":
       return reduceCouncil(s, e);
+    case "rank":
+      return reduceRank(s, e);
     default:
       return s satisfies never;
   }

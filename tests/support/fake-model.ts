@@ -9,6 +9,7 @@ import { renderAssessment } from "../../state/replies/assessment.js";
 import { renderConvergence } from "../../state/replies/convergence.js";
 import { renderVote } from "../../state/replies/debate-vote.js";
 import { renderLetterVote } from "../../state/replies/letter-vote.js";
+import { renderRanking } from "../../state/replies/ranking.js";
 import { renderResearchCheck, renderResearchPlan } from "../../state/replies/research.js";
 import { renderRevision } from "../../state/replies/revision.js";
 import { renderVerdict, type VerdictBlock } from "../../state/replies/verdict.js";
@@ -207,6 +208,11 @@ export const defaultScript: Script = (req) => {
       return verdictReply(req.participant!.display, "PASS");
     case "council_report":
       return "## Council report\n\nThe council agrees.";
+    case "ranking":
+      // Every ranker ranks the answers in the order shown: Response A first.
+      return renderRanking(req.candidates ?? [], `${req.participant!.display} weighed each answer.`);
+    case "chairman":
+      return "## The chairman's answer\n\nThe council's best answer.";
     case "research_plan":
       return renderResearchPlan(["q1", "q2"]);
     case "research_check":

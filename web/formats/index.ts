@@ -5,6 +5,7 @@ import { COUNCIL_VIEW } from "./council.js";
 import { DEBATT_VIEW } from "./debatt.js";
 import { DEEP_VIEW } from "./deep.js";
 import { DVOICE_VIEW } from "./dvoice.js";
+import { RANK_VIEW } from "./rank.js";
 import { REVISE_VIEW } from "./revise.js";
 import { VOTE_VIEW } from "./vote.js";
 
@@ -23,6 +24,7 @@ export const FORMAT_VIEWS = {
   revise: REVISE_VIEW,
   deep: DEEP_VIEW,
   council: COUNCIL_VIEW,
+  rank: RANK_VIEW,
 } satisfies Record<FormatId, FormatView>;
 
 /** The view of a format, typed as any format's (the table's entries keep their own literal types). */

@@ -1,0 +1,72 @@
+import { notesFields } from "../../state/answer.js";
+import type { ClientEvent } from "../../state/events.js";
+import type { RankAggregate, RankingResponse } from "../../state/rank.js";
+import type { CardRound } from "../card.js";
+
+type Who = { key: string; display: string; model: string };
+
+/** A /rank run as the page shows it, built only from its events: the answers, each model's ranking, the council's ranking, the chairman's answer. */
+export interface RankState {
+  kind: "rank";
+  question: string;
+  participants: Who[];
+  chairman: Who;
+  /** Each model's answer as it streams, by participant key. */
+  answers: Record<string, CardRound>;
+  /** The labels every model ranks, once the answers are anonymised. */
+  labels: string[];
+  /** Each ranking's text while it streams, by ranker key (gone once the ranking lands). */
+  ranking: Record<string, string>;
+  /** Each ranking as it landed, by ranker key. */
+  rankings: Record<string, RankingResponse>;
+  aggregate?: RankAggregate;
+  /** The chairman's answer as it streams, then the run's answer (the top-ranked one when the chairman failed). */
+  final: string;
+  /** Set when the chairman failed and the top-ranked answer stands in: whose it is, and why. */
+  fallback?: { display: string; error: string };
+  title?: string;
+  complete: boolean;
+}
+
+const who = (p: { modelKey: string; display: string; model: string }): Who => ({ key: p.modelKey, display: p.display, model: p.model });
+
+/** A new /rank run from its `rank-start`. */
+export function startRank(e: Extract<ClientEvent, { event: "rank-start" }>): RankState {
+  const d = e.data;
+  return { kind: "rank", question: d.question, participants: d.participants.map(who), chairman: who(d.chairman), answers: {}, labels: [], ranking: {}, rankings: {}, final: "", complete: false };
+}
+
+/** Applies one of /rank's events to its run (its title and completion are the panels' shared events); anything else leaves it as it is. */
+export function reduceRank(s: RankState, e: ClientEvent): RankState {
+  switch (e.event) {
+    case "answer-delta": {
+      if (e.data.mode !== "rank") return s;
+      const key = e.data.modelKey;
+      if (e.data.stage === "chairman") return { ...s, final: s.final + e.data.delta };
+      if (e.data.stage === "ranking") return { ...s, ranking: { ...s.ranking, [key]: (s.ranking[key] ?? "") + e.data.delta } };
+      if (e.data.stage !== "collect") return s;
+      const prev = s.answers[key] ?? { text: "", status: "speaking" as const };
+      return { ...s, answers: { ...s.answers, [key]: { ...prev, text: prev.text + e.data.delta } } };
+    }
+    case "stage1-complete": {
+      const answers = { ...s.answers };
+      for (const r of e.data.data) answers[r.modelKey] = { text: r.response, status: "ok", latencyMs: r.responseTimeMs, ...notesFields(r) };
+      for (const f of e.data.failed) answers[f.modelKey] = { text: "", status: "error", error: f.error };
+      return { ...s, answers };
+    }
+    case "rank-rankings-start":
+      return { ...s, labels: e.data.labels };
+    case "rank-ranking": {
+      const { [e.data.data.modelKey]: _streamed, ...ranking } = s.ranking;
+      return { ...s, ranking, rankings: { ...s.rankings, [e.data.data.modelKey]: e.data.data } };
+    }
+    case "rank-aggregate":
+      return { ...s, aggregate: e.data.data };
+    case "rank-final": {
+      const f = e.data.data;
+      return { ...s, final: f.answer, ...(f.fallback ? { fallback: { display: f.display, error: f.error ?? "" } } : {}) };
+    }
+    default:
+      return s;
+  }
+}

@@ -1,0 +1,175 @@
+import type { ClientEvent } from "../../state/events.js";
+import { FORMATS } from "../../state/formats.js";
+import { labelName, named } from "../../state/messages/index.js";
+import type { RankAggregate, RankFinal, RankingResponse } from "../../state/rank.js";
+import { AnswerNotes } from "../answer-notes.js";
+import { AnswerText, colorOf, CostFooter, markdown, SimulatedNote } from "../arena.js";
+import type { ArenaState } from "../arena-state.js";
+import { useT } from "../i18n.js";
+import type { FormatView, StoredRun } from "./format-view.js";
+import type { RankState } from "./rank-state.js";
+import { answered, ending, ev, firstAnswers, namesOf, type Answer, type Failure, type Panel, type Who } from "./replay.js";
+
+/** A /rank result as the history stores it (`history/formats/rank.ts`). */
+interface RankResult extends Panel {
+  chairman?: Who;
+  stage1: Answer[];
+  stage1Failed?: Failure[];
+  labelToModel?: Record<string, string>;
+  rankings: RankingResponse[];
+  aggregate?: RankAggregate;
+  final?: RankFinal;
+}
+
+/** The events of a stored /rank run; undefined for one without an answer. */
+function replayRank({ id, result, question, title }: StoredRun): ClientEvent[] | undefined {
+  const r = result as RankResult;
+  if (!answered(r.stage1, r.stage1Failed)) return undefined;
+  const names = namesOf(r, [...r.stage1, ...(r.stage1Failed ?? [])]);
+  const chairman = r.chairman ?? { model: "", display: "Chairman", modelKey: "chairman" };
+  const events = [
+    ev("rank-start", { messageId: id, mode: "rank", question, participants: names.participants, chairman, simulated: r.simulated ?? false }),
+    ...firstAnswers("stage1-complete", "rank", names, r.stage1, r.stage1Failed),
+  ];
+  if (r.labelToModel) events.push(ev("rank-rankings-start", { labels: Object.keys(r.labelToModel) }));
+  events.push(...r.rankings.map((data) => ev("rank-ranking", { data })));
+  if (r.aggregate) events.push(ev("rank-aggregate", { data: r.aggregate }));
+  if (r.final) events.push(ev("rank-final", { data: r.final }));
+  return ending(events, Boolean(r.final), title);
+}
+
+/**
+ * /rank: the answers side by side (each with its label and mean place once the council's ranking
+ * is in), each model's ranking (by label, with the authors once known), the council's ranking as a
+ * table, then the chairman's answer as markdown.
+ */
+function RankView({ s, ended, usage }: { s: RankState; ended: boolean; usage?: ArenaState["usage"] }) {
+  const t = useT();
+  const places = s.aggregate?.ranking ?? [];
+  const placeOf = (key: string) => places.find((p) => p.modelKey === key);
+  const authorOf = (label: string) => places.find((p) => p.label === label)?.display;
+  const labelled = (label: string) => `${labelName(t, label)}${authorOf(label) ? ` (${authorOf(label)})` : ""}`;
+  return (
+    <section class="arena panel rank" aria-label={t("rank.label", { question: s.question })}>
+      <header class="arena-head">
+        <h2>
+          <span class="mode">{t("rank.title")}</span> {s.title ?? s.question}
+        </h2>
+        <p class="note">{t("rank.chairedBy", { name: s.chairman.display })}</p>
+      </header>
+      <div class="cards side-by-side">
+        {s.participants.map((p) => {
+          const a = s.answers[p.key];
+          const place = placeOf(p.key);
+          return (
+            <article class={`card${a?.status === "error" ? " failed" : ""}`} style={{ "--accent": colorOf(p.key) }} data-participant={p.key}>
+              <header>
+                <span class="dot" aria-hidden="true" />
+                <h3>{p.display}</h3>
+                {place && <span class="badge">{`${labelName(t, place.label)} · ${t("rank.meanPlace", { average: place.averagePosition })}`}</span>}
+              </header>
+              {a?.status === "error" || !a?.text ? <p class="answer">{a?.status === "error" ? t("card.error", { error: a.error ?? t("card.unknownError") }) : "…"}</p> : <AnswerText text={a.text} sources={a.sources} />}
+              <AnswerNotes answer={a} />
+              <CostFooter usage={usage} display={p.display} />
+            </article>
+          );
+        })}
+      </div>
+      {s.labels.length > 0 && (
+        <section class="round" aria-label={t("rank.rankings")}>
+          <h3>{t("rank.rankings")}</h3>
+          {/* Explicit roles: on a phone the cells are stacked blocks, and the roles keep it a table for assistive technology. */}
+          <table class="stances" role="table">
+            <thead role="rowgroup">
+              <tr role="row">
+                <th scope="col" role="columnheader">{t("rank.col.ranker")}</th>
+                <th scope="col" role="columnheader">{t("rank.col.order")}</th>
+              </tr>
+            </thead>
+            <tbody role="rowgroup">
+              {s.participants
+                .filter((p) => s.rankings[p.key] || s.ranking[p.key] !== undefined || (s.answers[p.key]?.status === "ok" && !ended))
+                .map((p) => {
+                  const r = s.rankings[p.key];
+                  return (
+                    <tr role="row" data-participant={p.key}>
+                      <th scope="row" role="rowheader">{p.display}</th>
+                      {!r ? (
+                        <td role="cell" class="note" data-label={t("rank.col.order")}>{t("rank.ranking")}</td>
+                      ) : r.valid ? (
+                        <td role="cell" data-label={t("rank.col.order")}>
+                          <ol class="ranking">{r.parsedRanking.map((label) => <li>{labelled(label)}</li>)}</ol>
+                        </td>
+                      ) : (
+                        <td role="cell" class="note" data-label={t("rank.col.order")}>
+                          {t("rank.invalid", { problem: r.error ?? named(t, "rank.problem", r.problem ?? "no_ranking") })}
+                        </td>
+                      )}
+                    </tr>
+                  );
+                })}
+            </tbody>
+          </table>
+        </section>
+      )}
+      {s.aggregate && (
+        <section class="round" aria-label={t("rank.councilRanking")}>
+          <h3>{t("rank.councilRanking")}</h3>
+          {places.length === 0 ? (
+            <p class="note">{t("rank.noRanking")}</p>
+          ) : (
+            <table class="stances" role="table">
+              <thead role="rowgroup">
+                <tr role="row">
+                  <th scope="col" role="columnheader">{t("rank.col.place")}</th>
+                  <th scope="col" role="columnheader">{t("rank.col.answer")}</th>
+                  <th scope="col" role="columnheader">{t("rank.col.meanPlace")}</th>
+                  <th scope="col" role="columnheader">{t("rank.col.counted")}</th>
+                </tr>
+              </thead>
+              <tbody role="rowgroup">
+                {places.map((p, i) => (
+                  <tr role="row" data-participant={p.modelKey}>
+                    <th scope="row" role="rowheader">{i + 1}</th>
+                    <td role="cell" data-label={t("rank.col.answer")}>
+                      {p.display} <span class="note">{labelName(t, p.label)}</span>
+                    </td>
+                    <td role="cell" data-label={t("rank.col.meanPlace")}>{t("rank.meanPlace", { average: p.averagePosition })}</td>
+                    <td role="cell" data-label={t("rank.col.counted")}>{p.rankings}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          <p class="note" role="status">{t("rank.counts", { valid: s.aggregate.validRankings, invalid: s.aggregate.invalidRankings })}</p>
+        </section>
+      )}
+      {s.final && (
+        <section class="synthesis" aria-label={t("rank.final")}>
+          <h3>
+            {t("rank.final")}
+            {s.fallback && <span class="note">{t("rank.fallbackNote", { display: s.fallback.display, error: s.fallback.error })}</span>}
+          </h3>
+          <div dangerouslySetInnerHTML={{ __html: markdown.render(s.final) }} />
+        </section>
+      )}
+    </section>
+  );
+}
+
+/** /rank: the models answer, each ranks every answer anonymously, and a chairman writes the final answer. */
+export const RANK_VIEW = {
+  label: FORMATS.rank.command,
+  adminGroup: "rank",
+  spoken: false,
+  hintOptions: null,
+  replay: replayRank,
+  participants: (a) => (a.panel?.kind === "rank" ? a.panel.participants : []),
+  View: ({ a }) =>
+    a.panel?.kind === "rank" ? (
+      <>
+        {a.simulated && <SimulatedNote />}
+        <RankView s={a.panel} ended={a.done} usage={a.usage} />
+      </>
+    ) : null,
+} satisfies FormatView;
