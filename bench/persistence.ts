@@ -175,7 +175,7 @@ async function main(): Promise<void> {
       console.log(`  ${v.name}: wall ${wall.toFixed(0)} ms, CPU ${median(v.samples.map((s) => s.cpuMs)).toFixed(0)} ms${target}`);
       if (i === 2) console.log(`    the databases alone (÷ event log only): ${(wall / median(variants[1].samples.map((s) => s.wallMs))).toFixed(3)}`);
       if (after[i] && before[i]) {
-        const perDebate = Object.entries(after[i]!).map(([k, n]) => `${((n - before[i]![k]) / RUNS).toFixed(0)} ${k}`);
+        const perDebate = Object.entries(after[i]).map(([k, n]) => `${((n - before[i]![k]) / RUNS).toFixed(0)} ${k}`);
         console.log(`    written per debate: ${perDebate.join(", ")}`);
       }
     });

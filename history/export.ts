@@ -7,7 +7,6 @@ import { DebattError } from "../state/errors.js";
 import { FORMATS, formatOfStoredMode } from "../state/formats.js";
 import { PERSON_MODEL } from "../state/person.js";
 import { labelName, named, usageWords, type Translate } from "../state/messages/index.js";
-import type { UsageReport } from "../state/usage.js";
 import { conversationView } from "./load.js";
 import { stageData, type ConversationRow, type HistoryStore, type StageRow } from "./store.js";
 
@@ -137,7 +136,7 @@ async function conversationMarkdown(store: HistoryStore, c: ConversationRow, t: 
     // The answer, unless a stage already showed it (the winner, a synthesis, a report, a follow-up's answer).
     const answer = withoutArenaData(m.content).trim();
     if (!answer || !stages.some((st) => withoutArenaData(st.content).trim() === answer)) out.push(`### ${t("export.answer")}`, "", answer ? demoted(answer) : `_${t("export.empty")}_`, "");
-    const facts = [named(t, "export.status", m.status), m.error ? t("export.failed", { error: m.error }) : "", m.usage ? usageWords(t, (m.usage as UsageReport).total, { simulated }) : ""];
+    const facts = [named(t, "export.status", m.status), m.error ? t("export.failed", { error: m.error }) : "", m.usage ? usageWords(t, (m.usage).total, { simulated }) : ""];
     out.push(`_${facts.filter(Boolean).join(" · ")}_`, "");
   }
   return `${out.join("\n").trimEnd()}\n`;

@@ -124,6 +124,9 @@ export class RunRecorder {
         this.add(who, e.data.delta);
         break;
       }
+      default:
+        // Only what speakers stream is kept here; the rows come from the states.
+        break;
     }
   }
 

@@ -213,7 +213,7 @@ export class RedisEventLog implements EventLog {
       while (!signal.aborted) {
         let reply: [string, [string, string[]][]][] | null;
         try {
-          reply = (await reader.xread("COUNT", 500, "BLOCK", BLOCK_MS, "STREAMS", k, `0-${last}`)) as typeof reply;
+          reply = (await reader.xread("COUNT", 500, "BLOCK", BLOCK_MS, "STREAMS", k, `0-${last}`));
           if (!reply && !(await this.client.exists(k))) {
             yield* replayIncomplete(last, "the run's events are no longer kept (deleted, or expired)", true);
             return;

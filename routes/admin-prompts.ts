@@ -49,7 +49,7 @@ export function adminPromptsRouter(store: PromptStore): Router {
     }
     const extra = Object.keys(body).filter((k) => k !== "text");
     if (extra.length > 0) throw new HttpError(400, "invalid_body", `unknown field(s): ${extra.join(", ")}`);
-    await setOverride(store, def.key, (body as { text: unknown }).text);
+    await setOverride(store, def.key, (body).text);
     res.json(view(def, await store.all()));
   });
   router.delete("/prompts/:key", async (req, res) => {

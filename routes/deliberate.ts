@@ -61,7 +61,7 @@ function modeConfigOf(mode: string, modeConfig: Record<string, unknown> | undefi
     if (value === undefined) continue;
     options[field === endpoint.modelsField ? "models" : (endpoint.renamed[field] ?? field)] = value;
   }
-  return options as FormatOptions;
+  return options;
 }
 
 /**

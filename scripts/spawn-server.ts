@@ -31,7 +31,7 @@ export async function spawnServer(command: string[], env: Record<string, string>
   let log = "";
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on("data", (chunk: Buffer) => {
+    child.stderr.on("data", (chunk: Buffer) => {
       log += chunk.toString();
       const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(log);
       if (m) resolve(m[1]);

@@ -40,6 +40,9 @@ export function createNarrator(write: Write, c: Styles, t: T, status: (s: string
       case "error":
         write(c.red(`\n${t("cli.error", { code: e.data.code, message: errorWords(t, e.data.code, e.data.message, e.data.reason) ?? e.data.message })}\n`));
         break;
+      default:
+        // A format's own events are its narrator's (above); the rest tell nothing.
+        break;
     }
   };
 }

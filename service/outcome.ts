@@ -59,6 +59,9 @@ export function outcomeReader() {
         o.status = e.data.code === "cancelled" ? "cancelled" : "error";
         o.error = { code: e.data.code, message: e.data.message };
         break;
+      default:
+        // A format's verdict is its reader's (above).
+        break;
     }
   };
   return { read, outcome: (): RunOutcome => o };

@@ -74,14 +74,14 @@ export class RunProducer {
     // A history write that fails (a full disk) stops the run: nothing more is paid for that could not be kept.
     // A message that only gets an explanation (a command without its topic) is not filed; a resumed run always is.
     const recorded = history && (input.resume || !isUsageOnly(parseCommand(filing.message)));
-    const recorder = recorded ? RunRecorder.start(history!, { conversationId: threadId, ...filing }, log, (err) => controller.abort(err), facts) : undefined;
+    const recorder = recorded ? RunRecorder.start(history, { conversationId: threadId, ...filing }, log, (err) => controller.abort(err), facts) : undefined;
     owners.add(runId, threadId, filing.owner);
     const release = runs.add(controller);
     const finish = hub.start(runId, threadId, controller);
     // Every model call is counted; once the budget is spent the run stops, keeping what was done.
     const budget = budgetOf(configurable?.max_cost_usd, costs?.maxCostUsd);
     const meter = costs && new RunMeter(costs.prices, costs.internalModel, budget, filing.spent);
-    if (meter) costs!.meters.open(runId, meter);
+    if (meter) costs.meters.open(runId, meter);
     // A run that takes too long (a provider that never answers, turn after turn) ends with what it has.
     const deadline = new RunDeadline(deadlineMs, () => controller.abort(new RunDeadlineError(deadlineMs)));
     const out = new RunPublisher(runId, hub, controller, facts.simulated, recorder, meter, budget);

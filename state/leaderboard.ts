@@ -86,7 +86,7 @@ function dateOf(value: unknown): Date {
   const at = m ? new Date(value as string) : undefined;
   // The calendar date as written must be the one read (JavaScript reads 2026-02-30 as 2 March).
   const calendar = m && new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  const real = calendar && calendar.getUTCFullYear() === Number(m![1]) && calendar.getUTCMonth() === Number(m![2]) - 1 && calendar.getUTCDate() === Number(m![3]);
+  const real = calendar && calendar.getUTCFullYear() === Number(m[1]) && calendar.getUTCMonth() === Number(m[2]) - 1 && calendar.getUTCDate() === Number(m[3]);
   if (!at || !real || Number.isNaN(at.getTime()) || at.getUTCFullYear() < 1970 || at.getUTCFullYear() > 9999) {
     throw new DebattError("invalid_since", "since must be a date from 1970 to 9999, e.g. 2026-11-01 (or a date and time, ISO 8601)");
   }

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { build } from "vite";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { debater, roster } from "./support/debater.js";
+import { debater } from "./support/debater.js";
 import { startFakeOpenAI, startFakeSpeech, startFakeTranscription } from "./support/fake-servers.js";
 import { startServerProcess } from "./support/server-process.js";
 import { postChat, readSse } from "./support/http.js";
@@ -216,7 +216,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     // The reopened run shows its winner too: wait for the follow-up's, and for its run to end.
     await page.locator(".vote .winner").nth(1).waitFor({ timeout: 60_000 });
     await page.locator("button.stop").waitFor({ state: "detached", timeout: 60_000 });
-    const stored = (await (await fetch(`${server.url}/api/v1/conversations/${conversationId}`)).json()) as any;
+    const stored = (await (await fetch(`${server.url}/api/v1/conversations/${conversationId}`)).json());
     expect(stored.messages.filter((m: any) => m.role === "user").map((m: any) => m.content)).toEqual(["/vote Vilket språk passar för skript?", "/vote Och för webben?"]);
 
     // Deleted from the list, it is gone from the server too.
@@ -344,7 +344,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
         };
         const names = ["metadata", "debate-init", "debate-round-start", "debate-participant-start", "debate-participant-delta", "debate-participant-end", "debate-round-end"];
         for (const name of [...names, "debate-vote-result", "debate-results", "text-delta", "debate-synthesis-complete", "error", "usage", "done"]) {
-          source.addEventListener(name, on as EventListener);
+          source.addEventListener(name, on);
         }
       });
     });
@@ -843,8 +843,8 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
             const text = node.textContent ?? "";
             for (const m of text.matchAll(/\S+/g)) {
               const range = document.createRange();
-              range.setStart(node, m.index!);
-              range.setEnd(node, m.index! + m[0].length);
+              range.setStart(node, m.index);
+              range.setEnd(node, m.index + m[0].length);
               if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) broken.push(m[0]);
             }
           }
@@ -936,7 +936,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     await page.goto(`${page.url().split("#")[0]}#history`);
     const rows = page.locator(".conversations li");
     await rows.nth(1).waitFor();
-    const shown = await rows.evaluateAll((lis) => lis.map((li) => li.querySelector(".note")!.textContent!));
+    const shown = await rows.evaluateAll((lis) => lis.map((li) => li.querySelector(".note")!.textContent));
     // The reader's own way of writing a time (this browser's en-US), for the times the server gave.
     const written = (iso: string) => page.evaluate((at) => new Date(at).toLocaleString("en-US"), iso);
     for (const [i, c] of listed.conversations.entries()) expect(shown[i]).toContain(await written(c.createdAt));

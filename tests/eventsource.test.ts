@@ -49,7 +49,7 @@ describe("a run's events through a real EventSource", () => {
     const { source } = await finishedRun(true, "?error_event=run-error");
     const runErrors: { code: string }[] = [];
     const connectionErrors: Event[] = [];
-    source.addEventListener("run-error", (e) => runErrors.push(JSON.parse((e as MessageEvent).data)));
+    source.addEventListener("run-error", (e) => runErrors.push(JSON.parse((e).data)));
     source.addEventListener("error", (e) => connectionErrors.push(e));
     await new Promise((r) => setTimeout(r, 2_000));
     expect(runErrors.map((e) => e.code)).toEqual(["all_models_failed"]);

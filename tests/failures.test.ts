@@ -163,7 +163,7 @@ describe("faults during a debate", () => {
     const second = testDeps();
     const resumed = graphOf(second.deps, { checkpointer });
     const events: { event: string; data: any }[] = [];
-    for await (const chunk of await resumed.stream(null, { streamMode: "custom", configurable: { thread_id: threadId } })) events.push(chunk as any);
+    for await (const chunk of await resumed.stream(null, { streamMode: "custom", configurable: { thread_id: threadId } })) events.push(chunk);
     const turns = second.models.callsOf("turn").map((c) => `${c.participant}:${c.round}`);
     // 12 turns in all: the 6 completed ones are not asked again.
     expect(turns).toHaveLength(6);

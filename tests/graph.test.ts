@@ -21,12 +21,12 @@ describe("a full 8-participant debate", () => {
     }
     // The sequence: init, 3 rounds of start/8×(start, delta…, end)/end, vote round, results, synthesis, done.
     const skeleton = events.map((e) => e.event).filter((n) => n !== "debate-participant-delta" && n !== "text-delta");
-    const turns = (round: number) => ["debate-round-start", ...Array(8).fill(["debate-participant-start", "debate-participant-end"]).flat(), "debate-round-end"];
+    const turns = () => ["debate-round-start", ...Array(8).fill(["debate-participant-start", "debate-participant-end"]).flat(), "debate-round-end"];
     expect(skeleton).toEqual([
       "debate-init",
-      ...turns(1),
-      ...turns(2),
-      ...turns(3),
+      ...turns(),
+      ...turns(),
+      ...turns(),
       "debate-round-start",
       ...Array(8).fill("debate-vote-result"),
       "debate-round-end",

@@ -386,7 +386,7 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     const synthesis = rows.at(-1)!;
     expect(synthesis.content).toContain("A fine debate.");
 
-    const full = (await (await fetch(`${url}/api/v1/debates/${id}`)).json()) as any;
+    const full = (await (await fetch(`${url}/api/v1/debates/${id}`)).json());
     expect(full).toMatchObject({ id, conversationId: id, mode: "debatt", status: "complete", question: "/debatt Bör AI regleras?", content: synthesis.content });
     expect(full.result.rounds.map((r: any) => r.answers.length)).toEqual([3, 3, 3]);
     expect(full.result.votes).toHaveLength(3);
@@ -400,7 +400,7 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     const id = runIdOf(events);
     expect((await history.conversation(id))!.mode).toBe("dvoice");
     expect((await history.stagesOf(id))[0].parsedData).toMatchObject({ voiceMode: true });
-    expect(((await (await fetch(`${url}/api/v1/debates/${id}`)).json()) as any).mode).toBe("dvoice");
+    expect(((await (await fetch(`${url}/api/v1/debates/${id}`)).json())).mode).toBe("dvoice");
   });
 
   it.skipIf(skip)("writes /deep's, /council's, /compare's and chat's rows", async () => {
@@ -416,7 +416,7 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
       ["deep_moderation", 5],
       ["deep_synthesis", 8],
     ]);
-    const deepResult = ((await (await fetch(`${url}/api/v1/debates/${deep}`)).json()) as any).result;
+    const deepResult = ((await (await fetch(`${url}/api/v1/debates/${deep}`)).json())).result;
     expect(deepResult.rounds.map((r: any) => [r.round, r.arguments.length, r.reason])).toEqual([[1, 2, "continue"], [2, 2, "all_no_change"]]);
     expect(deepResult.synthesis).toContain("The debaters converged.");
 
@@ -450,17 +450,17 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
       ids.push(runIdOf(await runSse(await postChat(url, { message }))));
       await new Promise((r) => setTimeout(r, 5)); // distinct creation times
     }
-    const page1 = (await (await fetch(`${url}/api/v1/conversations?limit=2`)).json()) as any;
+    const page1 = (await (await fetch(`${url}/api/v1/conversations?limit=2`)).json());
     expect(page1.conversations.map((c: any) => c.id)).toEqual([ids[2], ids[1]]);
     expect(page1.conversations[0]).toMatchObject({ title: "Tredje?", mode: "chat" });
-    const page2 = (await (await fetch(`${url}/api/v1/conversations?limit=2&cursor=${page1.nextCursor}`)).json()) as any;
+    const page2 = (await (await fetch(`${url}/api/v1/conversations?limit=2&cursor=${page1.nextCursor}`)).json());
     expect(page2).toEqual({ conversations: [expect.objectContaining({ id: ids[0] })], nextCursor: null });
 
     // A multi-turn /vote conversation: the follow-up is filed in the same conversation.
     const first = await runSse(await postDeliberate(url, { question: "Bästa språket?", mode: "vote", modeConfig: { councilModels: THREE } }));
     const conversationId = String(first[0].data.thread_id);
     const second = await runSse(await postDeliberate(url, { question: "Och för skript?", mode: "vote", conversationId, modeConfig: { councilModels: THREE } }));
-    const got = (await (await fetch(`${url}/api/v1/conversations/${conversationId}`)).json()) as any;
+    const got = (await (await fetch(`${url}/api/v1/conversations/${conversationId}`)).json());
     expect(got).toMatchObject({ id: conversationId, mode: "vote", title: "A Scripted Title" });
     expect(got.messages.map((m: any) => [m.role, m.role === "user" ? m.content : m.id])).toEqual([
       ["user", "Bästa språket?"],
@@ -482,8 +482,8 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     expect(left).not.toContain("Bästa språket?");
     expect(await checkpointer.getTuple({ configurable: { thread_id: conversationId } })).toBeUndefined();
     expect((await fetch(`${url}/api/v1/conversations/${conversationId}`)).status).toBe(404);
-    expect(((await (await fetch(`${url}/api/v1/conversations/${conversationId}`, { method: "DELETE" })).json()) as any).error.code).toBe("conversation_not_found");
-    expect(((await (await fetch(`${url}/api/v1/debates/${runIdOf(second)}`)).json()) as any).error.code).toBe("debate_not_found");
+    expect(((await (await fetch(`${url}/api/v1/conversations/${conversationId}`, { method: "DELETE" })).json())).error.code).toBe("conversation_not_found");
+    expect(((await (await fetch(`${url}/api/v1/debates/${runIdOf(second)}`)).json())).error.code).toBe("debate_not_found");
     expect(await history.conversation(ids[0])).toBeDefined();
   });
 
@@ -493,7 +493,7 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     const conversationId = String(first[0].data.thread_id);
     const error = async (body: object) => {
       const res = await postChat(url, body);
-      return [res.status, ((await res.json()) as any).error.code];
+      return [res.status, ((await res.json())).error.code];
     };
     expect(await error({ message: "/revise Bästa språket?", conversationId })).toEqual([400, "mode_mismatch"]);
     expect(await error({ message: "/vote Och för skript?", conversationId: "never-started" })).toEqual([404, "conversation_not_found"]);
@@ -523,7 +523,7 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
 
     expect((await fetch(`${url}/api/v1/conversations/${id}`, { method: "DELETE" })).status).toBe(204);
     expect((await fetch(`${url}/api/v1/debates/${id}/audio.wav`)).status).toBe(404);
-    expect(((await (await fetch(`${url}/api/v1/debates/${id}/events`)).json()) as any).error.code).toBe("run_not_found");
+    expect(((await (await fetch(`${url}/api/v1/debates/${id}/events`)).json())).error.code).toBe("run_not_found");
     expect(readdirSync(audioDir)).toEqual([]);
   });
 
@@ -531,7 +531,7 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     const { url } = await app(undefined, defaultRoster());
     const error = async (path: string, init?: RequestInit) => {
       const res = await fetch(`${url}${path}`, init);
-      return [res.status, ((await res.json()) as any).error.code];
+      return [res.status, ((await res.json())).error.code];
     };
     expect(await error("/api/v1/conversations?limit=0")).toEqual([400, "invalid_limit"]);
     expect(await error("/api/v1/conversations?limit=101")).toEqual([400, "invalid_limit"]);

@@ -23,7 +23,7 @@ describe("the layers", () => {
 describe("the graphs' states", () => {
   const { deps } = testDeps();
   const graph = graphOf(deps);
-  const subgraph = (name: string) => (graph.nodes[name as keyof typeof graph.nodes] as unknown as { bound: { channels: Record<string, unknown> } }).bound;
+  const subgraph = (name: string) => (graph.nodes[name] as unknown as { bound: { channels: Record<string, unknown> } }).bound;
 
   it("keeps the top graph to the /debatt keys and the keys it shares with the formats (at most 40)", () => {
     const keys = stateKeys(graph.channels);

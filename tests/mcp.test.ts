@@ -23,7 +23,7 @@ describe("the MCP server over streamable HTTP, through the SDK's own client", ()
 
   /** A server with a history. */
   async function serve(options: { script?: Script; settings?: Partial<Settings> } = {}) {
-    const { server, models, db } = await servedWithHistory(options);
+    const { server, models } = await servedWithHistory(options);
     /** A connected client, with a bearer token when given one. */
     const connect = async (token?: string) => {
       const client = new Client({ name: "debatt-tests", version: "1.0.0" });

@@ -171,8 +171,8 @@ describe.each(PANELS)("every format over recorded shapes: $title", (panel) => {
     const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: provider.baseURL, DEBATE_PARTICIPANTS: roster, ONESEEK_MODEL: panel.chair.model, DEBATE_MAX_RETRIES: "0" };
     const graph = graphOf(depsFromEnv(env, { log: () => {} }));
     const events: ClientEvent[] = [];
-    for await (const e of streamClientEvents(graph, { message, participants: panel.shapes.map((s) => s.key!) }, {})) events.push(e);
-    return { events, asked: provider.seen.slice(from) as any[] };
+    for await (const e of streamClientEvents(graph, { message, participants: panel.shapes.map((s) => s.key) }, {})) events.push(e);
+    return { events, asked: provider.seen.slice(from) };
   };
 
   /**

@@ -86,12 +86,12 @@ describe.each(STORES)("crash recovery on $store: kill -9 mid-debate, restart, re
     // The history holds the whole debate once: the turns before the crash and after it, no repeats.
     expect(second.log()).toMatch(db ? /the history is in postgres:\/\/postgres@/ : /the history is in .*history\.sqlite/);
     const debateId = String(before.find((e) => e.event === "debate-init")!.data.debate_id);
-    const stored = (await (await fetch(`${second.url}/api/v1/debates/${debateId}`)).json()) as any;
+    const stored = (await (await fetch(`${second.url}/api/v1/debates/${debateId}`)).json());
     expect(stored).toMatchObject({ conversationId: "crash-1", mode: "debatt", status: "complete", question: "/debatt Bör AI regleras?" });
     expect(stored.result.rounds.map((r: any) => r.answers.map((a: any) => `${r.round}:${a.modelKey}`)).flat().sort()).toEqual([...doneBefore, ...doneAfter].sort());
     expect(stored.result.votes).toHaveLength(3);
     expect(stored.content).toBe(stored.result.synthesis);
-    const listed = (await (await fetch(`${second.url}/api/v1/conversations`)).json()) as any;
+    const listed = (await (await fetch(`${second.url}/api/v1/conversations`)).json());
     expect(listed.conversations.map((c: any) => c.id)).toEqual(["crash-1"]);
 
     // Nothing is left to resume, and an unknown thread never ran.
@@ -145,7 +145,7 @@ describe("crash recovery of a simultaneous debate", () => {
     expect(grokRound2).toHaveLength(1);
     expect(openai.seen.length).toBeGreaterThan(askedBefore);
     const debateId = String(before.find((e) => e.event === "debate-init")!.data.debate_id);
-    const stored = (await (await fetch(`${second.url}/api/v1/debates/${debateId}`)).json()) as any;
+    const stored = (await (await fetch(`${second.url}/api/v1/debates/${debateId}`)).json());
     expect(stored.status).toBe("complete");
     expect(stored.result.rounds.map((r: any) => r.answers.length)).toEqual([3, 3, 3]);
   }, 60_000);

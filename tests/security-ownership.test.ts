@@ -88,7 +88,7 @@ describe.each(HISTORY_DATABASES)("ownership on $db", (database) => {
     expect(events.at(-1)!.event).toBe("done");
 
     // Ada sees all of it.
-    expect(((await (await ada.get("/api/v1/conversations")).json()) as any).conversations.map((c: any) => c.id)).toEqual([thread]);
+    expect(((await (await ada.get("/api/v1/conversations")).json())).conversations.map((c: any) => c.id)).toEqual([thread]);
     expect((await ada.get(`/api/v1/conversations/${thread}`)).status).toBe(200);
     expect((await ada.get(`/api/v1/debates/${run}`)).status).toBe(200);
     expect((await ada.get(`/api/v1/debates/${run}/audio.wav`)).status).toBe(200);
@@ -98,7 +98,7 @@ describe.each(HISTORY_DATABASES)("ownership on $db", (database) => {
 
     // Bob, and the admin, see nothing of it: the answers of ids that do not exist.
     for (const other of [bob, admin]) {
-      expect(((await (await other.get("/api/v1/conversations")).json()) as any).conversations).toEqual([]);
+      expect(((await (await other.get("/api/v1/conversations")).json())).conversations).toEqual([]);
       for (const [path, missing] of [
         [`/api/v1/conversations/${thread}`, "/api/v1/conversations/no-such-thread"],
         [`/api/v1/debates/${run}`, "/api/v1/debates/00000000-0000-0000-0000-000000000000"],
@@ -115,7 +115,7 @@ describe.each(HISTORY_DATABASES)("ownership on $db", (database) => {
     }
 
     // Still all there for Ada, and nothing was written into her thread.
-    const after = (await (await ada.get(`/api/v1/conversations/${thread}`)).json()) as any;
+    const after = (await (await ada.get(`/api/v1/conversations/${thread}`)).json());
     expect(after.messages).toHaveLength(2);
     expect((await ada.del(`/api/v1/conversations/${thread}`)).status).toBe(204);
   });
@@ -171,7 +171,7 @@ describe.each(HISTORY_DATABASES)("ownership on $db", (database) => {
     const adas = [await threadOf(ada, "Hej från Ada"), await threadOf(ada, "Igen från Ada")];
     const bobs = await threadOf(bob, "Hej från Bob");
     const admins = await threadOf(admin, "Hej från admin");
-    const ids = async (u: Omit<typeof ada, "id">) => (((await (await u.get("/api/v1/conversations")).json()) as any).conversations as { id: string }[]).map((c) => c.id).sort();
+    const ids = async (u: Omit<typeof ada, "id">) => (((await (await u.get("/api/v1/conversations")).json())).conversations as { id: string }[]).map((c) => c.id).sort();
     expect(await ids(ada)).toEqual([...adas].sort());
     expect(await ids(bob)).toEqual([bobs]);
     expect(await ids(admin)).toEqual([admins]);

@@ -28,7 +28,7 @@ async function server(encryptionKey: string | null = ENCRYPTION_KEY) {
       headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return { status: res.status, body: (await res.json()) as any };
+    return { status: res.status, body: (await res.json()) };
   };
   return { app, values, call };
 }
@@ -151,7 +151,7 @@ describe("the operator's voice key (TTS_API_KEY) stays at its host", () => {
     cleanups.push(app.close);
     const put = async (body: unknown) => {
       const res = await fetch(`${app.url}/api/v1/admin/debate/voice-settings`, { method: "PUT", headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }, body: JSON.stringify(body) });
-      return { status: res.status, body: (await res.json()) as any };
+      return { status: res.status, body: (await res.json()) };
     };
 
     for (const attempt of [{ api_base: other.baseURL }, { api_base: other.baseURL, api_key: "" }]) {

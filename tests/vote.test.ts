@@ -181,7 +181,7 @@ describe("/vote: anonymisation", () => {
   });
 
   it("never shows voters or the chairman who wrote an answer, and removes self-identification", async () => {
-    const script = withOverrides((req, i, m) => {
+    const script = withOverrides((req) => {
       if (req.phase === "answer") {
         return {
           call_grok: "I'm Grok, and Rust wins.",

@@ -87,7 +87,7 @@ describe("a debate the person joins (/debatt --with-me)", () => {
     expect(kept).toContain("Clearest case.");
 
     // The leaderboard rates models only: the models' votes count, the person's does not, and the person is no candidate.
-    const board = (await (await fetch(`${s.url}/api/v1/leaderboard`)).json()) as any;
+    const board = (await (await fetch(`${s.url}/api/v1/leaderboard`)).json());
     expect(board.ballots).toBe(3);
     expect(board.models.map((m: any) => m.model).sort()).toEqual(["anthropic/claude-sonnet-4.5", "openai/gpt-5", "x-ai/grok-4"]);
     // Nor can the person be continued with as if a model.
@@ -145,7 +145,7 @@ describe("a debate the person joins (/debatt --with-me)", () => {
   it("can be stopped while it waits, and the person's answer later goes on from where it stopped", async () => {
     const s = await server();
     let runId = "";
-    const asked = (id: string) => fetch(`${s.url}/api/v1/debates/${id}/input`).then((r) => r.json() as Promise<any>);
+    const asked = (id: string) => fetch(`${s.url}/api/v1/debates/${id}/input`).then((r) => r.json());
     let live: any;
     const { events } = await readSse(await postChat(s.url, { message: "/debatt --with-me Free public transport?", participants: THREE, personName: "Fa" }), (e) => {
       if (e.event === "metadata") runId = e.data.run_id;
@@ -234,7 +234,7 @@ describe("a debate the person joins (/debatt --with-me)", () => {
     let runId = "";
     const check = async (name: string, body: unknown) => {
       const r = await s.input(runId, body);
-      const json = (await r.json()) as any;
+      const json = (await r.json());
       refused[name] = { status: r.status, code: json.error?.code ?? json.status, message: json.error?.message ?? "" };
     };
     const { events } = await readSse(await postChat(s.url, { message: "/debatt --with-me Pineapple on pizza?", participants: THREE, personName: "Cy" }), async (e) => {
@@ -268,25 +268,25 @@ describe("a debate the person joins (/debatt --with-me)", () => {
     // The debate is over: nothing waits.
     const after = await s.input(runId, { text: "Late." });
     expect(after.status).toBe(409);
-    expect(((await after.json()) as any).error.code).toBe("not_awaiting_input");
+    expect(((await after.json())).error.code).toBe("not_awaiting_input");
   });
 
   it("refuses a name a participant has, a name without --with-me, and /dvoice --with-me, before any run", async () => {
     const s = await server();
     const taken = await postChat(s.url, { message: "/debatt --with-me Topic", participants: THREE, personName: "claude" });
     expect(taken.status).toBe(400);
-    expect(((await taken.json()) as any).error).toMatchObject({ code: "invalid_person_name" });
+    expect(((await taken.json())).error).toMatchObject({ code: "invalid_person_name" });
     const nameOnly = await postChat(s.url, { message: "/debatt Topic", personName: "Anna" });
     expect(nameOnly.status).toBe(400);
     for (const personName of ["A\nB", "Tab\tbed", "\ud800", "   "]) {
       const bad = await postChat(s.url, { message: "/debatt --with-me Topic", participants: THREE, personName });
       expect(bad.status, JSON.stringify(personName)).toBe(400);
-      expect(((await bad.json()) as any).error.code).toBe("invalid_body");
+      expect(((await bad.json())).error.code).toBe("invalid_body");
     }
     // A client that cannot write the person's turns (the OpenAI-compatible endpoint) cannot seat them.
     const openai = await fetch(`${s.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "debatt", messages: [{ role: "user", content: "--with-me Should cities ban cars?" }] }) });
     expect(openai.status).toBe(400);
-    expect(((await openai.json()) as any).error).toMatchObject({ code: "unknown_option" });
+    expect(((await openai.json())).error).toMatchObject({ code: "unknown_option" });
     const spoken = (await readSse(await postChat(s.url, { message: "/dvoice --with-me Topic" }))).events;
     expect(named(spoken, "error")[0]).toMatchObject({ code: "unknown_option" });
     expect(s.models.calls).toEqual([]);
@@ -298,7 +298,7 @@ describe("a debate the person joins (/debatt --with-me)", () => {
     cleanups.push(app.close);
     const res = await postChat(app.url, { message: "/debatt --with-me Topic", participants: THREE });
     expect(res.status).toBe(501);
-    expect(((await res.json()) as any).error.code).toBe("no_checkpointer");
+    expect(((await res.json())).error.code).toBe("no_checkpointer");
   });
 });
 
@@ -381,7 +381,7 @@ describe("a joined debate across a server restart", () => {
     expect(named(after, "debate-vote-result").find((v) => v.voter === "Dana")).toMatchObject({ voted_for: "Claude" });
 
     // The history has the person's words with the rest of the debate, under the first run's id.
-    const stored = (await (await fetch(`${second.url}/api/v1/debates/${runId}`)).json()) as any;
+    const stored = (await (await fetch(`${second.url}/api/v1/debates/${runId}`)).json());
     expect(stored).toMatchObject({ conversationId: "joined-1", status: "complete" });
     const theirs = stored.result.rounds.flatMap((r: any) => r.answers).filter((a: any) => a.modelKey === "person");
     expect(theirs.map((a: any) => a.text ?? a.response ?? a.content)).toEqual(["Ja, i stadskärnan, men med undantag för färdtjänst.", "Dana, runda 2.", "Dana, runda 3."]);

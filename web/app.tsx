@@ -152,7 +152,7 @@ export function App({ conversation, exported }: { conversation?: string; exporte
     const waiting = found.waiting;
     if (found.live) {
       update(m.id, (x) => ({ ...x, running: true, runId: found.run_id, arena: emptyArena() }));
-      void run(m, (onEvent, signal) => followRun(found.run_id!, onEvent, signal));
+      void run(m, (onEvent, signal) => followRun(found.run_id, onEvent, signal));
     } else update(m.id, (x) => ({ ...x, runId: found.run_id, arena: { ...x.arena!, awaiting: waiting, done: false } }));
   }
 

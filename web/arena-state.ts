@@ -155,7 +155,7 @@ export function reduce(s: ArenaState, e: ClientEvent): ArenaState {
     case "debate-round-start":
       return { ...s, round: e.data.round };
     case "debate-round-end":
-      return { ...s, roundsDone: [...new Set([...s.roundsDone, e.data.round as number])], speaking: [] };
+      return { ...s, roundsDone: [...new Set([...s.roundsDone, e.data.round])], speaking: [] };
     case "debate-participant-start":
       return { ...withRound(e.data.model_key, e.data.round, { text: "", status: "speaking" }), speaking: [...s.speaking.filter((n) => n !== e.data.model), e.data.model], awaiting: e.data.model_key === s.person ? undefined : s.awaiting };
     case "debate-awaiting-input":

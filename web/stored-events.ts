@@ -37,6 +37,6 @@ export function storedEvents(id: string, mode: string | undefined, result: unkno
     return r.continuation ? [ev("continue-start", r.continuation), ev("text-delta", { delta: r.answer ?? "" }), ev("done")] : undefined;
   }
   const format = mode === undefined ? undefined : formatOfStoredMode(mode);
-  const events = format && viewOf(format).replay({ id, result, question: questionOf(result as { question?: string }, question), title });
+  const events = format && viewOf(format).replay({ id, result, question: questionOf(result, question), title });
   return events && [...events, ev("done")];
 }

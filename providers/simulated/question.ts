@@ -90,7 +90,7 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’+#.-]*[\p{L}\p{N}+#]|[\p{L}\p{N}]/gu;
 const NAME_JOINERS = new Set(["of", "av", "de", "la", "van", "von", "der"]);
 
 function tokensOf(question: string): Token[] {
-  const words = [...question.matchAll(WORD)].map((m) => ({ w: m[0], at: m.index!, end: m.index! + m[0].length }));
+  const words = [...question.matchAll(WORD)].map((m) => ({ w: m[0], at: m.index, end: m.index + m[0].length }));
   const named = (i: number) => {
     const w = words[i]?.w;
     if (!w || [...w].length < 2 || FUNCTION_WORDS.has(w.toLowerCase())) return false;
@@ -236,7 +236,7 @@ export function termsOf(question: string): Term[] {
     } else if (isFn(gov, COPULAS)) {
       // A predicate says something about the subject ("…is healthy", "…be regulated", "…is the safest
       // energy source"): not another thing the question is about.
-    } else if (gov!.kind === "name" || isFn(gov, PRONOUNS)) {
+    } else if (gov.kind === "name" || isFn(gov, PRONOUNS)) {
       // After the subject: "Will AI replace programmers", "How do I design…", "Hur väljer jag en elbil"; "Is AI
       // dangerous" has a predicate.
       const copula = tokens.slice(0, g).some((t) => isFn(t, COPULAS)) && !tokens.slice(0, g).some((t) => isFn(t, AUXILIARIES));
@@ -246,9 +246,9 @@ export function termsOf(question: string): Term[] {
       // "…should ban cars": the verb, then its object; "Hur lär…": the verb.
       if (verbAfter && lang === "en") add(start, e, det);
       else object(start);
-    } else if (gov!.lower === "to" || gov!.lower === "att") {
+    } else if (gov.lower === "to" || gov.lower === "att") {
       // "to learn Rust", "att dricka kaffe": a verb and its object; "to school" is a noun.
-      if (gov!.lower === "att" || VERBS.has(tokens[start].lower) || NOUN_VERBS.has(tokens[start].lower)) object(start);
+      if (gov.lower === "att" || VERBS.has(tokens[start].lower) || NOUN_VERBS.has(tokens[start].lower)) object(start);
       else add(start, e, det);
     } else if (isFn(gov, CONJUNCTIONS)) {
       // A clause of its own, with its subject and verb ("…true that coffee causes cancer"), or one more noun ("…and trucks").

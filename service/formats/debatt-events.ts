@@ -81,7 +81,7 @@ export function narrateDebate({ write, c, t, status, options }: NarrationContext
         return true;
       case "debate-results": {
         write(`\n${c.bold(t("votes.title"))}\n`);
-        const rows = Object.entries(e.data.vote_counts as Record<string, number>).sort(([, a], [, b]) => b - a);
+        const rows = Object.entries(e.data.vote_counts).sort(([, a], [, b]) => b - a);
         for (const [name, n] of rows) write(`  ${name.padEnd(12)} ${"█".repeat(n)} ${n}  ${c.dim(t("cli.words", { n: e.data.word_counts[name] ?? 0 }))}\n`);
         const tiebreak = e.data.tiebreaker === "word_count" || e.data.tiebreaker === "alphabetical" ? ` (${t(`tiebreak.${e.data.tiebreaker}`)})` : "";
         const summary = t("cli.voteSummary", { valid: e.data.total_votes, self: e.data.self_votes_filtered ?? 0, invalid: e.data.invalid_votes ?? 0 });
@@ -121,7 +121,7 @@ export const debateOutcome: OutcomePart = {
     if (e.event === "debate-init") o.simulated = e.data.simulated;
     if (e.event === "debate-results") {
       if (e.data.winner !== null) o.winner = e.data.winner;
-      o.votes = { ...(e.data.vote_counts as Record<string, number>) };
+      o.votes = { ...(e.data.vote_counts) };
     }
   },
 };

@@ -48,7 +48,7 @@ export function parseRevision(text: string): ParsedRevision {
   if (!revisedResponse && decision) {
     const lines = [...text.matchAll(BLOCK_LINE)];
     const last = lines.at(-1);
-    if (last) revisedResponse = text.slice(last.index! + last[0].length).trim() || null;
+    if (last) revisedResponse = text.slice(last.index + last[0].length).trim() || null;
   }
   return { decision, reasoning, revisedResponse };
 }
