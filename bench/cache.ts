@@ -23,14 +23,16 @@ function reply(r: RecordedRequest) {
     const candidates = /Välj en av: ([^.]+)\./.exec(last)?.[1].split(", ") ?? [""];
     return { text: JSON.stringify({ voted_for: candidates[0], short_motivation: "clear", three_bullets: ["a", "b", "c"] }) };
   }
-  if (last.includes("Du analyserar en avslutad debatt")) return { text: '{"merged_summary": "m", "overlap_score": 0.5, "agreements": [], "disagreements": [], "conflicts": [], "comparative_summary": ""}' };
+  if (last.includes("Du analyserar en avslutad debatt"))
+    return { text: '{"merged_summary": "m", "overlap_score": 0.5, "agreements": [], "disagreements": [], "conflicts": [], "comparative_summary": ""}' };
   if (last.includes("slutanalysen")) return { text: `## Sammanfattning\n\n${words(120)}` };
   const limit = Number(/högst (\d+) ord/.exec(last)?.[1] ?? 100);
   return { text: words(Math.round(limit * 0.9), r.messages.length) };
 }
 
 /** A debate call (a turn or a vote), keyed by its participant: its model and its system prompt. */
-const debateCall = (r: RecordedRequest) => /Runda [1-4] — /.test(String(r.messages.at(-1)?.content ?? "")) || /Runda [1-4] — /.test(String(r.messages.at(-2)?.content ?? ""));
+const debateCall = (r: RecordedRequest) =>
+  /Runda [1-4] — /.test(String(r.messages.at(-1)?.content ?? "")) || /Runda [1-4] — /.test(String(r.messages.at(-2)?.content ?? ""));
 
 /** Requests grouped by a key, each group in the order they were made. */
 function groupBy(requests: RecordedRequest[], key: (r: RecordedRequest) => string): Map<string, RecordedRequest[]> {
@@ -65,7 +67,10 @@ async function measure(order: "sequential" | "simultaneous", seed: number) {
     let usage: ClientPayload<"usage"> | undefined;
     await followRun(service, runId, new AbortController().signal, (e) => void (e.event === "usage" && (usage = e.data)), "the benchmark stopped");
     // A participant's calls: its model and its system prompt (the internal model is OneSeek's too).
-    const byParticipant = groupBy(endpoint.requests.filter(debateCall), (r) => `${r.model}|${promptText({ model: r.model, messages: r.messages.slice(0, 1) })}`);
+    const byParticipant = groupBy(
+      endpoint.requests.filter(debateCall),
+      (r) => `${r.model}|${promptText({ model: r.model, messages: r.messages.slice(0, 1) })}`,
+    );
     return {
       participants: byParticipant.size,
       calls: [...byParticipant.values()].reduce((n, c) => n + c.length, 0),
@@ -88,7 +93,9 @@ async function main() {
       const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
       return `${(100 * mean).toFixed(1)} % (${(100 * Math.min(...xs)).toFixed(1)}–${(100 * Math.max(...xs)).toFixed(1)})`;
     };
-    console.log(`${order}: ${runs[0].participants} participants, ${runs[0].calls} turn and vote calls; the mean (lowest–highest) of ${SEEDS.length} debates with the speaking orders of seeds ${SEEDS.join(", ")}`);
+    console.log(
+      `${order}: ${runs[0].participants} participants, ${runs[0].calls} turn and vote calls; the mean (lowest–highest) of ${SEEDS.length} debates with the speaking orders of seeds ${SEEDS.join(", ")}`,
+    );
     console.log(`  a call's prompt that repeats the participant's previous call from the start: ${pct((m) => m.share)} (target ≥ 70 %)`);
     console.log(`  the same over every call of the debate, model by model (the analyses included): ${pct((m) => m.perModel)}`);
     console.log(`  input tokens the run's usage reports as cached (every call): ${pct((m) => m.cached)}`);

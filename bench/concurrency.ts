@@ -88,9 +88,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Opens `n` keep-alive connections to a server, as the browsers of its users already have. */
 async function warmConnections(url: string, n: number): Promise<void> {
   await Promise.all(
-    Array.from({ length: n }, () => new Promise<void>((resolve, reject) => {
-      http.get(`${url}/healthz`, { agent }, (res) => res.resume().on("end", resolve)).on("error", reject);
-    })),
+    Array.from(
+      { length: n },
+      () =>
+        new Promise<void>((resolve, reject) => {
+          http.get(`${url}/healthz`, { agent }, (res) => res.resume().on("end", resolve)).on("error", reject);
+        }),
+    ),
   );
 }
 
@@ -101,9 +105,7 @@ async function batch(label: string, servers: ServerProcess[], perServer: number,
   const clientCpu0 = process.cpuUsage();
   const t0 = performance.now();
   const total = servers.length * perServer;
-  const results = await Promise.all(
-    Array.from({ length: total }, (_, i) => sleep((i * RAMP_MS) / total).then(() => debate(servers[i % servers.length].url))),
-  );
+  const results = await Promise.all(Array.from({ length: total }, (_, i) => sleep((i * RAMP_MS) / total).then(() => debate(servers[i % servers.length].url))));
   const wallMs = performance.now() - t0;
   const reports = await Promise.all(servers.map((s) => s.report()));
   const cpu = reports.reduce((a, r) => a + r.cpuMs, 0);
@@ -112,10 +114,19 @@ async function batch(label: string, servers: ServerProcess[], perServer: number,
   console.log(`  batch wall ÷ one debate's wall: ${(wallMs / singleWallMs).toFixed(2)} (target ≤ 1.3)`);
   console.log(`  p99 event-loop delay: ${Math.max(...reports.map((r) => r.loopP99Ms)).toFixed(1)} ms (target ≤ 50)`);
   console.log(`  peak RSS per concurrent debate: ${mb(rssPer)} MB (peak RSS ${reports.map((r) => `${mb(r.peakRss)} MB`).join(" + ")})`);
-  const p = (key: "firstEventMs" | "initMs") => `p50 ${pct(results.map((r) => r[key]), 50).toFixed(0)} ms, p95 ${pct(results.map((r) => r[key]), 95).toFixed(0)} ms`;
+  const p = (key: "firstEventMs" | "initMs") =>
+    `p50 ${pct(
+      results.map((r) => r[key]),
+      50,
+    ).toFixed(0)} ms, p95 ${pct(
+      results.map((r) => r[key]),
+      95,
+    ).toFixed(0)} ms`;
   console.log(`  time to first SSE event (metadata): ${p("firstEventMs")} (target p95 ≤ 50); to debate-init: ${p("initMs")}`);
   const clientCpu = process.cpuUsage(clientCpu0);
-  console.log(`  CPU per debate: ${(cpu / total).toFixed(0)} ms (the benchmark's client used ${((clientCpu.user + clientCpu.system) / 1000 / total).toFixed(0)} ms per debate)`);
+  console.log(
+    `  CPU per debate: ${(cpu / total).toFixed(0)} ms (the benchmark's client used ${((clientCpu.user + clientCpu.system) / 1000 / total).toFixed(0)} ms per debate)`,
+  );
   return { wallMs, throughputPerMin: (total / wallMs) * 60_000 };
 }
 
@@ -124,7 +135,9 @@ async function main() {
   const one = await ServerProcess.start({ SIMULATED_LATENCY_MS: String(LATENCY_MS), SIMULATED_CHUNK_DELAY_MS: "0" });
   await warmUp([one]);
   const single = await debate(one.url);
-  console.log(`one debate alone: ${(single.wallMs / 1000).toFixed(1)} s, first event after ${single.firstEventMs.toFixed(0)} ms, debate-init after ${single.initMs.toFixed(0)} ms`);
+  console.log(
+    `one debate alone: ${(single.wallMs / 1000).toFixed(1)} s, first event after ${single.firstEventMs.toFixed(0)} ms, debate-init after ${single.initMs.toFixed(0)} ms`,
+  );
   const b1 = await batch("one process", [one], DEBATES, single.wallMs);
   await one.stop();
 
@@ -135,7 +148,9 @@ async function main() {
   }
   const redis = await RedisServer.start(binary);
   try {
-    const two = await Promise.all([0, 1].map(() => ServerProcess.start({ SIMULATED_LATENCY_MS: String(LATENCY_MS), SIMULATED_CHUNK_DELAY_MS: "0", REDIS_URL: redis.url })));
+    const two = await Promise.all(
+      [0, 1].map(() => ServerProcess.start({ SIMULATED_LATENCY_MS: String(LATENCY_MS), SIMULATED_CHUNK_DELAY_MS: "0", REDIS_URL: redis.url })),
+    );
     await warmUp(two);
     await batch("two processes sharing Redis (one per core), the same debates", two, DEBATES / 2, single.wallMs);
     const b2 = await batch("two processes sharing Redis (one per core), twice the debates", two, DEBATES, single.wallMs);

@@ -38,7 +38,11 @@ function tree(pid: number): number[] {
 
 /** One /vote question over the chat stream, read to its end. */
 async function vote(url: string, i: number): Promise<void> {
-  const res = await fetch(`${url}/api/v1/chat/stream`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: `/vote Which programming language suits service number ${i} best?` }) });
+  const res = await fetch(`${url}/api/v1/chat/stream`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ message: `/vote Which programming language suits service number ${i} best?` }),
+  });
   const text = await res.text();
   if (!text.includes("event: done")) throw new Error(`a /vote did not finish: ${text.slice(-300)}`);
 }
@@ -57,7 +61,9 @@ async function measure(label: string, command: string[]): Promise<void> {
     const cpu = pids.reduce((ms, pid) => ms + cpuMs(pid), 0) - cpu0;
     const peak = pids.reduce((mb, pid) => mb + statusMb(pid, "VmHWM"), 0);
     console.log(`${label} (${pids.length} process${pids.length > 1 ? "es" : ""}):`);
-    console.log(`  ${started.toFixed(0)} MB 5 s after it listens, idle (20 s) ${idle.toFixed(0)} MB (target ≤ 120), peak with ${QUESTIONS} /vote at once ${peak.toFixed(0)} MB (target ≤ 350), CPU ${(cpu / QUESTIONS).toFixed(0)} ms per question`);
+    console.log(
+      `  ${started.toFixed(0)} MB 5 s after it listens, idle (20 s) ${idle.toFixed(0)} MB (target ≤ 120), peak with ${QUESTIONS} /vote at once ${peak.toFixed(0)} MB (target ≤ 350), CPU ${(cpu / QUESTIONS).toFixed(0)} ms per question`,
+    );
   } finally {
     stop("SIGKILL");
   }
@@ -68,7 +74,12 @@ async function main() {
   const startScript = startCommand();
   console.log(`debatt memory benchmark — the server idle, and ${QUESTIONS} /vote questions at once on the simulated provider`);
   await measure(`npm start (${startScript.join(" ")})`, startScript);
-  await measure("the same with a 4 MB young generation (node --max-semi-space-size=4 --max-old-space-size=2000 dist/routes/server.js)", ["node", "--max-semi-space-size=4", ...startFlags(), "dist/routes/server.js"]);
+  await measure("the same with a 4 MB young generation (node --max-semi-space-size=4 --max-old-space-size=2000 dist/routes/server.js)", [
+    "node",
+    "--max-semi-space-size=4",
+    ...startFlags(),
+    "dist/routes/server.js",
+  ]);
   await measure("through tsx (tsx routes/server.ts)", [join("node_modules", ".bin", "tsx"), "routes/server.ts"]);
 }
 

@@ -40,7 +40,9 @@ async function main() {
   const times: Record<DebateOrder, number[]> = { sequential: [], simultaneous: [] };
   for (let i = 0; i < RUNS; i++) for (const order of ["sequential", "simultaneous"] as const) times[order].push(await toVerdict(order));
   const [seq, sim] = [median(times.sequential), median(times.simultaneous)];
-  console.log(`debatt time to the verdict — 8 participants, first token after ${PACING.latencyMs} ms, a token every ${PACING.chunkDelayMs} ms (1 s and 40 tokens/s, compressed ×10), medians of ${RUNS} runs`);
+  console.log(
+    `debatt time to the verdict — 8 participants, first token after ${PACING.latencyMs} ms, a token every ${PACING.chunkDelayMs} ms (1 s and 40 tokens/s, compressed ×10), medians of ${RUNS} runs`,
+  );
   console.log(`sequential:   debate-init → synthesis ${(seq / 1000).toFixed(2)} s`);
   console.log(`simultaneous: debate-init → synthesis ${(sim / 1000).toFixed(2)} s`);
   console.log(`  simultaneous ÷ sequential: ${(sim / seq).toFixed(2)} (target ≤ 0.3)`);

@@ -179,12 +179,16 @@ async function main() {
       `debate, ${c} token(s) per stream chunk: wall ${wall.toFixed(0)} ms, lower bound ${DEBATE_LOWER_BOUND_MS} ms, ` +
         `${median(s.map((x) => x.events))} events, first delta after ${median(s.map((x) => x.firstDeltaMs)).toFixed(0)} ms, CPU ${cpu.toFixed(0)} ms`,
     );
-    console.log(`  (a) wall ÷ lower bound: debate ${ratio.toFixed(3)} vs bare ${bareRatio.toFixed(3)} → difference ${(ratio - bareRatio).toFixed(3)} (target ≤ 0.02)`);
+    console.log(
+      `  (a) wall ÷ lower bound: debate ${ratio.toFixed(3)} vs bare ${bareRatio.toFixed(3)} → difference ${(ratio - bareRatio).toFixed(3)} (target ≤ 0.02)`,
+    );
     console.log(`  (b) CPU debate ÷ bare: ${(cpu / bareCpu).toFixed(2)} (target ≤ 1.2)`);
     const fairWall = median(fair[c].map((x) => x.wallMs));
     const fairCpu = median(fair[c].map((x) => x.cpuMs));
     console.log(`  fair floor (the same ${recorded[c].length} model calls in a bare loop): wall ${fairWall.toFixed(0)} ms, CPU ${fairCpu.toFixed(0)} ms`);
-    console.log(`  (c) CPU debate ÷ fair floor: ${(cpu / fairCpu).toFixed(2)} (target ≤ 1.2); wall ratio difference ${((wall - fairWall) / DEBATE_LOWER_BOUND_MS).toFixed(3)} (target ≤ 0.01)`);
+    console.log(
+      `  (c) CPU debate ÷ fair floor: ${(cpu / fairCpu).toFixed(2)} (target ≤ 1.2); wall ratio difference ${((wall - fairWall) / DEBATE_LOWER_BOUND_MS).toFixed(3)} (target ≤ 0.01)`,
+    );
   }
 }
 

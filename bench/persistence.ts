@@ -106,7 +106,11 @@ async function main(): Promise<void> {
     const ckC = await openCheckpoints({ ...loadSettings({}), dataDir: dirC });
     const historyC = await openAppHistory({ dataDir: dirC });
     const rawC = new Database(join(dirC, "history.sqlite"));
-    closers.push(() => ckC.close(), () => historyC.close(), () => void rawC.close());
+    closers.push(
+      () => ckC.close(),
+      () => historyC.close(),
+      () => void rawC.close(),
+    );
     const variants: Variant[] = [
       { name: "without persistence", samples: [] },
       { name: "event log only (resumable streams)", log: eventLog(), samples: [] },
@@ -119,7 +123,11 @@ async function main(): Promise<void> {
         written: async () => {
           rawC.pragma("wal_checkpoint(TRUNCATE)"); // so the file holds every row
           const rows = TABLES.reduce((n, t) => n + (rawC.prepare(`SELECT COUNT(*) AS n FROM ${t}`).get() as { n: number }).n, 0);
-          return { ...(await sqliteCheckpointCount(ckC, join(dirC, "checkpoints.sqlite"))), "history rows": rows, "history KiB": statSync(join(dirC, "history.sqlite")).size / 1024 };
+          return {
+            ...(await sqliteCheckpointCount(ckC, join(dirC, "checkpoints.sqlite"))),
+            "history rows": rows,
+            "history KiB": statSync(join(dirC, "history.sqlite")).size / 1024,
+          };
         },
       },
     ];
@@ -132,7 +140,11 @@ async function main(): Promise<void> {
       const historyD = await openAppHistory(settings);
       const raw = new pg.Client({ connectionString: server.url });
       await raw.connect();
-      closers.push(() => ckD.close(), () => historyD.close(), () => raw.end());
+      closers.push(
+        () => ckD.close(),
+        () => historyD.close(),
+        () => raw.end(),
+      );
       const count = async (t: string) => Number((await raw.query(`SELECT COUNT(*) AS n FROM ${t}`)).rows[0].n);
       variants.push({
         name: "PostgreSQL checkpoints + event log + history (DATABASE_URL)",
@@ -167,7 +179,9 @@ async function main(): Promise<void> {
     const after = await counts();
 
     const bare = median(variants[0].samples.map((s) => s.wallMs));
-    console.log(`Persistence per debate (8 participants, L = ${L} ms, 400 words per answer, ${RUNS} runs each, medians; ${variants[0].samples[0].events} events)`);
+    console.log(
+      `Persistence per debate (8 participants, L = ${L} ms, 400 words per answer, ${RUNS} runs each, medians; ${variants[0].samples[0].events} events)`,
+    );
     variants.forEach((v, i) => {
       const wall = median(v.samples.map((s) => s.wallMs));
       const ratio = wall / bare;

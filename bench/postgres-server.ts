@@ -8,7 +8,9 @@ import { freePort } from "./redis-server.js";
 export function postgresBinDir(): string | undefined {
   const root = "/usr/lib/postgresql";
   if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, "bin", "initdb"))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, "bin", "initdb")))
+    .sort((a, b) => Number(b) - Number(a));
   return versions.length ? join(root, versions[0], "bin") : undefined;
 }
 
@@ -19,7 +21,18 @@ function asPostgres(binary: string, args: string[]): [string, string[]] {
 
 /** Starts `postgres` on `port` with the cluster in `dir`, and resolves once it answers. */
 async function serve(binDir: string, dir: string, port: number): Promise<ChildProcess> {
-  const [cmd, args] = asPostgres(join(binDir, "postgres"), ["-D", join(dir, "data"), "-p", String(port), "-k", dir, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off"]);
+  const [cmd, args] = asPostgres(join(binDir, "postgres"), [
+    "-D",
+    join(dir, "data"),
+    "-p",
+    String(port),
+    "-k",
+    dir,
+    "-c",
+    "listen_addresses=127.0.0.1",
+    "-c",
+    "fsync=off",
+  ]);
   const child = spawn(cmd, args, { stdio: "ignore" });
   const deadline = Date.now() + 20_000;
   for (;;) {

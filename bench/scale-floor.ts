@@ -39,13 +39,16 @@ setMaxListeners(Infinity, stop.signal);
 for (let i = 0; i < n; i++) {
   setTimeout(() => void speak(stop.signal), (i * 1000) / arrivals);
 }
-setTimeout(() => {
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  setTimeout(() => {
-    const cpu = process.cpuUsage(cpu0);
-    process.send!({ share: (cpu.user + cpu.system) / 1000 / (performance.now() - t0) });
-    stop.abort();
-    process.exit(0);
-  }, windowMs);
-}, (n * 1000) / arrivals);
+setTimeout(
+  () => {
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    setTimeout(() => {
+      const cpu = process.cpuUsage(cpu0);
+      process.send!({ share: (cpu.user + cpu.system) / 1000 / (performance.now() - t0) });
+      stop.abort();
+      process.exit(0);
+    }, windowMs);
+  },
+  (n * 1000) / arrivals,
+);

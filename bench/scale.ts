@@ -41,7 +41,11 @@ interface Live {
 function startDebate(url: string, agent: http.Agent, i: number): Live {
   const body = JSON.stringify({ message: `/debatt Bör AI regleras? (${i})` });
   const t0 = performance.now();
-  const req = http.request(`${url}/api/v1/chat/stream`, { method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } });
+  const req = http.request(`${url}/api/v1/chat/stream`, {
+    method: "POST",
+    agent,
+    headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+  });
   const live: Live = { firstEventMs: 0, events: 0, ended: false, failed: false, req };
   req.on("response", (res) => {
     res.on("data", (chunk: Buffer) => {
@@ -100,7 +104,8 @@ async function level(n: number): Promise<Level> {
     const clientShare = (clientCpu.user + clientCpu.system) / 1e6 / seconds;
 
     const misses = [
-      report.loopP99Ms > TARGET.loopP99Ms && `the event loop (p99 delay ${report.loopP99Ms.toFixed(0)} ms; the server used ${(cpuShare * 100).toFixed(0)} % of a core)`,
+      report.loopP99Ms > TARGET.loopP99Ms &&
+        `the event loop (p99 delay ${report.loopP99Ms.toFixed(0)} ms; the server used ${(cpuShare * 100).toFixed(0)} % of a core)`,
       firstP95 > TARGET.firstEventP95Ms && `time to the first event (p95 ${firstP95.toFixed(0)} ms)`,
       perDebate > TARGET.mbPerDebate && `memory (${perDebate.toFixed(2)} MB per debate)`,
       (live < n || failed > 0) && `debates that did not stay live (${n - live} of ${n}, ${failed} failed)`,
@@ -108,8 +113,12 @@ async function level(n: number): Promise<Level> {
     ].filter((m): m is string => typeof m === "string");
 
     console.log(`${n} live debates (arriving at ${ARRIVALS}/s, then ${WINDOW_MS / 1000} s together; ${live} live at the end):`);
-    console.log(`  p99 event-loop delay ${report.loopP99Ms.toFixed(1)} ms (target ≤ ${TARGET.loopP99Ms}); first SSE event p50 ${pct(firsts, 50)?.toFixed(0)} ms, p95 ${firstP95.toFixed(0)} ms (target ≤ ${TARGET.firstEventP95Ms})`);
-    console.log(`  memory ${mb(report.rss).toFixed(0)} MB, ${perDebate.toFixed(2)} MB per live debate (target ≤ ${TARGET.mbPerDebate}; the heap holds ${heldPerDebate.toFixed(2)} MB of it after a full collection; heap reserved ${mb(report.heapTotal).toFixed(0)} MB, outside the heap ${mb(report.external).toFixed(0)} MB); server CPU ${(cpuShare * 100).toFixed(0)} % of a core, client ${(clientShare * 100).toFixed(0)} %; ${(events / seconds).toFixed(0)} SSE events a second`);
+    console.log(
+      `  p99 event-loop delay ${report.loopP99Ms.toFixed(1)} ms (target ≤ ${TARGET.loopP99Ms}); first SSE event p50 ${pct(firsts, 50)?.toFixed(0)} ms, p95 ${firstP95.toFixed(0)} ms (target ≤ ${TARGET.firstEventP95Ms})`,
+    );
+    console.log(
+      `  memory ${mb(report.rss).toFixed(0)} MB, ${perDebate.toFixed(2)} MB per live debate (target ≤ ${TARGET.mbPerDebate}; the heap holds ${heldPerDebate.toFixed(2)} MB of it after a full collection; heap reserved ${mb(report.heapTotal).toFixed(0)} MB, outside the heap ${mb(report.external).toFixed(0)} MB); server CPU ${(cpuShare * 100).toFixed(0)} % of a core, client ${(clientShare * 100).toFixed(0)} %; ${(events / seconds).toFixed(0)} SSE events a second`,
+    );
     console.log(`  ${misses.length ? `✗ limited by ${misses.join("; ")}` : "✓ every target met"}`);
     return { n, met: misses.length === 0, limit: misses.join("; ") };
   } finally {
@@ -120,7 +129,9 @@ async function level(n: number): Promise<Level> {
 
 /** The share of a core that `n` bare LangChain streams at the same pacing use (bench/scale-floor.ts). */
 async function floor(n: number): Promise<number> {
-  const child = fork(new URL("./scale-floor.ts", import.meta.url).pathname, [String(n), String(ARRIVALS), String(Math.min(WINDOW_MS, 15_000))], { execArgv: ["--import", "tsx"] });
+  const child = fork(new URL("./scale-floor.ts", import.meta.url).pathname, [String(n), String(ARRIVALS), String(Math.min(WINDOW_MS, 15_000))], {
+    execArgv: ["--import", "tsx"],
+  });
   const [msg] = (await once(child, "message")) as [{ share: number }];
   return msg.share;
 }
@@ -140,7 +151,9 @@ async function main() {
     }
     sustained = n;
   }
-  console.log(`\nlive debates one process sustains: ${sustained ? `${sustained}${limit ? "" : " (every level tried)"}` : `fewer than ${LEVELS[0]}`} (target ≥ 1000)${limit ? `; the next level was limited by ${limit}` : ""}`);
+  console.log(
+    `\nlive debates one process sustains: ${sustained ? `${sustained}${limit ? "" : " (every level tried)"}` : `fewer than ${LEVELS[0]}`} (target ≥ 1000)${limit ? `; the next level was limited by ${limit}` : ""}`,
+  );
 }
 
 main().catch((err) => {

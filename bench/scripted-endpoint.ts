@@ -38,7 +38,9 @@ export function words(n: number, seed = 0): string {
  * `prompt_tokens_details.cached_tokens` is the prefix it shares with that model's last request
  * (at about four characters per token).
  */
-export async function startScriptedEndpoint(reply: (r: RecordedRequest) => ScriptedReply): Promise<{ url: string; requests: RecordedRequest[]; close(): Promise<void> }> {
+export async function startScriptedEndpoint(
+  reply: (r: RecordedRequest) => ScriptedReply,
+): Promise<{ url: string; requests: RecordedRequest[]; close(): Promise<void> }> {
   const requests: RecordedRequest[] = [];
   const lastPrompt = new Map<string, string>();
   const server: Server = createServer(async (req: IncomingMessage, res) => {
@@ -53,12 +55,24 @@ export async function startScriptedEndpoint(reply: (r: RecordedRequest) => Scrip
     const cached = Math.floor(commonPrefix(lastPrompt.get(body.model) ?? "", prompt) / 4);
     lastPrompt.set(body.model, prompt);
     const r = reply(recorded);
-    const usage = { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: Math.ceil(r.text.length / 4), total_tokens: 0, prompt_tokens_details: { cached_tokens: cached } };
+    const usage = {
+      prompt_tokens: Math.ceil(prompt.length / 4),
+      completion_tokens: Math.ceil(r.text.length / 4),
+      total_tokens: 0,
+      prompt_tokens_details: { cached_tokens: cached },
+    };
     usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
     const base = { id: "chatcmpl-bench", created: 0, model: body.model };
     if (r.firstChunkMs) await new Promise((resolve) => setTimeout(resolve, r.firstChunkMs));
     if (!body.stream) {
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ...base, object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: r.text }, finish_reason: "stop" }], usage }));
+      res.writeHead(200, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          ...base,
+          object: "chat.completion",
+          choices: [{ index: 0, message: { role: "assistant", content: r.text }, finish_reason: "stop" }],
+          usage,
+        }),
+      );
       return;
     }
     res.writeHead(200, { "content-type": "text/event-stream" });

@@ -20,7 +20,10 @@ export function startCommand(): string[] {
  * limits lifted (one benchmark client asks everything), and waits for its listening line. `stop`
  * signals the command and every process it started.
  */
-export async function startServer(command: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; stop: (signal?: NodeJS.Signals) => void }> {
+export async function startServer(
+  command: string[],
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; url: string; stop: (signal?: NodeJS.Signals) => void }> {
   const server = await spawnServer(command, { RUNS_PER_MINUTE: "100000", MAX_CONCURRENT_RUNS: "100000", ...env }, { group: true });
   return { child: server.child, url: server.url, stop: (signal) => stopGroup(server, signal) };
 }
@@ -66,7 +69,13 @@ export class ServerProcess {
   static async start(env: Record<string, string>, execArgv: string[] = []): Promise<ServerProcess> {
     const child = fork(new URL("./server-child.ts", import.meta.url).pathname, [], {
       execArgv: [...execArgv, "--import", "tsx"],
-      env: { PATH: process.env.PATH, DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-bench-")), RUNS_PER_MINUTE: "100000", MAX_CONCURRENT_RUNS: "100000", ...env },
+      env: {
+        PATH: process.env.PATH,
+        DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-bench-")),
+        RUNS_PER_MINUTE: "100000",
+        MAX_CONCURRENT_RUNS: "100000",
+        ...env,
+      },
     });
     const [msg] = (await once(child, "message")) as [{ port: number }];
     return new ServerProcess(child, `http://127.0.0.1:${msg.port}`);

@@ -146,11 +146,15 @@ async function main() {
     );
   }
   const minutes = (ms: number) => `${((ms * SPEEDUP) / 60_000).toFixed(1)} min`;
-  console.log(`\n/dvoice at the debate's own lengths (8 participants, ${ROUNDS.map((r) => r.words).join("/")} words, 150 words a minute), time compressed ${SPEEDUP}×:`);
+  console.log(
+    `\n/dvoice at the debate's own lengths (8 participants, ${ROUNDS.map((r) => r.words).join("/")} words, 150 words a minute), time compressed ${SPEEDUP}×:`,
+  );
   const ahead = await lag("off");
   const paced = await lag("paced");
   console.log(`  audio in all: ${minutes(ahead.audioMs)} (paced ${minutes(paced.audioMs)})`);
-  console.log(`  from the last text to the last audio: not paced ${minutes(ahead.lagMs)}, paced ${minutes(paced.lagMs)} (${(paced.lagMs / ahead.lagMs).toFixed(2)} of it)`);
+  console.log(
+    `  from the last text to the last audio: not paced ${minutes(ahead.lagMs)}, paced ${minutes(paced.lagMs)} (${(paced.lagMs / ahead.lagMs).toFixed(2)} of it)`,
+  );
 }
 
 main().catch((err) => {

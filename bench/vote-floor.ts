@@ -27,7 +27,11 @@ import { ChatOpenAI } from "@langchain/openai";
 import { streamMessage } from "../nodes/shared/model-call.js";
 import type { RecordedRequest } from "./scripted-endpoint.js";
 
-const input = JSON.parse(await new Response(process.stdin as unknown as ReadableStream).text()) as { baseUrl: string; waves: RecordedRequest[][]; questions: number };
+const input = JSON.parse(await new Response(process.stdin as unknown as ReadableStream).text()) as {
+  baseUrl: string;
+  waves: RecordedRequest[][];
+  questions: number;
+};
 const mode = (["graph", "wave", "bare-als"] as const).find((m) => m === process.argv[2]) ?? "bare";
 
 const clients = new Map<string, ChatOpenAI>();
@@ -36,7 +40,8 @@ const client = (model: string) => {
   if (!c) clients.set(model, (c = new ChatOpenAI({ model, apiKey: "sk-bench", configuration: { baseURL: input.baseUrl }, maxRetries: 0, streamUsage: true })));
   return c;
 };
-const messagesOf = (r: RecordedRequest) => r.messages.map((m) => [m.role === "assistant" ? "ai" : m.role === "user" ? "human" : m.role, String(m.content)] as [string, string]);
+const messagesOf = (r: RecordedRequest) =>
+  r.messages.map((m) => [m.role === "assistant" ? "ai" : m.role === "user" ? "human" : m.role, String(m.content)] as [string, string]);
 
 /** One recorded call streamed as the product streams it (`streamMessage`); its text. */
 async function call(r: RecordedRequest): Promise<string> {

@@ -39,7 +39,11 @@ async function main() {
   const { child, url, stop } = await startServer(start, { OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: endpoint.url });
   try {
     const ask = async (i: number) => {
-      const res = await fetch(`${url}/api/v1/chat/stream`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: `/vote Which language suits service ${i} best?`, participants: MODELS }) });
+      const res = await fetch(`${url}/api/v1/chat/stream`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ message: `/vote Which language suits service ${i} best?`, participants: MODELS }),
+      });
       const text = await res.text();
       if (!text.includes("event: vote-complete") && !text.includes("event: complete")) throw new Error(`the /vote did not finish: ${text.slice(-400)}`);
     };
@@ -58,13 +62,21 @@ async function main() {
     const waveFloor = await floorCpu("wave", endpoint.url, waves);
     const alsFloor = await floorCpu("bare-als", endpoint.url, waves);
     const chunks = waves.flat().length;
-    console.log(`debatt /vote benchmark — ${MODELS.length} models and the chairman, ${WORDS}-word answers streamed one word per chunk, a scripted loopback endpoint, ${QUESTIONS} questions after warming up`);
+    console.log(
+      `debatt /vote benchmark — ${MODELS.length} models and the chairman, ${WORDS}-word answers streamed one word per chunk, a scripted loopback endpoint, ${QUESTIONS} questions after warming up`,
+    );
     console.log(`${chunks} model calls per question`);
     console.log(`server (${start.join(" ")}): CPU ${server.toFixed(0)} ms per question, the SSE stream read to its end`);
     console.log(`floor (the same calls through ChatOpenAI in a bare script): CPU ${floor.toFixed(0)} ms per question`);
-    console.log(`LangGraph floor (the same calls as the tasks of a bare LangGraph graph, checkpointed in SQLite): CPU ${graphFloor.toFixed(0)} ms per question = ${(graphFloor / floor).toFixed(2)} × the floor`);
-    console.log(`  the same with one LangGraph node per wave making its calls at once (no task or checkpoint per call): CPU ${waveFloor.toFixed(0)} ms per question = ${(waveFloor / floor).toFixed(2)} × the floor`);
-    console.log(`  the floor inside one AsyncLocalStorage.run, as LangGraph runs its nodes (Node 20 then hooks every promise): CPU ${alsFloor.toFixed(0)} ms per question = ${(alsFloor / floor).toFixed(2)} × the floor`);
+    console.log(
+      `LangGraph floor (the same calls as the tasks of a bare LangGraph graph, checkpointed in SQLite): CPU ${graphFloor.toFixed(0)} ms per question = ${(graphFloor / floor).toFixed(2)} × the floor`,
+    );
+    console.log(
+      `  the same with one LangGraph node per wave making its calls at once (no task or checkpoint per call): CPU ${waveFloor.toFixed(0)} ms per question = ${(waveFloor / floor).toFixed(2)} × the floor`,
+    );
+    console.log(
+      `  the floor inside one AsyncLocalStorage.run, as LangGraph runs its nodes (Node 20 then hooks every promise): CPU ${alsFloor.toFixed(0)} ms per question = ${(alsFloor / floor).toFixed(2)} × the floor`,
+    );
     console.log(`  server ÷ floor: ${(server / floor).toFixed(2)} (target ≤ 1.5)`);
     console.log(`  server ÷ LangGraph floor: ${(server / graphFloor).toFixed(2)} (what debatt adds over LangGraph running the same calls)`);
   } finally {

@@ -29,7 +29,6 @@ import { personNameSchema } from "../state/person-schemas.js";
 import { DEFAULT_PERSON_NAME, withPerson } from "../state/person.js";
 import { participantsFor } from "../state/participants.js";
 
-
 /** Terminal styling, off when stdout is not a terminal or NO_COLOR is set. */
 function styles(enabled: boolean) {
   const wrap = (code: number) => (s: string) => (enabled ? `\x1b[${code}m${s}\x1b[0m` : s);
@@ -95,7 +94,14 @@ async function main(): Promise<number> {
   const message = args.positionals.join(" ").trim();
   // The history's commands read it and run nothing: they take no message, and one at a time.
   if (args.values.leaderboard || args.values.export !== undefined) {
-    const conflict = args.values.leaderboard && args.values.export !== undefined ? "--leaderboard --export" : message ? `"${message}"` : args.values.export !== undefined && args.values.json ? "--json" : undefined;
+    const conflict =
+      args.values.leaderboard && args.values.export !== undefined
+        ? "--leaderboard --export"
+        : message
+          ? `"${message}"`
+          : args.values.export !== undefined && args.values.json
+            ? "--json"
+            : undefined;
     if (conflict) {
       process.stderr.write(`${t("cli.historyCommand", { option: conflict })}\n`);
       return 2;
@@ -170,7 +176,10 @@ async function main(): Promise<number> {
     }
     throw err;
   }
-  const participants = args.values.participants?.split(",").map((s) => s.trim()).filter(Boolean);
+  const participants = args.values.participants
+    ?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   // A name a participant has is refused before the debate starts (nothing is filed), as the chat stream refuses it.
   if (joining) {
     try {
@@ -216,7 +225,13 @@ async function main(): Promise<number> {
   });
   const print = args.values.json
     ? (e: ClientEvent) => write(`${JSON.stringify(e)}\n`)
-    : createNarrator((s) => text.write(s), styles(color), t, (s) => text.status(s), { showThinking: args.values["show-thinking"] });
+    : createNarrator(
+        (s) => text.write(s),
+        styles(color),
+        t,
+        (s) => text.status(s),
+        { showThinking: args.values["show-thinking"] },
+      );
   // A resumed run's stream begins where it stopped, without the run's own header.
   if (resumed !== undefined && !args.values.json) text.write(`${styles(color).bold(t("cli.resumed", { message: resumed }))}\n`);
   let failed = false;

@@ -15,7 +15,9 @@ function tableOf(t: Translate, lang: Lang, results: ArmResult[]): string {
 function roundsOf(t: Translate, lang: Lang, results: ArmResult[]): string | undefined {
   const debated = results.filter((r) => r.rounds);
   if (debated.length === 0) return undefined;
-  const rows = debated.flatMap((r) => r.rounds!.map((f) => `| ${r.arm} | ${r.task} | ${f.round} | ${f.answers} | ${f.right} | ${f.right_to_wrong} | ${f.wrong_to_right} |`));
+  const rows = debated.flatMap((r) =>
+    r.rounds!.map((f) => `| ${r.arm} | ${r.task} | ${f.round} | ${f.answers} | ${f.right} | ${f.right_to_wrong} | ${f.wrong_to_right} |`),
+  );
   const converged = debated.map((r) =>
     r.rounds_to_convergence == null
       ? t("eval.neverConverged", { arm: r.arm, task: r.task })
@@ -30,15 +32,24 @@ function roundsOf(t: Translate, lang: Lang, results: ArmResult[]): string | unde
  * debates' answers moved, what failed, and whether the budget stopped it.
  */
 export function reportText(t: Translate, lang: Lang, report: EvalReport): string {
-  const failed = report.arms.filter((r) => r.failed > 0).map((r) => t("eval.failed", { arm: r.arm, task: r.task, failed: r.failed, n: r.n, errors: (r.errors ?? []).join("; ") }));
-  const simulated = report.simulated_accuracy !== undefined ? t("eval.simulated", { accuracy: String(report.simulated_accuracy) }) : report.simulated ? t("eval.simulatedPlain") : undefined;
+  const failed = report.arms
+    .filter((r) => r.failed > 0)
+    .map((r) => t("eval.failed", { arm: r.arm, task: r.task, failed: r.failed, n: r.n, errors: (r.errors ?? []).join("; ") }));
+  const simulated =
+    report.simulated_accuracy !== undefined
+      ? t("eval.simulated", { accuracy: String(report.simulated_accuracy) })
+      : report.simulated
+        ? t("eval.simulatedPlain")
+        : undefined;
   const parts = [
     simulated,
     tableOf(t, lang, report.arms),
     verdictOf(t, report.comparisons).join("\n"),
     roundsOf(t, lang, report.arms),
     failed.length > 0 ? failed.join("\n") : undefined,
-    report.stopped === "budget" ? t("eval.budgetStop", { usdBudget: report.budget_usd ?? 0, answered: report.answered, total: report.n * report.tasks.length }) : undefined,
+    report.stopped === "budget"
+      ? t("eval.budgetStop", { usdBudget: report.budget_usd ?? 0, answered: report.answered, total: report.n * report.tasks.length })
+      : undefined,
     t("eval.spent", { usdSpent: report.spent_usd }),
   ];
   return `${parts.filter((p) => p !== undefined).join("\n\n")}\n`;

@@ -21,11 +21,13 @@ import { argsError, envLang, langInArgs } from "./lang.js";
 /** A mistake in the command line, worded for the reader; the command prints it and exits with 2. */
 class UsageError extends Error {}
 
-
 /** A comma list of known names, or a message naming the unknown ones. */
 function listOf<T extends string>(t: Translate, raw: string | undefined, known: readonly T[], key: "eval.unknownTask" | "eval.unknownArm"): T[] {
   if (!raw) return [...known];
-  const asked = raw.split(",").map((s) => s.trim()).filter(Boolean);
+  const asked = raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = asked.filter((a) => !known.includes(a as T));
   if (unknown.length) throw new UsageError(t(key, { names: unknown.join(", "), known: known.join(", ") }));
   return asked as T[];
@@ -44,7 +46,12 @@ function wholeNumber(t: Translate, raw: string | undefined, fallback: number, na
  * (an odd number, so that two answers cannot tie a plain majority). Each format arm must take
  * them all, since every arm answers with the same models.
  */
-function participantsOf(t: Translate, asked: string | undefined, arms: readonly Arm[], settings: { roster: Participant[]; allowedModels: Parameters<typeof resolveDeliberators>[3] }): Participant[] {
+function participantsOf(
+  t: Translate,
+  asked: string | undefined,
+  arms: readonly Arm[],
+  settings: { roster: Participant[]; allowedModels: Parameters<typeof resolveDeliberators>[3] },
+): Participant[] {
   const formats = EVAL_FORMATS.filter((a) => arms.includes(a));
   const most = Math.min(settings.roster.length, ...formats.map((f) => FORMATS[f].participants.max));
   const keys = asked?.split(",").map((s) => s.trim()) ?? settings.roster.slice(0, most % 2 === 1 ? most : most - 1).map((p) => p.key);
@@ -52,7 +59,9 @@ function participantsOf(t: Translate, asked: string | undefined, arms: readonly 
   const participants = resolveDeliberators(settings.roster, keys, { command: "npm run eval", min: 1, max: Number.MAX_SAFE_INTEGER }, settings.allowedModels);
   const refused = formats.filter((arm) => participants.length < FORMATS[arm].participants.min || participants.length > FORMATS[arm].participants.max);
   if (refused.length > 0) {
-    const takes = refused.map((arm) => t("eval.takes", { command: FORMATS[arm].command, min: FORMATS[arm].participants.min, max: FORMATS[arm].participants.max })).join(", ");
+    const takes = refused
+      .map((arm) => t("eval.takes", { command: FORMATS[arm].command, min: FORMATS[arm].participants.min, max: FORMATS[arm].participants.max }))
+      .join(", ");
     throw new UsageError(t("eval.participantCount", { takes, count: participants.length, arms: refused.join(", ") }));
   }
   return participants;
@@ -144,16 +153,23 @@ async function main(): Promise<number> {
     const participants = participantsOf(t, values.participants, arms, deps.settings);
     history = await openAppHistory(deps.settings);
     const user = values.user ?? LOCAL_OWNER;
-    if (values.user !== undefined && !(await history.users.list()).some((u) => u.id === values.user)) throw new UsageError(t("eval.unknownUser", { id: values.user }));
+    if (values.user !== undefined && !(await history.users.list()).some((u) => u.id === values.user))
+      throw new UsageError(t("eval.unknownUser", { id: values.user }));
 
     // The report's files are checked before anything is asked, not after an hour of questions.
     const out = values.out === undefined ? undefined : outputFiles(t, values.out);
     const questions = interleaved(tasks, n, seed, difficulty);
     process.stderr.write(`${t("eval.start", { questions: n, tasks: tasks.join(", "), participants: participants.map((p) => p.display).join(", ") })}\n`);
     // The accuracy as it was set (a string: "0.7" is a setting, not a number to write as "0,7").
-    if (deps.models.simulated) process.stderr.write(`${deps.settings.simulatedAccuracy === undefined ? t("eval.simulatedPlain") : t("eval.simulated", { accuracy: String(deps.settings.simulatedAccuracy) })}\n`);
+    if (deps.models.simulated)
+      process.stderr.write(
+        `${deps.settings.simulatedAccuracy === undefined ? t("eval.simulatedPlain") : t("eval.simulated", { accuracy: String(deps.settings.simulatedAccuracy) })}\n`,
+      );
     // The evaluation is this process's own work: a server's per-user run limits do not apply to it.
-    const service = createRunService({ ...deps, settings: { ...deps.settings, runsPerMinute: Number.MAX_SAFE_INTEGER, maxConcurrentRuns: Number.MAX_SAFE_INTEGER } });
+    const service = createRunService({
+      ...deps,
+      settings: { ...deps.settings, runsPerMinute: Number.MAX_SAFE_INTEGER, maxConcurrentRuns: Number.MAX_SAFE_INTEGER },
+    });
     const started = Date.now();
     // Kept per question and arm in the data directory: an interrupted evaluation, run again, goes on where it stopped.
     const keptIn = join(deps.settings.dataDir, "eval", `seed-${seed}.jsonl`);
@@ -167,7 +183,10 @@ async function main(): Promise<number> {
       const filled = Math.round((20 * done) / total);
       const bar = `[${"█".repeat(filled)}${"░".repeat(20 - filled)}] `;
       const share = done === 0 ? 0 : (total - done) / done;
-      const line = done === 0 ? `${bar}0/${total}` : bar + t("eval.progress", { done, total, time: timeOf(t, (Date.now() - started) * share), usdSpent: spentUsd, usdLeft: spentUsd * share });
+      const line =
+        done === 0
+          ? `${bar}0/${total}`
+          : bar + t("eval.progress", { done, total, time: timeOf(t, (Date.now() - started) * share), usdSpent: spentUsd, usdLeft: spentUsd * share });
       process.stderr.write(process.stderr.isTTY ? `\r${line}\x1b[K` : `${line}\n`);
     };
     progress(0, questions.length, 0);

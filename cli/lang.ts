@@ -19,4 +19,3 @@ export function argsError(t: T, err: Error & { code?: string }): string {
   if (err.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") return t("cli.optionValue", { option });
   return err.message;
 }
-

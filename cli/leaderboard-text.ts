@@ -8,7 +8,13 @@ export function leaderboardText(t: Translate, lang: Lang, report: LeaderboardRep
   if (report.simulated_ballots > 0) lines.push(t("leaderboard.simulated", { n: report.simulated_ballots }));
   const rows = [
     [t("leaderboard.rank"), t("leaderboard.model"), t("leaderboard.rating"), t("leaderboard.interval"), t("leaderboard.won")],
-    ...report.models.map((m, i) => [String(i + 1), m.model, String(Math.round(m.score)), `${Math.round(m.low)}–${Math.round(m.high)}`, t("leaderboard.wonOf", { wins: m.wins, appearances: m.appearances })]),
+    ...report.models.map((m, i) => [
+      String(i + 1),
+      m.model,
+      String(Math.round(m.score)),
+      `${Math.round(m.low)}–${Math.round(m.high)}`,
+      t("leaderboard.wonOf", { wins: m.wins, appearances: m.appearances }),
+    ]),
   ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => [...r[c]].length)));
   // Text columns to the left, numbers to the right.

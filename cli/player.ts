@@ -33,7 +33,9 @@ export class AudioPlayer {
     if (custom) return new AudioPlayer(spawn("sh", ["-c", custom], { stdio: ["pipe", "ignore", "inherit"] }));
     const found = PLAYERS.find((p) => installed(p.bin));
     if (!found) {
-      throw new NoPlayerError("--play needs an audio player: install alsa-utils (aplay), pulseaudio-utils (paplay), ffmpeg (ffplay) or sox (play), or set DEBATT_AUDIO_PLAYER");
+      throw new NoPlayerError(
+        "--play needs an audio player: install alsa-utils (aplay), pulseaudio-utils (paplay), ffmpeg (ffplay) or sox (play), or set DEBATT_AUDIO_PLAYER",
+      );
     }
     return new AudioPlayer(spawn(found.bin, found.args, { stdio: ["pipe", "ignore", "inherit"] }));
   }

@@ -6,9 +6,20 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 /** Code point ranges a terminal draws two columns wide: East Asian wide and fullwidth characters, and emoji. */
 const WIDE: [number, number][] = [
-  [0x1100, 0x115f], [0x2e80, 0x303e], [0x3041, 0x33ff], [0x3400, 0x4dbf], [0x4e00, 0x9fff], [0xa000, 0xa4cf],
-  [0xac00, 0xd7a3], [0xf900, 0xfaff], [0xfe30, 0xfe4f], [0xff00, 0xff60], [0xffe0, 0xffe6], [0x1f300, 0x1f64f],
-  [0x1f900, 0x1f9ff], [0x20000, 0x3fffd],
+  [0x1100, 0x115f],
+  [0x2e80, 0x303e],
+  [0x3041, 0x33ff],
+  [0x3400, 0x4dbf],
+  [0x4e00, 0x9fff],
+  [0xa000, 0xa4cf],
+  [0xac00, 0xd7a3],
+  [0xf900, 0xfaff],
+  [0xfe30, 0xfe4f],
+  [0xff00, 0xff60],
+  [0xffe0, 0xffe6],
+  [0x1f300, 0x1f64f],
+  [0x1f900, 0x1f9ff],
+  [0x20000, 0x3fffd],
 ];
 
 /** The columns one grapheme takes on screen: two for wide characters and emoji, else one. */
@@ -141,7 +152,11 @@ export class TerminalText {
       this.drawn = false;
     }
     const columns = width === undefined ? this.columns : Math.max(20, width) - 1;
-    err(this.wrap(line, columns).map((r) => `${r.trimEnd()}\n`).join(""));
+    err(
+      this.wrap(line, columns)
+        .map((r) => `${r.trimEnd()}\n`)
+        .join(""),
+    );
     if (this.options.tty) this.redraw([]);
   }
 
@@ -163,7 +178,11 @@ export class TerminalText {
     let s = this.erase();
     for (const l of lines) {
       const rendered = this.render(l.text, l.continues);
-      s += l.row ? `${rendered}\n` : this.wrap(rendered).map((r) => `${r}\n`).join("");
+      s += l.row
+        ? `${rendered}\n`
+        : this.wrap(rendered)
+            .map((r) => `${r}\n`)
+            .join("");
     }
     if (tty) {
       // Each on one row, or the erase would miss a row: the growing line may end in the spaces

@@ -12,10 +12,7 @@ interface AnswerUpdate {
  * keeps it: in `answer`, and as the conversation's last AI message. A node that already writes
  * either keeps its own; an update without an answer (a failed step) is left as it is.
  */
-export function answering<S, U extends AnswerUpdate>(
-  node: (state: S, config: LangGraphRunnableConfig) => Promise<U>,
-  answerOf: (update: U) => unknown,
-) {
+export function answering<S, U extends AnswerUpdate>(node: (state: S, config: LangGraphRunnableConfig) => Promise<U>, answerOf: (update: U) => unknown) {
   return async (state: S, config: LangGraphRunnableConfig): Promise<U> => {
     const update = await node(state, config);
     const answer = answerOf(update);

@@ -63,14 +63,26 @@ export function buildGraph(deps: NodeDeps, options: { checkpointer?: BaseCheckpo
     .addNode("debate_person_turn", makeDebatePersonTurn(deps))
     .addNode("debate_vote", taskNode(makeDebateVote(deps)))
     .addNode("debate_convergence", makeDebateConvergence(deps))
-    .addNode("debate_synthesizer", answering(makeDebateSynthesizer(deps), (update) => (typeof update.debate_synthesis === "string" ? withoutArenaData(update.debate_synthesis).trim() : undefined)))
+    .addNode(
+      "debate_synthesizer",
+      answering(makeDebateSynthesizer(deps), (update) =>
+        typeof update.debate_synthesis === "string" ? withoutArenaData(update.debate_synthesis).trim() : undefined,
+      ),
+    )
     .addNode("debate_voice_pipeline", makeDebateVoicePipeline(voice))
     .addEdge(START, "resolve_intent")
     .addConditionalEdges("resolve_intent", routeAfterIntent, ["debate_domain_planner", ...subgraphs.map(([id]) => id), "supervisor", "continue_answer", END])
     .addEdge("supervisor", END)
     .addEdge("continue_answer", END)
     .addConditionalEdges("debate_domain_planner", routeAfterPlanner, ["debate_round_executor", END])
-    .addConditionalEdges("debate_round_executor", routeAfterTurn, ["debate_round_executor", "debate_turn", "debate_person_turn", "debate_vote", "debate_voice_pipeline", END])
+    .addConditionalEdges("debate_round_executor", routeAfterTurn, [
+      "debate_round_executor",
+      "debate_turn",
+      "debate_person_turn",
+      "debate_vote",
+      "debate_voice_pipeline",
+      END,
+    ])
     .addEdge("debate_turn", "debate_round_executor")
     .addEdge("debate_person_turn", "debate_round_executor")
     .addEdge("debate_vote", "debate_convergence")
@@ -78,9 +90,7 @@ export function buildGraph(deps: NodeDeps, options: { checkpointer?: BaseCheckpo
     .addConditionalEdges("debate_synthesizer", afterDebate, ["debate_voice_pipeline", END])
     .addEdge("debate_voice_pipeline", END);
   for (const [id] of subgraphs) graph.addEdge(id, END);
-  return graph
-    .compile({ checkpointer: options.checkpointer, name: "debatt" })
-    .withConfig({ recursionLimit: recursionLimitFor(MAX_PARTICIPANTS, true) });
+  return graph.compile({ checkpointer: options.checkpointer, name: "debatt" }).withConfig({ recursionLimit: recursionLimitFor(MAX_PARTICIPANTS, true) });
 }
 
 /**

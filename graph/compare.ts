@@ -21,7 +21,10 @@ export function buildCompareGraph(deps: NodeDeps) {
   return new StateGraph({ state: CompareState, input: CompareInput })
     .addNode("compare_planner", makeComparePlanner(deps))
     .addNode("compare_answer", taskNode(makeCompareAnswer(deps)))
-    .addNode("compare_complete", answering(compareComplete, (update) => update.answer))
+    .addNode(
+      "compare_complete",
+      answering(compareComplete, (update) => update.answer),
+    )
     .addEdge(START, "compare_planner")
     .addConditionalEdges("compare_planner", routeToAnswers, ["compare_answer", END])
     .addEdge("compare_answer", "compare_complete")

@@ -70,7 +70,12 @@ export function routeAfterTurn(state: State): "debate_round_executor" | "debate_
 
 /** The answers as voters are shown them, cut to `chars` (so each vote task carries only that). */
 function shortened(responses: Record<number, Record<string, string>>, chars: number): Record<number, Record<string, string>> {
-  return Object.fromEntries(Object.entries(responses).map(([round, answers]) => [round, Object.fromEntries(Object.entries(answers).map(([name, text]) => [name, truncate(text, chars)]))]));
+  return Object.fromEntries(
+    Object.entries(responses).map(([round, answers]) => [
+      round,
+      Object.fromEntries(Object.entries(answers).map(([name, text]) => [name, truncate(text, chars)])),
+    ]),
+  );
 }
 
 /** After the synthesis (or a debate that ended early): /dvoice finishes its audio, /debatt ends. */

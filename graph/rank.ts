@@ -39,7 +39,10 @@ export function buildRankGraph(deps: NodeDeps) {
     .addNode("rank_anonymize", makeRankAnonymize(deps))
     .addNode("rank_ranking", taskNode(makeRankRanking(deps)))
     .addNode("rank_aggregate", rankAggregate)
-    .addNode("rank_chairman", answering(makeRankChairman(deps), (update) => update.final?.answer))
+    .addNode(
+      "rank_chairman",
+      answering(makeRankChairman(deps), (update) => update.final?.answer),
+    )
     .addNode("deliberation_title", makeDeliberationTitle(deps))
     .addEdge(START, "rank_planner")
     .addConditionalEdges("rank_planner", routeToAnswers, ["deliberation_answer", END])

@@ -17,7 +17,12 @@ import { stageData, type HistoryStore, type RunStage } from "./store.js";
  * it). A model that gave two answers (listed twice) has them told apart by label only: their
  * lengths are unknown.
  */
-export function labelledBallots(format: VotingFormat, rows: RunStage[], stages: { labels: string; answers: string; votes: string }, simulated: boolean): Ballot[] {
+export function labelledBallots(
+  format: VotingFormat,
+  rows: RunStage[],
+  stages: { labels: string; answers: string; votes: string },
+  simulated: boolean,
+): Ballot[] {
   const labels = stageData(rows.find((r) => r.stageType === stages.labels)) as Record<string, string>;
   const answers = rows.filter((r) => r.stageType === stages.answers && r.model);
   const wordsOf = (model: string): number | null => {
@@ -36,7 +41,19 @@ export function labelledBallots(format: VotingFormat, rows: RunStage[], stages: 
       const position = typeof vote.votedFor === "string" ? shown.indexOf(vote.votedFor) : -1;
       if (position < 0) return [];
       const breach = Array.isArray(vote.anonymityBreach) && vote.anonymityBreach.length > 0;
-      return [{ format, runId: r.messageId, at: r.runAt.toISOString(), voter: r.model!, chosen: candidates[position].model, chosenPosition: position, candidates, namesKnown: breach, simulated }];
+      return [
+        {
+          format,
+          runId: r.messageId,
+          at: r.runAt.toISOString(),
+          voter: r.model!,
+          chosen: candidates[position].model,
+          chosenPosition: position,
+          candidates,
+          namesKnown: breach,
+          simulated,
+        },
+      ];
     });
 }
 
@@ -91,7 +108,11 @@ const REPORTS_KEPT = 50;
  * The leaderboard of `owners`' history, of one voting format (or all) since a date (or ever). A
  * report is made again only when the rows it comes from have changed (a run voted since).
  */
-export async function loadLeaderboard(store: HistoryStore, owners: readonly string[], filters: { format?: VotingFormat; since?: Date }): Promise<LeaderboardReport> {
+export async function loadLeaderboard(
+  store: HistoryStore,
+  owners: readonly string[],
+  filters: { format?: VotingFormat; since?: Date },
+): Promise<LeaderboardReport> {
   const rows = await store.stagesOfRuns(owners, ballotStages(store.formats), filters.since);
   const key = JSON.stringify([store.where, owners, filters.format ?? null, filters.since?.toISOString() ?? null, rows.length, rows.at(-1)?.id ?? null]);
   const kept = reports.get(key);

@@ -27,7 +27,6 @@ async function conversationExport(store: HistoryStore, c: ConversationRow, now =
   return { format: "debatt-conversation", version: 1, exported_at: now.toISOString(), conversation: await conversationView(store, c) };
 }
 
-
 /** Every `<` that could open an HTML tag or comment, escaped (`\<`), as Markdown shows it. */
 const withoutTags = (text: string) => text.replace(/<(?=[a-z/!?])/gi, "\\<");
 
@@ -77,7 +76,11 @@ function stagesMarkdown(t: Translate, stages: StageRow[]): string[] {
     if (Array.isArray(data.participants)) {
       // A panel: who took part, by name and model.
       const who = data.participants as { display?: string; model?: string }[];
-      out.push(...who.map((p) => `- ${plain(String(p.display ?? p.model))} (${plain(String(p.model))})`), ...(data.simulated === true ? ["", `_${t("export.simulated")}_`] : []), "");
+      out.push(
+        ...who.map((p) => `- ${plain(String(p.display ?? p.model))} (${plain(String(p.model))})`),
+        ...(data.simulated === true ? ["", `_${t("export.simulated")}_`] : []),
+        "",
+      );
       continue;
     }
     if (typeof data.round === "number" && data.round !== round) {
@@ -85,7 +88,12 @@ function stagesMarkdown(t: Translate, stages: StageRow[]): string[] {
       out.push(`#### ${t("export.round", { n: round })}`, "");
     }
     if (/label_map$/.test(s.stageType)) {
-      out.push(`| ${t("export.label")} | ${t("export.model")} |`, "|---|---|", ...Object.entries(data).map(([label, model]) => `| ${plain(labelName(t, label))} | ${plain(String(model))} |`), "");
+      out.push(
+        `| ${t("export.label")} | ${t("export.model")} |`,
+        "|---|---|",
+        ...Object.entries(data).map(([label, model]) => `| ${plain(labelName(t, label))} | ${plain(String(model))} |`),
+        "",
+      );
       continue;
     }
     if (!s.model && s.role === null) {
@@ -103,13 +111,21 @@ function stagesMarkdown(t: Translate, stages: StageRow[]): string[] {
     }
     // Only answers carry notes (a revision's own `reasoning` is its REASONING line, in its text).
     const notes = ANSWER_STAGES.has(s.stageType) ? notesFields(data) : {};
-    const who = plain([s.model, typeof data.display === "string" ? data.display : undefined, s.role ? named(t, "export.role", s.role) : undefined].filter(Boolean).join(" · "));
+    const who = plain(
+      [s.model, typeof data.display === "string" ? data.display : undefined, s.role ? named(t, "export.role", s.role) : undefined].filter(Boolean).join(" · "),
+    );
     const chose = typeof data.votedFor === "string" ? data.votedFor : null;
     const choice = chose ? ` — ${t("export.votedFor", { choice: plain(labels[chose] ? `${labelName(t, chose)} (${labels[chose]})` : chose) })}` : "";
     const failed = typeof data.error === "string" ? ` — ${t("export.failed", { error: data.error })}` : "";
     // A person's words are plain text, not Markdown: no tag they typed becomes HTML.
     const content = s.model === PERSON_MODEL ? withoutTags(s.content) : withoutArenaData(s.content);
-    out.push(`**${who}**${choice}${failed}`, "", content.trim() ? quoted(withSources(content, notes.sources)) : `_${t("export.empty")}_`, "", ...notesMarkdown(t, notes));
+    out.push(
+      `**${who}**${choice}${failed}`,
+      "",
+      content.trim() ? quoted(withSources(content, notes.sources)) : `_${t("export.empty")}_`,
+      "",
+      ...notesMarkdown(t, notes),
+    );
   }
   return out;
 }
@@ -120,7 +136,12 @@ function stagesMarkdown(t: Translate, stages: StageRow[]): string[] {
  */
 async function conversationMarkdown(store: HistoryStore, c: ConversationRow, t: Translate, now = new Date()): Promise<string> {
   const format = formatOfStoredMode(c.mode);
-  const out = [`# ${c.title === null ? t("export.untitled") : plain(c.title)}`, "", `_${t("export.meta", { date: now.toISOString().slice(0, 10), mode: format ? FORMATS[format].command : "chat", id: c.id })}_`, ""];
+  const out = [
+    `# ${c.title === null ? t("export.untitled") : plain(c.title)}`,
+    "",
+    `_${t("export.meta", { date: now.toISOString().slice(0, 10), mode: format ? FORMATS[format].command : "chat", id: c.id })}_`,
+    "",
+  ];
   const messages = await store.messagesOf(c.id);
   const stagesOf = new Map(await Promise.all(messages.filter((m) => m.role === "assistant").map(async (m) => [m.id, await store.stagesOf(m.id)] as const)));
   // The server's models are simulated or not for all its runs: a chat answer (which has no panel to say so) goes by the others.
@@ -135,13 +156,17 @@ async function conversationMarkdown(store: HistoryStore, c: ConversationRow, t: 
     out.push(...stagesMarkdown(t, stages));
     // The answer, unless a stage already showed it (the winner, a synthesis, a report, a follow-up's answer).
     const answer = withoutArenaData(m.content).trim();
-    if (!answer || !stages.some((st) => withoutArenaData(st.content).trim() === answer)) out.push(`### ${t("export.answer")}`, "", answer ? demoted(answer) : `_${t("export.empty")}_`, "");
-    const facts = [named(t, "export.status", m.status), m.error ? t("export.failed", { error: m.error }) : "", m.usage ? usageWords(t, (m.usage).total, { simulated }) : ""];
+    if (!answer || !stages.some((st) => withoutArenaData(st.content).trim() === answer))
+      out.push(`### ${t("export.answer")}`, "", answer ? demoted(answer) : `_${t("export.empty")}_`, "");
+    const facts = [
+      named(t, "export.status", m.status),
+      m.error ? t("export.failed", { error: m.error }) : "",
+      m.usage ? usageWords(t, m.usage.total, { simulated }) : "",
+    ];
     out.push(`_${facts.filter(Boolean).join(" · ")}_`, "");
   }
   return `${out.join("\n").trimEnd()}\n`;
 }
-
 
 /** Markdown whose headings sit below the export's own (`## Summary` → `#### Summary`). */
 const demoted = (text: string) => text.replace(/^(#{1,4}) /gm, "##$1 ");
@@ -151,11 +176,19 @@ const demoted = (text: string) => text.replace(/^(#{1,4}) /gm, "##$1 ");
  * script and style files read through `asset`) with both inlined and the export's data in the page,
  * which then draws the conversation read-only, as the arena draws a reopened run.
  */
-function conversationHtml(indexHtml: string, asset: (path: string) => string, data: ConversationExport, lang: string): { html: string; scripts: string[]; styles: string[] } {
+function conversationHtml(
+  indexHtml: string,
+  asset: (path: string) => string,
+  data: ConversationExport,
+  lang: string,
+): { html: string; scripts: string[]; styles: string[] } {
   const scripts: string[] = [];
   const styles: string[] = [];
   // JSON in a data block: `</script` and the line separators JavaScript once choked on escaped.
-  const json = JSON.stringify(data).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  const json = JSON.stringify(data)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
   // The page's own tags first, before the bundle (which could hold the same text) is inlined;
   // replaced by functions, so that a `$` in the data is text, not a replacement pattern.
   const html = indexHtml
@@ -206,7 +239,11 @@ export async function exportConversation(store: HistoryStore, c: ConversationRow
     case "md":
       return { body: await conversationMarkdown(store, c, t), contentType: "text/markdown; charset=utf-8", filename: `${name}.md` };
     case "json":
-      return { body: `${JSON.stringify(await conversationExport(store, c), null, 2)}\n`, contentType: "application/json; charset=utf-8", filename: `${name}.json` };
+      return {
+        body: `${JSON.stringify(await conversationExport(store, c), null, 2)}\n`,
+        contentType: "application/json; charset=utf-8",
+        filename: `${name}.json`,
+      };
     case "html": {
       const page = builtPage();
       const { html, scripts, styles } = conversationHtml(page.index, page.asset, await conversationExport(store, c), lang);

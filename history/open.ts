@@ -25,7 +25,10 @@ export async function openHistory(
   log: (line: string) => void = (line) => console.error(`[debatt] ${line}`),
 ): Promise<HistoryStore> {
   if (settings.databaseUrl) {
-    const [{ drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([import("drizzle-orm/node-postgres"), import("drizzle-orm/node-postgres/migrator")]);
+    const [{ drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([
+      import("drizzle-orm/node-postgres"),
+      import("drizzle-orm/node-postgres/migrator"),
+    ]);
     const pool = await openPgPool(settings.databaseUrl, { max: 4, what: "the history", log });
     const db = drizzlePg(pool);
     try {

@@ -78,7 +78,21 @@ export class RunRecorder {
     facts?: RunFacts,
   ): RunRecorder {
     const question = run.question ?? run.message;
-    return new RunRecorder(store, { conversationId: run.conversationId, messageId: run.messageId, userId: run.owner, mode: modeOfMessage(run.message), title: titleOf(question), question, at: new Date() }, log, onFailure, facts);
+    return new RunRecorder(
+      store,
+      {
+        conversationId: run.conversationId,
+        messageId: run.messageId,
+        userId: run.owner,
+        mode: modeOfMessage(run.message),
+        title: titleOf(question),
+        question,
+        at: new Date(),
+      },
+      log,
+      onFailure,
+      facts,
+    );
   }
 
   /** A state the graph reached (the top graph's, `namespace` empty, or a subgraph's): writes the new rows. */
@@ -95,7 +109,15 @@ export class RunRecorder {
   heard(e: ClientEvent): void {
     switch (e.event) {
       case "debate-participant-start":
-        this.streamed.set(`turn:${e.data.round}:${e.data.model_key}`, { kind: "turn", key: e.data.model_key, display: e.data.model, model: "", round: e.data.round, position: e.data.position, text: "" });
+        this.streamed.set(`turn:${e.data.round}:${e.data.model_key}`, {
+          kind: "turn",
+          key: e.data.model_key,
+          display: e.data.model,
+          model: "",
+          round: e.data.round,
+          position: e.data.position,
+          text: "",
+        });
         break;
       case "debate-participant-delta":
         this.add(`turn:${e.data.round}:${e.data.model_key}`, e.data.delta);
@@ -105,7 +127,15 @@ export class RunRecorder {
         this.streamed.delete(`turn:${e.data.round}:${e.data.model_key}`);
         break;
       case "compare-answer-start":
-        this.streamed.set(`compare:${e.data.model_key}`, { kind: "compare", key: e.data.model_key, display: e.data.model, model: "", round: 0, position: 0, text: "" });
+        this.streamed.set(`compare:${e.data.model_key}`, {
+          kind: "compare",
+          key: e.data.model_key,
+          display: e.data.model,
+          model: "",
+          round: 0,
+          position: 0,
+          text: "",
+        });
         break;
       case "compare-answer-delta":
         this.add(`compare:${e.data.model_key}`, e.data.delta);
@@ -120,7 +150,8 @@ export class RunRecorder {
         const kind = e.data.stage === "collect" ? "collect" : e.data.stage === "revision" ? "revision" : undefined;
         if (!kind) break;
         const who = `${kind}:${e.data.modelKey}`;
-        if (!this.streamed.has(who)) this.streamed.set(who, { kind, key: e.data.modelKey, display: e.data.display, model: e.data.model, round: 0, position: 0, text: "" });
+        if (!this.streamed.has(who))
+          this.streamed.set(who, { kind, key: e.data.modelKey, display: e.data.display, model: e.data.model, round: 0, position: 0, text: "" });
         this.add(who, e.data.delta);
         break;
       }
@@ -163,8 +194,19 @@ export class RunRecorder {
     const said = [...this.streamed.values()].filter((p) => p.text.trim() !== "" || p.end);
     this.streamed.clear();
     const of = (kind: Streamed["kind"]) => said.filter((p) => p.kind === kind);
-    const turns: Turn[] = of("turn").map((p) => ({ round: p.round, position: p.position, key: p.key, display: p.display, status: "error", partial_text: p.text, word_count: countWords(p.text), latency_ms: 0, error: "cancelled" }));
-    if (turns.length > 0 && this.last) this.write(stageRows({ ...this.last, debate_turns: [...this.last.debate_turns, ...turns] }, [], this.run.messageId, this.store.formats, this.facts));
+    const turns: Turn[] = of("turn").map((p) => ({
+      round: p.round,
+      position: p.position,
+      key: p.key,
+      display: p.display,
+      status: "error",
+      partial_text: p.text,
+      word_count: countWords(p.text),
+      latency_ms: 0,
+      error: "cancelled",
+    }));
+    if (turns.length > 0 && this.last)
+      this.write(stageRows({ ...this.last, debate_turns: [...this.last.debate_turns, ...turns] }, [], this.run.messageId, this.store.formats, this.facts));
     for (const { state, namespace } of this.subgraphs.values()) {
       const answers = (state as { answers?: { key: string }[] }).answers;
       if (!answers) continue;
@@ -174,8 +216,24 @@ export class RunRecorder {
         .filter((p) => !kept.has(p.key))
         .map((p) =>
           kind === "compare"
-            ? ({ key: p.key, display: p.display, status: p.end?.status ?? "error", text: p.text, word_count: countWords(p.text), latency_ms: p.end?.latencyMs ?? 0, error: p.end ? p.end.error : "cancelled" } satisfies CompareAnswer)
-            : ({ key: p.key, display: p.display, model: p.model, status: "error", response: p.text, responseTimeMs: 0, error: "cancelled" } satisfies CollectedAnswer),
+            ? ({
+                key: p.key,
+                display: p.display,
+                status: p.end?.status ?? "error",
+                text: p.text,
+                word_count: countWords(p.text),
+                latency_ms: p.end?.latencyMs ?? 0,
+                error: p.end ? p.end.error : "cancelled",
+              } satisfies CompareAnswer)
+            : ({
+                key: p.key,
+                display: p.display,
+                model: p.model,
+                status: "error",
+                response: p.text,
+                responseTimeMs: 0,
+                error: "cancelled",
+              } satisfies CollectedAnswer),
         );
       if (added.length > 0) this.write(stageRows({ ...state, answers: [...answers, ...added] }, namespace, this.run.messageId, this.store.formats, this.facts));
       const revisions = (state as { revisions?: RevisionResponse[] }).revisions;
@@ -187,9 +245,24 @@ export class RunRecorder {
           .map((p): RevisionResponse => {
             const own = original.get(p.key) ?? "";
             const words = countWords(own);
-            return { model: p.model, modelKey: p.key, display: p.display, decision: null, reasoning: null, revisedResponse: own, originalResponse: own, originalWordCount: words, revisedWordCount: words, responseTimeMs: 0, parseSuccess: false, revisionText: p.text, error: "cancelled" };
+            return {
+              model: p.model,
+              modelKey: p.key,
+              display: p.display,
+              decision: null,
+              reasoning: null,
+              revisedResponse: own,
+              originalResponse: own,
+              originalWordCount: words,
+              revisedWordCount: words,
+              responseTimeMs: 0,
+              parseSuccess: false,
+              revisionText: p.text,
+              error: "cancelled",
+            };
           });
-        if (stopped.length > 0) this.write(stageRows({ ...state, revisions: [...revisions, ...stopped] }, namespace, this.run.messageId, this.store.formats, this.facts));
+        if (stopped.length > 0)
+          this.write(stageRows({ ...state, revisions: [...revisions, ...stopped] }, namespace, this.run.messageId, this.store.formats, this.facts));
       }
     }
   }
@@ -203,7 +276,13 @@ export class RunRecorder {
     if (cancelled) this.keepWhatWasStreaming();
     const content = (this.last ? answerText(this.last) : "") || (this.subgraphAnswer ?? "");
     const status: MessageStatus = this.error ? "error" : cancelled ? "cancelled" : "complete";
-    const end: RunEnd = { content, status, error: this.error ?? (cancelled ? "cancelled" : null), title: this.last?.conversation_title ?? null, at: new Date() };
+    const end: RunEnd = {
+      content,
+      status,
+      error: this.error ?? (cancelled ? "cancelled" : null),
+      title: this.last?.conversation_title ?? null,
+      at: new Date(),
+    };
     let failed: WriteFailedError | undefined;
     this.queue = this.queue
       .then(() => this.store.finishRun(this.run, { ...end, ...(this.used ? { usage: this.used } : {}) }))

@@ -82,16 +82,27 @@ export function ballotRows(state: PanelState & { ballots: VoteResponse[] }, rows
       model: v.model,
       role: "voter",
       content: v.voteText,
-      parsedData: { votedFor: v.votedFor, ...(v.error ? { error: v.error } : {}), ...(v.anonymityBreach.length > 0 ? { anonymityBreach: v.anonymityBreach } : {}) },
+      parsedData: {
+        votedFor: v.votedFor,
+        ...(v.error ? { error: v.error } : {}),
+        ...(v.anonymityBreach.length > 0 ? { anonymityBreach: v.anonymityBreach } : {}),
+      },
       responseTimeMs: v.responseTimeMs,
     }),
   );
 }
 
 /** A tally row: a short JSON (tallies, isTie, winners) as content, the whole tally as parsedData. */
-export function tallyRow(rows: Rows, stageType: string, stageOrder: number, t: { tallies: Record<string, number>; validVoteCount: number; invalidVoteCount: number; isTie: boolean; tiedLabels: string[] }): void {
+export function tallyRow(
+  rows: Rows,
+  stageType: string,
+  stageOrder: number,
+  t: { tallies: Record<string, number>; validVoteCount: number; invalidVoteCount: number; isTie: boolean; tiedLabels: string[] },
+): void {
   const top = Math.max(0, ...Object.values(t.tallies));
-  const winners = Object.keys(t.tallies).filter((label) => t.tallies[label] === top && top > 0).sort();
+  const winners = Object.keys(t.tallies)
+    .filter((label) => t.tallies[label] === top && top > 0)
+    .sort();
   rows.data(
     stageType,
     stageOrder,

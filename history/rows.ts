@@ -26,7 +26,11 @@ export function modeOfMessage(message: string): StoredMode {
 
 /** A conversation's title until a run generates one: its first question, shortened. */
 export function titleOf(question: string): string {
-  const text = question.replace(/^\/\S+\s+(--\S+\s+)*/, "").replace(/\s+/g, " ").trim() || question.trim();
+  const text =
+    question
+      .replace(/^\/\S+\s+(--\S+\s+)*/, "")
+      .replace(/\s+/g, " ")
+      .trim() || question.trim();
   return [...text].length > 80 ? shortTitle(text, 80) : text;
 }
 
@@ -53,7 +57,13 @@ export function runIdOf(state: State): string | null {
  * Nothing for a state of another run (the top graph keeps an earlier debate until the next one
  * is planned), so a follow-up never writes its predecessor's rows again.
  */
-export function stageRows(state: Record<string, unknown>, namespace: readonly string[], messageId: string, formats: HistoryFormats, facts: RunFacts = { simulated: false }): NewStage[] {
+export function stageRows(
+  state: Record<string, unknown>,
+  namespace: readonly string[],
+  messageId: string,
+  formats: HistoryFormats,
+  facts: RunFacts = { simulated: false },
+): NewStage[] {
   const rows = new Rows(messageId);
   if (namespace.length === 0) {
     const root = state as State;

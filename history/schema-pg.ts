@@ -64,15 +64,12 @@ export const deliberationStages = pgTable(
  * The people who may use the server when AUTH=tokens: a name and the SHA-256 of their token (the
  * token itself is shown once, when the user is added, and never stored).
  */
-export const users = pgTable(
-  "users",
-  {
-    id: text("id").primaryKey(),
-    name: text("name").notNull(),
-    tokenHash: text("token_hash").notNull().unique(),
-    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
-  },
-);
+export const users = pgTable("users", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  tokenHash: text("token_hash").notNull().unique(),
+  createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+});
 
 /** The reports of `npm run eval`, each under the user it was run for (null: the local user); the page shows a user's latest. */
 export const evaluations = pgTable(

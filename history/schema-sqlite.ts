@@ -65,15 +65,12 @@ export const deliberationStages = sqliteTable(
  * The people who may use the server when AUTH=tokens: a name and the SHA-256 of their token (the
  * token itself is shown once, when the user is added, and never stored).
  */
-export const users = sqliteTable(
-  "users",
-  {
-    id: text("id").primaryKey(),
-    name: text("name").notNull(),
-    tokenHash: text("token_hash").notNull().unique(),
-    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
-  },
-);
+export const users = sqliteTable("users", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  tokenHash: text("token_hash").notNull().unique(),
+  createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+});
 
 /** The reports of `npm run eval`, each under the user it was run for (null: the local user); the page shows a user's latest. */
 export const evaluations = sqliteTable(

@@ -44,7 +44,13 @@ export const all = (stages: StageRow[], type: string) => stages.filter((s) => s.
 export const PanelSchema = z.object({ question: z.string(), participants: z.array(WhoSchema), simulated: z.boolean() });
 
 /** A winner row's data (/vote's; /revise's adds the winner's decision). */
-export const WinnerDataSchema = z.object({ winnerLabel: z.string(), winnerModel: z.string(), voteCount: z.number(), totalVotes: z.number(), tiebroken: z.boolean() });
+export const WinnerDataSchema = z.object({
+  winnerLabel: z.string(),
+  winnerModel: z.string(),
+  voteCount: z.number(),
+  totalVotes: z.number(),
+  tiebroken: z.boolean(),
+});
 
 /** A vote row's data. */
 const VoteDataSchema = z.object({ votedFor: z.string().nullable(), error: z.string().optional(), anonymityBreach: z.array(z.string()).optional() });
@@ -70,14 +76,20 @@ export const failedAnswer = (s: StageRow) => typeof stageData(s).error === "stri
 
 /** The answers that came (`modelKey` added, and the answer's reasoning, sources and ending when it had them). */
 export function answersOf(stages: StageRow[]) {
-  return stages.filter((s) => !failedAnswer(s)).map((s) => ({ model: s.model!, response: s.content, responseTimeMs: s.responseTimeMs!, modelKey: participantKeyOf(s), ...notesFields(s.parsedData) }));
+  return stages
+    .filter((s) => !failedAnswer(s))
+    .map((s) => ({ model: s.model!, response: s.content, responseTimeMs: s.responseTimeMs!, modelKey: participantKeyOf(s), ...notesFields(s.parsedData) }));
 }
 
 /** The models whose first answer failed, and why, with what they had said (a run stopped while they answered). */
 export function failuresOf(stages: StageRow[]) {
-  return stages
-    .filter(failedAnswer)
-    .map((s) => ({ model: s.model!, modelKey: participantKeyOf(s), error: String(stageData(s).error), responseTimeMs: s.responseTimeMs!, ...(s.content ? { response: s.content } : {}) }));
+  return stages.filter(failedAnswer).map((s) => ({
+    model: s.model!,
+    modelKey: participantKeyOf(s),
+    error: String(stageData(s).error),
+    responseTimeMs: s.responseTimeMs!,
+    ...(s.content ? { response: s.content } : {}),
+  }));
 }
 
 /**
@@ -87,4 +99,3 @@ export function failuresOf(stages: StageRow[]) {
 export function winnerKeyOf(winner: StageRow, answers: { model: string; modelKey: string; text: string }[]): string | undefined {
   return answers.find((a) => a.model === winner.model && a.text === winner.content)?.modelKey;
 }
-

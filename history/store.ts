@@ -136,7 +136,14 @@ export function decodeCursor(raw: string): Cursor | undefined {
   try {
     const value: unknown = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
     // Only what a real cursor can hold: a time a Date can represent, and a conversation id.
-    if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && Math.abs(value[0]) <= 8.64e15 && typeof value[1] === "string" && /^[A-Za-z0-9._:-]{1,128}$/.test(value[1])) {
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      Number.isSafeInteger(value[0]) &&
+      Math.abs(value[0]) <= 8.64e15 &&
+      typeof value[1] === "string" &&
+      /^[A-Za-z0-9._:-]{1,128}$/.test(value[1])
+    ) {
       return { createdAt: value[0], id: value[1] };
     }
   } catch {
@@ -183,8 +190,24 @@ export class DrizzleHistory implements HistoryStore {
     await this.db
       .insert(messages)
       .values([
-        { id: `${run.messageId}:question`, conversationId: run.conversationId, role: "user", content: run.question, status: "complete", error: null, createdAt: run.at },
-        { id: run.messageId, conversationId: run.conversationId, role: "assistant", content: "", status: "streaming", error: null, createdAt: new Date(run.at.getTime() + 1) },
+        {
+          id: `${run.messageId}:question`,
+          conversationId: run.conversationId,
+          role: "user",
+          content: run.question,
+          status: "complete",
+          error: null,
+          createdAt: run.at,
+        },
+        {
+          id: run.messageId,
+          conversationId: run.conversationId,
+          role: "assistant",
+          content: "",
+          status: "streaming",
+          error: null,
+          createdAt: new Date(run.at.getTime() + 1),
+        },
       ])
       .onConflictDoNothing();
   }
@@ -212,15 +235,13 @@ export class DrizzleHistory implements HistoryStore {
 
   async listConversations(owners: readonly string[], limit: number, cursor?: Cursor): Promise<ConversationPage> {
     const c = this.t.conversations;
-    const after = cursor
-      ? or(lt(c.createdAt, new Date(cursor.createdAt)), and(eq(c.createdAt, new Date(cursor.createdAt)), lt(c.id, cursor.id)))
-      : undefined;
-    const rows = (await this.db
+    const after = cursor ? or(lt(c.createdAt, new Date(cursor.createdAt)), and(eq(c.createdAt, new Date(cursor.createdAt)), lt(c.id, cursor.id))) : undefined;
+    const rows = await this.db
       .select()
       .from(c)
       .where(and(ownedBy(c.userId, owners), after))
       .orderBy(desc(c.createdAt), desc(c.id))
-      .limit(limit + 1));
+      .limit(limit + 1);
     const page = rows.slice(0, limit);
     return { conversations: page, nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]) : null };
   }
@@ -266,7 +287,10 @@ export class DrizzleHistory implements HistoryStore {
   async share(conversationId: string, tokenHash: string, at: Date): Promise<void> {
     const { shares } = this.t;
     // One statement, so that links made at once leave one: the conversation's is replaced.
-    await this.db.insert(shares).values({ tokenHash, conversationId, createdAt: at }).onConflictDoUpdate({ target: shares.conversationId, set: { tokenHash, createdAt: at } });
+    await this.db
+      .insert(shares)
+      .values({ tokenHash, conversationId, createdAt: at })
+      .onConflictDoUpdate({ target: shares.conversationId, set: { tokenHash, createdAt: at } });
   }
 
   async unshare(conversationId: string): Promise<boolean> {
@@ -283,7 +307,11 @@ export class DrizzleHistory implements HistoryStore {
 
   async sharedConversation(tokenHash: string): Promise<ConversationRow | undefined> {
     const { shares, conversations } = this.t;
-    const [row] = await this.db.select({ c: conversations }).from(shares).innerJoin(conversations, eq(conversations.id, shares.conversationId)).where(eq(shares.tokenHash, tokenHash));
+    const [row] = await this.db
+      .select({ c: conversations })
+      .from(shares)
+      .innerJoin(conversations, eq(conversations.id, shares.conversationId))
+      .where(eq(shares.tokenHash, tokenHash));
     return row?.c;
   }
 

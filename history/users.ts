@@ -94,14 +94,20 @@ export class DrizzleUsers implements UserStore {
 
   async byToken(token: string): Promise<User | undefined> {
     const u = this.t.users;
-    const [row] = await this.db.select({ id: u.id, name: u.name, createdAt: u.createdAt }).from(u).where(eq(u.tokenHash, tokenHash(token)));
+    const [row] = await this.db
+      .select({ id: u.id, name: u.name, createdAt: u.createdAt })
+      .from(u)
+      .where(eq(u.tokenHash, tokenHash(token)));
     return row;
   }
 
   async existing(ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
     const u = this.t.users;
-    const rows = await this.db.select({ id: u.id }).from(u).where(inArray(u.id, [...ids]));
+    const rows = await this.db
+      .select({ id: u.id })
+      .from(u)
+      .where(inArray(u.id, [...ids]));
     return new Set(rows.map((r) => r.id));
   }
 
@@ -111,7 +117,9 @@ export class DrizzleUsers implements UserStore {
     const { sessions } = this.t;
     // Expired sessions are dropped as new ones open, so the table holds only live ones.
     await this.db.delete(sessions).where(lte(sessions.expiresAt, now));
-    await this.db.insert(sessions).values({ idHash: tokenHash(id), userId, credentialHash: bound(id), createdAt: now, expiresAt: new Date(now.getTime() + ttlMs) });
+    await this.db
+      .insert(sessions)
+      .values({ idHash: tokenHash(id), userId, credentialHash: bound(id), createdAt: now, expiresAt: new Date(now.getTime() + ttlMs) });
     return id;
   }
 

@@ -101,7 +101,11 @@ export interface EventLog {
  */
 export function replayIncomplete(lastId: number, why: string, final: boolean): RunEvent[] {
   const timestamp = new Date().toISOString();
-  const error: RunEvent = { id: 0, event: "error", data: { code: "replay_incomplete", message: `the replay stops after event ${lastId}: ${why}`, last_event_id: lastId, timestamp } };
+  const error: RunEvent = {
+    id: 0,
+    event: "error",
+    data: { code: "replay_incomplete", message: `the replay stops after event ${lastId}: ${why}`, last_event_id: lastId, timestamp },
+  };
   return final ? [error, { id: 0, event: "done", data: { timestamp } }] : [error];
 }
 

@@ -58,10 +58,7 @@ const roundPrompt = (title: string, task: string) => `{context}
 ${title}. ${task}
 Håll dig till högst {word_limit} ord. ${LANGUAGE}`;
 
-export const DEBATE_ROUND1_INTRO_PROMPT = roundPrompt(
-  "Runda 1 — Introduktion",
-  "Presentera din ståndpunkt i debattämnet och dina två–tre viktigaste skäl.",
-);
+export const DEBATE_ROUND1_INTRO_PROMPT = roundPrompt("Runda 1 — Introduktion", "Presentera din ståndpunkt i debattämnet och dina två–tre viktigaste skäl.");
 export const DEBATE_ROUND2_ARGUMENT_PROMPT = roundPrompt(
   "Runda 2 — Argument",
   "Utveckla dina argument med exempel och bemöt minst en annan deltagares ståndpunkt vid namn.",
@@ -114,12 +111,7 @@ export const DEBATE_PROMPTS: readonly PromptDefinition[] = [
   {
     key: "debate.mini_planner.system",
     description: "Mini-planner: plans OneSeek's web-search queries for a round (JSON)",
-    placeholders: [
-      P.topic(true),
-      opt("round", "the round number"),
-      P.date(),
-      opt("max_queries", "most queries allowed"),
-    ],
+    placeholders: [P.topic(true), opt("round", "the round number"), P.date(), opt("max_queries", "most queries allowed")],
     default: DEFAULT_DEBATE_MINI_PLANNER_PROMPT,
   },
   {
@@ -137,12 +129,7 @@ export const DEBATE_PROMPTS: readonly PromptDefinition[] = [
   {
     key: "debate.analysis.system",
     description: "Synthesizer: the final analysis, streamed after the debate-arena-data block",
-    placeholders: [
-      P.topic(true),
-      req("winner", "the computed winner"),
-      opt("vote_counts", "votes per participant"),
-      opt("summary", "the convergence summary"),
-    ],
+    placeholders: [P.topic(true), req("winner", "the computed winner"), opt("vote_counts", "votes per participant"), opt("summary", "the convergence summary")],
     default: DEFAULT_DEBATE_ANALYSIS_PROMPT,
   },
   {

@@ -47,14 +47,16 @@ const SHARED_PROMPTS: readonly PromptDefinition[] = [
   {
     key: "openai.json_result",
     description: "The OpenAI-compatible API: a run's answer written as the JSON its client asked for (response_format)",
-    placeholders: [req("answer", "the run's answer, as the person would read it"), req("schema", "the JSON Schema asked for (an object of any keys for json_object)")],
+    placeholders: [
+      req("answer", "the run's answer, as the person would read it"),
+      req("schema", "the JSON Schema asked for (an object of any keys for json_object)"),
+    ],
     default: O.JSON_RESULT,
   },
 ];
 
 /** Every registered prompt: each format's, in the formats' order, then the shared ones. */
 export const PROMPTS: readonly PromptDefinition[] = [...Object.values(FORMAT_PROMPTS).flat(), ...SHARED_PROMPTS];
-
 
 const BY_KEY = new Map(PROMPTS.map((p) => [p.key, p]));
 

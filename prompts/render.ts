@@ -37,7 +37,21 @@ export const MAX_RENDERED_CHARS = 160_000;
 /** Placeholders that hold what a person typed: at most the message limit. */
 const TYPED = new Set(["topic", "question", "claim"]);
 /** Placeholders that hold models' texts (answers, rounds, verdicts, results): counted at their longest. */
-const LONG = new Set(["answer", "schema", "context", "responses", "other_responses", "own_response", "arguments", "debate_output", "consolidation", "other_verdicts", "previous_round", "results", "summary"]);
+const LONG = new Set([
+  "answer",
+  "schema",
+  "context",
+  "responses",
+  "other_responses",
+  "own_response",
+  "arguments",
+  "debate_output",
+  "consolidation",
+  "other_verdicts",
+  "previous_round",
+  "results",
+  "summary",
+]);
 const LONG_CHARS = 32_000;
 /** Names, numbers, dates. */
 const SHORT_CHARS = 200;

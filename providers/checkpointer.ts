@@ -21,7 +21,10 @@ export interface Checkpoints {
  * instances that start together migrate one at a time, and a database that restarts costs the
  * saves in flight (their runs end with `write_failed`), not the process.
  */
-export async function openCheckpoints(settings: { dataDir: string; databaseUrl?: string }, log: (line: string) => void = (line) => console.error(`[debatt] ${line}`)): Promise<Checkpoints> {
+export async function openCheckpoints(
+  settings: { dataDir: string; databaseUrl?: string },
+  log: (line: string) => void = (line) => console.error(`[debatt] ${line}`),
+): Promise<Checkpoints> {
   // Each saver's library is loaded only when it is the one configured.
   if (settings.databaseUrl) {
     const { PostgresSaver } = await import("@langchain/langgraph-checkpoint-postgres");

@@ -16,10 +16,13 @@ export function ensureDataDir(dir: string): void {
   } catch (err) {
     const { code, message } = err as NodeJS.ErrnoException;
     const why =
-      code === "ENOTDIR" || code === "EEXIST" ? "a path on the way is a file, not a directory"
-      : code === "EACCES" || code === "EPERM" || code === "EROFS" ? "this process may not write there"
-      : code === "ENOSPC" ? "the disk is full"
-      : message;
+      code === "ENOTDIR" || code === "EEXIST"
+        ? "a path on the way is a file, not a directory"
+        : code === "EACCES" || code === "EPERM" || code === "EROFS"
+          ? "this process may not write there"
+          : code === "ENOSPC"
+            ? "the disk is full"
+            : message;
     throw new ConfigError(`DEBATT_DATA_DIR=${dir} is not a writable directory: ${why} (${code ?? "error"})`);
   }
 }

@@ -76,9 +76,7 @@ export class MemoryEventLog implements EventLog {
   private bytes = 0;
   private spillDir?: string;
 
-  constructor(
-    private readonly options: { ttlMs: number; maxBytes: number; now?: () => number; spillOverChars?: number },
-  ) {}
+  constructor(private readonly options: { ttlMs: number; maxBytes: number; now?: () => number; spillOverChars?: number }) {}
 
   private now(): number {
     return (this.options.now ?? Date.now)();

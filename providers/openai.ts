@@ -113,22 +113,37 @@ export function providerError(err: unknown, model: string, endpoint: Endpoint): 
     return failure;
   };
   if (e.name === "TimeoutError") return make("timeout", `the model provider did not answer in time for ${model}`);
-  if (e.name === "ContextOverflowError" || e.code === "context_length_exceeded" || (e.status === 400 && /context (length|window)|maximum context|too many tokens/i.test(e.message ?? ""))) {
-    return make("context_too_long", `the prompt is longer than ${model} takes; lower context_chars or max_response_tokens, or pick a model with a longer context`);
+  if (
+    e.name === "ContextOverflowError" ||
+    e.code === "context_length_exceeded" ||
+    (e.status === 400 && /context (length|window)|maximum context|too many tokens/i.test(e.message ?? ""))
+  ) {
+    return make(
+      "context_too_long",
+      `the prompt is longer than ${model} takes; lower context_chars or max_response_tokens, or pick a model with a longer context`,
+    );
   }
-  if (e.status === 401 || e.status === 403) return make("auth_failed", `the model provider refused the key for ${model}; the server's log names the endpoint and the key's variable to check`);
+  if (e.status === 401 || e.status === 403)
+    return make("auth_failed", `the model provider refused the key for ${model}; the server's log names the endpoint and the key's variable to check`);
   // OpenAI answers an account out of credit with 429 insufficient_quota: no wait will help.
-  if (e.status === 402 || (e.status === 429 && e.code === "insufficient_quota")) return make("insufficient_credits", `the account behind the key for ${model} has no credits left; add credits, or use another key`);
-  if (e.status === 404) return make("model_not_found", `the model ${model} does not exist at its provider (a retired or misspelt id?); check the roster's model ids against the endpoint's model list`);
+  if (e.status === 402 || (e.status === 429 && e.code === "insufficient_quota"))
+    return make("insufficient_credits", `the account behind the key for ${model} has no credits left; add credits, or use another key`);
+  if (e.status === 404)
+    return make(
+      "model_not_found",
+      `the model ${model} does not exist at its provider (a retired or misspelt id?); check the roster's model ids against the endpoint's model list`,
+    );
   if (e.status === 429) return make("rate_limited", `the model provider is rate-limiting the key for ${model}${detail}`);
   // The OpenAI client's APIConnectionError reaches us named "Error", saying "Connection error.".
-  const unreachable = e.name === "APIConnectionError" || err?.constructor?.name === "APIConnectionError" || /ECONNREFUSED|ENOTFOUND|fetch failed|socket|connection error/i.test(e.message ?? "");
+  const unreachable =
+    e.name === "APIConnectionError" ||
+    err?.constructor?.name === "APIConnectionError" ||
+    /ECONNREFUSED|ENOTFOUND|fetch failed|socket|connection error/i.test(e.message ?? "");
   if (e.status !== undefined || unreachable) {
     return make("provider_error", `the model provider failed for ${model}${detail}`);
   }
   return err;
 }
-
 
 /** A call's options, as far as guarding it goes: its signal and its callbacks (the token sink). */
 interface CallOptions {
@@ -226,7 +241,8 @@ function guarded<T extends object>(model: T, name: string, endpoint: Endpoint, r
           }
         };
       }
-      if (prop === "bindTools" && typeof value === "function") return (...args: unknown[]) => guarded(value.apply(target, args) as object, name, endpoint, retries, log, fallback);
+      if (prop === "bindTools" && typeof value === "function")
+        return (...args: unknown[]) => guarded(value.apply(target, args) as object, name, endpoint, retries, log, fallback);
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
@@ -326,10 +342,20 @@ export async function checkEndpoints(settings: Settings, timeoutMs = 5_000): Pro
   if (settings.fallbackModel) add(endpointOf(settings, undefined), settings.fallbackModel);
   return Promise.all(
     [...byEndpoint.values()].map(async ({ endpoint, models }): Promise<EndpointHealth> => {
-      const base = { base_url: shownUrl(endpoint.baseUrl), key_var: endpoint.keyVar, models: [...models], missing: [] as string[], nearest: {} as Record<string, string> };
+      const base = {
+        base_url: shownUrl(endpoint.baseUrl),
+        key_var: endpoint.keyVar,
+        models: [...models],
+        missing: [] as string[],
+        nearest: {} as Record<string, string>,
+      };
       try {
-        const res = await fetch(`${endpoint.baseUrl.replace(/\/+$/, "")}/models`, { headers: { authorization: `Bearer ${endpoint.apiKey}` }, signal: AbortSignal.timeout(timeoutMs) });
-        if (res.status === 401 || res.status === 403) return { ...base, status: "auth_failed", error: `HTTP ${res.status}: the endpoint refused the key in ${endpoint.keyVar}` };
+        const res = await fetch(`${endpoint.baseUrl.replace(/\/+$/, "")}/models`, {
+          headers: { authorization: `Bearer ${endpoint.apiKey}` },
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        if (res.status === 401 || res.status === 403)
+          return { ...base, status: "auth_failed", error: `HTTP ${res.status}: the endpoint refused the key in ${endpoint.keyVar}` };
         const body = (await res.json().catch(() => undefined)) as { data?: { id?: unknown }[] } | undefined;
         if (!res.ok || !Array.isArray(body?.data)) return { ...base, status: "no_model_list" };
         const listed = new Set(body.data.map((m) => String(m.id)));

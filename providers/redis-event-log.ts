@@ -161,7 +161,9 @@ export class RedisEventLog implements EventLog {
         // took this one for dead ended the run's log. Then the run stops here too.
         const taken = replies.some(([err]) => err && /equal or smaller/.test(err.message));
         if (taken && !events.slice(0, count).some((e) => e.event === "done") && (await this.endedByOther(runId))) {
-          this.options.log(`event log: another instance ended the log of run ${runId} (this one was cut off from Redis for longer than its lease); the run stops here`);
+          this.options.log(
+            `event log: another instance ended the log of run ${runId} (this one was cut off from Redis for longer than its lease); the run stops here`,
+          );
           for (const listener of this.endedListeners) listener(runId);
         }
         // Forgotten meanwhile, the run's events are gone from the books already (and its deletion comes next).
@@ -213,7 +215,7 @@ export class RedisEventLog implements EventLog {
       while (!signal.aborted) {
         let reply: [string, [string, string[]][]][] | null;
         try {
-          reply = (await reader.xread("COUNT", 500, "BLOCK", BLOCK_MS, "STREAMS", k, `0-${last}`));
+          reply = await reader.xread("COUNT", 500, "BLOCK", BLOCK_MS, "STREAMS", k, `0-${last}`);
           if (!reply && !(await this.client.exists(k))) {
             yield* replayIncomplete(last, "the run's events are no longer kept (deleted, or expired)", true);
             return;
@@ -226,7 +228,11 @@ export class RedisEventLog implements EventLog {
           if (signal.aborted) return;
           downSince ??= Date.now();
           if (Date.now() - downSince >= this.outageWaitMs) {
-            yield* replayIncomplete(last, `the shared event log (Redis) has been unreachable for ${Math.round(this.outageWaitMs / 1000)} s (${(err as Error).message})`, false);
+            yield* replayIncomplete(
+              last,
+              `the shared event log (Redis) has been unreachable for ${Math.round(this.outageWaitMs / 1000)} s (${(err as Error).message})`,
+              false,
+            );
             return;
           }
           await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
@@ -373,7 +379,9 @@ export class RedisEventLog implements EventLog {
     clearInterval(this.lease);
     await this.flushSoon();
     if (this.pendingCount > 0 || this.forgotten.size > 0) {
-      this.options.log(`event log: Redis is still unavailable; ${this.pendingCount} events and ${this.forgotten.size} deletions did not reach it (the events expire by themselves)`);
+      this.options.log(
+        `event log: Redis is still unavailable; ${this.pendingCount} events and ${this.forgotten.size} deletions did not reach it (the events expire by themselves)`,
+      );
     }
     // Stopped, not dead: its runs ended (a shutdown ends them first), so nothing is orphaned.
     await this.client.del(instanceKey(this.instance)).catch(() => {});

@@ -74,7 +74,10 @@ export class RedisPromptStore implements PromptStore {
   /** The first calls wait (briefly, once) for the first connection instead of failing at once. */
   private startup: Promise<void> | undefined;
 
-  constructor(url: string, private readonly options: RedisPromptStoreOptions) {
+  constructor(
+    url: string,
+    private readonly options: RedisPromptStoreOptions,
+  ) {
     const common = redisOptions(options.commandTimeoutMs);
     this.client = newRedis(url, common);
     // A subscriber connection may not time out waiting: it idles until a message comes.

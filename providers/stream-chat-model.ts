@@ -62,7 +62,11 @@ export class StreamChatModel extends BaseChatModel {
     return { generations: [messageOf(answer, this.options.model)] };
   }
 
-  override async *_streamResponseChunks(messages: BaseMessage[], options: this["ParsedCallOptions"], runManager?: CallbackManagerForLLMRun): AsyncGenerator<ChatGenerationChunk> {
+  override async *_streamResponseChunks(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: CallbackManagerForLLMRun,
+  ): AsyncGenerator<ChatGenerationChunk> {
     // The tokens go to the callbacks as they come; the answer is one chunk at the end.
     const answer = await this.call(messages, options.signal, (text) => void runManager?.handleLLMNewToken(text));
     yield messageOf(answer, this.options.model);
@@ -74,7 +78,13 @@ export class StreamChatModel extends BaseChatModel {
     const res = await fetch(`${baseUrl.replace(/\/+$/, "")}/chat/completions`, {
       method: "POST",
       headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", accept: "text/event-stream" },
-      body: JSON.stringify({ model, messages: messages.map(wireMessage), stream: true, stream_options: { include_usage: true }, ...(maxTokens ? { max_tokens: maxTokens } : {}) }),
+      body: JSON.stringify({
+        model,
+        messages: messages.map(wireMessage),
+        stream: true,
+        stream_options: { include_usage: true },
+        ...(maxTokens ? { max_tokens: maxTokens } : {}),
+      }),
       signal,
     }).catch((err: Error) => {
       if (err.name === "AbortError" || signal?.aborted) throw err;
@@ -124,4 +134,3 @@ function messageOf(answer: StreamedAnswer, model: string): ChatGenerationChunk {
   });
   return new ChatGenerationChunk({ text: answer.text, message });
 }
-

@@ -160,16 +160,19 @@ export class StreamReader {
     private readonly sink: StreamSink = {},
     assumeThinking = false,
   ) {
-    this.think = new ThinkSplitter({
-      text: (d) => {
-        this.text += d;
-        sink.text?.(d);
+    this.think = new ThinkSplitter(
+      {
+        text: (d) => {
+          this.text += d;
+          sink.text?.(d);
+        },
+        reasoning: (d) => {
+          this.reasoning += d;
+          sink.reasoning?.(d);
+        },
       },
-      reasoning: (d) => {
-        this.reasoning += d;
-        sink.reasoning?.(d);
-      },
-    }, assumeThinking);
+      assumeThinking,
+    );
   }
 
   /** Reads one chunk: the JSON of one SSE `data:` line. */
@@ -222,7 +225,8 @@ export class StreamReader {
 
   private readSources(chunk: Json): void {
     if (Array.isArray(chunk.search_results)) {
-      for (const r of chunk.search_results) if (isObject(r) && typeof r.url === "string") this.addSource(r.url, typeof r.title === "string" ? r.title : undefined);
+      for (const r of chunk.search_results)
+        if (isObject(r) && typeof r.url === "string") this.addSource(r.url, typeof r.title === "string" ? r.title : undefined);
     }
     if (Array.isArray(chunk.citations)) this.citations = chunk.citations.filter((url): url is string => typeof url === "string");
   }
@@ -258,10 +262,24 @@ export class StreamReader {
       this.text = this.text.slice(closing + CLOSE.length).replace(/^\s+/, "");
       templateThinking = true;
     }
-    const answer = { text: this.text, reasoning: this.reasoning, sources: this.sourceList(), usage: this.usage && usageOf(this.usage), ...(templateThinking ? { templateThinking } : {}) };
+    const answer = {
+      text: this.text,
+      reasoning: this.reasoning,
+      sources: this.sourceList(),
+      usage: this.usage && usageOf(this.usage),
+      ...(templateThinking ? { templateThinking } : {}),
+    };
     if (this.error !== undefined) return { ...answer, ending: "failed", message: this.error };
     if (this.refusal) return { ...answer, ending: "refused", message: this.refusal };
-    const ending: Ending | undefined = this.finish === undefined ? undefined : (({ stop: "stop", length: "length", content_filter: "content_filter", tool_calls: "tool_calls", function_call: "tool_calls" }) as Record<string, Ending>)[this.finish] ?? "stop";
+    const ending: Ending | undefined =
+      this.finish === undefined
+        ? undefined
+        : ((
+            { stop: "stop", length: "length", content_filter: "content_filter", tool_calls: "tool_calls", function_call: "tool_calls" } as Record<
+              string,
+              Ending
+            >
+          )[this.finish] ?? "stop");
     return { ...answer, ending: ending ?? (done ? "stop" : "cut_off") };
   }
 }
@@ -281,7 +299,10 @@ function usageOf(u: Json): StreamUsage {
   const completionDetails = isObject(u.completion_tokens_details) ? u.completion_tokens_details : {};
   const cached = num(promptDetails.cached_tokens) ?? num(u.prompt_cache_hit_tokens) ?? 0;
   const reasoning = num(completionDetails.reasoning_tokens) ?? Math.max(0, output - completion);
-  const cost = num(u.cost) ?? (isObject(u.cost) ? num(u.cost.total_cost) : undefined) ?? (num(u.cost_in_usd_ticks) === undefined ? undefined : num(u.cost_in_usd_ticks)! / 1e10);
+  const cost =
+    num(u.cost) ??
+    (isObject(u.cost) ? num(u.cost.total_cost) : undefined) ??
+    (num(u.cost_in_usd_ticks) === undefined ? undefined : num(u.cost_in_usd_ticks)! / 1e10);
   return { input_tokens: input, output_tokens: output, cached_tokens: cached, reasoning_tokens: reasoning, ...(cost === undefined ? {} : { cost_usd: cost }) };
 }
 
@@ -302,7 +323,13 @@ export async function readResponse(response: Response, reader: StreamReader, sig
         // Not JSON after all: said below.
       }
     }
-    return { text: "", reasoning: "", sources: [], ending: "failed", message: `the endpoint answered ${response.status} with ${type || "no content type"}, not an event stream${body ? ` (it begins: ${body.slice(0, 80).replace(/\s+/g, " ")})` : ""}` };
+    return {
+      text: "",
+      reasoning: "",
+      sources: [],
+      ending: "failed",
+      message: `the endpoint answered ${response.status} with ${type || "no content type"}, not an event stream${body ? ` (it begins: ${body.slice(0, 80).replace(/\s+/g, " ")})` : ""}`,
+    };
   }
   let done = false;
   const parser = createParser({

@@ -11,7 +11,16 @@ export interface OpenAITranscriberOptions {
 }
 
 /** The file name a media type is sent under (the endpoint tells formats apart by it). */
-const EXTENSIONS: Record<string, string> = { "audio/webm": "webm", "audio/ogg": "ogg", "audio/wav": "wav", "audio/x-wav": "wav", "audio/mpeg": "mp3", "audio/mp4": "m4a", "audio/x-m4a": "m4a", "audio/flac": "flac" };
+const EXTENSIONS: Record<string, string> = {
+  "audio/webm": "webm",
+  "audio/ogg": "ogg",
+  "audio/wav": "wav",
+  "audio/x-wav": "wav",
+  "audio/mpeg": "mp3",
+  "audio/mp4": "m4a",
+  "audio/x-m4a": "m4a",
+  "audio/flac": "flac",
+};
 
 /** The media types a recording may have. */
 export const TRANSCRIBABLE_TYPES = Object.keys(EXTENSIONS);

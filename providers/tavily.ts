@@ -13,9 +13,7 @@ export function createTavilySearch(options: { apiKey: string; baseUrl?: string; 
       const search = (await client).search(query, { maxResults, timeout: Math.ceil(options.timeoutMs / 1000) });
       // @tavily/core takes its timeout in seconds and has no AbortSignal: race the signal ourselves.
       const response = await abortable(search, options.timeoutMs, signal);
-      return response.results.slice(0, maxResults).map(
-        (r): SearchResult => ({ title: r.title, url: r.url, content: (r.content ?? "").slice(0, maxChars) }),
-      );
+      return response.results.slice(0, maxResults).map((r): SearchResult => ({ title: r.title, url: r.url, content: (r.content ?? "").slice(0, maxChars) }));
     },
   };
 }
@@ -32,6 +30,9 @@ function abortable<T>(promise: Promise<T>, ms: number, signal?: AbortSignal): Pr
     };
     if (signal?.aborted) return onAbort();
     signal?.addEventListener("abort", onAbort, { once: true });
-    promise.then((v) => finish(() => resolve(v)), (e) => finish(() => reject(e)));
+    promise.then(
+      (v) => finish(() => resolve(v)),
+      (e) => finish(() => reject(e)),
+    );
   });
 }

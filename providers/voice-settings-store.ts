@@ -25,7 +25,10 @@ export class MemoryValueStore implements ValueStore {
 /** Storing an API key needs an encryption key; this says which variable to set. */
 export class EncryptionKeyMissingError extends DebattError {
   constructor() {
-    super("encryption_key_missing", "refusing to store api_key unencrypted: set SETTINGS_ENCRYPTION_KEY (32 bytes, as 64 hex characters or base64) to store it encrypted at rest");
+    super(
+      "encryption_key_missing",
+      "refusing to store api_key unencrypted: set SETTINGS_ENCRYPTION_KEY (32 bytes, as 64 hex characters or base64) to store it encrypted at rest",
+    );
   }
 }
 
@@ -81,11 +84,17 @@ export class VoiceSettingsStore {
     const settings = VoiceSettingsSchema.parse({ ...this.defaults, ...input, api_key: keepKey ? current.api_key : input.api_key });
     // The stored key goes only to the host it was given for: a new api_base needs the key again.
     if (keepKey && current.api_key && settings.api_base !== current.api_base) {
-      throw new DebattError("api_key_required", `api_base changes from ${current.api_base} to ${settings.api_base}: send api_key again (the stored key is never sent to another host), or "" to remove it`);
+      throw new DebattError(
+        "api_key_required",
+        `api_base changes from ${current.api_base} to ${settings.api_base}: send api_key again (the stored key is never sent to another host), or "" to remove it`,
+      );
     }
     // Nor is the operator's key from the environment: without a key of its own, another host is refused.
     if (!settings.api_key && this.environmentKeyBase && !sameApiBase(settings.api_base, this.environmentKeyBase)) {
-      throw new DebattError("api_key_required", `api_base ${settings.api_base} needs an api_key of its own: the key from TTS_API_KEY is only ever sent to ${this.environmentKeyBase}`);
+      throw new DebattError(
+        "api_key_required",
+        `api_base ${settings.api_base} needs an api_key of its own: the key from TTS_API_KEY is only ever sent to ${this.environmentKeyBase}`,
+      );
     }
     if (settings.api_key && !this.box) throw new EncryptionKeyMissingError();
     const stored = { ...settings, api_key: settings.api_key ? this.box!.seal(settings.api_key) : "" };

@@ -70,7 +70,6 @@ const POSITIONS: Record<string, { x: number; y: number }> = {
   debate_voice_pipeline: { x: 240, y: 2400 },
 };
 
-
 /** The graph node that runs the parallel vote is shown as round 4 (`debate_round_4_voting`). */
 const VOTE_NODE = "debate_vote";
 const VOTING = `debate_round_${TOTAL_ROUNDS}_voting`;
@@ -148,7 +147,10 @@ export async function flowGraph(graph: DebattGraph): Promise<FlowGraph> {
   const ids = [...new Set(edges.flatMap((e) => [e.source, e.target]))];
   const subSteps = new Set([...rounds, VOTING, "debate_oneseek_agent"]);
   return {
-    stages: [{ id: "debate", label: "Debatt", color: "amber" }, ...SUBGRAPH_STAGES.map(({ id, drawing }) => ({ id, label: drawing.label, color: drawing.color }))],
+    stages: [
+      { id: "debate", label: "Debatt", color: "amber" },
+      ...SUBGRAPH_STAGES.map(({ id, drawing }) => ({ id, label: drawing.label, color: drawing.color })),
+    ],
     nodes: ids.map((id) => ({
       id: `node:${id}`,
       label: labels[id] ?? id,

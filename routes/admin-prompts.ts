@@ -42,14 +42,14 @@ export function adminPromptsRouter(store: PromptStore): Router {
   });
   router.put("/prompts/:key", async (req, res) => {
     const def = definitionOf(req.params.key);
-    if (!req.is("application/json")) throw new HttpError(415, "unsupported_media_type", "the body must be JSON: {\"text\": \"…\"}");
+    if (!req.is("application/json")) throw new HttpError(415, "unsupported_media_type", 'the body must be JSON: {"text": "…"}');
     const body = req.body as unknown;
     if (typeof body !== "object" || body === null || Array.isArray(body) || !("text" in body)) {
-      throw new HttpError(400, "invalid_body", "the body must be a JSON object {\"text\": \"…\"}");
+      throw new HttpError(400, "invalid_body", 'the body must be a JSON object {"text": "…"}');
     }
     const extra = Object.keys(body).filter((k) => k !== "text");
     if (extra.length > 0) throw new HttpError(400, "invalid_body", `unknown field(s): ${extra.join(", ")}`);
-    await setOverride(store, def.key, (body).text);
+    await setOverride(store, def.key, body.text);
     res.json(view(def, await store.all()));
   });
   router.delete("/prompts/:key", async (req, res) => {

@@ -84,7 +84,13 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   app.use("/v1", cors(deps.settings.corsAllowedOrigins, ["GET", "POST"]));
   app.use("/mcp", cors(deps.settings.corsAllowedOrigins, ["GET", "POST", "DELETE"]));
   // A recorded question may be larger than any JSON body.
-  app.use(refuseLargeBodies(MAX_BODY_BYTES, { "/api/v1/transcribe": TRANSCRIBE_MAX_BYTES, "/v1/chat/completions": OPENAI_BODY_BYTES, "/v1/responses": OPENAI_BODY_BYTES }));
+  app.use(
+    refuseLargeBodies(MAX_BODY_BYTES, {
+      "/api/v1/transcribe": TRANSCRIBE_MAX_BYTES,
+      "/v1/chat/completions": OPENAI_BODY_BYTES,
+      "/v1/responses": OPENAI_BODY_BYTES,
+    }),
+  );
   if (deps.settings.auth === "none") app.use(loopbackHostsOnly(deps.settings.allowedHosts));
   // No page of another site may act with the person's cookie or loopback address.
   app.use(noForeignWrites);
@@ -126,7 +132,13 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   app.use(transcribeRouter(deps.transcriber));
   app.use(templatesRouter(deps.templates));
   app.use(healthRouter(deps.checkModels, deps.settings.auth));
-  app.use(estimateRouter(deps.settings, { simulated: deps.models.simulated, research: deps.search !== undefined, voiceSettings: deps.voiceSettings && (() => deps.voiceSettings!.load()) }));
+  app.use(
+    estimateRouter(deps.settings, {
+      simulated: deps.models.simulated,
+      research: deps.search !== undefined,
+      voiceSettings: deps.voiceSettings && (() => deps.voiceSettings!.load()),
+    }),
+  );
 
   const admin = express.Router();
   admin.use(requireAdmin(deps.settings.adminToken, throttle));
@@ -166,7 +178,11 @@ function loopbackHostsOnly(allowed: readonly string[]): express.RequestHandler {
     const host = (req.get("host") ?? "").toLowerCase();
     const name = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0];
     if (!LOOPBACK_NAMES.has(name) && !/^127\.\d+\.\d+\.\d+$/.test(name) && !allowed.includes(name)) {
-      throw new HttpError(403, "forbidden_host", `requests must address this server as localhost or 127.0.0.1 (not "${host.slice(0, 100)}"): with AUTH=none it answers only on loopback; set ALLOWED_HOSTS to add a name`);
+      throw new HttpError(
+        403,
+        "forbidden_host",
+        `requests must address this server as localhost or 127.0.0.1 (not "${host.slice(0, 100)}"): with AUTH=none it answers only on loopback; set ALLOWED_HOSTS to add a name`,
+      );
     }
     next();
   };

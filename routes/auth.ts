@@ -87,7 +87,9 @@ function credentialResolver(settings: Pick<Settings, "adminToken">, users: UserS
       // An admin's session holds only while ADMIN_TOKEN is the one it was opened with.
       if (session.userId === ADMIN_OWNER) {
         const expected = adminToken && adminBinding(adminToken, credential.value);
-        return expected && expected.length === session.credentialHash.length && timingSafeEqual(Buffer.from(expected), Buffer.from(session.credentialHash)) ? ADMIN_USER : undefined;
+        return expected && expected.length === session.credentialHash.length && timingSafeEqual(Buffer.from(expected), Buffer.from(session.credentialHash))
+          ? ADMIN_USER
+          : undefined;
       }
       return session.name === undefined ? undefined : { id: session.userId, name: session.name, admin: false };
     }
@@ -113,7 +115,10 @@ async function signIn(req: Request, credential: Credential, resolve: ReturnType<
     if (locked > 0) throw tooMany(locked);
     throttle.failed("users", address);
   }
-  const why = credential.kind === "session" ? "the session has ended (signed out, expired, or its user was removed): sign in again" : "the token is not valid (it may have been revoked)";
+  const why =
+    credential.kind === "session"
+      ? "the session has ended (signed out, expired, or its user was removed): sign in again"
+      : "the token is not valid (it may have been revoked)";
   throw new HttpError(401, "unauthorized", why, { "WWW-Authenticate": 'Bearer realm="debatt", error="invalid_token"' });
 }
 
@@ -131,7 +136,9 @@ export function identify(settings: Pick<Settings, "auth" | "adminToken">, users:
     if (req.path === "/session" || req.path.startsWith("/admin/") || req.path === "/admin") return next();
     const credential = credentialOf(req);
     if (!credential) {
-      throw new HttpError(401, "unauthorized", "this server needs a user token: send Authorization: Bearer <token>, or sign in with POST /api/v1/session", { "WWW-Authenticate": 'Bearer realm="debatt"' });
+      throw new HttpError(401, "unauthorized", "this server needs a user token: send Authorization: Bearer <token>, or sign in with POST /api/v1/session", {
+        "WWW-Authenticate": 'Bearer realm="debatt"',
+      });
     }
     res.locals.user = await signIn(req, credential, resolve, throttle);
     next();
@@ -164,7 +171,12 @@ export function sessionRouter(settings: Pick<Settings, "auth" | "adminToken">, u
     }
     if (settings.auth === "none") return void res.json({ auth: settings.auth, user: LOCAL_USER });
     const user = await signIn(req, { kind: "token", value: token.trim() }, resolve, throttle);
-    if (!users) throw new HttpError(503, "users_unavailable", "sessions are kept in the history database, which this server does not have: send the token as Authorization: Bearer <token>");
+    if (!users)
+      throw new HttpError(
+        503,
+        "users_unavailable",
+        "sessions are kept in the history database, which this server does not have: send the token as Authorization: Bearer <token>",
+      );
     const bound = user.id === ADMIN_OWNER ? (id: string) => adminBinding(token.trim(), id) : () => tokenHash(token.trim());
     res.cookie(SESSION_COOKIE, await users.openSession(user.id, bound, SESSION_TTL_MS), cookie(req));
     res.json({ auth: settings.auth, user });

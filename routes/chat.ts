@@ -32,10 +32,7 @@ function chatBodySchema(maxChars: number) {
     .object(
       {
         message: userText("message", maxChars),
-        threadId: z
-          .string({ error: "threadId must be a string" })
-          .regex(CONVERSATION_ID, `threadId must be ${ID_RULE}`)
-          .optional(),
+        threadId: z.string({ error: "threadId must be a string" }).regex(CONVERSATION_ID, `threadId must be ${ID_RULE}`).optional(),
         conversationId: z.string({ error: "conversationId must be a string" }).regex(CONVERSATION_ID, CONVERSATION_ID_RULE).optional(),
         participants: participantsField,
         /** `/debatt --with-me`: the name the models know the person by. */
@@ -77,7 +74,8 @@ export function chatRouter(deps: ChatRouteDeps): Router {
   router.post("/api/v1/chat/stream", async (req: Request, res: Response) => {
     const body = parseJsonBody(req, schema, '{"message": "…"}');
     const command = parseCommand(body.message);
-    if (body.continueWith && body.participants !== undefined) throw new HttpError(400, "invalid_body", "a follow-up to one participant (continueWith) takes no participants: it goes to that one");
+    if (body.continueWith && body.participants !== undefined)
+      throw new HttpError(400, "invalid_body", "a follow-up to one participant (continueWith) takes no participants: it goes to that one");
     checkParticipants(deps.settings, command, body.participants);
     const configurable = checkPersonSeat(deps, command, body.personName, body.participants);
     const user = userOf(res);
@@ -93,11 +91,25 @@ export function chatRouter(deps: ChatRouteDeps): Router {
     if (body.continueWith) {
       const found = await continuationFor(deps, user, body.continueWith, command.kind);
       // It stays in the run's conversation, where the next follow-up finds it.
-      if (threadId !== undefined && threadId !== found.conversationId) throw new HttpError(400, "invalid_body", `a follow-up to a participant of run "${body.continueWith.runId}" goes in its conversation ("${found.conversationId}"), not in another`);
+      if (threadId !== undefined && threadId !== found.conversationId)
+        throw new HttpError(
+          400,
+          "invalid_body",
+          `a follow-up to a participant of run "${body.continueWith.runId}" goes in its conversation ("${found.conversationId}"), not in another`,
+        );
       threadId = found.conversationId;
       continuation = found.continuation;
     }
-    await streamRun(deps, res, { message: body.message, participants: body.participants, threadId, owner: user.id, quotaKey: quotaKeyOf(req, res), continuation, configurable, seatsPerson: true });
+    await streamRun(deps, res, {
+      message: body.message,
+      participants: body.participants,
+      threadId,
+      owner: user.id,
+      quotaKey: quotaKeyOf(req, res),
+      continuation,
+      configurable,
+      seatsPerson: true,
+    });
   });
   router.all("/api/v1/chat/stream", postOnly);
   return router;
@@ -111,11 +123,16 @@ async function continuationFor(deps: ChatRouteDeps, user: ReturnType<typeof user
   if (kind !== "chat") throw new HttpError(400, "invalid_body", "a follow-up to one participant (continueWith) is a plain message, not a command");
   if (!deps.history) throw new HttpError(501, "no_history", "this server keeps no history, so it cannot go on from a run");
   const answer = await deps.history.message(wanted.runId);
-  if (!answer || answer.role !== "assistant" || !(await deps.service.mayReadRun(user, wanted.runId))) throw new HttpError(404, "debate_not_found", `no run "${wanted.runId}" in the history`);
+  if (!answer || answer.role !== "assistant" || !(await deps.service.mayReadRun(user, wanted.runId)))
+    throw new HttpError(404, "debate_not_found", `no run "${wanted.runId}" in the history`);
   const continuation = await continuationOf(deps.history, wanted.runId, wanted.participant);
   if (!continuation) {
     const keys = await participantKeysOf(deps.history, wanted.runId);
-    throw new HttpError(400, "invalid_participants", `run "${wanted.runId}" has no participant "${wanted.participant}"${keys.length ? ` (its participants: ${keys.join(", ")})` : " (it was a chat answer)"}`);
+    throw new HttpError(
+      400,
+      "invalid_participants",
+      `run "${wanted.runId}" has no participant "${wanted.participant}"${keys.length ? ` (its participants: ${keys.join(", ")})` : " (it was a chat answer)"}`,
+    );
   }
   return { continuation, conversationId: answer.conversationId };
 }
@@ -156,13 +173,20 @@ export function checkParticipants(settings: Settings, command: ReturnType<typeof
  * must keep them (501 otherwise), and their name must not be a participant's (400). `personName`
  * belongs to such a debate only. Returns the run configuration that seats them.
  */
-function checkPersonSeat(deps: ChatRouteDeps, command: ReturnType<typeof parseCommand>, personName: string | undefined, participants: string[] | undefined): RunConfig | undefined {
+function checkPersonSeat(
+  deps: ChatRouteDeps,
+  command: ReturnType<typeof parseCommand>,
+  personName: string | undefined,
+  participants: string[] | undefined,
+): RunConfig | undefined {
   const joined = command.kind === "debate" && command.options.withMe === true;
   if (!joined) {
-    if (personName !== undefined) throw new HttpError(400, "invalid_body", "personName is the name you join a debate under: send it with /debatt --with-me <topic>");
+    if (personName !== undefined)
+      throw new HttpError(400, "invalid_body", "personName is the name you join a debate under: send it with /debatt --with-me <topic>");
     return undefined;
   }
-  if (!deps.service.graph.checkpointer) throw new HttpError(501, "no_checkpointer", "this server keeps no checkpoints, so a debate cannot wait for you: --with-me needs them");
+  if (!deps.service.graph.checkpointer)
+    throw new HttpError(501, "no_checkpointer", "this server keeps no checkpoints, so a debate cannot wait for you: --with-me needs them");
   const name = personName ?? DEFAULT_PERSON_NAME;
   withPerson(participantsFor("debatt", deps.settings.roster, participants), name);
   return personName === undefined ? undefined : { person_name: personName };

@@ -10,7 +10,15 @@ export const CORS_MAX_AGE_S = 600;
  * (Content-Type, Content-Length, Cache-Control…): the run and conversation of a completion, when
  * to retry, why a token was refused, what a route allows, and the MCP session.
  */
-export const CORS_EXPOSED_HEADERS = ["X-Debatt-Run-Id", "X-Debatt-Conversation-Id", "Retry-After", "WWW-Authenticate", "Allow", "Mcp-Session-Id", "Mcp-Protocol-Version"] as const;
+export const CORS_EXPOSED_HEADERS = [
+  "X-Debatt-Run-Id",
+  "X-Debatt-Conversation-Id",
+  "Retry-After",
+  "WWW-Authenticate",
+  "Allow",
+  "Mcp-Session-Id",
+  "Mcp-Protocol-Version",
+] as const;
 
 /** A header name (a token of RFC 9110). */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
@@ -19,7 +27,10 @@ const MAX_REQUESTED_HEADERS = 64;
 
 /** The header names a preflight asks for (`Access-Control-Request-Headers`), lower case, without duplicates. */
 function requestedHeaders(raw: string | undefined): string[] {
-  const names = (raw ?? "").split(",").map((name) => name.trim().toLowerCase()).filter((name) => HEADER_NAME.test(name));
+  const names = (raw ?? "")
+    .split(",")
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => HEADER_NAME.test(name));
   return [...new Set(names)].slice(0, MAX_REQUESTED_HEADERS);
 }
 
@@ -53,7 +64,8 @@ export function cors(allowed: readonly string[] | "*", methods: readonly string[
     const preflight = req.method === "OPTIONS" && origin !== undefined && req.get("access-control-request-method") !== undefined;
     if (origin === undefined || !allows(origin)) {
       if (!preflight) return next();
-      const why = allowed === "*" || allowed.length > 0 ? "it is not one of CORS_ALLOWED_ORIGINS" : "CORS_ALLOWED_ORIGINS is not set, so no page of another origin may";
+      const why =
+        allowed === "*" || allowed.length > 0 ? "it is not one of CORS_ALLOWED_ORIGINS" : "CORS_ALLOWED_ORIGINS is not set, so no page of another origin may";
       throw new HttpError(403, "forbidden_origin", `a page of ${JSON.stringify(origin.slice(0, 100))} may not call ${req.baseUrl} from a browser: ${why}`);
     }
     markAllowedOrigin(req);

@@ -47,11 +47,9 @@ const ENDPOINT_FORMATS = DEFINED_FORMATS.flatMap((format) => {
 const MODES = ENDPOINT_FORMATS.map((f) => FORMATS[f.format].storedMode);
 
 /** A request body of the deliberate endpoint, by mode. */
-const deliberateSchema = z.discriminatedUnion(
-  "mode",
-  ENDPOINT_FORMATS.map((f) => f.schema) as unknown as [(typeof ENDPOINT_FORMATS)[number]["schema"]],
-  { error: (issue) => (issue.code === "invalid_union" ? `mode must be one of: ${MODES.join(", ")}` : undefined) },
-);
+const deliberateSchema = z.discriminatedUnion("mode", ENDPOINT_FORMATS.map((f) => f.schema) as unknown as [(typeof ENDPOINT_FORMATS)[number]["schema"]], {
+  error: (issue) => (issue.code === "invalid_union" ? `mode must be one of: ${MODES.join(", ")}` : undefined),
+});
 
 /** A request's `modeConfig` as the run's format options: the models and each option under its own name. */
 function modeConfigOf(mode: string, modeConfig: Record<string, unknown> | undefined): FormatOptions {

@@ -74,7 +74,10 @@ export function toHttpError(err: unknown): HttpError {
     return new HttpError(status, code, err.message, headers, err.reason);
   }
   // The database is down or restarting (an upgrade, a failover): a retry in a few seconds may work.
-  if (isDatabaseUnreachable(err)) return new HttpError(503, "database_unavailable", "the database cannot be reached right now (it may be restarting); retry in a few seconds", { "Retry-After": "5" });
+  if (isDatabaseUnreachable(err))
+    return new HttpError(503, "database_unavailable", "the database cannot be reached right now (it may be restarting); retry in a few seconds", {
+      "Retry-After": "5",
+    });
   if (err instanceof ZodError) return new HttpError(400, "invalid_settings", err.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; "));
   const e = err as { type?: string; message?: string; limit?: number; status?: number; code?: string };
   // express' router could not decode a path parameter (a broken %-escape).

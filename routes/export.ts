@@ -43,7 +43,8 @@ export function exportRouter(deps: ChatRouteDeps): Router {
 
   router.get("/api/v1/conversations/:id/export", async (req, res) => {
     const format = req.query.format || "md";
-    if (typeof format !== "string" || !(EXPORT_FORMATS as readonly string[]).includes(format)) throw new HttpError(400, "invalid_export_format", `format must be one of ${EXPORT_FORMATS.join(", ")}`);
+    if (typeof format !== "string" || !(EXPORT_FORMATS as readonly string[]).includes(format))
+      throw new HttpError(400, "invalid_export_format", `format must be one of ${EXPORT_FORMATS.join(", ")}`);
     const lang = langOf(req);
     const c = await owned(req, res);
     const file = await exportConversation(history(), c, format as ExportFormat, (key, values) => translate(lang, key, values), lang);
@@ -77,7 +78,10 @@ export function exportRouter(deps: ChatRouteDeps): Router {
     const token = String(req.params.token);
     const c = TOKEN.test(token) && deps.history ? await deps.history.sharedConversation(tokenHash(token)) : undefined;
     if (!c) {
-      res.status(404).type("html").send(`<!doctype html><html lang="${lang}"><meta charset="utf-8"><title>debatt</title><p>${translate(lang, "share.gone")}</p></html>`);
+      res
+        .status(404)
+        .type("html")
+        .send(`<!doctype html><html lang="${lang}"><meta charset="utf-8"><title>debatt</title><p>${translate(lang, "share.gone")}</p></html>`);
       return;
     }
     const file = await exportConversation(deps.history!, c, "html", (key, values) => translate(lang, key, values), lang);

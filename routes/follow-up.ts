@@ -28,7 +28,11 @@ export async function checkFollowUp(service: RunService, user: Requester, conver
   if (mode === undefined) return;
   const previous = state.values.conversation_mode as DeliberationMode | null;
   if (previous !== mode) {
-    throw new HttpError(400, "mode_mismatch", `conversation "${conversationId}" is ${previous ? `a /${previous}` : "a chat or /debatt"} conversation; a ${FORMATS[mode].command} question needs its own`);
+    throw new HttpError(
+      400,
+      "mode_mismatch",
+      `conversation "${conversationId}" is ${previous ? `a /${previous}` : "a chat or /debatt"} conversation; a ${FORMATS[mode].command} question needs its own`,
+    );
   }
   if (!FORMATS[mode].multiTurn) {
     throw new HttpError(400, "follow_up_unsupported", `${FORMATS[mode].command} answers a single question and takes no follow-ups; leave conversationId out`);

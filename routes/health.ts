@@ -24,7 +24,11 @@ export function healthRouter(check: (() => Promise<ModelsHealth>) | undefined, a
     }
     const { checked_at, endpoints } = await last.answer;
     const full = auth === "none" || userOf(res).admin;
-    res.json({ simulated: false, checked_at, endpoints: full ? endpoints : endpoints.map(({ status, models, missing, nearest }) => ({ status, models, missing, nearest })) });
+    res.json({
+      simulated: false,
+      checked_at,
+      endpoints: full ? endpoints : endpoints.map(({ status, models, missing, nearest }) => ({ status, models, missing, nearest })),
+    });
   });
   return router;
 }

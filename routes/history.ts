@@ -32,7 +32,8 @@ export function historyOf(deps: Pick<ChatRouteDeps, "history">): HistoryStore {
 export async function ownedConversation(deps: Pick<ChatRouteDeps, "history" | "service">, req: Request, res: Response): Promise<ConversationRow> {
   const id = idOf(req, "conversation");
   const c = await historyOf(deps).conversation(id);
-  if (!c || !(await deps.service.mayUseThread(userOf(res), id))) throw new HttpError(404, "conversation_not_found", `conversation "${id}" not found (never started here, or deleted)`);
+  if (!c || !(await deps.service.mayUseThread(userOf(res), id)))
+    throw new HttpError(404, "conversation_not_found", `conversation "${id}" not found (never started here, or deleted)`);
   return c;
 }
 
@@ -83,10 +84,13 @@ export function historyRouter(deps: ChatRouteDeps, audio: AudioArchive | undefin
   router.delete("/api/v1/conversations/:id", async (req, res) => {
     const store = history();
     const id = idOf(req, "conversation");
-    if (!(await deps.service.mayUseThread(userOf(res), id))) throw new HttpError(404, "conversation_not_found", `conversation "${id}" not found (never started here, or already deleted)`);
-    if (deps.service.hub.runningThread(id)) throw new HttpError(409, "run_in_progress", `conversation "${id}" has a run going on; delete it when the run has ended`);
+    if (!(await deps.service.mayUseThread(userOf(res), id)))
+      throw new HttpError(404, "conversation_not_found", `conversation "${id}" not found (never started here, or already deleted)`);
+    if (deps.service.hub.runningThread(id))
+      throw new HttpError(409, "run_in_progress", `conversation "${id}" has a run going on; delete it when the run has ended`);
     const runs = (await store.messagesOf(id)).filter((m) => m.role === "assistant").map((m) => m.id);
-    if (!(await store.deleteConversation(id))) throw new HttpError(404, "conversation_not_found", `conversation "${id}" not found (never started here, or already deleted)`);
+    if (!(await store.deleteConversation(id)))
+      throw new HttpError(404, "conversation_not_found", `conversation "${id}" not found (never started here, or already deleted)`);
     // The checkpoints, the replay logs and the audio hold the same texts: they go too.
     const saver = deps.service.graph.checkpointer;
     if (typeof saver === "object") await saver.deleteThread(id);
@@ -99,7 +103,12 @@ export function historyRouter(deps: ChatRouteDeps, audio: AudioArchive | undefin
     const store = history();
     const id = idOf(req, "debate");
     const answer = await store.message(id);
-    if (!answer || answer.role !== "assistant" || !(await deps.service.mayReadRun(userOf(res), id))) throw new HttpError(404, "debate_not_found", `no run "${id}" in the history (the id is the debate_id of debate-init, or the run_id of the stream's metadata)`);
+    if (!answer || answer.role !== "assistant" || !(await deps.service.mayReadRun(userOf(res), id)))
+      throw new HttpError(
+        404,
+        "debate_not_found",
+        `no run "${id}" in the history (the id is the debate_id of debate-init, or the run_id of the stream's metadata)`,
+      );
     const question = await store.message(`${id}:question`);
     res.json({ conversationId: answer.conversationId, question: question?.content ?? null, ...(await messageView(store, answer)) });
   });

@@ -6,6 +6,7 @@ import { HttpError } from "./errors.js";
 export function langOf(req: Request): Lang {
   const asked = req.query.lang;
   if (asked === undefined || asked === "") return pickLang(req.acceptsLanguages());
-  if (typeof asked !== "string" || !(LANGS as readonly string[]).includes(asked)) throw new HttpError(400, "invalid_lang", `lang must be one of ${LANGS.join(", ")}`);
+  if (typeof asked !== "string" || !(LANGS as readonly string[]).includes(asked))
+    throw new HttpError(400, "invalid_lang", `lang must be one of ${LANGS.join(", ")}`);
   return asked as Lang;
 }

@@ -20,8 +20,21 @@ const SESSION_IDLE_MS = 30 * 60_000;
  * The MCP SDK and the tools, loaded when the first session opens: a server nobody reaches over MCP
  * does not hold them (about 9 MB of heap).
  */
-let loaded: Promise<[typeof import("@modelcontextprotocol/sdk/server/streamableHttp.js"), typeof import("@modelcontextprotocol/sdk/types.js"), typeof import("../service/mcp.js")]> | undefined;
-const mcpModules = () => (loaded ??= Promise.all([import("@modelcontextprotocol/sdk/server/streamableHttp.js"), import("@modelcontextprotocol/sdk/types.js"), import("../service/mcp.js")]));
+let loaded:
+  | Promise<
+      [
+        typeof import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
+        typeof import("@modelcontextprotocol/sdk/types.js"),
+        typeof import("../service/mcp.js"),
+      ]
+    >
+  | undefined;
+const mcpModules = () =>
+  (loaded ??= Promise.all([
+    import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
+    import("@modelcontextprotocol/sdk/types.js"),
+    import("../service/mcp.js"),
+  ]));
 
 /** One MCP session: its transport, its user, and when it was last used. */
 interface Session {
@@ -37,13 +50,19 @@ interface Session {
 /** The ids of the tool calls in a POST's body (one JSON-RPC message, or a batch). */
 function toolCallIds(body: unknown): (string | number)[] {
   const messages = Array.isArray(body) ? body : [body];
-  return messages.flatMap((m) => (m && typeof m === "object" && (m as { method?: unknown }).method === "tools/call" && ["string", "number"].includes(typeof (m as { id?: unknown }).id) ? [(m as { id: string | number }).id] : []));
+  return messages.flatMap((m) =>
+    m && typeof m === "object" && (m as { method?: unknown }).method === "tools/call" && ["string", "number"].includes(typeof (m as { id?: unknown }).id)
+      ? [(m as { id: string | number }).id]
+      : [],
+  );
 }
 
 /** A JSON-RPC error as MCP clients read it (no request id: the request could not be taken). */
 function jsonRpcError(res: Response, err: HttpError): void {
   for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
-  res.status(err.status).json({ jsonrpc: "2.0", error: { code: err.status === 404 ? -32001 : -32000, message: err.message, data: { code: err.code } }, id: null });
+  res
+    .status(err.status)
+    .json({ jsonrpc: "2.0", error: { code: err.status === 404 ? -32001 : -32000, message: err.message, data: { code: err.code } }, id: null });
 }
 
 /**
@@ -82,7 +101,8 @@ export function mcpRouter(deps: McpDeps, identify: RequestHandler[]): Router {
     let session: Session | undefined;
     if (id !== undefined) {
       session = sessions.get(id);
-      if (!session || session.owner !== user.id) throw new HttpError(404, "session_not_found", `no MCP session "${id.slice(0, 64)}" (it ended or was never opened): initialize a new one`);
+      if (!session || session.owner !== user.id)
+        throw new HttpError(404, "session_not_found", `no MCP session "${id.slice(0, 64)}" (it ended or was never opened): initialize a new one`);
     } else {
       const [{ StreamableHTTPServerTransport }, { isInitializeRequest }, { createMcpServer }] = await mcpModules();
       if (req.method !== "POST" || !isInitializeRequest(req.body)) {
@@ -92,10 +112,14 @@ export function mcpRouter(deps: McpDeps, identify: RequestHandler[]): Router {
       const own = [...sessions.values()].filter((x) => x.owner === user.id);
       if (own.length >= MAX_SESSIONS_PER_USER) {
         const idle = own.filter((x) => x.inFlight === 0).sort((a, b) => a.lastUsed - b.lastUsed)[0];
-        if (!idle) throw new HttpError(429, "too_many_sessions", `you have ${own.length} MCP sessions with calls in flight; end one (DELETE /mcp) or wait`, { "Retry-After": "10" });
+        if (!idle)
+          throw new HttpError(429, "too_many_sessions", `you have ${own.length} MCP sessions with calls in flight; end one (DELETE /mcp) or wait`, {
+            "Retry-After": "10",
+          });
         await idle.transport.close();
       }
-      if (sessions.size >= MAX_SESSIONS) throw new HttpError(503, "too_many_sessions", `${MAX_SESSIONS} MCP sessions are open on this server; retry later`, { "Retry-After": "60" });
+      if (sessions.size >= MAX_SESSIONS)
+        throw new HttpError(503, "too_many_sessions", `${MAX_SESSIONS} MCP sessions are open on this server; retry later`, { "Retry-After": "60" });
       const opened: Session = {
         owner: user.id,
         lastUsed: Date.now(),

@@ -112,7 +112,8 @@ interface Answering {
  * the run (if any: its id) has started and its headers are set.
  */
 export async function answerQuestion(deps: ChatRouteDeps, req: Request, res: Response, q: Question, open: (runId?: string) => AnswerOutput): Promise<void> {
-  if (q.shape.json && !deps.oneCall) throw new HttpError(400, "invalid_body", `${q.jsonField} cannot be honoured here: no model is set to write the answer as JSON`);
+  if (q.shape.json && !deps.oneCall)
+    throw new HttpError(400, "invalid_body", `${q.jsonField} cannot be honoured here: no model is set to write the answer as JSON`);
   // A chore is read before the question's checks: its prompt quotes the chat, and may be long.
   const task = deps.oneCall && clientTaskOf(messageTexts(q.messages));
   if (task) {
@@ -131,7 +132,15 @@ export async function answerQuestion(deps: ChatRouteDeps, req: Request, res: Res
   checkParticipants(deps.settings, parseCommand(message), q.participants);
   const user = userOf(res);
   const configurable = q.maxCostUsd === undefined ? undefined : { max_cost_usd: q.maxCostUsd };
-  const run = deps.service.start({ message, participants: q.participants, threadId: q.threadId, history: conversation.history, configurable, owner: user.id, quotaKey: quotaKeyOf(req, res) });
+  const run = deps.service.start({
+    message,
+    participants: q.participants,
+    threadId: q.threadId,
+    history: conversation.history,
+    configurable,
+    owner: user.id,
+    quotaKey: quotaKeyOf(req, res),
+  });
   res.setHeader("X-Debatt-Run-Id", run.runId);
   res.setHeader("X-Debatt-Conversation-Id", run.threadId);
   const left = conversation.left.length > 0 ? a.t("openai.partsLeftOut", { parts: conversation.left.join(", ") }) : undefined;
@@ -147,7 +156,12 @@ async function answerTask(deps: ChatRouteDeps, res: Response, shape: ResultShape
     const { text, usage } = await answerClientTask(deps.oneCall!, task, left.signal);
     const limit = new ResultLimit(shape);
     out.send({ content: limit.push(text) + limit.flush() });
-    out.finish(limit.ended === "length" ? "length" : "stop", "", usage ?? (task.kind === "tool_calls" ? NO_USAGE : { ...NO_USAGE, calls: 1, unpriced_calls: 1 }), deps.oneCall!.models.simulated);
+    out.finish(
+      limit.ended === "length" ? "length" : "stop",
+      "",
+      usage ?? (task.kind === "tool_calls" ? NO_USAGE : { ...NO_USAGE, calls: 1, unpriced_calls: 1 }),
+      deps.oneCall!.models.simulated,
+    );
   } catch (err) {
     if (left.signal.aborted) return;
     out.fail(toHttpError(err));
@@ -172,16 +186,32 @@ async function completeRun(a: Answering, out: AnswerOutput, runId: string, left?
   let report: ClientPayload<"usage"> | undefined;
   try {
     if (left) writer.write(`${left}\n`);
-    const failure = await followRun(a.deps.service, runId, gone.signal, (e) => {
-      if (e.event === "usage") report = e.data;
-      narrator(e);
-    }, "the OpenAI-compatible client left before the answer was complete");
+    const failure = await followRun(
+      a.deps.service,
+      runId,
+      gone.signal,
+      (e) => {
+        if (e.event === "usage") report = e.data;
+        narrator(e);
+      },
+      "the OpenAI-compatible client left before the answer was complete",
+    );
     if (a.res.destroyed) return;
     let usage = report?.total ?? NO_USAGE;
     if (a.shape.json && writer.answer.trim()) {
-      const unwritten = new HttpError(502, "model_error", `the answer could not be written as JSON of the schema asked for (${a.jsonField}); try again, or ask without it`);
+      const unwritten = new HttpError(
+        502,
+        "model_error",
+        `the answer could not be written as JSON of the schema asked for (${a.jsonField}); try again, or ask without it`,
+      );
       if (report?.budget_usd !== undefined && usage.cost_usd >= report.budget_usd) {
-        return out.fail(new HttpError(402, "budget_exceeded", `the run's budget of $${report.budget_usd} was spent before its answer could be written as JSON (${a.jsonField})`));
+        return out.fail(
+          new HttpError(
+            402,
+            "budget_exceeded",
+            `the run's budget of $${report.budget_usd} was spent before its answer could be written as JSON (${a.jsonField})`,
+          ),
+        );
       }
       const written = await answerAsJson(a.deps.oneCall!, writer.answer, a.shape.json.schema, gone.signal).catch((err: Error) => {
         if (gone.signal.aborted) throw err;

@@ -9,14 +9,19 @@ import { MAX_MESSAGE_CHARS, userText } from "../state/text.js";
 import { participantsField } from "./chat.js";
 import { HttpError } from "./errors.js";
 
-
 /** The longest stop sequence: the result is held back by as much while it streams. */
 const MAX_STOP_CHARS = 1_000;
 
 /** A message's content: text, or parts (text and refusals are read; images, audio and files are not). */
-const content = z.union([z.string(), z.array(z.object({ type: z.string(), text: z.string().optional(), refusal: z.string().optional() }).passthrough()), z.null()]);
+const content = z.union([
+  z.string(),
+  z.array(z.object({ type: z.string(), text: z.string().optional(), refusal: z.string().optional() }).passthrough()),
+  z.null(),
+]);
 
-const ROLE = z.enum(["system", "developer", "user", "assistant", "tool", "function"], { error: "a message's role must be system, developer, user, assistant or tool" });
+const ROLE = z.enum(["system", "developer", "user", "assistant", "tool", "function"], {
+  error: "a message's role must be system, developer, user, assistant or tool",
+});
 
 /** The JSON a client may ask the result to be: any object, or one of a schema. */
 const ResponseFormat = z.discriminatedUnion(
@@ -24,16 +29,31 @@ const ResponseFormat = z.discriminatedUnion(
   [
     z.object({ type: z.literal("text") }).passthrough(),
     z.object({ type: z.literal("json_object") }).passthrough(),
-    z.object({ type: z.literal("json_schema"), json_schema: z.object({ name: z.string().optional(), schema: z.record(z.string(), z.unknown()).optional() }).passthrough() }).passthrough(),
+    z
+      .object({
+        type: z.literal("json_schema"),
+        json_schema: z.object({ name: z.string().optional(), schema: z.record(z.string(), z.unknown()).optional() }).passthrough(),
+      })
+      .passthrough(),
   ],
   { error: 'response_format must be {"type": "text"}, {"type": "json_object"} or {"type": "json_schema", "json_schema": {...}}' },
 );
 
 /** A whole number of tokens, more than 0, in the field `name`. */
-export const tokens = (name: string) => z.number({ error: `${name} must be a whole number of tokens` }).int(`${name} must be a whole number of tokens`).positive(`${name} must be more than 0`).nullable().optional();
+export const tokens = (name: string) =>
+  z
+    .number({ error: `${name} must be a whole number of tokens` })
+    .int(`${name} must be a whole number of tokens`)
+    .positive(`${name} must be more than 0`)
+    .nullable()
+    .optional();
 
 /** debatt's `max_cost_usd`: a budget for the run, in US dollars. */
-export const maxCostUsdField = z.number({ error: "max_cost_usd must be a number of US dollars" }).positive("max_cost_usd must be more than 0").max(10_000).optional();
+export const maxCostUsdField = z
+  .number({ error: "max_cost_usd must be a number of US dollars" })
+  .positive("max_cost_usd must be more than 0")
+  .max(10_000)
+  .optional();
 
 /**
  * The body of `POST /v1/chat/completions`. Fields that change what the answer is are honoured
@@ -46,7 +66,9 @@ export const CompletionBody = z
     {
       model: z.string({ error: "model must be a string, e.g. debatt or debatt-vote (GET /v1/models lists them)" }),
       messages: z
-        .array(z.object({ role: ROLE, content: content.optional(), refusal: z.string().nullable().optional() }).passthrough(), { error: "messages must be an array of {role, content}" })
+        .array(z.object({ role: ROLE, content: content.optional(), refusal: z.string().nullable().optional() }).passthrough(), {
+          error: "messages must be an array of {role, content}",
+        })
         .min(1, "messages is empty: the last message is the question")
         .max(1000, "messages has more than 1000 entries"),
       stream: z.boolean({ error: "stream must be true or false" }).nullable().optional(),
@@ -58,7 +80,10 @@ export const CompletionBody = z
       stop: z
         .union([z.string(), z.array(z.string())], { error: "stop must be a string or an array of strings" })
         .refine((stop) => !Array.isArray(stop) || stop.length <= 4, "stop takes at most 4 sequences")
-        .refine((stop) => (Array.isArray(stop) ? stop : [stop]).every((s) => s.length <= MAX_STOP_CHARS), `a stop sequence may be at most ${MAX_STOP_CHARS} characters`)
+        .refine(
+          (stop) => (Array.isArray(stop) ? stop : [stop]).every((s) => s.length <= MAX_STOP_CHARS),
+          `a stop sequence may be at most ${MAX_STOP_CHARS} characters`,
+        )
         .nullable()
         .optional(),
       participants: participantsField,
@@ -88,14 +113,22 @@ export interface ResultShape {
  * What the request asks of the result, or 400 naming a parameter that cannot be honoured: a
  * deliberation's models answer in text, with no tools, no token probabilities and no audio.
  */
-export function resultShapeOf(body: Partial<Pick<CompletionRequest, "response_format" | "max_tokens" | "max_completion_tokens" | "stop">> & Record<string, unknown>, jsonField = "response_format"): ResultShape {
+export function resultShapeOf(
+  body: Partial<Pick<CompletionRequest, "response_format" | "max_tokens" | "max_completion_tokens" | "stop">> & Record<string, unknown>,
+  jsonField = "response_format",
+): ResultShape {
   const extra = body as Record<string, unknown>;
   const choice = extra.tool_choice;
   if (choice !== undefined && choice !== null && !(typeof choice === "string" && FREE_TOOL_CHOICES.includes(choice))) {
     const why = choice === "required" || typeof choice === "object" ? "a deliberation calls no tools" : "it is none of auto, none, required or a tool";
-    throw new HttpError(400, "invalid_body", `tool_choice ${JSON.stringify(choice).slice(0, 100)} cannot be honoured: ${why}; leave it out, or send "auto" or "none"`);
+    throw new HttpError(
+      400,
+      "invalid_body",
+      `tool_choice ${JSON.stringify(choice).slice(0, 100)} cannot be honoured: ${why}; leave it out, or send "auto" or "none"`,
+    );
   }
-  if (typeof extra.function_call === "object" && extra.function_call !== null) throw new HttpError(400, "invalid_body", "function_call cannot force a function: a deliberation calls no functions");
+  if (typeof extra.function_call === "object" && extra.function_call !== null)
+    throw new HttpError(400, "invalid_body", "function_call cannot force a function: a deliberation calls no functions");
   if (extra.logprobs === true || (typeof extra.top_logprobs === "number" && extra.top_logprobs > 0)) {
     throw new HttpError(400, "invalid_body", "logprobs cannot be given: the answer is a deliberation's, written from several models' answers");
   }
@@ -104,7 +137,8 @@ export function resultShapeOf(body: Partial<Pick<CompletionRequest, "response_fo
   }
   const format = body.response_format;
   const json = format?.type === "json_object" ? {} : format?.type === "json_schema" ? { schema: format.json_schema.schema } : undefined;
-  if (json?.schema && JSON.stringify(json.schema).length > MAX_SCHEMA_CHARS) throw new HttpError(400, "invalid_body", `${jsonField}: the JSON Schema is longer than ${MAX_SCHEMA_CHARS} characters`);
+  if (json?.schema && JSON.stringify(json.schema).length > MAX_SCHEMA_CHARS)
+    throw new HttpError(400, "invalid_body", `${jsonField}: the JSON Schema is longer than ${MAX_SCHEMA_CHARS} characters`);
   const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? undefined;
   const stop = body.stop == null ? [] : (Array.isArray(body.stop) ? body.stop : [body.stop]).filter((s) => s !== "");
   return { ...(json ? { json } : {}), ...(maxTokens ? { maxTokens } : {}), stop };
@@ -177,17 +211,28 @@ export interface ReadConversation {
  */
 export function readConversation(messages: ChatMessage[], multiTurn: boolean): ReadConversation {
   const last = messages.at(-1)!;
-  if (last.role !== "user") throw new HttpError(400, "invalid_body", `the last message must be the user's question (it is ${/^[aeiou]/.test(last.role) ? "an" : "a"} ${last.role} message)`);
+  if (last.role !== "user")
+    throw new HttpError(
+      400,
+      "invalid_body",
+      `the last message must be the user's question (it is ${/^[aeiou]/.test(last.role) ? "an" : "a"} ${last.role} message)`,
+    );
   const read = messages.map(readMessage);
   const current = read.at(-1)!;
   if (current.text.trim() === "" && current.left.length > 0) {
-    throw new HttpError(400, "invalid_body", `the last user message has no text, only ${[...new Set(current.left)].join(", ")} parts: the models read text only`);
+    throw new HttpError(
+      400,
+      "invalid_body",
+      `the last user message has no text, only ${[...new Set(current.left)].join(", ")} parts: the models read text only`,
+    );
   }
   const parsed = userText("the last user message", MAX_MESSAGE_CHARS).safeParse(current.text);
   if (!parsed.success) throw new HttpError(400, "invalid_body", parsed.error.issues.map((i) => i.message).join("; "));
   const earlier = messages.slice(0, -1);
   const history = multiTurn
-    ? earlier.flatMap<BaseMessage>((m, i) => (m.role === "user" ? [new HumanMessage(read[i].text)] : m.role === "assistant" && read[i].text ? [new AIMessage(read[i].text)] : []))
+    ? earlier.flatMap<BaseMessage>((m, i) =>
+        m.role === "user" ? [new HumanMessage(read[i].text)] : m.role === "assistant" && read[i].text ? [new AIMessage(read[i].text)] : [],
+      )
     : [];
   const used = multiTurn ? read : [current];
   return {

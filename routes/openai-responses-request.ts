@@ -8,7 +8,9 @@ import { checkFollowUp, CONVERSATION_ID } from "./follow-up.js";
 import { maxCostUsdField, tokens, type ChatMessage, type ResultShape, resultShapeOf } from "./openai-request.js";
 
 /** A part of an input message's content: text (`input_text`, `output_text`) and refusals are read; images, files and audio are not. */
-const Part = z.object({ type: z.string({ error: "a content part's type must be a string" }), text: z.string().optional(), refusal: z.string().optional() }).passthrough();
+const Part = z
+  .object({ type: z.string({ error: "a content part's type must be a string" }), text: z.string().optional(), refusal: z.string().optional() })
+  .passthrough();
 
 /** An input item: a message `{role, content}`, or another kind of item (a function call and its output, reasoning, a reference to an earlier item…). */
 const Item = z
@@ -47,7 +49,11 @@ export const ResponsesBody = z
       }),
       stream: z.boolean({ error: "stream must be true or false" }).nullable().optional(),
       max_output_tokens: tokens("max_output_tokens"),
-      text: z.object({ format: TextFormat.nullable().optional() }, { error: "text must be an object, e.g. {\"format\": {\"type\": \"json_object\"}}" }).passthrough().nullable().optional(),
+      text: z
+        .object({ format: TextFormat.nullable().optional() }, { error: 'text must be an object, e.g. {"format": {"type": "json_object"}}' })
+        .passthrough()
+        .nullable()
+        .optional(),
       previous_response_id: z.string({ error: "previous_response_id must be a string" }).nullable().optional(),
       participants: participantsField,
       max_cost_usd: maxCostUsdField,
@@ -73,18 +79,22 @@ const REFUSED = {
 export function responseShapeOf(body: ResponsesRequest): ResultShape {
   const extra = body as Record<string, unknown>;
   for (const [field, why] of Object.entries(REFUSED)) {
-    if (extra[field] !== undefined && extra[field] !== null && extra[field] !== false) throw new HttpError(400, "invalid_body", `${field} cannot be honoured: ${why}`);
+    if (extra[field] !== undefined && extra[field] !== null && extra[field] !== false)
+      throw new HttpError(400, "invalid_body", `${field} cannot be honoured: ${why}`);
   }
   const format = body.text?.format;
   const choice = extra.tool_choice as { type?: string; mode?: string } | string | undefined;
   // A list of allowed tools that the model may leave (mode "auto") forces none.
   const allowedAuto = typeof choice === "object" && choice?.type === "allowed_tools" && choice.mode === "auto";
-  return resultShapeOf({
-    tool_choice: allowedAuto ? "auto" : choice,
-    top_logprobs: extra.top_logprobs,
-    response_format: format?.type === "json_schema" ? { type: "json_schema", json_schema: { schema: format.schema } } : (format ?? undefined),
-    max_tokens: body.max_output_tokens,
-  }, "text.format");
+  return resultShapeOf(
+    {
+      tool_choice: allowedAuto ? "auto" : choice,
+      top_logprobs: extra.top_logprobs,
+      response_format: format?.type === "json_schema" ? { type: "json_schema", json_schema: { schema: format.schema } } : (format ?? undefined),
+      max_tokens: body.max_output_tokens,
+    },
+    "text.format",
+  );
 }
 
 /** The answer of one of the user's runs in the history, by an id that is a prefix and the run's id (`resp_…`, `msg_…`). */
@@ -109,7 +119,6 @@ export async function conversationOf(deps: ChatRouteDeps, user: Requester, id: s
   return answer.conversationId;
 }
 
-
 /** The most characters of earlier answers a request's references may bring back from the history. */
 const MAX_REFERENCED_CHARS = 400_000;
 
@@ -132,13 +141,21 @@ export async function chatMessages(deps: ChatRouteDeps, user: Requester, input: 
     const type = item.type ?? "message";
     if (type === "message") {
       if (!item.role) throw new HttpError(400, "invalid_body", `input[${i}]: a message needs its role (user, assistant, system or developer)`);
-      const content = typeof item.content === "string" ? item.content : (item.content ?? []).map((p) => (p.type === "input_text" || p.type === "output_text" ? { type: "text", text: p.text ?? "" } : p));
+      const content =
+        typeof item.content === "string"
+          ? item.content
+          : (item.content ?? []).map((p) => (p.type === "input_text" || p.type === "output_text" ? { type: "text", text: p.text ?? "" } : p));
       messages.push({ role: item.role, content });
     } else if (type === "item_reference" && item.id?.startsWith("msg_")) {
       const answer = await answerOf(deps, user, item.id, "msg_");
       const text = answer && withoutArenaData(answer.content);
       referenced += text?.length ?? 0;
-      if (referenced > MAX_REFERENCED_CHARS) throw new HttpError(400, "invalid_body", `input: the earlier answers it references (item_reference) come to more than ${MAX_REFERENCED_CHARS} characters; send fewer of them`);
+      if (referenced > MAX_REFERENCED_CHARS)
+        throw new HttpError(
+          400,
+          "invalid_body",
+          `input: the earlier answers it references (item_reference) come to more than ${MAX_REFERENCED_CHARS} characters; send fewer of them`,
+        );
       messages.push(text !== undefined ? { role: "assistant", content: text } : leftOut(type));
     } else if (type !== "reasoning" && !(type === "item_reference" && item.id?.startsWith("rs_"))) messages.push(leftOut(type));
   }

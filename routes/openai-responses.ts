@@ -99,7 +99,13 @@ function responseWriter(r: Responding): AnswerOutput {
   const summaryPart = () => ({ type: "summary_text", text: thought });
   const textPart = () => ({ type: "output_text", text, annotations: [], logprobs: [] });
   const reasoningItem = (done: boolean) => ({ id: reasoning.item_id, type: "reasoning", summary: done ? [summaryPart()] : [] });
-  const messageItem = (status: string) => ({ id: message.item_id, type: "message", role: "assistant", status, content: status === "in_progress" ? [] : [textPart()] });
+  const messageItem = (status: string) => ({
+    id: message.item_id,
+    type: "message",
+    role: "assistant",
+    status,
+    content: status === "in_progress" ? [] : [textPart()],
+  });
   const snapshot = (status: string, fields: Record<string, unknown> = {}) => ({
     id: `resp_${r.key}`,
     object: "response",
@@ -184,7 +190,13 @@ function responseWriter(r: Responding): AnswerOutput {
       clearInterval(quiet);
       if (res.destroyed) return;
       // The Responses API's `error.code` is one of its own; debatt's code goes beside it.
-      const failed = snapshot("failed", { error: { code: err.status === 429 ? "rate_limit_exceeded" : err.status < 500 ? "invalid_prompt" : "server_error", message: err.message, debatt_code: err.code } });
+      const failed = snapshot("failed", {
+        error: {
+          code: err.status === 429 ? "rate_limit_exceeded" : err.status < 500 ? "invalid_prompt" : "server_error",
+          message: err.message,
+          debatt_code: err.code,
+        },
+      });
       if (r.stream) {
         emit("response.failed", { response: failed });
         return void res.end();

@@ -11,7 +11,6 @@ import type { Delta } from "./openai-result.js";
 import { responsesHandler } from "./openai-responses.js";
 import { SSE_HEADERS } from "./sse.js";
 
-
 /** When the model list says the models were made (they are formats, not weights: a fixed date). */
 const CREATED = Date.UTC(2026, 0, 1) / 1000;
 
@@ -45,7 +44,14 @@ export function openaiRouter(deps: ChatRouteDeps, identify: RequestHandler[]): R
     const body = parseJsonBody(req, CompletionBody, '{"model": "debatt", "messages": [{"role": "user", "content": "…"}]}');
     const format = formatOf(body.model);
     const shape = resultShapeOf(body);
-    const completion = { deps, res, created: Math.floor(Date.now() / 1000), model: body.model, stream: body.stream === true, includeUsage: body.stream_options?.include_usage === true };
+    const completion = {
+      deps,
+      res,
+      created: Math.floor(Date.now() / 1000),
+      model: body.model,
+      stream: body.stream === true,
+      includeUsage: body.stream_options?.include_usage === true,
+    };
     const question = { format, shape, jsonField: "response_format", messages: body.messages, participants: body.participants, maxCostUsd: body.max_cost_usd };
     await answerQuestion(deps, req, res, question, (runId) => completionResponse({ ...completion, id: `chatcmpl-${runId ?? randomUUID()}` }));
   });
@@ -54,7 +60,11 @@ export function openaiRouter(deps: ChatRouteDeps, identify: RequestHandler[]): R
     throw new HttpError(405, "method_not_allowed", `use POST for ${req.originalUrl}`, { Allow: "POST" });
   });
   router.use((req) => {
-    throw new HttpError(404, "not_found", `no route ${req.method} ${req.originalUrl}; the OpenAI-compatible routes are GET /v1/models, POST /v1/chat/completions and POST /v1/responses`);
+    throw new HttpError(
+      404,
+      "not_found",
+      `no route ${req.method} ${req.originalUrl}; the OpenAI-compatible routes are GET /v1/models, POST /v1/chat/completions and POST /v1/responses`,
+    );
   });
   router.use(openaiErrorHandler);
   return router;
@@ -123,12 +133,23 @@ function completionResponse(c: Completion) {
       if (c.stream) {
         res.write(chunk({}, finishReason, debatt));
         // As OpenAI does: a last chunk with no choices and the usage of the whole answer.
-        if (c.includeUsage) res.write(`data: ${JSON.stringify({ id: c.id, object: "chat.completion.chunk", created: c.created, model: c.model, choices: [], usage: openaiUsage(usage, simulated) })}\n\n`);
+        if (c.includeUsage)
+          res.write(
+            `data: ${JSON.stringify({ id: c.id, object: "chat.completion.chunk", created: c.created, model: c.model, choices: [], usage: openaiUsage(usage, simulated) })}\n\n`,
+          );
         res.end("data: [DONE]\n\n");
         return;
       }
       const message = { role: "assistant", content, ...(reasoning ? { reasoning_content: reasoning } : {}) };
-      const body = { id: c.id, object: "chat.completion", created: c.created, model: c.model, choices: [{ index: 0, message, finish_reason: finishReason }], usage: openaiUsage(usage, simulated), ...debatt };
+      const body = {
+        id: c.id,
+        object: "chat.completion",
+        created: c.created,
+        model: c.model,
+        choices: [{ index: 0, message, finish_reason: finishReason }],
+        usage: openaiUsage(usage, simulated),
+        ...debatt,
+      };
       endWhole(res, body);
     },
     /** Ends the completion with an error: an error chunk on a stream, else the error's status (or, begun already, its body). */

@@ -50,6 +50,11 @@ export function foreignOrigin(req: Request): string | undefined {
 export const noForeignWrites: RequestHandler = (req, _res, next) => {
   if (SAFE_METHODS.has(req.method) || req.get("authorization") !== undefined) return next();
   const foreign = foreignOrigin(req);
-  if (foreign !== undefined) throw new HttpError(403, "forbidden_origin", `a request from ${foreign} may not change anything here: this server's own page, or a client with Authorization: Bearer <token>, may`);
+  if (foreign !== undefined)
+    throw new HttpError(
+      403,
+      "forbidden_origin",
+      `a request from ${foreign} may not change anything here: this server's own page, or a client with Authorization: Bearer <token>, may`,
+    );
   next();
 };

@@ -22,7 +22,8 @@ function errorEventOf(req: Request): ErrorEventName {
 function afterIdOf(req: Request): number {
   const raw = req.get("last-event-id") ?? (typeof req.query.after === "string" ? req.query.after : undefined);
   if (raw === undefined || raw === "") return 0;
-  if (!/^\d{1,9}$/.test(raw)) throw new HttpError(400, "invalid_last_event_id", `Last-Event-ID / after must be a whole number of the run's events, got "${raw.slice(0, 40)}"`);
+  if (!/^\d{1,9}$/.test(raw))
+    throw new HttpError(400, "invalid_last_event_id", `Last-Event-ID / after must be a whole number of the run's events, got "${raw.slice(0, 40)}"`);
   return Number(raw);
 }
 
@@ -71,7 +72,8 @@ function debateIdOf(req: Request): string {
 /** The run id of the path (400 when it cannot be one). */
 function runIdOf(req: Request): string {
   const runId = String(req.params.id);
-  if (!/^[A-Za-z0-9-]{1,64}$/.test(runId)) throw new HttpError(400, "invalid_run_id", "the run id is the run_id of the stream's metadata event (letters, digits and '-')");
+  if (!/^[A-Za-z0-9-]{1,64}$/.test(runId))
+    throw new HttpError(400, "invalid_run_id", "the run id is the run_id of the stream's metadata event (letters, digits and '-')");
   return runId;
 }
 
@@ -91,7 +93,11 @@ export function resumeRouter(deps: ChatRouteDeps): Router {
   async function knownRun(res: Response, runId: string): Promise<string> {
     // Another user's run is answered as one that does not exist.
     if (!(await deps.service.hub.has(runId)) || !(await deps.service.mayReadRun(userOf(res), runId))) {
-      throw new HttpError(404, "run_not_found", `no events for run "${runId}": it never ran here, or it finished more than ${Math.round(deps.settings.eventLogTtlMs / 60_000)} minutes ago`);
+      throw new HttpError(
+        404,
+        "run_not_found",
+        `no events for run "${runId}": it never ran here, or it finished more than ${Math.round(deps.settings.eventLogTtlMs / 60_000)} minutes ago`,
+      );
     }
     return runId;
   }
@@ -100,7 +106,8 @@ export function resumeRouter(deps: ChatRouteDeps): Router {
     const afterId = afterIdOf(req);
     const errorEvent = errorEventOf(req);
     // A run whose server died with its events: the reader is told so, and that it can be resumed.
-    const interrupted = !(await deps.service.hub.has(runId)) && (await deps.service.mayReadRun(userOf(res), runId)) ? await deps.service.interrupted(runId) : undefined;
+    const interrupted =
+      !(await deps.service.hub.has(runId)) && (await deps.service.mayReadRun(userOf(res), runId)) ? await deps.service.interrupted(runId) : undefined;
     if (interrupted) return void (await sendEvents(deps, res, interrupted, errorEvent));
     await knownRun(res, runId);
     if (await hasEveryEvent(deps, runId, afterId)) return void res.status(204).end();

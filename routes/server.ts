@@ -46,20 +46,28 @@ async function main(): Promise<void> {
     process.exit(2);
   });
   log(`the history is in ${history.where}: GET /api/v1/conversations`);
-  log(deps.settings.auth === "tokens" ? "AUTH=tokens: every /api/v1 route needs a user token (npm run users -- add <name>)" : "AUTH=none: anyone who reaches this loopback address is the one local user");
+  log(
+    deps.settings.auth === "tokens"
+      ? "AUTH=tokens: every /api/v1 route needs a user token (npm run users -- add <name>)"
+      : "AUTH=none: anyone who reaches this loopback address is the one local user",
+  );
   const { app, service } = createApp(deps, { checkpointer: checkpoints.saver, history });
   const { host, port } = deps.settings;
   const server = createServer(SOCKET_LIMITS, app).listen(port, host, () => log(`listening on ${urlOf(server.address() as AddressInfo)} (pid ${process.pid})`));
   // A model id the endpoints do not list (retired, misspelt) is named now, not when a run fails on it.
-  void deps.checkModels?.().then(({ endpoints }) => {
-    for (const e of endpoints) {
-      if (e.status === "ok" && e.missing.length) {
-        const hints = e.missing.filter((m) => e.nearest[m]).map((m) => `${m} → ${e.nearest[m]}?`);
-        log(`${e.base_url} does not list the configured model(s) ${e.missing.join(", ")}: runs will fail on them${hints.length ? ` (nearest listed: ${hints.join(", ")})` : ""} (GET /api/v1/health/models)`);
+  void deps.checkModels?.().then(
+    ({ endpoints }) => {
+      for (const e of endpoints) {
+        if (e.status === "ok" && e.missing.length) {
+          const hints = e.missing.filter((m) => e.nearest[m]).map((m) => `${m} → ${e.nearest[m]}?`);
+          log(
+            `${e.base_url} does not list the configured model(s) ${e.missing.join(", ")}: runs will fail on them${hints.length ? ` (nearest listed: ${hints.join(", ")})` : ""} (GET /api/v1/health/models)`,
+          );
+        } else if (e.status === "auth_failed" || e.status === "unreachable") log(`${e.base_url} (${e.key_var}): ${e.status}${e.error ? `: ${e.error}` : ""}`);
       }
-      else if (e.status === "auth_failed" || e.status === "unreachable") log(`${e.base_url} (${e.key_var}): ${e.status}${e.error ? `: ${e.error}` : ""}`);
-    }
-  }, (err: Error) => log(`checking the model endpoints failed: ${err.message}`));
+    },
+    (err: Error) => log(`checking the model endpoints failed: ${err.message}`),
+  );
   server.on("error", (err) => {
     log(`cannot listen on ${host} port ${port}: ${err.message}`);
     process.exit(1);

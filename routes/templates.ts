@@ -26,14 +26,15 @@ export function templatesRouter(store: TemplatesStore | undefined): Router {
  */
 export function adminTemplatesRouter(store: TemplatesStore | undefined): Router {
   const router = Router();
-  const shown = (overrides: TemplateOverrides) => Object.fromEntries(LANGS.map((lang) => [lang, templatesFor(lang, (key, values) => translate(lang, key, values), overrides)]));
+  const shown = (overrides: TemplateOverrides) =>
+    Object.fromEntries(LANGS.map((lang) => [lang, templatesFor(lang, (key, values) => translate(lang, key, values), overrides)]));
   const answer = (overrides: TemplateOverrides) => ({ overrides, languages: shown(overrides), defaults: shown({}) });
   router.get("/templates", async (_req, res) => {
     res.json(answer(await overridesOf(store)));
   });
   router.put("/templates", async (req, res) => {
     if (!store) throw new HttpError(503, "store_unavailable", "this server has no store for suggested topics");
-    if (!req.is("application/json")) throw new HttpError(415, "unsupported_media_type", "the body must be JSON: {\"en\": {\"debatt\": [\"…\"]}, …}");
+    if (!req.is("application/json")) throw new HttpError(415, "unsupported_media_type", 'the body must be JSON: {"en": {"debatt": ["…"]}, …}');
     res.json(answer(await store.save(req.body)));
   });
   router.all("/templates", (req) => {

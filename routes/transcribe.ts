@@ -32,14 +32,17 @@ export function transcribeRouter(transcriber: Transcriber | undefined): Router {
     keyGenerator: (_req, res) => userOf(res).id,
     standardHeaders: "draft-8",
     legacyHeaders: false,
-    handler: (_req, res, next) => next(new HttpError(429, "rate_limited", `at most ${PER_MINUTE} recordings a minute; retry after ${res.getHeader("Retry-After")} s`)),
+    handler: (_req, res, next) =>
+      next(new HttpError(429, "rate_limited", `at most ${PER_MINUTE} recordings a minute; retry after ${res.getHeader("Retry-After")} s`)),
   });
   router.post("/api/v1/transcribe", limiter, express.raw({ type: () => true, limit: TRANSCRIBE_MAX_BYTES }), async (req, res) => {
     const type = (req.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
-    if (!TRANSCRIBABLE_TYPES.includes(type)) throw new HttpError(415, "unsupported_media_type", `send the recording as one of ${TRANSCRIBABLE_TYPES.join(", ")} (got "${type || "no Content-Type"}")`);
+    if (!TRANSCRIBABLE_TYPES.includes(type))
+      throw new HttpError(415, "unsupported_media_type", `send the recording as one of ${TRANSCRIBABLE_TYPES.join(", ")} (got "${type || "no Content-Type"}")`);
     const audio = req.body as Buffer;
     if (!Buffer.isBuffer(audio) || audio.length === 0) throw new HttpError(400, "invalid_body", "the body is empty: send the recording's audio");
-    if (!transcriber) throw new HttpError(501, "stt_unavailable", "speech input needs STT_API_KEY (an OpenAI-compatible /audio/transcriptions endpoint) on the server");
+    if (!transcriber)
+      throw new HttpError(501, "stt_unavailable", "speech input needs STT_API_KEY (an OpenAI-compatible /audio/transcriptions endpoint) on the server");
     const stop = new AbortController();
     res.on("close", () => stop.abort());
     const timer = setTimeout(() => stop.abort(new Error("timeout")), TIMEOUT_MS);
@@ -47,7 +50,8 @@ export function transcribeRouter(transcriber: Transcriber | undefined): Router {
       res.json({ text: await transcriber.transcribe(audio, type, stop.signal) });
     } catch (err) {
       // Its own time ran out: said as the endpoint's failure. The client gone: nobody to tell.
-      if (stop.signal.aborted && (stop.signal.reason as Error)?.message === "timeout") throw new HttpError(502, "stt_failed", `the transcription endpoint did not answer within ${TIMEOUT_MS / 1000} s`);
+      if (stop.signal.aborted && (stop.signal.reason as Error)?.message === "timeout")
+        throw new HttpError(502, "stt_failed", `the transcription endpoint did not answer within ${TIMEOUT_MS / 1000} s`);
       if (stop.signal.aborted) return;
       throw err;
     } finally {

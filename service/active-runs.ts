@@ -27,7 +27,10 @@ export class UserRemovedError extends DebattError {
 /** Why a run was stopped when another instance took this one for dead and ended its log. */
 export class RunInterruptedError extends DebattError {
   constructor() {
-    super("run_interrupted", "this server was cut off from the shared event log for longer than its lease, and another one ended the run's stream as interrupted; it stops here, and can be resumed");
+    super(
+      "run_interrupted",
+      "this server was cut off from the shared event log for longer than its lease, and another one ended the run's stream as interrupted; it stops here, and can be resumed",
+    );
   }
 }
 

@@ -74,7 +74,12 @@ export function depsFromEnv(
     // Every instance sharing Redis can replay and follow every run.
     events: settings.redisUrl ? new RedisEventLog(settings.redisUrl, { ttlMs: settings.eventLogTtlMs, log }) : undefined,
     templates: new TemplatesStore(values, log),
-    voiceSettings: new VoiceSettingsStore(values, settings.settingsEncryptionKey, settings.ttsBaseUrl ? { api_base: settings.ttsBaseUrl } : {}, settings.ttsApiKey ? environmentKeyBase(settings) : undefined),
+    voiceSettings: new VoiceSettingsStore(
+      values,
+      settings.settingsEncryptionKey,
+      settings.ttsBaseUrl ? { api_base: settings.ttsBaseUrl } : {},
+      settings.ttsApiKey ? environmentKeyBase(settings) : undefined,
+    ),
   };
 }
 
@@ -91,9 +96,6 @@ export function speechFor(settings: Settings): (voice: VoiceSettings) => SpeechS
   return (voice) => {
     const environmentKey = settings.ttsApiKey && sameApiBase(voice.api_base, environmentKeyBase(settings)) ? settings.ttsApiKey : undefined;
     const apiKey = voice.api_key || environmentKey;
-    return apiKey
-      ? new OpenAISpeech({ apiKey, baseUrl: voice.api_base, model: voice.model, speed: voice.speed })
-      : new EspeakSpeech(voice.speed);
+    return apiKey ? new OpenAISpeech({ apiKey, baseUrl: voice.api_base, model: voice.model, speed: voice.speed }) : new EspeakSpeech(voice.speed);
   };
 }
-

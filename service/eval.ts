@@ -104,7 +104,12 @@ async function askOne(deps: EvalDeps, p: Participant, q: TaskQuestion, sample = 
 /** Several outcomes as one: their majority answer, their usage added up, the longest wall time (they run at once), the first error if any call failed. */
 function combine(outcomes: Outcome[]): Outcome {
   const error = outcomes.find((o) => o.error)?.error;
-  return { answer: plurality(outcomes.map((o) => o.answer)), usage: outcomes.reduce((u, o) => addUsage(u, o.usage), NO_USAGE), wallMs: Math.max(...outcomes.map((o) => o.wallMs)), ...(error ? { error } : {}) };
+  return {
+    answer: plurality(outcomes.map((o) => o.answer)),
+    usage: outcomes.reduce((u, o) => addUsage(u, o.usage), NO_USAGE),
+    wallMs: Math.max(...outcomes.map((o) => o.wallMs)),
+    ...(error ? { error } : {}),
+  };
 }
 
 /** A format's run on a question: its result text (the narrated result), read for the answer, its usage, and for /debatt and /deep each round's answers. */
@@ -114,7 +119,11 @@ async function askFormat(deps: EvalDeps, format: FormatId, q: TaskQuestion): Pro
   let runId: string;
   try {
     // Seeded by the question, so the same evaluation run again shuffles labels and orders the same way.
-    ({ runId } = deps.service.start({ message: `${command} ${q.question}`, participants: deps.participants.map((p) => p.key), configurable: { seed: hashText(q.question) % 2 ** 31 } }));
+    ({ runId } = deps.service.start({
+      message: `${command} ${q.question}`,
+      participants: deps.participants.map((p) => p.key),
+      configurable: { seed: hashText(q.question) % 2 ** 31 },
+    }));
   } catch (err) {
     // A run that could not start (a limit, a shutdown) is a question this arm did not answer.
     return { answer: undefined, usage: NO_USAGE, wallMs: performance.now() - started, error: (err as Error).message };
@@ -123,7 +132,11 @@ async function askFormat(deps: EvalDeps, format: FormatId, q: TaskQuestion): Pro
   let usage: ClientPayload<"usage"> | undefined;
   let error: string | undefined;
   const said = new RoundTexts((FORMAT_DEFINITIONS[format] as FormatDefinition).evalArm?.rounds === true);
-  const narrator = createNarrator((text, part) => void (part === "result" && (result += text)), MARKDOWN_STYLES, (key, values) => translate("en", key, values));
+  const narrator = createNarrator(
+    (text, part) => void (part === "result" && (result += text)),
+    MARKDOWN_STYLES,
+    (key, values) => translate("en", key, values),
+  );
   await followRun(
     deps.service,
     runId,
@@ -136,10 +149,19 @@ async function askFormat(deps: EvalDeps, format: FormatId, q: TaskQuestion): Pro
     },
     "the evaluation stopped",
   );
-  const rounds = said.answers(q.task, deps.participants.map((p) => p.key));
+  const rounds = said.answers(
+    q.task,
+    deps.participants.map((p) => p.key),
+  );
   // The result states the answer; when it does not, the last round's most given answer stands for it.
   const answer = parseTaskAnswer(q.task, result) ?? plurality(rounds.at(-1)?.answers.map((a) => a ?? undefined) ?? []);
-  return { answer, usage: usage?.total ?? NO_USAGE, wallMs: performance.now() - started, ...(rounds.length > 0 ? { rounds } : {}), ...(error ? { error } : {}) };
+  return {
+    answer,
+    usage: usage?.total ?? NO_USAGE,
+    wallMs: performance.now() - started,
+    ...(rounds.length > 0 ? { rounds } : {}),
+    ...(error ? { error } : {}),
+  };
 }
 
 /** What each participant said in each round of a /debatt or /deep run, as its events tell. */
@@ -158,7 +180,8 @@ class RoundTexts {
   /** Takes in one event (any other than a round's text is passed over). */
   hear(e: ClientEvent): void {
     if (!this.debate) return;
-    if (e.event === "debate-participant-delta") this.set(e.data.round, e.data.model_key, (this.texts.get(e.data.round)?.get(e.data.model_key) ?? "") + e.data.delta);
+    if (e.event === "debate-participant-delta")
+      this.set(e.data.round, e.data.model_key, (this.texts.get(e.data.round)?.get(e.data.model_key) ?? "") + e.data.delta);
     // /deep: the first answers are round 0; each debate round's positions are its answers.
     if (e.event === "stage1-complete") for (const a of e.data.data) this.set(0, a.modelKey, a.response);
     if (e.event === "deep-round-complete") for (const t of e.data.arguments) if (t.argument) this.set(e.data.round, t.modelKey, t.argument.revised_position);
@@ -166,7 +189,9 @@ class RoundTexts {
 
   /** The answers of each round, in order, read as the task writes answers. */
   answers(task: TaskId, keys: string[]): { round: number; answers: (string | null)[] }[] {
-    return [...this.texts.keys()].sort((a, b) => a - b).map((round) => ({ round, answers: keys.map((k) => parseTaskAnswer(task, this.texts.get(round)?.get(k) ?? "") ?? null) }));
+    return [...this.texts.keys()]
+      .sort((a, b) => a - b)
+      .map((round) => ({ round, answers: keys.map((k) => parseTaskAnswer(task, this.texts.get(round)?.get(k) ?? "") ?? null) }));
   }
 }
 
@@ -177,7 +202,12 @@ async function runArm(deps: EvalDeps, arm: Arm, q: TaskQuestion): Promise<{ labe
     case "single":
       return Promise.all(deps.participants.map(async (p) => ({ label: `single:${p.key}`, outcome: await askOne(deps, p, q) })));
     case "self-consistency":
-      return [{ label: `self-consistency:${first.key}`, outcome: combine(await Promise.all(Array.from({ length: SELF_CONSISTENCY_SAMPLES }, (_, i) => askOne(deps, first, q, i)))) }];
+      return [
+        {
+          label: `self-consistency:${first.key}`,
+          outcome: combine(await Promise.all(Array.from({ length: SELF_CONSISTENCY_SAMPLES }, (_, i) => askOne(deps, first, q, i)))),
+        },
+      ];
     case "majority":
       return [{ label: "majority", outcome: combine(await Promise.all(deps.participants.map((p) => askOne(deps, p, q)))) }];
     default:
@@ -207,7 +237,11 @@ interface Tally {
  * round before (a participant whose answer could not be read in either round is no flip), and the
  * round from which every participant gave the same answer to the end, if there is one.
  */
-export function tallyRounds(t: Pick<Tally, "rounds" | "converged" | "convergedBy">, rounds: { round: number; answers: (string | null)[] }[], right: string): void {
+export function tallyRounds(
+  t: Pick<Tally, "rounds" | "converged" | "convergedBy">,
+  rounds: { round: number; answers: (string | null)[] }[],
+  right: string,
+): void {
   rounds.forEach(({ round, answers }, i) => {
     const f = t.rounds.get(round) ?? { round, answers: 0, right: 0, right_to_wrong: 0, wrong_to_right: 0 };
     const before = rounds[i - 1]?.answers;
@@ -305,7 +339,20 @@ export async function evaluate(deps: EvalDeps, questions: TaskQuestion[], arms: 
         if (!had && outcomes.every((o) => !o.outcome.error)) deps.kept?.put(key, outcomes);
         for (const { label, outcome } of outcomes) {
           const key = `${label}|${q.task}`;
-          const t = tallies.get(key) ?? { arm: label, task: q.task, n: 0, correct: 0, tokens: 0, cost: 0, wallMs: 0, failed: 0, errors: new Set<string>(), rounds: new Map(), converged: 0, convergedBy: 0 };
+          const t = tallies.get(key) ?? {
+            arm: label,
+            task: q.task,
+            n: 0,
+            correct: 0,
+            tokens: 0,
+            cost: 0,
+            wallMs: 0,
+            failed: 0,
+            errors: new Set<string>(),
+            rounds: new Map(),
+            converged: 0,
+            convergedBy: 0,
+          };
           t.n++;
           if (outcome.answer === q.answer) t.correct++;
           if (outcome.error) {
@@ -330,7 +377,9 @@ export async function evaluate(deps: EvalDeps, questions: TaskQuestion[], arms: 
   // In the order the tasks and arms were asked for (questions finish in any order).
   const tasks = [...new Set(questions.map((q) => q.task))];
   const rank = (label: string) => arms.indexOf(label.split(":")[0] as Arm);
-  const ordered = [...tallies.values()].sort((a, b) => tasks.indexOf(a.task as TaskId) - tasks.indexOf(b.task as TaskId) || rank(a.arm) - rank(b.arm) || a.arm.localeCompare(b.arm));
+  const ordered = [...tallies.values()].sort(
+    (a, b) => tasks.indexOf(a.task as TaskId) - tasks.indexOf(b.task as TaskId) || rank(a.arm) - rank(b.arm) || a.arm.localeCompare(b.arm),
+  );
   const results = ordered.map((t) => {
     const [ci_low, ci_high] = wilsonInterval(t.correct, t.n);
     return {
@@ -347,7 +396,11 @@ export async function evaluate(deps: EvalDeps, questions: TaskQuestion[], arms: 
       failed: t.failed,
       ...(t.failed > 0 ? { errors: [...t.errors].slice(0, 3) } : {}),
       ...(t.rounds.size > 0
-        ? { rounds: [...t.rounds.values()].sort((a, b) => a.round - b.round), rounds_to_convergence: t.converged > 0 ? t.convergedBy / t.converged : null, converged: t.converged }
+        ? {
+            rounds: [...t.rounds.values()].sort((a, b) => a.round - b.round),
+            rounds_to_convergence: t.converged > 0 ? t.convergedBy / t.converged : null,
+            converged: t.converged,
+          }
         : {}),
     };
   });

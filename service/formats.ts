@@ -53,7 +53,8 @@ const MODE_CONFIGS = new Map<FormatId, z.ZodType>(
 export function checkFormatOptions(format: FormatId | undefined, modeConfig: unknown): void {
   if (format === undefined || modeConfig === undefined) return;
   const parsed = MODE_CONFIGS.get(format)!.safeParse(modeConfig);
-  if (!parsed.success) throw new DebattError("invalid_mode_config", `${FORMATS[format].command}'s options: ${z.prettifyError(parsed.error).replace(/\n/g, "; ")}`);
+  if (!parsed.success)
+    throw new DebattError("invalid_mode_config", `${FORMATS[format].command}'s options: ${z.prettifyError(parsed.error).replace(/\n/g, "; ")}`);
 }
 
 /** Every phase's simulated answer: the core phases' and each format's. */

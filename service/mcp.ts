@@ -46,13 +46,20 @@ const participants = z
   .optional()
   .describe("Participant keys or names of the roster (deliberation formats also take model ids); the format's default when absent");
 const seed = z.number().int().optional().describe("Seed for the speaking orders and labels (the same seed gives the same order)");
-const maxCostUsd = z.number().positive().max(10_000).optional().describe("The most this run may cost in USD (it can lower the server's DEBATT_MAX_COST_USD, never raise it)");
+const maxCostUsd = z
+  .number()
+  .positive()
+  .max(10_000)
+  .optional()
+  .describe("The most this run may cost in USD (it can lower the server's DEBATT_MAX_COST_USD, never raise it)");
 
 /** The tools: one per format that has one, named and described by its definition, with its options. */
 const TOOLS = DEFINED_FORMATS.flatMap((format) => {
   const { mcp, options, seeded } = FORMAT_DEFINITIONS[format];
   if (!mcp) return [];
-  return [{ name: mcp.tool, format, description: mcp.description, options: options.extend({ ...(seeded ? { seed } : {}), max_cost_usd: maxCostUsd }).strict() }];
+  return [
+    { name: mcp.tool, format, description: mcp.description, options: options.extend({ ...(seeded ? { seed } : {}), max_cost_usd: maxCostUsd }).strict() },
+  ];
 });
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;

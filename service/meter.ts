@@ -64,7 +64,11 @@ export class RunMeter {
   /** After a call: counts what it used; a call that failed before its usage came counts as a call of unknown cost. */
   record(request: ModelRequest, answer: AIMessage | undefined): void {
     // Priced as the model that answered (a fallback's answer says which it was).
-    const usage = (answer && usageOfAnswer(request.participant?.model ?? this.internalModel, answer, this.prices)) ?? { ...NO_USAGE, calls: 1, unpriced_calls: 1 };
+    const usage = (answer && usageOfAnswer(request.participant?.model ?? this.internalModel, answer, this.prices)) ?? {
+      ...NO_USAGE,
+      calls: 1,
+      unpriced_calls: 1,
+    };
     // A call that spends the budget is kept whole: the run stops when the next call would start.
     this.used = addToReport(this.used, whoOf(request), stageOf(request), usage);
   }
@@ -92,7 +96,8 @@ function metered<T extends object>(model: T, meter: RunMeter, request: ModelRequ
           }
         };
       }
-      if (prop === "bindTools" && typeof value === "function") return (...args: unknown[]) => metered(value.apply(target, args) as object, meter, request, config);
+      if (prop === "bindTools" && typeof value === "function")
+        return (...args: unknown[]) => metered(value.apply(target, args) as object, meter, request, config);
       return typeof value === "function" ? value.bind(target) : value;
     },
   });

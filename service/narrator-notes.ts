@@ -27,7 +27,13 @@ export function notesText(notes: AnswerNotes, c: Styles, t: T, options: NotesOpt
   if (cutShort(notes.ending)) out.push(c.yellow(`   ⚠ ${t(`notes.ending.${notes.ending}`)}`));
   if (notes.sources?.length) out.push(c.dim(`   ${t("notes.sources")}:`), ...notes.sources.map((s, i) => c.dim(sourceLine(s, i + 1))));
   if (options.showThinking && notes.reasoning?.trim()) {
-    out.push(c.dim(`   ${t("notes.thinking")}:`), ...notes.reasoning.trim().split("\n").map((line) => c.dim(`   │ ${line}`.trimEnd())));
+    out.push(
+      c.dim(`   ${t("notes.thinking")}:`),
+      ...notes.reasoning
+        .trim()
+        .split("\n")
+        .map((line) => c.dim(`   │ ${line}`.trimEnd())),
+    );
   }
   // A blank line first, so that in Markdown the notes are not read into the answer's last paragraph.
   return out.length ? `\n${out.join("\n")}\n` : "";

@@ -23,7 +23,14 @@ export interface OneCallDeps {
 }
 
 /** One call of the internal model: its reply (any thinking a chat template opened left out) and what it used. */
-async function callInternal(deps: OneCallDeps, phase: "client_task" | "json_result", topic: string, messages: BaseMessage[], maxTokens: number, signal: AbortSignal): Promise<{ reply: string; usage?: Usage }> {
+async function callInternal(
+  deps: OneCallDeps,
+  phase: "client_task" | "json_result",
+  topic: string,
+  messages: BaseMessage[],
+  maxTokens: number,
+  signal: AbortSignal,
+): Promise<{ reply: string; usage?: Usage }> {
   const model = deps.models.create({ phase, topic, maxTokens });
   const answer = await model.invoke(messages, { signal: AbortSignal.any([signal, AbortSignal.timeout(CALL_TIMEOUT_MS)]) });
   const usage = usageOfAnswer(deps.internalModel, answer, deps.prices);
@@ -70,7 +77,12 @@ const ANY_OBJECT = { type: "object" };
  * model with the registry's `openai.json_result` prompt: asked twice at most; returns the JSON
  * text, or undefined when no reply fits the schema's top level.
  */
-export async function answerAsJson(deps: OneCallDeps, answer: string, schema: Record<string, unknown> | undefined, signal: AbortSignal): Promise<{ json?: string; usage?: Usage }> {
+export async function answerAsJson(
+  deps: OneCallDeps,
+  answer: string,
+  schema: Record<string, unknown> | undefined,
+  signal: AbortSignal,
+): Promise<{ json?: string; usage?: Usage }> {
   const prompts = await loadPromptSet(deps.prompts, {}, (err) => deps.log(`prompt overrides unavailable, using the defaults: ${err.message}`));
   const prompt = prompts.render("openai.json_result", { answer, schema: JSON.stringify(schema ?? ANY_OBJECT, null, 2) });
   let used: Usage | undefined;

@@ -31,7 +31,10 @@ export class RunEndings {
     const answer = await this.history?.message(runId);
     // A resumed run of its thread writes the same answer (it keeps its first run's id): it is not ended under it.
     if (answer?.status !== "streaming" || this.hub.runningThread(answer.conversationId)) return false;
-    await this.history!.finishRun({ conversationId: answer.conversationId, messageId: runId }, { content: answer.content, status, error: message, title: null, at: new Date() });
+    await this.history!.finishRun(
+      { conversationId: answer.conversationId, messageId: runId },
+      { content: answer.content, status, error: message, title: null, at: new Date() },
+    );
     return true;
   }
 
@@ -42,7 +45,13 @@ export class RunEndings {
     if (await this.hub.stop(runId, new StopRequestedError())) return "stopping";
     const why = new DebattError("cancelled", "the run was stopped at its user's request after the server running it had stopped; what was said so far is kept");
     const timestamp = new Date().toISOString();
-    if (!(await this.hub.endOrphan(runId, [{ event: "error", data: { message: why.message, code: why.code, timestamp } }, { event: "done", data: { timestamp } }]))) throw finished();
+    if (
+      !(await this.hub.endOrphan(runId, [
+        { event: "error", data: { message: why.message, code: why.code, timestamp } },
+        { event: "done", data: { timestamp } },
+      ]))
+    )
+      throw finished();
     // The answer of a run started here is the run's message (a resumed run's keeps its first id, and stays as it is).
     await this.endAnswer(runId, "cancelled", why.message);
     return "cancelled";

@@ -49,7 +49,7 @@ export class PersonInputs {
   async awaiting(id: string): Promise<{ runId: string; threadId: string; live: boolean; request: InputRequest & { deadline?: number } } | undefined> {
     const { threadId, here } = await this.located(id);
     if (here) return { runId: here.runId, threadId, live: true, request: here.request };
-    if (!this.graph.checkpointer || this.hub.runningThread(threadId) || (await this.hub.has(id) && !(await this.hub.finished(id)))) return undefined;
+    if (!this.graph.checkpointer || this.hub.runningThread(threadId) || ((await this.hub.has(id)) && !(await this.hub.finished(id)))) return undefined;
     const request = questionOf(await this.graph.getState({ configurable: { thread_id: threadId } }));
     return request && { runId: id, threadId, live: false, request };
   }

@@ -94,10 +94,18 @@ export class RunProducer {
         const onState = recorder && recorder.observe.bind(recorder);
         const onFinished = () => void (out.finished = true);
         let wait: PersonWait | undefined;
-        const options = { signal: controller.signal, threadId, configurable: { ...configurable, run_id: runId }, onState, onFinished, log, ...(seated ? { waiting: () => wait !== undefined } : {}) };
+        const options = {
+          signal: controller.signal,
+          threadId,
+          configurable: { ...configurable, run_id: runId },
+          onState,
+          onFinished,
+          log,
+          ...(seated ? { waiting: () => wait !== undefined } : {}),
+        };
         // A debate joined by a person (`--with-me`) stops at each of their turns and at their vote,
         // and is streamed on with their reply: one run, one stream of events, until `done`.
-        for (let segment = input; ; ) {
+        for (let segment = input; ;) {
           for await (const event of streamClientEvents(graph, segment, options)) {
             if (event.event === "debate-awaiting-input") {
               wait = waits.begin(runId, threadId, event.data, controller.signal);

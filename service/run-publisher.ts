@@ -43,7 +43,8 @@ export class RunPublisher {
     this.recorder?.heard(event);
     if (event.event === "error") this.recorder?.failed(event.data.message);
     // The budget is spent (the meter said so once everything before it was streamed): stop the run.
-    if (event.event === "error" && event.data.code === "budget_exceeded") this.controller.abort(new BudgetExceededError(this.budget ?? 0, this.meter?.report.total.cost_usd ?? 0));
+    if (event.event === "error" && event.data.code === "budget_exceeded")
+      this.controller.abort(new BudgetExceededError(this.budget ?? 0, this.meter?.report.total.cost_usd ?? 0));
     if (event.event === "done") return this.end(event);
     this.publish(event);
   }
@@ -57,12 +58,21 @@ export class RunPublisher {
     // Stopped by the server (shutting down, a failed write, its user removed, its deadline) or at
     // the user's request: the client is told why. (A spent budget was told by the meter already.)
     if (DebattError.isInstance(reason) && !(reason instanceof BudgetExceededError)) this.publishError(reason);
-    if (reason instanceof WriteFailedError || reason instanceof RunDeadlineError || reason instanceof RunInterruptedError) this.recorder?.failed(reason.message);
+    if (reason instanceof WriteFailedError || reason instanceof RunDeadlineError || reason instanceof RunInterruptedError)
+      this.recorder?.failed(reason.message);
     // What the calls used and cost, in all and by participant and stage: the last word before `done`.
     const meter = this.meter;
     if (meter && meter.report.total.calls > 0) {
       this.recorder?.usage(meter.report);
-      this.publish({ event: "usage", data: { ...meter.report, ...(this.budget === undefined ? {} : { budget_usd: this.budget }), simulated: this.simulated, timestamp: new Date().toISOString() } });
+      this.publish({
+        event: "usage",
+        data: {
+          ...meter.report,
+          ...(this.budget === undefined ? {} : { budget_usd: this.budget }),
+          simulated: this.simulated,
+          timestamp: new Date().toISOString(),
+        },
+      });
     }
     // The history is complete before `done`, so a client that then fetches the run finds all of it.
     const unsaved = await this.recorder?.finish(reason !== undefined);

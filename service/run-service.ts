@@ -69,7 +69,19 @@ export class RunService {
     deadlineMs = 0,
   ) {
     const { runs, owners, waits } = this;
-    const producer = new RunProducer({ graph, hub, history, log, facts, costs, deadlineMs, runs, owners, waits, stopWaiting: (runId) => this.stopWaiting(runId) });
+    const producer = new RunProducer({
+      graph,
+      hub,
+      history,
+      log,
+      facts,
+      costs,
+      deadlineMs,
+      runs,
+      owners,
+      waits,
+      stopWaiting: (runId) => this.stopWaiting(runId),
+    });
     this.access = new ThreadAccess(owners, history);
     this.starts = new RunStarts(graph, hub, history, limits, runs, producer);
     this.inputs = new PersonInputs(graph, hub, history, waits, this.starts);
@@ -233,7 +245,12 @@ export class RunService {
    */
   private stopWaiting(runId: string): void {
     this.stoppedWaiting++;
-    this.hub.stopHere(runId, new ShutdownError("the server is shutting down while the debate waits for you; it is saved, and your answer (POST /api/v1/debates/<id>/input) resumes it"));
+    this.hub.stopHere(
+      runId,
+      new ShutdownError(
+        "the server is shutting down while the debate waits for you; it is saved, and your answer (POST /api/v1/debates/<id>/input) resumes it",
+      ),
+    );
   }
 }
 

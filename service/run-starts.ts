@@ -25,7 +25,10 @@ import { hasUnfinishedRun } from "./stream.js";
 export async function stoppedRun(graph: DebattGraph, threadId: string, input?: PersonInput) {
   const state = await graph.getState({ configurable: { thread_id: threadId } });
   if (!hasUnfinishedRun(state)) {
-    throw new DebattError("nothing_to_resume", `thread "${threadId}" has no unfinished run${state.createdAt ? "" : " (it never ran here, or no step of it was saved)"}`);
+    throw new DebattError(
+      "nothing_to_resume",
+      `thread "${threadId}" has no unfinished run${state.createdAt ? "" : " (it never ran here, or no step of it was saved)"}`,
+    );
   }
   if (!input) return { state, reply: undefined };
   const request = questionOf(state);
@@ -53,12 +56,18 @@ export class RunStarts {
     // Whatever surface it came from, the user's text is checked as the HTTP routes check it (its
     // length is each surface's own limit) and kept without the characters that could spoof a reader.
     const checked = (field: string, text: string) => checkedUserText(field, text, Number.POSITIVE_INFINITY);
-    const request = sent.question === undefined ? { ...sent, message: checked("message", sent.message) } : { ...sent, message: removeSpoofing(sent.message), question: checked("question", sent.question) };
+    const request =
+      sent.question === undefined
+        ? { ...sent, message: checked("message", sent.message) }
+        : { ...sent, message: removeSpoofing(sent.message), question: checked("question", sent.question) };
     const command = parseCommand(request.message);
     checkFormatOptions(formatOfCommand(command), request.configurable?.mode_config);
     const joined = command.kind === "debate" && (command.options.withMe === true || request.configurable?.with_me === true);
     if (joined && !request.seatsPerson) {
-      throw new DebattError("unknown_option", "--with-me needs a client that can write the person's turns and vote: the page (the chat stream and POST /api/v1/debates/:id/input) or the terminal");
+      throw new DebattError(
+        "unknown_option",
+        "--with-me needs a client that can write the person's turns and vote: the page (the chat stream and POST /api/v1/debates/:id/input) or the terminal",
+      );
     }
     // A message that only gets an explanation (a command without its topic) asks no model: it uses
     // up none of the user's runs, and is limited apart, as cheaply as a run.
@@ -68,13 +77,20 @@ export class RunStarts {
     // are one id (the `:id` of /api/v1/debates/:id/…).
     const runId = randomUUID();
     const threadId = request.threadId ?? runId;
-    this.producer.produce(runId, threadId, { message: request.message, participants: request.participants, history: request.history, continuation: request.continuation }, request.configurable, {
-      messageId: runId,
-      message: request.message,
-      question: request.question,
-      owner: request.owner ?? LOCAL_OWNER,
-      quota,
-    }, joined);
+    this.producer.produce(
+      runId,
+      threadId,
+      { message: request.message, participants: request.participants, history: request.history, continuation: request.continuation },
+      request.configurable,
+      {
+        messageId: runId,
+        message: request.message,
+        question: request.question,
+        owner: request.owner ?? LOCAL_OWNER,
+        quota,
+      },
+      joined,
+    );
     return { runId, threadId };
   }
 
@@ -95,7 +111,14 @@ export class RunStarts {
     const messageId = runIdOf(values) ?? runId;
     // The attempts before used part of the budget: the resumed run counts on from there.
     const spent = (await this.history?.message(messageId))?.usage ?? undefined;
-    this.producer.produce(runId, threadId, { message: values.message, resume: true, reply }, undefined, { messageId, message: values.message, owner, quota, spent }, seated);
+    this.producer.produce(
+      runId,
+      threadId,
+      { message: values.message, resume: true, reply },
+      undefined,
+      { messageId, message: values.message, owner, quota, spent },
+      seated,
+    );
     return { runId, threadId };
   }
 

@@ -68,7 +68,11 @@ export interface RunOptions {
  */
 async function streamOf(graph: DebattGraph, input: unknown, options: Record<string, unknown>): Promise<AsyncIterable<unknown[]>> {
   const config = { recursionLimit: graph.config?.recursionLimit, ...options };
-  return (await (Runnable.prototype.stream as (this: DebattGraph, input: unknown, options: unknown) => Promise<AsyncIterable<unknown[]>>).call(graph, input, config));
+  return await (Runnable.prototype.stream as (this: DebattGraph, input: unknown, options: unknown) => Promise<AsyncIterable<unknown[]>>).call(
+    graph,
+    input,
+    config,
+  );
 }
 
 /** Resolves once the graph's checkpoints so far are saved (a write-behind saver's queue has run). */
@@ -89,8 +93,13 @@ export async function* streamClientEvents(graph: DebattGraph, input: RunInput, o
       input.reply
         ? new Command({ resume: input.reply })
         : input.resume
-        ? null
-        : { message: input.message, participants: input.participants ?? null, continuation: input.continuation ?? null, ...(input.history?.length ? { messages: input.history } : {}) },
+          ? null
+          : {
+              message: input.message,
+              participants: input.participants ?? null,
+              continuation: input.continuation ?? null,
+              ...(input.history?.length ? { messages: input.history } : {}),
+            },
       {
         // The graph's states (for the history), and to know when it stopped for the person.
         streamMode: onState || options.waiting ? ["custom", "values"] : ["custom"],
@@ -126,7 +135,8 @@ export async function* streamClientEvents(graph: DebattGraph, input: RunInput, o
     if (!options.signal?.aborted) {
       // The client is told what happened in words fit for it; the operator's log has the rest.
       const failure = runFailure(err);
-      if (failure.code === "internal_error" || failure.code === "database_unavailable") options.log?.(`run failed (${failure.code}): ${(err as Error)?.stack ?? String(err)}`);
+      if (failure.code === "internal_error" || failure.code === "database_unavailable")
+        options.log?.(`run failed (${failure.code}): ${(err as Error)?.stack ?? String(err)}`);
       yield { event: "error", data: { ...failure, timestamp: new Date().toISOString() } };
     }
   }

@@ -31,7 +31,10 @@ export interface AnswerNotes {
 }
 
 const isSource = (s: unknown): s is Source =>
-  typeof s === "object" && s !== null && typeof (s as Source).url === "string" && ((s as Source).title === undefined || typeof (s as Source).title === "string");
+  typeof s === "object" &&
+  s !== null &&
+  typeof (s as Source).url === "string" &&
+  ((s as Source).title === undefined || typeof (s as Source).title === "string");
 
 /**
  * Only the notes there are, and of the right shape, from anything that may carry them (an answer
@@ -42,7 +45,10 @@ const isSource = (s: unknown): s is Source =>
 export function notesFields(data: unknown): AnswerNotes {
   if (typeof data !== "object" || data === null) return {};
   const { reasoning, sources, ending } = data as Record<string, unknown>;
-  const kept = Array.isArray(sources) && sources.length > 0 && sources.every(isSource) ? sources.map((s) => (s.title ? { url: s.url, title: s.title } : { url: s.url })) : undefined;
+  const kept =
+    Array.isArray(sources) && sources.length > 0 && sources.every(isSource)
+      ? sources.map((s) => (s.title ? { url: s.url, title: s.title } : { url: s.url }))
+      : undefined;
   return {
     ...(typeof reasoning === "string" && reasoning.trim() ? { reasoning } : {}),
     ...(kept ? { sources: kept } : {}),

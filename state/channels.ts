@@ -11,7 +11,11 @@ export function accumulated<T>(merge: (value: T, write: T) => T, initial: () => 
 }
 
 /** A list each update appends to (one item per parallel task), reset with `Overwrite`. */
-export const appended = <T>() => accumulated<T[]>((list, items) => list.concat(items), () => []);
+export const appended = <T>() =>
+  accumulated<T[]>(
+    (list, items) => list.concat(items),
+    () => [],
+  );
 
 /** Last write wins. */
 export const replace = <T>(fallback: () => T) => Annotation<T>({ reducer: (_a: T, b: T) => b, default: fallback });

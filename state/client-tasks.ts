@@ -26,7 +26,10 @@ const JSON_KEYS = ["title", "tags", "follow_ups", "queries", "text", "prompt"] a
  * Open WebUI's task prompts: `### Task:`, then the one-key JSON object asked for (an example whose
  * value is a string or a list), and the chat history or an output section.
  */
-const JSON_ASK = new RegExp(`(?:JSON format|return in JSON format|respond only in JSON format)[^{]{0,40}\\{\\s*"(${JSON_KEYS.join("|")})"\\s*:\\s*(?:"[^"\\n]*"|\\[[^\\]]*\\])\\s*\\}`, "i");
+const JSON_ASK = new RegExp(
+  `(?:JSON format|return in JSON format|respond only in JSON format)[^{]{0,40}\\{\\s*"(${JSON_KEYS.join("|")})"\\s*:\\s*(?:"[^"\\n]*"|\\[[^\\]]*\\])\\s*\\}`,
+  "i",
+);
 const TASK_FRAME = (text: string) => /(^|\n)#{2,4}\s*\**Task\**:/i.test(text) && /<chat_history>|#{2,4}\s*\**Output/i.test(text);
 /** Open WebUI's emoji task (its call mode). */
 const EMOJI_ASK = /reflect the speaker's likely facial expression through a fitting emoji/i;

@@ -62,7 +62,13 @@ function parseOptions(format: DeliberationMode | "debatt" | "dvoice", text: stri
       continue;
     }
     const option = m[1].toLowerCase();
-    if (!(option in allowed)) return { kind: "bad_option", command, option: withValue !== undefined && Object.keys(allowed).some((a) => a.startsWith(`${option} `)) ? `${m[1]} ${m[2]}` : m[1], allowed: Object.keys(allowed) };
+    if (!(option in allowed))
+      return {
+        kind: "bad_option",
+        command,
+        option: withValue !== undefined && Object.keys(allowed).some((a) => a.startsWith(`${option} `)) ? `${m[1]} ${m[2]}` : m[1],
+        allowed: Object.keys(allowed),
+      };
     options = { ...options, ...allowed[option] };
     // A flag without a value: the word after it is the start of the question.
     rest = rest.slice(m[1].length).trimStart();

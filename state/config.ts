@@ -26,22 +26,23 @@ const url = (name: string, protocol: RegExp = /^https?$/) => z.url({ protocol, e
  * so LangGraph Studio shows them as a form; each format reads the ones it has. Options named here
  * are the existing formats'; a format's own limits are its definition's schema (service/formats/).
  */
-export const FormatOptionsSchema = z.object({
-  /** Models or participants to ask (roster keys, display names or model ids). */
-  models: z.array(z.string().min(1)).optional().describe("The models to ask (roster keys, names or model ids)"),
-  /** /vote: the tiebreaking chairman (roster key, display name or model id). */
-  chairman: z.string().min(1).optional().describe("/vote: the chairman who breaks a tie (default: the internal model)"),
-  /** Per-call timeout, in ms. */
-  timeoutMs: z.number().int().positive().optional().describe("Per-call timeout in ms (default: response_timeout_ms, else 120000)"),
-  /** /revise: the anti-anchoring protocol in the revision prompt. */
-  antiAnchoring: z.boolean().optional().describe("/revise: restate first, change only on a cited error"),
-  /** /deep: most debate rounds (2–6, default 3). */
-  maxRounds: z.number().optional().describe("/deep: most debate rounds, 2–6 (default 3)"),
-  /** /council: a second round in which the judges review each other's verdicts. */
-  debate: z.boolean().optional().describe("/council: a second round of verdicts (--debate)"),
-  /** /council: how long a judge has for round 2 before its round-1 verdict stands, in ms. */
-  round2TimeoutMs: z.number().int().positive().optional().describe("/council --debate: a judge's round-2 time in ms (default 90000)"),
-})
+export const FormatOptionsSchema = z
+  .object({
+    /** Models or participants to ask (roster keys, display names or model ids). */
+    models: z.array(z.string().min(1)).optional().describe("The models to ask (roster keys, names or model ids)"),
+    /** /vote: the tiebreaking chairman (roster key, display name or model id). */
+    chairman: z.string().min(1).optional().describe("/vote: the chairman who breaks a tie (default: the internal model)"),
+    /** Per-call timeout, in ms. */
+    timeoutMs: z.number().int().positive().optional().describe("Per-call timeout in ms (default: response_timeout_ms, else 120000)"),
+    /** /revise: the anti-anchoring protocol in the revision prompt. */
+    antiAnchoring: z.boolean().optional().describe("/revise: restate first, change only on a cited error"),
+    /** /deep: most debate rounds (2–6, default 3). */
+    maxRounds: z.number().optional().describe("/deep: most debate rounds, 2–6 (default 3)"),
+    /** /council: a second round in which the judges review each other's verdicts. */
+    debate: z.boolean().optional().describe("/council: a second round of verdicts (--debate)"),
+    /** /council: how long a judge has for round 2 before its round-1 verdict stands, in ms. */
+    round2TimeoutMs: z.number().int().positive().optional().describe("/council --debate: a judge's round-2 time in ms (default 90000)"),
+  })
   // A format's other options are kept: each format's definition checks its own when a run starts.
   .loose();
 export type FormatOptions = z.infer<typeof FormatOptionsSchema>;
@@ -75,7 +76,11 @@ const EnvSchema = z.object({
   SIMULATED_CHUNK_DELAY_MS: number("SIMULATED_CHUNK_DELAY_MS").min(0).default(25),
   SIMULATED_CHUNK_TOKENS: number("SIMULATED_CHUNK_TOKENS").min(1).default(4),
   /** The simulated provider answers the evaluation's task questions right with this probability (0–1); unset, as any question. */
-  SIMULATED_ACCURACY: z.coerce.number({ error: "SIMULATED_ACCURACY must be a number from 0 to 1" }).min(0, "SIMULATED_ACCURACY must be from 0 to 1").max(1, "SIMULATED_ACCURACY must be from 0 to 1").optional(),
+  SIMULATED_ACCURACY: z.coerce
+    .number({ error: "SIMULATED_ACCURACY must be a number from 0 to 1" })
+    .min(0, "SIMULATED_ACCURACY must be from 0 to 1")
+    .max(1, "SIMULATED_ACCURACY must be from 0 to 1")
+    .optional(),
   /** The simulated debaters write rounds 1–3 to these lengths in words ("300,500,500"); unset, shorter and varied. */
   SIMULATED_ROUND_WORDS: z
     .string()
@@ -91,7 +96,12 @@ const EnvSchema = z.object({
   STT_MODEL: z.string().min(1).default("whisper-1"),
   TTS_BASE_URL: z.url({ protocol: /^https?$/, error: "TTS_BASE_URL must be an http(s) URL" }).optional(),
   /** Sentences synthesised at once per /dvoice debate (bounded by the speech provider's rate limits). */
-  TTS_PARALLELISM: z.coerce.number({ error: "TTS_PARALLELISM must be a number" }).int().min(1, "TTS_PARALLELISM must be 1–16").max(16, "TTS_PARALLELISM must be 1–16").default(3),
+  TTS_PARALLELISM: z.coerce
+    .number({ error: "TTS_PARALLELISM must be a number" })
+    .int()
+    .min(1, "TTS_PARALLELISM must be 1–16")
+    .max(16, "TTS_PARALLELISM must be 1–16")
+    .default(3),
   /** 32 bytes (64 hex characters or base64) sealing secrets at rest, e.g. the voice settings' api_key. */
   SETTINGS_ENCRYPTION_KEY: z
     .string()
@@ -152,7 +162,10 @@ const EnvSchema = z.object({
   /** The longest a run may take, in ms (the time it waits for a person who joined it not counted); 0: no deadline. */
   RUN_DEADLINE_MS: number("RUN_DEADLINE_MS").min(0).default(1_800_000),
   /** The most one run may cost, in USD (a run's `max_cost_usd` may lower it, never raise it); absent → no limit. */
-  DEBATT_MAX_COST_USD: z.coerce.number({ error: "DEBATT_MAX_COST_USD must be a number of US dollars, e.g. 0.50" }).positive("DEBATT_MAX_COST_USD must be more than 0").optional(),
+  DEBATT_MAX_COST_USD: z.coerce
+    .number({ error: "DEBATT_MAX_COST_USD must be a number of US dollars, e.g. 0.50" })
+    .positive("DEBATT_MAX_COST_USD must be more than 0")
+    .optional(),
   /** How the OpenAI-compatible endpoint sends a deliberation's progress: `reasoning_content`, a `<think>` block in the content, or not at all. */
   DEBATT_OPENAI_PROGRESS: z.enum(["reasoning", "think", "none"], { error: "DEBATT_OPENAI_PROGRESS must be reasoning, think or none" }).default("reasoning"),
 });
@@ -189,7 +202,8 @@ const SettingsSchema = EnvSchema.superRefine((e, ctx) => {
     ctx.addIssue({
       code: "custom",
       path: ["CORS_ALLOWED_ORIGINS"],
-      message: "CORS_ALLOWED_ORIGINS=* is refused with AUTH=none: every web page the machine's browser opens could start paid runs as this server's one user. List the origins of the clients you trust (e.g. http://localhost:8080), or use AUTH=tokens",
+      message:
+        "CORS_ALLOWED_ORIGINS=* is refused with AUTH=none: every web page the machine's browser opens could start paid runs as this server's one user. List the origins of the clients you trust (e.g. http://localhost:8080), or use AUTH=tokens",
     });
   }
 }).transform((e) => ({
@@ -204,7 +218,10 @@ const SettingsSchema = EnvSchema.superRefine((e, ctx) => {
   allowedModels: allowlistOf(e.ALLOWED_MODELS),
   /** Express's `trust proxy`: false, a number of hops, or the proxies' addresses. */
   trustProxy: e.TRUST_PROXY === undefined ? false : /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY.split(",").map((a) => a.trim()),
-  allowedHosts: (e.ALLOWED_HOSTS ?? "").split(",").map((h) => h.trim().toLowerCase()).filter(Boolean),
+  allowedHosts: (e.ALLOWED_HOSTS ?? "")
+    .split(",")
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean),
   /** The origins whose pages may call `/v1` and `/mcp` from a browser (CORS), or `*` for any; none by default. */
   corsAllowedOrigins: corsOriginsOf(e.CORS_ALLOWED_ORIGINS),
   runsPerMinute: e.RUNS_PER_MINUTE,
@@ -254,7 +271,10 @@ export type Settings = z.output<typeof SettingsSchema> & { providerKeys: Record<
 /** Reads `ALLOWED_MODELS`: `*`, or model ids separated by commas. */
 function allowlistOf(raw: string | undefined): ModelAllowlist {
   if (raw?.trim() === "*") return "*";
-  return (raw ?? "").split(",").map((m) => m.trim()).filter(Boolean);
+  return (raw ?? "")
+    .split(",")
+    .map((m) => m.trim())
+    .filter(Boolean);
 }
 
 /** Reads `DEBATE_PARTICIPANTS`: inline JSON, or the path of a JSON file. */
@@ -309,7 +329,8 @@ function providerKeysOf(settings: z.output<typeof SettingsSchema>, env: Record<s
   if (anyKey && !settings.openaiApiKey) {
     const keyless = settings.roster.filter((p) => !p.apiKeyEnv).map((p) => p.key);
     if (keyless.length) throw new ConfigError(`OPENAI_API_KEY is not set, and ${keyless.join(", ")} name no apiKeyEnv of their own: they would have no key`);
-    if (!settings.oneseekApiKey) throw new ConfigError("OPENAI_API_KEY is not set, and neither is ONESEEK_API_KEY: the internal model (synthesis, chairman, titles) would have no key");
+    if (!settings.oneseekApiKey)
+      throw new ConfigError("OPENAI_API_KEY is not set, and neither is ONESEEK_API_KEY: the internal model (synthesis, chairman, titles) would have no key");
     const adHoc = settings.allowedModels === "*" || settings.allowedModels.length > 0;
     if (adHoc) throw new ConfigError("ALLOWED_MODELS lets a request name other models, which are called at OPENAI_BASE_URL: set OPENAI_API_KEY for them");
   }
@@ -348,7 +369,10 @@ export function runConfigSchema(settings: RunDefaults) {
     /** Seed for the shuffles; the same seed gives the same speaking orders and labels. */
     seed: z.number().int().optional().describe("Seed for the speaking orders and labels (random if unset)"),
     /** /debatt, /dvoice: within a round, each speaker in turn (seeing the round so far), or all at once (seeing earlier rounds only). */
-    order: z.enum(DEBATE_ORDERS).default("sequential").describe("/debatt: sequential (each sees the round so far) or simultaneous (all answer at once, seeing earlier rounds)"),
+    order: z
+      .enum(DEBATE_ORDERS)
+      .default("sequential")
+      .describe("/debatt: sequential (each sees the round so far) or simultaneous (all answer at once, seeing earlier rounds)"),
     /** /dvoice: `paced` releases each speaker's text once the previous speaker's audio starts playing (unset: the voice settings' pacing). */
     voice_pacing: z.enum(VOICE_PACINGS).optional().describe("/dvoice: paced (the text waits for the audio) or off (unset: the voice settings' pacing)"),
     /** /debatt: the person who asks takes a seat, writes their own turns and votes (`--with-me` in the message). */
@@ -366,17 +390,34 @@ export function runConfigSchema(settings: RunDefaults) {
     /** Characters of each earlier answer shown in the context chain. */
     context_chars: z.number().int().min(50).max(20_000).default(600).describe("Characters of each earlier answer shown to later speakers"),
     /** Per-call timeout for an answer, in ms; also the deliberation formats' when the run gives no `timeout_ms`. */
-    response_timeout_ms: z.number().int().min(100).max(600_000).optional().describe(`Per-call timeout for an answer in ms (default ${settings.responseTimeoutMs})`),
+    response_timeout_ms: z
+      .number()
+      .int()
+      .min(100)
+      .max(600_000)
+      .optional()
+      .describe(`Per-call timeout for an answer in ms (default ${settings.responseTimeoutMs})`),
     /** Per-call timeout for a vote, in ms. */
     vote_timeout_ms: z.number().int().min(100).max(600_000).default(settings.voteTimeoutMs).describe("Per-call timeout for a vote in ms"),
     /** Timeout for the whole parallel vote round, in ms (default: the vote timeout and 5 s). */
-    vote_round_timeout_ms: z.number().int().min(100).max(900_000).optional().describe(`Timeout of the whole vote round in ms (default vote timeout + ${VOTE_ROUND_GRACE_MS})`),
+    vote_round_timeout_ms: z
+      .number()
+      .int()
+      .min(100)
+      .max(900_000)
+      .optional()
+      .describe(`Timeout of the whole vote round in ms (default vote timeout + ${VOTE_ROUND_GRACE_MS})`),
     /** Token budget per answer. */
     max_response_tokens: z.number().int().min(16).max(8_000).default(800).describe("Token budget per answer"),
     /** Prompt texts for this run only, by registry key; they win over stored overrides. */
     prompt_overrides: z.record(z.string(), z.string()).default({}).describe("Prompt texts for this run, by registry key (e.g. debate.round.1.introduction)"),
     /** The most this run may cost, in USD: once spent, no new model call starts and the run ends with `budget_exceeded`. */
-    max_cost_usd: z.number().positive().max(10_000).optional().describe("The most this run may cost in USD (at most DEBATT_MAX_COST_USD; unset: that, or no limit)"),
+    max_cost_usd: z
+      .number()
+      .positive()
+      .max(10_000)
+      .optional()
+      .describe("The most this run may cost in USD (at most DEBATT_MAX_COST_USD; unset: that, or no limit)"),
     /** The deliberation formats' options (their requests' `modeConfig`). */
     mode_config: FormatOptionsSchema.default({}).describe("/vote, /revise, /deep, /council: models, chairman, timeoutMs and each format's options"),
   });

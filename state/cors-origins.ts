@@ -5,7 +5,11 @@ import type { z } from "zod";
  */
 
 /** The entries of a comma list, trimmed, empty ones left out. */
-const listOf = (raw: string | undefined) => (raw ?? "").split(",").map((entry) => entry.trim()).filter(Boolean);
+const listOf = (raw: string | undefined) =>
+  (raw ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
 
 /** CORS_ALLOWED_ORIGINS read: `*` (any origin), or the origins listed. */
 export const corsOriginsOf = (raw: string | undefined): readonly string[] | "*" => (listOf(raw).includes("*") ? "*" : listOf(raw));
@@ -19,7 +23,8 @@ export const corsOriginsOf = (raw: string | undefined): readonly string[] | "*" 
 export function checkCorsOrigins(raw: string, ctx: z.RefinementCtx): void {
   const entries = listOf(raw);
   if (entries.includes("*")) {
-    if (entries.length > 1) ctx.addIssue({ code: "custom", message: "CORS_ALLOWED_ORIGINS: * allows every origin and stands alone, not in a list with others" });
+    if (entries.length > 1)
+      ctx.addIssue({ code: "custom", message: "CORS_ALLOWED_ORIGINS: * allows every origin and stands alone, not in a list with others" });
     return;
   }
   for (const entry of entries) {

@@ -46,7 +46,9 @@ export type JudgeRound = z.infer<typeof JudgeRoundSchema>;
 /** The consolidated result. */
 export const CouncilResultSchema = z.object({
   /** The final verdict per judge, from round 2 or (timed out, failed, or no --debate) round 1. */
-  verdicts: z.array(VerdictSchema.extend({ modelKey: z.string(), display: z.string(), perspective: z.string(), source: z.enum(["round1", "round2"]) }).strict()),
+  verdicts: z.array(
+    VerdictSchema.extend({ modelKey: z.string(), display: z.string(), perspective: z.string(), source: z.enum(["round1", "round2"]) }).strict(),
+  ),
   counts: z.object({ PASS: z.number().int(), WARN: z.number().int(), FAIL: z.number().int() }).strict(),
   /** Unanimous, else the majority, else (a tie) the more severe verdict. */
   consensus: z.enum(["PASS", "WARN", "FAIL"]),

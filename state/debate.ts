@@ -72,16 +72,7 @@ export interface Convergence extends DebateResults {
 }
 
 /** A debate's status, in life-cycle order (plus `error` for a debate that could not go on). */
-export type DebateStatus =
-  | "initializing"
-  | "round_1"
-  | "round_2"
-  | "round_3"
-  | "voting"
-  | "results"
-  | "synthesis"
-  | "complete"
-  | "error";
+export type DebateStatus = "initializing" | "round_1" | "round_2" | "round_3" | "voting" | "results" | "synthesis" | "complete" | "error";
 
 /** The three spoken rounds with their word limits. */
 export const ROUNDS = [

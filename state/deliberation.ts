@@ -40,12 +40,28 @@ export interface CollectedAnswer extends AnswerNotes {
 }
 
 /** A successful stage-1 answer (`display`, `modelKey`, `usage` and the answer's notes `reasoning`, `sources`, `ending` added). */
-export const Stage1ResponseSchema = z.object({ model: z.string(), response: z.string(), responseTimeMs: z.number().int(), display: z.string(), modelKey: z.string(), usage: UsageSchema.optional(), ...AnswerNotesShape });
+export const Stage1ResponseSchema = z.object({
+  model: z.string(),
+  response: z.string(),
+  responseTimeMs: z.number().int(),
+  display: z.string(),
+  modelKey: z.string(),
+  usage: UsageSchema.optional(),
+  ...AnswerNotesShape,
+});
 export type Stage1Response = z.infer<typeof Stage1ResponseSchema>;
 
 /** The public form of a stage-1 answer. */
 export function stage1Response(a: CollectedAnswer): Stage1Response {
-  return { model: a.model, response: a.response, responseTimeMs: a.responseTimeMs, display: a.display, modelKey: a.key, ...(a.usage ? { usage: a.usage } : {}), ...notesFields(a) };
+  return {
+    model: a.model,
+    response: a.response,
+    responseTimeMs: a.responseTimeMs,
+    display: a.display,
+    modelKey: a.key,
+    ...(a.usage ? { usage: a.usage } : {}),
+    ...notesFields(a),
+  };
 }
 
 /** One vote (`display`, `modelKey` and `anonymityBreach` added). */

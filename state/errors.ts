@@ -111,14 +111,39 @@ export const ERROR_CODES = [
 ] as const;
 
 /** What a model provider's refusal or failure is called (see providers/openai.ts): codes of ERROR_CODES. */
-export const PROVIDER_ERROR_CODES = ["auth_failed", "insufficient_credits", "model_not_found", "rate_limited", "context_too_long", "provider_error", "timeout"] as const;
+export const PROVIDER_ERROR_CODES = [
+  "auth_failed",
+  "insufficient_credits",
+  "model_not_found",
+  "rate_limited",
+  "context_too_long",
+  "provider_error",
+  "timeout",
+] as const;
 export type ProviderErrorCode = (typeof PROVIDER_ERROR_CODES)[number];
 
 /** A known error code. */
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** The refusals whose detail a reader's catalogue words itself (`reason.<key>`), from the values they carry. */
-export const REASON_KEYS = ["unknownParticipants", "participantCount", "unknownParticipant", "modelNotAllowed", "modelCount", "maxRounds", "unknownOption", "noOptions", "personNameTaken", "inputWantsText", "inputWantsVote", "controlChars", "invalidUnicode", "emptyText", "overWordLimit", "notACandidate"] as const;
+export const REASON_KEYS = [
+  "unknownParticipants",
+  "participantCount",
+  "unknownParticipant",
+  "modelNotAllowed",
+  "modelCount",
+  "maxRounds",
+  "unknownOption",
+  "noOptions",
+  "personNameTaken",
+  "inputWantsText",
+  "inputWantsVote",
+  "controlChars",
+  "invalidUnicode",
+  "emptyText",
+  "overWordLimit",
+  "notACandidate",
+] as const;
 export type ReasonKey = (typeof REASON_KEYS)[number];
 
 /**
@@ -182,7 +207,11 @@ export class ConfigError extends DebattError {
  */
 export class WriteFailedError extends DebattError {
   constructor(what: string, cause: unknown) {
-    super("write_failed", `${what} could not be written (${messageForClient(cause, "(the database server)")}); the run stops here, what was shown is kept, and it can be resumed from its last saved step once the database can be written again`, { cause });
+    super(
+      "write_failed",
+      `${what} could not be written (${messageForClient(cause, "(the database server)")}); the run stops here, what was shown is kept, and it can be resumed from its last saved step once the database can be written again`,
+      { cause },
+    );
   }
 }
 
@@ -235,7 +264,11 @@ export function isDatabaseUnreachable(err: unknown): boolean {
 export function runFailure(err: unknown): { code: ErrorCode; message: string } {
   if (DebattError.isInstance(err)) return { code: err.code, message: err.message };
   if (isDatabaseUnreachable(err)) {
-    return { code: "database_unavailable", message: "the database cannot be reached right now (it may be restarting), so the run stops here; what was shown is kept, and once the database is back it can be resumed from its last saved step (one that saved none is asked again)" };
+    return {
+      code: "database_unavailable",
+      message:
+        "the database cannot be reached right now (it may be restarting), so the run stops here; what was shown is kept, and once the database is back it can be resumed from its last saved step (one that saved none is asked again)",
+    };
   }
   return { code: "internal_error", message: messageForClient(err) };
 }

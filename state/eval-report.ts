@@ -64,7 +64,11 @@ export function compareWithMajority(results: ArmResult[]): Comparison[] {
 /** Which arms beat the plain majority, which were worse, and which the run cannot tell apart from it. */
 export function verdictOf(t: Translate, comparisons: Comparison[]): string[] {
   if (comparisons.length === 0) return [t("eval.noMajority")];
-  const of = (v: Comparison["versus_majority"]) => comparisons.filter((c) => c.versus_majority === v).map((c) => `${c.arm} (${c.task})`).join(", ") || t("eval.none");
+  const of = (v: Comparison["versus_majority"]) =>
+    comparisons
+      .filter((c) => c.versus_majority === v)
+      .map((c) => `${c.arm} (${c.task})`)
+      .join(", ") || t("eval.none");
   return [t("eval.better", { arms: of("better") }), t("eval.worse", { arms: of("worse") }), t("eval.unclear", { arms: of("unclear") })];
 }
 

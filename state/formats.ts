@@ -14,7 +14,16 @@ import { REVISE } from "./formats/revise.js";
 import { VOTE } from "./formats/vote.js";
 import type { FormatSpec } from "./format-spec.js";
 
-export { DEBATE_ORDERS, MAX_PARTICIPANTS, MIN_PARTICIPANTS, VOICE_PACINGS, type DebateOrder, type FormatFlags, type FormatSpec, type VoicePacing } from "./format-spec.js";
+export {
+  DEBATE_ORDERS,
+  MAX_PARTICIPANTS,
+  MIN_PARTICIPANTS,
+  VOICE_PACINGS,
+  type DebateOrder,
+  type FormatFlags,
+  type FormatSpec,
+  type VoicePacing,
+} from "./format-spec.js";
 
 /** A debate's rounds, by number (1–4): three of speaking, then the vote. */
 export const ROUND_TYPES = ["introduction", "argument", "deepening", "voting"] as const;

@@ -89,7 +89,17 @@ export type State = typeof GraphState.State;
 export type StateUpdate = typeof GraphState.Update;
 
 /** Every `DebateStatus`, for the state's schema: `satisfies` refuses one too many, `listsEvery` one missing. */
-const DEBATE_STATUSES = ["initializing", "round_1", "round_2", "round_3", "voting", "results", "synthesis", "complete", "error"] as const satisfies readonly DebateStatus[];
+const DEBATE_STATUSES = [
+  "initializing",
+  "round_1",
+  "round_2",
+  "round_3",
+  "voting",
+  "results",
+  "synthesis",
+  "complete",
+  "error",
+] as const satisfies readonly DebateStatus[];
 const listsEvery: [Exclude<DebateStatus, (typeof DEBATE_STATUSES)[number]>] extends [never] ? true : never = true;
 void listsEvery;
 
@@ -107,7 +117,10 @@ const messagesSchema = (description: string) => z.array(z.unknown()).meta({ desc
  * win over them. Any other key is refused.
  */
 export const RunOptionsSchema = FormatOptionsSchema.extend({
-  order: z.enum(DEBATE_ORDERS).optional().describe("/debatt: sequential (each sees the round so far) or simultaneous (all answer at once, seeing earlier rounds)"),
+  order: z
+    .enum(DEBATE_ORDERS)
+    .optional()
+    .describe("/debatt: sequential (each sees the round so far) or simultaneous (all answer at once, seeing earlier rounds)"),
   voicePacing: z.enum(VOICE_PACINGS).optional().describe("/dvoice: paced (the text waits for the audio) or off (unset: the voice settings' pacing)"),
   withMe: z.boolean().optional().describe("/debatt: you take a seat among the participants, write your own turns and vote"),
   personName: z.string().optional().describe("/debatt with withMe: the name the models know you by"),
@@ -124,8 +137,14 @@ export const GraphInputSchema = z.object({
   message: z
     .string()
     .optional()
-    .describe("The message: a command and its question, e.g. `/debatt Bör AI regleras?`, `/compare Vad är 2+2?`, `/vote …`, `/revise …`, `/deep …`, `/council …` (options may come before the question: `/debatt --order simultaneous …`); anything else is a chat message"),
-  participants: z.array(z.string()).nullable().optional().describe("Who takes part: roster keys, display names or model ids (unset: the format's own participants)"),
+    .describe(
+      "The message: a command and its question, e.g. `/debatt Bör AI regleras?`, `/compare Vad är 2+2?`, `/vote …`, `/revise …`, `/deep …`, `/council …` (options may come before the question: `/debatt --order simultaneous …`); anything else is a chat message",
+    ),
+  participants: z
+    .array(z.string())
+    .nullable()
+    .optional()
+    .describe("Who takes part: roster keys, display names or model ids (unset: the format's own participants)"),
   options: RunOptionsSchema.optional().describe("This run's options, over the run configuration's (options written in the message win)"),
   continuation: ContinuationSchema.nullable().optional().describe("A follow-up to one participant of a finished run (the run service sets it)"),
   messages: messagesSchema("Earlier messages of the conversation, or a chat message to append (Studio's chat)").optional(),
@@ -157,7 +176,9 @@ export const GraphStateSchema = z.object({
   debate_round_order: z.record(z.string(), z.array(z.string())).describe("Speaking order (participant keys) of each spoken round"),
   debate_turn_index: z.number().describe("Index into the current round's order of the next speaker"),
   debate_round_responses: z.record(z.string(), z.record(z.string(), z.string())).describe("Answers per round, by display name, in speaking order"),
-  debate_turns: z.array(record("A turn: round, position, participant, status, word count, latency")).describe("Every turn of rounds 1–3, including failed ones"),
+  debate_turns: z
+    .array(record("A turn: round, position, participant, status, word count, latency"))
+    .describe("Every turn of rounds 1–3, including failed ones"),
   debate_votes: z.array(record("A ballot: voter, voted_for, motivation, bullets, valid")).describe("Ballots of the vote round"),
   debate_word_counts: z.record(z.string(), z.number()).describe("Words spoken per participant over all rounds (the tiebreak)"),
   debate_status: z.enum(DEBATE_STATUSES).nullable().describe("initializing → round_1 → … → complete (or error)"),

@@ -40,7 +40,8 @@ export const RosterSchema = z
       }
     }
     // The person's seat is added per run, never configured.
-    if (roster.some((p) => p.person || p.key === "person")) ctx.addIssue({ code: "custom", message: 'the key "person" and the person flag are kept for the seat of a person who joins a debate' });
+    if (roster.some((p) => p.person || p.key === "person"))
+      ctx.addIssue({ code: "custom", message: 'the key "person" and the person flag are kept for the seat of a person who joins a debate' });
     if (roster.filter((p) => p.oneseek).length > 1) {
       ctx.addIssue({ code: "custom", message: "at most one participant may be oneseek" });
     }
@@ -67,9 +68,7 @@ export function defaultRoster(oneseekModel = "openai/gpt-4.1-mini"): Participant
 export function selectParticipants(roster: Participant[], requested?: string[] | null): Participant[] {
   if (!requested || requested.length === 0) return roster;
   const wanted = new Set(requested.map((r) => r.trim().toLowerCase()));
-  const unknown = [...wanted].filter(
-    (w) => !roster.some((p) => p.key === w || p.display.toLowerCase() === w),
-  );
+  const unknown = [...wanted].filter((w) => !roster.some((p) => p.key === w || p.display.toLowerCase() === w));
   const known = roster.map((p) => p.key).join(", ");
   if (unknown.length > 0) {
     throw new DebattError("invalid_participants", `unknown participant(s): ${unknown.join(", ")}; known: ${known}`, {
@@ -143,9 +142,13 @@ export function resolveDeliberators(
     else if (bounds.duplicates === "separate") picked.push({ ...p, key: `${p.key}_${n}`, display: `${p.display} (${n})` });
   }
   if (picked.length < bounds.min || picked.length > bounds.max) {
-    throw new DebattError("invalid_participants", `${bounds.command} needs ${bounds.min}–${bounds.max} models, ${picked.length} ${requested?.length ? "requested" : "on the roster"}`, {
-      reason: { key: "modelCount", values: { command: bounds.command, min: bounds.min, max: bounds.max, count: picked.length } },
-    });
+    throw new DebattError(
+      "invalid_participants",
+      `${bounds.command} needs ${bounds.min}–${bounds.max} models, ${picked.length} ${requested?.length ? "requested" : "on the roster"}`,
+      {
+        reason: { key: "modelCount", values: { command: bounds.command, min: bounds.min, max: bounds.max, count: picked.length } },
+      },
+    );
   }
   return picked;
 }
@@ -157,5 +160,7 @@ export function resolveDeliberators(
  */
 export function participantsFor(format: FormatId, roster: Participant[], requested?: string[] | null, allowed: ModelAllowlist = []): Participant[] {
   const spec: FormatSpec = FORMATS[format];
-  return spec.thread === "chat" ? selectParticipants(roster, requested) : resolveDeliberators(roster, requested, { command: spec.command, ...spec.participants }, allowed);
+  return spec.thread === "chat"
+    ? selectParticipants(roster, requested)
+    : resolveDeliberators(roster, requested, { command: spec.command, ...spec.participants }, allowed);
 }

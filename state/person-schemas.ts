@@ -26,12 +26,17 @@ export const personInputSchema: z.ZodType<PersonInput> = z.union(
     z
       .object({
         vote: z.string({ error: "vote must be a participant's name" }).max(64),
-        motivation: z.string({ error: "motivation must be a string" }).max(MAX_MOTIVATION_CHARS, `motivation is longer than ${MAX_MOTIVATION_CHARS} characters`).optional(),
+        motivation: z
+          .string({ error: "motivation must be a string" })
+          .max(MAX_MOTIVATION_CHARS, `motivation is longer than ${MAX_MOTIVATION_CHARS} characters`)
+          .optional(),
         round,
       })
       .strict(),
     z.object({ skip: z.literal(true, { error: "skip must be true" }), round }).strict(),
   ],
-  { error: 'the body must be {"text": "…"} for a turn, {"vote": "<name>", "motivation"?: "…"} for a vote, or {"skip": true} to pass, each with the "round" it answers if you like' },
+  {
+    error:
+      'the body must be {"text": "…"} for a turn, {"vote": "<name>", "motivation"?: "…"} for a vote, or {"skip": true} to pass, each with the "round" it answers if you like',
+  },
 );
-

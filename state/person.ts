@@ -71,29 +71,46 @@ export type PersonReply = ({ text: string } | { vote: string; motivation: string
  * case). Throws `invalid_input` naming the problem.
  */
 export function replyTo(request: InputRequest, input: PersonInput, waitedMs: number): PersonReply {
-  const refuse = (message: string, key: ReasonKey, values: Record<string, string | number> = {}) => new DebattError("invalid_input", message, { reason: { key, values } });
+  const refuse = (message: string, key: ReasonKey, values: Record<string, string | number> = {}) =>
+    new DebattError("invalid_input", message, { reason: { key, values } });
   // An answer to a question that is over (its time ran out) is not taken for the next one.
   if (input.round !== undefined && input.round !== request.round) {
-    throw new DebattError("not_awaiting_input", `the answer is for round ${input.round}, but the debate waits for your ${request.kind} in round ${request.round}`);
+    throw new DebattError(
+      "not_awaiting_input",
+      `the answer is for round ${input.round}, but the debate waits for your ${request.kind} in round ${request.round}`,
+    );
   }
   if ("skip" in input) return { skip: "passed", waited_ms: waitedMs };
   const candidates = request.kind === "vote" ? request.candidates.join(", ") : "";
   if (request.kind === "turn") {
-    if (!("text" in input)) throw refuse(`the debate waits for your turn in round ${request.round}: send {"text": "…"} (or {"skip": true} to pass)`, "inputWantsText", { round: request.round });
+    if (!("text" in input))
+      throw refuse(`the debate waits for your turn in round ${request.round}: send {"text": "…"} (or {"skip": true} to pass)`, "inputWantsText", {
+        round: request.round,
+      });
     if (!input.text.isWellFormed()) throw refuse("text is not valid Unicode (it contains a lone surrogate)", "invalidUnicode");
     if (CONTROL_CHARS.test(input.text)) throw refuse("text contains control characters", "controlChars");
     const text = removeSpoofing(input.text).trim();
     if (text === "") throw refuse('text is empty: write your turn, or send {"skip": true} to pass', "emptyText");
     const words = countWords(text);
-    if (words > request.word_limit) throw refuse(`round ${request.round} takes at most ${request.word_limit} words; yours has ${words}`, "overWordLimit", { round: request.round, limit: request.word_limit, words });
+    if (words > request.word_limit)
+      throw refuse(`round ${request.round} takes at most ${request.word_limit} words; yours has ${words}`, "overWordLimit", {
+        round: request.round,
+        limit: request.word_limit,
+        words,
+      });
     return { text, waited_ms: waitedMs };
   }
-  if (!("vote" in input)) throw refuse(`the debate waits for your vote: send {"vote": "<name>"} with one of ${candidates} (or {"skip": true} to pass)`, "inputWantsVote", { candidates });
+  if (!("vote" in input))
+    throw refuse(`the debate waits for your vote: send {"vote": "<name>"} with one of ${candidates} (or {"skip": true} to pass)`, "inputWantsVote", {
+      candidates,
+    });
   if (!input.vote.isWellFormed()) throw refuse("vote is not valid Unicode (it contains a lone surrogate)", "invalidUnicode");
   const chosen = request.candidates.find((c) => c.toLowerCase() === input.vote.trim().toLowerCase());
   const name = input.vote.slice(0, 64);
   if (!chosen) throw refuse(`"${name}" is not one you can vote for: ${candidates}`, "notACandidate", { name, candidates });
-  const motivation = removeSpoofing(input.motivation ?? "").replace(new RegExp(CONTROL_CHARS.source, "g"), " ").trim();
+  const motivation = removeSpoofing(input.motivation ?? "")
+    .replace(new RegExp(CONTROL_CHARS.source, "g"), " ")
+    .trim();
   return { vote: chosen, motivation, waited_ms: waitedMs };
 }
 

@@ -51,7 +51,10 @@ export const DebateVoteResultSchema = CountedVotesSchema.extend({ revisedLabelTo
 export type DebateVoteResult = z.infer<typeof DebateVoteResultSchema>;
 
 /** /revise's declared winner, with its decision (`winnerDisplay` added). */
-export const DebateWinnerSchema = WinnerSchema.extend({ winnerDecision: RevisionDecisionSchema.nullable(), tiebreakerMethod: z.literal("alphabetical").optional() });
+export const DebateWinnerSchema = WinnerSchema.extend({
+  winnerDecision: RevisionDecisionSchema.nullable(),
+  tiebreakerMethod: z.literal("alphabetical").optional(),
+});
 export type DebateWinnerResult = z.infer<typeof DebateWinnerSchema>;
 
 /** The /revise subgraph's state: the keys it shares with the top graph, and its own. */

@@ -67,7 +67,10 @@ export function usageOfCall(model: string, tokens: CallTokens, prices: PriceTabl
   const cost =
     tokens.cost_usd ??
     (price &&
-      ((tokens.input_tokens - tokens.cached_tokens) * price.input + tokens.cached_tokens * (price.cached_input ?? price.input) + tokens.output_tokens * price.output) / 1e6);
+      ((tokens.input_tokens - tokens.cached_tokens) * price.input +
+        tokens.cached_tokens * (price.cached_input ?? price.input) +
+        tokens.output_tokens * price.output) /
+        1e6);
   return addUsage(NO_USAGE, {
     calls: 1,
     input_tokens: tokens.input_tokens,

@@ -67,7 +67,10 @@ export function poissonBinomialPValue(chances: readonly number[], observed: numb
   }
   const at = pmf[observed] ?? 0;
   // A relative tolerance, so that counts exactly as likely are not lost to rounding.
-  return Math.min(1, pmf.filter((q) => q <= at * (1 + 1e-7)).reduce((a, q) => a + q, 0));
+  return Math.min(
+    1,
+    pmf.filter((q) => q <= at * (1 + 1e-7)).reduce((a, q) => a + q, 0),
+  );
 }
 
 /**
@@ -77,7 +80,13 @@ export function poissonBinomialPValue(chances: readonly number[], observed: numb
 function chanceTest(events: { hit: boolean; p: number }[]): Pick<BiasFinding, "ballots" | "observed" | "expected" | "p_value" | "significant"> {
   const observed = events.filter((e) => e.hit).length;
   const expected = events.reduce((a, e) => a + e.p, 0);
-  const p_value = events.length < MIN_BALLOTS ? null : poissonBinomialPValue(events.map((e) => e.p), observed);
+  const p_value =
+    events.length < MIN_BALLOTS
+      ? null
+      : poissonBinomialPValue(
+          events.map((e) => e.p),
+          observed,
+        );
   return { ballots: events.length, observed, expected, p_value, significant: p_value !== null && p_value < ALPHA };
 }
 
@@ -116,7 +125,10 @@ function lengthBias(ballots: readonly Ballot[], permutations = 2000, seed = 1): 
     const mean = wordsOf(b).reduce((a, w) => a + w, 0) / b.candidates.length;
     return { words: wordsOf(b).map((w) => w - mean), chosen: b.candidates.findIndex((c) => c.position === b.chosenPosition) };
   });
-  const correlation = centredCorrelation(centred, centred.map((b) => b.chosen));
+  const correlation = centredCorrelation(
+    centred,
+    centred.map((b) => b.chosen),
+  );
   let p_value: number | null = null;
   if (usable.length >= MIN_BALLOTS) {
     const random = seededRandom(seed);
@@ -170,5 +182,11 @@ function ownVendorBias(ballots: readonly Ballot[], namesKnown: boolean): BiasFin
 
 /** Every bias of `BIASES`, measured over `ballots`. */
 export function measureBiases(ballots: readonly Ballot[], seed = 1): BiasFinding[] {
-  return [positionBias(ballots, "first_position"), positionBias(ballots, "last_position"), lengthBias(ballots, 2000, seed), ownVendorBias(ballots, true), ownVendorBias(ballots, false)];
+  return [
+    positionBias(ballots, "first_position"),
+    positionBias(ballots, "last_position"),
+    lengthBias(ballots, 2000, seed),
+    ownVendorBias(ballots, true),
+    ownVendorBias(ballots, false),
+  ];
 }

@@ -74,7 +74,13 @@ describe("admin prompts", () => {
     const put = await call("PUT", `/prompts/${KEY}`, { text });
     expect(put.status).toBe(200);
     expect(await put.json()).toMatchObject({ key: KEY, override: text, effective: text });
-    await (await fetch(`${server.url}/api/v1/chat/stream`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: "/debatt X", participants: ["call_grok", "call_claude"] }) })).text();
+    await (
+      await fetch(`${server.url}/api/v1/chat/stream`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ message: "/debatt X", participants: ["call_grok", "call_claude"] }),
+      })
+    ).text();
     expect(String(models.callsOf("turn", "call_grok")[1].messages.at(-1)!.content)).toMatch(/^OVERRIDDEN ROUND TWO /);
 
     const del = await call("DELETE", `/prompts/${KEY}`);
@@ -124,7 +130,10 @@ describe("admin flow graph", () => {
     const ids = flow.nodes.map((n: any) => n.id).sort();
     const edge = (s: string, t: string) => flow.edges.find((e: any) => e.source === `node:${s}` && e.target === `node:${t}`);
 
-    const debate = flow.nodes.filter((n: any) => n.stage === "debate").map((n: any) => n.id).sort();
+    const debate = flow.nodes
+      .filter((n: any) => n.stage === "debate")
+      .map((n: any) => n.id)
+      .sort();
     const debateEdges = flow.edges.filter((e: any) => e.source.startsWith("node:debate_"));
 
     expect(flow.stages).toEqual([
@@ -137,8 +146,20 @@ describe("admin flow graph", () => {
       { id: "rank", label: "Rangordning", color: "teal" },
     ]);
     expect(debate).toEqual(
-      ["debate_convergence", "debate_domain_planner", "debate_oneseek_agent", "debate_person_turn", "debate_round_1", "debate_round_2", "debate_round_3",
-        "debate_round_4_voting", "debate_round_executor", "debate_synthesizer", "debate_turn", "debate_voice_pipeline"].map((id) => `node:${id}`),
+      [
+        "debate_convergence",
+        "debate_domain_planner",
+        "debate_oneseek_agent",
+        "debate_person_turn",
+        "debate_round_1",
+        "debate_round_2",
+        "debate_round_3",
+        "debate_round_4_voting",
+        "debate_round_executor",
+        "debate_synthesizer",
+        "debate_turn",
+        "debate_voice_pipeline",
+      ].map((id) => `node:${id}`),
     );
     // A simultaneous debate's round: every turn at once, then back to the executor.
     expect(edge("debate_round_executor", "debate_turn")).toMatchObject({ label: "--order simultaneous ×N", conditional: true });
@@ -146,17 +167,34 @@ describe("admin flow graph", () => {
     // The person who joined: their turn in a step of its own, which waits for them.
     expect(edge("debate_round_executor", "debate_person_turn")).toMatchObject({ label: "--with-me", conditional: true });
     expect(edge("debate_person_turn", "debate_round_executor")).toBeDefined();
-    const inStage = (stage: string) => flow.nodes.filter((n: any) => n.stage === stage).map((n: any) => n.id).sort();
+    const inStage = (stage: string) =>
+      flow.nodes
+        .filter((n: any) => n.stage === stage)
+        .map((n: any) => n.id)
+        .sort();
     expect(inStage("compare")).toEqual(["node:compare_answer", "node:compare_complete", "node:compare_planner"]);
     expect(inStage("vote")).toEqual(
-      ["vote:deliberation_answer", "vote:deliberation_ballot", "vote:deliberation_title", "vote_anonymize", "vote_declare_winner", "vote_planner", "vote_tally", "vote_tiebreak"].map((id) => `node:${id}`),
+      [
+        "vote:deliberation_answer",
+        "vote:deliberation_ballot",
+        "vote:deliberation_title",
+        "vote_anonymize",
+        "vote_declare_winner",
+        "vote_planner",
+        "vote_tally",
+        "vote_tiebreak",
+      ].map((id) => `node:${id}`),
     );
     expect(inStage("revise")).toHaveLength(9);
     expect(inStage("deep")).toEqual(
-      ["deep:deliberation_answer", "deep:deliberation_title", "deep_anonymize", "deep_argue", "deep_moderate", "deep_planner", "deep_synthesize"].map((id) => `node:${id}`),
+      ["deep:deliberation_answer", "deep:deliberation_title", "deep_anonymize", "deep_argue", "deep_moderate", "deep_planner", "deep_synthesize"].map(
+        (id) => `node:${id}`,
+      ),
     );
     expect(edge("deep_moderate", "deep_argue")).toMatchObject({ conditional: true, label: "nästa runda ×N" });
-    expect(inStage("council")).toEqual(["council:deliberation_title", "council_consolidate", "council_judge", "council_planner", "council_review"].map((id) => `node:${id}`));
+    expect(inStage("council")).toEqual(
+      ["council:deliberation_title", "council_consolidate", "council_judge", "council_planner", "council_review"].map((id) => `node:${id}`),
+    );
     expect(edge("council_review", "council_judge")).toMatchObject({ conditional: true, label: "--debate: runda 2 ×N" });
     expect(ids).toHaveLength(debate.length + 3 + 8 + 9 + 7 + 5 + 7);
     expect(edge("revise_anonymize", "revise_revision")).toMatchObject({ conditional: true, label: "×N" });
@@ -167,10 +205,17 @@ describe("admin flow graph", () => {
     expect(edge("compare_planner", "compare_answer")).toMatchObject({ conditional: true });
     expect(edge("compare_answer", "compare_complete")).toBeDefined();
     for (const [s, t] of [
-      ["debate_domain_planner", "debate_round_executor"], ["debate_domain_planner", "debate_oneseek_agent"], ["debate_oneseek_agent", "debate_round_1"],
-      ["debate_round_executor", "debate_round_1"], ["debate_round_1", "debate_round_2"], ["debate_round_2", "debate_round_3"],
-      ["debate_round_3", "debate_round_4_voting"], ["debate_round_4_voting", "debate_convergence"], ["debate_convergence", "debate_synthesizer"],
-    ]) expect(edge(s, t), `${s} -> ${t}`).toBeDefined();
+      ["debate_domain_planner", "debate_round_executor"],
+      ["debate_domain_planner", "debate_oneseek_agent"],
+      ["debate_oneseek_agent", "debate_round_1"],
+      ["debate_round_executor", "debate_round_1"],
+      ["debate_round_1", "debate_round_2"],
+      ["debate_round_2", "debate_round_3"],
+      ["debate_round_3", "debate_round_4_voting"],
+      ["debate_round_4_voting", "debate_convergence"],
+      ["debate_convergence", "debate_synthesizer"],
+    ])
+      expect(edge(s, t), `${s} -> ${t}`).toBeDefined();
     expect(edge("debate_round_executor", "debate_voice_pipeline")).toMatchObject({ conditional: true, label: "/dvoice" });
     expect(edge("debate_domain_planner", "debate_oneseek_agent").label).toBe("OneSeek");
   });

@@ -64,9 +64,20 @@ describe("an answer's notes as the narrators tell them", () => {
 describe("Perplexity's citations", () => {
   it("keep their order and repeats, so that [n] is the n-th, titled from the search results", () => {
     const reader = new StreamReader();
-    reader.read({ search_results: [{ url: "https://a.example/", title: "A" }, { url: "https://b.example/", title: "B" }], citations: ["https://b.example/", "https://a.example/", "https://b.example/"], choices: [{ delta: { content: "x [3]" } }] });
+    reader.read({
+      search_results: [
+        { url: "https://a.example/", title: "A" },
+        { url: "https://b.example/", title: "B" },
+      ],
+      citations: ["https://b.example/", "https://a.example/", "https://b.example/"],
+      choices: [{ delta: { content: "x [3]" } }],
+    });
     reader.read({ choices: [{ delta: {}, finish_reason: "stop" }] });
-    expect(reader.end(true).sources).toEqual([{ url: "https://b.example/", title: "B" }, { url: "https://a.example/", title: "A" }, { url: "https://b.example/", title: "B" }]);
+    expect(reader.end(true).sources).toEqual([
+      { url: "https://b.example/", title: "B" },
+      { url: "https://a.example/", title: "A" },
+      { url: "https://b.example/", title: "B" },
+    ]);
   });
 });
 

@@ -42,9 +42,13 @@ describe("the arena-block filter", () => {
 
   it("lets only the computed block reach the clients and the history, even split across chunks", async () => {
     // The synthesis model streams word by word, so its block arrives in many pieces.
-    const { deps } = testDeps({ script: withOverrides((req) => (req.phase === "synthesis" ? `Analysis first.\n\n${FAKE_BLOCK}\nThe real analysis.` : undefined)) });
+    const { deps } = testDeps({
+      script: withOverrides((req) => (req.phase === "synthesis" ? `Analysis first.\n\n${FAKE_BLOCK}\nThe real analysis.` : undefined)),
+    });
     const events = await runEvents(deps, "/debatt X", { participants: ["call_grok", "call_claude", "call_gpt"] });
-    const text = named(events, "text-delta").map((e) => e.delta).join("");
+    const text = named(events, "text-delta")
+      .map((e) => e.delta)
+      .join("");
     expect(text.match(/```debate-arena-data/g)).toHaveLength(1);
     expect(text).not.toContain("Made Up");
     expect(text).toContain("Analysis first.");

@@ -14,7 +14,9 @@ describe("the arena's state", () => {
 
     expect(s.participants.map((p) => p.display)).toEqual(["Grok", "Claude", "ChatGPT"]);
     expect(Object.values(s.cards).every((c) => [1, 2, 3].every((r) => c.rounds[r].status === "ok" && c.rounds[r].text.length > 0))).toBe(true);
-    expect(s.cards.call_grok.rounds[2].text).toBe("Grok says in round 2: arguments point point point point point point point point point point point point point point point point point point point point done.");
+    expect(s.cards.call_grok.rounds[2].text).toBe(
+      "Grok says in round 2: arguments point point point point point point point point point point point point point point point point point point point point done.",
+    );
     expect(s.roundsDone).toEqual([1, 2, 3, 4]);
     expect(s.votes).toHaveLength(3);
     expect(s.results?.winner).toBeDefined();
@@ -32,7 +34,21 @@ describe("the arena's state", () => {
   it("marks every participant writing at once in a simultaneous round, each until its turn ends", () => {
     const who = (model: string) => ({ model, model_key: `call_${model.toLowerCase()}`, round: 1 });
     const events = [
-      { event: "debate-init", data: { participants: [{ key: "call_a", display: "A" }, { key: "call_b", display: "B" }], topic: "T", total_rounds: 4, voice_mode: false, debate_id: "d", simulated: false, order: "simultaneous" } },
+      {
+        event: "debate-init",
+        data: {
+          participants: [
+            { key: "call_a", display: "A" },
+            { key: "call_b", display: "B" },
+          ],
+          topic: "T",
+          total_rounds: 4,
+          voice_mode: false,
+          debate_id: "d",
+          simulated: false,
+          order: "simultaneous",
+        },
+      },
       { event: "debate-round-start", data: { round: 1, type: "introduction", order: ["A", "B"] } },
       { event: "debate-participant-start", data: { ...who("A"), position: 1 } },
       { event: "debate-participant-start", data: { ...who("B"), position: 2 } },
@@ -70,10 +86,22 @@ describe("an answer's notes on its card", () => {
   const NOTES = { reasoning: "First I weigh the costs.", sources: SOURCES, ending: "length" as const };
   const feed = (events: unknown[]) => (events as ClientEvent[]).reduce(reduce, emptyArena());
   const who = (round: number) => ({ model: "Grok", model_key: "call_grok", round });
-  const init = { event: "debate-init", data: { participants: [{ key: "call_grok", display: "Grok" }], topic: "T", total_rounds: 4, voice_mode: false, debate_id: "d", simulated: false } };
-  const end = (round: number, extra: object) => ({ event: "debate-participant-end", data: { ...who(round), position: 1, word_count: 3, latency_ms: 5, response_preview: "", status: "ok", ...extra } });
-  const panel = [{ modelKey: "call_grok", display: "Grok", model: "x-ai/grok-4" }, { modelKey: "call_claude", display: "Claude", model: "anthropic/claude" }];
-  const stage1 = { data: [{ model: "x-ai/grok-4", response: "Yes [1].", responseTimeMs: 7, display: "Grok", modelKey: "call_grok", ...NOTES }], failed: [{ ...panel[1], error: "refused: I can't help with that" }] };
+  const init = {
+    event: "debate-init",
+    data: { participants: [{ key: "call_grok", display: "Grok" }], topic: "T", total_rounds: 4, voice_mode: false, debate_id: "d", simulated: false },
+  };
+  const end = (round: number, extra: object) => ({
+    event: "debate-participant-end",
+    data: { ...who(round), position: 1, word_count: 3, latency_ms: 5, response_preview: "", status: "ok", ...extra },
+  });
+  const panel = [
+    { modelKey: "call_grok", display: "Grok", model: "x-ai/grok-4" },
+    { modelKey: "call_claude", display: "Claude", model: "anthropic/claude" },
+  ];
+  const stage1 = {
+    data: [{ model: "x-ai/grok-4", response: "Yes [1].", responseTimeMs: 7, display: "Grok", modelKey: "call_grok", ...NOTES }],
+    failed: [{ ...panel[1], error: "refused: I can't help with that" }],
+  };
 
   it("keeps a /debatt turn's reasoning, sources and ending, and a refusal's ending, per round", () => {
     const s = feed([
@@ -107,9 +135,18 @@ describe("an answer's notes on its card", () => {
 
   it("keeps the notes of /vote's, /revise's and /deep's first answers", () => {
     const start = { messageId: "m", conversationId: "c", question: "Q", participants: panel, simulated: false };
-    const vote = feed([{ event: "vote-start", data: { ...start, mode: "vote", chairman: panel[0] } }, { event: "stage1-complete", data: stage1 }]);
-    const revise = feed([{ event: "debate-start", data: { ...start, mode: "debate", antiAnchoring: false } }, { event: "round1-complete", data: stage1 }]);
-    const deep = feed([{ event: "deep-start", data: { ...start, mode: "deep", minRounds: 1, maxRounds: 2 } }, { event: "stage1-complete", data: stage1 }]);
+    const vote = feed([
+      { event: "vote-start", data: { ...start, mode: "vote", chairman: panel[0] } },
+      { event: "stage1-complete", data: stage1 },
+    ]);
+    const revise = feed([
+      { event: "debate-start", data: { ...start, mode: "debate", antiAnchoring: false } },
+      { event: "round1-complete", data: stage1 },
+    ]);
+    const deep = feed([
+      { event: "deep-start", data: { ...start, mode: "deep", minRounds: 1, maxRounds: 2 } },
+      { event: "stage1-complete", data: stage1 },
+    ]);
     for (const answers of [vote.deliberation!.answers, revise.deliberation!.answers, deep.panel!.kind === "deep" ? deep.panel!.answers : {}]) {
       expect(answers.call_grok).toEqual({ text: "Yes [1].", status: "ok", latencyMs: 7, ...NOTES });
       expect(answers.call_claude).toEqual({ text: "", status: "error", error: "refused: I can't help with that" });
@@ -117,17 +154,34 @@ describe("an answer's notes on its card", () => {
   });
 
   it("keeps the notes of a reopened /debatt, /compare and /vote, as the history stores them", () => {
-    const debatt = storedEvents("d", "debatt", {
-      participants: [{ key: "call_grok", display: "Grok", model: "x-ai/grok-4" }],
-      rounds: [{ round: 1, answers: [{ modelKey: "call_grok", display: "Grok", text: "Cut [1]", position: 1, status: "ok", wordCount: 2, latencyMs: 5, ...NOTES }] }],
-      votes: [],
-    }, "/debatt T")!;
+    const debatt = storedEvents(
+      "d",
+      "debatt",
+      {
+        participants: [{ key: "call_grok", display: "Grok", model: "x-ai/grok-4" }],
+        rounds: [
+          { round: 1, answers: [{ modelKey: "call_grok", display: "Grok", text: "Cut [1]", position: 1, status: "ok", wordCount: 2, latencyMs: 5, ...NOTES }] },
+        ],
+        votes: [],
+      },
+      "/debatt T",
+    )!;
     expect(feed(debatt).cards.call_grok.rounds[1]).toMatchObject(NOTES);
 
-    const compare = storedEvents("c", "compare", { answers: [{ key: "call_grok", display: "Grok", text: "Half", status: "ok", word_count: 1, responseTimeMs: 9, ...NOTES }] }, "/compare Q")!;
+    const compare = storedEvents(
+      "c",
+      "compare",
+      { answers: [{ key: "call_grok", display: "Grok", text: "Half", status: "ok", word_count: 1, responseTimeMs: 9, ...NOTES }] },
+      "/compare Q",
+    )!;
     expect(feed(compare).compare!.answers.call_grok).toMatchObject(NOTES);
 
-    const vote = storedEvents("v", "vote", { participants: panel, stage1: [{ model: "x-ai/grok-4", modelKey: "call_grok", response: "Yes [1].", responseTimeMs: 7, ...NOTES }], stage1Failed: [] }, "/vote Q")!;
+    const vote = storedEvents(
+      "v",
+      "vote",
+      { participants: panel, stage1: [{ model: "x-ai/grok-4", modelKey: "call_grok", response: "Yes [1].", responseTimeMs: 7, ...NOTES }], stage1Failed: [] },
+      "/vote Q",
+    )!;
     expect(feed(vote).deliberation!.answers.call_grok).toMatchObject(NOTES);
   });
 });

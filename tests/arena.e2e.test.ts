@@ -65,7 +65,9 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     // Evaluated through the DevTools protocol: the page's CSP (rightly) refuses an injected script tag.
     await page.evaluate(AXE_SOURCE);
     return page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe;
+      const axe = (
+        window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }
+      ).axe;
       const { violations } = await axe.run(document, { runOnly: ["wcag2a", "wcag2aa"] });
       return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.nodes.length})`);
     });
@@ -97,16 +99,19 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(await page.locator(".synthesis").innerText()).not.toContain("debate-arena-data");
     for (const card of await page.locator(".card").all()) expect(await card.locator("footer").innerText()).toMatch(/\d+ ord/);
     // A collapsed card shows whole lines only, not a sliver of the next one.
-    const clipped = await page.locator(".answer.clipped").first().evaluate((el) => {
-      // One line of the same text style, measured.
-      const probe = el.cloneNode() as HTMLElement;
-      probe.className = "answer";
-      probe.textContent = "x";
-      el.parentElement!.appendChild(probe);
-      const line = probe.getBoundingClientRect().height;
-      probe.remove();
-      return { height: el.getBoundingClientRect().height, line };
-    });
+    const clipped = await page
+      .locator(".answer.clipped")
+      .first()
+      .evaluate((el) => {
+        // One line of the same text style, measured.
+        const probe = el.cloneNode() as HTMLElement;
+        probe.className = "answer";
+        probe.textContent = "x";
+        el.parentElement!.appendChild(probe);
+        const line = probe.getBoundingClientRect().height;
+        probe.remove();
+        return { height: el.getBoundingClientRect().height, line };
+      });
     expect(clipped.height / clipped.line).toBeCloseTo(4, 1);
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
@@ -134,7 +139,10 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(await card.locator(".badge").first().innerText()).toMatch(/^Svar [A-G] · \d röst(er)?$/);
     await card.locator("summary").click();
     // (The card shows the text as written, the winner renders its markdown: compare line by line.)
-    const lines = (await card.locator(".answer").innerText()).split("\n").map((l) => l.replace(/^- /, "").trim()).filter(Boolean);
+    const lines = (await card.locator(".answer").innerText())
+      .split("\n")
+      .map((l) => l.replace(/^- /, "").trim())
+      .filter(Boolean);
     expect(lines.length).toBeGreaterThan(2);
     for (const line of lines) expect(winner).toContain(line);
     // Each vote opens to show its reasoning; the bars name the model behind each label.
@@ -216,8 +224,11 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     // The reopened run shows its winner too: wait for the follow-up's, and for its run to end.
     await page.locator(".vote .winner").nth(1).waitFor({ timeout: 60_000 });
     await page.locator("button.stop").waitFor({ state: "detached", timeout: 60_000 });
-    const stored = (await (await fetch(`${server.url}/api/v1/conversations/${conversationId}`)).json());
-    expect(stored.messages.filter((m: any) => m.role === "user").map((m: any) => m.content)).toEqual(["/vote Vilket språk passar för skript?", "/vote Och för webben?"]);
+    const stored = await (await fetch(`${server.url}/api/v1/conversations/${conversationId}`)).json();
+    expect(stored.messages.filter((m: any) => m.role === "user").map((m: any) => m.content)).toEqual([
+      "/vote Vilket språk passar för skript?",
+      "/vote Och för webben?",
+    ]);
 
     // Deleted from the list, it is gone from the server too.
     await page.getByRole("link", { name: "Historik" }).click();
@@ -229,7 +240,10 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
         void d.accept();
       }),
     );
-    await rows.nth(1).getByRole("button", { name: /^Radera/ }).click();
+    await rows
+      .nth(1)
+      .getByRole("button", { name: /^Radera/ })
+      .click();
     expect(await asked).toMatch(/^Radera ”.+” och allt i det\?/);
     await page.waitForFunction(() => document.querySelectorAll(".conversations li").length === 1);
     expect((await fetch(`${server.url}/api/v1/conversations/${conversationId}`)).status).toBe(404);
@@ -323,7 +337,11 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
 
     // A plain EventSource on a second run: it reconnects with Last-Event-ID after every cut.
     const seen = await page.evaluate(async () => {
-      const res = await fetch("/api/v1/chat/stream", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: "/debatt Ska skolan ha mobilförbud?" }) });
+      const res = await fetch("/api/v1/chat/stream", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ message: "/debatt Ska skolan ha mobilförbud?" }),
+      });
       const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
       const first = (await reader.read()).value ?? "";
       await reader.cancel();
@@ -342,7 +360,15 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
             resolve({ ids, opens });
           }
         };
-        const names = ["metadata", "debate-init", "debate-round-start", "debate-participant-start", "debate-participant-delta", "debate-participant-end", "debate-round-end"];
+        const names = [
+          "metadata",
+          "debate-init",
+          "debate-round-start",
+          "debate-participant-start",
+          "debate-participant-delta",
+          "debate-participant-end",
+          "debate-round-end",
+        ];
         for (const name of [...names, "debate-vote-result", "debate-results", "text-delta", "debate-synthesis-complete", "error", "usage", "done"]) {
           source.addEventListener(name, on);
         }
@@ -356,7 +382,13 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
   it("asks for a token when the server needs one; signed in, the cookie carries the streams; signing out asks again", async () => {
     const admin = "admin-token-0123456789";
     const { page, errors, server } = await open({ AUTH: "tokens", ADMIN_TOKEN: admin });
-    const ada = await (await fetch(`${server.url}/api/v1/admin/users`, { method: "POST", headers: { authorization: `Bearer ${admin}`, "content-type": "application/json" }, body: JSON.stringify({ name: "Ada" }) })).json();
+    const ada = await (
+      await fetch(`${server.url}/api/v1/admin/users`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${admin}`, "content-type": "application/json" },
+        body: JSON.stringify({ name: "Ada" }),
+      })
+    ).json();
 
     await page.getByLabel("Token").fill("wrong-token");
     await page.getByRole("button", { name: "Logga in" }).click();
@@ -380,8 +412,18 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
 
   it("shares a run read-only with anyone who has the link, and exports it as one HTML page that opens offline", async () => {
     const admin = "admin-token-0123456789";
-    const { page, errors, server } = await open({ AUTH: "tokens", ADMIN_TOKEN: admin, SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0" }, undefined, "en-US");
-    const ada = (await (await fetch(`${server.url}/api/v1/admin/users`, { method: "POST", headers: { authorization: `Bearer ${admin}`, "content-type": "application/json" }, body: JSON.stringify({ name: "Ada" }) })).json()) as { token: string };
+    const { page, errors, server } = await open(
+      { AUTH: "tokens", ADMIN_TOKEN: admin, SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0" },
+      undefined,
+      "en-US",
+    );
+    const ada = (await (
+      await fetch(`${server.url}/api/v1/admin/users`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${admin}`, "content-type": "application/json" },
+        body: JSON.stringify({ name: "Ada" }),
+      })
+    ).json()) as { token: string };
     await page.getByLabel("Token").fill(ada.token);
     await page.getByRole("button", { name: "Sign in" }).click();
     await ask(page, "/vote Which language suits a web API best?");
@@ -438,7 +480,10 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
   it("records a spoken question and puts its transcription in the message box; without a key the button says why", async () => {
     const stt = await startFakeTranscription();
     // A browser with a fake microphone (a tone), allowed without asking.
-    const withMic = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--headless", "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"] });
+    const withMic = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--no-sandbox", "--disable-gpu", "--headless", "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"],
+    });
     try {
       const server = await startServerProcess({ SIMULATED_LATENCY_MS: "0", STT_API_KEY: "sk-stt", STT_BASE_URL: stt.baseURL });
       servers.push(server);
@@ -664,16 +709,42 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     // A /compare whose answers carry notes, as a real provider's would (the simulated one sends none).
     const who = (key: string, display: string) => ({ model: display, model_key: key });
     const events = [
-      ["compare-start", { question: "Is AI regulated?", participants: [{ key: "call_grok", display: "Grok", model: "x-ai/grok-4" }, { key: "call_claude", display: "Claude", model: "anthropic/claude" }], simulated: false }],
+      [
+        "compare-start",
+        {
+          question: "Is AI regulated?",
+          participants: [
+            { key: "call_grok", display: "Grok", model: "x-ai/grok-4" },
+            { key: "call_claude", display: "Claude", model: "anthropic/claude" },
+          ],
+          simulated: false,
+        },
+      ],
       ["compare-answer-start", who("call_grok", "Grok")],
       ["compare-answer-delta", { ...who("call_grok", "Grok"), delta: "Yes, in the EU [1], and `a[2]` and [3] and [2]" }],
-      ["compare-answer-end", { ...who("call_grok", "Grok"), word_count: 9, latency_ms: 1200, status: "ok", ending: "length", reasoning: "I weigh <b>both</b> sides first.", sources: [{ url: "https://example.org/eu-ai-act", title: "EU AI Act" }, { url: "javascript:alert(1)" }] }],
+      [
+        "compare-answer-end",
+        {
+          ...who("call_grok", "Grok"),
+          word_count: 9,
+          latency_ms: 1200,
+          status: "ok",
+          ending: "length",
+          reasoning: "I weigh <b>both</b> sides first.",
+          sources: [{ url: "https://example.org/eu-ai-act", title: "EU AI Act" }, { url: "javascript:alert(1)" }],
+        },
+      ],
       ["compare-answer-start", who("call_claude", "Claude")],
-      ["compare-answer-end", { ...who("call_claude", "Claude"), word_count: 0, latency_ms: 300, status: "error", error: "refused: I can't help with that", ending: "refused" }],
+      [
+        "compare-answer-end",
+        { ...who("call_claude", "Claude"), word_count: 0, latency_ms: 300, status: "error", error: "refused: I can't help with that", ending: "refused" },
+      ],
       ["compare-complete", { answered: 1, failed: 1 }],
       ["done", {}],
     ];
-    const body = events.map(([event, data], i) => `id: ${i + 1}\nevent: ${event}\ndata: ${JSON.stringify({ ...(data as object), timestamp: new Date(0).toISOString() })}\n\n`).join("");
+    const body = events
+      .map(([event, data], i) => `id: ${i + 1}\nevent: ${event}\ndata: ${JSON.stringify({ ...(data as object), timestamp: new Date(0).toISOString() })}\n\n`)
+      .join("");
     await page.route("**/api/v1/chat/stream", (route) => route.fulfill({ status: 200, headers: { "content-type": "text/event-stream" }, body }));
     await ask(page, "/compare Is AI regulated?");
     const grok = page.locator('.card[data-participant="call_grok"]');
@@ -690,10 +761,16 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     const sources = grok.locator(".sources li");
     expect(await sources.allInnerTexts()).toEqual(["[1] EU AI Act", "[2] javascript:alert(1)"]);
     const link = sources.nth(0).locator("a");
-    expect([await link.getAttribute("href"), await link.getAttribute("target"), await link.getAttribute("rel")]).toEqual(["https://example.org/eu-ai-act", "_blank", "noopener noreferrer"]);
+    expect([await link.getAttribute("href"), await link.getAttribute("target"), await link.getAttribute("rel")]).toEqual([
+      "https://example.org/eu-ai-act",
+      "_blank",
+      "noopener noreferrer",
+    ]);
     expect(await sources.nth(1).locator("a").count()).toBe(0);
     // In the text, [1] leads to source 1; [2] (not a safe link), [3] (no such source) and the code's a[2] stay text.
-    expect(await grok.locator(".answer a").evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute("href")]))).toEqual([["[1]", "https://example.org/eu-ai-act"]]);
+    expect(await grok.locator(".answer a").evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute("href")]))).toEqual([
+      ["[1]", "https://example.org/eu-ai-act"],
+    ]);
     expect(await grok.locator(".answer code").innerText()).toBe("a[2]");
     expect(await page.locator("a[href^='javascript:']").count()).toBe(0);
     // How the answers ended: cut at the limit (kept), and refused (beside its error).
@@ -815,9 +892,17 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
       const live = await layout(page);
       expect(live.scrollWidth, `${question}, live`).toBeLessThanOrEqual(PHONE.width);
       expect(live.points.length).toBeGreaterThan(0);
-      expect(live.points.every((p) => p.shown && p.inside), `${question}, live: key points on screen`).toBe(true);
+      expect(
+        live.points.every((p) => p.shown && p.inside),
+        `${question}, live: key points on screen`,
+      ).toBe(true);
       // Each stacked cell still says which column it is.
-      expect(await page.locator(".deep .stances tbody td").first().evaluate((td) => getComputedStyle(td, "::before").content)).toBe('"Stance: "');
+      expect(
+        await page
+          .locator(".deep .stances tbody td")
+          .first()
+          .evaluate((td) => getComputedStyle(td, "::before").content),
+      ).toBe('"Stance: "');
 
       await page.goto(`${home}#history`);
       await page.locator(".conversations li a").first().click();
@@ -825,12 +910,20 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
       const reopened = await layout(page);
       expect(reopened.scrollWidth, `${question}, reopened`).toBeLessThanOrEqual(PHONE.width);
       expect(reopened.points.length).toBe(live.points.length);
-      expect(reopened.points.every((p) => p.shown && p.inside), `${question}, reopened: key points on screen`).toBe(true);
+      expect(
+        reopened.points.every((p) => p.shown && p.inside),
+        `${question}, reopened: key points on screen`,
+      ).toBe(true);
     }
     // On a wide screen the rounds stay a table.
     await page.setViewportSize({ width: 1280, height: 900 });
     expect(await page.locator(".deep .stances thead th").first().isVisible()).toBe(true);
-    expect(await page.locator(".deep .stances tbody td").first().evaluate((td) => getComputedStyle(td).display)).toBe("table-cell");
+    expect(
+      await page
+        .locator(".deep .stances tbody td")
+        .first()
+        .evaluate((td) => getComputedStyle(td).display),
+    ).toBe("table-cell");
 
     // /council's verdicts stack the same way on a phone, and a judge's name and perspective never break inside a word.
     /** The words of the judges' cells that the browser drew on more than one line. */
@@ -858,7 +951,10 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
       await page.locator(".council .synthesis h2").first().waitFor({ timeout: 30_000 });
       expect(await brokenWords(), `${width} px`).toEqual([]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth), `${width} px`).toBeLessThanOrEqual(width);
-      const display = await page.locator(".council .verdicts tbody td").first().evaluate((td) => getComputedStyle(td).display);
+      const display = await page
+        .locator(".council .verdicts tbody td")
+        .first()
+        .evaluate((td) => getComputedStyle(td).display);
       expect(display).toBe(width === PHONE.width ? "block" : "table-cell");
     }
     expect(errors).toEqual([]);
@@ -885,12 +981,18 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(await voices.evaluateAll((ls) => ls.map((l) => l.firstChild!.textContent))).toEqual(["Alpha", "Beta", "Qwen"]);
     // A spoken debate's pacing (off by default) and its rounds' word limits.
     expect(await page.getByLabel("Keep the text with the audio", { exact: false }).isChecked()).toBe(false);
-    expect(await page.locator(".voice-settings fieldset.word-limits input").evaluateAll((is) => is.map((i) => (i as HTMLInputElement).value))).toEqual(["300", "500", "500"]);
+    expect(await page.locator(".voice-settings fieldset.word-limits input").evaluateAll((is) => is.map((i) => (i as HTMLInputElement).value))).toEqual([
+      "300",
+      "500",
+      "500",
+    ]);
     expect(await page.getByLabel("Beta").inputValue()).toBe("onyx");
     expect(await page.getByLabel("Qwen").inputValue()).toBe("shimmer");
     expect(await page.getByLabel("Alpha").inputValue()).toBe("alloy");
     // The box is as tall as its rows, nothing more.
-    const gap = await page.locator(".voice-settings fieldset.voices").evaluate((fs) => fs.getBoundingClientRect().bottom - fs.querySelector("label:last-of-type")!.getBoundingClientRect().bottom);
+    const gap = await page
+      .locator(".voice-settings fieldset.voices")
+      .evaluate((fs) => fs.getBoundingClientRect().bottom - fs.querySelector("label:last-of-type")!.getBoundingClientRect().bottom);
     expect(gap).toBeLessThan(30);
     // One prompt is "1 prompt".
     expect(await page.locator('details[data-group="compare"] summary').innerText()).toBe("/compare 1 prompt");
@@ -930,7 +1032,9 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     await chat("second", "Hello, second conversation");
     await sleep(1_100);
     await chat("first", "And a follow-up");
-    const listed = (await (await fetch(`${server.url}/api/v1/conversations`)).json()) as { conversations: { id: string; createdAt: string; updatedAt: string }[] };
+    const listed = (await (await fetch(`${server.url}/api/v1/conversations`)).json()) as {
+      conversations: { id: string; createdAt: string; updatedAt: string }[];
+    };
     expect(listed.conversations.map((c) => c.id)).toEqual(["second", "first"]);
 
     await page.goto(`${page.url().split("#")[0]}#history`);
@@ -953,7 +1057,23 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
   it("shows the user's latest `npm run eval` report: a line on a new chat, the table and the rounds under Evidence", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "debatt-data-"));
     const env = { PATH: process.env.PATH, DEBATT_DATA_DIR: dataDir, SIMULATED_ACCURACY: "0.8", SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0" };
-    const cli = spawnSync(process.execPath, ["--import", "tsx", "cli/eval.ts", "--n", "3", "--tasks", "letters", "--arms", "single,majority,debatt", "--participants", "call_grok,call_claude,call_gpt"], { env, encoding: "utf8" });
+    const cli = spawnSync(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "cli/eval.ts",
+        "--n",
+        "3",
+        "--tasks",
+        "letters",
+        "--arms",
+        "single,majority,debatt",
+        "--participants",
+        "call_grok,call_claude,call_gpt",
+      ],
+      { env, encoding: "utf8" },
+    );
     expect(cli.status, cli.stderr).toBe(0);
     const { page, errors } = await open({ DEBATT_DATA_DIR: dataDir }, undefined, "en-US");
     const note = page.locator(".latest-evaluation");
@@ -984,7 +1104,10 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
   it("shows the leaderboard of the history: a chart and a table of the ratings, the biases, filters by format, in Swedish too", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "debatt-data-"));
     const env = { PATH: process.env.PATH, DEBATT_DATA_DIR: dataDir, SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0" };
-    const cli = spawnSync(process.execPath, ["--import", "tsx", "cli/debate.ts", "--participants", "grok,claude,gemini,oneseek", "/debatt Bör AI regleras?"], { env, encoding: "utf8" });
+    const cli = spawnSync(process.execPath, ["--import", "tsx", "cli/debate.ts", "--participants", "grok,claude,gemini,oneseek", "/debatt Bör AI regleras?"], {
+      env,
+      encoding: "utf8",
+    });
     expect(cli.status, cli.stderr).toBe(0);
     const { page, errors } = await open({ DEBATT_DATA_DIR: dataDir }, undefined, "en-US");
     await page.getByRole("link", { name: "Leaderboard" }).click();
@@ -1060,7 +1183,12 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
   }, 90_000);
 
   it("keeps what the reader wrote when their time runs out: the card says it was skipped, and what was not sent", async () => {
-    const { page, errors } = await open({ SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", DEBATE_PARTICIPANTS: TWO_MODELS, PERSON_INPUT_TIMEOUT_MS: "2000" });
+    const { page, errors } = await open({
+      SIMULATED_LATENCY_MS: "0",
+      SIMULATED_CHUNK_DELAY_MS: "0",
+      DEBATE_PARTICIPANTS: TWO_MODELS,
+      PERSON_INPUT_TIMEOUT_MS: "2000",
+    });
     await page.locator("#message").fill("/debatt --with-me Ska städer förbjuda bilar?");
     await page.locator("#message").press("Enter");
     const panel = page.locator("form.person-input");
@@ -1075,14 +1203,20 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
   }, 90_000);
 
   it("asks again when a joined debate is reopened: followed live while it waits, and from its checkpoint after it was stopped", async () => {
-    const { page, errors, server } = await open({ SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", DEBATE_PARTICIPANTS: TWO_MODELS }, undefined, "en-US");
+    const { page, errors, server } = await open(
+      { SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", DEBATE_PARTICIPANTS: TWO_MODELS },
+      undefined,
+      "en-US",
+    );
     await page.locator("#message").fill("/debatt --with-me Should cities ban cars?");
     await page.locator("#message").press("Enter");
     const panel = page.locator("form.person-input");
     await panel.getByRole("heading", { name: "Your turn — round 1: Introduction" }).waitFor({ timeout: 30_000 });
     const { conversations } = (await (await fetch(`${server.url}/api/v1/conversations`)).json()) as { conversations: { id: string }[] };
     const id = conversations[0].id;
-    const run = ((await (await fetch(`${server.url}/api/v1/conversations/${id}`)).json()) as { messages: { id: string; role: string }[] }).messages.find((m) => m.role === "assistant")!.id;
+    const run = ((await (await fetch(`${server.url}/api/v1/conversations/${id}`)).json()) as { messages: { id: string; role: string }[] }).messages.find(
+      (m) => m.role === "assistant",
+    )!.id;
 
     /** Reloads the page: it asks for the turn `asked` again (with a clock or not); `text` is sent, and the debate goes on to `next`. */
     const answerAfterReload = async (asked: string, clocks: number, text: string, next: string) => {

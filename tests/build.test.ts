@@ -17,7 +17,13 @@ describe("npm start: the compiled server", () => {
       // The page, from the build's copy of it.
       expect(await (await fetch(url)).text()).toContain("<title>debatt</title>");
       // A run, and its conversation in the history (the migrations ran from the build's copy).
-      const { events } = await readSse(await fetch(`${url}/api/v1/chat/stream`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: "/vote Which language?" }) }));
+      const { events } = await readSse(
+        await fetch(`${url}/api/v1/chat/stream`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ message: "/vote Which language?" }),
+        }),
+      );
       expect(events.at(-1)!.event).toBe("done");
       const listed = (await (await fetch(`${url}/api/v1/conversations`)).json()) as { conversations: { mode: string }[] };
       expect(listed.conversations.map((c) => c.mode)).toEqual(["vote"]);

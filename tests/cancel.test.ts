@@ -41,7 +41,11 @@ describe("stop means stop", () => {
       const stopped = await stopping!;
       expect(stopped.status).toBe(202);
       expect(await stopped.json()).toEqual({ run_id: runId, status: "stopping" });
-      expect(events.slice(-3).map((e) => [e.event, e.data.code])).toEqual([["error", "cancelled"], ["usage", undefined], ["done", undefined]]);
+      expect(events.slice(-3).map((e) => [e.event, e.data.code])).toEqual([
+        ["error", "cancelled"],
+        ["usage", undefined],
+        ["done", undefined],
+      ]);
       // The turn in flight was aborted, and no call started after it.
       const callsThen = models.calls.length;
       expect(models.calls.at(-1)!.aborted).toBe(true);
@@ -67,7 +71,12 @@ describe("a stopped run keeps what was shown", () => {
     deps.models = simulatedModels({ latencyMs: 0, chunkDelayMs: 20, chunkTokens: 1 });
     const server = await startApp(deps, { history: db.history, checkpointer: new MemorySaver() });
     try {
-      for (const message of ["/compare How do I learn Spanish?", "/debatt Should AI be regulated?", "/vote Which language suits beginners best?", "/revise How should a small team plan its first release?"]) {
+      for (const message of [
+        "/compare How do I learn Spanish?",
+        "/debatt Should AI be regulated?",
+        "/vote Which language suits beginners best?",
+        "/revise How should a small team plan its first release?",
+      ]) {
         let stopping: Promise<Response> | undefined;
         let runId = "";
         let deltas = 0;
@@ -81,7 +90,9 @@ describe("a stopped run keeps what was shown", () => {
         // What each speaker streamed before the stop, by participant key.
         const shown = new Map<string, string>();
         const stage = message.startsWith("/revise") ? "revision" : "collect";
-        for (const e of events.filter((e) => /^(compare-answer|debate-participant)-delta$/.test(e.event) || (e.event === "answer-delta" && e.data.stage === stage))) {
+        for (const e of events.filter(
+          (e) => /^(compare-answer|debate-participant)-delta$/.test(e.event) || (e.event === "answer-delta" && e.data.stage === stage),
+        )) {
           const key = String(e.data.model_key ?? e.data.modelKey);
           shown.set(key, (shown.get(key) ?? "") + String(e.data.delta));
         }
@@ -93,7 +104,9 @@ describe("a stopped run keeps what was shown", () => {
           expect(r.content, `${message}: ${key}`).toBe(shown.get(key));
         }
         // Reopened, the page shows each answer as it was when the run stopped: its text, and not as failed.
-        const conversation = (await (await fetch(`${server.url}/api/v1/conversations/${runId}`)).json()) as { messages: { id: string; content: string; mode?: string; result?: unknown }[] };
+        const conversation = (await (await fetch(`${server.url}/api/v1/conversations/${runId}`)).json()) as {
+          messages: { id: string; content: string; mode?: string; result?: unknown }[];
+        };
         const [question, answer] = conversation.messages;
         const view = storedEvents(answer.id, answer.mode, answer.result, question.content)!.reduce(reduce, emptyArena());
         if (message.startsWith("/compare")) {
@@ -101,12 +114,16 @@ describe("a stopped run keeps what was shown", () => {
           expect(events.some((e) => e.event === "compare-complete")).toBe(false);
         }
         if (message.startsWith("/debatt")) {
-          const cut = Object.values(view.cards).flatMap((c) => Object.values(c.rounds)).filter((r) => r.status !== "ok");
+          const cut = Object.values(view.cards)
+            .flatMap((c) => Object.values(c.rounds))
+            .filter((r) => r.status !== "ok");
           expect(cut.length).toBeGreaterThan(0);
           for (const r of cut) expect(r.status).toBe("speaking");
         }
         if (/^\/(vote|revise)/.test(message)) {
-          const seen = message.startsWith("/vote") ? view.deliberation!.answers : Object.fromEntries(Object.entries(view.deliberation!.revising).map(([k, text]) => [k, { text }]));
+          const seen = message.startsWith("/vote")
+            ? view.deliberation!.answers
+            : Object.fromEntries(Object.entries(view.deliberation!.revising).map(([k, text]) => [k, { text }]));
           for (const [key, text] of shown) expect(seen[key]?.text, key).toBe(text);
         }
       }
@@ -165,7 +182,11 @@ describe.skipIf(!binary)(`stopping a run from another instance${binary ? "" : " 
     try {
       const { events, runId, stopped } = await stopFromB();
       expect(stopped.status).toBe(202);
-      expect(events.slice(-3).map((e) => [e.event, e.data.code])).toEqual([["error", "cancelled"], ["usage", undefined], ["done", undefined]]);
+      expect(events.slice(-3).map((e) => [e.event, e.data.code])).toEqual([
+        ["error", "cancelled"],
+        ["usage", undefined],
+        ["done", undefined],
+      ]);
       expect(events.filter((e) => e.event === "debate-participant-end")).toHaveLength(1);
       expect(a.models.calls.at(-1)!.aborted).toBe(true);
       // The run has ended for B too.
@@ -190,7 +211,11 @@ describe.skipIf(!binary)(`stopping a run from another instance${binary ? "" : " 
         }
       });
       expect((await stopping!).status).toBe(202);
-      expect(events.slice(-3).map((e) => [e.event, e.data.code])).toEqual([["error", "cancelled"], ["usage", undefined], ["done", undefined]]);
+      expect(events.slice(-3).map((e) => [e.event, e.data.code])).toEqual([
+        ["error", "cancelled"],
+        ["usage", undefined],
+        ["done", undefined],
+      ]);
       expect(a.models.calls.at(-1)!.aborted).toBe(true);
     } finally {
       admin.disconnect();
@@ -235,7 +260,11 @@ describe.skipIf(!binary)(`stopping a run from another instance${binary ? "" : " 
     try {
       const { events, stopped } = await stopFromB();
       expect(stopped.status).toBe(202);
-      expect(events.slice(-3).map((e) => [e.event, e.data.code])).toEqual([["error", "cancelled"], ["usage", undefined], ["done", undefined]]);
+      expect(events.slice(-3).map((e) => [e.event, e.data.code])).toEqual([
+        ["error", "cancelled"],
+        ["usage", undefined],
+        ["done", undefined],
+      ]);
     } finally {
       await close();
     }

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { TerminalText } from "../cli/terminal-text.js";
 
-const plain = { bold: (s: string) => s, dim: (s: string) => s, red: (s: string) => s, green: (s: string) => s, yellow: (s: string) => s, cyan: (s: string) => s };
+const plain = {
+  bold: (s: string) => s,
+  dim: (s: string) => s,
+  red: (s: string) => s,
+  green: (s: string) => s,
+  yellow: (s: string) => s,
+  cyan: (s: string) => s,
+};
 const tagged = { ...plain, bold: (s: string) => `<b>${s}</b>`, dim: (s: string) => `<dim>${s}</dim>` };
 
 /** A TerminalText writing into a string. */
@@ -57,7 +64,10 @@ describe("text in the terminal", () => {
 
   it("renders a line longer than the screen as one: a heading's rows all bold, a bullet only on its first row, no stray **", () => {
     const { text, out } = terminal({ width: 20, style: tagged });
-    for (const piece of "## A heading that is far too long\n- one two three four five - six seven eight nine\nsome **bold words that wrap** here\n".match(/.{1,5}/gs)!) text.write(piece);
+    for (const piece of "## A heading that is far too long\n- one two three four five - six seven eight nine\nsome **bold words that wrap** here\n".match(
+      /.{1,5}/gs,
+    )!)
+      text.write(piece);
     const rows = out().trimEnd().split("\n");
     expect(rows.slice(0, 2).every((r) => r.startsWith("<b>") && r.endsWith("</b>"))).toBe(true);
     expect(rows.filter((r) => r.startsWith("•"))).toHaveLength(1);
@@ -127,7 +137,11 @@ describe("text in the terminal", () => {
     // Also when the line begins with a style (a dim list of key points).
     const styled = terminal({ width: 30, style: { ...plain, dim: (s: string) => `\x1b[2m${s}\x1b[0m` } });
     styled.text.write("\x1b[2m    – General rankings matter less; the right choice depends on context.\x1b[0m\n");
-    const styledRows = styled.out().trimEnd().split("\n").map((r) => r.replace(/\x1b\[[0-9;]*m/g, ""));
+    const styledRows = styled
+      .out()
+      .trimEnd()
+      .split("\n")
+      .map((r) => r.replace(/\x1b\[[0-9;]*m/g, ""));
     expect(styledRows.length).toBeGreaterThan(1);
     for (const row of styledRows) expect(row.startsWith("    "), JSON.stringify(row)).toBe(true);
   });
@@ -192,7 +206,11 @@ function xterm(stream: string, width: number): string[] {
     }
     rows[row] ??= [];
   }
-  const screen = Array.from(rows, (r) => Array.from(r ?? [], (c) => c ?? " ").join("").trimEnd());
+  const screen = Array.from(rows, (r) =>
+    Array.from(r ?? [], (c) => c ?? " ")
+      .join("")
+      .trimEnd(),
+  );
   while (screen.length && screen.at(-1) === "") screen.pop();
   return screen;
 }

@@ -41,11 +41,18 @@ describe("/compare", () => {
     const grok = models.callsOf("compare", "call_grok")[0];
     expect(String(grok.messages[0].content)).toMatch(/^Du är Grok /);
     expect(String(grok.messages[1].content)).toBe("Är kaffe nyttigt?");
-    expect(named(events, "compare-answer-delta").filter((d) => d.model === "Claude").map((d) => d.delta).join("")).toBe("Claude svarar.");
+    expect(
+      named(events, "compare-answer-delta")
+        .filter((d) => d.model === "Claude")
+        .map((d) => d.delta)
+        .join(""),
+    ).toBe("Claude svarar.");
   });
 
   it("marks a failing participant and still completes", async () => {
-    const { deps } = testDeps({ script: withOverrides((req) => (req.phase === "compare" && req.participant!.key === "call_claude" ? { error: new Error("provider 500") } : undefined)) });
+    const { deps } = testDeps({
+      script: withOverrides((req) => (req.phase === "compare" && req.participant!.key === "call_claude" ? { error: new Error("provider 500") } : undefined)),
+    });
     const events = await runEvents(deps, "/compare Fungerar det?", { participants: THREE });
     expect(named(events, "compare-answer-end").find((e) => e.model === "Claude")).toMatchObject({ status: "error", error: "provider 500", word_count: 0 });
     expect(named(events, "compare-complete")[0]).toMatchObject({ answered: 2, failed: 1 });
@@ -53,7 +60,10 @@ describe("/compare", () => {
 
   it("takes its system prompt from the registry, overridable per run", async () => {
     const { deps, models } = testDeps();
-    await runEvents(deps, "/compare X?", { participants: THREE, configurable: { prompt_overrides: { "compare.answer.system": "Svara kort, {participant}." } } });
+    await runEvents(deps, "/compare X?", {
+      participants: THREE,
+      configurable: { prompt_overrides: { "compare.answer.system": "Svara kort, {participant}." } },
+    });
     expect(String(models.callsOf("compare", "call_gpt")[0].messages[0].content)).toBe("Svara kort, ChatGPT.");
   });
 
@@ -93,12 +103,19 @@ describe("/compare in which no model answers", () => {
       expect(events.at(-1)!.event).toBe("done");
       expect(await db.history.message(String(events[0].data.run_id))).toMatchObject({ status: "error" });
 
-      const v1 = await fetch(`${server.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "debatt-compare", messages: [{ role: "user", content: "Är kaffe nyttigt?" }] }) });
+      const v1 = await fetch(`${server.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ model: "debatt-compare", messages: [{ role: "user", content: "Är kaffe nyttigt?" }] }),
+      });
       expect(v1.status).toBe(502);
       expect((await v1.json()).error.code).toBe("all_models_failed");
 
       await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
-      const tool = (await client.callTool({ name: "compare", arguments: { question: "Är kaffe nyttigt?" } })) as { isError?: boolean; structuredContent?: { status: string; answered: number } };
+      const tool = (await client.callTool({ name: "compare", arguments: { question: "Är kaffe nyttigt?" } })) as {
+        isError?: boolean;
+        structuredContent?: { status: string; answered: number };
+      };
       expect(tool.isError).toBe(true);
       expect(tool.structuredContent).toMatchObject({ status: "error", answered: 0 });
     } finally {

@@ -10,7 +10,8 @@ const ADMIN = "admin-token-0123456789";
 const WEBUI = "https://chat.example.org";
 const EVIL = "https://evil.example";
 /** What the OpenAI SDK for JavaScript asks to send, as a browser's preflight names it. */
-const SDK_HEADERS = "authorization,content-type,x-stainless-arch,x-stainless-lang,x-stainless-os,x-stainless-package-version,x-stainless-retry-count,x-stainless-runtime,x-stainless-runtime-version,x-stainless-timeout,openai-organization,openai-project";
+const SDK_HEADERS =
+  "authorization,content-type,x-stainless-arch,x-stainless-lang,x-stainless-os,x-stainless-package-version,x-stainless-retry-count,x-stainless-runtime,x-stainless-runtime-version,x-stainless-timeout,openai-organization,openai-project";
 
 /** The message loadSettings refuses `env` with. */
 function refusal(env: Record<string, string>): string {
@@ -30,7 +31,9 @@ describe("CORS_ALLOWED_ORIGINS", () => {
   });
 
   it("stops start-up naming each entry that is not an origin as a browser sends it, and the origin meant", () => {
-    expect(refusal({ CORS_ALLOWED_ORIGINS: `${WEBUI}/` })).toContain(`CORS_ALLOWED_ORIGINS: "${WEBUI}/" is not an origin as a browser sends it: write ${WEBUI}`);
+    expect(refusal({ CORS_ALLOWED_ORIGINS: `${WEBUI}/` })).toContain(
+      `CORS_ALLOWED_ORIGINS: "${WEBUI}/" is not an origin as a browser sends it: write ${WEBUI}`,
+    );
     expect(refusal({ CORS_ALLOWED_ORIGINS: "https://Chat.Example.org" })).toContain(`write ${WEBUI}`);
     expect(refusal({ CORS_ALLOWED_ORIGINS: "https://chat.example.org:443" })).toContain(`write ${WEBUI}`);
     expect(refusal({ CORS_ALLOWED_ORIGINS: `http://localhost:8080, ${WEBUI}/chat` })).toContain(`"${WEBUI}/chat" is not an origin`);
@@ -61,7 +64,16 @@ describe("browser clients of other origins at /v1 and /mcp", () => {
   }
   /** A browser's preflight of `method` to `path` for a page of `origin`. */
   const preflight = (url: string, path: string, origin: string, method = "POST", headers = SDK_HEADERS) =>
-    fetch(`${url}${path}`, { method: "OPTIONS", headers: { origin, "access-control-request-method": method, "access-control-request-headers": headers, "sec-fetch-site": "cross-site", "sec-fetch-mode": "cors" } });
+    fetch(`${url}${path}`, {
+      method: "OPTIONS",
+      headers: {
+        origin,
+        "access-control-request-method": method,
+        "access-control-request-headers": headers,
+        "sec-fetch-site": "cross-site",
+        "sec-fetch-mode": "cors",
+      },
+    });
   const corsHeaders = (res: Response) => [...res.headers.keys()].filter((name) => name.startsWith("access-control-"));
 
   it("answer an allowed origin's preflight with 204 and what it may send, and any other's with 403 and no CORS header", async () => {
@@ -78,7 +90,10 @@ describe("browser clients of other origins at /v1 and /mcp", () => {
     expect(ok.headers.get("access-control-allow-private-network")).toBeNull();
     expect(await ok.text()).toBe("");
     // A public site's page calling a server on the machine (Chrome's Private Network Access) is told it may.
-    const local = await fetch(`${url}/v1/models`, { method: "OPTIONS", headers: { origin: WEBUI, "access-control-request-method": "GET", "access-control-request-private-network": "true" } });
+    const local = await fetch(`${url}/v1/models`, {
+      method: "OPTIONS",
+      headers: { origin: WEBUI, "access-control-request-method": "GET", "access-control-request-private-network": "true" },
+    });
     expect(local.status).toBe(204);
     expect(local.headers.get("access-control-allow-private-network")).toBe("true");
     // /v1/models too, and /mcp with its DELETE (ending a session).
@@ -91,10 +106,14 @@ describe("browser clients of other origins at /v1 and /mcp", () => {
       const refused = await preflight(url, path, EVIL);
       expect(refused.status, path).toBe(403);
       expect(corsHeaders(refused), path).toEqual([]);
-      expect((await refused.json()).error).toEqual({ code: "forbidden_origin", message: `a page of "${EVIL}" may not call ${path === "/mcp" ? "/mcp" : "/v1"} from a browser: it is not one of CORS_ALLOWED_ORIGINS` });
+      expect((await refused.json()).error).toEqual({
+        code: "forbidden_origin",
+        message: `a page of "${EVIL}" may not call ${path === "/mcp" ? "/mcp" : "/v1"} from a browser: it is not one of CORS_ALLOWED_ORIGINS`,
+      });
     }
     // Origins are compared exactly: another scheme, port or subdomain is another origin.
-    for (const origin of ["http://chat.example.org", "https://chat.example.org:8443", "https://x.chat.example.org", "null"]) expect((await preflight(url, "/v1/models", origin)).status, origin).toBe(403);
+    for (const origin of ["http://chat.example.org", "https://chat.example.org:8443", "https://x.chat.example.org", "null"])
+      expect((await preflight(url, "/v1/models", origin)).status, origin).toBe(403);
   });
 
   it("refuse every preflight when no origin is configured (the default), saying which setting allows one", async () => {
@@ -102,13 +121,25 @@ describe("browser clients of other origins at /v1 and /mcp", () => {
     const refused = await preflight(url, "/v1/chat/completions", WEBUI);
     expect(refused.status).toBe(403);
     expect(corsHeaders(refused)).toEqual([]);
-    expect((await refused.json()).error.message).toBe(`a page of "${WEBUI}" may not call /v1 from a browser: CORS_ALLOWED_ORIGINS is not set, so no page of another origin may`);
+    expect((await refused.json()).error.message).toBe(
+      `a page of "${WEBUI}" may not call /v1 from a browser: CORS_ALLOWED_ORIGINS is not set, so no page of another origin may`,
+    );
   });
 
   it("let an allowed page read the answers: a streamed completion with its run's headers, the model list, errors", async () => {
     const { url } = await serve({ corsAllowedOrigins: [WEBUI, "http://localhost:8080"] });
-    const fromPage = (origin: string, extra: Record<string, string> = {}) => ({ origin, "sec-fetch-site": "cross-site", "sec-fetch-mode": "cors", authorization: `Bearer ${ADMIN}`, "x-stainless-lang": "js", ...extra });
-    const readable = (res: Response) => ({ origin: res.headers.get("access-control-allow-origin"), exposed: res.headers.get("access-control-expose-headers")?.split(", ") ?? [] });
+    const fromPage = (origin: string, extra: Record<string, string> = {}) => ({
+      origin,
+      "sec-fetch-site": "cross-site",
+      "sec-fetch-mode": "cors",
+      authorization: `Bearer ${ADMIN}`,
+      "x-stainless-lang": "js",
+      ...extra,
+    });
+    const readable = (res: Response) => ({
+      origin: res.headers.get("access-control-allow-origin"),
+      exposed: res.headers.get("access-control-expose-headers")?.split(", ") ?? [],
+    });
 
     const stream = await fetch(`${url}/v1/chat/completions`, {
       method: "POST",
@@ -131,7 +162,11 @@ describe("browser clients of other origins at /v1 and /mcp", () => {
     const badToken = await fetch(`${url}/v1/models`, { headers: fromPage(WEBUI, { authorization: "Bearer not-a-token" }) });
     expect(badToken.status).toBe(401);
     expect(readable(badToken)).toEqual({ origin: WEBUI, exposed: expect.arrayContaining(["WWW-Authenticate"]) });
-    const tooLarge = await fetch(`${url}/v1/chat/completions`, { method: "POST", headers: fromPage(WEBUI, { "content-type": "application/json" }), body: "x".repeat(1_100_000) });
+    const tooLarge = await fetch(`${url}/v1/chat/completions`, {
+      method: "POST",
+      headers: fromPage(WEBUI, { "content-type": "application/json" }),
+      body: "x".repeat(1_100_000),
+    });
     expect(tooLarge.status).toBe(413);
     expect(readable(tooLarge).origin).toBe(WEBUI);
 
@@ -147,20 +182,40 @@ describe("browser clients of other origins at /v1 and /mcp", () => {
     const { url } = await serve({ auth: "none", corsAllowedOrigins: [WEBUI] });
     const body = JSON.stringify({ model: "debatt-compare", messages: [{ role: "user", content: "x" }] });
     // A form post (no preflight) from the allowed page, relying on what the browser holds.
-    const form = await fetch(`${url}/v1/chat/completions`, { method: "POST", headers: { origin: WEBUI, "sec-fetch-site": "cross-site", "content-type": "text/plain" }, body });
+    const form = await fetch(`${url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { origin: WEBUI, "sec-fetch-site": "cross-site", "content-type": "text/plain" },
+      body,
+    });
     expect(form.status).toBe(403);
     expect((await form.json()).error.code).toBe("forbidden_origin");
-    const mcp = await fetch(`${url}/mcp`, { method: "POST", headers: { origin: WEBUI, "sec-fetch-site": "cross-site", "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" });
+    const mcp = await fetch(`${url}/mcp`, {
+      method: "POST",
+      headers: { origin: WEBUI, "sec-fetch-site": "cross-site", "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: "{}",
+    });
     expect(mcp.status).toBe(403);
   });
 
   it("let an allowed page open an MCP session with its token and read the session id; other pages are refused as before", async () => {
     const { url } = await serve({ corsAllowedOrigins: [WEBUI] });
-    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "web-client", version: "1.0.0" } } };
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "web-client", version: "1.0.0" } },
+    };
     const post = (origin: string) =>
       fetch(`${url}/mcp`, {
         method: "POST",
-        headers: { origin, "sec-fetch-site": "cross-site", "sec-fetch-mode": "cors", authorization: `Bearer ${ADMIN}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        headers: {
+          origin,
+          "sec-fetch-site": "cross-site",
+          "sec-fetch-mode": "cors",
+          authorization: `Bearer ${ADMIN}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
         body: JSON.stringify(initialize),
       });
     const opened = await post(WEBUI);

@@ -18,7 +18,14 @@ const consolidation = (events: { event: string; data: Record<string, unknown> }[
 function judges(r1: Record<string, "PASS" | "WARN" | "FAIL" | Step>, r2: (req: ModelRequest) => Step | string | undefined = () => undefined) {
   return withOverrides((req) => {
     if (req.phase !== "judge") return undefined;
-    if (req.round === 2) return r2(req) ?? verdictReply(req.participant!.display, typeof r1[req.participant!.key] === "string" ? (r1[req.participant!.key] as "PASS") : "PASS", { r1_restatement: "I said so.", change_justification: "" });
+    if (req.round === 2)
+      return (
+        r2(req) ??
+        verdictReply(req.participant!.display, typeof r1[req.participant!.key] === "string" ? (r1[req.participant!.key] as "PASS") : "PASS", {
+          r1_restatement: "I said so.",
+          change_justification: "",
+        })
+      );
     const v = r1[req.participant!.key];
     return typeof v === "string" ? verdictReply(req.participant!.display, v) : v;
   });
@@ -32,10 +39,18 @@ describe("/council: command and verdicts", () => {
   });
 
   it("reads seed 002's JSON verdict block, repairing case and a numeric confidence, under the council's judge name", () => {
-    const text = 'Analysis.\n```json\n{"judge": "j", "verdict": "warn", "confidence": 0.9, "key_insight": "k", "findings": [{"severity": "Significant", "description": "d"}], "recommendation": "r", "r1_restatement": "I said FAIL.", "change_justification": "line 4 is wrong"}\n```';
+    const text =
+      'Analysis.\n```json\n{"judge": "j", "verdict": "warn", "confidence": 0.9, "key_insight": "k", "findings": [{"severity": "Significant", "description": "d"}], "recommendation": "r", "r1_restatement": "I said FAIL.", "change_justification": "line 4 is wrong"}\n```';
     expect(parseVerdict(text, "judge-1")).toEqual({
       ok: true,
-      verdict: { judge: "judge-1", verdict: "WARN", confidence: "HIGH", key_insight: "k", findings: [{ severity: "significant", description: "d" }], recommendation: "r" },
+      verdict: {
+        judge: "judge-1",
+        verdict: "WARN",
+        confidence: "HIGH",
+        key_insight: "k",
+        findings: [{ severity: "significant", description: "d" }],
+        recommendation: "r",
+      },
       restatement: "I said FAIL.",
       changeJustification: "line 4 is wrong",
     });
@@ -49,8 +64,17 @@ describe("/council: round 1", () => {
     const { deps, models } = testDeps({ script: judges({ call_grok: "FAIL", call_claude: "WARN", call_gpt: "FAIL" }) });
     const events = await runEvents(deps, `/council ${CLAIM}`, { participants: THREE });
     expect(names(events)).toEqual([
-      "council-start", "council-round-start", "council-verdict", "council-verdict", "council-verdict", "council-round-complete",
-      "council-consolidation", "council-report-complete", "title-complete", "complete", "done",
+      "council-start",
+      "council-round-start",
+      "council-verdict",
+      "council-verdict",
+      "council-verdict",
+      "council-round-complete",
+      "council-consolidation",
+      "council-report-complete",
+      "title-complete",
+      "complete",
+      "done",
     ]);
     for (const e of events.slice(0, -1)) expect(strictEventSchema(e.event)!.safeParse(e.data).success, e.event).toBe(true);
     expect(named(events, "council-start")[0].judges.map((j: { perspective: string }) => j.perspective)).toEqual(["correctness", "risk", "completeness"]);
@@ -67,7 +91,10 @@ describe("/council: round 1", () => {
 
   it("breaks a tie toward the more severe verdict", async () => {
     const { deps } = testDeps({ script: judges({ call_grok: "PASS", call_claude: "FAIL", call_gpt: "WARN" }) });
-    expect(consolidation(await runEvents(deps, `/council ${CLAIM}`, { participants: THREE }))).toMatchObject({ consensus: "FAIL", counts: { PASS: 1, WARN: 1, FAIL: 1 } });
+    expect(consolidation(await runEvents(deps, `/council ${CLAIM}`, { participants: THREE }))).toMatchObject({
+      consensus: "FAIL",
+      counts: { PASS: 1, WARN: 1, FAIL: 1 },
+    });
   });
 
   it("stops with an error when no judge returns a readable verdict", async () => {
@@ -116,7 +143,11 @@ describe("/council --debate: round 2 (seed 002)", () => {
 
   it("never shows a judge another judge's model name, even when a verdict names itself", async () => {
     const { deps, models } = testDeps({
-      script: judges({ call_grok: "FAIL", call_claude: { text: verdictReply("The judge", "WARN", { judge: "Claude", key_insight: "As Claude, I find the claim a myth." }) }, call_gpt: "FAIL" }),
+      script: judges({
+        call_grok: "FAIL",
+        call_claude: { text: verdictReply("The judge", "WARN", { judge: "Claude", key_insight: "As Claude, I find the claim a myth." }) },
+        call_gpt: "FAIL",
+      }),
     });
     await runEvents(deps, `/council --debate ${CLAIM}`, { participants: THREE });
     for (const key of ["call_grok", "call_gpt"]) {
@@ -131,7 +162,9 @@ describe("/council --debate: round 2 (seed 002)", () => {
     const { deps, models } = testDeps({ script: judges({ call_grok: "PASS", call_claude: "PASS", call_gpt: "PASS" }) });
     const events = await runEvents(deps, `/council --debate ${CLAIM}`, { participants: THREE });
     expect(named(events, "council-round-start")[1]).toMatchObject({ branch: "agreed" });
-    expect(String(models.calls.find((c) => c.phase === "judge" && c.round === 2)!.messages[3].content)).toMatch(/^Round 2\. All judges reached the same verdict/);
+    expect(String(models.calls.find((c) => c.phase === "judge" && c.round === 2)!.messages[3].content)).toMatch(
+      /^Round 2\. All judges reached the same verdict/,
+    );
   });
 
   it("keeps a judge's round-1 verdict when its round 2 times out", async () => {
@@ -149,7 +182,9 @@ describe("/council --debate: round 2 (seed 002)", () => {
   });
 
   it("falls back to a round-1-only consolidation when every judge fails round 2, and says so", async () => {
-    const { deps, models } = testDeps({ script: judges({ call_grok: "FAIL", call_claude: "WARN", call_gpt: "FAIL" }, () => ({ error: new Error("r2 down") })) });
+    const { deps, models } = testDeps({
+      script: judges({ call_grok: "FAIL", call_claude: "WARN", call_gpt: "FAIL" }, () => ({ error: new Error("r2 down") })),
+    });
     const events = await runEvents(deps, `/council --debate ${CLAIM}`, { participants: THREE });
     const c = consolidation(events);
     expect(c).toMatchObject({ round2: "failed", note: "Every judge failed round 2: this is a round-1-only consolidation.", consensus: "FAIL" });
@@ -160,7 +195,12 @@ describe("/council --debate: round 2 (seed 002)", () => {
   it("gives no round 2 to a judge whose round 1 failed (N-1 in round 2)", async () => {
     const { deps, models } = testDeps({ script: judges({ call_grok: "FAIL", call_claude: { text: "late", latencyMs: 5_000 }, call_gpt: "WARN" }) });
     const events = await runEvents(deps, `/council --debate ${CLAIM}`, { participants: THREE, configurable: { response_timeout_ms: 200 } });
-    expect(models.calls.filter((c) => c.phase === "judge" && c.round === 2).map((c) => c.participant).sort()).toEqual(["call_gpt", "call_grok"]);
+    expect(
+      models.calls
+        .filter((c) => c.phase === "judge" && c.round === 2)
+        .map((c) => c.participant)
+        .sort(),
+    ).toEqual(["call_gpt", "call_grok"]);
     expect(consolidation(events).verdicts).toHaveLength(2);
   });
 
@@ -175,7 +215,11 @@ describe("/council --debate: round 2 (seed 002)", () => {
     const { deps } = testDeps({
       script: judges({ call_grok: "FAIL", call_claude: "WARN", call_gpt: "FAIL" }, (req) => {
         if (req.participant!.key === "call_claude") return verdictReply("Claude", "FAIL", { r1_restatement: "I said WARN.", change_justification: "" });
-        if (req.participant!.key === "call_gpt") return verdictReply("ChatGPT", "WARN", { r1_restatement: "I said FAIL.", change_justification: "Judge 1 missed that astronauts confirmed it is not visible" });
+        if (req.participant!.key === "call_gpt")
+          return verdictReply("ChatGPT", "WARN", {
+            r1_restatement: "I said FAIL.",
+            change_justification: "Judge 1 missed that astronauts confirmed it is not visible",
+          });
         return undefined;
       }),
     });
@@ -190,7 +234,9 @@ describe("/council --debate: round 2 (seed 002)", () => {
     const { deps } = testDeps();
     const server = await startApp(deps);
     try {
-      const { events } = await readSse(await postDeliberate(server.url, { question: CLAIM, mode: "council", modeConfig: { debate: true, models: ["call_grok", "call_claude"] } }));
+      const { events } = await readSse(
+        await postDeliberate(server.url, { question: CLAIM, mode: "council", modeConfig: { debate: true, models: ["call_grok", "call_claude"] } }),
+      );
       const seq = events.map((e) => e.event);
       expect(seq.filter((n) => n === "council-round-complete")).toHaveLength(2);
       expect(seq.at(-1)).toBe("done");

@@ -20,7 +20,12 @@ describe("a run's deadline (RUN_DEADLINE_MS)", () => {
   it("ends a run that takes too long with what it has: deadline_exceeded, done, the answer an error, resumable", async () => {
     const db = await sqliteHistory();
     // Claude takes its time in every round, as a provider that hangs until its per-call timeout.
-    const { deps } = testDeps({ script: withOverrides((req) => (req.phase === "turn" ? { text: `${req.participant!.display} says a thing.`, latencyMs: req.participant!.key === "call_claude" ? 900 : 30 } : undefined)), settings: { runDeadlineMs: 1_200 } });
+    const { deps } = testDeps({
+      script: withOverrides((req) =>
+        req.phase === "turn" ? { text: `${req.participant!.display} says a thing.`, latencyMs: req.participant!.key === "call_claude" ? 900 : 30 } : undefined,
+      ),
+      settings: { runDeadlineMs: 1_200 },
+    });
     const server = await startApp(deps, { history: db.history, checkpointer: new MemorySaver() });
     try {
       const started = Date.now();
@@ -53,12 +58,23 @@ describe("a run's deadline (RUN_DEADLINE_MS)", () => {
     const server = await startApp(deps, { history: db.history, checkpointer: new MemorySaver() });
     try {
       let runId = "";
-      const { events } = await readSse(await postChat(server.url, { message: "/debatt --with-me Bör AI regleras?", participants: ["call_grok", "call_claude"], personName: "Anna" }), (e) => {
-        if (e.event === "metadata") runId = String(e.data.run_id);
-        if (e.event !== "debate-awaiting-input") return;
-        const body = e.data.kind === "turn" ? { text: "Anna tycker till." } : { vote: "Grok" };
-        setTimeout(() => void fetch(`${server.url}/api/v1/debates/${runId}/input`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }), 700);
-      });
+      const { events } = await readSse(
+        await postChat(server.url, { message: "/debatt --with-me Bör AI regleras?", participants: ["call_grok", "call_claude"], personName: "Anna" }),
+        (e) => {
+          if (e.event === "metadata") runId = String(e.data.run_id);
+          if (e.event !== "debate-awaiting-input") return;
+          const body = e.data.kind === "turn" ? { text: "Anna tycker till." } : { vote: "Grok" };
+          setTimeout(
+            () =>
+              void fetch(`${server.url}/api/v1/debates/${runId}/input`, {
+                method: "POST",
+                headers: { "content-type": "application/json" },
+                body: JSON.stringify(body),
+              }),
+            700,
+          );
+        },
+      );
       expect(events.filter((e) => e.event === "error")).toEqual([]);
       expect(events.some((e) => e.event === "debate-synthesis-complete")).toBe(true);
     } finally {

@@ -19,7 +19,14 @@ const rounds = (events: { event: string; data: Record<string, unknown> }[]) => n
 
 /** A moderator that answers these numbers (and `should_stop`) in every round. */
 const moderator = (agreement: number, newPoints: number, shouldStop = false) =>
-  JSON.stringify({ should_stop: shouldStop, agreement_score: agreement, new_points_ratio: newPoints, consensus_answer: "Mostly yes.", remaining_disagreements: [], next_round_focus: null });
+  JSON.stringify({
+    should_stop: shouldStop,
+    agreement_score: agreement,
+    new_points_ratio: newPoints,
+    consensus_answer: "Mostly yes.",
+    remaining_disagreements: [],
+    next_round_focus: null,
+  });
 
 /** Debaters that always change something, so only the moderator's numbers or max_rounds stop the debate. */
 const restless = (req: ModelRequest) =>
@@ -85,8 +92,14 @@ describe("/deep: the stopping rule (seed 004), as a property", () => {
 describe("/deep: parsing the debaters and the moderator", () => {
   it("reads a debater's JSON, repairing a percent confidence and a no_change without a position", () => {
     const r = parseArgument('```json\n{"stance": "Maintain", "key_points": ["k"], "revision": "no_change", "confidence": 85}\n```', "my position");
-    expect(r).toEqual({ ok: true, argument: { stance: "maintain", key_points: ["k"], counterpoints: [], revision: "no_change", revised_position: "my position", confidence: 0.85 } });
-    expect(parseArgument('{"stance": "shrug", "revision": "no_change", "confidence": 0.5}', "p")).toEqual({ ok: false, reason: expect.stringMatching(/^stance: /) });
+    expect(r).toEqual({
+      ok: true,
+      argument: { stance: "maintain", key_points: ["k"], counterpoints: [], revision: "no_change", revised_position: "my position", confidence: 0.85 },
+    });
+    expect(parseArgument('{"stance": "shrug", "revision": "no_change", "confidence": 0.5}', "p")).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^stance: /),
+    });
     expect(parseArgument("I agree with everyone.", "p")).toEqual({ ok: false, reason: "no JSON object in the answer" });
   });
 
@@ -101,21 +114,38 @@ describe("/deep: parsing the debaters and the moderator", () => {
 
 describe("/deep: the debate loop", () => {
   it("is its own command", () => {
-    expect(parseCommand("/deep Ska städer förbjuda bilar?")).toEqual({ kind: "deliberation", mode: "deep", question: "Ska städer förbjuda bilar?", options: {} });
+    expect(parseCommand("/deep Ska städer förbjuda bilar?")).toEqual({
+      kind: "deliberation",
+      mode: "deep",
+      question: "Ska städer förbjuda bilar?",
+      options: {},
+    });
   });
 
   it("answers, anonymises as Debater A/B/C, argues in rounds, moderates, outputs seed 004's object and synthesises", async () => {
     const { deps, models } = testDeps();
     const events = await runEvents(deps, "/deep Should cities ban cars?", { participants: THREE, configurable: { seed: 3 } });
     expect(names(events)).toEqual([
-      "deep-start", "stage1-start", "stage1-complete",
-      "deep-round-start", "deep-round-complete", "deep-round-start", "deep-round-complete",
-      "deep-output", "deep-synthesis-complete", "title-complete", "complete", "done",
+      "deep-start",
+      "stage1-start",
+      "stage1-complete",
+      "deep-round-start",
+      "deep-round-complete",
+      "deep-round-start",
+      "deep-round-complete",
+      "deep-output",
+      "deep-synthesis-complete",
+      "title-complete",
+      "complete",
+      "done",
     ]);
     for (const e of events.slice(0, -1)) expect(strictEventSchema(e.event)!.safeParse(e.data).success, e.event).toBe(true);
     expect(named(events, "deep-start")[0]).toMatchObject({ mode: "deep", minRounds: 2, maxRounds: 3 });
     // Round 1: minor updates; round 2: every debater unmoved, so the debate stops after the rebuttal.
-    expect(rounds(events).map((r) => [r.round, r.stop, r.reason])).toEqual([[1, false, "continue"], [2, true, "all_no_change"]]);
+    expect(rounds(events).map((r) => [r.round, r.stop, r.reason])).toEqual([
+      [1, false, "continue"],
+      [2, true, "all_no_change"],
+    ]);
 
     const debaters = named(events, "deep-round-start")[0].debaters as Record<string, { display: string }>;
     expect(Object.keys(debaters)).toEqual(["A", "B", "C"]);
@@ -135,8 +165,17 @@ describe("/deep: the debate loop", () => {
     expect(mod).toContain(`### Debater ${labelOf("ChatGPT")}\n- Stance: maintain\n- Confidence: 0.8\n- Revision: minor_update\n- ChatGPT point 1\n---`);
 
     const output = named(events, "deep-output")[0].data;
-    expect(output).toMatchObject({ mode: "deep", rounds_completed: 2, convergence_status: { agreement_score: 0.5, new_points_ratio: 0.5, consensus_answer: null, remaining_disagreements: ["scope"] } });
-    expect(output.final_stances).toContainEqual({ debater: labelOf("Claude"), stance: "maintain", confidence: 0.8, revised_position: "Claude position after round 2" });
+    expect(output).toMatchObject({
+      mode: "deep",
+      rounds_completed: 2,
+      convergence_status: { agreement_score: 0.5, new_points_ratio: 0.5, consensus_answer: null, remaining_disagreements: ["scope"] },
+    });
+    expect(output.final_stances).toContainEqual({
+      debater: labelOf("Claude"),
+      stance: "maintain",
+      confidence: 0.8,
+      revised_position: "Claude position after round 2",
+    });
     expect(output.debate_log).toHaveLength(2);
     expect(output.debate_log[1]).toMatch(/^Round 2: .*agreement 0.5, new points 0.5 → all_no_change$/);
     // The synthesis is written from that object.
@@ -147,15 +186,26 @@ describe("/deep: the debate loop", () => {
   it("stops on the moderator's numbers, not on its should_stop", async () => {
     // Round 1: should_stop true with full agreement: ignored (min_rounds 2). Round 2: should_stop false but 0.85/0.1: converged.
     const { deps } = testDeps({
-      script: withOverrides((req) => restless(req) ?? (req.phase === "moderator" ? (req.round === 1 ? moderator(1, 0, true) : moderator(0.85, 0.1, false)) : undefined)),
+      script: withOverrides(
+        (req) => restless(req) ?? (req.phase === "moderator" ? (req.round === 1 ? moderator(1, 0, true) : moderator(0.85, 0.1, false)) : undefined),
+      ),
     });
     const events = await runEvents(deps, "/deep Q?", { participants: THREE });
-    expect(rounds(events).map((r) => [r.round, r.stop, r.reason])).toEqual([[1, false, "continue"], [2, true, "converged"]]);
-    expect(named(events, "deep-output")[0].data.convergence_status).toMatchObject({ agreement_score: 0.85, new_points_ratio: 0.1, consensus_answer: "Mostly yes." });
+    expect(rounds(events).map((r) => [r.round, r.stop, r.reason])).toEqual([
+      [1, false, "continue"],
+      [2, true, "converged"],
+    ]);
+    expect(named(events, "deep-output")[0].data.convergence_status).toMatchObject({
+      agreement_score: 0.85,
+      new_points_ratio: 0.1,
+      consensus_answer: "Mostly yes.",
+    });
   });
 
   it("goes on to max_rounds (modeConfig.maxRounds) when nothing converges", async () => {
-    const { deps, models } = testDeps({ script: withOverrides((req) => restless(req) ?? (req.phase === "moderator" ? moderator(0.79, 0.1, true) : undefined)) });
+    const { deps, models } = testDeps({
+      script: withOverrides((req) => restless(req) ?? (req.phase === "moderator" ? moderator(0.79, 0.1, true) : undefined)),
+    });
     const events = await runEvents(deps, "/deep Q?", { participants: THREE, modeConfig: { maxRounds: 4 } });
     expect(rounds(events).map((r) => r.reason)).toEqual(["continue", "continue", "continue", "max_rounds"]);
     expect(models.callsOf("debater")).toHaveLength(12);
@@ -165,7 +215,9 @@ describe("/deep: the debate loop", () => {
   it("refuses max rounds outside 2–6", async () => {
     const { deps } = testDeps();
     const events = await runEvents(deps, "/deep Q?", { participants: THREE, modeConfig: { maxRounds: 1 } });
-    expect(named(events, "error")[0]).toEqual(expect.objectContaining({ code: "invalid_mode_config", message: "maxRounds must be a whole number from 2 to 6, got 1" }));
+    expect(named(events, "error")[0]).toEqual(
+      expect.objectContaining({ code: "invalid_mode_config", message: "maxRounds must be a whole number from 2 to 6, got 1" }),
+    );
   });
 
   it("keeps going when the moderator fails (no convergence is assumed), and notes why", async () => {
@@ -175,7 +227,12 @@ describe("/deep: the debate loop", () => {
     expect(r[0]).toMatchObject({ assessment: null, moderatorError: "moderator 500", stop: false });
     // The debaters' revisions still decide: all no_change in round 2.
     expect(r[1]).toMatchObject({ stop: true, reason: "all_no_change" });
-    expect(named(events, "deep-output")[0].data.convergence_status).toEqual({ agreement_score: null, new_points_ratio: null, consensus_answer: null, remaining_disagreements: [] });
+    expect(named(events, "deep-output")[0].data.convergence_status).toEqual({
+      agreement_score: null,
+      new_points_ratio: null,
+      consensus_answer: null,
+      remaining_disagreements: [],
+    });
   });
 
   it("drops a debater's failed or unreadable turn for that round only", async () => {
@@ -189,14 +246,19 @@ describe("/deep: the debate loop", () => {
     });
     const events = await runEvents(deps, "/deep Q?", { participants: THREE });
     const [r1, r2] = rounds(events);
-    expect(r1.arguments.find((a: { modelKey: string }) => a.modelKey === "call_claude")).toMatchObject({ status: "error", error: "no JSON object in the answer" });
+    expect(r1.arguments.find((a: { modelKey: string }) => a.modelKey === "call_claude")).toMatchObject({
+      status: "error",
+      error: "no JSON object in the answer",
+    });
     expect(r2.arguments.find((a: { modelKey: string }) => a.modelKey === "call_gpt")).toMatchObject({ status: "error", error: "gpt 503" });
     // Those who argued in round 2 were all unmoved.
     expect(r2).toMatchObject({ stop: true, reason: "all_no_change" });
     // ChatGPT's final stance is its last valid one (round 1).
     const labels = named(events, "deep-round-start")[0].debaters as Record<string, { modelKey: string }>;
     const gpt = Object.entries(labels).find(([, w]) => w.modelKey === "call_gpt")![0];
-    expect(named(events, "deep-output")[0].data.final_stances).toContainEqual(expect.objectContaining({ debater: gpt, revised_position: "ChatGPT position after round 1" }));
+    expect(named(events, "deep-output")[0].data.final_stances).toContainEqual(
+      expect.objectContaining({ debater: gpt, revised_position: "ChatGPT position after round 1" }),
+    );
   });
 
   it("stops with an error when no debater argues in a round", async () => {
@@ -207,13 +269,19 @@ describe("/deep: the debate loop", () => {
   });
 
   it("needs two answers to debate", async () => {
-    const { deps } = testDeps({ script: withOverrides((req) => (req.phase === "answer" && req.participant!.key !== "call_grok" ? { error: new Error("down") } : undefined)) });
+    const { deps } = testDeps({
+      script: withOverrides((req) => (req.phase === "answer" && req.participant!.key !== "call_grok" ? { error: new Error("down") } : undefined)),
+    });
     const events = await runEvents(deps, "/deep Q?", { participants: THREE });
     expect(named(events, "error")[0].code).toBe("too_few_answers");
   });
 
   it("answers with the consensus when the synthesis model fails", async () => {
-    const { deps, logs } = testDeps({ script: withOverrides((req) => (req.phase === "deep_synthesis" ? { error: new Error("synth down") } : req.phase === "moderator" ? moderator(0.9, 0.05) : undefined)) });
+    const { deps, logs } = testDeps({
+      script: withOverrides((req) =>
+        req.phase === "deep_synthesis" ? { error: new Error("synth down") } : req.phase === "moderator" ? moderator(0.9, 0.05) : undefined,
+      ),
+    });
     const events = await runEvents(deps, "/deep Q?", { participants: THREE });
     expect(named(events, "deep-synthesis-complete")[0].data).toEqual({ synthesis: "Mostly yes.", fallback: true, error: "synth down" });
     expect(logs.some((l) => l.includes("deep synthesis failed"))).toBe(true);
@@ -223,8 +291,15 @@ describe("/deep: the debate loop", () => {
     const { deps } = testDeps();
     const server = await startApp(deps);
     try {
-      const { events } = await readSse(await postDeliberate(server.url, { question: "Q?", mode: "deep", modeConfig: { models: ["call_grok", "call_claude"], maxRounds: 2 } }));
-      expect(events.map((e) => e.event).filter((n) => n !== "answer-delta").slice(-4)).toEqual(["title-complete", "complete", "usage", "done"]);
+      const { events } = await readSse(
+        await postDeliberate(server.url, { question: "Q?", mode: "deep", modeConfig: { models: ["call_grok", "call_claude"], maxRounds: 2 } }),
+      );
+      expect(
+        events
+          .map((e) => e.event)
+          .filter((n) => n !== "answer-delta")
+          .slice(-4),
+      ).toEqual(["title-complete", "complete", "usage", "done"]);
       const bad = await postDeliberate(server.url, { question: "Q?", mode: "deep", modeConfig: { maxRounds: 7 } });
       expect(bad.status).toBe(400);
       expect((await bad.json()).error.message).toMatch(/modeConfig.maxRounds: Too big/);
@@ -243,7 +318,10 @@ describe("/deep on the arena page's state", () => {
     const panel = events.reduce(reduce, emptyArena()).panel;
     expect(panel?.kind).toBe("deep");
     if (panel?.kind !== "deep") return;
-    expect(panel.rounds.map((r) => [r.round, r.reason])).toEqual([[1, "continue"], [2, "all_no_change"]]);
+    expect(panel.rounds.map((r) => [r.round, r.reason])).toEqual([
+      [1, "continue"],
+      [2, "all_no_change"],
+    ]);
     expect(Object.keys(panel.debaters)).toEqual(["A", "B", "C"]);
     expect(panel.output?.rounds_completed).toBe(2);
     expect(panel.synthesis).toBe("## The deep answer\n\nThe debaters converged.");

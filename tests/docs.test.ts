@@ -9,9 +9,14 @@ import { defaultRoster } from "../state/participants.js";
 
 /** The documentation: README.md, docs/*.md and examples/README.md. */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const mdIn = (dir: string) => readdirSync(join(ROOT, dir)).filter((f) => f.endsWith(".md")).map((f) => join(ROOT, dir, f));
+const mdIn = (dir: string) =>
+  readdirSync(join(ROOT, dir))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => join(ROOT, dir, f));
 const DOCS = [join(ROOT, "README.md"), ...mdIn("docs"), join(ROOT, "examples", "README.md")];
-const EXAMPLES = readdirSync(join(ROOT, "examples")).filter((f) => f.endsWith(".json")).map((f) => join(ROOT, "examples", f));
+const EXAMPLES = readdirSync(join(ROOT, "examples"))
+  .filter((f) => f.endsWith(".json"))
+  .map((f) => join(ROOT, "examples", f));
 
 /** Markdown without its fenced code blocks and inline code, where `[x](y)` and `#` are not links or headings. */
 function prose(markdown: string): string {
@@ -93,7 +98,12 @@ describe("docs/configuration.md", () => {
 
 describe("the example rosters", () => {
   it("there are some", () => {
-    expect(EXAMPLES.map((f) => relative(ROOT, f)).sort()).toEqual(["examples/mixed.json", "examples/ollama.json", "examples/openai.json", "examples/openrouter.json"]);
+    expect(EXAMPLES.map((f) => relative(ROOT, f)).sort()).toEqual([
+      "examples/mixed.json",
+      "examples/ollama.json",
+      "examples/openai.json",
+      "examples/openrouter.json",
+    ]);
   });
 
   for (const file of EXAMPLES) {
@@ -103,7 +113,11 @@ describe("the example rosters", () => {
       const keys = Object.fromEntries(entries.filter((e) => e.apiKeyEnv).map((e) => [e.apiKeyEnv!, "test-key"]));
       const byPath = loadSettings({ DEBATE_PARTICIPANTS: file, ...keys, ...(Object.keys(keys).length ? { OPENAI_API_KEY: "test-key" } : {}) });
       expect(byPath.roster).toHaveLength(entries.length);
-      const inline = loadSettings({ DEBATE_PARTICIPANTS: readFileSync(file, "utf8"), ...keys, ...(Object.keys(keys).length ? { OPENAI_API_KEY: "test-key" } : {}) });
+      const inline = loadSettings({
+        DEBATE_PARTICIPANTS: readFileSync(file, "utf8"),
+        ...keys,
+        ...(Object.keys(keys).length ? { OPENAI_API_KEY: "test-key" } : {}),
+      });
       expect(inline.roster).toEqual(byPath.roster);
     });
   }

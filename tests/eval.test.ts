@@ -114,12 +114,24 @@ describe("the simulated provider with SIMULATED_ACCURACY", () => {
 
 describe("the evaluation harness, checked on simulated models of known accuracy", () => {
   it("measures single answers at p and a plain majority of three at what the binomial says, with their intervals", async () => {
-    const deps = depsFromEnv({ DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-eval-")), SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", SIMULATED_CHUNK_TOKENS: "50", SIMULATED_ACCURACY: "0.6" }, { log: () => {} });
+    const deps = depsFromEnv(
+      {
+        DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-eval-")),
+        SIMULATED_LATENCY_MS: "0",
+        SIMULATED_CHUNK_DELAY_MS: "0",
+        SIMULATED_CHUNK_TOKENS: "50",
+        SIMULATED_ACCURACY: "0.6",
+      },
+      { log: () => {} },
+    );
     const service = createRunService(deps);
     const participants = deps.settings.roster.slice(0, 3);
     const questions = generateTask("arithmetic", 200, 11);
     const done: number[] = [];
-    const { results: report } = await evaluate({ service, models: deps.models, settings: deps.settings, participants }, questions, ["single", "majority"], { concurrency: 8, onQuestion: (p) => done.push(p.done) });
+    const { results: report } = await evaluate({ service, models: deps.models, settings: deps.settings, participants }, questions, ["single", "majority"], {
+      concurrency: 8,
+      onQuestion: (p) => done.push(p.done),
+    });
     expect(done.at(-1)).toBe(200);
     // In the order the arms were asked for, whatever order the questions finished in.
     expect(report.map((r) => r.arm)).toEqual([...participants.map((p) => `single:${p.key}`).sort(), "majority"]);
@@ -141,9 +153,23 @@ describe("the evaluation harness, checked on simulated models of known accuracy"
   }, 60_000);
 
   it("runs a format as an arm through the run service and reads its result", async () => {
-    const deps = depsFromEnv({ DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-eval-")), SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", SIMULATED_CHUNK_TOKENS: "50", SIMULATED_ACCURACY: "1" }, { log: () => {} });
+    const deps = depsFromEnv(
+      {
+        DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-eval-")),
+        SIMULATED_LATENCY_MS: "0",
+        SIMULATED_CHUNK_DELAY_MS: "0",
+        SIMULATED_CHUNK_TOKENS: "50",
+        SIMULATED_ACCURACY: "1",
+      },
+      { log: () => {} },
+    );
     const service = createRunService(deps);
-    const { results: report } = await evaluate({ service, models: deps.models, settings: deps.settings, participants: deps.settings.roster.slice(0, 3) }, generateTask("letters", 4, 3), ["vote"], { concurrency: 2 });
+    const { results: report } = await evaluate(
+      { service, models: deps.models, settings: deps.settings, participants: deps.settings.roster.slice(0, 3) },
+      generateTask("letters", 4, 3),
+      ["vote"],
+      { concurrency: 2 },
+    );
     // Every answer is right, so the winner's answer is too; the run's usage is counted.
     expect(report).toEqual([expect.objectContaining({ arm: "vote", task: "letters", n: 4, correct: 4, accuracy: 1 })]);
     expect(report[0].tokens_per_question).toBeGreaterThan(0);
@@ -152,7 +178,19 @@ describe("the evaluation harness, checked on simulated models of known accuracy"
 
 describe("the comparison with the plain majority", () => {
   it("says better or worse only when the intervals do not overlap", () => {
-    const row = (arm: string, ci_low: number, ci_high: number) => ({ arm, task: "dates", n: 100, correct: 50, accuracy: 0.5, ci_low, ci_high, tokens_per_question: 1, cost_per_question_usd: 0, wall_ms_per_question: 1, failed: 0 });
+    const row = (arm: string, ci_low: number, ci_high: number) => ({
+      arm,
+      task: "dates",
+      n: 100,
+      correct: 50,
+      accuracy: 0.5,
+      ci_low,
+      ci_high,
+      tokens_per_question: 1,
+      cost_per_question_usd: 0,
+      wall_ms_per_question: 1,
+      failed: 0,
+    });
     const results = [row("majority", 0.5, 0.6), row("vote", 0.65, 0.8), row("single:a", 0.3, 0.45), row("debatt", 0.55, 0.7)];
     expect(compareWithMajority(results)).toEqual([
       { arm: "vote", task: "dates", versus_majority: "better" },
@@ -164,7 +202,19 @@ describe("the comparison with the plain majority", () => {
 
 describe("the report's chart", () => {
   it("draws one panel per task and one point with its interval per arm, against cost when costs are known", () => {
-    const row = (arm: string, task: string, cost: number) => ({ arm, task, n: 10, correct: 5, accuracy: 0.5, ci_low: 0.2, ci_high: 0.8, tokens_per_question: 100, cost_per_question_usd: cost, wall_ms_per_question: 1, failed: 0 });
+    const row = (arm: string, task: string, cost: number) => ({
+      arm,
+      task,
+      n: 10,
+      correct: 5,
+      accuracy: 0.5,
+      ci_low: 0.2,
+      ci_high: 0.8,
+      tokens_per_question: 100,
+      cost_per_question_usd: cost,
+      wall_ms_per_question: 1,
+      failed: 0,
+    });
     const t = (key: MessageKey) => translate("en", key);
     const svg = chartOf([row("majority", "dates", 0.01), row("vote", "dates", 0.05), row("majority", "letters", 0.01)], t);
     expect(svg.match(/<circle /g)).toHaveLength(3);
@@ -178,18 +228,33 @@ describe("the report's chart", () => {
 describe("an interrupted evaluation", () => {
   it("goes on where it stopped: what it has is not asked again, and the figures are the same", async () => {
     const dir = mkdtempSync(join(tmpdir(), "debatt-eval-"));
-    const deps = depsFromEnv({ DEBATT_DATA_DIR: dir, SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", SIMULATED_CHUNK_TOKENS: "50", SIMULATED_ACCURACY: "0.5" }, { log: () => {} });
+    const deps = depsFromEnv(
+      { DEBATT_DATA_DIR: dir, SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", SIMULATED_CHUNK_TOKENS: "50", SIMULATED_ACCURACY: "0.5" },
+      { log: () => {} },
+    );
     const service = createRunService(deps);
     const participants = deps.settings.roster.slice(0, 3);
     const questions = generateTask("dates", 30, 4);
     const path = join(dir, "eval", "seed-4.jsonl");
     // The first run stops after ten questions.
-    await evaluate({ service, models: deps.models, settings: deps.settings, participants, kept: fileOutcomeStore(path) }, questions.slice(0, 10), ["majority"], { concurrency: 2 });
+    await evaluate(
+      { service, models: deps.models, settings: deps.settings, participants, kept: fileOutcomeStore(path) },
+      questions.slice(0, 10),
+      ["majority"],
+      { concurrency: 2 },
+    );
     let asked = 0;
     const counting = { simulated: true, create: (r: Parameters<typeof deps.models.create>[0]) => (asked++, deps.models.create(r)) };
-    const { results: resumed } = await evaluate({ service, models: counting, settings: deps.settings, participants, kept: fileOutcomeStore(path) }, questions, ["majority"], { concurrency: 2 });
+    const { results: resumed } = await evaluate(
+      { service, models: counting, settings: deps.settings, participants, kept: fileOutcomeStore(path) },
+      questions,
+      ["majority"],
+      { concurrency: 2 },
+    );
     expect(asked).toBe(20 * 3);
-    const { results: whole } = await evaluate({ service, models: deps.models, settings: deps.settings, participants }, questions, ["majority"], { concurrency: 2 });
+    const { results: whole } = await evaluate({ service, models: deps.models, settings: deps.settings, participants }, questions, ["majority"], {
+      concurrency: 2,
+    });
     expect(resumed).toEqual(whole.map((r) => ({ ...r, wall_ms_per_question: expect.any(Number) })));
   });
 });
@@ -198,16 +263,24 @@ describe("the rounds of /debatt and /deep", () => {
   it("adds up per round the answers read and right, the flips since the round before, and the round from which all agreed", () => {
     const t = { rounds: new Map<number, RoundFigures>(), converged: 0, convergedBy: 0 };
     // Right is "7": b goes wrong→right in round 2, c right→wrong then back; all agree on "7" from round 3.
-    tallyRounds(t, [
-      { round: 1, answers: ["7", "5", "7"] },
-      { round: 2, answers: ["7", "7", "5"] },
-      { round: 3, answers: ["7", "7", "7"] },
-    ], "7");
+    tallyRounds(
+      t,
+      [
+        { round: 1, answers: ["7", "5", "7"] },
+        { round: 2, answers: ["7", "7", "5"] },
+        { round: 3, answers: ["7", "7", "7"] },
+      ],
+      "7",
+    );
     // An unreadable answer is no flip; these never agree at the end.
-    tallyRounds(t, [
-      { round: 1, answers: ["7", null, "5"] },
-      { round: 2, answers: ["5", "7", "5"] },
-    ], "7");
+    tallyRounds(
+      t,
+      [
+        { round: 1, answers: ["7", null, "5"] },
+        { round: 2, answers: ["5", "7", "5"] },
+      ],
+      "7",
+    );
     expect([...t.rounds.values()]).toEqual([
       { round: 1, answers: 5, right: 3, right_to_wrong: 0, wrong_to_right: 0 },
       { round: 2, answers: 6, right: 3, right_to_wrong: 2, wrong_to_right: 1 },
@@ -216,16 +289,44 @@ describe("the rounds of /debatt and /deep", () => {
     expect([t.converged, t.convergedBy]).toEqual([1, 3]);
     // Agreeing all along converges in the first round; agreeing on another answer at the end does not count from before it.
     const u = { rounds: new Map<number, RoundFigures>(), converged: 0, convergedBy: 0 };
-    tallyRounds(u, [{ round: 0, answers: ["4", "4"] }, { round: 1, answers: ["4", "4"] }], "4");
-    tallyRounds(u, [{ round: 0, answers: ["5", "5"] }, { round: 1, answers: ["4", "4"] }], "4");
+    tallyRounds(
+      u,
+      [
+        { round: 0, answers: ["4", "4"] },
+        { round: 1, answers: ["4", "4"] },
+      ],
+      "4",
+    );
+    tallyRounds(
+      u,
+      [
+        { round: 0, answers: ["5", "5"] },
+        { round: 1, answers: ["4", "4"] },
+      ],
+      "4",
+    );
     expect([u.converged, u.convergedBy]).toEqual([2, 0 + 1]);
   });
 
   it("follows each round of simulated debates: /debatt's rounds 1–3 and /deep's first answers and rounds, with a consistent count", async () => {
-    const deps = depsFromEnv({ DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-eval-")), SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", SIMULATED_CHUNK_TOKENS: "50", SIMULATED_ACCURACY: "0.6" }, { log: () => {} });
+    const deps = depsFromEnv(
+      {
+        DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-eval-")),
+        SIMULATED_LATENCY_MS: "0",
+        SIMULATED_CHUNK_DELAY_MS: "0",
+        SIMULATED_CHUNK_TOKENS: "50",
+        SIMULATED_ACCURACY: "0.6",
+      },
+      { log: () => {} },
+    );
     const service = createRunService(deps);
     const participants = deps.settings.roster.slice(0, 3);
-    const { results } = await evaluate({ service, models: deps.models, settings: deps.settings, participants }, generateTask("arithmetic", 12, 5), ["deep", "debatt"], { concurrency: 4 });
+    const { results } = await evaluate(
+      { service, models: deps.models, settings: deps.settings, participants },
+      generateTask("arithmetic", 12, 5),
+      ["deep", "debatt"],
+      { concurrency: 4 },
+    );
     const [deep, debatt] = results;
     expect(debatt.rounds!.map((r) => r.round)).toEqual([1, 2, 3]);
     expect(deep.rounds![0].round).toBe(0);
@@ -249,7 +350,12 @@ describe("the rounds of /debatt and /deep", () => {
 describe("the simulated provider in a deliberation, with SIMULATED_ACCURACY", () => {
   const [q] = generateTask("arithmetic", 1, 9);
   const answer = (phase: string, prompt: string, round?: number) =>
-    simulatedAnswer({ phase, participant: { key: "a", display: "A", model: "sim/a" }, topic: q.question, round } as ModelRequest, [new HumanMessage(prompt)], { accuracy: 0.5 }, SIMULATED_ANSWERS);
+    simulatedAnswer(
+      { phase, participant: { key: "a", display: "A", model: "sim/a" }, topic: q.question, round } as ModelRequest,
+      [new HumanMessage(prompt)],
+      { accuracy: 0.5 },
+      SIMULATED_ANSWERS,
+    );
   const read = (text: string) => parseTaskAnswer("arithmetic", text);
 
   it("moves to the answer most of what it read gives, keeps its own on a tie, and a synthesis states the most given", () => {
@@ -261,7 +367,10 @@ describe("the simulated provider in a deliberation, with SIMULATED_ACCURACY", ()
     expect(read(revision)).toBe("11");
     expect(answer("revision", `YOUR ORIGINAL RESPONSE:\nANSWER: 12\n\nOTHER RESPONSES:\n- ANSWER: 11\n`)).toMatch(/^DECISION: STAND/);
     // A debater's argument is JSON whose position gives the answer; the question's own "ANSWER: <your answer>" is none.
-    const argument = answer("debater", `${q.question}\n## Your Original Response\nANSWER: 12\n## Other Debaters' Responses\n{"revised_position": "ANSWER: 11", "confidence": 0.9}\nANSWER: 11`);
+    const argument = answer(
+      "debater",
+      `${q.question}\n## Your Original Response\nANSWER: 12\n## Other Debaters' Responses\n{"revised_position": "ANSWER: 11", "confidence": 0.9}\nANSWER: 11`,
+    );
     expect(read(JSON.parse(/\{[\s\S]*\}/.exec(argument)![0]).revised_position)).toBe("11");
   });
 });
@@ -269,22 +378,41 @@ describe("the simulated provider in a deliberation, with SIMULATED_ACCURACY", ()
 describe("an evaluation's budget, its failures and its seed", () => {
   it("gives the same figures when run again with the same questions: the formats' shuffles are seeded by the question", async () => {
     const once = async () => {
-      const deps = depsFromEnv({ DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-eval-")), SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", SIMULATED_ACCURACY: "0.6" }, { log: () => {} });
-      const { results } = await evaluate({ service: createRunService(deps), models: deps.models, settings: deps.settings, participants: deps.settings.roster.slice(0, 3) }, generateTask("letters", 8, 6), ["vote", "debatt"], { concurrency: 4 });
+      const deps = depsFromEnv(
+        { DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-eval-")), SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", SIMULATED_ACCURACY: "0.6" },
+        { log: () => {} },
+      );
+      const { results } = await evaluate(
+        { service: createRunService(deps), models: deps.models, settings: deps.settings, participants: deps.settings.roster.slice(0, 3) },
+        generateTask("letters", 8, 6),
+        ["vote", "debatt"],
+        { concurrency: 4 },
+      );
       return results.map(({ wall_ms_per_question: _, ...r }) => r);
     };
     expect(await once()).toEqual(await once());
   }, 60_000);
 
-
   it("starts no question once the budget would be passed (the first alone, four at once after it), so every arm answers the same questions", async () => {
     const roster = ["x-ai/grok-4", "anthropic/claude-sonnet-4.5", "openai/gpt-5"];
     // A dollar a token: a simulated answer of about 40 tokens costs about $40.
     const prices = JSON.stringify(Object.fromEntries(roster.map((m) => [m, { input: 1e6, output: 1e6 }])));
-    const deps = depsFromEnv({ DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-eval-")), SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", SIMULATED_ACCURACY: "0.6", MODEL_PRICES: prices }, { log: () => {} });
+    const deps = depsFromEnv(
+      {
+        DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-eval-")),
+        SIMULATED_LATENCY_MS: "0",
+        SIMULATED_CHUNK_DELAY_MS: "0",
+        SIMULATED_ACCURACY: "0.6",
+        MODEL_PRICES: prices,
+      },
+      { log: () => {} },
+    );
     const service = createRunService(deps);
     const participants = deps.settings.roster.slice(0, 3);
-    const run = await evaluate({ service, models: deps.models, settings: deps.settings, participants }, generateTask("dates", 30, 2), ["single", "majority"], { concurrency: 4, budgetUsd: 1000 });
+    const run = await evaluate({ service, models: deps.models, settings: deps.settings, participants }, generateTask("dates", 30, 2), ["single", "majority"], {
+      concurrency: 4,
+      budgetUsd: 1000,
+    });
     expect(run.stopped).toBe("budget");
     expect(run.answered).toBeGreaterThan(1);
     expect(run.answered).toBeLessThan(30);
@@ -299,7 +427,12 @@ describe("an evaluation's budget, its failures and its seed", () => {
     const service = createRunService(deps);
     const path = join(dir, "kept.jsonl");
     // /revise takes at most six: with the whole roster of seven, every run is refused.
-    const { results } = await evaluate({ service, models: deps.models, settings: deps.settings, participants: deps.settings.roster, kept: fileOutcomeStore(path) }, generateTask("letters", 3, 1), ["revise"], { concurrency: 1 });
+    const { results } = await evaluate(
+      { service, models: deps.models, settings: deps.settings, participants: deps.settings.roster, kept: fileOutcomeStore(path) },
+      generateTask("letters", 3, 1),
+      ["revise"],
+      { concurrency: 1 },
+    );
     expect(results[0]).toEqual(expect.objectContaining({ n: 3, correct: 0, failed: 3 }));
     expect(results[0].errors![0]).toMatch(/invalid_participants: \/revise needs 3–6 models/);
     expect(existsSync(path) ? readFileSync(path, "utf8") : "").toBe("");
@@ -309,17 +442,32 @@ describe("an evaluation's budget, its failures and its seed", () => {
 describe("npm run eval", () => {
   const run = (args: string[], env: Record<string, string> = {}) =>
     spawnSync(process.execPath, ["--import", "tsx", "cli/eval.ts", ...args], {
-      env: { PATH: process.env.PATH, DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-eval-")), SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", LANG: "en_US.UTF-8", ...env },
+      env: {
+        PATH: process.env.PATH,
+        DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-eval-")),
+        SIMULATED_LATENCY_MS: "0",
+        SIMULATED_CHUNK_DELAY_MS: "0",
+        LANG: "en_US.UTF-8",
+        ...env,
+      },
       encoding: "utf8",
     });
 
   it("names what is wrong with the command line, in the reader's language, and exits with 2", () => {
     const unknown = run(["--arms", "vote,chess"]);
-    expect([unknown.status, unknown.stderr.trim().split("\n").at(-1)]).toEqual([2, "There is no arm chess (the arms: single, self-consistency, majority, debatt, vote, revise, deep, rank)."]);
+    expect([unknown.status, unknown.stderr.trim().split("\n").at(-1)]).toEqual([
+      2,
+      "There is no arm chess (the arms: single, self-consistency, majority, debatt, vote, revise, deep, rank).",
+    ]);
     expect(run(["--n", "0"]).stderr).toContain('--n takes a whole number of at least 1, got "0".');
     expect(run(["--max-cost-usd", "free"]).stderr).toContain('--max-cost-usd takes an amount in USD above 0, got "free".');
     const seven = run(["--arms", "revise,vote,deep", "--participants", "call_grok,call_claude,call_gpt,call_gemini,call_deepseek,call_perplexity,call_qwen"]);
-    expect([seven.status, seven.stderr]).toEqual([2, expect.stringContaining("This evaluation has 7 participants, and /revise takes 3–6, /deep takes 2–6: choose others with --participants, or leave out revise, deep.")]);
+    expect([seven.status, seven.stderr]).toEqual([
+      2,
+      expect.stringContaining(
+        "This evaluation has 7 participants, and /revise takes 3–6, /deep takes 2–6: choose others with --participants, or leave out revise, deep.",
+      ),
+    ]);
     const out = join(mkdtempSync(join(tmpdir(), "debatt-eval-")), "file");
     writeFileSync(out, "");
     const unwritable = run(["--n", "1", "--out", join(out, "report.json")]);
@@ -332,7 +480,14 @@ describe("npm run eval", () => {
   it("says on Ctrl-C where the answers are kept, and run again goes on from them", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "debatt-eval-"));
     const args = ["--import", "tsx", "cli/eval.ts", "--n", "6", "--tasks", "dates", "--arms", "majority,vote", "--concurrency", "1"];
-    const env = { PATH: process.env.PATH, DEBATT_DATA_DIR: dataDir, SIMULATED_ACCURACY: "0.8", SIMULATED_LATENCY_MS: "150", SIMULATED_CHUNK_DELAY_MS: "0", LANG: "en_US.UTF-8" };
+    const env = {
+      PATH: process.env.PATH,
+      DEBATT_DATA_DIR: dataDir,
+      SIMULATED_ACCURACY: "0.8",
+      SIMULATED_LATENCY_MS: "150",
+      SIMULATED_CHUNK_DELAY_MS: "0",
+      LANG: "en_US.UTF-8",
+    };
     const child = spawn(process.execPath, args, { env });
     let err = "";
     let stopped = false;
@@ -362,7 +517,20 @@ describe("npm run eval", () => {
     // By default the first participants every chosen format takes, an odd number: /deep takes six, so five.
     const report = JSON.parse(readFileSync(out, "utf8"));
     expect(report.participants).toHaveLength(5);
-    expect(Object.keys(report.arms[0])).toEqual(expect.arrayContaining(["arm", "task", "n", "correct", "accuracy", "ci_low", "ci_high", "tokens_per_question", "cost_per_question_usd", "wall_ms_per_question"]));
+    expect(Object.keys(report.arms[0])).toEqual(
+      expect.arrayContaining([
+        "arm",
+        "task",
+        "n",
+        "correct",
+        "accuracy",
+        "ci_low",
+        "ci_high",
+        "tokens_per_question",
+        "cost_per_question_usd",
+        "wall_ms_per_question",
+      ]),
+    );
     expect(report).toMatchObject({ tasks: ["dates"], n: 4, simulated: true, simulated_accuracy: 0.7, answered: 4 });
     expect(report.arms.find((a: { arm: string }) => a.arm === "deep").rounds[0].round).toBe(0);
     expect(result.stdout).toContain("| majority | dates | 4 |");
@@ -391,17 +559,34 @@ describe("an evaluation on an OpenAI-compatible endpoint (loopback)", () => {
       return { text: `Step by step.\nANSWER: ${value}\nVOTE: ${right}`, usage: { prompt_tokens: 100, completion_tokens: 10, cost: 0.001 } };
     });
     try {
-      const deps = depsFromEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_PARTICIPANTS: participants, DEBATE_MAX_RETRIES: "0", DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-eval-")) }, { log: () => {} });
+      const deps = depsFromEnv(
+        {
+          OPENAI_API_KEY: "sk-test",
+          OPENAI_BASE_URL: openai.baseURL,
+          DEBATE_PARTICIPANTS: participants,
+          DEBATE_MAX_RETRIES: "0",
+          DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-eval-")),
+        },
+        { log: () => {} },
+      );
       expect(deps.models.simulated).toBe(false);
       const service = createRunService(deps);
-      const run = await evaluate({ service, models: deps.models, settings: deps.settings, participants: deps.settings.roster }, generateTask("arithmetic", 5, 3), ["single", "majority", "vote"], { concurrency: 2 });
+      const run = await evaluate(
+        { service, models: deps.models, settings: deps.settings, participants: deps.settings.roster },
+        generateTask("arithmetic", 5, 3),
+        ["single", "majority", "vote"],
+        { concurrency: 2 },
+      );
       const row = (arm: string) => run.results.find((r) => r.arm === arm)!;
       expect(row("single:call_a")).toMatchObject({ n: 5, correct: 5, cost_per_question_usd: 0.001, tokens_per_question: 110 });
       expect(row("single:call_c")).toMatchObject({ n: 5, correct: 0 });
       expect(row("majority")).toMatchObject({ correct: 5, cost_per_question_usd: 0.003 });
       expect(row("vote").correct).toBe(5);
       expect(row("vote").cost_per_question_usd).toBeGreaterThan(0.003);
-      expect(run.spent_usd).toBeCloseTo(run.results.reduce((sum, r) => sum + r.cost_per_question_usd * r.n, 0), 9);
+      expect(run.spent_usd).toBeCloseTo(
+        run.results.reduce((sum, r) => sum + r.cost_per_question_usd * r.n, 0),
+        9,
+      );
       // Every model was asked over HTTP, and asked to report its usage.
       const models = new Set(openai.seen.map((r) => r.body.model));
       for (const model of ["test/right-1", "test/right-2", "test/wrong"]) expect(models.has(model)).toBe(true);

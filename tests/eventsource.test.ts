@@ -21,7 +21,9 @@ describe("a run's events through a real EventSource", () => {
     const script = failing ? withOverrides((req) => (req.phase === "compare" ? { error: new Error("the provider is down") } : undefined)) : undefined;
     const app = await startApp(testDeps({ script }).deps, { checkpointer: new MemorySaver() });
     closers.push(app.close);
-    const { events } = await readSse(await postChat(app.url, { message: "/compare Which language suits web APIs best?", participants: ["call_grok", "call_claude"] }));
+    const { events } = await readSse(
+      await postChat(app.url, { message: "/compare Which language suits web APIs best?", participants: ["call_grok", "call_claude"] }),
+    );
     const runId = String(events[0].data.run_id);
     const requests: (string | null)[] = [];
     const source = new EventSource(`${app.url}/api/v1/debates/${runId}/events${query}`, {
@@ -49,7 +51,7 @@ describe("a run's events through a real EventSource", () => {
     const { source } = await finishedRun(true, "?error_event=run-error");
     const runErrors: { code: string }[] = [];
     const connectionErrors: Event[] = [];
-    source.addEventListener("run-error", (e) => runErrors.push(JSON.parse((e).data)));
+    source.addEventListener("run-error", (e) => runErrors.push(JSON.parse(e.data)));
     source.addEventListener("error", (e) => connectionErrors.push(e));
     await new Promise((r) => setTimeout(r, 2_000));
     expect(runErrors.map((e) => e.code)).toEqual(["all_models_failed"]);
@@ -63,6 +65,9 @@ describe("a run's events through a real EventSource", () => {
     closers.push(app.close);
     const res = await fetch(`${app.url}/api/v1/debates/abc/events?error_event=oops`);
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: "invalid_error_event", message: expect.stringContaining("error_event") });
+    expect(((await res.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: "invalid_error_event",
+      message: expect.stringContaining("error_event"),
+    });
   });
 });

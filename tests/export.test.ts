@@ -30,7 +30,11 @@ describe.each(HISTORY_DATABASES)("exports and read-only links on $db", (database
       };
     };
     const user = async (name: string) => {
-      const res = await fetch(`${started.url}/api/v1/admin/users`, { method: "POST", headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" }, body: JSON.stringify({ name }) });
+      const res = await fetch(`${started.url}/api/v1/admin/users`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
+        body: JSON.stringify({ name }),
+      });
       const { token } = (await res.json()) as { token: string };
       return { ...as(token), token };
     };
@@ -40,60 +44,83 @@ describe.each(HISTORY_DATABASES)("exports and read-only links on $db", (database
   /** Status and error code of a refused request. */
   const refusal = async (res: Response) => [res.status, ((await res.json()) as { error: { code: string } }).error.code];
 
-  it.skipIf(database.skip)("exports a /vote as JSON and Markdown: who said what, the votes with their reasons and labels, the result and the cost", async () => {
-    const { url, user } = await app();
-    const ada = await user("Ada");
-    const events = (await readSse(await postDeliberate(url, { question: "Best language for web APIs?", mode: "vote", modeConfig: { councilModels: THREE } }, { headers: { authorization: `Bearer ${ada.token}`, "content-type": "application/json" } }))).events;
-    expect(events.at(-1)!.event).toBe("done");
-    const id = String(events[0].data.thread_id);
-    const path = `/api/v1/conversations/${id}/export`;
+  it.skipIf(database.skip)(
+    "exports a /vote as JSON and Markdown: who said what, the votes with their reasons and labels, the result and the cost",
+    async () => {
+      const { url, user } = await app();
+      const ada = await user("Ada");
+      const events = (
+        await readSse(
+          await postDeliberate(
+            url,
+            { question: "Best language for web APIs?", mode: "vote", modeConfig: { councilModels: THREE } },
+            { headers: { authorization: `Bearer ${ada.token}`, "content-type": "application/json" } },
+          ),
+        )
+      ).events;
+      expect(events.at(-1)!.event).toBe("done");
+      const id = String(events[0].data.thread_id);
+      const path = `/api/v1/conversations/${id}/export`;
 
-    const json = await ada.get(`${path}?format=json`);
-    expect(json.status).toBe(200);
-    expect(json.headers.get("content-type")).toContain("application/json");
-    expect(json.headers.get("content-disposition")).toMatch(/^attachment; filename="debatt-.+\.json"$/);
-    const exported = (await json.json()) as { format: string; version: number; conversation: unknown };
-    expect(exported).toMatchObject({ format: "debatt-conversation", version: 1 });
-    // The conversation exactly as the history API shows it.
-    expect(exported.conversation).toEqual(await (await ada.get(`/api/v1/conversations/${id}`)).json());
-    const answer = (exported.conversation as { messages: { role: string; result: { voteRound: { labelToModel: Record<string, string>; votes: { voteText: string }[] } }; usage?: unknown }[] }).messages[1];
-    expect(Object.keys(answer.result.voteRound.labelToModel)).toHaveLength(3);
-    expect(answer.result.voteRound.votes).toHaveLength(3);
+      const json = await ada.get(`${path}?format=json`);
+      expect(json.status).toBe(200);
+      expect(json.headers.get("content-type")).toContain("application/json");
+      expect(json.headers.get("content-disposition")).toMatch(/^attachment; filename="debatt-.+\.json"$/);
+      const exported = (await json.json()) as { format: string; version: number; conversation: unknown };
+      expect(exported).toMatchObject({ format: "debatt-conversation", version: 1 });
+      // The conversation exactly as the history API shows it.
+      expect(exported.conversation).toEqual(await (await ada.get(`/api/v1/conversations/${id}`)).json());
+      const answer = (
+        exported.conversation as {
+          messages: { role: string; result: { voteRound: { labelToModel: Record<string, string>; votes: { voteText: string }[] } }; usage?: unknown }[];
+        }
+      ).messages[1];
+      expect(Object.keys(answer.result.voteRound.labelToModel)).toHaveLength(3);
+      expect(answer.result.voteRound.votes).toHaveLength(3);
 
-    const md = await ada.get(`${path}?format=md&lang=en`);
-    expect(md.status).toBe(200);
-    expect(md.headers.get("content-type")).toContain("text/markdown");
-    const text = await md.text();
-    expect(text).toContain("## Question 1\n\n> Best language for web APIs?");
-    expect(text).toContain("### Who wrote which answer\n\n| Label | Model |");
-    const labels = answer.result.voteRound.labelToModel;
-    for (const [label, model] of Object.entries(labels)) expect(text).toContain(`| ${label} | ${model} |`);
-    // Each vote under its voter, what it chose named by label and model, its reasons quoted.
-    expect(text.match(/ · vote\*\* — voted for Response [A-C] \(/g)).toHaveLength(3);
-    for (const v of answer.result.voteRound.votes) expect(text).toContain(`> ${v.voteText.split("\n")[0]}`);
-    // The count, as a table of what was voted for (a label named by its model too).
-    expect(text).toContain("### The count\n\n| Voted for | Votes |\n|---|---|\n");
-    expect(text).toContain(`| Response A (${labels["Response A"]}) | 3 |`);
-    // The winner's answer is the answer: shown once.
-    expect(text).toContain("### The winner");
-    expect(text).not.toMatch(/### The answer\n/);
-    expect(text).toMatch(/_complete · \d+ model calls · /);
-    // In Swedish, from the browser's language.
-    expect(await (await ada.get(`${path}?format=md`, { "accept-language": "sv-SE,sv;q=0.9" })).text()).toContain("## Fråga 1");
+      const md = await ada.get(`${path}?format=md&lang=en`);
+      expect(md.status).toBe(200);
+      expect(md.headers.get("content-type")).toContain("text/markdown");
+      const text = await md.text();
+      expect(text).toContain("## Question 1\n\n> Best language for web APIs?");
+      expect(text).toContain("### Who wrote which answer\n\n| Label | Model |");
+      const labels = answer.result.voteRound.labelToModel;
+      for (const [label, model] of Object.entries(labels)) expect(text).toContain(`| ${label} | ${model} |`);
+      // Each vote under its voter, what it chose named by label and model, its reasons quoted.
+      expect(text.match(/ · vote\*\* — voted for Response [A-C] \(/g)).toHaveLength(3);
+      for (const v of answer.result.voteRound.votes) expect(text).toContain(`> ${v.voteText.split("\n")[0]}`);
+      // The count, as a table of what was voted for (a label named by its model too).
+      expect(text).toContain("### The count\n\n| Voted for | Votes |\n|---|---|\n");
+      expect(text).toContain(`| Response A (${labels["Response A"]}) | 3 |`);
+      // The winner's answer is the answer: shown once.
+      expect(text).toContain("### The winner");
+      expect(text).not.toMatch(/### The answer\n/);
+      expect(text).toMatch(/_complete · \d+ model calls · /);
+      // In Swedish, from the browser's language.
+      expect(await (await ada.get(`${path}?format=md`, { "accept-language": "sv-SE,sv;q=0.9" })).text()).toContain("## Fråga 1");
 
-    expect(await refusal(await ada.get(`${path}?format=pdf`))).toEqual([400, "invalid_export_format"]);
-    expect(await refusal(await ada.get(`${path}?lang=de`))).toEqual([400, "invalid_lang"]);
-    expect(await refusal(await ada.get(`/api/v1/conversations/nope!/export`))).toEqual([400, "invalid_conversation_id"]);
-    const bob = await user("Bob");
-    expect(await refusal(await bob.get(`${path}?format=json`))).toEqual([404, "conversation_not_found"]);
-    expect((await fetch(`${url}${path}?format=json`)).status).toBe(401);
-  });
+      expect(await refusal(await ada.get(`${path}?format=pdf`))).toEqual([400, "invalid_export_format"]);
+      expect(await refusal(await ada.get(`${path}?lang=de`))).toEqual([400, "invalid_lang"]);
+      expect(await refusal(await ada.get(`/api/v1/conversations/nope!/export`))).toEqual([400, "invalid_conversation_id"]);
+      const bob = await user("Bob");
+      expect(await refusal(await bob.get(`${path}?format=json`))).toEqual([404, "conversation_not_found"]);
+      expect((await fetch(`${url}${path}?format=json`)).status).toBe(401);
+    },
+  );
 
   it.skipIf(database.skip)("makes a read-only link only for the owner, replaces it when made again, and withdraws it", async () => {
     const { url, user, rows } = await app();
     const ada = await user("Ada");
     const bob = await user("Bob");
-    const events = (await readSse(await postDeliberate(url, { question: "Tabs or spaces?", mode: "vote", modeConfig: { councilModels: THREE } }, { headers: { authorization: `Bearer ${ada.token}`, "content-type": "application/json" } }))).events;
+    const events = (
+      await readSse(
+        await postDeliberate(
+          url,
+          { question: "Tabs or spaces?", mode: "vote", modeConfig: { councilModels: THREE } },
+          { headers: { authorization: `Bearer ${ada.token}`, "content-type": "application/json" } },
+        ),
+      )
+    ).events;
     const id = String(events[0].data.thread_id);
     const share = `/api/v1/conversations/${id}/share`;
     expect(await refusal(await bob.post(share))).toEqual([404, "conversation_not_found"]);
@@ -128,10 +155,22 @@ describe.each(HISTORY_DATABASES)("exports and read-only links on $db", (database
     expect((await fetch(`${url}${third.url}`)).status).toBe(404);
 
     // Removing a user withdraws the links of their conversations: nobody could withdraw them after.
-    const kept = String((await readSse(await postDeliberate(url, { question: "Tabs?", mode: "vote", modeConfig: { councilModels: THREE } }, { headers: { authorization: `Bearer ${bob.token}`, "content-type": "application/json" } }))).events[0].data.thread_id);
+    const kept = String(
+      (
+        await readSse(
+          await postDeliberate(
+            url,
+            { question: "Tabs?", mode: "vote", modeConfig: { councilModels: THREE } },
+            { headers: { authorization: `Bearer ${bob.token}`, "content-type": "application/json" } },
+          ),
+        )
+      ).events[0].data.thread_id,
+    );
     expect((await bob.post(`/api/v1/conversations/${kept}/share`)).status).toBe(201);
     expect((await rows("shares")).some((r) => r.conversation_id === kept)).toBe(true);
-    const bobId = ((await (await fetch(`${url}/api/v1/admin/users`, { headers: { authorization: `Bearer ${ADMIN}` } })).json()) as { users: { id: string; name: string }[] }).users.find((u) => u.name === "Bob")!.id;
+    const bobId = (
+      (await (await fetch(`${url}/api/v1/admin/users`, { headers: { authorization: `Bearer ${ADMIN}` } })).json()) as { users: { id: string; name: string }[] }
+    ).users.find((u) => u.name === "Bob")!.id;
     expect((await fetch(`${url}/api/v1/admin/users/${bobId}`, { method: "DELETE", headers: { authorization: `Bearer ${ADMIN}` } })).status).toBe(204);
     expect((await rows("shares")).some((r) => r.conversation_id === kept)).toBe(false);
   });
@@ -143,10 +182,40 @@ describe("the Markdown export of a person's name", () => {
     try {
       const at = new Date();
       const name = "<script>alert(1)</script> **Ada** [x](http://evil.example) | y";
-      await db.history.startRun({ conversationId: "c1", messageId: "m1", userId: "local", mode: "debatt", title: "<img src=x onerror=alert(1)>", question: "/debatt X", at });
+      await db.history.startRun({
+        conversationId: "c1",
+        messageId: "m1",
+        userId: "local",
+        mode: "debatt",
+        title: "<img src=x onerror=alert(1)>",
+        question: "/debatt X",
+        at,
+      });
       await db.history.addStages([
-        { id: "m1:turn", messageId: "m1", stageType: "debatt_answer", stageOrder: 1, seq: 0, model: "person", role: "debater", content: "My turn: <script>alert(2)</script> and a < b.", parsedData: { round: 1, display: name }, responseTimeMs: 1 },
-        { id: "m1:vote", messageId: "m1", stageType: "debatt_vote", stageOrder: 4, seq: 0, model: "x-ai/grok-4", role: "voter", content: "Because.", parsedData: { display: "Grok", votedFor: name }, responseTimeMs: 1 },
+        {
+          id: "m1:turn",
+          messageId: "m1",
+          stageType: "debatt_answer",
+          stageOrder: 1,
+          seq: 0,
+          model: "person",
+          role: "debater",
+          content: "My turn: <script>alert(2)</script> and a < b.",
+          parsedData: { round: 1, display: name },
+          responseTimeMs: 1,
+        },
+        {
+          id: "m1:vote",
+          messageId: "m1",
+          stageType: "debatt_vote",
+          stageOrder: 4,
+          seq: 0,
+          model: "x-ai/grok-4",
+          role: "voter",
+          content: "Because.",
+          parsedData: { display: "Grok", votedFor: name },
+          responseTimeMs: 1,
+        },
       ]);
       const conversation = (await db.history.conversation("c1"))!;
       const { body } = await exportConversation(db.history, conversation, "md", (key, values) => translate("en", key, values), "en");

@@ -12,7 +12,9 @@ const FOUR = ["call_grok", "call_claude", "call_gpt", "call_gemini"];
 describe("faults during a debate", () => {
   it("marks a participant that throws as failed and goes on without it", async () => {
     const { deps, models, logs } = testDeps({
-      script: withOverrides((req) => (req.phase === "turn" && req.participant!.key === "call_claude" && req.round === 2 ? { error: new Error("HTTP 502 from provider") } : undefined)),
+      script: withOverrides((req) =>
+        req.phase === "turn" && req.participant!.key === "call_claude" && req.round === 2 ? { error: new Error("HTTP 502 from provider") } : undefined,
+      ),
     });
     const events = await runEvents(deps, "/debatt X", { participants: FOUR });
     const failed = named(events, "debate-participant-end").filter((e) => e.status === "error");
@@ -27,11 +29,16 @@ describe("faults during a debate", () => {
   it("keeps what a failed turn streamed before it failed: its words in the end event", async () => {
     const { deps } = testDeps({
       script: withOverrides((req) =>
-        req.phase === "turn" && req.participant!.key === "call_gpt" && req.round === 1 ? { text: "Half an answer about the topic", error: new Error("connection reset"), failAfterText: true } : undefined,
+        req.phase === "turn" && req.participant!.key === "call_gpt" && req.round === 1
+          ? { text: "Half an answer about the topic", error: new Error("connection reset"), failAfterText: true }
+          : undefined,
       ),
     });
     const events = await runEvents(deps, "/debatt X", { participants: FOUR });
-    const deltas = named(events, "debate-participant-delta").filter((e) => e.model === "ChatGPT" && e.round === 1).map((e) => e.delta).join("");
+    const deltas = named(events, "debate-participant-delta")
+      .filter((e) => e.model === "ChatGPT" && e.round === 1)
+      .map((e) => e.delta)
+      .join("");
     expect(deltas).toBe("Half an answer about the topic");
     const end = named(events, "debate-participant-end").find((e) => e.model === "ChatGPT" && e.round === 1)!;
     expect(end).toMatchObject({ status: "error", error: "connection reset", word_count: 6, response_preview: "Half an answer about the topic" });
@@ -42,7 +49,9 @@ describe("faults during a debate", () => {
 
   it("times a slow participant out, aborting its call, and goes on", async () => {
     const { deps, models } = testDeps({
-      script: withOverrides((req) => (req.phase === "turn" && req.participant!.key === "call_gpt" && req.round === 1 ? { text: "late", latencyMs: 5_000 } : undefined)),
+      script: withOverrides((req) =>
+        req.phase === "turn" && req.participant!.key === "call_gpt" && req.round === 1 ? { text: "late", latencyMs: 5_000 } : undefined,
+      ),
     });
     const started = Date.now();
     const events = await runEvents(deps, "/debatt X", { participants: FOUR, configurable: { response_timeout_ms: 150 } });
@@ -56,7 +65,9 @@ describe("faults during a debate", () => {
 
   it("does not wait for a provider that ignores the abort signal", async () => {
     const { deps } = testDeps({
-      script: withOverrides((req) => (req.phase === "vote" && req.participant!.key === "call_grok" ? { text: "{}", latencyMs: 10_000, ignoreSignal: true } : undefined)),
+      script: withOverrides((req) =>
+        req.phase === "vote" && req.participant!.key === "call_grok" ? { text: "{}", latencyMs: 10_000, ignoreSignal: true } : undefined,
+      ),
     });
     const started = Date.now();
     const events = await runEvents(deps, "/debatt X", { participants: FOUR, configurable: { vote_timeout_ms: 200 } });
@@ -76,7 +87,11 @@ describe("faults during a debate", () => {
 
   it("drops garbage votes before they are emitted and names no winner when not one vote was valid", async () => {
     const garbage = ["", "I vote for Claude!", '{"voted_for": "Nobody", "short_motivation": "x", "three_bullets": ["a","b","c"]}', '{"voted_for": "Grok"}'];
-    const { deps } = testDeps({ script: withOverrides((req) => (req.phase === "vote" ? garbage[FOUR.indexOf(req.participant!.key)] : req.phase === "synthesis" ? { error: new Error("down") } : undefined)) });
+    const { deps } = testDeps({
+      script: withOverrides((req) =>
+        req.phase === "vote" ? garbage[FOUR.indexOf(req.participant!.key)] : req.phase === "synthesis" ? { error: new Error("down") } : undefined,
+      ),
+    });
     const events = await runEvents(deps, "/debatt Is X good?", { participants: FOUR });
     expect(named(events, "debate-vote-result")).toHaveLength(0);
     const results = named(events, "debate-results")[0];
@@ -84,13 +99,19 @@ describe("faults during a debate", () => {
     expect(results).toMatchObject({ winner: null, total_votes: 0, invalid_votes: 4, tiebreaker_used: false, tiebreaker: "none" });
     expect(named(events, "debate-synthesis-complete")).toEqual([expect.objectContaining({ winner: null })]);
     // The fallback synthesis says so, and so do the outcome (MCP) and the terminal.
-    const synthesis = named(events, "text-delta").map((d) => d.delta).join("");
+    const synthesis = named(events, "text-delta")
+      .map((d) => d.delta)
+      .join("");
     expect(synthesis).toContain("Winner: **none (not one valid vote was cast)**");
     const reader = outcomeReader();
     for (const e of events) reader.read(e);
     expect(reader.outcome().winner).toBeUndefined();
     let printed = "";
-    const narrate = createNarrator((text) => (printed += text), MARKDOWN_STYLES, (key, values) => translate("en", key, values));
+    const narrate = createNarrator(
+      (text) => (printed += text),
+      MARKDOWN_STYLES,
+      (key, values) => translate("en", key, values),
+    );
     for (const e of events) narrate(e);
     expect(printed).toContain("No winner: not one valid vote was cast.");
     expect(printed).not.toContain("👑");
@@ -100,7 +121,9 @@ describe("faults during a debate", () => {
     const { deps } = testDeps({ script: withOverrides((req) => (req.phase === "convergence" ? { error: new Error("boom") } : undefined)) });
     const events = await runEvents(deps, "/debatt X", { participants: FOUR });
     expect(named(events, "debate-results")[0].winner).toBe("Grok");
-    const synthesis = named(events, "text-delta").map((d) => d.delta).join("");
+    const synthesis = named(events, "text-delta")
+      .map((d) => d.delta)
+      .join("");
     expect(synthesis).toContain('"consensus":[]');
     expect(events.at(-1)!.event).toBe("done");
     expect(named(events, "error")).toHaveLength(0);
@@ -109,7 +132,9 @@ describe("faults during a debate", () => {
   it("falls back to a deterministic synthesis when the synthesizer fails", async () => {
     const { deps } = testDeps({ script: withOverrides((req) => (req.phase === "synthesis" ? { error: new Error("down") } : undefined)) });
     const events = await runEvents(deps, "/debatt Bör AI regleras?", { participants: FOUR });
-    const synthesis = named(events, "text-delta").map((d) => d.delta).join("");
+    const synthesis = named(events, "text-delta")
+      .map((d) => d.delta)
+      .join("");
     expect(synthesis).toContain("## Debattens resultat: Bör AI regleras?");
     expect(synthesis).toContain("Vinnare: **Grok**");
     expect(synthesis).toContain("- Grok: 3");
@@ -144,12 +169,17 @@ describe("faults during a debate", () => {
   it("resumes a checkpointed thread after the last completed turn", async () => {
     const checkpointer = new MemorySaver();
     const threadId = "resume-1";
-    const first = testDeps({ script: withOverrides((req) => (req.phase === "turn" ? { text: `answer of ${req.participant!.key} r${req.round}`, latencyMs: 60 } : undefined)) });
+    const first = testDeps({
+      script: withOverrides((req) => (req.phase === "turn" ? { text: `answer of ${req.participant!.key} r${req.round}`, latencyMs: 60 } : undefined)),
+    });
     const controller = new AbortController();
     const partial: string[] = [];
     const graph = graphOf(first.deps, { checkpointer });
     // Stop in round 2 when its third turn starts: the two before it are checkpointed.
-    const stream = await graph.stream({ message: "/debatt X", participants: FOUR }, { streamMode: "custom", signal: controller.signal, configurable: { thread_id: threadId } });
+    const stream = await graph.stream(
+      { message: "/debatt X", participants: FOUR },
+      { streamMode: "custom", signal: controller.signal, configurable: { thread_id: threadId } },
+    );
     try {
       for await (const chunk of stream) {
         const c = chunk as { event: string; data: any };

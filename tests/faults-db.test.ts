@@ -9,7 +9,9 @@ import { sqliteHistory, type TestHistory } from "./support/history-db.js";
 import { postChat, readSse, startApp, type SseEvent } from "./support/http.js";
 
 const THREE = ["call_grok", "call_claude", "call_gpt"];
-const slowTurns = withOverrides((req) => (req.phase === "turn" ? { text: `${req.participant!.display} argues in round ${req.round}.`, latencyMs: 40 } : undefined));
+const slowTurns = withOverrides((req) =>
+  req.phase === "turn" ? { text: `${req.participant!.display} argues in round ${req.round}.`, latencyMs: 40 } : undefined,
+);
 /** What SQLite says when the disk is full. */
 const diskFull = () => Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
 
@@ -53,7 +55,10 @@ describe("a database write that fails mid-run (disk full)", () => {
       db = await sqliteHistory();
       const disk = new Disk();
       const { deps, models, logs } = testDeps({ script: slowTurns });
-      const server = await startApp(deps, { history: where === "history" ? disk.history(db.history) : db.history, checkpointer: where === "checkpoints" ? disk.checkpointer() : new MemorySaver() });
+      const server = await startApp(deps, {
+        history: where === "history" ? disk.history(db.history) : db.history,
+        checkpointer: where === "checkpoints" ? disk.checkpointer() : new MemorySaver(),
+      });
       try {
         const { events } = await readSse(await postChat(server.url, { message: "/debatt Bör AI regleras?", participants: THREE }), (e) => {
           // The disk fills up after the fourth turn.
@@ -76,7 +81,9 @@ describe("a database write that fails mid-run (disk full)", () => {
         // What the user saw is kept: the question, and the turns written before the disk filled up.
         expect((await db.history.message(`${runId}:question`))?.content).toBe("/debatt Bör AI regleras?");
         expect((await db.history.stagesOf(runId)).filter((r) => r.stageType === "debatt_answer").length).toBeGreaterThanOrEqual(3);
-        expect((await (await fetch(`${server.url}/api/v1/debates/${runId}/events`)).text()).split("event: debate-participant-end").length - 1).toBe(before.length);
+        expect((await (await fetch(`${server.url}/api/v1/debates/${runId}/events`)).text()).split("event: debate-participant-end").length - 1).toBe(
+          before.length,
+        );
 
         // Resumed, the run goes on from its last checkpoint: no finished turn is asked again
         // (at most the one whose checkpoint was lost) and the history holds the whole debate.
@@ -86,7 +93,11 @@ describe("a database write that fails mid-run (disk full)", () => {
         const { events: after } = await readSse(resumed);
         expect(after.at(-1)!.event).toBe("done");
         expect(after.some((e) => e.event === "debate-synthesis-complete")).toBe(true);
-        const askedAgain = models.calls.filter((c) => c.phase === "turn").slice(callsBefore.length).map((c) => `${c.round}:${c.participant}`).filter((t) => callsBefore.includes(t));
+        const askedAgain = models.calls
+          .filter((c) => c.phase === "turn")
+          .slice(callsBefore.length)
+          .map((c) => `${c.round}:${c.participant}`)
+          .filter((t) => callsBefore.includes(t));
         expect(askedAgain.length).toBeLessThanOrEqual(where === "checkpoints" ? 1 : 0);
         expect(new Set([...before, ...turnsOf(after)]).size).toBe(9);
         expect(await db.history.message(runId)).toMatchObject({ status: "complete", error: null });

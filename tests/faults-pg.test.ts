@@ -53,7 +53,9 @@ describe.skipIf(!pgBin)("PostgreSQL restarted under two running instances", () =
       await new Promise((r) => setTimeout(r, 1_500));
       await db.start();
     });
-    const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not every debate ended within 25 s: ${runs.map((r) => r.events.at(-1)?.event).join(", ")}`)), 25_000));
+    const timeout = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`not every debate ended within 25 s: ${runs.map((r) => r.events.at(-1)?.event).join(", ")}`)), 25_000),
+    );
     await Promise.race([Promise.all([...reads, outage]), timeout]);
 
     expect(duringOutage!.status).toBe(503);

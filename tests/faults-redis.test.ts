@@ -47,7 +47,10 @@ describe.skipIf(!binary)(`a Redis outage with two instances${binary ? "" : " (sk
         // B follows from the start, live, through the outage.
         if (e.event === "metadata") following = sleep(50).then(async () => readSse(await follow(serverB.url, runId, 0), () => followed()));
         if (e.event === "debate-participant-end" && e.data.round === 1 && e.data.position === 1) {
-          outage = bFollows.then(() => redis.kill()).then(() => sleep(1_500)).then(() => redis.restart());
+          outage = bFollows
+            .then(() => redis.kill())
+            .then(() => sleep(1_500))
+            .then(() => redis.restart());
         }
       });
       await outage;
@@ -80,10 +83,16 @@ describe.skipIf(!binary)(`a Redis outage with two instances${binary ? "" : " (sk
     const serverB = await startApp({ ...testDeps().deps, events: logB });
     try {
       // Events 4 and 5 were lost (the instance that held them back died while Redis was down).
-      for (const id of [1, 2, 3, 6, 7]) await raw.xadd("debatt:events:lost-run", `0-${id}`, "e", id === 7 ? "done" : "text-delta", "d", JSON.stringify({ delta: `${id}` }));
+      for (const id of [1, 2, 3, 6, 7])
+        await raw.xadd("debatt:events:lost-run", `0-${id}`, "e", id === 7 ? "done" : "text-delta", "d", JSON.stringify({ delta: `${id}` }));
       const res = await follow(serverB.url, "lost-run", 1);
       const { events, raw: text } = await readSse(res);
-      expect(events.map((e) => [e.id, e.event])).toEqual([["2", "text-delta"], ["3", "text-delta"], [undefined, "error"], [undefined, "done"]]);
+      expect(events.map((e) => [e.id, e.event])).toEqual([
+        ["2", "text-delta"],
+        ["3", "text-delta"],
+        [undefined, "error"],
+        [undefined, "done"],
+      ]);
       expect(events[2].data).toMatchObject({ code: "replay_incomplete", last_event_id: 3 });
       expect(events[2].data.message).toContain("events 4 to 5 are missing from the shared event log");
       // The run's own done (id 7) never came: the done that ends this replay is not the run's.
@@ -110,7 +119,10 @@ describe.skipIf(!binary)(`a Redis outage with two instances${binary ? "" : " (sk
       const started = Date.now();
       await reading;
       expect(Date.now() - started).toBeGreaterThanOrEqual(1_400);
-      expect(seen.map((e) => [e.id, e.event])).toEqual([[1, "metadata"], [0, "error"]]);
+      expect(seen.map((e) => [e.id, e.event])).toEqual([
+        [1, "metadata"],
+        [0, "error"],
+      ]);
       expect(seen[1].data).toMatchObject({ code: "replay_incomplete", last_event_id: 1 });
       expect(String(seen[1].data.message)).toContain("unreachable");
     } finally {

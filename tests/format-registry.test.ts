@@ -31,7 +31,15 @@ describe("the format registry", () => {
     for (const id of FORMAT_IDS) {
       for (const phase of FORMATS[id].phases) expect(typeof SIMULATED_ANSWERS[phase as keyof typeof SIMULATED_ANSWERS], `${id}: ${phase}`).toBe("function");
       const participants = roster.slice(0, FORMATS[id].participants.min);
-      const inputs = { question: "Q?", internalModel: roster[0].model, maxResponseTokens: 800, contextChars: 600, maxRounds: 3, debate: false, research: false };
+      const inputs = {
+        question: "Q?",
+        internalModel: roster[0].model,
+        maxResponseTokens: 800,
+        contextChars: 600,
+        maxRounds: 3,
+        debate: false,
+        research: false,
+      };
       expect(estimateRun(id, participants, inputs, prices).calls, id).toBeGreaterThan(0);
     }
   });

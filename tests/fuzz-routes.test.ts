@@ -78,8 +78,26 @@ const body = fc.oneof(
         api_base: fc.oneof(fc.webUrl(), fc.string()),
         api_key: fc.jsonValue(),
         model: fc.oneof(fc.constantFrom("debatt", "debatt-vote", "gpt-4o"), fc.jsonValue()),
-        messages: fc.oneof(fc.array(fc.record({ role: fc.constantFrom("user", "assistant", "system", "x"), content: fc.jsonValue() }), { maxLength: 3 }), fc.jsonValue()),
-        input: fc.oneof(fc.string(), fc.array(fc.record({ type: fc.constantFrom("message", "item_reference", "reasoning", "x"), role: fc.constantFrom("user", "assistant", "developer", "x"), content: fc.jsonValue(), id: fc.oneof(fc.constantFrom("msg_x", "rs_x"), fc.jsonValue()) }, { requiredKeys: [] }), { maxLength: 3 }), fc.jsonValue()),
+        messages: fc.oneof(
+          fc.array(fc.record({ role: fc.constantFrom("user", "assistant", "system", "x"), content: fc.jsonValue() }), { maxLength: 3 }),
+          fc.jsonValue(),
+        ),
+        input: fc.oneof(
+          fc.string(),
+          fc.array(
+            fc.record(
+              {
+                type: fc.constantFrom("message", "item_reference", "reasoning", "x"),
+                role: fc.constantFrom("user", "assistant", "developer", "x"),
+                content: fc.jsonValue(),
+                id: fc.oneof(fc.constantFrom("msg_x", "rs_x"), fc.jsonValue()),
+              },
+              { requiredKeys: [] },
+            ),
+            { maxLength: 3 },
+          ),
+          fc.jsonValue(),
+        ),
         previous_response_id: fc.oneof(fc.constantFrom("resp_", "resp_x"), fc.jsonValue()),
         jsonrpc: fc.oneof(fc.constant("2.0"), fc.jsonValue()),
         id: fc.jsonValue(),
@@ -98,7 +116,10 @@ const request = fc.record({
   otherMethod: fc.option(fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"), { freq: 4 }),
   id: segment,
   query: fc.option(fc.dictionary(fc.constantFrom("limit", "cursor", "after", "format", "x"), fc.string({ maxLength: 60 }), { maxKeys: 3 })),
-  contentType: fc.option(fc.constantFrom("application/json", "application/json; charset=latin1", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data"), { freq: 2 }),
+  contentType: fc.option(
+    fc.constantFrom("application/json", "application/json; charset=latin1", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data"),
+    { freq: 2 },
+  ),
   contentEncoding: fc.option(fc.constantFrom("gzip", "deflate", "br", "identity", "zstd"), { freq: 5 }),
   lastEventId: fc.option(headerText, { freq: 3 }),
   authorization: fc.option(fc.oneof(fc.constant(`Bearer ${ADMIN}`), headerText), { freq: 2 }),

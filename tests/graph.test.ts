@@ -52,7 +52,9 @@ describe("a full 8-participant debate", () => {
     expect(results).toMatchObject({ winner: "Grok", total_votes: 8, tiebreaker_used: false, tiebreaker: "none", self_votes_filtered: 0, invalid_votes: 0 });
     expect(results.vote_counts).toMatchObject({ Grok: 7, Claude: 1, Qwen: 0 });
     // The synthesis starts with the arena block, computed from state.
-    const synthesis = named(events, "text-delta").map((d) => d.delta).join("");
+    const synthesis = named(events, "text-delta")
+      .map((d) => d.delta)
+      .join("");
     expect(synthesis.startsWith("```debate-arena-data\n")).toBe(true);
     const block = JSON.parse(synthesis.slice(synthesis.indexOf("\n") + 1, synthesis.indexOf("\n```")));
     expect(block.debate_analysis).toMatchObject({ topic: "Bör AI regleras?", winner: "Grok", votes: results.vote_counts, consensus: ["rules matter"] });
@@ -66,7 +68,9 @@ describe("a full 8-participant debate", () => {
     const orders = async (seed: number) => {
       const { deps } = testDeps();
       const events = await runEvents(deps, "/debatt X", { configurable: { seed } });
-      return named(events, "debate-round-start").slice(0, 3).map((r) => r.order.join(","));
+      return named(events, "debate-round-start")
+        .slice(0, 3)
+        .map((r) => r.order.join(","));
     };
     const a = await orders(7);
     expect(await orders(7)).toEqual(a);
@@ -78,12 +82,17 @@ describe("a full 8-participant debate", () => {
     const { deps, models } = testDeps();
     const events = await runEvents(deps, "/debatt Topic", { configurable: { seed: 3, context_chars: 60 } });
     const order = (round: number) => named(events, "debate-round-start")[round - 1].order as string[];
-    const lastKey = named(events, "debate-participant-end").filter((e) => e.round === 3).at(-1)!.model_key;
+    const lastKey = named(events, "debate-participant-end")
+      .filter((e) => e.round === 3)
+      .at(-1)!.model_key;
     const lastName = order(3).at(-1)!;
     const last = models.callsOf("turn", lastKey).find((c) => c.round === 3)!;
     // The system prompt, then one user message per round.
     expect(last.messages.map((m) => m._getType())).toEqual(["system", "human", "human", "human"]);
-    const shown = last.messages.slice(1).map((m) => String(m.content)).join("\n");
+    const shown = last.messages
+      .slice(1)
+      .map((m) => String(m.content))
+      .join("\n");
     expect(shown.startsWith("Debattämne: Topic")).toBe(true);
     // Every answer given before its turn, its own too, once, cut to 60 characters: all of rounds 1 and 2, round 3 before it.
     for (const round of [1, 2, 3]) {
@@ -99,21 +108,24 @@ describe("a full 8-participant debate", () => {
     expect(String(first.messages[1].content)).not.toContain("--- Runda 1 ---");
   });
 
-  it.each(["sequential", "simultaneous"])("lays out a participant's calls (%s) so that each begins with the one before, unchanged: a provider's cached prefix", async (order) => {
-    const { deps, models } = testDeps();
-    await runEvents(deps, "/debatt Topic", { configurable: { seed: 5, order } });
-    const serialized = (messages: { _getType(): string; content: unknown }[]) => messages.map((m) => `${m._getType()}:${String(m.content)}`);
-    for (const key of ["call_grok", "call_qwen", "call_oneseek"]) {
-      const calls = [...models.callsOf("turn", key).sort((a, b) => a.round! - b.round!), ...models.callsOf("vote", key)];
-      expect(calls).toHaveLength(4);
-      for (let k = 1; k < calls.length; k++) {
-        const before = serialized(calls[k - 1].messages);
-        const now = serialized(calls[k].messages);
-        expect(now.slice(0, before.length), `${key}: call ${k + 1}`).toEqual(before);
-        expect(now).toHaveLength(before.length + 1);
+  it.each(["sequential", "simultaneous"])(
+    "lays out a participant's calls (%s) so that each begins with the one before, unchanged: a provider's cached prefix",
+    async (order) => {
+      const { deps, models } = testDeps();
+      await runEvents(deps, "/debatt Topic", { configurable: { seed: 5, order } });
+      const serialized = (messages: { _getType(): string; content: unknown }[]) => messages.map((m) => `${m._getType()}:${String(m.content)}`);
+      for (const key of ["call_grok", "call_qwen", "call_oneseek"]) {
+        const calls = [...models.callsOf("turn", key).sort((a, b) => a.round! - b.round!), ...models.callsOf("vote", key)];
+        expect(calls).toHaveLength(4);
+        for (let k = 1; k < calls.length; k++) {
+          const before = serialized(calls[k - 1].messages);
+          const now = serialized(calls[k].messages);
+          expect(now.slice(0, before.length), `${key}: call ${k + 1}`).toEqual(before);
+          expect(now).toHaveLength(before.length + 1);
+        }
       }
-    }
-  });
+    },
+  );
 
   it("runs a requested subset of participants", async () => {
     const { deps, models } = testDeps();
@@ -140,7 +152,9 @@ describe("a full 8-participant debate", () => {
 
 describe("a simultaneous debate (--order simultaneous)", () => {
   it("asks every participant of a round at once, each seeing the earlier rounds and none of this one, and otherwise runs as a debate", async () => {
-    const { deps, models } = testDeps({ script: withOverrides((req) => (req.phase === "turn" ? { text: answerOf(req.participant!.display, req.round ?? 1), latencyMs: 20 } : undefined)) });
+    const { deps, models } = testDeps({
+      script: withOverrides((req) => (req.phase === "turn" ? { text: answerOf(req.participant!.display, req.round ?? 1), latencyMs: 20 } : undefined)),
+    });
     const events = await runEvents(deps, "/debatt --order simultaneous Bör AI regleras?", { configurable: { seed: 4 } });
     for (const e of events.filter((x) => x.event !== "done")) expect(strictEventSchema(e.event)!.safeParse(e.data).success, e.event).toBe(true);
     const init = named(events, "debate-init")[0];
@@ -153,7 +167,10 @@ describe("a simultaneous debate (--order simultaneous)", () => {
       expect(inRound.filter((e) => e.event === "debate-participant-end").every((e) => (e.data as { status: string }).status === "ok")).toBe(true);
       // Each saw the earlier rounds (round 1: only the topic) and nothing of this one.
       for (const call of models.callsOf("turn").filter((c) => c.round === round)) {
-        const shown = call.messages.filter((m) => m._getType() === "human").map((m) => String(m.content)).join("\n");
+        const shown = call.messages
+          .filter((m) => m._getType() === "human")
+          .map((m) => String(m.content))
+          .join("\n");
         for (let earlier = 1; earlier < round; earlier++) expect(shown).toContain(`--- Runda ${earlier} ---`);
         expect(shown).not.toContain(`--- Runda ${round} ---`);
       }
@@ -181,7 +198,8 @@ describe("a simultaneous debate (--order simultaneous)", () => {
   });
 
   it("goes on when a turn fails, and stops with too_few_answers when fewer than two answered a round", async () => {
-    const failing = (who: string[]) => withOverrides((req) => (req.phase === "turn" && who.includes(req.participant!.key) ? { error: new Error("boom") } : undefined));
+    const failing = (who: string[]) =>
+      withOverrides((req) => (req.phase === "turn" && who.includes(req.participant!.key) ? { error: new Error("boom") } : undefined));
     const { deps } = testDeps({ script: failing(["call_grok"]) });
     const events = await runEvents(deps, "/debatt --order simultaneous X", { participants: ["call_grok", "call_claude", "call_gpt"] });
     expect(named(events, "debate-participant-end").filter((e) => e.status === "error")).toHaveLength(3);
@@ -204,7 +222,11 @@ describe("the stream of a run", () => {
 
     const controller = new AbortController();
     const stopped: string[] = [];
-    for await (const e of streamClientEvents(graph, { message: "/compare Tabs?", participants }, { signal: controller.signal, onFinished: () => stopped.push("finished") })) {
+    for await (const e of streamClientEvents(
+      graph,
+      { message: "/compare Tabs?", participants },
+      { signal: controller.signal, onFinished: () => stopped.push("finished") },
+    )) {
       stopped.push(e.event);
       if (e.event === "compare-start") controller.abort();
     }

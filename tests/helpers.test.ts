@@ -29,7 +29,10 @@ describe("parseCommand", () => {
     ["/debatt\nmultiline topic", { kind: "debate", topic: "multiline topic", voice: false, options: {} }],
     ["/debatt --order simultaneous Bör AI regleras?", { kind: "debate", topic: "Bör AI regleras?", voice: false, options: { order: "simultaneous" } }],
     ["/dvoice --ORDER Sequential X", { kind: "debate", topic: "X", voice: true, options: { order: "sequential" } }],
-    ["/debatt --order fast X", { kind: "bad_option", command: "/debatt", option: "--order fast", allowed: ["--order simultaneous", "--order sequential", "--with-me"] }],
+    [
+      "/debatt --order fast X",
+      { kind: "bad_option", command: "/debatt", option: "--order fast", allowed: ["--order simultaneous", "--order sequential", "--with-me"] },
+    ],
     ["/debatt --fast X", { kind: "bad_option", command: "/debatt", option: "--fast", allowed: ["--order simultaneous", "--order sequential", "--with-me"] }],
     ["/debatt --order simultaneous", { kind: "missing_topic", command: "/debatt" }],
     ["/dvoice --paced --order simultaneous X", { kind: "debate", topic: "X", voice: true, options: { voicePacing: "paced", order: "simultaneous" } }],
@@ -38,7 +41,10 @@ describe("parseCommand", () => {
     ["/debatt --paced X", { kind: "bad_option", command: "/debatt", option: "--paced", allowed: ["--order simultaneous", "--order sequential", "--with-me"] }],
     ["/council --debate Is it so?", { kind: "deliberation", mode: "council", question: "Is it so?", options: { debate: true } }],
     // Options a person writes as a setting's own name are refused, never read as the topic.
-    ["/debatt --max_cost_usd 0 X", { kind: "bad_option", command: "/debatt", option: "--max_cost_usd", allowed: ["--order simultaneous", "--order sequential", "--with-me"] }],
+    [
+      "/debatt --max_cost_usd 0 X",
+      { kind: "bad_option", command: "/debatt", option: "--max_cost_usd", allowed: ["--order simultaneous", "--order sequential", "--with-me"] },
+    ],
     ["/council --round2TimeoutMs 1 Is it so?", { kind: "bad_option", command: "/council", option: "--round2TimeoutMs", allowed: ["--debate"] }],
     ["/compare --max_cost_usd 0 X", { kind: "bad_option", command: "/compare", option: "--max_cost_usd", allowed: [] }],
     ["/debatt -- X", { kind: "debate", topic: "-- X", voice: false, options: {} }],
@@ -56,7 +62,14 @@ describe("context chain", () => {
   const responses = { 1: { Grok: "a".repeat(700), Claude: "short" }, 2: { Claude: "second" } };
   it("lists earlier rounds and the current round so far, each answer truncated", () => {
     const chain = buildContextChain("T", 2, responses, 600);
-    expect(chain.split("\n")).toEqual(["Debattämne: T", "--- Runda 1 ---", `[Grok]: ${"a".repeat(600)}…`, "[Claude]: short", "--- Runda 2 (hittills) ---", "[Claude]: second"]);
+    expect(chain.split("\n")).toEqual([
+      "Debattämne: T",
+      "--- Runda 1 ---",
+      `[Grok]: ${"a".repeat(600)}…`,
+      "[Claude]: short",
+      "--- Runda 2 (hittills) ---",
+      "[Claude]: second",
+    ]);
   });
   it("shows only the topic to the first speaker", () => {
     expect(buildContextChain("T", 1, {}, 600)).toBe("Debattämne: T");
@@ -118,16 +131,37 @@ describe("tally and winner", () => {
     expect(tallyVotes([ballot("A", "B"), ballot("C", "B")], ["A", "B", "C"])).toEqual({ A: 0, B: 2, C: 0 });
   });
   it("picks the most votes", () => expect(resolveWinner({ A: 1, B: 2 }, { A: 999 })).toEqual({ winner: "B", tiebreaker: "none" }));
-  it("breaks a tie by total word count", () => expect(resolveWinner({ A: 2, B: 2, C: 1 }, { A: 10, B: 20, C: 99 })).toEqual({ winner: "B", tiebreaker: "word_count" }));
-  it("breaks a remaining tie alphabetically", () => expect(resolveWinner({ Qwen: 1, Claude: 1 }, { Qwen: 5, Claude: 5 })).toEqual({ winner: "Claude", tiebreaker: "alphabetical" }));
+  it("breaks a tie by total word count", () =>
+    expect(resolveWinner({ A: 2, B: 2, C: 1 }, { A: 10, B: 20, C: 99 })).toEqual({ winner: "B", tiebreaker: "word_count" }));
+  it("breaks a remaining tie alphabetically", () =>
+    expect(resolveWinner({ Qwen: 1, Claude: 1 }, { Qwen: 5, Claude: 5 })).toEqual({ winner: "Claude", tiebreaker: "alphabetical" }));
   it("computes results with filtered and invalid votes", () => {
     const r = computeResults([ballot("A", "A"), ballot("B", "A"), ballot("C", null, false)], ["A", "B", "C"], { A: 3, B: 2, C: 1 });
-    expect(r).toEqual({ winner: "A", vote_counts: { A: 1, B: 0, C: 0 }, tiebreaker_used: false, tiebreaker: "none", word_counts: { A: 3, B: 2, C: 1 }, total_votes: 1, self_votes_filtered: 1, invalid_votes: 1 });
+    expect(r).toEqual({
+      winner: "A",
+      vote_counts: { A: 1, B: 0, C: 0 },
+      tiebreaker_used: false,
+      tiebreaker: "none",
+      word_counts: { A: 3, B: 2, C: 1 },
+      total_votes: 1,
+      self_votes_filtered: 1,
+      invalid_votes: 1,
+    });
   });
 });
 
 describe("fallback synthesis", () => {
-  const convergence: Convergence = { winner: "Claude", vote_counts: { Claude: 2, Grok: 2 }, tiebreaker_used: true, tiebreaker: "word_count", word_counts: {}, total_votes: 4, self_votes_filtered: 0, invalid_votes: 0, analysis: null };
+  const convergence: Convergence = {
+    winner: "Claude",
+    vote_counts: { Claude: 2, Grok: 2 },
+    tiebreaker_used: true,
+    tiebreaker: "word_count",
+    word_counts: {},
+    total_votes: 4,
+    self_votes_filtered: 0,
+    invalid_votes: 0,
+    analysis: null,
+  };
   it("names topic, winner, tiebreak and votes in the topic's language", () => {
     expect(fallbackSynthesis("Should cars be banned?", convergence)).toBe(
       "## Debate result: Should cars be banned?\n\nWinner: **Claude** (tie, decided by total word count)\n\nVotes:\n- Claude: 2\n- Grok: 2",
@@ -239,7 +273,9 @@ describe("what a client is told of a failure", () => {
     expect(runFailure(wrapped)).toMatchObject({ code: "database_unavailable" });
     expect(runFailure(fromDatabase(refused)).code).toBe("database_unavailable");
     // A query the database refused is no outage, and its SQL is not repeated.
-    expect(runFailure(new Error("Failed query: insert into x\nparams: 1", { cause: fromDatabase(Object.assign(new Error("duplicate key"), { code: "23505" })) }))).toEqual({ code: "internal_error", message: "duplicate key" });
+    expect(
+      runFailure(new Error("Failed query: insert into x\nparams: 1", { cause: fromDatabase(Object.assign(new Error("duplicate key"), { code: "23505" })) })),
+    ).toEqual({ code: "internal_error", message: "duplicate key" });
     expect(runFailure(new Error("Failed query: insert into x\nparams: 1"))).toEqual({ code: "internal_error", message: "the database refused the query" });
   });
 });

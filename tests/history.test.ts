@@ -80,7 +80,9 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
         return undefined;
       }),
     );
-    const events = await runSse(await postDeliberate(url, { question: "Best language for web APIs?", mode: "vote", modeConfig: { councilModels: ["claude", "o3", "gemini"] } }));
+    const events = await runSse(
+      await postDeliberate(url, { question: "Best language for web APIs?", mode: "vote", modeConfig: { councilModels: ["claude", "o3", "gemini"] } }),
+    );
     const id = runIdOf(events);
     // Our panel row comes first (who took part, for a reopened run's view); then the seed's rows.
     const [panel, ...rows] = await history.stagesOf(id);
@@ -88,7 +90,12 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     expect(panel).toMatchObject({
       stageType: "vote_panel",
       stageOrder: -1,
-      parsedData: { question: "Best language for web APIs?", participants: ["claude", "o3", "gemini"].map(who), simulated: false, chairman: expect.objectContaining({ modelKey: "chairman" }) },
+      parsedData: {
+        question: "Best language for web APIs?",
+        participants: ["claude", "o3", "gemini"].map(who),
+        simulated: false,
+        chairman: expect.objectContaining({ modelKey: "chairman" }),
+      },
     });
 
     const labels = rows[0].parsedData as Record<string, string>;
@@ -100,7 +107,16 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     const t = (i: number) => times[i];
     expect(shape(rows)).toEqual([
       { stageType: "label_map", stageOrder: 0, seq: 0, model: null, role: null, content: JSON.stringify(labels), parsedData: labels, responseTimeMs: null },
-      ...["claude", "o3", "gemini"].map((k, i) => ({ stageType: "collect", stageOrder: 1, seq: i, model: MODEL[k], role: "respondent", content: answers[k], parsedData: { responseTimeMs: t(i) }, responseTimeMs: t(i) })),
+      ...["claude", "o3", "gemini"].map((k, i) => ({
+        stageType: "collect",
+        stageOrder: 1,
+        seq: i,
+        model: MODEL[k],
+        role: "respondent",
+        content: answers[k],
+        parsedData: { responseTimeMs: t(i) },
+        responseTimeMs: t(i),
+      })),
       ...["claude", "o3", "gemini"].map((k, i) => ({
         stageType: "vote",
         stageOrder: 2,
@@ -149,7 +165,16 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     expect(result.voteRound!.votes.map((v) => v.votedFor)).toEqual([a, a, c]);
     expect(result.tiebreaker).toBeUndefined();
     // The seed's fields, and the winner's participant key (an addition).
-    expect(result.winner).toEqual({ winnerLabel: a, winnerModel: MODEL.claude, winnerKey: "claude", winnerResponse: answers.claude, voteCount: 2, totalVotes: 3, tiebroken: false, tiebreakerModel: undefined });
+    expect(result.winner).toEqual({
+      winnerLabel: a,
+      winnerModel: MODEL.claude,
+      winnerKey: "claude",
+      winnerResponse: answers.claude,
+      voteCount: 2,
+      totalVotes: 3,
+      tiebroken: false,
+      tiebreakerModel: undefined,
+    });
   });
 
   it.skipIf(skip)("writes seed 001's tiebreaker row on a tie (stage 4), and the chairman in the winner", async () => {
@@ -161,13 +186,23 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
         return undefined;
       }),
     );
-    const events = await runSse(await postDeliberate(url, { question: "Tabs or spaces?", mode: "vote", modeConfig: { councilModels: ["claude", "o3", "gemini"], chairmanModel: "sonar" } }));
+    const events = await runSse(
+      await postDeliberate(url, {
+        question: "Tabs or spaces?",
+        mode: "vote",
+        modeConfig: { councilModels: ["claude", "o3", "gemini"], chairmanModel: "sonar" },
+      }),
+    );
     const rows = await history.stagesOf(runIdOf(events));
     expect(rows.map((r) => [r.stageType, r.stageOrder])).toEqual([
       ["vote_panel", -1],
       ["label_map", 0],
-      ["collect", 1], ["collect", 1], ["collect", 1],
-      ["vote", 2], ["vote", 2], ["vote", 2],
+      ["collect", 1],
+      ["collect", 1],
+      ["collect", 1],
+      ["vote", 2],
+      ["vote", 2],
+      ["vote", 2],
       ["vote_tally", 3],
       ["tiebreaker", 4],
       ["winner", 5],
@@ -179,7 +214,7 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     expect((await loadVoteResult(history, runIdOf(events))).winner).toMatchObject({ winnerLabel: "Response A", tiebroken: true, tiebreakerModel: MODEL.sonar });
   });
 
-  it.skipIf(skip)("reproduces seed 000 §G: the /revise rows (stored as mode \"debate\") and loadDebateResult", async () => {
+  it.skipIf(skip)('reproduces seed 000 §G: the /revise rows (stored as mode "debate") and loadDebateResult', async () => {
     // The seed's example: word counts 420→510 REVISE, 380→380 STAND, 350→580 MERGE, 400→470 REVISE.
     const original: Record<string, string> = {
       claude: text("Yes, companies should seriously consider a 4-day work week.", 420),
@@ -188,10 +223,22 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
       sonar: text("Several major trials of the 4-day work week have shown gains.", 400),
     };
     const revision: Record<string, { decision: string; reasoning: string; revised: string }> = {
-      claude: { decision: "REVISE", reasoning: "Response B raised important industry-specific concerns that my original response glossed over", revised: text("Yes, but with caveats for each industry.", 510) },
+      claude: {
+        decision: "REVISE",
+        reasoning: "Response B raised important industry-specific concerns that my original response glossed over",
+        revised: text("Yes, but with caveats for each industry.", 510),
+      },
       o3: { decision: "STAND", reasoning: "My balanced analysis already covered the key points raised by other responses", revised: original.o3 },
-      gemini: { decision: "MERGE", reasoning: "Combining the empirical data from Response D with practical guidance from Response A creates a stronger answer", revised: text("A comprehensive look at the 4-day work week.", 580) },
-      sonar: { decision: "REVISE", reasoning: "Other responses prompted me to add implementation guidance alongside the research data", revised: text("Several major trials have shown promising results.", 470) },
+      gemini: {
+        decision: "MERGE",
+        reasoning: "Combining the empirical data from Response D with practical guidance from Response A creates a stronger answer",
+        revised: text("A comprehensive look at the 4-day work week.", 580),
+      },
+      sonar: {
+        decision: "REVISE",
+        reasoning: "Other responses prompted me to add implementation guidance alongside the research data",
+        revised: text("Several major trials have shown promising results.", 470),
+      },
     };
     const revisionText = (k: string) => `DECISION: ${revision[k].decision}\nREASONING: ${revision[k].reasoning}\n\nREVISED RESPONSE:\n${revision[k].revised}`;
     const choice: Record<string, string> = { claude: "gemini", o3: "gemini", gemini: "claude", sonar: "gemini" };
@@ -205,10 +252,16 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
       }),
     );
     const keys = ["claude", "o3", "gemini", "sonar"];
-    const events = await runSse(await postDeliberate(url, { question: "Should companies adopt a 4-day work week?", mode: "debate", modeConfig: { models: keys } }));
+    const events = await runSse(
+      await postDeliberate(url, { question: "Should companies adopt a 4-day work week?", mode: "debate", modeConfig: { models: keys } }),
+    );
     const id = runIdOf(events);
     const [panel, ...rows] = await history.stagesOf(id);
-    expect(panel).toMatchObject({ stageType: "debate_panel", stageOrder: -1, parsedData: { question: "Should companies adopt a 4-day work week?", antiAnchoring: false, simulated: false } });
+    expect(panel).toMatchObject({
+      stageType: "debate_panel",
+      stageOrder: -1,
+      parsedData: { question: "Should companies adopt a 4-day work week?", antiAnchoring: false, simulated: false },
+    });
 
     const round1 = rows[0].parsedData as Record<string, string>;
     const revised = rows.find((r) => r.stageType === "revised_label_map")!.parsedData as Record<string, string>;
@@ -218,8 +271,26 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     const tallies = { [revisedLabel("gemini")]: 3, [revisedLabel("claude")]: 1 };
     const time = (type: string, i: number) => rows.filter((r) => r.stageType === type)[i].responseTimeMs;
     expect(shape(rows)).toEqual([
-      { stageType: "round1_label_map", stageOrder: 0, seq: 0, model: null, role: null, content: JSON.stringify(round1), parsedData: round1, responseTimeMs: null },
-      ...keys.map((k, i) => ({ stageType: "initial_answer", stageOrder: 1, seq: i, model: MODEL[k], role: "respondent", content: original[k], parsedData: { responseTimeMs: time("initial_answer", i) }, responseTimeMs: time("initial_answer", i) })),
+      {
+        stageType: "round1_label_map",
+        stageOrder: 0,
+        seq: 0,
+        model: null,
+        role: null,
+        content: JSON.stringify(round1),
+        parsedData: round1,
+        responseTimeMs: null,
+      },
+      ...keys.map((k, i) => ({
+        stageType: "initial_answer",
+        stageOrder: 1,
+        seq: i,
+        model: MODEL[k],
+        role: "respondent",
+        content: original[k],
+        parsedData: { responseTimeMs: time("initial_answer", i) },
+        responseTimeMs: time("initial_answer", i),
+      })),
       ...keys.map((k, i) => ({
         stageType: "revision",
         stageOrder: 2,
@@ -246,7 +317,16 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
         parsedData: { totalModels: 4, revised: 2, stood: 1, merged: 1, parseFailed: 0 },
         responseTimeMs: null,
       },
-      { stageType: "revised_label_map", stageOrder: 4, seq: 0, model: null, role: null, content: JSON.stringify(revised), parsedData: revised, responseTimeMs: null },
+      {
+        stageType: "revised_label_map",
+        stageOrder: 4,
+        seq: 0,
+        model: null,
+        role: null,
+        content: JSON.stringify(revised),
+        parsedData: revised,
+        responseTimeMs: null,
+      },
       ...keys.map((k, i) => ({
         stageType: "debate_vote",
         stageOrder: 5,
@@ -287,7 +367,9 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     ]);
 
     const result = await loadDebateResult(history, id);
-    expect(result.revisions.map((r) => [r.decision, r.originalResponse, r.revisedResponse, r.parseSuccess])).toEqual(keys.map((k) => [revision[k].decision, original[k], revision[k].revised, true]));
+    expect(result.revisions.map((r) => [r.decision, r.originalResponse, r.revisedResponse, r.parseSuccess])).toEqual(
+      keys.map((k) => [revision[k].decision, original[k], revision[k].revised, true]),
+    );
     expect(result.revisionSummary).toEqual({ totalModels: 4, revised: 2, stood: 1, merged: 1, parseFailed: 0 });
     expect(result.votes).toMatchObject({ tallies, revisedLabelToModel: revised, validVoteCount: 4, isTie: false });
     expect(result.winner).toEqual({
@@ -305,9 +387,21 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
 
   it.skipIf(skip)("keeps the question and the stage-1 rows when every vote fails to parse (seed 000/001 §F), with the error on the answer", async () => {
     const { url, history } = await app(withOverrides((req) => (req.phase === "ballot" ? "I cannot decide." : undefined)));
-    const events = await runSse(await postDeliberate(url, { question: "Undecidable?", mode: "vote", modeConfig: { councilModels: ["claude", "o3", "gemini"] } }));
+    const events = await runSse(
+      await postDeliberate(url, { question: "Undecidable?", mode: "vote", modeConfig: { councilModels: ["claude", "o3", "gemini"] } }),
+    );
     const id = runIdOf(events);
-    expect((await history.stagesOf(id)).map((r) => r.stageType)).toEqual(["vote_panel", "label_map", "collect", "collect", "collect", "vote", "vote", "vote", "vote_tally"]);
+    expect((await history.stagesOf(id)).map((r) => r.stageType)).toEqual([
+      "vote_panel",
+      "label_map",
+      "collect",
+      "collect",
+      "collect",
+      "vote",
+      "vote",
+      "vote",
+      "vote_tally",
+    ]);
     const [question, answer] = await history.messagesOf(id);
     expect(question.content).toBe("Undecidable?");
     expect(answer).toMatchObject({ status: "error", error: "All votes failed to parse.", content: "" });
@@ -336,7 +430,9 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     const events = await runSse(await postChat(url, { message: "/debatt Bör AI regleras?", participants: THREE }));
     const id = String(events.find((e) => e.event === "debate-init")!.data.debate_id);
     const failed = (await history.stagesOf(id)).filter((r) => r.stageType === "debatt_answer" && (r.parsedData as { status: string }).status === "error");
-    expect(failed.map((r) => [r.content, r.parsedData])).toEqual([[partial, expect.objectContaining({ display: "ChatGPT", round: 2, wordCount: 7, error: "connection reset" })]]);
+    expect(failed.map((r) => [r.content, r.parsedData])).toEqual([
+      [partial, expect.objectContaining({ display: "ChatGPT", round: 2, wordCount: 7, error: "connection reset" })],
+    ]);
 
     const compared = await runSse(await postChat(url, { message: "/compare Bör AI regleras?", participants: THREE }));
     expect(compared.find((e) => e.event === "compare-answer-end" && e.data.model === "ChatGPT")!.data).toMatchObject({ status: "error", word_count: 7 });
@@ -344,55 +440,82 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     expect(answers).toHaveLength(1);
   });
 
-  it.skipIf(skip)("writes /debatt's rows: participants, each round's answers with word counts and latency, votes, results, convergence, synthesis", async () => {
-    const { url, history } = await app(undefined, defaultRoster());
-    const events = await runSse(await postChat(url, { message: "/debatt Bör AI regleras?", participants: THREE }));
-    const id = String(events.find((e) => e.event === "debate-init")!.data.debate_id);
-    expect(id).toBe(runIdOf(events));
-    const rows = await history.stagesOf(id);
+  it.skipIf(skip)(
+    "writes /debatt's rows: participants, each round's answers with word counts and latency, votes, results, convergence, synthesis",
+    async () => {
+      const { url, history } = await app(undefined, defaultRoster());
+      const events = await runSse(await postChat(url, { message: "/debatt Bör AI regleras?", participants: THREE }));
+      const id = String(events.find((e) => e.event === "debate-init")!.data.debate_id);
+      expect(id).toBe(runIdOf(events));
+      const rows = await history.stagesOf(id);
 
-    expect(rows.map((r) => r.stageType)).toEqual([
-      "debatt_participants",
-      ...Array(9).fill("debatt_answer"),
-      ...Array(3).fill("debatt_vote"),
-      "debatt_results",
-      "debatt_convergence",
-      "debatt_synthesis",
-    ]);
-    expect(rows[0].parsedData).toEqual({
-      topic: "Bör AI regleras?",
-      voiceMode: false,
-      totalRounds: 4,
-      participants: defaultRoster().filter((p) => THREE.includes(p.key)).map(({ key, display, model }) => ({ key, display, model })),
-      simulated: false,
-    });
-    const ends = events.filter((e) => e.event === "debate-participant-end");
-    expect(rows.filter((r) => r.stageType === "debatt_answer").map((r) => [r.stageOrder, r.seq, r.content, r.parsedData, r.responseTimeMs])).toEqual(
-      ends.map((e) => [
-        e.data.round,
-        e.data.position,
-        answerOf(e.data.model, e.data.round),
-        { round: e.data.round, position: e.data.position, modelKey: e.data.model_key, display: e.data.model, status: "ok", wordCount: e.data.word_count, latencyMs: e.data.latency_ms },
-        e.data.latency_ms,
-      ]),
-    );
-    const votes = events.filter((e) => e.event === "debate-vote-result").map((e) => e.data);
-    expect(rows.filter((r) => r.stageType === "debatt_vote").map((r) => r.parsedData).sort((a: any, b: any) => a.voter.localeCompare(b.voter))).toEqual(
-      votes.map((v) => ({ voter: v.voter, votedFor: v.voted_for, motivation: v.motivation, bullets: v.bullets, valid: true })).sort((a, b) => a.voter.localeCompare(b.voter)),
-    );
-    const { timestamp, ...results } = events.find((e) => e.event === "debate-results")!.data;
-    expect(rows.find((r) => r.stageType === "debatt_results")!.parsedData).toMatchObject(results);
-    expect(rows.find((r) => r.stageType === "debatt_convergence")!.parsedData).toMatchObject({ merged_summary: "They mostly agreed.", overlap_score: 0.6 });
-    const synthesis = rows.at(-1)!;
-    expect(synthesis.content).toContain("A fine debate.");
+      expect(rows.map((r) => r.stageType)).toEqual([
+        "debatt_participants",
+        ...Array(9).fill("debatt_answer"),
+        ...Array(3).fill("debatt_vote"),
+        "debatt_results",
+        "debatt_convergence",
+        "debatt_synthesis",
+      ]);
+      expect(rows[0].parsedData).toEqual({
+        topic: "Bör AI regleras?",
+        voiceMode: false,
+        totalRounds: 4,
+        participants: defaultRoster()
+          .filter((p) => THREE.includes(p.key))
+          .map(({ key, display, model }) => ({ key, display, model })),
+        simulated: false,
+      });
+      const ends = events.filter((e) => e.event === "debate-participant-end");
+      expect(rows.filter((r) => r.stageType === "debatt_answer").map((r) => [r.stageOrder, r.seq, r.content, r.parsedData, r.responseTimeMs])).toEqual(
+        ends.map((e) => [
+          e.data.round,
+          e.data.position,
+          answerOf(e.data.model, e.data.round),
+          {
+            round: e.data.round,
+            position: e.data.position,
+            modelKey: e.data.model_key,
+            display: e.data.model,
+            status: "ok",
+            wordCount: e.data.word_count,
+            latencyMs: e.data.latency_ms,
+          },
+          e.data.latency_ms,
+        ]),
+      );
+      const votes = events.filter((e) => e.event === "debate-vote-result").map((e) => e.data);
+      expect(
+        rows
+          .filter((r) => r.stageType === "debatt_vote")
+          .map((r) => r.parsedData)
+          .sort((a: any, b: any) => a.voter.localeCompare(b.voter)),
+      ).toEqual(
+        votes
+          .map((v) => ({ voter: v.voter, votedFor: v.voted_for, motivation: v.motivation, bullets: v.bullets, valid: true }))
+          .sort((a, b) => a.voter.localeCompare(b.voter)),
+      );
+      const { timestamp, ...results } = events.find((e) => e.event === "debate-results")!.data;
+      expect(rows.find((r) => r.stageType === "debatt_results")!.parsedData).toMatchObject(results);
+      expect(rows.find((r) => r.stageType === "debatt_convergence")!.parsedData).toMatchObject({ merged_summary: "They mostly agreed.", overlap_score: 0.6 });
+      const synthesis = rows.at(-1)!;
+      expect(synthesis.content).toContain("A fine debate.");
 
-    const full = (await (await fetch(`${url}/api/v1/debates/${id}`)).json());
-    expect(full).toMatchObject({ id, conversationId: id, mode: "debatt", status: "complete", question: "/debatt Bör AI regleras?", content: synthesis.content });
-    expect(full.result.rounds.map((r: any) => r.answers.length)).toEqual([3, 3, 3]);
-    expect(full.result.votes).toHaveLength(3);
-    expect(full.result.results.winner).toBe(results.winner);
-    expect(full.result.synthesis).toBe(synthesis.content);
-  });
+      const full = await (await fetch(`${url}/api/v1/debates/${id}`)).json();
+      expect(full).toMatchObject({
+        id,
+        conversationId: id,
+        mode: "debatt",
+        status: "complete",
+        question: "/debatt Bör AI regleras?",
+        content: synthesis.content,
+      });
+      expect(full.result.rounds.map((r: any) => r.answers.length)).toEqual([3, 3, 3]);
+      expect(full.result.votes).toHaveLength(3);
+      expect(full.result.results.winner).toBe(results.winner);
+      expect(full.result.synthesis).toBe(synthesis.content);
+    },
+  );
 
   it.skipIf(skip)("files /dvoice as its own mode, spoken or not", async () => {
     const { url, history } = await app(undefined, defaultRoster());
@@ -400,24 +523,32 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     const id = runIdOf(events);
     expect((await history.conversation(id))!.mode).toBe("dvoice");
     expect((await history.stagesOf(id))[0].parsedData).toMatchObject({ voiceMode: true });
-    expect(((await (await fetch(`${url}/api/v1/debates/${id}`)).json())).mode).toBe("dvoice");
+    expect((await (await fetch(`${url}/api/v1/debates/${id}`)).json()).mode).toBe("dvoice");
   });
 
   it.skipIf(skip)("writes /deep's, /council's, /compare's and chat's rows", async () => {
     const { url, history } = await app(undefined, defaultRoster());
-    const deep = runIdOf(await runSse(await postDeliberate(url, { question: "Monolith or services?", mode: "deep", modeConfig: { models: ["call_grok", "call_claude"] } })));
+    const deep = runIdOf(
+      await runSse(await postDeliberate(url, { question: "Monolith or services?", mode: "deep", modeConfig: { models: ["call_grok", "call_claude"] } })),
+    );
     expect((await history.stagesOf(deep)).map((r) => [r.stageType, r.stageOrder])).toEqual([
       ["deep_panel", -1],
       ["deep_label_map", 0],
-      ["deep_initial_answer", 1], ["deep_initial_answer", 1],
-      ["deep_argument", 2], ["deep_argument", 2],
+      ["deep_initial_answer", 1],
+      ["deep_initial_answer", 1],
+      ["deep_argument", 2],
+      ["deep_argument", 2],
       ["deep_moderation", 3],
-      ["deep_argument", 4], ["deep_argument", 4],
+      ["deep_argument", 4],
+      ["deep_argument", 4],
       ["deep_moderation", 5],
       ["deep_synthesis", 8],
     ]);
-    const deepResult = ((await (await fetch(`${url}/api/v1/debates/${deep}`)).json())).result;
-    expect(deepResult.rounds.map((r: any) => [r.round, r.arguments.length, r.reason])).toEqual([[1, 2, "continue"], [2, 2, "all_no_change"]]);
+    const deepResult = (await (await fetch(`${url}/api/v1/debates/${deep}`)).json()).result;
+    expect(deepResult.rounds.map((r: any) => [r.round, r.arguments.length, r.reason])).toEqual([
+      [1, 2, "continue"],
+      [2, 2, "all_no_change"],
+    ]);
     expect(deepResult.synthesis).toContain("The debaters converged.");
 
     const council = runIdOf(await runSse(await postDeliberate(url, { question: "Ship it?", mode: "council", modeConfig: { models: THREE, debate: true } })));
@@ -433,13 +564,18 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     const [comparePanel, ...answers] = await history.stagesOf(compare);
     expect(comparePanel).toMatchObject({ stageType: "compare_panel", parsedData: { question: "Tabs or spaces?" } });
     expect(answers.map((r) => [r.stageType, r.model, r.content])).toEqual(
-      defaultRoster().filter((p) => THREE.includes(p.key)).map((p) => ["compare_answer", p.model, `${p.display} answers: it depends on the details.`]),
+      defaultRoster()
+        .filter((p) => THREE.includes(p.key))
+        .map((p) => ["compare_answer", p.model, `${p.display} answers: it depends on the details.`]),
     );
     expect((await history.conversation(compare))!.mode).toBe("compare");
 
     const chat = runIdOf(await runSse(await postChat(url, { message: "Hej!" })));
     expect(await history.stagesOf(chat)).toEqual([]);
-    expect((await history.messagesOf(chat)).map((m) => [m.role, m.content])).toEqual([["user", "Hej!"], ["assistant", "Hello from the supervisor."]]);
+    expect((await history.messagesOf(chat)).map((m) => [m.role, m.content])).toEqual([
+      ["user", "Hej!"],
+      ["assistant", "Hello from the supervisor."],
+    ]);
     expect((await history.conversation(chat))!).toMatchObject({ mode: "chat", title: "Hej!" });
   });
 
@@ -450,17 +586,17 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
       ids.push(runIdOf(await runSse(await postChat(url, { message }))));
       await new Promise((r) => setTimeout(r, 5)); // distinct creation times
     }
-    const page1 = (await (await fetch(`${url}/api/v1/conversations?limit=2`)).json());
+    const page1 = await (await fetch(`${url}/api/v1/conversations?limit=2`)).json();
     expect(page1.conversations.map((c: any) => c.id)).toEqual([ids[2], ids[1]]);
     expect(page1.conversations[0]).toMatchObject({ title: "Tredje?", mode: "chat" });
-    const page2 = (await (await fetch(`${url}/api/v1/conversations?limit=2&cursor=${page1.nextCursor}`)).json());
+    const page2 = await (await fetch(`${url}/api/v1/conversations?limit=2&cursor=${page1.nextCursor}`)).json();
     expect(page2).toEqual({ conversations: [expect.objectContaining({ id: ids[0] })], nextCursor: null });
 
     // A multi-turn /vote conversation: the follow-up is filed in the same conversation.
     const first = await runSse(await postDeliberate(url, { question: "Bästa språket?", mode: "vote", modeConfig: { councilModels: THREE } }));
     const conversationId = String(first[0].data.thread_id);
     const second = await runSse(await postDeliberate(url, { question: "Och för skript?", mode: "vote", conversationId, modeConfig: { councilModels: THREE } }));
-    const got = (await (await fetch(`${url}/api/v1/conversations/${conversationId}`)).json());
+    const got = await (await fetch(`${url}/api/v1/conversations/${conversationId}`)).json();
     expect(got).toMatchObject({ id: conversationId, mode: "vote", title: "A Scripted Title" });
     expect(got.messages.map((m: any) => [m.role, m.role === "user" ? m.content : m.id])).toEqual([
       ["user", "Bästa språket?"],
@@ -476,14 +612,18 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     const before = await count();
     const del = await fetch(`${url}/api/v1/conversations/${conversationId}`, { method: "DELETE" });
     expect(del.status).toBe(204);
-    expect(await count()).toEqual({ conversations: before.conversations - 1, messages: before.messages - 4, deliberation_stages: before.deliberation_stages - 2 * 10 });
+    expect(await count()).toEqual({
+      conversations: before.conversations - 1,
+      messages: before.messages - 4,
+      deliberation_stages: before.deliberation_stages - 2 * 10,
+    });
     const left = JSON.stringify(await Promise.all(TABLES.map((t) => db.rows(t))));
     expect(left).not.toContain(conversationId);
     expect(left).not.toContain("Bästa språket?");
     expect(await checkpointer.getTuple({ configurable: { thread_id: conversationId } })).toBeUndefined();
     expect((await fetch(`${url}/api/v1/conversations/${conversationId}`)).status).toBe(404);
-    expect(((await (await fetch(`${url}/api/v1/conversations/${conversationId}`, { method: "DELETE" })).json())).error.code).toBe("conversation_not_found");
-    expect(((await (await fetch(`${url}/api/v1/debates/${runIdOf(second)}`)).json())).error.code).toBe("debate_not_found");
+    expect((await (await fetch(`${url}/api/v1/conversations/${conversationId}`, { method: "DELETE" })).json()).error.code).toBe("conversation_not_found");
+    expect((await (await fetch(`${url}/api/v1/debates/${runIdOf(second)}`)).json()).error.code).toBe("debate_not_found");
     expect(await history.conversation(ids[0])).toBeDefined();
   });
 
@@ -493,7 +633,7 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     const conversationId = String(first[0].data.thread_id);
     const error = async (body: object) => {
       const res = await postChat(url, body);
-      return [res.status, ((await res.json())).error.code];
+      return [res.status, (await res.json()).error.code];
     };
     expect(await error({ message: "/revise Bästa språket?", conversationId })).toEqual([400, "mode_mismatch"]);
     expect(await error({ message: "/vote Och för skript?", conversationId: "never-started" })).toEqual([404, "conversation_not_found"]);
@@ -504,7 +644,10 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     const second = await runSse(await postChat(url, { message: "/vote Och för skript?", conversationId, participants: THREE }));
     expect(second.at(-1)!.event).toBe("done");
     expect(second.some((e) => e.event === "error")).toBe(false);
-    expect((await history.messagesOf(conversationId)).map((m) => m.content).filter((_, i) => i % 2 === 0)).toEqual(["/vote Bästa språket?", "/vote Och för skript?"]);
+    expect((await history.messagesOf(conversationId)).map((m) => m.content).filter((_, i) => i % 2 === 0)).toEqual([
+      "/vote Bästa språket?",
+      "/vote Och för skript?",
+    ]);
   });
 
   it.skipIf(skip)("deletes a spoken debate's replay log and audio with its conversation", async () => {
@@ -523,7 +666,7 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
 
     expect((await fetch(`${url}/api/v1/conversations/${id}`, { method: "DELETE" })).status).toBe(204);
     expect((await fetch(`${url}/api/v1/debates/${id}/audio.wav`)).status).toBe(404);
-    expect(((await (await fetch(`${url}/api/v1/debates/${id}/events`)).json())).error.code).toBe("run_not_found");
+    expect((await (await fetch(`${url}/api/v1/debates/${id}/events`)).json()).error.code).toBe("run_not_found");
     expect(readdirSync(audioDir)).toEqual([]);
   });
 
@@ -531,7 +674,7 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     const { url } = await app(undefined, defaultRoster());
     const error = async (path: string, init?: RequestInit) => {
       const res = await fetch(`${url}${path}`, init);
-      return [res.status, ((await res.json())).error.code];
+      return [res.status, (await res.json()).error.code];
     };
     expect(await error("/api/v1/conversations?limit=0")).toEqual([400, "invalid_limit"]);
     expect(await error("/api/v1/conversations?limit=101")).toEqual([400, "invalid_limit"]);
@@ -556,7 +699,13 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
       body: JSON.stringify({ api_key: voiceKey }),
     });
     expect(put.status).toBe(200);
-    await runSse(await postChat(url, { message: "/dvoice Bör AI regleras?", participants: ["call_grok", "call_claude"] }, { headers: { "content-type": "application/json", authorization: `Bearer ${secrets.adminToken}` } }));
+    await runSse(
+      await postChat(
+        url,
+        { message: "/dvoice Bör AI regleras?", participants: ["call_grok", "call_claude"] },
+        { headers: { "content-type": "application/json", authorization: `Bearer ${secrets.adminToken}` } },
+      ),
+    );
     await runSse(await postDeliberate(url, { question: "Bästa språket?", mode: "vote", modeConfig: { councilModels: THREE } }));
     await runSse(await postChat(url, { message: "Hej!" }));
 

@@ -14,7 +14,9 @@ describe("the layers", () => {
   it("keep the import rules of .dependency-cruiser.cjs: no cycle, no import against the direction", async () => {
     const config = createRequire(import.meta.url)("../.dependency-cruiser.cjs");
     const result = (await cruise(FOLDERS, { ruleSet: { forbidden: config.forbidden }, ...config.options, validate: true })).output as ICruiseResult;
-    const violations = result.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}${v.cycle ? ` (${v.cycle.map((c) => c.name).join(" → ")})` : ""}`);
+    const violations = result.summary.violations.map(
+      (v) => `${v.rule.name}: ${v.from} → ${v.to}${v.cycle ? ` (${v.cycle.map((c) => c.name).join(" → ")})` : ""}`,
+    );
     expect(result.summary.totalCruised).toBeGreaterThan(150);
     expect(violations).toEqual([]);
   });
@@ -29,7 +31,18 @@ describe("the graphs' states", () => {
     const keys = stateKeys(graph.channels);
     expect(keys.length).toBeLessThanOrEqual(40);
     expect(keys.filter((k) => !k.startsWith("debate_"))).toEqual(
-      expect.arrayContaining(["message", "route", "run_id", "question", "participants", "options", "messages", "conversation_mode", "conversation_title", "answer"]),
+      expect.arrayContaining([
+        "message",
+        "route",
+        "run_id",
+        "question",
+        "participants",
+        "options",
+        "messages",
+        "conversation_mode",
+        "conversation_title",
+        "answer",
+      ]),
     );
   });
 
@@ -38,7 +51,9 @@ describe("the graphs' states", () => {
     expect(own.length).toBeLessThanOrEqual(20);
     const parent = new Set(stateKeys(graph.channels));
     const shared = own.filter((k) => parent.has(k));
-    expect(shared.every((k) => ["run_id", "question", "participants", "options", "messages", "conversation_mode", "conversation_title", "answer"].includes(k))).toBe(true);
+    expect(
+      shared.every((k) => ["run_id", "question", "participants", "options", "messages", "conversation_mode", "conversation_title", "answer"].includes(k)),
+    ).toBe(true);
     for (const other of FORMATS.filter((f) => f !== format)) expect(own.some((k) => k.startsWith(`${other}_`))).toBe(false);
   });
 });
@@ -50,7 +65,11 @@ describe("the nodes' folders", () => {
     const ids = new Set(Object.values(drawn.nodes).map((n) => n.id.split(":").at(-1)!));
     const files = readdirSync("nodes", { withFileTypes: true })
       .filter((d) => d.isDirectory() && d.name !== "shared")
-      .flatMap((d) => readdirSync(`nodes/${d.name}`).filter((f) => f.endsWith(".ts")).map((f) => `${d.name}/${f}`));
+      .flatMap((d) =>
+        readdirSync(`nodes/${d.name}`)
+          .filter((f) => f.endsWith(".ts"))
+          .map((f) => `${d.name}/${f}`),
+      );
     expect(files.length).toBeGreaterThan(30);
     for (const file of files) expect(ids.has(file.split("/")[1].replace(/\.ts$/, "").replace(/-/g, "_")), file).toBe(true);
   });

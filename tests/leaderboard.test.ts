@@ -40,7 +40,14 @@ describe("the Bradley-Terry (Luce) fit", () => {
     expect(two.get("A")! / two.get("B")!).toBeCloseTo(3, 6);
     // One set of three, chosen 3, 2 and 1 times: Luce's estimate is proportional to the choices.
     const set = ["A", "B", "C"];
-    const three = fitChoices([{ set, winner: "A", count: 3 }, { set, winner: "B", count: 2 }, { set, winner: "C", count: 1 }], { prior: 0 });
+    const three = fitChoices(
+      [
+        { set, winner: "A", count: 3 },
+        { set, winner: "B", count: 2 },
+        { set, winner: "C", count: 1 },
+      ],
+      { prior: 0 },
+    );
     expect(three.get("A")! / three.get("C")!).toBeCloseTo(3, 6);
     expect(three.get("B")! / three.get("C")!).toBeCloseTo(2, 6);
   });
@@ -75,7 +82,10 @@ describe("the Bradley-Terry (Luce) fit", () => {
         choices.push({ set: panel, winner: panel.find((m) => (at -= truth[m]) <= 0) ?? panel[panel.length - 1] });
       }
       const ratings = rateWithIntervals(choices, { prior: 1, resamples: 100, seed: 7 });
-      expect(ratings.map((r) => r.model), `history ${seed}`).toEqual(models);
+      expect(
+        ratings.map((r) => r.model),
+        `history ${seed}`,
+      ).toEqual(models);
       for (const r of ratings) {
         expect(r.low).toBeLessThan(r.score);
         expect(r.high).toBeGreaterThan(r.score);
@@ -161,7 +171,11 @@ describe("the ballots' choices and biases", () => {
 
   it("puts the report together: ratings best first, wins and appearances, the biases", () => {
     const models = ["a/1", "b/2", "c/3"];
-    const ballots = [...Array.from({ length: 12 }, () => ballot("d/4", "a/1", models)), ...Array.from({ length: 4 }, () => ballot("d/4", "b/2", models)), ballot("a/1", "a/1", models)];
+    const ballots = [
+      ...Array.from({ length: 12 }, () => ballot("d/4", "a/1", models)),
+      ...Array.from({ length: 4 }, () => ballot("d/4", "b/2", models)),
+      ballot("a/1", "a/1", models),
+    ];
     const report = leaderboardOf(ballots, { format: "vote", since: null });
     expect(report).toMatchObject({ runs: 1, ballots: 17, choices: 16, simulated_ballots: 0 });
     expect(report.models.map((m) => [m.model, m.wins, m.appearances])).toEqual([
@@ -227,7 +241,9 @@ describe.each(HISTORY_DATABASES)("the leaderboard of the history on $db", (datab
     // A /vote voter reads all three answers, labelled A–C, each with its length; a /debatt voter the two others, by name.
     const vote = ballots[0];
     expect(vote.candidates.map((c) => c.position)).toEqual([0, 1, 2]);
-    expect(Object.fromEntries(vote.candidates.map((c) => [c.model, c.words]))).toEqual(Object.fromEntries(THREE.map((k) => [MODEL[k], ANSWER[k].split(" ").length])));
+    expect(Object.fromEntries(vote.candidates.map((c) => [c.model, c.words]))).toEqual(
+      Object.fromEntries(THREE.map((k) => [MODEL[k], ANSWER[k].split(" ").length])),
+    );
     expect(vote.namesKnown).toBe(false);
     const debatt = ballots[6];
     expect(debatt.candidates.map((c) => c.model).sort()).toEqual([MODEL.gemini, MODEL.o3].sort());
@@ -255,8 +271,12 @@ describe.each(HISTORY_DATABASES)("the leaderboard of the history on $db", (datab
     expect((await get("?since=2000-01-01")).body).toMatchObject({ ballots: 9, filters: { since: "2000-01-01T00:00:00.000Z" } });
     expect((await get("?since=2999-01-01T00:00:00Z")).body).toMatchObject({ ballots: 0, models: [] });
     // A day is shown as a day, a time to the minute.
-    expect(leaderboardSummary((k, v) => translate("en", k, v), { runs: 0, ballots: 0, filters: { format: null, since: "2026-11-01T00:00:00.000Z" } })).toBe("0 votes in 0 runs · all formats · since 2026-11-01");
-    expect(leaderboardSummary((k, v) => translate("en", k, v), { runs: 0, ballots: 0, filters: { format: "vote", since: "2026-11-26T05:57:20.000Z" } })).toBe("0 votes in 0 runs · vote · since 2026-11-26 05:57 UTC");
+    expect(leaderboardSummary((k, v) => translate("en", k, v), { runs: 0, ballots: 0, filters: { format: null, since: "2026-11-01T00:00:00.000Z" } })).toBe(
+      "0 votes in 0 runs · all formats · since 2026-11-01",
+    );
+    expect(leaderboardSummary((k, v) => translate("en", k, v), { runs: 0, ballots: 0, filters: { format: "vote", since: "2026-11-26T05:57:20.000Z" } })).toBe(
+      "0 votes in 0 runs · vote · since 2026-11-26 05:57 UTC",
+    );
     expect(await get("?format=chess")).toMatchObject({ status: 400, body: { error: { code: "invalid_format" } } });
     expect(await get("?since=yesterday")).toMatchObject({ status: 400, body: { error: { code: "invalid_since" } } });
     for (const bad of ["2026-13-45", "2026-02-30", "0000-01-01", "9999-12-31T23:59:59.999-14:00", "2026-11-01T25:00"]) {
@@ -289,9 +309,19 @@ describe("reading ballots back from stored rows", () => {
   it("reads a /revise vote by its label, counts what the voters read, and cannot tell twice-given models' lengths apart", () => {
     const rows = [
       row("debate_panel", "0", { parsedData: { participants: [], simulated: false } }),
-      row("revision", "call_grok", { model: "x-ai/grok-4", role: "debater", content: "DECISION: REVISE\nREASONING: r\nREVISED RESPONSE:\nfour words of text", parsedData: { revisedWordCount: 4 } }),
+      row("revision", "call_grok", {
+        model: "x-ai/grok-4",
+        role: "debater",
+        content: "DECISION: REVISE\nREASONING: r\nREVISED RESPONSE:\nfour words of text",
+        parsedData: { revisedWordCount: 4 },
+      }),
       row("revision", "call_grok_2", { model: "x-ai/grok-4", role: "debater", content: "x", parsedData: { revisedWordCount: 9 } }),
-      row("revision", "call_gpt", { model: "openai/gpt-5", role: "debater", content: "DECISION: STAND\nREASONING: a long header here\nREVISED RESPONSE:\nshort", parsedData: { revisedWordCount: 1 } }),
+      row("revision", "call_gpt", {
+        model: "openai/gpt-5",
+        role: "debater",
+        content: "DECISION: STAND\nREASONING: a long header here\nREVISED RESPONSE:\nshort",
+        parsedData: { revisedWordCount: 1 },
+      }),
       row("revised_label_map", "0", { parsedData: { "Response B": "x-ai/grok-4", "Response A": "openai/gpt-5", "Response C": "x-ai/grok-4" } }),
       row("debate_vote", "call_gpt", { model: "openai/gpt-5", role: "voter", parsedData: { votedFor: "Response C" } }),
       row("debate_vote", "call_grok", { model: "x-ai/grok-4", role: "voter", parsedData: { votedFor: "Response A" } }),

@@ -16,7 +16,13 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 /** Runs the Inspector's CLI with `args`; its exit code and what it printed (its JSON on stdout). */
 function inspector(args: string[]): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
-    const env = { PATH: process.env.PATH!, MCP_CATALOG_PATH: join(scratch, "catalog.json"), DEBATT_DATA_DIR: join(scratch, "data"), SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0" };
+    const env = {
+      PATH: process.env.PATH!,
+      MCP_CATALOG_PATH: join(scratch, "catalog.json"),
+      DEBATT_DATA_DIR: join(scratch, "data"),
+      SIMULATED_LATENCY_MS: "0",
+      SIMULATED_CHUNK_DELAY_MS: "0",
+    };
     const child = spawn(process.execPath, [INSPECTOR, "--cli", ...args], { env });
     let out = "";
     let err = "";
@@ -39,7 +45,18 @@ describe("the MCP server through the MCP Inspector", () => {
   it("runs a /compare over streamable HTTP, and refuses an empty question naming it", async () => {
     const app = await startApp(testDeps().deps, { checkpointer: new MemorySaver() });
     try {
-      const call = (question: string) => inspector([`${app.url}/mcp`, "--method", "tools/call", "--tool-name", "compare", "--tool-arg", `question=${question}`, "--tool-arg", 'participants=["call_grok","call_claude"]']);
+      const call = (question: string) =>
+        inspector([
+          `${app.url}/mcp`,
+          "--method",
+          "tools/call",
+          "--tool-name",
+          "compare",
+          "--tool-arg",
+          `question=${question}`,
+          "--tool-arg",
+          'participants=["call_grok","call_claude"]',
+        ]);
       const ran = await call("Which language suits web APIs best?");
       expect(ran.code, ran.err).toBe(0);
       const result = JSON.parse(ran.out) as { content: { text: string }[]; structuredContent: { status: string; answered: number } };

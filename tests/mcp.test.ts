@@ -13,7 +13,7 @@ const THREE = ["call_grok", "call_claude", "call_gpt"];
 const ADMIN = "admin-token-for-mcp-tests";
 
 /** A tool result's text. */
-const textOf = (result: object) => ((result as { content: { type: string; text: string }[] }).content).map((c) => c.text).join("");
+const textOf = (result: object) => (result as { content: { type: string; text: string }[] }).content.map((c) => c.text).join("");
 
 describe("the MCP server over streamable HTTP, through the SDK's own client", () => {
   const closers: (() => Promise<void>)[] = [];
@@ -27,13 +27,20 @@ describe("the MCP server over streamable HTTP, through the SDK's own client", ()
     /** A connected client, with a bearer token when given one. */
     const connect = async (token?: string) => {
       const client = new Client({ name: "debatt-tests", version: "1.0.0" });
-      const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {});
+      const transport = new StreamableHTTPClientTransport(
+        new URL(`${server.url}/mcp`),
+        token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {},
+      );
       await client.connect(transport);
       closers.push(() => client.close());
       return { client, transport };
     };
     const stored = async (runId: string, token?: string) =>
-      (await (await fetch(`${server.url}/api/v1/debates/${runId}`, { headers: token ? { authorization: `Bearer ${token}` } : {} })).json()) as { content: string; status: string; conversationId: string };
+      (await (await fetch(`${server.url}/api/v1/debates/${runId}`, { headers: token ? { authorization: `Bearer ${token}` } : {} })).json()) as {
+        content: string;
+        status: string;
+        conversationId: string;
+      };
     return { server, connect, stored, models };
   }
 
@@ -44,7 +51,9 @@ describe("the MCP server over streamable HTTP, through the SDK's own client", ()
     expect(tools.map((t) => t.name)).toEqual(["debate", "compare", "vote", "revise", "deep", "council", "rank", "list_conversations", "get_conversation"]);
     const council = tools.find((t) => t.name === "council")!;
     expect(council.inputSchema.required).toEqual(["question"]);
-    expect(Object.keys((council.inputSchema.properties as Record<string, { properties?: object }>).options.properties!)).toEqual(expect.arrayContaining(["debate", "round2TimeoutMs"]));
+    expect(Object.keys((council.inputSchema.properties as Record<string, { properties?: object }>).options.properties!)).toEqual(
+      expect.arrayContaining(["debate", "round2TimeoutMs"]),
+    );
     expect(council.outputSchema?.properties).toHaveProperty("consensus");
   });
 
@@ -56,7 +65,14 @@ describe("the MCP server over streamable HTTP, through the SDK's own client", ()
       onprogress: (p) => progress.push(p.message ?? ""),
     });
     expect(result.isError).toBeFalsy();
-    const outcome = result.structuredContent as { run_id: string; conversation_id: string; status: string; winner: string; votes: Record<string, number>; simulated: boolean };
+    const outcome = result.structuredContent as {
+      run_id: string;
+      conversation_id: string;
+      status: string;
+      winner: string;
+      votes: Record<string, number>;
+      simulated: boolean;
+    };
     expect(outcome.status).toBe("complete");
     // The scripted test models are not the simulated provider.
     expect(outcome.simulated).toBe(false);
@@ -126,7 +142,8 @@ describe("the MCP server over streamable HTTP, through the SDK's own client", ()
     const conversations = async () => (await (await fetch(`${server.url}/api/v1/conversations`)).json()) as { conversations: { id: string }[] };
     await expect.poll(async () => (await conversations()).conversations.length, { timeout: 5_000 }).toBe(1);
     const id = (await conversations()).conversations[0].id;
-    const status = async () => ((await (await fetch(`${server.url}/api/v1/conversations/${id}`)).json()) as { messages: { role: string; status: string }[] }).messages.at(-1)!.status;
+    const status = async () =>
+      ((await (await fetch(`${server.url}/api/v1/conversations/${id}`)).json()) as { messages: { role: string; status: string }[] }).messages.at(-1)!.status;
     await expect.poll(status, { timeout: 5_000 }).toBe("cancelled");
     expect(models.calls.at(-1)!.aborted).toBe(true);
   });
@@ -150,7 +167,8 @@ describe("the MCP server over streamable HTTP, through the SDK's own client", ()
     const conversations = async () => (await (await fetch(`${server.url}/api/v1/conversations`)).json()) as { conversations: { id: string }[] };
     await expect.poll(async () => (await conversations()).conversations.length, { timeout: 5_000 }).toBe(1);
     const id = (await conversations()).conversations[0].id;
-    const status = async () => ((await (await fetch(`${server.url}/api/v1/conversations/${id}`)).json()) as { messages: { status: string }[] }).messages.at(-1)!.status;
+    const status = async () =>
+      ((await (await fetch(`${server.url}/api/v1/conversations/${id}`)).json()) as { messages: { status: string }[] }).messages.at(-1)!.status;
     await expect.poll(status, { timeout: 5_000 }).toBe("cancelled");
     expect(models.calls.length).toBeLessThan(9);
   });
@@ -177,7 +195,11 @@ describe("the MCP server over streamable HTTP, through the SDK's own client", ()
     const token = async (name: string) =>
       (
         (await (
-          await fetch(`${server.url}/api/v1/admin/users`, { method: "POST", headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" }, body: JSON.stringify({ name }) })
+          await fetch(`${server.url}/api/v1/admin/users`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
+            body: JSON.stringify({ name }),
+          })
         ).json()) as { token: string }
       ).token;
     const ada = await connect(await token("ada"));
@@ -185,7 +207,9 @@ describe("the MCP server over streamable HTTP, through the SDK's own client", ()
     const run = await ada.client.callTool({ name: "compare", arguments: { question: "Tabs or spaces?", participants: THREE } });
     const { conversation_id } = run.structuredContent as { conversation_id: string };
     const listed = await ada.client.callTool({ name: "list_conversations", arguments: {} });
-    expect((listed.structuredContent as { conversations: { id: string; mode: string }[] }).conversations).toEqual([expect.objectContaining({ id: conversation_id, mode: "compare" })]);
+    expect((listed.structuredContent as { conversations: { id: string; mode: string }[] }).conversations).toEqual([
+      expect.objectContaining({ id: conversation_id, mode: "compare" }),
+    ]);
     const got = await ada.client.callTool({ name: "get_conversation", arguments: { id: conversation_id } });
     const messages = (got.structuredContent as { messages: { role: string; content: string }[] }).messages;
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant"]);
@@ -198,7 +222,12 @@ describe("the MCP server over streamable HTTP, through the SDK's own client", ()
     // Nor can Bob use Ada's session.
     const hijack = await fetch(`${server.url}/mcp`, {
       method: "POST",
-      headers: { authorization: `Bearer ${await token("carl")}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": ada.transport.sessionId! },
+      headers: {
+        authorization: `Bearer ${await token("carl")}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": ada.transport.sessionId!,
+      },
       body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/list" }),
     });
     expect(hijack.status).toBe(404);
@@ -208,7 +237,11 @@ describe("the MCP server over streamable HTTP, through the SDK's own client", ()
     const { server, connect } = await serve({ settings: { auth: "tokens", adminToken: ADMIN } });
     await expect(connect("not-a-token")).rejects.toThrow(/401|invalid|token/i);
     const post = (headers: Record<string, string>, body: unknown) =>
-      fetch(`${server.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${ADMIN}`, ...headers }, body: JSON.stringify(body) });
+      fetch(`${server.url}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${ADMIN}`, ...headers },
+        body: JSON.stringify(body),
+      });
     const foreign = await post({ origin: "http://evil.example" }, { jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
     expect(foreign.status).toBe(403);
     expect(((await foreign.json()) as { error: { data: { code: string } } }).error.data.code).toBe("forbidden_origin");

@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { CATALOGUES, councilNote, errorWords, labelName, pickLang, seconds, translate, usageBrief, usageWords, type MessageKey } from "../state/messages/index.js";
+import {
+  CATALOGUES,
+  councilNote,
+  errorWords,
+  labelName,
+  pickLang,
+  seconds,
+  translate,
+  usageBrief,
+  usageWords,
+  type MessageKey,
+} from "../state/messages/index.js";
 import { ERROR_CODES, REASON_KEYS } from "../state/errors.js";
 
 /** The values a text takes: its `{name}` placeholders and the numbers of its `{name:one|other}` plurals. */
@@ -17,7 +28,30 @@ describe("the message catalogues", () => {
 
   it("have words for every error code a run's events can carry", () => {
     // The codes of errors raised inside runs (the graph, the run service, replays); the rest are HTTP refusals.
-    const inEvents = ["missing_topic", "empty_message", "unknown_option", "invalid_participants", "unknown_model", "too_few_answers", "all_models_failed", "all_votes_invalid", "chairman_failed", "mode_mismatch", "follow_up_unsupported", "all_debaters_failed", "all_judges_failed", "model_error", "timeout", "config_error", "prompt_error", "shutting_down", "write_failed", "replay_incomplete", "cancelled", "internal_error"];
+    const inEvents = [
+      "missing_topic",
+      "empty_message",
+      "unknown_option",
+      "invalid_participants",
+      "unknown_model",
+      "too_few_answers",
+      "all_models_failed",
+      "all_votes_invalid",
+      "chairman_failed",
+      "mode_mismatch",
+      "follow_up_unsupported",
+      "all_debaters_failed",
+      "all_judges_failed",
+      "model_error",
+      "timeout",
+      "config_error",
+      "prompt_error",
+      "shutting_down",
+      "write_failed",
+      "replay_incomplete",
+      "cancelled",
+      "internal_error",
+    ];
     for (const code of inEvents) expect(ERROR_CODES, code).toContain(code);
     const usage = new Set(["missing_topic", "empty_message"]);
     for (const code of inEvents.filter((c) => !usage.has(c))) expect(Object.keys(CATALOGUES.en), code).toContain(`error.${code}`);
@@ -28,18 +62,20 @@ describe("the message catalogues", () => {
     for (const key of REASON_KEYS) expect(Object.keys(CATALOGUES.en), key).toContain(`reason.${key}`);
     const sv = (key: Parameters<typeof translate>[1], values?: Record<string, string | number>) => translate("sv", key, values);
     // A reason is worded from its values; without one, the server's (English) message is the detail.
-    expect(errorWords(sv, "invalid_participants", "a debate needs 2–8 participants, 1 requested", { key: "participantCount", values: { min: 2, max: 8, count: 1 } })).toBe(
-      "De här deltagarna kan inte vara med: en debatt behöver 2–8 deltagare, 1 valda",
-    );
+    expect(
+      errorWords(sv, "invalid_participants", "a debate needs 2–8 participants, 1 requested", { key: "participantCount", values: { min: 2, max: 8, count: 1 } }),
+    ).toBe("De här deltagarna kan inte vara med: en debatt behöver 2–8 deltagare, 1 valda");
     expect(errorWords(sv, "model_error", "provider 500")).toBe("En modell misslyckades: provider 500");
-    expect(errorWords(sv, "conversation_not_found", "conversation \"x\" not found")).toBe("Samtalet finns inte (det kan ha raderats).");
+    expect(errorWords(sv, "conversation_not_found", 'conversation "x" not found')).toBe("Samtalet finns inte (det kan ha raderats).");
     expect(errorWords(sv, "no_such_code", "x")).toBeUndefined();
   });
 
   it("word /council's note on its second round", () => {
     const sv = (key: Parameters<typeof translate>[1], values?: Record<string, string | number>) => translate("sv", key, values);
     const verdicts = [{ source: "round2" }, { source: "round1" }, { source: "round1" }];
-    expect(councilNote(sv, { note: "2 judge(s) did not finish round 2; …", round2: "partial", verdicts })).toBe("2 domare blev inte klara med runda 2; deras utlåtanden från runda 1 används.");
+    expect(councilNote(sv, { note: "2 judge(s) did not finish round 2; …", round2: "partial", verdicts })).toBe(
+      "2 domare blev inte klara med runda 2; deras utlåtanden från runda 1 används.",
+    );
     expect(councilNote(sv, { note: "Every judge failed round 2 …", round2: "failed", verdicts })).toMatch(/^Alla domare misslyckades/);
     expect(councilNote(sv, { note: "Round 2 was skipped …", round2: "skipped", verdicts })).toMatch(/^Runda 2 hoppades över/);
     expect(councilNote(sv, { round2: "complete", verdicts })).toBeUndefined();
@@ -78,12 +114,20 @@ describe("words from data", () => {
     const sv = (key: MessageKey, values?: Record<string, string | number>) => translate("sv", key, values);
     const u = { calls: 3, input_tokens: 1200, output_tokens: 300, cached_tokens: 0, reasoning_tokens: 0, cost_usd: 0.0123, unpriced_calls: 0 };
     expect(usageWords(en, u, { simulated: false })).toBe("3 model calls · 1200 tokens in, 300 out · $0.0123");
-    expect(usageWords(sv, { ...u, cached_tokens: 400 }, { simulated: false, budgetUsd: 0.5 })).toBe("3 modellanrop · 1200 token in (400 från cache), 300 ut · 0,0123\u00a0$ av en budget på 0,50\u00a0$");
+    expect(usageWords(sv, { ...u, cached_tokens: 400 }, { simulated: false, budgetUsd: 0.5 })).toBe(
+      "3 modellanrop · 1200 token in (400 från cache), 300 ut · 0,0123\u00a0$ av en budget på 0,50\u00a0$",
+    );
     expect(usageWords(en, { ...u, unpriced_calls: 1 }, { simulated: false })).toBe("3 model calls · 1200 tokens in, 300 out · $0.0123 + 1 unpriced call");
     expect(usageWords(en, { ...u, cost_usd: 0, unpriced_calls: 3 }, { simulated: false })).toMatch(/cost unknown/);
-    expect(usageWords(en, { ...u, calls: 1, cost_usd: 0, unpriced_calls: 1 }, { simulated: true })).toBe("1 model call · 1200 tokens in, 300 out · simulated, no cost");
-    expect(usageWords(en, { ...u, reasoning_tokens: 120 }, { simulated: false })).toBe("3 model calls · 1200 tokens in, 300 out (120 of them reasoning) · $0.0123");
-    expect(usageWords(sv, { ...u, reasoning_tokens: 120 }, { simulated: false })).toBe("3 modellanrop · 1200 token in, 300 ut (varav 120 resonemang) · 0,0123\u00a0$");
+    expect(usageWords(en, { ...u, calls: 1, cost_usd: 0, unpriced_calls: 1 }, { simulated: true })).toBe(
+      "1 model call · 1200 tokens in, 300 out · simulated, no cost",
+    );
+    expect(usageWords(en, { ...u, reasoning_tokens: 120 }, { simulated: false })).toBe(
+      "3 model calls · 1200 tokens in, 300 out (120 of them reasoning) · $0.0123",
+    );
+    expect(usageWords(sv, { ...u, reasoning_tokens: 120 }, { simulated: false })).toBe(
+      "3 modellanrop · 1200 token in, 300 ut (varav 120 resonemang) · 0,0123\u00a0$",
+    );
     expect(usageBrief(en, u, false)).toBe("$0.0123");
     expect(usageBrief(en, { ...u, unpriced_calls: 3 }, false)).toBe("1500 tokens");
   });

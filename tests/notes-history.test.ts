@@ -17,7 +17,13 @@ import { startReplayProvider } from "./support/replay-provider.js";
  * token limit and a refusal.
  */
 describe("reasoning, sources and endings in the history and the exports", () => {
-  const SHAPES = { "x-ai/grok-4": "openrouter.sse", "sonar-pro": "perplexity.sse", "deepseek-reasoner": "deepseek.sse", "failing/length": "length.sse", "failing/refusal": "refusal.sse" };
+  const SHAPES = {
+    "x-ai/grok-4": "openrouter.sse",
+    "sonar-pro": "perplexity.sse",
+    "deepseek-reasoner": "deepseek.sse",
+    "failing/length": "length.sse",
+    "failing/refusal": "refusal.sse",
+  };
   const NAMES = ["OpenRouter", "Perplexity", "DeepSeek", "Cut", "Refuser"];
   let provider: Awaited<ReturnType<typeof startReplayProvider>>;
   let db: TestHistory;
@@ -26,7 +32,16 @@ describe("reasoning, sources and endings in the history and the exports", () => 
     provider = await startReplayProvider(SHAPES);
     db = await sqliteHistory();
     const participants = Object.keys(SHAPES).map((model, i) => ({ key: `call_n${i}`, display: NAMES[i], model }));
-    const deps = depsFromEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: provider.baseURL, DEBATE_MAX_RETRIES: "0", ONESEEK_MODEL: "sonar-pro", DEBATE_PARTICIPANTS: JSON.stringify(participants) }, { log: () => {} });
+    const deps = depsFromEnv(
+      {
+        OPENAI_API_KEY: "sk-test",
+        OPENAI_BASE_URL: provider.baseURL,
+        DEBATE_MAX_RETRIES: "0",
+        ONESEEK_MODEL: "sonar-pro",
+        DEBATE_PARTICIPANTS: JSON.stringify(participants),
+      },
+      { log: () => {} },
+    );
     app = await startApp(deps, { checkpointer: new MemorySaver(), history: db.history });
   });
   afterAll(async () => {
@@ -41,7 +56,11 @@ describe("reasoning, sources and endings in the history and the exports", () => 
     const id = String(events[0].data.thread_id);
     const rows = (await db.rows("deliberation_stages")).filter((r) => r.stage_type === "compare_answer");
     const stored = (model: string) => JSON.parse(String(rows.find((r) => r.model === model)!.parsed_data));
-    expect(stored("x-ai/grok-4")).toMatchObject({ status: "ok", reasoning: "Väger kostnad mot utsläpp.", sources: [{ url: "https://example.org/iea", title: "IEA 2025" }] });
+    expect(stored("x-ai/grok-4")).toMatchObject({
+      status: "ok",
+      reasoning: "Väger kostnad mot utsläpp.",
+      sources: [{ url: "https://example.org/iea", title: "IEA 2025" }],
+    });
     expect(stored("sonar-pro").sources).toHaveLength(2);
     expect(stored("failing/length")).toMatchObject({ status: "ok", ending: "length" });
     expect(stored("failing/refusal")).toMatchObject({ status: "error", ending: "refused", error: "refused: I can't help with that." });
@@ -72,8 +91,20 @@ describe("reasoning, sources and endings in the history and the exports", () => 
   const cli = (args: string[]) =>
     new Promise<{ code: number; out: string }>((resolve) => {
       const dir = mkdtempSync(join(tmpdir(), "debatt-notes-"));
-      const participants = JSON.stringify([{ key: "call_d", display: "DeepSeek", model: "deepseek-reasoner" }, { key: "call_p", display: "Perplexity", model: "sonar-pro" }]);
-      const env = { PATH: process.env.PATH!, OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: provider.baseURL, DEBATE_MAX_RETRIES: "0", ONESEEK_MODEL: "sonar-pro", DEBATE_PARTICIPANTS: participants, DEBATT_DATA_DIR: dir, NO_COLOR: "1" };
+      const participants = JSON.stringify([
+        { key: "call_d", display: "DeepSeek", model: "deepseek-reasoner" },
+        { key: "call_p", display: "Perplexity", model: "sonar-pro" },
+      ]);
+      const env = {
+        PATH: process.env.PATH!,
+        OPENAI_API_KEY: "sk-test",
+        OPENAI_BASE_URL: provider.baseURL,
+        DEBATE_MAX_RETRIES: "0",
+        ONESEEK_MODEL: "sonar-pro",
+        DEBATE_PARTICIPANTS: participants,
+        DEBATT_DATA_DIR: dir,
+        NO_COLOR: "1",
+      };
       const child = spawn(process.execPath, ["--import", "tsx", "cli/debate.ts", ...args], { env });
       let out = "";
       child.stdout.on("data", (d) => (out += d));

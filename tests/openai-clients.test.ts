@@ -15,10 +15,10 @@ const fixture = (name: string) => JSON.parse(readFileSync(new URL(name, CLIENTS)
 const RUN_PHASES = (phase: string) => !["client_task", "json_result"].includes(phase);
 
 describe("the OpenAI-compatible API, as real clients use it", () => {
-
   async function serve(options: { script?: Script; settings?: Partial<Settings> } = {}) {
     const { server, models, db } = await servedWithHistory(options);
-    const post = (body: unknown) => fetch(`${server.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const post = (body: unknown) =>
+      fetch(`${server.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "not-needed-on-loopback", maxRetries: 0 });
     return { server, models, db, post, client };
   }
@@ -31,7 +31,12 @@ describe("the OpenAI-compatible API, as real clients use it", () => {
     expect(res.status, shape).toBe(200);
     const text = body.stream ? await res.text() : "";
     const content = body.stream
-      ? text.split("\n\n").flatMap((e) => (e.startsWith("data: {") ? [(JSON.parse(e.slice(6)) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content ?? ""] : [])).join("")
+      ? text
+          .split("\n\n")
+          .flatMap((e) =>
+            e.startsWith("data: {") ? [(JSON.parse(e.slice(6)) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content ?? ""] : [],
+          )
+          .join("")
       : ((await res.json()) as { choices: { message: { content: string } }[] }).choices[0].message.content;
     if (kind === "tool_calls") expect(JSON.parse(content), shape).toEqual({ tool_calls: [] });
     else if (["title", "tags", "follow_ups", "queries"].includes(kind) && !body.stream) {
@@ -42,17 +47,34 @@ describe("the OpenAI-compatible API, as real clients use it", () => {
     } else if (kind === "emoji") expect(content).toMatch(/^\p{Extended_Pictographic}$/u);
     else expect(content.trim().length, shape).toBeGreaterThan(0);
     // One call, given the task prompt alone (a tool choice needs none).
-    expect(models.callsOf("client_task").map((c) => c.messages.length), shape).toEqual(kind === "tool_calls" ? [] : [1]);
-    expect(models.calls.filter((c) => RUN_PHASES(c.phase)), shape).toEqual([]);
+    expect(
+      models.callsOf("client_task").map((c) => c.messages.length),
+      shape,
+    ).toEqual(kind === "tool_calls" ? [] : [1]);
+    expect(
+      models.calls.filter((c) => RUN_PHASES(c.phase)),
+      shape,
+    ).toEqual([]);
     expect(await db.rows("conversations"), shape).toEqual([]);
   });
 
   it("takes a question that asks for JSON as a question, and a chore that quotes a long chat as a chore (its prompt capped)", async () => {
     const { post, models } = await serve();
-    const asked = await post({ model: "debatt-compare", participants: THREE, messages: [{ role: "user", content: 'Design a blog API. Return in JSON format: { "title": "…", "body": "…" }' }] });
+    const asked = await post({
+      model: "debatt-compare",
+      participants: THREE,
+      messages: [{ role: "user", content: 'Design a blog API. Return in JSON format: { "title": "…", "body": "…" }' }],
+    });
     expect(asked.status).toBe(200);
     expect(models.callsOf("compare").length).toBe(3);
-    const system = await post({ model: "debatt-compare", participants: THREE, messages: [{ role: "system", content: 'Always answer in JSON format: { "text": "…" }' }, { role: "user", content: "Which?" }] });
+    const system = await post({
+      model: "debatt-compare",
+      participants: THREE,
+      messages: [
+        { role: "system", content: 'Always answer in JSON format: { "text": "…" }' },
+        { role: "user", content: "Which?" },
+      ],
+    });
     expect(system.status).toBe(200);
     expect(models.callsOf("client_task")).toEqual([]);
     // Open WebUI's tags task quoting a chat longer than a question may be.
@@ -68,10 +90,26 @@ describe("the OpenAI-compatible API, as real clients use it", () => {
   it("answers 502 naming response_format when the JSON cannot be written, after the run", async () => {
     const failing = withOverrides((req) => (req.phase === "json_result" ? { error: new Error("the provider is down") } : undefined));
     const { post } = await serve({ script: failing });
-    const whole = await post({ model: "debatt-compare", participants: THREE, messages: [{ role: "user", content: "Which?" }], response_format: { type: "json_object" } });
+    const whole = await post({
+      model: "debatt-compare",
+      participants: THREE,
+      messages: [{ role: "user", content: "Which?" }],
+      response_format: { type: "json_object" },
+    });
     expect(whole.status).toBe(502);
-    expect(((await whole.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: "model_error", message: expect.stringContaining("response_format") });
-    const streamed = await (await post({ model: "debatt-compare", stream: true, participants: THREE, messages: [{ role: "user", content: "Which?" }], response_format: { type: "json_object" } })).text();
+    expect(((await whole.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: "model_error",
+      message: expect.stringContaining("response_format"),
+    });
+    const streamed = await (
+      await post({
+        model: "debatt-compare",
+        stream: true,
+        participants: THREE,
+        messages: [{ role: "user", content: "Which?" }],
+        response_format: { type: "json_object" },
+      })
+    ).text();
     expect(streamed).toMatch(/data: \{"error":\{"message":"the answer could not be written as JSON[^\n]*\n\ndata: \[DONE\]\n\n$/);
   });
 
@@ -91,11 +129,19 @@ describe("the OpenAI-compatible API, as real clients use it", () => {
     const { post, models } = await serve();
     const res = await post({ ...body, participants: THREE });
     expect(res.status, shape).toBe(200);
-    const chunks = (await res.text()).split("\n\n").filter((e) => e.startsWith("data: {")).map((e) => JSON.parse(e.slice(6)) as { choices: { delta: { content?: string; reasoning_content?: string } }[] });
+    const chunks = (await res.text())
+      .split("\n\n")
+      .filter((e) => e.startsWith("data: {"))
+      .map((e) => JSON.parse(e.slice(6)) as { choices: { delta: { content?: string; reasoning_content?: string } }[] });
     const reasoning = chunks.map((c) => c.choices[0]?.delta?.reasoning_content ?? "").join("");
     // Said in the question's language (Swedish here).
     expect(reasoning).toContain("Utelämnat ur samtalet: image_url, file (modellerna läser bara text).");
-    expect(chunks.map((c) => c.choices[0]?.delta?.content ?? "").join("").trim().length).toBeGreaterThan(0);
+    expect(
+      chunks
+        .map((c) => c.choices[0]?.delta?.content ?? "")
+        .join("")
+        .trim().length,
+    ).toBeGreaterThan(0);
     // What the models were given of the history: the texts, the refusal's words, not the narration.
     const given = JSON.stringify(models.callsOf("answer").map((c) => c.messages.map((m) => m.content)));
     expect(given).toContain("Jag kan inte se bilder.");
@@ -106,16 +152,25 @@ describe("the OpenAI-compatible API, as real clients use it", () => {
   it("takes a question with a pasted document of 40 000 characters", async () => {
     const { client } = await serve();
     const document = "Avtalet reglerar leveranser och ansvar. ".repeat(1_000);
-    const done = await client.chat.completions.create({ model: "debatt-compare", messages: [{ role: "user", content: `${document}\n\nVad säger avtalet om ansvar?` }], participants: THREE } as OpenAI.ChatCompletionCreateParamsNonStreaming);
+    const done = await client.chat.completions.create({
+      model: "debatt-compare",
+      messages: [{ role: "user", content: `${document}\n\nVad säger avtalet om ansvar?` }],
+      participants: THREE,
+    } as OpenAI.ChatCompletionCreateParamsNonStreaming);
     expect(done.choices[0].message.content!.length).toBeGreaterThan(0);
   });
 
   it("sends all the progress before the first content, and what follows the answer in the last chunk (the Vercel AI SDK sees one reasoning part)", async () => {
     const { server } = await serve();
     const provider = createOpenAICompatible({ name: "debatt", baseURL: `${server.url}/v1`, apiKey: "x" });
-    const result = streamText({ model: provider("debatt-compare"), prompt: "Which language suits web APIs best?", providerOptions: { debatt: { participants: THREE } } });
+    const result = streamText({
+      model: provider("debatt-compare"),
+      prompt: "Which language suits web APIs best?",
+      providerOptions: { debatt: { participants: THREE } },
+    });
     const kinds: string[] = [];
-    for await (const part of result.fullStream) if (["reasoning-start", "text-start", "text-delta", "reasoning-delta"].includes(part.type)) kinds.push(part.type);
+    for await (const part of result.fullStream)
+      if (["reasoning-start", "text-start", "text-delta", "reasoning-delta"].includes(part.type)) kinds.push(part.type);
     const firstText = kinds.indexOf("text-delta");
     expect(firstText).toBeGreaterThan(0);
     expect(kinds.slice(firstText).filter((k) => k.startsWith("reasoning"))).toEqual([]);
@@ -133,14 +188,23 @@ describe("the OpenAI-compatible API, as real clients use it", () => {
     expect(raw).toMatch(/^ +\{/);
     expect((JSON.parse(raw) as { choices: { message: { content: string } }[] }).choices[0].message.content).toContain("answers slowly");
     // The official client reads an answer that began with spaces as any other.
-    const read = await client.chat.completions.create({ model: "debatt-compare", messages: [{ role: "user", content: "Which?" }], participants: THREE } as OpenAI.ChatCompletionCreateParamsNonStreaming);
+    const read = await client.chat.completions.create({
+      model: "debatt-compare",
+      messages: [{ role: "user", content: "Which?" }],
+      participants: THREE,
+    } as OpenAI.ChatCompletionCreateParamsNonStreaming);
     expect(read.choices[0].message.content).toContain("answers slowly");
   });
 
   it("honours response_format, max_tokens and stop", async () => {
     const { client, models } = await serve();
     const ask = (extra: Record<string, unknown>) =>
-      client.chat.completions.create({ model: "debatt-vote", messages: [{ role: "user", content: "Which language suits web APIs best?" }], participants: THREE, ...extra } as OpenAI.ChatCompletionCreateParamsNonStreaming);
+      client.chat.completions.create({
+        model: "debatt-vote",
+        messages: [{ role: "user", content: "Which language suits web APIs best?" }],
+        participants: THREE,
+        ...extra,
+      } as OpenAI.ChatCompletionCreateParamsNonStreaming);
     const schema = { type: "object", properties: { answer: { type: "string" } }, required: ["answer"] };
     const json = await ask({ response_format: { type: "json_schema", json_schema: { name: "answer", schema } } });
     expect(JSON.parse(json.choices[0].message.content!)).toEqual({ answer: "A scripted JSON answer." });

@@ -13,7 +13,8 @@ type StreamParams = OpenAI.Responses.ResponseCreateParamsStreaming;
 type Event = OpenAI.Responses.ResponseStreamEvent;
 
 /** The text of a response's message items. */
-const textOf = (r: OpenAI.Responses.Response) => r.output.flatMap((i) => (i.type === "message" ? i.content.map((c) => (c.type === "output_text" ? c.text : "")) : [])).join("");
+const textOf = (r: OpenAI.Responses.Response) =>
+  r.output.flatMap((i) => (i.type === "message" ? i.content.map((c) => (c.type === "output_text" ? c.text : "")) : [])).join("");
 /** The summary text of a response's reasoning items. */
 const reasoningOf = (r: OpenAI.Responses.Response) => r.output.flatMap((i) => (i.type === "reasoning" ? i.summary.map((s) => s.text) : [])).join("");
 /** Every call reports 100 tokens in (40 cached), 10 out, and a cost of a tenth of a cent. */
@@ -22,7 +23,11 @@ const reporting = withOverrides((req, i, messages) => {
   return { ...(typeof step === "string" ? { text: step } : step), usage: { input: 100, output: 10, cached: 40, cost: 0.001 } };
 });
 /** What a client is told of a /compare that the history keeps: each answer (the history heads them its own way). */
-const answersOf = (kept: string) => kept.split(/^### .*$/m).map((s) => s.trim()).filter(Boolean);
+const answersOf = (kept: string) =>
+  kept
+    .split(/^### .*$/m)
+    .map((s) => s.trim())
+    .filter(Boolean);
 /** A run's id from its response's id. */
 const runOf = (responseId: string) => responseId.replace(/^resp_/, "");
 
@@ -33,14 +38,18 @@ describe("the OpenAI Responses API, POST /v1/responses", () => {
     const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "not-needed-on-loopback", maxRetries: 0 });
     const provider = createOpenAI({ baseURL: `${server.url}/v1`, apiKey: "not-needed-on-loopback" });
     /** The answer the history keeps for a run. */
-    const stored = async (runId: string) => (await (await fetch(`${server.url}/api/v1/debates/${runId}`)).json()) as { content: string; status: string; conversationId: string };
-    const post = (body: unknown) => fetch(`${server.url}/v1/responses`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const stored = async (runId: string) =>
+      (await (await fetch(`${server.url}/api/v1/debates/${runId}`)).json()) as { content: string; status: string; conversationId: string };
+    const post = (body: unknown) =>
+      fetch(`${server.url}/v1/responses`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     return { server, client, provider, stored, post, models, db };
   }
 
   it("answers a /vote whole through the official client: a reasoning item with the deliberation, a message item with the winner's answer, usage", async () => {
     const { client, stored, models } = await serve({ script: reporting });
-    const { data, response } = await client.responses.create({ model: "debatt-vote", input: "Which language suits web APIs best?", participants: THREE } as Params).withResponse();
+    const { data, response } = await client.responses
+      .create({ model: "debatt-vote", input: "Which language suits web APIs best?", participants: THREE } as Params)
+      .withResponse();
     const runId = response.headers.get("x-debatt-run-id")!;
     expect(data.id).toBe(`resp_${runId}`);
     expect([data.object, data.status, data.model]).toEqual(["response", "completed", "debatt-vote"]);
@@ -52,7 +61,13 @@ describe("the OpenAI Responses API, POST /v1/responses", () => {
     for (const name of ["Grok", "Claude", "GPT"]) expect(reasoningOf(data)).toContain(name);
     expect(reasoningOf(data)).toMatch(/Winner|winner/);
     const calls = models.calls.length;
-    expect(data.usage).toMatchObject({ input_tokens: 100 * calls, output_tokens: 10 * calls, total_tokens: 110 * calls, input_tokens_details: { cached_tokens: 40 * calls }, output_tokens_details: { reasoning_tokens: 0 } });
+    expect(data.usage).toMatchObject({
+      input_tokens: 100 * calls,
+      output_tokens: 10 * calls,
+      total_tokens: 110 * calls,
+      input_tokens_details: { cached_tokens: 40 * calls },
+      output_tokens_details: { reasoning_tokens: 0 },
+    });
     expect((data.usage as unknown as { cost: number }).cost).toBeCloseTo(0.001 * calls, 10);
   });
 
@@ -99,7 +114,9 @@ describe("the OpenAI Responses API, POST /v1/responses", () => {
     ]);
     expect(done.response.output.map((i) => i.id)).toEqual(added.map((e) => e.item.id));
     // The client's own accumulator makes the same response of the events.
-    const final = await client.responses.stream({ model: "debatt-compare", input: "Tabs or spaces?", participants: THREE } as Omit<Params, "stream">).finalResponse();
+    const final = await client.responses
+      .stream({ model: "debatt-compare", input: "Tabs or spaces?", participants: THREE } as Omit<Params, "stream">)
+      .finalResponse();
     expect(final.output.map((i) => i.type)).toEqual(["reasoning", "message"]);
     for (const answer of answersOf((await stored(runOf(final.id))).content)) expect(final.output_text).toContain(answer);
   });
@@ -142,9 +159,16 @@ describe("the OpenAI Responses API, POST /v1/responses", () => {
 
       const streamed = streamText({ model: provider(model), prompt: "Which language is the easiest to read?" });
       const kinds: string[] = [];
-      for await (const part of streamed.fullStream) if (["reasoning-start", "reasoning-delta", "text-start", "text-delta", "error"].includes(part.type)) kinds.push(part.type);
-      expect(kinds.filter((k) => k === "reasoning-start"), model).toHaveLength(1);
-      expect(kinds.slice(kinds.indexOf("text-delta")).filter((k) => k.startsWith("reasoning")), model).toEqual([]);
+      for await (const part of streamed.fullStream)
+        if (["reasoning-start", "reasoning-delta", "text-start", "text-delta", "error"].includes(part.type)) kinds.push(part.type);
+      expect(
+        kinds.filter((k) => k === "reasoning-start"),
+        model,
+      ).toHaveLength(1);
+      expect(
+        kinds.slice(kinds.indexOf("text-delta")).filter((k) => k.startsWith("reasoning")),
+        model,
+      ).toEqual([]);
       expect(kinds, model).not.toContain("error");
       const id = (await streamed.response).id;
       expect(await isKept(model, await streamed.text, id), model).toBe(true);
@@ -177,7 +201,13 @@ describe("the OpenAI Responses API, POST /v1/responses", () => {
     const { client, models } = await serve();
     const input = [
       { role: "developer", content: "You are terse." },
-      { role: "user", content: [{ type: "input_text", text: "What is in this picture?" }, { type: "input_image", image_url: "data:image/png;base64,iVBORw0KGgo=", detail: "auto" }] },
+      {
+        role: "user",
+        content: [
+          { type: "input_text", text: "What is in this picture?" },
+          { type: "input_image", image_url: "data:image/png;base64,iVBORw0KGgo=", detail: "auto" },
+        ],
+      },
       // An earlier answer's reasoning is not the conversation; a function call is left out, and named.
       { type: "reasoning", id: "rs_1", summary: [{ type: "summary_text", text: "Pondering the picture." }] },
       { type: "message", role: "assistant", content: [{ type: "output_text", text: "A lighthouse at dusk.", annotations: [] }] },
@@ -201,7 +231,9 @@ describe("the OpenAI Responses API, POST /v1/responses", () => {
     const { client, provider, models, post, stored } = await serve();
     const first = await client.responses.create({ model: "debatt-vote", input: "Which database for a small shop?", participants: THREE } as Params);
     models.calls.length = 0;
-    const { data: next, response } = await client.responses.create({ model: "debatt-vote", input: "And when it grows?", previous_response_id: first.id, participants: THREE } as Params).withResponse();
+    const { data: next, response } = await client.responses
+      .create({ model: "debatt-vote", input: "And when it grows?", previous_response_id: first.id, participants: THREE } as Params)
+      .withResponse();
     expect(next.previous_response_id).toBe(first.id);
     expect(response.headers.get("x-debatt-conversation-id")).toBe((await stored(runOf(first.id))).conversationId);
     const prompts = () => models.callsOf("answer").map((c) => JSON.stringify(c.messages.map((m) => m.content)));
@@ -218,7 +250,10 @@ describe("the OpenAI Responses API, POST /v1/responses", () => {
     // The AI SDK sends an earlier answer back as a reference to its message item: read from the history.
     const said = await generateText({ model: provider("debatt-vote"), prompt: "Which editor for Go?" });
     models.calls.length = 0;
-    const again = await generateText({ model: provider("debatt-vote"), messages: [{ role: "user", content: "Which editor for Go?" }, ...said.response.messages, { role: "user", content: "And for Rust?" }] });
+    const again = await generateText({
+      model: provider("debatt-vote"),
+      messages: [{ role: "user", content: "Which editor for Go?" }, ...said.response.messages, { role: "user", content: "And for Rust?" }],
+    });
     expect(again.text.length).toBeGreaterThan(0);
     expect(prompts().length).toBeGreaterThanOrEqual(3);
     for (const prompt of prompts()) expect(prompt).toContain(JSON.stringify(said.text.trim()).slice(1, -1));
@@ -227,7 +262,9 @@ describe("the OpenAI Responses API, POST /v1/responses", () => {
 
   it("answers a client's housekeeping chore with one call to the internal model, and starts no run", async () => {
     const { client, models, db } = await serve();
-    const body = JSON.parse(readFileSync(new URL("./fixtures/clients/open-webui-title.json", import.meta.url), "utf8")).body as { messages: { role: string; content: string }[] };
+    const body = JSON.parse(readFileSync(new URL("./fixtures/clients/open-webui-title.json", import.meta.url), "utf8")).body as {
+      messages: { role: string; content: string }[];
+    };
     const r = await client.responses.create({ model: "debatt-vote", input: body.messages } as Params);
     expect(JSON.parse(r.output_text)).toEqual({ title: "🧪 A Scripted Chore" });
     expect(r.output.map((i) => i.type)).toEqual(["message"]);
@@ -265,9 +302,15 @@ describe("the OpenAI Responses API, POST /v1/responses", () => {
       expect(message, field).toContain(field);
     }
     // Tools the model may leave unused are accepted, and none is called.
-    expect((await client.responses.create({ model: "debatt-compare", input: "Which?", tools, tool_choice: "auto", participants: THREE } as Params)).status).toBe("completed");
+    expect(
+      (await client.responses.create({ model: "debatt-compare", input: "Which?", tools, tool_choice: "auto", participants: THREE } as Params)).status,
+    ).toBe("completed");
     expect(await refusal({ model: "gpt-4o" })).toEqual([404, "model_not_found", expect.stringContaining("debatt-vote")]);
-    expect(await refusal({ input: [{ role: "assistant", content: "Hi" }] })).toEqual([400, "invalid_body", expect.stringContaining("(it is an assistant message)")]);
+    expect(await refusal({ input: [{ role: "assistant", content: "Hi" }] })).toEqual([
+      400,
+      "invalid_body",
+      expect.stringContaining("(it is an assistant message)"),
+    ]);
   });
 
   it("keeps a slow run alive, and ends a run that fails with response.failed (streamed), its status (whole), or a failed response (whole, begun)", async () => {
@@ -281,7 +324,13 @@ describe("the OpenAI Responses API, POST /v1/responses", () => {
 
     const failing = await serve({ script: withOverrides((req) => (req.phase === "compare" ? { error: new Error("HTTP 503 from provider") } : undefined)) });
     const events: Event[] = [];
-    for await (const e of await failing.client.responses.create({ model: "debatt-compare", input: "Which?", stream: true, participants: THREE } as StreamParams)) events.push(e);
+    for await (const e of await failing.client.responses.create({
+      model: "debatt-compare",
+      input: "Which?",
+      stream: true,
+      participants: THREE,
+    } as StreamParams))
+      events.push(e);
     const failed = events.at(-1) as OpenAI.Responses.ResponseFailedEvent;
     expect(failed.type).toBe("response.failed");
     expect(failed.response.status).toBe("failed");
@@ -290,7 +339,10 @@ describe("the OpenAI Responses API, POST /v1/responses", () => {
     expect(whole.status).toBe(502);
     expect(((await whole.json()) as { error: { code: string } }).error.code).toBe("all_models_failed");
     // A whole response that has begun with keep-alive spaces is 200: it says that it failed.
-    const late = await serve({ script: withOverrides((req) => (req.phase === "compare" ? { error: new Error("HTTP 503 from provider"), latencyMs: 400 } : undefined)), settings: { sseKeepAliveMs: 100 } });
+    const late = await serve({
+      script: withOverrides((req) => (req.phase === "compare" ? { error: new Error("HTTP 503 from provider"), latencyMs: 400 } : undefined)),
+      settings: { sseKeepAliveMs: 100 },
+    });
     const begun = await late.post({ model: "debatt-compare", input: "Which?", participants: THREE });
     expect(begun.status).toBe(200);
     const text = await begun.text();

@@ -12,13 +12,13 @@ const THREE = ["call_grok", "call_claude", "call_gpt"];
 const ADMIN = "admin-token-for-openai-tests";
 
 describe("the OpenAI-compatible endpoint, through the official openai client", () => {
-
   /** A server with a history, and an `openai` client pointed at its /v1. */
   async function serve(options: { script?: Script; settings?: Partial<Settings>; apiKey?: string } = {}) {
     const { server, models, db } = await servedWithHistory(options);
     const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: options.apiKey ?? "not-needed-on-loopback", maxRetries: 0 });
     /** The answer the history keeps for a run. */
-    const stored = async (runId: string) => (await (await fetch(`${server.url}/api/v1/debates/${runId}`)).json()) as { content: string; status: string; conversationId: string };
+    const stored = async (runId: string) =>
+      (await (await fetch(`${server.url}/api/v1/debates/${runId}`)).json()) as { content: string; status: string; conversationId: string };
     return { client, server, models, db, stored };
   }
 
@@ -36,7 +36,11 @@ describe("the OpenAI-compatible endpoint, through the official openai client", (
   it("answers a /vote whole: the winner's answer as the content, the deliberation as reasoning_content, filed in the history", async () => {
     const { client, stored } = await serve();
     const { data, response } = await client.chat.completions
-      .create({ model: "debatt-vote", messages: [{ role: "user", content: "Which language suits web APIs best?" }], participants: THREE } as OpenAI.ChatCompletionCreateParamsNonStreaming)
+      .create({
+        model: "debatt-vote",
+        messages: [{ role: "user", content: "Which language suits web APIs best?" }],
+        participants: THREE,
+      } as OpenAI.ChatCompletionCreateParamsNonStreaming)
       .withResponse();
     const runId = response.headers.get("x-debatt-run-id")!;
     const answer = await stored(runId);
@@ -56,7 +60,12 @@ describe("the OpenAI-compatible endpoint, through the official openai client", (
   it("streams a /debatt: progress as reasoning_content, the synthesis as content without the arena-data block, then finish_reason stop", async () => {
     const { client, stored } = await serve();
     const { data: stream, response } = await client.chat.completions
-      .create({ model: "debatt", stream: true, messages: [{ role: "user", content: "Bör AI regleras?" }], participants: THREE } as OpenAI.ChatCompletionCreateParamsStreaming)
+      .create({
+        model: "debatt",
+        stream: true,
+        messages: [{ role: "user", content: "Bör AI regleras?" }],
+        participants: THREE,
+      } as OpenAI.ChatCompletionCreateParamsStreaming)
       .withResponse();
     let content = "";
     let reasoning = "";
@@ -86,23 +95,43 @@ describe("the OpenAI-compatible endpoint, through the official openai client", (
       return { ...(typeof step === "string" ? { text: step } : step), usage: { input: 100, output: 10, cached: 40, cost: 0.001 } };
     });
     const { client, models } = await serve({ script: reporting });
-    const stream = await client.chat.completions.create({ model: "debatt-vote", stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: "Which?" }], participants: THREE } as OpenAI.ChatCompletionCreateParamsStreaming);
+    const stream = await client.chat.completions.create({
+      model: "debatt-vote",
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: "user", content: "Which?" }],
+      participants: THREE,
+    } as OpenAI.ChatCompletionCreateParamsStreaming);
     const chunks = [];
     for await (const chunk of stream) chunks.push(chunk);
     const last = chunks.at(-1)!;
     expect(last.choices).toEqual([]);
     const calls = models.calls.length;
-    expect(last.usage).toMatchObject({ prompt_tokens: 100 * calls, completion_tokens: 10 * calls, total_tokens: 110 * calls, prompt_tokens_details: { cached_tokens: 40 * calls }, model_calls: calls });
+    expect(last.usage).toMatchObject({
+      prompt_tokens: 100 * calls,
+      completion_tokens: 10 * calls,
+      total_tokens: 110 * calls,
+      prompt_tokens_details: { cached_tokens: 40 * calls },
+      model_calls: calls,
+    });
     expect((last.usage as unknown as { cost: number }).cost).toBeCloseTo(0.001 * calls, 10);
     // Only the last chunk carries usage, and only when asked for.
     expect(chunks.slice(0, -1).every((c) => !c.usage)).toBe(true);
-    const whole = await client.chat.completions.create({ model: "debatt-compare", messages: [{ role: "user", content: "Tabs?" }], participants: THREE } as OpenAI.ChatCompletionCreateParamsNonStreaming);
+    const whole = await client.chat.completions.create({
+      model: "debatt-compare",
+      messages: [{ role: "user", content: "Tabs?" }],
+      participants: THREE,
+    } as OpenAI.ChatCompletionCreateParamsNonStreaming);
     expect(whole.usage).toMatchObject({ prompt_tokens: 300, completion_tokens: 30, total_tokens: 330, model_calls: 3 });
   });
 
   it("sends the progress as a <think> block in the content with DEBATT_OPENAI_PROGRESS=think, and not at all with none", async () => {
     const think = await serve({ settings: { openaiProgress: "think" } });
-    const a = await think.client.chat.completions.create({ model: "debatt-compare", messages: [{ role: "user", content: "Tabs or spaces?" }], participants: THREE } as OpenAI.ChatCompletionCreateParamsNonStreaming);
+    const a = await think.client.chat.completions.create({
+      model: "debatt-compare",
+      messages: [{ role: "user", content: "Tabs or spaces?" }],
+      participants: THREE,
+    } as OpenAI.ChatCompletionCreateParamsNonStreaming);
     const text = a.choices[0].message.content!;
     expect(text.startsWith("<think>\n")).toBe(true);
     const [thought, answer] = text.split("\n</think>\n\n");
@@ -111,7 +140,11 @@ describe("the OpenAI-compatible endpoint, through the official openai client", (
     expect((a.choices[0].message as unknown as { reasoning_content?: string }).reasoning_content).toBeUndefined();
 
     const none = await serve({ settings: { openaiProgress: "none" } });
-    const b = await none.client.chat.completions.create({ model: "debatt-compare", messages: [{ role: "user", content: "Tabs or spaces?" }], participants: THREE } as OpenAI.ChatCompletionCreateParamsNonStreaming);
+    const b = await none.client.chat.completions.create({
+      model: "debatt-compare",
+      messages: [{ role: "user", content: "Tabs or spaces?" }],
+      participants: THREE,
+    } as OpenAI.ChatCompletionCreateParamsNonStreaming);
     expect(b.choices[0].message.content).not.toContain("<think>");
     expect(b.choices[0].message.content).not.toContain("Tabs or spaces?");
     expect(b.choices[0].message.content).toContain("Claude");
@@ -136,7 +169,11 @@ describe("the OpenAI-compatible endpoint, through the official openai client", (
     }
     models.calls.length = 0;
     // /revise takes no follow-ups: only the last question is asked, and it is answered.
-    const revised = await client.chat.completions.create({ model: "debatt-revise", messages, participants: THREE } as OpenAI.ChatCompletionCreateParamsNonStreaming);
+    const revised = await client.chat.completions.create({
+      model: "debatt-revise",
+      messages,
+      participants: THREE,
+    } as OpenAI.ChatCompletionCreateParamsNonStreaming);
     expect(revised.choices[0].message.content).not.toBe("");
     for (const c of models.callsOf("answer")) expect(c.messages.map((m) => String(m.content)).join("\n")).not.toContain("SQLite keeps it simple.");
   });
@@ -156,15 +193,30 @@ describe("the OpenAI-compatible endpoint, through the official openai client", (
     const [status, type, code, message] = await refusal({ model: "gpt-4o", messages: [{ role: "user", content: "Hi" }] });
     expect([status, type, code]).toEqual([404, "invalid_request_error", "model_not_found"]);
     expect(message).toContain("debatt-vote");
-    expect(await refusal({ model: "debatt-vote", messages: [{ role: "assistant", content: "Hi" }] })).toEqual([400, "invalid_request_error", "invalid_body", expect.stringContaining("last message must be the user's question")]);
-    expect(await refusal({ model: "debatt-vote", messages: [] })).toEqual([400, "invalid_request_error", "invalid_body", expect.stringContaining("messages is empty")]);
+    expect(await refusal({ model: "debatt-vote", messages: [{ role: "assistant", content: "Hi" }] })).toEqual([
+      400,
+      "invalid_request_error",
+      "invalid_body",
+      expect.stringContaining("last message must be the user's question"),
+    ]);
+    expect(await refusal({ model: "debatt-vote", messages: [] })).toEqual([
+      400,
+      "invalid_request_error",
+      "invalid_body",
+      expect.stringContaining("messages is empty"),
+    ]);
     expect(await refusal({ model: "debatt-vote", messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "x" } }] }] })).toEqual([
       400,
       "invalid_request_error",
       "invalid_body",
       expect.stringContaining("no text, only image_url parts: the models read text only"),
     ]);
-    expect(await refusal({ model: "debatt-vote", messages: [{ role: "assistant", content: "Hi" }] })).toEqual([400, "invalid_request_error", "invalid_body", expect.stringContaining("(it is an assistant message)")]);
+    expect(await refusal({ model: "debatt-vote", messages: [{ role: "assistant", content: "Hi" }] })).toEqual([
+      400,
+      "invalid_request_error",
+      "invalid_body",
+      expect.stringContaining("(it is an assistant message)"),
+    ]);
     // What cannot be honoured is refused by name.
     for (const [param, body] of [
       ["tool_choice", { tool_choice: "required", tools: [{ type: "function", function: { name: "f", parameters: {} } }] }],
@@ -176,32 +228,57 @@ describe("the OpenAI-compatible endpoint, through the official openai client", (
       ["tool_choice", { tool_choice: "bogus" }],
       ["stop", { stop: ["a", "b", "c", "d", "e"] }],
       ["stop", { stop: "x".repeat(1_001) }],
-      ["response_format", { response_format: { type: "json_schema", json_schema: { name: "big", schema: { type: "object", description: "x".repeat(16_001) } } } }],
+      [
+        "response_format",
+        { response_format: { type: "json_schema", json_schema: { name: "big", schema: { type: "object", description: "x".repeat(16_001) } } } },
+      ],
     ] as const) {
       const [s, , c, m] = await refusal({ model: "debatt-vote", messages: [{ role: "user", content: "Which?" }], ...body });
       expect([s, c], param).toEqual([400, "invalid_body"]);
       expect(m, param).toContain(param);
     }
-    expect(await refusal({ model: "debatt-vote", messages: [{ role: "user", content: "/council Ship it." }] })).toEqual([400, "invalid_request_error", "invalid_body", expect.stringContaining("use the model debatt-council")]);
+    expect(await refusal({ model: "debatt-vote", messages: [{ role: "user", content: "/council Ship it." }] })).toEqual([
+      400,
+      "invalid_request_error",
+      "invalid_body",
+      expect.stringContaining("use the model debatt-council"),
+    ]);
     expect(await refusal({ model: "debatt-vote", messages: [{ role: "user", content: "Which?" }], participants: ["call_grok"] })).toEqual([
       400,
       "invalid_request_error",
       "invalid_participants",
       expect.stringContaining("/vote"),
     ]);
-    expect(await refusal({ model: "debatt-vote", messages: [{ role: "user", content: "Which?" }], n: 3 })).toEqual([400, "invalid_request_error", "invalid_body", expect.stringContaining("n must be 1")]);
+    expect(await refusal({ model: "debatt-vote", messages: [{ role: "user", content: "Which?" }], n: 3 })).toEqual([
+      400,
+      "invalid_request_error",
+      "invalid_body",
+      expect.stringContaining("n must be 1"),
+    ]);
   });
 
   it("needs the user's bearer token with AUTH=tokens (401 authentication_error), and files the run as that user's", async () => {
     const { server } = await serve({ settings: { auth: "tokens", adminToken: ADMIN } });
-    const created = await fetch(`${server.url}/api/v1/admin/users`, { method: "POST", headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" }, body: JSON.stringify({ name: "ada" }) });
+    const created = await fetch(`${server.url}/api/v1/admin/users`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "ada" }),
+    });
     const { token } = (await created.json()) as { token: string };
     const stranger = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "not-a-token", maxRetries: 0 });
     await expect(stranger.models.list()).rejects.toMatchObject({ status: 401, type: "authentication_error", code: "unauthorized" });
     const ada = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: token, maxRetries: 0 });
-    const { response } = await ada.chat.completions.create({ model: "debatt-compare", messages: [{ role: "user", content: "Tabs or spaces?" }], participants: THREE } as OpenAI.ChatCompletionCreateParamsNonStreaming).withResponse();
+    const { response } = await ada.chat.completions
+      .create({
+        model: "debatt-compare",
+        messages: [{ role: "user", content: "Tabs or spaces?" }],
+        participants: THREE,
+      } as OpenAI.ChatCompletionCreateParamsNonStreaming)
+      .withResponse();
     const conversation = response.headers.get("x-debatt-conversation-id")!;
-    const list = (await (await fetch(`${server.url}/api/v1/conversations`, { headers: { authorization: `Bearer ${token}` } })).json()) as { conversations: { id: string }[] };
+    const list = (await (await fetch(`${server.url}/api/v1/conversations`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      conversations: { id: string }[];
+    };
     expect(list.conversations.map((c) => c.id)).toContain(conversation);
   });
 
@@ -210,7 +287,15 @@ describe("the OpenAI-compatible endpoint, through the official openai client", (
     const { client, models, stored } = await serve({ script: slow });
     const controller = new AbortController();
     const { data: stream, response } = await client.chat.completions
-      .create({ model: "debatt", stream: true, messages: [{ role: "user", content: "Should AI be regulated?" }], participants: THREE } as OpenAI.ChatCompletionCreateParamsStreaming, { signal: controller.signal })
+      .create(
+        {
+          model: "debatt",
+          stream: true,
+          messages: [{ role: "user", content: "Should AI be regulated?" }],
+          participants: THREE,
+        } as OpenAI.ChatCompletionCreateParamsStreaming,
+        { signal: controller.signal },
+      )
       .withResponse();
     const runId = response.headers.get("x-debatt-run-id")!;
     // The client leaves once the first turn has ended (the SDK ends the iteration, or throws an abort).
@@ -233,7 +318,9 @@ describe("the OpenAI-compatible endpoint, as a LangChain model", () => {
       /** The answer of the newest run, as the history keeps it. */
       const newest = async () => {
         const { conversations } = (await (await fetch(`${server.url}/api/v1/conversations`)).json()) as { conversations: { id: string }[] };
-        const { messages } = (await (await fetch(`${server.url}/api/v1/conversations/${conversations[0].id}`)).json()) as { messages: { role: string; content: string }[] };
+        const { messages } = (await (await fetch(`${server.url}/api/v1/conversations/${conversations[0].id}`)).json()) as {
+          messages: { role: string; content: string }[];
+        };
         return messages.find((m) => m.role === "assistant")!.content.trim();
       };
       const answer = await council.invoke("Which language suits web APIs best?");

@@ -12,27 +12,60 @@ import { named, runEvents, testDeps } from "./support/harness.js";
 describe("the prompt registry", () => {
   it("registers the seed's 16 keys first, then those of the other formats, then the shared ones, each default valid and asking for the topic's language", () => {
     expect(PROMPTS.map((p) => p.key)).toEqual([
-      "debate.supervisor.instructions", "debate.domain_planner.system", "debate.mini_planner.system", "debate.mini_critic.system",
-      "debate.convergence.system", "debate.analysis.system", "debate.research.system", "debate.oneseek.system",
-      "debate.round.1.introduction", "debate.round.2.argument", "debate.round.3.deepening", "debate.round.4.voting",
-      "debate.oneseek.round.1", "debate.oneseek.round.2", "debate.oneseek.round.3", "debate.oneseek.round.4",
-      "compare.answer.system", "vote.ballot", "vote.tiebreaker",
-      "revise.revision", "revise.restate", "revise.revision.anti_anchoring", "revise.ballot",
-      "deep.debater", "deep.moderator", "deep.synthesis",
-      "council.judge.system", "council.packet", "council.round2.disagreed", "council.round2.agreed", "council.report",
-      "rank.ranking", "rank.chairman",
-      "deliberation.answer.system", "deliberation.continue.system", "deliberation.title", "openai.json_result",
+      "debate.supervisor.instructions",
+      "debate.domain_planner.system",
+      "debate.mini_planner.system",
+      "debate.mini_critic.system",
+      "debate.convergence.system",
+      "debate.analysis.system",
+      "debate.research.system",
+      "debate.oneseek.system",
+      "debate.round.1.introduction",
+      "debate.round.2.argument",
+      "debate.round.3.deepening",
+      "debate.round.4.voting",
+      "debate.oneseek.round.1",
+      "debate.oneseek.round.2",
+      "debate.oneseek.round.3",
+      "debate.oneseek.round.4",
+      "compare.answer.system",
+      "vote.ballot",
+      "vote.tiebreaker",
+      "revise.revision",
+      "revise.restate",
+      "revise.revision.anti_anchoring",
+      "revise.ballot",
+      "deep.debater",
+      "deep.moderator",
+      "deep.synthesis",
+      "council.judge.system",
+      "council.packet",
+      "council.round2.disagreed",
+      "council.round2.agreed",
+      "council.report",
+      "rank.ranking",
+      "rank.chairman",
+      "deliberation.answer.system",
+      "deliberation.continue.system",
+      "deliberation.title",
+      "openai.json_result",
     ]);
     for (const p of PROMPTS) {
       expect(validatePromptText(p.key, p.default), p.key).toEqual([]);
-      expect(placeholdersIn(p.default).sort(), p.key).toEqual(p.placeholders.map((x) => x.name).filter((n) => p.default.includes(`{${n}}`)).sort());
+      expect(placeholdersIn(p.default).sort(), p.key).toEqual(
+        p.placeholders
+          .map((x) => x.name)
+          .filter((n) => p.default.includes(`{${n}}`))
+          .sort(),
+      );
       // Prompts whose answer people read ask for the question's language (a vote's is `VOTE: Response X`;
       // a revision reworks the model's own answer, already in that language).
       // /deep's debaters and moderator answer in JSON.
       // A council judge's round 2 continues its round-1 conversation, whose system prompt sets the language.
       const continues = p.key.startsWith("revise.") || ["council.packet", "council.round2.disagreed", "council.round2.agreed"].includes(p.key);
       // The JSON result keeps the answer's own language.
-      if (!["debate.research.system", "vote.ballot", "vote.tiebreaker", "deep.debater", "deep.moderator", "openai.json_result"].includes(p.key) && !continues) expect(p.default, p.key).toMatch(/samma språk|language of the (question|text you judge|claim)/);
+      if (!["debate.research.system", "vote.ballot", "vote.tiebreaker", "deep.debater", "deep.moderator", "openai.json_result"].includes(p.key) && !continues)
+        expect(p.default, p.key).toMatch(/samma språk|language of the (question|text you judge|claim)/);
     }
   });
 
@@ -67,7 +100,9 @@ describe("the prompt registry", () => {
   it("keeps the defaults when the store fails, and says so", async () => {
     const errors: string[] = [];
     const broken: PromptStore = {
-      all: async () => { throw new Error("connection refused"); },
+      all: async () => {
+        throw new Error("connection refused");
+      },
       set: async () => {},
       delete: async () => {},
       health: () => ({ backend: "memory", ok: false, state: "down" }),
@@ -104,13 +139,25 @@ describe("the prompt registry", () => {
 describe("settings", () => {
   it("defaults to the seed's 8 participants and timeouts", () => {
     const s = loadSettings({});
-    expect(s.roster.map((p) => p.key)).toEqual(["call_grok", "call_claude", "call_gpt", "call_gemini", "call_deepseek", "call_perplexity", "call_qwen", "call_oneseek"]);
+    expect(s.roster.map((p) => p.key)).toEqual([
+      "call_grok",
+      "call_claude",
+      "call_gpt",
+      "call_gemini",
+      "call_deepseek",
+      "call_perplexity",
+      "call_qwen",
+      "call_oneseek",
+    ]);
     expect(s).toMatchObject({ responseTimeoutMs: 90_000, voteTimeoutMs: 60_000 });
     expect(loadSettings({ ONESEEK_MODEL: "local/one" }).roster.at(-1)).toMatchObject({ model: "local/one", oneseek: true });
   });
 
   it("reads DEBATE_PARTICIPANTS inline or from a file", () => {
-    const roster = [{ key: "call_a", display: "A", model: "m/a" }, { key: "call_b", display: "B", model: "m/b", oneseek: true }];
+    const roster = [
+      { key: "call_a", display: "A", model: "m/a" },
+      { key: "call_b", display: "B", model: "m/b", oneseek: true },
+    ];
     expect(loadSettings({ DEBATE_PARTICIPANTS: JSON.stringify(roster) }).roster).toEqual(roster);
     const file = join(mkdtempSync(join(tmpdir(), "debatt-")), "p.json");
     writeFileSync(file, JSON.stringify(roster));
@@ -131,7 +178,13 @@ describe("settings", () => {
 
   it("resolves a run's configuration against the settings", () => {
     const s = loadSettings({ DEBATE_VOTE_TIMEOUT_MS: "1000" });
-    expect(resolveRunSettings({ thread_id: "t", seed: 5 }, s)).toMatchObject({ seed: 5, contextChars: 600, voteTimeoutMs: 1000, voteRoundTimeoutMs: 6000, maxResponseTokens: 800 });
+    expect(resolveRunSettings({ thread_id: "t", seed: 5 }, s)).toMatchObject({
+      seed: 5,
+      contextChars: 600,
+      voteTimeoutMs: 1000,
+      voteRoundTimeoutMs: 6000,
+      maxResponseTokens: 800,
+    });
     expect(() => resolveRunSettings({ context_chars: "many" }, s)).toThrow(/context_chars/);
   });
 });

@@ -35,14 +35,25 @@ describe("an OpenAI-compatible endpoint and Tavily", () => {
     const openai = await startFakeOpenAI(debater);
     const tavily = await startFakeTavily();
     cleanups.push(openai.close, tavily.close);
-    const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_PARTICIPANTS: roster, TAVILY_API_KEY: "tvly-test", TAVILY_BASE_URL: tavily.url };
+    const env = {
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: openai.baseURL,
+      DEBATE_PARTICIPANTS: roster,
+      TAVILY_API_KEY: "tvly-test",
+      TAVILY_BASE_URL: tavily.url,
+    };
     const events = await collect(env, "/debatt Bör AI regleras?");
     expect(events.find((e) => e.event === "debate-init")!.data).toMatchObject({ simulated: false });
     expect(events.filter((e) => e.event === "debate-participant-end").every((e) => e.data.status === "ok")).toBe(true);
     expect(events.find((e) => e.event === "debate-results")!.data).toMatchObject({ total_votes: 3, invalid_votes: 0 });
     // Turns stream with the participant's model id and the 800-token budget.
     const text = (m: { content: unknown }) => (typeof m.content === "string" ? m.content : (m.content as { text: string }[]).map((p) => p.text).join(""));
-    const turns = openai.seen.filter((r) => r.body.stream && r.body.messages.some((m: { content: unknown }) => text(m).includes("Runda 1 — Introduktion")) && !r.body.messages.some((m: { content: unknown }) => text(m).includes("Runda 2")));
+    const turns = openai.seen.filter(
+      (r) =>
+        r.body.stream &&
+        r.body.messages.some((m: { content: unknown }) => text(m).includes("Runda 1 — Introduktion")) &&
+        !r.body.messages.some((m: { content: unknown }) => text(m).includes("Runda 2")),
+    );
     expect(turns.map((r) => r.body.model).sort()).toEqual(["anthropic/claude-sonnet-4.5", "internal/oneseek", "x-ai/grok-4"]);
     expect(turns.every((r) => r.body.max_tokens === 800 || r.body.max_completion_tokens === 800)).toBe(true);
     // Research: two queries searched in parallel with ≤3 results, the critic kept 0 and 2, cut to 300 characters.
@@ -86,8 +97,16 @@ describe("an OpenAI-compatible endpoint and Tavily", () => {
     );
     const tavily = await startFakeTavily(1);
     cleanups.push(openai.close, tavily.close);
-    const events = await collect({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, TAVILY_API_KEY: "k", TAVILY_BASE_URL: tavily.url }, "Hur blir vädret?");
-    expect(events.filter((e) => e.event === "text-delta").map((e) => e.data.delta).join("")).toBe("Det blir sol i Stockholm.");
+    const events = await collect(
+      { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, TAVILY_API_KEY: "k", TAVILY_BASE_URL: tavily.url },
+      "Hur blir vädret?",
+    );
+    expect(
+      events
+        .filter((e) => e.event === "text-delta")
+        .map((e) => e.data.delta)
+        .join(""),
+    ).toBe("Det blir sol i Stockholm.");
     expect(tavily.seen[0].body.query).toBe("väder Stockholm");
     const second = openai.seen[1].body.messages;
     expect(second.at(-1)).toMatchObject({ role: "tool", tool_call_id: "call_1" });
@@ -121,8 +140,16 @@ describe("what a call to an OpenAI-compatible endpoint used", () => {
     const { cost: _, ...tokensOnly } = usage;
     const plain = await startFakeOpenAI(() => ({ text: "Another answer.", usage: tokensOnly }));
     cleanups.push(plain.close);
-    const other = new OpenAIModelFactory(loadSettings({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: plain.baseURL })).create({ phase: "answer", participant: defaultRoster()[1] });
-    expect(callTokensOf(await streamMessage(other, [new HumanMessage("x")], new AbortController().signal, () => {}))).toEqual({ input_tokens: 120, output_tokens: 30, cached_tokens: 100, reasoning_tokens: 0 });
+    const other = new OpenAIModelFactory(loadSettings({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: plain.baseURL })).create({
+      phase: "answer",
+      participant: defaultRoster()[1],
+    });
+    expect(callTokensOf(await streamMessage(other, [new HumanMessage("x")], new AbortController().signal, () => {}))).toEqual({
+      input_tokens: 120,
+      output_tokens: 30,
+      cached_tokens: 100,
+      reasoning_tokens: 0,
+    });
   });
 });
 
@@ -169,7 +196,12 @@ describe("real providers and their errors", () => {
       ONESEEK_API_KEY: "sk-internal",
     };
     const events = await collect(env, "/compare Tabs or spaces?");
-    expect(events.filter((e) => e.event === "compare-answer-end").map((e) => [e.data.model, e.data.status])).toEqual(expect.arrayContaining([["Grok", "ok"], ["Claude", "ok"]]));
+    expect(events.filter((e) => e.event === "compare-answer-end").map((e) => [e.data.model, e.data.status])).toEqual(
+      expect.arrayContaining([
+        ["Grok", "ok"],
+        ["Claude", "ok"],
+      ]),
+    );
     expect(global.seen.map((r) => [r.body.model, r.authorization])).toEqual([["x-ai/grok-4", "Bearer sk-global"]]);
     expect(own.seen.map((r) => [r.body.model, r.authorization])).toEqual([["anthropic/claude-sonnet-4.5", "Bearer sk-claude"]]);
     // The key itself never reaches the events.
@@ -184,9 +216,15 @@ describe("real providers and their errors", () => {
       ONESEEK_API_KEY: "sk-internal",
       CLAUDE_KEY: "sk-claude",
       ALLOWED_MODELS: "meta/llama-4",
-      DEBATE_PARTICIPANTS: JSON.stringify([...JSON.parse(mixed("http://claude.example/v1")), { key: "call_oneseek", display: "OneSeek", model: "openai/gpt-4.1-mini", oneseek: true }]),
+      DEBATE_PARTICIPANTS: JSON.stringify([
+        ...JSON.parse(mixed("http://claude.example/v1")),
+        { key: "call_oneseek", display: "OneSeek", model: "openai/gpt-4.1-mini", oneseek: true },
+      ]),
     });
-    const at = (p?: Parameters<typeof endpointOf>[1]) => { const e = endpointOf(settings, p); return [e.baseUrl, e.keyVar]; };
+    const at = (p?: Parameters<typeof endpointOf>[1]) => {
+      const e = endpointOf(settings, p);
+      return [e.baseUrl, e.keyVar];
+    };
     expect(at(undefined)).toEqual(["http://internal.example/v1", "ONESEEK_API_KEY"]);
     expect(at({ key: "chairman", display: "Chairman", model: settings.oneseekModel })).toEqual(["http://internal.example/v1", "ONESEEK_API_KEY"]);
     expect(at(settings.roster.find((p) => p.key === "call_oneseek"))).toEqual(["http://internal.example/v1", "ONESEEK_API_KEY"]);
@@ -194,13 +232,34 @@ describe("real providers and their errors", () => {
     expect(at(settings.roster.find((p) => p.key === "call_grok"))).toEqual(["http://global.example/v1", "OPENAI_API_KEY"]);
     expect(at({ key: "model_meta_llama_4", display: "llama-4", model: "meta/llama-4" })).toEqual(["http://global.example/v1", "OPENAI_API_KEY"]);
     // Without a global key, a model named through ALLOWED_MODELS would have none.
-    expect(() => loadSettings({ CLAUDE_KEY: "k", ONESEEK_API_KEY: "i", ALLOWED_MODELS: "*", DEBATE_PARTICIPANTS: JSON.stringify([JSON.parse(mixed("http://c.example/v1"))[1], { ...JSON.parse(mixed("http://c.example/v1"))[1], key: "call_two", display: "Two" }]) })).toThrow(/ALLOWED_MODELS/);
+    expect(() =>
+      loadSettings({
+        CLAUDE_KEY: "k",
+        ONESEEK_API_KEY: "i",
+        ALLOWED_MODELS: "*",
+        DEBATE_PARTICIPANTS: JSON.stringify([
+          JSON.parse(mixed("http://c.example/v1"))[1],
+          { ...JSON.parse(mixed("http://c.example/v1"))[1], key: "call_two", display: "Two" },
+        ]),
+      }),
+    ).toThrow(/ALLOWED_MODELS/);
   });
 
   it("refuses a roster whose key variable is not set, or a participant left without any key", () => {
-    expect(() => loadSettings({ OPENAI_API_KEY: "k", DEBATE_PARTICIPANTS: mixed("http://127.0.0.1:9/v1") })).toThrow(/call_claude's key is read from CLAUDE_KEY .* not set/);
-    expect(() => loadSettings({ CLAUDE_KEY: "k", ONESEEK_API_KEY: "i", DEBATE_PARTICIPANTS: mixed("http://127.0.0.1:9/v1") })).toThrow(/call_grok name no apiKeyEnv/);
-    expect(() => loadSettings({ DEBATE_PARTICIPANTS: JSON.stringify([{ key: "a", display: "A", model: "m", apiKeyEnv: "sk-live-123" }, { key: "b", display: "B", model: "m" }]) })).toThrow(/name of an environment variable/);
+    expect(() => loadSettings({ OPENAI_API_KEY: "k", DEBATE_PARTICIPANTS: mixed("http://127.0.0.1:9/v1") })).toThrow(
+      /call_claude's key is read from CLAUDE_KEY .* not set/,
+    );
+    expect(() => loadSettings({ CLAUDE_KEY: "k", ONESEEK_API_KEY: "i", DEBATE_PARTICIPANTS: mixed("http://127.0.0.1:9/v1") })).toThrow(
+      /call_grok name no apiKeyEnv/,
+    );
+    expect(() =>
+      loadSettings({
+        DEBATE_PARTICIPANTS: JSON.stringify([
+          { key: "a", display: "A", model: "m", apiKeyEnv: "sk-live-123" },
+          { key: "b", display: "B", model: "m" },
+        ]),
+      }),
+    ).toThrow(/name of an environment variable/);
   });
 
   it.each([
@@ -209,24 +268,39 @@ describe("real providers and their errors", () => {
     [404, undefined, "model_not_found", ["x-ai/grok-4 does not exist"]],
     [400, "context_length_exceeded", "context_too_long", ["longer than x-ai/grok-4 takes"]],
     [503, undefined, "provider_error", ["failed for x-ai/grok-4"]],
-  ])("tells a person what to do about HTTP %i (%s): %s; the endpoint and the key's variable only in the operator's log", async (status, errorCode, code, words) => {
-    const openai = await startFakeOpenAI((body) => (body.model === "x-ai/grok-4" ? { status, errorCode } : { text: "Fine." }));
-    cleanups.push(openai.close);
-    const logs: string[] = [];
-    const events = await collect({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_MAX_RETRIES: "0", DEBATE_PARTICIPANTS: roster }, "/compare Tabs or spaces?", undefined, (l) => logs.push(l));
-    const grok = events.find((e) => e.event === "compare-answer-end" && e.data.model === "Grok")!.data as { status: string; error: string };
-    expect(grok.status).toBe("error");
-    expect(grok.error).toContain(`(${code}, HTTP ${status})`);
-    for (const w of words) expect(grok.error).toContain(w);
-    // What a user reads names no endpoint, no address and no key variable (as /health/models hides them from users).
-    expect(JSON.stringify(events)).not.toContain(new URL(openai.baseURL).host);
-    expect(JSON.stringify(events)).not.toContain("OPENAI_API_KEY");
-    expect(logs.find((l) => l.includes("x-ai/grok-4") && l.includes(`(${code}`))).toMatch(new RegExp(`${openai.baseURL.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}, key OPENAI_API_KEY`));
-  });
+  ])(
+    "tells a person what to do about HTTP %i (%s): %s; the endpoint and the key's variable only in the operator's log",
+    async (status, errorCode, code, words) => {
+      const openai = await startFakeOpenAI((body) => (body.model === "x-ai/grok-4" ? { status, errorCode } : { text: "Fine." }));
+      cleanups.push(openai.close);
+      const logs: string[] = [];
+      const events = await collect(
+        { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_MAX_RETRIES: "0", DEBATE_PARTICIPANTS: roster },
+        "/compare Tabs or spaces?",
+        undefined,
+        (l) => logs.push(l),
+      );
+      const grok = events.find((e) => e.event === "compare-answer-end" && e.data.model === "Grok")!.data as { status: string; error: string };
+      expect(grok.status).toBe("error");
+      expect(grok.error).toContain(`(${code}, HTTP ${status})`);
+      for (const w of words) expect(grok.error).toContain(w);
+      // What a user reads names no endpoint, no address and no key variable (as /health/models hides them from users).
+      expect(JSON.stringify(events)).not.toContain(new URL(openai.baseURL).host);
+      expect(JSON.stringify(events)).not.toContain("OPENAI_API_KEY");
+      expect(logs.find((l) => l.includes("x-ai/grok-4") && l.includes(`(${code}`))).toMatch(
+        new RegExp(`${openai.baseURL.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}, key OPENAI_API_KEY`),
+      );
+    },
+  );
 
   it("keeps an unreachable endpoint's address out of what the reader sees", async () => {
     const logs: string[] = [];
-    const events = await collect({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: "http://127.0.0.1:9/v1", DEBATE_MAX_RETRIES: "0", DEBATE_PARTICIPANTS: roster }, "/compare Tabs or spaces?", undefined, (l) => logs.push(l));
+    const events = await collect(
+      { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: "http://127.0.0.1:9/v1", DEBATE_MAX_RETRIES: "0", DEBATE_PARTICIPANTS: roster },
+      "/compare Tabs or spaces?",
+      undefined,
+      (l) => logs.push(l),
+    );
     const ends = events.filter((e) => e.event === "compare-answer-end").map((e) => e.data as { status: string; error: string });
     expect(ends.every((e) => e.status === "error" && /provider_error/.test(e.error))).toBe(true);
     // The address, not a number 9 (`"latency_ms":9`).
@@ -243,8 +317,12 @@ describe("real providers and their errors", () => {
       return { text: "Fine." };
     });
     cleanups.push(openai.close);
-    const events = await collect({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_MAX_RETRIES: "2", DEBATE_PARTICIPANTS: roster }, "/compare Tabs or spaces?");
-    const end = (model: string) => events.find((e) => e.event === "compare-answer-end" && e.data.model === model)!.data as { status: string; error?: string; latency_ms: number };
+    const events = await collect(
+      { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_MAX_RETRIES: "2", DEBATE_PARTICIPANTS: roster },
+      "/compare Tabs or spaces?",
+    );
+    const end = (model: string) =>
+      events.find((e) => e.event === "compare-answer-end" && e.data.model === model)!.data as { status: string; error?: string; latency_ms: number };
     expect(end("Grok")).toMatchObject({ status: "ok" });
     expect(end("Grok").latency_ms).toBeGreaterThanOrEqual(950);
     expect(calls["x-ai/grok-4"]).toBe(2);
@@ -261,7 +339,10 @@ describe("real providers and their errors", () => {
     });
     cleanups.push(openai.close);
     const started = Date.now();
-    const events = await collect({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_MAX_RETRIES: "1", DEBATE_PARTICIPANTS: roster }, "/compare Tabs or spaces?");
+    const events = await collect(
+      { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_MAX_RETRIES: "1", DEBATE_PARTICIPANTS: roster },
+      "/compare Tabs or spaces?",
+    );
     const grok = events.find((e) => e.event === "compare-answer-end" && e.data.model === "Grok")!.data as { status: string; latency_ms: number };
     expect(grok.status).toBe("ok");
     expect(grokCalls).toBe(2);
@@ -276,9 +357,18 @@ describe("real providers and their errors", () => {
       return debater(body);
     });
     cleanups.push(openai.close);
-    const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_MAX_RETRIES: "0", DEBATE_PARTICIPANTS: roster, FALLBACK_MODEL: "backup/model" };
+    const env = {
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: openai.baseURL,
+      DEBATE_MAX_RETRIES: "0",
+      DEBATE_PARTICIPANTS: roster,
+      FALLBACK_MODEL: "backup/model",
+    };
     const events = await collect(env, "/debatt Bör AI regleras?");
-    const synthesis = events.filter((e) => e.event === "text-delta").map((e) => e.data.delta).join("");
+    const synthesis = events
+      .filter((e) => e.event === "text-delta")
+      .map((e) => e.data.delta)
+      .join("");
     expect(synthesis).toContain("Reservmodellens analys.");
     const synthesisCalls = openai.seen.filter((r) => r.body.messages?.some((m: any) => String(m.content).includes("slutanalysen")));
     expect(synthesisCalls.map((r) => r.body.model)).toEqual(["openai/gpt-4.1-mini", "backup/model"]);
@@ -287,12 +377,23 @@ describe("real providers and their errors", () => {
   it("prices a fallback's answer as the fallback model's", async () => {
     const openai = await startFakeOpenAI((body) => {
       const all = body.messages.map((m: any) => m.content).join("\n");
-      if (all.includes("slutanalysen")) return body.model === "backup/model" ? { text: "## Sammanfattning\n\nReserv.", usage: { prompt_tokens: 1_000_000, completion_tokens: 0 } } : { status: 500 };
+      if (all.includes("slutanalysen"))
+        return body.model === "backup/model"
+          ? { text: "## Sammanfattning\n\nReserv.", usage: { prompt_tokens: 1_000_000, completion_tokens: 0 } }
+          : { status: 500 };
       return debater(body);
     });
     cleanups.push(openai.close);
     const prices = JSON.stringify({ "backup/model": { input: 7, output: 7 }, "openai/gpt-4.1-mini": { input: 1000, output: 1000 } });
-    const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_MAX_RETRIES: "0", DEBATE_PARTICIPANTS: roster, FALLBACK_MODEL: "backup/model", MODEL_PRICES: prices, DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-fallback-")) };
+    const env = {
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: openai.baseURL,
+      DEBATE_MAX_RETRIES: "0",
+      DEBATE_PARTICIPANTS: roster,
+      FALLBACK_MODEL: "backup/model",
+      MODEL_PRICES: prices,
+      DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-fallback-")),
+    };
     const app = await startApp(depsFromEnv(env, { log: () => {} }));
     cleanups.push(app.close);
     const { events } = await readSse(await postChat(app.url, { message: "/debatt Bör AI regleras?" }));
@@ -303,7 +404,9 @@ describe("real providers and their errors", () => {
 
 describe("GET /api/v1/health/models", () => {
   it("names the configured model ids an endpoint does not list, per endpoint, and an endpoint that refuses its key", async () => {
-    const global = await startFakeOpenAI(() => ({ text: "x" }), { models: ["x-ai/grok-4", "openai/gpt-4.1-mini", "openai/gpt-9.1", "anthropic/claude-opus-4"] });
+    const global = await startFakeOpenAI(() => ({ text: "x" }), {
+      models: ["x-ai/grok-4", "openai/gpt-4.1-mini", "openai/gpt-9.1", "anthropic/claude-opus-4"],
+    });
     const own = await startFakeOpenAI(() => ({ status: 401 }), { modelsStatus: 401 });
     cleanups.push(global.close, own.close);
     const participants = JSON.stringify([
@@ -311,15 +414,33 @@ describe("GET /api/v1/health/models", () => {
       { key: "call_gpt", display: "GPT", model: "openai/gpt-9-retired" },
       { key: "call_claude", display: "Claude", model: "anthropic/claude-sonnet-4.5", baseUrl: own.baseURL, apiKeyEnv: "CLAUDE_KEY" },
     ]);
-    const deps = depsFromEnv({ OPENAI_API_KEY: "sk-global", OPENAI_BASE_URL: global.baseURL, CLAUDE_KEY: "sk-bad", DEBATE_PARTICIPANTS: participants, DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-health-")) }, { log: () => {} });
+    const deps = depsFromEnv(
+      {
+        OPENAI_API_KEY: "sk-global",
+        OPENAI_BASE_URL: global.baseURL,
+        CLAUDE_KEY: "sk-bad",
+        DEBATE_PARTICIPANTS: participants,
+        DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-health-")),
+      },
+      { log: () => {} },
+    );
     const app = await startApp(deps);
     cleanups.push(app.close);
-    const health = (await (await fetch(`${app.url}/api/v1/health/models`)).json()) as { simulated: boolean; endpoints: { base_url: string; key_var: string; status: string; missing: string[] }[] };
+    const health = (await (await fetch(`${app.url}/api/v1/health/models`)).json()) as {
+      simulated: boolean;
+      endpoints: { base_url: string; key_var: string; status: string; missing: string[] }[];
+    };
     expect(health.simulated).toBe(false);
     expect(health.endpoints).toEqual(
       expect.arrayContaining([
         // A retired id is named with the listed one of its vendor nearest to it, never another vendor's.
-        expect.objectContaining({ base_url: global.baseURL, key_var: "OPENAI_API_KEY", status: "ok", missing: ["openai/gpt-9-retired"], nearest: { "openai/gpt-9-retired": "openai/gpt-9.1" } }),
+        expect.objectContaining({
+          base_url: global.baseURL,
+          key_var: "OPENAI_API_KEY",
+          status: "ok",
+          missing: ["openai/gpt-9-retired"],
+          nearest: { "openai/gpt-9-retired": "openai/gpt-9.1" },
+        }),
         expect.objectContaining({ base_url: own.baseURL, key_var: "CLAUDE_KEY", status: "auth_failed" }),
       ]),
     );
@@ -346,12 +467,28 @@ describe("what a provider's endpoint shows of itself", () => {
     const db = await sqliteHistory();
     cleanups.push(() => db.close());
     const admin = "admin-token-for-health-tests";
-    const deps = depsFromEnv({ OPENAI_API_KEY: "sk-global", OPENAI_BASE_URL: global.baseURL, AUTH: "tokens", ADMIN_TOKEN: admin, DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-health-")) }, { log: () => {} });
+    const deps = depsFromEnv(
+      {
+        OPENAI_API_KEY: "sk-global",
+        OPENAI_BASE_URL: global.baseURL,
+        AUTH: "tokens",
+        ADMIN_TOKEN: admin,
+        DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-health-")),
+      },
+      { log: () => {} },
+    );
     const app = await startApp(deps, { history: db.history });
     cleanups.push(app.close);
-    const created = await fetch(`${app.url}/api/v1/admin/users`, { method: "POST", headers: { authorization: `Bearer ${admin}`, "content-type": "application/json" }, body: JSON.stringify({ name: "ada" }) });
+    const created = await fetch(`${app.url}/api/v1/admin/users`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${admin}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "ada" }),
+    });
     const { token } = (await created.json()) as { token: string };
-    const as = async (t: string) => (await (await fetch(`${app.url}/api/v1/health/models`, { headers: { authorization: `Bearer ${t}` } })).json()) as { endpoints: Record<string, unknown>[] };
+    const as = async (t: string) =>
+      (await (await fetch(`${app.url}/api/v1/health/models`, { headers: { authorization: `Bearer ${t}` } })).json()) as {
+        endpoints: Record<string, unknown>[];
+      };
     const user = await as(token);
     expect(user.endpoints.length).toBeGreaterThan(0);
     for (const e of user.endpoints) expect(Object.keys(e).sort()).toEqual(["missing", "models", "nearest", "status"]);

@@ -39,7 +39,10 @@ function rankings(orders: Record<string, string[] | Step>, chairman?: Step | str
     if (req.phase !== "ranking") return undefined;
     const order = orders[req.participant!.key];
     if (order === undefined || !Array.isArray(order)) return order;
-    return renderRanking(order.map((display) => labelOf(messages, display)), "Each has merits.");
+    return renderRanking(
+      order.map((display) => labelOf(messages, display)),
+      "Each has merits.",
+    );
   });
 }
 
@@ -62,36 +65,84 @@ describe("/rank: the command and its replies", () => {
   it("asks for its ranking with the shared text, and reads back what it renders", () => {
     expect(promptDefinition("rank.ranking")?.default).toContain(RANKING_REPLY);
     const text = renderRanking(["Response C", "Response A", "Response B"], "A is thin; C is concrete.");
-    expect(parseRanking(text, ABC)).toEqual({ order: ["Response C", "Response A", "Response B"], valid: true, source: "list", missing: [], repeated: [], unknown: [] });
+    expect(parseRanking(text, ABC)).toEqual({
+      order: ["Response C", "Response A", "Response B"],
+      valid: true,
+      source: "list",
+      missing: [],
+      repeated: [],
+      unknown: [],
+    });
   });
 
   it("reads a messy ranking: bold labels, markdown header, extra text, several entries on a line", () => {
-    const bold = "Response A is thin. Response B is long.\n\n**FINAL RANKING:**\n1. **Response B**\n2. **Response C** (close)\n3. Response A\n\nThat is my view.";
+    const bold =
+      "Response A is thin. Response B is long.\n\n**FINAL RANKING:**\n1. **Response B**\n2. **Response C** (close)\n3. Response A\n\nThat is my view.";
     expect(parseRanking(bold, ABC)).toMatchObject({ order: ["Response B", "Response C", "Response A"], valid: true, source: "list" });
-    expect(parseRanking("## Final ranking\n1) Response C 2) Response B 3) Response A", ABC)).toMatchObject({ order: ["Response C", "Response B", "Response A"], valid: true });
+    expect(parseRanking("## Final ranking\n1) Response C 2) Response B 3) Response A", ABC)).toMatchObject({
+      order: ["Response C", "Response B", "Response A"],
+      valid: true,
+    });
     // The last header counts (a model may write one before its evaluation too); a header must open its line.
-    expect(parseRanking("FINAL RANKING:\n(after the evaluation)\n\n1. Response B is thin.\n\nFINAL RANKING:\n1. Response A\n2. Response C\n3. Response B", ABC).order).toEqual(["Response A", "Response C", "Response B"]);
-    expect(parseRanking("My final ranking is below.\n1. Response C\n2. Response B\n3. Response A", ABC)).toMatchObject({ source: "text", order: ["Response C", "Response B", "Response A"] });
+    expect(
+      parseRanking("FINAL RANKING:\n(after the evaluation)\n\n1. Response B is thin.\n\nFINAL RANKING:\n1. Response A\n2. Response C\n3. Response B", ABC)
+        .order,
+    ).toEqual(["Response A", "Response C", "Response B"]);
+    expect(parseRanking("My final ranking is below.\n1. Response C\n2. Response B\n3. Response A", ABC)).toMatchObject({
+      source: "text",
+      order: ["Response C", "Response B", "Response A"],
+    });
   });
 
   it("falls back to the labels mentioned after the header, or in the whole text without one, in order of first mention", () => {
-    expect(parseRanking("FINAL RANKING: Response C beats Response A, which beats Response B; Response C again.", ABC)).toMatchObject({ order: ["Response C", "Response A", "Response B"], valid: true, source: "section" });
-    expect(parseRanking("Best is Response B, then Response A, then Response C.", ABC)).toMatchObject({ order: ["Response B", "Response A", "Response C"], valid: true, source: "text" });
+    expect(parseRanking("FINAL RANKING: Response C beats Response A, which beats Response B; Response C again.", ABC)).toMatchObject({
+      order: ["Response C", "Response A", "Response B"],
+      valid: true,
+      source: "section",
+    });
+    expect(parseRanking("Best is Response B, then Response A, then Response C.", ABC)).toMatchObject({
+      order: ["Response B", "Response A", "Response C"],
+      valid: true,
+      source: "text",
+    });
     // A lower-case letter is a word, not a label.
-    expect(parseRanking("A response a reader likes: Response C, then Response A, then Response B.", ABC).order).toEqual(["Response C", "Response A", "Response B"]);
+    expect(parseRanking("A response a reader likes: Response C, then Response A, then Response B.", ABC).order).toEqual([
+      "Response C",
+      "Response A",
+      "Response B",
+    ]);
   });
 
   it("drops unknown labels and repeats, and says why a ranking does not count", () => {
-    expect(parseRanking("FINAL RANKING:\n1. Response F\n2. Response B\n3. Response A\n4. Response C", ABC)).toMatchObject({ order: ["Response B", "Response A", "Response C"], valid: true, unknown: ["Response F"] });
-    expect(parseRanking("FINAL RANKING:\n1. Response A\n2. Response B\n3. Response A\n4. Response C", ABC)).toMatchObject({ order: ABC, valid: false, problem: "repeated", repeated: ["Response A"] });
-    expect(parseRanking("FINAL RANKING:\n1. Response B\n2. Response A", ABC)).toMatchObject({ order: ["Response B", "Response A"], valid: false, problem: "incomplete", missing: ["Response C"] });
+    expect(parseRanking("FINAL RANKING:\n1. Response F\n2. Response B\n3. Response A\n4. Response C", ABC)).toMatchObject({
+      order: ["Response B", "Response A", "Response C"],
+      valid: true,
+      unknown: ["Response F"],
+    });
+    expect(parseRanking("FINAL RANKING:\n1. Response A\n2. Response B\n3. Response A\n4. Response C", ABC)).toMatchObject({
+      order: ABC,
+      valid: false,
+      problem: "repeated",
+      repeated: ["Response A"],
+    });
+    expect(parseRanking("FINAL RANKING:\n1. Response B\n2. Response A", ABC)).toMatchObject({
+      order: ["Response B", "Response A"],
+      valid: false,
+      problem: "incomplete",
+      missing: ["Response C"],
+    });
     expect(parseRanking("FINAL RANKING:\nI cannot decide.", ABC)).toMatchObject({ order: [], valid: false, problem: "no_ranking", source: "section" });
     expect(parseRanking("", ABC)).toMatchObject({ valid: false, problem: "no_ranking" });
   });
 
   it("averages the valid rankings' places, best first, a tie to the earlier name, invalid rankings not counted", () => {
     const places = aggregateRankings(
-      [{ order: ABC, valid: true }, { order: ["Response B", "Response A", "Response C"], valid: true }, { order: ["Response A", "Response C", "Response B"], valid: true }, { order: ["Response C"], valid: false }],
+      [
+        { order: ABC, valid: true },
+        { order: ["Response B", "Response A", "Response C"], valid: true },
+        { order: ["Response A", "Response C", "Response B"], valid: true },
+        { order: ["Response C"], valid: false },
+      ],
       ABC,
     );
     expect(places).toEqual([
@@ -99,7 +150,14 @@ describe("/rank: the command and its replies", () => {
       { label: "Response B", averagePosition: 2, rankings: 3 },
       { label: "Response C", averagePosition: 2.667, rankings: 3 },
     ]);
-    const tie = aggregateRankings([{ order: ["Response A", "Response B"], valid: true }, { order: ["Response B", "Response A"], valid: true }], ["Response A", "Response B"], (l) => (l === "Response A" ? "Zed" : "Amy"));
+    const tie = aggregateRankings(
+      [
+        { order: ["Response A", "Response B"], valid: true },
+        { order: ["Response B", "Response A"], valid: true },
+      ],
+      ["Response A", "Response B"],
+      (l) => (l === "Response A" ? "Zed" : "Amy"),
+    );
     expect(tie.map((p) => p.label)).toEqual(["Response B", "Response A"]);
     expect(aggregateRankings([{ order: [], valid: false }], ABC)).toEqual([]);
   });
@@ -116,8 +174,19 @@ describe("/rank: the pipeline", () => {
     };
     const { events, models, answer } = await run(script, FOUR);
     expect(names(events)).toEqual([
-      "rank-start", "stage1-start", "stage1-complete", "rank-rankings-start",
-      "rank-ranking", "rank-ranking", "rank-ranking", "rank-ranking", "rank-aggregate", "rank-final", "title-complete", "complete", "done",
+      "rank-start",
+      "stage1-start",
+      "stage1-complete",
+      "rank-rankings-start",
+      "rank-ranking",
+      "rank-ranking",
+      "rank-ranking",
+      "rank-ranking",
+      "rank-aggregate",
+      "rank-final",
+      "title-complete",
+      "complete",
+      "done",
     ]);
     for (const e of events) expect(strictEventSchema(e.event)!.safeParse(e.data).success, e.event).toBe(true);
     for (const times of Object.values(asked)) {
@@ -129,10 +198,20 @@ describe("/rank: the pipeline", () => {
     // The default fake ranks in the order shown: every ranking counts, Response A is first.
     const aggregate = named(events, "rank-aggregate")[0].data;
     expect(aggregate).toMatchObject({ validRankings: 4, invalidRankings: 0, invalid: [] });
-    expect(aggregate.ranking.map((p: { label: string; averagePosition: number }) => [p.label, p.averagePosition])).toEqual([["Response A", 1], ["Response B", 2], ["Response C", 3], ["Response D", 4]]);
+    expect(aggregate.ranking.map((p: { label: string; averagePosition: number }) => [p.label, p.averagePosition])).toEqual([
+      ["Response A", 1],
+      ["Response B", 2],
+      ["Response C", 3],
+      ["Response D", 4],
+    ]);
     expect(aggregate.ranking[0].model).toBe(aggregate.labelToModel["Response A"]);
     const chairman = "## The chairman's answer\n\nThe council's best answer.";
-    expect(named(events, "answer-delta").filter((d) => d.stage === "chairman").map((d) => d.delta).join("")).toBe(chairman);
+    expect(
+      named(events, "answer-delta")
+        .filter((d) => d.stage === "chairman")
+        .map((d) => d.delta)
+        .join(""),
+    ).toBe(chairman);
     expect(named(events, "rank-final")[0].data).toMatchObject({ answer: chairman, fallback: false, modelKey: "chairman" });
     expect(answer).toBe(chairman);
     expect(models.callsOf("chairman")).toHaveLength(1);
@@ -140,7 +219,12 @@ describe("/rank: the pipeline", () => {
 
   it("counts invalid rankings with why, and ranks by the valid ones' mean place, by author", async () => {
     const { events } = await run(
-      rankings({ call_grok: ["Claude", "Grok", "ChatGPT", "Gemini"], call_claude: ["Claude", "ChatGPT", "Grok", "Gemini"], call_gpt: { text: "FINAL RANKING:\n1. Response A" }, call_gemini: { error: new Error("down") } }),
+      rankings({
+        call_grok: ["Claude", "Grok", "ChatGPT", "Gemini"],
+        call_claude: ["Claude", "ChatGPT", "Grok", "Gemini"],
+        call_gpt: { text: "FINAL RANKING:\n1. Response A" },
+        call_gemini: { error: new Error("down") },
+      }),
       FOUR,
     );
     const rankingOf = (key: string) => named(events, "rank-ranking").find((e) => e.data.modelKey === key)!.data;
@@ -148,10 +232,16 @@ describe("/rank: the pipeline", () => {
     expect(rankingOf("call_gemini")).toMatchObject({ valid: false, problem: "failed", error: "down", parsedRanking: [] });
     const aggregate = named(events, "rank-aggregate")[0].data;
     expect(aggregate).toMatchObject({ validRankings: 2, invalidRankings: 2 });
-    expect(aggregate.invalid.map((i: { modelKey: string; problem: string }) => [i.modelKey, i.problem])).toEqual([["call_gpt", "incomplete"], ["call_gemini", "failed"]]);
+    expect(aggregate.invalid.map((i: { modelKey: string; problem: string }) => [i.modelKey, i.problem])).toEqual([
+      ["call_gpt", "incomplete"],
+      ["call_gemini", "failed"],
+    ]);
     // Claude 1 and 1; Grok 2 and 3 (2.5); ChatGPT 3 and 2 (2.5): the tie goes to the earlier name. Gemini last in both: 4.
     expect(aggregate.ranking.map((p: { display: string; averagePosition: number; rankings: number }) => [p.display, p.averagePosition, p.rankings])).toEqual([
-      ["Claude", 1, 2], ["ChatGPT", 2.5, 2], ["Grok", 2.5, 2], ["Gemini", 4, 2],
+      ["Claude", 1, 2],
+      ["ChatGPT", 2.5, 2],
+      ["Grok", 2.5, 2],
+      ["Gemini", 4, 2],
     ]);
   });
 
@@ -167,15 +257,30 @@ describe("/rank: the pipeline", () => {
   });
 
   it("lets the top-ranked answer stand in when the chairman fails, and says so", async () => {
-    const { events, answer } = await run(rankings({ call_grok: ["Claude", "Grok", "ChatGPT"], call_claude: ["Claude", "ChatGPT", "Grok"], call_gpt: ["Claude", "Grok", "ChatGPT"] }, { error: new Error("chairman 503") }), THREE);
+    const { events, answer } = await run(
+      rankings(
+        { call_grok: ["Claude", "Grok", "ChatGPT"], call_claude: ["Claude", "ChatGPT", "Grok"], call_gpt: ["Claude", "Grok", "ChatGPT"] },
+        { error: new Error("chairman 503") },
+      ),
+      THREE,
+    );
     expect(names(events).slice(-4)).toEqual(["rank-final", "title-complete", "complete", "done"]);
-    expect(named(events, "rank-final")[0].data).toMatchObject({ fallback: true, error: "chairman 503", display: "Claude", modelKey: "call_claude", answer: answerOf("Claude", 1) });
+    expect(named(events, "rank-final")[0].data).toMatchObject({
+      fallback: true,
+      error: "chairman 503",
+      display: "Claude",
+      modelKey: "call_claude",
+      answer: answerOf("Claude", 1),
+    });
     expect(answer).toBe(answerOf("Claude", 1));
   });
 
   it("stops with chairman_failed when the chairman fails and no ranking counted", async () => {
     const unreadable = { text: "No idea." };
-    const { events, answer } = await run(rankings({ call_grok: unreadable, call_claude: unreadable, call_gpt: unreadable }, { error: new Error("chairman 503") }), THREE);
+    const { events, answer } = await run(
+      rankings({ call_grok: unreadable, call_claude: unreadable, call_gpt: unreadable }, { error: new Error("chairman 503") }),
+      THREE,
+    );
     expect(named(events, "rank-aggregate")[0].data).toMatchObject({ ranking: [], validRankings: 0, invalidRankings: 3 });
     expect(names(events).slice(-3)).toEqual(["rank-aggregate", "error", "done"]);
     expect(named(events, "error")[0]).toMatchObject({ code: "chairman_failed" });
@@ -184,7 +289,9 @@ describe("/rank: the pipeline", () => {
 
   it("takes 3–8 models (4 by default), the chairman from its options, and no follow-up", async () => {
     const { deps, models } = testDeps();
-    expect(named(await runEvents(deps, "/rank Q?", { participants: ["call_grok", "call_claude"] }), "error")[0].message).toBe("/rank needs 3–8 models, 2 requested");
+    expect(named(await runEvents(deps, "/rank Q?", { participants: ["call_grok", "call_claude"] }), "error")[0].message).toBe(
+      "/rank needs 3–8 models, 2 requested",
+    );
     expect(named(await runEvents(deps, "/rank Q?"), "rank-start")[0].participants).toHaveLength(4);
     const chaired = await runEvents(deps, "/rank Q?", { modeConfig: { models: THREE, chairman: "Gemini" } });
     expect(named(chaired, "rank-start")[0].chairman).toMatchObject({ modelKey: "call_gemini" });
@@ -207,15 +314,34 @@ describe("/rank: the pipeline", () => {
 
 describe("/rank in the history and on the leaderboard", () => {
   it("keeps its rows and reads them back into what it streamed; each full ranking is n−1 Plackett–Luce choices", async () => {
-    const script = rankings({ call_grok: ["Claude", "Grok", "ChatGPT"], call_claude: ["ChatGPT", "Claude", "Grok"], call_gpt: { text: "FINAL RANKING:\n1. Response A" } });
+    const script = rankings({
+      call_grok: ["Claude", "Grok", "ChatGPT"],
+      call_claude: ["ChatGPT", "Claude", "Grok"],
+      call_gpt: { text: "FINAL RANKING:\n1. Response A" },
+    });
     const { server, db } = await servedWithHistory({ script });
     const { events } = await readSse(await postDeliberate(server.url, { question: "Which?", mode: "rank", modeConfig: { models: THREE } }));
     const runId = named(events, "rank-start")[0].messageId as string;
     const rows = await db.history.stagesOf(runId);
-    expect(rows.map((r) => r.stageType)).toEqual(["rank_panel", "rank_label_map", "rank_answer", "rank_answer", "rank_answer", "rank_ranking", "rank_ranking", "rank_ranking", "rank_aggregate", "rank_final"]);
+    expect(rows.map((r) => r.stageType)).toEqual([
+      "rank_panel",
+      "rank_label_map",
+      "rank_answer",
+      "rank_answer",
+      "rank_answer",
+      "rank_ranking",
+      "rank_ranking",
+      "rank_ranking",
+      "rank_aggregate",
+      "rank_final",
+    ]);
     const { timestamp: _t, ...aggregate } = named(events, "rank-aggregate")[0];
     const result = rankHistory.result(rows);
-    expect(result.rankings).toEqual(named(events, "rank-ranking").map((e) => e.data).sort((a, b) => THREE.indexOf(a.modelKey) - THREE.indexOf(b.modelKey)));
+    expect(result.rankings).toEqual(
+      named(events, "rank-ranking")
+        .map((e) => e.data)
+        .sort((a, b) => THREE.indexOf(a.modelKey) - THREE.indexOf(b.modelKey)),
+    );
     expect(result.aggregate).toEqual(aggregate.data);
     expect(result.final).toEqual(named(events, "rank-final")[0].data);
     expect(result.stage1.map((a) => a.modelKey)).toEqual(THREE);
@@ -223,7 +349,10 @@ describe("/rank in the history and on the leaderboard", () => {
     expect(result.labelToModel).toEqual(aggregate.data.labelToModel);
 
     const labels = aggregate.data.labelToModel as Record<string, string>;
-    const ballots = ballotsOfRun(HISTORY_FORMATS, rows.map((r) => ({ ...r, runAt: new Date(0) })));
+    const ballots = ballotsOfRun(
+      HISTORY_FORMATS,
+      rows.map((r) => ({ ...r, runAt: new Date(0) })),
+    );
     // Two full rankings of three answers: two choices each; the incomplete one gives none.
     expect(ballots.map((b) => [b.voter, b.chosen, b.candidates.map((c) => c.position)])).toEqual([
       [MODEL.call_grok, MODEL.call_claude, [0, 1, 2]],
@@ -247,7 +376,11 @@ describe("/rank on the other surfaces", () => {
     const ids: string[] = [];
     for await (const model of openai.models.list()) ids.push(model.id);
     expect(ids).toContain("debatt-rank");
-    const completion = await openai.chat.completions.create({ model: "debatt-rank", messages: [{ role: "user", content: "Which language suits web APIs best?" }], participants: THREE } as OpenAI.ChatCompletionCreateParamsNonStreaming);
+    const completion = await openai.chat.completions.create({
+      model: "debatt-rank",
+      messages: [{ role: "user", content: "Which language suits web APIs best?" }],
+      participants: THREE,
+    } as OpenAI.ChatCompletionCreateParamsNonStreaming);
     expect(completion.choices[0].message.content!.trim()).toBe("## The chairman's answer\n\nThe council's best answer.");
     expect((completion.choices[0].message as unknown as { reasoning_content: string }).reasoning_content).toMatch(/The council's ranking/);
 
@@ -258,7 +391,12 @@ describe("/rank on the other surfaces", () => {
     expect(tool.outputSchema?.properties).toHaveProperty("ranking");
     const result = await client.callTool({ name: "rank", arguments: { question: "Which?", participants: THREE } });
     expect(result.isError).toBeFalsy();
-    const outcome = result.structuredContent as { status: string; ranking: { name: string; averagePosition: number }[]; validRankings: number; invalidRankings: number };
+    const outcome = result.structuredContent as {
+      status: string;
+      ranking: { name: string; averagePosition: number }[];
+      validRankings: number;
+      invalidRankings: number;
+    };
     expect(outcome).toMatchObject({ status: "complete", validRankings: 3, invalidRankings: 0 });
     expect(outcome.ranking.map((p) => p.averagePosition)).toEqual([1, 2, 3]);
   });

@@ -42,7 +42,14 @@ interface Shape {
 
 const SHAPES: Shape[] = [
   { name: "OpenAI", model: "gpt-5", file: "openai.sse", usage: [120, 40, 64, 24] },
-  { name: "OpenRouter", model: "x-ai/grok-4", file: "openrouter.sse", reasoning: "Väger kostnad mot utsläpp.", sources: [{ url: "https://example.org/iea", title: "IEA 2025" }], usage: [200, 30, 0, 8] },
+  {
+    name: "OpenRouter",
+    model: "x-ai/grok-4",
+    file: "openrouter.sse",
+    reasoning: "Väger kostnad mot utsläpp.",
+    sources: [{ url: "https://example.org/iea", title: "IEA 2025" }],
+    usage: [200, 30, 0, 8],
+  },
   { name: "DeepSeek", model: "deepseek-reasoner", file: "deepseek.sse", reasoning: "Jämför riskerna.", usage: [150, 60, 100, 20] },
   { name: "Groq", model: "qwen/qwen3-32b", file: "groq.sse", reasoning: "Kort övervägande.", usage: [80, 35, 0, 0] },
   { name: "Mistral", model: "magistral-medium-latest", file: "mistral.sse", reasoning: "Jag väger för och emot.", usage: [90, 50, 0, 0] },
@@ -57,8 +64,16 @@ const shape = (name: string) => ({ ...SHAPES.find((s) => s.name === name)! });
 
 /** Two panels (a roster holds at most 8, /revise, /deep and /council at most 6), each with the internal model behind a shape whose answer follows a think block in the content. */
 const PANELS = [
-  { title: "OpenAI, OpenRouter, DeepSeek, Groq, Mistral, xAI; internal model Ollama <think>", shapes: SHAPES.slice(0, 6), chair: { ...shape("Ollama"), name: "chairman (Ollama <think>)", model: "chair/ollama-think" } },
-  { title: "Ollama <think>, vLLM <think>, llama.cpp </think>, Anthropic via OpenRouter, Qwen; internal model llama.cpp </think>", shapes: SHAPES.slice(6), chair: { ...shape("LlamaCpp"), name: "chairman (llama.cpp </think>)", model: "chair/llamacpp-think" } },
+  {
+    title: "OpenAI, OpenRouter, DeepSeek, Groq, Mistral, xAI; internal model Ollama <think>",
+    shapes: SHAPES.slice(0, 6),
+    chair: { ...shape("Ollama"), name: "chairman (Ollama <think>)", model: "chair/ollama-think" },
+  },
+  {
+    title: "Ollama <think>, vLLM <think>, llama.cpp </think>, Anthropic via OpenRouter, Qwen; internal model llama.cpp </think>",
+    shapes: SHAPES.slice(6),
+    chair: { ...shape("LlamaCpp"), name: "chairman (llama.cpp </think>)", model: "chair/llamacpp-think" },
+  },
 ].map((p) => ({ ...p, shapes: p.shapes.map((s, i) => ({ ...s, key: `call_p${i}` })) }));
 type Panel = (typeof PANELS)[number];
 
@@ -84,11 +99,32 @@ const argumentOf = (i: number, round: number): DebaterArgument => ({
 // The moderator sees convergence only in round 2: if its JSON were not read, the debate would run to max_rounds.
 const assessmentOf = (round: number): ModeratorAssessment =>
   round === 1
-    ? { should_stop: false, agreement_score: 0.4, new_points_ratio: 0.6, consensus_answer: null, remaining_disagreements: ["Lagring"], next_round_focus: "Lagring" }
-    : { should_stop: true, agreement_score: 0.9, new_points_ratio: 0.1, consensus_answer: "Kärnkraft som brygga, förnybart som bas.", remaining_disagreements: [], next_round_focus: null };
+    ? {
+        should_stop: false,
+        agreement_score: 0.4,
+        new_points_ratio: 0.6,
+        consensus_answer: null,
+        remaining_disagreements: ["Lagring"],
+        next_round_focus: "Lagring",
+      }
+    : {
+        should_stop: true,
+        agreement_score: 0.9,
+        new_points_ratio: 0.1,
+        consensus_answer: "Kärnkraft som brygga, förnybart som bas.",
+        remaining_disagreements: [],
+        next_round_focus: null,
+      };
 const DEEP_ANSWER = "## Svar\n\nKärnkraft som brygga, förnybart som bas.";
 const verdictOf = (i: number) => (i === 1 ? "WARN" : "PASS");
-const verdictBlock = (i: number): VerdictBlock => ({ judge: `Domare ${i + 1}`, verdict: verdictOf(i), confidence: "HIGH", key_insight: `Insikt ${i + 1}.`, findings: [{ severity: "minor", description: `Fynd ${i + 1}.` }], recommendation: `Råd ${i + 1}.` });
+const verdictBlock = (i: number): VerdictBlock => ({
+  judge: `Domare ${i + 1}`,
+  verdict: verdictOf(i),
+  confidence: "HIGH",
+  key_insight: `Insikt ${i + 1}.`,
+  findings: [{ severity: "minor", description: `Fynd ${i + 1}.` }],
+  recommendation: `Råd ${i + 1}.`,
+});
 const REPORT = "## Rådets rapport\n\nPåståendet håller, med en varning.";
 const SUMMARY = "Deltagarna möts i att kärnkraft är en brygga.";
 const SYNTHESIS = "## Sammanfattning\n\nKärnkraft som brygga, förnybart som bas.";
@@ -96,7 +132,11 @@ const SYNTHESIS = "## Sammanfattning\n\nKärnkraft som brygga, förnybart som ba
 const ballotOf = (i: number, n: number) => (i >= n - (n % 2) ? "Response C" : i % 2 ? "Response B" : "Response A");
 
 /** The opening words of a prompt template (up to its first placeholder or line end), by which its request is known. */
-const lead = (template: string) => template.replace(/^\{context\}\n\n/, "").split("\n")[0].split("{")[0];
+const lead = (template: string) =>
+  template
+    .replace(/^\{context\}\n\n/, "")
+    .split("\n")[0]
+    .split("{")[0];
 const textOf = (content: unknown): string => (typeof content === "string" ? content : (content as { text?: string }[]).map((p) => p.text ?? "").join(""));
 
 /** What the model of a request answers: by the prompt its last message opens with; undefined (the recorded answer) for a first answer or a debate turn. */
@@ -110,7 +150,13 @@ function answerFor(panel: Panel, body: any): string | undefined {
   const blocks = [...last.matchAll(/--- (Response [A-Z])(?: \(\d+ votes\))? ---\n([^\n]*)/g)];
   if (opens(DELIBERATION_TITLE)) return TITLE;
   if (opens(VOTE_BALLOT)) return renderLetterVote(ballotOf(i, n), "Tydligast och mest praktiskt.");
-  if (opens(VOTE_TIEBREAKER)) return renderLetterVote(blocks.map((b) => b[1]).sort().at(-1)!);
+  if (opens(VOTE_TIEBREAKER))
+    return renderLetterVote(
+      blocks
+        .map((b) => b[1])
+        .sort()
+        .at(-1)!,
+    );
   if (opens(REVISE_RESTATE)) return `Omformulering ${i + 1}: kärnkraft behövs en tid.`;
   if (opens(REVISE_REVISION, REVISE_REVISION_ANTI_ANCHORING)) {
     const original = /YOUR ORIGINAL RESPONSE:\n([\s\S]*?)\n\n/.exec(all)![1];
@@ -122,15 +168,28 @@ function answerFor(panel: Panel, body: any): string | undefined {
   if (opens(DEEP_MODERATOR)) return renderAssessment(assessmentOf(Number(/Current Round: (\d+)/.exec(last)![1])));
   if (opens(DEEP_SYNTHESIS)) return DEEP_ANSWER;
   if (opens(COUNCIL_PACKET)) return renderVerdict(`Analys ${i + 1}.`, verdictBlock(i));
-  if (opens(COUNCIL_ROUND2_AGREED, COUNCIL_ROUND2_DISAGREED)) return renderVerdict(`Analys ${i + 1}, runda 2.`, { ...verdictBlock(i), r1_restatement: `Jag sa ${verdictOf(i)} i runda 1.`, change_justification: "" });
+  if (opens(COUNCIL_ROUND2_AGREED, COUNCIL_ROUND2_DISAGREED))
+    return renderVerdict(`Analys ${i + 1}, runda 2.`, { ...verdictBlock(i), r1_restatement: `Jag sa ${verdictOf(i)} i runda 1.`, change_justification: "" });
   if (opens(COUNCIL_REPORT)) return REPORT;
   // The vote's instruction follows what is new in the debate, in the same message.
   if (last.includes(lead(DEBATE_ROUND4_VOTING_PROMPT))) {
     const candidates = /Välj en av: (.*)\.\n/.exec(last)![1].split(", ");
     const favourite = panel.shapes[1].name;
-    return renderVote({ voted_for: candidates.includes(favourite) ? favourite : candidates[0], short_motivation: "Bäst underbyggt.", three_bullets: ["Fakta", "Tydlighet", "Bemötanden"] });
+    return renderVote({
+      voted_for: candidates.includes(favourite) ? favourite : candidates[0],
+      short_motivation: "Bäst underbyggt.",
+      three_bullets: ["Fakta", "Tydlighet", "Bemötanden"],
+    });
   }
-  if (opens(DEFAULT_DEBATE_CONVERGENCE_PROMPT)) return renderConvergence({ merged_summary: SUMMARY, overlap_score: 0.7, agreements: ["Kärnkraft som brygga"], disagreements: ["Takten"], conflicts: [], comparative_summary: "Olika betoning." });
+  if (opens(DEFAULT_DEBATE_CONVERGENCE_PROMPT))
+    return renderConvergence({
+      merged_summary: SUMMARY,
+      overlap_score: 0.7,
+      agreements: ["Kärnkraft som brygga"],
+      disagreements: ["Takten"],
+      conflicts: [],
+      comparative_summary: "Olika betoning.",
+    });
   if (opens(DEFAULT_DEBATE_ANALYSIS_PROMPT)) return SYNTHESIS;
   return undefined;
 }
@@ -142,21 +201,32 @@ describe("a recorded stream replayed with another answer", () => {
   const ANOTHER = 'VOTE: Response B\n\n```json\n{"a": "b\\"c", "d": [1, {"e": null}]}\n```\n$& $1 <b>räksmörgås</b>';
   const read = (text: string) => readResponse(new Response(text, { headers: { "content-type": "text/event-stream" } }), new StreamReader());
 
-  it.each(SHAPES.map((s) => [who(s), s] as const))("%s: gives exactly the new answer, with the same events, reasoning, sources, usage and ending", async (_, s) => {
-    const original = recorded(s.file);
-    const replaced = withAnswer(original, ANOTHER);
-    expect(replaced.split("\n\n").length, who(s)).toBe(original.split("\n\n").length);
-    expect(replaced.split("\n").filter((l) => !l.startsWith("data:")), who(s)).toEqual(original.split("\n").filter((l) => !l.startsWith("data:")));
-    const before = await read(original);
-    expect(before.text, who(s)).toBe(ANSWER);
-    expect(await read(replaced), who(s)).toEqual({ ...before, text: ANOTHER });
-  });
+  it.each(SHAPES.map((s) => [who(s), s] as const))(
+    "%s: gives exactly the new answer, with the same events, reasoning, sources, usage and ending",
+    async (_, s) => {
+      const original = recorded(s.file);
+      const replaced = withAnswer(original, ANOTHER);
+      expect(replaced.split("\n\n").length, who(s)).toBe(original.split("\n\n").length);
+      expect(
+        replaced.split("\n").filter((l) => !l.startsWith("data:")),
+        who(s),
+      ).toEqual(original.split("\n").filter((l) => !l.startsWith("data:")));
+      const before = await read(original);
+      expect(before.text, who(s)).toBe(ANSWER);
+      expect(await read(replaced), who(s)).toEqual({ ...before, text: ANOTHER });
+    },
+  );
 });
 
 describe.each(PANELS)("every format over recorded shapes: $title", (panel) => {
   const roster = JSON.stringify(panel.shapes.map((s) => ({ key: s.key, display: s.name, model: s.model })));
   // Events name a model by its id, /debatt's by its participant's name.
-  const byModel = new Map([...panel.shapes, panel.chair].flatMap((s) => [[s.model, s], [s.name, s]]));
+  const byModel = new Map(
+    [...panel.shapes, panel.chair].flatMap((s) => [
+      [s.model, s],
+      [s.name, s],
+    ]),
+  );
   /** Shapes whose template opens the think block itself: their thinking streams live (deltas) until the end tag says what it was. */
   const bareThink = new Set([...byModel].filter(([, s]) => s.file === "llamacpp-think.sse").map(([id]) => id));
   let provider: Awaited<ReturnType<typeof startReplayProvider>>;
@@ -168,7 +238,13 @@ describe.each(PANELS)("every format over recorded shapes: $title", (panel) => {
   /** Runs a message over the panel; the events, and the requests the models were sent. */
   const run = async (message: string) => {
     const from = provider.seen.length;
-    const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: provider.baseURL, DEBATE_PARTICIPANTS: roster, ONESEEK_MODEL: panel.chair.model, DEBATE_MAX_RETRIES: "0" };
+    const env = {
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: provider.baseURL,
+      DEBATE_PARTICIPANTS: roster,
+      ONESEEK_MODEL: panel.chair.model,
+      DEBATE_MAX_RETRIES: "0",
+    };
     const graph = graphOf(depsFromEnv(env, { log: () => {} }));
     const events: ClientEvent[] = [];
     for await (const e of streamClientEvents(graph, { message, participants: panel.shapes.map((s) => s.key) }, {})) events.push(e);
@@ -220,10 +296,15 @@ describe.each(PANELS)("every format over recorded shapes: $title", (panel) => {
   };
   const stage1 = (events: ClientEvent[], name: string) => {
     const data: any[] = named(events, name)[0].data;
-    for (const s of panel.shapes) checkAnswer(data.find((a) => a.model === s.model), s);
+    for (const s of panel.shapes)
+      checkAnswer(
+        data.find((a) => a.model === s.model),
+        s,
+      );
     return data;
   };
-  const titled = (events: ClientEvent[]) => expect(named(events, "title-complete")[0].data.title, `${who(panel.chair)}: the title after its think block`).toBe(TITLE);
+  const titled = (events: ClientEvent[]) =>
+    expect(named(events, "title-complete")[0].data.title, `${who(panel.chair)}: the title after its think block`).toBe(TITLE);
 
   it("/vote: every shape's letter vote is read, the chairman's tiebreak after its think block too, and a winner is declared", async () => {
     const result = await run("/vote Behövs kärnkraft?");
@@ -239,7 +320,14 @@ describe.each(PANELS)("every format over recorded shapes: $title", (panel) => {
     }
     expect(round, "every vote counted").toMatchObject({ validVoteCount: n, invalidVoteCount: 0, isTie: true, tiedLabels: ["Response A", "Response B"] });
     const tiebreak = named(events, "tiebreaker-complete")[0].data;
-    expect(tiebreak, `${who(panel.chair)}: the tiebreak read after its think block`).toMatchObject({ model: panel.chair.model, votedFor: "Response B", attempts: 1, fallback: false, voteText: "VOTE: Response B", usage: usageOf(panel.chair) });
+    expect(tiebreak, `${who(panel.chair)}: the tiebreak read after its think block`).toMatchObject({
+      model: panel.chair.model,
+      votedFor: "Response B",
+      attempts: 1,
+      fallback: false,
+      voteText: "VOTE: Response B",
+      usage: usageOf(panel.chair),
+    });
     const winner = named(events, "winner-declared")[0].data;
     expect(winner).toMatchObject({ winnerLabel: "Response B", winnerModel: round.labelToModel["Response B"], winnerResponse: ANSWER, tiebroken: true });
     titled(events);
@@ -256,7 +344,15 @@ describe.each(PANELS)("every format over recorded shapes: $title", (panel) => {
       const r = revisions.find((x: any) => x.model === s.model);
       const decision = DECISIONS[i % 3];
       const revised = decision === "STAND" ? ANSWER : REVISED(i);
-      expect(r, `${who(s)}: its revision, read after its reasoning`).toMatchObject({ decision, reasoning: `Skäl ${i + 1}.`, revisedResponse: revised, parseSuccess: true, originalResponse: ANSWER, originalWordCount: countWords(ANSWER), revisedWordCount: countWords(revised) });
+      expect(r, `${who(s)}: its revision, read after its reasoning`).toMatchObject({
+        decision,
+        reasoning: `Skäl ${i + 1}.`,
+        revisedResponse: revised,
+        parseSuccess: true,
+        originalResponse: ANSWER,
+        originalWordCount: countWords(ANSWER),
+        revisedWordCount: countWords(revised),
+      });
       expect(r.revisionText, `${who(s)}: the revision's text alone`).toBe(renderRevision(decision, `Skäl ${i + 1}.`, revised));
       if (anti) {
         const restatement = `Omformulering ${i + 1}: kärnkraft behövs en tid.`;
@@ -270,7 +366,12 @@ describe.each(PANELS)("every format over recorded shapes: $title", (panel) => {
     const vote = named(events, "vote-complete")[0].data;
     expect(vote, "every vote on the revised answers counted").toMatchObject({ validVoteCount: panel.shapes.length, invalidVoteCount: 0, isTie: false });
     const winner = named(events, "winner-declared")[0].data;
-    expect(winner, `${who(panel.shapes[0])}: its revised answer wins`).toMatchObject({ winnerModel: panel.shapes[0].model, winnerResponse: REVISED(0), winnerDecision: "REVISE", voteCount: panel.shapes.length });
+    expect(winner, `${who(panel.shapes[0])}: its revised answer wins`).toMatchObject({
+      winnerModel: panel.shapes[0].model,
+      winnerResponse: REVISED(0),
+      winnerDecision: "REVISE",
+      voteCount: panel.shapes.length,
+    });
     titled(events);
   });
 
@@ -280,17 +381,30 @@ describe.each(PANELS)("every format over recorded shapes: $title", (panel) => {
     const { events } = result;
     stage1(events, "stage1-complete");
     const rounds = named(events, "deep-round-complete");
-    expect(rounds.map((r) => [r.round, r.reason]), `${who(panel.chair)}: the moderator's assessment decides`).toEqual([[1, "continue"], [2, "converged"]]);
+    expect(
+      rounds.map((r) => [r.round, r.reason]),
+      `${who(panel.chair)}: the moderator's assessment decides`,
+    ).toEqual([
+      [1, "continue"],
+      [2, "converged"],
+    ]);
     for (const r of rounds) {
       expect(r.assessment, `${who(panel.chair)}: the moderator's JSON of round ${r.round}`).toEqual(assessmentOf(r.round));
       expect(r.moderatorError).toBeUndefined();
       for (const [i, s] of panel.shapes.entries()) {
         const turn = r.arguments.find((t: any) => t.model === s.model);
-        expect(turn, `${who(s)}: its JSON argument of round ${r.round}, read after its reasoning`).toMatchObject({ status: "ok", argument: argumentOf(i, r.round) });
+        expect(turn, `${who(s)}: its JSON argument of round ${r.round}, read after its reasoning`).toMatchObject({
+          status: "ok",
+          argument: argumentOf(i, r.round),
+        });
       }
     }
     expect(named(events, "deep-output")[0].data.rounds_completed).toBe(2);
-    expect(named(events, "deep-synthesis-complete")[0].data, `${who(panel.chair)}: the synthesis alone`).toEqual({ synthesis: DEEP_ANSWER, fallback: false, usage: expect.objectContaining(usageOf(panel.chair)) });
+    expect(named(events, "deep-synthesis-complete")[0].data, `${who(panel.chair)}: the synthesis alone`).toEqual({
+      synthesis: DEEP_ANSWER,
+      fallback: false,
+      usage: expect.objectContaining(usageOf(panel.chair)),
+    });
     titled(events);
   });
 
@@ -303,7 +417,10 @@ describe.each(PANELS)("every format over recorded shapes: $title", (panel) => {
     for (const [i, s] of panel.shapes.entries()) {
       const verdicts = named(events, "council-verdict").filter((v) => v.model === s.model);
       const { judge: _, ...block } = verdictBlock(i);
-      expect(verdicts.map((v) => [v.round, v.status, v.verdict && { ...v.verdict, judge: undefined }]), `${who(s)}: its verdicts, read after its reasoning`).toEqual([
+      expect(
+        verdicts.map((v) => [v.round, v.status, v.verdict && { ...v.verdict, judge: undefined }]),
+        `${who(s)}: its verdicts, read after its reasoning`,
+      ).toEqual([
         [1, "ok", { ...block, judge: undefined }],
         [2, "ok", { ...block, judge: undefined }],
       ]);
@@ -315,7 +432,11 @@ describe.each(PANELS)("every format over recorded shapes: $title", (panel) => {
     }
     const consolidation = named(events, "council-consolidation")[0].data;
     expect(consolidation).toMatchObject({ counts: { PASS: n - 1, WARN: 1, FAIL: 0 }, consensus: "PASS", unanimous: false, round2: "complete" });
-    expect(named(events, "council-report-complete")[0].data, `${who(panel.chair)}: the report alone`).toEqual({ report: REPORT, fallback: false, usage: expect.objectContaining(usageOf(panel.chair)) });
+    expect(named(events, "council-report-complete")[0].data, `${who(panel.chair)}: the report alone`).toEqual({
+      report: REPORT,
+      fallback: false,
+      usage: expect.objectContaining(usageOf(panel.chair)),
+    });
   });
 
   let debatt: ReturnType<typeof run> | undefined;
@@ -339,13 +460,23 @@ describe.each(PANELS)("every format over recorded shapes: $title", (panel) => {
     const votes = named(events, "debate-vote-result");
     for (const s of panel.shapes) {
       const voted = s.name === favourite ? panel.shapes[0].name : favourite;
-      expect(votes.find((v) => v.voter === s.name), `${who(s)}: its JSON ballot, read after its reasoning`).toMatchObject({ voted_for: voted, motivation: "Bäst underbyggt.", bullets: ["Fakta", "Tydlighet", "Bemötanden"] });
+      expect(
+        votes.find((v) => v.voter === s.name),
+        `${who(s)}: its JSON ballot, read after its reasoning`,
+      ).toMatchObject({ voted_for: voted, motivation: "Bäst underbyggt.", bullets: ["Fakta", "Tydlighet", "Bemötanden"] });
     }
     const results = named(events, "debate-results")[0];
-    expect(results, "every ballot valid").toMatchObject({ winner: favourite, vote_counts: { [favourite]: n - 1, [panel.shapes[0].name]: 1 }, invalid_votes: 0, self_votes_filtered: 0 });
+    expect(results, "every ballot valid").toMatchObject({
+      winner: favourite,
+      vote_counts: { [favourite]: n - 1, [panel.shapes[0].name]: 1 },
+      invalid_votes: 0,
+      self_votes_filtered: 0,
+    });
     expect(named(events, "debate-synthesis-complete")[0]).toMatchObject({ winner: favourite });
     // The synthesis is asked with the analysis's summary: the convergence JSON was read after the think block.
-    const synthesisCall = asked.find((b) => b.model === panel.chair.model && textOf(b.messages.at(-1).content).startsWith(lead(DEFAULT_DEBATE_ANALYSIS_PROMPT)));
+    const synthesisCall = asked.find(
+      (b) => b.model === panel.chair.model && textOf(b.messages.at(-1).content).startsWith(lead(DEFAULT_DEBATE_ANALYSIS_PROMPT)),
+    );
     expect(textOf(synthesisCall.messages.at(-1).content), `${who(panel.chair)}: its convergence JSON read`).toContain(`Sammanfattning: ${SUMMARY}`);
   });
 
@@ -356,6 +487,8 @@ describe.each(PANELS)("every format over recorded shapes: $title", (panel) => {
     // Even llama.cpp's bare </think>: the internal model answered before in the run (the convergence
     // analysis), so its template's thinking is known, held back and never streamed as the synthesis.
     expect(body.join(""), `${who(panel.chair)}: the synthesis after the arena block`).toBe(SYNTHESIS);
-    expect(named(events, "debate-synthesis-complete")[0].synthesis_length, `${who(panel.chair)}: the synthesis's length, without the reasoning`).toBe(block.length + SYNTHESIS.length);
+    expect(named(events, "debate-synthesis-complete")[0].synthesis_length, `${who(panel.chair)}: the synthesis's length, without the reasoning`).toBe(
+      block.length + SYNTHESIS.length,
+    );
   });
 });

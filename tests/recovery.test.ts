@@ -35,71 +35,91 @@ describe.each(STORES)("crash recovery on $store: kill -9 mid-debate, restart, re
     for (const c of cleanups.splice(0).reverse()) await c();
   });
 
-  it.skipIf(skip)("continues from the last completed participant turn without asking the model again for finished turns", async () => {
-    const openai = await startFakeOpenAI((body) => ({ ...debater(body), delayMs: 250 }));
-    cleanups.push(openai.close);
-    const dataDir = mkdtempSync(join(tmpdir(), "debatt-recovery-"));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const db = await database();
-    if (db) cleanups.push(() => db.stop());
-    const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_PARTICIPANTS: roster, DEBATT_DATA_DIR: dataDir, ...(db ? { DATABASE_URL: db.url } : {}) };
+  it.skipIf(skip)(
+    "continues from the last completed participant turn without asking the model again for finished turns",
+    async () => {
+      const openai = await startFakeOpenAI((body) => ({ ...debater(body), delayMs: 250 }));
+      cleanups.push(openai.close);
+      const dataDir = mkdtempSync(join(tmpdir(), "debatt-recovery-"));
+      cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+      const db = await database();
+      if (db) cleanups.push(() => db.stop());
+      const env = {
+        OPENAI_API_KEY: "sk-test",
+        OPENAI_BASE_URL: openai.baseURL,
+        DEBATE_PARTICIPANTS: roster,
+        DEBATT_DATA_DIR: dataDir,
+        ...(db ? { DATABASE_URL: db.url } : {}),
+      };
 
-    const first = await startServerProcess(env);
-    cleanups.push(() => void first.child.kill("SIGKILL"));
-    const client = new AbortController();
-    const before: SseEvent[] = [];
-    await readSse(await postChat(first.url, { message: "/debatt Bör AI regleras?", threadId: "crash-1" }, { signal: client.signal }), (e) => {
-      before.push(e);
-      if (e.event === "debate-participant-end" && e.data.round === 2) client.abort();
-    }).catch(() => {});
-    // The next turn is in flight when the process dies.
-    await new Promise((r) => setTimeout(r, 100));
-    first.child.kill("SIGKILL");
-    await first.exited;
-    const askedBefore = openai.seen.map(asked);
-    const doneBefore = before.filter((e) => e.event === "debate-participant-end").map((e) => `${e.data.round}:${e.data.model_key}`);
-    expect(doneBefore).toHaveLength(4);
+      const first = await startServerProcess(env);
+      cleanups.push(() => void first.child.kill("SIGKILL"));
+      const client = new AbortController();
+      const before: SseEvent[] = [];
+      await readSse(await postChat(first.url, { message: "/debatt Bör AI regleras?", threadId: "crash-1" }, { signal: client.signal }), (e) => {
+        before.push(e);
+        if (e.event === "debate-participant-end" && e.data.round === 2) client.abort();
+      }).catch(() => {});
+      // The next turn is in flight when the process dies.
+      await new Promise((r) => setTimeout(r, 100));
+      first.child.kill("SIGKILL");
+      await first.exited;
+      const askedBefore = openai.seen.map(asked);
+      const doneBefore = before.filter((e) => e.event === "debate-participant-end").map((e) => `${e.data.round}:${e.data.model_key}`);
+      expect(doneBefore).toHaveLength(4);
 
-    const second = await startServerProcess(env);
-    cleanups.push(() => void second.child.kill("SIGKILL"));
-    expect(second.log()).toMatch(db ? /runs are checkpointed in postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres/ : /runs are checkpointed in .*checkpoints\.sqlite/);
-    const res = await fetch(`${second.url}/api/v1/debates/crash-1/resume`, { method: "POST" });
-    expect(res.status).toBe(200);
-    const { events: after } = await readSse(res);
+      const second = await startServerProcess(env);
+      cleanups.push(() => void second.child.kill("SIGKILL"));
+      expect(second.log()).toMatch(
+        db ? /runs are checkpointed in postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres/ : /runs are checkpointed in .*checkpoints\.sqlite/,
+      );
+      const res = await fetch(`${second.url}/api/v1/debates/crash-1/resume`, { method: "POST" });
+      expect(res.status).toBe(200);
+      const { events: after } = await readSse(res);
 
-    expect(after[0]).toMatchObject({ event: "metadata", data: { thread_id: "crash-1" } });
-    expect(after.at(-1)!.event).toBe("done");
-    expect(after.some((e) => e.event === "debate-results")).toBe(true);
-    expect(after.some((e) => e.event === "debate-synthesis-complete")).toBe(true);
-    // The rest of round 2 and round 3: five turns, none of those finished before the crash.
-    const doneAfter = after.filter((e) => e.event === "debate-participant-end").map((e) => `${e.data.round}:${e.data.model_key}`);
-    expect(doneAfter).toHaveLength(5);
-    expect(doneAfter.filter((t) => doneBefore.includes(t))).toEqual([]);
-    expect(after.some((e) => e.event === "debate-round-start" && e.data.round === 1)).toBe(false);
-    // The model endpoint was not asked again for any finished turn; at most the one in flight is repeated.
-    const askedAfter = openai.seen.slice(askedBefore.length).map(asked);
-    const repeated = askedAfter.filter((a) => askedBefore.includes(a));
-    expect(repeated.length).toBeLessThanOrEqual(1);
-    const finishedPrompts = openai.seen.slice(0, askedBefore.length).filter((r) => !r.aborted).map(asked);
-    expect(askedAfter.filter((a) => finishedPrompts.includes(a))).toEqual([]);
+      expect(after[0]).toMatchObject({ event: "metadata", data: { thread_id: "crash-1" } });
+      expect(after.at(-1)!.event).toBe("done");
+      expect(after.some((e) => e.event === "debate-results")).toBe(true);
+      expect(after.some((e) => e.event === "debate-synthesis-complete")).toBe(true);
+      // The rest of round 2 and round 3: five turns, none of those finished before the crash.
+      const doneAfter = after.filter((e) => e.event === "debate-participant-end").map((e) => `${e.data.round}:${e.data.model_key}`);
+      expect(doneAfter).toHaveLength(5);
+      expect(doneAfter.filter((t) => doneBefore.includes(t))).toEqual([]);
+      expect(after.some((e) => e.event === "debate-round-start" && e.data.round === 1)).toBe(false);
+      // The model endpoint was not asked again for any finished turn; at most the one in flight is repeated.
+      const askedAfter = openai.seen.slice(askedBefore.length).map(asked);
+      const repeated = askedAfter.filter((a) => askedBefore.includes(a));
+      expect(repeated.length).toBeLessThanOrEqual(1);
+      const finishedPrompts = openai.seen
+        .slice(0, askedBefore.length)
+        .filter((r) => !r.aborted)
+        .map(asked);
+      expect(askedAfter.filter((a) => finishedPrompts.includes(a))).toEqual([]);
 
-    // The history holds the whole debate once: the turns before the crash and after it, no repeats.
-    expect(second.log()).toMatch(db ? /the history is in postgres:\/\/postgres@/ : /the history is in .*history\.sqlite/);
-    const debateId = String(before.find((e) => e.event === "debate-init")!.data.debate_id);
-    const stored = (await (await fetch(`${second.url}/api/v1/debates/${debateId}`)).json());
-    expect(stored).toMatchObject({ conversationId: "crash-1", mode: "debatt", status: "complete", question: "/debatt Bör AI regleras?" });
-    expect(stored.result.rounds.map((r: any) => r.answers.map((a: any) => `${r.round}:${a.modelKey}`)).flat().sort()).toEqual([...doneBefore, ...doneAfter].sort());
-    expect(stored.result.votes).toHaveLength(3);
-    expect(stored.content).toBe(stored.result.synthesis);
-    const listed = (await (await fetch(`${second.url}/api/v1/conversations`)).json());
-    expect(listed.conversations.map((c: any) => c.id)).toEqual(["crash-1"]);
+      // The history holds the whole debate once: the turns before the crash and after it, no repeats.
+      expect(second.log()).toMatch(db ? /the history is in postgres:\/\/postgres@/ : /the history is in .*history\.sqlite/);
+      const debateId = String(before.find((e) => e.event === "debate-init")!.data.debate_id);
+      const stored = await (await fetch(`${second.url}/api/v1/debates/${debateId}`)).json();
+      expect(stored).toMatchObject({ conversationId: "crash-1", mode: "debatt", status: "complete", question: "/debatt Bör AI regleras?" });
+      expect(
+        stored.result.rounds
+          .map((r: any) => r.answers.map((a: any) => `${r.round}:${a.modelKey}`))
+          .flat()
+          .sort(),
+      ).toEqual([...doneBefore, ...doneAfter].sort());
+      expect(stored.result.votes).toHaveLength(3);
+      expect(stored.content).toBe(stored.result.synthesis);
+      const listed = await (await fetch(`${second.url}/api/v1/conversations`)).json();
+      expect(listed.conversations.map((c: any) => c.id)).toEqual(["crash-1"]);
 
-    // Nothing is left to resume, and an unknown thread never ran.
-    const again = await fetch(`${second.url}/api/v1/debates/crash-1/resume`, { method: "POST" });
-    expect(again.status).toBe(409);
-    expect((await again.json()).error.code).toBe("nothing_to_resume");
-    expect((await fetch(`${second.url}/api/v1/debates/never-ran/resume`, { method: "POST" })).status).toBe(409);
-  }, 60_000);
+      // Nothing is left to resume, and an unknown thread never ran.
+      const again = await fetch(`${second.url}/api/v1/debates/crash-1/resume`, { method: "POST" });
+      expect(again.status).toBe(409);
+      expect((await again.json()).error.code).toBe("nothing_to_resume");
+      expect((await fetch(`${second.url}/api/v1/debates/never-ran/resume`, { method: "POST" })).status).toBe(409);
+    },
+    60_000,
+  );
 });
 
 describe("crash recovery of a simultaneous debate", () => {
@@ -119,10 +139,13 @@ describe("crash recovery of a simultaneous debate", () => {
     cleanups.push(() => void first.child.kill("SIGKILL"));
     const client = new AbortController();
     const before: SseEvent[] = [];
-    await readSse(await postChat(first.url, { message: "/debatt --order simultaneous Bör AI regleras?", threadId: "crash-sim" }, { signal: client.signal }), (e) => {
-      before.push(e);
-      if (e.event === "debate-participant-end" && e.data.round === 2) client.abort();
-    }).catch(() => {});
+    await readSse(
+      await postChat(first.url, { message: "/debatt --order simultaneous Bör AI regleras?", threadId: "crash-sim" }, { signal: client.signal }),
+      (e) => {
+        before.push(e);
+        if (e.event === "debate-participant-end" && e.data.round === 2) client.abort();
+      },
+    ).catch(() => {});
     // Grok's round-2 turn is done (and saved); the other two are in flight when the process dies.
     await new Promise((r) => setTimeout(r, 150));
     first.child.kill("SIGKILL");
@@ -145,7 +168,7 @@ describe("crash recovery of a simultaneous debate", () => {
     expect(grokRound2).toHaveLength(1);
     expect(openai.seen.length).toBeGreaterThan(askedBefore);
     const debateId = String(before.find((e) => e.event === "debate-init")!.data.debate_id);
-    const stored = (await (await fetch(`${second.url}/api/v1/debates/${debateId}`)).json());
+    const stored = await (await fetch(`${second.url}/api/v1/debates/${debateId}`)).json();
     expect(stored.status).toBe("complete");
     expect(stored.result.rounds.map((r: any) => r.answers.length)).toEqual([3, 3, 3]);
   }, 60_000);
@@ -168,7 +191,10 @@ describe("the CLI resumes an interrupted run", () => {
       expect(code).toBe(130);
       const thread = /go on with: npm run -s debate -- --resume (\S+)/.exec(err)?.[1];
       expect(thread).toMatch(/^[0-9a-f-]{36}$/);
-      const before = out.trim().split("\n").map((l) => JSON.parse(l));
+      const before = out
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
       const ended = before.filter((e) => e.event === "debate-participant-end").length;
       const history = await openAppHistory({ dataDir });
       expect(await history.message(thread!)).toMatchObject({ status: "cancelled", content: "" });
@@ -176,7 +202,10 @@ describe("the CLI resumes an interrupted run", () => {
 
       const resumed = spawnSync(process.execPath, ["--import", "tsx", "cli/debate.ts", "--json", "--resume", thread!], { env, encoding: "utf8" });
       expect(resumed.status).toBe(0);
-      const after = resumed.stdout.trim().split("\n").map((l) => JSON.parse(l));
+      const after = resumed.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
       expect(after.some((e) => e.event === "debate-round-start" && e.data.round === 1)).toBe(false);
       expect(after.filter((e) => e.event === "debate-participant-end").length).toBeGreaterThanOrEqual(9 - ended);
       expect(after.filter((e) => e.event === "debate-participant-end").length).toBeLessThanOrEqual(9 - ended + 1);
@@ -201,11 +230,26 @@ describe("the CLI resumes an interrupted run", () => {
 describe("a vote resumed after its round's deadline passed", () => {
   it("still votes, with a fresh vote timeout, instead of counting as timed out", async () => {
     // The model takes a moment, as a real one does: a vote without time left would time out.
-    const { deps, models } = testDeps({ script: withOverrides((req) => (req.phase === "vote" ? { text: JSON.stringify({ voted_for: "Claude", short_motivation: "m", three_bullets: ["a", "b", "c"] }), latencyMs: 30 } : undefined)) });
+    const { deps, models } = testDeps({
+      script: withOverrides((req) =>
+        req.phase === "vote"
+          ? { text: JSON.stringify({ voted_for: "Claude", short_motivation: "m", three_bullets: ["a", "b", "c"] }), latencyMs: 30 }
+          : undefined,
+      ),
+    });
     const participants = defaultRoster().slice(0, 3);
     const vote = makeDebateVote(nodeDepsOf(deps));
     // The deadline was set before the crash, an hour ago.
-    const update = await vote({ voter: participants[0], participants, topic: "X", debate: { orders: {}, responses: {}, simultaneous: false, wordLimits: [300, 500, 500] }, deadline: Date.now() - 3_600_000 }, {});
+    const update = await vote(
+      {
+        voter: participants[0],
+        participants,
+        topic: "X",
+        debate: { orders: {}, responses: {}, simultaneous: false, wordLimits: [300, 500, 500] },
+        deadline: Date.now() - 3_600_000,
+      },
+      {},
+    );
     expect(models.callsOf("vote")).toHaveLength(1);
     expect(update.debate_votes).toEqual([expect.objectContaining({ voter: "Grok", valid: true, voted_for: "Claude" })]);
   });
@@ -236,9 +280,9 @@ describe("the write-behind checkpointer", () => {
 
     // LangGraph queues a checkpoint only once the writes before it are saved; an aborted stream
     // can end before that. Waiting for the saver before closing the database still catches it.
-    const chained = saver.putWrites({ configurable: { ...config.configurable, checkpoint_id: "2" } }, [["x", "v"]], "task-b").then(() =>
-      saver.put(config, checkpoint("3"), { source: "loop", step: 2, parents: {} }, { x: 3 }),
-    );
+    const chained = saver
+      .putWrites({ configurable: { ...config.configurable, checkpoint_id: "2" } }, [["x", "v"]], "task-b")
+      .then(() => saver.put(config, checkpoint("3"), { source: "loop", step: 2, parents: {} }, { x: 3 }));
     await saver.flushed();
     expect(order.slice(3)).toEqual(["writes task-b", "put 3"]);
     await chained;

@@ -85,7 +85,10 @@ describe.skipIf(!binary)(`prompt overrides in a real Redis${binary ? "" : " (ski
     const logs: string[] = [];
     const a = new RedisSpeechCache(redis.url, (l) => logs.push(l), 2);
     const b = new RedisSpeechCache(redis.url, (l) => logs.push(l), 2);
-    cleanups.push(() => a.close(), () => b.close());
+    cleanups.push(
+      () => a.close(),
+      () => b.close(),
+    );
 
     await a.set("one", Buffer.from([1, 2]));
     await a.set("two", Buffer.from([3, 4]));

@@ -50,7 +50,12 @@ const BAD: Bad[] = [
   { name: "participants as a string", body: body({ message: "/debatt x", participants: "call_grok" }), status: 400, message: "participants must be an array" },
   { name: "numeric participants", body: body({ message: "/debatt x", participants: [1, 2] }), status: 400, message: "participants must be strings" },
   { name: "an empty participant", body: body({ message: "/debatt x", participants: ["call_grok", ""] }), status: 400, message: "a participant is empty" },
-  { name: "unknown participants", body: body({ message: "/debatt x", participants: ["call_grok", "call_nobody"] }), status: 400, message: "unknown participant(s): call_nobody" },
+  {
+    name: "unknown participants",
+    body: body({ message: "/debatt x", participants: ["call_grok", "call_nobody"] }),
+    status: 400,
+    message: "unknown participant(s): call_nobody",
+  },
   { name: "one participant", body: body({ message: "/debatt x", participants: ["call_grok"] }), status: 400, message: "2–8 participants" },
   { name: "a duplicated participant", body: body({ message: "/debatt x", participants: ["call_grok", "Grok"] }), status: 400, message: "2–8 participants" },
   { name: "nine participants", body: body({ message: "/debatt x", participants: nine }), status: 400, message: "more than 8" },
@@ -59,10 +64,41 @@ const BAD: Bad[] = [
   { name: "an unknown content-encoding", headers: { ...json, "content-encoding": "br2" }, body: body({ message: "hi" }), status: 415, message: "encoding" },
   { name: "an unknown route", method: "GET", path: "/api/v1/nope", status: 404, message: "no route for GET /api/v1/nope" },
   { name: "an admin call without a token", method: "GET", path: "/api/v1/admin/prompts", status: 401, message: "missing Authorization" },
-  { name: "an admin call with a wrong token", method: "GET", path: "/api/v1/admin/prompts", headers: { authorization: "Bearer nope-nope-nope-nope" }, status: 401, message: "not valid" },
-  { name: "a prompt override with an unknown placeholder", method: "PUT", path: "/api/v1/admin/prompts/debate.round.1.introduction", headers: { ...json, authorization: `Bearer ${TOKEN}` }, body: body({ text: "{context} {nope}" }), status: 400, message: "unknown placeholder {nope}" },
-  { name: "a prompt override of an unknown key", method: "PUT", path: "/api/v1/admin/prompts/%E2%9C%93", headers: { ...json, authorization: `Bearer ${TOKEN}` }, body: body({ text: "x" }), status: 404, message: "unknown prompt key" },
-  { name: "a POST on the prompt list", method: "POST", path: "/api/v1/admin/prompts", headers: { ...json, authorization: `Bearer ${TOKEN}` }, body: body({ text: "x" }), status: 405, message: "use GET" },
+  {
+    name: "an admin call with a wrong token",
+    method: "GET",
+    path: "/api/v1/admin/prompts",
+    headers: { authorization: "Bearer nope-nope-nope-nope" },
+    status: 401,
+    message: "not valid",
+  },
+  {
+    name: "a prompt override with an unknown placeholder",
+    method: "PUT",
+    path: "/api/v1/admin/prompts/debate.round.1.introduction",
+    headers: { ...json, authorization: `Bearer ${TOKEN}` },
+    body: body({ text: "{context} {nope}" }),
+    status: 400,
+    message: "unknown placeholder {nope}",
+  },
+  {
+    name: "a prompt override of an unknown key",
+    method: "PUT",
+    path: "/api/v1/admin/prompts/%E2%9C%93",
+    headers: { ...json, authorization: `Bearer ${TOKEN}` },
+    body: body({ text: "x" }),
+    status: 404,
+    message: "unknown prompt key",
+  },
+  {
+    name: "a POST on the prompt list",
+    method: "POST",
+    path: "/api/v1/admin/prompts",
+    headers: { ...json, authorization: `Bearer ${TOKEN}` },
+    body: body({ text: "x" }),
+    status: 405,
+    message: "use GET",
+  },
 ];
 
 describe("bad input", () => {
@@ -120,16 +156,21 @@ describe("faults over HTTP: nothing is lost", () => {
   it("a participant that errors and one that times out", async () => {
     const events = await debate(
       withOverrides((req) =>
-        req.phase === "turn" && req.participant!.key === "call_grok" ? { error: new Error("provider 500") }
-          : req.phase === "turn" && req.participant!.key === "call_claude" && req.round === 2 ? { text: "late", latencyMs: 5_000 }
+        req.phase === "turn" && req.participant!.key === "call_grok"
+          ? { error: new Error("provider 500") }
+          : req.phase === "turn" && req.participant!.key === "call_claude" && req.round === 2
+            ? { text: "late", latencyMs: 5_000 }
             : undefined,
       ),
       { responseTimeoutMs: 200 },
       ["call_grok", "call_claude", "call_gpt", "call_gemini"],
     );
-    expect(ends(events).filter((e) => e.status === "error").map((e) => `${e.model_key}:${e.round}`).sort()).toEqual(
-      ["call_claude:2", "call_grok:1", "call_grok:2", "call_grok:3"],
-    );
+    expect(
+      ends(events)
+        .filter((e) => e.status === "error")
+        .map((e) => `${e.model_key}:${e.round}`)
+        .sort(),
+    ).toEqual(["call_claude:2", "call_grok:1", "call_grok:2", "call_grok:3"]);
     expect(names(events)).toContain("debate-results");
   });
 
@@ -142,8 +183,10 @@ describe("faults over HTTP: nothing is lost", () => {
   it("garbage votes, a failing convergence and a failing synthesizer", async () => {
     const events = await debate(
       withOverrides((req) =>
-        req.phase === "vote" ? "I refuse to vote {not json"
-          : req.phase === "convergence" || req.phase === "synthesis" ? { error: new Error("model down") }
+        req.phase === "vote"
+          ? "I refuse to vote {not json"
+          : req.phase === "convergence" || req.phase === "synthesis"
+            ? { error: new Error("model down") }
             : undefined,
       ),
     );
@@ -163,7 +206,8 @@ describe("SIGTERM during a debate", () => {
     const { events } = await readSse(await postChat(server.url, { message: "/debatt Avslut", participants: ["call_grok", "call_claude"] }), (e) => {
       if (e.event === "debate-participant-start" && e.data.round === 1 && e.data.position === 1) {
         server.child.kill("SIGTERM");
-        const later = (f: () => Promise<Response>) => new Promise<[number, unknown]>((resolve) => setTimeout(() => void f().then(async (r) => resolve([r.status, await r.json()])), 100));
+        const later = (f: () => Promise<Response>) =>
+          new Promise<[number, unknown]>((resolve) => setTimeout(() => void f().then(async (r) => resolve([r.status, await r.json()])), 100));
         health = later(() => fetch(`${server.url}/healthz`));
         refused = later(() => postChat(server.url, { message: "/debatt Another" }));
       }

@@ -27,7 +27,12 @@ function view(s: ArenaState) {
 const voteScript: Script = withOverrides((req: ModelRequest, _i, messages) => {
   if (req.phase === "answer" && req.participant?.key === "call_gemini") return { error: new Error("provider 500") };
   if (req.phase !== "ballot") return undefined;
-  const labels = [...messages.map((m) => String(m.content)).join("\n").matchAll(/--- (Response [A-Z]) ---/g)].map((m) => m[1]);
+  const labels = [
+    ...messages
+      .map((m) => String(m.content))
+      .join("\n")
+      .matchAll(/--- (Response [A-Z]) ---/g),
+  ].map((m) => m[1]);
   const pick = labels[THREE.indexOf(req.participant!.key) % labels.length];
   return `Each picks another.\nVOTE: ${pick}`;
 });
@@ -38,17 +43,23 @@ const secondGrokWins: Script = withOverrides((req: ModelRequest, _i, messages) =
   if (req.phase === "revision") return { error: new Error("provider 500") };
   if (req.phase !== "ballot") return undefined;
   const prompt = messages.map((m) => String(m.content)).join("\n");
-  const [, pick] = [...prompt.matchAll(/--- (Response [A-Z]) ---\n([^]*?)(?=\n--- Response|$)/g)].map((m) => [m[2], m[1]]).find(([text]) => text.includes("mark-call_grok_2"))!;
+  const [, pick] = [...prompt.matchAll(/--- (Response [A-Z]) ---\n([^]*?)(?=\n--- Response|$)/g)]
+    .map((m) => [m[2], m[1]])
+    .find(([text]) => text.includes("mark-call_grok_2"))!;
   return `The second Grok's.\nVOTE: ${pick}`;
 });
 
 /** Every model stands by its answer, yet writes another text after the label (a STAND keeps the original). */
 const standsWithOtherText: Script = withOverrides((req: ModelRequest) =>
-  req.phase === "revision" ? `DECISION: STAND\nREASONING: Mine holds.\n\nREVISED RESPONSE:\nSomething else entirely from ${req.participant!.display}.` : undefined,
+  req.phase === "revision"
+    ? `DECISION: STAND\nREASONING: Mine holds.\n\nREVISED RESPONSE:\nSomething else entirely from ${req.participant!.display}.`
+    : undefined,
 );
 
 /** The models that write the final text fail: a computed text stands in. */
-const finalTextFails: Script = withOverrides((req: ModelRequest) => (req.phase === "deep_synthesis" || req.phase === "council_report" ? { error: new Error("provider 503") } : undefined));
+const finalTextFails: Script = withOverrides((req: ModelRequest) =>
+  req.phase === "deep_synthesis" || req.phase === "council_report" ? { error: new Error("provider 503") } : undefined,
+);
 
 describe.each(HISTORY_DATABASES)("a run reopened from the history on $db", (database) => {
   const hooks = historyDatabaseHooks(database);
@@ -132,7 +143,10 @@ describe.each(HISTORY_DATABASES)("a run reopened from the history on $db", (data
   });
 
   it.skipIf(database.skip)("/debatt and /compare keep their views too, and say the participants were simulated when they were", async () => {
-    for (const [message, who] of [["/debatt Bör AI regleras?", THREE], ["/compare Tabs eller mellanslag?", THREE]] as const) {
+    for (const [message, who] of [
+      ["/debatt Bör AI regleras?", THREE],
+      ["/compare Tabs eller mellanslag?", THREE],
+    ] as const) {
       const { live, reopened } = await liveAndReopened(message, [...who], "simulated");
       expect(live.simulated).toBe(true);
       expect(view(reopened)).toEqual(view(live));

@@ -5,7 +5,14 @@ import { ASSESSMENT_REPLY, parseAssessment, renderAssessment } from "../state/re
 import { CONVERGENCE_REPLY, parseConvergence, renderConvergence } from "../state/replies/convergence.js";
 import { DEBATE_VOTE_REPLY, parseVote, renderVote } from "../state/replies/debate-vote.js";
 import { LETTER_VOTE_ONLY_REPLY, LETTER_VOTE_REPLY, parseLetterVote, renderLetterVote } from "../state/replies/letter-vote.js";
-import { parseResearchCheck, parseResearchPlan, RESEARCH_CHECK_REPLY, RESEARCH_PLAN_REPLY, renderResearchCheck, renderResearchPlan } from "../state/replies/research.js";
+import {
+  parseResearchCheck,
+  parseResearchPlan,
+  RESEARCH_CHECK_REPLY,
+  RESEARCH_PLAN_REPLY,
+  renderResearchCheck,
+  renderResearchPlan,
+} from "../state/replies/research.js";
 import { parseRevision, renderRevision, REVISION_REPLY, REVISION_REPLY_CITING } from "../state/replies/revision.js";
 import { cleanTitle, renderTitle, shortTitle, TITLE_REPLY } from "../state/replies/title.js";
 import { parseVerdict, renderVerdict, VERDICT_REPLY, VERDICT_ROUND2_FIELDS } from "../state/replies/verdict.js";
@@ -43,7 +50,14 @@ describe("reply formats", () => {
     const vote = { voted_for: "Claude", short_motivation: "clear", three_bullets: ["a", "b", "c"] };
     expect(parseVote(renderVote(vote), roster)).toEqual({ ok: true, vote: { voted_for: "Claude", motivation: "clear", bullets: ["a", "b", "c"] } });
 
-    const analysis = { merged_summary: "s", overlap_score: 0.4, agreements: ["x"], disagreements: ["y"], conflicts: [{ between: "A vs B", topic: "t" }], comparative_summary: "c" };
+    const analysis = {
+      merged_summary: "s",
+      overlap_score: 0.4,
+      agreements: ["x"],
+      disagreements: ["y"],
+      conflicts: [{ between: "A vs B", topic: "t" }],
+      comparative_summary: "c",
+    };
     expect(parseConvergence(renderConvergence(analysis))).toEqual({ ok: true, analysis });
 
     expect(parseResearchPlan(renderResearchPlan(["q1", "q2", "q3"]), 2)).toEqual(["q1", "q2"]);
@@ -53,7 +67,11 @@ describe("reply formats", () => {
     expect(parseLetterVote(renderLetterVote("Response C", "I nearly cast VOTE: Response A, but C is sharper."))).toBe("Response C");
     expect(parseLetterVote(renderLetterVote("Response B"))).toBe("Response B");
 
-    expect(parseRevision(renderRevision("MERGE", "A had the data.", "Line one.\n\nLine two."))).toEqual({ decision: "MERGE", reasoning: "A had the data.", revisedResponse: "Line one.\n\nLine two." });
+    expect(parseRevision(renderRevision("MERGE", "A had the data.", "Line one.\n\nLine two."))).toEqual({
+      decision: "MERGE",
+      reasoning: "A had the data.",
+      revisedResponse: "Line one.\n\nLine two.",
+    });
 
     // The offline title: the question's first words (at most six, articles left out of a longer one), ending on a
     // word that carries meaning.
@@ -67,14 +85,37 @@ describe("reply formats", () => {
     expect(shortTitle("Which programming language suits web APIs best for a small startup team?")).toBe("Which programming language suits web APIs best…");
     expect(shortTitle("Vilket språk passar bäst för webb-API:er?")).toBe("Vilket språk passar bäst för webb-API:er");
 
-    const argument = { stance: "partial_concede" as const, key_points: ["k"], counterpoints: [{ target: "Debater B", point: "p", evidence: "e" }], revision: "minor_update" as const, revised_position: "now", confidence: 0.7 };
+    const argument = {
+      stance: "partial_concede" as const,
+      key_points: ["k"],
+      counterpoints: [{ target: "Debater B", point: "p", evidence: "e" }],
+      revision: "minor_update" as const,
+      revised_position: "now",
+      confidence: 0.7,
+    };
     expect(parseArgument(renderArgument(argument), "before")).toEqual({ ok: true, argument });
 
-    const assessment = { should_stop: true, agreement_score: 0.9, new_points_ratio: 0.1, consensus_answer: "yes", remaining_disagreements: [], next_round_focus: null };
+    const assessment = {
+      should_stop: true,
+      agreement_score: 0.9,
+      new_points_ratio: 0.1,
+      consensus_answer: "yes",
+      remaining_disagreements: [],
+      next_round_focus: null,
+    };
     expect(parseAssessment(renderAssessment(assessment))).toEqual({ ok: true, assessment });
 
-    const verdict = { judge: "judge-1 (risk)", verdict: "WARN" as const, confidence: "LOW" as const, key_insight: "i", findings: [{ severity: "critical" as const, description: "d" }], recommendation: "r" };
-    expect(parseVerdict(renderVerdict("An analysis with {braces}.", { ...verdict, r1_restatement: "I said WARN.", change_justification: "" }), "judge-1 (risk)")).toEqual({
+    const verdict = {
+      judge: "judge-1 (risk)",
+      verdict: "WARN" as const,
+      confidence: "LOW" as const,
+      key_insight: "i",
+      findings: [{ severity: "critical" as const, description: "d" }],
+      recommendation: "r",
+    };
+    expect(
+      parseVerdict(renderVerdict("An analysis with {braces}.", { ...verdict, r1_restatement: "I said WARN.", change_justification: "" }), "judge-1 (risk)"),
+    ).toEqual({
       ok: true,
       verdict,
       restatement: "I said WARN.",

@@ -72,7 +72,7 @@ describe("the event log in memory", () => {
 
   it("keeps each event's data serialized once; readers get the same frame and the same object back", async () => {
     const hub = new RunHub(new MemoryEventLog({ ttlMs: 60_000, maxBytes: 1e6 }), undefined, 1_000);
-    const data = { model: "Claude", delta: "åäö \n \"citat\"", round: 2, timestamp: "2026-11-26T00:00:00.000Z" };
+    const data = { model: "Claude", delta: 'åäö \n "citat"', round: 2, timestamp: "2026-11-26T00:00:00.000Z" };
     hub.append("r", { id: 1, event: "debate-participant-delta", data });
     hub.append("r", { id: 2, event: "done", data: { timestamp: "2026-11-26T00:00:01.000Z" } });
     const got: RunEvent[] = [];
@@ -90,7 +90,13 @@ describe("the event log in memory", () => {
     const kept: RunEvent[] = [];
     for await (const e of hub.follow("r", 0, new AbortController().signal)) kept.push(e);
     expect(kept[0]).toBe(shared[0]);
-    const unreadable = { event: "x", json: '{"a":1}', get data(): Record<string, unknown> { throw new Error("parsed") } };
+    const unreadable = {
+      event: "x",
+      json: '{"a":1}',
+      get data(): Record<string, unknown> {
+        throw new Error("parsed");
+      },
+    };
     expect(frameEvent(1, unreadable)).toBe('id: 1\nevent: x\ndata: {"a":1}\n\n');
   });
 
@@ -109,7 +115,11 @@ describe("the event log in memory", () => {
       return got;
     };
     const got = await read();
-    expect(got.map((e) => [e.id, e.event])).toEqual([[1, "debate-voice-chunk"], [2, "debate-participant-delta"], [3, "debate-voice-chunk"]]);
+    expect(got.map((e) => [e.id, e.event])).toEqual([
+      [1, "debate-voice-chunk"],
+      [2, "debate-participant-delta"],
+      [3, "debate-voice-chunk"],
+    ]);
     expect(got[0].json).toBe(JSON.stringify(audio));
     expect(got[2].data).toEqual({ ...audio, seq: 2 });
     expect(got[1].data).toEqual({ delta: "hej" });
@@ -123,34 +133,38 @@ describe("the event log in memory", () => {
     expect(await read()).toEqual([]);
   });
 
-  it.skipIf(!existsSync("/proc/self/fd"))("holds a spill file open only while its run lives and while a reader reads it (counted in /proc, on Linux)", async () => {
-    /** This process's open descriptors of spill files. */
-    const spillFds = () => readdirSync("/proc/self/fd").filter((fd) => {
-      try {
-        return /debatt-events-.*\.jsonl$/.test(readlinkSync(`/proc/self/fd/${fd}`));
-      } catch {
-        return false;
+  it.skipIf(!existsSync("/proc/self/fd"))(
+    "holds a spill file open only while its run lives and while a reader reads it (counted in /proc, on Linux)",
+    async () => {
+      /** This process's open descriptors of spill files. */
+      const spillFds = () =>
+        readdirSync("/proc/self/fd").filter((fd) => {
+          try {
+            return /debatt-events-.*\.jsonl$/.test(readlinkSync(`/proc/self/fd/${fd}`));
+          } catch {
+            return false;
+          }
+        }).length;
+      const before = spillFds();
+      const log = new MemoryEventLog({ ttlMs: 60_000, maxBytes: 1e8 });
+      const audio = { seq: 1, audio: Buffer.alloc(4800, 7).toString("base64"), timestamp: "t" };
+      for (let run = 0; run < 20; run++) {
+        await log.append(`r${run}`, SerializedEvent.of(1, "debate-voice-chunk", audio));
+        await log.append(`r${run}`, { id: 2, event: "done", data: {} });
       }
-    }).length;
-    const before = spillFds();
-    const log = new MemoryEventLog({ ttlMs: 60_000, maxBytes: 1e8 });
-    const audio = { seq: 1, audio: Buffer.alloc(4800, 7).toString("base64"), timestamp: "t" };
-    for (let run = 0; run < 20; run++) {
-      await log.append(`r${run}`, SerializedEvent.of(1, "debate-voice-chunk", audio));
-      await log.append(`r${run}`, { id: 2, event: "done", data: {} });
-    }
-    await log.append("live", SerializedEvent.of(1, "debate-voice-chunk", audio));
-    // Twenty finished runs kept for replay hold none; the live one holds its writer.
-    expect(spillFds() - before).toBe(1);
-    const reader = log.follow("r3", 0, new AbortController().signal);
-    expect((await reader.next()).value?.json).toBe(JSON.stringify(audio));
-    expect(spillFds() - before).toBe(2);
-    expect((await reader.next()).value?.event).toBe("done");
-    expect((await reader.next()).done).toBe(true);
-    expect(spillFds() - before).toBe(1);
-    await log.forget("live");
-    expect(spillFds() - before).toBe(0);
-  });
+      await log.append("live", SerializedEvent.of(1, "debate-voice-chunk", audio));
+      // Twenty finished runs kept for replay hold none; the live one holds its writer.
+      expect(spillFds() - before).toBe(1);
+      const reader = log.follow("r3", 0, new AbortController().signal);
+      expect((await reader.next()).value?.json).toBe(JSON.stringify(audio));
+      expect(spillFds() - before).toBe(2);
+      expect((await reader.next()).value?.event).toBe("done");
+      expect((await reader.next()).done).toBe(true);
+      expect(spillFds() - before).toBe(1);
+      await log.forget("live");
+      expect(spillFds() - before).toBe(0);
+    },
+  );
 
   it("removes the spill files of processes that are gone, and keeps those of running ones", () => {
     const dir = mkdtempSync(join(tmpdir(), "debatt-spill-test-"));
@@ -190,7 +204,11 @@ describe("resumable streams over HTTP", () => {
     const server = await startApp(deps);
     try {
       const client = new AbortController();
-      const first = await readUntil(await postChat(server.url, { message: "/debatt X", participants: THREE }, { signal: client.signal }), client, (e) => e.event === "debate-participant-end");
+      const first = await readUntil(
+        await postChat(server.url, { message: "/debatt X", participants: THREE }, { signal: client.signal }),
+        client,
+        (e) => e.event === "debate-participant-end",
+      );
       const runId = first[0].data.run_id as string;
       const last = Number(first.at(-1)!.id);
       await new Promise((r) => setTimeout(r, 150));
@@ -216,7 +234,11 @@ describe("resumable streams over HTTP", () => {
     const server = await startApp(deps);
     try {
       const client = new AbortController();
-      const first = await readUntil(await postChat(server.url, { message: "/debatt X", participants: THREE }, { signal: client.signal }), client, (e) => e.event === "debate-participant-start");
+      const first = await readUntil(
+        await postChat(server.url, { message: "/debatt X", participants: THREE }, { signal: client.signal }),
+        client,
+        (e) => e.event === "debate-participant-start",
+      );
       await new Promise((r) => setTimeout(r, 600));
       expect(server.service.size).toBe(0);
       expect(logs.some((l) => /cancelled: the client disconnected and did not come back/.test(l))).toBe(true);
@@ -241,7 +263,11 @@ describe("resumable streams over HTTP", () => {
       expect(events.at(-1)!.event).toBe("done");
 
       // An EventSource reconnecting after done sends the id of done; one past it, or ?after=, the same.
-      for (const res of [await resume(server.url, runId, doneId), await resume(server.url, runId, doneId + 5), await resume(server.url, runId, undefined, `?after=${doneId}`)]) {
+      for (const res of [
+        await resume(server.url, runId, doneId),
+        await resume(server.url, runId, doneId + 5),
+        await resume(server.url, runId, undefined, `?after=${doneId}`),
+      ]) {
         expect(res.status).toBe(204);
         expect(res.headers.get("content-type")).toBeNull();
         expect(await res.text()).toBe("");
@@ -262,7 +288,11 @@ describe("resumable streams over HTTP", () => {
     const server = await startApp(deps);
     try {
       const client = new AbortController();
-      const first = await readUntil(await postChat(server.url, { message: "/debatt X", participants: THREE }, { signal: client.signal }), client, (e) => e.event === "debate-round-start");
+      const first = await readUntil(
+        await postChat(server.url, { message: "/debatt X", participants: THREE }, { signal: client.signal }),
+        client,
+        (e) => e.event === "debate-round-start",
+      );
       const { events: rest } = await readSse(await resume(server.url, first[0].data.run_id, Number(first.at(-1)!.id)));
       expect(rest[0].id).toBe(String(Number(first.at(-1)!.id) + 1));
       expect(rest.at(-1)!.event).toBe("done");
@@ -277,7 +307,10 @@ describe("resumable streams over HTTP", () => {
     try {
       const bad = await resume(server.url, "0b0e8b1c-6c3c-4f7e-9f57-3d2a1b0c9e8d", undefined, "?after=ten");
       expect(bad.status).toBe(400);
-      expect((await bad.json()).error).toMatchObject({ code: "invalid_last_event_id", message: 'Last-Event-ID / after must be a whole number of the run\'s events, got "ten"' });
+      expect((await bad.json()).error).toMatchObject({
+        code: "invalid_last_event_id",
+        message: 'Last-Event-ID / after must be a whole number of the run\'s events, got "ten"',
+      });
       const unknown = await resume(server.url, "0b0e8b1c-6c3c-4f7e-9f57-3d2a1b0c9e8d");
       expect(unknown.status).toBe(404);
       expect((await unknown.json()).error.code).toBe("run_not_found");
@@ -309,7 +342,11 @@ describe.skipIf(!binary)(`one stream served by two instances sharing Redis${bina
     const serverB = await startApp({ ...b.deps, events: logB });
     try {
       const client = new AbortController();
-      const first = await readUntil(await postChat(serverA.url, { message: "/debatt X", participants: THREE }, { signal: client.signal }), client, (e) => e.event === "debate-round-start");
+      const first = await readUntil(
+        await postChat(serverA.url, { message: "/debatt X", participants: THREE }, { signal: client.signal }),
+        client,
+        (e) => e.event === "debate-round-start",
+      );
       const runId = first[0].data.run_id as string;
       // A writes its events to Redis in batches: on a busy machine B may ask before the first
       // batch landed (and rightly answer 404). A client would retry; the test waits for it.

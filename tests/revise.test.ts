@@ -47,34 +47,72 @@ const revisionOf = (events: { event: string; data: Record<string, unknown> }[], 
 
 describe("/revise: command and parsing (seed 000 §B)", () => {
   it("is its own command", () => {
-    expect(parseCommand("/REVISE Fyra dagars arbetsvecka?")).toEqual({ kind: "deliberation", mode: "revise", question: "Fyra dagars arbetsvecka?", options: {} });
+    expect(parseCommand("/REVISE Fyra dagars arbetsvecka?")).toEqual({
+      kind: "deliberation",
+      mode: "revise",
+      question: "Fyra dagars arbetsvecka?",
+      options: {},
+    });
     expect(parseCommand("/revise")).toEqual({ kind: "missing_topic", command: "/revise" });
-    expect(parseCommand("/revise --anti-anchoring  Fyra dagar?")).toEqual({ kind: "deliberation", mode: "revise", question: "Fyra dagar?", options: { antiAnchoring: true } });
+    expect(parseCommand("/revise --anti-anchoring  Fyra dagar?")).toEqual({
+      kind: "deliberation",
+      mode: "revise",
+      question: "Fyra dagar?",
+      options: { antiAnchoring: true },
+    });
     expect(parseCommand("/revise --anti-anchoring")).toEqual({ kind: "missing_topic", command: "/revise" });
     expect(parseCommand("/revise --debate Fyra dagar?")).toEqual({ kind: "bad_option", command: "/revise", option: "--debate", allowed: ["--anti-anchoring"] });
   });
 
   it("parses DECISION, REASONING and REVISED RESPONSE as the seed does", () => {
-    expect(parseRevision("DECISION: MERGE\nREASONING: A had data.\n\nREVISED RESPONSE:\nCombined.")).toEqual({ decision: "MERGE", reasoning: "A had data.", revisedResponse: "Combined." });
-    expect(parseRevision("decision: stand\nreasoning: mine is right\nREVISED RESPONSE: Same.")).toEqual({ decision: "STAND", reasoning: "mine is right", revisedResponse: "Same." });
-    expect(resolveRevision("DECISION: STAND\nREASONING: fine.\n\nREVISED RESPONSE:\nreworded", "original")).toMatchObject({ revisedResponse: "original", parseSuccess: true });
+    expect(parseRevision("DECISION: MERGE\nREASONING: A had data.\n\nREVISED RESPONSE:\nCombined.")).toEqual({
+      decision: "MERGE",
+      reasoning: "A had data.",
+      revisedResponse: "Combined.",
+    });
+    expect(parseRevision("decision: stand\nreasoning: mine is right\nREVISED RESPONSE: Same.")).toEqual({
+      decision: "STAND",
+      reasoning: "mine is right",
+      revisedResponse: "Same.",
+    });
+    expect(resolveRevision("DECISION: STAND\nREASONING: fine.\n\nREVISED RESPONSE:\nreworded", "original")).toMatchObject({
+      revisedResponse: "original",
+      parseSuccess: true,
+    });
   });
 });
 
 describe("/revise: the pipeline and event sequence (seed 000 §C)", () => {
   it("answers, revises with a unique prompt per model, relabels, votes and declares the REVISED winner", async () => {
     const { deps, models } = testDeps({ script: votesFor({ call_grok: "Claude", call_claude: "ChatGPT", call_gpt: "Claude" }) });
-    const events = await runEvents(deps, "/revise Should companies adopt a 4-day work week?", { participants: THREE, threadId: "r-1", configurable: { seed: 7 } });
+    const events = await runEvents(deps, "/revise Should companies adopt a 4-day work week?", {
+      participants: THREE,
+      threadId: "r-1",
+      configurable: { seed: 7 },
+    });
     expect(names(events)).toEqual([
-      "debate-start", "round1-start", "round1-complete", "revision-start", "revision-complete",
-      "vote-start", "vote-complete", "winner-declared", "title-complete", "complete", "done",
+      "debate-start",
+      "round1-start",
+      "round1-complete",
+      "revision-start",
+      "revision-complete",
+      "vote-start",
+      "vote-complete",
+      "winner-declared",
+      "title-complete",
+      "complete",
+      "done",
     ]);
     for (const e of events.slice(0, -1)) expect(strictEventSchema(e.event)!.safeParse(e.data).success, e.event).toBe(true);
     expect(named(events, "debate-start")[0]).toMatchObject({ conversationId: "r-1", mode: "debate", antiAnchoring: false });
 
     // Each model's revision prompt: its own answer as ITS original, the others under their round-1 labels.
     const round1 = named(events, "revision-start")[0].data.labelMap as Record<string, string>;
-    for (const [key, display] of [["call_grok", "Grok"], ["call_claude", "Claude"], ["call_gpt", "ChatGPT"]]) {
+    for (const [key, display] of [
+      ["call_grok", "Grok"],
+      ["call_claude", "Claude"],
+      ["call_gpt", "ChatGPT"],
+    ]) {
       const prompt = promptOf(models.callsOf("revision", key)[0].messages);
       const [own, others] = prompt.split("OTHER RESPONSES:");
       expect(own).toContain(`YOUR ORIGINAL RESPONSE:\n${answerOf(display, 1)}`);
@@ -87,8 +125,13 @@ describe("/revise: the pipeline and event sequence (seed 000 §C)", () => {
     const revision = named(events, "revision-complete")[0].data;
     expect(revision.summary).toEqual({ totalModels: 3, revised: 3, stood: 0, merged: 0, parseFailed: 0 });
     expect(revisionOf(events, "call_claude")).toMatchObject({
-      decision: "REVISE", reasoning: "Claude found a point it missed.", originalResponse: answerOf("Claude", 1), revisedResponse: revisedOf("Claude"),
-      originalWordCount: 27, revisedWordCount: 14, parseSuccess: true,
+      decision: "REVISE",
+      reasoning: "Claude found a point it missed.",
+      originalResponse: answerOf("Claude", 1),
+      revisedResponse: revisedOf("Claude"),
+      originalWordCount: 27,
+      revisedWordCount: 14,
+      parseSuccess: true,
     });
 
     // The vote is on the revised answers, under a new label map.
@@ -100,8 +143,13 @@ describe("/revise: the pipeline and event sequence (seed 000 §C)", () => {
     expect(vote.revisedLabelToModel).toEqual(named(events, "vote-start")[0].data.revisedLabelMap);
     expect(vote).toMatchObject({ validVoteCount: 3, invalidVoteCount: 0, isTie: false, tiedLabels: [] });
     expect(named(events, "winner-declared")[0].data).toMatchObject({
-      winnerModel: "anthropic/claude-sonnet-4.5", winnerDisplay: "Claude", winnerResponse: revisedOf("Claude"), winnerDecision: "REVISE",
-      voteCount: 2, totalVotes: 3, tiebroken: false,
+      winnerModel: "anthropic/claude-sonnet-4.5",
+      winnerDisplay: "Claude",
+      winnerResponse: revisedOf("Claude"),
+      winnerDecision: "REVISE",
+      voteCount: 2,
+      totalVotes: 3,
+      tiebroken: false,
     });
     expect(named(events, "winner-declared")[0].data.tiebreakerMethod).toBeUndefined();
   });
@@ -142,7 +190,10 @@ describe("/revise: the pipeline and event sequence (seed 000 §C)", () => {
 
   it("takes its prompts from the registry, overridable per run", async () => {
     const { deps, models } = testDeps();
-    await runEvents(deps, "/revise Q?", { participants: THREE, configurable: { prompt_overrides: { "revise.revision": "Q={question} MINE={own_response} OTHERS={other_responses}" } } });
+    await runEvents(deps, "/revise Q?", {
+      participants: THREE,
+      configurable: { prompt_overrides: { "revise.revision": "Q={question} MINE={own_response} OTHERS={other_responses}" } },
+    });
     expect(promptOf(models.callsOf("revision", "call_grok")[0].messages)).toMatch(/^Q=Q\? MINE=Grok says in round 1/);
   });
 });
@@ -166,7 +217,10 @@ describe("/revise: a revision streams as its answer, not its protocol", () => {
     const streamed = events.filter((e) => e.event === "answer-delta" && e.data.stage === "revision").map((e) => e.data as { delta: string; display: string });
     expect(streamed.length).toBeGreaterThan(0);
     expect(streamed.map((d) => d.delta).join("")).not.toMatch(/DECISION|REASONING|REVISED RESPONSE/);
-    const claude = streamed.filter((d) => d.display === "Claude").map((d) => d.delta).join("");
+    const claude = streamed
+      .filter((d) => d.display === "Claude")
+      .map((d) => d.delta)
+      .join("");
     expect(claude.trim()).toBe(revisedOf("Claude"));
   });
 });
@@ -184,7 +238,12 @@ describe("/revise: every edge case of seed 000 §F", () => {
     const { deps, models } = testDeps({ script: withOverrides(on("answer", ["call_gemini"], { error: new Error("down") })) });
     const events = await runEvents(deps, "/revise Q?", { participants: FOUR });
     expect(named(events, "round1-complete")[0].failed).toEqual([expect.objectContaining({ modelKey: "call_gemini" })]);
-    expect(models.callsOf("revision").map((c) => c.participant).sort()).toEqual(["call_claude", "call_gpt", "call_grok"]);
+    expect(
+      models
+        .callsOf("revision")
+        .map((c) => c.participant)
+        .sort(),
+    ).toEqual(["call_claude", "call_gpt", "call_grok"]);
     expect(models.callsOf("ballot")).toHaveLength(3);
     expect(names(events)).toContain("winner-declared");
     const few = testDeps({ script: withOverrides(on("answer", ["call_grok", "call_claude"], { error: new Error("down") })) });
@@ -204,7 +263,12 @@ describe("/revise: every edge case of seed 000 §F", () => {
   it("Model fails in revision (Stage 2)", async () => {
     const { deps, models } = testDeps({ script: withOverrides(on("revision", ["call_claude"], { error: new Error("revision 503") })) });
     const events = await runEvents(deps, "/revise Q?", { participants: THREE });
-    expect(revisionOf(events, "call_claude")).toMatchObject({ decision: null, parseSuccess: false, revisedResponse: answerOf("Claude", 1), error: "revision 503" });
+    expect(revisionOf(events, "call_claude")).toMatchObject({
+      decision: null,
+      parseSuccess: false,
+      revisedResponse: answerOf("Claude", 1),
+      error: "revision 503",
+    });
     expect(models.callsOf("ballot", "call_claude")).toHaveLength(1);
     expect(promptOf(models.callsOf("ballot", "call_grok")[0].messages)).toContain(answerOf("Claude", 1));
   });
@@ -221,7 +285,11 @@ describe("/revise: every edge case of seed 000 §F", () => {
   it("Revision parse fails (no DECISION found)", async () => {
     const { deps } = testDeps({ script: withOverrides(on("revision", ["call_grok"], "Honestly, I would now say Rust, for safety.")) });
     const events = await runEvents(deps, "/revise Q?", { participants: THREE });
-    expect(revisionOf(events, "call_grok")).toMatchObject({ decision: null, parseSuccess: false, revisedResponse: "Honestly, I would now say Rust, for safety." });
+    expect(revisionOf(events, "call_grok")).toMatchObject({
+      decision: null,
+      parseSuccess: false,
+      revisedResponse: "Honestly, I would now say Rust, for safety.",
+    });
     expect(named(events, "revision-complete")[0].data.summary.parseFailed).toBe(1);
   });
 
@@ -235,13 +303,21 @@ describe("/revise: every edge case of seed 000 §F", () => {
       }),
     });
     const events = await runEvents(deps, "/revise Q?", { participants: THREE });
-    expect(revisionOf(events, "call_grok")).toMatchObject({ decision: "REVISE", parseSuccess: true, revisedResponse: "The new answer: it depends on the sector." });
+    expect(revisionOf(events, "call_grok")).toMatchObject({
+      decision: "REVISE",
+      parseSuccess: true,
+      revisedResponse: "The new answer: it depends on the sector.",
+    });
     // Nothing after the block either: the original answer.
     expect(revisionOf(events, "call_claude")).toMatchObject({ decision: "MERGE", revisedResponse: answerOf("Claude", 1) });
   });
 
   it("All models STAND", async () => {
-    const { deps, models } = testDeps({ script: withOverrides((req) => (req.phase === "revision" ? "DECISION: STAND\nREASONING: Mine covers it.\n\nREVISED RESPONSE:\n(my original)" : undefined)) });
+    const { deps, models } = testDeps({
+      script: withOverrides((req) =>
+        req.phase === "revision" ? "DECISION: STAND\nREASONING: Mine covers it.\n\nREVISED RESPONSE:\n(my original)" : undefined,
+      ),
+    });
     const events = await runEvents(deps, "/revise Q?", { participants: THREE });
     expect(named(events, "revision-complete")[0].data.summary).toEqual({ totalModels: 3, revised: 0, stood: 3, merged: 0, parseFailed: 0 });
     for (const r of revisionsOf(events)) expect(r.revisedResponse).toBe(r.originalResponse);
@@ -255,7 +331,12 @@ describe("/revise: every edge case of seed 000 §F", () => {
     const events = await runEvents(deps, "/revise Q?", { participants: THREE });
     const vote = named(events, "vote-complete")[0].data;
     expect(vote).toMatchObject({ isTie: true, tiedLabels: ["Response A", "Response B", "Response C"] });
-    expect(named(events, "winner-declared")[0].data).toMatchObject({ winnerLabel: "Response A", tiebroken: true, tiebreakerMethod: "alphabetical", voteCount: 1 });
+    expect(named(events, "winner-declared")[0].data).toMatchObject({
+      winnerLabel: "Response A",
+      tiebroken: true,
+      tiebreakerMethod: "alphabetical",
+      voteCount: 1,
+    });
   });
 
   it("A model votes for its own revised response", async () => {
@@ -287,7 +368,13 @@ describe("/revise: every edge case of seed 000 §F", () => {
     expect(vote.isTie).toBe(true);
     expect(vote.tiedLabels).toHaveLength(2);
     const first = [...vote.tiedLabels].sort()[0];
-    expect(named(events, "winner-declared")[0].data).toMatchObject({ winnerLabel: first, tiebroken: true, tiebreakerMethod: "alphabetical", voteCount: 2, totalVotes: 4 });
+    expect(named(events, "winner-declared")[0].data).toMatchObject({
+      winnerLabel: first,
+      tiebroken: true,
+      tiebreakerMethod: "alphabetical",
+      voteCount: 2,
+      totalVotes: 4,
+    });
     expect(names(events)).not.toContain("tiebreaker-start");
   });
 
@@ -301,21 +388,31 @@ describe("/revise: every edge case of seed 000 §F", () => {
   it("Timeout (Stage 1)", async () => {
     const { deps } = testDeps({ script: withOverrides(on("answer", ["call_gemini"], { text: "late", latencyMs: 5_000 })) });
     const events = await runEvents(deps, "/revise Q?", { participants: FOUR, configurable: { response_timeout_ms: 200 } });
-    expect(named(events, "round1-complete")[0].failed).toEqual([expect.objectContaining({ modelKey: "call_gemini", error: "timeout: timed out after 200 ms" })]);
+    expect(named(events, "round1-complete")[0].failed).toEqual([
+      expect.objectContaining({ modelKey: "call_gemini", error: "timeout: timed out after 200 ms" }),
+    ]);
     expect(revisionsOf(events)).toHaveLength(3);
   });
 
   it("Timeout (Stage 2)", async () => {
     const { deps } = testDeps({ script: withOverrides(on("revision", ["call_gpt"], { text: "late", latencyMs: 5_000 })) });
     const events = await runEvents(deps, "/revise Q?", { participants: THREE, configurable: { response_timeout_ms: 200 } });
-    expect(revisionOf(events, "call_gpt")).toMatchObject({ decision: null, parseSuccess: false, revisedResponse: answerOf("ChatGPT", 1), error: "timeout: timed out after 200 ms" });
+    expect(revisionOf(events, "call_gpt")).toMatchObject({
+      decision: null,
+      parseSuccess: false,
+      revisedResponse: answerOf("ChatGPT", 1),
+      error: "timeout: timed out after 200 ms",
+    });
   });
 
   it("Timeout (Stage 3)", async () => {
     const { deps } = testDeps({ script: votesFor({ call_grok: "Claude", call_claude: { text: "VOTE: Response A", latencyMs: 5_000 }, call_gpt: "Claude" }) });
     const events = await runEvents(deps, "/revise Q?", { participants: THREE, configurable: { response_timeout_ms: 200 } });
     const vote = named(events, "vote-complete")[0].data;
-    expect(vote.votes.find((v: { modelKey: string }) => v.modelKey === "call_claude")).toMatchObject({ votedFor: null, error: "timeout: timed out after 200 ms" });
+    expect(vote.votes.find((v: { modelKey: string }) => v.modelKey === "call_claude")).toMatchObject({
+      votedFor: null,
+      error: "timeout: timed out after 200 ms",
+    });
     expect(vote).toMatchObject({ validVoteCount: 2, invalidVoteCount: 1 });
   });
 
@@ -325,7 +422,10 @@ describe("/revise: every edge case of seed 000 §F", () => {
     await runEvents(deps, "/vote Q?", { participants: THREE, checkpointer, threadId: "t" });
     const events = await runEvents(deps, "/revise Q?", { participants: THREE, checkpointer, threadId: "t" });
     expect(names(events)).toEqual(["error", "done"]);
-    expect(named(events, "error")[0]).toMatchObject({ code: "mode_mismatch", message: "this conversation is a /vote conversation; start a new one for /revise" });
+    expect(named(events, "error")[0]).toMatchObject({
+      code: "mode_mismatch",
+      message: "this conversation is a /vote conversation; start a new one for /revise",
+    });
   });
 
   it("Debate on follow-up question", async () => {
@@ -361,10 +461,17 @@ describe("/revise: every edge case of seed 000 §F", () => {
 
   it("Model includes markdown/formatting in DECISION line", async () => {
     const { deps } = testDeps({
-      script: withOverrides(on("revision", ["call_grok"], "**Decision:** **MERGE**\n**Reasoning:** A and C together.\n\n**REVISED RESPONSE:**\nMerged answer.")),
+      script: withOverrides(
+        on("revision", ["call_grok"], "**Decision:** **MERGE**\n**Reasoning:** A and C together.\n\n**REVISED RESPONSE:**\nMerged answer."),
+      ),
     });
     const events = await runEvents(deps, "/revise Q?", { participants: THREE });
-    expect(revisionOf(events, "call_grok")).toMatchObject({ decision: "MERGE", reasoning: "A and C together.", revisedResponse: "Merged answer.", parseSuccess: true });
+    expect(revisionOf(events, "call_grok")).toMatchObject({
+      decision: "MERGE",
+      reasoning: "A and C together.",
+      revisedResponse: "Merged answer.",
+      parseSuccess: true,
+    });
   });
 });
 
@@ -409,10 +516,19 @@ describe("/revise over HTTP and in Studio", () => {
   it("is a subgraph of the graph, so Studio shows it", async () => {
     const { deps } = testDeps();
     const ids = Object.values((await graphOf(deps).getGraphAsync({ xray: true })).nodes).map((n) => n.id);
-    expect(ids).toEqual(expect.arrayContaining([
-      "revise:revise_planner", "revise:deliberation_answer", "revise:revise_anonymize", "revise:revise_revision",
-      "revise:revise_relabel", "revise:deliberation_ballot", "revise:revise_tally", "revise:revise_declare_winner", "revise:deliberation_title",
-    ]));
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        "revise:revise_planner",
+        "revise:deliberation_answer",
+        "revise:revise_anonymize",
+        "revise:revise_revision",
+        "revise:revise_relabel",
+        "revise:deliberation_ballot",
+        "revise:revise_tally",
+        "revise:revise_declare_winner",
+        "revise:deliberation_title",
+      ]),
+    );
   });
 });
 

@@ -47,8 +47,15 @@ describe("who can reach the server", () => {
     // Root writes through file permissions, so a read-only place for root is a read-only file system.
     const readOnly = process.getuid?.() === 0 ? "/sys/kernel/debatt-data" : join(mkdtempSync(join(tmpdir(), "debatt-ro-")), "data");
     if (process.getuid?.() !== 0) chmodSync(join(readOnly, ".."), 0o555);
-    for (const [dir, why] of [[file, "a path on the way is a file"], [join(file, "sub"), "a path on the way is a file"], [readOnly, "this process may not write there"]]) {
-      const failed = await start({ DEBATT_DATA_DIR: dir }).then(() => null, (err: Error & { exitCode: number }) => err);
+    for (const [dir, why] of [
+      [file, "a path on the way is a file"],
+      [join(file, "sub"), "a path on the way is a file"],
+      [readOnly, "this process may not write there"],
+    ]) {
+      const failed = await start({ DEBATT_DATA_DIR: dir }).then(
+        () => null,
+        (err: Error & { exitCode: number }) => err,
+      );
       expect(failed?.exitCode, dir).toBe(2);
       expect(failed?.message, dir).toContain(`DEBATT_DATA_DIR=${dir} is not a writable directory: ${why}`);
     }
@@ -59,7 +66,11 @@ describe("security headers", () => {
   it("sends a strict Content-Security-Policy, nosniff, no framing and no referrer on every response", async () => {
     const app = await startApp(testDeps().deps);
     try {
-      for (const [path, status] of [["/healthz", 200], ["/api/v1/nope", 404], ["/api/v1/admin/prompts", 503]] as const) {
+      for (const [path, status] of [
+        ["/healthz", 200],
+        ["/api/v1/nope", 404],
+        ["/api/v1/admin/prompts", 503],
+      ] as const) {
         const res = await fetch(`${app.url}${path}`);
         expect(res.status, path).toBe(status);
         const csp = res.headers.get("content-security-policy") ?? "";

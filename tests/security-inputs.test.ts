@@ -20,7 +20,13 @@ describe("bad input gets a clear 4xx", () => {
   it("answers a broken %-escape in any path parameter with 400 invalid_path", async () => {
     const server = await startApp(testDeps().deps);
     try {
-      for (const path of ["/api/v1/conversations/%E0%A4%A", "/api/v1/debates/%ZZ/events", "/api/v1/debates/%ZZ/audio.wav", "/api/v1/debates/%ZZ", "/api/v1/debates/%/resume"]) {
+      for (const path of [
+        "/api/v1/conversations/%E0%A4%A",
+        "/api/v1/debates/%ZZ/events",
+        "/api/v1/debates/%ZZ/audio.wav",
+        "/api/v1/debates/%ZZ",
+        "/api/v1/debates/%/resume",
+      ]) {
         const res = await fetch(`${server.url}${path}`, { method: path.endsWith("resume") ? "POST" : "GET" });
         expect(await answer(res), path).toEqual([400, "invalid_path"]);
       }
@@ -65,7 +71,9 @@ describe("bad input gets a clear 4xx", () => {
       const { port } = new URL(server.url);
       const reply = await new Promise<string>((resolve, reject) => {
         const socket = connect(Number(port), "127.0.0.1", () => {
-          socket.write(`POST /api/v1/chat/stream HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${50 * 1024 * 1024}\r\n\r\n{"message":`);
+          socket.write(
+            `POST /api/v1/chat/stream HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${50 * 1024 * 1024}\r\n\r\n{"message":`,
+          );
         });
         let text = "";
         socket.on("data", (d) => (text += d.toString()));
@@ -89,7 +97,16 @@ describe.each(HISTORY_DATABASES)("crafted cursors on $db", (database) => {
     const server = await startApp(testDeps().deps, { history: db.history });
     hooks.later(server.close);
     const encode = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
-    for (const cursor of [encode([9e15, "x"]), encode([1, "a\u0000b"]), encode([1, "x".repeat(500)]), encode([-9e15, "x"]), encode([1.5, "x"]), encode({}), "%%%", encode([1, "x\n[debatt] forged line"])]) {
+    for (const cursor of [
+      encode([9e15, "x"]),
+      encode([1, "a\u0000b"]),
+      encode([1, "x".repeat(500)]),
+      encode([-9e15, "x"]),
+      encode([1.5, "x"]),
+      encode({}),
+      "%%%",
+      encode([1, "x\n[debatt] forged line"]),
+    ]) {
       const res = await fetch(`${server.url}/api/v1/conversations?cursor=${encodeURIComponent(cursor)}`);
       expect(await answer(res), cursor).toEqual([400, "invalid_cursor"]);
     }
@@ -120,7 +137,17 @@ describe("text that could spoof a reader", () => {
     expect(removeSpoofing("Is \u202eevil\u202c fine\u200b?\u2066x\u2069\ufeff")).toBe("Is evil fine?x");
     expect(removeSpoofing("a\u200db \u200c x\u200d")).toBe("ab  x");
     // Emoji sequences (with skin tones too), scripts that shape with joiners, and the bidi marks mixed text needs.
-    for (const kept of ["👩\u200d💻", "🧑🏽\u200d💻", "👩🏽\u200d❤️\u200d💋\u200d👨🏿", "❤️\u200d🔥", "می\u200cخواهم", "ශ්\u200dරී", "ന്\u200d", "עברית \u200f(1)", "Åsa\tär\nhär"]) {
+    for (const kept of [
+      "👩\u200d💻",
+      "🧑🏽\u200d💻",
+      "👩🏽\u200d❤️\u200d💋\u200d👨🏿",
+      "❤️\u200d🔥",
+      "می\u200cخواهم",
+      "ශ්\u200dරී",
+      "ന്\u200d",
+      "עברית \u200f(1)",
+      "Åsa\tär\nhär",
+    ]) {
       expect(removeSpoofing(kept), kept).toBe(kept);
     }
   });

@@ -118,7 +118,10 @@ describe("limits on what costs CPU or tokens", () => {
       const amplifying = "{context} ".repeat(1_900); // 19 KB, under the text limit
       const res = await put(amplifying);
       expect(res.status).toBe(400);
-      expect((await res.json()).error).toMatchObject({ code: "invalid_prompt", message: expect.stringMatching(/it would be \d+ characters, at most 160000 are allowed; use each placeholder once/) });
+      expect((await res.json()).error).toMatchObject({
+        code: "invalid_prompt",
+        message: expect.stringMatching(/it would be \d+ characters, at most 160000 are allowed; use each placeholder once/),
+      });
       expect((await put("{context}\n\nRunda 1: presentera din ståndpunkt.")).status).toBe(200);
     } finally {
       await server.close();
@@ -130,7 +133,8 @@ describe("limits on what costs CPU or tokens", () => {
     const server = await startApp(deps);
     try {
       const statuses: number[] = [];
-      for (let i = 0; i < 21; i++) statuses.push((await fetch(`${server.url}/api/v1/admin/prompts`, { headers: { authorization: `Bearer wrong-${i}` } })).status);
+      for (let i = 0; i < 21; i++)
+        statuses.push((await fetch(`${server.url}/api/v1/admin/prompts`, { headers: { authorization: `Bearer wrong-${i}` } })).status);
       expect(statuses.slice(0, 20).every((s) => s === 401)).toBe(true);
       expect(statuses[20]).toBe(429);
     } finally {
@@ -138,30 +142,34 @@ describe("limits on what costs CPU or tokens", () => {
     }
   });
 
-  it.skipIf(!["ffmpeg", "lame"].some(installed))("encodes at most two MP3 exports at once; the others are asked to come back (503 with Retry-After)", async () => {
-    const { deps } = testDeps();
-    const speech = new FakeSpeech(() => ({ bytes: 200_000 }));
-    deps.speech = () => speech;
-    const dir = mkdtempSync(join(tmpdir(), "debatt-audio-"));
-    deps.audio = new AudioArchive(dir, () => {});
-    const server = await startApp(deps);
-    try {
-      const { events } = await readSse(await postChat(server.url, { message: "/dvoice Bör AI regleras?", participants: TWO }));
-      const id = events.find((e) => e.event === "debate-init")!.data.debate_id as string;
-      const answers = await Promise.all(Array.from({ length: 10 }, () => fetch(`${server.url}/api/v1/debates/${id}/audio.mp3`)));
-      const busy = answers.filter((r) => r.status === 503);
-      expect(busy.length).toBeGreaterThan(0);
-      expect(answers.filter((r) => r.status === 200).length).toBeGreaterThan(0);
-      for (const r of busy) {
-        expect(r.headers.get("retry-after")).toBe("5");
-        expect((await r.json()).error.code).toBe("encoder_busy");
+  it.skipIf(!["ffmpeg", "lame"].some(installed))(
+    "encodes at most two MP3 exports at once; the others are asked to come back (503 with Retry-After)",
+    async () => {
+      const { deps } = testDeps();
+      const speech = new FakeSpeech(() => ({ bytes: 200_000 }));
+      deps.speech = () => speech;
+      const dir = mkdtempSync(join(tmpdir(), "debatt-audio-"));
+      deps.audio = new AudioArchive(dir, () => {});
+      const server = await startApp(deps);
+      try {
+        const { events } = await readSse(await postChat(server.url, { message: "/dvoice Bör AI regleras?", participants: TWO }));
+        const id = events.find((e) => e.event === "debate-init")!.data.debate_id as string;
+        const answers = await Promise.all(Array.from({ length: 10 }, () => fetch(`${server.url}/api/v1/debates/${id}/audio.mp3`)));
+        const busy = answers.filter((r) => r.status === 503);
+        expect(busy.length).toBeGreaterThan(0);
+        expect(answers.filter((r) => r.status === 200).length).toBeGreaterThan(0);
+        for (const r of busy) {
+          expect(r.headers.get("retry-after")).toBe("5");
+          expect((await r.json()).error.code).toBe("encoder_busy");
+        }
+        for (const r of answers.filter((a) => a.status === 200)) expect((await r.arrayBuffer()).byteLength).toBeGreaterThan(1_000);
+        // Once they are done, exports are taken again.
+        expect((await fetch(`${server.url}/api/v1/debates/${id}/audio.mp3`)).status).toBe(200);
+      } finally {
+        await server.close();
+        rmSync(dir, { recursive: true, force: true });
       }
-      for (const r of answers.filter((a) => a.status === 200)) expect((await r.arrayBuffer()).byteLength).toBeGreaterThan(1_000);
-      // Once they are done, exports are taken again.
-      expect((await fetch(`${server.url}/api/v1/debates/${id}/audio.mp3`)).status).toBe(200);
-    } finally {
-      await server.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });

@@ -55,11 +55,20 @@ describe("the model allowlist", () => {
   });
 
   it("takes a listed model id, and any with *", async () => {
-    const listed = await deliberate({ allowedModels: ["openai/o3"] }, { question: "Q?", mode: "vote", modeConfig: { councilModels: ["call_grok", "call_claude", "OpenAI/o3"] } });
+    const listed = await deliberate(
+      { allowedModels: ["openai/o3"] },
+      { question: "Q?", mode: "vote", modeConfig: { councilModels: ["call_grok", "call_claude", "OpenAI/o3"] } },
+    );
     expect(listed.status).toBe(200);
-    const other = await deliberate({ allowedModels: ["openai/o3"] }, { question: "Q?", mode: "vote", modeConfig: { councilModels: ["call_grok", "call_claude", "openai/o4"] } });
+    const other = await deliberate(
+      { allowedModels: ["openai/o3"] },
+      { question: "Q?", mode: "vote", modeConfig: { councilModels: ["call_grok", "call_claude", "openai/o4"] } },
+    );
     expect(other.status).toBe(400);
-    const any = await deliberate({ allowedModels: "*" }, { question: "Q?", mode: "vote", modeConfig: { councilModels: ["call_grok", "call_claude", "openai/o4"] } });
+    const any = await deliberate(
+      { allowedModels: "*" },
+      { question: "Q?", mode: "vote", modeConfig: { councilModels: ["call_grok", "call_claude", "openai/o4"] } },
+    );
     expect(any.status).toBe(200);
   });
 

@@ -24,10 +24,18 @@ describe("requests that change something, sent by a page of another origin", () 
   it("are refused with 403 when they rely on the session cookie, and pass with the server's own origin or a Bearer token", async () => {
     const { url, db } = await serve({ auth: "tokens", adminToken: ADMIN });
     const ada = await db.history.users.add("Ada");
-    const signIn = await fetch(`${url}/api/v1/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: ada.token }) });
+    const signIn = await fetch(`${url}/api/v1/session`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token: ada.token }),
+    });
     const cookie = signIn.headers.get("set-cookie")!.split(";")[0];
     // A debate of Ada's to cancel, share and resume.
-    const started = await fetch(`${url}/api/v1/chat/stream`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ message: "/compare Vad är 2+2?" }) });
+    const started = await fetch(`${url}/api/v1/chat/stream`, {
+      method: "POST",
+      headers: { cookie, "content-type": "application/json" },
+      body: JSON.stringify({ message: "/compare Vad är 2+2?" }),
+    });
     const runId = String((await readSse(started)).events[0].data.run_id);
 
     const own = new URL(url).origin;
@@ -48,20 +56,36 @@ describe("requests that change something, sent by a page of another origin", () 
     }
     // The server's own page is not refused: by its Sec-Fetch-Site even behind a proxy that rewrote
     // the Host header (its Origin then names a host the server does not see), or by its Origin alone.
-    const asOwnPage = async (headers: Record<string, string>) => (await fetch(`${url}/api/v1/conversations/${runId}/share`, { method: "POST", headers: { cookie, ...headers } })).status;
+    const asOwnPage = async (headers: Record<string, string>) =>
+      (await fetch(`${url}/api/v1/conversations/${runId}/share`, { method: "POST", headers: { cookie, ...headers } })).status;
     expect(await asOwnPage({ origin: "https://debatt.example.org", "sec-fetch-site": "same-origin" })).toBe(201);
     expect(await asOwnPage({ origin: own })).toBe(201);
     // A client that names its user with a token is not refused for its origin.
-    expect((await fetch(`${url}/api/v1/debates/${runId}/cancel`, { method: "POST", headers: { authorization: `Bearer ${ada.token}`, origin: "https://evil.example", "sec-fetch-site": "cross-site" } })).status).toBe(409);
+    expect(
+      (
+        await fetch(`${url}/api/v1/debates/${runId}/cancel`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${ada.token}`, origin: "https://evil.example", "sec-fetch-site": "cross-site" },
+        })
+      ).status,
+    ).toBe(409);
     // Reading is not changing: a GET from elsewhere is answered (the browser keeps the answer from the page).
     expect((await fetch(`${url}/api/v1/conversations`, { headers: { cookie, origin: "https://evil.example" } })).status).toBe(200);
   });
 
   it("are refused on a loopback server without users, which has no cookie to guard", async () => {
     const { url } = await serve({ auth: "none" });
-    const res = await fetch(`${url}/api/v1/chat/stream`, { method: "POST", headers: { origin: "http://evil.example", "content-type": "text/plain" }, body: JSON.stringify({ message: "/compare x" }) });
+    const res = await fetch(`${url}/api/v1/chat/stream`, {
+      method: "POST",
+      headers: { origin: "http://evil.example", "content-type": "text/plain" },
+      body: JSON.stringify({ message: "/compare x" }),
+    });
     expect(res.status).toBe(403);
-    const fine = await fetch(`${url}/api/v1/chat/stream`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: "/compare Vad är 2+2?" }) });
+    const fine = await fetch(`${url}/api/v1/chat/stream`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ message: "/compare Vad är 2+2?" }),
+    });
     expect(fine.status).toBe(200);
     await fine.body?.cancel();
   });

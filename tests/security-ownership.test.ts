@@ -32,7 +32,11 @@ describe.each(HISTORY_DATABASES)("ownership on $db", (database) => {
     const started = await startApp(deps, { checkpointer: new MemorySaver(), history: db.history });
     hooks.later(started.close);
     const user = async (name: string) => {
-      const res = await fetch(`${started.url}/api/v1/admin/users`, { method: "POST", headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" }, body: JSON.stringify({ name }) });
+      const res = await fetch(`${started.url}/api/v1/admin/users`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
+        body: JSON.stringify({ name }),
+      });
       const { token, id } = (await res.json()) as { token: string; id: string };
       return { ...as(token), id };
     };
@@ -42,7 +46,11 @@ describe.each(HISTORY_DATABASES)("ownership on $db", (database) => {
         get: (path: string) => fetch(`${started.url}${path}`, { headers }),
         del: (path: string) => fetch(`${started.url}${path}`, { method: "DELETE", headers }),
         post: (path: string, body?: unknown) =>
-          fetch(`${started.url}${path}`, { method: "POST", headers: body === undefined ? headers : { ...headers, "content-type": "application/json" }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }),
+          fetch(`${started.url}${path}`, {
+            method: "POST",
+            headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
+            ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          }),
         chat: (body: unknown) => postChat(started.url, body, { headers: { ...headers, "content-type": "application/json" } }),
         deliberate: (body: unknown) => postDeliberate(started.url, body, { headers: { ...headers, "content-type": "application/json" } }),
       };
@@ -57,7 +65,8 @@ describe.each(HISTORY_DATABASES)("ownership on $db", (database) => {
     const { user, history } = await app();
     const ada = await user("Ada");
     const bob = await user("Bob");
-    const latest = async (who: typeof ada) => ((await (await who.get("/api/v1/evaluations/latest")).json()) as { evaluation: { report: { seed: number } } | null }).evaluation;
+    const latest = async (who: typeof ada) =>
+      ((await (await who.get("/api/v1/evaluations/latest")).json()) as { evaluation: { report: { seed: number } } | null }).evaluation;
     expect(await latest(ada)).toBeNull();
     await history.addEvaluation(ada.id, { seed: 1 }, new Date(1000));
     await history.addEvaluation(ada.id, { seed: 2 }, new Date(2000));
@@ -72,7 +81,9 @@ describe.each(HISTORY_DATABASES)("ownership on $db", (database) => {
     const bob = await user("Bob");
     const board = async (who: typeof ada) => (await (await who.get("/api/v1/leaderboard")).json()) as { runs: number; ballots: number };
     expect(await board(ada)).toMatchObject({ runs: 0, ballots: 0 });
-    expect((await readSse(await ada.chat({ message: "/debatt Bör AI regleras?", participants: ["call_grok", "call_claude", "call_gpt"] }))).events.at(-1)!.event).toBe("done");
+    expect(
+      (await readSse(await ada.chat({ message: "/debatt Bör AI regleras?", participants: ["call_grok", "call_claude", "call_gpt"] }))).events.at(-1)!.event,
+    ).toBe("done");
     expect(await board(ada)).toMatchObject({ runs: 1, ballots: 3 });
     expect(await board(bob)).toMatchObject({ runs: 0, ballots: 0 });
     expect((await fetch(`${url}/api/v1/leaderboard`)).status).toBe(401);
@@ -88,7 +99,7 @@ describe.each(HISTORY_DATABASES)("ownership on $db", (database) => {
     expect(events.at(-1)!.event).toBe("done");
 
     // Ada sees all of it.
-    expect(((await (await ada.get("/api/v1/conversations")).json())).conversations.map((c: any) => c.id)).toEqual([thread]);
+    expect((await (await ada.get("/api/v1/conversations")).json()).conversations.map((c: any) => c.id)).toEqual([thread]);
     expect((await ada.get(`/api/v1/conversations/${thread}`)).status).toBe(200);
     expect((await ada.get(`/api/v1/debates/${run}`)).status).toBe(200);
     expect((await ada.get(`/api/v1/debates/${run}/audio.wav`)).status).toBe(200);
@@ -98,7 +109,7 @@ describe.each(HISTORY_DATABASES)("ownership on $db", (database) => {
 
     // Bob, and the admin, see nothing of it: the answers of ids that do not exist.
     for (const other of [bob, admin]) {
-      expect(((await (await other.get("/api/v1/conversations")).json())).conversations).toEqual([]);
+      expect((await (await other.get("/api/v1/conversations")).json()).conversations).toEqual([]);
       for (const [path, missing] of [
         [`/api/v1/conversations/${thread}`, "/api/v1/conversations/no-such-thread"],
         [`/api/v1/debates/${run}`, "/api/v1/debates/00000000-0000-0000-0000-000000000000"],
@@ -108,14 +119,16 @@ describe.each(HISTORY_DATABASES)("ownership on $db", (database) => {
         expect(await refusal(await other.get(path)), path).toEqual(await refusal(await other.get(missing)));
       }
       expect(await refusal(await other.del(`/api/v1/conversations/${thread}`))).toEqual([404, "conversation_not_found"]);
-      expect(await refusal(await other.post(`/api/v1/debates/${thread}/resume`))).toEqual(await refusal(await other.post("/api/v1/debates/no-such-thread/resume")));
+      expect(await refusal(await other.post(`/api/v1/debates/${thread}/resume`))).toEqual(
+        await refusal(await other.post("/api/v1/debates/no-such-thread/resume")),
+      );
       expect(await refusal(await other.chat({ message: "En följdfråga?", conversationId: thread }))).toEqual([404, "conversation_not_found"]);
       expect(await refusal(await other.chat({ message: "Skriver jag i din tråd?", threadId: thread }))).toEqual([404, "conversation_not_found"]);
       expect(await refusal(await other.deliberate({ question: "Q?", mode: "vote", conversationId: thread }))).toEqual([404, "conversation_not_found"]);
     }
 
     // Still all there for Ada, and nothing was written into her thread.
-    const after = (await (await ada.get(`/api/v1/conversations/${thread}`)).json());
+    const after = await (await ada.get(`/api/v1/conversations/${thread}`)).json();
     expect(after.messages).toHaveLength(2);
     expect((await ada.del(`/api/v1/conversations/${thread}`)).status).toBe(204);
   });
@@ -134,7 +147,10 @@ describe.each(HISTORY_DATABASES)("ownership on $db", (database) => {
       const input = e.data.kind === "turn" ? { text: "Ja." } : { skip: true };
       answered = answered.then(async () => {
         // Bob is answered as for a debate that waits for nobody, by its run id and by its thread id.
-        seen.push(await refusal(await bob.post(`/api/v1/debates/${run}/input`, input)), await refusal(await bob.post(`/api/v1/debates/${thread}/input`, input)));
+        seen.push(
+          await refusal(await bob.post(`/api/v1/debates/${run}/input`, input)),
+          await refusal(await bob.post(`/api/v1/debates/${thread}/input`, input)),
+        );
         seen.push([(await ada.post(`/api/v1/debates/${run}/input`, input)).status]);
       });
     });
@@ -171,7 +187,8 @@ describe.each(HISTORY_DATABASES)("ownership on $db", (database) => {
     const adas = [await threadOf(ada, "Hej från Ada"), await threadOf(ada, "Igen från Ada")];
     const bobs = await threadOf(bob, "Hej från Bob");
     const admins = await threadOf(admin, "Hej från admin");
-    const ids = async (u: Omit<typeof ada, "id">) => (((await (await u.get("/api/v1/conversations")).json())).conversations as { id: string }[]).map((c) => c.id).sort();
+    const ids = async (u: Omit<typeof ada, "id">) =>
+      ((await (await u.get("/api/v1/conversations")).json()).conversations as { id: string }[]).map((c) => c.id).sort();
     expect(await ids(ada)).toEqual([...adas].sort());
     expect(await ids(bob)).toEqual([bobs]);
     expect(await ids(admin)).toEqual([admins]);

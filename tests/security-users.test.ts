@@ -29,7 +29,8 @@ describe("who may use the server (AUTH)", () => {
     expect(loadSettings({ TRUST_PROXY: "1" }).trustProxy).toBe(1);
     expect(loadSettings({ TRUST_PROXY: "10.0.0.0/8, 192.168.1.4" }).trustProxy).toEqual(["10.0.0.0/8", "192.168.1.4"]);
     expect(loadSettings({ TRUST_PROXY: "::1, fd00::/8" }).trustProxy).toEqual(["::1", "fd00::/8"]);
-    for (const bad of ["true", "*", "everyone", "loopback,", "10.0.0.0/99", "abc", "1.2.3", "10.0.0.0/8/1"]) expect(() => loadSettings({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY must be/);
+    for (const bad of ["true", "*", "everyone", "loopback,", "10.0.0.0/99", "abc", "1.2.3", "10.0.0.0/8/1"])
+      expect(() => loadSettings({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY must be/);
 
     const server = startServerProcess({ HOST: "0.0.0.0", AUTH: "none" });
     await expect(server).rejects.toThrow(/server exited with 2: .*AUTH=none is refused/s);
@@ -57,8 +58,17 @@ describe.each(HISTORY_DATABASES)("users and tokens on $db", (database) => {
   it.skipIf(skip)("refuses every /api/v1 route without a user (401), but not /healthz", async () => {
     const { url, models } = await app();
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
-    for (const [method, path] of [["GET", "/api/v1/conversations"], ["POST", "/api/v1/chat/stream"], ["GET", "/api/v1/debates/x/events"], ["POST", "/api/v1/deliberate/stream"]]) {
-      const res = await fetch(`${url}${path}`, { method, headers: { "content-type": "application/json" }, body: method === "POST" ? JSON.stringify({ message: "/debatt X" }) : undefined });
+    for (const [method, path] of [
+      ["GET", "/api/v1/conversations"],
+      ["POST", "/api/v1/chat/stream"],
+      ["GET", "/api/v1/debates/x/events"],
+      ["POST", "/api/v1/deliberate/stream"],
+    ]) {
+      const res = await fetch(`${url}${path}`, {
+        method,
+        headers: { "content-type": "application/json" },
+        body: method === "POST" ? JSON.stringify({ message: "/debatt X" }) : undefined,
+      });
       expect(res.status, path).toBe(401);
       expect(res.headers.get("www-authenticate"), path).toMatch(/^Bearer/);
       expect((await res.json()).error.code, path).toBe("unauthorized");
@@ -84,7 +94,11 @@ describe.each(HISTORY_DATABASES)("users and tokens on $db", (database) => {
 
     const asAda = { authorization: `Bearer ${ada.token}` };
     expect((await fetch(`${url}/api/v1/conversations`, { headers: asAda })).status).toBe(200);
-    const run = await postChat(url, { message: "/debatt Bör AI regleras?", participants: ["call_grok", "call_claude"] }, { headers: { ...asAda, "content-type": "application/json" } });
+    const run = await postChat(
+      url,
+      { message: "/debatt Bör AI regleras?", participants: ["call_grok", "call_claude"] },
+      { headers: { ...asAda, "content-type": "application/json" } },
+    );
     expect(run.status).toBe(200);
     expect((await readSse(run)).events.at(-1)!.event).toBe("done");
 
@@ -105,11 +119,19 @@ describe.each(HISTORY_DATABASES)("users and tokens on $db", (database) => {
     const ada = await (await admin("POST", "/users", { name: "Ada" })).json();
     expect(await (await fetch(`${url}/api/v1/session`)).json()).toEqual({ auth: "tokens", user: null, admin: true });
 
-    const wrong = await fetch(`${url}/api/v1/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: "nope" }) });
+    const wrong = await fetch(`${url}/api/v1/session`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token: "nope" }),
+    });
     expect(wrong.status).toBe(401);
 
     const signIn = async () => {
-      const res = await fetch(`${url}/api/v1/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: ada.token }) });
+      const res = await fetch(`${url}/api/v1/session`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ token: ada.token }),
+      });
       expect(res.status).toBe(200);
       return res.headers.get("set-cookie")!;
     };
@@ -124,7 +146,10 @@ describe.each(HISTORY_DATABASES)("users and tokens on $db", (database) => {
     expect(stored).not.toContain(cookie.split(";")[0].split("=")[1]);
     expect(stored).not.toContain(ada.token);
     const session = cookie.split(";")[0];
-    expect(await (await fetch(`${url}/api/v1/session`, { headers: { cookie: session } })).json()).toMatchObject({ auth: "tokens", user: { id: ada.id, name: "Ada" } });
+    expect(await (await fetch(`${url}/api/v1/session`, { headers: { cookie: session } })).json()).toMatchObject({
+      auth: "tokens",
+      user: { id: ada.id, name: "Ada" },
+    });
     expect((await fetch(`${url}/api/v1/conversations`, { headers: { cookie: session } })).status).toBe(200);
 
     const signOut = await fetch(`${url}/api/v1/session`, { method: "DELETE", headers: { cookie: session } });
@@ -142,7 +167,11 @@ describe.each(HISTORY_DATABASES)("users and tokens on $db", (database) => {
     expect((await fetch(`${url}/api/v1/conversations`, { headers: { cookie: other } })).status).toBe(401);
 
     // The admin's session holds while ADMIN_TOKEN is the one it was opened with.
-    const adminSignIn = await fetch(`${url}/api/v1/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: ADMIN }) });
+    const adminSignIn = await fetch(`${url}/api/v1/session`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token: ADMIN }),
+    });
     const adminSession = adminSignIn.headers.get("set-cookie")!.split(";")[0];
     expect((await fetch(`${url}/api/v1/conversations`, { headers: { cookie: adminSession } })).status).toBe(200);
     // The database keeps nothing that would let ADMIN_TOKEN, an operator's choice, be guessed offline.
@@ -160,7 +189,12 @@ describe.each(HISTORY_DATABASES)("users and tokens on $db", (database) => {
   it.skipIf(skip)("behind a trusted proxy, marks the cookie Secure when the client came over HTTPS", async () => {
     const { url, admin } = await app({ trustProxy: ["loopback"] });
     const ada = await (await admin("POST", "/users", { name: "Ada" })).json();
-    const signIn = (headers: Record<string, string>) => fetch(`${url}/api/v1/session`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ token: ada.token }) });
+    const signIn = (headers: Record<string, string>) =>
+      fetch(`${url}/api/v1/session`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify({ token: ada.token }),
+      });
     expect((await signIn({ "x-forwarded-proto": "https" })).headers.get("set-cookie")).toMatch(/; Secure/i);
     expect((await signIn({ "x-forwarded-proto": "http" })).headers.get("set-cookie")).not.toMatch(/Secure/i);
   });
@@ -183,7 +217,10 @@ describe.each(HISTORY_DATABASES)("users and tokens on $db", (database) => {
       expect(Date.now() - removedAt, how).toBeLessThan(how === "admin API" ? 1_500 : 7_000);
       expect(events.find((e) => e.event === "error")?.data, how).toMatchObject({ code: "user_removed" });
       expect(events.at(-1)!.event).toBe("done");
-      expect(events.some((e) => e.event === "debate-synthesis-complete"), how).toBe(false);
+      expect(
+        events.some((e) => e.event === "debate-synthesis-complete"),
+        how,
+      ).toBe(false);
     }
   });
 
@@ -233,7 +270,8 @@ describe.each(HISTORY_DATABASES)("users and tokens on $db", (database) => {
   it.skipIf(skip)("behind a trusted proxy, locks out only the client that guessed, and never the admin from the admin API", async () => {
     const { url, admin } = await app({ trustProxy: ["loopback"] });
     const ada = await (await admin("POST", "/users", { name: "Ada" })).json();
-    const from = (address: string, token: string) => fetch(`${url}/api/v1/conversations`, { headers: { "x-forwarded-for": address, authorization: `Bearer ${token}` } });
+    const from = (address: string, token: string) =>
+      fetch(`${url}/api/v1/conversations`, { headers: { "x-forwarded-for": address, authorization: `Bearer ${token}` } });
     for (let i = 0; i < 20; i++) expect((await from("203.0.113.7", `guess-${i}`)).status).toBe(401);
     expect((await from("203.0.113.7", "guess-again")).status).toBe(429);
     // Others behind the same proxy are not locked out, and a user's own token works even from the guesser's address.
@@ -241,7 +279,8 @@ describe.each(HISTORY_DATABASES)("users and tokens on $db", (database) => {
     expect((await from("198.51.100.2", ada.token)).status).toBe(200);
     expect((await from("203.0.113.7", ada.token)).status).toBe(200);
     // Failures at the users' door do not lock the admin API, a door of its own.
-    const adminFrom = (address: string, token: string) => fetch(`${url}/api/v1/admin/users`, { headers: { "x-forwarded-for": address, authorization: `Bearer ${token}` } });
+    const adminFrom = (address: string, token: string) =>
+      fetch(`${url}/api/v1/admin/users`, { headers: { "x-forwarded-for": address, authorization: `Bearer ${token}` } });
     expect((await adminFrom("203.0.113.7", ADMIN)).status).toBe(200);
     for (let i = 0; i < 20; i++) expect((await adminFrom("203.0.113.7", `admin-guess-${i}`)).status).toBe(401);
     expect((await adminFrom("203.0.113.7", ADMIN)).status).toBe(429);

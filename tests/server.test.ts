@@ -70,7 +70,10 @@ describe("the SSE chat stream", () => {
     const openai = await startFakeOpenAI((body) => ({ ...debater(body), delayMs: 1_500 }));
     cleanups.push(openai.close);
     // No grace for a reconnect: the run stops as soon as its only client leaves.
-    const deps = depsFromEnv({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_PARTICIPANTS: roster, RESUME_GRACE_MS: "0" }, { log: () => {} });
+    const deps = depsFromEnv(
+      { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_PARTICIPANTS: roster, RESUME_GRACE_MS: "0" },
+      { log: () => {} },
+    );
     const server = await serve(deps);
     const client = new AbortController();
 
@@ -107,7 +110,9 @@ if (!haveChromium) console.warn("server.test.ts: browser part SKIPPED — Debian
 
 /** A site of its own (another port: another origin) that serves one empty page, as Open WebUI's would be. */
 async function otherSite(): Promise<{ port: number; close: () => Promise<void> }> {
-  const server: Server = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end("<!doctype html><title>other site</title>"));
+  const server: Server = createServer((_req, res) =>
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end("<!doctype html><title>other site</title>"),
+  );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { port: (server.address() as AddressInfo).port, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
@@ -139,11 +144,22 @@ describe.skipIf(!haveChromium)(`browser clients in a real browser${haveChromium 
           try {
             const res = await fetch(`${api}/v1/chat/completions`, {
               method: "POST",
-              headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "x-stainless-lang": "js", "x-stainless-retry-count": "0", "openai-organization": "org-x" },
+              headers: {
+                authorization: `Bearer ${token}`,
+                "content-type": "application/json",
+                "x-stainless-lang": "js",
+                "x-stainless-retry-count": "0",
+                "openai-organization": "org-x",
+              },
               body: JSON.stringify({ model: "debatt-compare", stream: true, messages: [{ role: "user", content: "Vad är 2+2?" }] }),
             });
             const body = await res.text();
-            return { status: res.status, runId: res.headers.get("x-debatt-run-id"), conversationId: res.headers.get("x-debatt-conversation-id"), ended: body.trimEnd().endsWith("data: [DONE]") };
+            return {
+              status: res.status,
+              runId: res.headers.get("x-debatt-run-id"),
+              conversationId: res.headers.get("x-debatt-conversation-id"),
+              ended: body.trimEnd().endsWith("data: [DONE]"),
+            };
           } catch (err) {
             return { failed: String(err) };
           }
@@ -181,7 +197,10 @@ describe.skipIf(!haveChromium)(`browser clients in a real browser${haveChromium 
       const got: { type: string; message: boolean; code?: string; id?: string }[] = [];
       let opens = 0;
       source.onopen = () => opens++;
-      const on = (e: Event) => got.push(e instanceof MessageEvent ? { type: e.type, message: true, code: JSON.parse(e.data).code, id: e.lastEventId } : { type: e.type, message: false });
+      const on = (e: Event) =>
+        got.push(
+          e instanceof MessageEvent ? { type: e.type, message: true, code: JSON.parse(e.data).code, id: e.lastEventId } : { type: e.type, message: false },
+        );
       for (const name of ["metadata", "error", "done"]) source.addEventListener(name, on);
       // The page does not call close() after done: the server's 204 must stop the reconnecting.
       await new Promise((resolve) => setTimeout(resolve, 3_000));

@@ -45,8 +45,11 @@ const EXAMPLES = {
   yesNo: { en: "Should cities ban cars from their centres?", sv: "Bör skolor förbjuda mobiltelefoner?" },
 } as const;
 
-const ask = (request: Partial<ModelRequest> & { phase: ModelPhase; topic: string }, messages: BaseMessage[] = [new HumanMessage(request.topic)], answerWords?: number) =>
-  simulatedAnswer({ participant: roster[0], ...request }, messages, { answerWords }, SIMULATED_ANSWERS);
+const ask = (
+  request: Partial<ModelRequest> & { phase: ModelPhase; topic: string },
+  messages: BaseMessage[] = [new HumanMessage(request.topic)],
+  answerWords?: number,
+) => simulatedAnswer({ participant: roster[0], ...request }, messages, { answerWords }, SIMULATED_ANSWERS);
 
 /** Every string inside a JSON value. */
 function stringsOf(value: unknown): string[] {
@@ -94,7 +97,9 @@ describe("the simulated /council", () => {
   const judge = (i: number, claim: string, round: 1 | 2, ownReply = "") =>
     ask(
       { phase: "judge", participant: who(JUDGES[i]), round, topic: claim },
-      round === 1 ? roundOne(i, claim) : [...roundOne(i, claim), new AIMessage(ownReply), new HumanMessage(renderTemplate("r2", COUNCIL_ROUND2_DISAGREED, { other_verdicts: "…" }))],
+      round === 1
+        ? roundOne(i, claim)
+        : [...roundOne(i, claim), new AIMessage(ownReply), new HumanMessage(renderTemplate("r2", COUNCIL_ROUND2_DISAGREED, { other_verdicts: "…" }))],
     );
 
   it.each(LANGS)("judges judge the claim, from their own perspective, in the claim's language (%s)", (lang) => {
@@ -115,8 +120,16 @@ describe("the simulated /council", () => {
   });
 
   it("gives a passing verdict a key insight that says what holds, and a failing one a criticism", () => {
-    const claims = ["Coffee is bad for your health.", "Rust is always faster than Go.", "The Great Wall of China is visible from space.", "Tabs are better than spaces.", "Remote work makes teams slower."];
-    const verdicts = claims.flatMap((claim) => JUDGES.map((_, i) => parseVerdict(judge(i, claim, 1), `judge-${i + 1}`))).flatMap((p) => (p.ok ? [p.verdict] : []));
+    const claims = [
+      "Coffee is bad for your health.",
+      "Rust is always faster than Go.",
+      "The Great Wall of China is visible from space.",
+      "Tabs are better than spaces.",
+      "Remote work makes teams slower.",
+    ];
+    const verdicts = claims
+      .flatMap((claim) => JUDGES.map((_, i) => parseVerdict(judge(i, claim, 1), `judge-${i + 1}`)))
+      .flatMap((p) => (p.ok ? [p.verdict] : []));
     const passes = verdicts.filter((v) => v.verdict === "PASS");
     expect(passes.length).toBeGreaterThan(0);
     for (const v of passes) expect(v.key_insight).toMatch(/holds|passes this check/);
@@ -160,7 +173,10 @@ describe("the simulated /council", () => {
   });
 
   it.each(LANGS)("the report is in the claim's language throughout and names the judges as the verdict table does (%s)", (lang) => {
-    const claims = { en: [EXAMPLES.council.en, "Nuclear power is the safest energy source."], sv: [EXAMPLES.council.sv, "Kärnkraft är den säkraste energikällan"] }[lang];
+    const claims = {
+      en: [EXAMPLES.council.en, "Nuclear power is the safest energy source."],
+      sv: [EXAMPLES.council.sv, "Kärnkraft är den säkraste energikällan"],
+    }[lang];
     for (const claim of claims) {
       const { report } = reportOn(claim);
       // Not the council's internal names (`judge-1 (correctness)`), but Grok, Claude and ChatGPT.
@@ -169,7 +185,8 @@ describe("the simulated /council", () => {
       // Severity and perspective words in the claim's language: "betydande", not "significant".
       const severities = [...report.matchAll(/^- \*\*([^*]+)\*\* — /gm)].map((m) => m[1]);
       expect(severities.length).toBeGreaterThan(0);
-      for (const severity of severities) expect({ en: ["critical", "significant", "minor"], sv: ["kritiskt", "betydande", "mindre"] }[lang]).toContain(severity);
+      for (const severity of severities)
+        expect({ en: ["critical", "significant", "minor"], sv: ["kritiskt", "betydande", "mindre"] }[lang]).toContain(severity);
       if (lang === "sv") expect(report).not.toMatch(/\b(critical|significant|minor|correctness|completeness|evidence|clarity)\b/);
     }
   });
@@ -182,7 +199,11 @@ describe("the simulated /deep", () => {
     const answers = names.map((n) => ask({ phase: "answer", participant: who(n), topic: question }));
     for (const round of [1, 2]) {
       const args = names.map((n, i) => {
-        const others = names.map((_, j) => j).filter((j) => j !== i).map((j) => `### Debater ${"ABCD"[j]}\n${answers[j]}\n---\n`).join("");
+        const others = names
+          .map((_, j) => j)
+          .filter((j) => j !== i)
+          .map((j) => `### Debater ${"ABCD"[j]}\n${answers[j]}\n---\n`)
+          .join("");
         const prompt = renderTemplate("debater", DEEP_DEBATER, { question, own_response: answers[i], other_responses: others, previous_round: "" });
         const text = ask({ phase: "debater", participant: who(n), round, topic: question }, [new HumanMessage(prompt)]);
         const parsed = parseArgument(text, answers[i]);
@@ -204,8 +225,16 @@ describe("the simulated /deep", () => {
       expect(moderated.ok).toBe(true);
       if (moderated.ok) expectAbout(stringsOf(moderated.assessment), question, lang);
     }
-    const output = { mode: "deep", rounds_completed: 2, final_stances: [], convergence_status: { agreement_score: 0.9, new_points_ratio: 0.2, consensus_answer: null, remaining_disagreements: [] }, debate_log: [] };
-    const synthesis = ask({ phase: "deep_synthesis", participant: undefined, topic: question }, [new HumanMessage(renderTemplate("synthesis", DEEP_SYNTHESIS, { question, debate_output: JSON.stringify(output) }))]);
+    const output = {
+      mode: "deep",
+      rounds_completed: 2,
+      final_stances: [],
+      convergence_status: { agreement_score: 0.9, new_points_ratio: 0.2, consensus_answer: null, remaining_disagreements: [] },
+      debate_log: [],
+    };
+    const synthesis = ask({ phase: "deep_synthesis", participant: undefined, topic: question }, [
+      new HumanMessage(renderTemplate("synthesis", DEEP_SYNTHESIS, { question, debate_output: JSON.stringify(output) })),
+    ]);
     expectAbout(synthesis, question, lang, 2);
     expect(synthesis).toMatch(/^## /m);
   });
@@ -217,11 +246,18 @@ describe("the simulated /debatt", () => {
 
   it.each(LANGS)("a whole turn is about the topic's words, open questions and yes/no questions alike (%s)", (lang) => {
     for (const topic of [EXAMPLES.question[lang], EXAMPLES.yesNo[lang]]) {
-      for (const [name, round] of [["Grok", 1], ["Grok", 2], ["ChatGPT", 3], ["Qwen", 1]] as const) {
+      for (const [name, round] of [
+        ["Grok", 1],
+        ["Grok", 2],
+        ["ChatGPT", 3],
+        ["Qwen", 1],
+      ] as const) {
         const text = turn(topic, name, round);
         expectAbout(text, topic, lang, 2);
         // Every sentence after the opening names one of the topic's words or another participant.
-        const body = sentencesOf(text).slice(1).filter((s) => !/^(My answer|Mitt svar):/.test(s));
+        const body = sentencesOf(text)
+          .slice(1)
+          .filter((s) => !/^(My answer|Mitt svar):/.test(s));
         for (const s of body) expect(keywordsOf(topic).some((k) => s.includes(k)) || /Claude|Gemini/.test(s)).toBe(true);
       }
       expect(turn(topic, "Grok", 1)).toBe(turn(topic, "Grok", 1));
@@ -240,7 +276,12 @@ describe("the simulated /debatt", () => {
 
   it("writes each round to SIMULATED_ROUND_WORDS when it is set, past the end of its sentences", () => {
     const lengths = [1, 2, 3].map((round) => {
-      const text = simulatedAnswer({ phase: "turn", participant: roster[0], round, topic: "Is coffee healthy?" }, [new HumanMessage("Debattämne: Is coffee healthy?")], { roundWords: [300, 500, 500] }, SIMULATED_ANSWERS);
+      const text = simulatedAnswer(
+        { phase: "turn", participant: roster[0], round, topic: "Is coffee healthy?" },
+        [new HumanMessage("Debattämne: Is coffee healthy?")],
+        { roundWords: [300, 500, 500] },
+        SIMULATED_ANSWERS,
+      );
       return countWords(text);
     });
     expect(lengths[0]).toBeGreaterThanOrEqual(300);
@@ -274,7 +315,9 @@ describe("the simulated /vote and /revise", () => {
     const question = EXAMPLES.question[lang];
     for (const template of [VOTE_BALLOT, REVISE_BALLOT]) {
       for (const name of ["Grok", "Claude", "ChatGPT", "Gemini"]) {
-        const text = ask({ phase: "ballot", participant: who(name), topic: question, candidates: labels }, [new HumanMessage(renderTemplate("ballot", template, { question, responses }))]);
+        const text = ask({ phase: "ballot", participant: who(name), topic: question, candidates: labels }, [
+          new HumanMessage(renderTemplate("ballot", template, { question, responses })),
+        ]);
         expect(labels).toContain(parseLetterVote(text));
         const reason = text.split("\n\nVOTE:")[0];
         expect(reason).not.toMatch(/counter-argument|motargument|debat/i);
@@ -291,8 +334,22 @@ describe("the simulated /vote and /revise", () => {
     const questions = [
       EXAMPLES.question.en,
       EXAMPLES.question.sv,
-      ...["Is coffee healthy?", "How do I design a database?", "Should cities ban cars from their centres?", "What is the best way to learn Rust?", "Will AI replace programmers?", "Is remote work better than office work?"],
-      ...["Bör skolor förbjuda mobiltelefoner?", "Är kaffe nyttigt?", "Hur väljer jag en elbil?", "Vilken stad är bäst att bo i?", "Ska Sverige bygga ut kärnkraften?", "Är distansarbete bättre än kontorsarbete?"],
+      ...[
+        "Is coffee healthy?",
+        "How do I design a database?",
+        "Should cities ban cars from their centres?",
+        "What is the best way to learn Rust?",
+        "Will AI replace programmers?",
+        "Is remote work better than office work?",
+      ],
+      ...[
+        "Bör skolor förbjuda mobiltelefoner?",
+        "Är kaffe nyttigt?",
+        "Hur väljer jag en elbil?",
+        "Vilken stad är bäst att bo i?",
+        "Ska Sverige bygga ut kärnkraften?",
+        "Är distansarbete bättre än kontorsarbete?",
+      ],
     ];
     /** One /vote round: every voter's pick, by author, with the answers under labels in the given order. */
     const voteRound = (question: string, order: Participant[]) => {
@@ -359,15 +416,24 @@ describe("the simulated /vote and /revise", () => {
   });
 
   it.each(LANGS)("a revision that says it added something keeps the original and comes out longer (%s)", (lang) => {
-    const questions = { en: [EXAMPLES.question.en, "Should cities ban cars from their centres?", "How do I design a database?"], sv: [EXAMPLES.question.sv, "Bör skolor förbjuda mobiltelefoner?", "Hur väljer jag en elbil?"] }[lang];
+    const questions = {
+      en: [EXAMPLES.question.en, "Should cities ban cars from their centres?", "How do I design a database?"],
+      sv: [EXAMPLES.question.sv, "Bör skolor förbjuda mobiltelefoner?", "Hur väljer jag en elbil?"],
+    }[lang];
     const names = ["Grok", "Claude", "ChatGPT", "Gemini", "DeepSeek", "Qwen", "Mistral", "Llama", "Perplexity", "OneSeek"];
     const changed = new Set<string>();
     for (const question of questions) {
       const answers = names.map((n) => ask({ phase: "answer", participant: who(n), topic: question }));
       names.forEach((name, i) => {
-        const others = answers.filter((_, j) => j !== i).slice(0, 3).map((a, j) => `--- Response ${"BCD"[j]} ---\n${a}\n\n`).join("");
+        const others = answers
+          .filter((_, j) => j !== i)
+          .slice(0, 3)
+          .map((a, j) => `--- Response ${"BCD"[j]} ---\n${a}\n\n`)
+          .join("");
         const values = { question, own_response: answers[i], other_responses: others };
-        const text = ask({ phase: "revision", participant: who(name), topic: question }, [new HumanMessage(renderTemplate("revision", REVISE_REVISION, values))]);
+        const text = ask({ phase: "revision", participant: who(name), topic: question }, [
+          new HumanMessage(renderTemplate("revision", REVISE_REVISION, values)),
+        ]);
         const parsed = parseRevision(text);
         if (parsed.decision === "STAND") return;
         changed.add(parsed.decision!);
@@ -401,7 +467,15 @@ describe("the simulated wording", () => {
     expect(keywordsOf("Is coffee healthy?")).toEqual(["coffee"]);
     expect(keywordsOf("Remote work makes teams slower.")).toEqual(["remote work", "teams"]);
     expect(keywordsOf("What is the meaning of life?")).toEqual(["meaning of life"]);
-    const topics = ["Nuclear power is the safest energy source.", "Should AI be regulated?", "Is coffee healthy?", EXAMPLES.question.en, "Kärnkraft är den säkraste energikällan", EXAMPLES.question.sv, EXAMPLES.yesNo.sv];
+    const topics = [
+      "Nuclear power is the safest energy source.",
+      "Should AI be regulated?",
+      "Is coffee healthy?",
+      EXAMPLES.question.en,
+      "Kärnkraft är den säkraste energikällan",
+      EXAMPLES.question.sv,
+      EXAMPLES.yesNo.sv,
+    ];
     for (const topic of topics) {
       const first = topic.split(" ")[0];
       for (const text of textsAbout(topic)) {
@@ -423,8 +497,22 @@ describe("the simulated wording", () => {
 describe("the simulated titles", () => {
   it.each(LANGS)("are 3–6 words from the question, without a question mark or an ellipsis, cut at a word (%s)", (lang) => {
     const questions = {
-      en: [EXAMPLES.question.en, EXAMPLES.yesNo.en, "Which programming language suits web APIs best for a small startup team?", "Is coffee healthy?", "The Great Wall of China is visible from space with the naked eye.", "Nuclear power is the safest energy source"],
-      sv: [EXAMPLES.question.sv, EXAMPLES.yesNo.sv, "Vilket programmeringsspråk passar bäst för webb-API:er i en liten startup?", "Är kaffe nyttigt?", EXAMPLES.council.sv, "Ska företag införa fyra dagars arbetsvecka?"],
+      en: [
+        EXAMPLES.question.en,
+        EXAMPLES.yesNo.en,
+        "Which programming language suits web APIs best for a small startup team?",
+        "Is coffee healthy?",
+        "The Great Wall of China is visible from space with the naked eye.",
+        "Nuclear power is the safest energy source",
+      ],
+      sv: [
+        EXAMPLES.question.sv,
+        EXAMPLES.yesNo.sv,
+        "Vilket programmeringsspråk passar bäst för webb-API:er i en liten startup?",
+        "Är kaffe nyttigt?",
+        EXAMPLES.council.sv,
+        "Ska företag införa fyra dagars arbetsvecka?",
+      ],
     }[lang];
     for (const question of questions) {
       const prompt = renderTemplate("title", DELIBERATION_TITLE, { question });
@@ -434,7 +522,10 @@ describe("the simulated titles", () => {
       expect(words.length, title).toBeLessThanOrEqual(6);
       expect(title).not.toMatch(/[?…]$/);
       // The question's own words in order, cut at a word (a long question without its articles, as a headline).
-      const own = question.replace(/[?.!]$/, "").toLowerCase().split(" ");
+      const own = question
+        .replace(/[?.!]$/, "")
+        .toLowerCase()
+        .split(" ");
       let at = 0;
       for (const word of words) {
         at = own.indexOf(word.toLowerCase(), at) + 1;

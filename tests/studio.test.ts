@@ -19,7 +19,10 @@ beforeAll(async () => {
   const deadline = Date.now() + 110_000;
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`the dev server exited: ${output}`);
-    const ok = await fetch(`${apiUrl}/ok`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${apiUrl}/ok`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 500));
   }
@@ -74,7 +77,9 @@ describe("LangGraph dev server (Studio's API)", () => {
     for (const field of ["message", "participants", "options"]) expect(input[field]?.description, field).toMatch(/\w{3}/);
     expect(input.message.type).toBe("string");
     expect(Object.keys(input.options.properties)).toEqual(expect.arrayContaining(["models", "chairman", "timeoutMs", "order", "debate", "maxRounds"]));
-    expect(Object.keys(schemas.state_schema?.properties ?? {})).toEqual(expect.arrayContaining(["message", "question", "participants", "options", "messages", "answer", "debate_status"]));
+    expect(Object.keys(schemas.state_schema?.properties ?? {})).toEqual(
+      expect.arrayContaining(["message", "question", "participants", "options", "messages", "answer", "debate_status"]),
+    );
     expect(schemas.state_schema.properties.messages.langgraph_type).toBe("messages");
     expect(Object.keys(schemas.config_schema?.properties ?? schemas.context_schema?.properties ?? {})).toContain("seed");
   });
@@ -82,30 +87,38 @@ describe("LangGraph dev server (Studio's API)", () => {
   it.each([
     ["/compare Vad är 2+2?", "compare"],
     ["/vote Vad är 2+2?", "vote"],
-  ])("streams %s with its subgraph's events (streamSubgraphs), and ends with the answer as the last AI message", async (message, subgraph) => {
-    // Arrange
-    const client = new Client({ apiUrl });
-    const thread = await client.threads.create();
-    const seen: string[] = [];
-    // Act
-    for await (const chunk of client.runs.stream(thread.thread_id, "debatt", {
-      input: { message },
-      streamMode: ["values", "updates", "custom"],
-      streamSubgraphs: true,
-      config: { configurable: { seed: 9 } },
-    })) {
-      seen.push(chunk.event === "error" ? `error: ${JSON.stringify(chunk.data)}` : chunk.event);
-    }
-    // Assert
-    expect(seen.filter((e) => e.startsWith("error"))).toEqual([]);
-    // The top graph's events, and the subgraph's under its namespace (`custom|compare:<task id>`).
-    expect(seen).toEqual(expect.arrayContaining(["values", "updates"]));
-    for (const mode of ["values", "updates", "custom"]) expect(seen.some((e) => e.startsWith(`${mode}|${subgraph}:`)), mode).toBe(true);
-    const state = (await client.threads.getState(thread.thread_id)).values as any;
-    expect(state.answer).toEqual(expect.stringMatching(/\w/));
-    expect(lastMessage(state)).toEqual({ type: "ai", content: state.answer });
-    expect(state.messages.map((m: Message) => m.type)).toEqual(["human", "ai"]);
-  }, 60_000);
+  ])(
+    "streams %s with its subgraph's events (streamSubgraphs), and ends with the answer as the last AI message",
+    async (message, subgraph) => {
+      // Arrange
+      const client = new Client({ apiUrl });
+      const thread = await client.threads.create();
+      const seen: string[] = [];
+      // Act
+      for await (const chunk of client.runs.stream(thread.thread_id, "debatt", {
+        input: { message },
+        streamMode: ["values", "updates", "custom"],
+        streamSubgraphs: true,
+        config: { configurable: { seed: 9 } },
+      })) {
+        seen.push(chunk.event === "error" ? `error: ${JSON.stringify(chunk.data)}` : chunk.event);
+      }
+      // Assert
+      expect(seen.filter((e) => e.startsWith("error"))).toEqual([]);
+      // The top graph's events, and the subgraph's under its namespace (`custom|compare:<task id>`).
+      expect(seen).toEqual(expect.arrayContaining(["values", "updates"]));
+      for (const mode of ["values", "updates", "custom"])
+        expect(
+          seen.some((e) => e.startsWith(`${mode}|${subgraph}:`)),
+          mode,
+        ).toBe(true);
+      const state = (await client.threads.getState(thread.thread_id)).values as any;
+      expect(state.answer).toEqual(expect.stringMatching(/\w/));
+      expect(lastMessage(state)).toEqual({ type: "ai", content: state.answer });
+      expect(state.messages.map((m: Message) => m.type)).toEqual(["human", "ai"]);
+    },
+    60_000,
+  );
 
   it("runs with the options of its input, over the configuration's", async () => {
     // Arrange

@@ -98,9 +98,16 @@ describe("the CLI", () => {
     expect(md.out).toContain("#### Runda 3");
     expect(md.out).toContain(conversation.messages[1].content.split("\n").find((l) => l.startsWith("## "))!);
     expect((await cli(["--export", thread, "--format", "pdf"], env)).code).toBe(2);
-    for (const conflicting of [["--export", thread, "--leaderboard"], ["--export", thread, "--json"], ["--leaderboard", "/vote x"]]) {
+    for (const conflicting of [
+      ["--export", thread, "--leaderboard"],
+      ["--export", thread, "--json"],
+      ["--leaderboard", "/vote x"],
+    ]) {
       const refused = await cli(conflicting, env);
-      expect([refused.code, refused.err], conflicting.join(" ")).toEqual([2, expect.stringContaining("--leaderboard and --export read the history and run nothing")]);
+      expect([refused.code, refused.err], conflicting.join(" ")).toEqual([
+        2,
+        expect.stringContaining("--leaderboard and --export read the history and run nothing"),
+      ]);
     }
     rmSync(dir, { recursive: true, force: true });
   });
@@ -109,7 +116,11 @@ describe("the CLI", () => {
     const dir = mkdtempSync(join(tmpdir(), "debatt-with-me-"));
     const env = { DEBATT_DATA_DIR: dir };
     // Round 1 written; round 2 passed; round 3 over the word limit, then written; the vote by its number.
-    const run = await cli(["--lang", "en", "--participants", "grok,claude", "--name", "Ada", "/debatt --with-me Should cities ban cars?"], env, `My first turn.\n\n${"word ".repeat(501)}\nThird round words.\n2\n`);
+    const run = await cli(
+      ["--lang", "en", "--participants", "grok,claude", "--name", "Ada", "/debatt --with-me Should cities ban cars?"],
+      env,
+      `My first turn.\n\n${"word ".repeat(501)}\nThird round words.\n2\n`,
+    );
     expect(run.code).toBe(0);
     expect(run.err).toContain("Your turn, Ada — round 1, at most 300 words");
     expect(run.err).toMatch(/Your vote, Ada, \d+ s: 1\. Grok  2\. Claude/);
@@ -135,7 +146,10 @@ describe("the CLI", () => {
   it("--json prints one contract event per line and ends with done", async () => {
     const { code, out, err } = await cli(["--json", "--seed", "1", "/debatt Bör AI regleras?"]);
     expect(code).toBe(0);
-    const lines = out.trim().split("\n").map((l) => JSON.parse(l));
+    const lines = out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     for (const { event, data } of lines.slice(0, -1)) {
       expect(strictEventSchema(event)!.safeParse(data).success, event).toBe(true);
     }
@@ -148,7 +162,15 @@ describe("the CLI", () => {
   it("shows the debate to people: rounds, speakers, votes, winner and synthesis", async () => {
     const { code, out } = await cli(["--participants", "grok,claude,oneseek", "/debatt Should cities ban cars?"]);
     expect(code).toBe(0);
-    for (const text of ["Debate: Should cities ban cars?", "━━ Round 1: Introduction ━━", "━━ Round 4: Voting ━━", "▶ Claude", "Votes", "👑 Winner:", "\nSummary\n"]) {
+    for (const text of [
+      "Debate: Should cities ban cars?",
+      "━━ Round 1: Introduction ━━",
+      "━━ Round 4: Voting ━━",
+      "▶ Claude",
+      "Votes",
+      "👑 Winner:",
+      "\nSummary\n",
+    ]) {
       expect(out).toContain(text);
     }
     // The synthesis's markdown is rendered, not printed raw.
@@ -156,28 +178,36 @@ describe("the CLI", () => {
     expect(out).not.toContain("debate-arena-data");
   }, 60_000);
 
-  it.skipIf(!installed("espeak-ng"))("--voice writes a /dvoice debate's audio as a 24 kHz WAV (skipped without espeak-ng)", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "debatt-")), "debatt.wav");
-    const { code, err } = await cli(["--participants", "grok,claude", "--voice", file, "/dvoice Bör AI regleras?"]);
-    const wav = new wavefile.WaveFile(readFileSync(file));
-    const seconds = (wav.getSamples(false, Int16Array) as unknown as Int16Array).length / 24_000;
+  it.skipIf(!installed("espeak-ng"))(
+    "--voice writes a /dvoice debate's audio as a 24 kHz WAV (skipped without espeak-ng)",
+    async () => {
+      const file = join(mkdtempSync(join(tmpdir(), "debatt-")), "debatt.wav");
+      const { code, err } = await cli(["--participants", "grok,claude", "--voice", file, "/dvoice Bör AI regleras?"]);
+      const wav = new wavefile.WaveFile(readFileSync(file));
+      const seconds = (wav.getSamples(false, Int16Array) as unknown as Int16Array).length / 24_000;
 
-    expect(code).toBe(0);
-    expect(wav.fmt).toMatchObject({ sampleRate: 24_000, bitsPerSample: 16, numChannels: 1 });
-    expect(seconds).toBeGreaterThan(30);
-    expect(err).toContain(`s of audio to ${file}`);
-  }, 60_000);
+      expect(code).toBe(0);
+      expect(wav.fmt).toMatchObject({ sampleRate: 24_000, bitsPerSample: 16, numChannels: 1 });
+      expect(seconds).toBeGreaterThan(30);
+      expect(err).toContain(`s of audio to ${file}`);
+    },
+    60_000,
+  );
 
-  it.skipIf(!installed("espeak-ng"))("--play feeds the audio player exactly what --voice writes (skipped without espeak-ng)", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "debatt-"));
-    const { code } = await cli(["--participants", "grok,claude", "--play", "--voice", join(dir, "d.wav"), "/dvoice Bör AI regleras?"], {
-      DEBATT_AUDIO_PLAYER: `cat > ${join(dir, "played.pcm")}`,
-    });
-    const played = readFileSync(join(dir, "played.pcm"));
-    expect(code).toBe(0);
-    expect(played.length).toBeGreaterThan(24_000 * 2 * 30);
-    expect(played.equals(readFileSync(join(dir, "d.wav")).subarray(44))).toBe(true);
-  }, 60_000);
+  it.skipIf(!installed("espeak-ng"))(
+    "--play feeds the audio player exactly what --voice writes (skipped without espeak-ng)",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "debatt-"));
+      const { code } = await cli(["--participants", "grok,claude", "--play", "--voice", join(dir, "d.wav"), "/dvoice Bör AI regleras?"], {
+        DEBATT_AUDIO_PLAYER: `cat > ${join(dir, "played.pcm")}`,
+      });
+      const played = readFileSync(join(dir, "played.pcm"));
+      expect(code).toBe(0);
+      expect(played.length).toBeGreaterThan(24_000 * 2 * 30);
+      expect(played.equals(readFileSync(join(dir, "d.wav")).subarray(44))).toBe(true);
+    },
+    60_000,
+  );
 
   it("explains bad usage and configuration", async () => {
     expect(await cli(["--play", "/debatt a"])).toMatchObject({ code: 2, err: expect.stringContaining("--play needs a /dvoice debate") });
@@ -186,19 +216,33 @@ describe("the CLI", () => {
     expect(await cli([])).toMatchObject({ code: 2, err: expect.stringContaining("usage: npm run -s debate") });
     expect(await cli(["--lang", "de", "/debatt a"])).toMatchObject({ code: 2, err: expect.stringContaining('--lang takes en or sv, got "de"') });
     expect(await cli(["--seed", "x", "/debatt a"])).toMatchObject({ code: 2, err: expect.stringContaining("--seed must be a whole number") });
-    expect(await cli(["/debatt a"], { DEBATE_PARTICIPANTS: "[" })).toMatchObject({ code: 2, err: expect.stringContaining("DEBATE_PARTICIPANTS is not valid JSON") });
+    expect(await cli(["/debatt a"], { DEBATE_PARTICIPANTS: "[" })).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("DEBATE_PARTICIPANTS is not valid JSON"),
+    });
     const missing = await cli(["--json", "/debatt"]);
     expect(missing.code).toBe(2);
     expect(missing.out).toContain('"code":"missing_topic"');
     // A command without its topic is explained, with examples; an unknown option is named, in the
     // reader's words, with examples too, and without the error's code.
-    expect(await cli(["--lang", "en", "/debatt"])).toMatchObject({ code: 2, out: expect.stringContaining("/debatt needs a topic.\nFor example:\n  /debatt Should AI be regulated?") });
+    expect(await cli(["--lang", "en", "/debatt"])).toMatchObject({
+      code: 2,
+      out: expect.stringContaining("/debatt needs a topic.\nFor example:\n  /debatt Should AI be regulated?"),
+    });
     expect(await cli(["--lang", "sv", "/council"])).toMatchObject({ code: 2, out: expect.stringContaining("/council behöver ett påstående att pröva.") });
     const option = await cli(["--lang", "sv", "/vote --foo Bästa språket?"]);
-    expect(option).toMatchObject({ code: 2, out: expect.stringMatching(/^Okänt alternativ: --foo — \/vote tar inga alternativ\nTill exempel:\n {2}\/vote \S/) });
+    expect(option).toMatchObject({
+      code: 2,
+      out: expect.stringMatching(/^Okänt alternativ: --foo — \/vote tar inga alternativ\nTill exempel:\n {2}\/vote \S/),
+    });
     expect(option.out).not.toContain("has no option");
     const english = await cli(["--lang", "en", "/debatt --foo Cats?"]);
-    expect(english).toMatchObject({ code: 2, out: expect.stringMatching(/^Unknown option: --foo — \/debatt takes --order simultaneous, --order sequential, --with-me\nFor example:\n {2}\/debatt Should AI be regulated\?\n$/) });
+    expect(english).toMatchObject({
+      code: 2,
+      out: expect.stringMatching(
+        /^Unknown option: --foo — \/debatt takes --order simultaneous, --order sequential, --with-me\nFor example:\n {2}\/debatt Should AI be regulated\?\n$/,
+      ),
+    });
     expect(english.out).not.toContain("unknown_option");
   }, 60_000);
 });
@@ -207,7 +251,10 @@ describe("the CLI cancelled and resumed", () => {
   it("says how to go on after the run's last text on Ctrl-C (exit 130), and --resume begins by saying what it resumes", async () => {
     const dir = mkdtempSync(join(tmpdir(), "debatt-"));
     const message = "/debatt Should AI be regulated?";
-    const { code, output } = await interruptedCli(["--participants", "grok,claude,oneseek", message], "▶ ", { DEBATT_DATA_DIR: dir, SIMULATED_CHUNK_DELAY_MS: "20" });
+    const { code, output } = await interruptedCli(["--participants", "grok,claude,oneseek", message], "▶ ", {
+      DEBATT_DATA_DIR: dir,
+      SIMULATED_CHUNK_DELAY_MS: "20",
+    });
     expect(code).toBe(130);
     const lines = output.trimEnd().split("\n");
     // The notice is the last line: after the interrupted turn's text, the cost and the run's log line.
@@ -227,11 +274,15 @@ describe("the CLI in the reader's language", () => {
   it("prints in English by default and with --lang en, in Swedish from LANG=sv_SE.UTF-8 or --lang sv, saying the participants are simulated", async () => {
     const english = await cli(["--participants", "grok,claude,oneseek", "/debatt Should AI be regulated?"]);
     expect(english.code).toBe(0);
-    for (const line of ["Debate: Should AI be regulated?", "simulated participants", "Round 1: Introduction", "Round 4: Voting", "👑 Winner:"]) expect(english.out).toContain(line);
+    for (const line of ["Debate: Should AI be regulated?", "simulated participants", "Round 1: Introduction", "Round 4: Voting", "👑 Winner:"])
+      expect(english.out).toContain(line);
     const swedish = await cli(["--participants", "grok,claude,oneseek", "/debatt Bör AI regleras?"], { LANG: "sv_SE.UTF-8" });
     expect(swedish.code).toBe(0);
-    for (const line of ["Debatt: Bör AI regleras?", "simulerade deltagare", "Runda 1: Introduktion", "Runda 4: Röstning", "👑 Vinnare:"]) expect(swedish.out).toContain(line);
-    expect((await cli(["--lang", "en", "--participants", "grok,claude,oneseek", "/compare Bör AI regleras?"], { LANG: "sv_SE.UTF-8" })).out).toContain("Comparison: Bör AI regleras?");
+    for (const line of ["Debatt: Bör AI regleras?", "simulerade deltagare", "Runda 1: Introduktion", "Runda 4: Röstning", "👑 Vinnare:"])
+      expect(swedish.out).toContain(line);
+    expect((await cli(["--lang", "en", "--participants", "grok,claude,oneseek", "/compare Bör AI regleras?"], { LANG: "sv_SE.UTF-8" })).out).toContain(
+      "Comparison: Bör AI regleras?",
+    );
     const council = await cli(["--lang", "sv", "--participants", "grok,claude,oneseek", "/council Kaffe är nyttigt."]);
     expect(council.out).toContain("(korrekthet)");
     expect((await cli(["--lang", "sv"])).err).toContain("användning: npm run -s debate");
@@ -247,9 +298,25 @@ describe("routing", () => {
     const { deps, models } = testDeps();
     for (const message of ["/debatt --foo AI?", "/dvoice --fast AI?", "/compare --x y"]) {
       const events = await runEvents(deps, message);
-      expect(events.map((e) => e.event), message).toEqual(["error", "done"]);
+      expect(
+        events.map((e) => e.event),
+        message,
+      ).toEqual(["error", "done"]);
       const command = message.split(" ")[0];
-      const reason = command === "/compare" ? { key: "noOptions", values: { command, option: "--x" } } : { key: "unknownOption", values: { command, option: message.split(" ")[1], options: command === "/dvoice" ? "--order simultaneous, --order sequential, --paced, --paced off" : "--order simultaneous, --order sequential, --with-me" } };
+      const reason =
+        command === "/compare"
+          ? { key: "noOptions", values: { command, option: "--x" } }
+          : {
+              key: "unknownOption",
+              values: {
+                command,
+                option: message.split(" ")[1],
+                options:
+                  command === "/dvoice"
+                    ? "--order simultaneous, --order sequential, --paced, --paced off"
+                    : "--order simultaneous, --order sequential, --with-me",
+              },
+            };
       expect(named(events, "error")[0], message).toMatchObject({ code: "unknown_option", reason });
     }
     expect(models.calls).toHaveLength(0);
@@ -267,7 +334,11 @@ describe("routing", () => {
     const { deps, models } = testDeps();
     const events = await runEvents(deps, "Hej, vad kan du göra?");
     expect(events.map((e) => e.event)).toEqual(["text-delta", "text-delta", "text-delta", "text-delta", "done"]);
-    expect(named(events, "text-delta").map((d) => d.delta).join("")).toBe("Hello from the supervisor.");
+    expect(
+      named(events, "text-delta")
+        .map((d) => d.delta)
+        .join(""),
+    ).toBe("Hello from the supervisor.");
     const call = models.callsOf("supervisor")[0];
     expect(String(call.messages[0].content)).toContain("/debatt <ämne>");
     expect(String(call.messages.at(-1)!.content)).toBe("Hej, vad kan du göra?");
@@ -284,7 +355,8 @@ describe("the simulated provider", () => {
   const factory = simulatedModels({ latencyMs: 0, chunkDelayMs: 0, chunkTokens: 3 });
   const grok = defaultRoster()[0];
   const say = async (topic: string, round = 1) =>
-    (await factory.create({ phase: "turn", participant: grok, round, topic }).invoke([new HumanMessage(`Debattämne: ${topic}\n[Claude]: hi`)])).content as string;
+    (await factory.create({ phase: "turn", participant: grok, round, topic }).invoke([new HumanMessage(`Debattämne: ${topic}\n[Claude]: hi`)]))
+      .content as string;
 
   it("is deterministic, varied and in the topic's language", async () => {
     expect(await say("Bör AI regleras?")).toBe(await say("Bör AI regleras?"));
@@ -308,14 +380,25 @@ describe("the simulated provider", () => {
     // A debate on an open question takes positions about its words; a yes/no question gets for and against.
     expect(await ask("turn", "Which programming language suits beginners best?")).not.toMatch(/in favour|against it/);
     expect(await ask("turn", "Which programming language suits beginners best?")).toContain("programming");
-    const stances = await Promise.all(["Grok", "Claude", "ChatGPT"].map(async (who) => (await factory.create({ phase: "turn", participant: { ...grok, display: who }, round: 1, topic: "Should AI be regulated?" }).invoke([new HumanMessage("x")])).content as string));
+    const stances = await Promise.all(
+      ["Grok", "Claude", "ChatGPT"].map(
+        async (who) =>
+          (
+            await factory
+              .create({ phase: "turn", participant: { ...grok, display: who }, round: 1, topic: "Should AI be regulated?" })
+              .invoke([new HumanMessage("x")])
+          ).content as string,
+      ),
+    );
     expect(stances.some((t) => /in favour|against it|it depends/.test(t))).toBe(true);
     expect(keywordsOf("How do I learn TypeScript?")[0]).toBe("TypeScript");
     expect(keywordsOf("Bör AI regleras?")[0]).toBe("AI");
   });
 
   it("votes with valid JSON for someone else", async () => {
-    const answer = await factory.create({ phase: "vote", participant: grok, round: 4, topic: "t", candidates: ["Claude", "Qwen"] }).invoke([new HumanMessage("vote")]);
+    const answer = await factory
+      .create({ phase: "vote", participant: grok, round: 4, topic: "t", candidates: ["Claude", "Qwen"] })
+      .invoke([new HumanMessage("vote")]);
     expect(["Claude", "Qwen"]).toContain(JSON.parse(answer.content as string).voted_for);
   });
 
@@ -323,7 +406,9 @@ describe("the simulated provider", () => {
     const slow = simulatedModels({ latencyMs: 5_000, chunkDelayMs: 0, chunkTokens: 1 });
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error("stop")), 50);
-    await expect(slow.create({ phase: "turn", participant: grok, round: 1, topic: "t" }).invoke([new HumanMessage("x")], { signal: controller.signal })).rejects.toThrow();
+    await expect(
+      slow.create({ phase: "turn", participant: grok, round: 1, topic: "t" }).invoke([new HumanMessage("x")], { signal: controller.signal }),
+    ).rejects.toThrow();
   });
 });
 
@@ -335,7 +420,15 @@ describe("langgraph.json", () => {
     const graph = mod[name];
     expect(typeof graph.stream).toBe("function");
     const nodes = Object.keys(graph.getGraph().nodes);
-    for (const id of ["resolve_intent", "supervisor", "debate_domain_planner", "debate_round_executor", "debate_vote", "debate_convergence", "debate_synthesizer"]) {
+    for (const id of [
+      "resolve_intent",
+      "supervisor",
+      "debate_domain_planner",
+      "debate_round_executor",
+      "debate_vote",
+      "debate_convergence",
+      "debate_synthesizer",
+    ]) {
       expect(nodes).toContain(id);
     }
     expect(graph.config.recursionLimit).toBeGreaterThanOrEqual(29);

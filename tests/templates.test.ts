@@ -20,10 +20,21 @@ async function app(values = new MemoryValueStore()) {
   closers.push(started.close);
   const get = async (query = "", headers: Record<string, string> = {}) => {
     const res = await fetch(`${started.url}/api/v1/templates${query}`, { headers });
-    return { status: res.status, body: (await res.json()) as { lang: string; formats: { format: string; command: string; items: string[]; custom: boolean }[]; error?: { code: string; message: string } } };
+    return {
+      status: res.status,
+      body: (await res.json()) as {
+        lang: string;
+        formats: { format: string; command: string; items: string[]; custom: boolean }[];
+        error?: { code: string; message: string };
+      },
+    };
   };
   const put = async (body: unknown, token = ADMIN) => {
-    const res = await fetch(`${started.url}/api/v1/admin/templates`, { method: "PUT", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetch(`${started.url}/api/v1/admin/templates`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as { overrides: unknown; error?: { code: string; message: string } } };
   };
   return { ...started, get, put, logs };
@@ -37,7 +48,12 @@ describe("suggested topics for an empty chat", () => {
     const en = await get("?lang=en");
     expect(en.body.lang).toBe("en");
     expect(en.body.formats.map((f) => f.format)).toEqual(["debatt", "dvoice", "compare", "vote", "revise", "deep", "council", "rank"]);
-    expect(itemsOf(en.body, "debatt")).toEqual({ format: "debatt", command: "/debatt", items: [translate("en", "template.debatt.1"), translate("en", "template.debatt.2")], custom: false });
+    expect(itemsOf(en.body, "debatt")).toEqual({
+      format: "debatt",
+      command: "/debatt",
+      items: [translate("en", "template.debatt.1"), translate("en", "template.debatt.2")],
+      custom: false,
+    });
     // From the browser's language when not asked.
     expect(itemsOf((await get("", { "accept-language": "sv-SE" })).body, "vote").items[0]).toBe("Vilket programspråk passar bäst för ett webb-API?");
     expect((await get("?lang=fi")).body.error?.code).toBe("invalid_lang");
@@ -64,7 +80,15 @@ describe("suggested topics for an empty chat", () => {
       expect(refused.body.error?.code).toBe("invalid_settings");
     }
     const nestedProto = JSON.parse('{"en": {"__proto__": ["x"]}}') as object;
-    for (const bad of [{ fi: { vote: ["Kumpi?"] } }, nestedProto, { en: { vote: [""] } }, { en: { vote: ["two\nlines"] } }, { en: { vote: ["x".repeat(301)] } }, { en: { vote: Array(11).fill("q") } }, ["not an object"]]) {
+    for (const bad of [
+      { fi: { vote: ["Kumpi?"] } },
+      nestedProto,
+      { en: { vote: [""] } },
+      { en: { vote: ["two\nlines"] } },
+      { en: { vote: ["x".repeat(301)] } },
+      { en: { vote: Array(11).fill("q") } },
+      ["not an object"],
+    ]) {
       expect(() => parseTemplateOverrides(bad), JSON.stringify(bad)).toThrow(ZodError);
     }
     const reset = await put({});

@@ -17,7 +17,8 @@ async function app(reply?: Parameters<typeof startFakeTranscription>[0], withKey
   if (withKey) deps.transcriber = new OpenAITranscriber({ apiKey: "sk-stt", baseUrl: fake.baseURL, model: "whisper-1" });
   const started = await startApp(deps);
   closers.push(started.close);
-  const post = (body: BodyInit, type = "audio/webm;codecs=opus") => fetch(`${started.url}/api/v1/transcribe`, { method: "POST", headers: { "content-type": type }, body });
+  const post = (body: BodyInit, type = "audio/webm;codecs=opus") =>
+    fetch(`${started.url}/api/v1/transcribe`, { method: "POST", headers: { "content-type": type }, body });
   const refusal = async (res: Response) => [res.status, ((await res.json()) as { error: { code: string } }).error.code];
   return { ...started, fake, post, refusal };
 }
@@ -52,7 +53,10 @@ describe("spoken questions: POST /api/v1/transcribe", () => {
     await unreachable.fake.close();
     const down = await unreachable.post(Buffer.from([1, 2, 3]));
     expect(down.status).toBe(502);
-    expect(((await down.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: "stt_failed", message: expect.stringContaining("cannot be reached") });
+    expect(((await down.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: "stt_failed",
+      message: expect.stringContaining("cannot be reached"),
+    });
 
     const keyless = await app(undefined, false);
     expect(await (await fetch(`${keyless.url}/api/v1/transcribe`)).json()).toEqual({ available: false });

@@ -23,8 +23,14 @@ describe("what model calls cost", () => {
 
   it("prices tokens from the table, cached input at its own price (else the input price)", () => {
     // 800 fresh input × 2.5 + 200 cached × 1.25 + 500 output × 10, per million.
-    expect(usageOfCall("openai/gpt-4o", { input_tokens: 1000, output_tokens: 500, cached_tokens: 200 }, PRICES).cost_usd).toBeCloseTo((800 * 2.5 + 200 * 1.25 + 500 * 10) / 1e6, 12);
-    expect(usageOfCall("anthropic/claude-sonnet-4.5", { input_tokens: 1000, output_tokens: 0, cached_tokens: 400 }, PRICES).cost_usd).toBeCloseTo((1000 * 3) / 1e6, 12);
+    expect(usageOfCall("openai/gpt-4o", { input_tokens: 1000, output_tokens: 500, cached_tokens: 200 }, PRICES).cost_usd).toBeCloseTo(
+      (800 * 2.5 + 200 * 1.25 + 500 * 10) / 1e6,
+      12,
+    );
+    expect(usageOfCall("anthropic/claude-sonnet-4.5", { input_tokens: 1000, output_tokens: 0, cached_tokens: 400 }, PRICES).cost_usd).toBeCloseTo(
+      (1000 * 3) / 1e6,
+      12,
+    );
   });
 
   it("counts a model missing from the table as unpriced: tokens only, never a cost of zero passed off as known", () => {
@@ -83,7 +89,12 @@ describe("what a run's model calls used and cost", () => {
     const step = defaultScript(req, i, messages);
     const s = typeof step === "string" ? { text: step } : step;
     const who = req.participant?.key;
-    const usage = who === "call_claude" ? { input: 2000, output: 200, cost: 0.01 } : who === "call_grok" ? { input: 1000, output: 100, cached: 400 } : { input: 500, output: 50 };
+    const usage =
+      who === "call_claude"
+        ? { input: 2000, output: 200, cost: 0.01 }
+        : who === "call_grok"
+          ? { input: 1000, output: 100, cached: 400 }
+          : { input: 500, output: 50 };
     return { ...s, usage };
   };
   const GROK_PRICE = { "x-ai/grok-4": { input: 3, output: 15, cached_input: 0.75 } };
@@ -172,7 +183,11 @@ describe("what a run's model calls used and cost", () => {
     expect(tail[1].data.total).toMatchObject({ calls: 3, cost_usd: 0.03 });
     expect(tail[1].data.budget_usd).toBe(0.025);
     const runId = events.find((e) => e.event === "metadata")!.data.run_id;
-    const stored = (await (await fetch(`${server.url}/api/v1/debates/${runId}`)).json()) as { status: string; error: string; result: { rounds: { answers: { status: string }[] }[] } };
+    const stored = (await (await fetch(`${server.url}/api/v1/debates/${runId}`)).json()) as {
+      status: string;
+      error: string;
+      result: { rounds: { answers: { status: string }[] }[] };
+    };
     expect(stored.status).toBe("error");
     expect(stored.error).toContain("budget");
     // The three answers that were paid for are kept whole.
@@ -233,10 +248,14 @@ describe("the estimate before a run", () => {
   async function simulated() {
     const dir = mkdtempSync(join(tmpdir(), "debatt-estimate-"));
     const prices = JSON.stringify({ "openai/gpt-4.1-mini": { input: 0.4, output: 1.6 } });
-    const deps = depsFromEnv({ DEBATT_DATA_DIR: dir, SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", MODEL_PRICES: prices, DEBATT_MAX_COST_USD: "2" }, { log: () => {} });
+    const deps = depsFromEnv(
+      { DEBATT_DATA_DIR: dir, SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", MODEL_PRICES: prices, DEBATT_MAX_COST_USD: "2" },
+      { log: () => {} },
+    );
     const server = await startApp(deps);
     closers.push(server.close);
-    const estimate = async (body: object) => fetch(`${server.url}/api/v1/estimate`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const estimate = async (body: object) =>
+      fetch(`${server.url}/api/v1/estimate`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     return { server, estimate, deps };
   }
 
@@ -263,7 +282,8 @@ describe("the estimate before a run", () => {
     // The internal model is priced, the simulated participants' models are not.
     expect(expected.cost_usd).toBeGreaterThan(0);
     expect(expected.unpriced_calls).toBeLessThan(expected.calls);
-    if (message.startsWith("/debatt")) expect(events.find((e) => e.event === "debate-init")!.data.estimate).toEqual(expect.objectContaining({ calls: expected.calls }));
+    if (message.startsWith("/debatt"))
+      expect(events.find((e) => e.event === "debate-init")!.data.estimate).toEqual(expect.objectContaining({ calls: expected.calls }));
   });
 
   it("expects a spoken debate at the voice settings' word limits, as its run does", async () => {

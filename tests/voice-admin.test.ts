@@ -28,7 +28,7 @@ async function server(encryptionKey: string | null = ENCRYPTION_KEY) {
       headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return { status: res.status, body: (await res.json()) };
+    return { status: res.status, body: await res.json() };
   };
   return { app, values, call };
 }
@@ -38,13 +38,28 @@ describe("voice settings for admins", () => {
     const { call } = await server();
     const { status, body } = await call("GET", "voice-defaults");
     expect(status).toBe(200);
-    expect(body).toMatchObject({ api_key: "", api_key_set: false, api_base: "https://api.openai.com/v1", model: "tts-1", speed: 1, voice_map: DEFAULT_VOICE_MAP, pacing: "off", word_limits: { introduction: 300, argument: 500, deepening: 500 } });
+    expect(body).toMatchObject({
+      api_key: "",
+      api_key_set: false,
+      api_base: "https://api.openai.com/v1",
+      model: "tts-1",
+      speed: 1,
+      voice_map: DEFAULT_VOICE_MAP,
+      pacing: "off",
+      word_limits: { introduction: 300, argument: 500, deepening: 500 },
+    });
   });
 
   it("stores the api_key encrypted, answers it only masked, and keeps it when it is not sent again", async () => {
     const { call, values } = await server();
 
-    const put = await call("PUT", "voice-settings", { api_key: "sk-secret-key-wxyz", model: "tts-1-hd", speed: 1.5, voice_map: { Grok: "onyx" }, instructions: { __default__: "Tala svenska." } });
+    const put = await call("PUT", "voice-settings", {
+      api_key: "sk-secret-key-wxyz",
+      model: "tts-1-hd",
+      speed: 1.5,
+      voice_map: { Grok: "onyx" },
+      instructions: { __default__: "Tala svenska." },
+    });
     const raw = (await values.getValue(VOICE_SETTINGS_KEY))!;
     const again = await call("PUT", "voice-settings", { api_key: put.body.api_key, speed: 2 });
     const got = await call("GET", "voice-settings");
@@ -130,8 +145,14 @@ describe("the voice key stays where it was sent", () => {
     expect(other.seen).toHaveLength(0);
 
     // With the key sent again, or removed, the new host is taken.
-    expect((await call("PUT", "voice-settings", { api_base: other.baseURL, api_key: "sk-other-key" })).body).toMatchObject({ api_base: other.baseURL, api_key_set: true });
-    expect((await call("PUT", "voice-settings", { api_base: trusted.baseURL, api_key: "" })).body).toMatchObject({ api_base: trusted.baseURL, api_key_set: false });
+    expect((await call("PUT", "voice-settings", { api_base: other.baseURL, api_key: "sk-other-key" })).body).toMatchObject({
+      api_base: other.baseURL,
+      api_key_set: true,
+    });
+    expect((await call("PUT", "voice-settings", { api_base: trusted.baseURL, api_key: "" })).body).toMatchObject({
+      api_base: trusted.baseURL,
+      api_key_set: false,
+    });
     // Without a stored key there is nothing to protect: another host needs no key.
     expect((await call("PUT", "voice-settings", { api_base: other.baseURL })).status).toBe(200);
   });
@@ -150,8 +171,12 @@ describe("the operator's voice key (TTS_API_KEY) stays at its host", () => {
     const app = await startApp(deps);
     cleanups.push(app.close);
     const put = async (body: unknown) => {
-      const res = await fetch(`${app.url}/api/v1/admin/debate/voice-settings`, { method: "PUT", headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }, body: JSON.stringify(body) });
-      return { status: res.status, body: (await res.json()) };
+      const res = await fetch(`${app.url}/api/v1/admin/debate/voice-settings`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: await res.json() };
     };
 
     for (const attempt of [{ api_base: other.baseURL }, { api_base: other.baseURL, api_key: "" }]) {

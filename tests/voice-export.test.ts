@@ -74,12 +74,15 @@ describe("audio export", () => {
     let stopping: Promise<Response> | undefined;
     let debateId = "";
     let nextSpeaker = false;
-    const { events } = await readSse(await postChat(app.url, { message: "/dvoice Should schools ban phones?", participants: ["call_grok", "call_claude"] }), (e) => {
-      if (e.event === "debate-init") debateId = e.data.debate_id;
-      // Stopped while the first answer is spoken and the next speaker has begun: the step that made the voice queue is over.
-      if (e.event === "debate-participant-start" && e.data.position === 2) nextSpeaker = true;
-      if (e.event === "debate-voice-chunk" && nextSpeaker && !stopping) stopping = fetch(`${app.url}/api/v1/debates/${debateId}/cancel`, { method: "POST" });
-    });
+    const { events } = await readSse(
+      await postChat(app.url, { message: "/dvoice Should schools ban phones?", participants: ["call_grok", "call_claude"] }),
+      (e) => {
+        if (e.event === "debate-init") debateId = e.data.debate_id;
+        // Stopped while the first answer is spoken and the next speaker has begun: the step that made the voice queue is over.
+        if (e.event === "debate-participant-start" && e.data.position === 2) nextSpeaker = true;
+        if (e.event === "debate-voice-chunk" && nextSpeaker && !stopping) stopping = fetch(`${app.url}/api/v1/debates/${debateId}/cancel`, { method: "POST" });
+      },
+    );
     expect((await stopping!).status).toBe(202);
     expect(events.at(-3)).toMatchObject({ event: "error", data: { code: "cancelled" } });
     // Speech still in flight when the run stopped is not added afterwards: the export completes.
@@ -97,7 +100,12 @@ describe("audio export", () => {
     const appended: number[] = [];
     const finished: string[] = [];
     const speech = new FakeSpeech(() => ({ latencyMs: 50, ignoreSignal: true }));
-    const runs = new VoiceRuns({ speech: () => speech, settings: async () => defaultVoiceSettings(), recorder: { append: (_id, pcm) => appended.push(pcm.length), finish: async (id) => void finished.push(id) }, parallelism: 2 });
+    const runs = new VoiceRuns({
+      speech: () => speech,
+      settings: async () => defaultVoiceSettings(),
+      recorder: { append: (_id, pcm) => appended.push(pcm.length), finish: async (id) => void finished.push(id) },
+      parallelism: 2,
+    });
     // The step that makes the queue has its own signal, which never aborts once the step is over;
     // the run's signal is the one LangGraph keeps for the whole run.
     const run = new AbortController();
@@ -131,10 +139,13 @@ describe("audio export", () => {
     const { app, speech } = await voiceServer(100);
     const client = new AbortController();
     let debateId = "";
-    const { events } = await readSse(await postChat(app.url, { message: "/dvoice Bör AI regleras?", participants: ["call_grok", "call_claude"] }, { signal: client.signal }), (e) => {
-      if (e.event === "debate-init") debateId = e.data.debate_id;
-      if (e.event === "debate-voice-chunk") client.abort();
-    });
+    const { events } = await readSse(
+      await postChat(app.url, { message: "/dvoice Bör AI regleras?", participants: ["call_grok", "call_claude"] }, { signal: client.signal }),
+      (e) => {
+        if (e.event === "debate-init") debateId = e.data.debate_id;
+        if (e.event === "debate-voice-chunk") client.abort();
+      },
+    );
     await new Promise((r) => setTimeout(r, 300));
     const calls = speech.requests.length;
 

@@ -53,7 +53,8 @@ function queue(speech: FakeSpeech, options: { cache?: MemorySpeechCache; paralle
 const pcmOf = (events: { event: string; data: any }[], model: string) =>
   Buffer.concat(events.filter((e) => e.event === "chunk" && e.data.model === model).map((e) => Buffer.from(e.data.pcm_b64, "base64")));
 
-const LONG = "Första meningen är ganska lång och säger något viktigt. Andra meningen fortsätter resonemanget vidare. Tredje meningen avslutar det hela med en slutsats.";
+const LONG =
+  "Första meningen är ganska lång och säger något viktigt. Andra meningen fortsätter resonemanget vidare. Tredje meningen avslutar det hela med en slutsats.";
 
 describe("a participant's voice", () => {
   it("is the admins' choice, else the roster's own, else the built-in map's", () => {
@@ -139,7 +140,10 @@ describe("the voice queue", () => {
     // The speaker event names its sentences.
     expect(events[0].data.sentences).toEqual(splitSentences(LONG));
     expect(pcmOf(events, "Grok").equals(Buffer.concat(splitSentences(LONG).map((s) => fakePcm(s))))).toBe(true);
-    expect(events.find((e) => e.event === "done" && e.data.model === "Grok")!.data).toMatchObject({ total_bytes: pcmOf(events, "Grok").length, total_chunks: grokChunks.length });
+    expect(events.find((e) => e.event === "done" && e.data.model === "Grok")!.data).toMatchObject({
+      total_bytes: pcmOf(events, "Grok").length,
+      total_chunks: grokChunks.length,
+    });
   });
 
   it("says in each chunk which sentence its audio begins in", async () => {
@@ -193,7 +197,12 @@ describe("the voice queue", () => {
     q.enqueue(claude, 2, "Claude talar vidare utan några som helst problem här.");
     await q.drain();
 
-    expect(events.filter((e) => e.event !== "chunk").map((e) => `${e.event}:${e.data.model}`)).toEqual(["speaker:Grok", "error:Grok", "speaker:Claude", "done:Claude"]);
+    expect(events.filter((e) => e.event !== "chunk").map((e) => `${e.event}:${e.data.model}`)).toEqual([
+      "speaker:Grok",
+      "error:Grok",
+      "speaker:Claude",
+      "done:Claude",
+    ]);
     expect(events.find((e) => e.event === "error")!.data).toEqual({ model: "Grok", round: 2, error: "speech endpoint down" });
   });
 
@@ -280,14 +289,15 @@ describe("/dvoice through the graph", () => {
   const TWO = ["call_grok", "call_claude"];
   async function voiceDebate(message: string, step: (text: string) => SpeechStep = () => ({}), latencyMs = 0) {
     const speech = new FakeSpeech((req) => step(req.text));
-    const script = withOverrides((req) => (req.phase === "turn" ? { text: `${req.participant!.display} säger i runda ${req.round} att frågan är viktig. Och mer därtill!`, latencyMs } : undefined));
+    const script = withOverrides((req) =>
+      req.phase === "turn" ? { text: `${req.participant!.display} säger i runda ${req.round} att frågan är viktig. Och mer därtill!`, latencyMs } : undefined,
+    );
     const { deps } = testDeps({ script });
     deps.speech = () => speech;
     const events = await runEvents(deps, message, { participants: TWO });
     return { events, speech };
   }
-  const voiceOrder = (events: ClientEvent[]) =>
-    events.filter((e) => e.event === "debate-voice-speaker").map((e) => `${e.data.model}:${e.data.round}`);
+  const voiceOrder = (events: ClientEvent[]) => events.filter((e) => e.event === "debate-voice-speaker").map((e) => `${e.data.model}:${e.data.round}`);
 
   it("speaks every answer in speaking order and ends with done only after the last audio", async () => {
     const { events } = await voiceDebate("/dvoice Bör AI regleras?");
@@ -298,7 +308,8 @@ describe("/dvoice through the graph", () => {
     const lastVoice = events.map((e) => e.event).lastIndexOf("debate-voice-done");
     expect(lastVoice).toBeLessThan(events.length - 1);
     expect(events.at(-1)!.event).toBe("done");
-    for (const e of named(events, "debate-voice-speaker")) expect(Object.keys(e).sort()).toEqual(["model", "model_key", "provider", "round", "sentences", "timestamp", "total_sentences", "voice"]);
+    for (const e of named(events, "debate-voice-speaker"))
+      expect(Object.keys(e).sort()).toEqual(["model", "model_key", "provider", "round", "sentences", "timestamp", "total_sentences", "voice"]);
   });
 
   it("never makes the text debate wait for slow speech", async () => {
@@ -309,7 +320,9 @@ describe("/dvoice through the graph", () => {
   });
 
   it("goes on when speech fails for one participant", async () => {
-    const { events } = await voiceDebate("/dvoice Bör AI regleras?", (text) => (text.startsWith("Grok säger i runda 2") ? { error: new Error("tts 500") } : {}));
+    const { events } = await voiceDebate("/dvoice Bör AI regleras?", (text) =>
+      text.startsWith("Grok säger i runda 2") ? { error: new Error("tts 500") } : {},
+    );
     expect(named(events, "debate-voice-error")).toEqual([expect.objectContaining({ model: "Grok", round: 2, error: "tts 500" })]);
     expect(named(events, "debate-voice-done")).toHaveLength(5);
     expect(events.map((e) => e.event)).toContain("debate-results");
@@ -318,7 +331,11 @@ describe("/dvoice through the graph", () => {
   /** A /dvoice debate's events, each with when it arrived, and where each answer's audio starts on the listener's clock. */
   async function timedVoiceDebate(message: string, configurable: Record<string, unknown> = {}) {
     // Each sentence's audio plays 100 ms; the text takes no time at all.
-    const { deps } = testDeps({ script: withOverrides((req) => (req.phase === "turn" ? { text: `${req.participant!.display} säger i runda ${req.round} att frågan är viktig.` } : undefined)) });
+    const { deps } = testDeps({
+      script: withOverrides((req) =>
+        req.phase === "turn" ? { text: `${req.participant!.display} säger i runda ${req.round} att frågan är viktig.` } : undefined,
+      ),
+    });
     deps.speech = () => new FakeSpeech(() => ({ bytes: CHUNK_BYTES }));
     const timed: { e: ClientEvent; at: number }[] = [];
     for await (const e of streamClientEvents(graphOf(deps), { message, participants: TWO }, { configurable })) timed.push({ e, at: performance.now() });
@@ -331,11 +348,21 @@ describe("/dvoice through the graph", () => {
       playedUntil = start + (Buffer.from(e.data.pcm_b64, "base64").length / 48_000) * 1000;
       if (!playsAt.has(`${e.data.model}:${e.data.round}`)) playsAt.set(`${e.data.model}:${e.data.round}`, start);
     }
-    const starts = timed.filter(({ e }) => e.event === "debate-participant-start").map(({ e, at }) => ({ who: `${(e.data as any).model}:${(e.data as any).round}`, round: (e.data as any).round as number, at }));
+    const starts = timed
+      .filter(({ e }) => e.event === "debate-participant-start")
+      .map(({ e, at }) => ({ who: `${(e.data as any).model}:${(e.data as any).round}`, round: (e.data as any).round as number, at }));
     // How long before the previous speaker could be heard each speaker began to write (≤ 0: never early).
     const early = starts.slice(1).map((s, i) => playsAt.get(starts[i].who)! - s.at);
     const voteOpens = timed.find(({ e }) => e.event === "debate-round-start" && e.data.round === 4)!.at;
-    return { events: timed.map(({ e }) => e), early, starts, playsAt, voteOpens, lastAudio: playedUntil, lastText: timed.filter(({ e }) => e.event === "debate-participant-end").at(-1)!.at };
+    return {
+      events: timed.map(({ e }) => e),
+      early,
+      starts,
+      playsAt,
+      voteOpens,
+      lastAudio: playedUntil,
+      lastText: timed.filter(({ e }) => e.event === "debate-participant-end").at(-1)!.at,
+    };
   }
 
   it("paced: each speaker writes only once the previous speaker can be heard, so the text keeps pace with the audio", async () => {
@@ -381,12 +408,22 @@ describe("/dvoice through the graph", () => {
     expect(prompts.filter((p) => p.includes("högst 60 ord"))).toHaveLength(2);
     expect(prompts.filter((p) => p.includes("högst 120 ord"))).toHaveLength(2);
     // The run's own pacing wins over the settings', and so does the message's.
-    expect(named(await runEvents(deps, "/dvoice Bör AI regleras?", { participants: TWO, configurable: { voice_pacing: "off" } }), "debate-init")[0]).toMatchObject({ voice_pacing: "off" });
-    expect(named(await runEvents(deps, "/dvoice --paced off Bör AI regleras?", { participants: TWO }), "debate-init")[0]).toMatchObject({ voice_pacing: "off", topic: "Bör AI regleras?" });
+    expect(
+      named(await runEvents(deps, "/dvoice Bör AI regleras?", { participants: TWO, configurable: { voice_pacing: "off" } }), "debate-init")[0],
+    ).toMatchObject({ voice_pacing: "off" });
+    expect(named(await runEvents(deps, "/dvoice --paced off Bör AI regleras?", { participants: TWO }), "debate-init")[0]).toMatchObject({
+      voice_pacing: "off",
+      topic: "Bör AI regleras?",
+    });
     models.calls.length = 0;
     const written = await runEvents(deps, "/debatt Bör AI regleras?", { participants: TWO });
     expect(named(written, "debate-init")[0].word_limits).toBeUndefined();
-    expect(models.callsOf("turn").map((c) => String(c.messages.at(-1)!.content)).filter((p) => p.includes("högst 300 ord"))).toHaveLength(2);
+    expect(
+      models
+        .callsOf("turn")
+        .map((c) => String(c.messages.at(-1)!.content))
+        .filter((p) => p.includes("högst 300 ord")),
+    ).toHaveLength(2);
   });
 
   it("does not speak a /debatt debate", async () => {
@@ -415,7 +452,14 @@ describe("the OpenAI-compatible speech provider", () => {
     const { server, arrivals, pcm } = await speak(() => ({ bytes: 5_000, writeBytes: 1_000, gapMs: 80 }));
     expect(server.seen[0].path).toBe("/v1/audio/speech");
     expect(server.seen[0].headers.authorization).toBe("Bearer tts-key");
-    expect(server.seen[0].body).toEqual({ model: "tts-1-hd", input: "En mening att tala.", voice: "nova", response_format: "pcm", speed: 1.25, instructions: "Tala svenska." });
+    expect(server.seen[0].body).toEqual({
+      model: "tts-1-hd",
+      input: "En mening att tala.",
+      voice: "nova",
+      response_format: "pcm",
+      speed: 1.25,
+      instructions: "Tala svenska.",
+    });
     expect(pcm.equals(fakePcm("En mening att tala.", 5_000))).toBe(true);
     expect(arrivals[0]).toBeLessThan(arrivals.at(-1)! - 200);
   });
@@ -432,7 +476,12 @@ if (!espeak) console.warn("voice.test.ts: espeak-ng tests SKIPPED — espeak-ng 
 describe.skipIf(!espeak)(`the local espeak-ng voice${espeak ? "" : " (skipped: espeak-ng is not installed)"}`, () => {
   it("speaks Swedish offline as valid 24 kHz 16-bit mono audio", async () => {
     const parts: Buffer[] = [];
-    for await (const c of new EspeakSpeech().synthesize({ text: "Hej, det här är en debatt om artificiell intelligens.", voice: "nova", language: "sv", signal: new AbortController().signal })) {
+    for await (const c of new EspeakSpeech().synthesize({
+      text: "Hej, det här är en debatt om artificiell intelligens.",
+      voice: "nova",
+      language: "sv",
+      signal: new AbortController().signal,
+    })) {
       parts.push(Buffer.from(c));
     }
     const pcm = Buffer.concat(parts);

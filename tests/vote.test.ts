@@ -42,15 +42,19 @@ function votes(choices: Record<string, string | Step>, tiebreak?: (req: ModelReq
   });
 }
 
-const failAnswer = (keys: string[], step: Step = { error: new Error("provider 500") }) =>
-  (req: ModelRequest) => (req.phase === "answer" && keys.includes(req.participant!.key) ? step : undefined);
+const failAnswer =
+  (keys: string[], step: Step = { error: new Error("provider 500") }) =>
+  (req: ModelRequest) =>
+    req.phase === "answer" && keys.includes(req.participant!.key) ? step : undefined;
 
 /** Every answer and vote of `script` takes `ms` before its first token. */
-const withLatency = (script: Script, ms: number): Script => (req, i, messages) => {
-  const raw = script(req, i, messages);
-  const step = typeof raw === "string" ? { text: raw } : raw;
-  return req.phase === "answer" || req.phase === "ballot" ? { ...step, latencyMs: ms } : step;
-};
+const withLatency =
+  (script: Script, ms: number): Script =>
+  (req, i, messages) => {
+    const raw = script(req, i, messages);
+    const step = typeof raw === "string" ? { text: raw } : raw;
+    return req.phase === "answer" || req.phase === "ballot" ? { ...step, latencyMs: ms } : step;
+  };
 
 const names = (events: { event: string }[]) => events.map((e) => e.event).filter((n) => n !== "answer-delta");
 
@@ -71,7 +75,13 @@ describe("/vote: command and parsing (seed 001 §B)", () => {
   it("tallies the seed's way: invalid labels excluded, ties listed", () => {
     const labels = new Set(["Response A", "Response B", "Response C"]);
     const t = tallyLetterVotes([{ votedFor: "Response A" }, { votedFor: "Response B" }, { votedFor: "Response F" }, { votedFor: null }], labels);
-    expect(t).toEqual({ tallies: { "Response A": 1, "Response B": 1 }, validVoteCount: 2, invalidVoteCount: 2, winners: ["Response A", "Response B"], isTie: true });
+    expect(t).toEqual({
+      tallies: { "Response A": 1, "Response B": 1 },
+      validVoteCount: 2,
+      invalidVoteCount: 2,
+      winners: ["Response A", "Response B"],
+      isTie: true,
+    });
   });
 
   it("cleans a model's title reply", () => {
@@ -95,8 +105,15 @@ describe("/vote: the pipeline and event sequence (seed 001 §C)", () => {
     const events = await runEvents(deps, "/vote What is the best language for web APIs?", { participants: THREE, threadId: "conv-1" });
 
     expect(names(events)).toEqual([
-      "vote-start", "stage1-start", "stage1-complete", "vote-round-start", "vote-round-complete",
-      "winner-declared", "title-complete", "complete", "done",
+      "vote-start",
+      "stage1-start",
+      "stage1-complete",
+      "vote-round-start",
+      "vote-round-complete",
+      "winner-declared",
+      "title-complete",
+      "complete",
+      "done",
     ]);
     // Two parallel stages, not six sequential calls.
     for (const times of Object.values(asked)) {
@@ -117,20 +134,34 @@ describe("/vote: the pipeline and event sequence (seed 001 §C)", () => {
     const claudeLabel = Object.entries(round.labelToModel).find(([, m]) => m === "anthropic/claude-sonnet-4.5")![0];
     expect(round.tallies[claudeLabel]).toBe(2);
     const winner = named(events, "winner-declared")[0].data;
-    expect(winner).toMatchObject({ winnerLabel: claudeLabel, winnerModel: "anthropic/claude-sonnet-4.5", winnerDisplay: "Claude", voteCount: 2, totalVotes: 3, tiebroken: false });
+    expect(winner).toMatchObject({
+      winnerLabel: claudeLabel,
+      winnerModel: "anthropic/claude-sonnet-4.5",
+      winnerDisplay: "Claude",
+      voteCount: 2,
+      totalVotes: 3,
+      tiebroken: false,
+    });
     expect(winner.winnerResponse).toBe(answerOf("Claude", 1));
     expect(winner.tiebreakerModel).toBeUndefined();
     expect(named(events, "title-complete")[0].data).toEqual({ title: "A Scripted Title" });
     expect(models.callsOf("tiebreaker")).toHaveLength(0);
     // The answer deltas stream stage 1 and the votes live.
     const deltas = named(events, "answer-delta");
-    expect(deltas.filter((d) => d.stage === "collect" && d.modelKey === "call_gpt").map((d) => d.delta).join("")).toBe(answerOf("ChatGPT", 1));
+    expect(
+      deltas
+        .filter((d) => d.stage === "collect" && d.modelKey === "call_gpt")
+        .map((d) => d.delta)
+        .join(""),
+    ).toBe(answerOf("ChatGPT", 1));
     expect(deltas.some((d) => d.stage === "vote")).toBe(true);
   });
 
   it("takes the models, the chairman and the timeout from modeConfig, model ids included", async () => {
     const { deps, models } = testDeps({ script: votes({ call_grok: "Claude", call_claude: "ChatGPT", call_gpt: "Grok" }) });
-    const events = await runEvents(deps, "/vote Q?", { modeConfig: { models: ["x-ai/grok-4", "Claude", "call_gpt"], chairman: "google/gemini-2.5-pro", timeoutMs: 30_000 } });
+    const events = await runEvents(deps, "/vote Q?", {
+      modeConfig: { models: ["x-ai/grok-4", "Claude", "call_gpt"], chairman: "google/gemini-2.5-pro", timeoutMs: 30_000 },
+    });
     expect(named(events, "vote-start")[0].participants.map((p: { modelKey: string }) => p.modelKey)).toEqual(THREE);
     expect(named(events, "vote-start")[0].chairman).toMatchObject({ model: "google/gemini-2.5-pro", display: "Gemini" });
     expect(named(events, "tiebreaker-complete")[0].data.model).toBe("google/gemini-2.5-pro");
@@ -151,7 +182,9 @@ describe("/vote: the pipeline and event sequence (seed 001 §C)", () => {
     // The page and the terminal word the refusal themselves, from its values.
     const [refusal] = named(unknown, "error");
     expect(errorWords((key, values) => translate("sv", key, values), refusal.code, refusal.message, refusal.reason)).toBe(
-      `De här deltagarna kan inte vara med: ”grokk” är ingen deltagare; använd en nyckel ur listan (${defaultRoster().map((p) => p.key).join(", ")}), ett visningsnamn eller ett modell-id som leverantör/modell`,
+      `De här deltagarna kan inte vara med: ”grokk” är ingen deltagare; använd en nyckel ur listan (${defaultRoster()
+        .map((p) => p.key)
+        .join(", ")}), ett visningsnamn eller ett modell-id som leverantör/modell`,
     );
   });
 
@@ -246,7 +279,12 @@ describe("/vote: every edge case of seed 001 §F", () => {
     expect(named(events, "stage1-complete")[0].data).toHaveLength(3);
     expect(named(events, "stage1-complete")[0].failed).toEqual([expect.objectContaining({ modelKey: "call_gemini", error: "provider 500" })]);
     expect(Object.keys(named(events, "vote-round-complete")[0].data.labelToModel)).toEqual(["Response A", "Response B", "Response C"]);
-    expect(models.callsOf("ballot").map((c) => c.participant).sort()).toEqual(["call_claude", "call_gpt", "call_grok"]);
+    expect(
+      models
+        .callsOf("ballot")
+        .map((c) => c.participant)
+        .sort(),
+    ).toEqual(["call_claude", "call_gpt", "call_grok"]);
     expect(names(events)).toContain("winner-declared");
 
     // Fewer than 2 successful answers: error.
@@ -261,7 +299,12 @@ describe("/vote: every edge case of seed 001 §F", () => {
     const events = await runEvents(deps, "/vote Q?", { participants: THREE });
     const round = named(events, "vote-round-complete")[0].data;
     expect(Object.keys(round.labelToModel)).toEqual(["Response A", "Response B"]);
-    expect(models.callsOf("ballot").map((c) => c.participant).sort()).toEqual(["call_claude", "call_grok"]);
+    expect(
+      models
+        .callsOf("ballot")
+        .map((c) => c.participant)
+        .sort(),
+    ).toEqual(["call_claude", "call_grok"]);
     expect(round.votes).toHaveLength(2);
   });
 
@@ -301,12 +344,24 @@ describe("/vote: every edge case of seed 001 §F", () => {
 
   it("Two-way tie", async () => {
     const { deps, models } = testDeps({
-      script: votes({ call_grok: "Claude", call_claude: "Grok", call_gpt: "Claude", call_gemini: "Grok" }, (_req, _i, messages) => `VOTE: ${labelOf(messages, "Grok")}`),
+      script: votes(
+        { call_grok: "Claude", call_claude: "Grok", call_gpt: "Claude", call_gemini: "Grok" },
+        (_req, _i, messages) => `VOTE: ${labelOf(messages, "Grok")}`,
+      ),
     });
     const events = await runEvents(deps, "/vote Q?", { participants: FOUR });
     expect(names(events)).toEqual([
-      "vote-start", "stage1-start", "stage1-complete", "vote-round-start", "vote-round-complete",
-      "tiebreaker-start", "tiebreaker-complete", "winner-declared", "title-complete", "complete", "done",
+      "vote-start",
+      "stage1-start",
+      "stage1-complete",
+      "vote-round-start",
+      "vote-round-complete",
+      "tiebreaker-start",
+      "tiebreaker-complete",
+      "winner-declared",
+      "title-complete",
+      "complete",
+      "done",
     ]);
     const round = named(events, "vote-round-complete")[0].data;
     expect(round.isTie).toBe(true);
@@ -317,7 +372,13 @@ describe("/vote: every edge case of seed 001 §F", () => {
     expect(prompt).toContain(answerOf("Claude", 1));
     expect(prompt).not.toContain(answerOf("ChatGPT", 1));
     expect(named(events, "tiebreaker-complete")[0].data).toMatchObject({ model: "openai/gpt-4.1-mini", attempts: 1, fallback: false });
-    expect(named(events, "winner-declared")[0].data).toMatchObject({ winnerDisplay: "Grok", voteCount: 2, totalVotes: 4, tiebroken: true, tiebreakerModel: "openai/gpt-4.1-mini" });
+    expect(named(events, "winner-declared")[0].data).toMatchObject({
+      winnerDisplay: "Grok",
+      voteCount: 2,
+      totalVotes: 4,
+      tiebroken: true,
+      tiebreakerModel: "openai/gpt-4.1-mini",
+    });
   });
 
   it("N-way tie (all different)", async () => {
@@ -331,7 +392,9 @@ describe("/vote: every edge case of seed 001 §F", () => {
   });
 
   it("Chairman fails during tiebreaker", async () => {
-    const { deps } = testDeps({ script: votes({ call_grok: "Claude", call_claude: "ChatGPT", call_gpt: "Grok" }, () => ({ error: new Error("chairman 503") })) });
+    const { deps } = testDeps({
+      script: votes({ call_grok: "Claude", call_claude: "ChatGPT", call_gpt: "Grok" }, () => ({ error: new Error("chairman 503") })),
+    });
     const events = await runEvents(deps, "/vote Q?", { participants: THREE });
     expect(names(events).slice(-4)).toEqual(["vote-round-complete", "tiebreaker-start", "error", "done"]);
     expect(named(events, "error")[0]).toMatchObject({ code: "chairman_failed" });
@@ -354,7 +417,9 @@ describe("/vote: every edge case of seed 001 §F", () => {
     expect(named(a, "winner-declared")[0].data.winnerDisplay).toBe("Claude");
 
     // Both unparsable (or outside the tie): the first tied label alphabetically.
-    const failing = testDeps({ script: votes({ call_grok: "Claude", call_claude: "ChatGPT", call_gpt: { text: "VOTE: Response Z" } }, () => "VOTE: Response Q") });
+    const failing = testDeps({
+      script: votes({ call_grok: "Claude", call_claude: "ChatGPT", call_gpt: { text: "VOTE: Response Z" } }, () => "VOTE: Response Q"),
+    });
     const b = await runEvents(failing.deps, "/vote Q?", { participants: THREE });
     const tied = named(b, "vote-round-complete")[0].data.tiedLabels;
     expect(tied).toHaveLength(2);
@@ -392,7 +457,10 @@ describe("/vote: every edge case of seed 001 §F", () => {
     const { deps } = testDeps({ script: votes({ call_grok: "Claude", call_claude: { text: "VOTE: Response A", latencyMs: 5_000 }, call_gpt: "Claude" }) });
     const events = await runEvents(deps, "/vote Q?", { participants: THREE, configurable: { response_timeout_ms: 200 } });
     const round = named(events, "vote-round-complete")[0].data;
-    expect(round.votes.find((v: { modelKey: string }) => v.modelKey === "call_claude")).toMatchObject({ votedFor: null, error: "timeout: timed out after 200 ms" });
+    expect(round.votes.find((v: { modelKey: string }) => v.modelKey === "call_claude")).toMatchObject({
+      votedFor: null,
+      error: "timeout: timed out after 200 ms",
+    });
     expect(round).toMatchObject({ validVoteCount: 2, invalidVoteCount: 1 });
   });
 
@@ -427,7 +495,9 @@ describe("/vote: every edge case of seed 001 §F", () => {
 
 describe("/vote over HTTP", () => {
   it("runs the seed's example request on POST /api/v1/deliberate/stream, events in kebab-case", async () => {
-    const { deps, models } = testDeps({ settings: { allowedModels: ["anthropic/claude-opus-4-6", "openai/o3", "google/gemini-2.5-pro", "perplexity/sonar-pro"] } });
+    const { deps, models } = testDeps({
+      settings: { allowedModels: ["anthropic/claude-opus-4-6", "openai/o3", "google/gemini-2.5-pro", "perplexity/sonar-pro"] },
+    });
     const server = await startApp(deps);
     try {
       const res = await postDeliberate(server.url, {
@@ -447,7 +517,12 @@ describe("/vote over HTTP", () => {
       expect(seq.slice(-4)).toEqual(["title-complete", "complete", "usage", "done"]);
       const start = events.find((e) => e.event === "vote-start")!.data as Record<string, any>;
       // Model ids not on the roster are asked as they are; the roster's Gemini is matched by its id.
-      expect(start.participants.map((p: { model: string }) => p.model)).toEqual(["anthropic/claude-opus-4-6", "openai/o3", "google/gemini-2.5-pro", "perplexity/sonar-pro"]);
+      expect(start.participants.map((p: { model: string }) => p.model)).toEqual([
+        "anthropic/claude-opus-4-6",
+        "openai/o3",
+        "google/gemini-2.5-pro",
+        "perplexity/sonar-pro",
+      ]);
       expect(start.participants.map((p: { display: string }) => p.display)).toEqual(["claude-opus-4-6", "o3", "Gemini", "Perplexity"]);
       expect(start.chairman.model).toBe("anthropic/claude-opus-4-6");
       expect(models.callsOf("answer")).toHaveLength(4);
@@ -473,13 +548,48 @@ describe("/vote over HTTP", () => {
     { name: "an unknown mode", body: { question: "Q?", mode: "poll" }, status: 400, message: "mode must be one of: vote, debate, deep, council" },
     { name: "no question", body: { mode: "vote" }, status: 400, message: "question must be a string" },
     { name: "an empty question", body: { question: " ", mode: "vote" }, status: 400, message: "question is empty" },
-    { name: "two models", body: { question: "Q?", mode: "vote", modeConfig: { councilModels: ["a/b", "c/d"] } }, status: 400, message: "Vote mode requires at least 3 models" },
-    { name: "eight models", body: { question: "Q?", mode: "vote", modeConfig: { councilModels: "abcdefgh".split("").map((x) => `v/${x}`) } }, status: 400, message: "Maximum 7 models allowed" },
-    { name: "a timeout under 10 s", body: { question: "Q?", mode: "vote", modeConfig: { timeoutMs: 5_000 } }, status: 400, message: /modeConfig.timeoutMs: Too small: expected number to be >=10000/ },
-    { name: "a timeout over 300 s", body: { question: "Q?", mode: "vote", modeConfig: { timeoutMs: 300_001 } }, status: 400, message: /modeConfig.timeoutMs: Too big/ },
-    { name: "a misspelt modeConfig field", body: { question: "Q?", mode: "vote", modeConfig: { councilModel: ["a/b"] } }, status: 400, message: "unknown field(s): councilModel" },
-    { name: "an unknown model name", body: { question: "Q?", mode: "vote", modeConfig: { councilModels: ["call_grok", "claude", "nobody"] } }, status: 400, message: /^unknown participant "nobody"/ },
-    { name: "the same model three times", body: { question: "Q?", mode: "vote", modeConfig: { councilModels: ["a/b", "a/b", "A/B"] } }, status: 400, message: "/vote needs 3–7 models, 1 requested" },
+    {
+      name: "two models",
+      body: { question: "Q?", mode: "vote", modeConfig: { councilModels: ["a/b", "c/d"] } },
+      status: 400,
+      message: "Vote mode requires at least 3 models",
+    },
+    {
+      name: "eight models",
+      body: { question: "Q?", mode: "vote", modeConfig: { councilModels: "abcdefgh".split("").map((x) => `v/${x}`) } },
+      status: 400,
+      message: "Maximum 7 models allowed",
+    },
+    {
+      name: "a timeout under 10 s",
+      body: { question: "Q?", mode: "vote", modeConfig: { timeoutMs: 5_000 } },
+      status: 400,
+      message: /modeConfig.timeoutMs: Too small: expected number to be >=10000/,
+    },
+    {
+      name: "a timeout over 300 s",
+      body: { question: "Q?", mode: "vote", modeConfig: { timeoutMs: 300_001 } },
+      status: 400,
+      message: /modeConfig.timeoutMs: Too big/,
+    },
+    {
+      name: "a misspelt modeConfig field",
+      body: { question: "Q?", mode: "vote", modeConfig: { councilModel: ["a/b"] } },
+      status: 400,
+      message: "unknown field(s): councilModel",
+    },
+    {
+      name: "an unknown model name",
+      body: { question: "Q?", mode: "vote", modeConfig: { councilModels: ["call_grok", "claude", "nobody"] } },
+      status: 400,
+      message: /^unknown participant "nobody"/,
+    },
+    {
+      name: "the same model three times",
+      body: { question: "Q?", mode: "vote", modeConfig: { councilModels: ["a/b", "a/b", "A/B"] } },
+      status: 400,
+      message: "/vote needs 3–7 models, 1 requested",
+    },
     { name: "an unknown conversationId", body: { question: "Q?", mode: "vote", conversationId: "c-1" }, status: 404, message: /conversation "c-1" not found/ },
   ];
   it.each(BAD)("refuses $name with a $status that names the problem", async ({ body, status, message }) => {
@@ -519,10 +629,18 @@ describe("/vote in Studio", () => {
     const { deps } = testDeps();
     const drawn = await graphOf(deps).getGraphAsync({ xray: true });
     const ids = Object.values(drawn.nodes).map((n) => n.id);
-    expect(ids).toEqual(expect.arrayContaining([
-      "vote:vote_planner", "vote:deliberation_answer", "vote:vote_anonymize", "vote:deliberation_ballot",
-      "vote:vote_tally", "vote:vote_tiebreak", "vote:vote_declare_winner", "vote:deliberation_title",
-    ]));
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        "vote:vote_planner",
+        "vote:deliberation_answer",
+        "vote:vote_anonymize",
+        "vote:deliberation_ballot",
+        "vote:vote_tally",
+        "vote:vote_tiebreak",
+        "vote:vote_declare_winner",
+        "vote:deliberation_title",
+      ]),
+    );
   });
 });
 
@@ -531,7 +649,9 @@ describe("follow-ups on POST /api/v1/deliberate/stream (a checkpointed server)",
     const { deps, models } = testDeps();
     const server = await startApp(deps, { checkpointer: new MemorySaver() });
     try {
-      const { events: first } = await readSse(await postDeliberate(server.url, { question: "Best language for web APIs?", mode: "vote", modeConfig: { councilModels: THREE } }));
+      const { events: first } = await readSse(
+        await postDeliberate(server.url, { question: "Best language for web APIs?", mode: "vote", modeConfig: { councilModels: THREE } }),
+      );
       const conversationId = first[0].data.thread_id as string;
       const res = await postDeliberate(server.url, { question: "And for microservices?", mode: "vote", conversationId, modeConfig: { councilModels: THREE } });
       expect(res.status).toBe(200);
@@ -539,12 +659,18 @@ describe("follow-ups on POST /api/v1/deliberate/stream (a checkpointed server)",
       expect(second.find((e) => e.event === "vote-start")!.data.conversationId).toBe(conversationId);
       // No title for a follow-up; the models see the first question and its winning answer.
       expect(second.some((e) => e.event === "title-complete")).toBe(false);
-      const sent = models.callsOf("answer", "call_grok").at(-1)!.messages.map((m) => String(m.content));
+      const sent = models
+        .callsOf("answer", "call_grok")
+        .at(-1)!
+        .messages.map((m) => String(m.content));
       expect(sent.slice(1)).toEqual(["Best language for web APIs?", expect.stringMatching(/ says in round 1:/), "And for microservices?"]);
 
       const mismatch = await postDeliberate(server.url, { question: "Q?", mode: "deep", conversationId });
       expect(mismatch.status).toBe(400);
-      expect((await mismatch.json()).error).toMatchObject({ code: "mode_mismatch", message: `conversation "${conversationId}" is a /vote conversation; a /deep question needs its own` });
+      expect((await mismatch.json()).error).toMatchObject({
+        code: "mode_mismatch",
+        message: `conversation "${conversationId}" is a /vote conversation; a /deep question needs its own`,
+      });
 
       const { events: revised } = await readSse(await postDeliberate(server.url, { question: "Q?", mode: "debate", modeConfig: { models: THREE } }));
       const single = await postDeliberate(server.url, { question: "Then?", mode: "debate", conversationId: revised[0].data.thread_id });

@@ -1,5 +1,16 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { audioUrl, cancelRun, createShare, exportUrl, getConversation, getShare, getWaitingInput, revokeShare, sendPersonInput, UnexpectedResponse } from "../web/api-client.js";
+import {
+  audioUrl,
+  cancelRun,
+  createShare,
+  exportUrl,
+  getConversation,
+  getShare,
+  getWaitingInput,
+  revokeShare,
+  sendPersonInput,
+  UnexpectedResponse,
+} from "../web/api-client.js";
 import { ApiError } from "../web/api-error.js";
 
 /** The page's REST client (web/api-client.ts) against a stubbed fetch: what it asks, and what it makes of the answers. */
@@ -12,7 +23,10 @@ function answering(status: number, json?: unknown) {
   asked = [];
   vi.stubGlobal("fetch", async (url: string, init: RequestInit = {}) => {
     asked.push([init.method ?? "GET", url, (init.headers as Record<string, string> | undefined)?.["content-type"], init.body as string | undefined]);
-    return new Response(json === undefined ? null : JSON.stringify(json), { status, headers: json === undefined ? {} : { "content-type": "application/json" } });
+    return new Response(json === undefined ? null : JSON.stringify(json), {
+      status,
+      headers: json === undefined ? {} : { "content-type": "application/json" },
+    });
   });
 }
 
@@ -56,7 +70,12 @@ describe("the page's REST client", () => {
 
   it("hands a refusal on as an ApiError with the server's code", async () => {
     answering(409, { error: { code: "not_awaiting_input", message: 'debate "r1" does not wait for anyone\'s input' } });
-    expect(await refusal(sendPersonInput("r1", { text: "hi" }))).toEqual({ unexpected: false, status: 409, code: "not_awaiting_input", message: 'debate "r1" does not wait for anyone\'s input' });
+    expect(await refusal(sendPersonInput("r1", { text: "hi" }))).toEqual({
+      unexpected: false,
+      status: 409,
+      code: "not_awaiting_input",
+      message: 'debate "r1" does not wait for anyone\'s input',
+    });
   });
 
   it("stops a run; a run that had already finished (409) is no failure, anything else is", async () => {
@@ -83,7 +102,12 @@ describe("the page's REST client", () => {
 
   it("refuses a success without the JSON object its endpoint always sends, saying which call it was", async () => {
     answering(204);
-    expect(await refusal(getShare("c1"))).toEqual({ unexpected: true, status: 204, code: undefined, message: "GET share: the server answered 204 without the JSON object it always sends" });
+    expect(await refusal(getShare("c1"))).toEqual({
+      unexpected: true,
+      status: 204,
+      code: undefined,
+      message: "GET share: the server answered 204 without the JSON object it always sends",
+    });
     answering(200, "ok");
     expect(await refusal(getWaitingInput("t1"))).toMatchObject({ unexpected: true, status: 200, message: expect.stringMatching(/^GET debate input: /) });
     answering(200, [1, 2]);

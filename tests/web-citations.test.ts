@@ -21,7 +21,18 @@ describe("which source URLs may be links", () => {
   });
 
   it("refuses script, data, file, relative and malformed URLs", () => {
-    for (const url of ["javascript:alert(1)", " JavaScript:alert(1)", "java\tscript:alert(1)", "data:text/html,<script>x</script>", "file:///etc/passwd", "vbscript:x", "//evil.example/x", "/relative", "not a url", ""]) {
+    for (const url of [
+      "javascript:alert(1)",
+      " JavaScript:alert(1)",
+      "java\tscript:alert(1)",
+      "data:text/html,<script>x</script>",
+      "file:///etc/passwd",
+      "vbscript:x",
+      "//evil.example/x",
+      "/relative",
+      "not a url",
+      "",
+    ]) {
       expect(linkable(url), url).toBeUndefined();
     }
   });

@@ -32,27 +32,83 @@ const RUNS: Record<FormatId, { message: string; replayed: [string, number][] }> 
   dvoice: { message: "/dvoice Bör AI regleras?", replayed: DEBATE },
   compare: {
     message: "/compare Tabs eller mellanslag?",
-    replayed: [["compare-start", 1], ["compare-answer-start", 3], ["compare-answer-delta", 3], ["compare-answer-end", 3], ["compare-complete", 1], ["done", 1]],
+    replayed: [
+      ["compare-start", 1],
+      ["compare-answer-start", 3],
+      ["compare-answer-delta", 3],
+      ["compare-answer-end", 3],
+      ["compare-complete", 1],
+      ["done", 1],
+    ],
   },
   vote: {
     message: "/vote Vilket språk passar bäst?",
-    replayed: [["vote-start", 1], ["stage1-complete", 1], ["vote-round-start", 1], ["vote-round-complete", 1], ["winner-declared", 1], ["title-complete", 1], ["complete", 1], ["done", 1]],
+    replayed: [
+      ["vote-start", 1],
+      ["stage1-complete", 1],
+      ["vote-round-start", 1],
+      ["vote-round-complete", 1],
+      ["winner-declared", 1],
+      ["title-complete", 1],
+      ["complete", 1],
+      ["done", 1],
+    ],
   },
   revise: {
     message: "/revise Fyra dagars arbetsvecka?",
-    replayed: [["debate-start", 1], ["round1-complete", 1], ["revision-start", 1], ["revision-complete", 1], ["vote-start", 1], ["vote-complete", 1], ["winner-declared", 1], ["title-complete", 1], ["complete", 1], ["done", 1]],
+    replayed: [
+      ["debate-start", 1],
+      ["round1-complete", 1],
+      ["revision-start", 1],
+      ["revision-complete", 1],
+      ["vote-start", 1],
+      ["vote-complete", 1],
+      ["winner-declared", 1],
+      ["title-complete", 1],
+      ["complete", 1],
+      ["done", 1],
+    ],
   },
   deep: {
     message: "/deep Monolit eller tjänster?",
-    replayed: [["deep-start", 1], ["stage1-complete", 1], ["deep-round-start", 2], ["deep-round-complete", 2], ["deep-output", 1], ["deep-synthesis-complete", 1], ["title-complete", 1], ["complete", 1], ["done", 1]],
+    replayed: [
+      ["deep-start", 1],
+      ["stage1-complete", 1],
+      ["deep-round-start", 2],
+      ["deep-round-complete", 2],
+      ["deep-output", 1],
+      ["deep-synthesis-complete", 1],
+      ["title-complete", 1],
+      ["complete", 1],
+      ["done", 1],
+    ],
   },
   council: {
     message: "/council --debate Koden är redo att släppas.",
-    replayed: [["council-start", 1], ["council-round-start", 2], ["council-verdict", 6], ["council-consolidation", 1], ["council-report-complete", 1], ["title-complete", 1], ["complete", 1], ["done", 1]],
+    replayed: [
+      ["council-start", 1],
+      ["council-round-start", 2],
+      ["council-verdict", 6],
+      ["council-consolidation", 1],
+      ["council-report-complete", 1],
+      ["title-complete", 1],
+      ["complete", 1],
+      ["done", 1],
+    ],
   },
   rank: {
     message: "/rank Vilket språk passar bäst?",
-    replayed: [["rank-start", 1], ["stage1-complete", 1], ["rank-rankings-start", 1], ["rank-ranking", 3], ["rank-aggregate", 1], ["rank-final", 1], ["title-complete", 1], ["complete", 1], ["done", 1]],
+    replayed: [
+      ["rank-start", 1],
+      ["stage1-complete", 1],
+      ["rank-rankings-start", 1],
+      ["rank-ranking", 3],
+      ["rank-aggregate", 1],
+      ["rank-final", 1],
+      ["title-complete", 1],
+      ["complete", 1],
+      ["done", 1],
+    ],
   },
 };
 
@@ -98,7 +154,18 @@ describe("the page's formats", () => {
   });
 
   it("names each stored mode by its command in the history (/revise is stored as `debate`), and groups the admin's prompts by format", () => {
-    expect(["debatt", "dvoice", "compare", "vote", "debate", "deep", "council", "rank", "revise", "chat"].map(labelOfStoredMode)).toEqual(["/debatt", "/dvoice", "/compare", "/vote", "/revise", "/deep", "/council", "/rank", undefined, undefined]);
+    expect(["debatt", "dvoice", "compare", "vote", "debate", "deep", "council", "rank", "revise", "chat"].map(labelOfStoredMode)).toEqual([
+      "/debatt",
+      "/dvoice",
+      "/compare",
+      "/vote",
+      "/revise",
+      "/deep",
+      "/council",
+      "/rank",
+      undefined,
+      undefined,
+    ]);
     expect(ADMIN_GROUPS).toEqual(["debate", "compare", "vote", "revise", "deep", "council", "rank", "deliberation"]);
     expect(FORMAT_IDS.filter((id) => viewOf(id).spoken)).toEqual(["dvoice"]);
   });

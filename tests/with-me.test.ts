@@ -23,7 +23,8 @@ async function server(settings: Parameters<typeof testDeps>[0] = {}) {
   const { deps, models } = testDeps(settings);
   const app = await startApp(deps, { checkpointer: new MemorySaver(), history: db.history });
   cleanups.push(db.close, app.close);
-  const input = (id: string, body: unknown) => fetch(`${app.url}/api/v1/debates/${id}/input`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const input = (id: string, body: unknown) =>
+    fetch(`${app.url}/api/v1/debates/${id}/input`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   return { ...app, db, models, input };
 }
 
@@ -48,8 +49,10 @@ const named = (events: SseEvent[], name: string) => events.filter((e) => e.event
 describe("a debate the person joins (/debatt --with-me)", () => {
   it("seats them under their name, waits for their turns and their vote, and the models read them as one more participant", async () => {
     const s = await server();
-    const { events, answers, runId } = await joined(s, { message: "/debatt --with-me Should cities ban cars?", participants: THREE, personName: "Anna" }, (e) =>
-      e.data.kind === "turn" ? { text: `Anna says cars must go, round ${e.data.round}.` } : { vote: "claude", motivation: "Clearest case." },
+    const { events, answers, runId } = await joined(
+      s,
+      { message: "/debatt --with-me Should cities ban cars?", participants: THREE, personName: "Anna" },
+      (e) => (e.data.kind === "turn" ? { text: `Anna says cars must go, round ${e.data.round}.` } : { vote: "claude", motivation: "Clearest case." }),
     );
     expect(events.at(-1)!.event).toBe("done");
     expect(named(events, "error")).toEqual([]);
@@ -68,9 +71,21 @@ describe("a debate the person joins (/debatt --with-me)", () => {
 
     // Their turns are turns like the models', in the round's order; their vote counts.
     const theirs = named(events, "debate-participant-end").filter((e) => e.model_key === "person");
-    expect(theirs.map((e) => [e.round, e.status, e.word_count])).toEqual([[1, "ok", 7], [2, "ok", 7], [3, "ok", 7]]);
-    expect(named(events, "debate-participant-delta").filter((e) => e.model_key === "person").map((e) => e.delta)).toContain("Anna says cars must go, round 2.");
-    expect(named(events, "debate-vote-result").find((v) => v.voter === "Anna")).toMatchObject({ voted_for: "Claude", motivation: "Clearest case.", bullets: [] });
+    expect(theirs.map((e) => [e.round, e.status, e.word_count])).toEqual([
+      [1, "ok", 7],
+      [2, "ok", 7],
+      [3, "ok", 7],
+    ]);
+    expect(
+      named(events, "debate-participant-delta")
+        .filter((e) => e.model_key === "person")
+        .map((e) => e.delta),
+    ).toContain("Anna says cars must go, round 2.");
+    expect(named(events, "debate-vote-result").find((v) => v.voter === "Anna")).toMatchObject({
+      voted_for: "Claude",
+      motivation: "Clearest case.",
+      bullets: [],
+    });
     expect(named(events, "debate-results")[0].vote_counts.Claude).toBeGreaterThanOrEqual(1);
 
     // No model was asked for the person's seat; the models saw the person's words under their name.
@@ -87,7 +102,7 @@ describe("a debate the person joins (/debatt --with-me)", () => {
     expect(kept).toContain("Clearest case.");
 
     // The leaderboard rates models only: the models' votes count, the person's does not, and the person is no candidate.
-    const board = (await (await fetch(`${s.url}/api/v1/leaderboard`)).json());
+    const board = await (await fetch(`${s.url}/api/v1/leaderboard`)).json();
     expect(board.ballots).toBe(3);
     expect(board.models.map((m: any) => m.model).sort()).toEqual(["anthropic/claude-sonnet-4.5", "openai/gpt-5", "x-ai/grok-4"]);
     // Nor can the person be continued with as if a model.
@@ -100,17 +115,26 @@ describe("a debate the person joins (/debatt --with-me)", () => {
     const { events } = await joined(s, { message: "/debatt --with-me Is remote work better?", participants: THREE }, () => undefined);
     expect(events.at(-1)!.event).toBe("done");
     expect(named(events, "debate-init")[0].participants.at(-1).display).toBe("Person");
-    expect(named(events, "debate-input-skipped").map((e) => `${e.kind}:${e.round}:${e.reason}`)).toEqual(["turn:1:timeout", "turn:2:timeout", "turn:3:timeout", "vote:4:timeout"]);
+    expect(named(events, "debate-input-skipped").map((e) => `${e.kind}:${e.round}:${e.reason}`)).toEqual([
+      "turn:1:timeout",
+      "turn:2:timeout",
+      "turn:3:timeout",
+      "vote:4:timeout",
+    ]);
     expect(named(events, "debate-participant-start").filter((e) => e.model_key === "person")).toEqual([]);
     expect(named(events, "debate-synthesis-complete")).toHaveLength(1);
   });
 
   it("takes a pass, and in a simultaneous round asks them while the models answer", async () => {
     // The models take their time: the person is asked before any of them has finished the round.
-    const s = await server({ script: withOverrides((req) => (req.phase === "turn" ? { text: `${req.participant!.display} argues, round ${req.round}.`, latencyMs: 150 } : undefined)) });
+    const s = await server({
+      script: withOverrides((req) => (req.phase === "turn" ? { text: `${req.participant!.display} argues, round ${req.round}.`, latencyMs: 150 } : undefined)),
+    });
     let turns = 0;
-    const { events, answers } = await joined(s, { message: "/debatt --order simultaneous --with-me Tabs or spaces?", participants: THREE, personName: "Bo" }, (e) =>
-      e.data.kind === "turn" ? (++turns === 2 ? { skip: true } : { text: `Bo prefers tabs (${e.data.round}).` }) : { vote: "Grok" },
+    const { events, answers } = await joined(
+      s,
+      { message: "/debatt --order simultaneous --with-me Tabs or spaces?", participants: THREE, personName: "Bo" },
+      (e) => (e.data.kind === "turn" ? (++turns === 2 ? { skip: true } : { text: `Bo prefers tabs (${e.data.round}).` }) : { vote: "Grok" }),
     );
     expect(events.at(-1)!.event).toBe("done");
     expect(answers.every((a) => a.status === 202)).toBe(true);
@@ -128,10 +152,13 @@ describe("a debate the person joins (/debatt --with-me)", () => {
     const s = await server();
     const client = new AbortController();
     const first: SseEvent[] = [];
-    await readSse(await postChat(s.url, { message: "/debatt --with-me Four-day weeks?", participants: THREE, personName: "Eli" }, { signal: client.signal }), (e) => {
-      first.push(e);
-      if (e.event === "debate-awaiting-input") client.abort();
-    }).catch(() => {});
+    await readSse(
+      await postChat(s.url, { message: "/debatt --with-me Four-day weeks?", participants: THREE, personName: "Eli" }, { signal: client.signal }),
+      (e) => {
+        first.push(e);
+        if (e.event === "debate-awaiting-input") client.abort();
+      },
+    ).catch(() => {});
     const runId = String(first[0].data.run_id);
     // The page reloads: it reads the run again from the start and answers what it waits for.
     const { events } = await readSse(await fetch(`${s.url}/api/v1/debates/${runId}/events`), (e) => {
@@ -147,11 +174,15 @@ describe("a debate the person joins (/debatt --with-me)", () => {
     let runId = "";
     const asked = (id: string) => fetch(`${s.url}/api/v1/debates/${id}/input`).then((r) => r.json());
     let live: any;
-    const { events } = await readSse(await postChat(s.url, { message: "/debatt --with-me Free public transport?", participants: THREE, personName: "Fa" }), (e) => {
-      if (e.event === "metadata") runId = e.data.run_id;
-      // A page that reopens the conversation asks what the debate waits for, then it is stopped.
-      if (e.event === "debate-awaiting-input") void asked(runId).then((found) => ((live = found), fetch(`${s.url}/api/v1/debates/${runId}/cancel`, { method: "POST" })));
-    });
+    const { events } = await readSse(
+      await postChat(s.url, { message: "/debatt --with-me Free public transport?", participants: THREE, personName: "Fa" }),
+      (e) => {
+        if (e.event === "metadata") runId = e.data.run_id;
+        // A page that reopens the conversation asks what the debate waits for, then it is stopped.
+        if (e.event === "debate-awaiting-input")
+          void asked(runId).then((found) => ((live = found), fetch(`${s.url}/api/v1/debates/${runId}/cancel`, { method: "POST" })));
+      },
+    );
     expect(live).toMatchObject({ run_id: runId, live: true, waiting: { kind: "turn", round: 1, participant: "Fa" } });
     expect(live.waiting.deadline).toBeGreaterThan(Date.now());
     // Stopped, it still waits, in its checkpoint: without a deadline (the answer resumes it).
@@ -199,15 +230,18 @@ describe("a debate the person joins (/debatt --with-me)", () => {
     const s = await server();
     const statuses: number[] = [];
     let chain = Promise.resolve();
-    const { events } = await readSse(await postChat(s.url, { message: "/debatt --with-me Night trains?", participants: THREE, threadId: "night-trains" }), (e) => {
-      if (e.event !== "debate-awaiting-input") return;
-      const input = e.data.kind === "turn" ? { text: "Yes, more of them." } : { vote: "Grok" };
-      // The vote (the last question) is sent twice at once, as a double click would: one is taken.
-      const times = e.data.kind === "vote" ? 2 : 1;
-      chain = chain.then(async () => {
-        statuses.push(...(await Promise.all(Array.from({ length: times }, () => s.input("night-trains", input)))).map((r) => r.status).sort());
-      });
-    });
+    const { events } = await readSse(
+      await postChat(s.url, { message: "/debatt --with-me Night trains?", participants: THREE, threadId: "night-trains" }),
+      (e) => {
+        if (e.event !== "debate-awaiting-input") return;
+        const input = e.data.kind === "turn" ? { text: "Yes, more of them." } : { vote: "Grok" };
+        // The vote (the last question) is sent twice at once, as a double click would: one is taken.
+        const times = e.data.kind === "vote" ? 2 : 1;
+        chain = chain.then(async () => {
+          statuses.push(...(await Promise.all(Array.from({ length: times }, () => s.input("night-trains", input)))).map((r) => r.status).sort());
+        });
+      },
+    );
     await chain;
     expect(events.at(-1)!.event).toBe("done");
     expect(statuses).toEqual([202, 202, 202, 202, 409]);
@@ -234,33 +268,40 @@ describe("a debate the person joins (/debatt --with-me)", () => {
     let runId = "";
     const check = async (name: string, body: unknown) => {
       const r = await s.input(runId, body);
-      const json = (await r.json());
+      const json = await r.json();
       refused[name] = { status: r.status, code: json.error?.code ?? json.status, message: json.error?.message ?? "" };
     };
-    const { events } = await readSse(await postChat(s.url, { message: "/debatt --with-me Pineapple on pizza?", participants: THREE, personName: "Cy" }), async (e) => {
-      if (e.event === "metadata") runId = e.data.run_id;
-      if (e.event !== "debate-awaiting-input") return;
-      if (e.data.kind === "turn" && e.data.round === 1) {
-        await check("vote in a turn", { vote: "Grok" });
-        await check("too many words", { text: "word ".repeat(301) });
-        await check("empty", { text: "   " });
-        await check("unknown field", { text: "x", extra: 1 });
-        await check("a round that is over", { text: "Late.", round: 2 });
-        await check("a lone surrogate", { text: "\ud800" });
-        await s.input(runId, { text: "Yes, always." });
-      } else if (e.data.kind === "turn") await s.input(runId, { skip: true });
-      else {
-        await check("vote for oneself", { vote: "Cy" });
-        await check("vote for nobody known", { vote: "Gemini" });
-        await s.input(runId, { vote: "ChatGPT" });
-      }
-    });
+    const { events } = await readSse(
+      await postChat(s.url, { message: "/debatt --with-me Pineapple on pizza?", participants: THREE, personName: "Cy" }),
+      async (e) => {
+        if (e.event === "metadata") runId = e.data.run_id;
+        if (e.event !== "debate-awaiting-input") return;
+        if (e.data.kind === "turn" && e.data.round === 1) {
+          await check("vote in a turn", { vote: "Grok" });
+          await check("too many words", { text: "word ".repeat(301) });
+          await check("empty", { text: "   " });
+          await check("unknown field", { text: "x", extra: 1 });
+          await check("a round that is over", { text: "Late.", round: 2 });
+          await check("a lone surrogate", { text: "\ud800" });
+          await s.input(runId, { text: "Yes, always." });
+        } else if (e.data.kind === "turn") await s.input(runId, { skip: true });
+        else {
+          await check("vote for oneself", { vote: "Cy" });
+          await check("vote for nobody known", { vote: "Gemini" });
+          await s.input(runId, { vote: "ChatGPT" });
+        }
+      },
+    );
     expect(events.at(-1)!.event).toBe("done");
     expect(refused["vote in a turn"]).toMatchObject({ status: 400, code: "invalid_input" });
     expect(refused["too many words"]).toMatchObject({ status: 400, code: "invalid_input", message: "round 1 takes at most 300 words; yours has 301" });
     expect(refused["empty"]).toMatchObject({ status: 400, code: "invalid_input" });
     expect(refused["unknown field"]).toMatchObject({ status: 400, code: "invalid_body" });
-    expect(refused["a round that is over"]).toMatchObject({ status: 409, code: "not_awaiting_input", message: "the answer is for round 2, but the debate waits for your turn in round 1" });
+    expect(refused["a round that is over"]).toMatchObject({
+      status: 409,
+      code: "not_awaiting_input",
+      message: "the answer is for round 2, but the debate waits for your turn in round 1",
+    });
     expect(refused["a lone surrogate"]).toMatchObject({ status: 400, code: "invalid_input" });
     expect(refused["vote for oneself"]).toMatchObject({ status: 400, code: "invalid_input" });
     expect(refused["vote for oneself"].message).toContain("Grok, Claude, ChatGPT");
@@ -268,25 +309,29 @@ describe("a debate the person joins (/debatt --with-me)", () => {
     // The debate is over: nothing waits.
     const after = await s.input(runId, { text: "Late." });
     expect(after.status).toBe(409);
-    expect(((await after.json())).error.code).toBe("not_awaiting_input");
+    expect((await after.json()).error.code).toBe("not_awaiting_input");
   });
 
   it("refuses a name a participant has, a name without --with-me, and /dvoice --with-me, before any run", async () => {
     const s = await server();
     const taken = await postChat(s.url, { message: "/debatt --with-me Topic", participants: THREE, personName: "claude" });
     expect(taken.status).toBe(400);
-    expect(((await taken.json())).error).toMatchObject({ code: "invalid_person_name" });
+    expect((await taken.json()).error).toMatchObject({ code: "invalid_person_name" });
     const nameOnly = await postChat(s.url, { message: "/debatt Topic", personName: "Anna" });
     expect(nameOnly.status).toBe(400);
     for (const personName of ["A\nB", "Tab\tbed", "\ud800", "   "]) {
       const bad = await postChat(s.url, { message: "/debatt --with-me Topic", participants: THREE, personName });
       expect(bad.status, JSON.stringify(personName)).toBe(400);
-      expect(((await bad.json())).error.code).toBe("invalid_body");
+      expect((await bad.json()).error.code).toBe("invalid_body");
     }
     // A client that cannot write the person's turns (the OpenAI-compatible endpoint) cannot seat them.
-    const openai = await fetch(`${s.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "debatt", messages: [{ role: "user", content: "--with-me Should cities ban cars?" }] }) });
+    const openai = await fetch(`${s.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "debatt", messages: [{ role: "user", content: "--with-me Should cities ban cars?" }] }),
+    });
     expect(openai.status).toBe(400);
-    expect(((await openai.json())).error).toMatchObject({ code: "unknown_option" });
+    expect((await openai.json()).error).toMatchObject({ code: "unknown_option" });
     const spoken = (await readSse(await postChat(s.url, { message: "/dvoice --with-me Topic" }))).events;
     expect(named(spoken, "error")[0]).toMatchObject({ code: "unknown_option" });
     expect(s.models.calls).toEqual([]);
@@ -298,7 +343,7 @@ describe("a debate the person joins (/debatt --with-me)", () => {
     cleanups.push(app.close);
     const res = await postChat(app.url, { message: "/debatt --with-me Topic", participants: THREE });
     expect(res.status).toBe(501);
-    expect(((await res.json())).error.code).toBe("no_checkpointer");
+    expect((await res.json()).error.code).toBe("no_checkpointer");
   });
 });
 
@@ -335,16 +380,24 @@ describe("a joined debate across a server restart", () => {
     const dataDir = mkdtempSync(join(tmpdir(), "debatt-with-me-"));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_PARTICIPANTS: roster, DEBATT_DATA_DIR: dataDir };
-    const post = (url: string, id: string, body: unknown) => fetch(`${url}/api/v1/debates/${id}/input`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const post = (url: string, id: string, body: unknown) =>
+      fetch(`${url}/api/v1/debates/${id}/input`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
     const first = await startServerProcess(env);
     cleanups.push(() => void first.child.kill("SIGKILL"));
     const client = new AbortController();
     const before: SseEvent[] = [];
-    await readSse(await postChat(first.url, { message: "/debatt --with-me Bör städer förbjuda bilar?", threadId: "joined-1", personName: "Dana" }, { signal: client.signal }), (e) => {
-      before.push(e);
-      if (e.event === "debate-awaiting-input") client.abort();
-    }).catch(() => {});
+    await readSse(
+      await postChat(
+        first.url,
+        { message: "/debatt --with-me Bör städer förbjuda bilar?", threadId: "joined-1", personName: "Dana" },
+        { signal: client.signal },
+      ),
+      (e) => {
+        before.push(e);
+        if (e.event === "debate-awaiting-input") client.abort();
+      },
+    ).catch(() => {});
     const waited = before.find((e) => e.event === "debate-awaiting-input")!;
     expect(waited.data).toMatchObject({ kind: "turn", round: 1, participant: "Dana" });
     const runId = String(before[0].data.run_id);
@@ -364,7 +417,12 @@ describe("a joined debate across a server restart", () => {
     const answers: number[] = [];
     const { events: after } = await readSse(await fetch(`${second.url}/api/v1/debates/${resumed.run_id}/events`), (e) => {
       // The vote is sent to the run id the person first saw: it still names the debate.
-      if (e.event === "debate-awaiting-input") void post(second.url, e.data.kind === "turn" ? resumed.run_id : runId, e.data.kind === "turn" ? { text: `Dana, runda ${e.data.round}.` } : { vote: "Claude" }).then((r) => answers.push(r.status));
+      if (e.event === "debate-awaiting-input")
+        void post(
+          second.url,
+          e.data.kind === "turn" ? resumed.run_id : runId,
+          e.data.kind === "turn" ? { text: `Dana, runda ${e.data.round}.` } : { vote: "Claude" },
+        ).then((r) => answers.push(r.status));
     });
     expect(after.at(-1)!.event).toBe("done");
     expect(named(after, "error")).toEqual([]);
@@ -381,10 +439,14 @@ describe("a joined debate across a server restart", () => {
     expect(named(after, "debate-vote-result").find((v) => v.voter === "Dana")).toMatchObject({ voted_for: "Claude" });
 
     // The history has the person's words with the rest of the debate, under the first run's id.
-    const stored = (await (await fetch(`${second.url}/api/v1/debates/${runId}`)).json());
+    const stored = await (await fetch(`${second.url}/api/v1/debates/${runId}`)).json();
     expect(stored).toMatchObject({ conversationId: "joined-1", status: "complete" });
     const theirs = stored.result.rounds.flatMap((r: any) => r.answers).filter((a: any) => a.modelKey === "person");
-    expect(theirs.map((a: any) => a.text ?? a.response ?? a.content)).toEqual(["Ja, i stadskärnan, men med undantag för färdtjänst.", "Dana, runda 2.", "Dana, runda 3."]);
+    expect(theirs.map((a: any) => a.text ?? a.response ?? a.content)).toEqual([
+      "Ja, i stadskärnan, men med undantag för färdtjänst.",
+      "Dana, runda 2.",
+      "Dana, runda 3.",
+    ]);
     expect(stored.result.votes.find((v: any) => v.voter === "Dana")).toMatchObject({ votedFor: "Claude" });
 
     // Nothing waits any more.

@@ -245,11 +245,22 @@ function VoiceSettingsForm({ token }: { token: string }) {
       </label>
       <label>
         {t("voiceAdmin.speed", { speed: settings.speed })}
-        <input type="range" min={0.25} max={4} step={0.05} value={settings.speed} onInput={(e) => set({ speed: Number((e.target as HTMLInputElement).value) })} />
+        <input
+          type="range"
+          min={0.25}
+          max={4}
+          step={0.05}
+          value={settings.speed}
+          onInput={(e) => set({ speed: Number((e.target as HTMLInputElement).value) })}
+        />
       </label>
       {settings.pacing && (
         <label class="check">
-          <input type="checkbox" checked={settings.pacing === "paced"} onChange={(e) => set({ pacing: (e.target as HTMLInputElement).checked ? "paced" : "off" })} />
+          <input
+            type="checkbox"
+            checked={settings.pacing === "paced"}
+            onChange={(e) => set({ pacing: (e.target as HTMLInputElement).checked ? "paced" : "off" })}
+          />
           {t("voiceAdmin.paced")}
         </label>
       )}
@@ -324,7 +335,10 @@ function TemplatesForm({ token }: { token: string }) {
     setTexts(Object.fromEntries(next.languages[l].map((f) => [f.format, f.items.join("\n")])));
   };
   useEffect(() => {
-    api<TemplatesView>(token, "GET", "/templates").then((v) => show(v, lang), (e: Error) => setMessage({ ok: false, text: inWords(t, e) }));
+    api<TemplatesView>(token, "GET", "/templates").then(
+      (v) => show(v, lang),
+      (e: Error) => setMessage({ ok: false, text: inWords(t, e) }),
+    );
   }, [token]);
   if (!view) return message ? <p class="error">{message.text}</p> : null;
   const put = async (overrides: TemplatesView["overrides"]) => {
@@ -340,7 +354,17 @@ function TemplatesForm({ token }: { token: string }) {
     const defaults = new Map<string, string>(view.defaults[lang].map((f) => [f.format, f.items.join("\n")]));
     const own = Object.fromEntries(
       Object.entries(texts)
-        .map(([format, text]) => [format, text.split("\n").map((line) => line.trim()).filter(Boolean).join("\n")] as const)
+        .map(
+          ([format, text]) =>
+            [
+              format,
+              text
+                .split("\n")
+                .map((line) => line.trim())
+                .filter(Boolean)
+                .join("\n"),
+            ] as const,
+        )
         .filter(([format, text]) => text !== defaults.get(format))
         .map(([format, text]) => [format, text ? text.split("\n") : []]),
     );

@@ -15,12 +15,26 @@ import { errorWords, USAGE_ERROR_CODES, usageHelp, usageWords } from "../state/m
 export const ReadOnly = createContext(false);
 
 /** The conversation's messages, each answer with what it was asked. */
-export function Messages({ messages, retry, onContinue, onPersonInput }: { messages: Message[]; retry: (text: string) => void; onContinue?: (who: TalkingTo) => void; onPersonInput?: (m: Message, input: PersonInput) => Promise<void> }) {
+export function Messages({
+  messages,
+  retry,
+  onContinue,
+  onPersonInput,
+}: {
+  messages: Message[];
+  retry: (text: string) => void;
+  onContinue?: (who: TalkingTo) => void;
+  onPersonInput?: (m: Message, input: PersonInput) => Promise<void>;
+}) {
   return (
     <ol class="history" aria-live="polite">
       {messages.map((m) => (
         <li class={`message ${m.role}`} key={m.id}>
-          {m.role === "user" ? <p>{m.text}</p> : <Answer m={m} asked={messages.find((u) => u.id === m.id - 1)?.text ?? ""} retry={retry} onContinue={onContinue} onPersonInput={onPersonInput} />}
+          {m.role === "user" ? (
+            <p>{m.text}</p>
+          ) : (
+            <Answer m={m} asked={messages.find((u) => u.id === m.id - 1)?.text ?? ""} retry={retry} onContinue={onContinue} onPersonInput={onPersonInput} />
+          )}
         </li>
       ))}
     </ol>
@@ -30,7 +44,9 @@ export function Messages({ messages, retry, onContinue, onPersonInput }: { messa
 /** How a stored run ended, when it did not complete. */
 function EndedNote({ m }: { m: StoredMessage }) {
   const t = useT();
-  const ended = { streaming: t("stored.streaming"), error: t("stored.error", { error: m.error ?? "" }), cancelled: t("stored.cancelled"), complete: "" }[m.status];
+  const ended = { streaming: t("stored.streaming"), error: t("stored.error", { error: m.error ?? "" }), cancelled: t("stored.cancelled"), complete: "" }[
+    m.status
+  ];
   return ended ? <p class="note">({ended})</p> : null;
 }
 
@@ -77,13 +93,29 @@ function Usage({ asked, error }: { asked: string; error: { code: string; message
 }
 
 /** An answer: its run's view (live or replayed), a stored text, or why it failed; and its run's menu. */
-function Answer({ m, asked, retry, onContinue, onPersonInput }: { m: Message; asked: string; retry: (text: string) => void; onContinue?: (who: TalkingTo) => void; onPersonInput?: (m: Message, input: PersonInput) => Promise<void> }) {
+function Answer({
+  m,
+  asked,
+  retry,
+  onContinue,
+  onPersonInput,
+}: {
+  m: Message;
+  asked: string;
+  retry: (text: string) => void;
+  onContinue?: (who: TalkingTo) => void;
+  onPersonInput?: (m: Message, input: PersonInput) => Promise<void>;
+}) {
   const t = useT();
   const readOnly = useContext(ReadOnly);
   const runId = m.runId ?? m.stored?.id;
   const who = m.arena ? runParticipants(m.arena) : [];
   const menu = !readOnly && !m.running && m.thread && (
-    <RunMenu conversation={m.thread} participants={runId && onContinue ? who : []} onContinue={(p) => onContinue?.({ ...p, runId: runId!, thread: m.thread! })} />
+    <RunMenu
+      conversation={m.thread}
+      participants={runId && onContinue ? who : []}
+      onContinue={(p) => onContinue?.({ ...p, runId: runId!, thread: m.thread! })}
+    />
   );
   if (m.stored && !m.arena) {
     return (
@@ -101,13 +133,21 @@ function Answer({ m, asked, retry, onContinue, onPersonInput }: { m: Message; as
   return (
     <div>
       {View ? (
-        <View a={a} player={m.player} voice={m.voice} storedAudio={Boolean(m.stored) && !readOnly} send={!readOnly && m.runId && onPersonInput ? (input) => onPersonInput(m, input) : undefined} />
+        <View
+          a={a}
+          player={m.player}
+          voice={m.voice}
+          storedAudio={Boolean(m.stored) && !readOnly}
+          send={!readOnly && m.runId && onPersonInput ? (input) => onPersonInput(m, input) : undefined}
+        />
       ) : a.chat ? (
         <>
           {a.continuing && <p class="note continuing">{t("continue.answering", { display: a.continuing.display })}</p>}
           <p class="chat">{a.chat}</p>
         </>
-      ) : m.running ? <p class="note">{t("answer.pending")}</p> : null}
+      ) : m.running ? (
+        <p class="note">{t("answer.pending")}</p>
+      ) : null}
       {a.usage && (
         <p class="note run-cost">
           {t("usage.title")}: {usageWords(t, a.usage.total, { simulated: a.usage.simulated, budgetUsd: a.usage.budget_usd })}

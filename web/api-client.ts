@@ -78,7 +78,8 @@ const debatePath = (id: string) => `/api/v1/debates/${encodeURIComponent(id)}`;
 /** The JSON body of a successful answer to `what`, which always has one (a 204 is refused); throws an ApiError for a refusal. */
 async function body<T>(res: Response, what: string): Promise<T> {
   const json = await readApi<T>(res);
-  if (typeof json !== "object" || json === null || Array.isArray(json)) throw new UnexpectedResponse(res.status, undefined, `${what}: the server answered ${res.status} without the JSON object it always sends`);
+  if (typeof json !== "object" || json === null || Array.isArray(json))
+    throw new UnexpectedResponse(res.status, undefined, `${what}: the server answered ${res.status} without the JSON object it always sends`);
   return json;
 }
 

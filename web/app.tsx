@@ -101,7 +101,16 @@ export function App({ conversation, exported }: { conversation?: string; exporte
     const joining = command.kind === "debate" && command.options.withMe === true && personName.trim() !== "";
     if (joining) localStorage.setItem(PERSON_NAME_KEY, personName.trim());
     await run(answer, (onEvent, signal) =>
-      streamChat({ message: text, threadId, ...(joining ? { personName: personName.trim() } : {}), ...(continuing ? { continueWith: { runId: continuing.runId, participant: continuing.key } } : {}) }, onEvent, signal),
+      streamChat(
+        {
+          message: text,
+          threadId,
+          ...(joining ? { personName: personName.trim() } : {}),
+          ...(continuing ? { continueWith: { runId: continuing.runId, participant: continuing.key } } : {}),
+        },
+        onEvent,
+        signal,
+      ),
     );
   }
 
@@ -182,7 +191,19 @@ export function App({ conversation, exported }: { conversation?: string; exporte
   return (
     <main>
       <h1>
-        debatt <a class="admin-link" href="#history">{t("app.history")}</a> <a class="admin-link" href="#evidence">{t("app.evidence")}</a> <a class="admin-link" href="#leaderboard">{t("app.leaderboard")}</a> <a class="admin-link" href="#admin">{t("app.admin")}</a>
+        debatt{" "}
+        <a class="admin-link" href="#history">
+          {t("app.history")}
+        </a>{" "}
+        <a class="admin-link" href="#evidence">
+          {t("app.evidence")}
+        </a>{" "}
+        <a class="admin-link" href="#leaderboard">
+          {t("app.leaderboard")}
+        </a>{" "}
+        <a class="admin-link" href="#admin">
+          {t("app.admin")}
+        </a>
       </h1>
       {/* A new chat says how the user's own evaluation came out, if they have run one. */}
       {!conversation && messages.length === 0 && <LatestEvaluationNote />}

@@ -25,7 +25,8 @@ export interface CompareState {
  * What a debate waits for from the person who joined it: the `debate-awaiting-input` event, or
  * (`deadline` absent) the question of a debate that stopped while it waited, which their answer resumes.
  */
-export type Awaiting = ClientPayload<"debate-awaiting-input"> extends infer T ? (T extends unknown ? Omit<T, "deadline" | "timestamp"> & { deadline?: number } : never) : never;
+export type Awaiting =
+  ClientPayload<"debate-awaiting-input"> extends infer T ? (T extends unknown ? Omit<T, "deadline" | "timestamp"> & { deadline?: number } : never) : never;
 
 /** Everything the arena shows, built only from the stream's events. */
 export interface ArenaState {
@@ -121,7 +122,9 @@ export function progress(s: ArenaState): number {
   const perRound = 100 / 5;
   const spoken = s.participants.length || 1;
   const running = s.round >= 1 && s.round <= 3 && !s.roundsDone.includes(s.round);
-  const current = running ? Object.values(s.cards).filter((c) => c.rounds[s.round]?.status !== undefined && c.rounds[s.round].status !== "speaking").length / spoken : 0;
+  const current = running
+    ? Object.values(s.cards).filter((c) => c.rounds[s.round]?.status !== undefined && c.rounds[s.round].status !== "speaking").length / spoken
+    : 0;
   const synthesis = s.results ? 1 : 0;
   return Math.min(99, Math.round(perRound * (s.roundsDone.length + current + synthesis)));
 }
@@ -157,18 +160,30 @@ export function reduce(s: ArenaState, e: ClientEvent): ArenaState {
     case "debate-round-end":
       return { ...s, roundsDone: [...new Set([...s.roundsDone, e.data.round])], speaking: [] };
     case "debate-participant-start":
-      return { ...withRound(e.data.model_key, e.data.round, { text: "", status: "speaking" }), speaking: [...s.speaking.filter((n) => n !== e.data.model), e.data.model], awaiting: e.data.model_key === s.person ? undefined : s.awaiting };
+      return {
+        ...withRound(e.data.model_key, e.data.round, { text: "", status: "speaking" }),
+        speaking: [...s.speaking.filter((n) => n !== e.data.model), e.data.model],
+        awaiting: e.data.model_key === s.person ? undefined : s.awaiting,
+      };
     case "debate-awaiting-input":
       return { ...s, awaiting: e.data };
     case "debate-input-skipped":
-      return { ...(e.data.kind === "turn" && s.person ? withRound(s.person, e.data.round, { text: "", status: "error", skipped: e.data.reason }) : s), awaiting: undefined };
+      return {
+        ...(e.data.kind === "turn" && s.person ? withRound(s.person, e.data.round, { text: "", status: "error", skipped: e.data.reason }) : s),
+        awaiting: undefined,
+      };
     case "debate-participant-delta": {
       const c = card(e.data.model_key);
       return withRound(e.data.model_key, e.data.round, { text: (c?.rounds[e.data.round]?.text ?? "") + e.data.delta });
     }
     case "debate-participant-end":
       return {
-        ...withRound(e.data.model_key, e.data.round, { status: e.data.status, wordCount: e.data.word_count, latencyMs: e.data.latency_ms, error: e.data.error }, e.data),
+        ...withRound(
+          e.data.model_key,
+          e.data.round,
+          { status: e.data.status, wordCount: e.data.word_count, latencyMs: e.data.latency_ms, error: e.data.error },
+          e.data,
+        ),
         speaking: s.speaking.filter((n) => n !== e.data.model),
       };
     case "debate-vote-result":

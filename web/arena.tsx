@@ -77,7 +77,8 @@ export function Arena({ s, voiceSpeaker, send }: { s: ArenaState; voiceSpeaker?:
               onClick={() => setTab(r)}
               data-round={r}
             >
-              <span aria-hidden="true">{done ? "✓" : active ? <span class="spinner" /> : "○"}</span> {t("arena.round", { n: r, type: t(`round.${ROUND_TYPES[r - 1]}`) })}
+              <span aria-hidden="true">{done ? "✓" : active ? <span class="spinner" /> : "○"}</span>{" "}
+              {t("arena.round", { n: r, type: t(`round.${ROUND_TYPES[r - 1]}`) })}
             </button>
           );
         })}
@@ -119,7 +120,25 @@ export function Arena({ s, voiceSpeaker, send }: { s: ArenaState; voiceSpeaker?:
  * One participant: its answer in the shown round, expanded while it speaks (`person`: the
  * reader's own seat, `waiting` for them; `unsent`: what they wrote for a turn that was skipped).
  */
-function ParticipantCard({ card, round, speaking, heard, cost, person = false, waiting = false, unsent }: { card: Card; round: number; speaking: boolean; heard: boolean; cost?: string; person?: boolean; waiting?: boolean; unsent?: string }) {
+function ParticipantCard({
+  card,
+  round,
+  speaking,
+  heard,
+  cost,
+  person = false,
+  waiting = false,
+  unsent,
+}: {
+  card: Card;
+  round: number;
+  speaking: boolean;
+  heard: boolean;
+  cost?: string;
+  person?: boolean;
+  waiting?: boolean;
+  unsent?: string;
+}) {
   const t = useT();
   const answer = card.rounds[round];
   const [manual, setManual] = useState<boolean | null>(null);
@@ -143,19 +162,24 @@ function ParticipantCard({ card, round, speaking, heard, cost, person = false, w
         {speaking && <span class="badge">{t("card.writing")}</span>}
         {heard && <span class="badge voice">{t("card.heard")}</span>}
         {failed && <span class="badge error">{t("card.failed")}</span>}
-        <button class="toggle" aria-expanded={expanded} aria-label={t(expanded ? "card.collapse" : "card.expand", { name: card.display })} onClick={() => setManual(!expanded)}>
+        <button
+          class="toggle"
+          aria-expanded={expanded}
+          aria-label={t(expanded ? "card.collapse" : "card.expand", { name: card.display })}
+          onClick={() => setManual(!expanded)}
+        >
           {expanded ? "−" : "+"}
         </button>
       </header>
       {skipped && <p class="answer note">{t(`person.skipped.${skipped}`)}</p>}
       {skipped && unsent?.trim() && <p class="answer note unsent">{t("person.unsent", { text: unsent.trim() })}</p>}
-      {answer && !skipped && (
-        failed || !answer.text ? (
+      {answer &&
+        !skipped &&
+        (failed || !answer.text ? (
           <p class={`answer${expanded ? "" : " clipped"}`}>{failed ? <FailedText text={answer.text} error={answer.error} /> : "…"}</p>
         ) : (
           <AnswerText text={answer.text} clipped={!expanded} sources={answer.sources} />
-        )
-      )}
+        ))}
       {answer && !skipped && <AnswerNotes answer={answer} brief={!expanded} />}
       {(answer?.status === "ok" || cost) && (
         <footer>
@@ -219,17 +243,19 @@ function Votes({ s }: { s: ArenaState }) {
       )}
       <ul class="ballots">
         {/* In the roster's order, not the order the parallel votes happened to land in: the same live and reopened. */}
-        {[...s.votes].sort((a, b) => rank(a.voter) - rank(b.voter)).map((v) => (
-          <li>
-            <strong>{v.voter}</strong> → {v.voted_for}
-            {v.motivation && `: ${v.motivation}`}
-            <ul>
-              {v.bullets.map((b) => (
-                <li>{b}</li>
-              ))}
-            </ul>
-          </li>
-        ))}
+        {[...s.votes]
+          .sort((a, b) => rank(a.voter) - rank(b.voter))
+          .map((v) => (
+            <li>
+              <strong>{v.voter}</strong> → {v.voted_for}
+              {v.motivation && `: ${v.motivation}`}
+              <ul>
+                {v.bullets.map((b) => (
+                  <li>{b}</li>
+                ))}
+              </ul>
+            </li>
+          ))}
       </ul>
     </section>
   );
@@ -248,7 +274,8 @@ function WinnerBanner({ s }: { s: ArenaState }) {
   const tiebreak = r.tiebreaker === "word_count" || r.tiebreaker === "alphabetical" ? t(`tiebreak.${r.tiebreaker}`) : t("tiebreak.tie");
   return (
     <div class="winner" role="status">
-      <span aria-hidden="true">👑</span> {t("winner.label")} <strong>{r.winner}</strong> {(r.vote_counts[r.winner] ?? 0) === 1 ? t("winner.vote1") : t("winner.votes", { votes: r.vote_counts[r.winner] ?? 0 })}
+      <span aria-hidden="true">👑</span> {t("winner.label")} <strong>{r.winner}</strong>{" "}
+      {(r.vote_counts[r.winner] ?? 0) === 1 ? t("winner.vote1") : t("winner.votes", { votes: r.vote_counts[r.winner] ?? 0 })}
       {r.tiebreaker_used && <span class="note"> ({tiebreak})</span>}
     </div>
   );

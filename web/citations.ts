@@ -55,7 +55,13 @@ function linkMarkers(state: StateCore, token: Token, sources: Source[]): Token[]
     if (!href) continue;
     if (m.index > last) text(token.content.slice(last, m.index));
     const open = new state.Token("link_open", "a", 1);
-    open.attrs = [["href", href], ["target", "_blank"], ["rel", "noopener noreferrer"], ["class", "source-ref"], ["title", sourceLabel(source)]];
+    open.attrs = [
+      ["href", href],
+      ["target", "_blank"],
+      ["rel", "noopener noreferrer"],
+      ["class", "source-ref"],
+      ["title", sourceLabel(source)],
+    ];
     open.level = token.level;
     out.push(open);
     text(m[0]);

@@ -116,7 +116,15 @@ function JoinToggle({ input, setInput, name, setName }: { input: string; setInpu
           {" "}
           <label>
             {t("person.name")}{" "}
-            <input type="text" class="person-name" maxLength={40} value={name} placeholder={DEFAULT_PERSON_NAME} aria-label={t("person.nameLabel")} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+            <input
+              type="text"
+              class="person-name"
+              maxLength={40}
+              value={name}
+              placeholder={DEFAULT_PERSON_NAME}
+              aria-label={t("person.nameLabel")}
+              onInput={(e) => setName((e.target as HTMLInputElement).value)}
+            />
           </label>
         </>
       )}

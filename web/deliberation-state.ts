@@ -70,8 +70,10 @@ const who = (p: { modelKey: string; display: string; model: string }): Who => ({
  */
 export function reduceDeliberation(s: DeliberationState | undefined, e: ClientEvent): DeliberationState | undefined {
   const fresh = { answers: {}, revising: {}, ballots: {}, stage: "collect" as const };
-  if (e.event === "vote-start" && !("data" in e.data)) return { mode: "vote", question: e.data.question, participants: e.data.participants.map(who), chairman: who(e.data.chairman), ...fresh };
-  if (e.event === "debate-start") return { mode: "revise", question: e.data.question, participants: e.data.participants.map(who), antiAnchoring: e.data.antiAnchoring, ...fresh };
+  if (e.event === "vote-start" && !("data" in e.data))
+    return { mode: "vote", question: e.data.question, participants: e.data.participants.map(who), chairman: who(e.data.chairman), ...fresh };
+  if (e.event === "debate-start")
+    return { mode: "revise", question: e.data.question, participants: e.data.participants.map(who), antiAnchoring: e.data.antiAnchoring, ...fresh };
   if (!s) return s;
   switch (e.event) {
     case "answer-delta": {

@@ -47,7 +47,10 @@ export function EvidencePage() {
   return (
     <main class="history-page evidence">
       <h1>
-        debatt <a class="admin-link" href="#">{t("app.chat")}</a>
+        debatt{" "}
+        <a class="admin-link" href="#">
+          {t("app.chat")}
+        </a>
       </h1>
       <h2>{t("evidence.title")}</h2>
       {error !== null && (
@@ -78,13 +81,20 @@ export function EvidencePage() {
               <li key={line}>{line}</li>
             ))}
           </ul>
-          <ScrollTable label={t("evidence.title")} class="evidence-table" columns={["evidence.arm", "evidence.task", "evidence.accuracy", "evidence.interval", "evidence.cost", "evidence.versus"]}>
+          <ScrollTable
+            label={t("evidence.title")}
+            class="evidence-table"
+            columns={["evidence.arm", "evidence.task", "evidence.accuracy", "evidence.interval", "evidence.cost", "evidence.versus"]}
+          >
             {report.arms.map((r) => (
               <tr key={`${r.arm}|${r.task}`} class={r.arm === "majority" ? "majority" : undefined}>
                 <th scope="row">{r.arm}</th>
                 <td>{r.task}</td>
                 <td>
-                  {pct(r.accuracy)} <span class="note">({r.correct}/{r.n})</span>
+                  {pct(r.accuracy)}{" "}
+                  <span class="note">
+                    ({r.correct}/{r.n})
+                  </span>
                   {r.failed > 0 && <span class="note"> · {t("evidence.failed", { n: r.failed })}</span>}
                 </td>
                 <td>
@@ -120,7 +130,11 @@ function Rounds({ arms, lang }: { arms: ArmResult[]; lang: Lang }) {
               <li key={f.round}>{t("evidence.round", { round: f.round, right: f.right, answers: f.answers, rw: f.right_to_wrong, wr: f.wrong_to_right })}</li>
             ))}
           </ul>
-          <p class="note">{r.rounds_to_convergence == null ? t("evidence.neverConverged") : t("evidence.convergence", { round: decimal(lang, r.rounds_to_convergence), converged: r.converged ?? 0, n: r.n })}</p>
+          <p class="note">
+            {r.rounds_to_convergence == null
+              ? t("evidence.neverConverged")
+              : t("evidence.convergence", { round: decimal(lang, r.rounds_to_convergence), converged: r.converged ?? 0, n: r.n })}
+          </p>
         </div>
       ))}
     </section>

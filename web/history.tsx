@@ -33,7 +33,10 @@ export function HistoryPage() {
   async function load(cursor?: string) {
     setLoading(true);
     try {
-      const page = (await historyApi<{ conversations: ConversationItem[]; nextCursor: string | null }>("GET", `?limit=20${cursor ? `&cursor=${cursor}` : ""}`))!;
+      const page = (await historyApi<{ conversations: ConversationItem[]; nextCursor: string | null }>(
+        "GET",
+        `?limit=20${cursor ? `&cursor=${cursor}` : ""}`,
+      ))!;
       setItems((all) => (cursor ? [...all, ...page.conversations] : page.conversations));
       setNext(page.nextCursor);
       setError("");
@@ -59,7 +62,10 @@ export function HistoryPage() {
   return (
     <main class="history-page">
       <h1>
-        debatt <a class="admin-link" href="#">{t("app.chat")}</a>
+        debatt{" "}
+        <a class="admin-link" href="#">
+          {t("app.chat")}
+        </a>
       </h1>
       <h2>{t("history.title")}</h2>
       {error && (
@@ -74,7 +80,8 @@ export function HistoryPage() {
             <a href={`#c/${encodeURIComponent(c.id)}`}>{c.title || t("history.untitled")}</a>
             {/* When it was started: the list is in that order (newest first), not by its last activity. */}
             <span class="note">
-              {c.mode === "chat" ? t("history.chat") : (labelOfStoredMode(c.mode) ?? c.mode)} · <time dateTime={c.createdAt}>{new Date(c.createdAt).toLocaleString(dateLocale(lang))}</time>
+              {c.mode === "chat" ? t("history.chat") : (labelOfStoredMode(c.mode) ?? c.mode)} ·{" "}
+              <time dateTime={c.createdAt}>{new Date(c.createdAt).toLocaleString(dateLocale(lang))}</time>
             </span>
             <button type="button" aria-label={t("history.deleteLabel", { title: c.title || c.id })} onClick={() => void remove(c)}>
               {t("history.delete")}

@@ -72,7 +72,10 @@ export function LeaderboardPage() {
   return (
     <main class="history-page leaderboard">
       <h1>
-        debatt <a class="admin-link" href="#">{t("app.chat")}</a>
+        debatt{" "}
+        <a class="admin-link" href="#">
+          {t("app.chat")}
+        </a>
       </h1>
       <h2>{t("leaderboard.title")}</h2>
       <form class="leaderboard-filters" onSubmit={(e) => e.preventDefault()}>
@@ -104,7 +107,11 @@ export function LeaderboardPage() {
           {report.models.length > 0 && (
             <>
               <RatingChart models={report.models} />
-              <ScrollTable label={t("leaderboard.title")} class="leaderboard-table" columns={["leaderboard.rank", "leaderboard.model", "leaderboard.rating", "leaderboard.interval", "leaderboard.won"]}>
+              <ScrollTable
+                label={t("leaderboard.title")}
+                class="leaderboard-table"
+                columns={["leaderboard.rank", "leaderboard.model", "leaderboard.rating", "leaderboard.interval", "leaderboard.won"]}
+              >
                 {report.models.map((m, i) => (
                   <tr key={m.model}>
                     <td>{i + 1}</td>

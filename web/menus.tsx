@@ -7,7 +7,15 @@ import { LangContext, useT } from "./i18n.js";
  * A run's export and share menu (for its whole conversation): the Markdown, JSON and HTML
  * downloads, and a read-only link to make or withdraw. A new link is shown once, as its token is.
  */
-export function RunMenu({ conversation, participants, onContinue }: { conversation: string; participants: { key: string; display: string }[]; onContinue: (who: { key: string; display: string }) => void }) {
+export function RunMenu({
+  conversation,
+  participants,
+  onContinue,
+}: {
+  conversation: string;
+  participants: { key: string; display: string }[];
+  onContinue: (who: { key: string; display: string }) => void;
+}) {
   const t = useT();
   const [picked, setPicked] = useState(participants[0]?.key ?? "");
   const lang = useContext(LangContext);

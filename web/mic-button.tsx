@@ -31,7 +31,9 @@ export function MicButton({ onText, disabled }: { onText: (text: string) => void
     setPhase("transcribing");
     setStatus(t("mic.transcribing"));
     try {
-      const body = await readApi<{ text: string }>(await fetch("/api/v1/transcribe", { method: "POST", headers: { "content-type": audio.type || "audio/webm" }, body: audio }));
+      const body = await readApi<{ text: string }>(
+        await fetch("/api/v1/transcribe", { method: "POST", headers: { "content-type": audio.type || "audio/webm" }, body: audio }),
+      );
       onText(body?.text ?? "");
       setStatus("");
     } catch (err) {
@@ -81,7 +83,11 @@ export function MicButton({ onText, disabled }: { onText: (text: string) => void
       >
         {/* A microphone, or a square to stop; the words are its label. */}
         <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" fill="currentColor">
-          {recording ? <rect x="6" y="6" width="12" height="12" rx="1" /> : <path d="M12 15a3 3 0 0 0 3-3V6a3 3 0 0 0-6 0v6a3 3 0 0 0 3 3zm5-3a5 5 0 0 1-10 0H5a7 7 0 0 0 6 6.9V21h2v-2.1A7 7 0 0 0 19 12h-2z" />}
+          {recording ? (
+            <rect x="6" y="6" width="12" height="12" rx="1" />
+          ) : (
+            <path d="M12 15a3 3 0 0 0 3-3V6a3 3 0 0 0-6 0v6a3 3 0 0 0 3 3zm5-3a5 5 0 0 1-10 0H5a7 7 0 0 0 6 6.9V21h2v-2.1A7 7 0 0 0 19 12h-2z" />
+          )}
         </svg>
       </button>
       {status && (

@@ -17,7 +17,14 @@ export interface DeepState {
   answers: Record<string, CardRound>;
   /** Label → who, once the answers are anonymised. */
   debaters: Record<string, { display: string; modelKey: string }>;
-  rounds: { round: number; arguments: DebaterTurn[]; assessment: ModeratorAssessment | null; moderatorError?: string; stop: boolean; reason: StopReason | "no_arguments" }[];
+  rounds: {
+    round: number;
+    arguments: DebaterTurn[];
+    assessment: ModeratorAssessment | null;
+    moderatorError?: string;
+    stop: boolean;
+    reason: StopReason | "no_arguments";
+  }[];
   /** The round being argued, 0 before the first. */
   arguing: number;
   output?: DeepOutput;
@@ -55,10 +62,31 @@ export type PanelState = DeepState | CouncilState | RankState;
 export function reducePanel(s: PanelState | undefined, e: ClientEvent): PanelState | undefined {
   const who = (p: { modelKey: string; display: string; model: string }) => ({ key: p.modelKey, display: p.display, model: p.model });
   if (e.event === "deep-start") {
-    return { kind: "deep", question: e.data.question, participants: e.data.participants.map(who), minRounds: e.data.minRounds, maxRounds: e.data.maxRounds, answers: {}, debaters: {}, rounds: [], arguing: 0, synthesis: "", complete: false };
+    return {
+      kind: "deep",
+      question: e.data.question,
+      participants: e.data.participants.map(who),
+      minRounds: e.data.minRounds,
+      maxRounds: e.data.maxRounds,
+      answers: {},
+      debaters: {},
+      rounds: [],
+      arguing: 0,
+      synthesis: "",
+      complete: false,
+    };
   }
   if (e.event === "council-start") {
-    return { kind: "council", claim: e.data.claim, debate: e.data.debate, judges: e.data.judges.map((j) => ({ ...who(j), perspective: j.perspective })), verdicts: {}, round: 1, report: "", complete: false };
+    return {
+      kind: "council",
+      claim: e.data.claim,
+      debate: e.data.debate,
+      judges: e.data.judges.map((j) => ({ ...who(j), perspective: j.perspective })),
+      verdicts: {},
+      round: 1,
+      report: "",
+      complete: false,
+    };
   }
   if (e.event === "rank-start") return startRank(e);
   if (!s) return s;
@@ -94,7 +122,20 @@ function reduceDeep(s: DeepState, e: ClientEvent): DeepState {
     case "deep-round-start":
       return { ...s, arguing: e.data.round, debaters: e.data.debaters };
     case "deep-round-complete":
-      return { ...s, rounds: [...s.rounds, { round: e.data.round, arguments: e.data.arguments, assessment: e.data.assessment, moderatorError: e.data.moderatorError, stop: e.data.stop, reason: e.data.reason }] };
+      return {
+        ...s,
+        rounds: [
+          ...s.rounds,
+          {
+            round: e.data.round,
+            arguments: e.data.arguments,
+            assessment: e.data.assessment,
+            moderatorError: e.data.moderatorError,
+            stop: e.data.stop,
+            reason: e.data.reason,
+          },
+        ],
+      };
     case "deep-output":
       return { ...s, output: e.data.data };
     case "deep-synthesis-complete":

@@ -24,7 +24,17 @@ function useSecondsLeft(deadline = 0): number {
  * and a way to pass. `send` posts it; a refusal is shown in the reader's words. The turn's `text`
  * is kept by the arena, so a draft the deadline cut off is still shown.
  */
-export function PersonInputPanel({ awaiting, send, text, setText }: { awaiting: Awaiting; send: (input: PersonInput) => Promise<void>; text: string; setText: (text: string) => void }) {
+export function PersonInputPanel({
+  awaiting,
+  send,
+  text,
+  setText,
+}: {
+  awaiting: Awaiting;
+  send: (input: PersonInput) => Promise<void>;
+  text: string;
+  setText: (text: string) => void;
+}) {
   const t = useT();
   const seconds = useSecondsLeft(awaiting.deadline);
   const [vote, setVote] = useState("");
@@ -46,7 +56,8 @@ export function PersonInputPanel({ awaiting, send, text, setText }: { awaiting: 
     }
   };
   const words = countWords(text);
-  const title = awaiting.kind === "turn" ? t("person.turnTitle", { n: awaiting.round, type: t(`round.${ROUND_TYPES[awaiting.round - 1]}`) }) : t("person.voteTitle");
+  const title =
+    awaiting.kind === "turn" ? t("person.turnTitle", { n: awaiting.round, type: t(`round.${ROUND_TYPES[awaiting.round - 1]}`) }) : t("person.voteTitle");
   return (
     <form
       class="person-input"
@@ -68,7 +79,14 @@ export function PersonInputPanel({ awaiting, send, text, setText }: { awaiting: 
       {awaiting.kind === "turn" ? (
         <>
           <label for="person-text">{t("person.textLabel")}</label>
-          <textarea id="person-text" ref={first} rows={5} value={text} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} aria-describedby="person-words" />
+          <textarea
+            id="person-text"
+            ref={first}
+            rows={5}
+            value={text}
+            onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+            aria-describedby="person-words"
+          />
           <p id="person-words" class={`note${words > awaiting.word_limit ? " over" : ""}`}>
             {t("person.words", { words, limit: awaiting.word_limit })}
           </p>
@@ -84,7 +102,13 @@ export function PersonInputPanel({ awaiting, send, text, setText }: { awaiting: 
             ))}
           </fieldset>
           <label for="person-motivation">{t("person.motivation")}</label>
-          <textarea id="person-motivation" rows={2} maxLength={1000} value={motivation} onInput={(e) => setMotivation((e.target as HTMLTextAreaElement).value)} />
+          <textarea
+            id="person-motivation"
+            rows={2}
+            maxLength={1000}
+            value={motivation}
+            onInput={(e) => setMotivation((e.target as HTMLTextAreaElement).value)}
+          />
         </>
       )}
       {error && (

@@ -30,7 +30,20 @@ export function Root() {
     rememberLang(next);
     setLang(next);
   };
-  const page = hash === "#admin" ? session && <AdminPage enabled={session.admin !== false} /> : !session ? null : session.auth === "tokens" && !session.user ? <SignIn onSignedIn={setSession} /> : hash === "#history" ? <HistoryPage /> : hash === "#evidence" ? <EvidencePage /> : hash === "#leaderboard" ? <LeaderboardPage /> : conversationPage(hash);
+  const page =
+    hash === "#admin" ? (
+      session && <AdminPage enabled={session.admin !== false} />
+    ) : !session ? null : session.auth === "tokens" && !session.user ? (
+      <SignIn onSignedIn={setSession} />
+    ) : hash === "#history" ? (
+      <HistoryPage />
+    ) : hash === "#evidence" ? (
+      <EvidencePage />
+    ) : hash === "#leaderboard" ? (
+      <LeaderboardPage />
+    ) : (
+      conversationPage(hash)
+    );
   return (
     <LangContext.Provider value={lang}>
       <div class="top-bar">
@@ -70,7 +83,9 @@ function conversationPage(hash: string) {
 /** An exported conversation's page: the conversation, read-only, and the language switch. */
 export function ExportedRoot({ conversation }: { conversation: StoredConversation }) {
   // The language it was exported in (its `<html lang>`), until the reader picks another.
-  const [lang, setLang] = useState<Lang>(() => (LANGS as readonly string[]).includes(document.documentElement.lang) ? (document.documentElement.lang as Lang) : initialLang());
+  const [lang, setLang] = useState<Lang>(() =>
+    (LANGS as readonly string[]).includes(document.documentElement.lang) ? (document.documentElement.lang as Lang) : initialLang(),
+  );
   useEffect(() => void (document.documentElement.lang = lang), [lang]);
   return (
     <LangContext.Provider value={lang}>

@@ -6,7 +6,17 @@ import { useT } from "./i18n.js";
  * A table that scrolls sideways on a narrow screen, its column headings from the catalogues.
  * The scrolling box is focusable, so that a keyboard can scroll a table wider than a phone.
  */
-export function ScrollTable({ label, class: className, columns, children }: { label: string; class: string; columns: readonly MessageKey[]; children: ComponentChildren }) {
+export function ScrollTable({
+  label,
+  class: className,
+  columns,
+  children,
+}: {
+  label: string;
+  class: string;
+  columns: readonly MessageKey[];
+  children: ComponentChildren;
+}) {
   const t = useT();
   return (
     <div class="table-scroll" tabIndex={0} role="region" aria-label={label}>

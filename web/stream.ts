@@ -48,7 +48,12 @@ export async function streamChat(request: ChatRequest, onEvent: (e: ClientEvent)
 
 /** Follows a run that is going on (`GET /api/v1/debates/<run id>/events`) as `streamChat` follows the one it starts. */
 export async function followRun(runId: string, onEvent: (e: ClientEvent) => void, signal?: AbortSignal): Promise<void> {
-  await follow(await opened(`/api/v1/debates/${encodeURIComponent(runId)}/events`, { headers: { accept: "text/event-stream" }, signal }), runId, onEvent, signal);
+  await follow(
+    await opened(`/api/v1/debates/${encodeURIComponent(runId)}/events`, { headers: { accept: "text/event-stream" }, signal }),
+    runId,
+    onEvent,
+    signal,
+  );
 }
 
 /** A stream's response; a StreamError when the server cannot be reached or refuses. */

@@ -111,6 +111,11 @@ export class VoicePlayer {
     while (this.speakerAt.length > 1 && this.speakerAt[1].at <= now) this.speakerAt.shift();
     const playing = this.endsAt > now;
     const heard = playing ? this.speakerAt[0] : undefined;
-    this.onChange({ playing, paused: this.paused, speaker: heard?.speaker, sentence: heard && this.sentences.get(`${heard.speaker}|${heard.round}`)?.[heard.sentence] });
+    this.onChange({
+      playing,
+      paused: this.paused,
+      speaker: heard?.speaker,
+      sentence: heard && this.sentences.get(`${heard.speaker}|${heard.round}`)?.[heard.sentence],
+    });
   }
 }

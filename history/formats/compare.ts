@@ -12,12 +12,21 @@ function compareRows(state: CompareStateType, rows: Rows): void {
     .sort((a, b) => order.get(a.key)! - order.get(b.key)!)
     .forEach((a, i) => {
       const { text, latency_ms, ...rest } = a;
-      rows.add("compare_answer", 1, i, a.key, { model: models.get(a.key) ?? null, role: "respondent", content: text, parsedData: rest, responseTimeMs: latency_ms });
+      rows.add("compare_answer", 1, i, a.key, {
+        model: models.get(a.key) ?? null,
+        role: "respondent",
+        content: text,
+        parsedData: rest,
+        responseTimeMs: latency_ms,
+      });
     });
 }
 
 function compareResultOf(stages: StageRow[]) {
-  return { ...data(PanelSchema, find(stages, "compare_panel")), answers: all(stages, "compare_answer").map((s) => ({ model: s.model, text: s.content, responseTimeMs: s.responseTimeMs, ...stageData(s) })) };
+  return {
+    ...data(PanelSchema, find(stages, "compare_panel")),
+    answers: all(stages, "compare_answer").map((s) => ({ model: s.model, text: s.content, responseTimeMs: s.responseTimeMs, ...stageData(s) })),
+  };
 }
 
 /** /compare in the history: its panel and the answers side by side. No vote, no ballots. */

@@ -44,7 +44,17 @@ function debattRows(state: State, rows: Rows, facts: RunFacts): void {
       model: modelOf.get(t.key) ?? null,
       role: "debater",
       content: text,
-      parsedData: { round: t.round, position: t.position, modelKey: t.key, display: t.display, status: t.status, wordCount: t.word_count, latencyMs: t.latency_ms, ...(t.error ? { error: t.error } : {}), ...notesFields(t) },
+      parsedData: {
+        round: t.round,
+        position: t.position,
+        modelKey: t.key,
+        display: t.display,
+        status: t.status,
+        wordCount: t.word_count,
+        latencyMs: t.latency_ms,
+        ...(t.error ? { error: t.error } : {}),
+        ...notesFields(t),
+      },
       responseTimeMs: t.latency_ms,
     });
   }
@@ -57,7 +67,14 @@ function debattRows(state: State, rows: Rows, facts: RunFacts): void {
         model: modelOf.get(b.voter_key) ?? null,
         role: "voter",
         content: JSON.stringify(vote),
-        parsedData: { voter: b.voter, votedFor: b.voted_for, motivation: b.motivation, bullets: b.bullets, valid: b.valid, ...(b.invalid_reason ? { invalidReason: b.invalid_reason } : {}) },
+        parsedData: {
+          voter: b.voter,
+          votedFor: b.voted_for,
+          motivation: b.motivation,
+          bullets: b.bullets,
+          valid: b.valid,
+          ...(b.invalid_reason ? { invalidReason: b.invalid_reason } : {}),
+        },
       });
     });
   const results = state.debate_results;
@@ -108,7 +125,11 @@ function debattBallots(rows: RunStage[], panel: Data, simulated: boolean): Ballo
     .filter((p) => spoke(p.key).length > 0)
     .sort((a, b) => Number(lastTurn(a.key).round) - Number(lastTurn(b.key).round) || Number(lastTurn(a.key).position) - Number(lastTurn(b.key).position));
   const place = new Map(speakers.map((p, i) => [p.key, i]));
-  const candidateOf = (p: (typeof participants)[number]): Candidate => ({ model: p.model, position: place.get(p.key)!, words: spoke(p.key).reduce((a, t) => a + Number(t.wordCount ?? 0), 0) });
+  const candidateOf = (p: (typeof participants)[number]): Candidate => ({
+    model: p.model,
+    position: place.get(p.key)!,
+    words: spoke(p.key).reduce((a, t) => a + Number(t.wordCount ?? 0), 0),
+  });
   const format: VotingFormat = panel.voiceMode === true ? "dvoice" : "debatt";
   return rows
     .filter((r) => r.stageType === "debatt_vote")
@@ -119,7 +140,19 @@ function debattBallots(rows: RunStage[], panel: Data, simulated: boolean): Ballo
       const chosen = participants.find((p) => p.display === vote.votedFor);
       if (vote.valid !== true || !voter || !chosen || chosen.key === voter.key || !place.has(chosen.key)) return [];
       const candidates = speakers.filter((p) => p.key !== voter.key).map(candidateOf);
-      return [{ format, runId: r.messageId, at: r.runAt.toISOString(), voter: voter.model, chosen: chosen.model, chosenPosition: place.get(chosen.key)!, candidates, namesKnown: true, simulated }];
+      return [
+        {
+          format,
+          runId: r.messageId,
+          at: r.runAt.toISOString(),
+          voter: voter.model,
+          chosen: chosen.model,
+          chosenPosition: place.get(chosen.key)!,
+          candidates,
+          namesKnown: true,
+          simulated,
+        },
+      ];
     });
 }
 

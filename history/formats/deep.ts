@@ -29,7 +29,11 @@ function deepRows(state: DeepStateType, rows: Rows): void {
     rows.add("deep_moderation", 2 * o.round + 1, 0, String(o.round), { role: "moderator", content: JSON.stringify(o.assessment), parsedData: o });
   }
   if (state.answer !== null) {
-    rows.add("deep_synthesis", 2 * state.options.maxRounds + 2, 0, "0", { role: "synthesizer", content: state.answer, parsedData: withFinalError(state.output, state.final_error) });
+    rows.add("deep_synthesis", 2 * state.options.maxRounds + 2, 0, "0", {
+      role: "synthesizer",
+      content: state.answer,
+      parsedData: withFinalError(state.output, state.final_error),
+    });
   }
 }
 

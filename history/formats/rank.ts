@@ -39,7 +39,13 @@ function rankResultOf(stages: StageRow[]) {
     stage1Failed: failuresOf(all(stages, "rank_answer")),
     labelToModel: data(LabelMapSchema, find(stages, "rank_label_map")),
     rankings: all(stages, "rank_ranking").flatMap((s) => {
-      const parsed = RankingResponseSchema.safeParse({ ...stageData(s), model: s.model, rankingText: s.content, responseTimeMs: s.responseTimeMs, modelKey: participantKeyOf(s) });
+      const parsed = RankingResponseSchema.safeParse({
+        ...stageData(s),
+        model: s.model,
+        rankingText: s.content,
+        responseTimeMs: s.responseTimeMs,
+        modelKey: participantKeyOf(s),
+      });
       return parsed.success ? [parsed.data] : [];
     }),
     aggregate: data(RankAggregateSchema, find(stages, "rank_aggregate")),
@@ -74,7 +80,17 @@ function rankBallots(rows: RunStage[], simulated: boolean): Ballot[] {
       let left = all;
       return ranking.data.parsedRanking.slice(0, -1).map((label) => {
         const position = shown.indexOf(label);
-        const ballot: Ballot = { format: "rank", runId: r.messageId, at: r.runAt.toISOString(), voter: r.model!, chosen: labels[label], chosenPosition: position, candidates: left, namesKnown, simulated };
+        const ballot: Ballot = {
+          format: "rank",
+          runId: r.messageId,
+          at: r.runAt.toISOString(),
+          voter: r.model!,
+          chosen: labels[label],
+          chosenPosition: position,
+          candidates: left,
+          namesKnown,
+          simulated,
+        };
         left = left.filter((c) => c.position !== position);
         return ballot;
       });

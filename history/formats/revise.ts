@@ -9,7 +9,6 @@ import { all, answersOf, data, failedAnswer, failuresOf, find, PanelSchema, Tall
 import type { StageRow } from "../stage.js";
 import type { HistoryStore } from "../store.js";
 
-
 /** A revision row's data. */
 const RevisionDataSchema = z.object({
   decision: z.string().nullable(),
@@ -59,7 +58,14 @@ function reviseRows(state: ReviseStateType, rows: Rows): void {
       model: w.winnerModel,
       role: "winner",
       content: w.winnerResponse,
-      parsedData: { winnerLabel: w.winnerLabel, winnerModel: w.winnerModel, winnerDecision: w.winnerDecision, voteCount: w.voteCount, totalVotes: w.totalVotes, tiebroken: w.tiebroken },
+      parsedData: {
+        winnerLabel: w.winnerLabel,
+        winnerModel: w.winnerModel,
+        winnerDecision: w.winnerDecision,
+        voteCount: w.voteCount,
+        totalVotes: w.totalVotes,
+        tiebroken: w.tiebroken,
+      },
     });
   }
 }
@@ -75,7 +81,14 @@ function debateResultOf(stages: StageRow[]) {
   const tally = data(TallyDataSchema, find(stages, "debate_vote_tally"));
   const winnerStage = find(stages, "debate_winner");
   const revisions = all(stages, "revision").map((s) => {
-    const parsed = data(RevisionDataSchema, s) ?? { decision: null, reasoning: null, originalWordCount: 0, revisedWordCount: 0, parseSuccess: false, error: "unreadable" };
+    const parsed = data(RevisionDataSchema, s) ?? {
+      decision: null,
+      reasoning: null,
+      originalWordCount: 0,
+      revisedWordCount: 0,
+      parseSuccess: false,
+      error: "unreadable",
+    };
     const modelKey = participantKeyOf(s);
     // By participant: a model given twice is two participants.
     const original = initialAnswers.find((a) => participantKeyOf(a) === modelKey)?.content ?? "";
@@ -119,7 +132,10 @@ function debateResultOf(stages: StageRow[]) {
     winner: winner && {
       winnerLabel: winner.winnerLabel,
       winnerModel: winner.winnerModel,
-      winnerKey: winnerKeyOf(winnerStage!, revisions.map((r) => ({ ...r, text: r.revisedResponse }))),
+      winnerKey: winnerKeyOf(
+        winnerStage!,
+        revisions.map((r) => ({ ...r, text: r.revisedResponse })),
+      ),
       winnerResponse: winnerStage!.content,
       winnerDecision: winner.winnerDecision,
       voteCount: winner.voteCount,
@@ -135,7 +151,17 @@ function debateResultOf(stages: StageRow[]) {
  * labels and answers, the revisions, the new labels, the votes, the tally and the winner.
  */
 export const reviseHistory = {
-  stageTypes: ["debate_panel", "round1_label_map", "initial_answer", "revision", "revision_summary", "revised_label_map", "debate_vote", "debate_vote_tally", "debate_winner"],
+  stageTypes: [
+    "debate_panel",
+    "round1_label_map",
+    "initial_answer",
+    "revision",
+    "revision_summary",
+    "revised_label_map",
+    "debate_vote",
+    "debate_vote_tally",
+    "debate_winner",
+  ],
   rows(state: ReviseStateType, rows: Rows, facts: RunFacts) {
     panelRow(state, rows, "debate_panel", facts, { antiAnchoring: state.options.antiAnchoring });
     reviseRows(state, rows);

@@ -72,7 +72,10 @@ function voteResultOf(stages: StageRow[]) {
     winner: winner && {
       winnerLabel: winner.winnerLabel,
       winnerModel: winner.winnerModel,
-      winnerKey: winnerKeyOf(winnerStage!, stage1.map((a) => ({ ...a, text: a.response }))),
+      winnerKey: winnerKeyOf(
+        winnerStage!,
+        stage1.map((a) => ({ ...a, text: a.response })),
+      ),
       winnerResponse: winnerStage!.content,
       voteCount: winner.voteCount,
       totalVotes: winner.totalVotes,

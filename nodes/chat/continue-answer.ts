@@ -28,7 +28,12 @@ export function makeContinueAnswer(deps: NodeDeps) {
     ];
     const coalescer = new DeltaCoalescer((delta) => emit(config, "text_delta", { delta }), ctx.coalesceMs);
     try {
-      const model = deps.models.create({ phase: "continue", participant: { ...c.participant }, topic: textOf(followUp?.content ?? ""), maxTokens: ctx.run.maxResponseTokens });
+      const model = deps.models.create({
+        phase: "continue",
+        participant: { ...c.participant },
+        topic: textOf(followUp?.content ?? ""),
+        maxTokens: ctx.run.maxResponseTokens,
+      });
       const answer = await withTimeout(ctx.run.responseTimeoutMs, config.signal, (signal) => streamMessage(model, messages, signal, (d) => coalescer.push(d)));
       coalescer.flush();
       return { messages: [new AIMessage(textOf(answer.content))], answer: textOf(answer.content) };

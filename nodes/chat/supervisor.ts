@@ -39,9 +39,7 @@ export function makeSupervisor(deps: NodeDeps) {
     const history: BaseMessage[] = [new SystemMessage(system), ...state.messages];
     const coalescer = new DeltaCoalescer((delta) => emit(config, "text_delta", { delta }), ctx.coalesceMs);
     try {
-      const answer = await withTimeout(ctx.run.responseTimeoutMs, config.signal, (signal) =>
-        chat(deps, ctx, history, signal, (d) => coalescer.push(d)),
-      );
+      const answer = await withTimeout(ctx.run.responseTimeoutMs, config.signal, (signal) => chat(deps, ctx, history, signal, (d) => coalescer.push(d)));
       coalescer.flush();
       return { messages: [new AIMessage(answer)] };
     } catch (err) {

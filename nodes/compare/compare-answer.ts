@@ -28,7 +28,12 @@ export function makeCompareAnswer(deps: NodeDeps) {
     emit(config, "compare_answer_start", who);
     const started = performance.now();
     const coalescer = new DeltaCoalescer((delta) => emit(config, "compare_answer_delta", { ...who, delta }), ctx.coalesceMs);
-    const { text, error, answer: message, notes } = await answerOrFailure(ctx.run.responseTimeoutMs, config.signal, coalescer, (signal, onDelta) => {
+    const {
+      text,
+      error,
+      answer: message,
+      notes,
+    } = await answerOrFailure(ctx.run.responseTimeoutMs, config.signal, coalescer, (signal, onDelta) => {
       const system = ctx.prompts.render("compare.answer.system", { participant: p.display, date: ctx.today() });
       const model = deps.models.create({ phase: "compare", participant: p, topic: task.question, maxTokens: ctx.run.maxResponseTokens });
       return streamMessage(model, [new SystemMessage(system), new HumanMessage(task.question)], signal, onDelta);
@@ -45,7 +50,15 @@ export function makeCompareAnswer(deps: NodeDeps) {
       ...(error ? { error } : {}),
       ...notesFields(notes),
     };
-    emit(config, "compare_answer_end", { ...who, word_count: answer.word_count, latency_ms: answer.latency_ms, status: answer.status, ...(error ? { error } : {}), ...(usage ? { usage } : {}), ...notesFields(notes) });
+    emit(config, "compare_answer_end", {
+      ...who,
+      word_count: answer.word_count,
+      latency_ms: answer.latency_ms,
+      status: answer.status,
+      ...(error ? { error } : {}),
+      ...(usage ? { usage } : {}),
+      ...notesFields(notes),
+    });
     return { answers: [answer] };
   };
 }

@@ -15,11 +15,21 @@ const SEVERITY = { PASS: 0, WARN: 1, FAIL: 2 } as const;
  */
 function consolidate(state: CouncilStateType): CouncilResult {
   const r1 = roundOf(state, 1).filter((r) => r.verdict);
-  const r2 = new Map(roundOf(state, 2).filter((r) => r.verdict).map((r) => [r.modelKey, r]));
+  const r2 = new Map(
+    roundOf(state, 2)
+      .filter((r) => r.verdict)
+      .map((r) => [r.modelKey, r]),
+  );
   const ran = state.branch !== null;
   const verdicts = r1.map((one) => {
     const final = r2.get(one.modelKey) ?? one;
-    return { ...final.verdict!, modelKey: one.modelKey, display: one.display, perspective: one.perspective, source: final === one ? ("round1" as const) : ("round2" as const) };
+    return {
+      ...final.verdict!,
+      modelKey: one.modelKey,
+      display: one.display,
+      perspective: one.perspective,
+      source: final === one ? ("round1" as const) : ("round2" as const),
+    };
   });
   const counts = { PASS: 0, WARN: 0, FAIL: 0 };
   for (const v of verdicts) counts[v.verdict]++;

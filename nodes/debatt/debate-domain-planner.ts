@@ -24,7 +24,8 @@ export function makeDebateDomainPlanner(deps: NodeDeps) {
     try {
       participants = participantsFor("debatt", deps.roster, state.participants);
       // --with-me: the person takes a seat under the name they chose (not in /dvoice: their turn would have no voice).
-      if (state.options.withMe && state.voice_mode) throw new DebattError("unknown_option", "/dvoice cannot be joined (with_me): a person's turn has no voice; join a /debatt instead");
+      if (state.options.withMe && state.voice_mode)
+        throw new DebattError("unknown_option", "/dvoice cannot be joined (with_me): a person's turn has no voice; join a /debatt instead");
       if (state.options.withMe) participants = withPerson(participants, state.options.personName ?? DEFAULT_PERSON_NAME);
     } catch (err) {
       const refusal = refusalOf(err);
@@ -37,7 +38,13 @@ export function makeDebateDomainPlanner(deps: NodeDeps) {
     const spoken = state.voice_mode ? await spokenDebate(deps, state.options.voicePacing, ctx.log) : undefined;
     const wordLimits = spoken?.wordLimits ?? ROUNDS.map((r) => r.words);
     emit(config, "debate_init", {
-      participants: participants.map((p) => ({ key: p.key, display: p.display, model: p.model, oneseek: p.oneseek === true, ...(isPerson(p) ? { person: true as const } : {}) })),
+      participants: participants.map((p) => ({
+        key: p.key,
+        display: p.display,
+        model: p.model,
+        oneseek: p.oneseek === true,
+        ...(isPerson(p) ? { person: true as const } : {}),
+      })),
       topic,
       total_rounds: TOTAL_ROUNDS,
       voice_mode: state.voice_mode,
@@ -46,7 +53,12 @@ export function makeDebateDomainPlanner(deps: NodeDeps) {
       order: state.options.order,
       ...(spoken ? { voice_pacing: spoken.paced ? "paced" : "off", word_limits: wordLimits } : {}),
       // The person's seat costs nothing.
-      estimate: estimateRun(state.voice_mode ? "dvoice" : "debatt", participants.filter((p) => !isPerson(p)), { ...estimateInputsOf(topic, ctx.run, deps), wordLimits }, deps.prices),
+      estimate: estimateRun(
+        state.voice_mode ? "dvoice" : "debatt",
+        participants.filter((p) => !isPerson(p)),
+        { ...estimateInputsOf(topic, ctx.run, deps), wordLimits },
+        deps.prices,
+      ),
     });
     return {
       debate_id: debateId,
@@ -76,7 +88,11 @@ export function makeDebateDomainPlanner(deps: NodeDeps) {
  * A spoken debate's pacing and word limits, from the admins' voice settings (the defaults when
  * they cannot be read); the run's pacing, when it sets one, wins over the settings'.
  */
-async function spokenDebate(deps: NodeDeps, runPacing: VoicePacing | undefined, log: (line: string) => void): Promise<{ paced: boolean; wordLimits: number[] }> {
+async function spokenDebate(
+  deps: NodeDeps,
+  runPacing: VoicePacing | undefined,
+  log: (line: string) => void,
+): Promise<{ paced: boolean; wordLimits: number[] }> {
   const settings = await voiceSettingsOr(deps.voice && (() => deps.voice!.settings()), log);
   return { paced: (runPacing ?? settings.pacing) === "paced", wordLimits: spokenWordLimits(settings) };
 }

@@ -68,23 +68,40 @@ export function makeDebateRoundExecutor(deps: NodeDeps, voice: VoiceRuns) {
 
     if (index + 1 < order.length) return { ...turned, debate_turn_index: index + 1 };
     if (round === ROUNDS.length) await pace.vote();
-    return { ...turned, ...closeRound(state, config, ctx, round, mergeRoundResponses(state.debate_round_responses, turned.debate_round_responses), order.length) };
+    return {
+      ...turned,
+      ...closeRound(state, config, ctx, round, mergeRoundResponses(state.debate_round_responses, turned.debate_round_responses), order.length),
+    };
   };
 }
 
 /** Opens a spoken round: draws its speaking order (returned with the update that keeps it) and announces it. */
 function openRound(state: State, config: LangGraphRunnableConfig, round: number): { order: string[]; update: StateUpdate } {
   const byKey = new Map(state.debate_participants.map((p) => [p.key, p]));
-  const order = shuffleForRound(state.debate_participants.map((p) => p.key), state.debate_seed, round);
+  const order = shuffleForRound(
+    state.debate_participants.map((p) => p.key),
+    state.debate_seed,
+    round,
+  );
   emit(config, "debate_round_start", { round, type: ROUNDS[round - 1].type, order: order.map((k) => byKey.get(k)!.display) });
-  return { order, update: { debate_round_order: { ...state.debate_round_order, [round]: order }, debate_status: `round_${round}` as DebateStatus, debate_turn_index: 0 } };
+  return {
+    order,
+    update: { debate_round_order: { ...state.debate_round_order, [round]: order }, debate_status: `round_${round}` as DebateStatus, debate_turn_index: 0 },
+  };
 }
 
 /**
  * Closes a spoken round: announces its end, stops the debate when too few answered, else moves on
  * to the next round or, after round 3, opens the vote (round 4) with the context every voter sees.
  */
-function closeRound(state: State, config: LangGraphRunnableConfig, ctx: RunContext, round: number, responses: Record<number, Record<string, string>>, speakers: number): StateUpdate {
+function closeRound(
+  state: State,
+  config: LangGraphRunnableConfig,
+  ctx: RunContext,
+  round: number,
+  responses: Record<number, Record<string, string>>,
+  speakers: number,
+): StateUpdate {
   const answered = Object.keys(responses[round] ?? {}).length;
   emit(config, "debate_round_end", { round, participant_count: answered });
   if (answered < MIN_ANSWERS_PER_ROUND) {

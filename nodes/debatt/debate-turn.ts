@@ -18,7 +18,9 @@ export function makeDebateTurn(deps: NodeDeps, voice: VoiceRuns) {
     const ctx = await deps.context(config);
     const { speaker, round } = task;
     // The person who joined writes their own answer: the round waits for them (the others answer meanwhile).
-    const { turn, text } = isPerson(speaker) ? askTurn(config, speaker, round, task.position, task.word_limits[round - 1], ctx.run.personTimeoutMs) : await runTurn(deps, ctx, config, debateOf(task, ctx.run.contextChars), speaker, round, task.position);
+    const { turn, text } = isPerson(speaker)
+      ? askTurn(config, speaker, round, task.position, task.word_limits[round - 1], ctx.run.personTimeoutMs)
+      : await runTurn(deps, ctx, config, debateOf(task, ctx.run.contextChars), speaker, round, task.position);
     // /dvoice: spoken in the order the answers finish.
     await speakTurn(voice, { voice_mode: task.voice_mode, debate_id: task.debate_id, debate_topic: task.topic }, config, ctx, speaker, round, turn, text);
     return { debate_turns: [turn], ...(turn.status === "ok" ? { debate_round_responses: { [round]: { [speaker.display]: text } } } : {}) };
@@ -27,5 +29,13 @@ export function makeDebateTurn(deps: NodeDeps, voice: VoiceRuns) {
 
 /** What a simultaneous turn's speaker sees: the topic and every earlier round, not this one. */
 function debateOf(task: TurnTask, contextChars: number) {
-  return { topic: task.topic, participants: task.participants, orders: {}, responses: task.responses, simultaneous: true, contextChars, wordLimits: task.word_limits };
+  return {
+    topic: task.topic,
+    participants: task.participants,
+    orders: {},
+    responses: task.responses,
+    simultaneous: true,
+    contextChars,
+    wordLimits: task.word_limits,
+  };
 }

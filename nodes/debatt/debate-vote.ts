@@ -22,7 +22,12 @@ export function makeDebateVote(deps: NodeDeps) {
     const { voter, participants, topic } = task;
     const candidates = participants.map((p) => p.display).filter((d) => d !== voter.display);
     // The person who joined casts their own vote: the round waits for it (the models vote meanwhile).
-    if (isPerson(voter)) return { debate_votes: [personBallot(config, voter, askPerson(config, { kind: "vote", round: 4, participant: voter.display, candidates }, ctx.run.personTimeoutMs))] };
+    if (isPerson(voter))
+      return {
+        debate_votes: [
+          personBallot(config, voter, askPerson(config, { kind: "vote", round: 4, participant: voter.display, candidates }, ctx.run.personTimeoutMs)),
+        ],
+      };
     // Every vote starts in the step that set the round's deadline, so one that starts after it
     // belongs to a run resumed from its checkpoint (after a crash): it gets a fresh vote timeout.
     const left = task.deadline - Date.now();

@@ -15,7 +15,14 @@ export function makeDeepAnonymize(deps: NodeDeps) {
     const ctx = await deps.context(config);
     const { ok, stop } = reportStage1(state, config, "stage1_complete");
     if (stop) return stop;
-    const labels = Object.fromEntries(createLabelMap(ok.map((a) => a.key), ctx.run.seed, 1, debaterLabel));
+    const labels = Object.fromEntries(
+      createLabelMap(
+        ok.map((a) => a.key),
+        ctx.run.seed,
+        1,
+        debaterLabel,
+      ),
+    );
     emit(config, "deep_round_start", { round: 1, debaters: debatersOf({ members: state.members, labels }) });
     return { labels, round: 1 };
   };

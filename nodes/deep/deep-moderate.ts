@@ -12,7 +12,17 @@ import { invokeText, rethrowIfCancelled, withTimeout } from "../shared/model-cal
 /** This round's arguments as the moderator reads them: stance, confidence, revision, key points. */
 function renderArguments(turns: DebaterTurn[]): string {
   return turns
-    .map((t) => [`### Debater ${t.label}`, `- Stance: ${t.argument!.stance}`, `- Confidence: ${t.argument!.confidence}`, `- Revision: ${t.argument!.revision}`, ...t.argument!.key_points.map((k) => `- ${k}`), "---", ""].join("\n"))
+    .map((t) =>
+      [
+        `### Debater ${t.label}`,
+        `- Stance: ${t.argument!.stance}`,
+        `- Confidence: ${t.argument!.confidence}`,
+        `- Revision: ${t.argument!.revision}`,
+        ...t.argument!.key_points.map((k) => `- ${k}`),
+        "---",
+        "",
+      ].join("\n"),
+    )
     .join("\n");
 }
 

@@ -17,7 +17,10 @@ export function makeDeepPlanner(deps: NodeDeps) {
     const { min, max } = FORMATS.deep.rounds;
     const maxRounds = state.options.maxRounds;
     if (!Number.isInteger(maxRounds) || maxRounds < min || maxRounds > max) {
-      return refuse(config, "invalid_mode_config", `maxRounds must be a whole number from ${min} to ${max}, got ${maxRounds}`, { key: "maxRounds", values: { min, max, got: String(maxRounds) } }).update;
+      return refuse(config, "invalid_mode_config", `maxRounds must be a whole number from ${min} to ${max}, got ${maxRounds}`, {
+        key: "maxRounds",
+        values: { min, max, got: String(maxRounds) },
+      }).update;
     }
     const plan = planDeliberation(deps, ctx, state, config, "deep");
     if (!plan.ok) return plan.update;

@@ -42,7 +42,11 @@ function deepOutput(state: DeepStateType): DeepOutput {
       remaining_disagreements: last?.remaining_disagreements ?? [],
     },
     debate_log: Array.from({ length: rounds }, (_, i) =>
-      roundSummary(i + 1, state.turns.filter((t) => t.round === i + 1), state.outcomes.find((o) => o.round === i + 1)),
+      roundSummary(
+        i + 1,
+        state.turns.filter((t) => t.round === i + 1),
+        state.outcomes.find((o) => o.round === i + 1),
+      ),
     ),
   };
 }

@@ -15,7 +15,11 @@ export function makeRankAnonymize(deps: NodeDeps) {
     const ctx = await deps.context(config);
     const { ok, stop } = reportStage1(state, config, "stage1_complete");
     if (stop) return stop;
-    const labels = createLabelMap(ok.map((a) => a.key), ctx.run.seed, 1);
+    const labels = createLabelMap(
+      ok.map((a) => a.key),
+      ctx.run.seed,
+      1,
+    );
     emit(config, "rank_rankings_start", { labels: [...labels.keys()] });
     return { labels: Object.fromEntries(labels) };
   };

@@ -75,7 +75,16 @@ export function makeRankChairman(deps: NodeDeps) {
       return { error: message, final_error: failure };
     }
     ctx.log(`rank chairman failed, answering with the top-ranked answer (${top.label}, ${top.display}): ${failure}`);
-    const final: RankFinal = { answer: answerOf(state, top.modelKey), model: top.model, display: top.display, modelKey: top.modelKey, fallback: true, error: failure, responseTimeMs, ...(usage ? { usage } : {}) };
+    const final: RankFinal = {
+      answer: answerOf(state, top.modelKey),
+      model: top.model,
+      display: top.display,
+      modelKey: top.modelKey,
+      fallback: true,
+      error: failure,
+      responseTimeMs,
+      ...(usage ? { usage } : {}),
+    };
     emit(config, "rank_final", { data: final });
     return { final, final_error: failure };
   };

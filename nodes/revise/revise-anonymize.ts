@@ -16,7 +16,13 @@ export function makeReviseAnonymize(deps: NodeDeps) {
     const ctx = await deps.context(config);
     const { ok, stop } = reportStage1(state, config, "round1_complete");
     if (stop) return stop;
-    const labels = Object.fromEntries(createLabelMap(ok.map((a) => a.key), ctx.run.seed, 1));
+    const labels = Object.fromEntries(
+      createLabelMap(
+        ok.map((a) => a.key),
+        ctx.run.seed,
+        1,
+      ),
+    );
     emit(config, "revision_start", { data: { labelMap: labelToModel(state, labels) } });
     return { round1_labels: labels };
   };

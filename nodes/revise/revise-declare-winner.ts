@@ -9,9 +9,7 @@ import type { DebateWinnerResult, ReviseStateType, ReviseUpdate } from "../../st
  */
 export async function reviseDeclareWinner(state: ReviseStateType, config: LangGraphRunnableConfig): Promise<ReviseUpdate> {
   const vote = state.tally!;
-  const label = vote.isTie
-    ? [...vote.tiedLabels].sort()[0]
-    : Object.entries(vote.tallies).sort(([, a], [, b]) => b - a)[0][0];
+  const label = vote.isTie ? [...vote.tiedLabels].sort()[0] : Object.entries(vote.tallies).sort(([, a], [, b]) => b - a)[0][0];
   const key = state.labels[label];
   const revision = state.revisions.find((r) => r.modelKey === key)!;
   const winner: DebateWinnerResult = {

@@ -15,7 +15,13 @@ export function makeReviseRelabel(deps: NodeDeps) {
     const ctx = await deps.context(config);
     const revisions = inParticipantOrder(state, state.revisions, (r) => r.modelKey);
     emit(config, "revision_complete", { data: { revisions, summary: summarizeRevisions(revisions) } });
-    const labels = Object.fromEntries(createLabelMap(revisions.map((r) => r.modelKey), ctx.run.seed, 2));
+    const labels = Object.fromEntries(
+      createLabelMap(
+        revisions.map((r) => r.modelKey),
+        ctx.run.seed,
+        2,
+      ),
+    );
     emit(config, "vote_start", { data: { revisedLabelMap: labelToModel(state, labels) } });
     return { labels };
   };

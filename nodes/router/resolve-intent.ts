@@ -58,7 +58,10 @@ export function makeResolveIntent(deps: NodeDeps) {
       case "missing_topic": {
         // In English, for programs and logs; the page and the terminal word it in the reader's language.
         const [example] = usageHelp((key, values) => translate("en", key, values), command.command, { code: command.kind, message: "" }).examples;
-        emit(config, "error", { code: "missing_topic", message: `${command.command} needs a ${FORMATS[formatOfCommandName(command.command)].takes}, e.g. "${example}"` });
+        emit(config, "error", {
+          code: "missing_topic",
+          message: `${command.command} needs a ${FORMATS[formatOfCommandName(command.command)].takes}, e.g. "${example}"`,
+        });
         return { ...base, route: "usage" };
       }
       case "chat":

@@ -2,8 +2,23 @@ import type { Participant } from "../../state/participants.js";
 
 /** Vendors and model families a text may name; with the participants' own names they identify an author. */
 const VENDOR_NAMES = [
-  "Anthropic", "Claude", "OpenAI", "ChatGPT", "GPT", "Google", "Gemini", "xAI", "Grok", "DeepSeek",
-  "Perplexity", "Sonar", "Qwen", "Alibaba", "Llama", "Mistral", "OneSeek",
+  "Anthropic",
+  "Claude",
+  "OpenAI",
+  "ChatGPT",
+  "GPT",
+  "Google",
+  "Gemini",
+  "xAI",
+  "Grok",
+  "DeepSeek",
+  "Perplexity",
+  "Sonar",
+  "Qwen",
+  "Alibaba",
+  "Llama",
+  "Mistral",
+  "OneSeek",
 ];
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -28,7 +43,10 @@ export function identityNames(participants: readonly Participant[]): string[] {
 }
 
 function namePattern(names: readonly string[]): string {
-  return [...names].sort((a, b) => b.length - a.length).map(escape).join("|");
+  return [...names]
+    .sort((a, b) => b.length - a.length)
+    .map(escape)
+    .join("|");
 }
 
 /**

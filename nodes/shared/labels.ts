@@ -12,7 +12,12 @@ export function responseLabel(index: number): string {
  * labels; a run seed makes it reproducible, `salt` tells apart the label maps of one run. `label`
  * names the i-th (default `Response A`, `Response B`, …).
  */
-export function createLabelMap<T>(items: readonly T[], seed: number | undefined, salt: number, label: (index: number) => string = responseLabel): Map<string, T> {
+export function createLabelMap<T>(
+  items: readonly T[],
+  seed: number | undefined,
+  salt: number,
+  label: (index: number) => string = responseLabel,
+): Map<string, T> {
   const order = shuffleForRound(items, seed ?? randomInt(2 ** 31), salt);
   return new Map(order.map((item, i) => [label(i), item]));
 }

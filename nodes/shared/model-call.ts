@@ -19,18 +19,12 @@ export class ModelCallError extends DebattError {
  * Runs `fn` with a signal that aborts when the run is cancelled or `ms` pass. It also rejects at
  * the deadline by itself, so a model that ignores its signal cannot hold the debate up.
  */
-export async function withTimeout<T>(
-  ms: number,
-  runSignal: AbortSignal | undefined,
-  fn: (signal: AbortSignal) => Promise<T>,
-): Promise<T> {
+export async function withTimeout<T>(ms: number, runSignal: AbortSignal | undefined, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const timeout = new AbortController();
   // AbortSignal.any holds no listener on the run's signal, so eight parallel votes add none.
   const signal = runSignal ? AbortSignal.any([runSignal, timeout.signal]) : timeout.signal;
   const failure = () =>
-    timeout.signal.aborted
-      ? new ModelCallError("timeout", `timed out after ${ms} ms`)
-      : new ModelCallError("cancelled", "the run was cancelled");
+    timeout.signal.aborted ? new ModelCallError("timeout", `timed out after ${ms} ms`) : new ModelCallError("cancelled", "the run was cancelled");
   let onAbort: (() => void) | undefined;
   const stop = new Promise<never>((_resolve, reject) => {
     onAbort = () => reject(failure());
@@ -88,7 +82,11 @@ export async function answerOrFailure(
   } catch (err) {
     rethrowIfCancelled(err);
     // What streamed is kept, without any thinking it is known to have held.
-    return { text: withoutOpenedThinking(streamed), error: err instanceof ModelCallError && err.code === "timeout" ? `timeout: ${err.message}` : (err as Error).message, notes: {} };
+    return {
+      text: withoutOpenedThinking(streamed),
+      error: err instanceof ModelCallError && err.code === "timeout" ? `timeout: ${err.message}` : (err as Error).message,
+      notes: {},
+    };
   } finally {
     coalescer.flush();
   }
@@ -131,12 +129,7 @@ export async function streamMessage(
 }
 
 /** Streams a model's answer, handing every piece of text to `onDelta`; returns the whole text. */
-export async function streamText(
-  model: BaseChatModel,
-  messages: BaseMessage[],
-  signal: AbortSignal,
-  onDelta: (delta: string) => void,
-): Promise<string> {
+export async function streamText(model: BaseChatModel, messages: BaseMessage[], signal: AbortSignal, onDelta: (delta: string) => void): Promise<string> {
   return textOf((await streamMessage(model, messages, signal, onDelta)).content);
 }
 

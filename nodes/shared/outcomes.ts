@@ -40,9 +40,10 @@ function stage1Outcome(state: AnsweredState): Stage1Outcome {
   return {
     ok,
     payload,
-    error: ok.length === 0
-      ? { code: "all_models_failed", message: "All models failed to answer; nothing to deliberate on." }
-      : { code: "too_few_answers", message: `Only ${ok.length} model answered; at least ${MIN_ANSWERS} answers are needed.` },
+    error:
+      ok.length === 0
+        ? { code: "all_models_failed", message: "All models failed to answer; nothing to deliberate on." }
+        : { code: "too_few_answers", message: `Only ${ok.length} model answered; at least ${MIN_ANSWERS} answers are needed.` },
   };
 }
 
@@ -50,7 +51,11 @@ function stage1Outcome(state: AnsweredState): Stage1Outcome {
  * Emits stage 1's outcome as `event` (/vote's and /deep's `stage1_complete`, /revise's
  * `round1_complete`); below two answers also the `error`, with the update that stops the run.
  */
-export function reportStage1(state: AnsweredState, config: LangGraphRunnableConfig, event: "stage1_complete" | "round1_complete"): { ok: CollectedAnswer[]; stop?: { error: string } } {
+export function reportStage1(
+  state: AnsweredState,
+  config: LangGraphRunnableConfig,
+  event: "stage1_complete" | "round1_complete",
+): { ok: CollectedAnswer[]; stop?: { error: string } } {
   const outcome = stage1Outcome(state);
   emit(config, event, outcome.payload);
   if (!outcome.error) return { ok: outcome.ok };

@@ -28,7 +28,11 @@ export interface StreamedAnswer {
  * ending) and what the call used (when the provider said), or the failure with what streamed
  * before it (only a cancelled run throws).
  */
-export async function streamAnswer(ctx: RunContext, config: LangGraphRunnableConfig, a: StreamedAnswer): Promise<{ text: string; error?: string; usage?: Usage; notes: AnswerNotes }> {
+export async function streamAnswer(
+  ctx: RunContext,
+  config: LangGraphRunnableConfig,
+  a: StreamedAnswer,
+): Promise<{ text: string; error?: string; usage?: Usage; notes: AnswerNotes }> {
   const coalescer = new DeltaCoalescer((delta) => emit(config, "answer_delta", { mode: a.mode, stage: a.stage, ...a.who, delta }), ctx.coalesceMs);
   const { text, error, answer, notes } = await answerOrFailure(a.timeoutMs, config.signal, coalescer, a.call);
   const usage = answer && usageOfAnswer(a.who.model, answer, ctx.prices);
@@ -48,7 +52,12 @@ export interface FinalText {
 }
 
 /** Streams the internal model's final text of a deliberation format; returns it (and its usage), or the failure for the caller's fallback. */
-export function streamFinalText(deps: NodeDeps, ctx: RunContext, config: LangGraphRunnableConfig, f: FinalText): Promise<{ text: string; error?: string; usage?: Usage; notes: AnswerNotes }> {
+export function streamFinalText(
+  deps: NodeDeps,
+  ctx: RunContext,
+  config: LangGraphRunnableConfig,
+  f: FinalText,
+): Promise<{ text: string; error?: string; usage?: Usage; notes: AnswerNotes }> {
   return streamAnswer(ctx, config, {
     mode: f.mode,
     stage: f.stage,

@@ -15,7 +15,11 @@ export function makeVoteAnonymize(deps: NodeDeps) {
     const ctx = await deps.context(config);
     const { ok, stop } = reportStage1(state, config, "stage1_complete");
     if (stop) return stop;
-    const labels = createLabelMap(ok.map((a) => a.key), ctx.run.seed, 1);
+    const labels = createLabelMap(
+      ok.map((a) => a.key),
+      ctx.run.seed,
+      1,
+    );
     emit(config, "vote_round_start", {});
     return { labels: Object.fromEntries(labels) };
   };

@@ -60,7 +60,15 @@ export function makeVoteTiebreak(deps: NodeDeps) {
     return { tiebreaker: result(tied[0], TIEBREAK_ATTEMPTS, true) };
 
     function result(votedFor: string, attempts: number, fallback: boolean): TiebreakerResult {
-      const data: TiebreakerResult = { model: chairman.model, voteText: text, votedFor, responseTimeMs: Math.round(performance.now() - started), attempts, fallback, ...(usage ? { usage } : {}) };
+      const data: TiebreakerResult = {
+        model: chairman.model,
+        voteText: text,
+        votedFor,
+        responseTimeMs: Math.round(performance.now() - started),
+        attempts,
+        fallback,
+        ...(usage ? { usage } : {}),
+      };
       emit(config, "tiebreaker_complete", { data });
       return data;
     }

@@ -54,8 +54,11 @@ function judgeReply(s: Simulation, judgeRound: number): JudgeReply {
   if (r1) analysis.push(w.one(c.steelman));
   // A pass says what holds; the perspective's insights are its criticisms.
   const keyInsight = w.one(verdict === "PASS" ? c.passInsight : p.insight);
-  const severities = verdict === "FAIL" ? (["significant", "significant"] as const) : verdict === "WARN" ? (["significant", "minor"] as const) : (["minor"] as const);
-  const findings = w.draw(p.finding, verdict === "WARN" ? 1 + w.index(2) : severities.length).map((description, i) => ({ severity: severities[i], description }));
+  const severities =
+    verdict === "FAIL" ? (["significant", "significant"] as const) : verdict === "WARN" ? (["significant", "minor"] as const) : (["minor"] as const);
+  const findings = w
+    .draw(p.finding, verdict === "WARN" ? 1 + w.index(2) : severities.length)
+    .map((description, i) => ({ severity: severities[i], description }));
   const recommendation = w.one(c.recommendation[verdict]);
   const block: VerdictBlock = {
     judge,

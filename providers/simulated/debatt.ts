@@ -22,11 +22,15 @@ const DEBATE = {
       "Vissa deltagare argumenterade utifrån principer om {t1}, andra utifrån konkreta fall som rör {t2}.",
       "Skillnaden låg mindre i fakta om {t1} än i vilka mål deltagarna utgick från.",
     ],
-    agreements: ["Ett bra svar om {t1} beror på sammanhanget", "Konkreta exempel väger tyngre än allmänna påståenden", "Frågan om {t1} förtjänar ett svar som går att ompröva"],
+    agreements: [
+      "Ett bra svar om {t1} beror på sammanhanget",
+      "Konkreta exempel väger tyngre än allmänna påståenden",
+      "Frågan om {t1} förtjänar ett svar som går att ompröva",
+    ],
     disagreements: ["Hur stor vikt {t2} ska få", "Om ett och samma svar om {t1} passar de flesta", "Vilka exempel på {t1} som är typiska"],
     heads: ["## Sammanfattning", "## Starkaste argumenten", "## Samsyn och oenighet", "## Slutsats"],
     summary: [
-      "Debatten om \"{topic}\" handlade mindre om fakta än om vad deltagarna ville att {t1} skulle åstadkomma.",
+      'Debatten om "{topic}" handlade mindre om fakta än om vad deltagarna ville att {t1} skulle åstadkomma.',
       "De flesta deltagare var överens om att {t1} spelar roll, men vägde det olika mot {t2}.",
       "Frågan om {t1} fick både principiella och praktiska svar, och de möttes bara delvis.",
     ],
@@ -61,11 +65,15 @@ const DEBATE = {
       "Some participants argued from principles about {t1}, others from concrete cases involving {t2}.",
       "The difference lay less in facts about {t1} than in the goals the participants started from.",
     ],
-    agreements: ["A good answer about {t1} depends on context", "Concrete examples weigh more than general claims", "The question of {t1} deserves an answer that can be revisited"],
+    agreements: [
+      "A good answer about {t1} depends on context",
+      "Concrete examples weigh more than general claims",
+      "The question of {t1} deserves an answer that can be revisited",
+    ],
     disagreements: ["How much weight {t2} should get", "Whether one answer about {t1} suits most people", "Which examples of {t1} are typical"],
     heads: ["## Summary", "## Strongest arguments", "## Agreement and disagreement", "## Conclusion"],
     summary: [
-      "The debate on \"{topic}\" was less about facts than about what the participants wanted from {t1}.",
+      'The debate on "{topic}" was less about facts than about what the participants wanted from {t1}.',
       "Most participants agreed on the importance of {t1}, but weighed it against {t2} differently.",
       "The question of {t1} got both principled and practical answers, and they met only partly.",
     ],
@@ -87,11 +95,10 @@ const DEBATE = {
   },
 } as const;
 
-
 /** The supervisor's reply to a message that is no command. */
 const SUPERVISOR = {
-  sv: "Det här är ett simulerat svar eftersom ingen modellnyckel är konfigurerad. Skriv \"/debatt <ämne>\" för att låta åtta AI-modeller debattera, eller \"/dvoice <ämne>\" för en röstdebatt.",
-  en: "This is a simulated answer because no model key is configured. Type \"/debatt <topic>\" to let eight AI models debate, or \"/dvoice <topic>\" for a spoken debate.",
+  sv: 'Det här är ett simulerat svar eftersom ingen modellnyckel är konfigurerad. Skriv "/debatt <ämne>" för att låta åtta AI-modeller debattera, eller "/dvoice <ämne>" för en röstdebatt.',
+  en: 'This is a simulated answer because no model key is configured. Type "/debatt <topic>" to let eight AI models debate, or "/dvoice <topic>" for a spoken debate.',
 } as const;
 
 /** Display names that have spoken in a context chain (`[Name]: …` lines). */
@@ -132,12 +139,7 @@ export const debattAnswers = {
     const winner = /\b(?:Vinnare enligt omröstningen|Winner):\s*([^\s(]+)/.exec(prompt)?.[1] ?? me;
     const w = writer();
     const d = DEBATE[lang];
-    const sections = [
-      w.draw(d.summary, 2),
-      [w.fill(d.winnerLine, { winner }), w.one(d.strongest)],
-      w.draw(d.agreement, 2),
-      [w.one(d.conclusion)],
-    ];
+    const sections = [w.draw(d.summary, 2), [w.fill(d.winnerLine, { winner }), w.one(d.strongest)], w.draw(d.agreement, 2), [w.one(d.conclusion)]];
     return d.heads.map((h, i) => `${h}\n\n${sections[i].join(" ")}`).join("\n\n");
   },
   supervisor: ({ lang }) => SUPERVISOR[lang],

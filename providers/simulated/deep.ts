@@ -20,21 +20,29 @@ const DEEP = {
       "Att också se på {t3} ändrar vilket svar om {t1} som är mest användbart.",
       "Ett svar om {tx} bör säga när det skulle vara fel, inte bara när det är rätt.",
     ],
-    counterPoint: ["Deras svar behandlar {t1} som om ett enda val passar alla.", "Deras svar säger för lite om {t2}.", "Deras svar rangordnar {t1} efter rykte snarare än användning."],
+    counterPoint: [
+      "Deras svar behandlar {t1} som om ett enda val passar alla.",
+      "Deras svar säger för lite om {t2}.",
+      "Deras svar rangordnar {t1} efter rykte snarare än användning.",
+    ],
     counterEvidence: [
       "Vad som passar en person beror på mål och utgångsläge, och det frågar svaret inte efter.",
       "Utan {t2} kan svaret inte skilja ett bra val från ett populärt.",
       "Konkreta fall av {t1} pekar mot ett mer villkorat svar.",
     ],
     consensus: [
-      "Debattörerna är överens om att ett bra svar på \"{topic}\" utgår från konkreta behov och exempel, och att {t1} bör bedömas i sitt sammanhang snarare än efter rykte.",
+      'Debattörerna är överens om att ett bra svar på "{topic}" utgår från konkreta behov och exempel, och att {t1} bör bedömas i sitt sammanhang snarare än efter rykte.',
       "Debattörerna närmar sig ett villkorat svar: frågan om {t1} kommer först, men rätt val beror på {t2} och på vad den som frågar vill uppnå.",
     ],
-    disagreements: ["Hur mycket vikt {t2} ska få jämfört med {t1}", "Om ett och samma svar om {t1} kan passa de flesta", "Vilka exempel på {t1} som är typiska snarare än undantag"],
+    disagreements: [
+      "Hur mycket vikt {t2} ska få jämfört med {t1}",
+      "Om ett och samma svar om {t1} kan passa de flesta",
+      "Vilka exempel på {t1} som är typiska snarare än undantag",
+    ],
     focus: ["Ge konkreta exempel på {t1}, och säg när ert svar skulle vara fel.", "Bemöt {t2} direkt, och jämför med {t1}."],
     heads: ["## Svar", "## Där debatten var enig", "## Det som fortfarande är omstritt", "## Slutsats"],
     answer: [
-      "Det korta svaret på \"{topic}\": det beror på, men inte godtyckligt; frågan om {t1} bör avgöras av konkreta behov snarare än av rykte.",
+      'Det korta svaret på "{topic}": det beror på, men inte godtyckligt; frågan om {t1} bör avgöras av konkreta behov snarare än av rykte.',
       "Börja i vad svaret ska användas till: det bästa valet när det gäller {t1} är det som passar målet och går att ompröva.",
       "Väg in {t2} tillsammans med {t1}: debatten visade att svaret blir svagare om någon av dem utelämnas.",
     ],
@@ -57,21 +65,29 @@ const DEEP = {
       "Looking at {t3} as well changes which answer about {t1} is the most useful.",
       "An answer about {tx} should say when it would be wrong, not only when it is right.",
     ],
-    counterPoint: ["Their answer treats {t1} as if one choice fits everyone.", "Their answer says too little about {t2}.", "Their answer ranks {t1} by reputation rather than by use."],
+    counterPoint: [
+      "Their answer treats {t1} as if one choice fits everyone.",
+      "Their answer says too little about {t2}.",
+      "Their answer ranks {t1} by reputation rather than by use.",
+    ],
     counterEvidence: [
       "What suits one person depends on goals and starting point, which the answer does not ask about.",
       "Without {t2} the answer cannot tell a good choice from a popular one.",
       "Concrete cases of {t1} point to a more conditional answer.",
     ],
     consensus: [
-      "The debaters agree that a good answer to \"{topic}\" starts from concrete needs and examples, and that {t1} should be judged in context rather than by reputation.",
+      'The debaters agree that a good answer to "{topic}" starts from concrete needs and examples, and that {t1} should be judged in context rather than by reputation.',
       "The debaters converge on a conditional answer: the question of {t1} comes first, but the right choice depends on {t2} and on what the person asking wants to achieve.",
     ],
-    disagreements: ["How much weight {t2} should get compared with {t1}", "Whether one answer about {t1} can suit most people", "Which examples of {t1} are typical rather than exceptional"],
+    disagreements: [
+      "How much weight {t2} should get compared with {t1}",
+      "Whether one answer about {t1} can suit most people",
+      "Which examples of {t1} are typical rather than exceptional",
+    ],
     focus: ["Give concrete examples of {t1}, and say when your answer would be wrong.", "Address {t2} directly, and compare it with {t1}."],
     heads: ["## Answer", "## Where the debate agreed", "## What remains disputed", "## Conclusion"],
     answer: [
-      "The short answer to \"{topic}\": it depends, but not arbitrarily; the question of {t1} should be settled by concrete needs rather than by reputation.",
+      'The short answer to "{topic}": it depends, but not arbitrarily; the question of {t1} should be settled by concrete needs rather than by reputation.',
       "Start from what the answer is for: the best choice about {t1} is the one that fits the goal and can be revisited.",
       "Weigh {t2} alongside {t1}: the debate showed that leaving either out gives a weaker answer.",
     ],
@@ -82,7 +98,6 @@ const DEEP = {
     ],
   },
 } as const;
-
 
 /** The other debaters a /deep debater sees (`### Debater X` before the previous round's arguments). */
 function otherDebaters(prompt: string): string[] {
@@ -128,7 +143,9 @@ export const deepAnswers = {
     const status = (extractJsonObject(prompt)?.convergence_status ?? {}) as { consensus_answer?: unknown; remaining_disagreements?: unknown };
     const consensus = typeof status.consensus_answer === "string" && status.consensus_answer.trim() ? status.consensus_answer.trim() : w.one(d.agreed);
     w.used.add(consensus);
-    const given = Array.isArray(status.remaining_disagreements) ? status.remaining_disagreements.filter((s): s is string => typeof s === "string" && s.trim() !== "") : [];
+    const given = Array.isArray(status.remaining_disagreements)
+      ? status.remaining_disagreements.filter((s): s is string => typeof s === "string" && s.trim() !== "")
+      : [];
     const disputed = [...new Set(given.length > 0 ? given : w.draw(d.disagreements, 2))];
     const sections = [w.draw(d.answer, 2).join(" "), consensus, disputed.map((s) => `- ${s}`).join("\n"), w.one(d.conclusion)];
     return d.heads.map((h, i) => `${h}\n\n${sections[i]}`).join("\n\n");

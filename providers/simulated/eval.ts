@@ -41,8 +41,16 @@ function conformed(own: string | undefined, read: string[]): string | undefined 
 
 /** Words of the simulated replies to task questions, in each language. */
 const TASK_WORDS = {
-  en: { point: "I recomputed it step by step.", stand: "My answer holds when I recompute it.", revise: "Most answers reach a different result, and on checking it I agree." },
-  sv: { point: "Jag räknade om det steg för steg.", stand: "Mitt svar håller när jag räknar om.", revise: "De flesta svar får ett annat resultat, och vid kontroll håller jag med." },
+  en: {
+    point: "I recomputed it step by step.",
+    stand: "My answer holds when I recompute it.",
+    revise: "Most answers reach a different result, and on checking it I agree.",
+  },
+  sv: {
+    point: "Jag räknade om det steg för steg.",
+    stand: "Mitt svar håller när jag räknar om.",
+    revise: "De flesta svar får ett annat resultat, och vid kontroll håller jag med.",
+  },
 } as const;
 
 /** A task question and its right answer. */
@@ -59,7 +67,8 @@ interface TaskCall {
 }
 
 /** A first answer is right with probability `accuracy`, independently per call. */
-const first = ({ s: { prompt, me, request, lang }, task, accuracy, random }: TaskCall) => taskReply(taskValue(task, accuracy, random(`${prompt}|${me}|${request.phase}`)), lang);
+const first = ({ s: { prompt, me, request, lang }, task, accuracy, random }: TaskCall) =>
+  taskReply(taskValue(task, accuracy, random(`${prompt}|${me}|${request.phase}`)), lang);
 
 /** A synthesis states the answer given most often in what it was handed. */
 const plurality = ({ s, read }: TaskCall) => {

@@ -42,7 +42,10 @@ export class SimulatedChatModel extends ChunkStreamingChatModel {
     // As a provider does in its last chunk: what the call used (estimated from the text; no cost).
     const input_tokens = messages.reduce((n, m) => n + estimateTokens(m.text), 0);
     const output_tokens = estimateTokens(text);
-    yield new ChatGenerationChunk({ text: "", message: new AIMessageChunk({ content: "", usage_metadata: { input_tokens, output_tokens, total_tokens: input_tokens + output_tokens } }) });
+    yield new ChatGenerationChunk({
+      text: "",
+      message: new AIMessageChunk({ content: "", usage_metadata: { input_tokens, output_tokens, total_tokens: input_tokens + output_tokens } }),
+    });
   }
 }
 

@@ -26,7 +26,7 @@ const OPEN_STANCES_ONE: ByLang<Bank> = {
 /** An answer to a question (/compare, /vote, /revise): an opening, points about its words, a conclusion. */
 export const ANSWER = {
   sv: {
-    open: ["Så här skulle jag besvara \"{topic}\":", "Kort svar på \"{topic}\" först, sedan detaljerna:", "\"{topic}\" har ett praktiskt svar:"],
+    open: ['Så här skulle jag besvara "{topic}":', 'Kort svar på "{topic}" först, sedan detaljerna:', '"{topic}" har ett praktiskt svar:'],
     points: [
       "Börja med vad du vill få ut av {t1}, och låt det styra resten.",
       "Titta på hur {t1} används i praktiken: små, verkliga exempel lär mer än långa översikter.",
@@ -35,10 +35,13 @@ export const ANSWER = {
       "Ta ett steg i taget, kontrollera resultatet och justera före nästa steg.",
       "Var försiktig med råd som bortser från din situation: det som fungerar för andra när det gäller {t2} fungerar inte alltid för dig.",
     ],
-    close: ["Kort sagt: var tydlig med målet för {t1}, börja i liten skala och bygg vidare.", "Mitt råd: välj det alternativ för {t1} som passar din situation bäst, och ompröva efter en tid."],
+    close: [
+      "Kort sagt: var tydlig med målet för {t1}, börja i liten skala och bygg vidare.",
+      "Mitt råd: välj det alternativ för {t1} som passar din situation bäst, och ompröva efter en tid.",
+    ],
   },
   en: {
-    open: ["Here is how I would answer \"{topic}\":", "A short answer to \"{topic}\" first, then the details:", "\"{topic}\" has a practical answer:"],
+    open: ['Here is how I would answer "{topic}":', 'A short answer to "{topic}" first, then the details:', '"{topic}" has a practical answer:'],
     points: [
       "Start with what you want from {t1}, and let that decide the rest.",
       "Look at {t1} in practice: small, real examples teach more than long overviews.",
@@ -47,7 +50,10 @@ export const ANSWER = {
       "Take one step at a time, check the result, and adjust before the next step.",
       "Be wary of advice that ignores your own situation: what works for others when it comes to {t2} may not work for you.",
     ],
-    close: ["In short: be clear about your goal with {t1}, start small and build from there.", "My advice: choose the option for {t1} that suits your situation best, and revisit the choice after a while."],
+    close: [
+      "In short: be clear about your goal with {t1}, start small and build from there.",
+      "My advice: choose the option for {t1} that suits your situation best, and revisit the choice after a while.",
+    ],
   },
 } as const;
 
@@ -55,9 +61,9 @@ export const ANSWER = {
 const TURN = {
   sv: {
     open: [
-      "I frågan \"{topic}\" är mitt svar: {stance}.",
-      "Jag vill börja med att ta ställning i frågan \"{topic}\": {stance}.",
-      "När vi diskuterar \"{topic}\" behöver vi skilja på principer och praktik. Mitt svar: {stance}.",
+      'I frågan "{topic}" är mitt svar: {stance}.',
+      'Jag vill börja med att ta ställning i frågan "{topic}": {stance}.',
+      'När vi diskuterar "{topic}" behöver vi skilja på principer och praktik. Mitt svar: {stance}.',
     ],
     reply: [
       "{other} har en poäng, men argumentet bortser från hur {t1} ser ut i praktiken.",
@@ -70,9 +76,18 @@ const TURN = {
     ],
     /** For, against and nuanced, on a yes/no question. */
     side: [
-      ["Skälet för är vad {t1} skulle göra möjligt som inte är möjligt i dag.", "Ett ja är det bättre valet, eftersom vinsterna kring {t1} är konkreta och riskerna går att hantera."],
-      ["Skälet emot är att kostnaderna kring {t1} är lätta att underskatta och svåra att backa från.", "Ett nej är det försiktigare valet, eftersom det vi skulle vinna kring {t1} fortfarande är osäkert."],
-      ["Både ett ja och ett nej går för långt: svaret beror på hur vi hanterar {t1} i praktiken.", "Ett rakt ja eller nej missar att {t2} drar åt ett annat håll än {t1}."],
+      [
+        "Skälet för är vad {t1} skulle göra möjligt som inte är möjligt i dag.",
+        "Ett ja är det bättre valet, eftersom vinsterna kring {t1} är konkreta och riskerna går att hantera.",
+      ],
+      [
+        "Skälet emot är att kostnaderna kring {t1} är lätta att underskatta och svåra att backa från.",
+        "Ett nej är det försiktigare valet, eftersom det vi skulle vinna kring {t1} fortfarande är osäkert.",
+      ],
+      [
+        "Både ett ja och ett nej går för långt: svaret beror på hur vi hanterar {t1} i praktiken.",
+        "Ett rakt ja eller nej missar att {t2} drar åt ett annat håll än {t1}.",
+      ],
     ],
     body: [
       "Frågan om {tx} är lättare att bedöma utifrån konkreta fall än utifrån allmänna principer.",
@@ -104,9 +119,9 @@ const TURN = {
   },
   en: {
     open: [
-      "On \"{topic}\" my answer is: {stance}.",
-      "Let me take a clear position on \"{topic}\" first: {stance}.",
-      "When we discuss \"{topic}\" we must separate principles from practice. My answer: {stance}.",
+      'On "{topic}" my answer is: {stance}.',
+      'Let me take a clear position on "{topic}" first: {stance}.',
+      'When we discuss "{topic}" we must separate principles from practice. My answer: {stance}.',
     ],
     reply: [
       "{other} makes a fair point, but the argument leaves out what {t1} looks like in practice.",
@@ -118,9 +133,18 @@ const TURN = {
       "The strongest counter-argument so far concerns {t2}, and it deserves an honest answer.",
     ],
     side: [
-      ["The case for it rests on what {t1} would make possible that is not possible today.", "Saying yes is the better bet, because the gains around {t1} are concrete and the risks can be managed."],
-      ["The case against it is that the costs around {t1} are easy to underestimate and hard to undo.", "Saying no is the more careful choice, because what we would gain around {t1} is still uncertain."],
-      ["Both a plain yes and a plain no go too far: the answer depends on the way we handle {t1} in practice.", "A flat yes or no misses that {t2} pulls in a different direction from {t1}."],
+      [
+        "The case for it rests on what {t1} would make possible that is not possible today.",
+        "Saying yes is the better bet, because the gains around {t1} are concrete and the risks can be managed.",
+      ],
+      [
+        "The case against it is that the costs around {t1} are easy to underestimate and hard to undo.",
+        "Saying no is the more careful choice, because what we would gain around {t1} is still uncertain.",
+      ],
+      [
+        "Both a plain yes and a plain no go too far: the answer depends on the way we handle {t1} in practice.",
+        "A flat yes or no misses that {t2} pulls in a different direction from {t1}.",
+      ],
     ],
     body: [
       "The question of {tx} is easier to judge from concrete cases than from general principles.",
@@ -152,11 +176,11 @@ const TURN = {
   },
 } as const;
 
-
 /** A speaker's position on the topic, by the speaker: 0 for, 1 against, 2 nuanced. */
 const stanceIndex = ({ topic }: Simulation, who: string) => hash(who + topic) % 3;
 /** A speaker's position, as its turn opens with it (about the question's words on an open question). */
-const stanceOf = (s: Simulation, w: Writer, who: string) => w.fill((s.yesNo ? STANCES : s.vars.t2 === s.vars.t1 ? OPEN_STANCES_ONE : OPEN_STANCES)[s.lang][stanceIndex(s, who)]);
+const stanceOf = (s: Simulation, w: Writer, who: string) =>
+  w.fill((s.yesNo ? STANCES : s.vars.t2 === s.vars.t1 ? OPEN_STANCES_ONE : OPEN_STANCES)[s.lang][stanceIndex(s, who)]);
 
 /** A /debatt turn (also a /deep debater's position): about the topic's words, no sentence twice. */
 export function turnText(s: Simulation, w: Writer, words: number, others: string[], turnRound: number): string {

@@ -10,7 +10,9 @@ const wordSet = (list: string) => new Set(list.split(" "));
 /** "Is", "är": what follows it is a predicate ("healthy", "regulated"), not a thing the question is about. */
 const COPULAS = wordSet("is are was were be been being am är var vara varit bli blir blev blivit");
 /** Auxiliaries and modals: opening a question, they are followed by its subject, then its verb ("Should cities ban…"). */
-const AUXILIARIES = wordSet("should can could will would does do did must may might shall has have had bör borde ska skall kan kunde måste får fick vill ville har hade finns");
+const AUXILIARIES = wordSet(
+  "should can could will would does do did must may might shall has have had bör borde ska skall kan kunde måste får fick vill ville har hade finns",
+);
 /** Question words followed by a noun ("Which language…", "Vilket språk…"). */
 const WH_NOUN = wordSet("which what whose vilket vilken vilka vad");
 /** Question words followed by an auxiliary ("How do I…"). */
@@ -24,22 +26,74 @@ const DETERMINERS = wordSet(
  * quantifier is left out ("many people" → "people"), as is a Swedish possessive of a third person.
  */
 const DETERMINER_AS_SAID: Record<string, string> = {
-  my: "your", our: "your", their: "the", his: "the", her: "the", its: "the", this: "the", these: "the", those: "the", every: "the", each: "the", another: "the",
-  all: "", some: "", any: "", no: "", both: "", many: "", much: "", few: "", several: "",
-  min: "din", mitt: "ditt", mina: "dina", vår: "er", vårt: "ert", våra: "era", sin: "", sitt: "", sina: "", hans: "", hennes: "", deras: "",
-  varje: "", alla: "", några: "", många: "", flera: "",
+  my: "your",
+  our: "your",
+  their: "the",
+  his: "the",
+  her: "the",
+  its: "the",
+  this: "the",
+  these: "the",
+  those: "the",
+  every: "the",
+  each: "the",
+  another: "the",
+  all: "",
+  some: "",
+  any: "",
+  no: "",
+  both: "",
+  many: "",
+  much: "",
+  few: "",
+  several: "",
+  min: "din",
+  mitt: "ditt",
+  mina: "dina",
+  vår: "er",
+  vårt: "ert",
+  våra: "era",
+  sin: "",
+  sitt: "",
+  sina: "",
+  hans: "",
+  hennes: "",
+  deras: "",
+  varje: "",
+  alla: "",
+  några: "",
+  många: "",
+  flera: "",
 };
 const PREPOSITIONS = wordSet(
   "of for from to in on at by with without into onto about than between against over under after before during through across toward towards via per like versus vs among within av för från till i på med utan om än mellan mot över under efter före inför genom hos vid åt bland inom",
 );
-const PRONOUNS = wordSet("i you we they he she it me us them someone anyone everyone something anything jag du vi ni han hon man mig dig oss dem sig någon något");
+const PRONOUNS = wordSet(
+  "i you we they he she it me us them someone anyone everyone something anything jag du vi ni han hon man mig dig oss dem sig någon något",
+);
 /** Adverbs, particles and degree words: they neither start nor end a noun phrase. */
 const ADVERBS = wordSet(
   "not never always often usually really still also just only very too so ever already first again more most less least best worst better worse worth enough then there here now today else instead inte aldrig alltid ofta oftast verkligen fortfarande också bara redan först igen mer mest mindre minst bäst sämst bättre sämre mycket snabbast värt ut upp ner in fram bort där här då nu idag annars up out down off away next one two three four five six seven eight nine ten once twice två tre fyra fem sex sju åtta nio tio gånger times",
 );
-const CONJUNCTIONS = wordSet("and or but nor so if whether because while that although given considering och eller men samt så ifall eftersom medan att fast som");
+const CONJUNCTIONS = wordSet(
+  "and or but nor so if whether because while that although given considering och eller men samt så ifall eftersom medan att fast som",
+);
 /** Every word that is not a content word. */
-const FUNCTION_WORDS = new Set([...COPULAS, ...AUXILIARIES, ...WH_NOUN, ...WH_OTHER, ...DETERMINERS, ...PREPOSITIONS, ...PRONOUNS, ...ADVERBS, ...CONJUNCTIONS, "there", "det", "den", "de"]);
+const FUNCTION_WORDS = new Set([
+  ...COPULAS,
+  ...AUXILIARIES,
+  ...WH_NOUN,
+  ...WH_OTHER,
+  ...DETERMINERS,
+  ...PREPOSITIONS,
+  ...PRONOUNS,
+  ...ADVERBS,
+  ...CONJUNCTIONS,
+  "there",
+  "det",
+  "den",
+  "de",
+]);
 
 /** Forms of an English verb: base, -s, -es, -ies, -d, -ed. */
 function verbForms(list: string): Set<string> {
@@ -59,10 +113,14 @@ const VERBS = new Set([
   ...verbForms(
     "ban allow learn replace choose switch start stop keep invest adopt build require regulate limit cause improve reduce increase affect eat hire teach prefer want become make take give get pay buy sell go come drive fly spend lose win beat kill harm hurt protect prevent lead create destroy exist happen mean seem grow bring send leave join ask decide believe think know see say tell try let put abolish mandate subsidize subsidise legalize legalise outlaw prohibit restrict enforce reform privatize nationalize suit outperform explain develop write live last prepare avoid apply handle manage deserve include involve provide offer consider compare remain stay follow cover boost damage lower raise slow speed matter",
   ),
-  ..."made took taken gave given got gotten went gone came ran bought sold spent lost won kept left built led held brought sent thought knew known saw seen said told became grew grown drove driven flew flown ate eaten wrote written".split(" "),
+  ..."made took taken gave given got gotten went gone came ran bought sold spent lost won kept left built led held brought sent thought knew known saw seen said told became grew grown drove driven flew flown ate eaten wrote written".split(
+    " ",
+  ),
 ]);
 /** English verbs that are often nouns too ("remote work", "screen use"): a verb only where no clearer one is found. */
-const NOUN_VERBS = verbForms("work use fund cost rise fall play watch drink answer change need help run cut set tax vote share control look feel fix break show turn rent own save trust support study travel move open close design love hate care");
+const NOUN_VERBS = verbForms(
+  "work use fund cost rise fall play watch drink answer change need help run cut set tax vote share control look feel fix break show turn rent own save trust support study travel move open close design love hate care",
+);
 /** Verbs after which the object is one word and the rest says what becomes of it ("makes teams slower"). */
 const RESULTATIVE = wordSet("make makes made keep keeps kept get gets got render renders");
 
@@ -148,11 +206,16 @@ export function termsOf(question: string): Term[] {
     const first = tokens[from].at === tokens[0].at;
     // The question's first word has a capital because it is first: lowered in a phrase ("Nuclear power"
     // is "nuclear power"), kept on a single word, which may be a name ("Rust is…").
-    if (first && from < to && /^\p{Lu}\p{Ll}*$/u.test(tokens[from].text) && /^\p{Ll}/u.test(tokens[from + 1].text)) phrase = phrase.charAt(0).toLowerCase() + phrase.slice(1);
+    if (first && from < to && /^\p{Lu}\p{Ll}*$/u.test(tokens[from].text) && /^\p{Ll}/u.test(tokens[from + 1].text))
+      phrase = phrase.charAt(0).toLowerCase() + phrase.slice(1);
     const said = det ? (DETERMINER_AS_SAID[det.lower] ?? det.lower) : "";
     // With its determiner a phrase reads as it does in the question ("the naked eye"); without one, a phrase
     // of several words, or the capitalised first word, is quoted as a term; another single word is as it is.
-    const text = said ? `${said}${question.slice(det!.end, tokens[from].at).replace(/\s+/g, " ")}${phrase}` : from < to || (first && /^\p{Lu}/u.test(phrase)) ? quote(phrase) : phrase;
+    const text = said
+      ? `${said}${question.slice(det!.end, tokens[from].at).replace(/\s+/g, " ")}${phrase}`
+      : from < to || (first && /^\p{Lu}/u.test(phrase))
+        ? quote(phrase)
+        : phrase;
     terms.push({ core: phrase, text, rank: subject && !subjectTaken ? 1_000 : [...phrase].length });
     if (subject) subjectTaken = true;
   };
@@ -164,7 +227,8 @@ export function termsOf(question: string): Term[] {
       continue;
     }
     if (tokens[s].kind !== "content") continue;
-    const next = (i: number) => (tokens[i + 1] && !tokens[i + 1].clauseStart && /^ +$/.test(question.slice(tokens[i].end, tokens[i + 1].at)) ? tokens[i + 1] : null);
+    const next = (i: number) =>
+      tokens[i + 1] && !tokens[i + 1].clauseStart && /^ +$/.test(question.slice(tokens[i].end, tokens[i + 1].at)) ? tokens[i + 1] : null;
     let e = s;
     for (;;) {
       if (next(e)?.kind === "content") e++;

@@ -26,8 +26,14 @@ const RANK = {
     does: "Gör bra",
     lacks: "Gör sämre",
     heads: ["## Svar", "## Det rådet var enigt om", "## Det som är osäkert"],
-    open: ["Rådets samlade svar på \"{topic}\": utgå från vad du vill uppnå med {t1}, och ta ett prövat steg i taget.", "Kort svar på \"{topic}\": det bästa valet kring {t1} är det som passar ditt mål och går att ompröva."],
-    uncertain: ["Hur mycket {t2} väger jämfört med {t1} beror på din situation, och där skilde sig svaren åt.", "Svaren var inte eniga om hur väl ett och samma råd om {t1} passar alla."],
+    open: [
+      'Rådets samlade svar på "{topic}": utgå från vad du vill uppnå med {t1}, och ta ett prövat steg i taget.',
+      'Kort svar på "{topic}": det bästa valet kring {t1} är det som passar ditt mål och går att ompröva.',
+    ],
+    uncertain: [
+      "Hur mycket {t2} väger jämfört med {t1} beror på din situation, och där skilde sig svaren åt.",
+      "Svaren var inte eniga om hur väl ett och samma råd om {t1} passar alla.",
+    ],
   },
   en: {
     good: [
@@ -49,8 +55,14 @@ const RANK = {
     does: "Does well",
     lacks: "Does less well",
     heads: ["## Answer", "## What the council agreed on", "## What remains uncertain"],
-    open: ["The council's answer to \"{topic}\": start from what you want from {t1}, and take one tested step at a time.", "A short answer to \"{topic}\": the best choice about {t1} is the one that fits your goal and can be revisited."],
-    uncertain: ["How much {t2} weighs against {t1} depends on your situation, and there the answers differed.", "The answers did not agree on how well one piece of advice about {t1} suits everyone."],
+    open: [
+      'The council\'s answer to "{topic}": start from what you want from {t1}, and take one tested step at a time.',
+      'A short answer to "{topic}": the best choice about {t1} is the one that fits your goal and can be revisited.',
+    ],
+    uncertain: [
+      "How much {t2} weighs against {t1} depends on your situation, and there the answers differed.",
+      "The answers did not agree on how well one piece of advice about {t1} suits everyone.",
+    ],
   },
 } as const;
 
@@ -113,7 +125,10 @@ function chairman(s: Simulation): string {
   const top = /^1\. (Response [A-Z])\b/m.exec(prompt.split(/^## The council's ranking/m)[1] ?? "")?.[1] ?? [...shown.keys()][0];
   const pointsOf = (text: string) => [...text.matchAll(/^\s*[-*•]\s+(.+?)\s*$/gm)].map((m) => m[1]);
   const own = pointsOf(shown.get(top ?? "") ?? "").slice(0, 3);
-  const others = [...shown].filter(([l]) => l !== top).flatMap(([, text]) => pointsOf(text)).filter((p) => !own.includes(p));
+  const others = [...shown]
+    .filter(([l]) => l !== top)
+    .flatMap(([, text]) => pointsOf(text))
+    .filter((p) => !own.includes(p));
   const points = [...own, ...others.slice(0, 1)];
   const listed = points.length > 0 ? points : w.draw(ANSWER[lang].points, 3);
   const sections = [w.one(r.open), listed.map((p) => `- ${p}`).join("\n"), w.one(r.uncertain)];

@@ -9,44 +9,74 @@ import { ANSWER } from "./prose.js";
 const DELIBERATION = {
   sv: {
     ballot: [
-      "{label} ger det mest användbara svaret på \"{topic}\": det är konkret om {t1} och lätt att följa.",
+      '{label} ger det mest användbara svaret på "{topic}": det är konkret om {t1} och lätt att följa.',
       "{label} är det tydligaste och mest fullständiga svaret: det tar upp {t1} och {t2} utan utfyllnad.",
       "{label} svarar mest direkt på frågan och ger praktiska steg för {t1}.",
     ],
     reason: {
-      STAND: ["Mitt svar täcker redan {t1}, och de andra svaren tillför inget faktum som ändrar det.", "De andra svaren säger samma sak om {t1} som mitt, bara med andra ord, så jag står fast vid mitt svar."],
-      REVISE: ["Ett annat svar visade att mitt svar om {t1} sa för lite om {t2}, så jag har lagt till det.", "Ett annat svar visade att mitt svar utelämnade ett praktiskt steg kring {t1}, så jag har lagt till det."],
-      MERGE: ["De andra svaren tog upp {t2} bättre än mitt, så jag har förenat deras bästa poänger om {t1} med mina egna.", "Vart och ett av svaren hade en del av bilden av {t1}, så jag har förenat dem till ett."],
+      STAND: [
+        "Mitt svar täcker redan {t1}, och de andra svaren tillför inget faktum som ändrar det.",
+        "De andra svaren säger samma sak om {t1} som mitt, bara med andra ord, så jag står fast vid mitt svar.",
+      ],
+      REVISE: [
+        "Ett annat svar visade att mitt svar om {t1} sa för lite om {t2}, så jag har lagt till det.",
+        "Ett annat svar visade att mitt svar utelämnade ett praktiskt steg kring {t1}, så jag har lagt till det.",
+      ],
+      MERGE: [
+        "De andra svaren tog upp {t2} bättre än mitt, så jag har förenat deras bästa poänger om {t1} med mina egna.",
+        "Vart och ett av svaren hade en del av bilden av {t1}, så jag har förenat dem till ett.",
+      ],
     },
     /** What a REVISE adds, for each of its reasons in order: the part about {t2}, the practical step. */
     added: [
-      ["Väg också in {t2}: det avgör vilket val kring {t1} som är rätt, så kontrollera det innan du bestämmer dig.", "Ta reda på vad {t2} betyder för dig innan du bestämmer dig; det bästa valet kring {t1} beror på det."],
-      ["Ett praktiskt första steg: pröva {t1} på en liten, verklig uppgift den här veckan och notera vad som var svårare än väntat.", "Innan du bestämmer dig, testa {t1} på ett litet, verkligt fall och jämför resultatet med vad du väntade dig."],
+      [
+        "Väg också in {t2}: det avgör vilket val kring {t1} som är rätt, så kontrollera det innan du bestämmer dig.",
+        "Ta reda på vad {t2} betyder för dig innan du bestämmer dig; det bästa valet kring {t1} beror på det.",
+      ],
+      [
+        "Ett praktiskt första steg: pröva {t1} på en liten, verklig uppgift den här veckan och notera vad som var svårare än väntat.",
+        "Innan du bestämmer dig, testa {t1} på ett litet, verkligt fall och jämför resultatet med vad du väntade dig.",
+      ],
     ],
     restate: [
-      "Mitt svar på \"{topic}\" var att utgå från vad du vill få ut av {t1} och ta ett prövat steg i taget. Det viktigaste belägget är att konkreta exempel på {t1} lär mer än allmänna översikter.",
-      "Jag besvarade \"{topic}\" med praktiska steg kring {t1}: var tydlig med målet, jämför alternativen och ompröva valet. Det vilar på erfarenheter från dem som redan arbetar med {t1}.",
+      'Mitt svar på "{topic}" var att utgå från vad du vill få ut av {t1} och ta ett prövat steg i taget. Det viktigaste belägget är att konkreta exempel på {t1} lär mer än allmänna översikter.',
+      'Jag besvarade "{topic}" med praktiska steg kring {t1}: var tydlig med målet, jämför alternativen och ompröva valet. Det vilar på erfarenheter från dem som redan arbetar med {t1}.',
     ],
   },
   en: {
     ballot: [
-      "{label} gives the most useful answer to \"{topic}\": it is concrete about {t1} and easy to follow.",
+      '{label} gives the most useful answer to "{topic}": it is concrete about {t1} and easy to follow.',
       "{label} is the clearest and most complete answer: it covers {t1} and {t2} without padding.",
       "{label} answers the question most directly and gives practical steps for {t1}.",
     ],
     reason: {
-      STAND: ["My answer already covers {t1}, and the other responses add no fact that would change it.", "The other responses say the same about {t1} as mine, in other words, so I stand by my answer."],
-      REVISE: ["Another response showed that my answer about {t1} said too little about {t2}, so I have added it.", "Another response showed that my answer left out a practical step for {t1}, so I have added it."],
-      MERGE: ["The other responses covered {t2} better than mine, so I have combined their best points about {t1} with my own.", "Each response had part of the picture of {t1}, so I have combined them into one."],
+      STAND: [
+        "My answer already covers {t1}, and the other responses add no fact that would change it.",
+        "The other responses say the same about {t1} as mine, in other words, so I stand by my answer.",
+      ],
+      REVISE: [
+        "Another response showed that my answer about {t1} said too little about {t2}, so I have added it.",
+        "Another response showed that my answer left out a practical step for {t1}, so I have added it.",
+      ],
+      MERGE: [
+        "The other responses covered {t2} better than mine, so I have combined their best points about {t1} with my own.",
+        "Each response had part of the picture of {t1}, so I have combined them into one.",
+      ],
     },
     /** What a REVISE adds, for each of its reasons in order: the part about {t2}, the practical step. */
     added: [
-      ["Take {t2} into account as well: the right choice about {t1} depends on that, so look into that before you decide.", "Check what difference {t2} makes in your case before you decide; the best choice about {t1} depends on that."],
-      ["A practical first step: try {t1} on one small, real task this week, and note what was harder than expected.", "Before you commit, test {t1} on a small, real case and compare the result with what you expected."],
+      [
+        "Take {t2} into account as well: the right choice about {t1} depends on that, so look into that before you decide.",
+        "Check what difference {t2} makes in your case before you decide; the best choice about {t1} depends on that.",
+      ],
+      [
+        "A practical first step: try {t1} on one small, real task this week, and note what was harder than expected.",
+        "Before you commit, test {t1} on a small, real case and compare the result with what you expected.",
+      ],
     ],
     restate: [
-      "My answer to \"{topic}\" was to start from what you want from {t1} and to take one tested step at a time. The key evidence is that concrete examples of {t1} teach more than general overviews.",
-      "I answered \"{topic}\" with practical steps about {t1}: be clear about the goal, compare the options, and revisit the choice. That rests on the experience of people who already work with {t1}.",
+      'My answer to "{topic}" was to start from what you want from {t1} and to take one tested step at a time. The key evidence is that concrete examples of {t1} teach more than general overviews.',
+      'I answered "{topic}" with practical steps about {t1}: be clear about the goal, compare the options, and revisit the choice. That rests on the experience of people who already work with {t1}.',
     ],
   },
 } as const;
@@ -109,9 +139,19 @@ const letterVote: PhaseAnswer = ({ request, prompt, topic, opts, me, writer, lan
     return renderLetterVote(backed, request.phase === "ballot" ? writer().one(DELIBERATION[lang].ballot, { label: backed }) : undefined);
   }
   // A voter recognises its own answer (every line of what it answered) and votes for another.
-  const mine = simulate({ ...request, phase: "answer", round: undefined }, [], opts).split("\n").filter((l) => l.trim());
+  const mine = simulate({ ...request, phase: "answer", round: undefined }, [], opts)
+    .split("\n")
+    .filter((l) => l.trim());
   const own = (label: string) => request.phase === "ballot" && mine.every((l) => shown.get(label)?.includes(l));
-  const choice = bestOf(labels.filter((l) => !own(l)), (l) => shown.get(l) ?? l, topic, me) ?? labels[0] ?? "Response A";
+  const choice =
+    bestOf(
+      labels.filter((l) => !own(l)),
+      (l) => shown.get(l) ?? l,
+      topic,
+      me,
+    ) ??
+    labels[0] ??
+    "Response A";
   // A ballot judges answers, so its reason is about the answer's content; the tiebreak is the vote line only.
   return renderLetterVote(choice, request.phase === "ballot" ? writer().one(DELIBERATION[lang].ballot, { label: choice }) : undefined);
 };

@@ -46,7 +46,10 @@ export class Writer {
       const j = this.index(i + 1);
       [order[i], order[j]] = [order[j], order[i]];
     }
-    const filled = order.filter((t) => this.usable(t)).map((t) => this.fill(t, extra)).filter((s) => !this.used.has(s));
+    const filled = order
+      .filter((t) => this.usable(t))
+      .map((t) => this.fill(t, extra))
+      .filter((s) => !this.used.has(s));
     const ranked = [...filled.filter((s) => !this.soft.has(s)), ...filled.filter((s) => this.soft.has(s))];
     const out = ranked.slice(0, n);
     for (const s of out) this.used.add(s);

@@ -17,7 +17,9 @@ export function narrateCompare({ write, c, t, options }: NarrationContext): Narr
   return (e) => {
     switch (e.event) {
       case "compare-start":
-        write(`${c.bold(t("compare.label", { question: e.data.question }))}\n${c.dim(`${e.data.participants.map((p) => p.display).join(", ")}${e.data.simulated ? t("cli.simulated") : ""}`)}\n`);
+        write(
+          `${c.bold(t("compare.label", { question: e.data.question }))}\n${c.dim(`${e.data.participants.map((p) => p.display).join(", ")}${e.data.simulated ? t("cli.simulated") : ""}`)}\n`,
+        );
         return true;
       case "compare-answer-delta":
         compared.set(e.data.model_key, (compared.get(e.data.model_key) ?? "") + e.data.delta);

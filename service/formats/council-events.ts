@@ -15,7 +15,11 @@ export function narrateCouncil(context: NarrationContext): Narrator {
     switch (e.event) {
       case "council-start":
         write(`${c.bold(t("council.label", { claim: e.data.claim }))}${e.data.debate ? c.dim(" (--debate)") : ""}\n`);
-        write(c.dim(`${e.data.judges.map((j) => `${j.display} (${named(t, "perspective", j.perspective)})`).join(", ")}${e.data.simulated ? t("cli.simulated") : ""}\n`));
+        write(
+          c.dim(
+            `${e.data.judges.map((j) => `${j.display} (${named(t, "perspective", j.perspective)})`).join(", ")}${e.data.simulated ? t("cli.simulated") : ""}\n`,
+          ),
+        );
         return true;
       case "council-round-start":
         const branch = e.data.branch ? t("cli.branch", { branch: t(e.data.branch === "agreed" ? "council.agreed" : "council.disagreed") }) : "";
@@ -25,7 +29,10 @@ export function narrateCouncil(context: NarrationContext): Narrator {
         const v = e.data.verdict;
         const judge = `${e.data.display} (${named(t, "perspective", e.data.perspective)})`;
         if (!v) write(c.red(`  ${judge}: ✗ ${t(e.data.status === "timeout" ? "council.timeout" : "council.error")}: ${e.data.error}\n`));
-        else write(`  ${c.bold(judge)}: ${v.verdict === "PASS" ? c.green(v.verdict) : v.verdict === "FAIL" ? c.red(v.verdict) : c.yellow(v.verdict)} ${c.dim(`(${named(t, "confidence", v.confidence)})`)} — ${v.key_insight}${e.data.unjustifiedChange ? c.yellow(t("cli.unjustified")) : ""}\n`);
+        else
+          write(
+            `  ${c.bold(judge)}: ${v.verdict === "PASS" ? c.green(v.verdict) : v.verdict === "FAIL" ? c.red(v.verdict) : c.yellow(v.verdict)} ${c.dim(`(${named(t, "confidence", v.confidence)})`)} — ${v.key_insight}${e.data.unjustifiedChange ? c.yellow(t("cli.unjustified")) : ""}\n`,
+          );
         return true;
       }
       case "council-round-complete":

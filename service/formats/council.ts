@@ -22,7 +22,8 @@ export const council = {
   openaiModel: "debatt-council",
   mcp: {
     tool: "council",
-    description: "Judges with distinct perspectives give a PASS, WARN or FAIL verdict on a claim; a report consolidates them. With debate: true the judges review each other's verdicts in a second round.",
+    description:
+      "Judges with distinct perspectives give a PASS, WARN or FAIL verdict on a claim; a report consolidates them. With debate: true the judges review each other's verdicts in a second round.",
   },
   deliberate: { label: "Council", noun: "judges" },
   simulated: { title: deliberationAnswers.title, ...councilAnswers },

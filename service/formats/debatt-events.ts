@@ -7,7 +7,10 @@ import { notesText } from "../narrator-notes.js";
 import { WINNER_FIELDS } from "./labelled-votes.js";
 
 /** A written debate's runs open with `debate-init`; a spoken one's too, with `voice_mode` set. */
-export const startsDebate = (voice: boolean) => (e: ClientEvent): boolean => e.event === "debate-init" && e.data.voice_mode === voice;
+export const startsDebate =
+  (voice: boolean) =>
+  (e: ClientEvent): boolean =>
+    e.event === "debate-init" && e.data.voice_mode === voice;
 
 /** A streamed answer as it is kept: with reasoning, without the thinking a chat template opened itself. */
 const answered = (streamed: string, notes: AnswerNotes) => (notes.reasoning ? withoutOpenedThinking(streamed) : streamed);
@@ -32,7 +35,9 @@ export function narrateDebate({ write, c, t, status, options }: NarrationContext
     switch (e.event) {
       case "debate-init":
         simultaneous = e.data.order === "simultaneous";
-        write(`${c.bold(t("arena.label", { topic: e.data.topic }))}${e.data.voice_mode ? c.dim(t("cli.voiceMode")) : ""}${e.data.voice_pacing === "paced" ? c.dim(t("cli.paced")) : ""}\n`);
+        write(
+          `${c.bold(t("arena.label", { topic: e.data.topic }))}${e.data.voice_mode ? c.dim(t("cli.voiceMode")) : ""}${e.data.voice_pacing === "paced" ? c.dim(t("cli.paced")) : ""}\n`,
+        );
         write(c.dim(`${e.data.participants.map((p) => p.display).join(", ")}${e.data.simulated ? t("cli.simulated") : ""}\n`));
         if (e.data.estimate) write(c.dim(`${estimateWords(t, e.data.estimate, e.data.simulated)}\n`));
         return true;
@@ -65,7 +70,11 @@ export function narrateDebate({ write, c, t, status, options }: NarrationContext
           write(`\n${c.cyan(c.bold(`▶ ${e.data.model}`))}\n${answered(turn?.text ?? "", e.data)}`);
           status(writing.size > 0 ? `${roundName(e.data.round)} · ${t("cli.writingAtOnce", { n: writing.size })}` : "");
         } else status("");
-        write(e.data.status === "ok" ? c.dim(`\n   ${t("card.stats", { words: e.data.word_count, seconds: seconds(e.data.latency_ms) })}\n`) : c.red(`\n   ✗ ${e.data.model}: ${e.data.error}\n`));
+        write(
+          e.data.status === "ok"
+            ? c.dim(`\n   ${t("card.stats", { words: e.data.word_count, seconds: seconds(e.data.latency_ms) })}\n`)
+            : c.red(`\n   ✗ ${e.data.model}: ${e.data.error}\n`),
+        );
         write(notesText(e.data, c, t, options));
         return true;
       case "debate-vote-result":
@@ -121,7 +130,7 @@ export const debateOutcome: OutcomePart = {
     if (e.event === "debate-init") o.simulated = e.data.simulated;
     if (e.event === "debate-results") {
       if (e.data.winner !== null) o.winner = e.data.winner;
-      o.votes = { ...(e.data.vote_counts) };
+      o.votes = { ...e.data.vote_counts };
     }
   },
 };

@@ -13,7 +13,8 @@ export const debatt = {
   openaiModel: "debatt",
   mcp: {
     tool: "debate",
-    description: "Several models debate a topic in three rounds, each seeing what the others said, then vote; a synthesis sums the debate up. Returns the synthesis, the winner and the votes.",
+    description:
+      "Several models debate a topic in three rounds, each seeing what the others said, then vote; a synthesis sums the debate up. Returns the synthesis, the winner and the votes.",
   },
   deliberate: null,
   simulated: {

@@ -15,10 +15,20 @@ export function narrateDeep(context: NarrationContext): Narrator {
     switch (e.event) {
       case "deep-start":
         write(`${c.bold(t("deep.label", { question: e.data.question }))}\n`);
-        write(c.dim(`${e.data.participants.map((p) => p.display).join(", ")} · ${t("deep.rounds", { min: e.data.minRounds, max: e.data.maxRounds })}${e.data.simulated ? t("cli.simulated") : ""}\n`));
+        write(
+          c.dim(
+            `${e.data.participants.map((p) => p.display).join(", ")} · ${t("deep.rounds", { min: e.data.minRounds, max: e.data.maxRounds })}${e.data.simulated ? t("cli.simulated") : ""}\n`,
+          ),
+        );
         return true;
       case "deep-round-start":
-        write(`\n${c.yellow(`━━ ${t("cli.deepRound", { n: e.data.round })} ━━`)} ${c.dim(Object.entries(e.data.debaters).map(([l, w]) => `${l}: ${w.display}`).join(" · "))}\n`);
+        write(
+          `\n${c.yellow(`━━ ${t("cli.deepRound", { n: e.data.round })} ━━`)} ${c.dim(
+            Object.entries(e.data.debaters)
+              .map(([l, w]) => `${l}: ${w.display}`)
+              .join(" · "),
+          )}\n`,
+        );
         return true;
       case "deep-round-complete": {
         for (const turn of e.data.arguments) {
@@ -27,11 +37,15 @@ export function narrateDeep(context: NarrationContext): Narrator {
             continue;
           }
           const a = turn.argument;
-          write(`  ${c.bold(t("deep.debater", { label: turn.label }))} ${c.dim(`(${turn.display})`)} ${named(t, "stance", a.stance)} · ${named(t, "revision", a.revision)} · ${pct(a.confidence)}\n`);
+          write(
+            `  ${c.bold(t("deep.debater", { label: turn.label }))} ${c.dim(`(${turn.display})`)} ${named(t, "stance", a.stance)} · ${named(t, "revision", a.revision)} · ${pct(a.confidence)}\n`,
+          );
           for (const k of a.key_points) write(c.dim(`    – ${k}\n`));
         }
         const m = e.data.assessment;
-        const numbers = m ? t("deep.assessment", { agreement: pct(m.agreement_score), newPoints: pct(m.new_points_ratio) }) : t("deep.noAssessment", { error: e.data.moderatorError ?? t("council.error") });
+        const numbers = m
+          ? t("deep.assessment", { agreement: pct(m.agreement_score), newPoints: pct(m.new_points_ratio) })
+          : t("deep.noAssessment", { error: e.data.moderatorError ?? t("council.error") });
         const decision = named(t, "deep.reason", e.data.reason);
         write(`  ${c.cyan(t("deep.moderator"))} ${numbers} → ${e.data.stop ? c.green(decision) : decision}\n`);
         return true;

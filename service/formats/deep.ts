@@ -14,7 +14,9 @@ const { min, max } = FORMATS.deep.rounds;
 export const deep = {
   history: deepHistory,
   subgraph: buildDeepGraph,
-  options: z.object({ maxRounds: z.number().int().min(min).max(max).optional().describe(`Most debate rounds (${min}–${max})`), timeoutMs: timeoutMs(600_000) }).strict(),
+  options: z
+    .object({ maxRounds: z.number().int().min(min).max(max).optional().describe(`Most debate rounds (${min}–${max})`), timeoutMs: timeoutMs(600_000) })
+    .strict(),
   seeded: true,
   openaiModel: "debatt-deep",
   mcp: { tool: "deep", description: "Anonymous debaters argue in rounds until a moderator finds they converge; a synthesis gives the final answer." },

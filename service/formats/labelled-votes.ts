@@ -14,20 +14,31 @@ export function labelledVotes({ write, c, t, options }: NarrationContext) {
   let labelToDisplay: Record<string, string> = {};
   let displayOf: Record<string, string> = {};
   const answers = (d: ClientPayload<"stage1-complete">) => {
-    for (const r of d.data) write(`\n${c.cyan(c.bold(`▶ ${r.display}`))} ${c.dim(t("unit.seconds", { seconds: seconds(r.responseTimeMs) }))}\n${r.response}\n${notesText(r, c, t, options)}`);
+    for (const r of d.data)
+      write(
+        `\n${c.cyan(c.bold(`▶ ${r.display}`))} ${c.dim(t("unit.seconds", { seconds: seconds(r.responseTimeMs) }))}\n${r.response}\n${notesText(r, c, t, options)}`,
+      );
     for (const f of d.failed) write(c.red(`\n✗ ${f.display}: ${f.error}\n`));
   };
   const votes = (round: Omit<VoteRoundResult, "labelToModel">, map: Record<string, string>) => {
     labelToDisplay = Object.fromEntries(Object.entries(map).map(([l, m]) => [l, displayOf[m] ?? m]));
     for (const v of round.votes) {
-      const choice = v.votedFor ? `${labelName(t, v.votedFor)} (${labelToDisplay[v.votedFor] ?? t("dv.noSuchLabel")})` : c.red(v.error ? `✗ ${v.error}` : t("dv.invalidVote"));
-      write(`  ${c.bold(v.display.padEnd(12))} → ${choice}${v.anonymityBreach.length ? c.yellow(t("cli.names", { names: v.anonymityBreach.join(", ") })) : ""}\n`);
+      const choice = v.votedFor
+        ? `${labelName(t, v.votedFor)} (${labelToDisplay[v.votedFor] ?? t("dv.noSuchLabel")})`
+        : c.red(v.error ? `✗ ${v.error}` : t("dv.invalidVote"));
+      write(
+        `  ${c.bold(v.display.padEnd(12))} → ${choice}${v.anonymityBreach.length ? c.yellow(t("cli.names", { names: v.anonymityBreach.join(", ") })) : ""}\n`,
+      );
     }
     write("\n");
     for (const [label, n] of Object.entries(round.tallies).sort(([, a], [, b]) => b - a)) {
       write(`  ${`${labelName(t, label)} ${labelToDisplay[label]}`.padEnd(24)} ${"█".repeat(n)} ${n}\n`);
     }
-    write(c.dim(`  ${t("cli.voteCounts", { valid: round.validVoteCount, invalid: round.invalidVoteCount })}${round.isTie ? t("cli.tieBetween", { labels: round.tiedLabels.map((l) => labelName(t, l)).join(", ") }) : ""}\n`));
+    write(
+      c.dim(
+        `  ${t("cli.voteCounts", { valid: round.validVoteCount, invalid: round.invalidVoteCount })}${round.isTie ? t("cli.tieBetween", { labels: round.tiedLabels.map((l) => labelName(t, l)).join(", ") }) : ""}\n`,
+      ),
+    );
   };
   /** Tells the events both formats send; false for any other. */
   const tell = (e: ClientEvent): boolean => {
@@ -37,13 +48,17 @@ export function labelledVotes({ write, c, t, options }: NarrationContext) {
         return true;
       case "tiebreaker-complete":
         const chairman = displayOf[e.data.data.model] ?? e.data.data.model;
-        write(`\n${c.yellow(t("cli.chairmanChooses", { chairman, label: labelName(t, e.data.data.votedFor ?? ""), display: labelToDisplay[e.data.data.votedFor ?? ""] ?? "" }))}${e.data.data.fallback ? c.dim(t("cli.chairmanFallback")) : ""}\n`);
+        write(
+          `\n${c.yellow(t("cli.chairmanChooses", { chairman, label: labelName(t, e.data.data.votedFor ?? ""), display: labelToDisplay[e.data.data.votedFor ?? ""] ?? "" }))}${e.data.data.fallback ? c.dim(t("cli.chairmanFallback")) : ""}\n`,
+        );
         return true;
       case "winner-declared": {
         const w = e.data.data;
         const how = !w.tiebroken ? "" : "tiebreakerMethod" in w && w.tiebreakerMethod === "alphabetical" ? t("cli.howAlpha") : t("cli.howChair");
         const decision = "winnerDecision" in w ? ` · ${w.winnerDecision ? named(t, "decision", w.winnerDecision) : t("cli.unreadableDecision")}` : "";
-        write(`\n${c.green(c.bold(t("cli.deliberationWinner", { display: w.winnerDisplay, label: labelName(t, w.winnerLabel), decision, count: w.voteCount, total: w.totalVotes, how })))}\n\n`);
+        write(
+          `\n${c.green(c.bold(t("cli.deliberationWinner", { display: w.winnerDisplay, label: labelName(t, w.winnerLabel), decision, count: w.voteCount, total: w.totalVotes, how })))}\n\n`,
+        );
         write(`${w.winnerResponse}\n`, "result");
         return true;
       }

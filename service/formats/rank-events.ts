@@ -23,7 +23,11 @@ export function narrateRank(context: NarrationContext): Narrator {
       case "rank-start":
         chairman = e.data.chairman.model || e.data.chairman.display;
         write(`${c.bold(t("rank.label", { question: e.data.question }))}\n`);
-        write(c.dim(`${e.data.participants.map((p) => p.display).join(", ")}${t("cli.chairman", { name: chairman })}${e.data.simulated ? t("cli.simulated") : ""}\n`));
+        write(
+          c.dim(
+            `${e.data.participants.map((p) => p.display).join(", ")}${t("cli.chairman", { name: chairman })}${e.data.simulated ? t("cli.simulated") : ""}\n`,
+          ),
+        );
         return true;
       case "stage1-start":
         write(`\n${c.yellow(`━━ ${t("cli.stage1")} ━━`)}\n`);
@@ -38,14 +42,18 @@ export function narrateRank(context: NarrationContext): Narrator {
         const r = e.data.data;
         const why = r.problem ? named(t, "rank.problem", r.problem) : "";
         const told = r.valid ? labels(r.parsedRanking) : c.red(`✗ ${r.error ?? why}${r.parsedRanking.length > 0 ? ` (${labels(r.parsedRanking)})` : ""}`);
-        write(`  ${c.bold(r.display.padEnd(12))} ${told}${r.anonymityBreach.length ? c.yellow(t("cli.names", { names: r.anonymityBreach.join(", ") })) : ""}\n`);
+        write(
+          `  ${c.bold(r.display.padEnd(12))} ${told}${r.anonymityBreach.length ? c.yellow(t("cli.names", { names: r.anonymityBreach.join(", ") })) : ""}\n`,
+        );
         return true;
       }
       case "rank-aggregate": {
         const a = e.data.data;
         write(`\n${c.yellow(`━━ ${t("rank.councilRanking")} ━━`)}\n`);
         if (a.ranking.length === 0) write(c.red(`  ${t("rank.noRanking")}\n`));
-        a.ranking.forEach((p, i) => write(`  ${c.bold(`${i + 1}. ${p.display}`)} ${c.dim(`(${labelName(t, p.label)})`)} — ${t("rank.meanPlace", { average: p.averagePosition })}\n`));
+        a.ranking.forEach((p, i) =>
+          write(`  ${c.bold(`${i + 1}. ${p.display}`)} ${c.dim(`(${labelName(t, p.label)})`)} — ${t("rank.meanPlace", { average: p.averagePosition })}\n`),
+        );
         write(c.dim(`  ${t("rank.counts", { valid: a.validRankings, invalid: a.invalidRankings })}\n`));
         write(`\n${c.yellow(`━━ ${t("rank.chairmanStage", { chairman })} ━━`)}\n`);
         return true;
@@ -74,7 +82,12 @@ export function narrateRank(context: NarrationContext): Narrator {
 export const rankOutcome: OutcomePart = {
   fields: {
     ranking: z
-      .array(z.object({ name: z.string().describe("The answer's author"), averagePosition: z.number().describe("Its mean place over the valid rankings (1 = best)") }))
+      .array(
+        z.object({
+          name: z.string().describe("The answer's author"),
+          averagePosition: z.number().describe("Its mean place over the valid rankings (1 = best)"),
+        }),
+      )
       .optional()
       .describe("/rank: the council's ranking, best first"),
     validRankings: z.number().optional().describe("/rank: the rankings that counted (each ranks every answer exactly once)"),

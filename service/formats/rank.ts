@@ -13,7 +13,12 @@ export const rank = {
   subgraph: buildRankGraph,
   options: z
     .object({
-      chairman: z.string().min(1, "chairman is empty").max(64).optional().describe("The chairman who writes the final answer (roster key, name or model id; default: the internal model)"),
+      chairman: z
+        .string()
+        .min(1, "chairman is empty")
+        .max(64)
+        .optional()
+        .describe("The chairman who writes the final answer (roster key, name or model id; default: the internal model)"),
       timeoutMs: timeoutMs(300_000),
     })
     .strict(),

@@ -36,12 +36,18 @@ export function narrateRevise(context: NarrationContext): Narrator {
         for (const r of e.data.data.revisions) {
           const change = r.revisedWordCount - r.originalWordCount;
           const decision = named(t, "decision", r.decision ?? "unparsed");
-          write(`\n${c.cyan(c.bold(`▶ ${r.display}`))} ${c.bold(decision)} ${c.dim(`${t("dv.words", { sign: change >= 0 ? "+" : "−", n: Math.abs(change) })}${r.error ? ` · ✗ ${r.error}` : ""}`)}\n`);
+          write(
+            `\n${c.cyan(c.bold(`▶ ${r.display}`))} ${c.bold(decision)} ${c.dim(`${t("dv.words", { sign: change >= 0 ? "+" : "−", n: Math.abs(change) })}${r.error ? ` · ✗ ${r.error}` : ""}`)}\n`,
+          );
           if (r.reasoning) write(c.dim(`  ${r.reasoning}\n`));
           if (r.decision !== "STAND") write(`${r.revisedResponse}\n`);
         }
         const s = e.data.data.summary;
-        write(c.dim(`\n  ${t("dv.revisionSummary", { revised: s.revised, stood: s.stood, merged: s.merged })}${s.parseFailed ? t("cli.unparsed", { n: s.parseFailed }) : ""}\n`));
+        write(
+          c.dim(
+            `\n  ${t("dv.revisionSummary", { revised: s.revised, stood: s.stood, merged: s.merged })}${s.parseFailed ? t("cli.unparsed", { n: s.parseFailed }) : ""}\n`,
+          ),
+        );
         return true;
       }
       case "vote-complete":

@@ -11,10 +11,16 @@ import { timeoutMs } from "./options.js";
 export const revise = {
   history: reviseHistory,
   subgraph: buildReviseGraph,
-  options: z.object({ antiAnchoring: z.boolean().optional().describe("Restate first, and change only on a cited error"), timeoutMs: timeoutMs(600_000) }).strict(),
+  options: z
+    .object({ antiAnchoring: z.boolean().optional().describe("Restate first, and change only on a cited error"), timeoutMs: timeoutMs(600_000) })
+    .strict(),
   seeded: true,
   openaiModel: "debatt-revise",
-  mcp: { tool: "revise", description: "3–6 models answer, read each other's answers anonymously, revise (or stand by) their own, and vote; the winning revised answer is the result." },
+  mcp: {
+    tool: "revise",
+    description:
+      "3–6 models answer, read each other's answers anonymously, revise (or stand by) their own, and vote; the winning revised answer is the result.",
+  },
   deliberate: { label: "Debate" },
   simulated: { ...deliberationAnswers, ballot: voteAnswers.ballot, restate: voteAnswers.restate, revision: voteAnswers.revision },
   evalArm: { rounds: false },

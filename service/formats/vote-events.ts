@@ -15,7 +15,11 @@ export function narrateVote(context: NarrationContext): Narrator {
         if ("data" in e.data) return false;
         labelled.named([...e.data.participants, e.data.chairman]);
         write(`${c.bold(t("cli.voteTitle", { question: e.data.question }))}\n`);
-        write(c.dim(`${e.data.participants.map((p) => p.display).join(", ")}${t("cli.chairman", { name: e.data.chairman.model || e.data.chairman.display })}${e.data.simulated ? t("cli.simulated") : ""}\n`));
+        write(
+          c.dim(
+            `${e.data.participants.map((p) => p.display).join(", ")}${t("cli.chairman", { name: e.data.chairman.model || e.data.chairman.display })}${e.data.simulated ? t("cli.simulated") : ""}\n`,
+          ),
+        );
         return true;
       case "stage1-start":
         write(`\n${c.yellow(`━━ ${t("cli.stage1")} ━━`)}\n`);

@@ -19,7 +19,10 @@ export const vote = {
     .strict(),
   seeded: true,
   openaiModel: "debatt-vote",
-  mcp: { tool: "vote", description: "3–7 models answer a question, vote anonymously on the answers, and the winner's answer is the result (a chairman model breaks a tie)." },
+  mcp: {
+    tool: "vote",
+    description: "3–7 models answer a question, vote anonymously on the answers, and the winner's answer is the result (a chairman model breaks a tie).",
+  },
   // The endpoint's names for the models and the chairman.
   deliberate: { label: "Vote", modelsField: "councilModels", renamed: { chairmanModel: "chairman" } },
   simulated: { ...deliberationAnswers, ballot: voteAnswers.ballot, tiebreaker: voteAnswers.tiebreaker },

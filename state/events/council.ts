@@ -25,5 +25,8 @@ export const COUNCIL_EVENTS = {
   /** /council: the final verdicts per judge (round 2, or round 1 as fallback) and the consensus. */
   council_consolidation: z.object({ data: CouncilResultSchema.strict(), ...stamp }),
   /** /council: the consolidated report (`fallback` when the report model failed). */
-  council_report_complete: z.object({ data: z.object({ report: z.string(), fallback: z.boolean(), error: z.string().optional(), usage: UsageSchema.optional() }).strict(), ...stamp }),
+  council_report_complete: z.object({
+    data: z.object({ report: z.string(), fallback: z.boolean(), error: z.string().optional(), usage: UsageSchema.optional() }).strict(),
+    ...stamp,
+  }),
 } as const;

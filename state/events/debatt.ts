@@ -70,11 +70,25 @@ export const DEBATT_EVENTS = {
    * seat is skipped. Sent again to a client that resumes the run while it still waits.
    */
   debate_awaiting_input: z.discriminatedUnion("kind", [
-    z.object({ kind: z.literal("turn"), round: z.number().int(), participant: z.string(), position: z.number().int(), word_limit: z.number().int(), deadline: z.number().int(), ...stamp }),
+    z.object({
+      kind: z.literal("turn"),
+      round: z.number().int(),
+      participant: z.string(),
+      position: z.number().int(),
+      word_limit: z.number().int(),
+      deadline: z.number().int(),
+      ...stamp,
+    }),
     z.object({ kind: z.literal("vote"), round: z.literal(4), participant: z.string(), candidates: z.array(z.string()), deadline: z.number().int(), ...stamp }),
   ]),
   /** The person's seat was skipped (added): `timeout` (no answer by the deadline) or `passed` (they chose to). */
-  debate_input_skipped: z.object({ kind: z.enum(["turn", "vote"]), round: z.number().int(), participant: z.string(), reason: z.enum(["timeout", "passed"]), ...stamp }),
+  debate_input_skipped: z.object({
+    kind: z.enum(["turn", "vote"]),
+    round: z.number().int(),
+    participant: z.string(),
+    reason: z.enum(["timeout", "passed"]),
+    ...stamp,
+  }),
   debate_results: DebateResultsSchema.extend(stamp),
   debate_synthesis_complete: z.object({
     /** Null when not one valid vote was cast. */

@@ -34,5 +34,8 @@ export const DEEP_EVENTS = {
   /** /deep: the debate's output object, handed to the synthesis. */
   deep_output: z.object({ data: DeepOutputSchema.strict(), ...stamp }),
   /** /deep: the final answer (`fallback` when the synthesis model failed and the consensus stands in). */
-  deep_synthesis_complete: z.object({ data: z.object({ synthesis: z.string(), fallback: z.boolean(), error: z.string().optional(), usage: UsageSchema.optional() }).strict(), ...stamp }),
+  deep_synthesis_complete: z.object({
+    data: z.object({ synthesis: z.string(), fallback: z.boolean(), error: z.string().optional(), usage: UsageSchema.optional() }).strict(),
+    ...stamp,
+  }),
 } as const;

@@ -40,7 +40,6 @@ const VoteStartSchema = z
   })
   .strict();
 
-
 /** What the deliberation formats (/vote, /revise, /deep, /council) all send. */
 export const DELIBERATION_EVENTS = {
   /** Deliberation formats: streamed text of one model in one stage (`collect`, `vote`, `tiebreaker`, …). */

@@ -3,7 +3,10 @@ import { SIZES } from "../estimate-plan.js";
 import { MAX_PARTICIPANTS, MIN_PARTICIPANTS, type FormatFlags, type FormatSpec } from "../format-spec.js";
 
 /** The speaking orders a debate takes before its topic: `--order simultaneous` and `--order sequential`. */
-const orderFlags = { "--order simultaneous": { order: "simultaneous" }, "--order sequential": { order: "sequential" } } as const satisfies Record<string, FormatFlags>;
+const orderFlags = { "--order simultaneous": { order: "simultaneous" }, "--order sequential": { order: "sequential" } } as const satisfies Record<
+  string,
+  FormatFlags
+>;
 
 /** A debate's participants: 2–8, a model named twice being one. */
 const participants = { min: MIN_PARTICIPANTS, max: MAX_PARTICIPANTS, duplicates: "merge" } as const;

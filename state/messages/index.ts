@@ -17,11 +17,20 @@ export const CATALOGUES: Record<Lang, Record<MessageKey, string>> = { en, sv };
 export const LOCALES: Record<Lang, string> = { en: "en-GB", sv: "sv-SE" };
 
 /** Numbers as each language writes them ("2.5" in English, "2,5" in Swedish), without grouping. */
-const NUMBERS = Object.fromEntries(LANGS.map((l) => [l, new Intl.NumberFormat(LOCALES[l], { maximumFractionDigits: 2, useGrouping: false })])) as Record<Lang, Intl.NumberFormat>;
+const NUMBERS = Object.fromEntries(LANGS.map((l) => [l, new Intl.NumberFormat(LOCALES[l], { maximumFractionDigits: 2, useGrouping: false })])) as Record<
+  Lang,
+  Intl.NumberFormat
+>;
 /** US dollars as each language writes them, with more decimals for the small sums model calls cost. */
 function usd(lang: Lang, value: number): string {
   const digits = value === 0 || value >= 1 ? 2 : value >= 0.01 ? 4 : 6;
-  return new Intl.NumberFormat(LOCALES[lang], { style: "currency", currency: "USD", currencyDisplay: "narrowSymbol", minimumFractionDigits: 2, maximumFractionDigits: digits }).format(value);
+  return new Intl.NumberFormat(LOCALES[lang], {
+    style: "currency",
+    currency: "USD",
+    currencyDisplay: "narrowSymbol",
+    minimumFractionDigits: 2,
+    maximumFractionDigits: digits,
+  }).format(value);
 }
 /** The plural rules of each language, for `{n:one|other}`. */
 const PLURALS = Object.fromEntries(LANGS.map((l) => [l, new Intl.PluralRules(LOCALES[l])])) as Record<Lang, Intl.PluralRules>;
@@ -179,12 +188,18 @@ export function estimateWords(t: Translate, e: Usage, simulated: boolean): strin
 export function leaderboardSummary(t: Translate, r: { runs: number; ballots: number; filters: { format: string | null; since: string | null } }): string {
   // A day as a day; a time as the minute it starts (UTC), so that two filters of one day tell apart.
   const at = r.filters.since;
-  const since = at ? t("leaderboard.since", { date: at.endsWith("T00:00:00.000Z") ? at.slice(0, 10) : `${at.slice(0, 16).replace("T", " ")} UTC` }) : t("leaderboard.ever");
+  const since = at
+    ? t("leaderboard.since", { date: at.endsWith("T00:00:00.000Z") ? at.slice(0, 10) : `${at.slice(0, 16).replace("T", " ")} UTC` })
+    : t("leaderboard.ever");
   return t("leaderboard.summary", { ballots: r.ballots, runs: r.runs, format: r.filters.format ?? t("leaderboard.allFormats"), since });
 }
 
 /** One measured bias in words: what happened, how often against chance, and whether it is significant. */
-export function biasWords(t: Translate, lang: Lang, f: { id: string; ballots: number; observed: number; expected: number; p_value: number | null; significant: boolean; correlation?: number }): string {
+export function biasWords(
+  t: Translate,
+  lang: Lang,
+  f: { id: string; ballots: number; observed: number; expected: number; p_value: number | null; significant: boolean; correlation?: number },
+): string {
   const what = named(t, "leaderboard.bias", f.id);
   const line = t("leaderboard.biasLine", { what, observed: f.observed, ballots: f.ballots, expected: decimal(lang, f.expected) });
   const r = f.correlation === undefined ? "" : `, ${t("leaderboard.correlation", { r: decimal(lang, f.correlation, 2) })}`;

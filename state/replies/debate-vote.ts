@@ -27,7 +27,10 @@ export type VoteParse = { ok: true; vote: ParsedVote } | { ok: false; reason: st
 
 /** Maps a name to a participant's display name: key or display name, case-insensitive, quotes and punctuation trimmed. */
 export function matchParticipant(name: string, participants: Participant[]): string | null {
-  const wanted = name.trim().replace(/^["'`*\s]+|["'`*.!\s]+$/g, "").toLowerCase();
+  const wanted = name
+    .trim()
+    .replace(/^["'`*\s]+|["'`*.!\s]+$/g, "")
+    .toLowerCase();
   if (!wanted) return null;
   const hit = participants.find((p) => p.display.toLowerCase() === wanted || p.key === wanted);
   return hit?.display ?? null;

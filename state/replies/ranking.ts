@@ -85,7 +85,8 @@ export function parseRanking(text: string, labels: readonly string[]): ParsedRan
   const missing = labels.filter((l) => !order.includes(l));
   // Mentions repeat naturally in prose (the first one counts); only a list's repeat is a second place.
   const repeats = source === "list" ? [...repeated] : [];
-  const problem: RankingProblem | undefined = order.length === 0 ? "no_ranking" : repeats.length > 0 ? "repeated" : missing.length > 0 ? "incomplete" : undefined;
+  const problem: RankingProblem | undefined =
+    order.length === 0 ? "no_ranking" : repeats.length > 0 ? "repeated" : missing.length > 0 ? "incomplete" : undefined;
   return { order, valid: problem === undefined, ...(problem ? { problem } : {}), source, missing, repeated: repeats, unknown: [...unknown] };
 }
 
@@ -103,7 +104,11 @@ export interface AggregatePlace {
  * a tie goes to the earlier name (`nameOf`, e.g. the author's display name), then label. Invalid
  * rankings do not count. Empty when no ranking is valid.
  */
-export function aggregateRankings(rankings: readonly { order: readonly string[]; valid: boolean }[], labels: readonly string[], nameOf: (label: string) => string = (l) => l): AggregatePlace[] {
+export function aggregateRankings(
+  rankings: readonly { order: readonly string[]; valid: boolean }[],
+  labels: readonly string[],
+  nameOf: (label: string) => string = (l) => l,
+): AggregatePlace[] {
   const valid = rankings.filter((r) => r.valid);
   if (valid.length === 0) return [];
   const places = labels.map((label) => {

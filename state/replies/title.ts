@@ -16,7 +16,12 @@ const MAX_TITLE_CHARS = 80;
  */
 export function cleanTitle(reply: string): string {
   const line = removeSpoofing(reply).trim().split("\n")[0] ?? "";
-  const bare = line.replace(/^(?:title:\s*)/i, "").replace(/["'“”‘’«»`*#]/g, "").replace(/[.!?:;,]+$/, "").replace(/\s+/g, " ").trim();
+  const bare = line
+    .replace(/^(?:title:\s*)/i, "")
+    .replace(/["'“”‘’«»`*#]/g, "")
+    .replace(/[.!?:;,]+$/, "")
+    .replace(/\s+/g, " ")
+    .trim();
   return bare.length <= MAX_TITLE_CHARS ? bare : `${bare.slice(0, MAX_TITLE_CHARS - 1).trimEnd()}…`;
 }
 
@@ -28,7 +33,10 @@ const SHORT_TITLE_CHARS = 48;
  * punctuation, cut at a word boundary with an ellipsis when longer than `max` characters.
  */
 export function shortTitle(text: string, max = SHORT_TITLE_CHARS): string {
-  const line = removeSpoofing(text).replace(/\s+/g, " ").trim().replace(/[?!.:;,]+$/, "");
+  const line = removeSpoofing(text)
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/[?!.:;,]+$/, "");
   const chars = [...line];
   if (chars.length <= max) return line;
   const cut = chars.slice(0, max - 1).join("");
@@ -68,7 +76,10 @@ export function renderTitle(text: string): string {
   const line = removeSpoofing(text).replace(/\s+/g, " ").trim();
   // The first sentence is what a title is about; the rest is detail.
   const sentence = /^(.+?[?!.])(?:\s|$)/.exec(line)?.[1] ?? line;
-  const all = sentence.replace(/[?!.:;,]+$/, "").split(" ").filter(Boolean);
+  const all = sentence
+    .replace(/[?!.:;,]+$/, "")
+    .split(" ")
+    .filter(Boolean);
   const headline = all.filter((w) => !ARTICLES.has(w.toLowerCase()));
   const words = all.length > TITLE_WORDS && headline.length > 0 ? headline : all;
   const bare = (w: string) => w.replace(/[,;:–-]+$/, "");

@@ -38,9 +38,10 @@ function confidenceOf(v: unknown): unknown {
  * `judge` is always the council's name for it (`judge-1 (correctness)`), never the model's own.
  * Also returns round 2's `r1_restatement` and `change_justification`.
  */
-export function parseVerdict(text: string, judge: string):
-  | { ok: true; verdict: Verdict; restatement?: string; changeJustification?: string }
-  | { ok: false; reason: string } {
+export function parseVerdict(
+  text: string,
+  judge: string,
+): { ok: true; verdict: Verdict; restatement?: string; changeJustification?: string } | { ok: false; reason: string } {
   const json = extractJsonObject(text);
   if (!json) return { ok: false, reason: "no JSON verdict in the answer" };
   const parsed = VerdictSchema.safeParse({

@@ -17,8 +17,8 @@ export function debater(body: any): Reply {
     const candidates = /Välj en av: ([^.]+)\./.exec(all)![1].split(", ");
     return { text: "```json\n" + JSON.stringify({ voted_for: candidates[0], short_motivation: "clear", three_bullets: ["1", "2", "3"] }) + "\n```" };
   }
-  if (all.includes("Du analyserar en avslutad debatt")) return { text: '{"merged_summary": "m", "overlap_score": 0.5, "agreements": [], "disagreements": [], "conflicts": [], "comparative_summary": ""}' };
+  if (all.includes("Du analyserar en avslutad debatt"))
+    return { text: '{"merged_summary": "m", "overlap_score": 0.5, "agreements": [], "disagreements": [], "conflicts": [], "comparative_summary": ""}' };
   if (all.includes("slutanalysen")) return { text: "## Sammanfattning\n\nBra debatt." };
   return { text: "Jag anser att frågan är viktig och att vi bör agera klokt." };
 }
-

@@ -99,7 +99,12 @@ export class ScriptedChatModel extends ChunkStreamingChatModel {
     }
     if (step.usage && !step.error) {
       const u = step.usage;
-      const usage_metadata = { input_tokens: u.input, output_tokens: u.output, total_tokens: u.input + u.output, input_token_details: { cache_read: u.cached ?? 0 } };
+      const usage_metadata = {
+        input_tokens: u.input,
+        output_tokens: u.output,
+        total_tokens: u.input + u.output,
+        input_token_details: { cache_read: u.cached ?? 0 },
+      };
       const response_metadata = u.cost === undefined ? {} : { usage: { cost: u.cost } };
       yield new ChatGenerationChunk({ text: "", message: new AIMessageChunk({ content: "", usage_metadata, response_metadata }) });
     }
@@ -201,7 +206,14 @@ export const defaultScript: Script = (req) => {
     case "debater":
       return renderArgument(stanceOf(req.participant!.display, req.round!));
     case "moderator":
-      return renderAssessment({ should_stop: false, agreement_score: 0.5, new_points_ratio: 0.5, consensus_answer: null, remaining_disagreements: ["scope"], next_round_focus: "scope" });
+      return renderAssessment({
+        should_stop: false,
+        agreement_score: 0.5,
+        new_points_ratio: 0.5,
+        consensus_answer: null,
+        remaining_disagreements: ["scope"],
+        next_round_focus: "scope",
+      });
     case "deep_synthesis":
       return "## The deep answer\n\nThe debaters converged.";
     case "judge":

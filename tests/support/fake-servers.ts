@@ -60,9 +60,12 @@ export async function startFakeOpenAI(reply: (body: any) => Reply, options: { mo
     // `GET /v1/models`: the endpoint's model list, when it serves one.
     if (req.method === "GET" && req.url === "/v1/models") {
       seenModelLists.push({ path: req.url, body: null, authorization: req.headers.authorization, aborted: false });
-      if (options.modelsStatus) return void res.writeHead(options.modelsStatus, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "refused" } }));
+      if (options.modelsStatus)
+        return void res.writeHead(options.modelsStatus, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "refused" } }));
       if (!options.models) return void res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "no model list" } }));
-      return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data: options.models.map((id) => ({ id, object: "model" })) }));
+      return void res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ object: "list", data: options.models.map((id) => ({ id, object: "model" })) }));
     }
     const body = await readBody(req);
     const entry: SeenRequest = { path: req.url ?? "", body, authorization: req.headers.authorization, aborted: false };
@@ -74,7 +77,9 @@ export async function startFakeOpenAI(reply: (body: any) => Reply, options: { mo
     if (res.destroyed) return;
     if (r.status && r.status >= 400) {
       finished = true;
-      res.writeHead(r.status, { "content-type": "application/json", ...r.headers }).end(JSON.stringify({ error: { message: "fake failure", ...(r.errorCode ? { code: r.errorCode } : {}) } }));
+      res
+        .writeHead(r.status, { "content-type": "application/json", ...r.headers })
+        .end(JSON.stringify({ error: { message: "fake failure", ...(r.errorCode ? { code: r.errorCode } : {}) } }));
       return;
     }
     const base = { id: "chatcmpl-1", created: 0, model: body.model };
@@ -89,7 +94,8 @@ export async function startFakeOpenAI(reply: (body: any) => Reply, options: { mo
       for (const piece of (r.text ?? "").match(/\S+\s*/g) ?? []) send({ content: piece }, null);
       if (toolCalls) send({ tool_calls: toolCalls }, null);
       send({}, toolCalls ? "tool_calls" : "stop");
-      if (r.usage && body.stream_options?.include_usage) res.write(`data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [], usage: usageOf(r) })}\n\n`);
+      if (r.usage && body.stream_options?.include_usage)
+        res.write(`data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [], usage: usageOf(r) })}\n\n`);
       finished = true;
       res.end("data: [DONE]\n\n");
     } else {
@@ -201,14 +207,24 @@ export interface SeenTranscription {
  * A fake OpenAI-compatible `POST /v1/audio/transcriptions` on loopback: it reads the multipart
  * form as the real one does and answers `{text}` (or fails with `status`). Records every request.
  */
-export async function startFakeTranscription(reply: (seen: SeenTranscription) => { text?: string; status?: number } = () => ({ text: "Should cities ban cars?" })) {
+export async function startFakeTranscription(
+  reply: (seen: SeenTranscription) => { text?: string; status?: number } = () => ({ text: "Should cities ban cars?" }),
+) {
   const seen: SeenTranscription[] = [];
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const form = await new Request("http://fake", { method: "POST", headers: { "content-type": req.headers["content-type"] ?? "" }, body: Buffer.concat(chunks) }).formData();
+    const form = await new Request("http://fake", {
+      method: "POST",
+      headers: { "content-type": req.headers["content-type"] ?? "" },
+      body: Buffer.concat(chunks),
+    }).formData();
     const file = form.get("file") as File;
-    const entry = { authorization: req.headers.authorization, model: String(form.get("model")), file: { name: file.name, type: file.type, bytes: Buffer.from(await file.arrayBuffer()) } };
+    const entry = {
+      authorization: req.headers.authorization,
+      model: String(form.get("model")),
+      file: { name: file.name, type: file.type, bytes: Buffer.from(await file.arrayBuffer()) },
+    };
     seen.push(entry);
     const r = reply(entry);
     if (r.status) res.writeHead(r.status, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "fake transcription failure" } }));

@@ -52,4 +52,5 @@ export async function runEvents(
 }
 
 /** Events of one name. */
-export const named = (events: readonly { event: string; data: Record<string, unknown> }[], name: string) => events.filter((e) => e.event === name).map((e) => e.data as Record<string, any>);
+export const named = (events: readonly { event: string; data: Record<string, unknown> }[], name: string) =>
+  events.filter((e) => e.event === name).map((e) => e.data as Record<string, any>);

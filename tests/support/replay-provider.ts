@@ -69,7 +69,10 @@ export type AnswerFor = (body: any) => string | undefined;
  * verdict or a JSON argument after the shape's reasoning, `<think>` block or thinking parts, with
  * the shape's usage. Without it, or when it returns undefined, the recorded answer is replayed.
  */
-export async function startReplayProvider(streams: Record<string, string>, answerFor?: AnswerFor): Promise<{ baseURL: string; seen: any[]; close: () => Promise<void> }> {
+export async function startReplayProvider(
+  streams: Record<string, string>,
+  answerFor?: AnswerFor,
+): Promise<{ baseURL: string; seen: any[]; close: () => Promise<void> }> {
   const seen: any[] = [];
   const server: Server = createServer(async (req, res) => {
     let raw = "";

@@ -5,7 +5,10 @@ import { spawnServer, type SpawnedServer } from "../../scripts/spawn-server.js";
  * Starts `routes/server.ts` (through tsx, or with `command`: the compiled server as the start
  * script runs it) on a free port (and, unless given, a fresh data directory); resolves with its URL.
  */
-export async function startServerProcess(env: Record<string, string>, command = [process.execPath, "--import", "tsx", "routes/server.ts"]): Promise<SpawnedServer> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  command = [process.execPath, "--import", "tsx", "routes/server.ts"],
+): Promise<SpawnedServer> {
   return spawnServer(command, { SIMULATED_CHUNK_DELAY_MS: "0", ...env });
 }
 

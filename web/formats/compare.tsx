@@ -26,9 +26,21 @@ function replayCompare({ result, question }: StoredRun): ClientEvent[] | undefin
     events.push(ev("compare-answer-start", who));
     if (a.text) events.push(ev("compare-answer-delta", { ...who, delta: a.text }));
     if (stopped(a)) continue;
-    events.push(ev("compare-answer-end", { ...who, word_count: a.word_count, latency_ms: a.responseTimeMs, status: a.status, ...(a.error ? { error: a.error } : {}), ...notesFields(a) }));
+    events.push(
+      ev("compare-answer-end", {
+        ...who,
+        word_count: a.word_count,
+        latency_ms: a.responseTimeMs,
+        status: a.status,
+        ...(a.error ? { error: a.error } : {}),
+        ...notesFields(a),
+      }),
+    );
   }
-  if (!r.answers.some(stopped)) events.push(ev("compare-complete", { answered: r.answers.filter((a) => a.status === "ok").length, failed: r.answers.filter((a) => a.status === "error").length }));
+  if (!r.answers.some(stopped))
+    events.push(
+      ev("compare-complete", { answered: r.answers.filter((a) => a.status === "ok").length, failed: r.answers.filter((a) => a.status === "error").length }),
+    );
   return events;
 }
 
@@ -49,13 +61,21 @@ function CompareView({ c, simulated, ended, usage }: { c: CompareState; simulate
           const failed = a?.status === "error";
           const cost = usage && costOf(t, usage, p.display);
           return (
-            <article class={`card${a?.status === "speaking" && !ended ? " speaking" : ""}${failed ? " failed" : ""}`} style={{ "--accent": colorOf(p.key) }} data-participant={p.key}>
+            <article
+              class={`card${a?.status === "speaking" && !ended ? " speaking" : ""}${failed ? " failed" : ""}`}
+              style={{ "--accent": colorOf(p.key) }}
+              data-participant={p.key}
+            >
               <header>
                 <span class="dot" aria-hidden="true" />
                 <h3>{p.display}</h3>
                 {failed && <span class="badge error">{t("card.failed")}</span>}
               </header>
-              {failed || !a?.text ? <p class="answer">{failed ? <FailedText text={a.text} error={a.error} /> : "…"}</p> : <AnswerText text={a.text} sources={a.sources} />}
+              {failed || !a?.text ? (
+                <p class="answer">{failed ? <FailedText text={a.text} error={a.error} /> : "…"}</p>
+              ) : (
+                <AnswerText text={a.text} sources={a.sources} />
+              )}
               <Notes answer={a} />
               {(a?.status === "ok" || cost) && (
                 <footer>

@@ -57,18 +57,20 @@ function CouncilView({ s, ended, usage }: { s: CouncilState; ended: boolean; usa
           <span class="mode">{t("council.title")}</span> {s.title ?? s.claim}
         </h2>
         {s.debate && (
-          <p class="note">
-            --debate{s.branch ? t("council.round2", { branch: t(s.branch === "agreed" ? "council.agreed" : "council.disagreed") }) : ""}
-          </p>
+          <p class="note">--debate{s.branch ? t("council.round2", { branch: t(s.branch === "agreed" ? "council.agreed" : "council.disagreed") }) : ""}</p>
         )}
       </header>
       {/* Explicit roles: on a phone the cells are stacked blocks, and the roles keep it a table for assistive technology. */}
       <table class="verdicts" role="table">
         <thead role="rowgroup">
           <tr role="row">
-            <th scope="col" role="columnheader">{t("council.judge")}</th>
+            <th scope="col" role="columnheader">
+              {t("council.judge")}
+            </th>
             {rounds.map((r) => (
-              <th scope="col" role="columnheader">{t("deep.round", { n: r })}</th>
+              <th scope="col" role="columnheader">
+                {t("deep.round", { n: r })}
+              </th>
             ))}
           </tr>
         </thead>
@@ -82,7 +84,12 @@ function CouncilView({ s, ended, usage }: { s: CouncilState; ended: boolean; usa
               {rounds.map((r) => {
                 const v = s.verdicts[r]?.[j.key];
                 const label = t("deep.round", { n: r });
-                if (!v) return <td role="cell" class="note" data-label={label}>{s.round >= r && !s.result && !ended ? "…" : "—"}</td>;
+                if (!v)
+                  return (
+                    <td role="cell" class="note" data-label={label}>
+                      {s.round >= r && !s.result && !ended ? "…" : "—"}
+                    </td>
+                  );
                 if (!v.verdict)
                   return (
                     <td role="cell" class="note" data-label={label}>
@@ -91,7 +98,8 @@ function CouncilView({ s, ended, usage }: { s: CouncilState; ended: boolean; usa
                   );
                 return (
                   <td role="cell" data-label={label}>
-                    <span class={`badge verdict ${VERDICT_CLASS[v.verdict.verdict]}`}>{v.verdict.verdict}</span> <span class="note">{named(t, "confidence", v.verdict.confidence)}</span>
+                    <span class={`badge verdict ${VERDICT_CLASS[v.verdict.verdict]}`}>{v.verdict.verdict}</span>{" "}
+                    <span class="note">{named(t, "confidence", v.verdict.confidence)}</span>
                     {v.unjustifiedChange && <span class="badge">{t("council.unjustified")}</span>}
                     <div>{v.verdict.key_insight}</div>
                     {v.verdict.findings.length > 0 && (
@@ -115,7 +123,8 @@ function CouncilView({ s, ended, usage }: { s: CouncilState; ended: boolean; usa
       </table>
       {s.result && (
         <div class="winner" role="status">
-          {t("council.consensus")} <span class={`badge verdict ${VERDICT_CLASS[s.result.consensus]}`}>{s.result.consensus}</span> — PASS {s.result.counts.PASS} · WARN {s.result.counts.WARN} · FAIL {s.result.counts.FAIL}
+          {t("council.consensus")} <span class={`badge verdict ${VERDICT_CLASS[s.result.consensus]}`}>{s.result.consensus}</span> — PASS {s.result.counts.PASS}{" "}
+          · WARN {s.result.counts.WARN} · FAIL {s.result.counts.FAIL}
           {s.result.unanimous && <span class="note">{t("council.unanimous")}</span>}
           {s.result.note && <p class="note">{councilNote(t, s.result)}</p>}
         </div>

@@ -16,7 +16,19 @@ interface DebattResult {
   voiceMode?: boolean;
   simulated?: boolean;
   participants?: { key: string; display: string; model: string }[];
-  rounds: { round: number; answers: ({ modelKey: string; display: string; text: string; position: number; status: "ok" | "error"; wordCount: number; latencyMs: number; error?: string } & AnswerNotes)[] }[];
+  rounds: {
+    round: number;
+    answers: ({
+      modelKey: string;
+      display: string;
+      text: string;
+      position: number;
+      status: "ok" | "error";
+      wordCount: number;
+      latencyMs: number;
+      error?: string;
+    } & AnswerNotes)[];
+  }[];
   votes: { voter: string; votedFor: string; motivation: string; bullets: string[]; valid: boolean }[];
   results?: Record<string, unknown>;
   synthesis?: string;
@@ -27,7 +39,16 @@ export function replayDebate({ id, result }: StoredRun): ClientEvent[] | undefin
   const r = result as DebattResult;
   if (!r.participants) return undefined;
   const participants = r.participants.map((p) => ({ ...p, oneseek: false }));
-  const events = [ev("debate-init", { participants, topic: r.topic ?? "", total_rounds: 4, voice_mode: r.voiceMode ?? false, debate_id: id, simulated: r.simulated ?? false })];
+  const events = [
+    ev("debate-init", {
+      participants,
+      topic: r.topic ?? "",
+      total_rounds: 4,
+      voice_mode: r.voiceMode ?? false,
+      debate_id: id,
+      simulated: r.simulated ?? false,
+    }),
+  ];
   for (const { round, answers } of r.rounds) {
     if (answers.length === 0) continue;
     const spoken = [...answers].sort((a, b) => a.position - b.position);
@@ -45,14 +66,24 @@ export function replayDebate({ id, result }: StoredRun): ClientEvent[] | undefin
       // A turn the stop cut short ends there, as it did live: no end, and its round does not end either.
       if (stopped(a)) continue;
       events.push(
-        ev("debate-participant-end", { ...who, position: a.position, word_count: a.wordCount, latency_ms: a.latencyMs, response_preview: "", status: a.status, ...(a.error ? { error: a.error } : {}), ...notesFields(a) }),
+        ev("debate-participant-end", {
+          ...who,
+          position: a.position,
+          word_count: a.wordCount,
+          latency_ms: a.latencyMs,
+          response_preview: "",
+          status: a.status,
+          ...(a.error ? { error: a.error } : {}),
+          ...notesFields(a),
+        }),
       );
     }
     if (!answers.some(stopped)) events.push(ev("debate-round-end", { round, participant_count: answers.filter((a) => a.status === "ok").length }));
   }
   if (r.votes.length > 0 || r.results) {
     events.push(ev("debate-round-start", { round: 4, type: "voting", order: r.participants.map((p) => p.display) }));
-    for (const v of r.votes.filter((v) => v.valid)) events.push(ev("debate-vote-result", { voter: v.voter, voted_for: v.votedFor, motivation: v.motivation, bullets: v.bullets }));
+    for (const v of r.votes.filter((v) => v.valid))
+      events.push(ev("debate-vote-result", { voter: v.voter, voted_for: v.votedFor, motivation: v.motivation, bullets: v.bullets }));
   }
   if (r.results) events.push(ev("debate-results", r.results));
   if (r.synthesis) events.push(ev("text-delta", { delta: r.synthesis }));

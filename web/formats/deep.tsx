@@ -16,7 +16,14 @@ interface DeepResult extends Panel {
   labelMap?: Record<string, string>;
   stage1: Answer[];
   stage1Failed?: Failure[];
-  rounds: { round: number; assessment: unknown; moderatorError?: string; stop: boolean; reason: string; arguments: (Record<string, unknown> & { model: string; modelKey?: string; label: string; status: string; responseTimeMs: number; error?: string })[] }[];
+  rounds: {
+    round: number;
+    assessment: unknown;
+    moderatorError?: string;
+    stop: boolean;
+    reason: string;
+    arguments: (Record<string, unknown> & { model: string; modelKey?: string; label: string; status: string; responseTimeMs: number; error?: string })[];
+  }[];
   output?: Record<string, unknown>;
   synthesis?: string;
   synthesisError?: string;
@@ -33,14 +40,32 @@ function replayDeep({ id, result, question, title }: StoredRun): ClientEvent[] |
   const names = namesOf(r, [...r.stage1, ...(r.stage1Failed ?? []), ...turns]);
   const maxRounds = r.maxRounds ?? Math.max(1, ...r.rounds.map((x) => x.round));
   const events = [
-    ev("deep-start", { messageId: id, mode: "deep", question, participants: names.participants, minRounds: r.minRounds ?? 1, maxRounds, simulated: r.simulated ?? false }),
+    ev("deep-start", {
+      messageId: id,
+      mode: "deep",
+      question,
+      participants: names.participants,
+      minRounds: r.minRounds ?? 1,
+      maxRounds,
+      simulated: r.simulated ?? false,
+    }),
     ...firstAnswers("stage1-complete", "deep", names, r.stage1, r.stage1Failed),
   ];
   for (const round of r.rounds) {
     const args = round.arguments.map((a) => {
       const { model, modelKey, label, status, responseTimeMs, error } = a;
       const argument = status === "ok" ? Object.fromEntries(ARGUMENT_FIELDS.map((f) => [f, a[f]])) : undefined;
-      return { round: round.round, label, model, modelKey, display: names.who(modelKey ?? "", model).display, status, responseTimeMs, ...(argument ? { argument } : {}), ...(error ? { error } : {}) };
+      return {
+        round: round.round,
+        label,
+        model,
+        modelKey,
+        display: names.who(modelKey ?? "", model).display,
+        status,
+        responseTimeMs,
+        ...(argument ? { argument } : {}),
+        ...(error ? { error } : {}),
+      };
     });
     const debaters = Object.fromEntries(args.map((a) => [a.label, names.who(a.modelKey ?? "", a.model)]));
     events.push(ev("deep-round-start", { round: round.round, debaters }));
@@ -83,7 +108,11 @@ function DeepView({ s, ended, usage }: { s: DeepState; ended: boolean; usage?: A
               </header>
               <details open={s.rounds.length === 0}>
                 <summary>{a?.status === "error" ? t("dv.error") : t("deep.firstAnswer")}</summary>
-                {a?.status === "error" || !a?.text ? <p class="answer">{a?.status === "error" ? t("card.error", { error: a.error ?? t("card.unknownError") }) : "…"}</p> : <AnswerText text={a.text} sources={a.sources} />}
+                {a?.status === "error" || !a?.text ? (
+                  <p class="answer">{a?.status === "error" ? t("card.error", { error: a.error ?? t("card.unknownError") }) : "…"}</p>
+                ) : (
+                  <AnswerText text={a.text} sources={a.sources} />
+                )}
               </details>
               <AnswerNotes answer={a} />
               <CostFooter usage={usage} display={p.display} />
@@ -99,11 +128,21 @@ function DeepView({ s, ended, usage }: { s: DeepState; ended: boolean; usage?: A
           <table class="stances" role="table">
             <thead role="rowgroup">
               <tr role="row">
-                <th scope="col" role="columnheader">{t("deep.col.debater")}</th>
-                <th scope="col" role="columnheader">{t("deep.col.stance")}</th>
-                <th scope="col" role="columnheader">{t("deep.col.revision")}</th>
-                <th scope="col" role="columnheader">{t("deep.col.confidence")}</th>
-                <th scope="col" role="columnheader">{t("deep.col.points")}</th>
+                <th scope="col" role="columnheader">
+                  {t("deep.col.debater")}
+                </th>
+                <th scope="col" role="columnheader">
+                  {t("deep.col.stance")}
+                </th>
+                <th scope="col" role="columnheader">
+                  {t("deep.col.revision")}
+                </th>
+                <th scope="col" role="columnheader">
+                  {t("deep.col.confidence")}
+                </th>
+                <th scope="col" role="columnheader">
+                  {t("deep.col.points")}
+                </th>
               </tr>
             </thead>
             <tbody role="rowgroup">
@@ -114,10 +153,18 @@ function DeepView({ s, ended, usage }: { s: DeepState; ended: boolean; usage?: A
                   </th>
                   {turn.argument ? (
                     <>
-                      <td role="cell" data-label={t("deep.col.stance")}>{named(t, "stance", turn.argument.stance)}</td>
-                      <td role="cell" data-label={t("deep.col.revision")}>{named(t, "revision", turn.argument.revision)}</td>
-                      <td role="cell" data-label={t("deep.col.confidence")}>{pct(turn.argument.confidence)}</td>
-                      <td role="cell" data-label={t("deep.col.points")}>{turn.argument.key_points.join(" · ")}</td>
+                      <td role="cell" data-label={t("deep.col.stance")}>
+                        {named(t, "stance", turn.argument.stance)}
+                      </td>
+                      <td role="cell" data-label={t("deep.col.revision")}>
+                        {named(t, "revision", turn.argument.revision)}
+                      </td>
+                      <td role="cell" data-label={t("deep.col.confidence")}>
+                        {pct(turn.argument.confidence)}
+                      </td>
+                      <td role="cell" data-label={t("deep.col.points")}>
+                        {turn.argument.key_points.join(" · ")}
+                      </td>
                     </>
                   ) : (
                     <td role="cell" colSpan={4} class="note">

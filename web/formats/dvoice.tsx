@@ -26,7 +26,9 @@ function VoiceDebateView(props: RunViewProps) {
   const { a, player, voice, storedAudio } = props;
   return (
     <>
-      {player && a.debateId && <VoiceBar player={player} view={voice ?? { playing: false, paused: false }} downloadUrl={a.done ? audioUrl(a.debateId, "wav") : undefined} />}
+      {player && a.debateId && (
+        <VoiceBar player={player} view={voice ?? { playing: false, paused: false }} downloadUrl={a.done ? audioUrl(a.debateId, "wav") : undefined} />
+      )}
       {storedAudio && a.voice && a.debateId && <StoredAudio id={a.debateId} />}
       <DebateView {...props} />
     </>

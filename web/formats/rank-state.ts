@@ -33,7 +33,18 @@ const who = (p: { modelKey: string; display: string; model: string }): Who => ({
 /** A new /rank run from its `rank-start`. */
 export function startRank(e: Extract<ClientEvent, { event: "rank-start" }>): RankState {
   const d = e.data;
-  return { kind: "rank", question: d.question, participants: d.participants.map(who), chairman: who(d.chairman), answers: {}, labels: [], ranking: {}, rankings: {}, final: "", complete: false };
+  return {
+    kind: "rank",
+    question: d.question,
+    participants: d.participants.map(who),
+    chairman: who(d.chairman),
+    answers: {},
+    labels: [],
+    ranking: {},
+    rankings: {},
+    final: "",
+    complete: false,
+  };
 }
 
 /** Applies one of /rank's events to its run (its title and completion are the panels' shared events); anything else leaves it as it is. */

@@ -68,7 +68,11 @@ function RankView({ s, ended, usage }: { s: RankState; ended: boolean; usage?: A
                 <h3>{p.display}</h3>
                 {place && <span class="badge">{`${labelName(t, place.label)} · ${t("rank.meanPlace", { average: place.averagePosition })}`}</span>}
               </header>
-              {a?.status === "error" || !a?.text ? <p class="answer">{a?.status === "error" ? t("card.error", { error: a.error ?? t("card.unknownError") }) : "…"}</p> : <AnswerText text={a.text} sources={a.sources} />}
+              {a?.status === "error" || !a?.text ? (
+                <p class="answer">{a?.status === "error" ? t("card.error", { error: a.error ?? t("card.unknownError") }) : "…"}</p>
+              ) : (
+                <AnswerText text={a.text} sources={a.sources} />
+              )}
               <AnswerNotes answer={a} />
               <CostFooter usage={usage} display={p.display} />
             </article>
@@ -82,8 +86,12 @@ function RankView({ s, ended, usage }: { s: RankState; ended: boolean; usage?: A
           <table class="stances" role="table">
             <thead role="rowgroup">
               <tr role="row">
-                <th scope="col" role="columnheader">{t("rank.col.ranker")}</th>
-                <th scope="col" role="columnheader">{t("rank.col.order")}</th>
+                <th scope="col" role="columnheader">
+                  {t("rank.col.ranker")}
+                </th>
+                <th scope="col" role="columnheader">
+                  {t("rank.col.order")}
+                </th>
               </tr>
             </thead>
             <tbody role="rowgroup">
@@ -93,12 +101,20 @@ function RankView({ s, ended, usage }: { s: RankState; ended: boolean; usage?: A
                   const r = s.rankings[p.key];
                   return (
                     <tr role="row" data-participant={p.key}>
-                      <th scope="row" role="rowheader">{p.display}</th>
+                      <th scope="row" role="rowheader">
+                        {p.display}
+                      </th>
                       {!r ? (
-                        <td role="cell" class="note" data-label={t("rank.col.order")}>{t("rank.ranking")}</td>
+                        <td role="cell" class="note" data-label={t("rank.col.order")}>
+                          {t("rank.ranking")}
+                        </td>
                       ) : r.valid ? (
                         <td role="cell" data-label={t("rank.col.order")}>
-                          <ol class="ranking">{r.parsedRanking.map((label) => <li>{labelled(label)}</li>)}</ol>
+                          <ol class="ranking">
+                            {r.parsedRanking.map((label) => (
+                              <li>{labelled(label)}</li>
+                            ))}
+                          </ol>
                         </td>
                       ) : (
                         <td role="cell" class="note" data-label={t("rank.col.order")}>
@@ -121,27 +137,43 @@ function RankView({ s, ended, usage }: { s: RankState; ended: boolean; usage?: A
             <table class="stances" role="table">
               <thead role="rowgroup">
                 <tr role="row">
-                  <th scope="col" role="columnheader">{t("rank.col.place")}</th>
-                  <th scope="col" role="columnheader">{t("rank.col.answer")}</th>
-                  <th scope="col" role="columnheader">{t("rank.col.meanPlace")}</th>
-                  <th scope="col" role="columnheader">{t("rank.col.counted")}</th>
+                  <th scope="col" role="columnheader">
+                    {t("rank.col.place")}
+                  </th>
+                  <th scope="col" role="columnheader">
+                    {t("rank.col.answer")}
+                  </th>
+                  <th scope="col" role="columnheader">
+                    {t("rank.col.meanPlace")}
+                  </th>
+                  <th scope="col" role="columnheader">
+                    {t("rank.col.counted")}
+                  </th>
                 </tr>
               </thead>
               <tbody role="rowgroup">
                 {places.map((p, i) => (
                   <tr role="row" data-participant={p.modelKey}>
-                    <th scope="row" role="rowheader">{i + 1}</th>
+                    <th scope="row" role="rowheader">
+                      {i + 1}
+                    </th>
                     <td role="cell" data-label={t("rank.col.answer")}>
                       {p.display} <span class="note">{labelName(t, p.label)}</span>
                     </td>
-                    <td role="cell" data-label={t("rank.col.meanPlace")}>{t("rank.meanPlace", { average: p.averagePosition })}</td>
-                    <td role="cell" data-label={t("rank.col.counted")}>{p.rankings}</td>
+                    <td role="cell" data-label={t("rank.col.meanPlace")}>
+                      {t("rank.meanPlace", { average: p.averagePosition })}
+                    </td>
+                    <td role="cell" data-label={t("rank.col.counted")}>
+                      {p.rankings}
+                    </td>
                   </tr>
                 ))}
               </tbody>
             </table>
           )}
-          <p class="note" role="status">{t("rank.counts", { valid: s.aggregate.validRankings, invalid: s.aggregate.invalidRankings })}</p>
+          <p class="note" role="status">
+            {t("rank.counts", { valid: s.aggregate.validRankings, invalid: s.aggregate.invalidRankings })}
+          </p>
         </section>
       )}
       {s.final && (

@@ -55,7 +55,8 @@ export function namesOf(r: Panel, spoke: { model: string; modelKey: string }[]) 
   const participants = r.participants ?? [...new Map(spoke.map((a) => [a.modelKey, { model: a.model, display: a.model, modelKey: a.modelKey }])).values()];
   const who = (modelKey: string, model = ""): Who => participants.find((p) => p.modelKey === modelKey) ?? { model, display: model || modelKey, modelKey };
   /** The winner's name: its participant's, else (no answer matched its row) the first participant of its model. */
-  const displayOf = (key: string | undefined, model: string) => (key ? who(key, model).display : (participants.find((p) => p.model === model)?.display ?? model));
+  const displayOf = (key: string | undefined, model: string) =>
+    key ? who(key, model).display : (participants.find((p) => p.model === model)?.display ?? model);
   return { participants, who, displayOf };
 }
 
@@ -67,7 +68,13 @@ export type Names = ReturnType<typeof namesOf>;
  * before the stage ended, whose answers are all kept as cancelled) each answer as the text it had
  * streamed, as the page showed it when the run stopped.
  */
-export function firstAnswers(event: "stage1-complete" | "round1-complete", mode: string, names: Names, answers: Answer[], failed: Failure[] = []): ClientEvent[] {
+export function firstAnswers(
+  event: "stage1-complete" | "round1-complete",
+  mode: string,
+  names: Names,
+  answers: Answer[],
+  failed: Failure[] = [],
+): ClientEvent[] {
   if (answers.length === 0 && failed.length > 0 && failed.every((f) => f.error === "cancelled")) {
     return failed.filter((f) => f.response).map((f) => ev("answer-delta", { mode, stage: "collect", ...names.who(f.modelKey, f.model), delta: f.response }));
   }

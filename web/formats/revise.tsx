@@ -31,7 +31,14 @@ function replayRevise({ id, result, question, title }: StoredRun): ClientEvent[]
   const names = namesOf(r, [...r.round1, ...(r.round1Failed ?? [])]);
   const events = [
     // Stored (and started) as "debate", its original name.
-    ev("debate-start", { messageId: id, mode: "debate", question, participants: names.participants, antiAnchoring: r.antiAnchoring ?? false, simulated: r.simulated ?? false }),
+    ev("debate-start", {
+      messageId: id,
+      mode: "debate",
+      question,
+      participants: names.participants,
+      antiAnchoring: r.antiAnchoring ?? false,
+      simulated: r.simulated ?? false,
+    }),
     ...firstAnswers("round1-complete", "revise", names, r.round1, r.round1Failed),
   ];
   if (r.revisions.length > 0) {
@@ -39,7 +46,9 @@ function replayRevise({ id, result, question, title }: StoredRun): ClientEvent[]
     events.push(ev("revision-start", { data: { labelMap: r.round1LabelMap ?? {} } }));
     // A run stopped while the models revised: each revision as far as it had streamed, as the page showed it.
     if (r.revisions.every((v) => v.error === "cancelled")) {
-      for (const v of revisions) if (v.revisionText) events.push(ev("answer-delta", { mode: "revise", stage: "revision", ...names.who(v.modelKey ?? "", v.model), delta: v.revisionText }));
+      for (const v of revisions)
+        if (v.revisionText)
+          events.push(ev("answer-delta", { mode: "revise", stage: "revision", ...names.who(v.modelKey ?? "", v.model), delta: v.revisionText }));
     } else events.push(ev("revision-complete", { data: { revisions, summary: r.revisionSummary } }));
   }
   if (r.votes) {
@@ -70,7 +79,9 @@ function Revisions({ s, ended }: { s: DeliberationState; ended: boolean }) {
         {s.participants.map((p) => {
           const r = s.revisions?.find((x) => x.modelKey === p.key);
           if (!r) return s.revising[p.key] ? <RevisingCard display={p.display} keyName={p.key} text={s.revising[p.key]} ended={ended} /> : null;
-          return <RevisionCard r={r} label={labelOf(s, p.key)} votes={s.vote?.tallies} won={s.winner !== undefined && s.winner.winnerLabel === labelOf(s, p.key)} />;
+          return (
+            <RevisionCard r={r} label={labelOf(s, p.key)} votes={s.vote?.tallies} won={s.winner !== undefined && s.winner.winnerLabel === labelOf(s, p.key)} />
+          );
         })}
       </div>
     </section>

@@ -54,12 +54,14 @@ export function DeliberationView({ s, steps, ended, usage }: { s: DeliberationSt
           <span class="mode">{mode}</span> {s.title ?? s.question}
         </h2>
         <ol class="stages" aria-label={t("dv.steps")}>
-          {stages.filter((x) => x.id !== "tiebreak" || s.tiedLabels).map((x) => (
-            <li class={stages.indexOf(x) <= stageIndex ? "reached" : ""} aria-current={x.id === s.stage ? "step" : undefined}>
-              {x.n ? `${x.n}. ` : ""}
-              {t(`dv.stage.${x.id}`)}
-            </li>
-          ))}
+          {stages
+            .filter((x) => x.id !== "tiebreak" || s.tiedLabels)
+            .map((x) => (
+              <li class={stages.indexOf(x) <= stageIndex ? "reached" : ""} aria-current={x.id === s.stage ? "step" : undefined}>
+                {x.n ? `${x.n}. ` : ""}
+                {t(`dv.stage.${x.id}`)}
+              </li>
+            ))}
         </ol>
       </header>
 
@@ -72,7 +74,11 @@ export function DeliberationView({ s, steps, ended, usage }: { s: DeliberationSt
           const failed = a?.status === "error";
           const label = steps.labelsOnAnswers ? labelOf(s, p.key) : undefined;
           return (
-            <article class={`card${a?.status === "speaking" && !ended ? " speaking" : ""}${failed ? " failed" : ""}${s.winner && s.winner.winnerLabel === label ? " won" : ""}`} style={{ "--accent": colorOf(p.key) }} data-participant={p.key}>
+            <article
+              class={`card${a?.status === "speaking" && !ended ? " speaking" : ""}${failed ? " failed" : ""}${s.winner && s.winner.winnerLabel === label ? " won" : ""}`}
+              style={{ "--accent": colorOf(p.key) }}
+              data-participant={p.key}
+            >
               <header>
                 <span class="dot" aria-hidden="true" />
                 <h3>{p.display}</h3>
@@ -84,8 +90,20 @@ export function DeliberationView({ s, steps, ended, usage }: { s: DeliberationSt
                 {failed && <span class="badge error">{t("card.failed")}</span>}
               </header>
               <details open={!s.revisions && !s.winner}>
-                <summary>{failed ? t("dv.error") : a?.status === "ok" ? t("dv.answerSummary", { seconds: seconds(a.latencyMs ?? 0) }) : ended ? t("dv.stopped") : t("dv.answering")}</summary>
-                {failed || !a?.text ? <p class="answer">{failed ? t("card.error", { error: a.error ?? t("card.unknownError") }) : "…"}</p> : <AnswerText text={a.text} sources={a.sources} />}
+                <summary>
+                  {failed
+                    ? t("dv.error")
+                    : a?.status === "ok"
+                      ? t("dv.answerSummary", { seconds: seconds(a.latencyMs ?? 0) })
+                      : ended
+                        ? t("dv.stopped")
+                        : t("dv.answering")}
+                </summary>
+                {failed || !a?.text ? (
+                  <p class="answer">{failed ? t("card.error", { error: a.error ?? t("card.unknownError") }) : "…"}</p>
+                ) : (
+                  <AnswerText text={a.text} sources={a.sources} />
+                )}
               </details>
               <AnswerNotes answer={a} />
               <CostFooter usage={usage} display={p.display} />
@@ -129,7 +147,8 @@ function WinnerCard({ s }: { s: DeliberationState }) {
   const decision = w.winnerDecision !== undefined ? DECISIONS[w.winnerDecision ?? ""] : undefined;
   return (
     <div class="winner" role="status">
-      <span aria-hidden="true">👑</span> {t("winner.label")} <strong>{w.winnerDisplay}</strong> {t("dv.winnerOf", { count: w.voteCount, votes: votes(t, w.totalVotes) })}
+      <span aria-hidden="true">👑</span> {t("winner.label")} <strong>{w.winnerDisplay}</strong>{" "}
+      {t("dv.winnerOf", { count: w.voteCount, votes: votes(t, w.totalVotes) })}
       {decision && <span class={`badge decision ${decision.cls}`}>{t(decision.key)}</span>}
       {w.tiebroken && <span class="note"> ({w.tiebreakerMethod === "alphabetical" ? t("dv.tiebrokenAlpha") : t("dv.tiebrokenChair")})</span>}
       <div class="synthesis" dangerouslySetInnerHTML={{ __html: markdown.render(w.winnerResponse) }} />
@@ -169,7 +188,11 @@ function Votes({ s, title }: { s: DeliberationState; title: MessageKey }) {
             <details>
               <summary>
                 <strong>{b.display}</strong> →{" "}
-                {b.votedFor ? `${labelName(t, b.votedFor)} (${displayOfLabel(s, b.votedFor) ?? t("dv.noSuchLabel")})` : b.error ? t("dv.voteError", { error: b.error }) : t("dv.invalidVote")}
+                {b.votedFor
+                  ? `${labelName(t, b.votedFor)} (${displayOfLabel(s, b.votedFor) ?? t("dv.noSuchLabel")})`
+                  : b.error
+                    ? t("dv.voteError", { error: b.error })
+                    : t("dv.invalidVote")}
                 {b.anonymityBreach.length > 0 && <span class="badge">{t("dv.names", { names: b.anonymityBreach.join(", ") })}</span>}
               </summary>
               <p class="answer">{b.voteText}</p>

@@ -36,7 +36,11 @@ export function judgeOf(p: Participant, perspective: string) {
 
 /** A round's verdicts in the judges' order. */
 export function roundOf(state: Pick<CouncilStateType, "members" | "rounds">, round: 1 | 2): JudgeRound[] {
-  return inParticipantOrder(state, state.rounds.filter((r) => r.round === round), (r) => r.modelKey);
+  return inParticipantOrder(
+    state,
+    state.rounds.filter((r) => r.round === round),
+    (r) => r.modelKey,
+  );
 }
 
 /** True when every verdict given is the same (PASS, WARN or FAIL). */

@@ -71,6 +71,9 @@ function possibleStart(text: string): number {
   if (tick < 0 || text.length - tick > MARKER.length + 4) return text.length;
   let start = tick;
   while (start > 0 && text[start - 1] === "`") start--;
-  const tail = text.slice(start).replace(/^(`+)[ \t]*/, "$1").toLowerCase();
+  const tail = text
+    .slice(start)
+    .replace(/^(`+)[ \t]*/, "$1")
+    .toLowerCase();
   return !tail.includes("\n") && MARKER.startsWith(tail.replace(/^`{3,}/, "```")) ? start : text.length;
 }

@@ -14,12 +14,7 @@ export const answerLine = (name: string, text: string, maxChars: number) => `[${
  * the current round so far, each cut to `maxChars`. Answers are keyed by display name in speaking
  * order.
  */
-export function buildContextChain(
-  topic: string,
-  round: number,
-  responses: Record<number, Record<string, string>>,
-  maxChars: number,
-): string {
+export function buildContextChain(topic: string, round: number, responses: Record<number, Record<string, string>>, maxChars: number): string {
   const parts = [topicLine(topic)];
   for (let r = 1; r < round; r++) {
     parts.push(roundHeader(r));
@@ -35,6 +30,8 @@ export function buildContextChain(
 
 /** The whole debate as one text (convergence and synthesis input), answers uncut. */
 export function buildTranscript(topic: string, responses: Record<number, Record<string, string>>): string {
-  const rounds = Object.keys(responses).map(Number).sort((a, b) => a - b);
+  const rounds = Object.keys(responses)
+    .map(Number)
+    .sort((a, b) => a - b);
   return buildContextChain(topic, Math.max(0, ...rounds) + 1, responses, Number.POSITIVE_INFINITY);
 }

@@ -23,7 +23,11 @@ export interface DebateSoFar {
 }
 
 /** The debate so far as a sequential or simultaneous debate's state holds it, with each round's order. */
-export function debateSoFar(state: Pick<State, "debate_topic" | "debate_participants" | "debate_round_responses" | "debate_word_limits" | "options">, orders: Record<number, string[]>, contextChars: number): DebateSoFar {
+export function debateSoFar(
+  state: Pick<State, "debate_topic" | "debate_participants" | "debate_round_responses" | "debate_word_limits" | "options">,
+  orders: Record<number, string[]>,
+  contextChars: number,
+): DebateSoFar {
   return {
     topic: state.debate_topic ?? "",
     participants: state.debate_participants,
@@ -69,7 +73,16 @@ export function participantConversation(
     }
   };
   const ask = (r: number) => {
-    messages.push(new HumanMessage(roundPrompt(ctx, participant, r, { context: unseen.join("\n"), topic: debate.topic, wordLimit: debate.wordLimits?.[r - 1] ?? ROUNDS[r - 1]?.words, candidates: options.candidates })));
+    messages.push(
+      new HumanMessage(
+        roundPrompt(ctx, participant, r, {
+          context: unseen.join("\n"),
+          topic: debate.topic,
+          wordLimit: debate.wordLimits?.[r - 1] ?? ROUNDS[r - 1]?.words,
+          candidates: options.candidates,
+        }),
+      ),
+    );
     unseen = [];
     header = 0;
   };

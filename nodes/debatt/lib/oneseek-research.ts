@@ -33,11 +33,7 @@ export async function researchForTurn(deps: NodeDeps, ctx: RunContext, req: Rese
   try {
     const queries = await planQueries(deps, ctx, req);
     if (queries.length === 0) return null;
-    const settled = await Promise.allSettled(
-      queries.map((q) =>
-        search.search(q, { ...SEARCH_LIMITS, signal: req.signal }),
-      ),
-    );
+    const settled = await Promise.allSettled(queries.map((q) => search.search(q, { ...SEARCH_LIMITS, signal: req.signal })));
     for (const s of settled) if (s.status === "rejected") ctx.log(`OneSeek search failed: ${(s.reason as Error)?.message}`);
     const results = dedupe(settled.flatMap((s) => (s.status === "fulfilled" ? s.value : [])));
     if (results.length === 0) return null;

@@ -41,8 +41,21 @@ function personTurn(config: LangGraphRunnableConfig, person: Participant, round:
 }
 
 /** Asks the person for their turn in `round` (at `position`, within `wordLimit` words) and tells it: their text, or its skip. */
-export function askTurn(config: LangGraphRunnableConfig, person: Participant, round: number, position: number, wordLimit: number, timeoutMs: number): { turn: Turn; text: string } {
-  return personTurn(config, person, round, position, askPerson(config, { kind: "turn", round, participant: person.display, position, word_limit: wordLimit }, timeoutMs));
+export function askTurn(
+  config: LangGraphRunnableConfig,
+  person: Participant,
+  round: number,
+  position: number,
+  wordLimit: number,
+  timeoutMs: number,
+): { turn: Turn; text: string } {
+  return personTurn(
+    config,
+    person,
+    round,
+    position,
+    askPerson(config, { kind: "turn", round, participant: person.display, position, word_limit: wordLimit }, timeoutMs),
+  );
 }
 
 /** The person's ballot from their reply: their choice and motivation (announced), or a skipped, invalid ballot. */

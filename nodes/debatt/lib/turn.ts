@@ -34,7 +34,14 @@ export async function runTurn(
   const { text, error, answer, notes } = await answerOrFailure(ctx.run.responseTimeoutMs, config.signal, coalescer, async (signal, onDelta) => {
     // Only OneSeek's research reads the context chain (the others' prompts are their conversations).
     const research = p.oneseek
-      ? await researchForTurn(deps, ctx, { oneseek: p, topic, round, context: buildContextChain(topic, round, debate.responses, debate.contextChars), date: ctx.today(), signal })
+      ? await researchForTurn(deps, ctx, {
+          oneseek: p,
+          topic,
+          round,
+          context: buildContextChain(topic, round, debate.responses, debate.contextChars),
+          date: ctx.today(),
+          signal,
+        })
       : null;
     const messages = participantConversation(ctx, debate, p, round);
     // OneSeek's research comes after the round's instruction: later calls leave it out, and their prefix stays the same.
@@ -67,12 +74,31 @@ export async function runTurn(
     ...(usage ? { usage } : {}),
     ...notesFields(notes),
   });
-  const turn: Turn = { round, position, key: p.key, display: p.display, status: ok ? "ok" : "error", word_count, latency_ms: latency, ...(ok ? {} : { error, partial_text: text }), ...notesFields(notes) };
+  const turn: Turn = {
+    round,
+    position,
+    key: p.key,
+    display: p.display,
+    status: ok ? "ok" : "error",
+    word_count,
+    latency_ms: latency,
+    ...(ok ? {} : { error, partial_text: text }),
+    ...notesFields(notes),
+  };
   return { turn, text };
 }
 
 /** /dvoice: an answered turn is spoken in the background while the debate goes on. */
-export async function speakTurn(voice: VoiceRuns, state: Pick<State, "voice_mode" | "debate_id" | "debate_topic">, config: LangGraphRunnableConfig, ctx: RunContext, speaker: Participant, round: number, turn: Turn, text: string): Promise<void> {
+export async function speakTurn(
+  voice: VoiceRuns,
+  state: Pick<State, "voice_mode" | "debate_id" | "debate_topic">,
+  config: LangGraphRunnableConfig,
+  ctx: RunContext,
+  speaker: Participant,
+  round: number,
+  turn: Turn,
+  text: string,
+): Promise<void> {
   if (!state.voice_mode || turn.status !== "ok") return;
   const queue = await voice.queueFor(state.debate_id ?? "", state.debate_topic ?? "", config, ctx.log);
   if (queue) queue.enqueue(speaker, round, text);
@@ -83,7 +109,11 @@ export async function speakTurn(voice: VoiceRuns, state: Pick<State, "voice_mode
  * What a sequential round's finished turn adds to the state: its answer (when answered), the turn,
  * and the speaker's word total (only answered turns count towards it: the totals break ties).
  */
-export function turnUpdate(state: Pick<State, "debate_word_counts">, turn: Turn, text: string): StateUpdate & { debate_round_responses: Record<number, Record<string, string>> } {
+export function turnUpdate(
+  state: Pick<State, "debate_word_counts">,
+  turn: Turn,
+  text: string,
+): StateUpdate & { debate_round_responses: Record<number, Record<string, string>> } {
   const ok = turn.status === "ok";
   return {
     debate_round_responses: ok ? { [turn.round]: { [turn.display]: text } } : {},

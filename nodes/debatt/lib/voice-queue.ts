@@ -63,7 +63,7 @@ class SentenceAudio {
   }
   /** Yields the chunks in order as they arrive; throws the synthesis error, if any. */
   async *read(): AsyncGenerator<Buffer> {
-    for (let i = 0; ; ) {
+    for (let i = 0; ;) {
       while (i < this.chunks.length) yield this.chunks[i++];
       if (this.finished) {
         if (this.error) throw this.error;
@@ -202,7 +202,14 @@ export class VoiceQueue {
   }
 
   /** Emits one speaker's audio in order, each chunk moving the playback clock; `started` hears when the first will play. */
-  private async speak(p: Participant, round: number, voice: string, sentences: SentenceAudio[], abort: AbortController, started: (at: number) => void): Promise<void> {
+  private async speak(
+    p: Participant,
+    round: number,
+    voice: string,
+    sentences: SentenceAudio[],
+    abort: AbortController,
+    started: (at: number) => void,
+  ): Promise<void> {
     const { emit, signal, synthesizer } = this.options;
     if (signal.aborted || sentences.length === 0) return;
     const who = { model: p.display, model_key: p.key, round };
@@ -215,8 +222,19 @@ export class VoiceQueue {
       const playsAt = this.schedule(pcm.length);
       if (chunkIndex === 0) started(playsAt);
       this.options.record?.(pcm);
-      const sentence_index = Math.max(0, starts.findLastIndex((at) => at <= totalBytes));
-      emit.chunk({ ...who, chunk_index: chunkIndex++, sentence_index, pcm_b64: pcm.toString("base64"), sample_rate: PCM.sampleRate, bit_depth: PCM.bitDepth, channels: PCM.channels });
+      const sentence_index = Math.max(
+        0,
+        starts.findLastIndex((at) => at <= totalBytes),
+      );
+      emit.chunk({
+        ...who,
+        chunk_index: chunkIndex++,
+        sentence_index,
+        pcm_b64: pcm.toString("base64"),
+        sample_rate: PCM.sampleRate,
+        bit_depth: PCM.bitDepth,
+        channels: PCM.channels,
+      });
       totalBytes += pcm.length;
     };
     try {
