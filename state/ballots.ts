@@ -1,3 +1,5 @@
+import { FORMAT_IDS, FORMATS, type FormatId } from "./formats.js";
+
 /**
  * A vote as the leaderboard reads it from the history: who voted, what it could choose from (in
  * the order it was shown or spoken) and what it chose. Every format that votes gives these: the
@@ -5,9 +7,11 @@
  * (each a series of choices).
  */
 
-/** The formats whose runs hold votes. */
-export const VOTING_FORMATS = ["debatt", "dvoice", "vote", "revise", "rank"] as const;
-export type VotingFormat = (typeof VOTING_FORMATS)[number];
+/** A format whose runs hold votes (its row says `ballots: true`). */
+export type VotingFormat = { [K in FormatId]: (typeof FORMATS)[K]["ballots"] extends true ? K : never }[FormatId];
+
+/** The formats whose runs hold votes, in the formats' order. */
+export const VOTING_FORMATS = FORMAT_IDS.filter((id): id is VotingFormat => FORMATS[id].ballots);
 
 /** One answer a voter could choose. */
 export interface Candidate {

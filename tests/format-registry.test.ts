@@ -25,6 +25,10 @@ describe("the format registry", () => {
     expect(DEFINED_FORMATS).toEqual(FORMAT_IDS);
   });
 
+  it("reads ballots from the history of exactly the formats whose row says they vote", () => {
+    for (const id of FORMAT_IDS) expect(HISTORY_FORMATS[id].ballots !== null, id).toBe(FORMATS[id].ballots);
+  });
+
   it("answers every phase of every format offline, and plans a priced call for every format", () => {
     const roster = defaultRoster();
     const prices = { [roster[0].model]: { input: 1, output: 1 } };

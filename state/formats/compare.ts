@@ -11,6 +11,7 @@ export const COMPARE = {
   multiTurn: true,
   flags: {},
   /** One model's answer, side by side with the others'. */
+  ballots: false,
   phases: ["compare"],
   plan: ({ question, answer, each }: PlanContext) => each(SIZES.instructions + question, answer),
 } as const satisfies FormatSpec;

@@ -11,6 +11,7 @@ export const COUNCIL = {
   multiTurn: false,
   flags: { "--debate": { debate: true } },
   /** A judge's verdict (`round` 1 or 2); the consolidated report; the title. */
+  ballots: false,
   phases: ["judge", "council_report", "title"],
   plan({ participants, inputs, question: q, each, internal }: PlanContext) {
     const { instructions, verdict, synthesis, title } = SIZES;

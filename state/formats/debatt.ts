@@ -46,6 +46,7 @@ export const DEBATT = {
   multiTurn: true,
   flags: { ...orderFlags, "--with-me": { withMe: true } },
   /** A turn; a vote; the convergence analysis; the synthesis; OneSeek's research plan and its check. */
+  ballots: true,
   phases: ["turn", "vote", "convergence", "synthesis", "research_plan", "research_check"],
   plan: planDebate,
 } as const satisfies FormatSpec;
@@ -63,6 +64,7 @@ export const DVOICE = {
   thread: "chat",
   multiTurn: true,
   flags: { ...orderFlags, "--paced": { voicePacing: "paced" }, "--paced off": { voicePacing: "off" } },
+  ballots: true,
   phases: ["turn", "vote", "convergence", "synthesis", "research_plan", "research_check"],
   plan: planDebate,
 } as const satisfies FormatSpec;

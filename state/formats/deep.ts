@@ -15,6 +15,7 @@ export const DEEP = {
   flags: {},
   rounds: { min: 2, default: 3, max: 6 },
   /** A first answer; a debater's structured argument in a round; the moderator's assessment of a round; the final answer; the title. */
+  ballots: false,
   phases: ["answer", "debater", "moderator", "deep_synthesis", "title"],
   plan({ participants, inputs, question: q, answer, each, internal }: PlanContext) {
     const { instructions, verdict, assessment, synthesis, title } = SIZES;

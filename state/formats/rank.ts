@@ -16,6 +16,7 @@ export const RANK = {
   multiTurn: false,
   flags: {},
   /** A first answer; a model's evaluation and ranking of all the answers (`FINAL RANKING:`); the chairman's final answer; the title. */
+  ballots: true,
   phases: ["answer", "ranking", "chairman", "title"],
   plan({ participants, question: q, answer, each, internal }: PlanContext) {
     const { instructions, verdict, ballot, synthesis, title } = SIZES;

@@ -14,6 +14,7 @@ export const REVISE = {
   multiTurn: false,
   flags: { "--anti-anchoring": { antiAnchoring: true } },
   /** A first answer; a revision (REVISE, STAND or MERGE); with anti-anchoring, the restatement before it; a vote; the title. */
+  ballots: true,
   phases: ["answer", "revision", "restate", "ballot", "title"],
   plan({ participants, question: q, answer, each, internal }: PlanContext) {
     const { instructions, ballot, title } = SIZES;

@@ -11,6 +11,7 @@ export const VOTE = {
   multiTurn: true,
   flags: {},
   /** A first answer; a vote for an anonymised answer (`VOTE: Response X`); the chairman's pick among tied answers; the title. */
+  ballots: true,
   phases: ["answer", "ballot", "tiebreaker", "title"],
   plan({ participants, question: q, answer, each, internal }: PlanContext) {
     const { instructions, ballot, title } = SIZES;
