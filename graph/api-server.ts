@@ -2,7 +2,7 @@ import type { StreamEvent } from "@langchain/core/tracers/log_stream";
 import { IterableReadableStream } from "@langchain/core/utils/stream";
 import { isCheckpointEnvelope } from "@langchain/langgraph";
 import { z } from "zod";
-import type { RunConfig } from "../state/config.js";
+import type { RunConfig } from "../state/run-config.js";
 import { ConfigError } from "../state/errors.js";
 import { GraphInputSchema, GraphStateSchema, RunOptionsSchema, type RunOptions } from "../state/graph-state.js";
 import type { DebattGraph } from "./build.js";

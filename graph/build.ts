@@ -14,7 +14,7 @@ import { makeDebateTurn } from "../nodes/debatt/debate-turn.js";
 import { makeDebatePersonTurn } from "../nodes/debatt/debate-person-turn.js";
 import { VoiceRuns } from "../nodes/debatt/lib/voice-runs.js";
 import { makeResolveIntent } from "../nodes/router/resolve-intent.js";
-import { runConfigSchema, type RunDefaults } from "../state/config.js";
+import { runConfigSchema, type RunDefaults } from "../state/run-config.js";
 import { GraphState } from "../state/graph-state.js";
 import { MAX_PARTICIPANTS, type FormatId } from "../state/formats.js";
 import { answering, lastAiText } from "./answers.js";

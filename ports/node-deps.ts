@@ -1,5 +1,5 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import type { RunSettings } from "../state/config.js";
+import type { RunSettings } from "../state/run-config.js";
 import type { ModelAllowlist, Participant } from "../state/participants.js";
 import type { VoiceSettings } from "../state/voice.js";
 import type { PriceTable } from "../state/usage.js";

@@ -11,7 +11,7 @@ import { MAX_MESSAGE_CHARS, userText } from "../state/text.js";
 import { participantsFor } from "../state/participants.js";
 import { DEFAULT_PERSON_NAME, withPerson } from "../state/person.js";
 import { personNameSchema } from "../state/person-schemas.js";
-import type { RunConfig } from "../state/config.js";
+import type { RunConfig } from "../state/run-config.js";
 import { continuationOf, participantKeysOf } from "../history/continuation.js";
 import { quotaKeyOf, userOf } from "./auth.js";
 import { HttpError, participantsRefused } from "./errors.js";

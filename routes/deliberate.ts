@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from "express";
 import { z } from "zod";
-import type { FormatOptions } from "../state/config.js";
+import type { FormatOptions } from "../state/run-config.js";
 import { DEFINED_FORMATS, FORMAT_DEFINITIONS, type FormatDefinition } from "../service/formats.js";
 import { FORMATS, formatOfStoredMode, type DeliberationMode, type FormatId } from "../state/formats.js";
 import { participantsFor, resolveParticipant } from "../state/participants.js";

@@ -1,7 +1,8 @@
 import { Router, type Request, type Response } from "express";
 import { z } from "zod";
 import { formatOfCommand, parseCommand } from "../state/commands.js";
-import { runSettingsResolver, type Settings } from "../state/config.js";
+import { type Settings } from "../state/config.js";
+import { runSettingsResolver } from "../state/run-config.js";
 import { estimateRun } from "../state/estimate.js";
 import { participantsFor } from "../state/participants.js";
 import { MAX_MESSAGE_CHARS, userText } from "../state/text.js";

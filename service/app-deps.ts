@@ -7,7 +7,8 @@ import type { TemplatesStore } from "../providers/templates-store.js";
 import type { VoiceSettingsStore } from "../providers/voice-settings-store.js";
 import type { EndpointHealth } from "../providers/openai.js";
 import { loadPromptSet, StoreUnavailableError, type PromptStore } from "../prompts/store.js";
-import { runSettingsResolver, type Settings } from "../state/config.js";
+import { type Settings } from "../state/config.js";
+import { runSettingsResolver } from "../state/run-config.js";
 import { deltaCoalesceMs } from "./load.js";
 import { defaultVoiceSettings, type VoiceSettings } from "../state/voice.js";
 

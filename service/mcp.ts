@@ -4,7 +4,8 @@ import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/proto
 import { z } from "zod";
 import { conversationSummary, conversationView } from "../history/load.js";
 import { decodeCursor, type HistoryStore } from "../history/store.js";
-import type { FormatOptions, Settings } from "../state/config.js";
+import type { Settings } from "../state/config.js";
+import type { FormatOptions } from "../state/run-config.js";
 import { DebattError } from "../state/errors.js";
 import { FORMATS, MAX_PARTICIPANTS, type FormatId } from "../state/formats.js";
 import { detectLanguage } from "../state/language.js";

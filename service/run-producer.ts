@@ -3,7 +3,7 @@ import { RunRecorder } from "../history/recorder.js";
 import type { RunFacts } from "../history/rows.js";
 import type { HistoryStore } from "../history/store.js";
 import { isUsageOnly, parseCommand } from "../state/commands.js";
-import type { RunConfig } from "../state/config.js";
+import type { RunConfig } from "../state/run-config.js";
 import type { UsageReport } from "../state/usage.js";
 import { ShutdownError, type ActiveRuns } from "./active-runs.js";
 import { RunMeter } from "./meter.js";

@@ -1,5 +1,5 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import type { RunConfig } from "../state/config.js";
+import type { RunConfig } from "../state/run-config.js";
 import type { Continuation } from "../state/continuation.js";
 import type { PriceTable } from "../state/usage.js";
 import type { RunMeters } from "./meter.js";

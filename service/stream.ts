@@ -6,7 +6,7 @@ import { Command, INTERRUPT } from "@langchain/langgraph";
 import type { PersonReply } from "../state/person.js";
 import { WriteBehindSaver } from "../providers/write-behind-saver.js";
 import type { DebattGraph } from "../graph/build.js";
-import type { RunConfig } from "../state/config.js";
+import type { RunConfig } from "../state/run-config.js";
 import { runFailure } from "../state/errors.js";
 import { kebabEventName, type ClientEvent, type GraphEvent } from "../state/events.js";
 

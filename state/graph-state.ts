@@ -1,7 +1,7 @@
 import { Annotation } from "@langchain/langgraph";
 import { z } from "zod";
 import { accumulated, appended, replace } from "./channels.js";
-import { FormatOptionsSchema } from "./config.js";
+import { FormatOptionsSchema } from "./run-config.js";
 import { ROUNDS, type Ballot, type Convergence, type DebateStatus, type Turn } from "./debate.js";
 import { DEBATE_ORDERS, DELIBERATION_MODES, SUBGRAPH_FORMATS, VOICE_PACINGS } from "./formats.js";
 import type { Participant } from "./participants.js";

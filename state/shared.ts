@@ -1,7 +1,7 @@
 import { Annotation, messagesStateReducer } from "@langchain/langgraph";
 import type { BaseMessage } from "@langchain/core/messages";
 import { replace } from "./channels.js";
-import { DEFAULT_OPTIONS, type ResolvedOptions } from "./config.js";
+import { DEFAULT_OPTIONS, type ResolvedOptions } from "./run-config.js";
 import type { DeliberationMode } from "./formats.js";
 
 /**

@@ -3,7 +3,7 @@ import { MemorySaver } from "@langchain/langgraph";
 import { getConfigTypeSchema, getInputTypeSchema, getUpdateTypeSchema } from "@langchain/langgraph/zod/schema";
 import { describe, expect, it } from "vitest";
 import { adaptStreamEvents, forApiServer, runConfigOf } from "../graph/api-server.js";
-import { resolveRunSettings } from "../state/config.js";
+import { resolveRunSettings } from "../state/run-config.js";
 import type { RunOptions } from "../state/graph-state.js";
 import { graphOf, testDeps } from "./support/harness.js";
 

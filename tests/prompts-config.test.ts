@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { PROMPTS } from "../prompts/registry.js";
 import { placeholdersIn, PromptError, PromptSet, renderTemplate, validatePromptText } from "../prompts/render.js";
 import { InMemoryPromptStore, loadPromptSet, setOverride, type PromptStore } from "../prompts/store.js";
-import { loadSettings, resolveRunSettings } from "../state/config.js";
+import { loadSettings } from "../state/config.js";
+import { resolveRunSettings } from "../state/run-config.js";
 import { ConfigError } from "../state/errors.js";
 import { named, runEvents, testDeps } from "./support/harness.js";
 

@@ -1,5 +1,5 @@
 import type { NodeDeps } from "../../ports/node-deps.js";
-import type { RunSettings } from "../../state/config.js";
+import type { RunSettings } from "../../state/run-config.js";
 import type { EstimateInputs } from "../../state/estimate.js";
 
 /** What a run's estimate depends on besides its format and participants: its question and settings. */

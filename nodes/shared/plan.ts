@@ -3,7 +3,7 @@ import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../../ports/emit.js";
 import type { NodeDeps, RunContext } from "../../ports/node-deps.js";
-import type { ResolvedOptions } from "../../state/config.js";
+import type { ResolvedOptions } from "../../state/run-config.js";
 import { refusalOf, type ErrorCode, type Reason } from "../../state/errors.js";
 import { FORMATS, type DeliberationMode } from "../../state/formats.js";
 import { participantsFor } from "../../state/participants.js";

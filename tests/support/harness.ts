@@ -6,7 +6,7 @@ import { nodeDepsOf, type AppDeps } from "../../service/app-deps.js";
 import { streamClientEvents } from "../../service/stream.js";
 import { loadSettings, type Settings } from "../../state/config.js";
 import type { ClientEvent } from "../../state/events.js";
-import type { FormatOptions } from "../../state/config.js";
+import type { FormatOptions } from "../../state/run-config.js";
 import { defaultRoster } from "../../state/participants.js";
 import { FakeModelFactory, type Script } from "./fake-model.js";
 
