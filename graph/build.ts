@@ -35,6 +35,7 @@ import { taskNode } from "./tasks.js";
  *                   │        → moderator ⟲ until the stopping rule → synthesis → title) → END
  *                   ├─ council (subgraph: judges ×N → review → [--debate] judges ×N
  *                   │           again, same conversations → review) → consolidate → title) → END
+ *                   ├─ rank (subgraph: answers ×N → anonymise → rankings ×N → aggregate → chairman → title) → END
  *                   ├─ debate_domain_planner → debate_round_executor ⟲ (one turn per step; or, with
  *                   │     --order simultaneous, each round's turns ×N in parallel in debate_turn;
  *                   │     with --with-me, the person's turn in debate_person_turn, which waits for them)
@@ -42,7 +43,8 @@ import { taskNode } from "./tasks.js";
  *                   │     → (/dvoice) debate_voice_pipeline → END
  *                   └─ END (command without a topic)
  *
- * Each format's subgraph runs on its own state and shares with this graph only the keys of
+ * The subgraphs are the formats' definitions' (`options.formats`), each mounted under its format's
+ * name. Each format's subgraph runs on its own state and shares with this graph only the keys of
  * state/shared.ts. Every route that answers leaves its answer in `answer` and as the last AI
  * message of `messages` (/debatt's is its synthesis, the chat's its reply). The run configuration
  * (`runConfigSchema`) is the Studio form. The recursion limit is set for the largest debate (8
