@@ -6,7 +6,7 @@ import type { NodeDeps, RunContext } from "../../ports/node-deps.js";
 import type { ResolvedOptions } from "../../state/run-config.js";
 import { refusalOf, type ErrorCode, type Reason } from "../../state/errors.js";
 import { FORMATS, type DeliberationMode } from "../../state/formats.js";
-import { participantsFor } from "../../state/participants.js";
+import { participantsFor, resolveParticipant } from "../../state/participants.js";
 import type { Participant } from "../../state/participants.js";
 
 /** What a deliberation format's planner reads: the keys its state takes from the top graph. */
@@ -72,4 +72,24 @@ export function planDeliberation(deps: NodeDeps, ctx: RunContext, state: PlanInp
     options,
     update: { conversation_mode: mode, members: participants, timeout_ms: options.timeoutMs, error: null },
   };
+}
+
+/**
+ * The chairman of a run that has one (/vote's tiebreak, /rank's final answer): the request's
+ * `chairman` (a roster key, name or model id), else the internal model; a chairman that cannot be
+ * had refuses the run, as a participant would.
+ */
+export function chairmanOf(
+  deps: NodeDeps,
+  named: string | undefined,
+  config: LangGraphRunnableConfig,
+): { ok: true; chairman: Participant } | (Plan & { ok: false }) {
+  try {
+    return {
+      ok: true,
+      chairman: named ? resolveParticipant(deps.roster, named, deps.allowedModels) : { key: "chairman", display: "Chairman", model: deps.internalModel },
+    };
+  } catch (err) {
+    return refuseParticipants(config, err);
+  }
 }

@@ -2,9 +2,8 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../../ports/emit.js";
 import type { NodeDeps } from "../../ports/node-deps.js";
 import { whoIs } from "../../state/deliberation.js";
-import { resolveParticipant, type Participant } from "../../state/participants.js";
 import type { VoteStateType, VoteUpdate } from "../../state/vote.js";
-import { planDeliberation, refuseParticipants } from "../shared/plan.js";
+import { chairmanOf, planDeliberation } from "../shared/plan.js";
 
 /**
  * vote_planner: picks the voting models (the request's, else the first seven of the roster) and
@@ -15,13 +14,9 @@ export function makeVotePlanner(deps: NodeDeps) {
   return async function votePlanner(state: VoteStateType, config: LangGraphRunnableConfig): Promise<VoteUpdate> {
     const plan = planDeliberation(deps, await deps.context(config), state, config, "vote");
     if (!plan.ok) return plan.update;
-    const named = plan.options.chairman;
-    let chairman: Participant;
-    try {
-      chairman = named ? resolveParticipant(deps.roster, named, deps.allowedModels) : { key: "chairman", display: "Chairman", model: deps.internalModel };
-    } catch (err) {
-      return refuseParticipants(config, err).update;
-    }
+    const chair = chairmanOf(deps, plan.options.chairman, config);
+    if (!chair.ok) return chair.update;
+    const { chairman } = chair;
     emit(config, "vote_start", {
       conversationId: plan.conversationId,
       messageId: plan.id,
