@@ -51,6 +51,8 @@ const LONG = new Set([
   "previous_round",
   "results",
   "summary",
+  "rankings",
+  "aggregate",
 ]);
 const LONG_CHARS = 32_000;
 /** Names, numbers, dates. */
