@@ -21,8 +21,8 @@ export const FormatOptionsSchema = z
   .object({
     /** Models or participants to ask (roster keys, display names or model ids). */
     models: z.array(z.string().min(1)).optional().describe("The models to ask (roster keys, names or model ids)"),
-    /** /vote: the tiebreaking chairman (roster key, display name or model id). */
-    chairman: z.string().min(1).optional().describe("/vote: the chairman who breaks a tie (default: the internal model)"),
+    /** /vote's tiebreaking chairman, /rank's writer of the final answer (roster key, display name or model id). */
+    chairman: z.string().min(1).optional().describe("/vote: the chairman who breaks a tie; /rank: who writes the final answer (default: the internal model)"),
     /** Per-call timeout, in ms. */
     timeoutMs: z.number().int().positive().optional().describe("Per-call timeout in ms (default: response_timeout_ms, else 120000)"),
     /** /revise: the anti-anchoring protocol in the revision prompt. */
@@ -120,7 +120,9 @@ export function runConfigSchema(settings: RunDefaults) {
       .optional()
       .describe("The most this run may cost in USD (at most DEBATT_MAX_COST_USD; unset: that, or no limit)"),
     /** The deliberation formats' options (their requests' `modeConfig`). */
-    mode_config: FormatOptionsSchema.default({}).describe("/vote, /revise, /deep, /council: models, chairman, timeoutMs and each format's options"),
+    mode_config: FormatOptionsSchema.default({}).describe(
+      "The deliberation formats (/vote, /revise, /deep, /council, /rank): models, chairman, timeoutMs and each format's options",
+    ),
   });
 }
 
