@@ -26,16 +26,8 @@ import { taskNode } from "./tasks.js";
  *
  *   resolve_intent ─┬─ supervisor → END
  *                   ├─ continue_answer (a follow-up to one participant of a finished run) → END
- *                   ├─ compare (subgraph: planner → answers ×N in parallel → complete) → END
- *                   ├─ vote (subgraph: answers ×N → anonymise → votes ×N → tally
- *                   │        → [tie] tiebreaker → winner → title) → END
- *                   ├─ revise (subgraph: answers ×N → revisions ×N → new labels
- *                   │          → votes ×N → tally → winner → title) → END
- *                   ├─ deep (subgraph: answers ×N → Debater A/B/C… → arguments ×N
- *                   │        → moderator ⟲ until the stopping rule → synthesis → title) → END
- *                   ├─ council (subgraph: judges ×N → review → [--debate] judges ×N
- *                   │           again, same conversations → review) → consolidate → title) → END
- *                   ├─ rank (subgraph: answers ×N → anonymise → rankings ×N → aggregate → chairman → title) → END
+ *                   ├─ <format> (its subgraph, one per format that has one: /compare, /vote, /revise,
+ *                   │            /deep, /council, …; each drawn in docs/architecture.md) → END
  *                   ├─ debate_domain_planner → debate_round_executor ⟲ (one turn per step; or, with
  *                   │     --order simultaneous, each round's turns ×N in parallel in debate_turn;
  *                   │     with --with-me, the person's turn in debate_person_turn, which waits for them)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ClientEvent } from "../state/events.js";
-import { emptyArena, progress, reduce, splitSynthesis, type ArenaState } from "../web/arena-state.js";
+import { emptyArena, reduce, splitSynthesis, type ArenaState } from "../web/arena-state.js";
+import { progress } from "../web/debate-progress.js";
 import { storedEvents } from "../web/stored-events.js";
 import { runEvents, testDeps } from "./support/harness.js";
 

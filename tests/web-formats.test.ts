@@ -148,8 +148,10 @@ describe("the page's formats", () => {
     expect(Object.keys(FORMAT_VIEWS)).toEqual(FORMAT_IDS);
     for (const id of FORMAT_IDS) {
       const v = viewOf(id);
-      expect(Object.keys(v).sort(), id).toEqual(["View", "adminGroup", "hintOptions", "label", "participants", "replay", "spoken"]);
+      expect(Object.keys(v).sort(), id).toEqual(["View", "adminGroup", "hintOptions", "label", "panel", "participants", "replay", "spoken"]);
       expect(v.label).toBe(FORMATS[id].command);
+      // A panel follows its own format's runs only.
+      if (v.panel) expect(v.panel.kind, id).toBe(id);
     }
   });
 

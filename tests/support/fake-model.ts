@@ -235,6 +235,9 @@ export const defaultScript: Script = (req) => {
       return '{ "title": "🧪 A Scripted Chore" }';
     case "json_result":
       return '{"answer": "A scripted JSON answer."}';
+    default:
+      // A phase that asks for no particular shape (a new format's free text) gets a plain answer.
+      return `${req.participant?.display ?? "The model"} answers the ${req.phase} step about ${req.topic ?? "the question"}.`;
   }
 };
 

@@ -103,6 +103,7 @@ export const COMPARE_VIEW = {
   spoken: false,
   hintOptions: null,
   replay: replayCompare,
+  panel: null,
   participants: (a) => a.compare?.participants ?? [],
   View: ({ a }) => (a.compare ? <CompareView c={a.compare} simulated={a.simulated} ended={a.done} usage={a.usage} /> : null),
 } satisfies FormatView;

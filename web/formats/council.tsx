@@ -1,11 +1,11 @@
 import type { ClientEvent } from "../../state/events.js";
 import { FORMATS } from "../../state/formats.js";
 import { councilNote, named } from "../../state/messages/index.js";
-import { costOf, markdown, SimulatedNote } from "../arena.js";
-import type { ArenaState } from "../arena-state.js";
+import { costOf, markdown } from "../arena.js";
 import { useT } from "../i18n.js";
-import type { CouncilState } from "../panel-state.js";
 import type { FormatView, StoredRun } from "./format-view.js";
+import { panelView, type PanelViewProps } from "./panel-view.js";
+import { COUNCIL_PANEL, type CouncilState } from "./council-state.js";
 import { ending, ev, namesOf, standIn, type Panel } from "./replay.js";
 
 /** A /council result as the history stores it. */
@@ -47,7 +47,7 @@ const VERDICT_CLASS = { PASS: "pass", WARN: "warn", FAIL: "fail" } as const;
  * /council: the verdict table (one row per judge and its perspective; round 1, and
  * round 2 with --debate), the consensus with its counts and any note, then the report.
  */
-function CouncilView({ s, ended, usage }: { s: CouncilState; ended: boolean; usage?: ArenaState["usage"] }) {
+function CouncilView({ s, ended, usage }: PanelViewProps<CouncilState>) {
   const t = useT();
   const rounds = s.debate ? [1, 2] : [1];
   return (
@@ -145,12 +145,5 @@ export const COUNCIL_VIEW = {
   spoken: false,
   hintOptions: "[--debate] ",
   replay: replayCouncil,
-  participants: (a) => (a.panel?.kind === "council" ? a.panel.judges : []),
-  View: ({ a }) =>
-    a.panel?.kind === "council" ? (
-      <>
-        {a.simulated && <SimulatedNote />}
-        <CouncilView s={a.panel} ended={a.done} usage={a.usage} />
-      </>
-    ) : null,
+  ...panelView(COUNCIL_PANEL, (s) => s.judges, CouncilView),
 } satisfies FormatView;

@@ -9,6 +9,7 @@ export const DEBATT_VIEW = {
   spoken: false,
   hintOptions: "[--order simultaneous] [--with-me] ",
   replay: replayDebate,
+  panel: null,
   participants: debaters,
   View: DebateView,
 } satisfies FormatView;

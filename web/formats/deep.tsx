@@ -2,11 +2,11 @@ import type { ClientEvent } from "../../state/events.js";
 import { FORMATS } from "../../state/formats.js";
 import { named, percent as pct } from "../../state/messages/index.js";
 import { AnswerNotes } from "../answer-notes.js";
-import { AnswerText, colorOf, CostFooter, markdown, SimulatedNote } from "../arena.js";
-import type { ArenaState } from "../arena-state.js";
+import { AnswerText, colorOf, CostFooter, markdown } from "../arena.js";
 import { useT } from "../i18n.js";
-import type { DeepState } from "../panel-state.js";
 import type { FormatView, StoredRun } from "./format-view.js";
+import { panelView, type PanelViewProps } from "./panel-view.js";
+import { DEEP_PANEL, type DeepState } from "./deep-state.js";
 import { answered, ending, ev, firstAnswers, namesOf, standIn, type Answer, type Failure, type Panel } from "./replay.js";
 
 /** A /deep result as the history stores it. */
@@ -82,7 +82,7 @@ function replayDeep({ id, result, question, title }: StoredRun): ClientEvent[] |
  * revisions, confidence and key points with the moderator's numbers and the computed decision,
  * then the synthesis as markdown.
  */
-function DeepView({ s, ended, usage }: { s: DeepState; ended: boolean; usage?: ArenaState["usage"] }) {
+function DeepView({ s, ended, usage }: PanelViewProps<DeepState>) {
   const t = useT();
   return (
     <section class="arena panel deep" aria-label={t("deep.label", { question: s.question })}>
@@ -205,12 +205,5 @@ export const DEEP_VIEW = {
   spoken: false,
   hintOptions: null,
   replay: replayDeep,
-  participants: (a) => (a.panel?.kind === "deep" ? a.panel.participants : []),
-  View: ({ a }) =>
-    a.panel?.kind === "deep" ? (
-      <>
-        {a.simulated && <SimulatedNote />}
-        <DeepView s={a.panel} ended={a.done} usage={a.usage} />
-      </>
-    ) : null,
+  ...panelView(DEEP_PANEL, (s) => s.participants, DeepView),
 } satisfies FormatView;

@@ -43,6 +43,7 @@ export const DVOICE_VIEW = {
   spoken: true,
   hintOptions: "[--paced] ",
   replay: replayDebate,
+  panel: null,
   participants: debaters,
   View: VoiceDebateView,
 } satisfies FormatView;

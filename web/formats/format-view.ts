@@ -1,5 +1,6 @@
 import type { FunctionComponent } from "preact";
 import type { ClientEvent } from "../../state/events.js";
+import type { FormatId } from "../../state/formats.js";
 import type { MessageKey } from "../../state/messages/index.js";
 import type { PersonInput } from "../../state/person.js";
 import type { ArenaState } from "../arena-state.js";
@@ -46,6 +47,33 @@ export interface RunParticipant {
   display: string;
 }
 
+/** A participant as a panel's run state keeps it. */
+export interface Member extends RunParticipant {
+  model: string;
+}
+
+/** A payload's participant (`modelKey`) as a panel's run state keeps it (`key`). */
+export const memberOf = (p: { modelKey: string; display: string; model: string }): Member => ({ key: p.modelKey, display: p.display, model: p.model });
+
+/** What every panel's run state has: its format, its title once given, and whether it completed. */
+export interface PanelRun {
+  kind: FormatId;
+  title?: string;
+  complete: boolean;
+}
+
+/**
+ * How the page follows the run of a format that keeps its own state (`ArenaState.panel`): its
+ * start event begins the state, its other events update it.
+ */
+export interface RunPanel<S extends PanelRun> {
+  kind: S["kind"];
+  /** The run state its start event begins; undefined for any other event. */
+  start(e: ClientEvent): S | undefined;
+  /** Applies one of its events (the title and completion are applied for every panel alike); anything else leaves it as it is (the same object). */
+  reduce(s: S, e: ClientEvent): S;
+}
+
 /**
  * Everything the page needs of one format. Every piece is required; a piece the format has no use
  * for is `null`, so that adding a piece makes the compiler ask each format for it.
@@ -64,6 +92,8 @@ export interface FormatView {
    * to rebuild the view it showed live; undefined when the result holds nothing to show.
    */
   replay: (run: StoredRun) => ClientEvent[] | undefined;
+  /** How its run's state is kept when the format keeps its own (`ArenaState.panel`); null when the arena's shared state holds it. */
+  panel: RunPanel<PanelRun> | null;
   /** Who takes part in a run of it, as its state has them. */
   participants: (a: ArenaState) => RunParticipant[];
   /** Its run's view, drawn from the run's state. */

@@ -2,15 +2,14 @@ import { notesFields } from "../../state/answer.js";
 import type { ClientEvent } from "../../state/events.js";
 import type { RankAggregate, RankingResponse } from "../../state/rank.js";
 import type { CardRound } from "../card.js";
-
-type Who = { key: string; display: string; model: string };
+import { memberOf, type Member, type RunPanel } from "./format-view.js";
 
 /** A /rank run as the page shows it, built only from its events: the answers, each model's ranking, the council's ranking, the chairman's answer. */
 export interface RankState {
   kind: "rank";
   question: string;
-  participants: Who[];
-  chairman: Who;
+  participants: Member[];
+  chairman: Member;
   /** Each model's answer as it streams, by participant key. */
   answers: Record<string, CardRound>;
   /** The labels every model ranks, once the answers are anonymised. */
@@ -28,16 +27,21 @@ export interface RankState {
   complete: boolean;
 }
 
-const who = (p: { modelKey: string; display: string; model: string }): Who => ({ key: p.modelKey, display: p.display, model: p.model });
+/** How the page follows a /rank run: `rank-start` begins it. */
+export const RANK_PANEL: RunPanel<RankState> = {
+  kind: "rank",
+  start: (e) => (e.event === "rank-start" ? startRank(e) : undefined),
+  reduce: reduceRank,
+};
 
 /** A new /rank run from its `rank-start`. */
-export function startRank(e: Extract<ClientEvent, { event: "rank-start" }>): RankState {
+function startRank(e: Extract<ClientEvent, { event: "rank-start" }>): RankState {
   const d = e.data;
   return {
     kind: "rank",
     question: d.question,
-    participants: d.participants.map(who),
-    chairman: who(d.chairman),
+    participants: d.participants.map(memberOf),
+    chairman: memberOf(d.chairman),
     answers: {},
     labels: [],
     ranking: {},
@@ -48,7 +52,7 @@ export function startRank(e: Extract<ClientEvent, { event: "rank-start" }>): Ran
 }
 
 /** Applies one of /rank's events to its run (its title and completion are the panels' shared events); anything else leaves it as it is. */
-export function reduceRank(s: RankState, e: ClientEvent): RankState {
+function reduceRank(s: RankState, e: ClientEvent): RankState {
   switch (e.event) {
     case "answer-delta": {
       if (e.data.mode !== "rank") return s;

@@ -3,11 +3,11 @@ import { FORMATS } from "../../state/formats.js";
 import { labelName, named } from "../../state/messages/index.js";
 import type { RankAggregate, RankFinal, RankingResponse } from "../../state/rank.js";
 import { AnswerNotes } from "../answer-notes.js";
-import { AnswerText, colorOf, CostFooter, markdown, SimulatedNote } from "../arena.js";
-import type { ArenaState } from "../arena-state.js";
+import { AnswerText, colorOf, CostFooter, markdown } from "../arena.js";
 import { useT } from "../i18n.js";
 import type { FormatView, StoredRun } from "./format-view.js";
-import type { RankState } from "./rank-state.js";
+import { panelView, type PanelViewProps } from "./panel-view.js";
+import { RANK_PANEL, type RankState } from "./rank-state.js";
 import { answered, ending, ev, firstAnswers, namesOf, type Answer, type Failure, type Panel, type Who } from "./replay.js";
 
 /** A /rank result as the history stores it (`history/formats/rank.ts`). */
@@ -43,7 +43,7 @@ function replayRank({ id, result, question, title }: StoredRun): ClientEvent[] |
  * is in), each model's ranking (by label, with the authors once known), the council's ranking as a
  * table, then the chairman's answer as markdown.
  */
-function RankView({ s, ended, usage }: { s: RankState; ended: boolean; usage?: ArenaState["usage"] }) {
+function RankView({ s, ended, usage }: PanelViewProps<RankState>) {
   const t = useT();
   const places = s.aggregate?.ranking ?? [];
   const placeOf = (key: string) => places.find((p) => p.modelKey === key);
@@ -196,12 +196,5 @@ export const RANK_VIEW = {
   spoken: false,
   hintOptions: null,
   replay: replayRank,
-  participants: (a) => (a.panel?.kind === "rank" ? a.panel.participants : []),
-  View: ({ a }) =>
-    a.panel?.kind === "rank" ? (
-      <>
-        {a.simulated && <SimulatedNote />}
-        <RankView s={a.panel} ended={a.done} usage={a.usage} />
-      </>
-    ) : null,
+  ...panelView(RANK_PANEL, (s) => s.participants, RankView),
 } satisfies FormatView;

@@ -158,6 +158,7 @@ export const REVISE_VIEW = {
   spoken: false,
   hintOptions: null,
   replay: replayRevise,
+  panel: null,
   participants: (a) => a.deliberation?.participants ?? [],
   View: ({ a }) =>
     a.deliberation ? (

@@ -56,6 +56,7 @@ export const VOTE_VIEW = {
   spoken: false,
   hintOptions: null,
   replay: replayVote,
+  panel: null,
   participants: (a) => a.deliberation?.participants ?? [],
   View: ({ a }) =>
     a.deliberation ? (
