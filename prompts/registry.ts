@@ -3,6 +3,7 @@ import { COMPARE_PROMPTS } from "./compare.js";
 import { COUNCIL_PROMPTS } from "./council.js";
 import { DEBATE_PROMPTS } from "./debate.js";
 import { DEEP_PROMPTS } from "./deep.js";
+import { MOA_PROMPTS } from "./moa.js";
 import { RANK_PROMPTS } from "./rank.js";
 import { opt, P, req, type PromptDefinition } from "./definition.js";
 import * as O from "./openai.js";
@@ -22,6 +23,7 @@ export const FORMAT_PROMPTS = {
   deep: DEEP_PROMPTS,
   council: COUNCIL_PROMPTS,
   rank: RANK_PROMPTS,
+  moa: MOA_PROMPTS,
 } satisfies Record<FormatId, readonly PromptDefinition[]>;
 
 /** The prompts the deliberation formats share (a first answer, a follow-up to one participant, the title), and the OpenAI-compatible API's. */

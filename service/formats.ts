@@ -12,6 +12,7 @@ import { compare } from "./formats/compare.js";
 import { council } from "./formats/council.js";
 import { debatt, dvoice } from "./formats/debatt.js";
 import { deep } from "./formats/deep.js";
+import { moa } from "./formats/moa.js";
 import { rank } from "./formats/rank.js";
 import { revise } from "./formats/revise.js";
 import { vote } from "./formats/vote.js";
@@ -22,7 +23,7 @@ export type { FormatDefinition } from "./format-definition.js";
 type DefinitionOf<K extends FormatId> = FormatDefinition & { simulated: Record<(typeof FORMATS)[K]["phases"][number], PhaseAnswer> };
 
 /** Every format's server side, by the format's id: the one table every surface reads. */
-export const FORMAT_DEFINITIONS = { debatt, dvoice, compare, vote, revise, deep, council, rank } satisfies { [K in FormatId]: DefinitionOf<K> };
+export const FORMAT_DEFINITIONS = { debatt, dvoice, compare, vote, revise, deep, council, rank, moa } satisfies { [K in FormatId]: DefinitionOf<K> };
 
 /** The formats' ids, in the table's order (`FORMAT_IDS`): the order the tools, models and flow stages are listed in. */
 export const DEFINED_FORMATS = FORMAT_IDS;

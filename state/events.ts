@@ -6,6 +6,7 @@ import { COMPARE_EVENTS } from "./events/compare.js";
 import { COUNCIL_EVENTS } from "./events/council.js";
 import { DEBATT_EVENTS } from "./events/debatt.js";
 import { DEEP_EVENTS } from "./events/deep.js";
+import { MOA_EVENTS } from "./events/moa.js";
 import { RANK_EVENTS } from "./events/rank.js";
 import { REVISE_EVENTS } from "./events/revise.js";
 import { stamp } from "./events/shared.js";
@@ -46,6 +47,7 @@ export const FORMAT_EVENTS = {
   deep: DEEP_EVENTS,
   council: COUNCIL_EVENTS,
   rank: RANK_EVENTS,
+  moa: MOA_EVENTS,
 } as const satisfies Record<FormatId, z.ZodRawShape>;
 
 /** A union's members as one intersection (the formats' event maps, merged). */

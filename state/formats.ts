@@ -9,6 +9,7 @@ import { COMPARE } from "./formats/compare.js";
 import { COUNCIL } from "./formats/council.js";
 import { DEBATT, DVOICE } from "./formats/debatt.js";
 import { DEEP } from "./formats/deep.js";
+import { MOA } from "./formats/moa.js";
 import { RANK } from "./formats/rank.js";
 import { REVISE } from "./formats/revise.js";
 import { VOTE } from "./formats/vote.js";
@@ -38,6 +39,7 @@ export const FORMATS = {
   deep: DEEP,
   council: COUNCIL,
   rank: RANK,
+  moa: MOA,
 } as const satisfies Record<string, FormatSpec>;
 
 /** A format's name (`/vote` → `vote`). */

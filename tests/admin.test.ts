@@ -59,7 +59,7 @@ describe("admin prompts", () => {
     const { call } = await admin();
     const body = await (await call("GET", "/prompts")).json();
     expect(body.prompts.map((p: any) => p.key)).toEqual(PROMPTS.map((p) => p.key));
-    expect(body.prompts).toHaveLength(37);
+    expect(body.prompts).toHaveLength(38);
     for (const p of body.prompts) {
       expect(Object.keys(p).sort()).toEqual(["default", "description", "effective", "key", "override", "placeholders"]);
       expect(p.override).toBeNull();
@@ -144,6 +144,7 @@ describe("admin flow graph", () => {
       { id: "deep", label: "Djupdebatt", color: "rose" },
       { id: "council", label: "Råd", color: "slate" },
       { id: "rank", label: "Rangordning", color: "teal" },
+      { id: "moa", label: "Mixture-of-Agents", color: "indigo" },
     ]);
     expect(debate).toEqual(
       [
@@ -196,7 +197,11 @@ describe("admin flow graph", () => {
       ["council:deliberation_title", "council_consolidate", "council_judge", "council_planner", "council_review"].map((id) => `node:${id}`),
     );
     expect(edge("council_review", "council_judge")).toMatchObject({ conditional: true, label: "--debate: runda 2 ×N" });
-    expect(ids).toHaveLength(debate.length + 3 + 8 + 9 + 7 + 5 + 7);
+    expect(inStage("moa")).toEqual(
+      ["moa:deliberation_answer", "moa:deliberation_title", "moa_aggregate", "moa_layer", "moa_planner", "moa_proposal"].map((id) => `node:${id}`),
+    );
+    expect(edge("moa_layer", "moa_proposal")).toMatchObject({ conditional: true, label: "nästa lager ×N" });
+    expect(ids).toHaveLength(debate.length + 3 + 8 + 9 + 7 + 5 + 7 + 6);
     expect(edge("revise_anonymize", "revise_revision")).toMatchObject({ conditional: true, label: "×N" });
     expect(edge("vote_anonymize", "vote:deliberation_ballot")).toMatchObject({ conditional: true, label: "×N" });
     expect(edge("vote_tally", "vote_tiebreak")).toMatchObject({ conditional: true, label: "oavgjort" });

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { build } from "vite";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { FORMAT_IDS } from "../state/formats.js";
 import { debater } from "./support/debater.js";
 import { startFakeOpenAI, startFakeSpeech, startFakeTranscription } from "./support/fake-servers.js";
 import { startServerProcess } from "./support/server-process.js";
@@ -522,7 +523,10 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     const { page, errors, server } = await open({ ADMIN_TOKEN: admin });
     const suggestion = page.getByRole("button", { name: /Bör AI regleras\?/ });
     await suggestion.waitFor();
-    expect(await page.locator(".suggestion").count()).toBe(16);
+    // Every suggestion the templates API gives (two per format) is offered.
+    const offered = (await (await fetch(`${server.url}/api/v1/templates?lang=sv`)).json()) as { formats: { items: unknown[] }[] };
+    expect(offered.formats.flatMap((f) => f.items)).toHaveLength(2 * FORMAT_IDS.length);
+    expect(await page.locator(".suggestion").count()).toBe(2 * FORMAT_IDS.length);
     await suggestion.click();
     expect(await page.getByLabel("Meddelande").inputValue()).toBe("/debatt Bör AI regleras?");
     expect(await accessibilityViolations(page)).toEqual([]);

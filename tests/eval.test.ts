@@ -457,7 +457,7 @@ describe("npm run eval", () => {
     const unknown = run(["--arms", "vote,chess"]);
     expect([unknown.status, unknown.stderr.trim().split("\n").at(-1)]).toEqual([
       2,
-      "There is no arm chess (the arms: single, self-consistency, majority, debatt, vote, revise, deep, rank).",
+      "There is no arm chess (the arms: single, self-consistency, majority, debatt, vote, revise, deep, rank, moa).",
     ]);
     expect(run(["--n", "0"]).stderr).toContain('--n takes a whole number of at least 1, got "0".');
     expect(run(["--max-cost-usd", "free"]).stderr).toContain('--max-cost-usd takes an amount in USD above 0, got "free".');

@@ -48,7 +48,7 @@ describe("the MCP server over streamable HTTP, through the SDK's own client", ()
     const { connect } = await serve();
     const { client } = await connect();
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["debate", "compare", "vote", "revise", "deep", "council", "rank", "list_conversations", "get_conversation"]);
+    expect(tools.map((t) => t.name)).toEqual(["debate", "compare", "vote", "revise", "deep", "council", "rank", "moa", "list_conversations", "get_conversation"]);
     const council = tools.find((t) => t.name === "council")!;
     expect(council.inputSchema.required).toEqual(["question"]);
     expect(Object.keys((council.inputSchema.properties as Record<string, { properties?: object }>).options.properties!)).toEqual(

@@ -29,7 +29,7 @@ describe("the OpenAI-compatible endpoint, through the official openai client", (
       expect(model).toMatchObject({ object: "model", owned_by: "debatt" });
       ids.push(model.id);
     }
-    expect(ids).toEqual(["debatt", "debatt-compare", "debatt-vote", "debatt-revise", "debatt-deep", "debatt-council", "debatt-rank"]);
+    expect(ids).toEqual(["debatt", "debatt-compare", "debatt-vote", "debatt-revise", "debatt-deep", "debatt-council", "debatt-rank", "debatt-moa"]);
     expect((await client.models.retrieve("debatt-council")).id).toBe("debatt-council");
   });
 

@@ -46,6 +46,7 @@ describe("the prompt registry", () => {
       "council.report",
       "rank.ranking",
       "rank.chairman",
+      "moa.synthesize",
       "deliberation.answer.system",
       "deliberation.continue.system",
       "deliberation.title",

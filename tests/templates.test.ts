@@ -47,7 +47,7 @@ describe("suggested topics for an empty chat", () => {
     const { get } = await app();
     const en = await get("?lang=en");
     expect(en.body.lang).toBe("en");
-    expect(en.body.formats.map((f) => f.format)).toEqual(["debatt", "dvoice", "compare", "vote", "revise", "deep", "council", "rank"]);
+    expect(en.body.formats.map((f) => f.format)).toEqual(["debatt", "dvoice", "compare", "vote", "revise", "deep", "council", "rank", "moa"]);
     expect(itemsOf(en.body, "debatt")).toEqual({
       format: "debatt",
       command: "/debatt",

@@ -110,6 +110,20 @@ const RUNS: Record<FormatId, { message: string; replayed: [string, number][] }> 
       ["done", 1],
     ],
   },
+  moa: {
+    message: "/moa Vilket språk passar bäst?",
+    replayed: [
+      ["moa-start", 1],
+      ["stage1-complete", 1],
+      ["moa-layer-start", 1],
+      ["moa-layer-complete", 1],
+      ["moa-aggregate-start", 1],
+      ["moa-final", 1],
+      ["title-complete", 1],
+      ["complete", 1],
+      ["done", 1],
+    ],
+  },
 };
 
 /** What a format's view is drawn from, without what only exists while text streams in or when it was sent. */
@@ -156,7 +170,7 @@ describe("the page's formats", () => {
   });
 
   it("names each stored mode by its command in the history (/revise is stored as `debate`), and groups the admin's prompts by format", () => {
-    expect(["debatt", "dvoice", "compare", "vote", "debate", "deep", "council", "rank", "revise", "chat"].map(labelOfStoredMode)).toEqual([
+    expect(["debatt", "dvoice", "compare", "vote", "debate", "deep", "council", "rank", "moa", "revise", "chat"].map(labelOfStoredMode)).toEqual([
       "/debatt",
       "/dvoice",
       "/compare",
@@ -165,10 +179,11 @@ describe("the page's formats", () => {
       "/deep",
       "/council",
       "/rank",
+      "/moa",
       undefined,
       undefined,
     ]);
-    expect(ADMIN_GROUPS).toEqual(["debate", "compare", "vote", "revise", "deep", "council", "rank", "deliberation"]);
+    expect(ADMIN_GROUPS).toEqual(["debate", "compare", "vote", "revise", "deep", "council", "rank", "moa", "deliberation"]);
     expect(FORMAT_IDS.filter((id) => viewOf(id).spoken)).toEqual(["dvoice"]);
   });
 
@@ -182,6 +197,7 @@ describe("the page's formats", () => {
       "/deep <question>",
       "/council [--debate] <claim>",
       "/rank <question>",
+      "/moa <question>",
     ]);
   });
 

@@ -5,6 +5,7 @@ import { COUNCIL_VIEW } from "./council.js";
 import { DEBATT_VIEW } from "./debatt.js";
 import { DEEP_VIEW } from "./deep.js";
 import { DVOICE_VIEW } from "./dvoice.js";
+import { MOA_VIEW } from "./moa.js";
 import { RANK_VIEW } from "./rank.js";
 import { REVISE_VIEW } from "./revise.js";
 import { VOTE_VIEW } from "./vote.js";
@@ -25,6 +26,7 @@ export const FORMAT_VIEWS = {
   deep: DEEP_VIEW,
   council: COUNCIL_VIEW,
   rank: RANK_VIEW,
+  moa: MOA_VIEW,
 } satisfies Record<FormatId, FormatView>;
 
 /** The view of a format, typed as any format's (the table's entries keep their own literal types). */

@@ -1,0 +1,56 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { NodeDeps } from "../../ports/node-deps.js";
+import { notesFields } from "../../state/answer.js";
+import { whoIs } from "../../state/deliberation.js";
+import type { MoaProposal } from "../../state/moa.js";
+import type { Participant } from "../../state/participants.js";
+import { streamMessage } from "../shared/model-call.js";
+import { streamAnswer } from "../shared/streamed-answer.js";
+import { withReferences } from "./lib/references.js";
+
+/** What a `Send` to a later layer's proposer carries. */
+export interface ProposalTask {
+  proposer: Participant;
+  layer: number;
+  question: string;
+  /** The layer before's answers. */
+  references: string[];
+  timeoutMs: number;
+}
+
+/**
+ * moa_proposal (one task per proposer, a layer's in parallel): the proposer answers the question
+ * again, with the layer before's answers as references under the aggregate-and-synthesize
+ * instruction, streamed as `answer_delta` (stage `proposal`). A failure or timeout is this
+ * proposer's alone and is kept with its reason.
+ */
+export function makeMoaProposal(deps: NodeDeps) {
+  return async function moaProposal(task: ProposalTask, config: LangGraphRunnableConfig): Promise<{ proposals: MoaProposal[] }> {
+    const ctx = await deps.context(config);
+    const p = task.proposer;
+    const started = performance.now();
+    const { text, error, usage, notes } = await streamAnswer(ctx, config, {
+      mode: "moa",
+      stage: "proposal",
+      who: whoIs(p),
+      timeoutMs: task.timeoutMs,
+      call: (signal, onDelta) => {
+        const model = deps.models.create({ phase: "proposal", participant: p, topic: task.question, round: task.layer, maxTokens: ctx.run.maxResponseTokens });
+        return streamMessage(model, withReferences(ctx, task.question, task.references), signal, onDelta);
+      },
+    });
+    const proposal: MoaProposal = {
+      layer: task.layer,
+      key: p.key,
+      display: p.display,
+      model: p.model,
+      status: error ? "error" : "ok",
+      response: error ? "" : text,
+      responseTimeMs: Math.round(performance.now() - started),
+      ...(error ? { error } : {}),
+      ...(usage ? { usage } : {}),
+      ...notesFields(notes),
+    };
+    return { proposals: [proposal] };
+  };
+}
