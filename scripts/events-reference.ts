@@ -12,6 +12,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { EventSchemas, StreamEventSchemas, kebabEventName } from "../state/events.js";
+import { wireSchemaOf } from "../state/events/wire.js";
 
 /** The file the reference is written into, and the markers around it. */
 export const EVENTS_DOC = fileURLToPath(new URL("../docs/events.md", import.meta.url));
@@ -32,6 +33,19 @@ interface JsonSchema {
   additionalProperties?: boolean | JsonSchema;
   minItems?: number;
   maxItems?: number;
+  /** A camelCase field's deprecated alias (beside its snake_case name). */
+  deprecated?: boolean;
+}
+
+/** The names of the deprecated camelCase aliases met while describing (listed under the table). */
+const aliases = new Set<string>();
+
+/** An object's fields as the reference shows them: the deprecated aliases left out (and noted). */
+function shown(properties: Record<string, JsonSchema>): [string, JsonSchema][] {
+  return Object.entries(properties).filter(([name, field]) => {
+    if (field.deprecated) aliases.add(name);
+    return !field.deprecated;
+  });
 }
 
 /** Enums longer than this are listed under the table rather than in their cell. */
@@ -70,7 +84,7 @@ function describe(s: JsonSchema, depth: number, where: string, long: LongEnum[])
       if (s.properties && Object.keys(s.properties).length > 0) {
         if (depth >= 3) return "{…}";
         const required = new Set(s.required ?? []);
-        const names = Object.keys(s.properties).map((name) => {
+        const names = shown(s.properties).map(([name]) => {
           const field = `${name}${required.has(name) ? "" : "?"}`;
           if (depth >= 2) return field;
           return `${field}: ${describe(s.properties![name], depth + 1, `${where}.${name}`, long)}`;
@@ -91,7 +105,7 @@ function describe(s: JsonSchema, depth: number, where: string, long: LongEnum[])
 function payloadCell(s: JsonSchema, event: string, long: LongEnum[]): string {
   const properties = s.properties ?? {};
   const required = new Set(s.required ?? []);
-  const fields = Object.entries(properties)
+  const fields = shown(properties)
     .filter(([name]) => name !== "timestamp")
     .map(([name, field]) => `\`${name}${required.has(name) ? "" : "?"}\`: ${describe(field, 1, `${event}.${name}`, long)}`);
   if (!("timestamp" in properties)) fields.push("(no `timestamp`)");
@@ -112,7 +126,7 @@ export function eventsReference(): string {
   const rows: string[] = [];
   for (const [name, schema] of allEvents()) {
     const event = kebabEventName(name);
-    const json = z.toJSONSchema(schema, { io: "output", unrepresentable: "any" }) as JsonSchema;
+    const json = z.toJSONSchema(wireSchemaOf(schema), { io: "output", unrepresentable: "any" }) as JsonSchema;
     const shapes = json.anyOf ?? json.oneOf ?? [json];
     shapes.forEach((shape, i) => {
       const label = shapes.length > 1 ? `\`${event}\` (shape ${i + 1} of ${shapes.length})` : `\`${event}\``;
@@ -123,6 +137,7 @@ export function eventsReference(): string {
     "<!-- Generated from the zod schemas in state/events.ts by `npm run docs:events`; do not edit by hand. -->",
     "",
     "Every payload also has `timestamp` (a string, ISO 8601). `?` marks a field that may be absent.",
+    "Field names are snake_case. A field the schemas declare in camelCase is also sent under that name, with the same value, for one release: those deprecated aliases are listed under the table.",
     "An object in a field shows its fields and their types; an object nested in that shows its field names, and one nested deeper `{…}`.",
     "",
     "| event | payload fields |",
@@ -131,6 +146,10 @@ export function eventsReference(): string {
   ];
   for (const { where, values } of long) {
     lines.push("", `\`${where}\` is one of: ${values.map((v) => `\`${String(v)}\``).join(", ")}.`);
+  }
+  if (aliases.size > 0) {
+    const names = [...aliases].sort();
+    lines.push("", `Deprecated camelCase aliases, sent beside their snake_case names until the next release: ${names.map((n) => `\`${n}\``).join(", ")}.`);
   }
   return lines.join("\n");
 }

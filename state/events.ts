@@ -11,6 +11,7 @@ import { RANK_EVENTS } from "./events/rank.js";
 import { REVISE_EVENTS } from "./events/revise.js";
 import { stamp } from "./events/shared.js";
 import { VOTE_EVENTS } from "./events/vote.js";
+import { aliaserOf, wireSchemaOf } from "./events/wire.js";
 
 export { RoundTypeSchema, type RoundType } from "./events/shared.js";
 
@@ -77,8 +78,23 @@ export interface GraphEvent<N extends EventName = EventName> {
 export function strictEventSchema(kebabName: string): z.ZodType | undefined {
   const name = kebabName.replace(/-/g, "_");
   const schema = (EventSchemas as Record<string, z.ZodType>)[name] ?? (StreamEventSchemas as Record<string, z.ZodType>)[name];
-  // The union members are declared strict already.
-  return schema instanceof z.ZodObject ? schema.strict() : schema;
+  if (!schema) return undefined;
+  // As sent (with the snake_case names of camelCase fields); the union members are declared strict already.
+  const wire = wireSchemaOf(schema);
+  return wire instanceof z.ZodObject ? wire.strict() : wire;
+}
+
+const aliasers = new Map<string, ((payload: unknown) => unknown) | undefined>();
+
+/**
+ * A graph event's payload as it is sent: each camelCase field also under its snake_case name,
+ * the convention of the SSE contract (`modelKey` and `model_key`); the camelCase names are
+ * deprecated aliases, kept for one release (see `state/events/wire.ts`).
+ */
+export function onTheWire<T extends object>(event: EventName, payload: T): T {
+  if (!aliasers.has(event)) aliasers.set(event, aliaserOf(EventSchemas[event]));
+  const alias = aliasers.get(event);
+  return alias ? (alias(payload) as T) : payload;
 }
 
 /** The events the stream itself adds around the graph's: the run's ids first, `done` last. */

@@ -1,3 +1,4 @@
+import { withoutAliases } from "../state/events/aliases.js";
 import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { ClientEvent } from "../state/events.js";
@@ -148,7 +149,8 @@ async function liveAndStored(message: string) {
     await db.close();
   });
   const { events } = await readSse(await postChat(app.url, { message, participants: ["call_grok", "call_claude", "call_gpt"] }));
-  const live = (events as unknown as ClientEvent[]).reduce(reduce, emptyArena());
+  // Read as the page reads its stream (web/stream.ts): without the wire's snake_case aliases.
+  const live = (withoutAliases(events) as unknown as ClientEvent[]).reduce(reduce, emptyArena());
   const conversation = (await (await fetch(`${app.url}/api/v1/conversations/${String(events[0].data.run_id)}`)).json()) as {
     title: string | null;
     messages: { id: string; content: string; mode?: string; result?: unknown }[];

@@ -1,3 +1,4 @@
+import { withoutAliases } from "../state/events/aliases.js";
 import type { Reason } from "../state/errors.js";
 import { createParser } from "eventsource-parser";
 import type { ClientEvent } from "../state/events.js";
@@ -101,7 +102,9 @@ async function follow(res: Response, runId: string, onEvent: (e: ClientEvent) =>
 
 /** Reads one SSE response to its end; returns why it broke off, if it did. */
 async function read(res: Response, deliver: (id: number, e: ClientEvent) => void, signal?: AbortSignal): Promise<string | undefined> {
-  const parser = createParser({ onEvent: (m) => deliver(Number(m.id ?? 0), { event: m.event ?? "message", data: JSON.parse(m.data) } as ClientEvent) });
+  const parser = createParser({
+    onEvent: (m) => deliver(Number(m.id ?? 0), { event: m.event ?? "message", data: withoutAliases(JSON.parse(m.data)) } as ClientEvent),
+  });
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   try {
     for (;;) {

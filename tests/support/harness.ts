@@ -1,3 +1,4 @@
+import { withoutAliases } from "../../state/events/aliases.js";
 import { MemorySaver } from "@langchain/langgraph";
 import { buildAppGraph } from "../../service/formats.js";
 import type { SearchClient } from "../../ports/models.js";
@@ -51,6 +52,6 @@ export async function runEvents(
   return events;
 }
 
-/** Events of one name. */
+/** The payloads of the events of one name, as the schemas declare them (without the wire's snake_case aliases). */
 export const named = (events: readonly { event: string; data: Record<string, unknown> }[], name: string) =>
-  events.filter((e) => e.event === name).map((e) => e.data as Record<string, any>);
+  events.filter((e) => e.event === name).map((e) => withoutAliases(e.data) as Record<string, any>);
