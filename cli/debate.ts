@@ -17,7 +17,7 @@ import { TerminalText } from "./terminal-text.js";
 import { argsError, envLang, langInArgs } from "./lang.js";
 import { errorWords, LANGS, seconds, translate, USAGE_ERROR_CODES, usageHelp, type Lang, type Translate as T } from "../state/messages/index.js";
 import { loadLeaderboard } from "../history/ballots.js";
-import { leaderboardFilters } from "../state/leaderboard.js";
+import { leaderboardFilters } from "../state/leaderboard/leaderboard.js";
 import { LOCAL_OWNER } from "../state/ownership.js";
 import { loadSettings } from "../state/config.js";
 import { leaderboardText } from "./leaderboard-text.js";

@@ -1,4 +1,4 @@
-import type { ArmResult } from "../state/eval-report.js";
+import type { ArmResult } from "../state/evaluation/report.js";
 import type { Translate } from "../state/messages/index.js";
 
 /** Escapes text for SVG. */

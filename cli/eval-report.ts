@@ -1,4 +1,4 @@
-import { verdictOf, type ArmResult, type EvalReport } from "../state/eval-report.js";
+import { verdictOf, type ArmResult, type EvalReport } from "../state/evaluation/report.js";
 import { decimal, percentWithDecimal, type Lang, type Translate } from "../state/messages/index.js";
 
 /** The figures as a Markdown table, one row per arm and task. */

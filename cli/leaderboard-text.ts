@@ -1,4 +1,4 @@
-import type { LeaderboardReport } from "../state/leaderboard.js";
+import type { LeaderboardReport } from "../state/leaderboard/leaderboard.js";
 import { biasWords, leaderboardSummary, type Lang, type Translate } from "../state/messages/index.js";
 
 /** The leaderboard as the terminal prints it: the summary, a table of ratings, the biases, the method. */

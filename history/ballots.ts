@@ -1,5 +1,5 @@
-import type { Ballot, Candidate, VotingFormat } from "../state/ballots.js";
-import { leaderboardOf, type LeaderboardReport } from "../state/leaderboard.js";
+import type { Ballot, Candidate, VotingFormat } from "../state/leaderboard/ballots.js";
+import { leaderboardOf, type LeaderboardReport } from "../state/leaderboard/leaderboard.js";
 import { countWords } from "../state/text.js";
 import type { HistoryFormats } from "./codec.js";
 import { stageData, type HistoryStore, type RunStage } from "./store.js";

@@ -1,4 +1,4 @@
-import type { Ballot } from "../state/ballots.js";
+import type { Ballot } from "../state/leaderboard/ballots.js";
 import type { FormatId } from "../state/formats.js";
 import type { Rows, RunFacts } from "./row-kit.js";
 import type { RunStage, StageRow } from "./stage.js";

@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from "express";
 import { loadLeaderboard } from "../history/ballots.js";
 import { conversationSummary, conversationView, messageView } from "../history/load.js";
-import { leaderboardFilters } from "../state/leaderboard.js";
+import { leaderboardFilters } from "../state/leaderboard/leaderboard.js";
 import type { AudioArchive } from "../providers/audio-archive.js";
 import { decodeCursor, type ConversationRow, type HistoryStore } from "../history/store.js";
 import type { ChatRouteDeps } from "./chat.js";

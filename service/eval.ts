@@ -4,7 +4,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import { streamMessage, textOf } from "../nodes/shared/model-call.js";
 import type { ModelFactory } from "../ports/models.js";
 import type { Settings } from "../state/config.js";
-import { parseTaskAnswer, wilsonInterval, type TaskId, type TaskQuestion } from "../state/eval-tasks.js";
+import { parseTaskAnswer, wilsonInterval, type TaskId, type TaskQuestion } from "../state/evaluation/tasks.js";
 import type { ClientEvent, ClientPayload } from "../state/events.js";
 import type { Participant } from "../state/participants.js";
 import { addUsage, NO_USAGE, usageOfAnswer, type Usage } from "../state/usage.js";
@@ -16,7 +16,7 @@ import { createNarrator } from "./narrator.js";
 import type { RunService } from "./run-service.js";
 import { translate } from "../state/messages/index.js";
 import { hashText } from "../state/random.js";
-import type { ArmResult, RoundFigures } from "../state/eval-report.js";
+import type { ArmResult, RoundFigures } from "../state/evaluation/report.js";
 
 /** The arms that are no format: each participant alone, one sampled k times, a plain majority. */
 const BASELINE_ARMS = ["single", "self-consistency", "majority"] as const;

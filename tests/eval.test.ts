@@ -10,13 +10,13 @@ import { simulatedAnswer } from "../providers/simulated.js";
 import type { ModelRequest } from "../ports/models.js";
 import { depsFromEnv } from "../service/deps.js";
 import { evaluate, fileOutcomeStore, tallyRounds } from "../service/eval.js";
-import { compareWithMajority, type RoundFigures } from "../state/eval-report.js";
+import { compareWithMajority, type RoundFigures } from "../state/evaluation/report.js";
 import { translate, type MessageKey } from "../state/messages/index.js";
 import { chartOf } from "../cli/eval-chart.js";
 import { startFakeOpenAI } from "./support/fake-servers.js";
 import { createRunService } from "../service/run-service.js";
 import { seededRandom } from "../state/random.js";
-import { generateTask, parseTaskAnswer, solveTaskQuestion, TASK_IDS, wilsonInterval, wrongTaskAnswer } from "../state/eval-tasks.js";
+import { generateTask, parseTaskAnswer, solveTaskQuestion, TASK_IDS, wilsonInterval, wrongTaskAnswer } from "../state/evaluation/tasks.js";
 
 describe("the evaluation's tasks", () => {
   it.each(TASK_IDS)("generates %s questions from a seed: the same seed the same questions, another seed others", (task) => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ballotsOfRun, loadBallots } from "../history/ballots.js";
 import { HISTORY_FORMATS } from "../service/formats.js";
 import type { RunStage } from "../history/store.js";
-import type { LeaderboardReport } from "../state/leaderboard.js";
+import type { LeaderboardReport } from "../state/leaderboard/leaderboard.js";
 import { LOCAL_OWNER } from "../state/ownership.js";
 import { leaderboardSummary, translate } from "../state/messages/index.js";
 import type { Participant } from "../state/participants.js";
@@ -13,12 +13,12 @@ import { withOverrides } from "./support/fake-model.js";
 import { testDeps } from "./support/harness.js";
 import { HISTORY_DATABASES, historyDatabaseHooks } from "./support/history-db.js";
 import { postChat, postDeliberate, readSse, startApp } from "./support/http.js";
-import type { Ballot } from "../state/ballots.js";
-import { vendorOf } from "../state/ballots.js";
-import { eloScore, fitChoices, rateWithIntervals, type Choice } from "../state/bradley-terry.js";
-import { choiceOf, leaderboardOf } from "../state/leaderboard.js";
+import type { Ballot } from "../state/leaderboard/ballots.js";
+import { vendorOf } from "../state/leaderboard/ballots.js";
+import { eloScore, fitChoices, rateWithIntervals, type Choice } from "../state/leaderboard/bradley-terry.js";
+import { choiceOf, leaderboardOf } from "../state/leaderboard/leaderboard.js";
 import { seededRandom } from "../state/random.js";
-import { measureBiases, normalCdf, poissonBinomialPValue } from "../state/vote-biases.js";
+import { measureBiases, normalCdf, poissonBinomialPValue } from "../state/leaderboard/vote-biases.js";
 
 const pairs = (winner: string, loser: string, count: number): Choice => ({ set: [winner, loser], winner, count });
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import wavefile from "wavefile";
 import { describe, expect, it } from "vitest";
-import type { LeaderboardReport } from "../state/leaderboard.js";
+import type { LeaderboardReport } from "../state/leaderboard/leaderboard.js";
 import { strictEventSchema } from "../state/events.js";
 import { detectLanguage } from "../state/language.js";
 import { installed } from "../providers/installed.js";

@@ -1,5 +1,5 @@
 import { useContext, useEffect, useState } from "preact/hooks";
-import { verdictOf, type ArmResult, type Comparison, type EvalReport } from "../state/eval-report.js";
+import { verdictOf, type ArmResult, type Comparison, type EvalReport } from "../state/evaluation/report.js";
 import { decimal, percentWithDecimal, type Lang, type Translate } from "../state/messages/index.js";
 import { dateLocale } from "./history.js";
 import { inWords, readApi } from "./api-error.js";

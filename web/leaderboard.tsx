@@ -1,6 +1,6 @@
 import { useContext, useEffect, useState } from "preact/hooks";
-import { VOTING_FORMATS } from "../state/ballots.js";
-import type { LeaderboardModel, LeaderboardReport } from "../state/leaderboard.js";
+import { VOTING_FORMATS } from "../state/leaderboard/ballots.js";
+import type { LeaderboardModel, LeaderboardReport } from "../state/leaderboard/leaderboard.js";
 import { biasWords, leaderboardSummary } from "../state/messages/index.js";
 import { inWords, readApi } from "./api-error.js";
 import { LangContext, useT } from "./i18n.js";

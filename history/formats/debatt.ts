@@ -1,6 +1,6 @@
 import { notesFields } from "../../state/answer.js";
-import type { VotingFormat } from "../../state/ballots.js";
-import type { Ballot, Candidate } from "../../state/ballots.js";
+import type { VotingFormat } from "../../state/leaderboard/ballots.js";
+import type { Ballot, Candidate } from "../../state/leaderboard/ballots.js";
 import { TOTAL_ROUNDS } from "../../state/debate.js";
 import type { State } from "../../state/graph-state.js";
 import { countWords } from "../../state/text.js";

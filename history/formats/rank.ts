@@ -1,4 +1,4 @@
-import type { Ballot, Candidate } from "../../state/ballots.js";
+import type { Ballot, Candidate } from "../../state/leaderboard/ballots.js";
 import { inParticipantOrder, LabelMapSchema, labelToModel, whoIs, WhoSchema } from "../../state/deliberation.js";
 import { RankAggregateSchema, RankFinalSchema, RankingResponseSchema, type RankStateType } from "../../state/rank.js";
 import { countWords } from "../../state/text.js";

@@ -1,7 +1,7 @@
 import type { ModelPhase } from "../../ports/models.js";
 import type { Lang } from "../../state/language.js";
 import { hashText as hash, seededRandom } from "../../state/random.js";
-import { parseTaskAnswer, solveTaskQuestion, wrongTaskAnswer, type TaskId } from "../../state/eval-tasks.js";
+import { parseTaskAnswer, solveTaskQuestion, wrongTaskAnswer, type TaskId } from "../../state/evaluation/tasks.js";
 import { renderArgument } from "../../state/replies/argument.js";
 import { renderRevision } from "../../state/replies/revision.js";
 import type { Simulation } from "./context.js";

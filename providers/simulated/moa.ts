@@ -1,4 +1,4 @@
-import { parseTaskAnswer, solveTaskQuestion, type TaskId } from "../../state/eval-tasks.js";
+import { parseTaskAnswer, solveTaskQuestion, type TaskId } from "../../state/evaluation/tasks.js";
 import type { PhaseAnswers, Simulation } from "./context.js";
 import { ANSWER } from "./prose.js";
 

@@ -1,5 +1,5 @@
 import { hashText as hash, seededRandom } from "../../state/random.js";
-import { parseTaskAnswer, solveTaskQuestion } from "../../state/eval-tasks.js";
+import { parseTaskAnswer, solveTaskQuestion } from "../../state/evaluation/tasks.js";
 import { renderLetterVote } from "../../state/replies/letter-vote.js";
 import { renderRevision } from "../../state/replies/revision.js";
 import type { PhaseAnswer, PhaseAnswers } from "./context.js";

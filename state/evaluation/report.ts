@@ -1,4 +1,4 @@
-import type { Translate } from "./messages/index.js";
+import type { Translate } from "../messages/index.js";
 
 /**
  * The report of `npm run eval`: per arm and task, the accuracy with its interval, the cost, and

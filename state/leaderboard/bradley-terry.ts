@@ -1,4 +1,4 @@
-import { seededRandom } from "./random.js";
+import { seededRandom } from "../random.js";
 
 /**
  * Ratings from choices: Luce's choice model, the Bradley-Terry model generalised from pairs to a

@@ -1,4 +1,4 @@
-import { FORMAT_IDS, FORMATS, type FormatId } from "./formats.js";
+import { FORMAT_IDS, FORMATS, type FormatId } from "../formats.js";
 
 /**
  * A vote as the leaderboard reads it from the history: who voted, what it could choose from (in

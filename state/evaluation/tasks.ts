@@ -1,4 +1,4 @@
-import { seededRandom } from "./random.js";
+import { seededRandom } from "../random.js";
 
 /**
  * Questions with known answers, generated from a seed, for measuring whether deliberating helps

@@ -1,5 +1,5 @@
 import { vendorOf, type Ballot } from "./ballots.js";
-import { seededRandom } from "./random.js";
+import { seededRandom } from "../random.js";
 
 /**
  * What decides votes besides the answers' quality, measured over a history of ballots: where an

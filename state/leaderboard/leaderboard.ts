@@ -1,5 +1,5 @@
 import { VOTING_FORMATS, type Ballot, type VotingFormat } from "./ballots.js";
-import { DebattError } from "./errors.js";
+import { DebattError } from "../errors.js";
 import { rateWithIntervals, type Choice } from "./bradley-terry.js";
 import { measureBiases, type BiasFinding } from "./vote-biases.js";
 
