@@ -1,6 +1,5 @@
 import type { Continuation } from "../state/continuation.js";
-import { formatOfStoredMode } from "../state/formats.js";
-import { modeOfStages } from "./load.js";
+import { formatOfStages } from "./load.js";
 import type { HistoryFormats } from "./codec.js";
 import type { HistoryStore } from "./store.js";
 
@@ -31,11 +30,11 @@ export async function continuationOf(store: HistoryStore, runId: string, key: st
   if (!participant) return undefined;
   const asked = (await store.message(`${runId}:question`))?.content ?? "";
   const said = stages.filter((s) => s.id.endsWith(`:${key}`) && SPEAKING_ROLES.has(s.role ?? "") && s.content.trim() !== "").map((s) => s.content);
-  const format = formatOfStoredMode(modeOfStages(store.formats, stages));
+  const format = formatOfStages(store.formats, stages);
   return {
     run_id: runId,
     participant,
-    format: format ? `/${format}` : "discussion",
+    format: format === "chat" ? "discussion" : `/${format}`,
     question: asked.replace(/^\s*\/\S+\s+(--\S+\s+)*/, "").trim() || asked,
     said,
     follow_ups: await followUpsOf(store, runId, key),

@@ -1,4 +1,4 @@
-import { FORMATS, formatOfStoredMode, type FormatId, type StoredMode } from "../state/formats.js";
+import { kindOfStoredMode, storedModeOf, type FormatId, type RunKind } from "../state/formats.js";
 import type { HistoryFormats } from "./codec.js";
 import { find } from "./stage-read.js";
 import { stageData, type ConversationRow, type HistoryStore, type MessageRow, type StageRow } from "./store.js";
@@ -9,29 +9,27 @@ import { stageData, type ConversationRow, type HistoryStore, type MessageRow, ty
  */
 
 /**
- * The mode whose rows these are: that of the format whose codec writes the last row's type (every
- * format has its own stage types; /debatt and /dvoice share theirs, told apart by their first
- * row). "chat" when there are none, or for a follow-up to one participant (its row says whose).
+ * The format whose rows these are: the one whose codec writes the last row's type (every format
+ * has its own stage types; /debatt and /dvoice share theirs, told apart by their first row).
+ * "chat" when there are none, or for a follow-up to one participant (its row says whose).
  */
-export function modeOfStages(formats: HistoryFormats, stages: StageRow[]): StoredMode {
+export function formatOfStages(formats: HistoryFormats, stages: StageRow[]): RunKind {
   const type = stages[stages.length - 1]?.stageType ?? "";
   const format = (Object.keys(formats) as FormatId[]).find((id) => {
     const codec = formats[id];
     return codec.stageTypes.includes(type) && (!codec.ownsPanel || codec.ownsPanel(stageData(find(stages, codec.stageTypes[0]))));
   });
-  return format ? FORMATS[format].storedMode : "chat";
+  return format ?? "chat";
 }
 
-/** The stored mode and full result of one run (null for a chat message: it has no stages), from one read. */
-export async function loadResult(history: HistoryStore, messageId: string): Promise<{ mode: StoredMode; result: unknown }> {
+/**
+ * The format and full result of one run (null for a chat message: it has no stages), from one
+ * read; with the mode it is stored under (the API's `mode`, which names /revise `debate`).
+ */
+export async function loadResult(history: HistoryStore, messageId: string): Promise<{ format: RunKind; mode: string; result: unknown }> {
   const stages = await history.stagesOf(messageId);
-  const mode = modeOfStages(history.formats, stages);
-  return { mode, result: resultOf(history.formats, mode, stages) };
-}
-
-function resultOf(formats: HistoryFormats, mode: StoredMode, stages: StageRow[]): unknown {
-  const format = formatOfStoredMode(mode);
-  return format ? formats[format].result(stages) : continueResultOf(stages);
+  const format = formatOfStages(history.formats, stages);
+  return { format, mode: storedModeOf(format), result: format === "chat" ? continueResultOf(stages) : history.formats[format].result(stages) };
 }
 
 /** A follow-up to one participant's answer: who answered, from which run, and the answer; null for any other chat answer. */
@@ -52,7 +50,14 @@ export async function messageView(history: HistoryStore, m: MessageRow) {
 
 /** A conversation as the history API lists it. */
 export function conversationSummary(c: ConversationRow) {
-  return { id: c.id, title: c.title, mode: c.mode, createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString() };
+  return {
+    id: c.id,
+    title: c.title,
+    format: kindOfStoredMode(c.mode),
+    mode: c.mode,
+    createdAt: c.createdAt.toISOString(),
+    updatedAt: c.updatedAt.toISOString(),
+  };
 }
 
 /** A conversation as the history API shows it: with its messages, each answer with its full result. */

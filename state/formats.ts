@@ -76,6 +76,18 @@ export function formatOfStoredMode(mode: string): FormatId | undefined {
   return FORMAT_IDS.find((id) => FORMATS[id].storedMode === mode);
 }
 
+/** What a run or a conversation is: a format's, or the plain chat's. */
+export type RunKind = FormatId | "chat";
+
+/**
+ * A stored mode's kind (`debate` → `revise`; `chat` → `chat`). Stored modes are the store's and the
+ * deliberate endpoint's names: they are read at those boundaries, and everything past them speaks of formats.
+ */
+export const kindOfStoredMode = (mode: string): RunKind => formatOfStoredMode(mode) ?? "chat";
+
+/** The mode a kind of run is stored under (`revise` → `debate`). */
+export const storedModeOf = (kind: RunKind): StoredMode => (kind === "chat" ? "chat" : FORMATS[kind].storedMode);
+
 /** The conversation a message of this format belongs to: its own format's, or the chat's. */
 export function threadKindOf(format: FormatId | undefined): FormatId | "chat" {
   return format && FORMATS[format].thread === "own" ? format : "chat";

@@ -1,3 +1,4 @@
+import type { StoredConversation } from "../web/api-client.js";
 import { simulatedModels } from "../service/formats.js";
 import { MemorySaver } from "@langchain/langgraph";
 import { Redis } from "ioredis";
@@ -104,11 +105,9 @@ describe("a stopped run keeps what was shown", () => {
           expect(r.content, `${message}: ${key}`).toBe(shown.get(key));
         }
         // Reopened, the page shows each answer as it was when the run stopped: its text, and not as failed.
-        const conversation = (await (await fetch(`${server.url}/api/v1/conversations/${runId}`)).json()) as {
-          messages: { id: string; content: string; mode?: string; result?: unknown }[];
-        };
+        const conversation = (await (await fetch(`${server.url}/api/v1/conversations/${runId}`)).json()) as StoredConversation;
         const [question, answer] = conversation.messages;
-        const view = storedEvents(answer.id, answer.mode, answer.result, question.content)!.reduce(reduce, emptyArena());
+        const view = storedEvents(answer.id, answer.format, answer.result, question.content)!.reduce(reduce, emptyArena());
         if (message.startsWith("/compare")) {
           for (const [key, text] of shown) expect(view.compare!.answers[key], key).toMatchObject({ text, status: "speaking" });
           expect(events.some((e) => e.event === "compare-complete")).toBe(false);

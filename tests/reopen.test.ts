@@ -1,3 +1,5 @@
+import { withoutAliases } from "../state/events/aliases.js";
+import type { StoredConversation } from "../web/api-client.js";
 import { simulatedModels } from "../service/formats.js";
 import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
@@ -72,14 +74,12 @@ describe.each(HISTORY_DATABASES)("a run reopened from the history on $db", (data
     const app = await startApp(deps, { checkpointer: new MemorySaver(), history: db.history });
     hooks.later(app.close);
     const { events } = await readSse(await postChat(app.url, { message, participants }));
-    const live = (events as unknown as ClientEvent[]).reduce(reduce, emptyArena());
+    // Read as the page reads its stream (web/stream.ts): without the wire's snake_case aliases.
+    const live = (withoutAliases(events) as unknown as ClientEvent[]).reduce(reduce, emptyArena());
     const id = String(events[0].data.run_id);
-    const conversation = (await (await fetch(`${app.url}/api/v1/conversations/${id}`)).json()) as {
-      title: string | null;
-      messages: { id: string; role: string; content: string; mode?: string; result?: unknown }[];
-    };
+    const conversation = (await (await fetch(`${app.url}/api/v1/conversations/${id}`)).json()) as StoredConversation;
     const [question, answer] = conversation.messages;
-    const replayed = storedEvents(answer.id, answer.mode, answer.result, question.content, conversation.title ?? undefined);
+    const replayed = storedEvents(answer.id, answer.format, answer.result, question.content, conversation.title ?? undefined);
     expect(replayed, "the stored run replays as events").toBeDefined();
     return { live, reopened: replayed!.reduce(reduce, emptyArena()), answer, question };
   }
@@ -93,7 +93,7 @@ describe.each(HISTORY_DATABASES)("a run reopened from the history on $db", (data
 
     // A run stored before the panel row: the same answers and votes, under the models' ids.
     const { participants, chairman, question: _, simulated, ...older } = answer.result as Record<string, unknown>;
-    const old = storedEvents(answer.id, answer.mode, older, question.content)!.reduce(reduce, emptyArena()).deliberation!;
+    const old = storedEvents(answer.id, answer.format, older, question.content)!.reduce(reduce, emptyArena()).deliberation!;
     expect(old.question).toBe("Vilket språk passar bäst?");
     expect(old.participants.map((p) => p.display)).toEqual(["x-ai/grok-4", "anthropic/claude-sonnet-4.5", "openai/gpt-5", "google/gemini-2.5-pro"]);
     expect(old.answers).toEqual(live.deliberation!.answers);

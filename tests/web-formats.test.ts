@@ -1,12 +1,13 @@
+import type { StoredConversation } from "../web/api-client.js";
 import { withoutAliases } from "../state/events/aliases.js";
 import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { ClientEvent } from "../state/events.js";
-import { FORMAT_IDS, FORMATS, type FormatId } from "../state/formats.js";
+import { FORMAT_IDS, FORMATS, kindOfStoredMode, storedModeOf, type FormatId } from "../state/formats.js";
 import { defaultRoster } from "../state/participants.js";
 import { emptyArena, formatOfRun, reduce, type ArenaState } from "../web/arena-state.js";
 import { runParticipants } from "../web/chat-message.js";
-import { ADMIN_GROUPS, commandHint, FORMAT_VIEWS, labelOfStoredMode, viewOf } from "../web/formats/index.js";
+import { ADMIN_GROUPS, commandHint, FORMAT_VIEWS, viewOf } from "../web/formats/index.js";
 import { storedEvents } from "../web/stored-events.js";
 import { FakeSpeech } from "./support/fake-speech.js";
 import { testDeps } from "./support/harness.js";
@@ -151,10 +152,7 @@ async function liveAndStored(message: string) {
   const { events } = await readSse(await postChat(app.url, { message, participants: ["call_grok", "call_claude", "call_gpt"] }));
   // Read as the page reads its stream (web/stream.ts): without the wire's snake_case aliases.
   const live = (withoutAliases(events) as unknown as ClientEvent[]).reduce(reduce, emptyArena());
-  const conversation = (await (await fetch(`${app.url}/api/v1/conversations/${String(events[0].data.run_id)}`)).json()) as {
-    title: string | null;
-    messages: { id: string; content: string; mode?: string; result?: unknown }[];
-  };
+  const conversation = (await (await fetch(`${app.url}/api/v1/conversations/${String(events[0].data.run_id)}`)).json()) as StoredConversation;
   const [question, answer] = conversation.messages;
   return { live, answer, question: question.content, title: conversation.title ?? undefined };
 }
@@ -171,20 +169,21 @@ describe("the page's formats", () => {
     }
   });
 
-  it("names each stored mode by its command in the history (/revise is stored as `debate`), and groups the admin's prompts by format", () => {
-    expect(["debatt", "dvoice", "compare", "vote", "debate", "deep", "council", "rank", "moa", "revise", "chat"].map(labelOfStoredMode)).toEqual([
-      "/debatt",
-      "/dvoice",
-      "/compare",
-      "/vote",
-      "/revise",
-      "/deep",
-      "/council",
-      "/rank",
-      "/moa",
-      undefined,
-      undefined,
+  it("reads a stored mode as its format only at the store's boundary (/revise is stored as `debate`), and groups the admin's prompts by format", () => {
+    expect(["debatt", "dvoice", "compare", "vote", "debate", "deep", "council", "rank", "moa", "chat"].map(kindOfStoredMode)).toEqual([
+      "debatt",
+      "dvoice",
+      "compare",
+      "vote",
+      "revise",
+      "deep",
+      "council",
+      "rank",
+      "moa",
+      "chat",
     ]);
+    expect(FORMAT_IDS.every((id) => kindOfStoredMode(storedModeOf(id)) === id)).toBe(true);
+    expect(storedModeOf("revise")).toBe("debate");
     expect(ADMIN_GROUPS).toEqual(["debate", "compare", "vote", "revise", "deep", "council", "rank", "moa", "deliberation"]);
     expect(FORMAT_IDS.filter((id) => viewOf(id).spoken)).toEqual(["dvoice"]);
   });
@@ -205,8 +204,9 @@ describe("the page's formats", () => {
 
   it.each(FORMAT_IDS)("replays a stored /%s run as the events the page showed it live from", async (id) => {
     const { live, answer, question, title } = await liveAndStored(RUNS[id].message);
-    expect(answer.mode).toBe(FORMATS[id].storedMode);
-    const replayed = storedEvents(answer.id, answer.mode, answer.result, question, title);
+    // The API names the format, and the mode it is stored under (/revise's is `debate`).
+    expect(answer).toMatchObject({ format: id, mode: FORMATS[id].storedMode });
+    const replayed = storedEvents(answer.id, answer.format, answer.result, question, title);
     expect(Object.entries(countOf(replayed ?? []))).toEqual(RUNS[id].replayed);
     const reopened = replayed!.reduce(reduce, emptyArena());
     expect(formatOfRun(live)).toBe(id);

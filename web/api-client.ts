@@ -1,3 +1,4 @@
+import type { RunKind } from "../state/formats.js";
 import type { Lang } from "../state/messages/index.js";
 import type { PersonInput } from "../state/person.js";
 import type { UsageReport } from "../state/usage.js";
@@ -21,7 +22,8 @@ export interface StoredMessage {
   content: string;
   status: "streaming" | "complete" | "error" | "cancelled";
   error: string | null;
-  /** An answer's format and full result, as its run stored them. */
+  /** An answer's format (`chat` for a chat answer) and full result, as its run stored them; `mode` is the name it is stored under (`debate` for /revise). */
+  format?: RunKind;
   mode?: string;
   result?: unknown;
   /** What the run's model calls used and cost (runs stored before it was recorded have none). */
@@ -31,6 +33,8 @@ export interface StoredMessage {
 /** A conversation as `GET /api/v1/conversations/:id` answers it (routes/history.ts), and as an export holds it. */
 export interface StoredConversation {
   id: string;
+  /** Its format (`chat` for the chat's); `mode` is the name it is stored under. */
+  format: RunKind;
   mode: string;
   title: string | null;
   messages: StoredMessage[];

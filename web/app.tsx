@@ -15,7 +15,7 @@ import { Suggestions } from "./suggestions.js";
 import { VoicePlayer } from "./voice-player.js";
 import { commandFormatOf, parseCommand } from "../state/commands.js";
 import type { ClientEvent } from "../state/events.js";
-import { FORMATS, formatOfStoredMode, threadKindOf, type FormatId } from "../state/formats.js";
+import { FORMATS, threadKindOf, type FormatId } from "../state/formats.js";
 import type { PersonInput } from "../state/person.js";
 
 let nextId = 1;
@@ -50,11 +50,11 @@ export function App({ conversation, exported }: { conversation?: string; exporte
 
   useEffect(() => {
     const show = (c: StoredConversation) => {
-      thread.current = { id: c.id, kind: threadKindOf(formatOfStoredMode(c.mode)) };
+      thread.current = { id: c.id, kind: threadKindOf(c.format === "chat" ? undefined : c.format) };
       const shown: Message[] = c.messages.map((m, i) => {
         if (m.role === "user") return { id: nextId++, role: "user", text: m.content };
         // The run's own view, replayed from what it stored; the text alone for chat.
-        const events = storedEvents(m.id, m.mode, m.result, c.messages[i - 1]?.content ?? "", i === 1 ? (c.title ?? undefined) : undefined);
+        const events = storedEvents(m.id, m.format, m.result, c.messages[i - 1]?.content ?? "", i === 1 ? (c.title ?? undefined) : undefined);
         const arena = events?.reduce(reduce, emptyArena());
         // What the run cost, as it was told live.
         if (arena && m.usage) arena.usage = { ...m.usage, simulated: arena.simulated, timestamp: "" };

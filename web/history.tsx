@@ -4,14 +4,16 @@ import { LOCALES } from "../state/messages/index.js";
 /** How the reader writes dates: the browser's own locale of the page's language (en-US, en-GB…), else the language's. */
 export const dateLocale = (lang: keyof typeof LOCALES) => navigator.languages.find((l) => l.toLowerCase().startsWith(lang)) ?? LOCALES[lang];
 import { useContext, useEffect, useState } from "preact/hooks";
-import { labelOfStoredMode } from "./formats/index.js";
+import type { RunKind } from "../state/formats.js";
+import { viewOf } from "./formats/index.js";
 import { LangContext, useT } from "./i18n.js";
 
 /** A conversation as `GET /api/v1/conversations` lists it. */
 interface ConversationItem {
   id: string;
   title: string | null;
-  mode: string;
+  /** Its format (`chat` for the chat's). */
+  format: RunKind;
   createdAt: string;
   updatedAt: string;
 }
@@ -80,7 +82,7 @@ export function HistoryPage() {
             <a href={`#c/${encodeURIComponent(c.id)}`}>{c.title || t("history.untitled")}</a>
             {/* When it was started: the list is in that order (newest first), not by its last activity. */}
             <span class="note">
-              {c.mode === "chat" ? t("history.chat") : (labelOfStoredMode(c.mode) ?? c.mode)} ·{" "}
+              {c.format === "chat" ? t("history.chat") : viewOf(c.format).label} ·{" "}
               <time dateTime={c.createdAt}>{new Date(c.createdAt).toLocaleString(dateLocale(lang))}</time>
             </span>
             <button type="button" aria-label={t("history.deleteLabel", { title: c.title || c.id })} onClick={() => void remove(c)}>

@@ -1,6 +1,6 @@
 import { parseCommand } from "../state/commands.js";
 import type { ClientEvent } from "../state/events.js";
-import { formatOfStoredMode } from "../state/formats.js";
+import type { RunKind } from "../state/formats.js";
 import { viewOf } from "./formats/index.js";
 import { ev } from "./formats/replay.js";
 
@@ -8,7 +8,7 @@ import { ev } from "./formats/replay.js";
  * A run read back from the history, replayed as the events it streamed, so that a conversation
  * reopened from `#history` shows the same view it showed live (the arena, the cards side by side…)
  * through the same reducers. Built from the stored result (`GET /api/v1/conversations/:id` gives
- * each answer's `mode` and `result`) by its format's `replay` (`web/formats/`); the run's event
+ * each answer's `format` and `result`) by its format's `replay` (`web/formats/`); the run's event
  * log has expired by then.
  */
 
@@ -25,18 +25,17 @@ function questionOf(result: { question?: string }, message: string): string {
 }
 
 /**
- * The events a stored run streamed, ending with `done`; undefined for a mode without a live view
+ * The events a stored run streamed, ending with `done`; undefined for a chat answer without a live view
  * of its own (chat) or a result that holds nothing to show. `title` is the conversation's title,
  * given with its first run (the run that made it).
  */
-export function storedEvents(id: string, mode: string | undefined, result: unknown, question: string, title?: string): ClientEvent[] | undefined {
-  if (!result) return undefined;
-  if (mode === "chat") {
+export function storedEvents(id: string, format: RunKind | undefined, result: unknown, question: string, title?: string): ClientEvent[] | undefined {
+  if (!result || format === undefined) return undefined;
+  if (format === "chat") {
     // A follow-up to one participant: who answered, and the answer, as it was streamed.
     const r = result as ChatResult;
     return r.continuation ? [ev("continue-start", r.continuation), ev("text-delta", { delta: r.answer ?? "" }), ev("done")] : undefined;
   }
-  const format = mode === undefined ? undefined : formatOfStoredMode(mode);
-  const events = format && viewOf(format).replay({ id, result, question: questionOf(result, question), title });
+  const events = viewOf(format).replay({ id, result, question: questionOf(result, question), title });
   return events && [...events, ev("done")];
 }

@@ -1,4 +1,4 @@
-import { FORMATS, formatOfStoredMode, type FormatId } from "../../state/formats.js";
+import { FORMATS, type FormatId } from "../../state/formats.js";
 import type { AdminGroup, FormatView } from "./format-view.js";
 import { COMPARE_VIEW } from "./compare.js";
 import { COUNCIL_VIEW } from "./council.js";
@@ -37,12 +37,6 @@ export const viewOf = (format: FormatId): FormatView => FORMAT_VIEWS[format];
  * one), then the prompts the deliberation formats share. Any other prompt is in `other`.
  */
 export const ADMIN_GROUPS: readonly AdminGroup[] = [...new Set(Object.values(FORMAT_VIEWS).map((v: FormatView) => v.adminGroup)), "deliberation"];
-
-/** How the history list names a conversation's stored mode (`debate` → `/revise`); undefined for chat or a mode no format has. */
-export function labelOfStoredMode(mode: string): string | undefined {
-  const format = formatOfStoredMode(mode);
-  return format && FORMAT_VIEWS[format].label;
-}
 
 /** A format's command as the composer's hint writes it, `what` being the word for what it takes: `/council [--debate] <claim>`. */
 export const commandHint = (format: FormatId, what: string) => `${FORMATS[format].command} ${viewOf(format).hintOptions ?? ""}<${what}>`;
