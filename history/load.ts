@@ -1,3 +1,4 @@
+import type { StoredConversation } from "../state/api.js";
 import { kindOfStoredMode, storedModeOf, type FormatId, type RunKind } from "../state/formats.js";
 import type { HistoryFormats } from "./codec.js";
 import { find } from "./stage-read.js";
@@ -63,5 +64,5 @@ export function conversationSummary(c: ConversationRow) {
 /** A conversation as the history API shows it: with its messages, each answer with its full result. */
 export async function conversationView(history: HistoryStore, c: ConversationRow) {
   const messages = await Promise.all((await history.messagesOf(c.id)).map((m) => messageView(history, m)));
-  return { ...conversationSummary(c), messages };
+  return { ...conversationSummary(c), messages } satisfies StoredConversation;
 }

@@ -1,3 +1,4 @@
+import type { ShareLink, ShareStatus } from "../state/api.js";
 import { createHash, randomBytes } from "node:crypto";
 import { Router, type Request, type Response } from "express";
 import { EXPORT_FORMATS, exportConversation, type ExportFile, type ExportFormat } from "../history/export.js";
@@ -58,13 +59,13 @@ export function exportRouter(deps: ChatRouteDeps): Router {
     const token = randomBytes(32).toString("base64url");
     const at = new Date();
     await history().share(c.id, tokenHash(token), at);
-    res.status(201).json({ url: `/shared/${token}`, token, createdAt: at.toISOString() });
+    res.status(201).json({ url: `/shared/${token}`, token, createdAt: at.toISOString() } satisfies ShareLink);
   });
 
   router.get("/api/v1/conversations/:id/share", async (req, res) => {
     const since = await history().sharedSince((await owned(req, res)).id);
     // The link itself is not kept: only whether there is one.
-    res.json({ shared: since !== undefined, createdAt: since?.toISOString() ?? null });
+    res.json({ shared: since !== undefined, createdAt: since?.toISOString() ?? null } satisfies ShareStatus);
   });
 
   router.delete("/api/v1/conversations/:id/share", async (req, res) => {

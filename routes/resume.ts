@@ -1,3 +1,4 @@
+import type { CancelAccepted, InputAccepted } from "../state/api.js";
 import { Router, type Request, type Response } from "express";
 import { parseJsonBody, serveEvents, type ChatRouteDeps } from "./chat.js";
 import type { RunEvent } from "../ports/event-log.js";
@@ -122,7 +123,7 @@ export function resumeRouter(deps: ChatRouteDeps): Router {
       throw new HttpError(409, "not_awaiting_input", `debate "${id}" does not wait for anyone's input: it has finished, or it never ran here`);
     }
     const run = await deps.service.input(id, input, quotaKeyOf(req, res));
-    res.status(202).json({ run_id: run.runId, thread_id: run.threadId, status: run.status });
+    res.status(202).json({ run_id: run.runId, thread_id: run.threadId, status: run.status } satisfies InputAccepted);
   });
   router.get("/api/v1/debates/:id/input", async (req: Request, res: Response) => {
     const id = debateIdOf(req);
@@ -136,7 +137,7 @@ export function resumeRouter(deps: ChatRouteDeps): Router {
   router.post("/api/v1/debates/:id/cancel", async (req: Request, res: Response) => {
     const runId = await knownRun(res, runIdOf(req));
     const status = await deps.service.stop(runId);
-    res.status(status === "stopping" ? 202 : 200).json({ run_id: runId, status });
+    res.status(status === "stopping" ? 202 : 200).json({ run_id: runId, status } satisfies CancelAccepted);
   });
   return router;
 }

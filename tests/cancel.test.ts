@@ -1,3 +1,4 @@
+import { CancelAcceptedSchema } from "../state/api.js";
 import type { StoredConversation } from "../web/api-client.js";
 import { simulatedModels } from "../service/formats.js";
 import { MemorySaver } from "@langchain/langgraph";
@@ -41,7 +42,7 @@ describe("stop means stop", () => {
       });
       const stopped = await stopping!;
       expect(stopped.status).toBe(202);
-      expect(await stopped.json()).toEqual({ run_id: runId, status: "stopping" });
+      expect(CancelAcceptedSchema.parse(await stopped.json())).toEqual({ run_id: runId, status: "stopping" });
       expect(events.slice(-3).map((e) => [e.event, e.data.code])).toEqual([
         ["error", "cancelled"],
         ["usage", undefined],

@@ -1,70 +1,21 @@
-import type { RunKind } from "../state/formats.js";
+import type { CancelAccepted, InputAccepted, ShareLink, ShareStatus, StoredConversation } from "../state/api.js";
 import type { Lang } from "../state/messages/index.js";
 import type { PersonInput } from "../state/person.js";
-import type { UsageReport } from "../state/usage.js";
 import { ApiError, readApi } from "./api-error.js";
 import type { Awaiting } from "./arena-state.js";
+
+export type { CancelAccepted, InputAccepted, ShareLink, ShareStatus, StoredConversation, StoredMessage } from "../state/api.js";
 
 /*
  * The chat page's REST calls, one function per endpoint, typed as routes/*.ts answer them. Each
  * throws an ApiError for a refusal (api-error.ts), and an UnexpectedResponse for a success without
  * the JSON body its endpoint always sends. The run streams (SSE) are stream.ts's.
  *
- * The responses are declared here, not checked with zod: the one schema state/ has for them (the
- * `debate_awaiting_input` event's, in state/events.ts) would bring zod and, through the formats'
- * state modules, LangGraph into the page (the bundle grows from about 0.3 MB to 1 MB).
+ * The responses' types are the zod schemas' of state/api.ts (what the routes answer with, and
+ * tests check real answers against), imported as types only: checking them here would bring zod
+ * and, through the formats' state modules, LangGraph into the page (the bundle would grow from
+ * about 0.3 MB to 1 MB). The person's wait is the `debate_awaiting_input` event's payload.
  */
-
-/** A stored message as `GET /api/v1/conversations/:id` answers it. */
-export interface StoredMessage {
-  id: string;
-  role: "user" | "assistant";
-  content: string;
-  status: "streaming" | "complete" | "error" | "cancelled";
-  error: string | null;
-  /** An answer's format (`chat` for a chat answer) and full result, as its run stored them; `mode` is the name it is stored under (`debate` for /revise). */
-  format?: RunKind;
-  mode?: string;
-  result?: unknown;
-  /** What the run's model calls used and cost (runs stored before it was recorded have none). */
-  usage?: UsageReport;
-}
-
-/** A conversation as `GET /api/v1/conversations/:id` answers it (routes/history.ts), and as an export holds it. */
-export interface StoredConversation {
-  id: string;
-  /** Its format (`chat` for the chat's); `mode` is the name it is stored under. */
-  format: RunKind;
-  mode: string;
-  title: string | null;
-  messages: StoredMessage[];
-}
-
-/** `POST /api/v1/debates/:id/input` (routes/resume.ts): the run that goes on, the same or (`resumed`) a new run of its thread. */
-export interface InputAccepted {
-  run_id: string;
-  thread_id: string;
-  status: "accepted" | "resumed";
-}
-
-/** `POST /api/v1/debates/:id/cancel` (routes/resume.ts): `stopping` where it runs, `cancelled` when its instance is gone. */
-export interface CancelAccepted {
-  run_id: string;
-  status: "stopping" | "cancelled";
-}
-
-/** `GET /api/v1/conversations/:id/share` (routes/export.ts): whether a read-only link exists, and since when. */
-export interface ShareStatus {
-  shared: boolean;
-  createdAt: string | null;
-}
-
-/** `POST /api/v1/conversations/:id/share`: the new read-only link (shown once, as its token is). */
-export interface ShareLink {
-  url: string;
-  token: string;
-  createdAt: string;
-}
 
 /**
  * `GET /api/v1/debates/:id/input` (routes/resume.ts): nothing awaited, or what the debate waits

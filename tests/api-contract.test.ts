@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { ShareLinkSchema, ShareStatusSchema, StoredConversationSchema } from "../state/api.js";
+import { postChat, readSse } from "./support/http.js";
+import { named } from "./support/harness.js";
+import { servedWithHistory } from "./support/served.js";
+
+/**
+ * One contract for the page and the server: the REST answers the page reads are the zod schemas
+ * of state/api.ts, checked here against what a real server answers (the cancel's in
+ * cancel.test.ts). The types the page and the routes use are bound to those schemas at compile
+ * time in api-contract.test-d.ts.
+ */
+
+describe("the REST contract the page reads", () => {
+  it("answers a conversation, a share link and its status as the schemas declare them (strictly)", async () => {
+    const { server } = await servedWithHistory();
+    const { events } = await readSse(
+      await postChat(server.url, { message: "/moa Which language suits web APIs best?", participants: ["call_grok", "call_claude"] }),
+    );
+    const id = String(named(events, "metadata")[0].thread_id);
+
+    const conversation = await (await fetch(`${server.url}/api/v1/conversations/${id}`)).json();
+    const parsed = StoredConversationSchema.safeParse(conversation);
+    expect(parsed.error?.issues ?? []).toEqual([]);
+    expect(parsed.data).toMatchObject({ format: "moa", mode: "moa", messages: [{ role: "user" }, { role: "assistant", format: "moa", status: "complete" }] });
+
+    const link = await fetch(`${server.url}/api/v1/conversations/${id}/share`, { method: "POST" });
+    expect(link.status).toBe(201);
+    expect(ShareLinkSchema.safeParse(await link.json()).success).toBe(true);
+    const status = await (await fetch(`${server.url}/api/v1/conversations/${id}/share`)).json();
+    expect(ShareStatusSchema.parse(status)).toMatchObject({ shared: true });
+  });
+});
