@@ -1,8 +1,10 @@
+import { z } from "zod";
+import { AnswerNotesShape } from "../../state/answer-schema.js";
 import type { CompareStateType } from "../../state/compare.js";
 import type { HistoryCodec } from "../codec.js";
 import { panelRow, type Rows, type RunFacts } from "../row-kit.js";
 import { all, data, find, PanelSchema } from "../stage-read.js";
-import { stageData, type StageRow } from "../stage.js";
+import type { StageRow } from "../stage.js";
 
 /** /compare: compare_panel -1, compare_answer 1, one per participant (failed ones too, with their error). */
 function compareRows(state: CompareStateType, rows: Rows): void {
@@ -22,10 +24,24 @@ function compareRows(state: CompareStateType, rows: Rows): void {
     });
 }
 
+/** An answer row's data: whose answer, how it went, its notes (the text and time are the row's columns). */
+const AnswerRowSchema = z.object({
+  key: z.string(),
+  display: z.string(),
+  status: z.enum(["ok", "error"]),
+  word_count: z.number().int(),
+  error: z.string().optional(),
+  ...AnswerNotesShape,
+});
+
+/** A /compare run's result, read back from its stages (a row that does not read as an answer counts as absent). */
 function compareResultOf(stages: StageRow[]) {
   return {
     ...data(PanelSchema, find(stages, "compare_panel")),
-    answers: all(stages, "compare_answer").map((s) => ({ model: s.model, text: s.content, responseTimeMs: s.responseTimeMs, ...stageData(s) })),
+    answers: all(stages, "compare_answer").flatMap((s) => {
+      const answer = data(AnswerRowSchema, s);
+      return answer ? [{ model: s.model ?? "", text: s.content, responseTimeMs: s.responseTimeMs ?? 0, ...answer }] : [];
+    }),
   };
 }
 

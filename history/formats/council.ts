@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { CouncilStateType } from "../../state/council.js";
+import { CouncilResultSchema, JudgeRoundSchema, type CouncilStateType, type JudgeRound } from "../../state/council.js";
 import { inParticipantOrder } from "../../state/deliberation.js";
 import type { HistoryCodec } from "../codec.js";
 import { panelRow, withFinalError, type Rows, type RunFacts } from "../row-kit.js";
@@ -18,18 +18,23 @@ function councilRows(state: CouncilStateType, rows: Rows): void {
   }
 }
 
+/** A /council run's result, read back from its stages (a verdict or consolidation that does not read as one counts as absent). */
 function councilResultOf(stages: StageRow[]) {
-  const verdicts = (round: number) =>
+  const verdicts = (round: number): JudgeRound[] =>
     all(stages, "council_verdict")
       .filter((s) => s.stageOrder === round)
-      .map((s) => ({ model: s.model, text: s.content, responseTimeMs: s.responseTimeMs, ...stageData(s) }));
+      .flatMap((s) => {
+        const parsed = JudgeRoundSchema.safeParse({ model: s.model, text: s.content, responseTimeMs: s.responseTimeMs, ...stageData(s) });
+        return parsed.success ? [parsed.data] : [];
+      });
   const result = find(stages, "council_result");
-  const { finalError, ...consolidated } = data(RecordSchema, result) ?? {};
+  const { finalError, ...stored } = data(RecordSchema, result) ?? {};
+  const consolidated = result ? CouncilResultSchema.safeParse(stored).data : undefined;
   return {
     ...data(PanelSchema.extend({ perspectives: z.record(z.string(), z.string()), debate: z.boolean() }), find(stages, "council_panel")),
     round1: verdicts(1),
     round2: verdicts(2),
-    result: result ? consolidated : undefined,
+    result: consolidated,
     report: result?.content,
     /** Why the report model failed (the plain consolidation stood in), when it did. */
     reportError: typeof finalError === "string" ? finalError : undefined,

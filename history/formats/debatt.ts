@@ -1,7 +1,8 @@
 import { notesFields } from "../../state/answer.js";
+import { AnswerNotesShape } from "../../state/answer-schema.js";
 import type { VotingFormat } from "../../state/leaderboard/ballots.js";
 import type { Ballot, Candidate } from "../../state/leaderboard/ballots.js";
-import { TOTAL_ROUNDS } from "../../state/debate.js";
+import { DebateResultsSchema, TOTAL_ROUNDS } from "../../state/debate.js";
 import type { State } from "../../state/graph-state.js";
 import { countWords } from "../../state/text.js";
 import { z } from "zod";
@@ -20,6 +21,29 @@ const DebattPanelSchema = z.object({
 });
 
 type Data = Record<string, unknown>;
+
+/** A turn's row data: where it spoke, how it went, its notes (the text is the row's content). */
+const TurnRowSchema = z.object({
+  round: z.number().int(),
+  position: z.number().int(),
+  modelKey: z.string(),
+  display: z.string(),
+  status: z.enum(["ok", "error"]),
+  wordCount: z.number().int(),
+  latencyMs: z.number(),
+  error: z.string().optional(),
+  ...AnswerNotesShape,
+});
+
+/** A vote's row data: the ballot as it was counted. */
+const VoteRowSchema = z.object({
+  voter: z.string(),
+  votedFor: z.string(),
+  motivation: z.string(),
+  bullets: z.array(z.string()),
+  valid: z.boolean(),
+  invalidReason: z.string().optional(),
+});
 
 /**
  * /debatt and /dvoice (the same shape): debatt_participants 0,
@@ -99,10 +123,18 @@ function debattResultOf(stages: StageRow[]) {
     ...data(DebattPanelSchema, find(stages, "debatt_participants")),
     rounds: [1, 2, 3].map((round) => ({
       round,
-      answers: answers.filter((s) => s.stageOrder === round).map((s) => ({ model: s.model, text: s.content, ...stageData(s) })),
+      answers: answers
+        .filter((s) => s.stageOrder === round)
+        .flatMap((s) => {
+          const turn = data(TurnRowSchema, s);
+          return turn ? [{ model: s.model, text: s.content, ...turn }] : [];
+        }),
     })),
-    votes: all(stages, "debatt_vote").map((s) => ({ model: s.model, ...stageData(s) })),
-    results: data(RecordSchema, find(stages, "debatt_results")),
+    votes: all(stages, "debatt_vote").flatMap((s) => {
+      const vote = data(VoteRowSchema, s);
+      return vote ? [{ model: s.model, ...vote }] : [];
+    }),
+    results: data(DebateResultsSchema, find(stages, "debatt_results")),
     convergence: data(RecordSchema, find(stages, "debatt_convergence")),
     synthesis: synthesis?.content,
   };

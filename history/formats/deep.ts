@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { LabelMapSchema, labelToModel } from "../../state/deliberation.js";
-import type { DeepStateType } from "../../state/deep.js";
+import {
+  DebaterArgumentSchema,
+  DeepOutputSchema,
+  ModeratorAssessmentSchema,
+  StopReasonSchema,
+  type DebaterTurn,
+  type DeepStateType,
+} from "../../state/deep.js";
 import { FORMATS } from "../../state/formats.js";
 import type { HistoryCodec } from "../codec.js";
 import { answerRows, panelRow, participantKeyOf, withFinalError, type Rows, type RunFacts } from "../row-kit.js";
@@ -37,8 +44,28 @@ function deepRows(state: DeepStateType, rows: Rows): void {
   }
 }
 
+/** A moderation row's data: the round's outcome as it was decided. */
+const OutcomeRowSchema = z.object({
+  round: z.number().int(),
+  assessment: ModeratorAssessmentSchema.nullable(),
+  moderatorError: z.string().optional(),
+  stop: z.boolean(),
+  reason: StopReasonSchema,
+});
+
+/** An argument row's data: the turn's label and status, its argument's fields beside them, why it has none. */
+const TurnRowSchema = z.object({ round: z.number().int(), label: z.string(), status: z.enum(["ok", "error"]), error: z.string().optional() });
+
+/** A turn read back as `deep-round-complete` sent it (without the display name: the panel has it); undefined when its row does not read as one. */
+function turnOf(s: StageRow, round: number): Omit<DebaterTurn, "display" | "usage"> | undefined {
+  const turn = data(TurnRowSchema, s);
+  if (!turn) return undefined;
+  const argument = turn.status === "ok" ? DebaterArgumentSchema.safeParse(stageData(s)).data : undefined;
+  return { ...turn, model: s.model ?? "", modelKey: participantKeyOf(s, round), responseTimeMs: s.responseTimeMs ?? 0, ...(argument ? { argument } : {}) };
+}
+
+/** A /deep run's result, read back from its stages (a row that does not read as what it holds counts as absent). */
 function deepResultOf(stages: StageRow[]) {
-  const moderations = all(stages, "deep_moderation");
   const synthesis = find(stages, "deep_synthesis");
   const { finalError, ...output } = data(RecordSchema, synthesis) ?? {};
   return {
@@ -46,16 +73,13 @@ function deepResultOf(stages: StageRow[]) {
     labelMap: data(LabelMapSchema, find(stages, "deep_label_map")),
     stage1: answersOf(all(stages, "deep_initial_answer")),
     stage1Failed: failuresOf(all(stages, "deep_initial_answer")),
-    rounds: moderations.map((m) => {
-      const outcome = { ...stageData(m), round: Number(stageData(m).round) };
-      return {
-        ...outcome,
-        arguments: all(stages, "deep_argument")
-          .filter((s) => s.stageOrder === 2 * outcome.round)
-          .map((s) => ({ model: s.model, modelKey: participantKeyOf(s, outcome.round), responseTimeMs: s.responseTimeMs, ...stageData(s) })),
-      };
+    rounds: all(stages, "deep_moderation").flatMap((m) => {
+      const outcome = data(OutcomeRowSchema, m);
+      if (!outcome) return [];
+      const turns = all(stages, "deep_argument").filter((s) => s.stageOrder === 2 * outcome.round);
+      return [{ ...outcome, arguments: turns.flatMap((s) => turnOf(s, outcome.round) ?? []) }];
     }),
-    output: synthesis ? output : undefined,
+    output: synthesis ? DeepOutputSchema.safeParse(output).data : undefined,
     synthesis: synthesis?.content,
     /** Why the synthesis model failed (the consensus stood in), when it did. */
     synthesisError: typeof finalError === "string" ? finalError : undefined,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LabelMapSchema, labelToModel, inParticipantOrder } from "../../state/deliberation.js";
 import { resolveRevision } from "../../state/replies/revision.js";
-import { RevisionSummarySchema, summarizeRevisions, type ReviseStateType } from "../../state/revise.js";
+import { RevisionDecisionSchema, RevisionSummarySchema, summarizeRevisions, type ReviseStateType } from "../../state/revise.js";
 import { labelledBallotReader } from "../ballots.js";
 import type { HistoryCodec } from "../codec.js";
 import { answerRows, ballotRows, panelRow, participantKeyOf, tallyRow, type Rows, type RunFacts } from "../row-kit.js";
@@ -11,7 +11,7 @@ import type { HistoryStore } from "../store.js";
 
 /** A revision row's data. */
 const RevisionDataSchema = z.object({
-  decision: z.string().nullable(),
+  decision: RevisionDecisionSchema.nullable(),
   reasoning: z.string().nullable(),
   originalWordCount: z.number(),
   revisedWordCount: z.number(),

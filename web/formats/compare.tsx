@@ -11,13 +11,13 @@ import type { FormatView, StoredRun } from "./format-view.js";
 import { ev, stopped, type Panel } from "./replay.js";
 
 /** A /compare result as the history stores it. */
-interface CompareResult extends Panel {
+export interface StoredCompare extends Panel {
   answers: ({ key: string; display: string; text: string; status: "ok" | "error"; word_count: number; responseTimeMs: number; error?: string } & AnswerNotes)[];
 }
 
 /** The events of a stored /compare run; undefined for one without an answer. */
 function replayCompare({ result, question }: StoredRun): ClientEvent[] | undefined {
-  const r = result as CompareResult;
+  const r = result as StoredCompare;
   if (r.answers.length === 0) return undefined;
   const participants = r.answers.map((a) => ({ key: a.key, display: a.display, model: "" }));
   const events = [ev("compare-start", { question, participants, simulated: r.simulated ?? false })];

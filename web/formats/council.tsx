@@ -1,3 +1,4 @@
+import type { CouncilResult, JudgeRound } from "../../state/council.js";
 import type { ClientEvent } from "../../state/events.js";
 import { FORMATS } from "../../state/formats.js";
 import { councilNote, named } from "../../state/messages/index.js";
@@ -8,20 +9,20 @@ import { panelView, type PanelViewProps } from "./panel-view.js";
 import { COUNCIL_PANEL, type CouncilState } from "./council-state.js";
 import { ending, ev, namesOf, standIn, type Panel } from "./replay.js";
 
-/** A /council result as the history stores it. */
-interface CouncilResult extends Panel {
+/** A /council result as the history stores it (`history/formats/council.ts`). */
+export interface StoredCouncil extends Panel {
   perspectives?: Record<string, string>;
   debate?: boolean;
-  round1: (Record<string, unknown> & { modelKey: string; display: string; model: string; perspective: string })[];
-  round2: CouncilResult["round1"];
-  result?: Record<string, unknown> & { branch?: string };
+  round1: JudgeRound[];
+  round2: JudgeRound[];
+  result?: CouncilResult;
   report?: string;
   reportError?: string;
 }
 
 /** The events of a stored /council run; undefined for one without a verdict. */
 function replayCouncil({ id, result, question: claim, title }: StoredRun): ClientEvent[] | undefined {
-  const r = result as CouncilResult;
+  const r = result as StoredCouncil;
   if (r.round1.length === 0) return undefined;
   const verdicts = [...r.round1, ...r.round2];
   const names = namesOf(r, verdicts);

@@ -1,3 +1,4 @@
+import type { DebateResults } from "../../state/debate.js";
 import type { AnswerNotes } from "../../state/answer.js";
 import { notesFields } from "../../state/answer.js";
 import type { ClientEvent } from "../../state/events.js";
@@ -10,8 +11,8 @@ import { ev, stopped } from "./replay.js";
 
 /** What /debatt and /dvoice share, which is everything but the voice: their stored result, its replay and the arena. */
 
-/** A /debatt or /dvoice result as the history stores it. */
-interface DebattResult {
+/** A /debatt or /dvoice result as the history stores it (`history/formats/debatt.ts`). */
+export interface StoredDebate {
   topic?: string;
   voiceMode?: boolean;
   simulated?: boolean;
@@ -30,13 +31,13 @@ interface DebattResult {
     } & AnswerNotes)[];
   }[];
   votes: { voter: string; votedFor: string; motivation: string; bullets: string[]; valid: boolean }[];
-  results?: Record<string, unknown>;
+  results?: DebateResults;
   synthesis?: string;
 }
 
 /** The events of a stored /debatt or /dvoice run; undefined for one stored before its participants were. */
 export function replayDebate({ id, result }: StoredRun): ClientEvent[] | undefined {
-  const r = result as DebattResult;
+  const r = result as StoredDebate;
   if (!r.participants) return undefined;
   const participants = r.participants.map((p) => ({ ...p, oneseek: false }));
   const events = [

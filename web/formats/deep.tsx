@@ -1,3 +1,4 @@
+import type { DebaterTurn, DeepOutput, ModeratorAssessment, StopReason } from "../../state/deep.js";
 import type { ClientEvent } from "../../state/events.js";
 import { FORMATS } from "../../state/formats.js";
 import { named, percent as pct } from "../../state/messages/index.js";
@@ -9,8 +10,8 @@ import { panelView, type PanelViewProps } from "./panel-view.js";
 import { DEEP_PANEL, type DeepState } from "./deep-state.js";
 import { answered, ending, ev, firstAnswers, namesOf, standIn, type Answer, type Failure, type Panel } from "./replay.js";
 
-/** A /deep result as the history stores it. */
-interface DeepResult extends Panel {
+/** A /deep result as the history stores it (`history/formats/deep.ts`). */
+export interface StoredDeep extends Panel {
   minRounds?: number;
   maxRounds?: number;
   labelMap?: Record<string, string>;
@@ -18,26 +19,23 @@ interface DeepResult extends Panel {
   stage1Failed?: Failure[];
   rounds: {
     round: number;
-    assessment: unknown;
+    assessment: ModeratorAssessment | null;
     moderatorError?: string;
     stop: boolean;
-    reason: string;
-    arguments: (Record<string, unknown> & { model: string; modelKey?: string; label: string; status: string; responseTimeMs: number; error?: string })[];
+    reason: StopReason;
+    /** Each debater's turn, as `deep-round-complete` sent it but for its name (the panel has it). */
+    arguments: Omit<DebaterTurn, "display" | "usage">[];
   }[];
-  output?: Record<string, unknown>;
+  output?: DeepOutput;
   synthesis?: string;
   synthesisError?: string;
 }
 
-/** The fields of a debater's argument, as `deep-round-complete` carries them. */
-const ARGUMENT_FIELDS = ["stance", "key_points", "counterpoints", "revision", "revised_position", "confidence"] as const;
-
 /** The events of a stored /deep run; undefined for one without an answer. */
 function replayDeep({ id, result, question, title }: StoredRun): ClientEvent[] | undefined {
-  const r = result as DeepResult;
+  const r = result as StoredDeep;
   if (!answered(r.stage1, r.stage1Failed)) return undefined;
-  const turns = r.rounds.flatMap((round) => round.arguments.map((a) => ({ ...a, modelKey: a.modelKey ?? "" })));
-  const names = namesOf(r, [...r.stage1, ...(r.stage1Failed ?? []), ...turns]);
+  const names = namesOf(r, [...r.stage1, ...(r.stage1Failed ?? []), ...r.rounds.flatMap((round) => round.arguments)]);
   const maxRounds = r.maxRounds ?? Math.max(1, ...r.rounds.map((x) => x.round));
   const events = [
     ev("deep-start", {
@@ -52,22 +50,8 @@ function replayDeep({ id, result, question, title }: StoredRun): ClientEvent[] |
     ...firstAnswers("stage1-complete", "deep", names, r.stage1, r.stage1Failed),
   ];
   for (const round of r.rounds) {
-    const args = round.arguments.map((a) => {
-      const { model, modelKey, label, status, responseTimeMs, error } = a;
-      const argument = status === "ok" ? Object.fromEntries(ARGUMENT_FIELDS.map((f) => [f, a[f]])) : undefined;
-      return {
-        round: round.round,
-        label,
-        model,
-        modelKey,
-        display: names.who(modelKey ?? "", model).display,
-        status,
-        responseTimeMs,
-        ...(argument ? { argument } : {}),
-        ...(error ? { error } : {}),
-      };
-    });
-    const debaters = Object.fromEntries(args.map((a) => [a.label, names.who(a.modelKey ?? "", a.model)]));
+    const args = round.arguments.map((a) => ({ ...a, display: names.who(a.modelKey, a.model).display }));
+    const debaters = Object.fromEntries(args.map((a) => [a.label, names.who(a.modelKey, a.model)]));
     events.push(ev("deep-round-start", { round: round.round, debaters }));
     const { assessment, moderatorError, stop, reason } = round;
     events.push(ev("deep-round-complete", { round: round.round, arguments: args, assessment, ...(moderatorError ? { moderatorError } : {}), stop, reason }));

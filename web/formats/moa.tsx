@@ -10,7 +10,7 @@ import { panelView, type PanelViewProps } from "./panel-view.js";
 import { answered, ending, ev, firstAnswers, namesOf, type Answer, type Failure, type Panel, type Who } from "./replay.js";
 
 /** A /moa result as the history stores it (`history/formats/moa.ts`). */
-interface MoaResult extends Panel {
+export interface StoredMoa extends Panel {
   aggregator?: Who;
   /** How many layers the run had, the aggregator's included. */
   layerCount?: number;
@@ -23,7 +23,7 @@ interface MoaResult extends Panel {
 
 /** The events of a stored /moa run; undefined for one without an answer. */
 function replayMoa({ id, result, question, title }: StoredRun): ClientEvent[] | undefined {
-  const r = result as MoaResult;
+  const r = result as StoredMoa;
   if (!answered(r.stage1, r.stage1Failed)) return undefined;
   const later = r.layers ?? [];
   const names = namesOf(r, [...r.stage1, ...(r.stage1Failed ?? []), ...later.flatMap((l) => [...l.answers, ...l.failed])]);
@@ -33,8 +33,11 @@ function replayMoa({ id, result, question, title }: StoredRun): ClientEvent[] | 
     ev("moa-start", { messageId: id, mode: "moa", question, participants: names.participants, aggregator, layers: count, simulated: r.simulated ?? false }),
     ...firstAnswers("stage1-complete", "moa", names, r.stage1, r.stage1Failed),
   ];
+  // Each later layer read the answers of the last layer before it that had any.
+  let read = { from: 1, references: r.stage1.length };
   for (const l of later) {
-    events.push(ev("moa-layer-start", { layer: l.layer }));
+    events.push(ev("moa-layer-start", { layer: l.layer, ...read }));
+    if (l.answers.length > 0) read = { from: l.layer, references: l.answers.length };
     events.push(
       ev("moa-layer-complete", {
         layer: l.layer,

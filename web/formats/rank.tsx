@@ -11,7 +11,7 @@ import { RANK_PANEL, type RankState } from "./rank-state.js";
 import { answered, ending, ev, firstAnswers, namesOf, type Answer, type Failure, type Panel, type Who } from "./replay.js";
 
 /** A /rank result as the history stores it (`history/formats/rank.ts`). */
-interface RankResult extends Panel {
+export interface StoredRank extends Panel {
   chairman?: Who;
   stage1: Answer[];
   stage1Failed?: Failure[];
@@ -23,7 +23,7 @@ interface RankResult extends Panel {
 
 /** The events of a stored /rank run; undefined for one without an answer. */
 function replayRank({ id, result, question, title }: StoredRun): ClientEvent[] | undefined {
-  const r = result as RankResult;
+  const r = result as StoredRank;
   if (!answered(r.stage1, r.stage1Failed)) return undefined;
   const names = namesOf(r, [...r.stage1, ...(r.stage1Failed ?? [])]);
   const chairman = r.chairman ?? { model: "", display: "Chairman", modelKey: "chairman" };

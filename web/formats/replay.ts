@@ -1,5 +1,5 @@
 import type { AnswerNotes } from "../../state/answer.js";
-import type { ClientEvent, ClientEventName } from "../../state/events.js";
+import type { ClientEvent, ClientEventName, ClientPayload } from "../../state/events.js";
 
 /**
  * What the formats' replays share: a run read back from the history is replayed as the events it
@@ -11,11 +11,17 @@ import type { ClientEvent, ClientEventName } from "../../state/events.js";
 /** When an event was sent is not stored: every replayed event has this time, which the view never shows. */
 const at = new Date(0).toISOString();
 
+/** A replayed event's payload: the live event's, less its time (added) and the conversation's id (a start event's, which the page does not read). */
+type Replayed<N extends ClientEventName> = Omit<ClientPayload<N>, "timestamp" | "conversationId">;
+
 /**
- * A replayed event. Its payload is what the run stored, which the reducers read as they read the
- * live event's (a start event lacks the ids the page does not use): its type is taken on trust.
+ * A replayed event, its payload typed by the event's schema (state/events.ts): what the run
+ * stored, typed by the format's stored result (which tests/api-contract.test-d.ts binds to its
+ * history codec), must make the event the reducers read live. A payload-less event takes none.
  */
-export const ev = (event: ClientEventName, data: object = {}): ClientEvent => ({ event, data: { ...data, timestamp: at } }) as unknown as ClientEvent;
+export const ev = <N extends ClientEventName>(event: N, ...data: {} extends Replayed<N> ? [Replayed<N>?] : [Replayed<N>]): ClientEvent =>
+  // The one cast: the stored payload with the time added is the live event's (the id the page does not read aside).
+  ({ event, data: { ...(data[0] ?? {}), timestamp: at } }) as unknown as ClientEvent;
 
 /** A turn or answer that was still streaming when its run was stopped (kept with what it had said). */
 export const stopped = (a: { error?: string }) => a.error === "cancelled";
@@ -76,7 +82,9 @@ export function firstAnswers(
   failed: Failure[] = [],
 ): ClientEvent[] {
   if (answers.length === 0 && failed.length > 0 && failed.every((f) => f.error === "cancelled")) {
-    return failed.filter((f) => f.response).map((f) => ev("answer-delta", { mode, stage: "collect", ...names.who(f.modelKey, f.model), delta: f.response }));
+    return failed
+      .filter((f) => f.response)
+      .map((f) => ev("answer-delta", { mode, stage: "collect", ...names.who(f.modelKey, f.model), delta: f.response ?? "" }));
   }
   const data = answers.map((a) => ({ ...a, display: names.who(a.modelKey, a.model).display }));
   return [ev(event, { data, failed: failed.map((f) => ({ ...names.who(f.modelKey, f.model), error: f.error })) })];

@@ -3,7 +3,7 @@ import { useState } from "preact/hooks";
 import type { ClientEvent } from "../../state/events.js";
 import { FORMATS } from "../../state/formats.js";
 import { labelName } from "../../state/messages/index.js";
-import type { RevisionResponse } from "../../state/revise.js";
+import type { RevisionResponse, RevisionSummary } from "../../state/revise.js";
 import { AnswerText, colorOf, SimulatedNote } from "../arena.js";
 import type { DeliberationState } from "../deliberation-state.js";
 import { useT } from "../i18n.js";
@@ -12,21 +12,22 @@ import { answered, ending, ev, firstAnswers, namesOf, type Answer, type Failure,
 import { counted, winnerDeclared, type StoredWinner, type Tally } from "./voting.js";
 import { DECISIONS, DeliberationView, labelOf, votes, type VotingSteps } from "./voting-view.js";
 
-/** A /revise result as the history stores it. */
-interface ReviseResult extends Panel {
+/** A /revise result as the history stores it (`history/formats/revise.ts`). */
+export interface StoredRevise extends Panel {
   antiAnchoring?: boolean;
   round1: Answer[];
   round1Failed?: Failure[];
   round1LabelMap?: Record<string, string>;
-  revisions: (Record<string, unknown> & { model: string; modelKey?: string; revisionText?: string; error?: string })[];
-  revisionSummary?: Record<string, number>;
+  /** Each revision, its author's name left out (the panel names them). */
+  revisions: Omit<RevisionResponse, "display" | "usage">[];
+  revisionSummary?: RevisionSummary;
   votes?: Tally & { revisedLabelToModel: Record<string, string> };
   winner?: StoredWinner & { winnerDecision: string | null; tiebreakerMethod?: "alphabetical" };
 }
 
 /** The events of a stored /revise run; undefined for one without an answer. */
 function replayRevise({ id, result, question, title }: StoredRun): ClientEvent[] | undefined {
-  const r = result as ReviseResult;
+  const r = result as StoredRevise;
   if (!answered(r.round1, r.round1Failed)) return undefined;
   const names = namesOf(r, [...r.round1, ...(r.round1Failed ?? [])]);
   const events = [
@@ -42,14 +43,13 @@ function replayRevise({ id, result, question, title }: StoredRun): ClientEvent[]
     ...firstAnswers("round1-complete", "revise", names, r.round1, r.round1Failed),
   ];
   if (r.revisions.length > 0) {
-    const revisions = r.revisions.map((v) => ({ ...v, display: names.who(v.modelKey ?? "", v.model).display, revisionText: v.revisionText ?? "" }));
+    const revisions = r.revisions.map((v) => ({ ...v, display: names.who(v.modelKey, v.model).display }));
     events.push(ev("revision-start", { data: { labelMap: r.round1LabelMap ?? {} } }));
     // A run stopped while the models revised: each revision as far as it had streamed, as the page showed it.
     if (r.revisions.every((v) => v.error === "cancelled")) {
       for (const v of revisions)
-        if (v.revisionText)
-          events.push(ev("answer-delta", { mode: "revise", stage: "revision", ...names.who(v.modelKey ?? "", v.model), delta: v.revisionText }));
-    } else events.push(ev("revision-complete", { data: { revisions, summary: r.revisionSummary } }));
+        if (v.revisionText) events.push(ev("answer-delta", { mode: "revise", stage: "revision", ...names.who(v.modelKey, v.model), delta: v.revisionText }));
+    } else if (r.revisionSummary) events.push(ev("revision-complete", { data: { revisions, summary: r.revisionSummary } }));
   }
   if (r.votes) {
     events.push(ev("vote-start", { data: { revisedLabelMap: r.votes.revisedLabelToModel } }));

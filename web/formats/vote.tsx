@@ -7,7 +7,7 @@ import { counted, winnerDeclared, type StoredWinner, type Tally } from "./voting
 import { DeliberationView, type VotingSteps } from "./voting-view.js";
 
 /** A /vote result as the history stores it. */
-interface VoteResult extends Panel {
+export interface StoredVote extends Panel {
   chairman?: Who;
   stage1: Answer[];
   stage1Failed?: Failure[];
@@ -18,7 +18,7 @@ interface VoteResult extends Panel {
 
 /** The events of a stored /vote run; undefined for one without an answer. */
 function replayVote({ id, result, question, title }: StoredRun): ClientEvent[] | undefined {
-  const r = result as VoteResult;
+  const r = result as StoredVote;
   if (!answered(r.stage1, r.stage1Failed)) return undefined;
   const names = namesOf(r, [...r.stage1, ...(r.stage1Failed ?? []), ...(r.voteRound?.votes ?? [])]);
   const chairman = r.chairman ?? { model: r.tiebreaker?.model ?? "", display: r.tiebreaker?.model ?? "", modelKey: "chairman" };
