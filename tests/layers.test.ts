@@ -2,10 +2,13 @@ import { readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { cruise, type ICruiseResult } from "dependency-cruiser";
 import { describe, expect, it } from "vitest";
+import { SUBGRAPH_FORMATS } from "../state/formats.js";
 import { graphOf, testDeps } from "./support/harness.js";
 
+/** Every format that runs in a subgraph of its own (all but /debatt and /dvoice). */
+const FORMATS: readonly string[] = SUBGRAPH_FORMATS;
+
 const FOLDERS = ["state", "ports", "prompts", "graph", "nodes", "providers", "history", "service", "routes", "cli", "web", "bench"];
-const FORMATS = ["vote", "revise", "deep", "council", "compare"];
 
 /** A compiled graph's state keys (LangGraph's own channels for edges and branches left out). */
 const stateKeys = (channels: Record<string, unknown>) => Object.keys(channels).filter((k) => !/^(branch:|join:|__)/.test(k));

@@ -13,6 +13,7 @@ import {
   renderResearchCheck,
   renderResearchPlan,
 } from "../state/replies/research.js";
+import { RANKING_REPLY } from "../state/replies/ranking.js";
 import { parseRevision, renderRevision, REVISION_REPLY, REVISION_REPLY_CITING } from "../state/replies/revision.js";
 import { cleanTitle, renderTitle, shortTitle, TITLE_REPLY } from "../state/replies/title.js";
 import { parseVerdict, renderVerdict, VERDICT_REPLY, VERDICT_ROUND2_FIELDS } from "../state/replies/verdict.js";
@@ -41,6 +42,7 @@ describe("reply formats", () => {
     ["council.judge.system", VERDICT_REPLY],
     ["council.round2.agreed", VERDICT_ROUND2_FIELDS],
     ["council.round2.disagreed", VERDICT_ROUND2_FIELDS],
+    ["rank.ranking", RANKING_REPLY],
   ])("the default prompt %s asks for its reply with the shared text", (key, reply) => {
     expect(promptDefinition(key)?.default).toContain(reply);
   });
