@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ClientEvent, ClientPayload } from "../../state/events.js";
 import { labelName, named, seconds } from "../../state/messages/index.js";
 import type { VoteRoundResult } from "../../state/vote.js";
-import type { NarrationContext } from "../format-definition.js";
+import type { NarrationContext, OutcomePart } from "../format-definition.js";
 import { notesText } from "../narrator-notes.js";
 
 /**
@@ -93,3 +93,30 @@ export const WINNER_FIELDS = {
   winner: z.string().optional().describe("The winner's name (/debatt, /vote, /revise)"),
   votes: z.record(z.string(), z.number()).optional().describe("Valid votes by participant name (/debatt, /vote, /revise)"),
 };
+
+/**
+ * The outcome of a format whose models vote on labelled answers (/vote, /revise): whether it was
+ * simulated, the valid votes by name and the winner. Each format says which of its events opens
+ * the run (with the panel) and which carries the counted vote (with its label map).
+ */
+export function labelledVoteOutcome(read: {
+  start(e: ClientEvent): { simulated: boolean; participants: { model: string; display: string }[] } | undefined;
+  counted(e: ClientEvent): { tallies: Record<string, number>; labelToModel: Record<string, string> } | undefined;
+}): OutcomePart {
+  return {
+    fields: WINNER_FIELDS,
+    reader() {
+      let nameOf = new Map<string, string>();
+      return (e, o) => {
+        const start = read.start(e);
+        if (start) {
+          o.simulated = start.simulated;
+          nameOf = new Map(start.participants.map((p) => [p.model, p.display]));
+        }
+        const counted = read.counted(e);
+        if (counted) o.votes = votesByName(counted.tallies, counted.labelToModel, nameOf);
+        if (e.event === "winner-declared") o.winner = e.data.data.winnerDisplay;
+      };
+    },
+  };
+}

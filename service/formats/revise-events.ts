@@ -1,7 +1,7 @@
 import type { ClientEvent } from "../../state/events.js";
 import { named } from "../../state/messages/index.js";
 import type { NarrationContext, Narrator, OutcomePart } from "../format-definition.js";
-import { labelledVotes, votesByName, WINNER_FIELDS } from "./labelled-votes.js";
+import { labelledVoteOutcome, labelledVotes } from "./labelled-votes.js";
 
 /** /revise's runs open with `debate-start`. */
 export const startsRevise = (e: ClientEvent): boolean => e.event === "debate-start";
@@ -60,17 +60,7 @@ export function narrateRevise(context: NarrationContext): Narrator {
 }
 
 /** /revise's outcome: the winner and the votes on the revised answers, by name. */
-export const reviseOutcome: OutcomePart = {
-  fields: WINNER_FIELDS,
-  reader() {
-    let nameOf = new Map<string, string>();
-    return (e, o) => {
-      if (e.event === "debate-start") {
-        o.simulated = e.data.simulated;
-        nameOf = new Map(e.data.participants.map((p) => [p.model, p.display]));
-      }
-      if (e.event === "vote-complete") o.votes = votesByName(e.data.data.tallies, e.data.data.revisedLabelToModel, nameOf);
-      if (e.event === "winner-declared") o.winner = e.data.data.winnerDisplay;
-    };
-  },
-};
+export const reviseOutcome: OutcomePart = labelledVoteOutcome({
+  start: (e) => (e.event === "debate-start" ? e.data : undefined),
+  counted: (e) => (e.event === "vote-complete" ? { tallies: e.data.data.tallies, labelToModel: e.data.data.revisedLabelToModel } : undefined),
+});

@@ -1,6 +1,6 @@
 import type { ClientEvent } from "../../state/events.js";
 import type { NarrationContext, Narrator, OutcomePart } from "../format-definition.js";
-import { labelledVotes, votesByName, WINNER_FIELDS } from "./labelled-votes.js";
+import { labelledVoteOutcome, labelledVotes } from "./labelled-votes.js";
 
 /** /vote's runs open with its `vote-start` (/revise's later vote-start carries the round's data instead). */
 export const startsVote = (e: ClientEvent): boolean => e.event === "vote-start" && !("data" in e.data);
@@ -37,17 +37,7 @@ export function narrateVote(context: NarrationContext): Narrator {
 }
 
 /** /vote's outcome: the winner and the votes by name. */
-export const voteOutcome: OutcomePart = {
-  fields: WINNER_FIELDS,
-  reader() {
-    let nameOf = new Map<string, string>();
-    return (e, o) => {
-      if (e.event === "vote-start" && "participants" in e.data) {
-        o.simulated = e.data.simulated;
-        nameOf = new Map(e.data.participants.map((p) => [p.model, p.display]));
-      }
-      if (e.event === "vote-round-complete") o.votes = votesByName(e.data.data.tallies, e.data.data.labelToModel, nameOf);
-      if (e.event === "winner-declared") o.winner = e.data.data.winnerDisplay;
-    };
-  },
-};
+export const voteOutcome: OutcomePart = labelledVoteOutcome({
+  start: (e) => (e.event === "vote-start" && "participants" in e.data ? e.data : undefined),
+  counted: (e) => (e.event === "vote-round-complete" ? e.data.data : undefined),
+});
