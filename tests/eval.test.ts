@@ -9,7 +9,7 @@ import { textOf } from "../nodes/shared/model-call.js";
 import { simulatedAnswer } from "../providers/simulated.js";
 import type { ModelRequest } from "../ports/models.js";
 import { depsFromEnv } from "../service/deps.js";
-import { evaluate, fileOutcomeStore, tallyRounds } from "../service/eval.js";
+import { ARMS, evaluate, fileOutcomeStore, tallyRounds } from "../service/eval.js";
 import { compareWithMajority, type RoundFigures } from "../state/evaluation/report.js";
 import { translate, type MessageKey } from "../state/messages/index.js";
 import { chartOf } from "../cli/eval-chart.js";
@@ -455,10 +455,7 @@ describe("npm run eval", () => {
 
   it("names what is wrong with the command line, in the reader's language, and exits with 2", () => {
     const unknown = run(["--arms", "vote,chess"]);
-    expect([unknown.status, unknown.stderr.trim().split("\n").at(-1)]).toEqual([
-      2,
-      "There is no arm chess (the arms: single, self-consistency, majority, debatt, vote, revise, deep, rank, moa).",
-    ]);
+    expect([unknown.status, unknown.stderr.trim().split("\n").at(-1)]).toEqual([2, `There is no arm chess (the arms: ${ARMS.join(", ")}).`]);
     expect(run(["--n", "0"]).stderr).toContain('--n takes a whole number of at least 1, got "0".');
     expect(run(["--max-cost-usd", "free"]).stderr).toContain('--max-cost-usd takes an amount in USD above 0, got "free".');
     const seven = run(["--arms", "revise,vote,deep", "--participants", "call_grok,call_claude,call_gpt,call_gemini,call_deepseek,call_perplexity,call_qwen"]);

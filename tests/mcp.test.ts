@@ -1,3 +1,5 @@
+import { FORMAT_DEFINITIONS } from "../service/formats.js";
+import { FORMAT_IDS } from "../state/formats.js";
 import { servedWithHistory } from "./support/served.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -48,7 +50,10 @@ describe("the MCP server over streamable HTTP, through the SDK's own client", ()
     const { connect } = await serve();
     const { client } = await connect();
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["debate", "compare", "vote", "revise", "deep", "council", "rank", "moa", "list_conversations", "get_conversation"]);
+    // A tool per format whose definition names one (a format's own test pins its name), then the history's.
+    const formatTools = FORMAT_IDS.flatMap((id) => FORMAT_DEFINITIONS[id].mcp?.tool ?? []);
+    expect(tools.map((t) => t.name)).toEqual([...formatTools, "list_conversations", "get_conversation"]);
+    expect(formatTools).toEqual(expect.arrayContaining(["debate", "compare", "vote", "revise", "deep", "council"]));
     const council = tools.find((t) => t.name === "council")!;
     expect(council.inputSchema.required).toEqual(["question"]);
     expect(Object.keys((council.inputSchema.properties as Record<string, { properties?: object }>).options.properties!)).toEqual(

@@ -1,3 +1,5 @@
+import { FORMAT_DEFINITIONS, OPENAI_MODELS } from "../service/formats.js";
+import { FORMAT_IDS } from "../state/formats.js";
 import { servedWithHistory } from "./support/served.js";
 import { ChatOpenAI } from "@langchain/openai";
 import OpenAI from "openai";
@@ -29,7 +31,10 @@ describe("the OpenAI-compatible endpoint, through the official openai client", (
       expect(model).toMatchObject({ object: "model", owned_by: "debatt" });
       ids.push(model.id);
     }
-    expect(ids).toEqual(["debatt", "debatt-compare", "debatt-vote", "debatt-revise", "debatt-deep", "debatt-council", "debatt-rank", "debatt-moa"]);
+    // Each format's definition names its model (a format's own test pins its name), listed in the formats' order.
+    expect(ids).toEqual(Object.keys(OPENAI_MODELS));
+    expect(Object.values(OPENAI_MODELS)).toEqual(FORMAT_IDS.filter((id) => FORMAT_DEFINITIONS[id].openaiModel !== null));
+    expect(ids).toEqual(expect.arrayContaining(["debatt", "debatt-compare", "debatt-vote", "debatt-revise", "debatt-deep", "debatt-council"]));
     expect((await client.models.retrieve("debatt-council")).id).toBe("debatt-council");
   });
 

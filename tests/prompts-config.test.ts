@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PROMPTS } from "../prompts/registry.js";
+import { FORMAT_PROMPTS, PROMPTS } from "../prompts/registry.js";
+import { FORMAT_IDS } from "../state/formats.js";
 import { placeholdersIn, PromptError, PromptSet, renderTemplate, validatePromptText } from "../prompts/render.js";
 import { InMemoryPromptStore, loadPromptSet, setOverride, type PromptStore } from "../prompts/store.js";
 import { loadSettings } from "../state/config.js";
@@ -10,9 +11,14 @@ import { resolveRunSettings } from "../state/run-config.js";
 import { ConfigError } from "../state/errors.js";
 import { named, runEvents, testDeps } from "./support/harness.js";
 
+/** The prompts the deliberation formats share, and the OpenAI-compatible API's. */
+const SHARED_KEYS = ["deliberation.answer.system", "deliberation.continue.system", "deliberation.title", "openai.json_result"];
+
 describe("the prompt registry", () => {
   it("registers the seed's 16 keys first, then those of the other formats, then the shared ones, each default valid and asking for the topic's language", () => {
-    expect(PROMPTS.map((p) => p.key)).toEqual([
+    const keys = PROMPTS.map((p) => p.key);
+    // The seed's 16 (/debatt's) first, then each other format's in the formats' order, then the shared ones.
+    expect(keys.slice(0, 16)).toEqual([
       "debate.supervisor.instructions",
       "debate.domain_planner.system",
       "debate.mini_planner.system",
@@ -29,29 +35,29 @@ describe("the prompt registry", () => {
       "debate.oneseek.round.2",
       "debate.oneseek.round.3",
       "debate.oneseek.round.4",
-      "compare.answer.system",
-      "vote.ballot",
-      "vote.tiebreaker",
-      "revise.revision",
-      "revise.restate",
-      "revise.revision.anti_anchoring",
-      "revise.ballot",
-      "deep.debater",
-      "deep.moderator",
-      "deep.synthesis",
-      "council.judge.system",
-      "council.packet",
-      "council.round2.disagreed",
-      "council.round2.agreed",
-      "council.report",
-      "rank.ranking",
-      "rank.chairman",
-      "moa.synthesize",
-      "deliberation.answer.system",
-      "deliberation.continue.system",
-      "deliberation.title",
-      "openai.json_result",
     ]);
+    expect(keys).toEqual([...FORMAT_IDS.flatMap((id) => FORMAT_PROMPTS[id].map((p) => p.key)), ...SHARED_KEYS]);
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        "compare.answer.system",
+        "vote.ballot",
+        "vote.tiebreaker",
+        "revise.revision",
+        "revise.restate",
+        "revise.revision.anti_anchoring",
+        "revise.ballot",
+        "deep.debater",
+        "deep.moderator",
+        "deep.synthesis",
+        "council.judge.system",
+        "council.packet",
+        "council.round2.disagreed",
+        "council.round2.agreed",
+        "council.report",
+        "rank.ranking",
+        "rank.chairman",
+      ]),
+    );
     for (const p of PROMPTS) {
       expect(validatePromptText(p.key, p.default), p.key).toEqual([]);
       expect(placeholdersIn(p.default).sort(), p.key).toEqual(

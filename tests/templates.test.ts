@@ -1,3 +1,4 @@
+import { FORMAT_IDS } from "../state/formats.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { TEMPLATES_KEY, TemplatesStore } from "../providers/templates-store.js";
 import { MemoryValueStore } from "../providers/voice-settings-store.js";
@@ -47,7 +48,7 @@ describe("suggested topics for an empty chat", () => {
     const { get } = await app();
     const en = await get("?lang=en");
     expect(en.body.lang).toBe("en");
-    expect(en.body.formats.map((f) => f.format)).toEqual(["debatt", "dvoice", "compare", "vote", "revise", "deep", "council", "rank", "moa"]);
+    expect(en.body.formats.map((f) => f.format)).toEqual(FORMAT_IDS);
     expect(itemsOf(en.body, "debatt")).toEqual({
       format: "debatt",
       command: "/debatt",
