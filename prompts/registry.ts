@@ -30,7 +30,7 @@ export const FORMAT_PROMPTS = {
 const SHARED_PROMPTS: readonly PromptDefinition[] = [
   {
     key: "deliberation.answer.system",
-    description: "/vote, /revise and /deep: system prompt of each model's first answer",
+    description: "The deliberation formats: system prompt of each model's first answer (and, before their instruction, of /moa's later layers and aggregator)",
     placeholders: [P.date()],
     default: V.DELIBERATION_ANSWER_SYSTEM,
   },
@@ -48,7 +48,7 @@ const SHARED_PROMPTS: readonly PromptDefinition[] = [
   },
   {
     key: "openai.json_result",
-    description: "The OpenAI-compatible API: a run's answer written as the JSON its client asked for (response_format)",
+    description: "The OpenAI-compatible API: a run's answer written as the JSON its client asked for (`response_format`)",
     placeholders: [
       req("answer", "the run's answer, as the person would read it"),
       req("schema", "the JSON Schema asked for (an object of any keys for json_object)"),

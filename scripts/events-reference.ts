@@ -13,11 +13,10 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { EventSchemas, StreamEventSchemas, kebabEventName } from "../state/events.js";
 import { wireSchemaOf } from "../state/events/wire.js";
+import { replaceBlock } from "./doc-blocks.js";
 
-/** The file the reference is written into, and the markers around it. */
+/** The file the reference is written into (between its `events` block's markers). */
 export const EVENTS_DOC = fileURLToPath(new URL("../docs/events.md", import.meta.url));
-export const BEGIN_MARKER = "<!-- events:begin -->";
-export const END_MARKER = "<!-- events:end -->";
 
 /** The part of a JSON Schema that zod's `toJSONSchema` writes for these payloads. */
 interface JsonSchema {
@@ -154,26 +153,10 @@ export function eventsReference(): string {
   return lines.join("\n");
 }
 
-/** The text between the markers of a document, trimmed; undefined when a marker is missing. */
-export function readBlock(doc: string): string | undefined {
-  const begin = doc.indexOf(BEGIN_MARKER);
-  const end = doc.indexOf(END_MARKER);
-  if (begin < 0 || end < begin) return undefined;
-  return doc.slice(begin + BEGIN_MARKER.length, end).trim();
-}
-
-/** The document with the text between its markers replaced by `block`. */
-export function replaceBlock(doc: string, block: string): string {
-  const begin = doc.indexOf(BEGIN_MARKER);
-  const end = doc.indexOf(END_MARKER);
-  if (begin < 0 || end < begin) throw new Error(`${EVENTS_DOC} lacks the markers ${BEGIN_MARKER} … ${END_MARKER}`);
-  return `${doc.slice(0, begin + BEGIN_MARKER.length)}\n${block}\n${doc.slice(end)}`;
-}
-
 if (process.argv[1]?.endsWith("events-reference.ts")) {
   const markdown = eventsReference();
   if (process.argv.includes("--write")) {
-    writeFileSync(EVENTS_DOC, replaceBlock(readFileSync(EVENTS_DOC, "utf8"), markdown));
+    writeFileSync(EVENTS_DOC, replaceBlock(readFileSync(EVENTS_DOC, "utf8"), "events", markdown, EVENTS_DOC));
     process.stdout.write(`wrote the events reference into ${EVENTS_DOC}\n`);
   } else {
     process.stdout.write(`${markdown}\n`);

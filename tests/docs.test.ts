@@ -3,7 +3,9 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { PROMPTS } from "../prompts/registry.js";
-import { EVENTS_DOC, eventsReference, readBlock } from "../scripts/events-reference.js";
+import { readBlock } from "../scripts/doc-blocks.js";
+import { EVENTS_DOC, eventsReference } from "../scripts/events-reference.js";
+import { PROMPTS_DOC, promptsReference } from "../scripts/prompts-reference.js";
 import { loadSettings } from "../state/config.js";
 import { defaultRoster } from "../state/participants.js";
 
@@ -49,7 +51,7 @@ function relativeLinks(markdown: string): string[] {
 
 describe("the events reference", () => {
   it("docs/events.md holds the table that scripts/events-reference.ts generates (run npm run docs:events)", () => {
-    const block = readBlock(readFileSync(EVENTS_DOC, "utf8"));
+    const block = readBlock(readFileSync(EVENTS_DOC, "utf8"), "events");
     expect(block, "docs/events.md lacks the <!-- events:begin --> … <!-- events:end --> markers").toBeDefined();
     expect(block).toBe(eventsReference().trim());
   });
@@ -89,10 +91,11 @@ describe("the README", () => {
 });
 
 describe("docs/configuration.md", () => {
-  it("lists every prompt key of prompts/registry.ts", () => {
-    const doc = readFileSync(join(ROOT, "docs", "configuration.md"), "utf8");
-    const missing = PROMPTS.map((p) => p.key).filter((key) => !doc.includes(`\`${key}\``));
-    expect(missing).toEqual([]);
+  it("holds the prompts table that scripts/prompts-reference.ts generates from the registry (run npm run docs:prompts)", () => {
+    const block = readBlock(readFileSync(PROMPTS_DOC, "utf8"), "prompts");
+    expect(block, "docs/configuration.md lacks the <!-- prompts:begin --> … <!-- prompts:end --> markers").toBeDefined();
+    expect(block).toBe(promptsReference().trim());
+    for (const p of PROMPTS) expect(block).toContain(`\`${p.key}\``);
   });
 });
 
