@@ -21,8 +21,23 @@ export interface HistoryCodec {
   rows(state: never, rows: Rows, facts: RunFacts): void;
   /** Its result, read back from a run's rows (also of a run still going or stopped early: what has not landed is absent). */
   result(stages: StageRow[]): unknown;
+  /**
+   * A run stopped in the middle of one of its parallel steps beyond its first answers (which every
+   * deliberation format keeps alike): the `answer_delta` stages of that step, and its state with the
+   * answers that were cut added, each as far as it had streamed. Absent when the format has none.
+   */
+  cut?: { stages: readonly string[]; add(state: never, cut: CutAnswer[]): Record<string, unknown> };
   /** The leaderboard's ballots of one run's rows, and the stage types they are read from; null when the format gives none. */
   ballots: { stageTypes: readonly string[]; of(rows: RunStage[], panel: Record<string, unknown>, simulated: boolean): Ballot[] } | null;
+}
+
+/** An answer a stopped run cut off: whose, in which stage, and what it had streamed. */
+export interface CutAnswer {
+  stage: string;
+  key: string;
+  display: string;
+  model: string;
+  text: string;
 }
 
 /** Every format's codec, by format id: what the history store is opened with. */

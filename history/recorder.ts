@@ -6,13 +6,18 @@ import { WriteFailedError } from "../state/errors.js";
 import type { ClientEvent } from "../state/events.js";
 import type { State } from "../state/graph-state.js";
 import { countWords } from "../state/text.js";
+import type { FormatId } from "../state/formats.js";
+import type { HistoryCodec } from "./codec.js";
 import { answerText, modeOfMessage, stageRows, titleOf, type RunFacts } from "./rows.js";
 import type { UsageReport } from "../state/usage.js";
 import type { HistoryStore, MessageStatus, RunEnd, RunStart } from "./store.js";
 
 /** What one speaker of a run has streamed, and (a parallel answer) how its call ended. */
 interface Streamed {
-  kind: "turn" | "compare" | "collect" | "revision";
+  /** A turn, a /compare answer, a first answer, a /revise revision, or (`cut`) an answer of a format's own parallel step (its codec's `cut`). */
+  kind: "turn" | "compare" | "collect" | "revision" | "cut";
+  /** The `answer_delta` stage it streamed in. */
+  stage?: string;
   key: string;
   display: string;
   model: string;
@@ -52,6 +57,11 @@ export class RunRecorder {
    * stopped run keeps them, so what was shown is not lost.
    */
   private readonly streamed = new Map<string, Streamed>();
+  /** The `answer_delta` stages of the parallel steps the formats' codecs keep when cut (read once). */
+  private cuts?: Set<string>;
+  private get cutStages(): Set<string> {
+    return (this.cuts ??= new Set(Object.values(this.store.formats).flatMap((c: HistoryCodec) => c.cut?.stages ?? [])));
+  }
 
   constructor(
     private readonly store: HistoryStore,
@@ -146,12 +156,13 @@ export class RunRecorder {
         break;
       }
       case "answer-delta": {
-        // The first answers and /revise's revisions run in parallel; the other stages are kept whole.
-        const kind = e.data.stage === "collect" ? "collect" : e.data.stage === "revision" ? "revision" : undefined;
+        // The first answers, /revise's revisions and the parallel steps a codec keeps when cut (`cut`) run in parallel; the other stages are kept whole.
+        const stage = e.data.stage;
+        const kind = stage === "collect" ? "collect" : stage === "revision" ? "revision" : this.cutStages.has(stage) ? "cut" : undefined;
         if (!kind) break;
-        const who = `${kind}:${e.data.modelKey}`;
+        const who = `${kind}:${stage}:${e.data.modelKey}`;
         if (!this.streamed.has(who))
-          this.streamed.set(who, { kind, key: e.data.modelKey, display: e.data.display, model: e.data.model, round: 0, position: 0, text: "" });
+          this.streamed.set(who, { kind, stage, key: e.data.modelKey, display: e.data.display, model: e.data.model, round: 0, position: 0, text: "" });
         this.add(who, e.data.delta);
         break;
       }
@@ -237,6 +248,15 @@ export class RunRecorder {
         );
       if (added.length > 0) this.write(stageRows({ ...state, answers: [...answers, ...added] }, namespace, this.run.messageId, this.store.formats, this.facts));
       const revisions = (state as { revisions?: RevisionResponse[] }).revisions;
+      const codec = this.store.formats[namespace[0].split(":")[0] as FormatId] as HistoryCodec | undefined;
+      const cut = of("cut").filter((p) => codec?.cut?.stages.includes(p.stage ?? ""));
+      if (codec?.cut && cut.length > 0) {
+        const added = codec.cut.add(
+          state as never,
+          cut.map((p) => ({ stage: p.stage ?? "", key: p.key, display: p.display, model: p.model, text: p.text })),
+        );
+        this.write(stageRows(added, namespace, this.run.messageId, this.store.formats, this.facts));
+      }
       if (revisions) {
         const revised = new Set(revisions.map((r) => r.modelKey));
         const original = new Map(answers.map((a) => [a.key, (a as CollectedAnswer).response]));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ShareLinkSchema, ShareStatusSchema, StoredConversationSchema } from "../state/api.js";
+import { withOverrides } from "./support/fake-model.js";
 import { postChat, readSse } from "./support/http.js";
 import { named } from "./support/harness.js";
 import { servedWithHistory } from "./support/served.js";
@@ -29,5 +30,19 @@ describe("the REST contract the page reads", () => {
     expect(ShareLinkSchema.safeParse(await link.json()).success).toBe(true);
     const status = await (await fetch(`${server.url}/api/v1/conversations/${id}/share`)).json();
     expect(ShareStatusSchema.parse(status)).toMatchObject({ shared: true });
+  });
+
+  it("keeps a /debatt ballot that named nobody in the stored result, as invalid (it is read back, not dropped)", async () => {
+    const { server } = await servedWithHistory({
+      script: withOverrides((req) => (req.phase === "vote" && req.participant?.key === "call_grok" ? "I cannot choose." : undefined)),
+    });
+    const { events } = await readSse(
+      await postChat(server.url, { message: "/debatt Bör AI regleras?", participants: ["call_grok", "call_claude", "call_gpt"] }),
+    );
+    const id = String(named(events, "metadata")[0].thread_id);
+    const conversation = StoredConversationSchema.parse(await (await fetch(`${server.url}/api/v1/conversations/${id}`)).json());
+    const votes = (conversation.messages[1].result as { votes: { voter: string; votedFor: string | null; valid: boolean }[] }).votes;
+    expect(votes).toHaveLength(3);
+    expect(votes.find((v) => v.voter === "Grok")).toMatchObject({ valid: false, votedFor: null });
   });
 });

@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { EventSchemas, onTheWire, strictEventSchema } from "../state/events.js";
-import { aliaserOf, snakeCase } from "../state/events/wire.js";
+import { z } from "zod";
+import { withoutAliases } from "../state/events/aliases.js";
+import { aliaserOf, snakeCase, wireSchemaOf } from "../state/events/wire.js";
 import { runEvents, testDeps } from "./support/harness.js";
 
 const THREE = ["call_grok", "call_claude", "call_gpt"];
@@ -52,6 +54,19 @@ describe("event payloads on the wire: snake_case names, camelCase aliases for on
     const { model_key: _gone, ...camelOnly } = payload as typeof payload & { model_key: string };
     expect(strictEventSchema("answer-delta")!.safeParse(camelOnly).success).toBe(false);
     expect(strictEventSchema("answer-delta")!.safeParse({ ...payload, modelkey: "k" }).success).toBe(false);
+  });
+
+  it("renames a record's fields but never its keys, which are data (a participant key may look like camelCase)", () => {
+    const schema = z.object({ byKey: z.record(z.string(), z.object({ modelKey: z.string() })) });
+    const wire = aliaserOf(schema)!({ byKey: { fooBar: { modelKey: "x" }, gpt_4o: { modelKey: "y" } } }) as Record<
+      string,
+      Record<string, Record<string, unknown>>
+    >;
+    expect(Object.keys(wire.by_key)).toEqual(["fooBar", "gpt_4o"]);
+    expect(wire.by_key.fooBar).toEqual({ modelKey: "x", model_key: "x" });
+    expect(wireSchemaOf(schema).safeParse(wire).success).toBe(true);
+    // Read back as the page does: the aliases go, a record key that only looks like one stays.
+    expect(withoutAliases({ gpt4o: 1, gpt_4o: 2, modelKey: "k", model_key: "k" })).toEqual({ gpt4o: 1, gpt_4o: 2, modelKey: "k" });
   });
 
   it("leaves the events already in snake_case as they are, at no cost (no aliaser)", () => {

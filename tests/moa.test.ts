@@ -1,4 +1,4 @@
-import type { BaseMessage } from "@langchain/core/messages";
+import { HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import OpenAI from "openai";
@@ -7,14 +7,17 @@ import { moaHistory } from "../history/formats/moa.js";
 import { promptDefinition } from "../prompts/registry.js";
 import { simulatedModels } from "../service/formats.js";
 import { parseCommand } from "../state/commands.js";
+import { emptyArena, reduce } from "../web/arena-state.js";
+import { storedEvents } from "../web/stored-events.js";
 import { strictEventSchema } from "../state/events.js";
 import { defaultRoster } from "../state/participants.js";
 import { answerOf, withOverrides, type Script } from "./support/fake-model.js";
 import { named, runEvents, testDeps } from "./support/harness.js";
-import { postDeliberate, readSse } from "./support/http.js";
+import { postChat, postDeliberate, readSse } from "./support/http.js";
 import { servedWithHistory } from "./support/served.js";
 
 const THREE = ["call_grok", "call_claude", "call_gpt"];
+const MODEL = Object.fromEntries(defaultRoster().map((p) => [p.key, p.model]));
 const QUESTION = "/moa Which language suits web APIs best?";
 
 const promptOf = (messages: BaseMessage[]) => messages.map((m) => String(m.content)).join("\n");
@@ -205,13 +208,48 @@ describe("/moa in the history and on the other surfaces", () => {
       expect(named(events, "moa-layer-complete")[0].data).toHaveLength(defaultRoster().length);
       const final = named(events, "moa-final")[0].data;
       expect(final.fallback).toBe(false);
-      // The aggregate takes its points from the answers it read.
-      const read = named(events, "moa-layer-complete")[0]
-        .data.map((a: { response: string }) => a.response)
-        .join("\n");
-      const points = [...final.answer.matchAll(/^- (.+)$/gm)].map((m: RegExpMatchArray) => m[1]);
-      expect(points.filter((p: string) => read.includes(p)).length).toBeGreaterThanOrEqual(1);
       expect(final.answer).toMatch(question.includes("Vilket") ? /svaren/ : /answers/);
     }
+    // The aggregate takes its points from the answers it is given (points no bank of the provider has).
+    const model = simulatedModels({ latencyMs: 0, chunkDelayMs: 0, chunkTokens: 50 }).create({
+      phase: "aggregate",
+      participant: { key: "aggregator", display: "Aggregator", model: "m" },
+      topic: "Which language suits web APIs best?",
+    });
+    const read = "Answers from models:\n1. Intro.\n\n- Zebra point about Go.\n- Quokka point about Rust.\n\n2. Other.\n\n- Narwhal point about Python.";
+    const reply = String((await model.invoke([new SystemMessage(read), new HumanMessage("Which language suits web APIs best?")])).content);
+    for (const point of ["Zebra point about Go.", "Quokka point about Rust.", "Narwhal point about Python."]) expect(reply).toContain(`- ${point}`);
+  });
+
+  it("keeps a later layer's proposals cut by a stop as far as they had streamed, and a reopened run shows them", async () => {
+    const { server, db } = await servedWithHistory({
+      // Grok's proposal streams at once; the others' are still to come when the run is stopped.
+      script: withOverrides((req) =>
+        req.phase === "proposal"
+          ? { text: `${req.participant!.display} refines it at length.`, latencyMs: req.participant!.key === "call_grok" ? 0 : 5_000 }
+          : undefined,
+      ),
+    });
+    let runId = "";
+    let stopping: Promise<Response> | undefined;
+    await readSse(await postChat(server.url, { message: QUESTION, participants: THREE }), (e) => {
+      if (e.event === "metadata") runId = String(e.data.run_id);
+      if (e.event === "answer-delta" && e.data.stage === "proposal" && !stopping)
+        stopping = fetch(`${server.url}/api/v1/debates/${runId}/cancel`, { method: "POST" });
+    });
+    expect((await stopping!).status).toBe(202);
+    const rows = (await db.history.stagesOf(runId)).filter((r) => r.stageType === "moa_proposal");
+    // Grok's, as far as it streamed; the others had said nothing.
+    expect(rows.map((r) => [r.model, r.content, r.parsedData])).toEqual([
+      [MODEL.call_grok, "Grok refines it at length.", expect.objectContaining({ layer: 2, error: "cancelled" })],
+    ]);
+    const reopened = moaHistory.result(await db.history.stagesOf(runId));
+    expect(reopened.layers).toEqual([
+      { layer: 2, answers: [], failed: [expect.objectContaining({ modelKey: "call_grok", error: "cancelled", response: "Grok refines it at length." })] },
+    ]);
+    // The page shows it as it streamed: Grok's text in layer 2, not a failure.
+    const { format, result } = (await (await fetch(`${server.url}/api/v1/conversations/${runId}`)).json()).messages[1];
+    const page = storedEvents(runId, format, result, QUESTION)!.reduce(reduce, emptyArena());
+    expect(page.panel).toMatchObject({ kind: "moa", answers: { 2: { call_grok: { text: "Grok refines it at length.", status: "speaking" } } } });
   });
 });

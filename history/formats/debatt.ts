@@ -38,7 +38,8 @@ const TurnRowSchema = z.object({
 /** A vote's row data: the ballot as it was counted. */
 const VoteRowSchema = z.object({
   voter: z.string(),
-  votedFor: z.string(),
+  /** Null for a ballot that named nobody or did not parse. */
+  votedFor: z.string().nullable(),
   motivation: z.string(),
   bullets: z.array(z.string()),
   valid: z.boolean(),

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { notesFields } from "../../state/answer.js";
 import { inParticipantOrder, WhoSchema } from "../../state/deliberation.js";
-import { MoaFinalSchema, type MoaStateType } from "../../state/moa.js";
-import type { HistoryCodec } from "../codec.js";
+import { MoaFinalSchema, type MoaProposal, type MoaStateType } from "../../state/moa.js";
+import type { CutAnswer, HistoryCodec } from "../codec.js";
 import { answerRows, panelRow, participantKeyOf, type Rows, type RunFacts } from "../row-kit.js";
 import { all, answersOf, data, failedAnswer, failuresOf, find, PanelSchema } from "../stage-read.js";
 import type { StageRow } from "../stage.js";
@@ -95,5 +95,26 @@ export const moaHistory = {
     moaRows(state, rows);
   },
   result: moaResultOf,
+  // A run stopped while a later layer answered keeps each cut proposal as far as it had streamed.
+  cut: {
+    stages: ["proposal"],
+    add(state: MoaStateType, cut: CutAnswer[]) {
+      const layer = state.layer + 1;
+      const have = new Set(state.proposals.filter((p) => p.layer === layer).map((p) => p.key));
+      const stopped = cut
+        .filter((c) => !have.has(c.key))
+        .map((c): MoaProposal => ({
+          layer,
+          key: c.key,
+          display: c.display,
+          model: c.model,
+          status: "error",
+          response: c.text,
+          responseTimeMs: 0,
+          error: "cancelled",
+        }));
+      return { ...state, proposals: [...state.proposals, ...stopped] };
+    },
+  },
   ballots: null,
 } satisfies HistoryCodec;

@@ -7,13 +7,12 @@ import { streamMessage } from "../shared/model-call.js";
 import { streamAnswer } from "../shared/streamed-answer.js";
 import { withReferences } from "./lib/references.js";
 
-/** What the aggregator's step leaves: the final answer (the graph also makes it the run's `answer`), or why the run stopped. */
+/** What the aggregator's step leaves: the final answer (the graph also makes it the run's `answer`) and why the aggregator failed, if it did. */
 interface AggregateUpdate {
-  final?: MoaFinal;
+  final: MoaFinal;
   /** Left unset here: the graph (`answering`) makes the final's text the run's answer and last message. */
   answer?: string;
-  final_error?: string | null;
-  error?: string;
+  final_error: string | null;
 }
 
 /** The answers of the layer the references came from, in the members' order. */
@@ -47,14 +46,15 @@ export function makeMoaAggregate(deps: NodeDeps) {
     });
     const responseTimeMs = Math.round(performance.now() - started);
     const read = { layer, references: texts.length, responseTimeMs, ...(usage ? { usage } : {}) };
-    // An empty reply is no answer: an answer of the last layer is worth more to the person asking.
-    const failure = error ?? (text.trim() === "" ? "the aggregator answered with nothing" : undefined);
-    if (!failure) {
+    // (An empty reply comes as an error: an answer of the last layer is worth more to the person asking.)
+    const failure = error;
+    if (failure === undefined) {
       const final: MoaFinal = { answer: text, ...whoIs(aggregator), fallback: false, ...read };
       emit(config, "moa_final", { data: final });
       return { final, final_error: null };
     }
-    const first = answersOf(state).find((a) => a.status === "ok" && a.response.trim() !== "")!;
+    // The references came from this layer's answers, so it has one.
+    const first = answersOf(state).find((a) => a.status === "ok")!;
     ctx.log(`moa aggregator failed, answering with ${first.display}'s answer of layer ${layer}: ${failure}`);
     const final: MoaFinal = { answer: first.response, ...whoIs(first), fallback: true, error: failure, ...read };
     emit(config, "moa_final", { data: final });

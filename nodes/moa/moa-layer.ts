@@ -4,8 +4,8 @@ import { inParticipantOrder, stage1Response, whoIs } from "../../state/deliberat
 import type { MoaStateType, MoaUpdate } from "../../state/moa.js";
 import { reportStage1 } from "../shared/outcomes.js";
 
-/** The answers with text among a layer's. */
-const texts = (answers: { status: string; response: string }[]) => answers.filter((a) => a.status === "ok" && a.response.trim() !== "").map((a) => a.response);
+/** The texts of a layer's answers that came (an empty reply comes as a failure). */
+const texts = (answers: { status: string; response: string }[]) => answers.filter((a) => a.status === "ok").map((a) => a.response);
 
 /**
  * moa_layer: a layer of proposers is in. The first layer's answers are reported as stage 1

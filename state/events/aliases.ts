@@ -10,8 +10,10 @@ export function withoutAliases<T>(value: T): T {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     if (k.includes("_")) {
+      // An alias has its camelCase twin's value; a record's key that only looks like one (`gpt_4o` beside `gpt4o`) does not.
       const camel = k.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
-      if (camel !== k && camel in value) continue;
+      const twin = (value as Record<string, unknown>)[camel];
+      if (camel !== k && camel in value && (twin === v || JSON.stringify(twin) === JSON.stringify(v))) continue;
     }
     out[k] = withoutAliases(v);
   }

@@ -77,6 +77,10 @@ export function wireSchemaOf(schema: z.ZodType): z.ZodType {
       return wireSchemaOf(def.innerType!).optional();
     case "nullable":
       return wireSchemaOf(def.innerType!).nullable();
+    case "default":
+    case "readonly":
+      // As sent, a defaulted or read-only field is the value it holds.
+      return wireSchemaOf(def.innerType!);
     case "array":
       return z.array(wireSchemaOf(def.element!));
     case "record":

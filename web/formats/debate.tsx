@@ -30,7 +30,8 @@ export interface StoredDebate {
       error?: string;
     } & AnswerNotes)[];
   }[];
-  votes: { voter: string; votedFor: string; motivation: string; bullets: string[]; valid: boolean }[];
+  /** Every ballot; an invalid one (`valid: false`) may name nobody. */
+  votes: { voter: string; votedFor: string | null; motivation: string; bullets: string[]; valid: boolean }[];
   results?: DebateResults;
   synthesis?: string;
 }
@@ -83,8 +84,9 @@ export function replayDebate({ id, result }: StoredRun): ClientEvent[] | undefin
   }
   if (r.votes.length > 0 || r.results) {
     events.push(ev("debate-round-start", { round: 4, type: "voting", order: r.participants.map((p) => p.display) }));
-    for (const v of r.votes.filter((v) => v.valid))
-      events.push(ev("debate-vote-result", { voter: v.voter, voted_for: v.votedFor, motivation: v.motivation, bullets: v.bullets }));
+    for (const v of r.votes)
+      if (v.valid && v.votedFor !== null)
+        events.push(ev("debate-vote-result", { voter: v.voter, voted_for: v.votedFor, motivation: v.motivation, bullets: v.bullets }));
   }
   if (r.results) events.push(ev("debate-results", r.results));
   if (r.synthesis) events.push(ev("text-delta", { delta: r.synthesis }));

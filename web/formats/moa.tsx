@@ -7,7 +7,7 @@ import { useT } from "../i18n.js";
 import type { FormatView, StoredRun } from "./format-view.js";
 import { MOA_PANEL, type MoaState } from "./moa-state.js";
 import { panelView, type PanelViewProps } from "./panel-view.js";
-import { answered, ending, ev, firstAnswers, namesOf, type Answer, type Failure, type Panel, type Who } from "./replay.js";
+import { answered, ending, ev, firstAnswers, namesOf, stopped, type Answer, type Failure, type Panel, type Who } from "./replay.js";
 
 /** A /moa result as the history stores it (`history/formats/moa.ts`). */
 export interface StoredMoa extends Panel {
@@ -38,6 +38,12 @@ function replayMoa({ id, result, question, title }: StoredRun): ClientEvent[] | 
   for (const l of later) {
     events.push(ev("moa-layer-start", { layer: l.layer, ...read }));
     if (l.answers.length > 0) read = { from: l.layer, references: l.answers.length };
+    // A run stopped while the layer answered: each proposal as far as it had streamed, as the page showed it.
+    if (l.answers.length === 0 && l.failed.every(stopped)) {
+      for (const f of l.failed)
+        if (f.response) events.push(ev("answer-delta", { mode: "moa", stage: "proposal", ...names.who(f.modelKey, f.model), delta: f.response }));
+      continue;
+    }
     events.push(
       ev("moa-layer-complete", {
         layer: l.layer,

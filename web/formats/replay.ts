@@ -12,7 +12,7 @@ import type { ClientEvent, ClientEventName, ClientPayload } from "../../state/ev
 const at = new Date(0).toISOString();
 
 /** A replayed event's payload: the live event's, less its time (added) and the conversation's id (a start event's, which the page does not read). */
-type Replayed<N extends ClientEventName> = Omit<ClientPayload<N>, "timestamp" | "conversationId">;
+type Replayed<N extends ClientEventName> = ClientPayload<N> extends infer P ? (P extends unknown ? Omit<P, "timestamp" | "conversationId"> : never) : never;
 
 /**
  * A replayed event, its payload typed by the event's schema (state/events.ts): what the run
