@@ -1,6 +1,5 @@
 import type { CompareAnswer } from "../state/compare.js";
 import type { CollectedAnswer } from "../state/deliberation.js";
-import type { RevisionResponse } from "../state/revise.js";
 import type { Turn } from "../state/debate.js";
 import { WriteFailedError } from "../state/errors.js";
 import type { ClientEvent } from "../state/events.js";
@@ -14,8 +13,8 @@ import type { HistoryStore, MessageStatus, RunEnd, RunStart } from "./store.js";
 
 /** What one speaker of a run has streamed, and (a parallel answer) how its call ended. */
 interface Streamed {
-  /** A turn, a /compare answer, a first answer, a /revise revision, or (`cut`) an answer of a format's own parallel step (its codec's `cut`). */
-  kind: "turn" | "compare" | "collect" | "revision" | "cut";
+  /** A turn, a /compare answer, a first answer, or (`cut`) an answer of a format's own parallel step (its codec's `cut`: /revise's revisions, /moa's proposals). */
+  kind: "turn" | "compare" | "collect" | "cut";
   /** The `answer_delta` stage it streamed in. */
   stage?: string;
   key: string;
@@ -156,9 +155,9 @@ export class RunRecorder {
         break;
       }
       case "answer-delta": {
-        // The first answers, /revise's revisions and the parallel steps a codec keeps when cut (`cut`) run in parallel; the other stages are kept whole.
+        // The first answers and the parallel steps a codec keeps when cut (`cut`) run in parallel; the other stages are kept whole.
         const stage = e.data.stage;
-        const kind = stage === "collect" ? "collect" : stage === "revision" ? "revision" : this.cutStages.has(stage) ? "cut" : undefined;
+        const kind = stage === "collect" ? "collect" : this.cutStages.has(stage) ? "cut" : undefined;
         if (!kind) break;
         const who = `${kind}:${stage}:${e.data.modelKey}`;
         if (!this.streamed.has(who))
@@ -247,7 +246,6 @@ export class RunRecorder {
               } satisfies CollectedAnswer),
         );
       if (added.length > 0) this.write(stageRows({ ...state, answers: [...answers, ...added] }, namespace, this.run.messageId, this.store.formats, this.facts));
-      const revisions = (state as { revisions?: RevisionResponse[] }).revisions;
       const codec = this.store.formats[namespace[0].split(":")[0] as FormatId] as HistoryCodec | undefined;
       const cut = of("cut").filter((p) => codec?.cut?.stages.includes(p.stage ?? ""));
       if (codec?.cut && cut.length > 0) {
@@ -256,33 +254,6 @@ export class RunRecorder {
           cut.map((p) => ({ stage: p.stage ?? "", key: p.key, display: p.display, model: p.model, text: p.text })),
         );
         this.write(stageRows(added, namespace, this.run.messageId, this.store.formats, this.facts));
-      }
-      if (revisions) {
-        const revised = new Set(revisions.map((r) => r.modelKey));
-        const original = new Map(answers.map((a) => [a.key, (a as CollectedAnswer).response]));
-        const stopped = of("revision")
-          .filter((p) => !revised.has(p.key))
-          .map((p): RevisionResponse => {
-            const own = original.get(p.key) ?? "";
-            const words = countWords(own);
-            return {
-              model: p.model,
-              modelKey: p.key,
-              display: p.display,
-              decision: null,
-              reasoning: null,
-              revisedResponse: own,
-              originalResponse: own,
-              originalWordCount: words,
-              revisedWordCount: words,
-              responseTimeMs: 0,
-              parseSuccess: false,
-              revisionText: p.text,
-              error: "cancelled",
-            };
-          });
-        if (stopped.length > 0)
-          this.write(stageRows({ ...state, revisions: [...revisions, ...stopped] }, namespace, this.run.messageId, this.store.formats, this.facts));
       }
     }
   }

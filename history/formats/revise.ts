@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { LabelMapSchema, labelToModel, inParticipantOrder } from "../../state/deliberation.js";
 import { resolveRevision } from "../../state/replies/revision.js";
-import { RevisionDecisionSchema, RevisionSummarySchema, summarizeRevisions, type ReviseStateType } from "../../state/revise.js";
+import { RevisionDecisionSchema, RevisionSummarySchema, summarizeRevisions, type ReviseStateType, type RevisionResponse } from "../../state/revise.js";
 import { labelledBallotReader } from "../ballots.js";
-import type { HistoryCodec } from "../codec.js";
+import type { CutAnswer, HistoryCodec } from "../codec.js";
+import { countWords } from "../../state/text.js";
 import { answerRows, ballotRows, panelRow, participantKeyOf, tallyRow, type Rows, type RunFacts } from "../row-kit.js";
 import { all, answersOf, data, failedAnswer, failuresOf, find, PanelSchema, TallyDataSchema, votesOf, WinnerDataSchema, winnerKeyOf } from "../stage-read.js";
 import type { StageRow } from "../stage.js";
@@ -150,6 +151,34 @@ function debateResultOf(stages: StageRow[]) {
  * /revise in the history (stored as mode "debate"): its panel (with anti-anchoring), the first
  * labels and answers, the revisions, the new labels, the votes, the tally and the winner.
  */
+/** A revision a stopped run cut off: its model's own answer stands, and its text is what it had streamed. */
+function cutRevisions(state: ReviseStateType, cut: CutAnswer[]) {
+  const revised = new Set(state.revisions.map((r) => r.modelKey));
+  const original = new Map(state.answers.map((a) => [a.key, a.response]));
+  const stopped = cut
+    .filter((c) => !revised.has(c.key))
+    .map((c): RevisionResponse => {
+      const own = original.get(c.key) ?? "";
+      const words = countWords(own);
+      return {
+        model: c.model,
+        modelKey: c.key,
+        display: c.display,
+        decision: null,
+        reasoning: null,
+        revisedResponse: own,
+        originalResponse: own,
+        originalWordCount: words,
+        revisedWordCount: words,
+        responseTimeMs: 0,
+        parseSuccess: false,
+        revisionText: c.text,
+        error: "cancelled",
+      };
+    });
+  return { ...state, revisions: [...state.revisions, ...stopped] };
+}
+
 export const reviseHistory = {
   stageTypes: [
     "debate_panel",
@@ -167,5 +196,7 @@ export const reviseHistory = {
     reviseRows(state, rows);
   },
   result: debateResultOf,
+  // A run stopped while the models revised keeps each revision as far as it had streamed.
+  cut: { stages: ["revision"], add: cutRevisions },
   ballots: labelledBallotReader("revise", { panel: "debate_panel", labels: "revised_label_map", answers: "revision", votes: "debate_vote" }),
 } satisfies HistoryCodec;
