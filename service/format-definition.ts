@@ -28,6 +28,8 @@ export interface FormatDefinition {
   options: z.ZodObject;
   /** Whether a `seed` fixes its shuffles (speaking orders, labels): the MCP tool then takes one. */
   seeded: boolean;
+  /** What its run answers with, as the docs name it (the content of its `/v1` model, the text of its MCP tool): "the synthesis". */
+  result: string;
   /** The model id it is served as by the OpenAI-compatible API (`/v1`), or null when it is not. */
   openaiModel: string | null;
   /** Its MCP tool: the tool's name and what it does, or null when it has none. */

@@ -55,7 +55,7 @@ const maxCostUsd = z
   .describe("The most this run may cost in USD (it can lower the server's DEBATT_MAX_COST_USD, never raise it)");
 
 /** The tools: one per format that has one, named and described by its definition, with its options. */
-const TOOLS = DEFINED_FORMATS.flatMap((format) => {
+export const TOOLS = DEFINED_FORMATS.flatMap((format) => {
   const { mcp, options, seeded } = FORMAT_DEFINITIONS[format];
   if (!mcp) return [];
   return [

@@ -11,6 +11,7 @@ export const compare = {
   subgraph: buildCompareGraph,
   options: z.object({}).strict(),
   seeded: false,
+  result: "every answer, under its model's name",
   openaiModel: "debatt-compare",
   mcp: { tool: "compare", description: "Every model answers the question at once; the answers are returned side by side." },
   deliberate: null,

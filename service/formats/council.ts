@@ -19,6 +19,7 @@ export const council = {
     })
     .strict(),
   seeded: false,
+  result: "the report",
   openaiModel: "debatt-council",
   mcp: {
     tool: "council",

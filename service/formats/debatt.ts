@@ -10,6 +10,7 @@ export const debatt = {
   subgraph: null,
   options: z.object({}).strict(),
   seeded: true,
+  result: "the synthesis (without the arena page's data block)",
   openaiModel: "debatt",
   mcp: {
     tool: "debate",

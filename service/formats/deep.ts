@@ -18,6 +18,7 @@ export const deep = {
     .object({ maxRounds: z.number().int().min(min).max(max).optional().describe(`Most debate rounds (${min}–${max})`), timeoutMs: timeoutMs(600_000) })
     .strict(),
   seeded: true,
+  result: "the synthesis",
   openaiModel: "debatt-deep",
   mcp: { tool: "deep", description: "Anonymous debaters argue in rounds until a moderator finds they converge; a synthesis gives the final answer." },
   deliberate: { label: "Deep" },

@@ -13,6 +13,7 @@ export const moa = {
   subgraph: buildMoaGraph,
   options: MoaOptionsSchema.extend({ timeoutMs: timeoutMs(300_000) }).strict(),
   seeded: false,
+  result: "the aggregator's answer (the last layer's first answer if the aggregator failed)",
   openaiModel: "debatt-moa",
   mcp: {
     tool: "moa",

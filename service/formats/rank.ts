@@ -23,6 +23,7 @@ export const rank = {
     })
     .strict(),
   seeded: true,
+  result: "the chairman's answer (the top-ranked answer if the chairman failed)",
   openaiModel: "debatt-rank",
   mcp: {
     tool: "rank",

@@ -15,6 +15,7 @@ export const revise = {
     .object({ antiAnchoring: z.boolean().optional().describe("Restate first, and change only on a cited error"), timeoutMs: timeoutMs(600_000) })
     .strict(),
   seeded: true,
+  result: "the winner's revised answer",
   openaiModel: "debatt-revise",
   mcp: {
     tool: "revise",

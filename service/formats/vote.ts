@@ -18,6 +18,7 @@ export const vote = {
     })
     .strict(),
   seeded: true,
+  result: "the winner's answer",
   openaiModel: "debatt-vote",
   mcp: {
     tool: "vote",
