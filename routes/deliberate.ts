@@ -26,7 +26,7 @@ function modelList(format: FormatId, label: string, noun = "models") {
  * not ignored. `modeConfig` is the format's options (its definition's schema) with its models,
  * under the names the endpoint gives them (/vote's `councilModels` and `chairmanModel`).
  */
-const ENDPOINT_FORMATS = DEFINED_FORMATS.flatMap((format) => {
+export const ENDPOINT_FORMATS = DEFINED_FORMATS.flatMap((format) => {
   const { deliberate, options }: FormatDefinition = FORMAT_DEFINITIONS[format];
   if (!deliberate) return [];
   const renamed = deliberate.renamed ?? {};

@@ -1,12 +1,13 @@
 /**
- * The tables of docs/integrations.md that list the formats: the `/v1` models and the MCP tools,
- * generated from the formats' definitions (service/formats.ts) and the tools as served
- * (service/mcp.ts), options and limits included.
+ * The docs' tables that list the formats: the `/v1` models and the MCP tools (docs/integrations.md)
+ * and the deliberate endpoint's modes (docs/api.md), generated from the formats' definitions
+ * (service/formats.ts) and the schemas as served (service/mcp.ts, routes/deliberate.ts), options
+ * and limits included.
  *
  *   npx tsx scripts/integrations-reference.ts           prints the tables
  *   npx tsx scripts/integrations-reference.ts --write   rewrites them between their markers
  *
- * (`npm run docs:integrations` runs the second.) `tests/docs.test.ts` fails when the doc holds
+ * (`npm run docs:integrations` runs the second.) `tests/docs.test.ts` fails when a doc holds
  * other tables than this script generates.
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -14,11 +15,13 @@ import { fileURLToPath } from "node:url";
 import type { z } from "zod";
 import { FORMAT_DEFINITIONS, OPENAI_MODELS } from "../service/formats.js";
 import { TOOLS } from "../service/mcp.js";
+import { ENDPOINT_FORMATS } from "../routes/deliberate.js";
 import { FORMATS } from "../state/formats.js";
 import { replaceBlock } from "./doc-blocks.js";
 
-/** The file the tables are written into (between their `models` and `tools` blocks' markers). */
+/** The files the tables are written into (between their `models` and `tools`, and `modes` blocks' markers). */
 export const INTEGRATIONS_DOC = fileURLToPath(new URL("../docs/integrations.md", import.meta.url));
+export const API_DOC = fileURLToPath(new URL("../docs/api.md", import.meta.url));
 
 const GENERATED = "<!-- Generated from the formats' definitions by `npm run docs:integrations`; do not edit by hand. -->";
 
@@ -58,14 +61,34 @@ export function toolsTable(): string {
   ].join("\n");
 }
 
+/** The deliberate endpoint's modes: one per format it runs, with its `modeConfig` fields and their limits. */
+export function modesTable(): string {
+  const rows = ENDPOINT_FORMATS.map(({ format, schema, modelsField }) => {
+    const config = (schema.shape.modeConfig as unknown as { _zod: { def: { innerType: z.ZodObject } } })._zod.def.innerType;
+    const { min, max } = FORMATS[format].participants;
+    const fields = Object.entries(config.shape).map(([name, field]) =>
+      name === modelsField ? `\`${name}\` (${min}–${max})` : option(name, field as z.ZodType),
+    );
+    return `| \`${FORMATS[format].storedMode}\` | \`${FORMATS[format].command}\` | ${fields.join(", ")} |`;
+  });
+  return [
+    "<!-- Generated from the formats' definitions by `npm run docs:integrations`; do not edit by hand. -->",
+    "",
+    "| `mode` | format | `modeConfig` (every field optional; the models' count and the limits in brackets) |",
+    "|---|---|---|",
+    ...rows,
+  ].join("\n");
+}
+
 if (process.argv[1]?.endsWith("integrations-reference.ts")) {
   if (process.argv.includes("--write")) {
     let doc = readFileSync(INTEGRATIONS_DOC, "utf8");
     doc = replaceBlock(doc, "models", modelsTable(), INTEGRATIONS_DOC);
     doc = replaceBlock(doc, "tools", toolsTable(), INTEGRATIONS_DOC);
     writeFileSync(INTEGRATIONS_DOC, doc);
-    process.stdout.write(`wrote the models and tools tables into ${INTEGRATIONS_DOC}\n`);
+    writeFileSync(API_DOC, replaceBlock(readFileSync(API_DOC, "utf8"), "modes", modesTable(), API_DOC));
+    process.stdout.write(`wrote the models and tools tables into ${INTEGRATIONS_DOC}, the modes into ${API_DOC}\n`);
   } else {
-    process.stdout.write(`${modelsTable()}\n\n${toolsTable()}\n`);
+    process.stdout.write(`${modelsTable()}\n\n${toolsTable()}\n\n${modesTable()}\n`);
   }
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { PROMPTS } from "../prompts/registry.js";
 import { readBlock } from "../scripts/doc-blocks.js";
 import { EVENTS_DOC, eventsReference } from "../scripts/events-reference.js";
-import { INTEGRATIONS_DOC, modelsTable, toolsTable } from "../scripts/integrations-reference.js";
+import { API_DOC, INTEGRATIONS_DOC, modelsTable, modesTable, toolsTable } from "../scripts/integrations-reference.js";
 import { PROMPTS_DOC, promptsReference } from "../scripts/prompts-reference.js";
 import { loadSettings } from "../state/config.js";
 import { defaultRoster } from "../state/participants.js";
@@ -92,10 +92,11 @@ describe("the README", () => {
 });
 
 describe("docs/integrations.md", () => {
-  it("holds the /v1 models and MCP tools tables that scripts/integrations-reference.ts generates from the definitions (run npm run docs:integrations)", () => {
+  it("holds the /v1 models and MCP tools tables, and api.md the deliberate modes, that scripts/integrations-reference.ts generates from the definitions (run npm run docs:integrations)", () => {
     const doc = readFileSync(INTEGRATIONS_DOC, "utf8");
     expect(readBlock(doc, "models")).toBe(modelsTable().trim());
     expect(readBlock(doc, "tools")).toBe(toolsTable().trim());
+    expect(readBlock(readFileSync(API_DOC, "utf8"), "modes")).toBe(modesTable().trim());
   });
 });
 
