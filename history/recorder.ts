@@ -59,7 +59,7 @@ export class RunRecorder {
   /** The `answer_delta` stages of the parallel steps the formats' codecs keep when cut (read once). */
   private cuts?: Set<string>;
   private get cutStages(): Set<string> {
-    return (this.cuts ??= new Set(Object.values(this.store.formats).flatMap((c: HistoryCodec) => c.cut?.stages ?? [])));
+    return (this.cuts ??= new Set(Object.values(this.store.formats ?? {}).flatMap((c: HistoryCodec) => c.cut?.stages ?? [])));
   }
 
   constructor(
@@ -108,6 +108,8 @@ export class RunRecorder {
   observe(state: Record<string, unknown>, namespace: readonly string[]): void {
     if (namespace.length === 0) this.last = state as State;
     else {
+      // A step's state is in: its parallel answers are too (a step streams within itself), so a cut can only be of a later step's.
+      for (const [who, p] of this.streamed) if (p.kind === "cut") this.streamed.delete(who);
       this.subgraphs.set(namespace.join("|"), { state, namespace });
       if (state.run_id === this.run.messageId && typeof state.answer === "string") this.subgraphAnswer = state.answer;
     }
@@ -248,7 +250,8 @@ export class RunRecorder {
       if (added.length > 0) this.write(stageRows({ ...state, answers: [...answers, ...added] }, namespace, this.run.messageId, this.store.formats, this.facts));
       const codec = this.store.formats[namespace[0].split(":")[0] as FormatId] as HistoryCodec | undefined;
       const cut = of("cut").filter((p) => codec?.cut?.stages.includes(p.stage ?? ""));
-      if (codec?.cut && cut.length > 0) {
+      // Only this run's own subgraph (as stageRows writes rows for).
+      if (codec?.cut && cut.length > 0 && namespace.length === 1 && state.run_id === this.run.messageId) {
         const added = codec.cut.add(
           state as never,
           cut.map((p) => ({ stage: p.stage ?? "", key: p.key, display: p.display, model: p.model, text: p.text })),

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { EventSchemas, onTheWire, strictEventSchema } from "../state/events.js";
 import { z } from "zod";
-import { withoutAliases } from "../state/events/aliases.js";
+import { ALIASED_FIELDS, withoutAliases } from "../state/events/aliases.js";
 import { aliaserOf, snakeCase, wireSchemaOf } from "../state/events/wire.js";
 import { runEvents, testDeps } from "./support/harness.js";
 
@@ -67,6 +67,31 @@ describe("event payloads on the wire: snake_case names, camelCase aliases for on
     expect(wireSchemaOf(schema).safeParse(wire).success).toBe(true);
     // Read back as the page does: the aliases go, a record key that only looks like one stays.
     expect(withoutAliases({ gpt4o: 1, gpt_4o: 2, modelKey: "k", model_key: "k" })).toEqual({ gpt4o: 1, gpt_4o: 2, modelKey: "k" });
+  });
+
+  it("tells the page exactly the fields that have aliases (ALIASED_FIELDS, checked against the schemas)", () => {
+    type Json = {
+      properties?: Record<string, Json & { deprecated?: boolean }>;
+      items?: Json;
+      anyOf?: Json[];
+      oneOf?: Json[];
+      additionalProperties?: Json | boolean;
+    };
+    const found = new Set<string>();
+    const walk = (j: Json | boolean | undefined): void => {
+      if (!j || typeof j !== "object") return;
+      for (const [name, p] of Object.entries(j.properties ?? {})) {
+        if (p.deprecated) found.add(name);
+        walk(p);
+      }
+      walk(j.items);
+      walk(j.additionalProperties);
+      for (const o of [...(j.anyOf ?? []), ...(j.oneOf ?? [])]) walk(o);
+    };
+    for (const schema of Object.values(EventSchemas)) walk(z.toJSONSchema(wireSchemaOf(schema), { io: "output", unrepresentable: "any" }) as Json);
+    expect([...ALIASED_FIELDS].sort()).toEqual([...found].sort());
+    // A record's keys that look like an alias and its twin, with equal values, are both data.
+    expect(withoutAliases({ counts: { gpt4o: 1, gpt_4o: 1 } })).toEqual({ counts: { gpt4o: 1, gpt_4o: 1 } });
   });
 
   it("leaves the events already in snake_case as they are, at no cost (no aliaser)", () => {

@@ -221,6 +221,45 @@ describe("/moa in the history and on the other surfaces", () => {
     for (const point of ["Zebra point about Go.", "Quokka point about Rust.", "Narwhal point about Python."]) expect(reply).toContain(`- ${point}`);
   });
 
+  it("keeps only the step that was cut: a stop in layer 3 keeps layer 3's text alone, a stop while the aggregator writes keeps no proposal", async () => {
+    const stopAt = async (when: (e: { event: string; data: Record<string, unknown> }) => boolean, layers: number) => {
+      const { server, db } = await servedWithHistory({
+        script: withOverrides((req) =>
+          req.phase === "proposal"
+            ? { text: `${req.participant!.display} L${req.round}.`, latencyMs: req.participant!.key === "call_grok" || req.round === 2 ? 0 : 5_000 }
+            : req.phase === "aggregate"
+              ? { text: "The aggregate.", latencyMs: 5_000 }
+              : undefined,
+        ),
+      });
+      let runId = "";
+      let stopping: Promise<Response> | undefined;
+      await readSse(await postDeliberate(server.url, { question: "Which?", mode: "moa", modeConfig: { models: THREE, layers } }), (e) => {
+        if (e.event === "metadata") runId = String(e.data.run_id);
+        if (!stopping && when(e)) stopping = fetch(`${server.url}/api/v1/debates/${runId}/cancel`, { method: "POST" });
+      });
+      expect((await stopping!).status).toBe(202);
+      return (await db.history.stagesOf(runId))
+        .filter((r) => r.stageType === "moa_proposal")
+        .map((r) => [(r.parsedData as { layer: number }).layer, r.content]);
+    };
+    // Four layers, stopped once Grok's layer-3 proposal has streamed: layer 2 whole, layer 3 Grok's alone.
+    const third = await stopAt((e) => e.event === "answer-delta" && e.data.stage === "proposal" && String(e.data.delta).includes("L3"), 4);
+    expect(third).toEqual([
+      [2, "Grok L2."],
+      [2, "Claude L2."],
+      [2, "ChatGPT L2."],
+      [3, "Grok L3."],
+    ]);
+    // Three layers, stopped while the aggregator writes: layer 2 as it was, nothing made up.
+    const aggregating = await stopAt((e) => e.event === "moa-aggregate-start", 3);
+    expect(aggregating).toEqual([
+      [2, "Grok L2."],
+      [2, "Claude L2."],
+      [2, "ChatGPT L2."],
+    ]);
+  });
+
   it("keeps a later layer's proposals cut by a stop as far as they had streamed, and a reopened run shows them", async () => {
     const { server, db } = await servedWithHistory({
       // Grok's proposal streams at once; the others' are still to come when the run is stopped.
