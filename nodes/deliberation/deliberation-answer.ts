@@ -5,8 +5,7 @@ import { whoIs, type CollectedAnswer } from "../../state/deliberation.js";
 import type { DeliberationMode } from "../../state/formats.js";
 import type { Participant } from "../../state/participants.js";
 import { streamMessage } from "../shared/model-call.js";
-import { streamAnswer } from "../shared/streamed-answer.js";
-import { notesFields } from "../../state/answer.js";
+import { collectedAnswer, streamAnswer } from "../shared/streamed-answer.js";
 
 /** What a `Send` to a deliberation format's stage-1 answer carries. */
 export interface AnswerTask {
@@ -30,7 +29,7 @@ export function makeDeliberationAnswer(deps: NodeDeps) {
     const p = task.participant;
     const who = whoIs(p);
     const started = performance.now();
-    const { text, error, usage, notes } = await streamAnswer(ctx, config, {
+    const streamed = await streamAnswer(ctx, config, {
       mode: task.mode,
       stage: "collect",
       who,
@@ -41,17 +40,6 @@ export function makeDeliberationAnswer(deps: NodeDeps) {
         return streamMessage(model, [new SystemMessage(system), ...task.history, new HumanMessage(task.question)], signal, onDelta);
       },
     });
-    const answer: CollectedAnswer = {
-      key: p.key,
-      display: p.display,
-      model: p.model,
-      status: error ? "error" : "ok",
-      response: error ? "" : text,
-      responseTimeMs: Math.round(performance.now() - started),
-      ...(error ? { error } : {}),
-      ...(usage ? { usage } : {}),
-      ...notesFields(notes),
-    };
-    return { answers: [answer] };
+    return { answers: [collectedAnswer(p, started, streamed)] };
   };
 }

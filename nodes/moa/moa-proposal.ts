@@ -1,11 +1,10 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { NodeDeps } from "../../ports/node-deps.js";
-import { notesFields } from "../../state/answer.js";
 import { whoIs } from "../../state/deliberation.js";
 import type { MoaProposal } from "../../state/moa.js";
 import type { Participant } from "../../state/participants.js";
 import { streamMessage } from "../shared/model-call.js";
-import { streamAnswer } from "../shared/streamed-answer.js";
+import { collectedAnswer, streamAnswer } from "../shared/streamed-answer.js";
 import { withReferences } from "./lib/references.js";
 
 /** What a `Send` to a later layer's proposer carries. */
@@ -29,7 +28,7 @@ export function makeMoaProposal(deps: NodeDeps) {
     const ctx = await deps.context(config);
     const p = task.proposer;
     const started = performance.now();
-    const { text, error, usage, notes } = await streamAnswer(ctx, config, {
+    const streamed = await streamAnswer(ctx, config, {
       mode: "moa",
       stage: "proposal",
       who: whoIs(p),
@@ -39,18 +38,6 @@ export function makeMoaProposal(deps: NodeDeps) {
         return streamMessage(model, withReferences(ctx, task.question, task.references), signal, onDelta);
       },
     });
-    const proposal: MoaProposal = {
-      layer: task.layer,
-      key: p.key,
-      display: p.display,
-      model: p.model,
-      status: error ? "error" : "ok",
-      response: error ? "" : text,
-      responseTimeMs: Math.round(performance.now() - started),
-      ...(error ? { error } : {}),
-      ...(usage ? { usage } : {}),
-      ...notesFields(notes),
-    };
-    return { proposals: [proposal] };
+    return { proposals: [{ layer: task.layer, ...collectedAnswer(p, started, streamed) }] };
   };
 }

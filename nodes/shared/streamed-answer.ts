@@ -8,7 +8,9 @@ import { DeltaCoalescer } from "./delta-coalescer.js";
 import type { AIMessage } from "@langchain/core/messages";
 import { answerOrFailure, streamMessage } from "./model-call.js";
 import { usageOfAnswer, type Usage } from "../../state/usage.js";
-import type { AnswerNotes } from "../../state/answer.js";
+import { notesFields, type AnswerNotes } from "../../state/answer.js";
+import type { CollectedAnswer } from "../../state/deliberation.js";
+import type { Participant } from "../../state/participants.js";
 
 /** One model call of a deliberation format whose text streams to clients as `answer_delta`. */
 export interface StreamedAnswer {
@@ -37,6 +39,24 @@ export async function streamAnswer(
   const { text, error, answer, notes } = await answerOrFailure(a.timeoutMs, config.signal, coalescer, a.call);
   const usage = answer && usageOfAnswer(a.who.model, answer, ctx.prices);
   return { text, notes, ...(error === undefined ? {} : { error }), ...(usage ? { usage } : {}) };
+}
+
+/**
+ * A member's answer as the deliberation formats keep it, from its streamed call (`started`: when
+ * it was asked): the text, or (failed) none and why, with what the call used and its notes.
+ */
+export function collectedAnswer(p: Participant, started: number, r: { text: string; error?: string; usage?: Usage; notes: AnswerNotes }): CollectedAnswer {
+  return {
+    key: p.key,
+    display: p.display,
+    model: p.model,
+    status: r.error ? "error" : "ok",
+    response: r.error ? "" : r.text,
+    responseTimeMs: Math.round(performance.now() - started),
+    ...(r.error ? { error: r.error } : {}),
+    ...(r.usage ? { usage: r.usage } : {}),
+    ...notesFields(r.notes),
+  };
 }
 
 /** What the internal model writes last in a deliberation format (/deep's synthesis, /council's report). */
