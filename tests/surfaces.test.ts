@@ -110,7 +110,7 @@ describe("the CLI", () => {
       ]);
     }
     rmSync(dir, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   it("seats the person with /debatt --with-me: asks for each turn and the vote on stderr, reads them from stdin, a line each", async () => {
     const dir = mkdtempSync(join(tmpdir(), "debatt-with-me-"));
