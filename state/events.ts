@@ -77,12 +77,17 @@ export interface GraphEvent<N extends EventName = EventName> {
  */
 export function strictEventSchema(kebabName: string): z.ZodType | undefined {
   const name = kebabName.replace(/-/g, "_");
+  if (strictSchemas.has(name)) return strictSchemas.get(name);
   const schema = (EventSchemas as Record<string, z.ZodType>)[name] ?? (StreamEventSchemas as Record<string, z.ZodType>)[name];
-  if (!schema) return undefined;
   // As sent (with the snake_case names of camelCase fields); the union members are declared strict already.
-  const wire = wireSchemaOf(schema);
-  return wire instanceof z.ZodObject ? wire.strict() : wire;
+  const wire = schema && wireSchemaOf(schema);
+  const strict = wire instanceof z.ZodObject ? wire.strict() : wire;
+  strictSchemas.set(name, strict);
+  return strict;
 }
+
+/** The strict wire schemas, built once per event name. */
+const strictSchemas = new Map<string, z.ZodType | undefined>();
 
 const aliasers = new Map<string, ((payload: unknown) => unknown) | undefined>();
 
