@@ -1,30 +1,12 @@
-import type { FormatId } from "../state/formats.js";
-import { COMPARE_PROMPTS } from "./compare.js";
-import { COUNCIL_PROMPTS } from "./council.js";
-import { DEBATE_PROMPTS } from "./debate.js";
-import { DEEP_PROMPTS } from "./deep.js";
-import { MOA_PROMPTS } from "./moa.js";
-import { RANK_PROMPTS } from "./rank.js";
+import { FORMAT_PROMPTS } from "./by-format.gen.js";
 import { opt, P, req, type PromptDefinition } from "./definition.js";
 import * as O from "./openai.js";
-import { REVISE_PROMPTS } from "./revise.js";
 import * as V from "./vote.js";
-import { VOTE_PROMPTS } from "./vote.js";
 
 export { type Placeholder, type PromptDefinition } from "./definition.js";
 
-/** Each format's prompts, by the format's id (/dvoice speaks /debatt's debate: its prompts are those). */
-export const FORMAT_PROMPTS = {
-  debatt: DEBATE_PROMPTS,
-  dvoice: [],
-  compare: COMPARE_PROMPTS,
-  vote: VOTE_PROMPTS,
-  revise: REVISE_PROMPTS,
-  deep: DEEP_PROMPTS,
-  council: COUNCIL_PROMPTS,
-  rank: RANK_PROMPTS,
-  moa: MOA_PROMPTS,
-} satisfies Record<FormatId, readonly PromptDefinition[]>;
+/** Each format's prompts, by the format's id: `prompts/<format>.ts`, listed by scripts/format-tables.ts from `FORMATS` (/dvoice speaks /debatt's debate: it has none of its own). */
+export { FORMAT_PROMPTS };
 
 /** The prompts the deliberation formats share (a first answer, a follow-up to one participant, the title), and the OpenAI-compatible API's. */
 const SHARED_PROMPTS: readonly PromptDefinition[] = [

@@ -8,22 +8,30 @@ import { z } from "zod";
 import { DebattError } from "../state/errors.js";
 import { FORMAT_IDS, FORMATS, type FormatId } from "../state/formats.js";
 import type { FormatDefinition } from "./format-definition.js";
-import { compare } from "./formats/compare.js";
-import { council } from "./formats/council.js";
-import { debatt, dvoice } from "./formats/debatt.js";
-import { deep } from "./formats/deep.js";
-import { moa } from "./formats/moa.js";
-import { rank } from "./formats/rank.js";
-import { revise } from "./formats/revise.js";
-import { vote } from "./formats/vote.js";
+import { FORMAT_PIECES } from "./formats/by-format.gen.js";
 
 export type { FormatDefinition } from "./format-definition.js";
 
 /** A format's definition, with a simulated answer for each phase of its row. */
 type DefinitionOf<K extends FormatId> = FormatDefinition & { simulated: Record<(typeof FORMATS)[K]["phases"][number], PhaseAnswer> };
 
-/** Every format's server side, by the format's id: the one table every surface reads. */
-export const FORMAT_DEFINITIONS = { debatt, dvoice, compare, vote, revise, deep, council, rank, moa } satisfies { [K in FormatId]: DefinitionOf<K> };
+/**
+ * Every format's server side, by the format's id: the one table every surface reads. Each is
+ * `service/formats/<format>.ts`, listed by scripts/format-tables.ts from `FORMATS`; here the
+ * compiler checks each against its row (a simulated answer for each of its phases).
+ */
+export const FORMAT_DEFINITIONS = FORMAT_PIECES satisfies { [K in FormatId]: DefinitionOf<K> };
+
+/**
+ * Throws when a generated table lacks a format of `FORMATS`. The tables are not committed: a
+ * checkout whose registry gained a format since they were written (a pull, run with tsx, which does
+ * not type-check) would otherwise start without the format's server side.
+ */
+export function checkGeneratedTable(table: object, ids: readonly string[] = FORMAT_IDS): void {
+  const unlisted = ids.filter((id) => !Object.hasOwn(table, id));
+  if (unlisted.length) throw new Error(`The generated format tables lack ${unlisted.join(", ")}: run \`npm run formats\` to write them from FORMATS.`);
+}
+checkGeneratedTable(FORMAT_PIECES);
 
 /** The formats' ids, in the table's order (`FORMAT_IDS`): the order the tools, models and flow stages are listed in. */
 export const DEFINED_FORMATS = FORMAT_IDS;

@@ -2,15 +2,8 @@ import { z } from "zod";
 import { UsageReportSchema } from "./usage.js";
 import { ERROR_CODES, REASON_KEYS } from "./errors.js";
 import type { FormatId } from "./formats.js";
-import { COMPARE_EVENTS } from "./events/compare.js";
-import { COUNCIL_EVENTS } from "./events/council.js";
-import { DEBATT_EVENTS } from "./events/debatt.js";
-import { DEEP_EVENTS } from "./events/deep.js";
-import { MOA_EVENTS } from "./events/moa.js";
-import { RANK_EVENTS } from "./events/rank.js";
-import { REVISE_EVENTS } from "./events/revise.js";
+import { FORMAT_EVENTS } from "./events/by-format.gen.js";
 import { stamp } from "./events/shared.js";
-import { VOTE_EVENTS } from "./events/vote.js";
 import { aliaserOf, wireSchemaOf } from "./events/wire.js";
 
 export { RoundTypeSchema, type RoundType } from "./events/shared.js";
@@ -19,7 +12,7 @@ export { RoundTypeSchema, type RoundType } from "./events/shared.js";
  * The graph's custom events (snake_case, as emitted through `config.writer`) and their payloads.
  * The payload fields are those of ARCHITECTURE.md's event contract, each with `timestamp`.
  * Clients see the names in kebab-case (`kebabEventName`). Each format's own events are in
- * `state/events/<format>.ts`, listed by format in `FORMAT_EVENTS`; those of every run here.
+ * `state/events/<format>.ts`, in the generated `FORMAT_EVENTS`; those of every run here.
  */
 const CORE_EVENTS = {
   text_delta: z.object({ delta: z.string(), ...stamp }),
@@ -38,18 +31,8 @@ const CORE_EVENTS = {
   }),
 } as const;
 
-/** Each format's events, by the format's id (/dvoice sends /debatt's). */
-export const FORMAT_EVENTS = {
-  debatt: DEBATT_EVENTS,
-  dvoice: DEBATT_EVENTS,
-  compare: COMPARE_EVENTS,
-  vote: VOTE_EVENTS,
-  revise: REVISE_EVENTS,
-  deep: DEEP_EVENTS,
-  council: COUNCIL_EVENTS,
-  rank: RANK_EVENTS,
-  moa: MOA_EVENTS,
-} as const satisfies Record<FormatId, z.ZodRawShape>;
+/** Each format's events, by the format's id: `state/events/<format>.ts`, listed by scripts/format-tables.ts from `FORMATS`. */
+export { FORMAT_EVENTS };
 
 /** A union's members as one intersection (the formats' event maps, merged). */
 type Merged<U> = (U extends unknown ? (u: U) => void : never) extends (m: infer M) => void ? M : never;

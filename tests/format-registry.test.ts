@@ -1,12 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { createRunService } from "../service/run-service.js";
-import { checkFormatOptions, DEFINED_FORMATS, FORMAT_DEFINITIONS, HISTORY_FORMATS, OPENAI_MODELS, SIMULATED_ANSWERS } from "../service/formats.js";
+import {
+  checkFormatOptions,
+  checkGeneratedTable,
+  DEFINED_FORMATS,
+  FORMAT_DEFINITIONS,
+  HISTORY_FORMATS,
+  OPENAI_MODELS,
+  SIMULATED_ANSWERS,
+} from "../service/formats.js";
 import { DebattError } from "../state/errors.js";
 import { estimateRun } from "../state/estimate.js";
 import { FORMAT_EVENTS } from "../state/events.js";
 import { FORMAT_IDS, FORMATS, type FormatId } from "../state/formats.js";
 import { FORMAT_PROMPTS } from "../prompts/registry.js";
 import { defaultRoster } from "../state/participants.js";
+import { FORMAT_TABLES, missingPieces, syncTables, tableText } from "../scripts/format-tables.js";
 import { testDeps } from "./support/harness.js";
 
 const codeOf = (fn: () => unknown): string | undefined => {
@@ -23,6 +32,31 @@ describe("the format registry", () => {
     const ids = [...FORMAT_IDS].sort();
     for (const table of [FORMAT_DEFINITIONS, HISTORY_FORMATS, FORMAT_EVENTS, FORMAT_PROMPTS]) expect(Object.keys(table).sort()).toEqual(ids);
     expect(DEFINED_FORMATS).toEqual(FORMAT_IDS);
+  });
+
+  it("is written, layer by layer, from FORMATS: the generated tables are current", () => {
+    expect(syncTables(true)).toEqual([]);
+    expect(FORMAT_TABLES.map((t) => t.name)).toEqual(["FORMAT_EVENTS", "FORMAT_PROMPTS", "FORMAT_PIECES", "FORMAT_VIEWS"]);
+  });
+
+  it("imports each format's piece from the file of its name, and names the files a new format lacks", () => {
+    const events = FORMAT_TABLES[0];
+    const text = tableText(events, ["debatt", "echo"]);
+    expect(text).toContain(`import { ECHO_EVENTS } from "./echo.js";`);
+    expect(text).toContain(`  echo: ECHO_EVENTS,\n} as const satisfies Record<FormatId, z.ZodRawShape>;`);
+    expect(tableText(FORMAT_TABLES[2], ["echo"])).toContain("  echo,\n");
+    expect(missingPieces(["debatt", "moa"])).toEqual([]);
+    expect(missingPieces(["debatt", "echo"])).toEqual([
+      "state/events/echo.ts: its events, a zod shape by event name, exported as ECHO_EVENTS",
+      "prompts/echo.ts: its prompts, a list of PromptDefinition, exported as ECHO_PROMPTS",
+      expect.stringMatching(/^service\/formats\/echo\.ts: its FormatDefinition .*, exported as echo$/),
+      "web/formats/echo.ts: its page view, a FormatView, exported as ECHO_VIEW",
+    ]);
+  });
+
+  it("refuses to start on a generated table that lacks a format of the registry", () => {
+    expect(() => checkGeneratedTable(FORMAT_DEFINITIONS)).not.toThrow();
+    expect(() => checkGeneratedTable({ debatt: 1 }, ["debatt", "echo"])).toThrow(/lack echo: run `npm run formats`/);
   });
 
   it("reads ballots from the history of exactly the formats whose row says they vote", () => {

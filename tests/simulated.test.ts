@@ -3,7 +3,7 @@ import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langc
 import { describe, expect, it } from "vitest";
 import type { ModelPhase, ModelRequest } from "../ports/models.js";
 import { COUNCIL_JUDGE_SYSTEM, COUNCIL_PACKET, COUNCIL_PERSPECTIVES, COUNCIL_REPORT, COUNCIL_ROUND2_DISAGREED } from "../prompts/council.js";
-import { DEFAULT_DEBATE_ANALYSIS_PROMPT } from "../prompts/debate.js";
+import { DEFAULT_DEBATE_ANALYSIS_PROMPT } from "../prompts/debatt.js";
 import { DEEP_DEBATER, DEEP_MODERATOR, DEEP_SYNTHESIS } from "../prompts/deep.js";
 import { renderTemplate } from "../prompts/render.js";
 import { REVISE_BALLOT, REVISE_RESTATE, REVISE_REVISION, REVISE_REVISION_ANTI_ANCHORING } from "../prompts/revise.js";

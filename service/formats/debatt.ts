@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { debattHistory, dvoiceHistory } from "../../history/formats/debatt.js";
+import { debattHistory } from "../../history/formats/debatt.js";
 import { debattAnswers } from "../../providers/simulated/debatt.js";
 import type { FormatDefinition } from "../format-definition.js";
 import { debateOutcome, narrateDebate, startsDebate } from "./debatt-events.js";
@@ -32,6 +32,3 @@ export const debatt = {
   narrate: narrateDebate,
   outcome: debateOutcome,
 } satisfies FormatDefinition;
-
-/** /dvoice: the spoken debate, on the same nodes; not served where text alone is read. */
-export const dvoice = { ...debatt, history: dvoiceHistory, openaiModel: null, mcp: null, evalArm: null, starts: startsDebate(true) } satisfies FormatDefinition;

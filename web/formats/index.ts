@@ -1,33 +1,16 @@
 import { FORMATS, type FormatId } from "../../state/formats.js";
+import { FORMAT_VIEWS } from "./by-format.gen.js";
 import type { AdminGroup, FormatView } from "./format-view.js";
-import { COMPARE_VIEW } from "./compare.js";
-import { COUNCIL_VIEW } from "./council.js";
-import { DEBATT_VIEW } from "./debatt.js";
-import { DEEP_VIEW } from "./deep.js";
-import { DVOICE_VIEW } from "./dvoice.js";
-import { MOA_VIEW } from "./moa.js";
-import { RANK_VIEW } from "./rank.js";
-import { REVISE_VIEW } from "./revise.js";
-import { VOTE_VIEW } from "./vote.js";
 
 export type { AdminGroup, FormatView, RunParticipant, RunViewProps, StoredRun } from "./format-view.js";
 
 /**
  * Every format's page view, by format id: its history label, admin group, composer hint, stored
- * replay and run view (each in `web/formats/<format>`). Typed by `FORMATS`' ids, so a format
- * without a view (or a view without a format) is a compile error; the page lists no format by hand.
+ * replay and run view (`web/formats/<format>.tsx`, listed by scripts/format-tables.ts from
+ * `FORMATS`). Typed by `FORMATS`' ids, so a view of the wrong shape is a compile error and a
+ * missing one is named by the script; the page lists no format by hand.
  */
-export const FORMAT_VIEWS = {
-  debatt: DEBATT_VIEW,
-  dvoice: DVOICE_VIEW,
-  compare: COMPARE_VIEW,
-  vote: VOTE_VIEW,
-  revise: REVISE_VIEW,
-  deep: DEEP_VIEW,
-  council: COUNCIL_VIEW,
-  rank: RANK_VIEW,
-  moa: MOA_VIEW,
-} satisfies Record<FormatId, FormatView>;
+export { FORMAT_VIEWS };
 
 /** The view of a format, typed as any format's (the table's entries keep their own literal types). */
 export const viewOf = (format: FormatId): FormatView => FORMAT_VIEWS[format];

@@ -95,7 +95,7 @@ ${voteTask}
 Väg särskilt in vilka deltagare som höll sig till verifierbara fakta.`;
 
 /** The prompts of a debate (/debatt and /dvoice; the chat's supervisor too), in the registry's order. */
-export const DEBATE_PROMPTS: readonly PromptDefinition[] = [
+export const DEBATT_PROMPTS: readonly PromptDefinition[] = [
   {
     key: "debate.supervisor.instructions",
     description: "Supervisor: system prompt of the normal chat route (messages that are not debate commands)",
