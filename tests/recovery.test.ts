@@ -38,7 +38,7 @@ describe.each(STORES)("crash recovery on $store: kill -9 mid-debate, restart, re
   it.skipIf(skip)(
     "continues from the last completed participant turn without asking the model again for finished turns",
     async () => {
-      const openai = await startFakeOpenAI((body) => ({ ...debater(body), delayMs: 250 }));
+      const openai = await startFakeOpenAI((body) => ({ ...debater(body), delayMs: 600 }));
       cleanups.push(openai.close);
       const dataDir = mkdtempSync(join(tmpdir(), "debatt-recovery-"));
       cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -60,8 +60,12 @@ describe.each(STORES)("crash recovery on $store: kill -9 mid-debate, restart, re
         before.push(e);
         if (e.event === "debate-participant-end" && e.data.round === 2) client.abort();
       }).catch(() => {});
-      // The next turn is in flight when the process dies.
-      await new Promise((r) => setTimeout(r, 100));
+      // The next turn is in flight when the process dies: its request is at the model, which answers
+      // 600 ms later; the 200 ms before the kill let the turn that just ended reach the checkpoint
+      // store (PostgreSQL takes longer than SQLite). Counted from the request, not from the abort,
+      // so that a busy machine cannot let the answer arrive first.
+      while (!openai.seen.some((r) => !r.closed)) await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => setTimeout(r, 200));
       first.child.kill("SIGKILL");
       await first.exited;
       const askedBefore = openai.seen.map(asked);

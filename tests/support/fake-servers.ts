@@ -9,6 +9,8 @@ export interface SeenRequest {
   authorization?: string;
   /** True when the client closed the connection before the answer was complete. */
   aborted: boolean;
+  /** Whether the connection has closed (answered in full, or aborted): false while the answer is in flight. */
+  closed?: boolean;
 }
 
 /** What the fake OpenAI endpoint answers to one chat completion. */
@@ -71,7 +73,10 @@ export async function startFakeOpenAI(reply: (body: any) => Reply, options: { mo
     const entry: SeenRequest = { path: req.url ?? "", body, authorization: req.headers.authorization, aborted: false };
     seen.push(entry);
     let finished = false;
-    res.on("close", () => (entry.aborted = !finished));
+    res.on("close", () => {
+      entry.aborted = !finished;
+      entry.closed = true;
+    });
     const r = reply(body);
     if (r.delayMs) await new Promise((resolve) => setTimeout(resolve, r.delayMs));
     if (res.destroyed) return;
@@ -167,10 +172,13 @@ export async function startFakeSpeech(reply: (body: any) => SpeechReply = () => 
   const seen: (SeenRequest & { headers: Record<string, string | string[] | undefined> })[] = [];
   const server = createServer(async (req, res) => {
     const body = await readBody(req);
-    const entry = { path: req.url ?? "", body, aborted: false, headers: req.headers };
+    const entry: SeenRequest & { headers: Record<string, string | string[] | undefined> } = { path: req.url ?? "", body, aborted: false, headers: req.headers };
     seen.push(entry);
     let finished = false;
-    res.on("close", () => (entry.aborted = !finished));
+    res.on("close", () => {
+      entry.aborted = !finished;
+      entry.closed = true;
+    });
     const r = reply(body);
     if (r.status) {
       finished = true;
