@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Ballot, Candidate, VotingFormat } from "../state/leaderboard/ballots.js";
 import { leaderboardOf, type LeaderboardReport } from "../state/leaderboard/leaderboard.js";
 import { countWords } from "../state/text.js";
@@ -84,6 +85,27 @@ export function ballotsOfRun(formats: HistoryFormats, rows: RunStage[]): Ballot[
   return [];
 }
 
+/** A panel's participants as the display names need them: each has a model id and the name people saw. */
+const PanelNamesSchema = z.array(z.object({ model: z.string(), display: z.string(), person: z.boolean().optional() })).catch([]);
+
+/**
+ * The name people saw for each model id in the runs of `rows`: the `display` of the participants
+ * in each run's panel (the roster's name, `Grok` for `x-ai/grok-4`). A later run's name wins (a
+ * roster renamed since); a model given twice in one run has both its names (`Grok / Grok 2`). A
+ * person's seat is no model and has none.
+ */
+export function displayNamesOf(formats: HistoryFormats, rows: RunStage[]): Map<string, string> {
+  const panelTypes = new Set(Object.values(formats).flatMap((f) => (f.ballots ? [f.stageTypes[0]] : [])));
+  const names = new Map<string, string>();
+  for (const panel of rows.filter((r) => panelTypes.has(r.stageType))) {
+    const seated = PanelNamesSchema.parse(stageData(panel).participants).filter((p) => p.person !== true);
+    const ofRun = new Map<string, string[]>();
+    for (const p of seated) ofRun.set(p.model, [...new Set([...(ofRun.get(p.model) ?? []), p.display])]);
+    for (const [model, displays] of ofRun) names.set(model, displays.join(" / "));
+  }
+  return names;
+}
+
 /** Every ballot of the runs of `owners` since `since`, in the order the runs started. */
 export async function loadBallots(store: HistoryStore, owners: readonly string[], since?: Date): Promise<Ballot[]> {
   return ballotsOf(store.formats, await store.stagesOfRuns(owners, ballotStages(store.formats), since));
@@ -118,7 +140,7 @@ export async function loadLeaderboard(
   const kept = reports.get(key);
   if (kept) return kept;
   const ballots = ballotsOf(store.formats, rows).filter((b) => !filters.format || b.format === filters.format);
-  const report = leaderboardOf(ballots, { format: filters.format ?? null, since: filters.since?.toISOString() ?? null });
+  const report = leaderboardOf(ballots, { format: filters.format ?? null, since: filters.since?.toISOString() ?? null }, displayNamesOf(store.formats, rows));
   if (reports.size >= REPORTS_KEPT) reports.delete(reports.keys().next().value!);
   reports.set(key, report);
   return report;

@@ -1,7 +1,7 @@
 import { cutShort, notesFields, withSources, type AnswerNotes } from "../state/answer.js";
 import { markdownPlain as plain, withoutArenaData } from "../state/text.js";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DebattError } from "../state/errors.js";
 import { FORMATS, formatOfStoredMode } from "../state/formats.js";
@@ -210,17 +210,51 @@ function conversationHtml(
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** The built page (web/, built into web/dist: `npm run build:web`, which `npm start` runs first). */
+/**
+ * The page a server serves: the one built beside this file, web/dist (`npm run build:web`) for a
+ * server run through tsx, dist/web/dist (`npm run build`, which `npm start` runs first) for the
+ * compiled server.
+ */
 export const WEB_DIST = fileURLToPath(new URL("../web/dist", import.meta.url));
 
-/** What a server or the CLI says when the page is needed and not built. */
-export const PAGE_NOT_BUILT = "the arena page is not built: npm start builds it (a server run through tsx, and the CLI, need `npm run build:web`)";
+/** The project's folder: this file is history/export.ts, or dist/history/export.js once compiled. */
+const PROJECT_ROOT = (() => {
+  const file = fileURLToPath(import.meta.url);
+  const here = dirname(file);
+  return file.endsWith(".js") && basename(dirname(here)) === "dist" ? resolve(here, "../..") : resolve(here, "..");
+})();
 
-/** The built page's index.html and a reader of its files; throws `page_not_built` when it is not built. */
-function builtPage(dir = WEB_DIST): { index: string; asset: (path: string) => string } {
-  const index = join(dir, "index.html");
-  if (!existsSync(index)) throw new DebattError("page_not_built", PAGE_NOT_BUILT);
-  return { index: readFileSync(index, "utf8"), asset: (path) => readFileSync(join(dir, path.replace(/^\.?\//, "")), "utf8") };
+/** Everywhere the product builds the page: `npm run build:web` into web/dist, `npm run build` (and so `npm start`) into dist/web/dist. */
+export const PAGE_BUILDS: readonly string[] = [join(PROJECT_ROOT, "web", "dist"), join(PROJECT_ROOT, "dist", "web", "dist")];
+
+/**
+ * The folder of the newest built page among `dirs` (the one whose index.html was written last),
+ * or undefined when none of them holds one. The CLI runs from the sources, so it finds the page
+ * that `npm start` built into dist/web/dist as well as `npm run build:web`'s web/dist.
+ */
+export function builtPageDir(dirs: readonly string[] = PAGE_BUILDS): string | undefined {
+  let newest: { dir: string; mtime: number } | undefined;
+  for (const dir of dirs) {
+    const index = join(dir, "index.html");
+    if (!existsSync(index)) continue;
+    const mtime = statSync(index).mtimeMs;
+    if (!newest || mtime > newest.mtime) newest = { dir, mtime };
+  }
+  return newest?.dir;
+}
+
+/** What a server or the CLI says when the page is needed and not built. */
+export const PAGE_NOT_BUILT = "the arena page is not built: `npm start` (or `npm run build`) builds it, and so does `npm run build:web`";
+
+/** The built page's index.html and a reader of its files, from the newest of `dirs`; throws `page_not_built` when none is built. */
+export function builtPage(dirs: readonly string[] = PAGE_BUILDS): { dir: string; index: string; asset: (path: string) => string } {
+  const dir = builtPageDir(dirs);
+  if (dir === undefined) throw new DebattError("page_not_built", PAGE_NOT_BUILT);
+  return {
+    dir,
+    index: readFileSync(join(dir, "index.html"), "utf8"),
+    asset: (path) => readFileSync(join(dir, path.replace(/^\.?\//, "")), "utf8"),
+  };
 }
 
 /** An export as a file: its text, its media type and a file name. */

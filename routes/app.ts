@@ -151,7 +151,8 @@ export function createApp(deps: AppDeps, options: { checkpointer?: BaseCheckpoin
   admin.use(adminUsersRouter(users, (id) => service.endRunsOf(id)));
   app.use("/api/v1/admin", admin);
 
-  // The arena page (web/, built into web/dist by `npm run build:web`, which `npm start` runs first).
+  // The arena page built beside the server: dist/web/dist for the compiled one (`npm start` builds it),
+  // web/dist (`npm run build:web`) for one run through tsx.
   app.use(express.static(WEB_DIST));
   app.get("/", () => {
     throw new HttpError(503, "page_not_built", PAGE_NOT_BUILT);

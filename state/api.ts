@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { FORMAT_IDS } from "./formats.js";
+import { VOTING_FORMATS } from "./leaderboard/ballots.js";
+import { BIASES } from "./leaderboard/vote-biases.js";
 import { UsageReportSchema } from "./usage.js";
 
 /**
@@ -62,3 +64,44 @@ export type ShareStatus = z.infer<typeof ShareStatusSchema>;
 /** `POST /api/v1/conversations/:id/share`: the link. */
 export const ShareLinkSchema = z.object({ url: z.string(), token: z.string(), createdAt: z.string() }).strict();
 export type ShareLink = z.infer<typeof ShareLinkSchema>;
+
+/** A finding of what besides quality decides the votes, in `GET /api/v1/leaderboard`. */
+const BiasFindingSchema = z
+  .object({
+    id: z.enum(BIASES),
+    ballots: z.number(),
+    observed: z.number(),
+    expected: z.number(),
+    p_value: z.number().nullable(),
+    significant: z.boolean(),
+    correlation: z.number().optional(),
+  })
+  .strict();
+
+/** `GET /api/v1/leaderboard`: the models' ratings from the votes of the user's history, and the biases in the votes. */
+export const LeaderboardReportSchema = z
+  .object({
+    filters: z.object({ format: z.enum(VOTING_FORMATS).nullable(), since: z.string().nullable() }).strict(),
+    runs: z.number(),
+    ballots: z.number(),
+    choices: z.number(),
+    simulated_ballots: z.number(),
+    models: z.array(
+      z
+        .object({
+          model: z.string(),
+          /** The name people saw for the model in the runs (its participant's display name); null when the history has none. */
+          display: z.string().nullable(),
+          score: z.number(),
+          low: z.number(),
+          high: z.number(),
+          wins: z.number(),
+          appearances: z.number(),
+        })
+        .strict(),
+    ),
+    biases: z.array(BiasFindingSchema),
+    method: z.object({ model: z.literal("luce"), prior: z.number(), resamples: z.number(), seed: z.number() }).strict(),
+  })
+  .strict();
+export type LeaderboardReportBody = z.infer<typeof LeaderboardReportSchema>;

@@ -9,7 +9,8 @@ import type { rankHistory } from "../history/formats/rank.js";
 import type { reviseHistory } from "../history/formats/revise.js";
 import type { voteHistory } from "../history/formats/vote.js";
 import type { conversationView } from "../history/load.js";
-import type { StoredConversation, StoredConversationSchema } from "../state/api.js";
+import type { LeaderboardReportSchema, StoredConversation, StoredConversationSchema } from "../state/api.js";
+import type { LeaderboardReport } from "../state/leaderboard/leaderboard.js";
 import type { ClientEvent, ClientPayload, EventSchemas } from "../state/events.js";
 import type { StoredConversation as PageConversation } from "../web/api-client.js";
 import type { reduce } from "../web/arena-state.js";
@@ -31,6 +32,9 @@ import type { StoredVote } from "../web/formats/vote.js";
 // The page's client reads the REST schema's type; the history builds a value of it.
 expectTypeOf<PageConversation>().toEqualTypeOf<z.infer<typeof StoredConversationSchema>>();
 expectTypeOf<Awaited<ReturnType<typeof conversationView>>>().toExtend<StoredConversation>();
+
+// The leaderboard the route answers (and the page reads) is the REST schema's.
+expectTypeOf<LeaderboardReport>().toEqualTypeOf<z.infer<typeof LeaderboardReportSchema>>();
 
 // The page reduces exactly the events the schemas declare, each payload its schema's.
 expectTypeOf<Parameters<typeof reduce>[1]>().toEqualTypeOf<ClientEvent>();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ShareLinkSchema, ShareStatusSchema, StoredConversationSchema } from "../state/api.js";
+import { LeaderboardReportSchema, ShareLinkSchema, ShareStatusSchema, StoredConversationSchema } from "../state/api.js";
 import { withOverrides } from "./support/fake-model.js";
 import { postChat, readSse } from "./support/http.js";
 import { named } from "./support/harness.js";
@@ -44,5 +44,22 @@ describe("the REST contract the page reads", () => {
     const votes = (conversation.messages[1].result as { votes: { voter: string; votedFor: string | null; valid: boolean }[] }).votes;
     expect(votes).toHaveLength(3);
     expect(votes.find((v) => v.voter === "Grok")).toMatchObject({ valid: false, votedFor: null });
+  });
+
+  it("answers the leaderboard as its schema declares it (strictly), each model with the name its runs showed", async () => {
+    const { server } = await servedWithHistory();
+    const { events } = await readSse(
+      await postChat(server.url, { message: "/vote Which language suits web APIs best?", participants: ["call_grok", "call_claude", "call_gpt"] }),
+    );
+    expect(events.at(-1)?.event).toBe("done");
+    const board = await (await fetch(`${server.url}/api/v1/leaderboard`)).json();
+    const parsed = LeaderboardReportSchema.safeParse(board);
+    expect(parsed.error?.issues ?? []).toEqual([]);
+    expect(parsed.data!.ballots).toBe(3);
+    expect(Object.fromEntries(parsed.data!.models.map((m) => [m.model, m.display]))).toEqual({
+      "x-ai/grok-4": "Grok",
+      "anthropic/claude-sonnet-4.5": "Claude",
+      "openai/gpt-5": "ChatGPT",
+    });
   });
 });

@@ -1,21 +1,17 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "vite";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FORMAT_IDS } from "../state/formats.js";
+import { accessibilityViolations as axeViolations, ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, haveChromium } from "./support/browser.js";
 import { debater } from "./support/debater.js";
 import { startFakeOpenAI, startFakeSpeech, startFakeTranscription } from "./support/fake-servers.js";
 import { startServerProcess } from "./support/server-process.js";
 import { postChat, readSse } from "./support/http.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const ARTIFACTS = "tests/artifacts";
-/** axe-core, evaluated in the page to find accessibility violations. */
-const AXE_SOURCE = readFileSync("node_modules/axe-core/axe.min.js", "utf8");
-const haveChromium = existsSync(CHROMIUM);
 const LAYOUT_ADMIN_TOKEN = "admin-token-0123456789";
 /** A phone's width. */
 const PHONE = { width: 375, height: 800 };
@@ -34,7 +30,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
   beforeAll(async () => {
     await build({ configFile: "vite.config.ts", logLevel: "error" });
     mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--headless"] });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -62,17 +58,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
   }
 
   /** Serious and critical WCAG violations found by axe-core (labels, contrast, roles, …). */
-  async function accessibilityViolations(page: Page): Promise<string[]> {
-    // Evaluated through the DevTools protocol: the page's CSP (rightly) refuses an injected script tag.
-    await page.evaluate(AXE_SOURCE);
-    return page.evaluate(async () => {
-      const axe = (
-        window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }
-      ).axe;
-      const { violations } = await axe.run(document, { runOnly: ["wcag2a", "wcag2aa"] });
-      return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.nodes.length})`);
-    });
-  }
+  const accessibilityViolations = (page: Page) => axeViolations(page, ["wcag2a", "wcag2aa"], ["serious", "critical"]);
 
   async function ask(page: Page, text: string) {
     // A message sent while a run is still streaming is not taken: wait until the page takes one.
@@ -129,7 +115,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(await page.locator(".vote .card").count()).toBe(7);
     // Once the run is over, each card says what its participant's calls took in all.
     await page.locator("button.stop").waitFor({ state: "detached", timeout: 60_000 });
-    expect(await page.locator(".vote .card .cost").allInnerTexts()).toEqual(Array(7).fill(expect.stringMatching(/^Totalt: \d+ token$/)));
+    expect(await page.locator(".vote .card .cost").allInnerTexts()).toEqual(Array(7).fill(expect.stringMatching(/^Totalt: \d{1,3}([ \u00a0]\d{3})* token$/)));
     expect(await page.locator(".vote .bars > li").count()).toBe(7);
     expect(await page.locator(".vote .ballots > li").count()).toBe(7);
     const winner = await page.locator(".vote .winner").innerText();
@@ -267,8 +253,9 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
       cardCost: await page.locator('.card[data-participant="call_claude"] .cost').innerText(),
     };
     // What the run used: every call, simulated (so no cost), and each card's share in tokens.
-    expect(live.usage).toMatch(/^Kostnad: \d+ modellanrop · \d+ token in, \d+ ut · simulerat, ingen kostnad$/);
-    expect(live.cardCost).toMatch(/^Totalt: \d+ token$/);
+    // Counts grouped as Swedish writes them, by a no-break space: "91 987".
+    expect(live.usage).toMatch(/^Kostnad: \d+ modellanrop · \d{1,3}([ \u00a0]\d{3})+ token in, \d{1,3}([ \u00a0]\d{3})* ut · simulerat, ingen kostnad$/);
+    expect(live.cardCost).toMatch(/^Totalt: \d{1,3}([ \u00a0]\d{3})* token$/);
     await page.goto(`${page.url().split("#")[0]}#history`);
     await page.locator(".conversations li a").first().click();
     await page.locator(".arena .winner").waitFor();
@@ -590,12 +577,16 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
 
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
-    // The message box leaves the screen to the answers while it is not being written in; the hint shows while it is.
+    // The message box leaves the screen to the answers: under an eighth of it, and after a run no hint, even while written in.
     await page.locator("#message").blur();
-    expect(await page.locator(".composer").evaluate((c) => c.getBoundingClientRect().height)).toBeLessThan(140);
+    expect(await page.locator(".composer").evaluate((c) => c.getBoundingClientRect().height / innerHeight)).toBeLessThan(0.125);
+    await page.locator("#message").focus();
+    expect(await page.locator("#hint").isVisible()).toBe(false);
+    // On a new chat the hint shows while the box is written in…
+    await page.goto(page.url().split("#")[0]);
     await page.locator("#message").focus();
     expect(await page.locator("#hint").isVisible()).toBe(true);
-    // Focus on the form's button (Send, or Stop while a run streams) is not writing: the hint goes.
+    // …and focus on the form's button (Send, or Stop while a run streams) is not writing: the hint goes.
     await page.locator("#message").fill("/compare Tea or coffee?");
     await page.locator(".composer button[type=submit]").focus();
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("BUTTON");
@@ -677,7 +668,8 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(await editor.locator(".badge").innerText()).toBe("ändrad");
     expect(await accessibilityViolations(page)).toEqual([]);
 
-    await page.getByRole("link", { name: "← till chatten" }).click();
+    // The header every page shares leads back to the chat.
+    await page.getByRole("navigation").getByRole("link", { name: "Chatt" }).click();
     await ask(page, "/debatt Bör AI regleras?");
     await page.locator(".winner").waitFor({ timeout: 60_000 });
     const texts = await page.locator(".card .answer").allInnerTexts();
@@ -797,7 +789,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(await page.evaluate(() => document.activeElement?.className)).toBe("stop");
     // …and Stop pressed, to the message box (Send cannot be pressed with nothing written).
     await page.keyboard.press("Enter");
-    await page.getByText("stoppad").waitFor();
+    await page.locator(".ended", { hasText: "Stoppad" }).waitFor();
     expect(await page.getByRole("button", { name: "Skicka" }).isVisible()).toBe(true);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("message");
     expect(await page.locator(".winner").count()).toBe(0);
@@ -805,10 +797,23 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     // Nothing goes on looking as if it were being written: no round spins, no card writes.
     expect(await page.locator(".tab .spinner").count()).toBe(0);
     expect(await page.locator(".card.speaking").count()).toBe(0);
+    // What the stopped debate looks like: each round's state, the cards that never spoke, the note above the arena.
+    const look = () =>
+      page.evaluate(() => ({
+        tabs: [...document.querySelectorAll(".tab")].map((t) => t.className),
+        silent: [...document.querySelectorAll(".card")].filter((c) => c.querySelector(".answer.silent")).map((c) => c.getAttribute("data-participant")),
+        noteFirst: document.querySelector(".ended")!.getBoundingClientRect().top < document.querySelector(".arena")!.getBoundingClientRect().top,
+      }));
+    const live = await look();
+    expect(live.tabs[0]).toMatch(/\bstopped\b|\bdone\b/);
+    expect(live.silent.length).toBeGreaterThan(0);
+    expect(live.noteFirst).toBe(true);
     await page.goto(`${page.url().split("#")[0]}#history`);
     await page.getByText("Stoppa mig").first().click();
-    await page.getByText("stoppad: det som hann sägas finns kvar").waitFor();
+    await page.locator(".ended", { hasText: "det som hann sägas finns kvar" }).waitFor();
     expect(await page.locator(".tab .spinner").count()).toBe(0);
+    // Reopened, it looks as it did live.
+    expect(await look()).toEqual(live);
 
     // A /vote stopped while its answers stream: no card goes on looking as if it were writing.
     await page.goto(page.url().split("#")[0]);
@@ -834,7 +839,8 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     // A format's view speaks English too, and says its participants are simulated.
     await ask(page, "/vote Which language suits scripting?");
     await page.locator(".vote .winner").waitFor({ timeout: 60_000 });
-    expect(await page.locator(".vote .winner").innerText()).toMatch(/^👑 Winner: \S+ — \d+ of \d+ votes?/);
+    expect(await page.locator(".vote .winner").innerText()).toMatch(/^\s*Winner: \S+ — \d+ of \d+ votes?/);
+    expect(await page.locator(".vote .winner svg.icon-crown").count()).toBe(1);
     expect(await page.locator(".note.simulated").first().innerText()).toContain("Simulated participants");
 
     await page.getByRole("combobox", { name: "Language" }).selectOption("sv");

@@ -1,8 +1,12 @@
 import { MemorySaver } from "@langchain/langgraph";
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { testDeps } from "./support/harness.js";
 import { HISTORY_DATABASES, historyDatabaseHooks, sqliteHistory } from "./support/history-db.js";
-import { exportConversation } from "../history/export.js";
+import { builtPage, builtPageDir, exportConversation, PAGE_BUILDS } from "../history/export.js";
+import { DebattError } from "../state/errors.js";
 import { translate } from "../state/messages/index.js";
 import { postDeliberate, readSse, startApp } from "./support/http.js";
 
@@ -226,6 +230,68 @@ describe("the Markdown export of a person's name", () => {
       expect(body).toContain("> My turn: \\<script>alert(2)\\</script> and a < b.");
     } finally {
       await db.close();
+    }
+  });
+});
+
+describe("where the HTML export finds the built page", () => {
+  /** A folder holding a built page whose index.html says `name`, written `secondsAgo` ago. */
+  function build(root: string, folder: string, name: string, secondsAgo: number) {
+    const dir = join(root, folder);
+    mkdirSync(join(dir, "assets"), { recursive: true });
+    writeFileSync(join(dir, "index.html"), `<html lang="en"><title>debatt</title><body>${name}</body></html>`);
+    writeFileSync(join(dir, "assets", "page.js"), `/* ${name} */`);
+    const at = new Date(Date.now() - secondsAgo * 1000);
+    utimesSync(join(dir, "index.html"), at, at);
+    return dir;
+  }
+
+  it("looks where `npm run build:web` and `npm run build` (so `npm start`) put it", () => {
+    expect(PAGE_BUILDS.map((dir) => relative(process.cwd(), dir).split(sep).join("/"))).toEqual(["web/dist", "dist/web/dist"]);
+  });
+
+  it("finds the page that only `npm start` built (dist/web/dist), and reads its files", () => {
+    const root = mkdtempSync(join(tmpdir(), "debatt-page-"));
+    try {
+      const started = build(root, "dist/web/dist", "started", 0);
+      const page = builtPage([join(root, "web/dist"), started]);
+      expect(page.dir).toBe(started);
+      expect(page.index).toContain("started");
+      expect(page.asset("./assets/page.js")).toBe("/* started */");
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("prefers the newer of the two builds, whichever it is", () => {
+    const root = mkdtempSync(join(tmpdir(), "debatt-page-"));
+    try {
+      const web = build(root, "web/dist", "build:web", 60);
+      const dist = build(root, "dist/web/dist", "build", 0);
+      expect(builtPageDir([web, dist])).toBe(dist);
+      const later = new Date();
+      utimesSync(join(web, "index.html"), later, new Date(later.getTime() + 5000));
+      expect(builtPageDir([web, dist])).toBe(web);
+      expect(builtPage([web, dist]).index).toContain("build:web");
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("still says `page_not_built` when neither is built", () => {
+    const root = mkdtempSync(join(tmpdir(), "debatt-page-"));
+    try {
+      mkdirSync(join(root, "web/dist"), { recursive: true }); // an empty folder is not a built page
+      expect(builtPageDir([join(root, "web/dist"), join(root, "dist/web/dist")])).toBeUndefined();
+      let thrown: unknown;
+      try {
+        builtPage([join(root, "web/dist"), join(root, "dist/web/dist")]);
+      } catch (err) {
+        thrown = err;
+      }
+      expect(DebattError.isInstance(thrown) && thrown.code).toBe("page_not_built");
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });

@@ -1,7 +1,7 @@
 import { MemorySaver } from "@langchain/langgraph";
 import type { BaseMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { ballotsOfRun, loadBallots } from "../history/ballots.js";
+import { ballotsOfRun, displayNamesOf, loadBallots } from "../history/ballots.js";
 import { HISTORY_FORMATS } from "../service/formats.js";
 import type { RunStage } from "../history/store.js";
 import type { LeaderboardReport } from "../state/leaderboard/leaderboard.js";
@@ -16,7 +16,7 @@ import { postChat, postDeliberate, readSse, startApp } from "./support/http.js";
 import type { Ballot } from "../state/leaderboard/ballots.js";
 import { vendorOf } from "../state/leaderboard/ballots.js";
 import { eloScore, fitChoices, rateWithIntervals, type Choice } from "../state/leaderboard/bradley-terry.js";
-import { choiceOf, leaderboardOf } from "../state/leaderboard/leaderboard.js";
+import { choiceOf, leaderboardOf, modelNames } from "../state/leaderboard/leaderboard.js";
 import { seededRandom } from "../state/random.js";
 import { measureBiases, normalCdf, poissonBinomialPValue } from "../state/leaderboard/vote-biases.js";
 
@@ -262,6 +262,12 @@ describe.each(HISTORY_DATABASES)("the leaderboard of the history on $db", (datab
       [MODEL.gemini, 3, 6],
       [MODEL.o3, 0, 6],
     ]);
+    // Each model by the name its runs showed, as the rest of the page names it.
+    expect(all.models.map((m) => [m.model, m.display])).toEqual([
+      [MODEL.claude, "Claude"],
+      [MODEL.gemini, "Gemini"],
+      [MODEL.o3, "o3"],
+    ]);
     expect(all.models[0].low).toBeLessThanOrEqual(all.models[0].score);
     expect(all.biases.map((b) => b.id)).toEqual(["first_position", "last_position", "length", "own_vendor_named", "own_vendor_anonymous"]);
 
@@ -341,6 +347,46 @@ describe("reading ballots back from stored rows", () => {
     // Per model, gpt's choice was between grok's two answers only: no comparison of two models.
     expect(choiceOf(ballots[0])).toBeUndefined();
     expect(choiceOf(ballots[1])).toBeUndefined();
+  });
+
+  it("names each model as its runs showed it: the later run's name, both names of a model given twice, no person", () => {
+    const panel = (run: string, stageType: string, participants: unknown[]) => ({ ...row(stageType, run, { parsedData: { participants } }), messageId: run });
+    const rows = [
+      panel("r1", "vote_panel", [
+        { model: "x-ai/grok-4", display: "Grok", modelKey: "call_grok" },
+        { model: "openai/gpt-5", display: "GPT", modelKey: "call_gpt" },
+      ]),
+      panel("r2", "debatt_participants", [
+        { key: "call_gpt", display: "ChatGPT", model: "openai/gpt-5" },
+        { key: "call_qwen", display: "Qwen", model: "qwen/qwen3-max" },
+        { key: "call_qwen_2", display: "Qwen 2", model: "qwen/qwen3-max" },
+        { key: "person", display: "Ada", model: "person", person: true },
+      ]),
+      // Not a panel: its data names nobody.
+      row("vote", "call_grok", { model: "x-ai/grok-4", parsedData: { participants: [{ model: "x-ai/grok-4", display: "Nope" }] } }),
+      // A panel whose data cannot be read names nobody either.
+      panel("r3", "rank_panel", [{ model: 7 }]),
+    ];
+    expect(Object.fromEntries(displayNamesOf(HISTORY_FORMATS, rows))).toEqual({
+      "x-ai/grok-4": "Grok",
+      "openai/gpt-5": "ChatGPT",
+      "qwen/qwen3-max": "Qwen / Qwen 2",
+    });
+  });
+
+  it("tells apart two models of one name by their ids, and names a model without a name by its id", () => {
+    const names = modelNames([
+      { model: "openai/gpt-5", display: "ChatGPT" },
+      { model: "openai/gpt-5.1", display: "ChatGPT" },
+      { model: "qwen/qwen3-max", display: "Qwen" },
+      { model: "local/llama", display: null },
+    ]);
+    expect([...names.values()]).toEqual(["ChatGPT (openai/gpt-5)", "ChatGPT (openai/gpt-5.1)", "Qwen", "local/llama"]);
+    const report = leaderboardOf([ballot("d/4", "a/1", ["a/1", "b/2"])], { format: null, since: null }, new Map([["a/1", "Alpha"]]));
+    expect(report.models.map((m) => [m.model, m.display])).toEqual([
+      ["a/1", "Alpha"],
+      ["b/2", null],
+    ]);
   });
 
   it("rates every model in every bootstrap resample, so a model with a single vote is the least certain", () => {

@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
+  biasWords,
   CATALOGUES,
   councilNote,
   errorWords,
+  estimateWords,
+  formatCount,
+  leaderboardSummary,
   labelName,
   pickLang,
   seconds,
@@ -130,5 +134,100 @@ describe("words from data", () => {
     );
     expect(usageBrief(en, u, false)).toBe("$0.0123");
     expect(usageBrief(en, { ...u, unpriced_calls: 3 }, false)).toBe("1500 tokens");
+  });
+});
+
+describe("counts as the reader's language groups them", () => {
+  const en = (key: MessageKey, values?: Record<string, string | number>) => translate("en", key, values);
+  const sv = (key: MessageKey, values?: Record<string, string | number>) => translate("sv", key, values);
+
+  it("groups thousands the English and the Swedish way, and keeps the plural right", () => {
+    expect(formatCount("en", 92813)).toBe("92,813");
+    expect(formatCount("sv", 92813)).toBe("92\u00a0813");
+    expect(formatCount("en", 1234567)).toBe("1,234,567");
+    expect(formatCount("sv", 999)).toBe("999");
+    expect(en("usage.tokens", { n: formatCount("en", 92813) })).toBe("92,813 tokens");
+    expect(en("usage.tokens", { n: formatCount("en", 1) })).toBe("1 token");
+    expect(en("leaderboard.summary", { ballots: formatCount("en", 1000), runs: formatCount("en", 1), format: "vote", since: "x" })).toBe(
+      "1,000 votes in 1 run · vote · x",
+    );
+  });
+
+  it("writes the page's usage lines with grouped counts when given the language, as before without it", () => {
+    const u = { calls: 3, input_tokens: 92813, output_tokens: 4200, cached_tokens: 1500, reasoning_tokens: 0, cost_usd: 0, unpriced_calls: 3 };
+    expect(usageWords(en, u, { simulated: true }, "en")).toBe("3 model calls · 92,813 tokens in (1,500 cached), 4,200 out · simulated, no cost");
+    expect(usageWords(sv, u, { simulated: true }, "sv")).toBe(
+      "3 modellanrop · 92\u00a0813 token in (1\u00a0500 från cache), 4\u00a0200 ut · simulerat, ingen kostnad",
+    );
+    expect(usageBrief(en, u, true, "en")).toBe("97,013 tokens");
+    expect(usageBrief(en, u, true)).toBe("97013 tokens");
+    expect(estimateWords(en, u, true, "en")).toContain("97,013 tokens");
+    expect(leaderboardSummary(en, { runs: 1200, ballots: 15000, filters: { format: null, since: null } }, "en")).toBe(
+      "15,000 votes in 1,200 runs · all formats · all time",
+    );
+  });
+});
+
+describe("a leaderboard bias in words", () => {
+  const en = (key: MessageKey, values?: Record<string, string | number>) => translate("en", key, values);
+  const sv = (key: MessageKey, values?: Record<string, string | number>) => translate("sv", key, values);
+  const finding = (f: Partial<Parameters<typeof biasWords>[2]>) => ({
+    id: "first_position",
+    ballots: 97,
+    observed: 15,
+    expected: 15,
+    p_value: 1,
+    significant: false,
+    ...f,
+  });
+
+  it("says which way a significant count goes, and by how much", () => {
+    expect(biasWords(en, "en", finding({ id: "own_vendor_anonymous", ballots: 34, observed: 0, expected: 4.2, p_value: 0.009, significant: true }))).toBe(
+      "An answer of the voter's own vendor, anonymously: chosen in 0 of 34 votes, where chance gives 4.2 — voters avoid it: 4.2 fewer than chance gives (significant, p = 0.009)",
+    );
+    expect(biasWords(en, "en", finding({ observed: 40, expected: 24.25, p_value: 0.0004, significant: true }))).toBe(
+      "The answer read first: chosen in 40 of 97 votes, where chance gives 24.3 — voters favour it: 15.8 more than chance gives (significant, p < 0.001)",
+    );
+    expect(biasWords(sv, "sv", finding({ id: "own_vendor_named", ballots: 34, observed: 0, expected: 4.2, p_value: 0.009, significant: true }))).toBe(
+      "Ett svar från den röstandes egen leverantör, med namnen kända: valt i 0 av 34 röster, där slumpen ger 4,2 — röstarna undviker det: 4,2 färre än slumpen ger (signifikant, p = 0,009)",
+    );
+  });
+
+  it("says that a count within chance shows no sign either way", () => {
+    expect(biasWords(en, "en", finding({ observed: 18, p_value: 0.41 }))).toBe(
+      "The answer read first: chosen in 18 of 97 votes, where chance gives 15.0 — no sign that voters favour or avoid it: the difference from chance is not significant (p = 0.410)",
+    );
+    expect(biasWords(en, "en", finding({ ballots: 4, observed: 1, expected: 1, p_value: null }))).toBe(
+      "The answer read first: chosen in 1 of 4 votes, where chance gives 1.0 — too few votes to tell",
+    );
+  });
+
+  it("gives the length test's direction by the correlation's sign, whatever the count of longest answers", () => {
+    const length = finding({ id: "length", observed: 15, expected: 15, p_value: 0.004, significant: true, correlation: -0.1 });
+    expect(biasWords(en, "en", length)).toBe(
+      "The longest answer: chosen in 15 of 97 votes, where chance gives 15.0, correlation of being chosen with length -0.10 — voters favour shorter answers (significant, p = 0.004)",
+    );
+    expect(biasWords(sv, "sv", { ...length, correlation: 0.31 })).toBe(
+      "Det längsta svaret: valt i 15 av 97 röster, där slumpen ger 15,0, korrelation mellan att väljas och längden 0,31 — röstarna föredrar längre svar (signifikant, p = 0,004)",
+    );
+    expect(biasWords(en, "en", { ...length, p_value: 0.3, significant: false })).toMatch(
+      /— no sign that voters favour longer or shorter answers: the correlation is not significant \(p = 0\.300\)$/,
+    );
+  });
+
+  it("never says significant without saying which way", () => {
+    for (const lang of ["en", "sv"] as const) {
+      const t = lang === "en" ? en : sv;
+      for (const f of [
+        finding({ observed: 30, p_value: 0.01, significant: true }),
+        finding({ observed: 3, p_value: 0.01, significant: true }),
+        finding({ id: "length", p_value: 0.01, significant: true, correlation: 0.2 }),
+        finding({ id: "length", p_value: 0.01, significant: true, correlation: -0.2 }),
+      ]) {
+        const words = biasWords(t, lang, f);
+        expect(words, words).toMatch(lang === "en" ? /voters (favour|avoid)/ : /röstarna (föredrar|undviker)/);
+        expect(words).not.toMatch(/\b(not|inte) significant|inte signifikant/);
+      }
+    }
   });
 });

@@ -75,13 +75,22 @@ describe("reply formats", () => {
       revisedResponse: "Line one.\n\nLine two.",
     });
 
-    // The offline title: the question's first words (at most six, articles left out of a longer one), ending on a
+    // The offline title: the question's first words (at most six), none left out, cut where a phrase ends, on a
     // word that carries meaning.
-    expect(cleanTitle(renderTitle("Should cities ban cars from their centres?"))).toBe("Should cities ban cars from centres");
-    expect(renderTitle("The Great Wall of China is visible from space.")).toBe("Great Wall of China is visible");
-    expect(renderTitle("Nuclear power is the safest energy source")).toBe("Nuclear power is safest energy source");
+    expect(cleanTitle(renderTitle("Should cities ban cars from their centres?"))).toBe("Should cities ban cars");
+    expect(renderTitle("The Great Wall of China is visible from space.")).toBe("The Great Wall of China");
+    expect(renderTitle("Nuclear power is the safest energy source")).toBe("Nuclear power is the safest energy");
     expect(renderTitle("Blixten slår aldrig ner på samma ställe två gånger.")).toBe("Blixten slår aldrig ner");
     expect(renderTitle("Bör skolor förbjuda mobiltelefoner?")).toBe("Bör skolor förbjuda mobiltelefoner");
+    // No article is dropped from the middle of it ("How should small team do code"), and it ends before a small word
+    // or a word that opens what follows.
+    expect(renderTitle("How should a small team do code review?")).toBe("How should a small team");
+    expect(renderTitle("Which programming language suits web APIs best for a small startup team?")).toBe("Which programming language suits web APIs");
+    expect(renderTitle("Is a four-day week good for a small company?")).toBe("Is a four-day week good");
+    // Given the phrases the question is about, it never cuts one, and best ends right after one.
+    expect(renderTitle("How should a small team handle code review?")).toBe("How should a small team handle");
+    expect(renderTitle("How should a small team handle code review?", ["small team", "code review"])).toBe("How should a small team");
+    expect(renderTitle("How can a new manager build trust?", ["new manager", "trust"])).toBe("How can a new manager");
     // A long question is cut at a word, with an ellipsis, never mid-word.
     expect(shortTitle("Vilket programmeringsspråk passar bäst för webb-API:er i en liten startup?")).toBe("Vilket programmeringsspråk passar bäst för…");
     expect(shortTitle("Which programming language suits web APIs best for a small startup team?")).toBe("Which programming language suits web APIs best…");

@@ -8,7 +8,7 @@ import { DEEP_DEBATER, DEEP_MODERATOR, DEEP_SYNTHESIS } from "../prompts/deep.js
 import { renderTemplate } from "../prompts/render.js";
 import { REVISE_BALLOT, REVISE_RESTATE, REVISE_REVISION, REVISE_REVISION_ANTI_ANCHORING } from "../prompts/revise.js";
 import { DELIBERATION_TITLE, VOTE_BALLOT } from "../prompts/vote.js";
-import { keywordsOf, simulatedAnswer } from "../providers/simulated.js";
+import { keywordsOf, simulatedAnswer, termsOf } from "../providers/simulated.js";
 import type { CouncilResult, Verdict } from "../state/council.js";
 import type { Lang } from "../state/language.js";
 import { detectLanguage } from "../state/language.js";
@@ -532,9 +532,43 @@ describe("the simulated titles", () => {
         expect(at, `${title} of ${question}`).toBeGreaterThan(0);
       }
       if (own.length <= 6) expect(title.toLowerCase()).toBe(own.join(" "));
+      // The question's first words, none left out ("How should small team do code" dropped "a").
+      expect(own.slice(0, words.length).join(" ")).toBe(title.toLowerCase());
       // Not ended on a word that leaves it hanging ("…best for").
       expect(words.at(-1)!.toLowerCase()).not.toMatch(/^(for|the|a|of|to|in|från|för|i|på|en|ett|och)$/);
     }
+  });
+});
+
+describe("the simulated titles and terms of everyday questions", () => {
+  const titleOf = (question: string) => cleanTitle(ask({ phase: "title", participant: undefined, topic: question }));
+
+  it("keeps the question's words as they stand, cut after a phrase, never inside one", () => {
+    expect(titleOf("How should a small team do code review?")).toBe("How should a small team");
+    expect(titleOf("How should a small team handle code review?")).toBe("How should a small team");
+    expect(titleOf("What is the best way for a small team to do code review?")).toBe("What is the best way");
+    expect(titleOf("How can a new manager build trust?")).toBe("How can a new manager");
+    expect(titleOf("Which programming language suits web APIs best for a small startup team?")).toBe("Which programming language suits web APIs");
+    expect(titleOf("Should a small startup use microservices?")).toBe("Should a small startup use microservices");
+    expect(titleOf("Hur bör ett litet team göra kodgranskning?")).toBe("Hur bör ett litet team");
+    expect(titleOf("Vilket programmeringsspråk passar bäst för webb-API:er i en liten startup?")).toBe(
+      "Vilket programmeringsspråk passar bäst för webb-API:er",
+    );
+  });
+
+  it("finds the noun phrases, not an adjective without its noun or a verb taken for a noun", () => {
+    const texts = (q: string) => termsOf(q).map((t) => t.text);
+    expect(texts("How should a small team do code review?")).toEqual(["a small team", "“code review”"]);
+    expect(texts("Should a small team do pair programming?")).toEqual(["a small team", "“pair programming”"]);
+    expect(texts("What is the best way for a small team to do code review?")).toEqual(["the best way", "“code review”", "a small team"]);
+    expect(texts("Can a small team ship faster?")).toEqual(["a small team"]);
+    expect(texts("Why do small teams skip code review?")).toEqual(["“small teams”", "“code review”"]);
+    expect(texts("How should a small business price its product?")).toEqual(["a small business", "the product"]);
+    expect(texts("Is a small team better than a big one?")).toEqual(["a small team"]);
+    expect(texts("How small should a team be?")).toEqual(["a team"]);
+    expect(texts("What are the pros and cons of remote work for a big company?")).toEqual(["the pros", "“cons of remote work”", "a big company"]);
+    expect(texts("Är ett litet team bättre än ett stort?")).toEqual(["ett litet team"]);
+    expect(texts("Hur bör ett litet team göra kodgranskning?")).toEqual(["ett litet team", "kodgranskning"]);
   });
 });
 

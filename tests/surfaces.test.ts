@@ -72,7 +72,11 @@ describe("the CLI", () => {
     const text = await cli(["--leaderboard", "--lang", "sv", "--format", "debatt"], env);
     expect(text.code).toBe(0);
     expect(text.out).toContain("4 röster i 1 körning · debatt · all tid");
-    expect(text.out).toContain(`1  ${report.models[0].model}`);
+    // Each model by its participant's name, as the page names it; every bias says which way it goes, or that there is no sign of one.
+    expect(report.models.map((m) => m.display).sort()).toEqual(["Claude", "Gemini", "Grok", "OneSeek"]);
+    expect(text.out).toContain(`1  ${report.models[0].display}`);
+    expect(text.out).not.toContain(report.models[0].model);
+    expect(text.out).toMatch(/Det längsta svaret: valt i \d+ av \d+ röster, där slumpen ger \d+,\d, korrelation mellan att väljas och längden /);
     expect((await cli(["--leaderboard", "--format", "vote"], env)).out).toContain("0 votes in 0 runs · vote");
     const bad = await cli(["--leaderboard", "--since", "last week"], env);
     expect(bad.code).toBe(2);

@@ -69,7 +69,7 @@ export function AdminPage({ enabled }: { enabled: boolean }) {
   return (
     <main class="admin">
       <h1>
-        {t("admin.title")} <a href="#">{t("admin.back")}</a>
+        {t("admin.title")}
         {signedIn && (
           <button type="button" class="link sign-out" onClick={signOut}>
             {t("app.signOut")}

@@ -3,7 +3,7 @@ import { linkable, type Source } from "../state/answer.js";
 import { countWords } from "../state/text.js";
 import type { CardRound } from "./card.js";
 import { endingOf, sourceLabel } from "./citations.js";
-import { useT } from "./i18n.js";
+import { useCount, useT } from "./i18n.js";
 import { loadMissingModels, type MissingModel } from "./model-health.js";
 
 /**
@@ -33,9 +33,10 @@ export function AnswerNotes({ answer, brief = false }: { answer?: CardRound; bri
 /** The model's reasoning, collapsed, as plain text (never markup: it is the model's, unchecked). */
 function Thinking({ text }: { text: string }) {
   const t = useT();
+  const count = useCount();
   return (
     <details class="thinking" aria-label={t("notes.thinking")}>
-      <summary>{t("notes.showThinking", { words: countWords(text) })}</summary>
+      <summary>{t("notes.showThinking", { words: count(countWords(text)) })}</summary>
       <p class="thinking-text">{text}</p>
     </details>
   );

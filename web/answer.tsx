@@ -5,7 +5,7 @@ import type { StoredMessage } from "./api-client.js";
 import { formatOfRun, splitSynthesis } from "./arena-state.js";
 import { runParticipants, type Message, type TalkingTo } from "./chat-message.js";
 import { viewOf } from "./formats/index.js";
-import { useT } from "./i18n.js";
+import { LangContext, useT } from "./i18n.js";
 import { RunMenu } from "./menus.js";
 import type { PersonInput } from "../state/person.js";
 import type { Reason } from "../state/errors.js";
@@ -29,7 +29,7 @@ export function Messages({
   return (
     <ol class="history" aria-live="polite">
       {messages.map((m) => (
-        <li class={`message ${m.role}`} key={m.id}>
+        <li class={`message ${m.role}`} key={m.id} data-answer={m.role === "assistant" ? m.id : undefined}>
           {m.role === "user" ? (
             <p>{m.text}</p>
           ) : (
@@ -41,13 +41,21 @@ export function Messages({
   );
 }
 
-/** How a stored run ended, when it did not complete. */
+/** How a stored run ended, when it neither completed nor was stopped (a stopped one says so above its view). */
 function EndedNote({ m }: { m: StoredMessage }) {
   const t = useT();
-  const ended = { streaming: t("stored.streaming"), error: t("stored.error", { error: m.error ?? "" }), cancelled: t("stored.cancelled"), complete: "" }[
-    m.status
-  ];
+  const ended = { streaming: t("stored.streaming"), error: t("stored.error", { error: m.error ?? "" }), cancelled: "", complete: "" }[m.status];
   return ended ? <p class="note">({ended})</p> : null;
+}
+
+/** A stopped run, live or reopened: said first, where the page brings the run's end into view. */
+function StoppedNote() {
+  const t = useT();
+  return (
+    <p class="note ended" role="status" data-result>
+      {t("answer.stopped")}
+    </p>
+  );
 }
 
 /** A stored answer without a view of its own: its text (never the arena's data block), and how its run ended. */
@@ -55,7 +63,8 @@ function StoredAnswer({ m }: { m: StoredMessage }) {
   const text = splitSynthesis(m.content).markdown;
   return (
     <div>
-      {text && <div class="synthesis" dangerouslySetInnerHTML={{ __html: markdown.render(text) }} />}
+      {m.status === "cancelled" && <StoppedNote />}
+      {text && <div class="synthesis" data-result dangerouslySetInnerHTML={{ __html: markdown.render(text) }} />}
       <EndedNote m={m} />
     </div>
   );
@@ -78,7 +87,7 @@ function Usage({ asked, error }: { asked: string; error: { code: string; message
   const t = useT();
   const { needs, examples } = usageHelp(t, asked, error);
   return (
-    <div class="usage" role="status">
+    <div class="usage" role="status" data-result>
       <p>{needs}</p>
       <p>{t("usage.examples")}</p>
       <ul>
@@ -108,9 +117,12 @@ function Answer({
 }) {
   const t = useT();
   const readOnly = useContext(ReadOnly);
+  const lang = useContext(LangContext);
   const runId = m.runId ?? m.stored?.id;
   const who = m.arena ? runParticipants(m.arena) : [];
-  const menu = !readOnly && !m.running && m.thread && (
+  // A run that never started (a command without its topic) has nothing stored to export or share.
+  const usageError = m.arena?.error !== undefined && USAGE_ERROR_CODES.has(m.arena.error.code);
+  const menu = !readOnly && !m.running && m.thread && (m.runId || m.stored) && !usageError && (
     <RunMenu
       conversation={m.thread}
       participants={runId && onContinue ? who : []}
@@ -130,8 +142,10 @@ function Answer({
   const format = formatOfRun(a);
   const View = format ? viewOf(format).View : undefined;
   const errorText = a.error ? errorInWords(t, a.error) : m.failure && failureInWords(t, m.failure);
+  const stopped = a.error?.code === "cancelled" || m.stored?.status === "cancelled";
   return (
     <div>
+      {stopped && <StoppedNote />}
       {View ? (
         <View
           a={a}
@@ -143,26 +157,24 @@ function Answer({
       ) : a.chat ? (
         <>
           {a.continuing && <p class="note continuing">{t("continue.answering", { display: a.continuing.display })}</p>}
-          <p class="chat">{a.chat}</p>
+          <p class="chat" data-result={!m.running || undefined}>
+            {a.chat}
+          </p>
         </>
       ) : m.running ? (
         <p class="note">{t("answer.pending")}</p>
       ) : null}
       {a.usage && (
         <p class="note run-cost">
-          {t("usage.title")}: {usageWords(t, a.usage.total, { simulated: a.usage.simulated, budgetUsd: a.usage.budget_usd })}
+          {t("usage.title")}: {usageWords(t, a.usage.total, { simulated: a.usage.simulated, budgetUsd: a.usage.budget_usd }, lang)}
         </p>
       )}
       {m.stored && <EndedNote m={m.stored} />}
-      {a.error && USAGE_ERROR_CODES.has(a.error.code) ? (
-        <Usage asked={asked} error={a.error} />
-      ) : a.error?.code === "cancelled" ? (
-        <p class="note" role="status">
-          {t("answer.stopped")}
-        </p>
-      ) : (
+      {usageError ? (
+        <Usage asked={asked} error={a.error!} />
+      ) : stopped ? null : (
         errorText && (
-          <div class="error" role="alert">
+          <div class="error" role="alert" data-result>
             <p>{errorText}</p>
             {!m.running && !readOnly && a.error?.code !== "unknown_option" && (
               <button type="button" onClick={() => retry(asked)}>

@@ -12,6 +12,9 @@ import { storedEvents } from "./stored-events.js";
 import { viewOf } from "./formats/index.js";
 import { followRun, streamChat, StreamError } from "./stream.js";
 import { Suggestions } from "./suggestions.js";
+import { useFollow } from "./follow.js";
+import { Icon } from "./icons.js";
+import { Landing } from "./landing.js";
 import { VoicePlayer } from "./voice-player.js";
 import { commandFormatOf, parseCommand } from "../state/commands.js";
 import type { ClientEvent } from "../state/events.js";
@@ -45,6 +48,10 @@ export function App({ conversation, exported }: { conversation?: string; exporte
   const [personName, setPersonName] = useState(() => localStorage.getItem(PERSON_NAME_KEY) ?? "");
   const busy = messages.some((m) => m.running);
   const stoppable = messages.find((m) => m.running && m.runId);
+  // A debate the reader joined that waits for their turn or vote: their panel takes the stage.
+  const yourTurn = !exported && messages.some((m) => m.runId && m.arena?.awaiting && !m.arena.done);
+  const newest = messages.findLast((m) => m.role === "assistant");
+  const follow = useFollow(newest?.id, newest?.running ?? false, newest, yourTurn);
   // The conversation: its thread on the server and the kind of messages it holds.
   const thread = useRef({ id: conversation ?? crypto.randomUUID(), kind: "chat" });
 
@@ -188,33 +195,18 @@ export function App({ conversation, exported }: { conversation?: string; exporte
     );
   }
 
+  const fresh = !conversation && messages.length === 0;
+  const pick = (text: string) => {
+    setInput(text);
+    composer.current?.querySelector("textarea")?.focus();
+  };
   return (
     <main>
-      <h1>
-        debatt{" "}
-        <a class="admin-link" href="#history">
-          {t("app.history")}
-        </a>{" "}
-        <a class="admin-link" href="#evidence">
-          {t("app.evidence")}
-        </a>{" "}
-        <a class="admin-link" href="#leaderboard">
-          {t("app.leaderboard")}
-        </a>{" "}
-        <a class="admin-link" href="#admin">
-          {t("app.admin")}
-        </a>
-      </h1>
+      {/* A new chat says what debatt does and offers its formats; a conversation is titled by its runs. */}
+      {fresh ? <Landing onPick={pick} /> : <h1 class="visually-hidden">debatt</h1>}
       {/* A new chat says how the user's own evaluation came out, if they have run one. */}
-      {!conversation && messages.length === 0 && <LatestEvaluationNote />}
-      {!conversation && messages.length === 0 && (
-        <Suggestions
-          onPick={(text) => {
-            setInput(text);
-            composer.current?.querySelector("textarea")?.focus();
-          }}
-        />
-      )}
+      {fresh && <LatestEvaluationNote />}
+      {fresh && <Suggestions onPick={pick} />}
       {loadError && (
         <p class="error" role="alert">
           {loadError}
@@ -223,7 +215,14 @@ export function App({ conversation, exported }: { conversation?: string; exporte
       <Messages messages={messages} retry={(text) => send(text)} onContinue={setTalkingTo} onPersonInput={answerPerson} />
       {/* Configured models their endpoints no longer offer, said before a run fails on them. */}
       <ModelsNotice />
+      {follow.target && (
+        <button type="button" class="jump" onClick={follow.jump}>
+          <Icon name="down" /> {t(follow.target === "live" ? "follow.live" : "follow.result")}
+        </button>
+      )}
       <Composer
+        aside={yourTurn}
+        fresh={fresh}
         formRef={composer}
         input={input}
         setInput={setInput}

@@ -1,8 +1,8 @@
 import { ROUND_TYPES } from "../state/formats.js";
 import MarkdownIt from "markdown-it";
-import { useEffect, useMemo, useState } from "preact/hooks";
-import { useT } from "./i18n.js";
-import { seconds, usageBrief } from "../state/messages/index.js";
+import { useContext, useEffect, useMemo, useState } from "preact/hooks";
+import { LangContext, useT } from "./i18n.js";
+import { seconds, usageBrief, type Lang } from "../state/messages/index.js";
 import type { ArenaState, Card } from "./arena-state.js";
 import { progress } from "./debate-progress.js";
 import { PersonInputPanel } from "./person-input.js";
@@ -10,10 +10,12 @@ import type { PersonInput } from "../state/person.js";
 import type { Source } from "../state/answer.js";
 import { AnswerNotes } from "./answer-notes.js";
 import { sourceMarkers, type CitationEnv } from "./citations.js";
+import { Icon } from "./icons.js";
 
 /** The participants' colours, by key without `call_`. */
 const COLORS: Record<string, string> = {
-  grok: "#1a1a2e",
+  // Light enough to read on the dark theme, dark enough on the light one.
+  grok: "#6b7280",
   claude: "#d4a574",
   gpt: "#10a37f",
   gemini: "#4285f4",
@@ -43,6 +45,7 @@ export const colorOf = (key: string) => COLORS[key.replace(/^call_/, "")] ?? "#6
  */
 export function Arena({ s, voiceSpeaker, send }: { s: ArenaState; voiceSpeaker?: string; send?: (input: PersonInput) => Promise<void> }) {
   const t = useT();
+  const lang = useContext(LangContext);
   const [tab, setTab] = useState<number | null>(null);
   /** What the person has written for a round's turn, kept when the seat is skipped before it was sent. */
   const [drafts, setDrafts] = useState<Record<number, string>>({});
@@ -56,7 +59,7 @@ export function Arena({ s, voiceSpeaker, send }: { s: ArenaState; voiceSpeaker?:
         <h2>
           {s.voice ? (
             <span class="mode" title={t("arena.voiceDebate")}>
-              <span aria-hidden="true">🎙️</span> {t("arena.voiceDebate")}
+              <Icon name="mic" /> {t("arena.voiceDebate")}
             </span>
           ) : (
             <span class="mode">{t("arena.debate")}</span>
@@ -68,18 +71,20 @@ export function Arena({ s, voiceSpeaker, send }: { s: ArenaState; voiceSpeaker?:
       <nav class="tabs" role="tablist" aria-label={t("arena.rounds")}>
         {[1, 2, 3, 4].map((r) => {
           const done = s.roundsDone.includes(r);
-          // A run that has ended (stopped, or failed) has no round in progress.
+          // A run that has ended (stopped, or failed) has no round in progress: the one it was in stopped.
           const active = s.round === r && !done && !s.done;
+          const stopped = s.round === r && !done && s.done;
           return (
             <button
               role="tab"
               aria-selected={selected === r}
-              class={`tab${active ? " active" : ""}${done ? " done" : ""}`}
+              class={`tab${active ? " active" : ""}${done ? " done" : ""}${stopped ? " stopped" : ""}`}
               onClick={() => setTab(r)}
               data-round={r}
             >
-              <span aria-hidden="true">{done ? "✓" : active ? <span class="spinner" /> : "○"}</span>{" "}
+              {done ? <Icon name="check" /> : active ? <span class="spinner" aria-hidden="true" /> : <Icon name={stopped ? "stop" : "circle"} />}{" "}
               {t("arena.round", { n: r, type: t(`round.${ROUND_TYPES[r - 1]}`) })}
+              {stopped && <span class="visually-hidden"> ({t("arena.roundStopped")})</span>}
             </button>
           );
         })}
@@ -94,10 +99,11 @@ export function Arena({ s, voiceSpeaker, send }: { s: ArenaState; voiceSpeaker?:
             round={shownRound}
             speaking={s.speaking.includes(p.display)}
             heard={voiceSpeaker === p.display}
-            cost={s.usage && costOf(t, s.usage, p.display)}
+            cost={s.usage && costOf(t, s.usage, p.display, lang)}
             person={p.key === s.person}
             waiting={p.key === s.person && s.awaiting !== undefined && !s.done}
             unsent={p.key === s.person ? drafts[shownRound] : undefined}
+            silent={s.done && shownRound <= s.round}
           />
         ))}
       </div>
@@ -110,16 +116,27 @@ export function Arena({ s, voiceSpeaker, send }: { s: ArenaState; voiceSpeaker?:
           setText={(text) => setDrafts((all) => ({ ...all, [s.awaiting!.round]: text }))}
         />
       )}
-      {(s.votes.length > 0 || s.results) && <Votes s={s} />}
-      {s.results && <WinnerBanner s={s} />}
-      {s.synthesis && <div class="synthesis" dangerouslySetInnerHTML={{ __html: markdown.render(s.synthesis) }} />}
+      {personStillVotes(s) ? s.round >= 4 && <p class="note votes-hidden">{t("person.votesHidden")}</p> : (s.votes.length > 0 || s.results) && <Votes s={s} />}
+      {(s.results || s.synthesis) && (
+        <div class="outcome" data-result>
+          {s.results && <WinnerBanner s={s} />}
+          {s.synthesis && <div class="synthesis" dangerouslySetInnerHTML={{ __html: markdown.render(s.synthesis) }} />}
+        </div>
+      )}
     </section>
   );
 }
 
+/** Whether the reader joined the debate and has yet to vote: the others' votes stay hidden until they have. */
+function personStillVotes(s: ArenaState): boolean {
+  const seat = s.participants.find((p) => p.key === s.person);
+  return seat !== undefined && !s.done && !s.results && !s.votes.some((v) => v.voter === seat.display);
+}
+
 /**
  * One participant: its answer in the shown round, expanded while it speaks (`person`: the
- * reader's own seat, `waiting` for them; `unsent`: what they wrote for a turn that was skipped).
+ * reader's own seat, `waiting` for them; `unsent`: what they wrote for a turn that was skipped;
+ * `silent`: the run ended with the shown round reached, so a card without words in it never spoke).
  */
 function ParticipantCard({
   card,
@@ -130,6 +147,7 @@ function ParticipantCard({
   person = false,
   waiting = false,
   unsent,
+  silent = false,
 }: {
   card: Card;
   round: number;
@@ -139,6 +157,7 @@ function ParticipantCard({
   person?: boolean;
   waiting?: boolean;
   unsent?: string;
+  silent?: boolean;
 }) {
   const t = useT();
   const answer = card.rounds[round];
@@ -148,6 +167,8 @@ function ParticipantCard({
   const expanded = manual ?? speaking;
   const skipped = answer?.skipped;
   const failed = answer?.status === "error" && !skipped;
+  // The run ended before this participant said a word in the shown round (a turn begun but empty counts as none).
+  const neverSpoke = silent && !skipped && !failed && !answer?.text;
   return (
     <article
       class={`card${speaking || waiting ? " speaking" : ""}${failed ? " failed" : ""}${heard ? " heard" : ""}${person ? " person" : ""}`}
@@ -172,10 +193,12 @@ function ParticipantCard({
           {expanded ? "−" : "+"}
         </button>
       </header>
+      {neverSpoke && <p class="answer note silent">{t("card.silent")}</p>}
       {skipped && <p class="answer note">{t(`person.skipped.${skipped}`)}</p>}
       {skipped && unsent?.trim() && <p class="answer note unsent">{t("person.unsent", { text: unsent.trim() })}</p>}
       {answer &&
         !skipped &&
+        !neverSpoke &&
         (failed || !answer.text ? (
           <p class={`answer${expanded ? "" : " clipped"}`}>{failed ? <FailedText text={answer.text} error={answer.error} /> : "…"}</p>
         ) : (
@@ -201,7 +224,7 @@ export function SimulatedNote() {
 /** A card's footer with what its participant's calls in the whole run cost (none before the run's usage is in). */
 export function CostFooter({ usage, display }: { usage?: ArenaState["usage"]; display: string }) {
   const t = useT();
-  const cost = usage && costOf(t, usage, display);
+  const cost = usage && costOf(t, usage, display, useContext(LangContext));
   return cost ? (
     <footer>
       <span class="cost">{t("usage.card", { cost })}</span>
@@ -209,10 +232,10 @@ export function CostFooter({ usage, display }: { usage?: ArenaState["usage"]; di
   ) : null;
 }
 
-/** What a participant's calls in the whole run cost, for its card; undefined when it made none. */
-export function costOf(t: ReturnType<typeof useT>, usage: NonNullable<ArenaState["usage"]>, display: string): string | undefined {
+/** What a participant's calls in the whole run cost, for its card (its tokens grouped as `lang` writes them); undefined when it made none. */
+export function costOf(t: ReturnType<typeof useT>, usage: NonNullable<ArenaState["usage"]>, display: string, lang?: Lang): string | undefined {
   const u = usage.by_participant[display];
-  return u && usageBrief(t, u, usage.simulated);
+  return u && usageBrief(t, u, usage.simulated, lang);
 }
 
 /** Round 4: bars per participant, each voter's motivation and bullets. */
@@ -221,13 +244,16 @@ function Votes({ s }: { s: ArenaState }) {
   const t = useT();
   const counts = s.results?.vote_counts ?? s.votes.reduce<Record<string, number>>((acc, v) => ({ ...acc, [v.voted_for]: (acc[v.voted_for] ?? 0) + 1 }), {});
   const max = Math.max(1, ...Object.values(counts));
-  const rows = useMemo(() => s.participants.map((p) => ({ name: p.display, n: counts[p.display] ?? 0 })).sort((a, b) => b.n - a.n), [s.participants, counts]);
+  const rows = useMemo(
+    () => s.participants.map((p) => ({ name: p.display, key: p.key, n: counts[p.display] ?? 0 })).sort((a, b) => b.n - a.n),
+    [s.participants, counts],
+  );
   return (
     <section class="votes" aria-label={t("round.voting")}>
       <h3>{t("votes.title")}</h3>
       <ul class="bars">
         {rows.map((r) => (
-          <li data-votes-for={r.name}>
+          <li data-votes-for={r.name} style={{ "--accent": colorOf(r.key) }}>
             <span class="name">{r.name}</span>
             <span class="track">
               <span class="fill" style={{ width: `${(r.n / max) * 100}%` }} />
@@ -275,7 +301,7 @@ function WinnerBanner({ s }: { s: ArenaState }) {
   const tiebreak = r.tiebreaker === "word_count" || r.tiebreaker === "alphabetical" ? t(`tiebreak.${r.tiebreaker}`) : t("tiebreak.tie");
   return (
     <div class="winner" role="status">
-      <span aria-hidden="true">👑</span> {t("winner.label")} <strong>{r.winner}</strong>{" "}
+      <Icon name="crown" /> {t("winner.label")} <strong>{r.winner}</strong>{" "}
       {(r.vote_counts[r.winner] ?? 0) === 1 ? t("winner.vote1") : t("winner.votes", { votes: r.vote_counts[r.winner] ?? 0 })}
       {r.tiebreaker_used && <span class="note"> ({tiebreak})</span>}
     </div>

@@ -5,7 +5,7 @@ import { useT } from "./i18n.js";
 import { MicButton } from "./mic-button.js";
 import { commandHint } from "./formats/index.js";
 import { commandFormatOf, parseCommand } from "../state/commands.js";
-import { FORMATS, isFormatId, type FormatFlags, type FormatId } from "../state/formats.js";
+import { FORMAT_IDS, FORMATS, type FormatFlags, type FormatId } from "../state/formats.js";
 import { DEFAULT_PERSON_NAME } from "../state/person.js";
 import { MAX_MESSAGE_CHARS } from "../state/text.js";
 
@@ -27,11 +27,17 @@ export interface ComposerProps {
   onStopTalking: () => void;
   personName: string;
   setPersonName: (name: string) => void;
+  /** The reader's turn in a debate they joined is open: the box steps aside for its panel. */
+  aside?: boolean;
+  /** A new chat, before any run: the commands' hint shows on a phone too. */
+  fresh?: boolean;
 }
 
 /** The message box: the message, joining a /debatt, the microphone, Send or Stop, and the commands' hint. */
-export function Composer({ formRef, input, setInput, busy, onStop, onSend, talkingTo, onStopTalking, personName, setPersonName }: ComposerProps) {
+export function Composer(props: ComposerProps) {
+  const { formRef, input, setInput, busy, onStop, onSend, talkingTo, onStopTalking, personName, setPersonName, aside = false, fresh = false } = props;
   const t = useT();
+  useComposerHeight(formRef);
   const stoppable = Boolean(onStop);
   // Send and Stop take each other's place: focus on the one that went (or lost to its disabling)
   // moves to the one that came, or to the message box when that one cannot be pressed.
@@ -55,7 +61,7 @@ export function Composer({ formRef, input, setInput, busy, onStop, onSend, talki
   }
 
   return (
-    <form class="composer" ref={formRef} onSubmit={submit}>
+    <form class={`composer${fresh ? " fresh" : ""}`} ref={formRef} onSubmit={submit} hidden={aside}>
       <label for="message">{t("composer.label")}</label>
       {talkingTo && (
         <p class="talking-to" role="status">
@@ -65,30 +71,32 @@ export function Composer({ formRef, input, setInput, busy, onStop, onSend, talki
           </button>
         </p>
       )}
-      <textarea
-        id="message"
-        value={input}
-        rows={2}
-        maxLength={MAX_MESSAGE_CHARS}
-        placeholder={t("composer.placeholder")}
-        aria-describedby="hint"
-        onInput={(e) => setInput((e.target as HTMLTextAreaElement).value)}
-        onKeyDown={(e) => {
-          if (e.key === "Enter" && !e.shiftKey) submit(e);
-        }}
-      />
+      <div class="composer-row">
+        <textarea
+          id="message"
+          value={input}
+          rows={2}
+          maxLength={MAX_MESSAGE_CHARS}
+          placeholder={t("composer.placeholder")}
+          aria-describedby="hint"
+          onInput={(e) => setInput((e.target as HTMLTextAreaElement).value)}
+          onKeyDown={(e) => {
+            if (e.key === "Enter" && !e.shiftKey) submit(e);
+          }}
+        />
+        <MicButton disabled={busy} onText={(text) => setInput((before) => (before.trim() ? `${before.trimEnd()} ${text}` : text))} />
+        {onStop ? (
+          // Stops the run on the server, wherever it runs; its stream then ends by itself.
+          <button type="button" class="stop" onClick={onStop}>
+            {t("composer.stop")}
+          </button>
+        ) : (
+          <button type="submit" disabled={busy || !input.trim()}>
+            {t("composer.send")}
+          </button>
+        )}
+      </div>
       {joinable(commandFormatOf(input)) && <JoinToggle input={input} setInput={setInput} name={personName} setName={setPersonName} />}
-      <MicButton disabled={busy} onText={(text) => setInput((before) => (before.trim() ? `${before.trimEnd()} ${text}` : text))} />
-      {onStop ? (
-        // Stops the run on the server, wherever it runs; its stream then ends by itself.
-        <button type="button" class="stop" onClick={onStop}>
-          {t("composer.stop")}
-        </button>
-      ) : (
-        <button type="submit" disabled={busy || !input.trim()}>
-          {t("composer.send")}
-        </button>
-      )}
       <Hint />
     </form>
   );
@@ -132,18 +140,31 @@ function JoinToggle({ input, setInput, name, setName }: { input: string; setInpu
   );
 }
 
-/** The composer's hint: each command with what it does, the parts in code. */
+/** The composer's hint: each command (in code) with what it does, then what anything else is. */
 function Hint() {
   const t = useT();
-  const command = (id: FormatId) => <code>{commandHint(id, t(`composer.${FORMATS[id].takes}`))}</code>;
-  // The text names each format's command by its id in braces: `{vote} the models vote…`.
-  const parts = t("composer.hint").split(/(\{\w+\})/);
   return (
     <p id="hint" class="hint">
-      {parts.map((p) => {
-        const id = /^\{(\w+)\}$/.exec(p)?.[1];
-        return id && isFormatId(id) ? command(id) : p;
-      })}
+      {FORMAT_IDS.map((id) => (
+        <span key={id}>
+          <code>{commandHint(id, t(`composer.${FORMATS[id].takes}`))}</code> {t(`format.what.${id}`)} ·{" "}
+        </span>
+      ))}
+      {t("composer.chat")}
     </p>
   );
+}
+
+/**
+ * Keeps the message box's height in `--composer-h` on the page, so that what the page scrolls
+ * into view is not hidden under the box (`scroll-margin-bottom`).
+ */
+function useComposerHeight(formRef: RefObject<HTMLFormElement>) {
+  useEffect(() => {
+    const form = formRef.current;
+    if (!form || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => document.documentElement.style.setProperty("--composer-h", `${form.offsetHeight}px`));
+    observer.observe(form);
+    return () => observer.disconnect();
+  }, []);
 }

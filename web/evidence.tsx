@@ -46,13 +46,7 @@ export function EvidencePage() {
   const byCost = report?.arms.some((r) => r.cost_per_question_usd > 0) ?? false;
   return (
     <main class="history-page evidence">
-      <h1>
-        debatt{" "}
-        <a class="admin-link" href="#">
-          {t("app.chat")}
-        </a>
-      </h1>
-      <h2>{t("evidence.title")}</h2>
+      <h1>{t("evidence.title")}</h1>
       {error !== null && (
         <p class="error" role="alert">
           {inWords(t, error)}

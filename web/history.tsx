@@ -63,13 +63,7 @@ export function HistoryPage() {
 
   return (
     <main class="history-page">
-      <h1>
-        debatt{" "}
-        <a class="admin-link" href="#">
-          {t("app.chat")}
-        </a>
-      </h1>
-      <h2>{t("history.title")}</h2>
+      <h1>{t("history.title")}</h1>
       {error && (
         <p class="error" role="alert">
           {error}

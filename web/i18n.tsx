@@ -1,6 +1,6 @@
 import { createContext } from "preact";
 import { useContext } from "preact/hooks";
-import { LANGS, pickLang, translate, type Lang, type MessageKey } from "../state/messages/index.js";
+import { formatCount, LANGS, pickLang, translate, type Lang, type MessageKey } from "../state/messages/index.js";
 
 /** Where the reader's choice of language is remembered. */
 const STORAGE_KEY = "debatt.lang";
@@ -30,6 +30,16 @@ export const LangContext = createContext<Lang>("en");
 export function useT(): (key: MessageKey, values?: Record<string, string | number>) => string {
   const lang = useContext(LangContext);
   return (key, values) => translate(lang, key, values);
+}
+
+/**
+ * Counts as the page's language writes them, thousands grouped: `count(92813)` is "92,813" in
+ * English, "92 813" in Swedish. For token, vote, word and run counts the page shows (pass the
+ * result as a catalogue value: `t("usage.tokens", { n: count(total) })`).
+ */
+export function useCount(): (n: number) => string {
+  const lang = useContext(LangContext);
+  return (n) => formatCount(lang, n);
 }
 
 /** The language switch: each language named in itself. */

@@ -1,9 +1,9 @@
 import { useContext, useEffect, useState } from "preact/hooks";
 import { VOTING_FORMATS } from "../state/leaderboard/ballots.js";
-import type { LeaderboardModel, LeaderboardReport } from "../state/leaderboard/leaderboard.js";
+import { modelNames, type LeaderboardModel, type LeaderboardReport } from "../state/leaderboard/leaderboard.js";
 import { biasWords, leaderboardSummary } from "../state/messages/index.js";
 import { inWords, readApi } from "./api-error.js";
-import { LangContext, useT } from "./i18n.js";
+import { LangContext, useCount, useT } from "./i18n.js";
 import { ScrollTable } from "./scroll-table.js";
 
 /** Loads the leaderboard for the filters: undefined while loading. */
@@ -30,9 +30,10 @@ function useLeaderboard(format: string, since: string): { report: LeaderboardRep
 /**
  * The ratings as a chart: one row per model, its interval as a bar and its rating as a dot, on one
  * axis from the lowest interval to the highest. Drawn in HTML, so the names stay readable on a
- * phone; the table below gives the same figures to a screen reader.
+ * phone; the table below gives the same figures to a screen reader. Each model is named as the
+ * runs showed it (`names`), its model id in the row's title.
  */
-function RatingChart({ models }: { models: LeaderboardModel[] }) {
+function RatingChart({ models, names }: { models: LeaderboardModel[]; names: Map<string, string> }) {
   const t = useT();
   const lo = Math.min(...models.map((m) => m.low));
   const hi = Math.max(...models.map((m) => m.high));
@@ -42,7 +43,7 @@ function RatingChart({ models }: { models: LeaderboardModel[] }) {
       <div class="chart-rows" aria-hidden="true">
         {models.map((m) => (
           <div class="chart-row" key={m.model} title={`${m.model}: ${Math.round(m.score)} (${Math.round(m.low)}–${Math.round(m.high)})`}>
-            <span class="chart-label">{m.model}</span>
+            <span class="chart-label">{names.get(m.model) ?? m.model}</span>
             <span class="chart-track">
               <span class="chart-interval" style={{ left: at(m.low), right: `calc(100% - ${at(m.high)})` }} />
               <span class="chart-score" style={{ left: at(m.score) }} />
@@ -66,18 +67,14 @@ function RatingChart({ models }: { models: LeaderboardModel[] }) {
 export function LeaderboardPage() {
   const t = useT();
   const lang = useContext(LangContext);
+  const count = useCount();
   const [format, setFormat] = useState("");
   const [since, setSince] = useState("");
   const { report, error } = useLeaderboard(format, since);
+  const names = modelNames(report?.models ?? []);
   return (
     <main class="history-page leaderboard">
-      <h1>
-        debatt{" "}
-        <a class="admin-link" href="#">
-          {t("app.chat")}
-        </a>
-      </h1>
-      <h2>{t("leaderboard.title")}</h2>
+      <h1>{t("leaderboard.title")}</h1>
       <form class="leaderboard-filters" onSubmit={(e) => e.preventDefault()}>
         <label>
           {t("leaderboard.format")}{" "}
@@ -101,12 +98,12 @@ export function LeaderboardPage() {
       )}
       {report && (
         <>
-          <p class="note leaderboard-summary">{leaderboardSummary(t, report)}</p>
+          <p class="note leaderboard-summary">{leaderboardSummary(t, report, lang)}</p>
           {report.ballots === 0 && <p class="note">{t("leaderboard.none")}</p>}
-          {report.simulated_ballots > 0 && <p class="note">{t("leaderboard.simulated", { n: report.simulated_ballots })}</p>}
+          {report.simulated_ballots > 0 && <p class="note">{t("leaderboard.simulated", { n: count(report.simulated_ballots) })}</p>}
           {report.models.length > 0 && (
             <>
-              <RatingChart models={report.models} />
+              <RatingChart models={report.models} names={names} />
               <ScrollTable
                 label={t("leaderboard.title")}
                 class="leaderboard-table"
@@ -115,12 +112,14 @@ export function LeaderboardPage() {
                 {report.models.map((m, i) => (
                   <tr key={m.model}>
                     <td>{i + 1}</td>
-                    <th scope="row">{m.model}</th>
+                    <th scope="row" title={m.model}>
+                      {names.get(m.model) ?? m.model}
+                    </th>
                     <td>{Math.round(m.score)}</td>
                     <td>
                       {Math.round(m.low)}–{Math.round(m.high)}
                     </td>
-                    <td>{t("leaderboard.wonOf", { wins: m.wins, appearances: m.appearances })}</td>
+                    <td>{t("leaderboard.wonOf", { wins: count(m.wins), appearances: count(m.appearances) })}</td>
                   </tr>
                 ))}
               </ScrollTable>

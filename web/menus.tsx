@@ -56,7 +56,8 @@ export function RunMenu({
       <p>
         {t("export.download")}:{" "}
         {EXPORT_FORMATS.map((format) => (
-          <a key={format} class="export-link" href={exportUrl(conversation, format, lang)} download>
+          // A file name of its own: a bare `download` is written as `download="true"`, which browsers took as the name.
+          <a key={format} class="export-link" href={exportUrl(conversation, format, lang)} download={`debatt-${conversation}.${format}`}>
             {format === "md" ? "Markdown" : format.toUpperCase()}
           </a>
         ))}

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { inWords, readApi } from "./api-error.js";
 import { useT } from "./i18n.js";
+import { Icon } from "./icons.js";
 
 type Phase = "idle" | "recording" | "transcribing";
 
@@ -82,13 +83,7 @@ export function MicButton({ onText, disabled }: { onText: (text: string) => void
         onClick={() => (recording ? recorder.current?.stop() : void start())}
       >
         {/* A microphone, or a square to stop; the words are its label. */}
-        <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" fill="currentColor">
-          {recording ? (
-            <rect x="6" y="6" width="12" height="12" rx="1" />
-          ) : (
-            <path d="M12 15a3 3 0 0 0 3-3V6a3 3 0 0 0-6 0v6a3 3 0 0 0 3 3zm5-3a5 5 0 0 1-10 0H5a7 7 0 0 0 6 6.9V21h2v-2.1A7 7 0 0 0 19 12h-2z" />
-          )}
-        </svg>
+        <Icon name={recording ? "stop" : "mic"} size="18" />
       </button>
       {status && (
         <p class="note mic-status" role="status">

@@ -42,8 +42,13 @@ export function PersonInputPanel({
   const [error, setError] = useState("");
   const [sending, setSending] = useState(false);
   const first = useRef<HTMLTextAreaElement & HTMLInputElement>(null);
-  // Each request (a round's turn, the vote) is a panel of its own (keyed by the arena), focused when it comes.
-  useEffect(() => first.current?.focus(), []);
+  const panel = useRef<HTMLFormElement>(null);
+  // Each request (a round's turn, the vote) is a panel of its own (keyed by the arena): it comes
+  // into the middle of the window (the message box steps aside meanwhile) and takes the focus.
+  useEffect(() => {
+    first.current?.focus({ preventScroll: true });
+    panel.current?.scrollIntoView({ block: "center", behavior: "instant" });
+  }, []);
   const submit = async (input: PersonInput) => {
     setSending(true);
     setError("");
@@ -60,6 +65,7 @@ export function PersonInputPanel({
     awaiting.kind === "turn" ? t("person.turnTitle", { n: awaiting.round, type: t(`round.${ROUND_TYPES[awaiting.round - 1]}`) }) : t("person.voteTitle");
   return (
     <form
+      ref={panel}
       class="person-input"
       aria-label={title}
       onSubmit={(e) => {

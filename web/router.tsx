@@ -6,6 +6,7 @@ import { EvidencePage } from "./evidence.js";
 import { HistoryPage } from "./history.js";
 import { initialLang, LangContext, LangSwitch, rememberLang, useT } from "./i18n.js";
 import { LeaderboardPage } from "./leaderboard.js";
+import { SiteNav } from "./nav.js";
 import { loadSession, SignIn, signOut, type Session } from "./sign-in.js";
 import { LANGS, type Lang } from "../state/messages/index.js";
 
@@ -47,6 +48,7 @@ export function Root() {
   return (
     <LangContext.Provider value={lang}>
       <div class="top-bar">
+        <SiteNav hash={hash} />
         {session?.auth === "tokens" && session.user && <SignedIn name={session.user.name} />}
         <LangSwitch lang={lang} onChange={choose} />
       </div>

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "preact/hooks";
 import type { VoicePlayer, VoiceView } from "./voice-player.js";
 import { useT } from "./i18n.js";
+import { Icon } from "./icons.js";
 
 /** The voice control bar: LIVE badge, waveform, play/pause, volume, download. */
 export function VoiceBar({ player, view, downloadUrl }: { player: VoicePlayer; view: VoiceView; downloadUrl?: string }) {
@@ -35,7 +36,7 @@ export function VoiceBar({ player, view, downloadUrl }: { player: VoicePlayer; v
     <div class="voice-bar" role="group" aria-label={t("voice.label")}>
       {active && <span class="live">{t("voice.live")}</span>}
       <button type="button" onClick={() => player.togglePause()} aria-label={view.paused ? t("voice.play") : t("voice.pause")}>
-        {view.paused ? "▶" : "⏸"}
+        <Icon name={view.paused ? "play" : "pause"} />
       </button>
       <canvas ref={canvas} width={256} height={32} aria-hidden="true" class={active ? "wave active" : "wave"} />
       <span class="now" aria-live="polite">

@@ -1,4 +1,5 @@
 import { detectLanguage } from "../../state/language.js";
+import { renderTitle } from "../../state/replies/title.js";
 
 // The question parser: the noun phrases a question is about, which every simulated answer writes about.
 
@@ -121,6 +122,18 @@ const VERBS = new Set([
 const NOUN_VERBS = verbForms(
   "work use fund cost rise fall play watch drink answer change need help run cut set tax vote share control look feel fix break show turn rent own save trust support study travel move open close design love hate care",
 );
+/** Auxiliaries that are also main verbs: after "to" or another auxiliary, they are the verb ("should a team do code review", "to have tests"). */
+const MAIN_VERB_AUXILIARIES = wordSet("do does did have has had");
+/**
+ * Common adjectives, English and Swedish: a noun phrase does not end on one ("a small" is not
+ * what "Can a small team ship faster?" is about), and where no verb is known, the subject runs
+ * past them to its noun ("a small team", then "ship").
+ */
+const ADJECTIVES = wordSet(
+  "small big large little tiny huge new old young good bad great high low long short early late full hard easy strong weak rich poor local public private safe simple complex common major minor modern cheap expensive fast slow quick " +
+    "faster slower quicker cheaper smaller bigger larger longer shorter higher lower easier harder safer stronger weaker newer older " +
+    "liten litet lilla små stor stort stora ny nytt nya gammal gammalt gamla god gott goda dålig dåligt dåliga lång långt långa kort korta hög högt höga låg lågt låga snabb snabbt snabba enkel enkelt enkla svår svårt svåra",
+);
 /** Verbs after which the object is one word and the rest says what becomes of it ("makes teams slower"). */
 const RESULTATIVE = wordSet("make makes made keep keeps kept get gets got render renders");
 
@@ -192,6 +205,12 @@ export function termsOf(question: string): Term[] {
   const terms: Term[] = [];
   const quote = (s: string) => (lang === "sv" ? `”${s}”` : `“${s}”`);
   const isFn = (t: Token | null | undefined, ...sets: Set<string>[]) => Boolean(t && t.kind === "function" && sets.some((set) => set.has(t.lower)));
+  /** Whether the auxiliary at `g` is a main verb: after "to", or after another auxiliary or copula of its clause. */
+  const mainVerb = (g: number) => {
+    if (tokens[g - 1]?.lower === "to" && !tokens[g].clauseStart) return true;
+    for (let k = g - 1; k >= 0 && !tokens[k + 1].clauseStart; k--) if (isFn(tokens[k], AUXILIARIES, COPULAS)) return true;
+    return false;
+  };
   /** Ends of chunks that follow "Which/Vilket": an auxiliary after one opens the clause's subject ("Which language do beginners…"). */
   const whChunkEnds = new Set<number>();
   let subjectTaken = false;
@@ -203,6 +222,8 @@ export function termsOf(question: string): Term[] {
     if (to < from) return;
     let phrase = question.slice(tokens[from].at, tokens[to].end).replace(/\s+/g, " ");
     if (/^\p{N}+$/u.test(phrase) || [...phrase].length < 3) return;
+    // An adjective without its noun is no thing a question is about ("a big one", "How small…").
+    if (ADJECTIVES.has(tokens[to].lower)) return;
     const first = tokens[from].at === tokens[0].at;
     // The question's first word has a capital because it is first: lowered in a phrase ("Nuclear power"
     // is "nuclear power"), kept on a single word, which may be a name ("Rust is…").
@@ -266,10 +287,15 @@ export function termsOf(question: string): Term[] {
       if (lang === "en") {
         for (let k = start + 1; k <= e && v < 0; k++) if (VERBS.has(tokens[k].lower)) v = k;
         if (v < 0 && verbAfter) return add(start, e, det, true);
-        for (let k = start + 1; k <= e && v < 0; k++) if (NOUN_VERBS.has(tokens[k].lower)) v = k;
+        // Not after "of": "the pros and cons of remote work" is one phrase, its "work" a noun.
+        for (let k = start + 1; k <= e && v < 0 && tokens[k].lower !== "of"; k++) if (NOUN_VERBS.has(tokens[k].lower)) v = k;
       } else if (verbAfter) return add(start, e, det, true);
-      // Otherwise the verb comes second (Swedish word order), or third after an adjective ("sociala medier skadar").
+      // Otherwise the verb comes second (Swedish word order), or third after an adjective ("sociala medier skadar");
+      // an English subject runs past its adjectives to its noun ("small teams skip…", "a small team ships…").
       if (v < 0) v = start + (lang === "sv" && len > 2 && attributive(tokens[start].lower) ? 2 : 1);
+      while (lang === "en" && v < e && ADJECTIVES.has(tokens[v - 1].lower)) v++;
+      // No verb where "of" stands: the chunk is one phrase ("cons of remote work").
+      if (tokens[v].kind === "function") return add(start, e, det, true);
       add(start, v - 1, det, true);
       object(v);
     };
@@ -307,8 +333,10 @@ export function termsOf(question: string): Term[] {
       if (!copula && det) add(start, e, det);
       else if (!copula) object(start);
     } else if (isFn(gov, AUXILIARIES) || (lang === "sv" && isFn(gov, WH_OTHER))) {
-      // "…should ban cars": the verb, then its object; "Hur lär…": the verb.
-      if (verbAfter && lang === "en") add(start, e, det);
+      // "…should ban cars": the verb, then its object; "Hur lär…": the verb. "…should a team do code review",
+      // "…to have tests": "do" and "have" are the verb, and all of the phrase its object.
+      if (lang === "en" && MAIN_VERB_AUXILIARIES.has(gov.lower) && mainVerb(g)) add(start, e, det);
+      else if (verbAfter && lang === "en") add(start, e, det);
       else object(start);
     } else if (gov.lower === "to" || gov.lower === "att") {
       // "to learn Rust", "att dricka kaffe": a verb and its object; "to school" is a noun.
@@ -329,4 +357,13 @@ export function termsOf(question: string): Term[] {
  */
 export function keywordsOf(question: string): string[] {
   return termsOf(question).map((t) => t.core);
+}
+
+/**
+ * The offline title of a question: its first words, as the question has them, cut where a phrase
+ * ends and never inside one of the phrases it is about (`renderTitle`): "How should a small team do
+ * code review?" is "How should a small team".
+ */
+export function simulatedTitle(question: string): string {
+  return renderTitle(question, keywordsOf(question));
 }

@@ -6,6 +6,8 @@ import { measureBiases, type BiasFinding } from "./vote-biases.js";
 /** A model's line on the leaderboard. */
 export interface LeaderboardModel {
   model: string;
+  /** The name people saw for it in the runs (its participant's display name, `Grok`); null when the history has none. */
+  display: string | null;
   /** Its rating on the Elo scale (1000: the prior's reference, a model the votes have not told apart). */
   score: number;
   /** The 95 % bootstrap interval of the rating. */
@@ -44,8 +46,12 @@ export function choiceOf(b: Ballot): Choice | undefined {
   return set.length >= 2 && set.includes(b.chosen) ? { set, winner: b.chosen } : undefined;
 }
 
-/** The leaderboard of `ballots` (already filtered to `filters`). */
-export function leaderboardOf(ballots: readonly Ballot[], filters: LeaderboardReport["filters"]): LeaderboardReport {
+/** The leaderboard of `ballots` (already filtered to `filters`), each model named by `names` (model id → display name). */
+export function leaderboardOf(
+  ballots: readonly Ballot[],
+  filters: LeaderboardReport["filters"],
+  names: ReadonlyMap<string, string> = new Map(),
+): LeaderboardReport {
   const choices = ballots.map(choiceOf).filter((c): c is Choice => c !== undefined);
   const ratings = rateWithIntervals(choices, LEADERBOARD_METHOD);
   const tally = (model: string) => ({
@@ -58,10 +64,20 @@ export function leaderboardOf(ballots: readonly Ballot[], filters: LeaderboardRe
     ballots: ballots.length,
     choices: choices.length,
     simulated_ballots: ballots.filter((b) => b.simulated).length,
-    models: ratings.map((r) => ({ ...r, ...tally(r.model) })),
+    models: ratings.map(({ model, ...rating }) => ({ model, display: names.get(model) ?? null, ...rating, ...tally(model) })),
     biases: measureBiases(ballots, LEADERBOARD_METHOD.seed),
     method: { ...LEADERBOARD_METHOD },
   };
+}
+
+/**
+ * What the page and the terminal call each model of a leaderboard: its display name, with its
+ * model id beside it where two models share the name (a roster that gave the name to another
+ * model since) or the model id alone where the history has no name.
+ */
+export function modelNames(models: readonly Pick<LeaderboardModel, "model" | "display">[]): Map<string, string> {
+  const shared = (display: string) => models.filter((m) => m.display === display).length > 1;
+  return new Map(models.map((m) => [m.model, m.display === null ? m.model : shared(m.display) ? `${m.display} (${m.model})` : m.display]));
 }
 
 /**

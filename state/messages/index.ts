@@ -57,6 +57,18 @@ export function decimal(lang: Lang, value: number, digits = 1): string {
   return new Intl.NumberFormat(LOCALES[lang], { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false }).format(value);
 }
 
+/** Whole numbers grouped as each language groups them ("92,813" in English, "92 813" in Swedish). */
+const COUNTS = Object.fromEntries(LANGS.map((l) => [l, new Intl.NumberFormat(LOCALES[l], { maximumFractionDigits: 0 })])) as Record<Lang, Intl.NumberFormat>;
+
+/**
+ * A count (tokens, votes, runs, words) as the reader's language writes it, with its thousands
+ * grouped: "92,813" in English, "92 813" in Swedish (a no-break space). Given to a catalogue
+ * text as a value, a `{n:one|other}` form still follows it: "1" is one, any grouped number other.
+ */
+export function formatCount(lang: Lang, n: number): string {
+  return COUNTS[lang].format(n);
+}
+
 /** A share (0–1) as a percentage with a decimal, as the language writes it ("72.5 %", "72,5 %"). */
 export function percentWithDecimal(lang: Lang, share: number): string {
   return `${decimal(lang, 100 * share)} %`;
@@ -156,17 +168,29 @@ function costWords(t: Translate, u: Usage, simulated: boolean): string {
  * cost, which says so when some calls had no price, when it is unknown, or when the answers were
  * simulated.
  */
-export function usageWords(t: Translate, u: Usage, facts: { simulated: boolean; budgetUsd?: number }): string {
+export function usageWords(t: Translate, u: Usage, facts: { simulated: boolean; budgetUsd?: number }, lang?: Lang): string {
+  const n = counted(lang);
   const cost = costWords(t, u, facts.simulated);
   const budget = facts.budgetUsd === undefined ? "" : t("usage.budget", { usd: facts.budgetUsd });
-  const cached = u.cached_tokens > 0 ? t("usage.cached", { n: u.cached_tokens }) : "";
-  const reasoning = u.reasoning_tokens > 0 ? t("usage.reasoning", { n: u.reasoning_tokens }) : "";
-  return t("usage.line", { calls: u.calls, input: u.input_tokens, output: u.output_tokens, cached, reasoning, cost: `${cost}${budget}` });
+  const cached = u.cached_tokens > 0 ? t("usage.cached", { n: n(u.cached_tokens) }) : "";
+  const reasoning = u.reasoning_tokens > 0 ? t("usage.reasoning", { n: n(u.reasoning_tokens) }) : "";
+  return t("usage.line", { calls: n(u.calls), input: n(u.input_tokens), output: n(u.output_tokens), cached, reasoning, cost: `${cost}${budget}` });
 }
 
-/** What one participant's calls cost, briefly (a card's footer): the cost where it is known, else the tokens. */
-export function usageBrief(t: Translate, u: Usage, simulated: boolean): string {
-  if (simulated || u.unpriced_calls === u.calls) return t("usage.tokens", { n: u.input_tokens + u.output_tokens });
+/**
+ * Counts for a catalogue text: grouped as `lang` writes them (`formatCount`) when the language is
+ * given (the page passes it), else the plain number as before.
+ */
+function counted(lang: Lang | undefined): (n: number) => string | number {
+  return (n) => (lang === undefined ? n : formatCount(lang, n));
+}
+
+/**
+ * What one participant's calls cost, briefly (a card's footer): the cost where it is known, else
+ * the tokens (grouped as `lang` writes them, when it is given).
+ */
+export function usageBrief(t: Translate, u: Usage, simulated: boolean, lang?: Lang): string {
+  if (simulated || u.unpriced_calls === u.calls) return t("usage.tokens", { n: counted(lang)(u.input_tokens + u.output_tokens) });
   return t(u.unpriced_calls > 0 ? "usage.briefPartial" : "usage.cost", { usd: u.cost_usd });
 }
 
@@ -179,31 +203,64 @@ export function labelName(t: Translate, label: string): string {
   return letter ? t("label.response", { letter }) : label;
 }
 
-/** What a run is expected to cost, before it starts: its calls, tokens, and their cost where it is known. */
-export function estimateWords(t: Translate, e: Usage, simulated: boolean): string {
-  return t("usage.estimate", { calls: e.calls, tokens: e.input_tokens + e.output_tokens, cost: costWords(t, e, simulated) });
+/** What a run is expected to cost, before it starts: its calls, tokens (grouped as `lang` writes them, when it is given), and their cost where it is known. */
+export function estimateWords(t: Translate, e: Usage, simulated: boolean, lang?: Lang): string {
+  const n = counted(lang);
+  return t("usage.estimate", { calls: n(e.calls), tokens: n(e.input_tokens + e.output_tokens), cost: costWords(t, e, simulated) });
 }
 
-/** The leaderboard's filters and size in words: "9 votes in 3 runs · all formats · all time". */
-export function leaderboardSummary(t: Translate, r: { runs: number; ballots: number; filters: { format: string | null; since: string | null } }): string {
+/** The leaderboard's filters and size in words: "9 votes in 3 runs · all formats · all time" (the counts grouped as `lang` writes them, when it is given). */
+export function leaderboardSummary(
+  t: Translate,
+  r: { runs: number; ballots: number; filters: { format: string | null; since: string | null } },
+  lang?: Lang,
+): string {
   // A day as a day; a time as the minute it starts (UTC), so that two filters of one day tell apart.
   const at = r.filters.since;
   const since = at
     ? t("leaderboard.since", { date: at.endsWith("T00:00:00.000Z") ? at.slice(0, 10) : `${at.slice(0, 16).replace("T", " ")} UTC` })
     : t("leaderboard.ever");
-  return t("leaderboard.summary", { ballots: r.ballots, runs: r.runs, format: r.filters.format ?? t("leaderboard.allFormats"), since });
+  const n = counted(lang);
+  return t("leaderboard.summary", { ballots: n(r.ballots), runs: n(r.runs), format: r.filters.format ?? t("leaderboard.allFormats"), since });
 }
 
-/** One measured bias in words: what happened, how often against chance, and whether it is significant. */
+/**
+ * One measured bias in words: what was chosen, how often against chance, and what the test says,
+ * always with its direction. A count test (position, own vendor) is significant when the count
+ * differs from chance: voters favour it (chosen more often) or avoid it (less often), by so many
+ * votes. The length test is of the correlation between being chosen and length: voters favour
+ * longer answers (positive) or shorter ones (negative). Not significant, it says there is no sign
+ * of either; below 10 votes, that there are too few to tell.
+ */
 export function biasWords(
   t: Translate,
   lang: Lang,
   f: { id: string; ballots: number; observed: number; expected: number; p_value: number | null; significant: boolean; correlation?: number },
 ): string {
   const what = named(t, "leaderboard.bias", f.id);
-  const line = t("leaderboard.biasLine", { what, observed: f.observed, ballots: f.ballots, expected: decimal(lang, f.expected) });
+  const line = t("leaderboard.biasLine", {
+    what,
+    observed: formatCount(lang, f.observed),
+    ballots: formatCount(lang, f.ballots),
+    expected: decimal(lang, f.expected),
+  });
   const r = f.correlation === undefined ? "" : `, ${t("leaderboard.correlation", { r: decimal(lang, f.correlation, 2) })}`;
-  const p = f.p_value === null ? "" : f.p_value < 0.001 ? `< ${decimal(lang, 0.001, 3)}` : `= ${decimal(lang, f.p_value, 3)}`;
-  const verdict = f.p_value === null ? t("leaderboard.tooFew") : t(f.significant ? "leaderboard.significant" : "leaderboard.notSignificant", { p });
-  return `${line}${r} — ${verdict}`;
+  return `${line}${r} — ${biasVerdict(t, lang, f)}`;
+}
+
+/** What a bias's test says, with its direction (see `biasWords`). */
+function biasVerdict(
+  t: Translate,
+  lang: Lang,
+  f: { observed: number; expected: number; p_value: number | null; significant: boolean; correlation?: number },
+): string {
+  if (f.p_value === null) return t("leaderboard.tooFew");
+  const p = f.p_value < 0.001 ? `< ${decimal(lang, 0.001, 3)}` : `= ${decimal(lang, f.p_value, 3)}`;
+  if (f.correlation !== undefined) {
+    if (!f.significant || f.correlation === 0) return t("leaderboard.lengthNotSignificant", { p });
+    return t(f.correlation > 0 ? "leaderboard.longerFavoured" : "leaderboard.shorterFavoured", { p });
+  }
+  const diff = f.observed - f.expected;
+  if (!f.significant || diff === 0) return t("leaderboard.notSignificant", { p });
+  return t(diff > 0 ? "leaderboard.favoured" : "leaderboard.avoided", { p, diff: decimal(lang, Math.abs(diff)) });
 }

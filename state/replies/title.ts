@@ -50,6 +50,8 @@ export function shortTitle(text: string, max = SHORT_TITLE_CHARS): string {
  * keeps a six-word question whole ("Ska företag införa fyra dagars arbetsvecka", not "…fyra dagars").
  */
 const TITLE_WORDS = 6;
+/** Fewest words a cut title keeps, where the question has them. */
+const MIN_TITLE_WORDS = 3;
 
 /** Words a title should not end on: articles, prepositions, conjunctions, pronouns, auxiliaries. */
 const DANGLING = new Set(
@@ -63,30 +65,58 @@ const DANGLING = new Set(
   ).split(" "),
 );
 
-/** Words a long title leaves out, as headlines do ("Should cities ban cars from centres"). */
-const ARTICLES = new Set("a an the my your our their his her its en ett".split(" "));
+/** Words that open what comes after a phrase (besides the `DANGLING` ones): a title may end before them ("…web APIs | best for…"). */
+const AFTER_PHRASE = new Set(
+  (
+    "best worst better worse first last most least more less never always often still really today now " +
+    "bäst sämst bättre sämre först sist mest minst mer mindre aldrig alltid ofta fortfarande verkligen idag nu"
+  ).split(" "),
+);
 
 /**
  * A title as the title prompt asks a model for one, written from the question itself: its first
- * words (at most six; a longer question first loses its articles, as a headline does), on one line,
- * without end punctuation or an ellipsis, ending on a word that carries meaning rather than
- * "for"/"the"/"och"; never more than 80 characters.
+ * words, as the question has them (none left out, so that it reads as the question does), on one
+ * line, without end punctuation or an ellipsis; never more than 80 characters. A question of up to
+ * six words is kept whole. A longer one is cut after three to six words where a phrase ends: on a
+ * word that carries meaning rather than "for"/"the"/"och", before a word that opens what follows
+ * ("for", "is", "best"), and never inside one of `phrases` (the noun phrases the question is about,
+ * as the offline provider's parser finds them: "code review" is not cut to "code"); best of all
+ * right after one of them, whatever follows. Without such a place, the longest cut that ends on a
+ * word that carries meaning.
  */
-export function renderTitle(text: string): string {
+export function renderTitle(text: string, phrases: readonly string[] = []): string {
   const line = removeSpoofing(text).replace(/\s+/g, " ").trim();
   // The first sentence is what a title is about; the rest is detail.
   const sentence = /^(.+?[?!.])(?:\s|$)/.exec(line)?.[1] ?? line;
-  const all = sentence
+  const words = sentence
     .replace(/[?!.:;,]+$/, "")
     .split(" ")
     .filter(Boolean);
-  const headline = all.filter((w) => !ARTICLES.has(w.toLowerCase()));
-  const words = all.length > TITLE_WORDS && headline.length > 0 ? headline : all;
   const bare = (w: string) => w.replace(/[,;:–-]+$/, "");
-  const kept = words.slice(0, TITLE_WORDS);
-  // A cut title ends on a content word ("Which programming language is best", not "…best for").
-  if (words.length > TITLE_WORDS) while (kept.length > 3 && DANGLING.has(bare(kept.at(-1)!).toLowerCase())) kept.pop();
+  const lower = words.map((w) => bare(w).toLowerCase());
+  const kept = words.length <= TITLE_WORDS ? words : words.slice(0, cutAt(words, lower, phrases));
   const title = kept.map((w, i) => (i === kept.length - 1 ? bare(w) : w)).join(" ");
   const capitalised = title.charAt(0).toUpperCase() + title.slice(1);
   return [...capitalised].length <= MAX_TITLE_CHARS ? capitalised : shortTitle(capitalised, MAX_TITLE_CHARS);
+}
+
+/** How many of a long question's words its title keeps (see `renderTitle`). */
+function cutAt(words: readonly string[], lower: readonly string[], phrases: readonly string[]): number {
+  // Where each phrase stands among the words: [first, last] word.
+  const spans: [number, number][] = [];
+  for (const phrase of phrases) {
+    const parts = phrase.toLowerCase().split(/\s+/).filter(Boolean);
+    for (let i = 0; parts.length > 0 && i + parts.length <= lower.length; i++) {
+      if (parts.every((p, k) => lower[i + k] === p)) spans.push([i, i + parts.length - 1]);
+    }
+  }
+  /** Keeping `n` words ends on a word that carries meaning, and splits no phrase. */
+  const ends = (n: number) => !DANGLING.has(lower[n - 1]) && !spans.some(([a, b]) => a < n && n <= b);
+  /** …and what follows opens something else: a small word, a phrase, or after a comma. */
+  const endsPhrase = (n: number) =>
+    ends(n) && (DANGLING.has(lower[n]) || AFTER_PHRASE.has(lower[n]) || spans.some(([a]) => a === n) || /[,;:–]$/.test(words[n - 1]));
+  /** Best of all, it ends right after one of the phrases, whatever follows ("How can a new manager", not "…a new manager build"). */
+  const endsOnPhrase = (n: number) => ends(n) && spans.some(([, b]) => b === n - 1);
+  const sizes = Array.from({ length: TITLE_WORDS - MIN_TITLE_WORDS + 1 }, (_, i) => TITLE_WORDS - i);
+  return sizes.find(endsOnPhrase) ?? sizes.find(endsPhrase) ?? sizes.find(ends) ?? TITLE_WORDS;
 }

@@ -6,7 +6,8 @@ import { seconds } from "../../state/messages/index.js";
 import { AnswerNotes as Notes } from "../answer-notes.js";
 import { AnswerText, colorOf, costOf, FailedText } from "../arena.js";
 import type { ArenaState, CompareState } from "../arena-state.js";
-import { useT } from "../i18n.js";
+import { useContext } from "preact/hooks";
+import { LangContext, useT } from "../i18n.js";
 import type { FormatView, StoredRun } from "./format-view.js";
 import { ev, stopped, type Panel } from "./replay.js";
 
@@ -47,6 +48,7 @@ function replayCompare({ result, question }: StoredRun): ClientEvent[] | undefin
 /** /compare: every model's answer side by side, streaming in parallel (`ended`: see DeliberationView). */
 function CompareView({ c, simulated, ended, usage }: { c: CompareState; simulated?: boolean; ended: boolean; usage?: ArenaState["usage"] }) {
   const t = useT();
+  const lang = useContext(LangContext);
   return (
     <section class="arena compare" aria-label={t("compare.label", { question: c.question })}>
       <header class="arena-head">
@@ -55,16 +57,17 @@ function CompareView({ c, simulated, ended, usage }: { c: CompareState; simulate
         </h2>
         {simulated && <p class="note simulated">{t("arena.simulated")}</p>}
       </header>
-      <div class="cards side-by-side">
+      <div class="cards side-by-side" data-result={ended || undefined}>
         {c.participants.map((p) => {
           const a = c.answers[p.key];
           const failed = a?.status === "error";
-          const cost = usage && costOf(t, usage, p.display);
+          const cost = usage && costOf(t, usage, p.display, lang);
           return (
             <article
               class={`card${a?.status === "speaking" && !ended ? " speaking" : ""}${failed ? " failed" : ""}`}
               style={{ "--accent": colorOf(p.key) }}
               data-participant={p.key}
+              aria-busy={a?.status === "speaking" && !ended}
             >
               <header>
                 <span class="dot" aria-hidden="true" />

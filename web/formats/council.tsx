@@ -3,7 +3,8 @@ import type { ClientEvent } from "../../state/events.js";
 import { FORMATS } from "../../state/formats.js";
 import { councilNote, named } from "../../state/messages/index.js";
 import { costOf, markdown } from "../arena.js";
-import { useT } from "../i18n.js";
+import { useContext } from "preact/hooks";
+import { LangContext, useT } from "../i18n.js";
 import type { FormatView, StoredRun } from "./format-view.js";
 import { panelView, type PanelViewProps } from "./panel-view.js";
 import { COUNCIL_PANEL, type CouncilState } from "./council-state.js";
@@ -50,6 +51,7 @@ const VERDICT_CLASS = { PASS: "pass", WARN: "warn", FAIL: "fail" } as const;
  */
 function CouncilView({ s, ended, usage }: PanelViewProps<CouncilState>) {
   const t = useT();
+  const lang = useContext(LangContext);
   const rounds = s.debate ? [1, 2] : [1];
   return (
     <section class="arena panel council" aria-label={t("council.label", { claim: s.claim })}>
@@ -80,7 +82,7 @@ function CouncilView({ s, ended, usage }: PanelViewProps<CouncilState>) {
             <tr role="row" data-participant={j.key}>
               <th scope="row" role="rowheader">
                 {j.display} <span class="note">{named(t, "perspective", j.perspective)}</span>
-                {usage && costOf(t, usage, j.display) && <span class="note cost">{t("usage.card", { cost: costOf(t, usage, j.display)! })}</span>}
+                {usage && costOf(t, usage, j.display, lang) && <span class="note cost">{t("usage.card", { cost: costOf(t, usage, j.display, lang)! })}</span>}
               </th>
               {rounds.map((r) => {
                 const v = s.verdicts[r]?.[j.key];
@@ -123,7 +125,7 @@ function CouncilView({ s, ended, usage }: PanelViewProps<CouncilState>) {
         </tbody>
       </table>
       {s.result && (
-        <div class="winner" role="status">
+        <div class="winner" role="status" data-result>
           {t("council.consensus")} <span class={`badge verdict ${VERDICT_CLASS[s.result.consensus]}`}>{s.result.consensus}</span> — PASS {s.result.counts.PASS}{" "}
           · WARN {s.result.counts.WARN} · FAIL {s.result.counts.FAIL}
           {s.result.unanimous && <span class="note">{t("council.unanimous")}</span>}

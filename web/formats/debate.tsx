@@ -52,9 +52,11 @@ export function replayDebate({ id, result }: StoredRun): ClientEvent[] | undefin
     }),
   ];
   for (const { round, answers } of r.rounds) {
-    if (answers.length === 0) continue;
+    // A stored debate began its first round, if only just (a stop before its first word stores no turn).
+    if (answers.length === 0 && round !== 1) continue;
     const spoken = [...answers].sort((a, b) => a.position - b.position);
-    events.push(ev("debate-round-start", { round, type: ROUND_TYPES[round - 1], order: spoken.map((a) => a.display) }));
+    const order = spoken.length > 0 ? spoken.map((a) => a.display) : participants.map((p) => p.display);
+    events.push(ev("debate-round-start", { round, type: ROUND_TYPES[round - 1], order }));
     for (const a of spoken) {
       const who = { model: a.display, model_key: a.modelKey, round };
       // The person's seat, skipped: said as it was live.
@@ -80,7 +82,9 @@ export function replayDebate({ id, result }: StoredRun): ClientEvent[] | undefin
         }),
       );
     }
-    if (!answers.some(stopped)) events.push(ev("debate-round-end", { round, participant_count: answers.filter((a) => a.status === "ok").length }));
+    // A round ended, as live, only when every participant had its turn: a stop between two turns leaves it unfinished.
+    if (!answers.some(stopped) && answers.length >= participants.length)
+      events.push(ev("debate-round-end", { round, participant_count: answers.filter((a) => a.status === "ok").length }));
   }
   if (r.votes.length > 0 || r.results) {
     events.push(ev("debate-round-start", { round: 4, type: "voting", order: r.participants.map((p) => p.display) }));

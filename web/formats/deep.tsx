@@ -170,7 +170,7 @@ function DeepView({ s, ended, usage }: PanelViewProps<DeepState>) {
         </section>
       ))}
       {s.synthesis && (
-        <section class="synthesis" aria-label={t("deep.synthesis")}>
+        <section class="synthesis" aria-label={t("deep.synthesis")} data-result>
           <h3>
             {t("deep.synthesis")}
             {s.synthesisFallback && <span class="note">{t("deep.synthesisFallback")}</span>}

@@ -122,7 +122,7 @@ function MoaView({ s, usage }: PanelViewProps<MoaState>) {
         </p>
       )}
       {s.final && (
-        <section class="synthesis" aria-label={t("moa.final")}>
+        <section class="synthesis" aria-label={t("moa.final")} data-result>
           <h3>
             {t("moa.final")}
             {s.fallback && <span class="note">{t("moa.fallbackNote", { display: s.fallback.display, error: s.fallback.error })}</span>}

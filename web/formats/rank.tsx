@@ -177,7 +177,7 @@ function RankView({ s, ended, usage }: PanelViewProps<RankState>) {
         </section>
       )}
       {s.final && (
-        <section class="synthesis" aria-label={t("rank.final")}>
+        <section class="synthesis" aria-label={t("rank.final")} data-result>
           <h3>
             {t("rank.final")}
             {s.fallback && <span class="note">{t("rank.fallbackNote", { display: s.fallback.display, error: s.fallback.error })}</span>}

@@ -1,6 +1,7 @@
 import type { FunctionComponent } from "preact";
 import { labelName, seconds, type MessageKey } from "../../state/messages/index.js";
 import { AnswerNotes } from "../answer-notes.js";
+import { Icon } from "../icons.js";
 import { AnswerText, colorOf, CostFooter, markdown } from "../arena.js";
 import type { ArenaState } from "../arena-state.js";
 import { displayOfLabel, type DeliberationState } from "../deliberation-state.js";
@@ -78,6 +79,7 @@ export function DeliberationView({ s, steps, ended, usage }: { s: DeliberationSt
               class={`card${a?.status === "speaking" && !ended ? " speaking" : ""}${failed ? " failed" : ""}${s.winner && s.winner.winnerLabel === label ? " won" : ""}`}
               style={{ "--accent": colorOf(p.key) }}
               data-participant={p.key}
+              aria-busy={a?.status === "speaking" && !ended}
             >
               <header>
                 <span class="dot" aria-hidden="true" />
@@ -146,9 +148,8 @@ function WinnerCard({ s }: { s: DeliberationState }) {
   const w = s.winner!;
   const decision = w.winnerDecision !== undefined ? DECISIONS[w.winnerDecision ?? ""] : undefined;
   return (
-    <div class="winner" role="status">
-      <span aria-hidden="true">👑</span> {t("winner.label")} <strong>{w.winnerDisplay}</strong>{" "}
-      {t("dv.winnerOf", { count: w.voteCount, votes: votes(t, w.totalVotes) })}
+    <div class="winner" role="status" data-result>
+      <Icon name="crown" /> {t("winner.label")} <strong>{w.winnerDisplay}</strong> {t("dv.winnerOf", { count: w.voteCount, votes: votes(t, w.totalVotes) })}
       {decision && <span class={`badge decision ${decision.cls}`}>{t(decision.key)}</span>}
       {w.tiebroken && <span class="note"> ({w.tiebreakerMethod === "alphabetical" ? t("dv.tiebrokenAlpha") : t("dv.tiebrokenChair")})</span>}
       <div class="synthesis" dangerouslySetInnerHTML={{ __html: markdown.render(w.winnerResponse) }} />

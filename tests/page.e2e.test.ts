@@ -1,0 +1,224 @@
+import { mkdirSync } from "node:fs";
+import { build } from "vite";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FORMAT_IDS, FORMATS, type FormatId } from "../state/formats.js";
+import { accessibilityViolations, ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, haveChromium } from "./support/browser.js";
+import { serverProcesses } from "./support/server-process.js";
+
+/**
+ * The page as a product, in a real browser: every format run from the landing's offer to its end,
+ * on a laptop and on a phone, in the light and the dark theme. At the end the result is in view,
+ * nothing is wider than the screen, no control keeps the browser's default look and axe finds no
+ * violation; a screenshot of each end is kept in tests/artifacts (the README's is one of them).
+ * Then the live view's following, and a reader's own turn taking the stage.
+ */
+
+const SIZES = { laptop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+const THEMES = ["light", "dark"] as const;
+/** A roster of two models, for a short debate the reader joins. */
+const TWO_MODELS = JSON.stringify([
+  { key: "call_grok", display: "Grok", model: "x-ai/grok-4" },
+  { key: "call_claude", display: "Claude", model: "anthropic/claude-sonnet-4.5" },
+]);
+
+/** Where the newest answer's result is, against the window and the message box. */
+async function resultPlace(page: Page) {
+  return page.evaluate(() => {
+    const answers = document.querySelectorAll("[data-answer]");
+    const result = answers[answers.length - 1]?.querySelector("[data-result]");
+    const box = document.querySelector(".composer")?.getBoundingClientRect();
+    const r = result?.getBoundingClientRect();
+    return { found: Boolean(result), top: r?.top ?? NaN, bottom: r?.bottom ?? NaN, visibleBottom: box && box.height > 0 ? box.top : innerHeight };
+  });
+}
+
+/** Whether the newest answer's result begins between the top of the window and the message box. */
+async function resultInView(page: Page): Promise<boolean> {
+  const p = await resultPlace(page);
+  return p.found && p.top >= 0 && p.top < p.visibleBottom - 24;
+}
+
+/** Elements wider than the window, or reaching past its right edge (outside a scrolling box), named by tag and class. */
+async function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const out: string[] = [];
+    if (document.documentElement.scrollWidth > width) out.push(`the page (${document.documentElement.scrollWidth} > ${width})`);
+    for (const el of document.querySelectorAll("body *")) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.right <= width + 1) continue;
+      // Inside a box that scrolls or clips sideways (a wide table), or hidden for the eye only.
+      let clipped = false;
+      for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+        const o = getComputedStyle(up).overflowX;
+        if (o !== "visible") clipped = true;
+      }
+      if (!clipped) out.push(`${el.tagName.toLowerCase()}.${[...el.classList].join(".")} (right ${Math.round(r.right)} > ${width})`);
+    }
+    return out.slice(0, 5);
+  });
+}
+
+/** Visible controls still drawn the browser's way: native appearance, its font size, or no accent colour on a checkbox. */
+async function defaultLookingControls(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>("button, select, input, textarea")) {
+      if (el.offsetParent === null && getComputedStyle(el).position !== "fixed") continue;
+      const s = getComputedStyle(el);
+      const name = `${el.tagName.toLowerCase()}${el.className ? `.${el.className.split(" ").join(".")}` : ""}${el.getAttribute("type") ? `[${el.getAttribute("type")}]` : ""}`;
+      const box = el instanceof HTMLInputElement && ["checkbox", "radio", "range"].includes(el.type);
+      if (box ? s.accentColor === "auto" : s.appearance !== "none") out.push(`${name}: appearance ${s.appearance}, accent ${s.accentColor}`);
+      // Chromium's own size for a control's text (13.333px): the page's type scale was not applied.
+      if (s.fontSize === "13.3333px") out.push(`${name}: font-size ${s.fontSize}`);
+      if (s.fontFamily === "system-ui" && el.tagName !== "INPUT") out.push(`${name}: font ${s.fontFamily}`);
+    }
+    return out;
+  });
+}
+
+describe.skipIf(!haveChromium)(`the page as a product${haveChromium ? "" : " (skipped: chromium is not installed)"}`, () => {
+  let browser: Browser;
+  const start = serverProcesses();
+  let url = "";
+
+  beforeAll(async () => {
+    await build({ configFile: "vite.config.ts", logLevel: "error" });
+    mkdirSync(ARTIFACTS, { recursive: true });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    // 36 runs from one reader within minutes: more than the default 30 a minute allows.
+    url = (await start({ SIMULATED_LATENCY_MS: "5", SIMULATED_CHUNK_DELAY_MS: "2", RUNS_PER_MINUTE: "1000" })).url;
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  /** A page on the server at a size and in a theme, collecting its errors. */
+  async function open(size: keyof typeof SIZES, theme: (typeof THEMES)[number], server = url, locale = "en-US") {
+    const context = await browser.newContext({ viewport: SIZES[size], colorScheme: theme, locale });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("console", (m) => {
+      if (m.type() === "error") errors.push(m.text());
+    });
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(server);
+    return { page, errors, close: () => context.close() };
+  }
+
+  /** The landing's offer for a format: its button, which fills the message box. */
+  const offer = (page: Page, id: FormatId) => page.locator(".offer", { has: page.locator("code", { hasText: new RegExp(`^${FORMATS[id].command}$`) }) });
+
+  for (const id of FORMAT_IDS)
+    it(`${FORMATS[id].command}: started from the landing, ends with its result in view, at both sizes and in both themes`, async () => {
+      for (const size of Object.keys(SIZES) as (keyof typeof SIZES)[])
+        for (const theme of THEMES) {
+          const { page, errors, close } = await open(size, theme);
+          const where = `${id} ${size} ${theme}`;
+          // The landing says what debatt does and offers every format.
+          expect(await page.locator(".landing .lede").innerText(), where).toMatch(/AI models/);
+          expect(await page.locator(".offer").count(), where).toBe(FORMAT_IDS.length);
+          if (id === FORMAT_IDS[0]) {
+            await page.locator(".suggestions").waitFor({ timeout: 5_000 });
+            expect(await overflowing(page), `${where}: the landing`).toEqual([]);
+            await page.screenshot({ path: `${ARTIFACTS}/page-landing-${size}-${theme}.png` });
+          }
+          await offer(page, id).click();
+          expect(await page.locator("#message").inputValue(), where).toMatch(new RegExp(`^${FORMATS[id].command} \\S`));
+          await page.locator("#message").press("Enter");
+          await page
+            .locator("button.stop")
+            .waitFor({ state: "attached", timeout: 10_000 })
+            .catch(() => {});
+          await page.locator("button.stop").waitFor({ state: "detached", timeout: 90_000 });
+          await page.locator("[data-answer] [data-result]").first().waitFor({ timeout: 10_000 });
+          expect(await resultPlace(page).then((p) => p.found), `${where}: a result`).toBe(true);
+          expect(await resultInView(page), `${where}: the result in view ${JSON.stringify(await resultPlace(page))}`).toBe(true);
+          // Each list is named in the failure, whole.
+          const problems = {
+            overflowing: await overflowing(page),
+            defaultLooking: await defaultLookingControls(page),
+            axe: await accessibilityViolations(page),
+            errors,
+          };
+          await page.screenshot({ path: `${ARTIFACTS}/page-${id}-${size}-${theme}.png` });
+          // The README's picture: a whole debate, from its question to its synthesis (web/arena.png is a copy).
+          if (id === "debatt" && size === "laptop" && theme === "light") await page.screenshot({ path: `${ARTIFACTS}/page-debatt-whole.png`, fullPage: true });
+          expect(problems, where).toEqual({ overflowing: [], defaultLooking: [], axe: [], errors: [] });
+          await close();
+        }
+    }, 300_000);
+
+  it("follows a run while the reader stays at the end, stops when they scroll up, and offers the way back and to the result", async () => {
+    const server = await start({ SIMULATED_LATENCY_MS: "40", SIMULATED_CHUNK_DELAY_MS: "15" });
+    const { page, errors, close } = await open("phone", "light", server.url);
+    await page.locator("#message").fill("/debatt Should cities ban cars?");
+    await page.locator("#message").press("Enter");
+    // Following: the page scrolls by itself to the card being written, down the column of cards.
+    await page.waitForFunction(() => scrollY > 1200, undefined, { timeout: 60_000 });
+    const busyInView = () =>
+      page.evaluate(() => {
+        const busy = document.querySelector('[aria-busy="true"]');
+        if (!busy) return true;
+        const r = busy.getBoundingClientRect();
+        return r.bottom > 0 && r.top < innerHeight;
+      });
+    expect(await busyInView()).toBe(true);
+    // The reader scrolls up, away from the text being written: the page stays where they are and offers to follow again.
+    await page.mouse.move(200, 300);
+    await page.mouse.wheel(0, -10_000);
+    const jump = page.locator("button.jump");
+    await jump.waitFor({ timeout: 10_000 });
+    expect(await jump.innerText()).toContain("Follow the run");
+    const held = await page.evaluate(() => scrollY);
+    await page.waitForTimeout(1500);
+    expect(Math.abs((await page.evaluate(() => scrollY)) - held)).toBeLessThan(5);
+    // At the end the result is offered, not forced on a reader who is reading elsewhere…
+    await page.locator("button.stop").waitFor({ state: "detached", timeout: 120_000 });
+    await page.locator("button.jump", { hasText: "Jump to the result" }).waitFor({ timeout: 10_000 });
+    expect(await resultInView(page)).toBe(false);
+    // …and one press brings it into view.
+    await page.locator("button.jump").click();
+    expect(await resultInView(page)).toBe(true);
+    expect(await page.locator("button.jump").count()).toBe(0);
+    expect(errors).toEqual([]);
+    await close();
+  }, 180_000);
+
+  for (const size of Object.keys(SIZES) as (keyof typeof SIZES)[])
+    it(`gives a reader's turn the stage on a ${size}: their panel in view, the message box aside, the others' votes hidden until they vote`, async () => {
+      const server = await start({ SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", DEBATE_PARTICIPANTS: TWO_MODELS });
+      const { page, errors, close } = await open(size, "light", server.url);
+      await page.locator("#message").fill("/debatt --with-me Should cities ban cars?");
+      await page.locator("#message").press("Enter");
+      const panel = page.locator("form.person-input");
+      const panelInView = () =>
+        panel.evaluate((el) => {
+          const r = el.getBoundingClientRect();
+          return r.top >= 0 && r.bottom <= innerHeight;
+        });
+      for (const round of [1, 2, 3]) {
+        await panel.getByRole("heading", { name: new RegExp(`round ${round}`) }).waitFor({ timeout: 30_000 });
+        expect(await panelInView(), `round ${round}`).toBe(true);
+        expect(await page.locator(".composer").isVisible(), `round ${round}`).toBe(false);
+        expect(await page.evaluate(() => document.activeElement?.closest("form.person-input") !== null)).toBe(true);
+        await panel.getByRole("button", { name: "Pass" }).click();
+      }
+      await panel.getByRole("heading", { name: "Your vote" }).waitFor({ timeout: 30_000 });
+      expect(await panelInView()).toBe(true);
+      // The models have voted by now (they vote at once); their votes wait for the reader's.
+      await page.waitForTimeout(500);
+      expect(await page.locator(".votes .bars").count()).toBe(0);
+      expect(await page.locator(".votes-hidden").isVisible()).toBe(true);
+      await panel.getByLabel("Claude").check();
+      await panel.getByRole("button", { name: "Vote" }).click();
+      await page.locator(".winner").waitFor({ timeout: 60_000 });
+      expect(await page.locator(".votes .bars").count()).toBe(1);
+      expect(await page.locator(".composer").isVisible()).toBe(true);
+      expect(await resultInView(page)).toBe(true);
+      await page.screenshot({ path: `${ARTIFACTS}/page-with-me-${size}.png` });
+      expect(errors).toEqual([]);
+      await close();
+    }, 120_000);
+});

@@ -1,0 +1,33 @@
+import { existsSync, readFileSync } from "node:fs";
+import type { Page } from "playwright-core";
+
+/** Debian's chromium, which the browser tests drive through playwright-core. */
+export const CHROMIUM = "/usr/bin/chromium";
+/** Whether the browser tests can run here. */
+export const haveChromium = existsSync(CHROMIUM);
+/** Where the browser tests leave their screenshots. */
+export const ARTIFACTS = "tests/artifacts";
+/** The options chromium is started with in a container. */
+export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--headless"];
+
+/** axe-core, evaluated in the page to find accessibility violations. */
+const AXE_SOURCE = readFileSync("node_modules/axe-core/axe.min.js", "utf8");
+
+/**
+ * The accessibility violations axe-core finds in the page under the given rule tags, as `id (n)`;
+ * with `impacts`, only those of these impacts.
+ */
+export async function accessibilityViolations(page: Page, tags: string[] = ["wcag2a", "wcag2aa"], impacts?: string[]): Promise<string[]> {
+  // Evaluated through the DevTools protocol: the page's CSP (rightly) refuses an injected script tag.
+  await page.evaluate(AXE_SOURCE);
+  const found = await page.evaluate(async (runOnly) => {
+    const axe = (
+      window as unknown as {
+        axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
+      }
+    ).axe;
+    const { violations } = await axe.run(document, { runOnly });
+    return violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(" ")) }));
+  }, tags);
+  return found.filter((v) => !impacts || impacts.includes(v.impact)).map((v) => `${v.id} (${v.targets.length}: ${v.targets.slice(0, 3).join(", ")})`);
+}
