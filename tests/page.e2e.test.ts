@@ -114,10 +114,11 @@ describe.skipIf(!haveChromium)(`the page as a product${haveChromium ? "" : " (sk
     it(`${FORMATS[id].command}: started from the landing, ends with its result in view, at both sizes and in both themes`, async () => {
       for (const size of Object.keys(SIZES) as (keyof typeof SIZES)[])
         for (const theme of THEMES) {
-          const { page, errors, close } = await open(size, theme);
+          // Both languages: the light theme in English, the dark one in Swedish.
+          const { page, errors, close } = await open(size, theme, url, theme === "light" ? "en-US" : "sv-SE");
           const where = `${id} ${size} ${theme}`;
           // The landing says what debatt does and offers every format.
-          expect(await page.locator(".landing .lede").innerText(), where).toMatch(/AI models/);
+          expect(await page.locator(".landing .lede").innerText(), where).toMatch(theme === "light" ? /AI models/ : /AI-modeller/);
           expect(await page.locator(".offer").count(), where).toBe(FORMAT_IDS.length);
           if (id === FORMAT_IDS[0]) {
             await page.locator(".suggestions").waitFor({ timeout: 5_000 });
@@ -185,6 +186,49 @@ describe.skipIf(!haveChromium)(`the page as a product${haveChromium ? "" : " (sk
     expect(errors).toEqual([]);
     await close();
   }, 180_000);
+
+  it("keeps the message box whole when it offers to take part, offers no export without a run, and links every page from every page", async () => {
+    const { page, errors, close } = await open("phone", "light");
+    // Typing /debatt offers "Take part yourself" on a row of its own: the microphone stays a button, Send beside it.
+    await page.locator("#message").fill("/debatt Should cities ban cars?");
+    await page.getByLabel("Take part yourself").waitFor();
+    const box = await page.evaluate(() => {
+      const rect = (sel: string) => document.querySelector(sel)!.getBoundingClientRect();
+      return { mic: rect(".composer .mic"), send: rect(".composer button[type=submit]"), text: rect("#message") };
+    });
+    expect(box.mic.width).toBeLessThan(60);
+    expect(Math.abs(box.send.bottom - box.text.bottom)).toBeLessThan(4);
+    expect(Math.abs(box.mic.bottom - box.text.bottom)).toBeLessThan(4);
+    // A command without its topic gets its usage, and nothing to export or share: no run was stored.
+    await page.locator("#message").fill("/debatt");
+    await page.locator("#message").press("Enter");
+    await page.locator(".usage").waitFor();
+    expect(await page.locator(".run-menu").count()).toBe(0);
+    // A stored run's downloads are named by the conversation and the format.
+    await page.locator("#message").fill("/compare Tea or coffee?");
+    await page.locator("#message").press("Enter");
+    await page.locator(".run-menu").waitFor({ timeout: 30_000 });
+    const names = await page.locator(".run-menu .export-link").evaluateAll((links) => links.map((a) => a.getAttribute("download")));
+    expect(names).toEqual([expect.stringMatching(/^debatt-.+\.md$/), expect.stringMatching(/^debatt-.+\.json$/), expect.stringMatching(/^debatt-.+\.html$/)]);
+    // Every page has the header that links every page, the current one marked.
+    for (const hash of ["#history", "#leaderboard", "#evidence", "#admin", "#"]) {
+      await page.goto(`${url}/${hash}`);
+      const nav = page.getByRole("navigation", { name: "Pages" });
+      await nav.waitFor();
+      const links = await nav.locator("a").evaluateAll((as) => as.map((a) => [a.getAttribute("href"), a.getAttribute("aria-current")]));
+      for (const target of ["#", "#history", "#leaderboard", "#evidence", "#admin"])
+        expect(
+          links.some(([href]) => href === target),
+          `${hash} → ${target}`,
+        ).toBe(true);
+      expect(
+        links.filter(([, current]) => current === "page").every(([href]) => href === hash),
+        hash,
+      ).toBe(true);
+    }
+    expect(errors).toEqual([]);
+    await close();
+  }, 120_000);
 
   for (const size of Object.keys(SIZES) as (keyof typeof SIZES)[])
     it(`gives a reader's turn the stage on a ${size}: their panel in view, the message box aside, the others' votes hidden until they vote`, async () => {
