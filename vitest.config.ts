@@ -62,6 +62,8 @@ export default defineConfig({
         test: {
           name: "integration",
           include: integration,
+          // The page, built once for the browser tests (tests/support/build-page.ts).
+          globalSetup: ["tests/support/build-page.ts"],
           // vitest's default worker count (one less than the cores). Projects with different
           // maxWorkers must run in different groups: this one after `unit`.
           sequence: { groupOrder: 1 },

@@ -2,7 +2,6 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { build } from "vite";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FORMAT_IDS } from "../state/formats.js";
@@ -28,7 +27,6 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
   const stops: (() => Promise<void>)[] = [];
 
   beforeAll(async () => {
-    await build({ configFile: "vite.config.ts", logLevel: "error" });
     mkdirSync(ARTIFACTS, { recursive: true });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   }, 60_000);

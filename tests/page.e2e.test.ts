@@ -1,5 +1,4 @@
 import { mkdirSync } from "node:fs";
-import { build } from "vite";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FORMAT_IDS, FORMATS, type FormatId } from "../state/formats.js";
@@ -84,7 +83,6 @@ describe.skipIf(!haveChromium)(`the page as a product${haveChromium ? "" : " (sk
   let url = "";
 
   beforeAll(async () => {
-    await build({ configFile: "vite.config.ts", logLevel: "error" });
     mkdirSync(ARTIFACTS, { recursive: true });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     // 36 runs from one reader within minutes: more than the default 30 a minute allows.
@@ -158,14 +156,25 @@ describe.skipIf(!haveChromium)(`the page as a product${haveChromium ? "" : " (sk
     await page.locator("#message").press("Enter");
     // Following: the page scrolls by itself to the card being written, down the column of cards.
     await page.waitForFunction(() => scrollY > 1200, undefined, { timeout: 60_000 });
+    // The bottom of the card being written (where its newest text is) is on screen; between two turns, no card is.
     const busyInView = () =>
       page.evaluate(() => {
-        const busy = document.querySelector('[aria-busy="true"]');
-        if (!busy) return true;
+        const busy = document.querySelector('.card[aria-busy="true"]');
+        if (!busy) return null;
         const r = busy.getBoundingClientRect();
-        return r.bottom > 0 && r.top < innerHeight;
+        return r.bottom > 0 && r.bottom <= innerHeight;
       });
-    expect(await busyInView()).toBe(true);
+    const followed = () =>
+      page.waitForFunction(
+        () => {
+          const busy = document.querySelector('.card[aria-busy="true"]');
+          return busy !== null && busy.getBoundingClientRect().bottom > 0 && busy.getBoundingClientRect().bottom <= innerHeight;
+        },
+        undefined,
+        { timeout: 10_000 },
+      );
+    await followed();
+    expect(await busyInView()).not.toBe(false);
     // The reader scrolls up, away from the text being written: the page stays where they are and offers to follow again.
     await page.mouse.move(200, 300);
     await page.mouse.wheel(0, -10_000);
@@ -175,14 +184,25 @@ describe.skipIf(!haveChromium)(`the page as a product${haveChromium ? "" : " (sk
     const held = await page.evaluate(() => scrollY);
     await page.waitForTimeout(1500);
     expect(Math.abs((await page.evaluate(() => scrollY)) - held)).toBeLessThan(5);
+    // "Follow the run" takes them back to the text being written, and the page follows it again.
+    await jump.click();
+    expect(await jump.count()).toBe(0);
+    await followed();
+    await page.waitForTimeout(1000);
+    expect(await busyInView()).not.toBe(false);
+    expect(await jump.count()).toBe(0);
+    // Away once more: the end is then offered rather than forced.
+    await page.mouse.wheel(0, -10_000);
+    await jump.waitFor({ timeout: 10_000 });
     // At the end the result is offered, not forced on a reader who is reading elsewhere…
     await page.locator("button.stop").waitFor({ state: "detached", timeout: 120_000 });
     await page.locator("button.jump", { hasText: "Jump to the result" }).waitFor({ timeout: 10_000 });
     expect(await resultInView(page)).toBe(false);
-    // …and one press brings it into view.
+    // …and one press brings it into view, with the focus.
     await page.locator("button.jump").click();
     expect(await resultInView(page)).toBe(true);
     expect(await page.locator("button.jump").count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.hasAttribute("data-result"))).toBe(true);
     expect(errors).toEqual([]);
     await close();
   }, 180_000);
@@ -203,6 +223,7 @@ describe.skipIf(!haveChromium)(`the page as a product${haveChromium ? "" : " (sk
     await page.locator("#message").fill("/debatt");
     await page.locator("#message").press("Enter");
     await page.locator(".usage").waitFor();
+    await page.locator('[data-answer][aria-busy="false"]').waitFor();
     expect(await page.locator(".run-menu").count()).toBe(0);
     // A stored run's downloads are named by the conversation and the format.
     await page.locator("#message").fill("/compare Tea or coffee?");
@@ -221,8 +242,10 @@ describe.skipIf(!haveChromium)(`the page as a product${haveChromium ? "" : " (sk
           links.some(([href]) => href === target),
           `${hash} → ${target}`,
         ).toBe(true);
+      const current = links.filter(([, c]) => c === "page").map(([href]) => href);
+      expect(current.length, hash).toBeGreaterThan(0);
       expect(
-        links.filter(([, current]) => current === "page").every(([href]) => href === hash),
+        current.every((href) => href === hash),
         hash,
       ).toBe(true);
     }
@@ -245,21 +268,23 @@ describe.skipIf(!haveChromium)(`the page as a product${haveChromium ? "" : " (sk
       for (const round of [1, 2, 3]) {
         await panel.getByRole("heading", { name: new RegExp(`round ${round}`) }).waitFor({ timeout: 30_000 });
         expect(await panelInView(), `round ${round}`).toBe(true);
-        expect(await page.locator(".composer").isVisible(), `round ${round}`).toBe(false);
+        // The message box steps aside: a line saying why, and Stop.
+        expect(await page.locator("#message").count(), `round ${round}`).toBe(0);
+        expect(await page.locator(".composer.aside button.stop").isVisible(), `round ${round}`).toBe(true);
         expect(await page.evaluate(() => document.activeElement?.closest("form.person-input") !== null)).toBe(true);
         await panel.getByRole("button", { name: "Pass" }).click();
       }
       await panel.getByRole("heading", { name: "Your vote" }).waitFor({ timeout: 30_000 });
       expect(await panelInView()).toBe(true);
-      // The models have voted by now (they vote at once); their votes wait for the reader's.
-      await page.waitForTimeout(500);
+      // The models' votes are in (the note counts them), and wait for the reader's.
+      await page.locator(".votes-hidden:not([data-votes='0'])").waitFor({ timeout: 30_000 });
       expect(await page.locator(".votes .bars").count()).toBe(0);
-      expect(await page.locator(".votes-hidden").isVisible()).toBe(true);
+      expect(await page.locator(".ballots").count()).toBe(0);
       await panel.getByLabel("Claude").check();
       await panel.getByRole("button", { name: "Vote" }).click();
       await page.locator(".winner").waitFor({ timeout: 60_000 });
       expect(await page.locator(".votes .bars").count()).toBe(1);
-      expect(await page.locator(".composer").isVisible()).toBe(true);
+      expect(await page.locator("#message").isVisible()).toBe(true);
       expect(await resultInView(page)).toBe(true);
       await page.screenshot({ path: `${ARTIFACTS}/page-with-me-${size}.png` });
       expect(errors).toEqual([]);

@@ -29,7 +29,12 @@ export function Messages({
   return (
     <ol class="history" aria-live="polite">
       {messages.map((m) => (
-        <li class={`message ${m.role}`} key={m.id} data-answer={m.role === "assistant" ? m.id : undefined}>
+        <li
+          class={`message ${m.role}`}
+          key={m.id}
+          data-answer={m.role === "assistant" ? m.id : undefined}
+          aria-busy={m.role === "assistant" ? Boolean(m.running) : undefined}
+        >
           {m.role === "user" ? (
             <p>{m.text}</p>
           ) : (
@@ -142,7 +147,8 @@ function Answer({
   const format = formatOfRun(a);
   const View = format ? viewOf(format).View : undefined;
   const errorText = a.error ? errorInWords(t, a.error) : m.failure && failureInWords(t, m.failure);
-  const stopped = a.error?.code === "cancelled" || m.stored?.status === "cancelled";
+  // Stopped live, or stored as stopped and not resumed since (a resumed run has a run id of its own).
+  const stopped = a.error?.code === "cancelled" || (m.stored?.status === "cancelled" && !m.runId);
   return (
     <div>
       {stopped && <StoppedNote />}
@@ -157,7 +163,7 @@ function Answer({
       ) : a.chat ? (
         <>
           {a.continuing && <p class="note continuing">{t("continue.answering", { display: a.continuing.display })}</p>}
-          <p class="chat" data-result={!m.running || undefined}>
+          <p class="chat" data-result={(!m.running && !m.failure) || undefined}>
             {a.chat}
           </p>
         </>

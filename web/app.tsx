@@ -48,9 +48,9 @@ export function App({ conversation, exported }: { conversation?: string; exporte
   const [personName, setPersonName] = useState(() => localStorage.getItem(PERSON_NAME_KEY) ?? "");
   const busy = messages.some((m) => m.running);
   const stoppable = messages.find((m) => m.running && m.runId);
-  // A debate the reader joined that waits for their turn or vote: their panel takes the stage.
-  const yourTurn = !exported && messages.some((m) => m.runId && m.arena?.awaiting && !m.arena.done);
   const newest = messages.findLast((m) => m.role === "assistant");
+  // The newest run, followed live, waits for the reader's turn or vote: their panel takes the stage.
+  const yourTurn = !exported && newest?.running === true && !newest.failure && newest.arena?.awaiting !== undefined && !newest.arena.done;
   const follow = useFollow(newest?.id, newest?.running ?? false, newest, yourTurn);
   // The conversation: its thread on the server and the kind of messages it holds.
   const thread = useRef({ id: conversation ?? crypto.randomUUID(), kind: "chat" });
@@ -215,7 +215,7 @@ export function App({ conversation, exported }: { conversation?: string; exporte
       <Messages messages={messages} retry={(text) => send(text)} onContinue={setTalkingTo} onPersonInput={answerPerson} />
       {/* Configured models their endpoints no longer offer, said before a run fails on them. */}
       <ModelsNotice />
-      {follow.target && (
+      {follow.target && !yourTurn && (
         <button type="button" class="jump" onClick={follow.jump}>
           <Icon name="down" /> {t(follow.target === "live" ? "follow.live" : "follow.result")}
         </button>

@@ -116,7 +116,13 @@ export function Arena({ s, voiceSpeaker, send }: { s: ArenaState; voiceSpeaker?:
           setText={(text) => setDrafts((all) => ({ ...all, [s.awaiting!.round]: text }))}
         />
       )}
-      {personStillVotes(s) ? s.round >= 4 && <p class="note votes-hidden">{t("person.votesHidden")}</p> : (s.votes.length > 0 || s.results) && <Votes s={s} />}
+      {personStillVotes(s)
+        ? s.round >= 4 && (
+            <p class="note votes-hidden" data-votes={s.votes.length}>
+              {t("person.votesHidden")}
+            </p>
+          )
+        : (s.votes.length > 0 || s.results) && <Votes s={s} />}
       {(s.results || s.synthesis) && (
         <div class="outcome" data-result>
           {s.results && <WinnerBanner s={s} />}

@@ -52,6 +52,11 @@ export function Composer(props: ComposerProps) {
     (button && !button.disabled ? button : form.querySelector("textarea"))?.focus();
   }, [stoppable]);
 
+  // Back from the reader's turn with the focus nowhere (its panel went): it returns to the message box.
+  useEffect(() => {
+    if (!aside && document.activeElement === document.body) formRef.current?.querySelector("textarea")?.focus({ preventScroll: true });
+  }, [aside]);
+
   function submit(e: Event) {
     e.preventDefault();
     const text = input.trim();
@@ -60,8 +65,20 @@ export function Composer(props: ComposerProps) {
     onSend(text);
   }
 
+  // The reader's turn holds the stage: the box steps aside, leaving a line that says so, and Stop.
+  if (aside)
+    return (
+      <form class="composer aside" ref={formRef} onSubmit={(e) => e.preventDefault()}>
+        <p class="note">{t("person.turnOpen")}</p>
+        {onStop && (
+          <button type="button" class="stop" onClick={onStop}>
+            {t("composer.stop")}
+          </button>
+        )}
+      </form>
+    );
   return (
-    <form class={`composer${fresh ? " fresh" : ""}`} ref={formRef} onSubmit={submit} hidden={aside}>
+    <form class={`composer${fresh ? " fresh" : ""}`} ref={formRef} onSubmit={submit}>
       <label for="message">{t("composer.label")}</label>
       {talkingTo && (
         <p class="talking-to" role="status">

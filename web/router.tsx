@@ -18,6 +18,8 @@ export function Root() {
   const [lang, setLang] = useState<Lang>(initialLang);
   const [hash, setHash] = useState(location.hash);
   const [session, setSession] = useState<Session | null>(null);
+  /** Bumped when the header starts a new chat on a page that is one: the chat starts afresh. */
+  const [chats, setChats] = useState(0);
   useEffect(() => {
     const onHash = () => setHash(location.hash);
     addEventListener("hashchange", onHash);
@@ -43,12 +45,12 @@ export function Root() {
     ) : hash === "#leaderboard" ? (
       <LeaderboardPage />
     ) : (
-      conversationPage(hash)
+      conversationPage(hash, chats)
     );
   return (
     <LangContext.Provider value={lang}>
       <div class="top-bar">
-        <SiteNav hash={hash} />
+        <SiteNav hash={hash} onNewChat={() => setChats((n) => n + 1)} />
         {session?.auth === "tokens" && session.user && <SignedIn name={session.user.name} />}
         <LangSwitch lang={lang} onChange={choose} />
       </div>
@@ -71,7 +73,7 @@ function SignedIn({ name }: { name: string }) {
 }
 
 /** `#c/<id>` opens a conversation; a malformed id (a broken %-escape) opens a new chat instead of a blank page. */
-function conversationPage(hash: string) {
+function conversationPage(hash: string, chats: number) {
   const raw = /^#c\/(.+)$/.exec(hash)?.[1];
   let conversation: string | undefined;
   try {
@@ -79,7 +81,7 @@ function conversationPage(hash: string) {
   } catch {
     conversation = undefined;
   }
-  return conversation ? <App key={conversation} conversation={conversation} /> : <App />;
+  return conversation ? <App key={conversation} conversation={conversation} /> : <App key={`new-${chats}`} />;
 }
 
 /** An exported conversation's page: the conversation, read-only, and the language switch. */

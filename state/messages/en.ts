@@ -29,6 +29,7 @@ export const en = {
   "follow.live": "Follow the run",
   "follow.result": "Jump to the result",
   "nav.label": "Pages",
+  "person.turnOpen": "Your turn is open above: the message box is back once you have answered.",
   "person.votesHidden": "The others' votes show once you have voted.",
   "card.silent": "did not speak",
   "arena.roundStopped": "stopped",

@@ -28,6 +28,7 @@ export const sv: Record<MessageKey, string> = {
   "follow.live": "Följ körningen",
   "follow.result": "Till resultatet",
   "nav.label": "Sidor",
+  "person.turnOpen": "Din tur är öppen ovanför: meddelanderutan kommer tillbaka när du har svarat.",
   "person.votesHidden": "De andras röster visas när du har röstat.",
   "card.silent": "talade inte",
   "arena.roundStopped": "stoppad",
