@@ -59,6 +59,18 @@ async function overflowing(page: Page): Promise<string[]> {
   });
 }
 
+/** Vote bars whose colour is none of the cards' (each participant keeps one colour, on its card and its bar). */
+async function strayBarColours(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const cards = new Set([...document.querySelectorAll(".card")].map((c) => getComputedStyle(c).borderLeftColor));
+    return [...document.querySelectorAll<HTMLElement>(".bars li")]
+      .filter((li) => Number(li.querySelector(".count")?.textContent ?? "0") > 0)
+      .map((li) => [li.dataset.votesFor ?? "", getComputedStyle(li.querySelector(".fill")!).backgroundColor])
+      .filter(([, colour]) => !cards.has(colour))
+      .map(([who, colour]) => `${who}: ${colour}`);
+  });
+}
+
 /** Visible controls still drawn the browser's way: native appearance, its font size, or no accent colour on a checkbox. */
 async function defaultLookingControls(page: Page): Promise<string[]> {
   return page.evaluate(() => {
@@ -138,13 +150,14 @@ describe.skipIf(!haveChromium)(`the page as a product${haveChromium ? "" : " (sk
           const problems = {
             overflowing: await overflowing(page),
             defaultLooking: await defaultLookingControls(page),
+            strayBarColours: await strayBarColours(page),
             axe: await accessibilityViolations(page),
             errors,
           };
           await page.screenshot({ path: `${ARTIFACTS}/page-${id}-${size}-${theme}.png` });
           // The README's picture: a whole debate, from its question to its synthesis (web/arena.png is a copy).
           if (id === "debatt" && size === "laptop" && theme === "light") await page.screenshot({ path: `${ARTIFACTS}/page-debatt-whole.png`, fullPage: true });
-          expect(problems, where).toEqual({ overflowing: [], defaultLooking: [], axe: [], errors: [] });
+          expect(problems, where).toEqual({ overflowing: [], defaultLooking: [], strayBarColours: [], axe: [], errors: [] });
           await close();
         }
     }, 300_000);

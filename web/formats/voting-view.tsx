@@ -167,7 +167,8 @@ function Votes({ s, title }: { s: DeliberationState; title: MessageKey }) {
       <h3>{t(title)}</h3>
       <ul class="bars">
         {Object.keys(v.labelToModel).map((label) => (
-          <li data-votes-for={label}>
+          // The bar in the colour of the model behind the label, as its card has.
+          <li data-votes-for={label} style={{ "--accent": colorOf(s.participants.find((p) => p.model === v.labelToModel[label])?.key ?? "") }}>
             <span class="name">
               {labelName(t, label)} <span class="note">{displayOfLabel(s, label)}</span>
             </span>
