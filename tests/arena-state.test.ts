@@ -82,6 +82,68 @@ describe("the arena's state", () => {
   });
 });
 
+describe("a stopped debate, reopened", () => {
+  const seats = [
+    { key: "call_grok", display: "Grok", model: "x-ai/grok-4" },
+    { key: "call_claude", display: "Claude", model: "anthropic/claude-sonnet-4.5" },
+  ];
+  const turn = (key: string, display: string, position: number) => ({
+    modelKey: key,
+    display,
+    text: "Yes.",
+    position,
+    status: "ok",
+    wordCount: 1,
+    latencyMs: 5,
+  });
+  const reopened = (rounds: { round: number; answers: ReturnType<typeof turn>[] }[], stopped: boolean) =>
+    storedEvents("d", "debatt", { participants: seats, rounds, votes: [] }, "/debatt T", undefined, stopped)!.reduce(reduce, emptyArena());
+
+  it("shows the round it stopped in, as the live view did: begun and not ended", () => {
+    // Stopped before anyone spoke: round 1 had begun.
+    const none = reopened(
+      [
+        { round: 1, answers: [] },
+        { round: 2, answers: [] },
+        { round: 3, answers: [] },
+      ],
+      true,
+    );
+    expect({ round: none.round, done: none.roundsDone }).toEqual({ round: 1, done: [] });
+    // Stopped in round 1 after one of two turns: round 1 is not ended.
+    const half = reopened(
+      [
+        { round: 1, answers: [turn("call_grok", "Grok", 1)] },
+        { round: 2, answers: [] },
+        { round: 3, answers: [] },
+      ],
+      true,
+    );
+    expect({ round: half.round, done: half.roundsDone }).toEqual({ round: 1, done: [] });
+    // Stopped between rounds 1 and 2: round 2 had begun.
+    const whole = [turn("call_grok", "Grok", 1), turn("call_claude", "Claude", 2)];
+    const between = reopened(
+      [
+        { round: 1, answers: whole },
+        { round: 2, answers: [] },
+        { round: 3, answers: [] },
+      ],
+      true,
+    );
+    expect({ round: between.round, done: between.roundsDone }).toEqual({ round: 2, done: [1] });
+    // A run that was not stopped (it failed, say) shows no round it never began.
+    const failed = reopened(
+      [
+        { round: 1, answers: whole },
+        { round: 2, answers: [] },
+        { round: 3, answers: [] },
+      ],
+      false,
+    );
+    expect({ round: failed.round, done: failed.roundsDone }).toEqual({ round: 1, done: [1] });
+  });
+});
+
 describe("an answer's notes on its card", () => {
   const SOURCES = [{ url: "https://example.org/a", title: "A" }, { url: "https://example.org/b" }];
   const NOTES = { reasoning: "First I weigh the costs.", sources: SOURCES, ending: "length" as const };

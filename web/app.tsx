@@ -61,7 +61,8 @@ export function App({ conversation, exported }: { conversation?: string; exporte
       const shown: Message[] = c.messages.map((m, i) => {
         if (m.role === "user") return { id: nextId++, role: "user", text: m.content };
         // The run's own view, replayed from what it stored; the text alone for chat.
-        const events = storedEvents(m.id, m.format, m.result, c.messages[i - 1]?.content ?? "", i === 1 ? (c.title ?? undefined) : undefined);
+        const asked = c.messages[i - 1]?.content ?? "";
+        const events = storedEvents(m.id, m.format, m.result, asked, i === 1 ? (c.title ?? undefined) : undefined, m.status === "cancelled");
         const arena = events?.reduce(reduce, emptyArena());
         // What the run cost, as it was told live.
         if (arena && m.usage) arena.usage = { ...m.usage, simulated: arena.simulated, timestamp: "" };

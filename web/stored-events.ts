@@ -27,15 +27,22 @@ function questionOf(result: { question?: string }, message: string): string {
 /**
  * The events a stored run streamed, ending with `done`; undefined for a chat answer without a live view
  * of its own (chat) or a result that holds nothing to show. `title` is the conversation's title,
- * given with its first run (the run that made it).
+ * given with its first run (the run that made it); `stopped`, whether the run was stopped.
  */
-export function storedEvents(id: string, format: RunKind | undefined, result: unknown, question: string, title?: string): ClientEvent[] | undefined {
+export function storedEvents(
+  id: string,
+  format: RunKind | undefined,
+  result: unknown,
+  question: string,
+  title?: string,
+  stopped = false,
+): ClientEvent[] | undefined {
   if (!result || format === undefined) return undefined;
   if (format === "chat") {
     // A follow-up to one participant: who answered, and the answer, as it was streamed.
     const r = result as ChatResult;
     return r.continuation ? [ev("continue-start", r.continuation), ev("text-delta", { delta: r.answer ?? "" }), ev("done")] : undefined;
   }
-  const events = viewOf(format).replay({ id, result, question: questionOf(result, question), title });
+  const events = viewOf(format).replay({ id, result, question: questionOf(result, question), title, stopped });
   return events && [...events, ev("done")];
 }

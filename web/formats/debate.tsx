@@ -37,7 +37,7 @@ export interface StoredDebate {
 }
 
 /** The events of a stored /debatt or /dvoice run; undefined for one stored before its participants were. */
-export function replayDebate({ id, result }: StoredRun): ClientEvent[] | undefined {
+export function replayDebate({ id, result, stopped: stoppedRun = false }: StoredRun): ClientEvent[] | undefined {
   const r = result as StoredDebate;
   if (!r.participants) return undefined;
   const participants = r.participants.map((p) => ({ ...p, oneseek: false }));
@@ -85,6 +85,15 @@ export function replayDebate({ id, result }: StoredRun): ClientEvent[] | undefin
     // A round ended, as live, only when every participant had its turn: a stop between two turns leaves it unfinished.
     if (!answers.some(stopped) && answers.length >= participants.length)
       events.push(ev("debate-round-end", { round, participant_count: answers.filter((a) => a.status === "ok").length }));
+  }
+  // Stopped between two rounds, it had begun the next one: live, that round's start came as the one
+  // before ended. (A round's own turns are stored as they end, so an empty round tells no more.)
+  const spokenIn = r.rounds.filter((x) => x.answers.length > 0).map((x) => x.round);
+  const last = Math.max(1, ...spokenIn);
+  const lastEnded = events.some((e) => e.event === "debate-round-end" && e.data.round === last);
+  if (stoppedRun && lastEnded && last < 3 && r.votes.length === 0 && !r.results) {
+    const order = participants.map((p) => p.display);
+    events.push(ev("debate-round-start", { round: last + 1, type: ROUND_TYPES[last], order }));
   }
   if (r.votes.length > 0 || r.results) {
     events.push(ev("debate-round-start", { round: 4, type: "voting", order: r.participants.map((p) => p.display) }));

@@ -27,6 +27,8 @@ export interface StoredRun {
   question: string;
   /** The conversation's title, given with its first run (the run that made it). */
   title?: string;
+  /** Whether the run was stopped (`cancelled`): a replay then shows where it stopped, as the live view did. */
+  stopped?: boolean;
 }
 
 /** What a format's view of a run is drawn from: the run's state and what the answer around it holds. */
