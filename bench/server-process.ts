@@ -74,6 +74,8 @@ export class ServerProcess {
         DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-bench-")),
         RUNS_PER_MINUTE: "100000",
         MAX_CONCURRENT_RUNS: "100000",
+        // The measured window's CPU profile goes there (bench/server-child.ts).
+        ...(process.env.BENCH_CPU_PROF ? { BENCH_CPU_PROF: process.env.BENCH_CPU_PROF } : {}),
         ...env,
       },
     });

@@ -34,6 +34,20 @@ export interface ModelRequest {
   maxTokens?: number;
 }
 
+/** A streamed call's options as debatt passes them: where each piece of the answer's text goes as it arrives. */
+export interface TextSinkOptions {
+  onText?: (text: string) => void;
+}
+
+/**
+ * Whether a chat model hands its streamed text to a call's `onText` itself (the providers' models
+ * do): each piece then goes straight to the node, with no LangChain callback or message per
+ * piece. Other models are streamed through a callback.
+ */
+export function streamsText(model: object): boolean {
+  return (model as { streamsText?: unknown }).streamsText === true;
+}
+
 /**
  * Gives nodes their chat models. Injected into the graph (never a module-level instance), so tests
  * pass scripted fakes and the product passes the OpenAI-compatible or the simulated provider.

@@ -4,7 +4,7 @@ import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { ChatOpenAI } from "@langchain/openai";
 import { StreamChatModel } from "./stream-chat-model.js";
 import { nearestModel } from "./nearest-model.js";
-import type { ModelFactory, ModelPhase, ModelRequest } from "../ports/models.js";
+import type { ModelFactory, ModelPhase, ModelRequest, TextSinkOptions } from "../ports/models.js";
 import { ANSWERED_BY } from "../state/usage.js";
 import type { Settings } from "../state/config.js";
 import { DebattError, withoutAddresses, type ProviderErrorCode } from "../state/errors.js";
@@ -145,8 +145,8 @@ export function providerError(err: unknown, model: string, endpoint: Endpoint): 
   return err;
 }
 
-/** A call's options, as far as guarding it goes: its signal and its callbacks (the token sink). */
-interface CallOptions {
+/** A call's options, as far as guarding it goes: its signal, and where its text streams (`onText`, or a callback). */
+interface CallOptions extends TextSinkOptions {
   signal?: AbortSignal;
   callbacks?: unknown[];
 }
@@ -208,8 +208,12 @@ function guarded<T extends object>(model: T, name: string, endpoint: Endpoint, r
       const value = Reflect.get(target, prop, target) as unknown;
       if (prop === "invoke") {
         return async (input: unknown, options: CallOptions = {}) => {
+          // Whether text has streamed: noted as `onText` hands it on, or by a callback for a model without it.
           const watch = new StreamWatch();
-          const watched = { ...options, callbacks: [...(options.callbacks ?? []), watch] };
+          const { onText } = options;
+          const watched = onText
+            ? { ...options, onText: (text: string) => ((watch.streamed = true), onText(text)) }
+            : { ...options, callbacks: [...(options.callbacks ?? []), watch] };
           const call = (target as unknown as { invoke: Invoke }).invoke.bind(target);
           const marked = withCacheBreakpoint(name, input);
           for (let attempt = 0; ; attempt++) {

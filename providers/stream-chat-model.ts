@@ -1,8 +1,7 @@
-import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
-import { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
-import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
-import { readResponse, StreamReader, type StreamedAnswer } from "./stream-reader.js";
+import type { BaseMessage } from "@langchain/core/messages";
+import { TextStreamChatModel, type Reply } from "./text-stream-model.js";
+import { bodyText, post, readStream } from "./http-post.js";
+import { StreamReader, type StreamedAnswer } from "./stream-reader.js";
 
 /** Where and what a model is called: the endpoint, its key, the model id and its token budget. */
 export interface StreamChatModelOptions {
@@ -18,7 +17,7 @@ export class EndpointError extends Error {
     message: string,
     readonly status: number | undefined,
     readonly code: string | undefined,
-    readonly headers: Headers | undefined,
+    readonly headers: Record<string, string | string[] | undefined> | undefined,
   ) {
     super(message);
   }
@@ -43,12 +42,12 @@ function wireMessage(m: BaseMessage): { role: string; content: unknown } {
  * A chat model of any OpenAI-compatible endpoint that reads its stream with `StreamReader`: in
  * every provider's shape, the answer apart from its reasoning (never in the text, the word count or
  * what others read), its sources, how it ended, and its usage counted once. The text goes to the
- * callbacks' `handleLLMNewToken` as it arrives, without a message built per token; the answer is
- * one message at the end: its text as content, its reasoning, sources and ending in
+ * call's `onText` (or the callbacks) as it arrives, without a message built per token; the answer
+ * is one message at the end: its text as content, its reasoning, sources and ending in
  * `response_metadata`, its tokens in `usage_metadata` (the provider's cost in
  * `response_metadata.usage.cost`). Models that take tools are not served here.
  */
-export class StreamChatModel extends BaseChatModel {
+export class StreamChatModel extends TextStreamChatModel {
   constructor(private readonly options: StreamChatModelOptions) {
     super({});
   }
@@ -57,47 +56,47 @@ export class StreamChatModel extends BaseChatModel {
     return "debatt-openai-compatible";
   }
 
-  async _generate(messages: BaseMessage[], options: this["ParsedCallOptions"], runManager?: CallbackManagerForLLMRun): Promise<ChatResult> {
-    const answer = await this.call(messages, options.signal, (text) => void runManager?.handleLLMNewToken(text));
-    return { generations: [messageOf(answer, this.options.model)] };
-  }
-
-  override async *_streamResponseChunks(
-    messages: BaseMessage[],
-    options: this["ParsedCallOptions"],
-    runManager?: CallbackManagerForLLMRun,
-  ): AsyncGenerator<ChatGenerationChunk> {
-    // The tokens go to the callbacks as they come; the answer is one chunk at the end.
-    const answer = await this.call(messages, options.signal, (text) => void runManager?.handleLLMNewToken(text));
-    yield messageOf(answer, this.options.model);
+  protected async reply(messages: BaseMessage[], signal: AbortSignal | undefined, onText: (text: string) => void): Promise<Reply> {
+    return replyOf(await this.call(messages, signal, onText), this.options.model);
   }
 
   /** Sends the request and reads its stream, handing each piece of text to `onText`. */
   private async call(messages: BaseMessage[], signal: AbortSignal | undefined, onText: (text: string) => void): Promise<StreamedAnswer> {
     const { baseUrl, apiKey, model, maxTokens } = this.options;
-    const res = await fetch(`${baseUrl.replace(/\/+$/, "")}/chat/completions`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", accept: "text/event-stream" },
-      body: JSON.stringify({
-        model,
-        messages: messages.map(wireMessage),
-        stream: true,
-        stream_options: { include_usage: true },
-        ...(maxTokens ? { max_tokens: maxTokens } : {}),
-      }),
-      signal,
-    }).catch((err: Error) => {
-      if (err.name === "AbortError" || signal?.aborted) throw err;
-      throw new EndpointError(`Connection error. (${(err.cause as Error)?.message ?? err.message})`, undefined, undefined, undefined);
+    const body = JSON.stringify({
+      model,
+      messages: messages.map(wireMessage),
+      stream: true,
+      stream_options: { include_usage: true },
+      ...(maxTokens ? { max_tokens: maxTokens } : {}),
     });
-    if (!res.ok) {
-      const body = (await res.json().catch(() => undefined)) as { error?: { message?: string; code?: unknown } | string } | undefined;
-      const e = typeof body?.error === "object" ? body.error : { message: typeof body?.error === "string" ? body.error : undefined };
-      throw new EndpointError(`${res.status} ${e?.message ?? res.statusText}`, res.status, typeof e?.code === "string" ? e.code : undefined, res.headers);
+    const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json", accept: "text/event-stream" };
+    const res = await post(`${baseUrl.replace(/\/+$/, "")}/chat/completions`, headers, body, signal).catch((err: Error) => {
+      if (signal?.aborted) throw err;
+      throw new EndpointError(`Connection error. (${err.message})`, undefined, undefined, undefined);
+    });
+    const status = res.statusCode ?? 0;
+    if (status < 200 || status >= 300) {
+      const text = await bodyText(res);
+      if (status >= 300 && status < 400)
+        throw new EndpointError(
+          `${status} the endpoint redirects to ${redirectTarget(res.headers.location)}: set its base URL to that address`,
+          status,
+          undefined,
+          res.headers,
+        );
+      const parsed = parseJson(text) as { error?: { message?: string; code?: unknown } | string } | undefined;
+      const e = typeof parsed?.error === "object" ? parsed.error : { message: typeof parsed?.error === "string" ? parsed.error : undefined };
+      throw new EndpointError(
+        `${status} ${e?.message ?? res.statusMessage ?? ""}`.trim(),
+        status,
+        typeof e?.code === "string" ? e.code : undefined,
+        res.headers,
+      );
     }
     const key = `${baseUrl}|${model}`;
     const reader = new StreamReader({ text: onText }, templateThinkers.has(key));
-    const answer = await readResponse(res, reader, signal);
+    const answer = await readStream(res, reader, signal);
     // Learnt from its answers: whether the model's chat template opens a think block itself.
     if (answer.templateThinking) templateThinkers.add(key);
     else if (answer.ending !== "failed") templateThinkers.delete(key);
@@ -107,11 +106,26 @@ export class StreamChatModel extends BaseChatModel {
   }
 }
 
-/** The answer as one message chunk: text as content, the rest as metadata, the usage once. */
-function messageOf(answer: StreamedAnswer, model: string): ChatGenerationChunk {
+/** A JSON body, or undefined when it is not JSON. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where a redirect points, without its query (a key may hide there). */
+function redirectTarget(location: string | undefined): string {
+  if (!location) return "another address";
+  return location.replace(/[?#].*$/, "");
+}
+
+/** The answer as debatt's models give it: text as content, the rest as metadata, the usage once. */
+function replyOf(answer: StreamedAnswer, model: string): Reply {
   const u = answer.usage;
-  const message = new AIMessageChunk({
-    content: answer.text,
+  return {
+    text: answer.text,
     response_metadata: {
       model_name: model,
       finish_reason: answer.ending,
@@ -131,6 +145,5 @@ function messageOf(answer: StreamedAnswer, model: string): ChatGenerationChunk {
           },
         }
       : {}),
-  });
-  return new ChatGenerationChunk({ text: answer.text, message });
+  };
 }

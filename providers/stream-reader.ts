@@ -307,48 +307,58 @@ function usageOf(u: Json): StreamUsage {
 }
 
 /**
- * Reads a chat completion's HTTP response as an SSE stream into `reader`. A response that is not
- * an event stream (an HTML page with status 200, from a proxy or a login wall) is a failure that
- * says what came instead.
+ * A chat completion's event stream fed to `reader` as its text arrives (`feed`, in pieces of any
+ * size), then `end`: each `data:` line's JSON is read, `[DONE]` notes a whole stream, and a line
+ * that is not JSON carries nothing to read.
  */
-export async function readResponse(response: Response, reader: StreamReader, signal?: AbortSignal): Promise<StreamedAnswer> {
-  const type = response.headers.get("content-type") ?? "";
-  if (!/text\/event-stream/i.test(type)) {
-    const body = (await response.text().catch(() => "")).trim();
-    if (/json/i.test(type)) {
-      try {
-        reader.read(JSON.parse(body));
-        return reader.end(true);
-      } catch {
-        // Not JSON after all: said below.
-      }
-    }
-    return {
-      text: "",
-      reasoning: "",
-      sources: [],
-      ending: "failed",
-      message: `the endpoint answered ${response.status} with ${type || "no content type"}, not an event stream${body ? ` (it begins: ${body.slice(0, 80).replace(/\s+/g, " ")})` : ""}`,
-    };
-  }
-  let done = false;
-  const parser = createParser({
+export class EventStreamFeed {
+  private done = false;
+  private readonly parser = createParser({
     onEvent: (event) => {
-      if (event.data === "[DONE]") return void (done = true);
+      if (event.data === "[DONE]") return void (this.done = true);
       try {
-        reader.read(JSON.parse(event.data));
+        this.reader.read(JSON.parse(event.data));
       } catch {
         // A line that is not JSON carries nothing to read.
       }
     },
   });
-  const decoder = new TextDecoder();
-  try {
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
-  } catch (err) {
-    // Stopped by its caller: that is the caller's to say.
-    if (signal?.aborted) throw err;
-    // The connection broke: what arrived is kept, and the ending says it was cut off.
+
+  constructor(private readonly reader: StreamReader) {}
+
+  feed(text: string): void {
+    this.parser.feed(text);
   }
-  return reader.end(done);
+
+  /** The stream is over (or broke off, which its ending then says): what it came to. */
+  end(): StreamedAnswer {
+    return this.reader.end(this.done);
+  }
+}
+
+/** Whether a response's content type is an event stream. */
+export const isEventStream = (contentType: string): boolean => /text\/event-stream/i.test(contentType);
+
+/**
+ * The answer of a response that is not an event stream: a JSON body is read as one whole answer;
+ * anything else (an HTML page with status 200, from a proxy or a login wall) is a failure that
+ * says what came instead.
+ */
+export function notAStream(status: number, contentType: string, body: string, reader: StreamReader): StreamedAnswer {
+  const text = body.trim();
+  if (/json/i.test(contentType)) {
+    try {
+      reader.read(JSON.parse(text));
+      return reader.end(true);
+    } catch {
+      // Not JSON after all: said below.
+    }
+  }
+  return {
+    text: "",
+    reasoning: "",
+    sources: [],
+    ending: "failed",
+    message: `the endpoint answered ${status} with ${contentType || "no content type"}, not an event stream${text ? ` (it begins: ${text.slice(0, 80).replace(/\s+/g, " ")})` : ""}`,
+  };
 }

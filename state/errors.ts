@@ -274,7 +274,7 @@ export function runFailure(err: unknown): { code: ErrorCode; message: string } {
 }
 
 /** A network address with its port: a dotted name or IPv4 (`db.internal:5432`, `10.0.0.5:5432`), `localhost:…`, or IPv6 (`[::1]:5432`, `::1:5432`). */
-const HOST_AND_PORT = /(?:\b(?:[a-z0-9-]+\.)+[a-z0-9-]+|\blocalhost|\[[0-9a-f:.]+\]|(?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{0,4}):\d{2,5}\b/gi;
+const HOST_AND_PORT = /(?:\b(?:[a-z0-9-]+\.)+[a-z0-9-]+|\blocalhost|\[[0-9a-f:.]+\]|(?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{0,4}):\d{1,5}\b/gi;
 /** The name a failed look-up names (`getaddrinfo ENOTFOUND db.internal`). */
 const LOOKED_UP = /\b(ENOTFOUND|EAI_AGAIN)\s+\S+/g;
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readResponse, StreamReader } from "../providers/stream-reader.js";
+import { EventStreamFeed, StreamReader } from "../providers/stream-reader.js";
 import { RECORDED_ANSWER as ANSWER, recorded, startReplayProvider, withAnswer } from "./support/replay-provider.js";
 import { depsFromEnv } from "../service/deps.js";
 import { streamClientEvents } from "../service/stream.js";
@@ -199,7 +199,11 @@ const named = (events: ClientEvent[], name: string) => events.filter((e) => e.ev
 
 describe("a recorded stream replayed with another answer", () => {
   const ANOTHER = 'VOTE: Response B\n\n```json\n{"a": "b\\"c", "d": [1, {"e": null}]}\n```\n$& $1 <b>räksmörgås</b>';
-  const read = (text: string) => readResponse(new Response(text, { headers: { "content-type": "text/event-stream" } }), new StreamReader());
+  const read = async (text: string) => {
+    const feed = new EventStreamFeed(new StreamReader());
+    feed.feed(text);
+    return feed.end();
+  };
 
   it.each(SHAPES.map((s) => [who(s), s] as const))(
     "%s: gives exactly the new answer, with the same events, reasoning, sources, usage and ending",

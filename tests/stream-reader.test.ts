@@ -2,7 +2,8 @@ import { readdirSync } from "node:fs";
 import { createParser } from "eventsource-parser";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readResponse, StreamReader, type StreamedAnswer } from "../providers/stream-reader.js";
+import { post, readStream } from "../providers/http-post.js";
+import { StreamReader, type StreamedAnswer } from "../providers/stream-reader.js";
 import { recorded, startReplayProvider, STREAMS } from "./support/replay-provider.js";
 import { depsFromEnv } from "../service/deps.js";
 import { streamClientEvents } from "../service/stream.js";
@@ -167,12 +168,13 @@ describe("every provider's recorded stream, read over HTTP", () => {
   it.each(Object.entries(EXPECTED))("%s: the answer, its reasoning apart, its sources, how it ended and its usage counted once", async (model, expected) => {
     const texts: string[] = [];
     const thoughts: string[] = [];
-    const res = await fetch(`${provider.baseURL}/chat/completions`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ model, stream: true, messages: [] }),
-    });
-    const answer = await readResponse(res, new StreamReader({ text: (d) => texts.push(d), reasoning: (d) => thoughts.push(d) }));
+    // Read as the product reads it: Node's HTTP client, the bytes as they come.
+    const res = await post(
+      `${provider.baseURL}/chat/completions`,
+      { "content-type": "application/json" },
+      JSON.stringify({ model, stream: true, messages: [] }),
+    );
+    const answer = await readStream(res, new StreamReader({ text: (d) => texts.push(d), reasoning: (d) => thoughts.push(d) }));
     const { file: _, ...want } = expected;
     expect(answer).toMatchObject(want);
     // A stream that reports no usage has none made up for it.

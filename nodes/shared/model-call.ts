@@ -1,6 +1,7 @@
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { AIMessage, BaseMessage, MessageContent } from "@langchain/core/messages";
+import { streamsText, type TextSinkOptions } from "../../ports/models.js";
 import { endingFailure, notesOf, withoutOpenedThinking, type AnswerNotes } from "../../state/answer.js";
 import { BudgetExceededError, DebattError, PROVIDER_ERROR_CODES, type ProviderErrorCode } from "../../state/errors.js";
 
@@ -101,10 +102,10 @@ export function textOf(content: MessageContent): string {
 }
 
 /**
- * Receives a model call's tokens. A handler that prefers streaming makes `invoke()` stream through
- * the model's own chunk generator, without `stream()`'s per-chunk async-context wrapper (which
- * costs a tracing run tree per chunk). Handlers are awaited, so tokens arrive in order and
- * before `invoke()` returns.
+ * Receives a model call's tokens, for a model that does not take `onText`. A handler that prefers
+ * streaming makes `invoke()` stream through the model's own chunk generator, without `stream()`'s
+ * per-chunk async-context wrapper (which costs a tracing run tree per chunk). Handlers are
+ * awaited, so tokens arrive in order and before `invoke()` returns.
  */
 class TokenSink extends BaseCallbackHandler {
   name = "debatt_token_sink";
@@ -118,13 +119,21 @@ class TokenSink extends BaseCallbackHandler {
   }
 }
 
-/** Streams a model's answer, handing every piece of text to `onDelta`; returns the whole message. */
+/**
+ * Streams a model's answer, handing every piece of text to `onDelta`; returns the whole message.
+ * The providers' models take `onDelta` as the call's `onText` and hand it each piece directly: no
+ * LangChain callback, promise or message per token. Other models stream through a callback.
+ */
 export async function streamMessage(
   model: Pick<BaseChatModel, "invoke">,
   messages: BaseMessage[],
   signal: AbortSignal,
   onDelta: (delta: string) => void,
 ): Promise<AIMessage> {
+  if (streamsText(model)) {
+    const options: TextSinkOptions & { signal: AbortSignal } = { signal, onText: (text) => text && onDelta(text) };
+    return model.invoke(messages, options);
+  }
   return model.invoke(messages, { signal, callbacks: [new TokenSink(onDelta)] });
 }
 

@@ -1,16 +1,13 @@
 import type { BaseChatModelParams } from "@langchain/core/language_models/chat_models";
-import { AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
-import { ChatGenerationChunk } from "@langchain/core/outputs";
-import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
+import type { BaseMessage } from "@langchain/core/messages";
 import type { ModelFactory, ModelRequest } from "../../ports/models.js";
-import { sleep } from "../../state/sleep.js";
 import { estimateTokens } from "../../state/usage.js";
-import { ChunkStreamingChatModel } from "../chunk-streaming-model.js";
+import { TextStreamChatModel, type Reply } from "../text-stream-model.js";
 import type { PhaseTable, SimulatedOptions } from "./context.js";
 import { simulatedAnswer } from "./dispatch.js";
 
-/** A chat model that streams `simulatedAnswer` in word-token chunks, honouring the abort signal. */
-export class SimulatedChatModel extends ChunkStreamingChatModel {
+/** A chat model that streams `simulatedAnswer` in word-token pieces, at the pace of its options, honouring the abort signal. */
+export class SimulatedChatModel extends TextStreamChatModel {
   constructor(
     private readonly request: ModelRequest,
     private readonly options: SimulatedOptions,
@@ -24,29 +21,55 @@ export class SimulatedChatModel extends ChunkStreamingChatModel {
     return "simulated";
   }
 
-  override async *_streamResponseChunks(
-    messages: BaseMessage[],
-    options: this["ParsedCallOptions"],
-    runManager?: CallbackManagerForLLMRun,
-  ): AsyncGenerator<ChatGenerationChunk> {
-    const text = simulatedAnswer(this.request, messages, this.options, this.answers);
-    const tokens = text.match(/\S+\s*/g) ?? [];
-    await sleep(this.options.latencyMs, options.signal);
-    for (let i = 0; i < tokens.length; i += this.options.chunkTokens) {
-      if (i > 0) await sleep(this.options.chunkDelayMs, options.signal);
-      if (options.signal?.aborted) throw options.signal.reason;
-      const piece = tokens.slice(i, i + this.options.chunkTokens).join("");
-      yield new ChatGenerationChunk({ text: piece, message: new AIMessageChunk({ content: piece }) });
-      await runManager?.handleLLMNewToken(piece);
-    }
+  protected async reply(messages: BaseMessage[], signal: AbortSignal | undefined, onText: (text: string) => void): Promise<Reply> {
+    const tokens = simulatedAnswer(this.request, messages, this.options, this.answers).match(/\S+\s*/g) ?? [];
+    const pieces: string[] = [];
+    for (let i = 0; i < tokens.length; i += this.options.chunkTokens) pieces.push(tokens.slice(i, i + this.options.chunkTokens).join(""));
+    await pace(pieces, this.options.latencyMs, this.options.chunkDelayMs, signal, onText);
+    const text = pieces.join("");
     // As a provider does in its last chunk: what the call used (estimated from the text; no cost).
     const input_tokens = messages.reduce((n, m) => n + estimateTokens(m.text), 0);
     const output_tokens = estimateTokens(text);
-    yield new ChatGenerationChunk({
-      text: "",
-      message: new AIMessageChunk({ content: "", usage_metadata: { input_tokens, output_tokens, total_tokens: input_tokens + output_tokens } }),
-    });
+    return { text, usage_metadata: { input_tokens, output_tokens, total_tokens: input_tokens + output_tokens } };
   }
+}
+
+/**
+ * Hands `pieces` to `onText`, the first after `firstMs` and the others `gapMs` apart, as a provider's
+ * stream arrives; rejects with the signal's reason as soon as it aborts. One timer per piece and one
+ * abort listener per answer: a thousand debates' simulated streams cost little beside the debates.
+ */
+function pace(pieces: string[], firstMs: number, gapMs: number, signal: AbortSignal | undefined, onText: (text: string) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    let next = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const done = (err?: unknown) => {
+      signal?.removeEventListener("abort", onAbort);
+      if (err === undefined) resolve();
+      else reject(err);
+    };
+    const step = () => {
+      try {
+        // Without a pause between pieces, they all go now (as one network read would bring them).
+        do onText(pieces[next++]);
+        while (gapMs <= 0 && next < pieces.length && !signal?.aborted);
+      } catch (err) {
+        return done(err);
+      }
+      if (signal?.aborted) return;
+      if (next < pieces.length) timer = setTimeout(step, gapMs);
+      else done();
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    if (pieces.length === 0) timer = setTimeout(done, Math.max(0, firstMs));
+    else if (firstMs > 0) timer = setTimeout(step, firstMs);
+    else step();
+  });
 }
 
 /** The ModelFactory of the offline provider: every phase answered from `answers` (the core phases' and each format's). */

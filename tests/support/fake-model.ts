@@ -1,8 +1,6 @@
-import { AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
-import { ChatGenerationChunk } from "@langchain/core/outputs";
-import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
+import type { BaseMessage } from "@langchain/core/messages";
 import type { ModelFactory, ModelPhase, ModelRequest } from "../../ports/models.js";
-import { ChunkStreamingChatModel } from "../../providers/chunk-streaming-model.js";
+import { TextStreamChatModel, type Reply } from "../../providers/text-stream-model.js";
 import type { DebaterArgument } from "../../state/deep.js";
 import { renderArgument } from "../../state/replies/argument.js";
 import { renderAssessment } from "../../state/replies/assessment.js";
@@ -57,7 +55,7 @@ const wait = (ms: number, signal?: AbortSignal) =>
   });
 
 /** A chat model that plays its script, records what it was sent and honours (or ignores) aborts. */
-export class ScriptedChatModel extends ChunkStreamingChatModel {
+export class ScriptedChatModel extends TextStreamChatModel {
   constructor(
     private readonly request: ModelRequest,
     private readonly factory: FakeModelFactory,
@@ -67,11 +65,7 @@ export class ScriptedChatModel extends ChunkStreamingChatModel {
   _llmType() {
     return "scripted";
   }
-  override async *_streamResponseChunks(
-    messages: BaseMessage[],
-    options: this["ParsedCallOptions"],
-    runManager?: CallbackManagerForLLMRun,
-  ): AsyncGenerator<ChatGenerationChunk> {
+  protected async reply(messages: BaseMessage[], signal: AbortSignal | undefined, onText: (text: string) => void): Promise<Reply> {
     const call: FakeCall = {
       phase: this.request.phase,
       participant: this.request.participant?.key,
@@ -82,7 +76,6 @@ export class ScriptedChatModel extends ChunkStreamingChatModel {
     };
     const index = this.factory.calls.length;
     this.factory.calls.push(call);
-    const signal = options.signal;
     signal?.addEventListener("abort", () => (call.aborted = !call.finished), { once: true });
     const raw = this.factory.script(this.request, index, messages);
     const step: Step = typeof raw === "string" ? { text: raw } : raw;
@@ -91,25 +84,23 @@ export class ScriptedChatModel extends ChunkStreamingChatModel {
       call.finished = true;
       throw step.error;
     }
-    for (const piece of (step.text ?? "").match(/\S+\s*/g) ?? []) {
+    const pieces = (step.text ?? "").match(/\S+\s*/g) ?? [];
+    for (const piece of pieces) {
       if (signal?.aborted && !step.ignoreSignal) throw signal.reason;
-      yield new ChatGenerationChunk({ text: piece, message: new AIMessageChunk({ content: piece }) });
-      // Like ChatOpenAI: streaming callbacks hear of every token.
-      await runManager?.handleLLMNewToken(piece);
-    }
-    if (step.usage && !step.error) {
-      const u = step.usage;
-      const usage_metadata = {
-        input_tokens: u.input,
-        output_tokens: u.output,
-        total_tokens: u.input + u.output,
-        input_token_details: { cache_read: u.cached ?? 0 },
-      };
-      const response_metadata = u.cost === undefined ? {} : { usage: { cost: u.cost } };
-      yield new ChatGenerationChunk({ text: "", message: new AIMessageChunk({ content: "", usage_metadata, response_metadata }) });
+      onText(piece);
+      // As a network stream does: the next piece comes on a later turn.
+      await Promise.resolve();
     }
     call.finished = true;
     if (step.error) throw step.error;
+    const u = step.usage;
+    const text = pieces.join("");
+    if (!u) return { text };
+    return {
+      text,
+      usage_metadata: { input_tokens: u.input, output_tokens: u.output, total_tokens: u.input + u.output, input_token_details: { cache_read: u.cached ?? 0 } },
+      ...(u.cost === undefined ? {} : { response_metadata: { usage: { cost: u.cost } } }),
+    };
   }
 }
 
