@@ -24,9 +24,10 @@ export interface HistoryCodec {
   /**
    * A run stopped in the middle of one of its parallel steps beyond its first answers (which every
    * deliberation format keeps alike): the `answer_delta` stages of that step, and its state with the
-   * answers that were cut added, each as far as it had streamed. Absent when the format has none.
+   * answers that were cut added, each as far as it had streamed; `closedBy`, the events that say
+   * such a step is over (what streamed before them is in the state). Absent when the format has none.
    */
-  cut?: { stages: readonly string[]; add(state: never, cut: CutAnswer[]): Record<string, unknown> };
+  cut?: { stages: readonly string[]; closedBy: readonly string[]; add(state: never, cut: CutAnswer[]): Record<string, unknown> };
   /** The leaderboard's ballots of one run's rows, and the stage types they are read from; null when the format gives none. */
   ballots: { stageTypes: readonly string[]; of(rows: RunStage[], panel: Record<string, unknown>, simulated: boolean): Ballot[] } | null;
 }

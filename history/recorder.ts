@@ -61,6 +61,11 @@ export class RunRecorder {
   private get cutStages(): Set<string> {
     return (this.cuts ??= new Set(Object.values(this.store.formats ?? {}).flatMap((c: HistoryCodec) => c.cut?.stages ?? [])));
   }
+  /** The events that end such a step (read once). */
+  private closers?: Set<string>;
+  private get cutClosers(): Set<string> {
+    return (this.closers ??= new Set(Object.values(this.store.formats ?? {}).flatMap((c: HistoryCodec) => c.cut?.closedBy ?? [])));
+  }
 
   constructor(
     private readonly store: HistoryStore,
@@ -108,8 +113,6 @@ export class RunRecorder {
   observe(state: Record<string, unknown>, namespace: readonly string[]): void {
     if (namespace.length === 0) this.last = state as State;
     else {
-      // A step's state is in: its parallel answers are too (a step streams within itself), so a cut can only be of a later step's.
-      for (const [who, p] of this.streamed) if (p.kind === "cut") this.streamed.delete(who);
       this.subgraphs.set(namespace.join("|"), { state, namespace });
       if (state.run_id === this.run.messageId && typeof state.answer === "string") this.subgraphAnswer = state.answer;
     }
@@ -118,6 +121,10 @@ export class RunRecorder {
 
   /** One of the run's events: keeps track of what the run's speakers have streamed. */
   heard(e: ClientEvent): void {
+    // The step of a cut stage is over: its answers are in its state, so a cut can only be of a later
+    // step's. (Told by the event, in the events' own order: a step's state may reach the recorder
+    // after the next step's first events.)
+    if (this.cutClosers.has(e.event)) for (const [who, p] of this.streamed) if (p.kind === "cut") this.streamed.delete(who);
     switch (e.event) {
       case "debate-participant-start":
         this.streamed.set(`turn:${e.data.round}:${e.data.model_key}`, {

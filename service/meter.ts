@@ -26,6 +26,9 @@ function stageOf(request: ModelRequest): string {
 export class RunMeter {
   private used: UsageReport;
   private told = false;
+  /** Calls started and not yet counted, and who waits for there to be none. */
+  private inFlight = 0;
+  private idle: (() => void)[] = [];
 
   /** `spent`: what the run's earlier attempts used (a resumed run goes on counting from it). */
   constructor(
@@ -61,8 +64,27 @@ export class RunMeter {
     });
   }
 
+  /** A call starts (after `admit`); `record` counts it when it has ended. */
+  started(): void {
+    this.inFlight++;
+  }
+
+  /**
+   * Resolves once every call started has been counted, or after `maxMs` (a provider that ignores
+   * its stop): a stopped run's calls reject a moment after the run's stream ends, and the run's
+   * usage counts them.
+   */
+  settled(maxMs: number): Promise<void> {
+    if (this.inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, maxMs);
+      this.idle.push(() => (clearTimeout(timer), resolve()));
+    });
+  }
+
   /** After a call: counts what it used; a call that failed before its usage came counts as a call of unknown cost. */
   record(request: ModelRequest, answer: AIMessage | undefined): void {
+    if (this.inFlight > 0 && --this.inFlight === 0) for (const wake of this.idle.splice(0)) wake();
     // Priced as the model that answered (a fallback's answer says which it was).
     const usage = (answer && usageOfAnswer(request.participant?.model ?? this.internalModel, answer, this.prices)) ?? {
       ...NO_USAGE,
@@ -87,6 +109,7 @@ function metered<T extends object>(model: T, meter: RunMeter, request: ModelRequ
       if (prop === "invoke") {
         return async (input: unknown, options?: unknown) => {
           await meter.admit(config);
+          meter.started();
           let answer: AIMessage | undefined;
           try {
             answer = (await (target as unknown as Invokable).invoke(input, options)) as AIMessage;

@@ -14,7 +14,7 @@ import type { RunOwners } from "./run-owners.js";
 import { RunPublisher } from "./run-publisher.js";
 import { budgetOf, type RunCosts } from "./run-request.js";
 import { StartGate } from "./start-gate.js";
-import { streamClientEvents, type RunInput } from "./stream.js";
+import { runClientEvents, type RunInput } from "./stream.js";
 
 /** How a run is filed in the history, and what it holds until it ends. */
 export interface RunFiling {
@@ -106,14 +106,13 @@ export class RunProducer {
         // A debate joined by a person (`--with-me`) stops at each of their turns and at their vote,
         // and is streamed on with their reply: one run, one stream of events, until `done`.
         for (let segment = input; ;) {
-          for await (const event of streamClientEvents(graph, segment, options)) {
+          await runClientEvents(graph, segment, options, (event) => {
             if (event.event === "debate-awaiting-input") {
               wait = waits.begin(runId, threadId, event.data, controller.signal);
               if (runs.shuttingDown) queueMicrotask(() => this.deps.stopWaiting(runId));
             }
-            const ending = out.handle(event);
-            if (ending) await ending;
-          }
+            return out.handle(event);
+          });
           // Ended (stopped while the others of the person's step were still at work): nothing more to wait for.
           if (out.ended) wait?.cancel();
           if (out.ended || !wait) break;

@@ -62,6 +62,7 @@ export class RunPublisher {
       this.recorder?.failed(reason.message);
     // What the calls used and cost, in all and by participant and stage: the last word before `done`.
     const meter = this.meter;
+    await meter?.settled(1_000);
     if (meter && meter.report.total.calls > 0) {
       this.recorder?.usage(meter.report);
       this.publish({

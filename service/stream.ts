@@ -81,10 +81,34 @@ async function flushed(graph: DebattGraph): Promise<void> {
 }
 
 /**
- * Runs the graph and yields its custom events with kebab-case names, as the SSE bridge and the
- * CLI's `--json` emit them. The graph's own recursion limit covers the largest debate. Always ends with `done`; a failure becomes an `error` event first.
+ * Runs the graph, handing each of its custom events to `onEvent` with its kebab-case name, as the
+ * SSE bridge and the CLI's `--json` emit them; always ends with `done` (a failure becomes an
+ * `error` event first), which is awaited. The graph's own recursion limit covers the largest debate.
+ *
+ * The events go from the nodes' `emit` straight to `onEvent`: the run's `writer` is this
+ * function's own, so an event costs no trip through LangGraph's stream (a web stream, its
+ * iterator and the generators reading it). LangGraph's stream still runs the graph and brings its
+ * states; a step's events always come before its state. Events a node emits once the stream has
+ * ended (a task still winding down after a stop) are dropped, as LangGraph's stream would.
  */
-export async function* streamClientEvents(graph: DebattGraph, input: RunInput, options: RunOptions = {}): AsyncGenerator<ClientEvent> {
+export async function runClientEvents(
+  graph: DebattGraph,
+  input: RunInput,
+  options: RunOptions,
+  onEvent: (event: ClientEvent) => void | Promise<void>,
+): Promise<void> {
+  // What the person is asked is held back until the graph has stopped for them and that is saved:
+  // a reply can then always resume it, even from another process after this one died. An
+  // announcement the graph did not stop after is the step resumed with the reply, repeating it: dropped.
+  let asked: ClientEvent | undefined;
+  let open = true;
+  const writer = (payload: unknown) => {
+    if (!open) return;
+    const { event, data } = payload as GraphEvent;
+    const client = { event: kebabEventName(event), data } as ClientEvent;
+    if (client.event === "debate-awaiting-input" && options.waiting) asked = client;
+    else void onEvent(client);
+  };
   try {
     const onState = options.onState;
     const stream = await streamOf(
@@ -101,44 +125,68 @@ export async function* streamClientEvents(graph: DebattGraph, input: RunInput, o
               ...(input.history?.length ? { messages: input.history } : {}),
             },
       {
-        // The graph's states (for the history), and to know when it stopped for the person.
-        streamMode: onState || options.waiting ? ["custom", "values"] : ["custom"],
+        // The graph's states (for the history, and to know when it stopped for the person); the
+        // custom events go to `writer` whatever the mode.
+        streamMode: onState || options.waiting ? ["values"] : ["custom"],
         subgraphs: onState !== undefined,
         signal: options.signal,
+        writer,
         configurable: { thread_id: options.threadId ?? randomUUID(), ...options.configurable },
       },
     );
-    // What the person is asked is held back until the graph has stopped for them and that is saved:
-    // a reply can then always resume it, even from another process after this one died. An
-    // announcement the graph did not stop after is the step resumed with the reply, repeating it: dropped.
-    let asked: ClientEvent | undefined;
     for await (const chunk of stream) {
       // [mode, payload], or [namespace, mode, payload] with subgraphs.
       const [namespace, mode, payload] = chunk.length === 3 ? chunk : [[], ...chunk];
-      if (mode === "values") {
-        if (!(INTERRUPT in (payload as object))) onState?.(payload as Record<string, unknown>, namespace as string[]);
-        else if (asked) {
-          await flushed(graph);
-          yield asked;
-          asked = undefined;
-        }
-        continue;
+      if (mode !== "values") continue;
+      if (!(INTERRUPT in (payload as object))) onState?.(payload as Record<string, unknown>, namespace as string[]);
+      else if (asked) {
+        await flushed(graph);
+        const question = asked;
+        asked = undefined;
+        await onEvent(question);
       }
-      const { event, data } = payload as GraphEvent;
-      const client = { event: kebabEventName(event), data } as ClientEvent;
-      if (client.event === "debate-awaiting-input" && options.waiting) asked = client;
-      else yield client;
     }
+    open = false;
     if (options.waiting?.()) return;
     options.onFinished?.();
   } catch (err) {
+    open = false;
     if (!options.signal?.aborted) {
       // The client is told what happened in words fit for it; the operator's log has the rest.
       const failure = runFailure(err);
       if (failure.code === "internal_error" || failure.code === "database_unavailable")
         options.log?.(`run failed (${failure.code}): ${(err as Error)?.stack ?? String(err)}`);
-      yield { event: "error", data: { ...failure, timestamp: new Date().toISOString() } };
+      await onEvent({ event: "error", data: { ...failure, timestamp: new Date().toISOString() } });
     }
   }
-  yield { event: "done", data: { timestamp: new Date().toISOString() } };
+  await onEvent({ event: "done", data: { timestamp: new Date().toISOString() } });
+}
+
+/**
+ * The events of `runClientEvents` as an async generator (the CLI, the benchmarks, the tests).
+ * It runs the graph as fast as it goes: what the reader has not taken yet waits in a queue.
+ */
+export async function* streamClientEvents(graph: DebattGraph, input: RunInput, options: RunOptions = {}): AsyncGenerator<ClientEvent> {
+  const queue: ClientEvent[] = [];
+  let wake: (() => void) | undefined;
+  let ended = false;
+  let failure: unknown;
+  const run = runClientEvents(graph, input, options, (event) => {
+    queue.push(event);
+    wake?.();
+  }).then(
+    () => void (ended = true),
+    (err: unknown) => void ((ended = true), (failure = err)),
+  );
+  void run.then(() => wake?.());
+  for (;;) {
+    if (queue.length > 0) {
+      yield queue.shift()!;
+      continue;
+    }
+    if (ended) break;
+    await new Promise<void>((resolve) => (wake = resolve));
+    wake = undefined;
+  }
+  if (failure !== undefined) throw failure;
 }

@@ -34,7 +34,7 @@ const simulated = (words: number, chunkDelayMs = 0) =>
   new SimulatedChatModel({ phase: "supervisor", topic: "Why?" }, { latencyMs: 0, chunkDelayMs, chunkTokens: 1 }, {
     ...CORE_ANSWERS,
     supervisor: () => Array.from({ length: words }, (_, i) => `word${i}`).join(" "),
-  } as PhaseTable);
+  } as unknown as PhaseTable);
 
 describe("a model that hands its text to the call's onText", () => {
   it("gives each piece to onText and none to LangChain's callbacks, which still hear the call end", async () => {
@@ -71,7 +71,7 @@ describe("a model that hands its text to the call's onText", () => {
     const messages: string[] = [];
     const custom: string[] = [];
     for await (const [mode, chunk] of await graph.stream({ text: "" }, { streamMode: ["messages", "custom"] })) {
-      if (mode === "messages") messages.push(String((chunk as [{ content: unknown }])[0].content));
+      if (mode === "messages") messages.push(String((chunk as unknown as [{ content: unknown }])[0].content));
       else custom.push(chunk as string);
     }
     expect(custom).toHaveLength(8);

@@ -98,6 +98,7 @@ export const moaHistory = {
   // A run stopped while a later layer answered keeps each cut proposal as far as it had streamed.
   cut: {
     stages: ["proposal"],
+    closedBy: ["moa-layer-complete"],
     add(state: MoaStateType, cut: CutAnswer[]) {
       const layer = state.layer + 1;
       const have = new Set(state.proposals.filter((p) => p.layer === layer).map((p) => p.key));

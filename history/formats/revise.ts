@@ -197,6 +197,6 @@ export const reviseHistory = {
   },
   result: debateResultOf,
   // A run stopped while the models revised keeps each revision as far as it had streamed.
-  cut: { stages: ["revision"], add: cutRevisions },
+  cut: { stages: ["revision"], closedBy: ["revision-complete"], add: cutRevisions },
   ballots: labelledBallotReader("revise", { panel: "debate_panel", labels: "revised_label_map", answers: "revision", votes: "debate_vote" }),
 } satisfies HistoryCodec;
