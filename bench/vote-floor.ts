@@ -6,6 +6,9 @@
  *
  * `mode` (argv[2]):
  *   - "bare": each call through `ChatOpenAI.stream()`, every chunk read; nothing else.
+ *   - "openai": each call through the official `openai` client's stream, every chunk read.
+ *   - "fetch": each call through `fetch`, its body parsed with `eventsource-parser` and each
+ *     chunk's JSON read: the rawest way a script reads the stream.
  *   - "bare-als": the same inside one `AsyncLocalStorage.run`, as LangGraph runs its nodes: from then
  *     on Node 20 runs the store's hooks for every promise of the process.
  *   - "graph": the same calls as the tasks of a bare LangGraph graph (one `Send` per call, a step
@@ -24,6 +27,8 @@ import { Annotation, END, Send, START, StateGraph } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { coerceMessageLikeToMessage } from "@langchain/core/messages";
 import { ChatOpenAI } from "@langchain/openai";
+import { createParser } from "eventsource-parser";
+import OpenAI from "openai";
 import { streamMessage } from "../nodes/shared/model-call.js";
 import type { RecordedRequest } from "./scripted-endpoint.js";
 
@@ -32,7 +37,7 @@ const input = JSON.parse(await new Response(process.stdin as unknown as Readable
   waves: RecordedRequest[][];
   questions: number;
 };
-const mode = (["graph", "wave", "bare-als"] as const).find((m) => m === process.argv[2]) ?? "bare";
+const mode = (["graph", "wave", "bare-als", "openai", "fetch"] as const).find((m) => m === process.argv[2]) ?? "bare";
 
 const clients = new Map<string, ChatOpenAI>();
 const client = (model: string) => {
@@ -57,6 +62,52 @@ async function bare(): Promise<void> {
         for await (const _ of await client(r.model).stream(messagesOf(r))) {
           /* every chunk is read, as the product reads them */
         }
+      }),
+    );
+  }
+}
+
+const openai = new OpenAI({ apiKey: "sk-bench", baseURL: input.baseUrl, maxRetries: 0 });
+const wireMessages = (r: RecordedRequest) => r.messages.map((m) => ({ role: m.role, content: String(m.content) })) as OpenAI.ChatCompletionMessageParam[];
+
+/** One question's calls through the `openai` client's stream, each wave's calls at once. */
+async function viaOpenAI(): Promise<void> {
+  for (const wave of input.waves) {
+    await Promise.all(
+      wave.map(async (r) => {
+        const stream = await openai.chat.completions.create({
+          model: r.model,
+          messages: wireMessages(r),
+          stream: true,
+          stream_options: { include_usage: true },
+        });
+        let text = "";
+        for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? "";
+        return text;
+      }),
+    );
+  }
+}
+
+/** One question's calls through `fetch` and `eventsource-parser`, each wave's calls at once. */
+async function viaFetch(): Promise<void> {
+  for (const wave of input.waves) {
+    await Promise.all(
+      wave.map(async (r) => {
+        const res = await fetch(`${input.baseUrl}/chat/completions`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: "Bearer sk-bench" },
+          body: JSON.stringify({ model: r.model, messages: wireMessages(r), stream: true, stream_options: { include_usage: true } }),
+        });
+        let text = "";
+        const parser = createParser({
+          onEvent: (e) => {
+            if (e.data !== "[DONE]") text += (JSON.parse(e.data) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content ?? "";
+          },
+        });
+        const decoder = new TextDecoder();
+        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
+        return text;
       }),
     );
   }
@@ -101,6 +152,8 @@ const store = new AsyncLocalStorage<object>();
 let thread = 0;
 async function question(): Promise<void> {
   if (mode === "bare-als") return store.run({}, bare);
+  if (mode === "openai") return viaOpenAI();
+  if (mode === "fetch") return viaFetch();
   if (!graph) return bare();
   for await (const _ of await graph.stream({}, { streamMode: "custom", configurable: { thread_id: `q${thread++}` } })) {
     /* nothing is emitted */

@@ -8,8 +8,10 @@
  * calls (recorded from one question) made again through `ChatOpenAI` in a bare script
  * (bench/vote-floor.ts), in the same waves; beside it, the same calls as the tasks of a bare
  * LangGraph graph, the same again with one node per wave instead of a task per call, and the bare
- * calls inside one `AsyncLocalStorage.run` (as LangGraph runs its nodes). Prints CPU
- * per question for each, the server ÷ floor (target ≤ 1.5) and the server ÷ the LangGraph floor. BENCH_WORDS sets the answers' length (290), BENCH_QUESTIONS the
+ * calls inside one `AsyncLocalStorage.run` (as LangGraph runs its nodes), and the raw floors: the
+ * same calls through the official `openai` client's stream, and through `fetch` and
+ * `eventsource-parser`. Prints CPU per question for each, the server ÷ floor (target ≤ 1.0), the
+ * server ÷ each raw floor and the server ÷ the LangGraph floor. BENCH_WORDS sets the answers' length (290), BENCH_QUESTIONS the
  * questions measured (10).
  */
 import { spawn } from "node:child_process";
@@ -61,6 +63,8 @@ async function main() {
     const graphFloor = await floorCpu("graph", endpoint.url, waves);
     const waveFloor = await floorCpu("wave", endpoint.url, waves);
     const alsFloor = await floorCpu("bare-als", endpoint.url, waves);
+    const openaiFloor = await floorCpu("openai", endpoint.url, waves);
+    const fetchFloor = await floorCpu("fetch", endpoint.url, waves);
     const chunks = waves.flat().length;
     console.log(
       `debatt /vote benchmark — ${MODELS.length} models and the chairman, ${WORDS}-word answers streamed one word per chunk, a scripted loopback endpoint, ${QUESTIONS} questions after warming up`,
@@ -77,7 +81,10 @@ async function main() {
     console.log(
       `  the floor inside one AsyncLocalStorage.run, as LangGraph runs its nodes (Node 20 then hooks every promise): CPU ${alsFloor.toFixed(0)} ms per question = ${(alsFloor / floor).toFixed(2)} × the floor`,
     );
-    console.log(`  server ÷ floor: ${(server / floor).toFixed(2)} (target ≤ 1.5)`);
+    console.log(`raw floor: the same calls through the openai client's stream: CPU ${openaiFloor.toFixed(0)} ms per question`);
+    console.log(`raw floor: the same calls through fetch and eventsource-parser: CPU ${fetchFloor.toFixed(0)} ms per question`);
+    console.log(`  server ÷ floor: ${(server / floor).toFixed(2)} (target ≤ 1.0)`);
+    console.log(`  server ÷ the openai client's floor: ${(server / openaiFloor).toFixed(2)}; server ÷ the fetch floor: ${(server / fetchFloor).toFixed(2)}`);
     console.log(`  server ÷ LangGraph floor: ${(server / graphFloor).toFixed(2)} (what debatt adds over LangGraph running the same calls)`);
   } finally {
     stop(process.env.BENCH_CPU_PROF ? "SIGINT" : "SIGKILL");
@@ -86,7 +93,7 @@ async function main() {
 }
 
 /** CPU per question of one of bench/vote-floor.ts's floors, run in a child process over `waves`. */
-async function floorCpu(mode: "bare" | "bare-als" | "graph" | "wave", baseUrl: string, waves: RecordedRequest[][]): Promise<number> {
+async function floorCpu(mode: "bare" | "bare-als" | "graph" | "wave" | "openai" | "fetch", baseUrl: string, waves: RecordedRequest[][]): Promise<number> {
   // Not spawnSync: the endpoint answering the floor's calls runs in this process.
   const run = spawn(process.execPath, ["--import", "tsx", "bench/vote-floor.ts", mode], { stdio: ["pipe", "pipe", "inherit"] });
   run.stdin.end(JSON.stringify({ baseUrl, waves, questions: QUESTIONS }));
