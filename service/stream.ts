@@ -163,8 +163,9 @@ export async function runClientEvents(
 }
 
 /**
- * The events of `runClientEvents` as an async generator (the CLI, the benchmarks, the tests).
- * It runs the graph as fast as it goes: what the reader has not taken yet waits in a queue.
+ * The events of `runClientEvents` as an async generator (the benchmarks and the tests). It runs the
+ * graph as fast as it goes: what the reader has not taken yet waits in a queue. A reader that stops
+ * early does not stop the run: its `signal` does.
  */
 export async function* streamClientEvents(graph: DebattGraph, input: RunInput, options: RunOptions = {}): AsyncGenerator<ClientEvent> {
   const queue: ClientEvent[] = [];
