@@ -13,7 +13,7 @@ const agents = { "http:": new http.Agent({ keepAlive: true }), "https:": new htt
  * bytes from the socket's `data` events (measured in `npm run bench:vote`), and a busy server reads
  * tens of thousands of chunks a second. Redirects are not followed; the caller names them.
  */
-export function post(url: string, headers: Record<string, string>, body: string, signal?: AbortSignal): Promise<IncomingMessage> {
+export function post(url: string, headers: Record<string, string>, body: string, signal?: AbortSignal, retried = false): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const target = new URL(url);
@@ -29,22 +29,39 @@ export function post(url: string, headers: Record<string, string>, body: string,
       signal?.removeEventListener("abort", onAbort);
       resolve(res);
     });
-    req.once("error", (err) => {
+    req.once("error", (err: NodeJS.ErrnoException) => {
       signal?.removeEventListener("abort", onAbort);
-      reject(signal?.aborted ? signal.reason : err);
+      if (signal?.aborted) return reject(signal.reason);
+      // A kept-alive connection the server closed just as it was reused: the request never reached
+      // it, so it is sent once more on a new connection (Node's documented pattern).
+      if (req.reusedSocket && err.code === "ECONNRESET" && !retried) return resolve(post(url, headers, body, signal, true));
+      reject(err);
     });
     req.end(body);
   });
 }
 
-/** A response's whole body as text (an error's, or one that is not a stream); what came before a broken connection. */
-export function bodyText(res: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
+/**
+ * A response's whole body as text (an error's, or one that is not a stream); what came before a
+ * broken connection. Rejects with the signal's reason when it aborts, closing the response.
+ */
+export function bodyText(res: IncomingMessage, signal?: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
     let text = "";
+    const onAbort = () => {
+      res.destroy();
+      reject(signal!.reason);
+    };
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const done = () => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve(text);
+    };
     res.setEncoding("utf8");
     res.on("data", (piece: string) => (text += piece));
-    res.once("end", () => resolve(text));
-    res.once("close", () => resolve(text));
+    res.once("end", done);
+    res.once("close", done);
   });
 }
 
@@ -55,7 +72,7 @@ export function bodyText(res: IncomingMessage): Promise<string> {
  */
 export async function readStream(res: IncomingMessage, reader: StreamReader, signal?: AbortSignal): Promise<StreamedAnswer> {
   const type = String(res.headers["content-type"] ?? "");
-  if (!isEventStream(type)) return notAStream(res.statusCode ?? 0, type, await bodyText(res), reader);
+  if (!isEventStream(type)) return notAStream(res.statusCode ?? 0, type, await bodyText(res, signal), reader);
   const feed = new EventStreamFeed(reader);
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -65,8 +82,13 @@ export async function readStream(res: IncomingMessage, reader: StreamReader, sig
       signal?.removeEventListener("abort", onAbort);
       if (err !== undefined) {
         res.destroy();
-        reject(err);
-      } else resolve(feed.end());
+        return reject(err);
+      }
+      try {
+        resolve(feed.end());
+      } catch (thrown) {
+        reject(thrown);
+      }
     };
     const onAbort = () => settle(signal!.reason);
     if (signal?.aborted) return onAbort();

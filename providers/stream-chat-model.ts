@@ -77,7 +77,7 @@ export class StreamChatModel extends TextStreamChatModel {
     });
     const status = res.statusCode ?? 0;
     if (status < 200 || status >= 300) {
-      const text = await bodyText(res);
+      const text = await bodyText(res, signal);
       if (status >= 300 && status < 400)
         throw new EndpointError(
           `${status} the endpoint redirects to ${redirectTarget(res.headers.location)}: set its base URL to that address`,

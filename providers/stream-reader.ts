@@ -316,11 +316,15 @@ export class EventStreamFeed {
   private readonly parser = createParser({
     onEvent: (event) => {
       if (event.data === "[DONE]") return void (this.done = true);
+      let chunk: unknown;
       try {
-        this.reader.read(JSON.parse(event.data));
+        chunk = JSON.parse(event.data);
       } catch {
         // A line that is not JSON carries nothing to read.
+        return;
       }
+      // What the sink throws is the caller's to hear.
+      this.reader.read(chunk);
     },
   });
 

@@ -43,8 +43,10 @@ export class RunPublisher {
     this.recorder?.heard(event);
     if (event.event === "error") this.recorder?.failed(event.data.message);
     // The budget is spent (the meter said so once everything before it was streamed): stop the run.
+    // On the next turn of the event loop: the event comes straight from the node, and the states the
+    // graph has streamed before it (the history's rows) are read first; a stop now would drop them.
     if (event.event === "error" && event.data.code === "budget_exceeded")
-      this.controller.abort(new BudgetExceededError(this.budget ?? 0, this.meter?.report.total.cost_usd ?? 0));
+      setImmediate(() => this.controller.abort(new BudgetExceededError(this.budget ?? 0, this.meter?.report.total.cost_usd ?? 0)));
     if (event.event === "done") return this.end(event);
     this.publish(event);
   }

@@ -4,7 +4,7 @@ import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import { HumanMessage } from "@langchain/core/messages";
 import { Annotation, StateGraph, START, END, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { afterEach, describe, expect, it } from "vitest";
-import { streamMessage } from "../nodes/shared/model-call.js";
+import { answerOrFailure, streamMessage } from "../nodes/shared/model-call.js";
 import { post, readStream } from "../providers/http-post.js";
 import { SimulatedChatModel } from "../providers/simulated.js";
 import { EndpointError, StreamChatModel } from "../providers/stream-chat-model.js";
@@ -187,5 +187,67 @@ describe("the provider's stream over Node's HTTP client", () => {
     const err = (await model.invoke([new HumanMessage("Hi")]).catch((x: unknown) => x)) as EndpointError;
     expect(err).toMatchObject({ status: 429, code: "rate_limit", message: "429 slow down" });
     expect(err.headers?.["retry-after"]).toBe("3");
+  });
+
+  it("tells the caller when what it does with the text fails, instead of dropping the piece", async () => {
+    const e = await endpoint((res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.end(`${chunk("Ett ")}${chunk("två.")}data: [DONE]\n\n`);
+    });
+    open.push(e);
+    const model = new StreamChatModel({ baseUrl: e.url, apiKey: "sk-test", model: "m" });
+    const onText = () => {
+      throw new Error("the coalescer broke");
+    };
+    await expect(model.invoke([new HumanMessage("Hi")], { onText })).rejects.toThrow("the coalescer broke");
+  });
+
+  it("stops reading an error's body when the call is stopped", async () => {
+    const e = await endpoint((res) => {
+      // An error whose body never ends.
+      res.writeHead(500, { "content-type": "application/json" });
+      res.write('{"error": ');
+    });
+    open.push(e);
+    const model = new StreamChatModel({ baseUrl: e.url, apiKey: "sk-test", model: "m" });
+    const started = performance.now();
+    const err = await model.invoke([new HumanMessage("Hi")], { signal: AbortSignal.timeout(200) }).catch((x: unknown) => x);
+    expect((err as Error).name).toMatch(/TimeoutError|AbortError/);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it("sends a request once more when the server closed the kept-alive connection just as it was reused", async () => {
+    let requests = 0;
+    const e = await endpoint((res, body) => {
+      requests++;
+      // The second request, on the connection the first left open: closed before any answer.
+      if (requests === 2) return void res.socket?.destroy();
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.end(`${chunk(body.length > 0 ? "Svar." : "")}data: [DONE]\n\n`);
+    });
+    open.push(e);
+    const model = new StreamChatModel({ baseUrl: e.url, apiKey: "sk-test", model: "m" });
+    expect((await model.invoke([new HumanMessage("Hi")])).content).toBe("Svar.");
+    expect((await model.invoke([new HumanMessage("Hi")])).content).toBe("Svar.");
+    expect(requests).toBe(3);
+    expect(e.connections).toBe(2);
+  });
+});
+
+describe("a call that has ended", () => {
+  it("takes no more text from a model that goes on streaming after its stop", async () => {
+    const sent: string[] = [];
+    let late: ((delta: string) => void) | undefined;
+    const controller = new AbortController();
+    const answer = answerOrFailure(5_000, controller.signal, { push: (d) => sent.push(d), flush: () => {} }, (_signal, onDelta) => {
+      onDelta("Före ");
+      late = onDelta;
+      // A model that ignores its signal: it never ends by itself.
+      return new Promise<string>(() => {});
+    });
+    controller.abort(new Error("stopped"));
+    await expect(answer).rejects.toThrow();
+    late?.("efter.");
+    expect(sent).toEqual(["Före "]);
   });
 });

@@ -67,9 +67,12 @@ export async function answerOrFailure(
   call: (signal: AbortSignal, onDelta: (delta: string) => void) => Promise<string | AIMessage>,
 ): Promise<{ text: string; error?: string; answer?: AIMessage; notes: AnswerNotes }> {
   let streamed = "";
+  // A model that ignores its stop may go on streaming after the call has ended: not into this answer.
+  let open = true;
   try {
     const result = await withTimeout(timeoutMs, runSignal, (signal) =>
       call(signal, (delta) => {
+        if (!open) return;
         streamed += delta;
         coalescer.push(delta);
       }),
@@ -89,6 +92,7 @@ export async function answerOrFailure(
       notes: {},
     };
   } finally {
+    open = false;
     coalescer.flush();
   }
 }
