@@ -88,7 +88,7 @@ export class ScriptedChatModel extends TextStreamChatModel {
     for (const piece of pieces) {
       if (signal?.aborted && !step.ignoreSignal) throw signal.reason;
       onText(piece);
-      // As a network stream does: the next piece comes on a later turn.
+      // As a network stream does: the next piece comes after the caller has handled this one.
       await Promise.resolve();
     }
     call.finished = true;
