@@ -209,11 +209,11 @@ function guarded<T extends object>(model: T, name: string, endpoint: Endpoint, r
       if (prop === "invoke") {
         return async (input: unknown, options: CallOptions = {}) => {
           // Whether text has streamed: noted as `onText` hands it on, or by a callback for a model without it.
-          const watch = new StreamWatch();
           const { onText } = options;
+          const watch = onText ? { streamed: false } : new StreamWatch();
           const watched = onText
             ? { ...options, onText: (text: string) => ((watch.streamed = true), onText(text)) }
-            : { ...options, callbacks: [...(options.callbacks ?? []), watch] };
+            : { ...options, callbacks: [...(options.callbacks ?? []), watch as StreamWatch] };
           const call = (target as unknown as { invoke: Invoke }).invoke.bind(target);
           const marked = withCacheBreakpoint(name, input);
           for (let attempt = 0; ; attempt++) {
