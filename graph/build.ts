@@ -9,7 +9,7 @@ import { makeDebateDomainPlanner } from "../nodes/debatt/debate-domain-planner.j
 import { makeDebateRoundExecutor } from "../nodes/debatt/debate-round-executor.js";
 import { makeDebateSynthesizer } from "../nodes/debatt/debate-synthesizer.js";
 import { makeDebateVoicePipeline } from "../nodes/debatt/debate-voice-pipeline.js";
-import { makeDebateVote } from "../nodes/debatt/debate-vote.js";
+import { makeDebateBallot } from "../nodes/debatt/debate-vote.js";
 import { makeDebateTurn } from "../nodes/debatt/debate-turn.js";
 import { makeDebatePersonTurn } from "../nodes/debatt/debate-person-turn.js";
 import { VoiceRuns } from "../nodes/debatt/lib/voice-runs.js";
@@ -18,8 +18,8 @@ import { runConfigSchema, type RunDefaults } from "../state/run-config.js";
 import { GraphState } from "../state/graph-state.js";
 import { MAX_PARTICIPANTS, type FormatId } from "../state/formats.js";
 import { answering, lastAiText } from "./answers.js";
-import { afterDebate, recursionLimitFor, routeAfterIntent, routeAfterPlanner, routeAfterTurn } from "./edges.js";
-import { taskNode } from "./tasks.js";
+import { afterDebate, recursionLimitFor, routeAfterIntent, routeAfterPlanner, routeAfterTurn, voteTasks } from "./edges.js";
+import { parallelCalls, taskNode } from "./tasks.js";
 
 /**
  * Builds and compiles the debatt graph:
@@ -31,7 +31,7 @@ import { taskNode } from "./tasks.js";
  *                   ├─ debate_domain_planner → debate_round_executor ⟲ (one turn per step; or, with
  *                   │     --order simultaneous, each round's turns ×N in parallel in debate_turn;
  *                   │     with --with-me, the person's turn in debate_person_turn, which waits for them)
- *                   │     → debate_vote ×N (Send, parallel) → debate_convergence → debate_synthesizer
+ *                   │     → debate_vote (a call per participant, in parallel) → debate_convergence → debate_synthesizer
  *                   │     → (/dvoice) debate_voice_pipeline → END
  *                   └─ END (command without a topic)
  *
@@ -55,7 +55,7 @@ export function buildGraph(deps: NodeDeps, options: { checkpointer?: BaseCheckpo
     .addNode("debate_round_executor", makeDebateRoundExecutor(deps, voice))
     .addNode("debate_turn", taskNode(makeDebateTurn(deps, voice)))
     .addNode("debate_person_turn", makeDebatePersonTurn(deps))
-    .addNode("debate_vote", taskNode(makeDebateVote(deps)))
+    .addNode("debate_vote", parallelCalls("debate_vote", makeDebateBallot(deps), voteTasks))
     .addNode("debate_convergence", makeDebateConvergence(deps))
     .addNode(
       "debate_synthesizer",

@@ -26,10 +26,10 @@ export function routeAfterPlanner(state: State): "debate_round_executor" | typeo
 /**
  * After a turn: the next turn (a loop, one turn per step; the person's, when they joined, in a step
  * of its own), or in a simultaneous debate every turn
- * of the round just opened (one `Send` per participant); the parallel vote (one `Send` per
- * participant, each a separate task and update); or the end when a round had too few answers.
+ * of the round just opened (one `Send` per participant); the parallel vote (debate_vote, a call per
+ * participant, see `voteTasks`); or the end when a round had too few answers.
  */
-export function routeAfterTurn(state: State): "debate_round_executor" | "debate_person_turn" | "debate_voice_pipeline" | Send[] | typeof END {
+export function routeAfterTurn(state: State): "debate_round_executor" | "debate_person_turn" | "debate_vote" | "debate_voice_pipeline" | Send[] | typeof END {
   if (state.debate_status === "error") return afterDebate(state);
   const round = state.debate_current_round ?? 1;
   if (round <= SPOKEN_ROUNDS && state.options.order === "simultaneous") {
@@ -54,21 +54,22 @@ export function routeAfterTurn(state: State): "debate_round_executor" | "debate_
     const next = state.debate_participants.find((p) => p.key === state.debate_round_order[round]?.[state.debate_turn_index]);
     return next && isPerson(next) ? "debate_person_turn" : "debate_round_executor";
   }
-  // Every voter is shown the same answers, cut once.
-  const responses = shortened(state.debate_round_responses, state.debate_context_chars);
-  return state.debate_participants.map(
-    (voter) =>
-      new Send("debate_vote", {
-        voter,
-        participants: state.debate_participants,
-        topic: state.debate_topic ?? "",
-        debate: { orders: state.debate_round_order, responses, simultaneous: state.options.order === "simultaneous", wordLimits: state.debate_word_limits },
-        deadline: state.debate_vote_deadline ?? Date.now(),
-      } satisfies VoteTask),
-  );
+  return "debate_vote";
 }
 
-/** The answers as voters are shown them, cut to `chars` (so each vote task carries only that). */
+/** The parallel vote: one call per participant, every voter shown the same answers, cut once. */
+export function voteTasks(state: State): VoteTask[] {
+  const responses = shortened(state.debate_round_responses, state.debate_context_chars);
+  return state.debate_participants.map((voter) => ({
+    voter,
+    participants: state.debate_participants,
+    topic: state.debate_topic ?? "",
+    debate: { orders: state.debate_round_order, responses, simultaneous: state.options.order === "simultaneous", wordLimits: state.debate_word_limits },
+    deadline: state.debate_vote_deadline ?? Date.now(),
+  }));
+}
+
+/** The answers as voters are shown them, cut to `chars` (once for every voter). */
 function shortened(responses: Record<number, Record<string, string>>, chars: number): Record<number, Record<string, string>> {
   return Object.fromEntries(
     Object.entries(responses).map(([round, answers]) => [

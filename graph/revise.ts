@@ -13,7 +13,7 @@ import { reviseTally } from "../nodes/revise/revise-tally.js";
 import { ballotTasks } from "../nodes/shared/tasks.js";
 import { ReviseState, type ReviseStateType } from "../state/revise.js";
 import { FormatInput } from "../state/shared.js";
-import { answersRoute, taskNode } from "./tasks.js";
+import { answersRoute, parallelCalls, taskNode } from "./tasks.js";
 
 /** After the planner: the first answers, in parallel (or the end: a refused request). */
 export const routeToAnswers = answersRoute("revise");
@@ -24,11 +24,15 @@ export function routeToRevisions(state: ReviseStateType): Send[] | typeof END {
   return revisionTasks(state).map((task) => new Send("revise_revision", task));
 }
 
-/** After relabelling: every model that answered votes on the revised answers, in parallel. */
-export function routeToBallots(state: ReviseStateType): Send[] | typeof END {
-  if (state.error) return END;
+/** After relabelling: the votes on the revised answers, or the end. */
+export function routeToBallots(state: ReviseStateType): "deliberation_ballot" | typeof END {
+  return state.error ? END : "deliberation_ballot";
+}
+
+/** One vote per model that answered, on the revised answers under their new labels. */
+function ballotsOf(state: ReviseStateType) {
   const revised = (key: string) => state.revisions.find((r) => r.modelKey === key)?.revisedResponse ?? "";
-  return ballotTasks(state, "revise", "revise.ballot", revised).map((task) => new Send("deliberation_ballot", task));
+  return ballotTasks(state, "revise", "revise.ballot", revised);
 }
 
 /** After the tally: the winner, or the end when no vote counted. */
@@ -39,7 +43,7 @@ export function routeAfterTally(state: ReviseStateType): "revise_declare_winner"
 /**
  * The /revise subgraph, on its own state: revise_planner → deliberation_answer ×N →
  * revise_anonymize → revise_revision ×N (own prompts) → revise_relabel (new labels) →
- * deliberation_ballot ×N → revise_tally → revise_declare_winner → deliberation_title.
+ * deliberation_ballot (a call per voter, in parallel) → revise_tally → revise_declare_winner → deliberation_title.
  */
 export function buildReviseGraph(deps: NodeDeps) {
   return new StateGraph({ state: ReviseState, input: FormatInput })
@@ -48,7 +52,7 @@ export function buildReviseGraph(deps: NodeDeps) {
     .addNode("revise_anonymize", makeReviseAnonymize(deps))
     .addNode("revise_revision", taskNode(makeReviseRevision(deps)))
     .addNode("revise_relabel", makeReviseRelabel(deps))
-    .addNode("deliberation_ballot", taskNode(makeDeliberationBallot(deps)))
+    .addNode("deliberation_ballot", parallelCalls("deliberation_ballot", makeDeliberationBallot(deps), ballotsOf))
     .addNode("revise_tally", reviseTally)
     .addNode("revise_declare_winner", reviseDeclareWinner)
     .addNode("deliberation_title", makeDeliberationTitle(deps))

@@ -1,4 +1,4 @@
-import { END, Send, START, StateGraph } from "@langchain/langgraph";
+import { END, START, StateGraph } from "@langchain/langgraph";
 import type { NodeDeps } from "../ports/node-deps.js";
 import { makeDeliberationAnswer } from "../nodes/deliberation/deliberation-answer.js";
 import { makeDeliberationBallot } from "../nodes/deliberation/deliberation-ballot.js";
@@ -12,15 +12,19 @@ import { makeVoteTiebreak } from "../nodes/vote/vote-tiebreak.js";
 import { answerOf } from "../state/deliberation.js";
 import { FormatInput } from "../state/shared.js";
 import { VoteState, type VoteStateType } from "../state/vote.js";
-import { answersRoute, taskNode } from "./tasks.js";
+import { answersRoute, parallelCalls, taskNode } from "./tasks.js";
 
 /** After the planner: the first answers, in parallel (or the end: a refused request). */
 export const routeToAnswers = answersRoute("vote");
 
-/** After anonymisation: one vote per model that answered (stage 2, in parallel), or the end. */
-export function routeToBallots(state: VoteStateType): Send[] | typeof END {
-  if (state.error) return END;
-  return ballotTasks(state, "vote", "vote.ballot", (key) => answerOf(state, key)).map((task) => new Send("deliberation_ballot", task));
+/** After anonymisation: the votes (stage 2), or the end. */
+export function routeToBallots(state: VoteStateType): "deliberation_ballot" | typeof END {
+  return state.error ? END : "deliberation_ballot";
+}
+
+/** One vote per model that answered, on the anonymised answers. */
+function ballotsOf(state: VoteStateType) {
+  return ballotTasks(state, "vote", "vote.ballot", (key) => answerOf(state, key));
 }
 
 /** After the tally: the chairman on a tie, the winner otherwise, the end when no vote counted. */
@@ -36,7 +40,7 @@ export function routeAfterTiebreak(state: VoteStateType): "vote_declare_winner" 
 
 /**
  * The /vote subgraph, on its own state: vote_planner → deliberation_answer ×N (Send) →
- * vote_anonymize → deliberation_ballot ×N (Send) → vote_tally → [tie] vote_tiebreak →
+ * vote_anonymize → deliberation_ballot (a call per voter, in parallel) → vote_tally → [tie] vote_tiebreak →
  * vote_declare_winner → deliberation_title.
  */
 export function buildVoteGraph(deps: NodeDeps) {
@@ -44,7 +48,7 @@ export function buildVoteGraph(deps: NodeDeps) {
     .addNode("vote_planner", makeVotePlanner(deps))
     .addNode("deliberation_answer", taskNode(makeDeliberationAnswer(deps)))
     .addNode("vote_anonymize", makeVoteAnonymize(deps))
-    .addNode("deliberation_ballot", taskNode(makeDeliberationBallot(deps)))
+    .addNode("deliberation_ballot", parallelCalls("deliberation_ballot", makeDeliberationBallot(deps), ballotsOf))
     .addNode("vote_tally", voteTally)
     .addNode("vote_tiebreak", makeVoteTiebreak(deps))
     .addNode("vote_declare_winner", voteDeclareWinner)

@@ -83,6 +83,53 @@ describe("a run's deadline (RUN_DEADLINE_MS)", () => {
     }
   });
 
+  it("resumes a vote cut short without asking again the voters who had voted: only the one in flight", async () => {
+    const db = await sqliteHistory();
+    // Claude's first vote hangs past the run's deadline; every other call answers at once.
+    let claudeVotes = 0;
+    const { deps, models } = testDeps({
+      script: withOverrides((req) => {
+        if (req.phase !== "vote") return undefined;
+        const slow = req.participant!.key === "call_claude" && claudeVotes++ === 0;
+        const votedFor = req.participant!.key === "call_grok" ? "Claude" : "Grok";
+        return { text: JSON.stringify({ voted_for: votedFor, short_motivation: "m", three_bullets: ["a", "b", "c"] }), latencyMs: slow ? 5_000 : 10 };
+      }),
+      settings: { runDeadlineMs: 1_500 },
+    });
+    const server = await startApp(deps, { history: db.history, checkpointer: new MemorySaver() });
+    try {
+      const { events } = await readSse(await postChat(server.url, { message: "/debatt Bör AI regleras?", participants: THREE }));
+      expect(events.find((e) => e.event === "error")?.data).toMatchObject({ code: "deadline_exceeded" });
+      // Grok and ChatGPT voted before the deadline; Claude's vote was in flight.
+      expect(
+        events
+          .filter((e) => e.event === "debate-vote-result")
+          .map((e) => e.data.voter)
+          .sort(),
+      ).toEqual(["ChatGPT", "Grok"]);
+      expect(events.some((e) => e.event === "debate-vote-result" && e.data.voter === "Claude")).toBe(false);
+      const runId = String(events[0].data.run_id);
+      const resumed = await fetch(`${server.url}/api/v1/debates/${runId}/resume`, { method: "POST" });
+      expect(resumed.status).toBe(200);
+      const after = (await readSse(resumed)).events;
+      expect(after.at(-1)!.event).toBe("done");
+      // Only Claude is asked again; the two kept votes count, and are not announced twice.
+      expect(
+        models
+          .callsOf("vote")
+          .map((c) => c.participant)
+          .sort(),
+      ).toEqual(["call_claude", "call_claude", "call_gpt", "call_grok"]);
+      expect(after.filter((e) => e.event === "debate-vote-result").map((e) => e.data.voter)).toEqual(["Claude"]);
+      const results = after.find((e) => e.event === "debate-results")!.data as { vote_counts: Record<string, number> };
+      expect(Object.values(results.vote_counts).reduce((a, b) => a + b, 0)).toBe(3);
+      expect((await db.history.stagesOf(runId)).filter((r) => r.stageType === "debatt_vote")).toHaveLength(3);
+    } finally {
+      await server.close();
+      await db.close();
+    }
+  });
+
   it("keeps its clock stopped while paused, and none at 0", async () => {
     let fired = 0;
     const deadline = new RunDeadline(300, () => fired++);

@@ -10,7 +10,7 @@ import { openAppHistory } from "../service/formats.js";
 import { debater, roster } from "./support/debater.js";
 import { startFakeOpenAI, type SeenRequest } from "./support/fake-servers.js";
 import { postChat, readSse, type SseEvent } from "./support/http.js";
-import { makeDebateVote } from "../nodes/debatt/debate-vote.js";
+import { makeDebateBallot } from "../nodes/debatt/debate-vote.js";
 import { defaultRoster } from "../state/participants.js";
 import { withOverrides } from "./support/fake-model.js";
 import { testDeps } from "./support/harness.js";
@@ -242,7 +242,7 @@ describe("a vote resumed after its round's deadline passed", () => {
       ),
     });
     const participants = defaultRoster().slice(0, 3);
-    const vote = makeDebateVote(nodeDepsOf(deps));
+    const vote = makeDebateBallot(nodeDepsOf(deps));
     // The deadline was set before the crash, an hour ago.
     const update = await vote(
       {

@@ -2,7 +2,6 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../../ports/emit.js";
 import type { NodeDeps } from "../../ports/node-deps.js";
 import type { Ballot, VoteTask } from "../../state/debate.js";
-import type { StateUpdate } from "../../state/graph-state.js";
 import { invokeText, rethrowIfCancelled, withTimeout } from "../shared/model-call.js";
 import { participantConversation } from "./lib/conversation.js";
 import { parseVote } from "../../state/replies/debate-vote.js";
@@ -10,14 +9,14 @@ import { isPerson } from "../../state/person.js";
 import { askPerson, personBallot } from "./lib/person.js";
 
 /**
- * debate_vote: one participant's vote in round 4, run in parallel for every participant through
- * `Send`. The call is bounded by the per-vote timeout and by what is left of the whole round's
+ * debate_vote's call for one participant: their vote in round 4 (the node makes one such call per
+ * participant, in parallel). The call is bounded by the per-vote timeout and by what is left of the whole round's
  * (a resumed run's votes, whose round deadline passed while the process was down, get a fresh one).
  * A valid ballot is announced with `debate_vote_result`; an invalid one (names nobody, empty,
  * unparsable, failed) is kept in state with its reason and never emitted.
  */
-export function makeDebateVote(deps: NodeDeps) {
-  return async function debateVote(task: VoteTask, config: LangGraphRunnableConfig): Promise<StateUpdate> {
+export function makeDebateBallot(deps: NodeDeps) {
+  return async function debateBallot(task: VoteTask, config: LangGraphRunnableConfig): Promise<{ debate_votes: Ballot[] }> {
     const ctx = await deps.context(config);
     const { voter, participants, topic } = task;
     const candidates = participants.map((p) => p.display).filter((d) => d !== voter.display);

@@ -9,7 +9,7 @@ import { parseLetterVote } from "../../state/replies/letter-vote.js";
 import { streamMessage } from "../shared/model-call.js";
 import { streamAnswer } from "../shared/streamed-answer.js";
 
-/** What a `Send` to deliberation_ballot carries: one voter and what every voter is shown. */
+/** One voter's call in deliberation_ballot: the voter and what every voter is shown. */
 export interface BallotTask {
   mode: DeliberationMode;
   /** The voting prompt's registry key (`{question}`, `{responses}`). */
@@ -26,8 +26,8 @@ export interface BallotTask {
 }
 
 /**
- * deliberation_ballot: one model reads the anonymised answers and votes (one task per voter, in
- * parallel; /vote and /revise). The text is parsed with `parseLetterVote`; a failed call or an
+ * deliberation_ballot's call for one voter: the model reads the anonymised answers and votes (the
+ * node makes one such call per voter, in parallel; /vote and /revise). The text is parsed with `parseLetterVote`; a failed call or an
  * unparsable text is an invalid vote, kept with its text. A text that names a participant or
  * vendor is flagged.
  */
