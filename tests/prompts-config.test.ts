@@ -7,7 +7,7 @@ import { FORMAT_IDS } from "../state/formats.js";
 import { placeholdersIn, PromptError, PromptSet, renderTemplate, validatePromptText } from "../prompts/render.js";
 import { InMemoryPromptStore, loadPromptSet, setOverride, type PromptStore } from "../prompts/store.js";
 import { loadSettings } from "../state/config.js";
-import { resolveRunSettings } from "../state/run-config.js";
+import { resolveRunSettings, runSettingsResolver } from "../state/run-config.js";
 import { ConfigError } from "../state/errors.js";
 import { named, runEvents, testDeps } from "./support/harness.js";
 
@@ -194,5 +194,21 @@ describe("settings", () => {
       maxResponseTokens: 800,
     });
     expect(() => resolveRunSettings({ context_chars: "many" }, s)).toThrow(/context_chars/);
+  });
+
+  it("resolves a run's configuration once for all its nodes, and anything else anew", () => {
+    const resolve = runSettingsResolver(loadSettings({}));
+    const modeConfig = { vote: { timeoutMs: 5000 } };
+    // LangGraph hands each node a copy of the configurable: the same values give the same result.
+    const first = resolve({ thread_id: "t", seed: 5, mode_config: modeConfig, __pregel_task_id: "a" });
+    expect(resolve({ thread_id: "t", seed: 5, mode_config: modeConfig, __pregel_task_id: "b" })).toBe(first);
+    // Another value, another object, or a value only its type tells apart: resolved (or refused) anew.
+    expect(resolve({ thread_id: "t", seed: 6, mode_config: modeConfig }).seed).toBe(6);
+    expect(resolve({ thread_id: "t", seed: 5, mode_config: { ...modeConfig } })).not.toBe(first);
+    expect(resolve({ thread_id: "t", seed: 5 })).toMatchObject({ seed: 5 });
+    expect(() => resolve({ thread_id: "t", seed: "5" })).toThrow(/seed/);
+    expect(() => resolve({ thread_id: "t", seed: null })).toThrow(/seed/);
+    expect(resolve({ thread_id: "t" }).seed).toBeUndefined();
+    expect(() => resolve({ thread_id: "t", seed: null })).toThrow(/seed/);
   });
 });
