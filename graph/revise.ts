@@ -43,7 +43,8 @@ export function routeAfterTally(state: ReviseStateType): "revise_declare_winner"
 /**
  * The /revise subgraph, on its own state: revise_planner → deliberation_answer ×N →
  * revise_anonymize → revise_revision ×N (own prompts) → revise_relabel (new labels) →
- * deliberation_ballot (a call per voter, in parallel) → revise_tally → revise_declare_winner → deliberation_title.
+ * deliberation_ballot (a call per voter, in parallel) → revise_tally → revise_declare_winner →
+ * deliberation_title.
  */
 export function buildReviseGraph(deps: NodeDeps) {
   return new StateGraph({ state: ReviseState, input: FormatInput })

@@ -40,8 +40,8 @@ export function routeAfterTiebreak(state: VoteStateType): "vote_declare_winner" 
 
 /**
  * The /vote subgraph, on its own state: vote_planner → deliberation_answer ×N (Send) →
- * vote_anonymize → deliberation_ballot (a call per voter, in parallel) → vote_tally → [tie] vote_tiebreak →
- * vote_declare_winner → deliberation_title.
+ * vote_anonymize → deliberation_ballot (a call per voter, in parallel) → vote_tally → [tie]
+ * vote_tiebreak → vote_declare_winner → deliberation_title.
  */
 export function buildVoteGraph(deps: NodeDeps) {
   return new StateGraph({ state: VoteState, input: FormatInput })

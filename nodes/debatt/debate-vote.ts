@@ -9,9 +9,10 @@ import { isPerson } from "../../state/person.js";
 import { askPerson, personBallot } from "./lib/person.js";
 
 /**
- * debate_vote's call for one participant: their vote in round 4 (the node makes one such call per
- * participant, in parallel). The call is bounded by the per-vote timeout and by what is left of the whole round's
- * (a resumed run's votes, whose round deadline passed while the process was down, get a fresh one).
+ * debate_vote's call for one participant: their vote in round 4 (the node makes one such call
+ * per participant, in parallel). The call is bounded by the per-vote timeout and by what is left
+ * of the whole round's (a resumed run's votes, whose round deadline passed while the process was
+ * down, get a fresh one).
  * A valid ballot is announced with `debate_vote_result`; an invalid one (names nobody, empty,
  * unparsable, failed) is kept in state with its reason and never emitted.
  */

@@ -26,10 +26,10 @@ export interface BallotTask {
 }
 
 /**
- * deliberation_ballot's call for one voter: the model reads the anonymised answers and votes (the
- * node makes one such call per voter, in parallel; /vote and /revise). The text is parsed with `parseLetterVote`; a failed call or an
- * unparsable text is an invalid vote, kept with its text. A text that names a participant or
- * vendor is flagged.
+ * deliberation_ballot's call for one voter: the model reads the anonymised answers and votes
+ * (the node makes one such call per voter, in parallel; /vote and /revise). The text is parsed
+ * with `parseLetterVote`; a failed call or an unparsable text is an invalid vote, kept with its
+ * text. A text that names a participant or vendor is flagged.
  */
 export function makeDeliberationBallot(deps: NodeDeps) {
   return async function deliberationBallot(task: BallotTask, config: LangGraphRunnableConfig): Promise<{ ballots: VoteResponse[] }> {
