@@ -19,7 +19,7 @@ import { GraphState } from "../state/graph-state.js";
 import { MAX_PARTICIPANTS, type FormatId } from "../state/formats.js";
 import { answering, lastAiText } from "./answers.js";
 import { afterDebate, recursionLimitFor, routeAfterIntent, routeAfterPlanner, routeAfterTurn, voteTasks } from "./edges.js";
-import { parallelCalls, taskNode } from "./tasks.js";
+import { isVoterTask, parallelCalls, taskNode } from "./tasks.js";
 
 /**
  * Builds and compiles the debatt graph:
@@ -55,7 +55,7 @@ export function buildGraph(deps: NodeDeps, options: { checkpointer?: BaseCheckpo
     .addNode("debate_round_executor", makeDebateRoundExecutor(deps, voice))
     .addNode("debate_turn", taskNode(makeDebateTurn(deps, voice)))
     .addNode("debate_person_turn", makeDebatePersonTurn(deps))
-    .addNode("debate_vote", parallelCalls("debate_vote", makeDebateBallot(deps), voteTasks))
+    .addNode("debate_vote", parallelCalls("debate_vote", makeDebateBallot(deps), voteTasks, isVoterTask))
     .addNode("debate_convergence", makeDebateConvergence(deps))
     .addNode(
       "debate_synthesizer",

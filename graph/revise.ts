@@ -13,7 +13,7 @@ import { reviseTally } from "../nodes/revise/revise-tally.js";
 import { ballotTasks } from "../nodes/shared/tasks.js";
 import { ReviseState, type ReviseStateType } from "../state/revise.js";
 import { FormatInput } from "../state/shared.js";
-import { answersRoute, parallelCalls, taskNode } from "./tasks.js";
+import { answersRoute, isVoterTask, parallelCalls, taskNode } from "./tasks.js";
 
 /** After the planner: the first answers, in parallel (or the end: a refused request). */
 export const routeToAnswers = answersRoute("revise");
@@ -53,7 +53,7 @@ export function buildReviseGraph(deps: NodeDeps) {
     .addNode("revise_anonymize", makeReviseAnonymize(deps))
     .addNode("revise_revision", taskNode(makeReviseRevision(deps)))
     .addNode("revise_relabel", makeReviseRelabel(deps))
-    .addNode("deliberation_ballot", parallelCalls("deliberation_ballot", makeDeliberationBallot(deps), ballotsOf))
+    .addNode("deliberation_ballot", parallelCalls("deliberation_ballot", makeDeliberationBallot(deps), ballotsOf, isVoterTask))
     .addNode("revise_tally", reviseTally)
     .addNode("revise_declare_winner", reviseDeclareWinner)
     .addNode("deliberation_title", makeDeliberationTitle(deps))

@@ -1,5 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import { END, getConfig, Send, task, type LangGraphRunnableConfig } from "@langchain/langgraph";
+import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
+import { END, Send, task, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { answerTasks } from "../nodes/shared/tasks.js";
 import type { DeliberationMode } from "../state/formats.js";
 import type { Participant } from "../state/participants.js";
@@ -25,25 +26,53 @@ export function answersRoute(mode: DeliberationMode) {
  * A node that makes one model call per task of `tasksOf(state)`, all at once, each run as a
  * LangGraph `task` (`perTask` on one task; `name` names the node and, with `_call`, its calls).
  * LangGraph saves each call's result as it finishes, so a step resumed after a crash keeps the
- * calls that had finished (they are not asked, nor paid for, again) and makes only the others; a
- * call that waits for the person (`interrupt`) is the only one asked again when they answer.
+ * calls that had finished (they are not asked, nor paid for, again) and makes only the others; when
+ * one call waits for the person (`interrupt`), their reply resumes that call alone.
  *
  * Unlike a `Send` per call, what the calls share (the answers every voter reads) is neither
- * copied into each call's payload nor checkpointed twice over: only the calls' results are saved.
- * The calls' updates are merged key by key, in the order of the tasks; each must be a list under
- * an appending reducer.
+ * copied into each call's payload nor checkpointed twice over: a call's input is its index, and
+ * only its result is saved. Each call is given the node's own configuration, and its events are
+ * written as from the node, as a `Send` task's were. The calls' updates are merged key by key, in the order of
+ * the tasks; each must be a list under an appending reducer. In LangGraph's `updates` stream each
+ * call reports its result under `<name>_call` as `[key, values]` pairs (not a state update: only
+ * the node's merged update is one).
+ *
+ * `isTask` recognises one task given as the node's input: a `Send` of the earlier design, still
+ * pending in a checkpoint saved before the update, is run as that one call.
  */
 export function parallelCalls<S, T, U extends Record<string, unknown[]>>(
   name: string,
   perTask: (task: T, config: LangGraphRunnableConfig) => Promise<U>,
   tasksOf: (state: S) => T[],
+  isTask: (input: object) => boolean,
 ) {
-  // Inside a LangGraph task, `getConfig()` is the task's own configuration (its writer, signal, run settings).
-  const call = task(`${name}_call`, (one: T) => perTask(one, getConfig()));
-  return async (state: S): Promise<Partial<U>> => {
-    const updates = await Promise.all(tasksOf(state).map((one) => call(one)));
+  return async (input: S | T, config: LangGraphRunnableConfig): Promise<Partial<U>> => {
+    if (isTask(input as object)) return perTask(input as T, config);
+    const tasks = tasksOf(input as S);
+    const callConfig = { ...config, writer: fromTheNode(config.writer) };
+    // Made anew for each step: a call's id comes from its name and its place among the node's calls.
+    const call = task(`${name}_call`, async (i: number) => Object.entries(await perTask(tasks[i], callConfig)));
+    const results = await Promise.all(tasks.map((_, i) => call(i)));
     const merged: Record<string, unknown[]> = {};
-    for (const update of updates) for (const [key, values] of Object.entries(update)) (merged[key] ??= []).push(...values);
+    for (const entries of results) for (const [key, values] of entries) (merged[key] ??= []).push(...values);
     return merged as Partial<U>;
   };
+}
+
+/**
+ * `writer`, writing as from the node that made it. LangGraph's own writer names a custom event's
+ * namespace after the task it runs in (read from the async context), so an event written inside a
+ * call would otherwise come under the node's namespace, as if from a subgraph, in a stream with
+ * subgraphs (the LangGraph API server's `streamSubgraphs`).
+ */
+function fromTheNode(writer: LangGraphRunnableConfig["writer"]): LangGraphRunnableConfig["writer"] {
+  if (!writer) return writer;
+  const storage = AsyncLocalStorageProviderSingleton.getInstance();
+  const node = storage.getStore();
+  return (chunk: unknown) => storage.run(node, () => writer(chunk));
+}
+
+/** Whether a voting node's input is one voter's task (a `Send` saved by the earlier design) rather than the state. */
+export function isVoterTask(input: object): boolean {
+  return "voter" in input;
 }

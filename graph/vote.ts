@@ -12,7 +12,7 @@ import { makeVoteTiebreak } from "../nodes/vote/vote-tiebreak.js";
 import { answerOf } from "../state/deliberation.js";
 import { FormatInput } from "../state/shared.js";
 import { VoteState, type VoteStateType } from "../state/vote.js";
-import { answersRoute, parallelCalls, taskNode } from "./tasks.js";
+import { answersRoute, isVoterTask, parallelCalls, taskNode } from "./tasks.js";
 
 /** After the planner: the first answers, in parallel (or the end: a refused request). */
 export const routeToAnswers = answersRoute("vote");
@@ -48,7 +48,7 @@ export function buildVoteGraph(deps: NodeDeps) {
     .addNode("vote_planner", makeVotePlanner(deps))
     .addNode("deliberation_answer", taskNode(makeDeliberationAnswer(deps)))
     .addNode("vote_anonymize", makeVoteAnonymize(deps))
-    .addNode("deliberation_ballot", parallelCalls("deliberation_ballot", makeDeliberationBallot(deps), ballotsOf))
+    .addNode("deliberation_ballot", parallelCalls("deliberation_ballot", makeDeliberationBallot(deps), ballotsOf, isVoterTask))
     .addNode("vote_tally", voteTally)
     .addNode("vote_tiebreak", makeVoteTiebreak(deps))
     .addNode("vote_declare_winner", voteDeclareWinner)

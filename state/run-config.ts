@@ -177,8 +177,9 @@ export function runSettingsResolver(settings: RunDefaults): (configurable: unkno
   const schema = runSettingsSchema(settings);
   const keys = Object.keys(runConfigSchema(settings).shape);
   // Every node of a run resolves the same configuration, and zod's parse of it costs about 0.1 ms
-  // (2–3 ms a debate): the last few results are kept, under the values of the schema's keys
-  // (an object by its identity, so a run's own objects find its result and nothing else does).
+  // (2–3 ms a debate): the results of the runs asked for last are kept, under the values of the
+  // schema's keys (an object by its identity, so a run's own objects find its result and nothing
+  // else does). A result is shared by the run's nodes: none may change it, nor the configurable.
   const recent = new Map<string, RunSettings>();
   const ids = new WeakMap<object, number>();
   let lastId = 0;
@@ -188,21 +189,28 @@ export function runSettingsResolver(settings: RunDefaults): (configurable: unkno
     return id;
   };
   const part = (value: unknown) => (typeof value === "object" && value !== null ? `#${idOf(value)}` : `${typeof value}:${String(value)}`);
-  return (configurable) => {
-    const input = (configurable ?? {}) as Record<string, unknown>;
-    const key = keys.map((k) => part(input[k])).join("\u0000");
-    const kept = recent.get(key);
-    if (kept) return kept;
-    const parsed = schema.safeParse(input);
+  const parse = (configurable: unknown) => {
+    const parsed = schema.safeParse(configurable ?? {});
     if (!parsed.success) throw new ConfigError(`run configuration: ${z.prettifyError(parsed.error)}`);
-    if (recent.size >= RECENT_RUN_SETTINGS) recent.delete(recent.keys().next().value!);
-    recent.set(key, parsed.data);
     return parsed.data;
+  };
+  return (configurable) => {
+    // Only an object's keys can name a result; anything else is parsed (and refused) as it comes.
+    if (typeof configurable !== "object" || configurable === null || Array.isArray(configurable)) return parse(configurable);
+    const input = configurable as Record<string, unknown>;
+    const key = keys.map((k) => part(input[k])).join("\u0000");
+    let settings = recent.get(key);
+    // Least recently used first out: a run asked for again moves to the end.
+    if (settings) recent.delete(key);
+    else settings = parse(input);
+    recent.set(key, settings);
+    if (recent.size > RECENT_RUN_SETTINGS) recent.delete(recent.keys().next().value!);
+    return settings;
   };
 }
 
-/** The run configurations a resolver keeps resolved (a process runs many at once; a run's nodes ask again and again). */
-const RECENT_RUN_SETTINGS = 256;
+/** The run configurations a resolver keeps resolved: more than the live runs of a busy process (a thousand). */
+const RECENT_RUN_SETTINGS = 2048;
 
 /** Resolves one run's configurable against the process settings; throws a ConfigError naming a bad field. */
 export function resolveRunSettings(configurable: unknown, settings: RunDefaults): RunSettings {

@@ -210,5 +210,15 @@ describe("settings", () => {
     expect(() => resolve({ thread_id: "t", seed: null })).toThrow(/seed/);
     expect(resolve({ thread_id: "t" }).seed).toBeUndefined();
     expect(() => resolve({ thread_id: "t", seed: null })).toThrow(/seed/);
+    // Not an object: refused, whatever was resolved before.
+    expect(() => resolve("x")).toThrow(ConfigError);
+    expect(() => resolve([1])).toThrow(ConfigError);
+  });
+
+  it("keeps the runs asked for last: a thousand live runs each find their own result", () => {
+    const resolve = runSettingsResolver(loadSettings({}));
+    const runs = Array.from({ length: 1000 }, (_, i) => ({ thread_id: `t${i}`, mode_config: {} }));
+    const first = runs.map((r) => resolve({ ...r }));
+    for (let round = 0; round < 3; round++) runs.forEach((r, i) => expect(resolve({ ...r })).toBe(first[i]));
   });
 });
