@@ -32,10 +32,10 @@ export function answersRoute(mode: DeliberationMode) {
  * Unlike a `Send` per call, what the calls share (the answers every voter reads) is neither
  * copied into each call's payload nor checkpointed twice over: a call's input is its index, and
  * only its result is saved. Each call is given the node's own configuration, and its events are
- * written as from the node, as a `Send` task's were. The calls' updates are merged key by key, in the order of
- * the tasks; each must be a list under an appending reducer. In LangGraph's `updates` stream each
- * call reports its result under `<name>_call` as `[key, values]` pairs (not a state update: only
- * the node's merged update is one).
+ * written as from the node, as a `Send` task's were. The calls' updates are merged key by key, in
+ * the order of the tasks; each must be a list under an appending reducer. In LangGraph's `updates`
+ * stream each call reports its result under `<name>_call` as `[key, values]` pairs (not a state
+ * update: only the node's merged update is one).
  *
  * `isTask` recognises one task given as the node's input: a `Send` of the earlier design, still
  * pending in a checkpoint saved before the update, is run as that one call.
