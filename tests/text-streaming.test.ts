@@ -119,6 +119,14 @@ async function endpoint(handle: (res: ServerResponse, body: string) => void): Pr
 
 const chunk = (content: string) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
 
+/** An endpoint's answer: the whole stream of `pieces`, then `[DONE]`. */
+const whole =
+  (...pieces: string[]) =>
+  (res: ServerResponse) => {
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.end(`${pieces.map(chunk).join("")}data: [DONE]\n\n`);
+  };
+
 describe("the provider's stream over Node's HTTP client", () => {
   const open: { close(): Promise<void> }[] = [];
   afterEach(async () => {
@@ -126,10 +134,7 @@ describe("the provider's stream over Node's HTTP client", () => {
   });
 
   it("reuses one connection for calls one after another", async () => {
-    const e = await endpoint((res) => {
-      res.writeHead(200, { "content-type": "text/event-stream" });
-      res.end(`${chunk("Hej ")}${chunk("då.")}data: [DONE]\n\n`);
-    });
+    const e = await endpoint(whole("Hej ", "då."));
     open.push(e);
     const model = new StreamChatModel({ baseUrl: e.url, apiKey: "sk-test", model: "m" });
     for (let i = 0; i < 3; i++) expect((await model.invoke([new HumanMessage("Hi")])).content).toBe("Hej då.");
@@ -190,10 +195,7 @@ describe("the provider's stream over Node's HTTP client", () => {
   });
 
   it("tells the caller when what it does with the text fails, instead of dropping the piece", async () => {
-    const e = await endpoint((res) => {
-      res.writeHead(200, { "content-type": "text/event-stream" });
-      res.end(`${chunk("Ett ")}${chunk("två.")}data: [DONE]\n\n`);
-    });
+    const e = await endpoint(whole("Ett ", "två."));
     open.push(e);
     const model = new StreamChatModel({ baseUrl: e.url, apiKey: "sk-test", model: "m" });
     const onText = () => {
