@@ -28,7 +28,7 @@ import { isVoterTask, parallelCalls, taskNode } from "./tasks.js";
  *                   ├─ continue_answer (a follow-up to one participant of a finished run) → END
  *                   ├─ <format> (its subgraph, one per format that has one: /compare, /vote, /revise,
  *                   │            /deep, /council, …; each drawn in docs/architecture.md) → END
- *                   ├─ debate_domain_planner → debate_round_executor ⟲ (one turn per step; or, with
+ *                   ├─ debate_domain_planner → debate_round_executor ⟲ (a round per step, a task per turn; or, with
  *                   │     --order simultaneous, each round's turns ×N in parallel in debate_turn;
  *                   │     with --with-me, the person's turn in debate_person_turn, which waits for them)
  *                   │     → debate_vote (a call per participant, in parallel) → debate_convergence → debate_synthesizer

@@ -24,8 +24,8 @@ export function routeAfterPlanner(state: State): "debate_round_executor" | typeo
 }
 
 /**
- * After a turn: the next turn (a loop, one turn per step; the person's, when they joined, in a step
- * of its own), or in a simultaneous debate every turn
+ * After the executor's step: the next round (a loop, one round per step; the person's turn, when
+ * they joined, in a step of its own), or in a simultaneous debate every turn
  * of the round just opened (one `Send` per participant); the parallel vote (debate_vote, a call per
  * participant, see `voteTasks`); or the end when a round had too few answers.
  */
@@ -85,11 +85,12 @@ export function afterDebate(state: State): "debate_voice_pipeline" | typeof END 
 }
 
 /**
- * Steps one debate takes: resolve_intent, the planner, 3 turns per participant, the vote
- * (one parallel step), convergence, synthesis and the voice pipeline; plus headroom. (A
- * simultaneous debate takes fewer: two steps per round.) A person who joins takes one more
- * seat and up to two more steps a round (the step that hands over to them, and the round's close
- * after them). LangGraph's default limit of 25 would stop an 8-participant debate (29 steps) in round 3.
+ * The graph's step limit, an upper bound on the steps one debate takes: resolve_intent, the
+ * planner, at most a step per turn (a sequential round is one step, split only around the person's
+ * turn; a simultaneous round takes two), the vote, convergence, synthesis and the voice pipeline;
+ * plus headroom. A person who joins takes one more seat and up to two more steps a round (the step
+ * that hands over to them, and the round's close after them). The formats' subgraphs run under the
+ * same limit.
  */
 export function recursionLimitFor(participants: number, person = false): number {
   return 2 + SPOKEN_ROUNDS * (participants + (person ? 3 : 0)) + 4 + 5;

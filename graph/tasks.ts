@@ -1,6 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import { END, Send, task, type LangGraphRunnableConfig } from "@langchain/langgraph";
+import { asTheNode } from "../nodes/shared/node-writer.js";
 import { answerTasks } from "../nodes/shared/tasks.js";
 import type { DeliberationMode } from "../state/formats.js";
 import type { Participant } from "../state/participants.js";
@@ -49,7 +49,7 @@ export function parallelCalls<S, T, U extends Record<string, unknown[]>>(
   return async (input: S | T, config: LangGraphRunnableConfig): Promise<Partial<U>> => {
     if (isTask(input as object)) return perTask(input as T, config);
     const tasks = tasksOf(input as S);
-    const callConfig = { ...config, writer: fromTheNode(config.writer) };
+    const callConfig = asTheNode(config);
     // Made anew for each step: a call's id comes from its name and its place among the node's calls.
     const call = task(`${name}_call`, async (i: number) => Object.entries(await perTask(tasks[i], callConfig)));
     const results = await Promise.all(tasks.map((_, i) => call(i)));
@@ -57,19 +57,6 @@ export function parallelCalls<S, T, U extends Record<string, unknown[]>>(
     for (const entries of results) for (const [key, values] of entries) (merged[key] ??= []).push(...values);
     return merged as Partial<U>;
   };
-}
-
-/**
- * `writer`, writing as from the node that made it. LangGraph's own writer names a custom event's
- * namespace after the task it runs in (read from the async context), so an event written inside a
- * call would otherwise come under the node's namespace, as if from a subgraph, in a stream with
- * subgraphs (the LangGraph API server's `streamSubgraphs`).
- */
-function fromTheNode(writer: LangGraphRunnableConfig["writer"]): LangGraphRunnableConfig["writer"] {
-  if (!writer) return writer;
-  const storage = AsyncLocalStorageProviderSingleton.getInstance();
-  const node = storage.getStore();
-  return (chunk: unknown) => storage.run(node, () => writer(chunk));
 }
 
 /** Whether a voting node's input is one voter's task (a `Send` saved by the earlier design) rather than the state. */

@@ -111,8 +111,11 @@ export class RunRecorder {
 
   /** A state the graph reached (the top graph's, `namespace` empty, or a subgraph's): writes the new rows. */
   observe(state: Record<string, unknown>, namespace: readonly string[]): void {
-    if (namespace.length === 0) this.last = state as State;
-    else {
+    if (namespace.length === 0) {
+      this.last = state as State;
+      // The finished turns the state now has are no longer kept here.
+      for (const t of this.last.debate_turns ?? []) if (this.streamed.get(`turn:${t.round}:${t.key}`)?.end) this.streamed.delete(`turn:${t.round}:${t.key}`);
+    } else {
       this.subgraphs.set(namespace.join("|"), { state, namespace });
       if (state.run_id === this.run.messageId && typeof state.answer === "string") this.subgraphAnswer = state.answer;
     }
@@ -140,10 +143,13 @@ export class RunRecorder {
       case "debate-participant-delta":
         this.add(`turn:${e.data.round}:${e.data.model_key}`, e.data.delta);
         break;
-      case "debate-participant-end":
-        // A turn is a step of its own: once it ends, the state has it.
-        this.streamed.delete(`turn:${e.data.round}:${e.data.model_key}`);
+      case "debate-participant-end": {
+        // A finished turn reaches the state when its step ends (a sequential round's step ends
+        // with the round, a simultaneous round's with its last turn): until then it is kept here.
+        const who = this.streamed.get(`turn:${e.data.round}:${e.data.model_key}`);
+        if (who) who.end = { status: e.data.status, latencyMs: e.data.latency_ms, error: e.data.error };
         break;
+      }
       case "compare-answer-start":
         this.streamed.set(`compare:${e.data.model_key}`, {
           kind: "compare",
@@ -213,19 +219,7 @@ export class RunRecorder {
     const said = [...this.streamed.values()].filter((p) => p.text.trim() !== "" || p.end);
     this.streamed.clear();
     const of = (kind: Streamed["kind"]) => said.filter((p) => p.kind === kind);
-    const turns: Turn[] = of("turn").map((p) => ({
-      round: p.round,
-      position: p.position,
-      key: p.key,
-      display: p.display,
-      status: "error",
-      partial_text: p.text,
-      word_count: countWords(p.text),
-      latency_ms: 0,
-      error: "cancelled",
-    }));
-    if (turns.length > 0 && this.last)
-      this.write(stageRows({ ...this.last, debate_turns: [...this.last.debate_turns, ...turns] }, [], this.run.messageId, this.store.formats, this.facts));
+    if (this.last) this.keepTurns(this.last, of("turn"));
     for (const { state, namespace } of this.subgraphs.values()) {
       const answers = (state as { answers?: { key: string }[] }).answers;
       if (!answers) continue;
@@ -266,6 +260,40 @@ export class RunRecorder {
         this.write(stageRows(added, namespace, this.run.messageId, this.store.formats, this.facts));
       }
     }
+  }
+
+  /**
+   * The turns of a stopped run that its state does not have: each finished one as it ended (its
+   * step had not), the one in progress as cancelled with what it had streamed.
+   */
+  private keepTurns(last: State, streamed: Streamed[]): void {
+    const kept = new Set(last.debate_turns.map((t) => `${t.round}:${t.key}`));
+    const missing = streamed.filter((p) => !kept.has(`${p.round}:${p.key}`));
+    if (missing.length === 0) return;
+    const turns: Turn[] = missing.map((p) => {
+      const ok = p.end?.status === "ok";
+      return {
+        round: p.round,
+        position: p.position,
+        key: p.key,
+        display: p.display,
+        status: ok ? "ok" : "error",
+        word_count: countWords(p.text),
+        latency_ms: p.end?.latencyMs ?? 0,
+        ...(ok ? {} : { partial_text: p.text, error: p.end ? (p.end.error ?? "error") : "cancelled" }),
+      };
+    });
+    const responses = { ...last.debate_round_responses };
+    for (const p of missing) if (p.end?.status === "ok") responses[p.round] = { ...responses[p.round], [p.display]: p.text };
+    this.write(
+      stageRows(
+        { ...last, debate_turns: [...last.debate_turns, ...turns], debate_round_responses: responses },
+        [],
+        this.run.messageId,
+        this.store.formats,
+        this.facts,
+      ),
+    );
   }
 
   /**

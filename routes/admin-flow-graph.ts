@@ -104,7 +104,7 @@ export async function flowGraph(graph: DebattGraph): Promise<FlowGraph> {
         edges.push({ source: "debate_round_executor", target: VOICE_NODE, label: "/dvoice", conditional: true });
       }
     } else if (e.source === e.target) {
-      // The loop edge: one participant turn per step, round after round.
+      // The loop edge: one round per step, round after round.
       rounds.forEach((r, i) => edges.push({ source: e.source, target: r, label: `runda ${i + 1}` }));
       rounds.slice(1).forEach((r, i) => edges.push({ source: rounds[i], target: r }));
     } else if (e.target === TURN_NODE) {

@@ -55,7 +55,11 @@ describe("stop means stop", () => {
       expect(models.calls).toHaveLength(callsThen);
       // What was said is kept, and the answer says it was cancelled.
       expect(await db.history.message(runId)).toMatchObject({ status: "cancelled" });
-      expect((await db.history.stagesOf(runId)).filter((r) => r.stageType === "debatt_answer")).toHaveLength(1);
+      // The finished turn is kept whole, though its round (one step) never ended.
+      const kept = (await db.history.stagesOf(runId)).filter((r) => r.stageType === "debatt_answer");
+      expect(kept).toHaveLength(1);
+      const ended = events.find((e) => e.event === "debate-participant-end")!.data;
+      expect(kept[0]).toMatchObject({ content: `${ended.model} argues at length.`, parsedData: { status: "ok", modelKey: ended.model_key } });
       // Stopping again, or something that never ran, says why.
       expect(await errorOf(await cancel(server.url, runId))).toEqual([409, "run_finished"]);
       expect(await errorOf(await cancel(server.url, "never-ran"))).toEqual([404, "run_not_found"]);

@@ -130,6 +130,41 @@ describe("a run's deadline (RUN_DEADLINE_MS)", () => {
     }
   });
 
+  it("resumes a round cut short without asking again the turns that had finished, nor announcing the round again", async () => {
+    const db = await sqliteHistory();
+    // The third speaker of round 2 hangs past the run's deadline; every other call answers at once.
+    let round2 = 0;
+    const { deps, models } = testDeps({
+      script: withOverrides((req) =>
+        req.phase === "turn" ? { text: `${req.participant!.display} says a thing.`, latencyMs: req.round === 2 && round2++ === 2 ? 5_000 : 10 } : undefined,
+      ),
+      settings: { runDeadlineMs: 1_000 },
+    });
+    const server = await startApp(deps, { history: db.history, checkpointer: new MemorySaver() });
+    try {
+      const { events } = await readSse(await postChat(server.url, { message: "/debatt Bör AI regleras?", participants: THREE }));
+      expect(events.find((e) => e.event === "error")?.data).toMatchObject({ code: "deadline_exceeded" });
+      const ended = (list: typeof events) => list.filter((e) => e.event === "debate-participant-end").map((e) => `${e.data.round}:${e.data.model_key}`);
+      const before = ended(events);
+      expect(before.filter((t) => t.startsWith("2:"))).toHaveLength(2);
+      const runId = String(events[0].data.run_id);
+      const resumed = await fetch(`${server.url}/api/v1/debates/${runId}/resume`, { method: "POST" });
+      expect(resumed.status).toBe(200);
+      const after = (await readSse(resumed)).events;
+      expect(after.at(-1)!.event).toBe("done");
+      // Only round 2's third speaker and round 3 are asked; round 2 is not announced twice.
+      const after2 = ended(after);
+      expect(after2.filter((t) => t.startsWith("2:"))).toHaveLength(1);
+      expect([...before, ...after2].sort()).toEqual(THREE.flatMap((k) => [1, 2, 3].map((r) => `${r}:${k}`)).sort());
+      expect(models.callsOf("turn").filter((c) => c.round === 2)).toHaveLength(4);
+      expect(after.filter((e) => e.event === "debate-round-start").map((e) => e.data.round)).toEqual([3, 4]);
+      expect((await db.history.stagesOf(runId)).filter((r) => r.stageType === "debatt_answer")).toHaveLength(9);
+    } finally {
+      await server.close();
+      await db.close();
+    }
+  });
+
   it("keeps its clock stopped while paused, and none at 0", async () => {
     let fired = 0;
     const deadline = new RunDeadline(300, () => fired++);

@@ -3,7 +3,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../../../ports/emit.js";
 import type { NodeDeps, RunContext } from "../../../ports/node-deps.js";
 import type { Turn } from "../../../state/debate.js";
-import type { State, StateUpdate } from "../../../state/graph-state.js";
+import type { State } from "../../../state/graph-state.js";
 import type { Participant } from "../../../state/participants.js";
 import { countWords, preview } from "../../../state/text.js";
 import { usageOfAnswer } from "../../../state/usage.js";
@@ -113,7 +113,7 @@ export function turnUpdate(
   state: Pick<State, "debate_word_counts">,
   turn: Turn,
   text: string,
-): StateUpdate & { debate_round_responses: Record<number, Record<string, string>> } {
+): { debate_round_responses: Record<number, Record<string, string>>; debate_turns: Turn[]; debate_word_counts: Record<string, number> } {
   const ok = turn.status === "ok";
   return {
     debate_round_responses: ok ? { [turn.round]: { [turn.display]: text } } : {},
