@@ -18,14 +18,52 @@ export const markdownPlain = (text: string) => text.replace(/[\s\u0000-\u001f\u0
 /** A /debatt synthesis as people read it: without the `debate-arena-data` block it opens with (data for the arena page). */
 export const withoutArenaData = (text: string) => text.replace(/^```debate-arena-data\n[\s\S]*?\n```\n*/, "");
 
-/** Words in a text: runs of letters or digits (any script), so punctuation and markdown do not count. */
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+
+/**
+ * Words in a text: runs of letters or digits (any script), so punctuation and markdown do not
+ * count; an apostrophe or a hyphen inside a word keeps it one (`don't`, `co-op`). The matches of
+ * `[\p{L}\p{N}][\p{L}\p{N}'’-]*` (Unicode, global), counted in one pass without making a string
+ * per word (every answer is counted as it ends): ASCII by its code, the rest by the pattern.
+ */
 export function countWords(text: string): number {
-  return text.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)?.length ?? 0;
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    let starts: boolean;
+    let goesOn: boolean;
+    if (c < 0x80) {
+      const lower = c | 0x20;
+      starts = (c >= 0x30 && c <= 0x39) || (lower >= 0x61 && lower <= 0x7a);
+      goesOn = starts || c === 0x27 || c === 0x2d;
+    } else {
+      const code = text.codePointAt(i)!;
+      if (code > 0xffff) i++;
+      starts = LETTER_OR_DIGIT.test(String.fromCodePoint(code));
+      goesOn = starts || code === 0x2019;
+    }
+    if (inWord) inWord = goesOn;
+    else if (starts) {
+      words++;
+      inWord = true;
+    }
+  }
+  return words;
 }
 
-/** A one-line preview of an answer, at most `max` characters. */
+/**
+ * A one-line preview of an answer, at most `max` characters: its whitespace runs made one space.
+ * Only as much of the text is flattened as the preview needs (every answer is previewed as it ends):
+ * a part's flattening begins the whole's, and one over `max + 1` long decides the cut.
+ */
 export function preview(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  const start = text.trimStart();
+  for (let chars = 2 * max; chars < start.length; chars *= 4) {
+    const flat = start.slice(0, chars).replace(/\s+/g, " ");
+    if (flat.length > max + 1) return `${flat.slice(0, max - 1)}…`;
+  }
+  const flat = start.replace(/\s+/g, " ").trimEnd();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 

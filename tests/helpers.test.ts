@@ -116,7 +116,32 @@ describe("countWords and preview", () => {
     expect(countWords("")).toBe(0);
     expect(countWords("don't stop 2026")).toBe(3);
   });
+  it("counts what the pattern of a word matches, in every script and beyond the 16-bit plane", () => {
+    const byPattern = (text: string) => text.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)?.length ?? 0;
+    const pieces = ["a", "Z", "9", "å", "Ö", "é", "ß", "я", "中", "٣", "𝐀", "𠀀", "😀", "'", "’", "-", "—", " ", "\n", "*", "#", ".", "_", "\u0301", "\ud800"];
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647);
+    for (let n = 0; n < 2000; n++) {
+      const text = Array.from({ length: next() % 30 }, () => pieces[next() % pieces.length]).join("");
+      expect(countWords(text), JSON.stringify(text)).toBe(byPattern(text));
+    }
+    expect(countWords("𝐀𝐁 𠀀x — co-op’s -x x- 'y'")).toBe(6);
+  });
   it("previews on one line", () => expect(preview("a\n\nb  c", 200)).toBe("a b c"));
+  it("previews what the whole text flattened would begin with, however its whitespace falls", () => {
+    const whole = (text: string, max: number) => {
+      const flat = text.replace(/\s+/g, " ").trim();
+      return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+    };
+    const pieces = ["word", "ord ", " ", "  ", "\n\n", "\t", "x", "långt ord", "        "];
+    let seed = 11;
+    const next = () => (seed = (seed * 48271) % 2147483647);
+    for (let n = 0; n < 2000; n++) {
+      const text = Array.from({ length: next() % 120 }, () => pieces[next() % pieces.length]).join("");
+      const max = 5 + (next() % 40);
+      expect(preview(text, max), JSON.stringify([text, max])).toBe(whole(text, max));
+    }
+  });
 });
 
 const ballot = (voter: string, voted_for: string | null, valid = true): Ballot => ({ voter, voter_key: voter, voted_for, motivation: "", bullets: [], valid });
