@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
-import { Annotation, END, MemorySaver, START, StateGraph } from "@langchain/langgraph";
+import { Annotation, END, MemorySaver, START, StateGraph, task } from "@langchain/langgraph";
 import type { BaseMessage } from "@langchain/core/messages";
 import { streamMessage } from "../nodes/shared/model-call.js";
 import type { ModelFactory, ModelRequest } from "../ports/models.js";
@@ -102,30 +102,39 @@ export class Tokens extends BaseCallbackHandler {
 }
 
 /**
- * The fair floor: a bare LangGraph loop of the debate's steps making the debate's own model calls
- * (`calls`, recorded from one debate); the vote's calls at once in one step; same checkpointer.
- * `way`: each call streamed through `@langchain/core` with a token callback, as a LangChain app
- * streams (the floor of the target), or debatt's own way (`streamMessage`: the text straight to
- * `onText`), which costs less per token.
+ * The fair floor: a bare LangGraph loop making the debate's own model calls (`calls`, recorded from
+ * one debate), same checkpointer. `shape`: a step per call, the vote's calls at once in one step,
+ * as a plain LangGraph app makes them (the floor of the target); or the debate's own shape
+ * ("rounds": a round's turns one after the other as tasks of one step, the vote's calls at once as
+ * tasks of one step). `way`: each call streamed through `@langchain/core` with a token callback, as
+ * a LangChain app streams (the floor of the target), or debatt's own way (`streamMessage`: the
+ * text straight to `onText`), which costs less per token.
  */
-export function fairGraph(chunkTokens: number, calls: RecordedCall[], way: "langchain" | "debatt", latencyMs = L) {
+export function fairGraph(chunkTokens: number, calls: RecordedCall[], way: "langchain" | "debatt", latencyMs = L, shape: "steps" | "rounds" = "steps") {
   const models = simulatedModels({ latencyMs, chunkDelayMs: 0, chunkTokens, answerWords: 400 });
   const steps: RecordedCall[][] = [];
+  const together = (a: RecordedCall, b: RecordedCall | undefined) =>
+    b !== undefined &&
+    a.request.phase === b.request.phase &&
+    (a.request.phase === "vote" || (shape === "rounds" && a.request.phase === "turn" && a.request.round === b.request.round));
   for (const call of calls) {
-    // The vote's calls share one step, as the debate's parallel vote does.
-    if (call.request.phase === "vote" && steps.at(-1)?.[0].request.phase === "vote") steps.at(-1)!.push(call);
+    if (together(call, steps.at(-1)?.[0])) steps.at(-1)!.push(call);
     else steps.push([call]);
   }
+  const callOnce = (c: RecordedCall) =>
+    way === "debatt"
+      ? streamMessage(models.create(c.request), c.messages, new AbortController().signal, () => {})
+      : models.create(c.request).invoke(c.messages, { callbacks: [new Tokens()] });
   const State = Annotation.Root({ n: Annotation<number>({ reducer: (_a, b) => b, default: () => 0 }) });
   const graph = new StateGraph(State)
     .addNode("step", async (s: typeof State.State) => {
-      await Promise.all(
-        (steps[s.n] ?? []).map((c) =>
-          way === "debatt"
-            ? streamMessage(models.create(c.request), c.messages, new AbortController().signal, () => {})
-            : models.create(c.request).invoke(c.messages, { callbacks: [new Tokens()] }),
-        ),
-      );
+      const step = steps[s.n] ?? [];
+      if (shape === "steps" || step.length === 1) await Promise.all(step.map(callOnce));
+      else {
+        const call = task("call", async (i: number) => void (await callOnce(step[i])));
+        if (step[0]?.request.phase === "vote") await Promise.all(step.map((_, i) => call(i)));
+        else for (let i = 0; i < step.length; i++) await call(i);
+      }
       return { n: s.n + 1 };
     })
     .addEdge(START, "step")

@@ -3,10 +3,13 @@
  *
  * A full 8-participant debate on the simulated provider (fixed latency L per model call, about
  * 400 streamed word-tokens per answer, a checkpointer on, every event serialised as the SSE bridge
- * would) is compared with a bare LangGraph loop of the same number of steps that only sleeps L
- * (same checkpointer). Prints:
+ * would) is compared with a bare LangGraph loop of 29 steps that only sleeps L (same
+ * checkpointer): a step per turn, as the debate took until 2026-11-27 (it now takes a step per
+ * round). Prints:
  *   (a) wall time ÷ critical-path lower bound, for both (target: debate within 0.02 of the loop)
  *   (b) debate CPU ms ÷ bare-loop CPU ms (target ≤ 1.2)
+ *   (c) debate CPU ms ÷ the fair floor's (target ≤ 1.2): the same model calls in a bare LangGraph
+ *       loop, a step per call; beside it, the same calls in the debate's own shape.
  */
 import { Annotation, END, MemorySaver, START, StateGraph } from "@langchain/langgraph";
 import { debateGraph, debateOnce, fairGraph, fairOnce, L, measure, type RecordedCall, type Sample } from "./overhead-graphs.js";
@@ -15,7 +18,7 @@ const PARTICIPANTS = 8;
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 /** Runs of each graph before the measured ones: a server runs its code warm (compiled by V8's optimising tier). */
 const WARM_UP = 3;
-/** Steps of one debate: resolve_intent, planner, 24 turns, the parallel vote, convergence, synthesis. */
+/** Steps of the bare loop: resolve_intent, planner, 24 turns, the parallel vote, convergence, synthesis (a debate's, when each turn was a step). */
 const DEBATE_STEPS = 2 + 3 * PARTICIPANTS + 3;
 /** Model calls on the critical path: 24 sequential turns, convergence, synthesis, plus one L for the parallel vote. */
 const DEBATE_LOWER_BOUND_MS = (3 * PARTICIPANTS + 2 + 1) * L;
@@ -47,24 +50,37 @@ async function main() {
   const recorded: Record<number, RecordedCall[]> = Object.fromEntries(chunkSizes.map((c) => [c, []]));
   for (const c of chunkSizes) await debateOnce(debateGraph(c, recorded[c]));
   const graphs = Object.fromEntries(
-    chunkSizes.map((c) => [c, { debate: debateGraph(c), langchain: fairGraph(c, recorded[c], "langchain"), debatt: fairGraph(c, recorded[c], "debatt") }]),
+    chunkSizes.map((c) => [
+      c,
+      {
+        debate: debateGraph(c),
+        langchain: fairGraph(c, recorded[c], "langchain"),
+        debatt: fairGraph(c, recorded[c], "debatt"),
+        shaped: fairGraph(c, recorded[c], "debatt", L, "rounds"),
+      },
+    ]),
   );
   for (let i = 0; i < WARM_UP; i++) for (const c of chunkSizes) for (const g of Object.values(graphs[c])) await ("graph" in g ? fairOnce(g) : debateOnce(g));
   const bare: Sample[] = [];
-  const samples = Object.fromEntries(chunkSizes.map((c) => [c, { debate: [] as Sample[], langchain: [] as Sample[], debatt: [] as Sample[] }]));
+  const samples = Object.fromEntries(
+    chunkSizes.map((c) => [c, { debate: [] as Sample[], langchain: [] as Sample[], debatt: [] as Sample[], shaped: [] as Sample[] }]),
+  );
   for (let i = 0; i < RUNS; i++) {
     bare.push(await bareOnce());
     for (const c of chunkSizes) {
       samples[c].debate.push(await debateOnce(graphs[c].debate));
       samples[c].langchain.push(await fairOnce(graphs[c].langchain));
       samples[c].debatt.push(await fairOnce(graphs[c].debatt));
+      samples[c].shaped.push(await fairOnce(graphs[c].shaped));
     }
   }
   const bareWall = median(bare.map((s) => s.wallMs));
   const bareCpu = median(bare.map((s) => s.cpuMs));
   const bareRatio = bareWall / (DEBATE_STEPS * L);
-  console.log(`debatt overhead benchmark — L = ${L} ms, ${PARTICIPANTS} participants, ${DEBATE_STEPS} steps, medians of ${RUNS} runs`);
-  console.log(`bare loop: wall ${bareWall.toFixed(0)} ms, lower bound ${DEBATE_STEPS * L} ms, ratio ${bareRatio.toFixed(3)}, CPU ${bareCpu.toFixed(0)} ms`);
+  console.log(`debatt overhead benchmark — L = ${L} ms, ${PARTICIPANTS} participants, medians of ${RUNS} runs`);
+  console.log(
+    `bare loop (${DEBATE_STEPS} steps): wall ${bareWall.toFixed(0)} ms, lower bound ${DEBATE_STEPS * L} ms, ratio ${bareRatio.toFixed(3)}, CPU ${bareCpu.toFixed(0)} ms`,
+  );
   for (const c of chunkSizes) {
     const s = samples[c].debate;
     const wall = median(s.map((x) => x.wallMs));
@@ -81,6 +97,7 @@ async function main() {
     const fairWall = median(samples[c].langchain.map((x) => x.wallMs));
     const fairCpu = median(samples[c].langchain.map((x) => x.cpuMs));
     const ownCpu = median(samples[c].debatt.map((x) => x.cpuMs));
+    const shapedCpu = median(samples[c].shaped.map((x) => x.cpuMs));
     console.log(
       `  fair floor (the same ${recorded[c].length} model calls in a bare loop, streamed through a LangChain token callback): wall ${fairWall.toFixed(0)} ms, CPU ${fairCpu.toFixed(0)} ms`,
     );
@@ -95,6 +112,9 @@ async function main() {
     );
     console.log(
       `  the same calls streamed debatt's way (the text straight to onText): CPU ${ownCpu.toFixed(0)} ms; debate ÷ it ${(cpu / ownCpu).toFixed(2)} (what debatt adds over its own calls)`,
+    );
+    console.log(
+      `  the same, in the debate's shape (a round's turns as tasks of one step, the vote's calls as tasks of one): CPU ${shapedCpu.toFixed(0)} ms; debate ÷ it ${(cpu / shapedCpu).toFixed(2)} (what debatt's nodes, state and events add)`,
     );
   }
 }
