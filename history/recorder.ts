@@ -1,5 +1,6 @@
 import type { CompareAnswer } from "../state/compare.js";
 import type { CollectedAnswer } from "../state/deliberation.js";
+import { notesFields, type AnswerNotes } from "../state/answer.js";
 import type { Turn } from "../state/debate.js";
 import { WriteFailedError } from "../state/errors.js";
 import type { ClientEvent } from "../state/events.js";
@@ -23,7 +24,13 @@ interface Streamed {
   round: number;
   position: number;
   text: string;
-  end?: { status: "ok" | "error"; latencyMs: number; error?: string };
+  end?: {
+    status: "ok" | "error";
+    latencyMs: number;
+    error?: string;
+    /** A turn's words as its end event counted them, and its notes (thinking, sources, how it ended). */
+    turn?: { wordCount: number; notes: AnswerNotes };
+  };
 }
 
 /** When the answer's end is tried again after a failed write: about ten minutes in all. */
@@ -147,7 +154,13 @@ export class RunRecorder {
         // A finished turn reaches the state when its step ends (a sequential round's step ends
         // with the round, a simultaneous round's with its last turn): until then it is kept here.
         const who = this.streamed.get(`turn:${e.data.round}:${e.data.model_key}`);
-        if (who) who.end = { status: e.data.status, latencyMs: e.data.latency_ms, error: e.data.error };
+        if (who)
+          who.end = {
+            status: e.data.status,
+            latencyMs: e.data.latency_ms,
+            error: e.data.error,
+            turn: { wordCount: e.data.word_count, notes: notesFields(e.data) },
+          };
         break;
       }
       case "compare-answer-start":
@@ -278,8 +291,9 @@ export class RunRecorder {
         key: p.key,
         display: p.display,
         status: ok ? "ok" : "error",
-        word_count: countWords(p.text),
+        word_count: p.end?.turn?.wordCount ?? countWords(p.text),
         latency_ms: p.end?.latencyMs ?? 0,
+        ...p.end?.turn?.notes,
         ...(ok ? {} : { partial_text: p.text, error: p.end ? (p.end.error ?? "error") : "cancelled" }),
       };
     });

@@ -59,7 +59,7 @@ export function countWords(text: string): number {
  */
 export function preview(text: string, max = 200): string {
   const start = text.trimStart();
-  for (let chars = 2 * max; chars < start.length; chars *= 4) {
+  for (let chars = 2 * max; chars > 0 && chars < start.length; chars *= 4) {
     const flat = start.slice(0, chars).replace(/\s+/g, " ");
     if (flat.length > max + 1) return `${flat.slice(0, max - 1)}…`;
   }

@@ -136,7 +136,13 @@ describe("a run's deadline (RUN_DEADLINE_MS)", () => {
     let round2 = 0;
     const { deps, models } = testDeps({
       script: withOverrides((req) =>
-        req.phase === "turn" ? { text: `${req.participant!.display} says a thing.`, latencyMs: req.round === 2 && round2++ === 2 ? 5_000 : 10 } : undefined,
+        req.phase === "turn"
+          ? {
+              text: `${req.participant!.display} says a thing.`,
+              latencyMs: req.round === 2 && round2++ === 2 ? 5_000 : 10,
+              metadata: { reasoning: "I thought.", sources: [{ url: "https://example.org/s" }] },
+            }
+          : undefined,
       ),
       settings: { runDeadlineMs: 1_000 },
     });
@@ -158,7 +164,10 @@ describe("a run's deadline (RUN_DEADLINE_MS)", () => {
       expect([...before, ...after2].sort()).toEqual(THREE.flatMap((k) => [1, 2, 3].map((r) => `${r}:${k}`)).sort());
       expect(models.callsOf("turn").filter((c) => c.round === 2)).toHaveLength(4);
       expect(after.filter((e) => e.event === "debate-round-start").map((e) => e.data.round)).toEqual([3, 4]);
-      expect((await db.history.stagesOf(runId)).filter((r) => r.stageType === "debatt_answer")).toHaveLength(9);
+      // Every turn is in the history whole: those of the round cut short kept their notes though their step never ended.
+      const rows = (await db.history.stagesOf(runId)).filter((r) => r.stageType === "debatt_answer");
+      expect(rows).toHaveLength(9);
+      for (const r of rows) expect(r.parsedData, r.id).toMatchObject({ status: "ok", reasoning: "I thought.", sources: [{ url: "https://example.org/s" }] });
     } finally {
       await server.close();
       await db.close();

@@ -141,6 +141,7 @@ describe("countWords and preview", () => {
       const max = 5 + (next() % 40);
       expect(preview(text, max), JSON.stringify([text, max])).toBe(whole(text, max));
     }
+    for (const max of [0, -1]) expect(preview("some text here", max)).toBe(whole("some text here", max));
   });
 });
 

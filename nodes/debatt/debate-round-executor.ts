@@ -95,6 +95,9 @@ async function sequentialStep(
   });
 
   for (let index = first; index < order.length; index++) {
+    // LangGraph stops racing a step against the run's stop once the step's first task has settled:
+    // a stop that came as a turn ended ends the step before the next speaker starts or is handed over to.
+    config.signal?.throwIfAborted();
     // The person writes their own turn, in a step of its own (`debate_person_turn`, which waits for them).
     if (isPerson(byKey.get(order[index])!)) {
       await pace.turn();

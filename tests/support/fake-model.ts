@@ -24,6 +24,8 @@ export interface Step {
   failAfterText?: boolean;
   /** What the provider reports the call used, in a last chunk (as ChatOpenAI reads `usage`); `cost` as OpenRouter's `usage.cost`. */
   usage?: { input: number; output: number; cached?: number; cost?: number };
+  /** What the provider said beside the text, as the stream reader puts it in `response_metadata` (`reasoning`, `sources`). */
+  metadata?: Record<string, unknown>;
 }
 
 /** One recorded call. */
@@ -95,11 +97,20 @@ export class ScriptedChatModel extends TextStreamChatModel {
     if (step.error) throw step.error;
     const u = step.usage;
     const text = pieces.join("");
-    if (!u) return { text };
+    const metadata = { ...step.metadata, ...(u?.cost === undefined ? {} : { usage: { cost: u.cost } }) };
     return {
       text,
-      usage_metadata: { input_tokens: u.input, output_tokens: u.output, total_tokens: u.input + u.output, input_token_details: { cache_read: u.cached ?? 0 } },
-      ...(u.cost === undefined ? {} : { response_metadata: { usage: { cost: u.cost } } }),
+      ...(u
+        ? {
+            usage_metadata: {
+              input_tokens: u.input,
+              output_tokens: u.output,
+              total_tokens: u.input + u.output,
+              input_token_details: { cache_read: u.cached ?? 0 },
+            },
+          }
+        : {}),
+      ...(Object.keys(metadata).length > 0 ? { response_metadata: metadata } : {}),
     };
   }
 }
