@@ -8,13 +8,16 @@
  * twice, with LOW and HIGH runs; (count at HIGH − count at LOW) ÷ (HIGH − LOW) is what one run
  * costs, every thread of the process included (garbage collection, compilation). Prints both and
  * the debate ÷ the floor, the instruction-count view of `bench:overhead`'s (c) at 16 tokens per
- * chunk (target ≤ 1.2). It takes a few minutes; without valgrind (Debian: `apt-get install
- * valgrind`) it says so and stops. BENCH_LOW and BENCH_HIGH set the run counts (2 and 12).
+ * chunk (target ≤ 1.2). LOW is large enough for V8 to have compiled both modes' hot code by then:
+ * with LOW = 2, the runs counted were still paying for that compilation, the debate (several times
+ * the floor's code) the more, and the floor's count moved by a quarter between runs. It takes about
+ * 13 minutes; without valgrind (Debian: `apt-get install valgrind`) it says so and stops.
+ * BENCH_LOW and BENCH_HIGH set the run counts (10 and 30).
  */
 import { spawnSync } from "node:child_process";
 
-const LOW = Number(process.env.BENCH_LOW ?? 2);
-const HIGH = Number(process.env.BENCH_HIGH ?? 12);
+const LOW = Number(process.env.BENCH_LOW ?? 10);
+const HIGH = Number(process.env.BENCH_HIGH ?? 30);
 
 /** Instructions the child executes with `runs` runs of `mode` (callgrind's "Collected"). */
 function instructions(mode: "debate" | "floor", runs: number): number {

@@ -1,8 +1,9 @@
 /**
  * The floors of the /vote benchmark, run as a child process: the model calls one /vote question
  * made (recorded by the scripted endpoint, passed in as JSON on stdin) made again in a bare script,
- * in the same waves (the answers at once, then the ballots at once, then the rest). It prints the
- * CPU milliseconds of `QUESTIONS` repetitions after two for warming up.
+ * in the same waves (the answers at once, then the ballots at once, then the rest). Each line after
+ * the input asks it for a number of questions; it answers each with their CPU milliseconds, so the
+ * benchmark can measure it in turns with the server.
  *
  * `mode` (argv[2]):
  *   - "bare": each call through `ChatOpenAI.stream()`, every chunk read; nothing else.
@@ -20,6 +21,7 @@
  *     answer of a wave cut short.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { createInterface } from "node:readline";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -32,10 +34,11 @@ import OpenAI from "openai";
 import { streamMessage } from "../nodes/shared/model-call.js";
 import type { RecordedRequest } from "./scripted-endpoint.js";
 
-const input = JSON.parse(await new Response(process.stdin as unknown as ReadableStream).text()) as {
+// The first line of stdin is the input; each line after it a number of questions to ask.
+const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+const input = JSON.parse((await lines.next()).value as string) as {
   baseUrl: string;
   waves: RecordedRequest[][];
-  questions: number;
 };
 const mode = (["graph", "wave", "bare-als", "openai", "fetch"] as const).find((m) => m === process.argv[2]) ?? "bare";
 
@@ -160,8 +163,10 @@ async function question(): Promise<void> {
   }
 }
 
-for (let i = 0; i < 2; i++) await question();
-const cpu0 = process.cpuUsage();
-for (let i = 0; i < input.questions; i++) await question();
-const cpu = process.cpuUsage(cpu0);
-process.stdout.write(`${JSON.stringify({ cpuMs: (cpu.user + cpu.system) / 1000 })}\n`);
+// Asked for n questions, asks them and answers with their CPU milliseconds (every thread).
+for await (const line of { [Symbol.asyncIterator]: () => lines }) {
+  const cpu0 = process.cpuUsage();
+  for (let i = 0; i < Number(line); i++) await question();
+  const cpu = process.cpuUsage(cpu0);
+  process.stdout.write(`${JSON.stringify({ cpuMs: (cpu.user + cpu.system) / 1000 })}\n`);
+}

@@ -11,14 +11,25 @@
  * calls inside one `AsyncLocalStorage.run` (as LangGraph runs its nodes), and the raw floors: the
  * same calls through the official `openai` client's stream, and through `fetch` and
  * `eventsource-parser`. Prints CPU per question for each, the server ÷ floor (target ≤ 1.0), the
- * server ÷ each raw floor and the server ÷ the LangGraph floor. BENCH_WORDS sets the answers' length (290), BENCH_QUESTIONS the
- * questions measured (10).
+ * server ÷ each raw floor and the server ÷ the LangGraph floor.
+ *
+ * Each side is measured twice: over its first questions after the start, and over as many once it
+ * has answered BENCH_WARM (60). V8 compiles a function once it is hot, on threads of its own whose
+ * CPU /proc counts; the server has several times the floor's code to compile, so over its first
+ * questions it pays mostly for that. The target is for the warm server, as a busy one runs; the
+ * first questions' ratio is printed beside it. BENCH_WORDS sets the answers' length (290),
+ * BENCH_QUESTIONS the questions in each measurement (20).
  */
 import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
 import { build, cpuMs, startCommand, startServer } from "./server-process.js";
 import { startScriptedEndpoint, words, type RecordedRequest } from "./scripted-endpoint.js";
 
-const QUESTIONS = Number(process.env.BENCH_QUESTIONS ?? 10);
+const QUESTIONS = Number(process.env.BENCH_QUESTIONS ?? 20);
+/** Questions asked before the warm measurement (by then V8 has compiled the server's hot code). */
+const WARM = Number(process.env.BENCH_WARM ?? 60);
+/** Questions in each turn of the server and the floor measured in turns. */
+const BATCH = 5;
 const MODELS = ["call_grok", "call_claude", "call_gpt", "call_gemini"];
 /** Words in each model's answer. */
 const WORDS = Number(process.env.BENCH_WORDS ?? 290);
@@ -49,25 +60,53 @@ async function main() {
       const text = await res.text();
       if (!text.includes("event: vote-complete") && !text.includes("event: complete")) throw new Error(`the /vote did not finish: ${text.slice(-400)}`);
     };
-    await ask(-1);
-    await ask(-2);
     // One question's calls, in the waves the product made them (the answers, the ballots, the rest).
     const before = endpoint.requests.length;
-    await ask(-3);
+    await ask(-1);
     const calls = endpoint.requests.slice(before);
     const waves = [calls.slice(0, MODELS.length), calls.slice(MODELS.length, 2 * MODELS.length), calls.slice(2 * MODELS.length)].filter((w) => w.length > 0);
-    const cpu0 = cpuMs(child.pid!);
-    for (let i = 0; i < QUESTIONS; i++) await ask(i);
-    const server = (cpuMs(child.pid!) - cpu0) / QUESTIONS;
-    const floor = await floorCpu("bare", endpoint.url, waves);
-    const graphFloor = await floorCpu("graph", endpoint.url, waves);
-    const waveFloor = await floorCpu("wave", endpoint.url, waves);
-    const alsFloor = await floorCpu("bare-als", endpoint.url, waves);
-    const openaiFloor = await floorCpu("openai", endpoint.url, waves);
-    const fetchFloor = await floorCpu("fetch", endpoint.url, waves);
+    let asked = 0;
+    /** The server's CPU ms for `n` questions, each making all its calls (nothing answered from a cache). */
+    const serverBatch = async (n: number) => {
+      const [cpu0, calls0] = [cpuMs(child.pid!), endpoint.requests.length];
+      for (let i = 0; i < n; i++) await ask(asked++);
+      if (endpoint.requests.length - calls0 !== n * calls.length) throw new Error(`expected ${calls.length} model calls per question`);
+      return cpuMs(child.pid!) - cpu0;
+    };
+    // The server and the ChatOpenAI floor in turns, BATCH questions each, so that both see the machine
+    // in the same state (its speed moves by a quarter over a minute): over the first questions after
+    // the start, while V8 still compiles the hot code (on its own threads, which /proc counts), then
+    // once each has answered WARM.
+    const bare = await startFloor("bare", endpoint.url, waves);
+    await bare.run(1);
+    const inTurns = async () => {
+      const turns: { server: number; floor: number }[] = [];
+      for (let done = 0; done < QUESTIONS; done += BATCH) turns.push({ server: await serverBatch(BATCH), floor: await bare.run(BATCH) });
+      const sum = (key: "server" | "floor") => turns.reduce((t, x) => t + x[key], 0) / (turns.length * BATCH);
+      return { server: sum("server"), floor: sum("floor"), ratios: turns.map((t) => t.server / t.floor).sort((x, y) => x - y) };
+    };
+    const cold = await inTurns();
+    const rest = Math.max(0, WARM - asked);
+    await serverBatch(rest);
+    await bare.run(rest);
+    const warm = await inTurns();
+    bare.close();
+    const { server, floor } = warm;
+    const otherFloor = async (mode: FloorMode) => {
+      const f = await startFloor(mode, endpoint.url, waves);
+      await f.run(1 + WARM);
+      const ms = (await f.run(QUESTIONS)) / QUESTIONS;
+      f.close();
+      return ms;
+    };
+    const graphFloor = await otherFloor("graph");
+    const waveFloor = await otherFloor("wave");
+    const alsFloor = await otherFloor("bare-als");
+    const openaiFloor = await otherFloor("openai");
+    const fetchFloor = await otherFloor("fetch");
     const chunks = waves.flat().length;
     console.log(
-      `debatt /vote benchmark — ${MODELS.length} models and the chairman, ${WORDS}-word answers streamed one word per chunk, a scripted loopback endpoint, ${QUESTIONS} questions after warming up`,
+      `debatt /vote benchmark — ${MODELS.length} models and the chairman, ${WORDS}-word answers streamed one word per chunk, a scripted loopback endpoint, ${QUESTIONS} questions measured after ${WARM}`,
     );
     console.log(`${chunks} model calls per question`);
     console.log(`server (${start.join(" ")}): CPU ${server.toFixed(0)} ms per question, the SSE stream read to its end`);
@@ -83,7 +122,11 @@ async function main() {
     );
     console.log(`raw floor: the same calls through the openai client's stream: CPU ${openaiFloor.toFixed(0)} ms per question`);
     console.log(`raw floor: the same calls through fetch and eventsource-parser: CPU ${fetchFloor.toFixed(0)} ms per question`);
-    console.log(`  server ÷ floor: ${(server / floor).toFixed(2)} (target ≤ 1.0)`);
+    const range = (r: number[]) => `${r[0].toFixed(2)}–${r.at(-1)!.toFixed(2)}`;
+    console.log(`  server ÷ floor: ${(server / floor).toFixed(2)} (target ≤ 1.0); turn by turn ${range(warm.ratios)}`);
+    console.log(
+      `  the first ${QUESTIONS} questions after the start, while V8 still compiles the hot code: server ${cold.server.toFixed(0)} ms, floor ${cold.floor.toFixed(0)} ms per question = ${(cold.server / cold.floor).toFixed(2)}; turn by turn ${range(cold.ratios)}`,
+    );
     console.log(`  server ÷ the openai client's floor: ${(server / openaiFloor).toFixed(2)}; server ÷ the fetch floor: ${(server / fetchFloor).toFixed(2)}`);
     console.log(`  server ÷ LangGraph floor: ${(server / graphFloor).toFixed(2)} (what debatt adds over LangGraph running the same calls)`);
   } finally {
@@ -92,16 +135,24 @@ async function main() {
   }
 }
 
-/** CPU per question of one of bench/vote-floor.ts's floors, run in a child process over `waves`. */
-async function floorCpu(mode: "bare" | "bare-als" | "graph" | "wave" | "openai" | "fetch", baseUrl: string, waves: RecordedRequest[][]): Promise<number> {
+type FloorMode = "bare" | "bare-als" | "graph" | "wave" | "openai" | "fetch";
+
+/** One of bench/vote-floor.ts's floors, in a child process over `waves`: `run(n)` asks n questions, giving their CPU ms. */
+async function startFloor(mode: FloorMode, baseUrl: string, waves: RecordedRequest[][]) {
   // Not spawnSync: the endpoint answering the floor's calls runs in this process.
-  const run = spawn(process.execPath, ["--import", "tsx", "bench/vote-floor.ts", mode], { stdio: ["pipe", "pipe", "inherit"] });
-  run.stdin.end(JSON.stringify({ baseUrl, waves, questions: QUESTIONS }));
-  let out = "";
-  run.stdout.on("data", (d: Buffer) => (out += d));
-  const code = await new Promise<number | null>((resolve) => run.once("exit", resolve));
-  if (code !== 0) throw new Error(`the ${mode} floor failed (exit ${code})`);
-  return (JSON.parse(out) as { cpuMs: number }).cpuMs / QUESTIONS;
+  const child = spawn(process.execPath, ["--import", "tsx", "bench/vote-floor.ts", mode], { stdio: ["pipe", "pipe", "inherit"] });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  const replies = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  child.stdin.write(`${JSON.stringify({ baseUrl, waves })}\n`);
+  return {
+    async run(n: number): Promise<number> {
+      child.stdin.write(`${n}\n`);
+      const reply = await replies.next();
+      if (reply.done) throw new Error(`the ${mode} floor failed (exit ${await exited})`);
+      return (JSON.parse(reply.value) as { cpuMs: number }).cpuMs;
+    },
+    close: () => child.stdin.end(),
+  };
 }
 
 main().catch((err) => {
