@@ -2,8 +2,9 @@
  * The floors of the /vote benchmark, run as a child process: the model calls one /vote question
  * made (recorded by the scripted endpoint, passed in as JSON on stdin) made again in a bare script,
  * in the same waves (the answers at once, then the ballots at once, then the rest). Each line after
- * the input asks it for a number of questions; it answers each with their CPU milliseconds, so the
- * benchmark can measure it in turns with the server.
+ * the input asks it for a number of questions; it answers each with its CPU milliseconds (every
+ * thread, since its start) when it began them and when it had answered them, so the benchmark can
+ * measure it in turns with the server.
  *
  * `mode` (argv[2]):
  *   - "bare": each call through `ChatOpenAI.stream()`, every chunk read; nothing else.
@@ -163,10 +164,15 @@ async function question(): Promise<void> {
   }
 }
 
-// Asked for n questions, asks them and answers with their CPU milliseconds (every thread).
+/** CPU milliseconds of the process since its start, every thread. */
+const cpuMs = () => {
+  const cpu = process.cpuUsage();
+  return (cpu.user + cpu.system) / 1000;
+};
+
+// Asked for n questions, asks them and answers with its CPU ms when it began and when it had done.
 for await (const line of { [Symbol.asyncIterator]: () => lines }) {
-  const cpu0 = process.cpuUsage();
+  const startMs = cpuMs();
   for (let i = 0; i < Number(line); i++) await question();
-  const cpu = process.cpuUsage(cpu0);
-  process.stdout.write(`${JSON.stringify({ cpuMs: (cpu.user + cpu.system) / 1000 })}\n`);
+  process.stdout.write(`${JSON.stringify({ startMs, endMs: cpuMs() })}\n`);
 }

@@ -20,7 +20,8 @@
  * first questions' ratio is printed beside it. BENCH_WORDS sets the answers' length (290),
  * BENCH_QUESTIONS the questions in each measurement (20).
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
+import { setTimeout as sleep } from "node:timers/promises";
 import { createInterface } from "node:readline";
 import { build, cpuMs, startCommand, startServer } from "./server-process.js";
 import { startScriptedEndpoint, words, type RecordedRequest } from "./scripted-endpoint.js";
@@ -49,6 +50,7 @@ async function main() {
   const start = startCommand();
   // BENCH_CPU_PROF=dir: the server writes a CPU profile there when it exits (for finding where the time goes).
   if (process.env.BENCH_CPU_PROF) start.splice(1, 0, "--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`);
+  const floors: ChildProcess[] = [];
   const { child, url, stop } = await startServer(start, { OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: endpoint.url });
   try {
     const ask = async (i: number) => {
@@ -66,38 +68,54 @@ async function main() {
     const calls = endpoint.requests.slice(before);
     const waves = [calls.slice(0, MODELS.length), calls.slice(MODELS.length, 2 * MODELS.length), calls.slice(2 * MODELS.length)].filter((w) => w.length > 0);
     let asked = 0;
-    /** The server's CPU ms for `n` questions, each making all its calls (nothing answered from a cache). */
-    const serverBatch = async (n: number) => {
-      const [cpu0, calls0] = [cpuMs(child.pid!), endpoint.requests.length];
+    /** Asks the server `n` questions, each of which must make all its calls (nothing answered from a cache). */
+    const serverQuestions = async (n: number) => {
+      const calls0 = endpoint.requests.length;
       for (let i = 0; i < n; i++) await ask(asked++);
       if (endpoint.requests.length - calls0 !== n * calls.length) throw new Error(`expected ${calls.length} model calls per question`);
-      return cpuMs(child.pid!) - cpu0;
     };
-    // The server and the ChatOpenAI floor in turns, BATCH questions each, so that both see the machine
+    // The server and the ChatOpenAI floor in turns of BATCH questions, so that both see the machine
     // in the same state (its speed moves by a quarter over a minute): over the first questions after
     // the start, while V8 still compiles the hot code (on its own threads, which /proc counts), then
-    // once each has answered WARM.
-    const bare = await startFloor("bare", endpoint.url, waves);
+    // once each has answered WARM. Each side's turn is counted from its start to the start of its
+    // next turn, so what a turn leaves running (a run's bookkeeping after its last event, V8's
+    // background work) is counted in it, not lost while the other side has its turn.
+    const bare = await startFloor("bare", endpoint.url, waves, floors);
     await bare.run(1);
     const inTurns = async () => {
-      const turns: { server: number; floor: number }[] = [];
-      for (let done = 0; done < QUESTIONS; done += BATCH) turns.push({ server: await serverBatch(BATCH), floor: await bare.run(BATCH) });
-      const sum = (key: "server" | "floor") => turns.reduce((t, x) => t + x[key], 0) / (turns.length * BATCH);
-      return { server: sum("server"), floor: sum("floor"), ratios: turns.map((t) => t.server / t.floor).sort((x, y) => x - y) };
+      const server: number[] = [];
+      const floor: number[] = [];
+      for (let done = 0; done < QUESTIONS; done += BATCH) {
+        const n = Math.min(BATCH, QUESTIONS - done);
+        server.push(cpuMs(child.pid!));
+        await serverQuestions(n);
+        floor.push((await bare.run(n)).startMs);
+      }
+      await sleep(200);
+      server.push(cpuMs(child.pid!));
+      floor.push((await bare.run(0)).startMs);
+      const turns = (at: number[]) => at.slice(1).map((x, i) => x - at[i]);
+      const floorTurns = turns(floor);
+      return {
+        server: (server.at(-1)! - server[0]) / QUESTIONS,
+        floor: (floor.at(-1)! - floor[0]) / QUESTIONS,
+        ratios: turns(server)
+          .map((x, i) => x / floorTurns[i])
+          .sort((x, y) => x - y),
+      };
     };
     const cold = await inTurns();
-    const rest = Math.max(0, WARM - asked);
-    await serverBatch(rest);
+    // Both have answered the recorded question and the first ones; each answers as many more.
+    const rest = Math.max(0, WARM - 1 - asked);
+    await serverQuestions(rest);
     await bare.run(rest);
     const warm = await inTurns();
-    bare.close();
     const { server, floor } = warm;
     const otherFloor = async (mode: FloorMode) => {
-      const f = await startFloor(mode, endpoint.url, waves);
-      await f.run(1 + WARM);
-      const ms = (await f.run(QUESTIONS)) / QUESTIONS;
-      f.close();
-      return ms;
+      const f = await startFloor(mode, endpoint.url, waves, floors);
+      await f.run(WARM);
+      const { startMs, endMs } = await f.run(QUESTIONS);
+      return (endMs - startMs) / QUESTIONS;
     };
     const graphFloor = await otherFloor("graph");
     const waveFloor = await otherFloor("wave");
@@ -106,7 +124,7 @@ async function main() {
     const fetchFloor = await otherFloor("fetch");
     const chunks = waves.flat().length;
     console.log(
-      `debatt /vote benchmark — ${MODELS.length} models and the chairman, ${WORDS}-word answers streamed one word per chunk, a scripted loopback endpoint, ${QUESTIONS} questions measured after ${WARM}`,
+      `debatt /vote benchmark — ${MODELS.length} models and the chairman, ${WORDS}-word answers streamed one word per chunk, a scripted loopback endpoint, ${QUESTIONS} questions measured once each side has answered ${WARM}`,
     );
     console.log(`${chunks} model calls per question`);
     console.log(`server (${start.join(" ")}): CPU ${server.toFixed(0)} ms per question, the SSE stream read to its end`);
@@ -130,6 +148,7 @@ async function main() {
     console.log(`  server ÷ the openai client's floor: ${(server / openaiFloor).toFixed(2)}; server ÷ the fetch floor: ${(server / fetchFloor).toFixed(2)}`);
     console.log(`  server ÷ LangGraph floor: ${(server / graphFloor).toFixed(2)} (what debatt adds over LangGraph running the same calls)`);
   } finally {
+    for (const f of floors) f.kill("SIGKILL");
     stop(process.env.BENCH_CPU_PROF ? "SIGINT" : "SIGKILL");
     await endpoint.close();
   }
@@ -137,21 +156,36 @@ async function main() {
 
 type FloorMode = "bare" | "bare-als" | "graph" | "wave" | "openai" | "fetch";
 
-/** One of bench/vote-floor.ts's floors, in a child process over `waves`: `run(n)` asks n questions, giving their CPU ms. */
-async function startFloor(mode: FloorMode, baseUrl: string, waves: RecordedRequest[][]) {
+/** How long a floor may take to answer before the benchmark gives up on it. */
+const FLOOR_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * One of bench/vote-floor.ts's floors, in a child process over `waves` (added to `children`, which
+ * the caller kills at the end): `run(n)` asks n questions and gives the floor's CPU ms (every thread)
+ * since its start, when it began them and when it had answered them.
+ */
+async function startFloor(mode: FloorMode, baseUrl: string, waves: RecordedRequest[][], children: ChildProcess[]) {
   // Not spawnSync: the endpoint answering the floor's calls runs in this process.
   const child = spawn(process.execPath, ["--import", "tsx", "bench/vote-floor.ts", mode], { stdio: ["pipe", "pipe", "inherit"] });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  children.push(child);
+  const exited = new Promise<string>((resolve) => child.once("exit", (code, signal) => resolve(`the ${mode} floor ended (${signal ?? `exit ${code}`})`)));
+  child.stdin.on("error", () => {}); // a floor that died is reported by `run`
   const replies = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   child.stdin.write(`${JSON.stringify({ baseUrl, waves })}\n`);
   return {
-    async run(n: number): Promise<number> {
+    async run(n: number): Promise<{ startMs: number; endMs: number }> {
       child.stdin.write(`${n}\n`);
-      const reply = await replies.next();
-      if (reply.done) throw new Error(`the ${mode} floor failed (exit ${await exited})`);
-      return (JSON.parse(reply.value) as { cpuMs: number }).cpuMs;
+      const reply = await Promise.race([
+        replies.next(),
+        exited.then((why) => Promise.reject(new Error(why))),
+        // Unreferenced: the timer must not keep the benchmark alive once it is done.
+        sleep(FLOOR_TIMEOUT_MS, undefined, { ref: false }).then(() =>
+          Promise.reject(new Error(`the ${mode} floor did not answer ${n} questions in ${FLOOR_TIMEOUT_MS / 60_000} minutes`)),
+        ),
+      ]);
+      if (reply.done) throw new Error(await exited);
+      return JSON.parse(reply.value) as { startMs: number; endMs: number };
     },
-    close: () => child.stdin.end(),
   };
 }
 
