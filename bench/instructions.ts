@@ -8,11 +8,11 @@
  * twice, with LOW and HIGH runs; (count at HIGH − count at LOW) ÷ (HIGH − LOW) is what one run
  * costs, every thread of the process included (garbage collection, compilation). Prints both and
  * the debate ÷ the floor, the instruction-count view of `bench:overhead`'s (c) at 16 tokens per
- * chunk (target ≤ 1.2). LOW is large enough for V8 to have compiled both modes' hot code by then:
- * with LOW = 2, the runs counted were still paying for that compilation, the debate (several times
- * the floor's code) the more, and the floor's count moved by a quarter between runs. It takes about
- * 13 minutes; without valgrind (Debian: `apt-get install valgrind`) it says so and stops.
- * BENCH_LOW and BENCH_HIGH set the run counts (10 and 30).
+ * chunk (target ≤ 1.2). LOW is 10 so that the runs counted come after V8 has compiled the hot code
+ * (with LOW = 2 they still paid for it, the debate, with several times the floor's code, the more).
+ * The counts still move by up to a third from process to process, for reasons not yet found (see
+ * docs/benchmarks.md). It takes about 13 minutes; without valgrind (Debian: `apt-get install
+ * valgrind`) it says so and stops. BENCH_LOW and BENCH_HIGH set the run counts (10 and 30).
  */
 import { spawnSync } from "node:child_process";
 
