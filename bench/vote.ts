@@ -80,7 +80,7 @@ async function main() {
     // once each has answered WARM. Each side's turn is counted from its start to the start of its
     // next turn, so what a turn leaves running (a run's bookkeeping after its last event, V8's
     // background work) is counted in it, not lost while the other side has its turn.
-    const bare = await startFloor("bare", endpoint.url, waves, floors);
+    const bare = startFloor("bare", endpoint.url, waves, floors);
     await bare.run(1);
     const inTurns = async () => {
       const server: number[] = [];
@@ -112,7 +112,7 @@ async function main() {
     const warm = await inTurns();
     const { server, floor } = warm;
     const otherFloor = async (mode: FloorMode) => {
-      const f = await startFloor(mode, endpoint.url, waves, floors);
+      const f = startFloor(mode, endpoint.url, waves, floors);
       await f.run(WARM);
       const { startMs, endMs } = await f.run(QUESTIONS);
       return (endMs - startMs) / QUESTIONS;
@@ -164,7 +164,7 @@ const FLOOR_TIMEOUT_MS = 10 * 60_000;
  * the caller kills at the end): `run(n)` asks n questions and gives the floor's CPU ms (every thread)
  * since its start, when it began them and when it had answered them.
  */
-async function startFloor(mode: FloorMode, baseUrl: string, waves: RecordedRequest[][], children: ChildProcess[]) {
+function startFloor(mode: FloorMode, baseUrl: string, waves: RecordedRequest[][], children: ChildProcess[]) {
   // Not spawnSync: the endpoint answering the floor's calls runs in this process.
   const child = spawn(process.execPath, ["--import", "tsx", "bench/vote-floor.ts", mode], { stdio: ["pipe", "pipe", "inherit"] });
   children.push(child);
