@@ -2,47 +2,76 @@
  * Benchmark: the instructions a debate costs against its fair floor, counted under valgrind.
  *
  * CPU time on a shared machine moves by a quarter between runs of the same code; the number of
- * instructions a process executes hardly moves. Each of bench/instructions-child.ts's modes (the
- * debate of bench:overhead, and its fair floor: the same 34 calls through a LangChain token
- * callback in a bare LangGraph loop, same checkpointer) runs under `valgrind --tool=callgrind`
- * twice, with LOW and HIGH runs; (count at HIGH − count at LOW) ÷ (HIGH − LOW) is what one run
- * costs, every thread of the process included (garbage collection, compilation). Prints both and
- * the debate ÷ the floor, the instruction-count view of `bench:overhead`'s (c) at 16 tokens per
- * chunk (target ≤ 1.2). LOW is 10 so that the runs counted come after V8 has compiled the hot code
- * (with LOW = 2 they still paid for it, the debate, with several times the floor's code, the more).
- * The counts still move by up to a third from process to process, for reasons not yet found (see
- * docs/benchmarks.md). It takes about 13 minutes; without valgrind (Debian: `apt-get install
- * valgrind`) it says so and stops. BENCH_LOW and BENCH_HIGH set the run counts (10 and 30).
+ * instructions a run executes moves far less. bench/instructions-child.ts runs bench:overhead's
+ * debate, and in another process its fair floor (the same 34 calls through a LangChain token
+ * callback in a bare LangGraph loop, same checkpointer), under `valgrind --tool=callgrind` started
+ * with counting off: the start-up and the first WARM runs (V8 compiling the hot code) are not
+ * counted. Counting is then switched on (`callgrind_control`) for RUNS runs, and callgrind dumps
+ * each run's count as it ends, every thread of the process included (garbage collection,
+ * compilation: a collection falls in one run and is paid for by all, so the mean is the figure).
+ * Prints, for each, the mean, the median and the range in millions, and the debate's mean ÷ the
+ * floor's: the instruction-count view of `bench:overhead`'s (c) at 16 tokens per chunk (target
+ * ≤ 1.2). Without valgrind (Debian: `apt-get install valgrind`) it says so and stops. BENCH_WARM and
+ * BENCH_RUNS set the run counts (10 and 20).
  */
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
 
-const LOW = Number(process.env.BENCH_LOW ?? 10);
-const HIGH = Number(process.env.BENCH_HIGH ?? 30);
+const WARM = Number(process.env.BENCH_WARM ?? 10);
+const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 
-/** Instructions the child executes with `runs` runs of `mode` (callgrind's "Collected"). */
-function instructions(mode: "debate" | "floor", runs: number): number {
-  const run = spawnSync(
-    "valgrind",
-    ["--tool=callgrind", "--callgrind-out-file=/dev/null", process.execPath, "--import", "tsx", "bench/instructions-child.ts", mode, String(runs)],
-    { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
-  );
-  const collected = /Collected\s*:\s*([\d,]+)/.exec(run.stderr ?? "")?.[1];
-  if (run.status !== 0 || !collected) throw new Error(`valgrind ${mode} ×${runs} failed (exit ${run.status}): ${(run.stderr ?? "").slice(-600)}`);
-  return Number(collected.replaceAll(",", ""));
+/** Instructions of each counted run of `mode`, in millions. */
+async function count(mode: "debate" | "floor"): Promise<number[]> {
+  const dir = mkdtempSync(join(tmpdir(), "debatt-callgrind-"));
+  const args = ["--tool=callgrind", "--instr-atstart=no", `--callgrind-out-file=${join(dir, "cg.%p")}`];
+  const child = spawn("valgrind", [...args, process.execPath, "--import", "tsx", "bench/instructions-child.ts", mode, String(WARM), String(RUNS)], {
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+  child.stdin.on("error", () => {});
+  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+  // callgrind_control finds the process by pid: valgrind runs the program in its own process.
+  const control = (option: string) => execFileSync("callgrind_control", [option, String(child.pid)], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  const counts: number[] = [];
+  try {
+    for await (const line of createInterface({ input: child.stdout })) {
+      if (line === "ready") {
+        control("--instr=on");
+      } else if (line === "done") {
+        control("--dump"); // the run's count, from the last dump (or the start of counting) to now
+        const file = join(dir, `cg.${child.pid}.${counts.length + 1}`);
+        const totals = /^totals:\s*(\d+)/m.exec(readFileSync(file, "utf8"))?.[1];
+        if (!totals) throw new Error(`callgrind's dump ${file} has no totals`);
+        counts.push(Number(totals) / 1e6);
+      } else continue;
+      child.stdin.write("next\n");
+    }
+    const status = await exited;
+    if (status !== 0 || counts.length !== RUNS)
+      throw new Error(`valgrind ${mode}: exit ${status}, ${counts.length} of ${RUNS} runs counted: ${stderr.slice(-600)}`);
+  } finally {
+    child.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return counts;
 }
 
-/** Instructions of one run of `mode`, in millions. */
-function perRun(mode: "debate" | "floor"): number {
-  return (instructions(mode, HIGH) - instructions(mode, LOW)) / (HIGH - LOW) / 1e6;
-}
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const summary = (xs: number[]) =>
+  `mean ${mean(xs).toFixed(0)} M instructions (median ${median(xs).toFixed(0)} M, ${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)} M)`;
 
-if (spawnSync("valgrind", ["--version"]).status !== 0) {
+if (spawnSync("valgrind", ["--version"]).status !== 0 || spawnSync("callgrind_control", ["--version"]).status !== 0) {
   console.log("debatt instructions benchmark — skipped: valgrind is not installed (Debian: apt-get install valgrind)");
 } else {
-  const debate = perRun("debate");
-  const floor = perRun("floor");
-  console.log(`debatt instructions benchmark — under valgrind, (${HIGH} runs − ${LOW} runs) ÷ ${HIGH - LOW}, 16 tokens per stream chunk`);
-  console.log(`debate (8 participants, simulated provider, MemorySaver, every event serialised): ${debate.toFixed(0)} M instructions`);
-  console.log(`fair floor (the same 34 calls through a LangChain token callback in a bare loop): ${floor.toFixed(0)} M instructions`);
-  console.log(`  debate ÷ fair floor: ${(debate / floor).toFixed(2)} (the instruction-count view of bench:overhead's (c); target ≤ 1.2)`);
+  const debate = await count("debate");
+  const floor = await count("floor");
+  console.log(`debatt instructions benchmark — under valgrind, ${RUNS} runs counted one by one after ${WARM} not counted; 16 tokens per stream chunk`);
+  console.log(`debate (8 participants, simulated provider, MemorySaver, every event serialised): ${summary(debate)}`);
+  console.log(`fair floor (the same 34 calls through a LangChain token callback in a bare loop): ${summary(floor)}`);
+  console.log(`  debate ÷ fair floor: ${(mean(debate) / mean(floor)).toFixed(2)} (the instruction-count view of bench:overhead's (c); target ≤ 1.2)`);
 }
