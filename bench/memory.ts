@@ -73,7 +73,7 @@ async function measure(label: string, command: string[]): Promise<void> {
     const peak = pids.reduce((mb, pid) => mb + statusMb(pid, "VmHWM"), 0);
     console.log(`${label} (${pids.length} process${pids.length > 1 ? "es" : ""}):`);
     console.log(
-      `  ${started.toFixed(0)} MB 5 s after it listens, idle (${IDLE_S} s) ${idle.toFixed(0)} MB (target ≤ 120; so since ${since} s), peak with ${QUESTIONS} /vote at once ${peak.toFixed(0)} MB (target ≤ 350), CPU ${(cpu / QUESTIONS).toFixed(0)} ms per question`,
+      `  ${started.toFixed(0)} MB 5 s after it listens, idle (${IDLE_S} s) ${idle.toFixed(0)} MB (target ≤ 120; held since ${since} s), peak with ${QUESTIONS} /vote at once ${peak.toFixed(0)} MB (target ≤ 350), CPU ${(cpu / QUESTIONS).toFixed(0)} ms per question`,
     );
   } finally {
     stop("SIGKILL");
