@@ -20,6 +20,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { median } from "./stats.js";
 
 /** A run count from the environment: a whole number, at least `min`. */
 function runCount(name: string, fallback: number, min: number): number {
@@ -91,11 +92,6 @@ async function count(mode: "debate" | "floor"): Promise<number[]> {
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length / 2;
-  return Number.isInteger(mid) ? (s[mid - 1] + s[mid]) / 2 : s[Math.floor(mid)];
-}
 const summary = (xs: number[]) =>
   `mean ${mean(xs).toFixed(0)} M instructions (median ${median(xs).toFixed(0)} M, ${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)} M)`;
 

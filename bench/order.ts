@@ -16,6 +16,7 @@ import { streamClientEvents } from "../service/stream.js";
 import { InMemoryPromptStore } from "../prompts/store.js";
 import { loadSettings } from "../state/config.js";
 import type { DebateOrder } from "../state/formats.js";
+import { median } from "./stats.js";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const PACING = { latencyMs: 100, chunkDelayMs: 2.5, chunkTokens: 1 };
@@ -33,8 +34,6 @@ async function toVerdict(order: DebateOrder): Promise<number> {
   }
   throw new Error("the debate did not complete");
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
   const times: Record<DebateOrder, number[]> = { sequential: [], simultaneous: [] };

@@ -13,6 +13,7 @@
  */
 import { Annotation, END, MemorySaver, START, StateGraph } from "@langchain/langgraph";
 import { debateGraph, debateOnce, fairGraph, fairOnce, L, measure, type RecordedCall, type Sample } from "./overhead-graphs.js";
+import { median } from "./stats.js";
 
 const PARTICIPANTS = 8;
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
@@ -40,8 +41,6 @@ async function bareOnce(): Promise<Sample> {
   });
   return { wallMs: r.wallMs, cpuMs: r.cpuMs, events: 0, firstDeltaMs: 0 };
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
   const chunkSizes = (process.env.BENCH_CHUNKS ?? "16,4,1").split(",").map(Number);
