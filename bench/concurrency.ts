@@ -15,6 +15,7 @@ import http from "node:http";
 import { createParser } from "eventsource-parser";
 import { RedisServer, redisServerBinary } from "./redis-server.js";
 import { ServerProcess } from "./server-process.js";
+import { percentile } from "./stats.js";
 
 const DEBATES = Number(process.env.BENCH_DEBATES ?? 100);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 1000);
@@ -75,7 +76,6 @@ async function warmUp(servers: ServerProcess[]): Promise<void> {
   await Promise.all(servers.flatMap((s) => Array.from({ length: 10 }, () => debate(s.url))));
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
 interface Batch {
@@ -115,10 +115,10 @@ async function batch(label: string, servers: ServerProcess[], perServer: number,
   console.log(`  p99 event-loop delay: ${Math.max(...reports.map((r) => r.loopP99Ms)).toFixed(1)} ms (target ≤ 50)`);
   console.log(`  peak RSS per concurrent debate: ${mb(rssPer)} MB (peak RSS ${reports.map((r) => `${mb(r.peakRss)} MB`).join(" + ")})`);
   const p = (key: "firstEventMs" | "initMs") =>
-    `p50 ${pct(
+    `p50 ${percentile(
       results.map((r) => r[key]),
       50,
-    ).toFixed(0)} ms, p95 ${pct(
+    ).toFixed(0)} ms, p95 ${percentile(
       results.map((r) => r[key]),
       95,
     ).toFixed(0)} ms`;

@@ -34,6 +34,7 @@ import { loadSettings } from "../state/config.js";
 import { LOCAL_OWNER } from "../state/ownership.js";
 import { PostgresServer, postgresBinDir } from "./postgres-server.js";
 import { SerializedEvent } from "../ports/event-log.js";
+import { median } from "./stats.js";
 
 const L = Number(process.env.BENCH_LATENCY_MS ?? 50);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -55,8 +56,6 @@ interface Variant {
   /** Rows (checkpoint, pending-write, history) and bytes written so far. */
   written?: () => Promise<Record<string, number>>;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function debate(v: Variant, run: number): Promise<Sample> {
   const graph = graphFor(

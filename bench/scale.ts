@@ -20,6 +20,7 @@ import { fork } from "node:child_process";
 import { once } from "node:events";
 import http from "node:http";
 import { ServerProcess, startFlags } from "./server-process.js";
+import { percentile } from "./stats.js";
 
 const LEVELS = (process.env.BENCH_SCALE_LEVELS ?? "250,500,750,1000,1500").split(",").map(Number);
 const ARRIVALS = Number(process.env.BENCH_SCALE_ARRIVALS ?? 25);
@@ -63,7 +64,6 @@ function startDebate(url: string, agent: http.Agent, i: number): Live {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 const mb = (bytes: number) => bytes / 1024 / 1024;
 
 interface Level {
@@ -97,7 +97,7 @@ async function level(n: number): Promise<Level> {
     const live = debates.filter((d) => !d.ended && !d.failed).length;
     const failed = debates.filter((d) => d.failed).length;
     const events = debates.reduce((a, d) => a + d.events, 0);
-    const firstP95 = firsts.length ? pct(firsts, 95) : Infinity;
+    const firstP95 = firsts.length ? percentile(firsts, 95) : Infinity;
     const perDebate = mb(report.rss - report.baseRss) / n;
     const heldPerDebate = mb(report.heapUsed - report.baseHeap) / n;
     const cpuShare = report.cpuMs / 1000 / seconds;
@@ -114,7 +114,7 @@ async function level(n: number): Promise<Level> {
 
     console.log(`${n} live debates (arriving at ${ARRIVALS}/s, then ${WINDOW_MS / 1000} s together; ${live} live at the end):`);
     console.log(
-      `  p99 event-loop delay ${report.loopP99Ms.toFixed(1)} ms (target ≤ ${TARGET.loopP99Ms}); first SSE event p50 ${pct(firsts, 50)?.toFixed(0)} ms, p95 ${firstP95.toFixed(0)} ms (target ≤ ${TARGET.firstEventP95Ms})`,
+      `  p99 event-loop delay ${report.loopP99Ms.toFixed(1)} ms (target ≤ ${TARGET.loopP99Ms}); first SSE event p50 ${percentile(firsts, 50)?.toFixed(0)} ms, p95 ${firstP95.toFixed(0)} ms (target ≤ ${TARGET.firstEventP95Ms})`,
     );
     console.log(
       `  memory ${mb(report.rss).toFixed(0)} MB, ${perDebate.toFixed(2)} MB per live debate (target ≤ ${TARGET.mbPerDebate}; the heap holds ${heldPerDebate.toFixed(2)} MB of it after a full collection; heap reserved ${mb(report.heapTotal).toFixed(0)} MB, outside the heap ${mb(report.external).toFixed(0)} MB); server CPU ${(cpuShare * 100).toFixed(0)} % of a core, client ${(clientShare * 100).toFixed(0)} %; ${(events / seconds).toFixed(0)} SSE events a second`,

@@ -24,6 +24,7 @@ import { loadSettings } from "../state/config.js";
 import { ROUNDS } from "../state/debate.js";
 import { countWords } from "../state/text.js";
 import { PCM, pcmDurationMs } from "../state/voice.js";
+import { percentile } from "./stats.js";
 
 const L = Number(process.env.BENCH_VOICE_L ?? 200);
 const WORDS = 80;
@@ -127,8 +128,6 @@ async function lag(pacing: "paced" | "off"): Promise<{ lagMs: number; audioMs: n
   return { lagMs: playedUntil - lastText, audioMs: playedUntil - firstAudio };
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
-
 async function main() {
   console.log(`\ndebatt voice benchmark — L = ${L} ms per model call, 8 participants, ~${WORDS}-word answers`);
   await debate("/dvoice", L / 2); // warm-up
@@ -141,7 +140,7 @@ async function main() {
     console.log(`T = ${answerMs} ms per answer (${label}): /debatt ${(text.wallMs / 1000).toFixed(2)} s, /dvoice ${(voice.wallMs / 1000).toFixed(2)} s`);
     console.log(`  /dvoice ÷ /debatt: ${ratio.toFixed(3)} (target ≤ 1 + T/total = ${bound.toFixed(3)})`);
     console.log(
-      `  first audio after a participant's text ends: p50 ${pct(voice.firstAudio, 50).toFixed(0)} ms, p95 ${pct(voice.firstAudio, 95).toFixed(0)} ms, ` +
+      `  first audio after a participant's text ends: p50 ${percentile(voice.firstAudio, 50).toFixed(0)} ms, p95 ${percentile(voice.firstAudio, 95).toFixed(0)} ms, ` +
         `max ${Math.max(...voice.firstAudio).toFixed(0)} ms over ${voice.firstAudio.length} answers (target ≤ 300 ms)`,
     );
   }
