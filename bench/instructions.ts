@@ -58,12 +58,11 @@ async function count(mode: "debate" | "floor"): Promise<number[]> {
   child.stdin.on("error", () => {});
   const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
   // A child that stops answering is killed, which ends the loop below with a failure.
-  let watchdog = setTimeout(() => child.kill("SIGKILL"), LINE_TIMEOUT_MS);
+  const watchdog = setTimeout(() => child.kill("SIGKILL"), LINE_TIMEOUT_MS);
   const counts: number[] = [];
   try {
     for await (const line of createInterface({ input: child.stdout })) {
-      clearTimeout(watchdog);
-      watchdog = setTimeout(() => child.kill("SIGKILL"), LINE_TIMEOUT_MS);
+      watchdog.refresh(); // the child answered: its time starts again
       // callgrind_control finds the process by pid: valgrind runs the program in its own process.
       if (line === "ready") {
         control("--instr=on", child.pid!);
