@@ -4,6 +4,7 @@ import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { ChatOpenAI } from "@langchain/openai";
 import { StreamChatModel } from "./stream-chat-model.js";
 import { nearestModel } from "./nearest-model.js";
+import { RequestShapes } from "./request-shape.js";
 import type { ModelFactory, ModelPhase, ModelRequest, TextSinkOptions } from "../ports/models.js";
 import { ANSWERED_BY } from "../state/usage.js";
 import type { Settings } from "../state/config.js";
@@ -128,7 +129,8 @@ export function providerError(err: unknown, model: string, endpoint: Endpoint): 
   // OpenAI answers an account out of credit with 429 insufficient_quota: no wait will help.
   if (e.status === 402 || (e.status === 429 && e.code === "insufficient_quota"))
     return make("insufficient_credits", `the account behind the key for ${model} has no credits left; add credits, or use another key`);
-  if (e.status === 404)
+  // OpenRouter answers an unknown id with 400 "<id> is not a valid model ID", OpenAI with 404.
+  if (e.status === 404 || (e.status === 400 && /not a valid model id|model .{0,200} does not exist/i.test(e.message ?? "")))
     return make(
       "model_not_found",
       `the model ${model} does not exist at its provider (a retired or misspelt id?); check the roster's model ids against the endpoint's model list`,
@@ -262,6 +264,8 @@ function guarded<T extends object>(model: T, name: string, endpoint: Endpoint, r
 export class OpenAIModelFactory implements ModelFactory {
   readonly simulated = false;
   private readonly cache = new Map<string, BaseChatModel>();
+  /** What each endpoint and model was learnt to take, shared by this factory's clients. */
+  private readonly shapes = new RequestShapes();
 
   constructor(
     private readonly settings: Settings,
@@ -294,7 +298,7 @@ export class OpenAIModelFactory implements ModelFactory {
     const id = `${endpoint.baseUrl}|${endpoint.keyVar}|${model}|${maxTokens ?? ""}|${tools}`;
     let chat = this.cache.get(id);
     if (!chat && !tools) {
-      chat = new StreamChatModel({ baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey, model, maxTokens });
+      chat = new StreamChatModel({ baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey, model, maxTokens, shapes: this.shapes });
       this.cache.set(id, chat);
     }
     if (!chat) {

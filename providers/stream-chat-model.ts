@@ -1,7 +1,9 @@
+import type { IncomingMessage } from "node:http";
 import type { BaseMessage } from "@langchain/core/messages";
 import { TextStreamChatModel, type Reply } from "./text-stream-model.js";
 import { bodyText, post, readStream } from "./http-post.js";
 import { StreamReader, type StreamedAnswer } from "./stream-reader.js";
+import { RequestShapes } from "./request-shape.js";
 
 /** Where and what a model is called: the endpoint, its key, the model id and its token budget. */
 export interface StreamChatModelOptions {
@@ -9,7 +11,12 @@ export interface StreamChatModelOptions {
   apiKey: string;
   model: string;
   maxTokens?: number;
+  /** What each endpoint and model was learnt to take (shared by a factory's clients); absent: this client's own. */
+  shapes?: RequestShapes;
 }
+
+/** How often one call is sent again after an endpoint refused one of its parameters (each is learnt once). */
+const MAX_RESHAPES = 3;
 
 /** An OpenAI-compatible endpoint's refusal, with what the error mapping reads (see `providerError`). */
 export class EndpointError extends Error {
@@ -48,8 +55,11 @@ function wireMessage(m: BaseMessage): { role: string; content: unknown } {
  * `response_metadata.usage.cost`). Models that take tools are not served here.
  */
 export class StreamChatModel extends TextStreamChatModel {
+  private readonly shapes: RequestShapes;
+
   constructor(private readonly options: StreamChatModelOptions) {
     super({});
+    this.shapes = options.shapes ?? new RequestShapes();
   }
 
   _llmType(): string {
@@ -60,40 +70,33 @@ export class StreamChatModel extends TextStreamChatModel {
     return replyOf(await this.call(messages, signal, onText), this.options.model);
   }
 
-  /** Sends the request and reads its stream, handing each piece of text to `onText`. */
+  /**
+   * Sends the request and reads its stream, handing each piece of text to `onText`. A refusal of
+   * one of its optional parameters (see RequestShapes) sends it again, written as the endpoint takes it.
+   */
   private async call(messages: BaseMessage[], signal: AbortSignal | undefined, onText: (text: string) => void): Promise<StreamedAnswer> {
     const { baseUrl, apiKey, model, maxTokens } = this.options;
-    const body = JSON.stringify({
-      model,
-      messages: messages.map(wireMessage),
-      stream: true,
-      stream_options: { include_usage: true },
-      ...(maxTokens ? { max_tokens: maxTokens } : {}),
-    });
+    const url = `${baseUrl.replace(/\/+$/, "")}/chat/completions`;
     const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json", accept: "text/event-stream" };
-    const res = await post(`${baseUrl.replace(/\/+$/, "")}/chat/completions`, headers, body, signal).catch((err: Error) => {
-      if (signal?.aborted) throw err;
-      throw new EndpointError(`Connection error. (${err.message})`, undefined, undefined, undefined);
-    });
-    const status = res.statusCode ?? 0;
-    if (status < 200 || status >= 300) {
+    const wire = messages.map(wireMessage);
+    for (let reshaped = 0; ; reshaped++) {
+      const fields = this.shapes.fields(baseUrl, model, { maxTokens, stream_options: { include_usage: true } });
+      const body = JSON.stringify({ model, messages: wire, stream: true, ...fields });
+      const res = await post(url, headers, body, signal).catch((err: Error) => {
+        if (signal?.aborted) throw err;
+        throw new EndpointError(`Connection error. (${err.message})`, undefined, undefined, undefined);
+      });
+      const status = res.statusCode ?? 0;
+      if (status >= 200 && status < 300) return this.read(res, signal, onText);
       const text = await bodyText(res, signal);
-      if (status >= 300 && status < 400)
-        throw new EndpointError(
-          `${status} the endpoint redirects to ${redirectTarget(res.headers.location)}: set its base URL to that address`,
-          status,
-          undefined,
-          res.headers,
-        );
-      const parsed = parseJson(text) as { error?: { message?: string; code?: unknown } | string } | undefined;
-      const e = typeof parsed?.error === "object" ? parsed.error : { message: typeof parsed?.error === "string" ? parsed.error : undefined };
-      throw new EndpointError(
-        `${status} ${e?.message ?? res.statusMessage ?? ""}`.trim(),
-        status,
-        typeof e?.code === "string" ? e.code : undefined,
-        res.headers,
-      );
+      if (reshaped < MAX_RESHAPES && this.shapes.learn(baseUrl, model, fields, status, text)) continue;
+      throw refusal(status, text, res);
     }
+  }
+
+  /** Reads a successful response's stream. */
+  private async read(res: IncomingMessage, signal: AbortSignal | undefined, onText: (text: string) => void): Promise<StreamedAnswer> {
+    const { baseUrl, model } = this.options;
     const key = `${baseUrl}|${model}`;
     const reader = new StreamReader({ text: onText }, templateThinkers.has(key));
     const answer = await readStream(res, reader, signal);
@@ -104,6 +107,30 @@ export class StreamChatModel extends TextStreamChatModel {
     if (answer.ending === "failed") throw new EndpointError(answer.message ?? "the stream failed", 502, undefined, undefined);
     return answer;
   }
+}
+
+/**
+ * An endpoint's refusal as the error mapping reads it (`providerError`): its status, its code and
+ * its message, from whichever error shape it wrote: OpenAI's `{error: {message, code}}`, a bare
+ * `{error: "…"}` (xAI), a validation error whose message is itself an object (Mistral, vLLM), a
+ * list of errors (Gemini), or `{detail: "…"}` (Azure AI inference).
+ */
+function refusal(status: number, text: string, res: IncomingMessage): EndpointError {
+  if (status >= 300 && status < 400)
+    return new EndpointError(
+      `${status} the endpoint redirects to ${redirectTarget(res.headers.location)}: set its base URL to that address`,
+      status,
+      undefined,
+      res.headers,
+    );
+  const parsed = parseJson(text);
+  const top = (Array.isArray(parsed) ? parsed[0] : parsed) as Record<string, unknown> | undefined;
+  const error = top && typeof top === "object" ? (top.error ?? top) : undefined;
+  const fields = typeof error === "object" && error !== null ? (error as Record<string, unknown>) : { message: error };
+  const said = fields.message ?? fields.detail;
+  const message = typeof said === "string" ? said : said !== undefined ? JSON.stringify(said) : undefined;
+  const code = typeof fields.code === "string" ? fields.code : undefined;
+  return new EndpointError(`${status} ${message ?? res.statusMessage ?? ""}`.trim(), status, code, res.headers);
 }
 
 /** A JSON body, or undefined when it is not JSON. */
