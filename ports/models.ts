@@ -1,6 +1,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { FormatId, FORMATS } from "../state/formats.js";
 import type { Participant } from "../state/participants.js";
+import type { ReasoningEffort } from "../state/reasoning.js";
 
 /** What a model is asked to do outside a format's own phases. */
 export type CorePhase =
@@ -30,8 +31,10 @@ export interface ModelRequest {
   topic?: string;
   /** Display names (vote) or labels (ballot, tiebreaker) a voter may choose from. */
   candidates?: string[];
-  /** Token budget of the answer. */
+  /** Token budget of the answer (its thinking room comes on top, see state/reasoning.ts). */
   maxTokens?: number;
+  /** The run's reasoning effort, which wins over the participant's own. */
+  reasoning?: ReasoningEffort;
 }
 
 /** A streamed call's options as debatt passes them: where each piece of the answer's text goes as it arrives. */

@@ -10,6 +10,7 @@ import { ANSWERED_BY } from "../state/usage.js";
 import type { Settings } from "../state/config.js";
 import { DebattError, withoutAddresses, type ProviderErrorCode } from "../state/errors.js";
 import type { Participant } from "../state/participants.js";
+import type { ReasoningEffort } from "../state/reasoning.js";
 import { sleep } from "../state/sleep.js";
 
 /** Where a model is called: the endpoint, the key, and the variable the key came from (for messages). */
@@ -283,10 +284,11 @@ export class OpenAIModelFactory implements ModelFactory {
       fallbackModel && FALLBACK_PHASES.has(request.phase) && fallbackModel !== model
         ? () => {
             const endpoint = endpointOf(this.settings, undefined);
-            return { model: this.client(fallbackModel, endpoint, request.maxTokens, tools), name: fallbackModel, endpoint };
+            return { model: this.client(fallbackModel, endpoint, request.maxTokens, tools, request.reasoning), name: fallbackModel, endpoint };
           }
         : undefined;
-    return guarded(this.client(model, endpoint, request.maxTokens, tools), model, endpoint, this.settings.maxRetries, this.log, fallback);
+    const reasoning = request.reasoning ?? request.participant?.reasoning;
+    return guarded(this.client(model, endpoint, request.maxTokens, tools, reasoning), model, endpoint, this.settings.maxRetries, this.log, fallback);
   }
 
   /**
@@ -294,11 +296,11 @@ export class OpenAIModelFactory implements ModelFactory {
    * every provider's stream shape (reasoning apart, usage once), or for a phase that calls tools
    * LangChain's `ChatOpenAI`.
    */
-  private client(model: string, endpoint: Endpoint, maxTokens: number | undefined, tools: boolean): BaseChatModel {
-    const id = `${endpoint.baseUrl}|${endpoint.keyVar}|${model}|${maxTokens ?? ""}|${tools}`;
+  private client(model: string, endpoint: Endpoint, maxTokens: number | undefined, tools: boolean, reasoning?: ReasoningEffort): BaseChatModel {
+    const id = `${endpoint.baseUrl}|${endpoint.keyVar}|${model}|${maxTokens ?? ""}|${tools}|${reasoning ?? ""}`;
     let chat = this.cache.get(id);
     if (!chat && !tools) {
-      chat = new StreamChatModel({ baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey, model, maxTokens, shapes: this.shapes });
+      chat = new StreamChatModel({ baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey, model, maxTokens, reasoning, shapes: this.shapes });
       this.cache.set(id, chat);
     }
     if (!chat) {

@@ -1,3 +1,5 @@
+import type { ReasoningEffort } from "../state/reasoning.js";
+
 /**
  * How one endpoint wants a model's request written, learnt from its refusals. Endpoints differ in
  * the parameters they take: OpenAI's API refuses `max_tokens` for its reasoning models ("Use
@@ -16,10 +18,11 @@ export type BudgetField = "max_tokens" | "max_completion_tokens";
 export const OPTIONAL_FIELDS = ["max_tokens", "max_completion_tokens", "stream_options", "reasoning", "reasoning_effort", "temperature"] as const;
 export type OptionalField = (typeof OPTIONAL_FIELDS)[number];
 
-/** What is known of one endpoint and model: the budget's field, and the fields it refused. */
+/** What is known of one endpoint and model: the budget's field, the fields it refused, and whether it was seen reasoning. */
 interface Shape {
   budget: BudgetField;
   refused: Set<OptionalField>;
+  reasons: boolean;
 }
 
 /**
@@ -37,6 +40,26 @@ export function defaultBudgetField(baseUrl: string): BudgetField {
   } catch {
     return "max_tokens";
   }
+}
+
+/** OpenRouter, which takes a reasoning effort as `reasoning: {effort}` and turns it into each model's own control. */
+const OPENROUTER = /(^|\.)openrouter\.ai$/i;
+
+/**
+ * How a reasoning effort is asked for at an endpoint: OpenRouter's `reasoning` object (`enabled:
+ * false` for `off`), elsewhere OpenAI's `reasoning_effort` (nothing for `off`, which not every
+ * model takes). An endpoint that refuses either is learnt to go without it (`RequestShapes.learn`).
+ */
+export function reasoningFields(baseUrl: string, effort: ReasoningEffort | undefined): { reasoning?: object; reasoning_effort?: string } {
+  if (!effort) return {};
+  let openrouter = false;
+  try {
+    openrouter = OPENROUTER.test(new URL(baseUrl).hostname);
+  } catch {
+    // Not a URL: asked as OpenAI's API is.
+  }
+  if (openrouter) return { reasoning: effort === "off" ? { enabled: false } : { effort } };
+  return effort === "off" ? {} : { reasoning_effort: effort };
 }
 
 /** Words by which a 400 or 422 says a parameter is not taken, as opposed to a bad value of a known one. */
@@ -87,8 +110,18 @@ export class RequestShapes {
   private shape(baseUrl: string, model: string): Shape {
     const key = `${baseUrl}|${model}`;
     let shape = this.shapes.get(key);
-    if (!shape) this.shapes.set(key, (shape = { budget: this.budgetOf(baseUrl), refused: new Set() }));
+    if (!shape) this.shapes.set(key, (shape = { budget: this.budgetOf(baseUrl), refused: new Set(), reasons: false }));
     return shape;
+  }
+
+  /** Notes that `model` at `baseUrl` was seen reasoning: it is given thinking room from now on. */
+  noteReasoning(baseUrl: string, model: string): void {
+    this.shape(baseUrl, model).reasons = true;
+  }
+
+  /** True when `model` at `baseUrl` was seen reasoning. */
+  reasons(baseUrl: string, model: string): boolean {
+    return this.shape(baseUrl, model).reasons;
   }
 
   /**

@@ -2,8 +2,9 @@ import type { IncomingMessage } from "node:http";
 import type { BaseMessage } from "@langchain/core/messages";
 import { TextStreamChatModel, type Reply } from "./text-stream-model.js";
 import { bodyText, post, readStream } from "./http-post.js";
-import { StreamReader, type StreamedAnswer } from "./stream-reader.js";
-import { RequestShapes } from "./request-shape.js";
+import { StreamReader, type StreamedAnswer, type StreamUsage } from "./stream-reader.js";
+import { reasoningFields, RequestShapes } from "./request-shape.js";
+import { effortFor, retryRoom, THINKING_ROOM, type ReasoningEffort } from "../state/reasoning.js";
 
 /** Where and what a model is called: the endpoint, its key, the model id and its token budget. */
 export interface StreamChatModelOptions {
@@ -11,6 +12,8 @@ export interface StreamChatModelOptions {
   apiKey: string;
   model: string;
   maxTokens?: number;
+  /** How much it is asked to think (the run's or its roster entry's); absent: low for a model that reasons, else nothing. */
+  reasoning?: ReasoningEffort;
   /** What each endpoint and model was learnt to take (shared by a factory's clients); absent: this client's own. */
   shapes?: RequestShapes;
 }
@@ -66,21 +69,42 @@ export class StreamChatModel extends TextStreamChatModel {
     return "debatt-openai-compatible";
   }
 
+  /**
+   * The answer, with its effort's thinking room on top of its budget. An answer that comes back
+   * empty because the thinking used the whole cap is asked once more with more room; the reply
+   * counts the tokens of both calls.
+   */
   protected async reply(messages: BaseMessage[], signal: AbortSignal | undefined, onText: (text: string) => void): Promise<Reply> {
-    return replyOf(await this.call(messages, signal, onText), this.options.model);
+    const { baseUrl, model, maxTokens, reasoning } = this.options;
+    const effort = effortFor(model, undefined, reasoning, this.shapes.reasons(baseUrl, model));
+    const first = await this.call(messages, signal, onText, effort, effort ? THINKING_ROOM[effort] : 0);
+    if (first.reasoning || first.usage?.reasoning_tokens) this.shapes.noteReasoning(baseUrl, model);
+    if (maxTokens === undefined || first.ending !== "length" || first.text.trim()) return replyOf(first, model);
+    const second = await this.call(messages, signal, onText, effort, retryRoom(effort));
+    return replyOf({ ...second, usage: bothUsages(first.usage, second.usage) }, model);
   }
 
   /**
    * Sends the request and reads its stream, handing each piece of text to `onText`. A refusal of
    * one of its optional parameters (see RequestShapes) sends it again, written as the endpoint takes it.
    */
-  private async call(messages: BaseMessage[], signal: AbortSignal | undefined, onText: (text: string) => void): Promise<StreamedAnswer> {
+  private async call(
+    messages: BaseMessage[],
+    signal: AbortSignal | undefined,
+    onText: (text: string) => void,
+    effort: ReasoningEffort | undefined,
+    room: number,
+  ): Promise<StreamedAnswer> {
     const { baseUrl, apiKey, model, maxTokens } = this.options;
     const url = `${baseUrl.replace(/\/+$/, "")}/chat/completions`;
     const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json", accept: "text/event-stream" };
     const wire = messages.map(wireMessage);
     for (let reshaped = 0; ; reshaped++) {
-      const fields = this.shapes.fields(baseUrl, model, { maxTokens, stream_options: { include_usage: true } });
+      const fields = this.shapes.fields(baseUrl, model, {
+        maxTokens: maxTokens && maxTokens + room,
+        stream_options: { include_usage: true },
+        ...reasoningFields(baseUrl, effort),
+      });
       const body = JSON.stringify({ model, messages: wire, stream: true, ...fields });
       const res = await post(url, headers, body, signal).catch((err: Error) => {
         if (signal?.aborted) throw err;
@@ -131,6 +155,19 @@ function refusal(status: number, text: string, res: IncomingMessage): EndpointEr
   const message = typeof said === "string" ? said : said !== undefined ? JSON.stringify(said) : undefined;
   const code = typeof fields.code === "string" ? fields.code : undefined;
   return new EndpointError(`${status} ${message ?? res.statusMessage ?? ""}`.trim(), status, code, res.headers);
+}
+
+/** What two calls used together: every count added, the provider's cost where either gave one. */
+function bothUsages(a: StreamUsage | undefined, b: StreamUsage | undefined): StreamUsage | undefined {
+  if (!a || !b) return a ?? b;
+  const cost = a.cost_usd === undefined && b.cost_usd === undefined ? undefined : (a.cost_usd ?? 0) + (b.cost_usd ?? 0);
+  return {
+    input_tokens: a.input_tokens + b.input_tokens,
+    output_tokens: a.output_tokens + b.output_tokens,
+    cached_tokens: a.cached_tokens + b.cached_tokens,
+    reasoning_tokens: a.reasoning_tokens + b.reasoning_tokens,
+    ...(cost === undefined ? {} : { cost_usd: cost }),
+  };
 }
 
 /** A JSON body, or undefined when it is not JSON. */

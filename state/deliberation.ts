@@ -18,7 +18,7 @@ export const WhoSchema = z.object({ model: z.string(), display: z.string(), mode
 export type Who = z.infer<typeof WhoSchema>;
 
 /** Who a participant is in a deliberation-format payload. */
-export function whoIs(p: Participant): Who {
+export function whoIs(p: Pick<Participant, "model" | "display" | "key">): Who {
   return { model: p.model, display: p.display, modelKey: p.key };
 }
 

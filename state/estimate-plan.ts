@@ -3,6 +3,8 @@
  * helpers that add a call per participant or one of the internal model.
  */
 
+import type { ReasoningEffort } from "./reasoning.js";
+
 /** One model call a run is expected to make: its model and its tokens in and out. */
 export interface PlannedCall {
   model: string;
@@ -17,6 +19,8 @@ export interface EstimateInputs {
   internalModel: string;
   /** Token budget of one answer (`max_response_tokens`). */
   maxResponseTokens: number;
+  /** The run's reasoning effort (unset: each participant's, else low for models that reason). */
+  reasoning?: ReasoningEffort;
   /** Characters of each earlier answer a later /debatt speaker is shown. */
   contextChars: number;
   /** /deep: most rounds; /council: a second round. */

@@ -2,6 +2,7 @@ import { ROUNDS } from "./debate.js";
 import { SIZES, type EstimateInputs, type PlanContext, type PlannedCall } from "./estimate-plan.js";
 import { FORMATS, type FormatId } from "./formats.js";
 import type { Participant } from "./participants.js";
+import { thinkingTokens } from "./reasoning.js";
 import { addUsage, estimateTokens, NO_USAGE, usageOfCall, type PriceTable, type Usage } from "./usage.js";
 
 /** What a run is expected to use before it starts: calls, tokens and cost (a `Usage`, priced by the table). */
@@ -12,12 +13,16 @@ export type { EstimateInputs } from "./estimate-plan.js";
 /**
  * The calls a run of `format` makes on its usual path (every answer given, one vote, /deep to its
  * last round), from its format's plan: inputs from the prompts' sizes and what each quotes,
- * outputs from the word limits and token budgets. Retries, a tiebreak and research results are
+ * outputs from the word limits and token budgets, with the thinking room of the models that reason
+ * (see state/reasoning.ts). Retries, a tiebreak and research results are
  * not in it. A chat answer is one call of the internal model.
  */
 function plan(format: FormatId | "chat", participants: Participant[], inputs: EstimateInputs): PlannedCall[] {
   const calls: PlannedCall[] = [];
-  const call = (model: string, input: number, output: number) => calls.push({ model, input, output });
+  // A model that reasons thinks on every call: its effort's thinking room is counted with its output.
+  const own = new Map(participants.map((p) => [p.model, p.reasoning]));
+  const call = (model: string, input: number, output: number) =>
+    calls.push({ model, input, output: output + thinkingTokens(model, inputs.reasoning, own.get(model)) });
   const context: PlanContext = {
     participants,
     inputs,

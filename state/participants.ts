@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DebattError } from "./errors.js";
+import { ReasoningEffortSchema } from "./reasoning.js";
 import { FORMATS, MAX_PARTICIPANTS, MIN_PARTICIPANTS, type FormatId, type FormatSpec } from "./formats.js";
 
 /** One debater: a chat model with a stable key and a display name. */
@@ -23,6 +24,11 @@ export const ParticipantSchema = z.object({
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "apiKeyEnv is the name of an environment variable, e.g. ANTHROPIC_API_KEY (not the key itself)")
     .optional(),
+  /**
+   * How much this participant is asked to think before it answers (`off`, `low`, `medium`, `high`);
+   * absent: `low` for a model that reasons, nothing asked of one that does not. A run's own setting wins.
+   */
+  reasoning: ReasoningEffortSchema.optional(),
 });
 export type Participant = z.infer<typeof ParticipantSchema>;
 

@@ -4,6 +4,7 @@ import { ConfigError } from "./errors.js";
 import { DEBATE_ORDERS, FORMATS, VOICE_PACINGS } from "./formats.js";
 import { DEFAULT_PERSON_TIMEOUT_MS, DEFAULT_PERSON_NAME } from "./person.js";
 import { personNameSchema } from "./person-schemas.js";
+import { ReasoningEffortSchema } from "./reasoning.js";
 
 /**
  * The per-run configuration (`config.configurable`, the LangGraph Studio form), whose defaults
@@ -110,6 +111,10 @@ export function runConfigSchema(settings: RunDefaults) {
       .describe(`Timeout of the whole vote round in ms (default vote timeout + ${VOTE_ROUND_GRACE_MS})`),
     /** Token budget per answer. */
     max_response_tokens: z.number().int().min(16).max(8_000).default(800).describe("Token budget per answer"),
+    /** How much every model of this run is asked to think; unset: each roster entry's, else `low` for models that reason. */
+    reasoning: ReasoningEffortSchema.optional().describe(
+      "How much the models think before they answer: off, low, medium or high (unset: the roster's, else low for models that reason)",
+    ),
     /** Prompt texts for this run only, by registry key; they win over stored overrides. */
     prompt_overrides: z.record(z.string(), z.string()).default({}).describe("Prompt texts for this run, by registry key (e.g. debate.round.1.introduction)"),
     /** The most this run may cost, in USD: once spent, no new model call starts and the run ends with `budget_exceeded`. */
@@ -141,6 +146,7 @@ function runSettingsSchema(settings: RunDefaults) {
     voteRoundTimeoutMs: c.vote_round_timeout_ms ?? c.vote_timeout_ms + VOTE_ROUND_GRACE_MS,
     personTimeoutMs: c.person_timeout_ms,
     maxResponseTokens: c.max_response_tokens,
+    reasoning: c.reasoning,
     promptOverrides: c.prompt_overrides,
     /** The deliberation formats' options, each with its default. */
     options: {

@@ -113,18 +113,20 @@ describe("a call to an endpoint that refuses a parameter", () => {
     const shapes = new RequestShapes();
     const model = new StreamChatModel({ baseUrl: endpoint.baseUrl, apiKey: "k", model: "o3-mini", maxTokens: 800, shapes });
     expect((await ask(model)).content).toBe(RECORDED_ANSWER);
-    expect(endpoint.seen.map((b) => [b.max_tokens, b.max_completion_tokens])).toEqual([
-      [800, undefined],
-      [undefined, 800],
+    // o3-mini reasons: 2,000 tokens of thinking room on top of the answer's 800, at low effort.
+    expect(endpoint.seen.map((b) => [b.max_tokens, b.max_completion_tokens, b.reasoning_effort])).toEqual([
+      [2800, undefined, "low"],
+      [undefined, 2800, "low"],
     ]);
     // Another client of the same factory (another budget) knows it from the start.
     const other = new StreamChatModel({ baseUrl: endpoint.baseUrl, apiKey: "k", model: "o3-mini", maxTokens: 1600, shapes });
     expect((await ask(other)).content).toBe(RECORDED_ANSWER);
-    expect(endpoint.seen.slice(2).map((b) => [b.max_tokens, b.max_completion_tokens])).toEqual([[undefined, 1600]]);
+    expect(endpoint.seen.slice(2).map((b) => [b.max_tokens, b.max_completion_tokens])).toEqual([[undefined, 3600]]);
     // What is learnt is the endpoint's and the model's: another model there is asked as before.
     const gpt4o = new StreamChatModel({ baseUrl: endpoint.baseUrl, apiKey: "k", model: "gpt-4o", maxTokens: 800, shapes });
     await ask(gpt4o).catch(() => undefined);
     expect(endpoint.seen[3]).toMatchObject({ model: "gpt-4o", max_tokens: 800 });
+    expect(endpoint.seen[3]).not.toHaveProperty("reasoning_effort");
   });
 
   it("goes back to max_tokens where Mistral refuses max_completion_tokens, and leaves out the stream_options it refuses", async () => {

@@ -136,6 +136,13 @@ const EXPECTED: Record<string, Partial<StreamedAnswer> & { file: string }> = {
     ending: "length",
     usage: { input_tokens: 10, output_tokens: 8, cached_tokens: 0, reasoning_tokens: 0 },
   },
+  "failing/thought-away": {
+    file: "reasoning-length-empty.sse",
+    text: "",
+    reasoning: "Väger kostnad mot utsläpp och lagring, igen och igen",
+    ending: "length",
+    usage: { input_tokens: 300, output_tokens: 2800, cached_tokens: 0, reasoning_tokens: 2800, cost_usd: 0.042 },
+  },
   "failing/content-filter": { file: "content-filter.sse", text: "", ending: "content_filter" },
   "failing/refusal": { file: "refusal.sse", text: "", ending: "refused", message: "I can't help with that." },
   "failing/tool-calls": { file: "tool-calls.sse", text: "", ending: "tool_calls" },

@@ -33,6 +33,7 @@ export function makeContinueAnswer(deps: NodeDeps) {
         participant: { ...c.participant },
         topic: textOf(followUp?.content ?? ""),
         maxTokens: ctx.run.maxResponseTokens,
+        reasoning: ctx.run.reasoning,
       });
       const answer = await withTimeout(ctx.run.responseTimeoutMs, config.signal, (signal) => streamMessage(model, messages, signal, (d) => coalescer.push(d)));
       coalescer.flush();

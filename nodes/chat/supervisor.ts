@@ -55,7 +55,7 @@ export function makeSupervisor(deps: NodeDeps) {
 
 async function chat(deps: NodeDeps, ctx: RunContext, history: BaseMessage[], signal: AbortSignal, onDelta: (d: string) => void): Promise<string> {
   const lastText = textOf(history[history.length - 1]?.content ?? "");
-  const base = deps.models.create({ phase: "supervisor", topic: lastText, maxTokens: ctx.run.maxResponseTokens });
+  const base = deps.models.create({ phase: "supervisor", topic: lastText, maxTokens: ctx.run.maxResponseTokens, reasoning: ctx.run.reasoning });
   const search = deps.search;
   const searchTool = search && typeof base.bindTools === "function" ? webSearchTool(search, signal) : null;
   const messages = [...history];

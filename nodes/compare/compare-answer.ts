@@ -35,7 +35,13 @@ export function makeCompareAnswer(deps: NodeDeps) {
       notes,
     } = await answerOrFailure(ctx.run.responseTimeoutMs, config.signal, coalescer, (signal, onDelta) => {
       const system = ctx.prompts.render("compare.answer.system", { participant: p.display, date: ctx.today() });
-      const model = deps.models.create({ phase: "compare", participant: p, topic: task.question, maxTokens: ctx.run.maxResponseTokens });
+      const model = deps.models.create({
+        phase: "compare",
+        participant: p,
+        topic: task.question,
+        maxTokens: ctx.run.maxResponseTokens,
+        reasoning: ctx.run.reasoning,
+      });
       return streamMessage(model, [new SystemMessage(system), new HumanMessage(task.question)], signal, onDelta);
     });
     const usage = message && usageOfAnswer(p.model, message, ctx.prices);

@@ -30,7 +30,14 @@ export function makeCouncilJudge(deps: NodeDeps) {
       call: (signal, onDelta) => {
         const round1 = roundOneMessages(ctx, name, task.perspective, task.claim);
         const messages = task.round === 1 ? round1 : roundTwoMessages(ctx, round1, task.ownReply ?? "", task.branch ?? "disagreed", task.otherVerdicts ?? "");
-        const model = deps.models.create({ phase: "judge", participant: p, round: task.round, topic: task.claim, maxTokens: ctx.run.maxResponseTokens });
+        const model = deps.models.create({
+          phase: "judge",
+          participant: p,
+          round: task.round,
+          topic: task.claim,
+          maxTokens: ctx.run.maxResponseTokens,
+          reasoning: ctx.run.reasoning,
+        });
         return streamMessage(model, messages, signal, onDelta);
       },
     });

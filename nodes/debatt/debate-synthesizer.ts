@@ -50,7 +50,7 @@ export function makeDebateSynthesizer(deps: NodeDeps) {
         summary: convergence.analysis?.merged_summary ?? "",
       });
       const answer = await withTimeout(ctx.run.responseTimeoutMs, config.signal, (signal) => {
-        const model = deps.models.create({ phase: "synthesis", topic, maxTokens: ctx.run.maxResponseTokens * 2 });
+        const model = deps.models.create({ phase: "synthesis", topic, maxTokens: ctx.run.maxResponseTokens * 2, reasoning: ctx.run.reasoning });
         const transcript = buildTranscript(topic, state.debate_round_responses);
         // The transcript first, as the convergence analysis sent it (a cached prefix), the instructions last.
         return streamText(model, [new HumanMessage(transcript), new HumanMessage(instructions)], signal, (d) => add(filter.push(d)));

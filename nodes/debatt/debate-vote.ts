@@ -39,7 +39,7 @@ export function makeDebateBallot(deps: NodeDeps) {
         // The voter's whole debate as its growing conversation (the answers arrive already cut).
         const debate = { ...task.debate, topic, participants, contextChars: Number.MAX_SAFE_INTEGER };
         const messages = participantConversation(ctx, debate, voter, 4, { candidates });
-        const model = deps.models.create({ phase: "vote", participant: voter, round: 4, topic, candidates });
+        const model = deps.models.create({ phase: "vote", participant: voter, round: 4, topic, candidates, reasoning: ctx.run.reasoning });
         return invokeText(model, messages, signal);
       });
       const parsed = parseVote(raw, participants);

@@ -30,7 +30,14 @@ export function makeDeepArgue(deps: NodeDeps) {
           other_responses: task.otherResponses,
           previous_round: task.previousRound,
         });
-        const model = deps.models.create({ phase: "debater", participant: p, round: task.round, topic: task.question, maxTokens: ctx.run.maxResponseTokens });
+        const model = deps.models.create({
+          phase: "debater",
+          participant: p,
+          round: task.round,
+          topic: task.question,
+          maxTokens: ctx.run.maxResponseTokens,
+          reasoning: ctx.run.reasoning,
+        });
         return streamMessage(model, [new HumanMessage(prompt)], signal, onDelta);
       },
     });

@@ -36,7 +36,13 @@ export function makeDeliberationAnswer(deps: NodeDeps) {
       timeoutMs: task.timeoutMs,
       call: (signal, onDelta) => {
         const system = ctx.prompts.render("deliberation.answer.system", { date: ctx.today() });
-        const model = deps.models.create({ phase: "answer", participant: p, topic: task.question, maxTokens: ctx.run.maxResponseTokens });
+        const model = deps.models.create({
+          phase: "answer",
+          participant: p,
+          topic: task.question,
+          maxTokens: ctx.run.maxResponseTokens,
+          reasoning: ctx.run.reasoning,
+        });
         return streamMessage(model, [new SystemMessage(system), ...task.history, new HumanMessage(task.question)], signal, onDelta);
       },
     });

@@ -43,7 +43,13 @@ export function makeDeliberationBallot(deps: NodeDeps) {
       timeoutMs: task.timeoutMs,
       call: (signal, onDelta) => {
         const prompt = ctx.prompts.render(task.promptKey, { question: task.question, responses: task.responses });
-        const model = deps.models.create({ phase: "ballot", participant: task.voter, topic: task.question, candidates: task.labels });
+        const model = deps.models.create({
+          phase: "ballot",
+          participant: task.voter,
+          topic: task.question,
+          candidates: task.labels,
+          reasoning: ctx.run.reasoning,
+        });
         return streamMessage(model, [new HumanMessage(prompt)], signal, onDelta);
       },
     });

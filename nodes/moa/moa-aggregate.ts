@@ -40,7 +40,13 @@ export function makeMoaAggregate(deps: NodeDeps) {
       who: whoIs(aggregator),
       timeoutMs: state.timeout_ms,
       call: (signal, onDelta) => {
-        const model = deps.models.create({ phase: "aggregate", participant: aggregator, topic: state.question, maxTokens: ctx.run.maxResponseTokens });
+        const model = deps.models.create({
+          phase: "aggregate",
+          participant: aggregator,
+          topic: state.question,
+          maxTokens: ctx.run.maxResponseTokens,
+          reasoning: ctx.run.reasoning,
+        });
         return streamMessage(model, withReferences(ctx, state.question, texts), signal, onDelta);
       },
     });

@@ -34,7 +34,14 @@ export function makeMoaProposal(deps: NodeDeps) {
       who: whoIs(p),
       timeoutMs: task.timeoutMs,
       call: (signal, onDelta) => {
-        const model = deps.models.create({ phase: "proposal", participant: p, topic: task.question, round: task.layer, maxTokens: ctx.run.maxResponseTokens });
+        const model = deps.models.create({
+          phase: "proposal",
+          participant: p,
+          topic: task.question,
+          round: task.layer,
+          maxTokens: ctx.run.maxResponseTokens,
+          reasoning: ctx.run.reasoning,
+        });
         return streamMessage(model, withReferences(ctx, task.question, task.references), signal, onDelta);
       },
     });

@@ -56,7 +56,7 @@ export function makeRankChairman(deps: NodeDeps) {
       who: whoIs(chairman),
       timeoutMs: state.timeout_ms,
       call: (signal, onDelta) => {
-        const model = deps.models.create({ phase: "chairman", participant: chairman, topic: question });
+        const model = deps.models.create({ phase: "chairman", participant: chairman, topic: question, reasoning: ctx.run.reasoning });
         return streamMessage(model, [new HumanMessage(prompt)], signal, onDelta);
       },
     });

@@ -41,7 +41,13 @@ export function makeRankRanking(deps: NodeDeps) {
       timeoutMs: task.timeoutMs,
       call: (signal, onDelta) => {
         const prompt = ctx.prompts.render("rank.ranking", { question: task.question, responses: task.responses });
-        const model = deps.models.create({ phase: "ranking", participant: task.ranker, topic: task.question, candidates: task.labels });
+        const model = deps.models.create({
+          phase: "ranking",
+          participant: task.ranker,
+          topic: task.question,
+          candidates: task.labels,
+          reasoning: ctx.run.reasoning,
+        });
         return streamMessage(model, [new HumanMessage(prompt)], signal, onDelta);
       },
     });

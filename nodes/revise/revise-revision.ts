@@ -41,12 +41,20 @@ export function makeReviseRevision(deps: NodeDeps) {
       who,
       timeoutMs: task.timeoutMs,
       call: async (signal, onDelta) => {
-        const model = deps.models.create({ phase: "revision", participant: p, topic: task.question, maxTokens: ctx.run.maxResponseTokens });
+        const model = deps.models.create({
+          phase: "revision",
+          participant: p,
+          topic: task.question,
+          maxTokens: ctx.run.maxResponseTokens,
+          reasoning: ctx.run.reasoning,
+        });
         const values = { question: task.question, own_response: task.ownResponse, other_responses: task.otherResponses };
         let messages: BaseMessage[];
         if (task.antiAnchoring) {
           const restate = new HumanMessage(ctx.prompts.render("revise.restate", values));
-          restatement = (await invokeText(deps.models.create({ phase: "restate", participant: p, topic: task.question }), [restate], signal)).trim();
+          restatement = (
+            await invokeText(deps.models.create({ phase: "restate", participant: p, topic: task.question, reasoning: ctx.run.reasoning }), [restate], signal)
+          ).trim();
           messages = [restate, new AIMessage(restatement), new HumanMessage(ctx.prompts.render("revise.revision.anti_anchoring", values))];
         } else {
           messages = [new HumanMessage(ctx.prompts.render("revise.revision", values))];

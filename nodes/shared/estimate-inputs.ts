@@ -12,5 +12,6 @@ export function estimateInputsOf(question: string, run: RunSettings, deps: Pick<
     maxRounds: run.options.maxRounds,
     debate: run.options.debate,
     research: deps.search !== undefined,
+    ...(run.reasoning ? { reasoning: run.reasoning } : {}),
   };
 }

@@ -43,7 +43,7 @@ export function makeVoteTiebreak(deps: NodeDeps) {
         who: whoIs(chairman),
         timeoutMs: state.timeout_ms,
         call: (signal, onDelta) => {
-          const model = deps.models.create({ phase: "tiebreaker", participant: chairman, topic: question, candidates: tied });
+          const model = deps.models.create({ phase: "tiebreaker", participant: chairman, topic: question, candidates: tied, reasoning: ctx.run.reasoning });
           return streamMessage(model, [new HumanMessage(prompt)], signal, onDelta);
         },
       });

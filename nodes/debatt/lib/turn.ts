@@ -49,7 +49,7 @@ export async function runTurn(
       messages.push(new HumanMessage(research.prompt));
       researched = research.sources;
     }
-    const model = deps.models.create({ phase: "turn", participant: p, round, topic, maxTokens: ctx.run.maxResponseTokens });
+    const model = deps.models.create({ phase: "turn", participant: p, round, topic, maxTokens: ctx.run.maxResponseTokens, reasoning: ctx.run.reasoning });
     return streamMessage(model, messages, signal, onDelta);
   });
   const latency = Math.round(performance.now() - started);
