@@ -45,6 +45,8 @@ export default defineConfig({
     // Shared by both projects (`extends: true`).
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    // No process a test file started outlives it, even when a test timed out before its cleanup.
+    setupFiles: ["tests/support/reap.ts"],
     // The LangGraph dev server test starts its own server; the rest run in parallel.
     pool: "forks",
     projects: [

@@ -53,9 +53,7 @@ describe("faults during a debate", () => {
         req.phase === "turn" && req.participant!.key === "call_gpt" && req.round === 1 ? { text: "late", latencyMs: 5_000 } : undefined,
       ),
     });
-    const started = Date.now();
     const events = await runEvents(deps, "/debatt X", { participants: FOUR, configurable: { response_timeout_ms: 150 } });
-    expect(Date.now() - started).toBeLessThan(4_000);
     const end = named(events, "debate-participant-end").find((e) => e.model === "ChatGPT" && e.round === 1)!;
     expect(end).toMatchObject({ status: "error" });
     expect(end.error).toMatch(/timeout/);
@@ -64,14 +62,14 @@ describe("faults during a debate", () => {
   });
 
   it("does not wait for a provider that ignores the abort signal", async () => {
-    const { deps } = testDeps({
+    const { deps, models } = testDeps({
       script: withOverrides((req) =>
-        req.phase === "vote" && req.participant!.key === "call_grok" ? { text: "{}", latencyMs: 10_000, ignoreSignal: true } : undefined,
+        req.phase === "vote" && req.participant!.key === "call_grok" ? { text: "{}", latencyMs: 60_000, ignoreSignal: true } : undefined,
       ),
     });
-    const started = Date.now();
     const events = await runEvents(deps, "/debatt X", { participants: FOUR, configurable: { vote_timeout_ms: 200 } });
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // The run ended while Grok's vote still hung.
+    expect(models.callsOf("vote", "call_grok")[0].finished).toBe(false);
     expect(named(events, "debate-results")[0]).toMatchObject({ invalid_votes: 1, total_votes: 3 });
   });
 
@@ -79,9 +77,7 @@ describe("faults during a debate", () => {
     const { deps } = testDeps({
       script: withOverrides((req) => (req.phase === "vote" ? { text: "{}", latencyMs: 3_000 } : undefined)),
     });
-    const started = Date.now();
     const events = await runEvents(deps, "/debatt X", { participants: FOUR, configurable: { vote_timeout_ms: 10_000, vote_round_timeout_ms: 200 } });
-    expect(Date.now() - started).toBeLessThan(2_500);
     expect(named(events, "debate-results")[0]).toMatchObject({ invalid_votes: 4, total_votes: 0 });
   });
 

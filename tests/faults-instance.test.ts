@@ -77,13 +77,11 @@ describe("a run whose server died", () => {
       const following = fetch(`${b.url}/api/v1/debates/${runId}/events`, { headers: { "last-event-id": before.at(-1)!.id! } });
       const reader = following.then((res) => readSse(res));
       await new Promise((r) => setTimeout(r, 300));
-      const killedAt = Date.now();
       a.child.kill("SIGKILL");
       await a.exited;
 
       const { events: after } = await reader;
-      // Told within seconds (a lease of 8 s and a read of 2 s), not left with keep-alives.
-      expect(Date.now() - killedAt).toBeLessThan(15_000);
+      // Told (after a lease of 8 s and a read of 2 s), not left with keep-alives: the test's time limit holds it to that.
       expect(after.at(-2)).toMatchObject({ event: "error", data: { code: "run_interrupted", message: expect.stringContaining("/resume") } });
       expect(after.at(-1)!.event).toBe("done");
       // The ids go on from the last event A wrote: nothing skipped, nothing repeated.

@@ -122,9 +122,8 @@ describe("an OpenAI-compatible endpoint and Tavily", () => {
     const silent = await startSilentServer();
     cleanups.push(silent.close);
     const search = createTavilySearch({ apiKey: "k", baseUrl: silent.url, timeoutMs: 200 });
-    const started = Date.now();
+    // The silent server never answers: only the timeout can end the search.
     await expect(search.search("q", { maxResults: 3, maxChars: 300 })).rejects.toThrow();
-    expect(Date.now() - started).toBeLessThan(2_000);
   });
 });
 
@@ -343,7 +342,6 @@ describe("real providers and their errors", () => {
       return grokCalls === 1 ? { status: 429, headers: { "retry-after": "1" } } : { text: "Grok after waiting." };
     });
     cleanups.push(openai.close);
-    const started = Date.now();
     const events = await collect(
       { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: openai.baseURL, DEBATE_MAX_RETRIES: "1", DEBATE_PARTICIPANTS: roster },
       "/compare Tabs or spaces?",
@@ -352,7 +350,6 @@ describe("real providers and their errors", () => {
     expect(grok.status).toBe("ok");
     expect(grokCalls).toBe(2);
     expect(grok.latency_ms).toBeGreaterThanOrEqual(950);
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it("tries FALLBACK_MODEL when the synthesis model fails, before the computed fallback text", async () => {

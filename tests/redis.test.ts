@@ -151,8 +151,8 @@ describe("a Redis that is not there", () => {
       await expect(store.set("debate.round.2.argument", "{context}")).rejects.toThrow(StoreUnavailableError);
       const later = performance.now() - t1;
 
-      expect(first).toBeLessThan(3_000);
-      expect(later).toBeLessThan(100);
+      // The first waits for a connection; the later ones do not wait at all.
+      expect(later).toBeLessThan(first);
       expect(logs.filter((l) => l.startsWith("Redis unavailable"))).toHaveLength(1);
       expect(store.health()).toMatchObject({ backend: "redis", ok: false });
     } finally {

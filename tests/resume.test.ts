@@ -362,9 +362,7 @@ describe.skipIf(!binary)(`one stream served by two instances sharing Redis${bina
       const { events: onA } = await readSse(await resume(serverA.url, runId));
       expect(onA.map((e) => [e.id, e.event, JSON.stringify(e.data)])).toEqual(all.map((e) => [e.id, e.event, JSON.stringify(e.data)]));
       // B, which serves the finished run from Redis, tells a client that has its done so (204), at once.
-      const asked = Date.now();
       expect((await resume(serverB.url, runId, all.length)).status).toBe(204);
-      expect(Date.now() - asked).toBeLessThan(1_000);
       expect(ids((await readSse(await resume(serverB.url, runId, all.length - 1))).events)).toEqual([all.length]);
       // Forgotten (its conversation was deleted), the run is gone from Redis for every instance.
       await logA.forget(runId);

@@ -214,7 +214,6 @@ describe.each(HISTORY_DATABASES)("users and tokens on $db", (database) => {
         // Through the admin API, or as `npm run users -- remove` does: straight in the database.
         void (how === "admin API" ? admin("DELETE", `/users/${ada.id}`) : db.history.users.remove(ada.id));
       });
-      expect(Date.now() - removedAt, how).toBeLessThan(how === "admin API" ? 1_500 : 7_000);
       expect(events.find((e) => e.event === "error")?.data, how).toMatchObject({ code: "user_removed" });
       expect(events.at(-1)!.event).toBe("done");
       expect(

@@ -212,10 +212,9 @@ describe("the provider's stream over Node's HTTP client", () => {
     });
     open.push(e);
     const model = new StreamChatModel({ baseUrl: e.url, apiKey: "sk-test", model: "m" });
-    const started = performance.now();
+    // The body never ends: only the stop can end the call.
     const err = await model.invoke([new HumanMessage("Hi")], { signal: AbortSignal.timeout(200) }).catch((x: unknown) => x);
     expect((err as Error).name).toMatch(/TimeoutError|AbortError/);
-    expect(performance.now() - started).toBeLessThan(2_000);
   });
 
   it("sends a request once more when the server closed the kept-alive connection just as it was reused", async () => {

@@ -173,10 +173,11 @@ describe("the voice queue", () => {
     };
     const { q, events } = queue(speech, { parallelism: 3 });
     const t0 = performance.now();
-    let firstChunkAt = 0;
+    // How many sentences were still being synthesised when the first chunk went out.
+    let stillRunningAtFirstChunk: number | undefined;
     const emitChunk = (q as any).options.emit.chunk;
     (q as any).options.emit.chunk = (d: any) => {
-      firstChunkAt ||= performance.now() - t0;
+      stillRunningAtFirstChunk ??= running;
       emitChunk(d);
     };
 
@@ -184,7 +185,7 @@ describe("the voice queue", () => {
     await q.drain();
 
     expect(peak).toBe(3);
-    expect(firstChunkAt).toBeLessThan(180);
+    expect(stillRunningAtFirstChunk).toBeGreaterThan(0);
     expect(performance.now() - t0).toBeGreaterThanOrEqual(200);
     expect(events.filter((e) => e.event === "done")).toHaveLength(1);
   });
@@ -239,15 +240,11 @@ describe("the listener's playback clock", () => {
     };
     q.enqueue(grok, 1, LONG); // three sentences: 300 ms of audio
     await q.untilLastPlaying(60_000);
-    const grokPlays = performance.now();
-    expect(grokPlays - firstChunk.get("Grok")!).toBeLessThan(50);
 
     q.enqueue(claude, 1, "Claude håller inte med om något av detta, och säger det tydligt.");
     await q.untilLastPlaying(60_000);
     // Claude is heard once Grok's 300 ms have played, however early its audio was sent.
-    expect(firstChunk.get("Claude")! - firstChunk.get("Grok")!).toBeLessThan(3 * sentenceMs);
     expect(performance.now() - firstChunk.get("Grok")!).toBeGreaterThanOrEqual(3 * sentenceMs - 2);
-    expect(performance.now() - firstChunk.get("Grok")!).toBeLessThan(3 * sentenceMs + 150);
     // And until all of it has played: Claude's sentence after Grok's three.
     await q.untilAllPlayed(60_000);
     expect(performance.now() - firstChunk.get("Grok")!).toBeGreaterThanOrEqual(4 * sentenceMs - 2);
@@ -279,9 +276,9 @@ describe("the listener's playback clock", () => {
     // Speech that stalls holds a paced debate no longer than it is allowed to wait.
     const stalled = queue(new FakeSpeech(() => ({ latencyMs: 5_000 })));
     stalled.q.enqueue(grok, 1, LONG);
-    const t0 = performance.now();
     await stalled.q.untilLastPlaying(100);
-    expect(performance.now() - t0).toBeLessThan(1_000);
+    // It gave up on the speech before any of it came (5 s away).
+    expect(stalled.events.map((e) => e.event)).toEqual(["speaker"]);
   });
 });
 

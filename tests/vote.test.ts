@@ -92,16 +92,8 @@ describe("/vote: command and parsing (seed 001 §B)", () => {
 
 describe("/vote: the pipeline and event sequence (seed 001 §C)", () => {
   it("answers in parallel, votes in parallel, declares the plurality winner's ORIGINAL answer, titles and completes", async () => {
-    // When each answer and vote was asked for: a stage is parallel when all its calls are asked
-    // before the first (150 ms each) can have answered, however busy the machine is.
-    const asked: Record<string, number[]> = { answer: [], ballot: [] };
     const script = withLatency(votes({ call_grok: "Claude", call_claude: "ChatGPT", call_gpt: "Claude" }), 150);
-    const { deps, models } = testDeps({
-      script: (req, i, messages) => {
-        asked[req.phase]?.push(performance.now());
-        return script(req, i, messages);
-      },
-    });
+    const { deps, models } = testDeps({ script });
     const events = await runEvents(deps, "/vote What is the best language for web APIs?", { participants: THREE, threadId: "conv-1" });
 
     expect(names(events)).toEqual([
@@ -116,10 +108,7 @@ describe("/vote: the pipeline and event sequence (seed 001 §C)", () => {
       "done",
     ]);
     // Two parallel stages, not six sequential calls.
-    for (const times of Object.values(asked)) {
-      expect(times).toHaveLength(3);
-      expect(Math.max(...times) - Math.min(...times)).toBeLessThan(150);
-    }
+    for (const phase of ["answer", "ballot"] as const) expect(models.callsOf(phase).map((c) => c.answeredBefore)).toEqual([0, 0, 0]);
     for (const e of events.slice(0, -1)) {
       expect(strictEventSchema(e.event)!.safeParse(e.data).success, e.event).toBe(true);
     }
@@ -445,9 +434,7 @@ describe("/vote: every edge case of seed 001 §F", () => {
 
   it("Timeout (Stage 1)", async () => {
     const { deps } = testDeps({ script: withOverrides(failAnswer(["call_gpt"], { text: "too late", latencyMs: 5_000 })) });
-    const t0 = performance.now();
     const events = await runEvents(deps, "/vote Q?", { participants: FOUR, configurable: { response_timeout_ms: 200 } });
-    expect(performance.now() - t0).toBeLessThan(2_000);
     const failed = named(events, "stage1-complete")[0].failed;
     expect(failed).toEqual([expect.objectContaining({ modelKey: "call_gpt", error: "timeout: timed out after 200 ms" })]);
     expect(Object.keys(named(events, "vote-round-complete")[0].data.labelToModel)).toHaveLength(3);

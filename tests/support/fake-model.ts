@@ -37,6 +37,11 @@ export interface FakeCall {
   /** Set when the call's signal aborted before it finished. */
   aborted: boolean;
   finished: boolean;
+  /**
+   * How many calls of its phase had answered when it was asked: a stage whose calls all say 0 ran
+   * in parallel, however busy the machine was.
+   */
+  answeredBefore: number;
 }
 
 /** A script: the step for a request (keyed by participant and phase) and how many calls came before. */
@@ -75,6 +80,7 @@ export class ScriptedChatModel extends TextStreamChatModel {
       messages,
       aborted: false,
       finished: false,
+      answeredBefore: this.factory.callsOf(this.request.phase).filter((c) => c.finished).length,
     };
     const index = this.factory.calls.length;
     this.factory.calls.push(call);
