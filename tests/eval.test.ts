@@ -150,7 +150,7 @@ describe("the evaluation harness, checked on simulated models of known accuracy"
     expect(majority.accuracy).toBeGreaterThan(0.6);
     expect(majority.tokens_per_question).toBeGreaterThan(singles[0].tokens_per_question * 2);
     expect(majority.cost_per_question_usd).toBe(0);
-  }, 60_000);
+  });
 
   it("runs a format as an arm through the run service and reads its result", async () => {
     const deps = depsFromEnv(
@@ -173,7 +173,7 @@ describe("the evaluation harness, checked on simulated models of known accuracy"
     // Every answer is right, so the winner's answer is too; the run's usage is counted.
     expect(report).toEqual([expect.objectContaining({ arm: "vote", task: "letters", n: 4, correct: 4, accuracy: 1 })]);
     expect(report[0].tokens_per_question).toBeGreaterThan(0);
-  }, 60_000);
+  });
 });
 
 describe("the comparison with the plain majority", () => {
@@ -344,7 +344,7 @@ describe("the rounds of /debatt and /deep", () => {
     }
     // Simulated debaters take the answer most of what they read gives, so a debate agrees by its second round.
     expect(debatt.rounds_to_convergence).toBeLessThanOrEqual(2);
-  }, 60_000);
+  });
 });
 
 describe("the simulated provider in a deliberation, with SIMULATED_ACCURACY", () => {
@@ -391,7 +391,7 @@ describe("an evaluation's budget, its failures and its seed", () => {
       return results.map(({ wall_ms_per_question: _, ...r }) => r);
     };
     expect(await once()).toEqual(await once());
-  }, 60_000);
+  });
 
   it("starts no question once the budget would be passed (the first alone, four at once after it), so every arm answers the same questions", async () => {
     const roster = ["x-ai/grok-4", "anthropic/claude-sonnet-4.5", "openai/gpt-5"];
@@ -472,7 +472,7 @@ describe("npm run eval", () => {
     expect(run(["--tasks", "chess"], { LANG: "sv_SE.UTF-8" }).stderr).toContain("Det finns ingen uppgift chess");
     expect(run(["--user", "nobody"]).stderr).toContain("There is no user nobody");
     expect(run(["--bogus"]).status).toBe(2);
-  }, 60_000);
+  });
 
   it("says on Ctrl-C where the answers are kept, and run again goes on from them", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "debatt-eval-"));
@@ -499,13 +499,13 @@ describe("npm run eval", () => {
     const again = spawnSync(process.execPath, args, { env: { ...env, SIMULATED_LATENCY_MS: "0" }, encoding: "utf8" });
     expect(again.status).toBe(0);
     expect(again.stderr).toMatch(/[2-9] answers kept from an earlier run were not asked again\./);
-  }, 60_000);
+  });
 
   it("takes any number of participants for the arms that are not formats", () => {
     const two = run(["--n", "2", "--tasks", "letters", "--arms", "single,majority", "--participants", "call_grok,call_claude"], { SIMULATED_ACCURACY: "1" });
     expect(two.status, two.stderr).toBe(0);
     expect(two.stdout).toContain("| majority | letters | 2 | 2 |");
-  }, 60_000);
+  });
 
   it("prints the table, the verdict and the rounds, and writes the JSON report other tools read, a Markdown table and a chart", () => {
     const out = join(mkdtempSync(join(tmpdir(), "debatt-eval-out-")), "report.json");
@@ -536,7 +536,7 @@ describe("npm run eval", () => {
     expect(result.stderr).toContain("[████████████████████] 4/4 questions");
     expect(readFileSync(out.replace(/\.json$/, ".md"), "utf8")).toBe(result.stdout);
     expect(readFileSync(out.replace(/\.json$/, ".svg"), "utf8")).toMatch(/^<svg /);
-  }, 60_000);
+  });
 });
 
 describe("an evaluation on an OpenAI-compatible endpoint (loopback)", () => {
@@ -591,5 +591,5 @@ describe("an evaluation on an OpenAI-compatible endpoint (loopback)", () => {
     } finally {
       await openai.close();
     }
-  }, 60_000);
+  });
 });

@@ -20,7 +20,7 @@ describe.skipIf(!pgBin)("PostgreSQL restarted under two running instances", () =
     env = { DATABASE_URL: db.url, DEBATE_PARTICIPANTS: roster, SIMULATED_LATENCY_MS: "120" };
     // Two instances migrating one fresh database at the same moment: both start.
     servers.push(...(await Promise.all([startServerProcess(env), startServerProcess(env)])));
-  }, 60_000);
+  });
   afterAll(async () => {
     // A process that died says why.
     for (const s of servers) if (s.child.exitCode !== null) console.error(`a server exited with ${s.child.exitCode}:\n${s.log()}`);

@@ -40,7 +40,7 @@ describe("the MCP server through the MCP Inspector", () => {
     const { tools } = JSON.parse(out) as { tools: { name: string; inputSchema: { properties: Record<string, { maxLength?: number }> } }[] };
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["debate", "vote", "revise", "deep", "council", "compare"]));
     expect(tools.find((t) => t.name === "compare")!.inputSchema.properties.question.maxLength).toBe(50_000);
-  }, 60_000);
+  });
 
   it("runs a /compare over streamable HTTP, and refuses an empty question naming it", async () => {
     const app = await startApp(testDeps().deps, { checkpointer: new MemorySaver() });
@@ -68,5 +68,5 @@ describe("the MCP server through the MCP Inspector", () => {
     } finally {
       await app.close();
     }
-  }, 60_000);
+  });
 });

@@ -279,5 +279,5 @@ describe("the MCP server over stdio (npm run mcp)", () => {
       await client.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });

@@ -123,5 +123,5 @@ describe("reasoning, sources and endings in the history and the exports", () => 
     expect(thinking.out).toContain("Thinking:\n   │ Jämför riskerna.");
     // The thinking is told apart, after the answer: never inside it.
     expect(thinking.out.indexOf("Jämför riskerna")).toBeGreaterThan(thinking.out.indexOf("Kärnkraft behövs i övergången"));
-  }, 30_000);
+  });
 });

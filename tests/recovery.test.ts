@@ -35,95 +35,91 @@ describe.each(STORES)("crash recovery on $store: kill -9 mid-debate, restart, re
     for (const c of cleanups.splice(0).reverse()) await c();
   });
 
-  it.skipIf(skip)(
-    "continues from the last completed participant turn without asking the model again for finished turns",
-    async () => {
-      const openai = await startFakeOpenAI((body) => ({ ...debater(body), delayMs: 600 }));
-      cleanups.push(openai.close);
-      const dataDir = mkdtempSync(join(tmpdir(), "debatt-recovery-"));
-      cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-      const db = await database();
-      if (db) cleanups.push(() => db.stop());
-      const env = {
-        OPENAI_API_KEY: "sk-test",
-        OPENAI_BASE_URL: openai.baseURL,
-        DEBATE_PARTICIPANTS: roster,
-        DEBATT_DATA_DIR: dataDir,
-        ...(db ? { DATABASE_URL: db.url } : {}),
-      };
+  it.skipIf(skip)("continues from the last completed participant turn without asking the model again for finished turns", async () => {
+    const openai = await startFakeOpenAI((body) => ({ ...debater(body), delayMs: 600 }));
+    cleanups.push(openai.close);
+    const dataDir = mkdtempSync(join(tmpdir(), "debatt-recovery-"));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const db = await database();
+    if (db) cleanups.push(() => db.stop());
+    const env = {
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: openai.baseURL,
+      DEBATE_PARTICIPANTS: roster,
+      DEBATT_DATA_DIR: dataDir,
+      ...(db ? { DATABASE_URL: db.url } : {}),
+    };
 
-      const first = await startServerProcess(env);
-      cleanups.push(() => void first.child.kill("SIGKILL"));
-      const client = new AbortController();
-      const before: SseEvent[] = [];
-      await readSse(await postChat(first.url, { message: "/debatt Bör AI regleras?", threadId: "crash-1" }, { signal: client.signal }), (e) => {
-        before.push(e);
-        if (e.event === "debate-participant-end" && e.data.round === 2) client.abort();
-      }).catch(() => {});
-      // The next turn is in flight when the process dies: its request is at the model, which answers
-      // 600 ms later; the 200 ms before the kill let the turn that just ended reach the checkpoint
-      // store (PostgreSQL takes longer than SQLite). Counted from the request, not from the abort,
-      // so that a busy machine cannot let the answer arrive first.
-      while (!openai.seen.some((r) => !r.closed)) await new Promise((r) => setTimeout(r, 5));
-      await new Promise((r) => setTimeout(r, 200));
-      first.child.kill("SIGKILL");
-      await first.exited;
-      const askedBefore = openai.seen.map(asked);
-      const doneBefore = before.filter((e) => e.event === "debate-participant-end").map((e) => `${e.data.round}:${e.data.model_key}`);
-      expect(doneBefore).toHaveLength(4);
+    const first = await startServerProcess(env);
+    cleanups.push(() => void first.child.kill("SIGKILL"));
+    const client = new AbortController();
+    const before: SseEvent[] = [];
+    await readSse(await postChat(first.url, { message: "/debatt Bör AI regleras?", threadId: "crash-1" }, { signal: client.signal }), (e) => {
+      before.push(e);
+      if (e.event === "debate-participant-end" && e.data.round === 2) client.abort();
+    }).catch(() => {});
+    // The next turn is in flight when the process dies: its request is at the model, which answers
+    // 600 ms later; the 200 ms before the kill let the turn that just ended reach the checkpoint
+    // store (PostgreSQL takes longer than SQLite). Counted from the request, not from the abort,
+    // so that a busy machine cannot let the answer arrive first.
+    while (!openai.seen.some((r) => !r.closed)) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 200));
+    first.child.kill("SIGKILL");
+    await first.exited;
+    const askedBefore = openai.seen.map(asked);
+    const doneBefore = before.filter((e) => e.event === "debate-participant-end").map((e) => `${e.data.round}:${e.data.model_key}`);
+    expect(doneBefore).toHaveLength(4);
 
-      const second = await startServerProcess(env);
-      cleanups.push(() => void second.child.kill("SIGKILL"));
-      expect(second.log()).toMatch(
-        db ? /runs are checkpointed in postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres/ : /runs are checkpointed in .*checkpoints\.sqlite/,
-      );
-      const res = await fetch(`${second.url}/api/v1/debates/crash-1/resume`, { method: "POST" });
-      expect(res.status).toBe(200);
-      const { events: after } = await readSse(res);
+    const second = await startServerProcess(env);
+    cleanups.push(() => void second.child.kill("SIGKILL"));
+    expect(second.log()).toMatch(
+      db ? /runs are checkpointed in postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres/ : /runs are checkpointed in .*checkpoints\.sqlite/,
+    );
+    const res = await fetch(`${second.url}/api/v1/debates/crash-1/resume`, { method: "POST" });
+    expect(res.status).toBe(200);
+    const { events: after } = await readSse(res);
 
-      expect(after[0]).toMatchObject({ event: "metadata", data: { thread_id: "crash-1" } });
-      expect(after.at(-1)!.event).toBe("done");
-      expect(after.some((e) => e.event === "debate-results")).toBe(true);
-      expect(after.some((e) => e.event === "debate-synthesis-complete")).toBe(true);
-      // The rest of round 2 and round 3: five turns, none of those finished before the crash.
-      const doneAfter = after.filter((e) => e.event === "debate-participant-end").map((e) => `${e.data.round}:${e.data.model_key}`);
-      expect(doneAfter).toHaveLength(5);
-      expect(doneAfter.filter((t) => doneBefore.includes(t))).toEqual([]);
-      expect(after.some((e) => e.event === "debate-round-start" && e.data.round === 1)).toBe(false);
-      // The model endpoint was not asked again for any finished turn; at most the one in flight is repeated.
-      const askedAfter = openai.seen.slice(askedBefore.length).map(asked);
-      const repeated = askedAfter.filter((a) => askedBefore.includes(a));
-      expect(repeated.length).toBeLessThanOrEqual(1);
-      const finishedPrompts = openai.seen
-        .slice(0, askedBefore.length)
-        .filter((r) => !r.aborted)
-        .map(asked);
-      expect(askedAfter.filter((a) => finishedPrompts.includes(a))).toEqual([]);
+    expect(after[0]).toMatchObject({ event: "metadata", data: { thread_id: "crash-1" } });
+    expect(after.at(-1)!.event).toBe("done");
+    expect(after.some((e) => e.event === "debate-results")).toBe(true);
+    expect(after.some((e) => e.event === "debate-synthesis-complete")).toBe(true);
+    // The rest of round 2 and round 3: five turns, none of those finished before the crash.
+    const doneAfter = after.filter((e) => e.event === "debate-participant-end").map((e) => `${e.data.round}:${e.data.model_key}`);
+    expect(doneAfter).toHaveLength(5);
+    expect(doneAfter.filter((t) => doneBefore.includes(t))).toEqual([]);
+    expect(after.some((e) => e.event === "debate-round-start" && e.data.round === 1)).toBe(false);
+    // The model endpoint was not asked again for any finished turn; at most the one in flight is repeated.
+    const askedAfter = openai.seen.slice(askedBefore.length).map(asked);
+    const repeated = askedAfter.filter((a) => askedBefore.includes(a));
+    expect(repeated.length).toBeLessThanOrEqual(1);
+    const finishedPrompts = openai.seen
+      .slice(0, askedBefore.length)
+      .filter((r) => !r.aborted)
+      .map(asked);
+    expect(askedAfter.filter((a) => finishedPrompts.includes(a))).toEqual([]);
 
-      // The history holds the whole debate once: the turns before the crash and after it, no repeats.
-      expect(second.log()).toMatch(db ? /the history is in postgres:\/\/postgres@/ : /the history is in .*history\.sqlite/);
-      const debateId = String(before.find((e) => e.event === "debate-init")!.data.debate_id);
-      const stored = await (await fetch(`${second.url}/api/v1/debates/${debateId}`)).json();
-      expect(stored).toMatchObject({ conversationId: "crash-1", mode: "debatt", status: "complete", question: "/debatt Bör AI regleras?" });
-      expect(
-        stored.result.rounds
-          .map((r: any) => r.answers.map((a: any) => `${r.round}:${a.modelKey}`))
-          .flat()
-          .sort(),
-      ).toEqual([...doneBefore, ...doneAfter].sort());
-      expect(stored.result.votes).toHaveLength(3);
-      expect(stored.content).toBe(stored.result.synthesis);
-      const listed = await (await fetch(`${second.url}/api/v1/conversations`)).json();
-      expect(listed.conversations.map((c: any) => c.id)).toEqual(["crash-1"]);
+    // The history holds the whole debate once: the turns before the crash and after it, no repeats.
+    expect(second.log()).toMatch(db ? /the history is in postgres:\/\/postgres@/ : /the history is in .*history\.sqlite/);
+    const debateId = String(before.find((e) => e.event === "debate-init")!.data.debate_id);
+    const stored = await (await fetch(`${second.url}/api/v1/debates/${debateId}`)).json();
+    expect(stored).toMatchObject({ conversationId: "crash-1", mode: "debatt", status: "complete", question: "/debatt Bör AI regleras?" });
+    expect(
+      stored.result.rounds
+        .map((r: any) => r.answers.map((a: any) => `${r.round}:${a.modelKey}`))
+        .flat()
+        .sort(),
+    ).toEqual([...doneBefore, ...doneAfter].sort());
+    expect(stored.result.votes).toHaveLength(3);
+    expect(stored.content).toBe(stored.result.synthesis);
+    const listed = await (await fetch(`${second.url}/api/v1/conversations`)).json();
+    expect(listed.conversations.map((c: any) => c.id)).toEqual(["crash-1"]);
 
-      // Nothing is left to resume, and an unknown thread never ran.
-      const again = await fetch(`${second.url}/api/v1/debates/crash-1/resume`, { method: "POST" });
-      expect(again.status).toBe(409);
-      expect((await again.json()).error.code).toBe("nothing_to_resume");
-      expect((await fetch(`${second.url}/api/v1/debates/never-ran/resume`, { method: "POST" })).status).toBe(409);
-    },
-    60_000,
-  );
+    // Nothing is left to resume, and an unknown thread never ran.
+    const again = await fetch(`${second.url}/api/v1/debates/crash-1/resume`, { method: "POST" });
+    expect(again.status).toBe(409);
+    expect((await again.json()).error.code).toBe("nothing_to_resume");
+    expect((await fetch(`${second.url}/api/v1/debates/never-ran/resume`, { method: "POST" })).status).toBe(409);
+  });
 });
 
 describe("crash recovery of a simultaneous debate", () => {
@@ -175,7 +171,7 @@ describe("crash recovery of a simultaneous debate", () => {
     const stored = await (await fetch(`${second.url}/api/v1/debates/${debateId}`)).json();
     expect(stored.status).toBe("complete");
     expect(stored.result.rounds.map((r: any) => r.answers.length)).toEqual([3, 3, 3]);
-  }, 60_000);
+  });
 });
 
 describe("the CLI resumes an interrupted run", () => {
@@ -228,7 +224,7 @@ describe("the CLI resumes an interrupted run", () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });
 
 describe("a vote resumed after its round's deadline passed", () => {

@@ -170,6 +170,5 @@ describe("limits on what costs CPU or tokens", () => {
         rmSync(dir, { recursive: true, force: true });
       }
     },
-    60_000,
   );
 });

@@ -122,7 +122,7 @@ describe.skipIf(!haveChromium)(`browser clients in a real browser${haveChromium 
   let browser: Browser;
   beforeAll(async () => {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--headless"] });
-  }, 60_000);
+  });
   afterAll(async () => {
     await browser?.close();
   });
@@ -178,7 +178,7 @@ describe.skipIf(!haveChromium)(`browser clients in a real browser${haveChromium 
     expect(await complete(url, ADMIN)).toEqual({ failed: expect.stringContaining("Failed to fetch") });
     // Its preflight was refused, so the request itself was never sent: no run, no model call.
     expect(models.calls.length).toBe(asked);
-  }, 60_000);
+  });
 
   it("an EventSource on a finished run gets its error as a MessageEvent, then done, and stops: no reconnection after done", async () => {
     const { deps } = testDeps();
@@ -220,5 +220,5 @@ describe.skipIf(!haveChromium)(`browser clients in a real browser${haveChromium 
     expect(seen.opens).toBe(1);
     expect(seen.readyState).toBe(2);
     expect(requests).toHaveLength(2);
-  }, 30_000);
+  });
 });

@@ -87,38 +87,34 @@ describe("LangGraph dev server (Studio's API)", () => {
   it.each([
     ["/compare Vad är 2+2?", "compare"],
     ["/vote Vad är 2+2?", "vote"],
-  ])(
-    "streams %s with its subgraph's events (streamSubgraphs), and ends with the answer as the last AI message",
-    async (message, subgraph) => {
-      // Arrange
-      const client = new Client({ apiUrl });
-      const thread = await client.threads.create();
-      const seen: string[] = [];
-      // Act
-      for await (const chunk of client.runs.stream(thread.thread_id, "debatt", {
-        input: { message },
-        streamMode: ["values", "updates", "custom"],
-        streamSubgraphs: true,
-        config: { configurable: { seed: 9 } },
-      })) {
-        seen.push(chunk.event === "error" ? `error: ${JSON.stringify(chunk.data)}` : chunk.event);
-      }
-      // Assert
-      expect(seen.filter((e) => e.startsWith("error"))).toEqual([]);
-      // The top graph's events, and the subgraph's under its namespace (`custom|compare:<task id>`).
-      expect(seen).toEqual(expect.arrayContaining(["values", "updates"]));
-      for (const mode of ["values", "updates", "custom"])
-        expect(
-          seen.some((e) => e.startsWith(`${mode}|${subgraph}:`)),
-          mode,
-        ).toBe(true);
-      const state = (await client.threads.getState(thread.thread_id)).values as any;
-      expect(state.answer).toEqual(expect.stringMatching(/\w/));
-      expect(lastMessage(state)).toEqual({ type: "ai", content: state.answer });
-      expect(state.messages.map((m: Message) => m.type)).toEqual(["human", "ai"]);
-    },
-    60_000,
-  );
+  ])("streams %s with its subgraph's events (streamSubgraphs), and ends with the answer as the last AI message", async (message, subgraph) => {
+    // Arrange
+    const client = new Client({ apiUrl });
+    const thread = await client.threads.create();
+    const seen: string[] = [];
+    // Act
+    for await (const chunk of client.runs.stream(thread.thread_id, "debatt", {
+      input: { message },
+      streamMode: ["values", "updates", "custom"],
+      streamSubgraphs: true,
+      config: { configurable: { seed: 9 } },
+    })) {
+      seen.push(chunk.event === "error" ? `error: ${JSON.stringify(chunk.data)}` : chunk.event);
+    }
+    // Assert
+    expect(seen.filter((e) => e.startsWith("error"))).toEqual([]);
+    // The top graph's events, and the subgraph's under its namespace (`custom|compare:<task id>`).
+    expect(seen).toEqual(expect.arrayContaining(["values", "updates"]));
+    for (const mode of ["values", "updates", "custom"])
+      expect(
+        seen.some((e) => e.startsWith(`${mode}|${subgraph}:`)),
+        mode,
+      ).toBe(true);
+    const state = (await client.threads.getState(thread.thread_id)).values as any;
+    expect(state.answer).toEqual(expect.stringMatching(/\w/));
+    expect(lastMessage(state)).toEqual({ type: "ai", content: state.answer });
+    expect(state.messages.map((m: Message) => m.type)).toEqual(["human", "ai"]);
+  });
 
   it("runs with the options of its input, over the configuration's", async () => {
     // Arrange
@@ -132,7 +128,7 @@ describe("LangGraph dev server (Studio's API)", () => {
     // Assert
     const state = (await client.threads.getState(thread.thread_id)).values as any;
     expect(state.options).toMatchObject({ timeoutMs: 7_000, chairman: "grok" });
-  }, 60_000);
+  });
 });
 
 /** The last message of a state, as its type and text. */

@@ -114,7 +114,7 @@ describe("the CLI", () => {
       ]);
     }
     rmSync(dir, { recursive: true, force: true });
-  }, 60_000);
+  });
 
   it("seats the person with /debatt --with-me: asks for each turn and the vote on stderr, reads them from stdin, a line each", async () => {
     const dir = mkdtempSync(join(tmpdir(), "debatt-with-me-"));
@@ -161,7 +161,7 @@ describe("the CLI", () => {
     expect(lines.at(-1).event).toBe("done");
     expect(lines.filter((l) => l.event === "debate-participant-end")).toHaveLength(24);
     expect(err).toContain("no OPENAI_API_KEY: participants are simulated offline");
-  }, 60_000);
+  });
 
   it("shows the debate to people: rounds, speakers, votes, winner and synthesis", async () => {
     const { code, out } = await cli(["--participants", "grok,claude,oneseek", "/debatt Should cities ban cars?"]);
@@ -180,38 +180,30 @@ describe("the CLI", () => {
     // The synthesis's markdown is rendered, not printed raw.
     expect(out).not.toMatch(/^#{1,6} /m);
     expect(out).not.toContain("debate-arena-data");
-  }, 60_000);
+  });
 
-  it.skipIf(!installed("espeak-ng"))(
-    "--voice writes a /dvoice debate's audio as a 24 kHz WAV (skipped without espeak-ng)",
-    async () => {
-      const file = join(mkdtempSync(join(tmpdir(), "debatt-")), "debatt.wav");
-      const { code, err } = await cli(["--participants", "grok,claude", "--voice", file, "/dvoice Bör AI regleras?"]);
-      const wav = new wavefile.WaveFile(readFileSync(file));
-      const seconds = (wav.getSamples(false, Int16Array) as unknown as Int16Array).length / 24_000;
+  it.skipIf(!installed("espeak-ng"))("--voice writes a /dvoice debate's audio as a 24 kHz WAV (skipped without espeak-ng)", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "debatt-")), "debatt.wav");
+    const { code, err } = await cli(["--participants", "grok,claude", "--voice", file, "/dvoice Bör AI regleras?"]);
+    const wav = new wavefile.WaveFile(readFileSync(file));
+    const seconds = (wav.getSamples(false, Int16Array) as unknown as Int16Array).length / 24_000;
 
-      expect(code).toBe(0);
-      expect(wav.fmt).toMatchObject({ sampleRate: 24_000, bitsPerSample: 16, numChannels: 1 });
-      expect(seconds).toBeGreaterThan(30);
-      expect(err).toContain(`s of audio to ${file}`);
-    },
-    60_000,
-  );
+    expect(code).toBe(0);
+    expect(wav.fmt).toMatchObject({ sampleRate: 24_000, bitsPerSample: 16, numChannels: 1 });
+    expect(seconds).toBeGreaterThan(30);
+    expect(err).toContain(`s of audio to ${file}`);
+  });
 
-  it.skipIf(!installed("espeak-ng"))(
-    "--play feeds the audio player exactly what --voice writes (skipped without espeak-ng)",
-    async () => {
-      const dir = mkdtempSync(join(tmpdir(), "debatt-"));
-      const { code } = await cli(["--participants", "grok,claude", "--play", "--voice", join(dir, "d.wav"), "/dvoice Bör AI regleras?"], {
-        DEBATT_AUDIO_PLAYER: `cat > ${join(dir, "played.pcm")}`,
-      });
-      const played = readFileSync(join(dir, "played.pcm"));
-      expect(code).toBe(0);
-      expect(played.length).toBeGreaterThan(24_000 * 2 * 30);
-      expect(played.equals(readFileSync(join(dir, "d.wav")).subarray(44))).toBe(true);
-    },
-    60_000,
-  );
+  it.skipIf(!installed("espeak-ng"))("--play feeds the audio player exactly what --voice writes (skipped without espeak-ng)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "debatt-"));
+    const { code } = await cli(["--participants", "grok,claude", "--play", "--voice", join(dir, "d.wav"), "/dvoice Bör AI regleras?"], {
+      DEBATT_AUDIO_PLAYER: `cat > ${join(dir, "played.pcm")}`,
+    });
+    const played = readFileSync(join(dir, "played.pcm"));
+    expect(code).toBe(0);
+    expect(played.length).toBeGreaterThan(24_000 * 2 * 30);
+    expect(played.equals(readFileSync(join(dir, "d.wav")).subarray(44))).toBe(true);
+  });
 
   it("explains bad usage and configuration", async () => {
     expect(await cli(["--play", "/debatt a"])).toMatchObject({ code: 2, err: expect.stringContaining("--play needs a /dvoice debate") });
@@ -248,7 +240,7 @@ describe("the CLI", () => {
       ),
     });
     expect(english.out).not.toContain("unknown_option");
-  }, 60_000);
+  });
 });
 
 describe("the CLI cancelled and resumed", () => {
@@ -271,7 +263,7 @@ describe("the CLI cancelled and resumed", () => {
     expect(resumed.code).toBe(0);
     expect(resumed.out.split("\n")[0]).toBe(`Fortsätter från senast sparade steg: ${message}`);
     expect(resumed.out).toContain("👑 Vinnare:");
-  }, 60_000);
+  });
 });
 
 describe("the CLI in the reader's language", () => {
@@ -294,7 +286,7 @@ describe("the CLI in the reader's language", () => {
     expect(await cli(["--lang", "sv", "--frob", "/debatt a"])).toMatchObject({ code: 2, err: expect.stringMatching(/^Alternativet --frob finns inte\./) });
     expect((await cli(["--seed"], { LANG: "sv_SE.UTF-8" })).err).toMatch(/^Alternativet --seed behöver ett värde\./);
     expect((await cli(["--lang", "sv", "--participants", "grok,claude", "/vote Bästa språket?"])).out).toContain("/vote behöver 3–7 modeller, 2 angivna");
-  }, 60_000);
+  });
 });
 
 describe("routing", () => {
