@@ -69,8 +69,9 @@ export default defineConfig({
           include: integration,
           // The page, built once for the browser tests (tests/support/build-page.ts).
           globalSetup: ["tests/support/build-page.ts"],
-          // vitest's default worker count (one less than the cores). Projects with different
-          // maxWorkers must run in different groups: this one after `unit`.
+          // Both cores too: these tests mostly wait on their servers and browsers, and none depends
+          // on how long anything takes. Run after `unit`, in a group of their own.
+          maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },
       },
