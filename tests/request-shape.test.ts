@@ -4,7 +4,8 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { HumanMessage } from "@langchain/core/messages";
 import { afterEach, describe, expect, it } from "vitest";
-import { providerError } from "../providers/openai.js";
+import { OpenAIModelFactory, PHASE_OUTPUT_CAPS, providerError } from "../providers/openai.js";
+import { loadSettings } from "../state/config.js";
 import { defaultBudgetField, refusedField, RequestShapes, type OptionalField } from "../providers/request-shape.js";
 import { StreamChatModel } from "../providers/stream-chat-model.js";
 import { depsFromEnv } from "../service/deps.js";
@@ -168,6 +169,24 @@ describe("a call to an endpoint that refuses a parameter", () => {
       ["o3-mini", "ok"],
     ]);
     expect(JSON.stringify(events)).not.toContain("max_tokens");
+  });
+
+  it("caps every call, also those whose node sets no budget: a ballot, a ranking, a moderator's numbers", async () => {
+    const endpoint = await startRefusingEndpoint([]);
+    const roster = JSON.stringify([
+      { key: "call_plain", display: "Plain", model: "plain" },
+      { key: "call_o3", display: "o3 mini", model: "o3-mini" },
+    ]);
+    const settings = loadSettings({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: endpoint.baseUrl, DEBATE_PARTICIPANTS: roster });
+    const [plain, reasoner] = settings.roster;
+    // A factory each: the recorded answer shows reasoning tokens, after which a model gets thinking room.
+    for (const phase of ["ballot", "ranking", "moderator", "title"] as const) {
+      await new OpenAIModelFactory(settings, () => {}).create({ phase, participant: plain }).invoke([new HumanMessage("Q")]);
+      expect(endpoint.seen.at(-1), phase).toMatchObject({ max_tokens: PHASE_OUTPUT_CAPS[phase] });
+    }
+    // A model that reasons gets its thinking room on top of a ballot's cap too.
+    await new OpenAIModelFactory(settings, () => {}).create({ phase: "ballot", participant: reasoner }).invoke([new HumanMessage("Q")]);
+    expect(endpoint.seen.at(-1)).toMatchObject({ max_tokens: PHASE_OUTPUT_CAPS.ballot! + 2_000 });
   });
 
   it("has a fixture for every refusal it reads, each naming its source", () => {
