@@ -96,6 +96,11 @@ export function selectParticipants(roster: Participant[], requested?: string[] |
  */
 export type ModelAllowlist = "*" | readonly string[];
 
+/** The name a model goes by where no roster entry names it: its id without the vendor (`openai/gpt-4.1-mini` → `gpt-4.1-mini`). */
+export function modelName(model: string): string {
+  return model.split("/").at(-1) || model;
+}
+
 /** Longest model id shown in an error message (an id may be kilobytes long). */
 const SHOWN_ID_CHARS = 80;
 
@@ -118,7 +123,7 @@ export function resolveParticipant(roster: Participant[], name: string, allowed:
         reason: { key: "modelNotAllowed", values: { model: shown, models } },
       });
     }
-    const display = model.split("/")[1];
+    const display = modelName(model);
     return { key: `model_${wanted.replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "")}`, display, model };
   }
   const known = roster.map((p) => p.key).join(", ");

@@ -24,7 +24,8 @@ const promptOf = (messages: BaseMessage[]) => messages.map((m) => String(m.conte
 const names = (events: { event: string }[]) => events.map((e) => e.event).filter((n) => n !== "answer-delta");
 /** A layer-2 proposer's text (the fake's default for a phase it has no shape for). */
 const proposed = (display: string) => `${display} answers the proposal step about Which language suits web APIs best?.`;
-const aggregated = "Aggregator answers the aggregate step about Which language suits web APIs best?.";
+// The aggregator, which no roster entry names, goes by its model's name.
+const aggregated = "gpt-4.1-mini answers the aggregate step about Which language suits web APIs best?.";
 
 describe("/moa: the command and its prompt", () => {
   it("is its own command, single-turn, taking a question", () => {
@@ -64,7 +65,7 @@ describe("/moa: the pipeline", () => {
     for (const e of events) expect(strictEventSchema(e.event)!.safeParse(e.data).success, e.event).toBe(true);
     // Each layer in parallel: every call of it was asked for before any had answered.
     for (const phase of ["answer", "proposal"] as const) expect(models.callsOf(phase).map((c) => c.answeredBefore)).toEqual([0, 0, 0]);
-    expect(named(events, "moa-start")[0]).toMatchObject({ mode: "moa", layers: 3, aggregator: { modelKey: "aggregator", display: "Aggregator" } });
+    expect(named(events, "moa-start")[0]).toMatchObject({ mode: "moa", layers: 3, aggregator: { modelKey: "aggregator", display: "gpt-4.1-mini" } });
     expect(named(events, "moa-layer-start")[0]).toMatchObject({ layer: 2, from: 1, references: 3 });
     expect(named(events, "moa-layer-complete")[0].data.map((a: { response: string }) => a.response)).toEqual(["Grok", "Claude", "ChatGPT"].map(proposed));
     expect(named(events, "moa-aggregate-start")[0]).toMatchObject({ modelKey: "aggregator", from: 2, references: 3 });
@@ -188,7 +189,7 @@ describe("/moa in the history and on the other surfaces", () => {
     expect(tool.outputSchema?.properties).toHaveProperty("layers");
     const result = await client.callTool({ name: "moa", arguments: { question: "Which?", participants: THREE, options: { layers: 2 } } });
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toMatchObject({ status: "complete", layers: 2, aggregatedBy: "Aggregator", aggregatorFailed: false });
+    expect(result.structuredContent).toMatchObject({ status: "complete", layers: 2, aggregatedBy: "gpt-4.1-mini", aggregatorFailed: false });
     const bad = await client.callTool({ name: "moa", arguments: { question: "Which?", participants: THREE, options: { layers: 1 } } });
     expect(bad.isError).toBe(true);
   });

@@ -188,7 +188,7 @@ describe("/rank: the pipeline", () => {
     for (const e of events) expect(strictEventSchema(e.event)!.safeParse(e.data).success, e.event).toBe(true);
     // Each stage in parallel: every call of it was asked for before any had answered.
     for (const phase of ["answer", "ranking"] as const) expect(models.callsOf(phase).map((c) => c.answeredBefore)).toEqual([0, 0, 0, 0]);
-    expect(named(events, "rank-start")[0]).toMatchObject({ mode: "rank", chairman: { modelKey: "chairman", display: "Chairman" } });
+    expect(named(events, "rank-start")[0]).toMatchObject({ mode: "rank", chairman: { modelKey: "chairman", display: "gpt-4.1-mini" } });
     expect(named(events, "rank-rankings-start")[0].labels).toEqual(["Response A", "Response B", "Response C", "Response D"]);
     // The default fake ranks in the order shown: every ranking counts, Response A is first.
     const aggregate = named(events, "rank-aggregate")[0].data;

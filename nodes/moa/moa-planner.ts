@@ -4,6 +4,7 @@ import type { NodeDeps } from "../../ports/node-deps.js";
 import { whoIs } from "../../state/deliberation.js";
 import { FORMATS } from "../../state/formats.js";
 import { MoaOptionsSchema, type MoaStateType, type MoaUpdate } from "../../state/moa.js";
+import { modelName } from "../../state/participants.js";
 import { chairmanOf, planDeliberation, refuse } from "../shared/plan.js";
 
 /**
@@ -24,7 +25,7 @@ export function makeMoaPlanner(deps: NodeDeps) {
     const named = own.aggregator;
     const chosen = named
       ? chairmanOf(deps, named, config)
-      : { ok: true as const, chairman: { key: "aggregator", display: "Aggregator", model: deps.internalModel } };
+      : { ok: true as const, chairman: { key: "aggregator", display: modelName(deps.internalModel), model: deps.internalModel } };
     if (!chosen.ok) return chosen.update;
     const aggregator = chosen.chairman;
     const layers = own.layers ?? FORMATS.moa.rounds.default;

@@ -6,7 +6,7 @@ import type { NodeDeps, RunContext } from "../../ports/node-deps.js";
 import type { ResolvedOptions } from "../../state/run-config.js";
 import { refusalOf, type ErrorCode, type Reason } from "../../state/errors.js";
 import { FORMATS, type DeliberationMode } from "../../state/formats.js";
-import { participantsFor, resolveParticipant } from "../../state/participants.js";
+import { modelName, participantsFor, resolveParticipant } from "../../state/participants.js";
 import type { Participant } from "../../state/participants.js";
 
 /** What a deliberation format's planner reads: the keys its state takes from the top graph. */
@@ -87,7 +87,9 @@ export function chairmanOf(
   try {
     return {
       ok: true,
-      chairman: named ? resolveParticipant(deps.roster, named, deps.allowedModels) : { key: "chairman", display: "Chairman", model: deps.internalModel },
+      chairman: named
+        ? resolveParticipant(deps.roster, named, deps.allowedModels)
+        : { key: "chairman", display: modelName(deps.internalModel), model: deps.internalModel },
     };
   } catch (err) {
     return refuseParticipants(config, err);
