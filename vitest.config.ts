@@ -4,8 +4,8 @@ import { defineConfig } from "vitest/config";
  * Two vitest projects over `tests/**\/*.test.ts`, which between them run every file exactly once:
  * - `unit`, the fast tier (`npm run test:unit` = `vitest run --project unit`, under a minute): every
  *   test but those below;
- * - `integration`: the files below, which start browsers, server processes, databases, Redis or the
- *   LangGraph dev server, or build the page.
+ * - `integration`: the files below, which start browsers, server processes, databases, Redis, the
+ *   LangGraph dev server or a real language model, or build the page.
  * `npm test` (what CI runs) runs both, `unit` first.
  */
 const integration = [
@@ -38,6 +38,8 @@ const integration = [
   "tests/faults-db.test.ts",
   "tests/reopen.test.ts",
   "tests/usage.test.ts",
+  "tests/llama-server.test.ts",
+  "tests/real-models.test.ts",
 ];
 
 export default defineConfig({
