@@ -4,6 +4,7 @@ import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { ChatOpenAI } from "@langchain/openai";
 import { StreamChatModel } from "./stream-chat-model.js";
 import { nearestModel } from "./nearest-model.js";
+import { PHASE_OUTPUT_CAPS } from "./output-caps.js";
 import { RequestShapes } from "./request-shape.js";
 import type { ModelFactory, ModelPhase, ModelRequest, TextSinkOptions } from "../ports/models.js";
 import { ANSWERED_BY } from "../state/usage.js";
@@ -35,28 +36,6 @@ const OPENAI_API = "https://api.openai.com/v1";
 
 /** The tasks whose failure FALLBACK_MODEL stands in for: the final texts and the chairman. */
 const FALLBACK_PHASES: ReadonlySet<ModelPhase> = new Set(["synthesis", "deep_synthesis", "council_report", "tiebreaker"]);
-
-/**
- * The output cap of each kind of call whose node sets none: what its reply needs, with room to
- * spare. Without a cap a model that does not stop (a base model, a loop) writes until its context
- * is full, minutes on a local model and a bill on a paid one. A model that reasons gets its
- * thinking room on top (state/reasoning.ts).
- */
-export const PHASE_OUTPUT_CAPS: Partial<Record<ModelPhase, number>> = {
-  vote: 400,
-  ballot: 400,
-  tiebreaker: 400,
-  ranking: 1_000,
-  moderator: 500,
-  convergence: 800,
-  title: 60,
-  research_plan: 300,
-  research_check: 300,
-  restate: 600,
-  chairman: 1_600,
-  deep_synthesis: 1_600,
-  council_report: 1_600,
-};
 
 /** The longest Retry-After a rate-limited call waits for (the call's own timeout still bounds it). */
 const MAX_RETRY_AFTER_MS = 60_000;
