@@ -11,6 +11,7 @@ import { defineConfig } from "vitest/config";
 const integration = [
   "tests/arena.e2e.test.ts",
   "tests/page.e2e.test.ts",
+  "tests/names.e2e.test.ts",
   "tests/history-open.test.ts",
   "tests/build.test.ts",
   "tests/studio.test.ts",
