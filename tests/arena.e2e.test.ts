@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FORMAT_IDS } from "../state/formats.js";
-import { accessibilityViolations as axeViolations, ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, haveChromium } from "./support/browser.js";
+import { accessibilityViolations as axeViolations, ARTIFACTS, brokenWords, CHROMIUM, CHROMIUM_ARGS, haveChromium } from "./support/browser.js";
 import { debater } from "./support/debater.js";
 import { startFakeOpenAI, startFakeSpeech, startFakeTranscription } from "./support/fake-servers.js";
 import { startServerProcess } from "./support/server-process.js";
@@ -934,30 +934,12 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     ).toBe("table-cell");
 
     // /council's verdicts stack the same way on a phone, and a judge's name and perspective never break inside a word.
-    /** The words of the judges' cells that the browser drew on more than one line. */
-    const brokenWords = () =>
-      page.locator(".council .verdicts tbody th").evaluateAll((cells) =>
-        cells.flatMap((th) => {
-          const broken: string[] = [];
-          const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
-          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-            const text = node.textContent ?? "";
-            for (const m of text.matchAll(/\S+/g)) {
-              const range = document.createRange();
-              range.setStart(node, m.index);
-              range.setEnd(node, m.index + m[0].length);
-              if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) broken.push(m[0]);
-            }
-          }
-          return broken;
-        }),
-      );
     for (const width of [PHONE.width, 1280]) {
       await page.setViewportSize({ width, height: 900 });
       await page.goto(home);
       await ask(page, "/council --debate Nuclear power is the safest source of energy.");
       await page.locator(".council .synthesis h2").first().waitFor({ timeout: 30_000 });
-      expect(await brokenWords(), `${width} px`).toEqual([]);
+      expect(await brokenWords(page, ".council .verdicts tbody th"), `${width} px`).toEqual([]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth), `${width} px`).toBeLessThanOrEqual(width);
       const display = await page
         .locator(".council .verdicts tbody td")

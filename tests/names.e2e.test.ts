@@ -1,7 +1,7 @@
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FORMAT_IDS, FORMATS } from "../state/formats.js";
-import { CHROMIUM, CHROMIUM_ARGS, haveChromium } from "./support/browser.js";
+import { brokenWords, CHROMIUM, CHROMIUM_ARGS, haveChromium } from "./support/browser.js";
 import { serverProcesses } from "./support/server-process.js";
 
 /**
@@ -23,27 +23,6 @@ const WIDTHS = [390, 1280, 1400];
 
 /** Where a participant is named: a card's header, a verdict table's row. */
 const NAMES = ".card h3, .verdicts tbody th";
-
-/** Participants' names with a word drawn over more than one line. */
-async function brokenNames(page: Page): Promise<string[]> {
-  return page.evaluate((names) => {
-    const out: string[] = [];
-    for (const el of document.querySelectorAll<HTMLElement>(names)) {
-      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const text = node.textContent ?? "";
-        for (const m of text.matchAll(/\S+/g)) {
-          const range = document.createRange();
-          range.setStart(node, m.index);
-          range.setEnd(node, m.index + m[0].length);
-          const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
-          if (lines.size > 1) out.push(`"${m[0]}" of "${el.textContent}" over ${lines.size} lines (${Math.round(el.getBoundingClientRect().width)} px wide)`);
-        }
-      }
-    }
-    return out;
-  }, NAMES);
-}
 
 describe.skipIf(!haveChromium)(`participants' names on every view${haveChromium ? "" : " (skipped: chromium is not installed)"}`, () => {
   let browser: Browser;
@@ -69,9 +48,9 @@ describe.skipIf(!haveChromium)(`participants' names on every view${haveChromium 
           await page.locator("#message").press("Enter");
           // While it runs (a card with its badges), and once it has ended.
           await page.locator(NAMES).first().waitFor({ timeout: 60_000 });
-          const during = await brokenNames(page);
+          const during = await brokenWords(page, NAMES);
           await page.locator("button.stop").waitFor({ state: "detached", timeout: 120_000 });
-          const after = await brokenNames(page);
+          const after = await brokenWords(page, NAMES);
           expect({ width, during, after }).toEqual({ width, during: [], after: [] });
         } finally {
           await context.close();

@@ -31,3 +31,27 @@ export async function accessibilityViolations(page: Page, tags: string[] = ["wca
   }, tags);
   return found.filter((v) => !impacts || impacts.includes(v.impact)).map((v) => `${v.id} (${v.targets.length}: ${v.targets.slice(0, 3).join(", ")})`);
 }
+
+/**
+ * The words inside the elements `selector` matches that the browser drew over more than one line
+ * (each word's `Range.getClientRects()`), each named with its element's text and width.
+ */
+export async function brokenWords(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate((names) => {
+    const out: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>(names)) {
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? "";
+        for (const m of text.matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, m.index);
+          range.setEnd(node, m.index + m[0].length);
+          const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+          if (lines.size > 1) out.push(`"${m[0]}" of "${el.textContent}" over ${lines.size} lines (${Math.round(el.getBoundingClientRect().width)} px wide)`);
+        }
+      }
+    }
+    return out;
+  }, selector);
+}
