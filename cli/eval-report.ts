@@ -1,4 +1,5 @@
 import { verdictOf, type ArmResult, type EvalReport } from "../state/evaluation/report.js";
+import { RESPONSE_TOKENS } from "../state/run-config.js";
 import { decimal, percentWithDecimal, type Lang, type Translate } from "../state/messages/index.js";
 
 /** The figures as a Markdown table, one row per arm and task. */
@@ -41,8 +42,11 @@ export function reportText(t: Translate, lang: Lang, report: EvalReport): string
       : report.simulated
         ? t("eval.simulatedPlain")
         : undefined;
+  // The answer budget is said when it is not the run configuration's default (a tight one explains cut answers).
+  const budget = report.max_tokens !== undefined && report.max_tokens !== RESPONSE_TOKENS.default ? t("eval.maxTokens", { n: report.max_tokens }) : undefined;
   const parts = [
     simulated,
+    budget,
     tableOf(t, lang, report.arms),
     verdictOf(t, report.comparisons).join("\n"),
     roundsOf(t, lang, report.arms),

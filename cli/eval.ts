@@ -13,6 +13,7 @@ import { generateTask, TASK_IDS, type TaskId, type TaskQuestion } from "../state
 import { FORMATS } from "../state/formats.js";
 import { LANGS, translate, type Lang, type Translate } from "../state/messages/index.js";
 import { LOCAL_OWNER } from "../state/ownership.js";
+import { RESPONSE_TOKENS } from "../state/run-config.js";
 import { resolveDeliberators, type Participant } from "../state/participants.js";
 import { chartOf } from "./eval-chart.js";
 import { reportText } from "./eval-report.js";
@@ -33,13 +34,15 @@ function listOf<T extends string>(t: Translate, raw: string | undefined, known: 
   return asked as T[];
 }
 
-/** A whole number option, or a message naming it. */
-function wholeNumber(t: Translate, raw: string | undefined, fallback: number, name: string, min = 1): number {
+/** A whole number option, or a message naming it (and its range, when it has a most). */
+function wholeNumber(t: Translate, raw: string | undefined, fallback: number, name: string, min = 1, max?: number): number {
   if (raw === undefined) return fallback;
   const n = Number(raw);
+  if (max !== undefined && !(Number.isInteger(n) && n >= min && n <= max)) throw new UsageError(t("eval.wholeNumberRange", { name, min, max, value: raw }));
   if (!Number.isInteger(n) || n < min) throw new UsageError(t("eval.wholeNumber", { name, min, value: raw }));
   return n;
 }
+
 
 /**
  * The participants: the asked ones, else the first of the roster that every chosen format takes
@@ -118,6 +121,7 @@ async function main(): Promise<number> {
         "max-cost-usd": { type: "string" },
         terms: { type: "string" },
         "max-number": { type: "string" },
+        "max-tokens": { type: "string" },
         user: { type: "string" },
         lang: { type: "string" },
         out: { type: "string" },
@@ -147,6 +151,7 @@ async function main(): Promise<number> {
     const seed = wholeNumber(t, values.seed, 1, "seed", 0);
     const concurrency = wholeNumber(t, values.concurrency, 4, "concurrency");
     const difficulty = { terms: wholeNumber(t, values.terms, 6, "terms", 2), maxNumber: wholeNumber(t, values["max-number"], 99, "max-number", 2) };
+    const maxTokens = wholeNumber(t, values["max-tokens"], RESPONSE_TOKENS.default, "max-tokens", RESPONSE_TOKENS.min, RESPONSE_TOKENS.max);
     const rawBudget = values["max-cost-usd"];
     const budgetUsd = rawBudget === undefined ? undefined : Number(rawBudget);
     if (budgetUsd !== undefined && !(Number.isFinite(budgetUsd) && budgetUsd > 0)) throw new UsageError(t("eval.budgetValue", { value: rawBudget ?? "" }));
@@ -190,7 +195,7 @@ async function main(): Promise<number> {
       process.stderr.write(process.stderr.isTTY ? `\r${line}\x1b[K` : `${line}\n`);
     };
     progress(0, questions.length, 0);
-    const run = await evaluate({ service, models: deps.models, settings: deps.settings, participants, kept }, questions, arms, {
+    const run = await evaluate({ service, models: deps.models, settings: deps.settings, participants, kept, maxTokens }, questions, arms, {
       concurrency,
       budgetUsd,
       onQuestion: ({ done, total, spentUsd }) => progress(done, total, spentUsd),
@@ -204,6 +209,7 @@ async function main(): Promise<number> {
       participants: participants.map((p) => p.key),
       participant_names: participants.map((p) => p.display),
       simulated: deps.models.simulated,
+      max_tokens: maxTokens,
       ...(deps.models.simulated && deps.settings.simulatedAccuracy !== undefined ? { simulated_accuracy: deps.settings.simulatedAccuracy } : {}),
       arms: run.results,
       comparisons: compareWithMajority(run.results),

@@ -21,6 +21,7 @@ import { createNarrator } from "./narrator.js";
 import type { RunService } from "./run-service.js";
 import { translate } from "../state/messages/index.js";
 import { hashText } from "../state/random.js";
+import { RESPONSE_TOKENS } from "../state/run-config.js";
 
 /** The arms that are no format: each participant alone, one sampled k times, a plain majority. */
 const BASELINE_ARMS = ["single", "self-consistency", "majority"] as const;
@@ -50,6 +51,8 @@ export interface EvalDeps {
   participants: Participant[];
   /** Outcomes already had, by question and arm: an evaluation run again asks nothing it has. */
   kept?: OutcomeStore;
+  /** The token budget of each answer, alone or in a format run (`max_response_tokens`); the run configuration's default when unset. */
+  maxTokens?: number;
 }
 
 /** Where outcomes are kept between runs of an evaluation. */
@@ -95,7 +98,7 @@ export function plurality(answers: (string | undefined)[]): string | undefined {
 async function askOne(deps: EvalDeps, p: Participant, q: TaskQuestion, sample = 0): Promise<Outcome> {
   const started = performance.now();
   const prompt = sample === 0 ? q.question : `${q.question}\n(Attempt ${sample + 1}.)`;
-  const model = deps.models.create({ phase: "answer", participant: p, topic: prompt, maxTokens: 800 });
+  const model = deps.models.create({ phase: "answer", participant: p, topic: prompt, maxTokens: deps.maxTokens ?? RESPONSE_TOKENS.default });
   try {
     const message = await streamMessage(model, [new HumanMessage(prompt)], AbortSignal.timeout(deps.settings.responseTimeoutMs), () => {});
     const usage = usageOfAnswer(p.model, message, deps.settings.prices) ?? { ...NO_USAGE, calls: 1, unpriced_calls: 1 };
@@ -126,7 +129,7 @@ async function askFormat(deps: EvalDeps, format: FormatId, q: TaskQuestion): Pro
     ({ runId } = deps.service.start({
       message: `${command} ${q.question}`,
       participants: deps.participants.map((p) => p.key),
-      configurable: { seed: hashText(q.question) % 2 ** 31 },
+      configurable: { seed: hashText(q.question) % 2 ** 31, max_response_tokens: deps.maxTokens ?? RESPONSE_TOKENS.default },
     }));
   } catch (err) {
     // A run that could not start (a limit, a shutdown) is a question this arm did not answer.

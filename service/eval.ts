@@ -3,6 +3,7 @@ import type { ArmResult, RoundFigures } from "../state/evaluation/report.js";
 
 // The arms and how each answers a question are eval-arms.ts's; `evaluate` asks them over the questions and adds up their figures.
 export { ARMS, fileOutcomeStore, plurality, SELF_CONSISTENCY_SAMPLES, type Arm, type EvalDeps, type Outcome, type OutcomeStore } from "./eval-arms.js";
+import { RESPONSE_TOKENS } from "../state/run-config.js";
 import { runArm, type Arm, type EvalDeps } from "./eval-arms.js";
 
 /** An arm's figures on a task while they are added up. */
@@ -108,8 +109,9 @@ export async function evaluate(deps: EvalDeps, questions: TaskQuestion[], arms: 
   // With a budget the first question runs alone: until one has finished, nothing says what a question costs.
   let firstDone: () => void = () => {};
   const first = budget === undefined ? Promise.resolve() : new Promise<void>((resolve) => (firstDone = resolve));
-  // An outcome is reused only for the same models (and the same simulated accuracy).
-  const who = `${deps.participants.map((p) => `${p.key}=${p.model}`).join(",")}|${deps.models.simulated ? `simulated:${deps.settings.simulatedAccuracy ?? "-"}` : "real"}`;
+  // An outcome is reused only for the same models (and the same simulated accuracy) and the same answer budget.
+  const budgetTag = deps.maxTokens === undefined || deps.maxTokens === RESPONSE_TOKENS.default ? "" : `|max_tokens:${deps.maxTokens}`;
+  const who = `${deps.participants.map((p) => `${p.key}=${p.model}`).join(",")}|${deps.models.simulated ? `simulated:${deps.settings.simulatedAccuracy ?? "-"}` : "real"}${budgetTag}`;
   const worker = async () => {
     while (next < questions.length) {
       if (next > 0) await first;

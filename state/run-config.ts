@@ -18,6 +18,9 @@ import { ReasoningEffortSchema } from "./reasoning.js";
  * so LangGraph Studio shows them as a form; each format reads the ones it has. Options named here
  * are the existing formats'; a format's own limits are its definition's schema (service/formats/).
  */
+/** An answer's token budget, `max_response_tokens`: its range and its default. */
+export const RESPONSE_TOKENS = { min: 16, max: 8_000, default: 800 } as const;
+
 export const FormatOptionsSchema = z
   .object({
     /** Models or participants to ask (roster keys, display names or model ids). */
@@ -110,7 +113,7 @@ export function runConfigSchema(settings: RunDefaults) {
       .optional()
       .describe(`Timeout of the whole vote round in ms (default vote timeout + ${VOTE_ROUND_GRACE_MS})`),
     /** Token budget per answer. */
-    max_response_tokens: z.number().int().min(16).max(8_000).default(800).describe("Token budget per answer"),
+    max_response_tokens: z.number().int().min(RESPONSE_TOKENS.min).max(RESPONSE_TOKENS.max).default(RESPONSE_TOKENS.default).describe("Token budget per answer"),
     /** How much every model of this run is asked to think; unset: each roster entry's, else `low` for models that reason. */
     reasoning: ReasoningEffortSchema.optional().describe(
       "How much the models think before they answer: off, low, medium or high (unset: the roster's, else low for models that reason)",

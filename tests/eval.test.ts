@@ -14,6 +14,7 @@ import { compareWithMajority, type RoundFigures } from "../state/evaluation/repo
 import { translate, type MessageKey } from "../state/messages/index.js";
 import { chartOf } from "../cli/eval-chart.js";
 import { startFakeOpenAI } from "./support/fake-servers.js";
+import { PHASE_OUTPUT_CAPS } from "../providers/output-caps.js";
 import { createRunService } from "../service/run-service.js";
 import { seededRandom } from "../state/random.js";
 import { generateTask, parseTaskAnswer, solveTaskQuestion, TASK_IDS, wilsonInterval, wrongTaskAnswer } from "../state/evaluation/tasks.js";
@@ -458,6 +459,7 @@ describe("npm run eval", () => {
     expect([unknown.status, unknown.stderr.trim().split("\n").at(-1)]).toEqual([2, `There is no arm chess (the arms: ${ARMS.join(", ")}).`]);
     expect(run(["--n", "0"]).stderr).toContain('--n takes a whole number of at least 1, got "0".');
     expect(run(["--max-cost-usd", "free"]).stderr).toContain('--max-cost-usd takes an amount in USD above 0, got "free".');
+    expect(run(["--max-tokens", "9000"]).stderr).toContain('--max-tokens takes a whole number from 16 to 8000, got "9000".');
     const seven = run(["--arms", "revise,vote,deep", "--participants", "call_grok,call_claude,call_gpt,call_gemini,call_deepseek,call_perplexity,call_qwen"]);
     expect([seven.status, seven.stderr]).toEqual([
       2,
@@ -509,7 +511,7 @@ describe("npm run eval", () => {
 
   it("prints the table, the verdict and the rounds, and writes the JSON report other tools read, a Markdown table and a chart", () => {
     const out = join(mkdtempSync(join(tmpdir(), "debatt-eval-out-")), "report.json");
-    const result = run(["--n", "4", "--tasks", "dates", "--arms", "single,majority,deep", "--out", out], { SIMULATED_ACCURACY: "0.7" });
+    const result = run(["--n", "4", "--tasks", "dates", "--arms", "single,majority,deep", "--max-tokens", "300", "--out", out], { SIMULATED_ACCURACY: "0.7" });
     expect(result.status, result.stderr).toBe(0);
     // By default the first participants every chosen format takes, an odd number: /deep takes six, so five.
     const report = JSON.parse(readFileSync(out, "utf8"));
@@ -528,7 +530,8 @@ describe("npm run eval", () => {
         "wall_ms_per_question",
       ]),
     );
-    expect(report).toMatchObject({ tasks: ["dates"], n: 4, simulated: true, simulated_accuracy: 0.7, answered: 4 });
+    expect(report).toMatchObject({ tasks: ["dates"], n: 4, simulated: true, simulated_accuracy: 0.7, max_tokens: 300, answered: 4 });
+    expect(result.stdout).toContain("Each answer had at most 300 tokens.");
     expect(report.arms.find((a: { arm: string }) => a.arm === "deep").rounds[0].round).toBe(0);
     expect(result.stdout).toContain("| majority | dates | 4 |");
     expect(result.stdout).toMatch(/Beat the plain majority \(intervals apart\): .*\nWorse than it: .*\nNot distinguishable from it at this n: /);
@@ -569,7 +572,7 @@ describe("an evaluation on an OpenAI-compatible endpoint (loopback)", () => {
       expect(deps.models.simulated).toBe(false);
       const service = createRunService(deps);
       const run = await evaluate(
-        { service, models: deps.models, settings: deps.settings, participants: deps.settings.roster },
+        { service, models: deps.models, settings: deps.settings, participants: deps.settings.roster, maxTokens: 120 },
         generateTask("arithmetic", 5, 3),
         ["single", "majority", "vote"],
         { concurrency: 2 },
@@ -588,6 +591,10 @@ describe("an evaluation on an OpenAI-compatible endpoint (loopback)", () => {
       const models = new Set(openai.seen.map((r) => r.body.model));
       for (const model of ["test/right-1", "test/right-2", "test/wrong"]) expect(models.has(model)).toBe(true);
       expect(openai.seen.every((r) => r.body.stream_options?.include_usage === true || r.body.stream !== true)).toBe(true);
+      // Every answer, alone or in /vote, had the evaluation's budget (ballots and titles keep their own).
+      const budgets = openai.seen.map((r) => r.body.max_tokens);
+      expect(budgets.filter((b) => b === 120).length).toBeGreaterThanOrEqual(5 * 3 * 2 + 5 * 3);
+      expect(budgets.filter((b) => b !== 120 && b !== PHASE_OUTPUT_CAPS.vote && b !== PHASE_OUTPUT_CAPS.title)).toEqual([]);
     } finally {
       await openai.close();
     }

@@ -1,3 +1,7 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { MemorySaver } from "@langchain/langgraph";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -6,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { depsFromEnv } from "../service/deps.js";
 import { createRunService } from "../service/run-service.js";
 import { startApp } from "./support/http.js";
-import { missingModelsReason, modelPaths, startLlamaServer, type LlamaServer } from "./support/llama-server.js";
+import type { EvalReport } from "../state/evaluation/report.js";
+import { missingModelsReason, modelPaths, modelsDir, REAL_ROSTER, startLlamaServer, type LlamaServer } from "./support/llama-server.js";
 
 /**
  * Every format end to end on two real language models (SmolLM2 135M Instruct and Gemma 3 270M,
@@ -17,13 +22,6 @@ import { missingModelsReason, modelPaths, startLlamaServer, type LlamaServer } f
  */
 
 const paths = modelPaths();
-
-/** Three seats on two models, named as real models are (long names break a card's header first). */
-const ROSTER = [
-  { key: "call_smol", display: "SmolLM2 135M Instruct", model: "smollm2" },
-  { key: "call_gemma", display: "Gemma 3 270M", model: "gemma3" },
-  { key: "call_smol_b", display: "SmolLM2 Second Seat", model: "smollm2" },
-];
 
 /** Short answers: the models are small, the machine has two cores, and CI has other work. */
 const SHORT = { max_response_tokens: 48, context_chars: 200, response_timeout_ms: 120_000, vote_timeout_ms: 120_000 };
@@ -72,7 +70,7 @@ describe.skipIf(!paths)(`every format on real language models${paths ? "" : ` (s
   const env = () => ({
     OPENAI_API_KEY: "sk-local",
     OPENAI_BASE_URL: `${llama.url}/v1`,
-    DEBATE_PARTICIPANTS: JSON.stringify(ROSTER),
+    DEBATE_PARTICIPANTS: JSON.stringify(REAL_ROSTER),
     ONESEEK_MODEL: "smollm2",
     DEBATE_MAX_RETRIES: "0",
   });
@@ -139,4 +137,27 @@ describe.skipIf(!paths)(`every format on real language models${paths ? "" : ` (s
       await server.close();
     }
   }, 900_000);
+});
+
+describe.skipIf(!paths)(`npm run eval:real${paths ? "" : ` (skipped: ${missingModelsReason()})`}`, () => {
+  it("evaluates on the real models: their answers read, their tokens counted, the report marked real", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "debatt-eval-real-"));
+    const out = join(dir, "report.json");
+    // One question, the arms that are no format: the wiring, not the figures (those are docs/evidence.md's).
+    const child = spawn(
+      "node_modules/.bin/tsx",
+      ["scripts/eval-real.ts", "--n", "1", "--tasks", "letters", "--arms", "single,majority", "--lang", "en", "--out", out],
+      {
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, DEBATT_MODELS_DIR: modelsDir(), DEBATT_DATA_DIR: join(dir, "data"), DEBATT_LLAMA_THREADS: "1" },
+      },
+    );
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    expect(code, stderr).toBe(0);
+    const report = JSON.parse(readFileSync(out, "utf8")) as EvalReport;
+    expect(report).toMatchObject({ simulated: false, max_tokens: 96, answered: 1, participant_names: REAL_ROSTER.map((p) => p.display) });
+    expect(report.arms.map((a) => a.arm).sort()).toEqual([...REAL_ROSTER.map((p) => `single:${p.key}`), "majority"].sort());
+    for (const arm of report.arms) expect([arm.arm, arm.failed, arm.tokens_per_question > 0]).toEqual([arm.arm, 0, true]);
+  }, 600_000);
 });

@@ -83,6 +83,8 @@ export interface EvalReport {
   simulated: boolean;
   /** SIMULATED_ACCURACY, when the models were simulated with it. */
   simulated_accuracy?: number;
+  /** The token budget of each answer (`--max-tokens`); absent in reports written before it could be set (they used 800). */
+  max_tokens?: number;
   arms: ArmResult[];
   comparisons: Comparison[];
   /** The questions every arm answered, all tasks together (fewer than `n` per task when the budget stopped it). */

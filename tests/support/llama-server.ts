@@ -20,7 +20,7 @@ import {
   type ResponseIds,
 } from "./llama-wire.js";
 
-export { modelPaths, missingModelsReason, modelsDir } from "./model-paths.js";
+export { modelPaths, missingModelsReason, modelsDir, REAL_ROSTER } from "./model-paths.js";
 
 /** What `startLlamaServer` is given. */
 export interface LlamaServerOptions {

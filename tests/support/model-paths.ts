@@ -10,6 +10,17 @@ export const cachedModels = {
   gemma3: { file: "gemma-3-270m-q4_k_m.gguf", bytes: 253_113_024 },
 } as const;
 
+/**
+ * Three seats on the two cached models, as the real-model tests and `npm run eval:real` seat them:
+ * named as real models are (a long name breaks a card's header first), an odd number so that two
+ * answers cannot tie a plain majority. Two seats share SmolLM2, so their answers are alike.
+ */
+export const REAL_ROSTER = [
+  { key: "call_smol", display: "SmolLM2 135M Instruct", model: "smollm2" },
+  { key: "call_gemma", display: "Gemma 3 270M", model: "gemma3" },
+  { key: "call_smol_b", display: "SmolLM2 Second Seat", model: "smollm2" },
+];
+
 /** A model id of `cachedModels` (`smollm2`, `gemma3`). */
 export type CachedModelId = keyof typeof cachedModels;
 
