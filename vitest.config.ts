@@ -63,6 +63,13 @@ export default defineConfig({
           exclude: integration,
           // Both cores: these tests wait on no outside server, so they may share the machine.
           maxWorkers: 2,
+          // A worker keeps its modules from one file to the next: importing LangChain, LangGraph and
+          // the graphs again for each of ~60 files was most of this tier's time (190 s against 68 s,
+          // side by side on a busy 2-core machine). A file that changes a global puts it back
+          // (`unstubGlobals`, `unstubEnvs` do it for vi.stubGlobal and vi.stubEnv).
+          isolate: false,
+          unstubGlobals: true,
+          unstubEnvs: true,
         },
       },
       {
