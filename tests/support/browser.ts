@@ -55,3 +55,30 @@ export async function brokenWords(page: Page, selector: string): Promise<string[
     return out;
   }, selector);
 }
+
+/**
+ * The elements `parts` matches that the browser drew (in part) outside the box of their nearest
+ * ancestor `boxes` matches (each one's `getBoundingClientRect`), each named with its text and how
+ * far it reaches out; elements drawn with no width are left out.
+ */
+export async function outsideTheirBox(page: Page, boxes: string, parts: string): Promise<string[]> {
+  return page.evaluate(
+    ([boxSelector, partSelector]) => {
+      const out: string[] = [];
+      for (const part of document.querySelectorAll<HTMLElement>(partSelector)) {
+        const box = part.parentElement?.closest(boxSelector)?.getBoundingClientRect();
+        const r = part.getBoundingClientRect();
+        if (!box || r.width === 0) continue;
+        // Half a pixel of slack for subpixel layout.
+        const past = { left: box.left - r.left, right: r.right - box.right, top: box.top - r.top, bottom: r.bottom - box.bottom };
+        const sides = Object.entries(past).filter(([, px]) => px > 0.5);
+        if (sides.length > 0)
+          out.push(
+            `"${part.textContent}" (${part.tagName.toLowerCase()}.${[...part.classList].join(".")}) ${sides.map(([side, px]) => `${Math.round(px)} px past the ${side}`).join(", ")}`,
+          );
+      }
+      return out;
+    },
+    [boxes, parts],
+  );
+}
