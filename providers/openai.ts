@@ -11,7 +11,7 @@ import { ANSWERED_BY } from "../state/usage.js";
 import type { Settings } from "../state/config.js";
 import { DebattError, withoutAddresses, type ProviderErrorCode } from "../state/errors.js";
 import type { Participant } from "../state/participants.js";
-import type { ReasoningEffort } from "../state/reasoning.js";
+import { effortFor, THINKING_ROOM, type ReasoningEffort } from "../state/reasoning.js";
 import { sleep } from "../state/sleep.js";
 
 /** Where a model is called: the endpoint, the key, and the variable the key came from (for messages). */
@@ -310,11 +310,14 @@ export class OpenAIModelFactory implements ModelFactory {
       this.cache.set(id, chat);
     }
     if (!chat) {
+      // The tools' path: LangChain's client, with the same thinking room (it sends the effort only to OpenAI's reasoning models).
+      const effort = effortFor(model, undefined, reasoning, this.shapes.reasons(endpoint.baseUrl, model));
       chat = new ChatOpenAI({
         model,
         apiKey: endpoint.apiKey,
         configuration: { baseURL: endpoint.baseUrl },
-        maxTokens,
+        maxTokens: maxTokens && maxTokens + (effort ? THINKING_ROOM[effort] : 0),
+        ...(effort && effort !== "off" ? { reasoning: { effort } } : {}),
         maxRetries: 0,
         // Streamed calls report what they used (a last chunk with `usage`), as non-streamed ones do.
         streamUsage: true,

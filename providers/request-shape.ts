@@ -15,13 +15,14 @@ import type { ReasoningEffort } from "../state/reasoning.js";
 export type BudgetField = "max_tokens" | "max_completion_tokens";
 
 /** The optional fields a request may carry, which an endpoint may refuse; the budget's field is swapped, the others left out. */
-export const OPTIONAL_FIELDS = ["max_tokens", "max_completion_tokens", "stream_options", "reasoning", "reasoning_effort", "temperature"] as const;
+export const OPTIONAL_FIELDS = ["max_tokens", "max_completion_tokens", "stream_options", "reasoning", "reasoning_effort"] as const;
 export type OptionalField = (typeof OPTIONAL_FIELDS)[number];
 
-/** What is known of one endpoint and model: the budget's field, the fields it refused, and whether it was seen reasoning. */
+/** What is known of one endpoint and model: the budget's field, the fields it refused, the most it takes as a budget, and whether it was seen reasoning. */
 interface Shape {
   budget: BudgetField;
   refused: Set<OptionalField>;
+  ceiling?: number;
   reasons: boolean;
 }
 
@@ -67,13 +68,35 @@ const REFUSAL =
   /unsupported|unrecogni[sz]ed|not supported|not permitted|not allowed|extra (inputs|fields|parameters)|extra_forbidden|unknown (name|field|parameter)|no such|not a valid (field|parameter)/i;
 
 /**
+ * Words by which a 400 says the reasoning asked for is not what the model takes, though it knows
+ * the field: OpenRouter's "Reasoning is mandatory for this endpoint and cannot be disabled" (to
+ * `reasoning: {enabled: false}` on a model that always reasons), Groq's "reasoning_effort must be
+ * one of none or default" (its Qwen3 models). The reasoning fields are debatt's own additions, so
+ * such an answer too means: send the request without it.
+ */
+const EFFORT_REFUSAL = /mandatory|cannot be disabled|must be one of|invalid value|unsupported value/i;
+const REASONING_FIELDS: readonly OptionalField[] = ["reasoning", "reasoning_effort"];
+
+/**
  * The optional field that an endpoint's answer (its status and body) refuses, among those the
  * request sent; undefined when the answer is not such a refusal. OpenAI names the field in
  * `error.param`; others name it in the message (Mistral and vLLM in a validation error's `loc`,
  * OpenAI's older "Unrecognized request argument supplied: X"), where the first field named counts.
+ * A reasoning field is also refused by a 400 that refuses its value (`EFFORT_REFUSAL`).
  */
 export function refusedField(status: number, body: string, sent: readonly OptionalField[]): OptionalField | undefined {
-  if ((status !== 400 && status !== 422) || !REFUSAL.test(body)) return undefined;
+  if (status !== 400 && status !== 422) return undefined;
+  if (REFUSAL.test(body)) return namedField(body, sent, false);
+  if (!EFFORT_REFUSAL.test(body)) return undefined;
+  return namedField(
+    body,
+    sent.filter((f) => REASONING_FIELDS.includes(f)),
+    true,
+  );
+}
+
+/** The field of `sent` an error body names: in OpenAI's `error.param`, else the first named in the text (`anyCase`: "Reasoning" too). */
+function namedField(body: string, sent: readonly OptionalField[], anyCase: boolean): OptionalField | undefined {
   const param = paramOf(body);
   if (param) {
     const named = sent.find((f) => f === param || param.startsWith(`${f}.`));
@@ -81,10 +104,26 @@ export function refusedField(status: number, body: string, sent: readonly Option
   }
   let first: { field: OptionalField; at: number } | undefined;
   for (const field of sent) {
-    const at = body.search(new RegExp(`(?<![A-Za-z_])${field}(?![A-Za-z_])`));
+    const at = body.search(new RegExp(`(?<![A-Za-z_])${field}(?![A-Za-z_])`, anyCase ? "i" : ""));
     if (at >= 0 && (!first || at < first.at)) first = { field, at };
   }
   return first?.field;
+}
+
+/** Words by which a 400 says a budget is larger than the model takes, and the most it takes: OpenAI's "max_tokens is too large: 16800. This model supports at most 16384 completion tokens", Anthropic's "max_tokens: 70000 > 64000", Qwen's "Range of max_tokens should be [1, 8192]". */
+const CEILING = /(?:at most|maximum(?: value)?(?: is| of)?|up to|less than or equal to|<=|>)\s*`?(\d[\d,]*)|\[\s*\d+\s*,\s*(\d+)\s*\]/i;
+
+/**
+ * The most a model takes as its budget, from a 400 or 422 that refuses the budget `sent` as too
+ * large (naming either budget field: OpenAI says `max_tokens` of a `max_completion_tokens` too);
+ * undefined when the answer is not that, or names no smaller number.
+ */
+export function budgetCeiling(status: number, body: string, sent: number): number | undefined {
+  if ((status !== 400 && status !== 422) || !/max_(completion_)?tokens/.test(body) || !/too large|exceed|maximum|at most|greater than|>|range/i.test(body))
+    return undefined;
+  const m = CEILING.exec(body);
+  const most = m ? Number((m[1] ?? m[2]).replace(/,/g, "")) : NaN;
+  return Number.isInteger(most) && most > 0 && most < sent ? most : undefined;
 }
 
 /** OpenAI's `error.param`, when the body is its error shape. */
@@ -133,27 +172,45 @@ export class RequestShapes {
     model: string,
     wanted: { maxTokens?: number } & Partial<Record<Exclude<OptionalField, BudgetField>, unknown>>,
   ): Record<string, unknown> {
-    const { budget, refused } = this.shape(baseUrl, model);
+    const { budget, refused, ceiling } = this.shape(baseUrl, model);
     const out: Record<string, unknown> = {};
     for (const [field, value] of Object.entries(wanted)) {
       if (value === undefined || field === "maxTokens" || refused.has(field as OptionalField)) continue;
       out[field] = value;
     }
-    if (wanted.maxTokens && !refused.has(budget)) out[budget] = wanted.maxTokens;
+    if (wanted.maxTokens && !refused.has(budget)) out[budget] = Math.min(wanted.maxTokens, ceiling ?? Infinity);
     return out;
   }
 
   /**
-   * Reads an endpoint's answer to a request that sent `body`'s fields: true when it refused one of
+   * True when `model` at `baseUrl` takes a reasoning effort: it was not refused, or the model
+   * reasons anyway (it was seen reasoning). A model that refused the effort and never reasoned
+   * gets no thinking room: room it cannot use could pass what it takes as a budget.
+   */
+  takesThinking(baseUrl: string, model: string): boolean {
+    const { refused, reasons } = this.shape(baseUrl, model);
+    return reasons || !REASONING_FIELDS.some((f) => refused.has(f));
+  }
+
+  /**
+   * Reads an endpoint's answer to a request that sent `sent`'s fields: true when it refused one of
    * them and the request should be sent again (written anew by `fields`), false otherwise. A field
-   * is learnt once: a second refusal of it is the endpoint's last word.
+   * already learnt is sent no more, so its refusal answers a request written before it was learnt
+   * (calls to one model at once): that request, too, is sent again.
    */
   learn(baseUrl: string, model: string, sent: Record<string, unknown>, status: number, body: string): boolean {
+    const shape = this.shape(baseUrl, model);
+    // A budget larger than the model takes: the most it takes, learnt, and the call sent again.
+    const budget = (["max_tokens", "max_completion_tokens"] as const).find((f) => typeof sent[f] === "number");
+    const ceiling = budget && budgetCeiling(status, body, sent[budget] as number);
+    if (ceiling) {
+      shape.ceiling = Math.min(shape.ceiling ?? Infinity, ceiling);
+      return true;
+    }
     const fields = OPTIONAL_FIELDS.filter((f) => f in sent);
     const field = refusedField(status, body, fields);
     if (!field) return false;
-    const shape = this.shape(baseUrl, model);
-    if (shape.refused.has(field)) return false;
+    if (shape.refused.has(field)) return true;
     shape.refused.add(field);
     // The budget moves to the other field, unless that was refused too: then the answer goes
     // without a cap rather than not at all.

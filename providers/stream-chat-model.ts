@@ -5,6 +5,7 @@ import { bodyText, post, readStream } from "./http-post.js";
 import { StreamReader, type StreamedAnswer, type StreamUsage } from "./stream-reader.js";
 import { reasoningFields, RequestShapes } from "./request-shape.js";
 import { effortFor, retryRoom, THINKING_ROOM, type ReasoningEffort } from "../state/reasoning.js";
+import { ANSWER_REQUESTS } from "../state/usage.js";
 
 /** Where and what a model is called: the endpoint, its key, the model id and its token budget. */
 export interface StreamChatModelOptions {
@@ -70,18 +71,28 @@ export class StreamChatModel extends TextStreamChatModel {
   }
 
   /**
-   * The answer, with its effort's thinking room on top of its budget. An answer that comes back
-   * empty because the thinking used the whole cap is asked once more with more room; the reply
-   * counts the tokens of both calls.
+   * The answer, with its effort's thinking room on top of its budget. An answer of a model that
+   * thinks, which comes back empty because the thinking used the whole cap, is asked once more with
+   * more room; the reply counts both requests and their tokens. A model that does not think is
+   * never asked again: its empty answer under the cap is its answer.
    */
   protected async reply(messages: BaseMessage[], signal: AbortSignal | undefined, onText: (text: string) => void): Promise<Reply> {
     const { baseUrl, model, maxTokens, reasoning } = this.options;
     const effort = effortFor(model, undefined, reasoning, this.shapes.reasons(baseUrl, model));
-    const first = await this.call(messages, signal, onText, effort, effort ? THINKING_ROOM[effort] : 0);
-    if (first.reasoning || first.usage?.reasoning_tokens) this.shapes.noteReasoning(baseUrl, model);
-    if (maxTokens === undefined || first.ending !== "length" || first.text.trim()) return replyOf(first, model);
-    const second = await this.call(messages, signal, onText, effort, retryRoom(effort));
-    return replyOf({ ...second, usage: bothUsages(first.usage, second.usage) }, model);
+    const first = await this.call(messages, signal, onText, effort, roomOf(effort));
+    const thought = Boolean(first.reasoning || first.usage?.reasoning_tokens);
+    if (thought) this.shapes.noteReasoning(baseUrl, model);
+    const thinks = thought || roomOf(effort) > 0;
+    if (maxTokens === undefined || !thinks || first.ending !== "length" || first.text.trim()) return replyOf(first, model);
+    let second: StreamedAnswer;
+    try {
+      second = await this.call(messages, signal, onText, effort, retryRoom(effort));
+    } catch (err) {
+      // The first request was answered (and paid for): when the second fails, the first stands, empty and cut.
+      if (signal?.aborted) throw err;
+      return replyOf(first, model);
+    }
+    return replyOf({ ...second, usage: bothUsages(first.usage, second.usage) }, model, 2);
   }
 
   /**
@@ -100,8 +111,9 @@ export class StreamChatModel extends TextStreamChatModel {
     const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json", accept: "text/event-stream" };
     const wire = messages.map(wireMessage);
     for (let reshaped = 0; ; reshaped++) {
+      // Written anew on each try: a refusal learnt may have dropped a field, the room or part of the budget.
       const fields = this.shapes.fields(baseUrl, model, {
-        maxTokens: maxTokens && maxTokens + room,
+        maxTokens: maxTokens && maxTokens + (this.shapes.takesThinking(baseUrl, model) ? room : 0),
         stream_options: { include_usage: true },
         ...reasoningFields(baseUrl, effort),
       });
@@ -185,13 +197,19 @@ function redirectTarget(location: string | undefined): string {
   return location.replace(/[?#].*$/, "");
 }
 
-/** The answer as debatt's models give it: text as content, the rest as metadata, the usage once. */
-function replyOf(answer: StreamedAnswer, model: string): Reply {
+/** The thinking room of a call at `effort`: none without one. */
+function roomOf(effort: ReasoningEffort | undefined): number {
+  return effort ? THINKING_ROOM[effort] : 0;
+}
+
+/** The answer as debatt's models give it: text as content, the rest as metadata, the usage once (of every request it took). */
+function replyOf(answer: StreamedAnswer, model: string, requests = 1): Reply {
   const u = answer.usage;
   return {
     text: answer.text,
     response_metadata: {
       model_name: model,
+      ...(requests > 1 ? { [ANSWER_REQUESTS]: requests } : {}),
       finish_reason: answer.ending,
       ...(answer.reasoning ? { reasoning: answer.reasoning } : {}),
       ...(answer.sources.length ? { sources: answer.sources } : {}),

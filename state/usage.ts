@@ -59,6 +59,8 @@ export interface CallTokens {
   reasoning_tokens?: number;
   /** The provider's own figure, in USD. */
   cost_usd?: number;
+  /** The requests the answer took (an answer asked again with more thinking room took two); 1 when unsaid. */
+  requests?: number;
 }
 
 /** One call's usage: the provider's cost when it gave one, else the price table's, else unpriced. */
@@ -71,14 +73,15 @@ export function usageOfCall(model: string, tokens: CallTokens, prices: PriceTabl
         tokens.cached_tokens * (price.cached_input ?? price.input) +
         tokens.output_tokens * price.output) /
         1e6);
+  const calls = tokens.requests ?? 1;
   return addUsage(NO_USAGE, {
-    calls: 1,
+    calls,
     input_tokens: tokens.input_tokens,
     output_tokens: tokens.output_tokens,
     cached_tokens: tokens.cached_tokens,
     reasoning_tokens: tokens.reasoning_tokens ?? 0,
     cost_usd: cost ?? 0,
-    unpriced_calls: cost === undefined ? 1 : 0,
+    unpriced_calls: cost === undefined ? calls : 0,
   });
 }
 
@@ -141,6 +144,9 @@ export function addReports(a: UsageReport, b: UsageReport): UsageReport {
   return { total: addUsage(a.total, b.total), by_participant: merge(a.by_participant, b.by_participant), by_stage: merge(a.by_stage, b.by_stage) };
 }
 
+/** The key of an answer's `response_metadata` that says how many requests it took, when more than one (an answer asked again). */
+export const ANSWER_REQUESTS = "debatt_requests";
+
 /**
  * What a model call's answer says it used: the tokens LangChain read from the provider's
  * `usage` (cached input tokens among them) and, when the provider gives it (OpenRouter's
@@ -149,13 +155,16 @@ export function addReports(a: UsageReport, b: UsageReport): UsageReport {
 export function callTokensOf(message: AIMessage): CallTokens | undefined {
   const usage = message.usage_metadata;
   if (!usage) return undefined;
-  const raw = (message.response_metadata as { usage?: { cost?: unknown } } | undefined)?.usage;
+  const metadata = message.response_metadata as { usage?: { cost?: unknown }; [ANSWER_REQUESTS]?: unknown } | undefined;
+  const raw = metadata?.usage;
+  const requests = metadata?.[ANSWER_REQUESTS];
   return {
     input_tokens: usage.input_tokens,
     output_tokens: usage.output_tokens,
     cached_tokens: usage.input_token_details?.cache_read ?? 0,
     reasoning_tokens: usage.output_token_details?.reasoning ?? 0,
     ...(typeof raw?.cost === "number" ? { cost_usd: raw.cost } : {}),
+    ...(typeof requests === "number" && requests > 1 ? { requests } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import { createServer } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { HumanMessage, type AIMessage } from "@langchain/core/messages";
 import { afterEach, describe, expect, it } from "vitest";
@@ -9,6 +9,8 @@ import { streamClientEvents } from "../service/stream.js";
 import { estimateRun } from "../state/estimate.js";
 import type { ClientEvent } from "../state/events.js";
 import { effortFor, reasonsByDefault, retryRoom, THINKING_ROOM } from "../state/reasoning.js";
+import { usageOfAnswer } from "../state/usage.js";
+import { PHASE_OUTPUT_CAPS } from "../providers/output-caps.js";
 import { graphOf } from "./support/harness.js";
 import { recorded, RECORDED_ANSWER } from "./support/replay-provider.js";
 
@@ -34,6 +36,18 @@ async function startThinkingEndpoint(needs: number) {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   cleanups.push(() => new Promise((resolve) => (server.close(() => resolve()), server.closeAllConnections())));
   return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, seen };
+}
+
+/** An endpoint that answers each chat request with `answer` (given the response and the request's body); its base URL. */
+async function startEndpoint(answer: (res: ServerResponse, body: Record<string, unknown>) => void): Promise<string> {
+  const server = createServer(async (req, res) => {
+    let raw = "";
+    for await (const chunk of req) raw += chunk;
+    answer(res, JSON.parse(raw) as Record<string, unknown>);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  cleanups.push(() => new Promise((resolve) => (server.close(() => resolve()), server.closeAllConnections())));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
 }
 
 describe("reasoning budgeted apart from the answer", () => {
@@ -83,6 +97,41 @@ describe("reasoning budgeted apart from the answer", () => {
     expect((answer.response_metadata.usage as { cost: number }).cost).toBeGreaterThan(first.cost);
   });
 
+  it("counts the retried answer as two calls, and keeps the first when the second fails", async () => {
+    const endpoint = await startThinkingEndpoint(5_000);
+    const model = new StreamChatModel({ baseUrl: endpoint.baseUrl, apiKey: "k", model: "x-ai/grok-4", maxTokens: 800 });
+    const answer = (await model.invoke([new HumanMessage("Kärnkraft?")])) as AIMessage;
+    expect(usageOfAnswer("x-ai/grok-4", answer, {})).toMatchObject({ calls: 2 });
+    // Now the second request fails: the first, paid for, is the answer, empty and cut, with its tokens.
+    let asked = 0;
+    const failing = await startEndpoint((res) =>
+      ++asked === 1 ? res.writeHead(200, { "content-type": "text/event-stream" }).end(recorded("reasoning-length-empty.sse")) : res.writeHead(500).end("{}"),
+    );
+    const cut = (await new StreamChatModel({ baseUrl: failing, apiKey: "k", model: "x-ai/grok-4", maxTokens: 800 }).invoke([
+      new HumanMessage("Q"),
+    ])) as AIMessage;
+    expect([asked, cut.content, cut.response_metadata.finish_reason]).toEqual([2, "", "length"]);
+    expect(usageOfAnswer("x-ai/grok-4", cut, {})).toMatchObject({ calls: 1, output_tokens: 2_800 });
+  });
+
+  it("never asks again a model that does not think: its empty answer under the cap is its answer", async () => {
+    // A base model that wrote only blank lines until its 48 tokens were spent, without reasoning.
+    const chunk = (delta: object, finish: string | null, usage?: object) =>
+      `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "gemma3", choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`;
+    const bodies: Record<string, unknown>[] = [];
+    const baseUrl = await startEndpoint((res, body) => {
+      bodies.push(body);
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.end(
+        `${chunk({ role: "assistant", content: "\n\n\n" }, null)}${chunk({}, "length", { prompt_tokens: 20, completion_tokens: 48, total_tokens: 68 })}data: [DONE]\n\n`,
+      );
+    });
+    const answer = (await new StreamChatModel({ baseUrl, apiKey: "k", model: "gemma3", maxTokens: 48 }).invoke([new HumanMessage("Q")])) as AIMessage;
+    expect(answer.response_metadata.finish_reason).toBe("length");
+    expect(bodies.map((b) => b.max_tokens)).toEqual([48]);
+    expect(usageOfAnswer("gemma3", answer, {})).toMatchObject({ calls: 1, output_tokens: 48 });
+  });
+
   it("reports an answer that is still empty after its one retry as cut by the limit", async () => {
     const endpoint = await startThinkingEndpoint(Infinity);
     const model = new StreamChatModel({ baseUrl: endpoint.baseUrl, apiKey: "k", model: "x-ai/grok-4", maxTokens: 800, reasoning: "high" });
@@ -124,6 +173,17 @@ describe("reasoning budgeted apart from the answer", () => {
       "openai/gpt-5": [800 + THINKING_ROOM.medium, "medium"],
       "anthropic/claude-sonnet-4.5": [800 + THINKING_ROOM.medium, "medium"],
     });
+  });
+
+  it("gives OneSeek's answer with tools (LangChain's client) the same thinking room and effort", async () => {
+    const endpoint = await startThinkingEndpoint(0);
+    const graph = graphOf(depsFromEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: endpoint.baseUrl, ONESEEK_MODEL: "o3-mini" }, { log: () => {} }));
+    for await (const e of streamClientEvents(graph, { message: "What is the capital of Sweden?" })) void e;
+    const supervisor = endpoint.seen.filter(
+      (b) => b.model === "o3-mini" && b.max_completion_tokens !== undefined && b.max_completion_tokens > PHASE_OUTPUT_CAPS.title!,
+    );
+    expect(supervisor.length).toBeGreaterThan(0);
+    expect(supervisor.map((b) => [b.max_completion_tokens, b.reasoning_effort])).toContainEqual([800 + THINKING_ROOM.low, "low"]);
   });
 
   it("refuses an effort it does not know, naming the field", () => {

@@ -7,7 +7,15 @@ import { afterEach, describe, expect, it } from "vitest";
 import { OpenAIModelFactory, providerError } from "../providers/openai.js";
 import { PHASE_OUTPUT_CAPS } from "../providers/output-caps.js";
 import { loadSettings } from "../state/config.js";
-import { defaultBudgetField, refusedField, RequestShapes, type OptionalField } from "../providers/request-shape.js";
+import {
+  budgetCeiling,
+  defaultBudgetField,
+  OPTIONAL_FIELDS,
+  reasoningFields,
+  refusedField,
+  RequestShapes,
+  type OptionalField,
+} from "../providers/request-shape.js";
 import { StreamChatModel } from "../providers/stream-chat-model.js";
 import { depsFromEnv } from "../service/deps.js";
 import { streamClientEvents } from "../service/stream.js";
@@ -36,17 +44,23 @@ afterEach(async () => {
 
 /**
  * An endpoint that refuses, with the recorded body, every request carrying one of `refused`'s
- * trigger fields (a nested one, such as `stream_options.include_usage`, by its first part), and
- * answers any other with OpenAI's recorded stream. It keeps each request's body.
+ * trigger fields (a nested one, such as `stream_options.include_usage`, by its first part), or
+ * that `refused` picks when it is a function, and answers any other with OpenAI's recorded stream.
+ * It keeps each request's body. With `together`, the first that many requests are answered only
+ * once all of them have come (calls at once, each written before any answer was read).
  */
-async function startRefusingEndpoint(refused: Refusal[]) {
+async function startRefusingEndpoint(refused: Refusal[] | ((body: Record<string, unknown>) => Refusal | undefined), together = 0) {
   const seen: Record<string, unknown>[] = [];
+  let arrived = () => {};
+  const allIn = new Promise<void>((resolve) => (arrived = resolve));
   const server = createServer(async (req, res) => {
     let raw = "";
     for await (const chunk of req) raw += chunk;
     const body = JSON.parse(raw) as Record<string, unknown>;
     seen.push(body);
-    const hit = refused.find((r) => triggerOf(r) in body);
+    if (seen.length === together) arrived();
+    if (seen.length <= together) await allIn;
+    const hit = typeof refused === "function" ? refused(body) : refused.find((r) => triggerOf(r) in body);
     if (hit) return void res.writeHead(hit.status, { "content-type": "application/json" }).end(JSON.stringify(hit.body));
     res.writeHead(200, { "content-type": "text/event-stream" }).end(recorded("openai.sse"));
   });
@@ -58,9 +72,9 @@ async function startRefusingEndpoint(refused: Refusal[]) {
 describe("what an endpoint refuses, read from the providers' real refusals", () => {
   it.each([
     ["openai-max-tokens", "max_tokens"],
-    ["openai-temperature", "temperature"],
-    ["openai-temperature-unsupported-parameter", "temperature"],
     ["openai-reasoning-effort", "reasoning_effort"],
+    ["openrouter-reasoning-mandatory", "reasoning"],
+    ["groq-reasoning-effort-value", "reasoning_effort"],
     ["mistral-stream-options", "stream_options"],
     ["mistral-max-completion-tokens", "max_completion_tokens"],
     ["vllm-stream-options", "stream_options"],
@@ -68,9 +82,7 @@ describe("what an endpoint refuses, read from the providers' real refusals", () 
     ["azure-ai-inference-stream-options", "stream_options"],
   ] as const)("%s refuses %s", (name, field) => {
     const r = refusal(name);
-    const sent: OptionalField[] = ["max_tokens", "stream_options", "reasoning_effort", "temperature", "max_completion_tokens"].filter(
-      (f) => f === field || f === "stream_options",
-    ) as OptionalField[];
+    const sent = OPTIONAL_FIELDS.filter((f) => f === field || f === "stream_options");
     expect(refusedField(r.status, JSON.stringify(r.body), sent)).toBe(field);
   });
 
@@ -80,9 +92,30 @@ describe("what an endpoint refuses, read from the providers' real refusals", () 
       const r = refusal(name);
       expect(refusedField(r.status, JSON.stringify(r.body), sent), name).toBeUndefined();
     }
-    const overflow = { error: { message: "max_tokens is too large: 90000. This model supports at most 16384 completion tokens.", param: "max_tokens" } };
-    expect(refusedField(400, JSON.stringify(overflow), sent)).toBeUndefined();
+    // A budget too large is a ceiling to learn, not a refusal of the field; a value refused is one only for the reasoning fields.
+    for (const name of ["openai-max-tokens-too-large", "volcengine-max-completion-tokens-above-maximum"]) {
+      const r = refusal(name);
+      expect(refusedField(r.status, JSON.stringify(r.body), [...sent, "max_completion_tokens"]), name).toBeUndefined();
+    }
+    // debatt sends no temperature: a refusal of it is no refusal of what was sent.
+    for (const name of ["openai-temperature", "openai-temperature-unsupported-parameter"])
+      expect(refusedField(400, JSON.stringify(refusal(name).body), sent), name).toBeUndefined();
     expect(refusedField(401, JSON.stringify(refusal("openai-max-tokens").body), sent)).toBeUndefined();
+  });
+
+  it("reads the most a model takes as its budget from OpenAI's, Volcengine's, Anthropic's and Qwen's answers", () => {
+    const ceiling = (name: string, sent: number) => {
+      const r = refusal(name);
+      return budgetCeiling(r.status, JSON.stringify(r.body), sent);
+    };
+    expect(ceiling("openai-max-tokens-too-large", 8192)).toBe(4096);
+    expect(ceiling("volcengine-max-completion-tokens-above-maximum", 32000)).toBe(12288);
+    expect(budgetCeiling(400, JSON.stringify({ error: { message: "max_tokens: 70000 > 64000, which is the maximum allowed" } }), 70000)).toBe(64000);
+    expect(budgetCeiling(400, "InvalidParameter: Range of max_tokens should be [1, 8192]", 10000)).toBe(8192);
+    // Not a ceiling: no smaller number, not a refusal at all, or a refusal of the field itself.
+    expect(ceiling("openai-max-tokens-too-large", 4096)).toBeUndefined();
+    expect(budgetCeiling(401, JSON.stringify(refusal("openai-max-tokens-too-large").body), 8192)).toBeUndefined();
+    expect(ceiling("openai-max-tokens", 800)).toBeUndefined();
   });
 
   it("names an unknown model as missing, from OpenAI's 404 and OpenRouter's 400 and 404", () => {
@@ -153,6 +186,50 @@ describe("a call to an endpoint that refuses a parameter", () => {
     const model = new StreamChatModel({ baseUrl: endpoint.baseUrl, apiKey: "k", model: "m", maxTokens: 100 });
     await expect(ask(model)).rejects.toMatchObject({ status: 400 });
     expect(endpoint.seen).toHaveLength(2);
+  });
+
+  it("sends again every call to one model that was written before its refusal was learnt (calls at once)", async () => {
+    const endpoint = await startRefusingEndpoint([refusal("mistral-stream-options")], 3);
+    const shapes = new RequestShapes();
+    const asked = Array.from(
+      { length: 3 },
+      () => new StreamChatModel({ baseUrl: endpoint.baseUrl, apiKey: "k", model: "mistral-large-latest", maxTokens: 300, shapes }),
+    );
+    const answers = await Promise.all(asked.map(ask));
+    expect(answers.map((a) => a.content)).toEqual([RECORDED_ANSWER, RECORDED_ANSWER, RECORDED_ANSWER]);
+    // Three refused, three sent again without the field.
+    expect(endpoint.seen.map((b) => "stream_options" in b)).toEqual([true, true, true, false, false, false]);
+  });
+
+  it("learns the most a model takes as its budget from OpenAI's refusal, and asks within it from then on", async () => {
+    const tooLarge = refusal("openai-max-tokens-too-large");
+    const endpoint = await startRefusingEndpoint((b) => ((b.max_completion_tokens as number) > 4096 ? tooLarge : undefined));
+    const shapes = new RequestShapes(() => "max_completion_tokens");
+    const model = new StreamChatModel({ baseUrl: endpoint.baseUrl, apiKey: "k", model: "gpt-4o", maxTokens: 800, reasoning: "high", shapes });
+    expect((await ask(model)).content).toBe(RECORDED_ANSWER);
+    expect((await ask(model)).content).toBe(RECORDED_ANSWER);
+    expect(endpoint.seen.map((b) => b.max_completion_tokens)).toEqual([800 + 16_000, 4096, 4096]);
+  });
+
+  it("gives no thinking room to a model whose endpoint refused the effort asked of it", async () => {
+    const endpoint = await startRefusingEndpoint([refusal("openai-reasoning-effort")]);
+    const model = new StreamChatModel({ baseUrl: endpoint.baseUrl, apiKey: "k", model: "gpt-4o-mini", maxTokens: 800, reasoning: "medium" });
+    expect((await ask(model)).content).toBe(RECORDED_ANSWER);
+    expect(endpoint.seen.map((b) => [b.max_tokens, b.reasoning_effort])).toEqual([
+      [800 + 6_000, "medium"],
+      [800, undefined],
+    ]);
+  });
+
+  it("asks a model that always reasons without `reasoning` when OpenRouter refuses to turn it off", () => {
+    const r = refusal("openrouter-reasoning-mandatory");
+    const shapes = new RequestShapes();
+    const base = "https://openrouter.ai/api/v1";
+    const wanted = { maxTokens: 800, stream_options: { include_usage: true }, ...reasoningFields(base, "off") };
+    const sent = shapes.fields(base, "openai/gpt-5", wanted);
+    expect(sent).toMatchObject({ reasoning: { enabled: false }, max_completion_tokens: 800 });
+    expect(shapes.learn(base, "openai/gpt-5", sent, r.status, JSON.stringify(r.body))).toBe(true);
+    expect(shapes.fields(base, "openai/gpt-5", wanted)).toEqual({ stream_options: { include_usage: true }, max_completion_tokens: 800 });
   });
 
   it("turns a /compare with o3-mini whole where each of its calls was refused before", async () => {
