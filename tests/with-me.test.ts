@@ -251,12 +251,11 @@ describe("a debate the person joins (/debatt --with-me)", () => {
   it("is stopped at once by a shutdown while it waits (it is saved), not held for the grace period", async () => {
     const s = await server();
     let shutdown: Promise<number> | undefined;
-    const started = Date.now();
+    // A grace period far beyond the test's own timeout: a shutdown that waited it out would time the test out.
     const { events } = await readSse(await postChat(s.url, { message: "/debatt --with-me Car-free Sundays?", participants: THREE }), (e) => {
-      if (e.event === "debate-awaiting-input") shutdown = s.service.shutdown(20_000);
+      if (e.event === "debate-awaiting-input") shutdown = s.service.shutdown(3_600_000);
     });
     expect(await shutdown).toBe(1);
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(events.at(-1)!.event).toBe("done");
     expect(named(events, "error").map((e) => e.code)).toEqual(["shutting_down"]);
     expect(named(events, "error")[0].message).toContain("your answer (POST /api/v1/debates/<id>/input) resumes it");

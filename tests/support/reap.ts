@@ -58,4 +58,9 @@ afterAll(() => {
   if (left > 0) console.warn(`[tests] killed ${left} process(es) a test file left running`);
 });
 // A worker that is ended before its hooks ran (vitest stops it after a hung teardown) still takes its children along.
-process.once("exit", reap);
+// Once per worker: a worker that keeps its modules between files (the unit tier) runs this file again for each.
+const hooked = Symbol.for("debatt.reap.exit");
+if (!(globalThis as Record<symbol, unknown>)[hooked]) {
+  (globalThis as Record<symbol, unknown>)[hooked] = true;
+  process.once("exit", reap);
+}
