@@ -43,7 +43,6 @@ function wholeNumber(t: Translate, raw: string | undefined, fallback: number, na
   return n;
 }
 
-
 /**
  * The participants: the asked ones, else the first of the roster that every chosen format takes
  * (an odd number, so that two answers cannot tie a plain majority). Each format arm must take

@@ -113,7 +113,13 @@ export function runConfigSchema(settings: RunDefaults) {
       .optional()
       .describe(`Timeout of the whole vote round in ms (default vote timeout + ${VOTE_ROUND_GRACE_MS})`),
     /** Token budget per answer. */
-    max_response_tokens: z.number().int().min(RESPONSE_TOKENS.min).max(RESPONSE_TOKENS.max).default(RESPONSE_TOKENS.default).describe("Token budget per answer"),
+    max_response_tokens: z
+      .number()
+      .int()
+      .min(RESPONSE_TOKENS.min)
+      .max(RESPONSE_TOKENS.max)
+      .default(RESPONSE_TOKENS.default)
+      .describe("Token budget per answer"),
     /** How much every model of this run is asked to think; unset: each roster entry's, else `low` for models that reason. */
     reasoning: ReasoningEffortSchema.optional().describe(
       "How much the models think before they answer: off, low, medium or high (unset: the roster's, else low for models that reason)",
