@@ -11,7 +11,7 @@ import { ANSWERED_BY } from "../state/usage.js";
 import type { Settings } from "../state/config.js";
 import { DebattError, withoutAddresses, type ProviderErrorCode } from "../state/errors.js";
 import type { Participant } from "../state/participants.js";
-import { effortFor, THINKING_ROOM, type ReasoningEffort } from "../state/reasoning.js";
+import { effortFor, thinkingRoom, type ReasoningEffort } from "../state/reasoning.js";
 import { sleep } from "../state/sleep.js";
 
 /** Where a model is called: the endpoint, the key, and the variable the key came from (for messages). */
@@ -316,7 +316,7 @@ export class OpenAIModelFactory implements ModelFactory {
         model,
         apiKey: endpoint.apiKey,
         configuration: { baseURL: endpoint.baseUrl },
-        maxTokens: maxTokens && maxTokens + (effort ? THINKING_ROOM[effort] : 0),
+        maxTokens: maxTokens && maxTokens + thinkingRoom(effort),
         ...(effort && effort !== "off" ? { reasoning: { effort } } : {}),
         maxRetries: 0,
         // Streamed calls report what they used (a last chunk with `usage`), as non-streamed ones do.

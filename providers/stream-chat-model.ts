@@ -4,7 +4,7 @@ import { TextStreamChatModel, type Reply } from "./text-stream-model.js";
 import { bodyText, post, readStream } from "./http-post.js";
 import { StreamReader, type StreamedAnswer, type StreamUsage } from "./stream-reader.js";
 import { reasoningFields, RequestShapes } from "./request-shape.js";
-import { effortFor, retryRoom, THINKING_ROOM, type ReasoningEffort } from "../state/reasoning.js";
+import { effortFor, retryRoom, thinkingRoom, type ReasoningEffort } from "../state/reasoning.js";
 import { ANSWER_REQUESTS } from "../state/usage.js";
 
 /** Where and what a model is called: the endpoint, its key, the model id and its token budget. */
@@ -79,10 +79,10 @@ export class StreamChatModel extends TextStreamChatModel {
   protected async reply(messages: BaseMessage[], signal: AbortSignal | undefined, onText: (text: string) => void): Promise<Reply> {
     const { baseUrl, model, maxTokens, reasoning } = this.options;
     const effort = effortFor(model, undefined, reasoning, this.shapes.reasons(baseUrl, model));
-    const first = await this.call(messages, signal, onText, effort, roomOf(effort));
+    const first = await this.call(messages, signal, onText, effort, thinkingRoom(effort));
     const thought = Boolean(first.reasoning || first.usage?.reasoning_tokens);
     if (thought) this.shapes.noteReasoning(baseUrl, model);
-    const thinks = thought || roomOf(effort) > 0;
+    const thinks = thought || thinkingRoom(effort) > 0;
     if (maxTokens === undefined || !thinks || first.ending !== "length" || first.text.trim()) return replyOf(first, model);
     let second: StreamedAnswer;
     try {
@@ -195,11 +195,6 @@ function parseJson(text: string): unknown {
 function redirectTarget(location: string | undefined): string {
   if (!location) return "another address";
   return location.replace(/[?#].*$/, "");
-}
-
-/** The thinking room of a call at `effort`: none without one. */
-function roomOf(effort: ReasoningEffort | undefined): number {
-  return effort ? THINKING_ROOM[effort] : 0;
 }
 
 /** The answer as debatt's models give it: text as content, the rest as metadata, the usage once (of every request it took). */

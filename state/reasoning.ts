@@ -45,8 +45,12 @@ export function effortFor(model: string, run: ReasoningEffort | undefined, own: 
   return run ?? own ?? (reasons || reasonsByDefault(model) ? DEFAULT_REASONING : undefined);
 }
 
+/** The thinking room of a call at `effort`: none without one. */
+export function thinkingRoom(effort: ReasoningEffort | undefined): number {
+  return effort ? THINKING_ROOM[effort] : 0;
+}
+
 /** The thinking tokens a call of `model` is expected to use at most (its effort's room), for an estimate. */
 export function thinkingTokens(model: string, run: ReasoningEffort | undefined, own: ReasoningEffort | undefined): number {
-  const effort = effortFor(model, run, own);
-  return effort ? THINKING_ROOM[effort] : 0;
+  return thinkingRoom(effortFor(model, run, own));
 }
