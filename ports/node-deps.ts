@@ -1,6 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { RunSettings } from "../state/run-config.js";
 import type { ModelAllowlist, Participant } from "../state/participants.js";
+import type { Clock } from "../state/clock.js";
 import type { VoiceSettings } from "../state/voice.js";
 import type { PriceTable } from "../state/usage.js";
 import type { ModelFactory, SearchClient, SpeechCache, SpeechSynthesizer } from "./models.js";
@@ -46,6 +47,8 @@ export interface VoiceDeps {
   recorder?: AudioRecorder;
   /** Sentences synthesised at once per debate. */
   parallelism: number;
+  /** The listener's playback clock a paced debate waits on (default: the process's own). */
+  clock?: Clock;
 }
 
 /**

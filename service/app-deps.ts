@@ -7,6 +7,7 @@ import type { TemplatesStore } from "../providers/templates-store.js";
 import type { VoiceSettingsStore } from "../providers/voice-settings-store.js";
 import type { EndpointHealth } from "../providers/openai.js";
 import { loadPromptSet, StoreUnavailableError, type PromptStore } from "../prompts/store.js";
+import type { Clock } from "../state/clock.js";
 import { type Settings } from "../state/config.js";
 import { runSettingsResolver } from "../state/run-config.js";
 import { deltaCoalesceMs } from "./load.js";
@@ -49,6 +50,8 @@ export interface AppDeps {
   deltaCoalesceMs?: number;
   /** Clock (tests pin it). */
   now?: () => Date;
+  /** /dvoice's playback clock (default: the process's own; tests use a virtual one). */
+  playbackClock?: Clock;
   /** Asks the model endpoints for their model lists (real providers only). */
   checkModels?: () => Promise<ModelsHealth>;
   /** Where operational log lines go (stderr by default). */
@@ -102,6 +105,7 @@ export function nodeDepsOf(app: AppDeps): NodeDeps {
       cache: app.speechCache,
       recorder: app.audio,
       parallelism: app.settings.ttsParallelism,
+      clock: app.playbackClock,
     },
   };
 }

@@ -3,7 +3,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../../../ports/emit.js";
 import type { SpeechCache, SpeechSynthesizer } from "../../../ports/models.js";
 import type { EventInput } from "../../../state/events.js";
-import { sleep } from "../../../state/sleep.js";
+import { REAL_CLOCK, type Clock } from "../../../state/clock.js";
 import type { Participant } from "../../../state/participants.js";
 import { CHUNK_BYTES, PCM, instructionsFor, pcmDurationMs, voiceFor, type VoiceSettings } from "../../../state/voice.js";
 import { splitSentences } from "./sentences.js";
@@ -42,6 +42,8 @@ export interface VoiceQueueOptions {
   record?: (pcm: Buffer) => void;
   /** How many sentences are synthesised at once across the debate (default 3). */
   parallelism?: number;
+  /** The listener's playback clock (default: the process's own). */
+  clock?: Clock;
 }
 
 /** One sentence's audio as it arrives; readable while it is still being produced. */
@@ -111,13 +113,15 @@ class Limiter {
 export class VoiceQueue {
   private tail: Promise<void> = Promise.resolve();
   private readonly limiter: Limiter;
-  /** When everything sent so far will have played (ms on `performance.now()`); unset before the first chunk. */
+  private readonly clock: Clock;
+  /** When everything sent so far will have played (ms on `clock`); unset before the first chunk. */
   private playedUntil: number | undefined;
-  /** When the last answer handed over starts playing (ms on `performance.now()`), or undefined when it never will. */
+  /** When the last answer handed over starts playing (ms on `clock`), or undefined when it never will. */
   private lastStart: Promise<number | undefined> = Promise.resolve(undefined);
 
   constructor(private readonly options: VoiceQueueOptions) {
     this.limiter = new Limiter(options.parallelism ?? 3);
+    this.clock = options.clock ?? REAL_CLOCK;
   }
 
   /** Starts speaking an answer after everything handed over before it. */
@@ -155,8 +159,8 @@ export class VoiceQueue {
    * with `signal`'s reason when it aborts first.
    */
   async untilLastPlaying(maxWaitMs: number, signal?: AbortSignal): Promise<void> {
-    const start = await abortable(within(this.lastStart, maxWaitMs), signal);
-    if (start !== undefined) await sleep(start - performance.now(), signal);
+    const start = await abortable(within(this.clock, this.lastStart, maxWaitMs), signal);
+    if (start !== undefined) await this.clock.sleep(start - this.clock.now(), signal);
   }
 
   /**
@@ -164,13 +168,13 @@ export class VoiceQueue {
    * (the sending bounded by `maxWaitMs`, as above); rejects with `signal`'s reason when it aborts first.
    */
   async untilAllPlayed(maxWaitMs: number, signal?: AbortSignal): Promise<void> {
-    await abortable(within(this.tail, maxWaitMs), signal);
-    if (this.playedUntil !== undefined) await sleep(this.playedUntil - performance.now(), signal);
+    await abortable(within(this.clock, this.tail, maxWaitMs), signal);
+    if (this.playedUntil !== undefined) await this.clock.sleep(this.playedUntil - this.clock.now(), signal);
   }
 
-  /** A chunk of `bytes` sent now: when it starts playing (ms on `performance.now()`), and the clock moved past it. */
+  /** A chunk of `bytes` sent now: when it starts playing (ms on `clock`), and the playback clock moved past it. */
   private schedule(bytes: number): number {
-    const now = performance.now();
+    const now = this.clock.now();
     const start = Math.max(this.playedUntil ?? now, now);
     this.playedUntil = start + pcmDurationMs(bytes);
     return start;
@@ -261,11 +265,14 @@ export class VoiceQueue {
   }
 }
 
-/** `promise`'s value, or undefined once `ms` have passed; the timer is cleared when the promise settles first. */
-function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, ms, undefined)));
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+/** `promise`'s value, or undefined once `ms` have passed on `clock`; the wait is cancelled when the promise settles first. */
+function within<T>(clock: Clock, promise: Promise<T>, ms: number): Promise<T | undefined> {
+  const settled = new AbortController();
+  const timeout = clock.sleep(ms, settled.signal).then(
+    () => undefined,
+    () => undefined,
+  );
+  return Promise.race([promise, timeout]).finally(() => settled.abort());
 }
 
 /** `promise`, or a rejection with `signal`'s reason as soon as it aborts (no listener is left behind). */

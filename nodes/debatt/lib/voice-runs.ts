@@ -48,7 +48,7 @@ export class VoiceRuns {
 
   /** A new queue for the debate, kept until the debate finishes or its run stops. */
   private async create(debateId: string, voice: VoiceDeps, topic: string, config: LangGraphRunnableConfig, log: (line: string) => void): Promise<VoiceQueue> {
-    const { speech, cache, recorder, parallelism } = voice;
+    const { speech, cache, recorder, parallelism, clock } = voice;
     const settings = await voiceSettingsOr(() => voice.settings(), log);
     const stopped = new AbortController();
     const queue = new VoiceQueue({
@@ -61,6 +61,7 @@ export class VoiceRuns {
       // Speech still in flight when the run stops is not recorded: the recording closes with the run.
       record: recorder ? (pcm) => void (stopped.signal.aborted || recorder.append(debateId, pcm)) : undefined,
       parallelism,
+      clock,
     });
     this.queues.set(debateId, queue);
     // A cancelled run never reaches the voice pipeline node: its speech stops, its queue is
