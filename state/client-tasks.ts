@@ -1,3 +1,4 @@
+import { replyTail } from "./replies/reply-tail.js";
 import { cleanTitle, renderTitle } from "./replies/title.js";
 
 /**
@@ -72,9 +73,12 @@ function topicOf(messages: { role: string; text: string }[]): string {
   return messages.find((m) => m.role === "user")?.text.slice(0, 500) ?? "";
 }
 
-/** The JSON value in a model's reply (in a code fence, or after words or a think block), or undefined. */
+/**
+ * The JSON value in a model's reply (in its first code fence, or after words or a think block), or
+ * undefined; read in time linear in the reply, a long one from its end (`replyTail`).
+ */
 export function jsonValueIn(reply: string): unknown {
-  const bare = reply.replace(/^[\s\S]*?```(?:json)?\s*\n([\s\S]*?)\n?```[\s\S]*$/, "$1").trim();
+  const bare = fenced(replyTail(reply)).trim();
   for (const text of [bare, bare.slice(bare.search(/[[{]/))]) {
     try {
       return JSON.parse(text);
@@ -83,6 +87,15 @@ export function jsonValueIn(reply: string): unknown {
     }
   }
   return undefined;
+}
+
+/** What the first closed code fence of `text` holds (its language tag aside), else all of `text`. */
+function fenced(text: string): string {
+  const open = /```(?:json)?[ \t]*\r?\n/.exec(text);
+  if (!open) return text;
+  const start = open.index + open[0].length;
+  const end = text.indexOf("```", start);
+  return end === -1 ? text : text.slice(start, end);
 }
 
 /** The JSON object in a model's reply, or undefined. */

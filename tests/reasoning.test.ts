@@ -180,7 +180,7 @@ describe("reasoning budgeted apart from the answer", () => {
     const graph = graphOf(depsFromEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: endpoint.baseUrl, ONESEEK_MODEL: "o3-mini" }, { log: () => {} }));
     for await (const e of streamClientEvents(graph, { message: "What is the capital of Sweden?" })) void e;
     const supervisor = endpoint.seen.filter(
-      (b) => b.model === "o3-mini" && b.max_completion_tokens !== undefined && b.max_completion_tokens > PHASE_OUTPUT_CAPS.title!,
+      (b) => b.model === "o3-mini" && b.max_completion_tokens !== undefined && b.max_completion_tokens > PHASE_OUTPUT_CAPS.title,
     );
     expect(supervisor.length).toBeGreaterThan(0);
     expect(supervisor.map((b) => [b.max_completion_tokens, b.reasoning_effort])).toContainEqual([800 + THINKING_ROOM.low, "low"]);

@@ -1,5 +1,5 @@
 import { DebaterArgumentSchema, type DebaterArgument } from "../deep.js";
-import { extractJsonObject, schemaIssues } from "./json.js";
+import { readLastObject, schemaIssues } from "./json.js";
 
 /**
  * The reply of a /deep debater: one JSON object with its stance, points, counterpoints, revision
@@ -19,27 +19,35 @@ export const ARGUMENT_REPLY = `\`\`\`json
 }
 \`\`\``;
 
+/** What `parseArgument` makes of a reply. */
+export type ArgumentParse = { ok: true; argument: DebaterArgument } | { ok: false; reason: string };
+
 /**
  * Reads a debater's JSON (plain, fenced or inside prose) against `DebaterArgumentSchema`. Repairs
  * rather than losing the round: a confidence given in percent (85) becomes 0.85, missing lists
- * become empty, and a `no_change` without a position keeps the debater's position so far.
+ * become empty, and a `no_change` without a position keeps the debater's position so far. The last
+ * object of the reply that reads as an argument counts, not one it quotes before it.
  */
-export function parseArgument(text: string, position: string): { ok: true; argument: DebaterArgument } | { ok: false; reason: string } {
-  const json = extractJsonObject(text);
-  if (!json) return { ok: false, reason: "no JSON object in the answer" };
-  const confidence = typeof json.confidence === "number" && json.confidence > 1 && json.confidence <= 100 ? json.confidence / 100 : json.confidence;
-  const revision = typeof json.revision === "string" ? json.revision.toLowerCase() : json.revision;
-  const parsed = DebaterArgumentSchema.safeParse({
-    ...json,
-    stance: typeof json.stance === "string" ? json.stance.toLowerCase() : json.stance,
-    revision,
-    key_points: json.key_points ?? [],
-    counterpoints: json.counterpoints ?? [],
-    revised_position: typeof json.revised_position === "string" && json.revised_position.trim() ? json.revised_position : position,
-    confidence,
-  });
-  if (!parsed.success) return { ok: false, reason: schemaIssues(parsed.error, "argument") };
-  return { ok: true, argument: parsed.data };
+export function parseArgument(text: string, position: string): ArgumentParse {
+  return readLastObject(
+    text,
+    (json): ArgumentParse => {
+      const confidence = typeof json.confidence === "number" && json.confidence > 1 && json.confidence <= 100 ? json.confidence / 100 : json.confidence;
+      const revision = typeof json.revision === "string" ? json.revision.toLowerCase() : json.revision;
+      const parsed = DebaterArgumentSchema.safeParse({
+        ...json,
+        stance: typeof json.stance === "string" ? json.stance.toLowerCase() : json.stance,
+        revision,
+        key_points: json.key_points ?? [],
+        counterpoints: json.counterpoints ?? [],
+        revised_position: typeof json.revised_position === "string" && json.revised_position.trim() ? json.revised_position : position,
+        confidence,
+      });
+      if (!parsed.success) return { ok: false, reason: schemaIssues(parsed.error, "argument") };
+      return { ok: true, argument: parsed.data };
+    },
+    { ok: false, reason: "no JSON object in the answer" },
+  );
 }
 
 /** An argument as a model should write it. */

@@ -1,5 +1,5 @@
 import { ModeratorAssessmentSchema, type ModeratorAssessment } from "../deep.js";
-import { extractJsonObject, schemaIssues } from "./json.js";
+import { readLastObject, schemaIssues } from "./json.js";
 
 /**
  * The reply of the /deep moderator: one JSON object assessing the round's convergence.
@@ -19,21 +19,31 @@ export const ASSESSMENT_REPLY = `\`\`\`json
 
 const clamp01 = (v: unknown) => (typeof v === "number" ? Math.min(1, Math.max(0, v)) : v);
 
-/** Reads the moderator's JSON against `ModeratorAssessmentSchema` (scores clamped to 0–1, missing lists empty). */
-export function parseAssessment(text: string): { ok: true; assessment: ModeratorAssessment } | { ok: false; reason: string } {
-  const json = extractJsonObject(text);
-  if (!json) return { ok: false, reason: "no JSON object in the moderator's answer" };
-  const parsed = ModeratorAssessmentSchema.safeParse({
-    should_stop: false,
-    consensus_answer: null,
-    next_round_focus: null,
-    remaining_disagreements: [],
-    ...json,
-    agreement_score: clamp01(json.agreement_score),
-    new_points_ratio: clamp01(json.new_points_ratio),
-  });
-  if (!parsed.success) return { ok: false, reason: schemaIssues(parsed.error, "assessment") };
-  return { ok: true, assessment: parsed.data };
+/** What `parseAssessment` makes of a reply. */
+export type AssessmentParse = { ok: true; assessment: ModeratorAssessment } | { ok: false; reason: string };
+
+/**
+ * Reads the moderator's JSON against `ModeratorAssessmentSchema` (scores clamped to 0–1, missing
+ * lists empty): the last object of the reply that reads as one, so a debater's quoted object does not count.
+ */
+export function parseAssessment(text: string): AssessmentParse {
+  return readLastObject(
+    text,
+    (json): AssessmentParse => {
+      const parsed = ModeratorAssessmentSchema.safeParse({
+        should_stop: false,
+        consensus_answer: null,
+        next_round_focus: null,
+        remaining_disagreements: [],
+        ...json,
+        agreement_score: clamp01(json.agreement_score),
+        new_points_ratio: clamp01(json.new_points_ratio),
+      });
+      if (!parsed.success) return { ok: false, reason: schemaIssues(parsed.error, "assessment") };
+      return { ok: true, assessment: parsed.data };
+    },
+    { ok: false, reason: "no JSON object in the moderator's answer" },
+  );
 }
 
 /** An assessment as a model should write it. */

@@ -1,5 +1,5 @@
 import { ConvergenceAnalysisSchema, type ConvergenceAnalysis } from "../debate.js";
-import { extractJsonObject, schemaIssues } from "./json.js";
+import { readLastObject, schemaIssues } from "./json.js";
 
 /**
  * The reply of /debatt's convergence analysis: one JSON object of agreements, disagreements and
@@ -15,13 +15,20 @@ export const CONVERGENCE_REPLY = `Svara ENDAST med JSON enligt:
  "comparative_summary": "hur argumenten skiljer sig åt"}
 overlap_score är ett tal mellan 0 (ingen samsyn) och 1 (full samsyn).`;
 
-/** Reads the analysis (plain, fenced or inside prose) against `ConvergenceAnalysisSchema`. */
-export function parseConvergence(text: string): { ok: true; analysis: ConvergenceAnalysis } | { ok: false; reason: string } {
-  const json = extractJsonObject(text);
-  if (!json) return { ok: false, reason: "the convergence answer holds no JSON object" };
-  const parsed = ConvergenceAnalysisSchema.safeParse(json);
-  if (!parsed.success) return { ok: false, reason: `the convergence answer does not match its schema: ${schemaIssues(parsed.error, "analysis")}` };
-  return { ok: true, analysis: parsed.data };
+/** What `parseConvergence` makes of a reply. */
+export type ConvergenceParse = { ok: true; analysis: ConvergenceAnalysis } | { ok: false; reason: string };
+
+/** Reads the analysis (plain, fenced or inside prose) against `ConvergenceAnalysisSchema`: the last object of the reply that reads as one. */
+export function parseConvergence(text: string): ConvergenceParse {
+  return readLastObject(
+    text,
+    (json): ConvergenceParse => {
+      const parsed = ConvergenceAnalysisSchema.safeParse(json);
+      if (!parsed.success) return { ok: false, reason: `the convergence answer does not match its schema: ${schemaIssues(parsed.error, "analysis")}` };
+      return { ok: true, analysis: parsed.data };
+    },
+    { ok: false, reason: "the convergence answer holds no JSON object" },
+  );
 }
 
 /** An analysis as a model should write it. */

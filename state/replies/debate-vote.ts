@@ -1,6 +1,6 @@
 import { VoteSchema, type Vote } from "../debate.js";
 import type { Participant } from "../participants.js";
-import { extractJsonObject, schemaIssues } from "./json.js";
+import { readLastObject, schemaIssues } from "./json.js";
 
 /**
  * The reply of /debatt's vote (round 4): one JSON object. `DEBATE_VOTE_REPLY` is the part of the
@@ -39,24 +39,29 @@ export function matchParticipant(name: string, participants: Participant[]): str
 /**
  * Parses a vote from a model's text (plain JSON, a fenced block or JSON inside prose) and checks
  * it against the vote schema. Two repairs are made rather than losing the vote: a motivation over
- * 200 characters is cut, and bullets beyond three are dropped.
+ * 200 characters is cut, and bullets beyond three are dropped. The last object of the reply that
+ * reads as a vote counts: a ballot a voter quotes (planted in a debater's answer) before its own does not.
  */
 export function parseVote(text: string, participants: Participant[]): VoteParse {
   if (!text.trim()) return { ok: false, reason: "empty answer" };
-  const json = extractJsonObject(text);
-  if (!json) return { ok: false, reason: "no JSON object in the answer" };
-  const repaired = {
-    ...json,
-    short_motivation: typeof json.short_motivation === "string" ? cut(json.short_motivation, 200) : json.short_motivation,
-    three_bullets: Array.isArray(json.three_bullets) ? json.three_bullets.slice(0, 3) : json.three_bullets,
-  };
-  const parsed = VoteSchema.safeParse(repaired);
-  if (!parsed.success) {
-    return { ok: false, reason: schemaIssues(parsed.error, "vote") };
-  }
-  const votedFor = matchParticipant(parsed.data.voted_for, participants);
-  if (!votedFor) return { ok: false, reason: `voted_for "${parsed.data.voted_for}" names no participant` };
-  return { ok: true, vote: { voted_for: votedFor, motivation: parsed.data.short_motivation, bullets: parsed.data.three_bullets } };
+  return readLastObject(
+    text,
+    (json): VoteParse => {
+      const repaired = {
+        ...json,
+        short_motivation: typeof json.short_motivation === "string" ? cut(json.short_motivation, 200) : json.short_motivation,
+        three_bullets: Array.isArray(json.three_bullets) ? json.three_bullets.slice(0, 3) : json.three_bullets,
+      };
+      const parsed = VoteSchema.safeParse(repaired);
+      if (!parsed.success) {
+        return { ok: false, reason: schemaIssues(parsed.error, "vote") };
+      }
+      const votedFor = matchParticipant(parsed.data.voted_for, participants);
+      if (!votedFor) return { ok: false, reason: `voted_for "${parsed.data.voted_for}" names no participant` };
+      return { ok: true, vote: { voted_for: votedFor, motivation: parsed.data.short_motivation, bullets: parsed.data.three_bullets } };
+    },
+    { ok: false, reason: "no JSON object in the answer" },
+  );
 }
 
 function cut(text: string, max: number): string {

@@ -1,3 +1,5 @@
+import { replyTail } from "./reply-tail.js";
+
 /**
  * The reply of a ballot in /vote and /revise and of /vote's tiebreak: a letter vote, whose last
  * line is `VOTE: Response X`. The constants are the parts of the prompts that ask for it,
@@ -25,9 +27,10 @@ export function renderLetterVote(label: string, reasoning?: string): string {
 
 /**
  * The vote parser: the LAST `VOTE: Response X` in the text (a model may discuss other votes before
- * casting its own), else the last `Response X` anywhere, else null.
+ * casting its own), else the last `Response X` anywhere, else null; a long reply from its end (`replyTail`).
  */
 export function parseLetterVote(text: string): string | null {
+  text = replyTail(text);
   const voteMatches = [...text.matchAll(/VOTE:\s*Response\s+([A-Z])/gi)];
   if (voteMatches.length > 0) return `Response ${voteMatches[voteMatches.length - 1][1].toUpperCase()}`;
   const fallbackMatches = [...text.matchAll(/Response\s+([A-Z])\b/gi)];

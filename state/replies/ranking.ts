@@ -1,3 +1,5 @@
+import { replyTail } from "./reply-tail.js";
+
 /**
  * The reply of a ranking in /rank: an evaluation of each anonymised answer, then `FINAL RANKING:`
  * and a numbered list, best first (`1. Response C`). `RANKING_REPLY` is the part of the prompt
@@ -64,9 +66,10 @@ const labelsIn = (text: string, pattern: RegExp) => [...text.matchAll(pattern)].
  * the mentions in the whole text in that order. Unknown labels and repeats are dropped; the
  * ranking is valid only when it gives every label in `labels` exactly one place. A list that
  * gives a label two places is invalid (which place would count?); a label mentioned again in
- * prose is not a second place.
+ * prose is not a second place. A long reply is read from its end (`replyTail`).
  */
 export function parseRanking(text: string, labels: readonly string[]): ParsedRanking {
+  text = replyTail(text);
   const headers = [...text.matchAll(HEADER)];
   const last = headers.at(-1);
   const section = last ? text.slice(last.index + last[0].length) : text;

@@ -1,4 +1,4 @@
-import { extractJsonObject } from "./json.js";
+import { readLastObject } from "./json.js";
 
 /**
  * The replies of OneSeek's research step in /debatt (in Swedish, like the /debatt prompts): the
@@ -12,8 +12,8 @@ där "keep" är index (från 0) för de resultat som ska användas.`;
 
 /** The planner's queries: non-empty strings, trimmed, at most `max`; none when the reply has none. */
 export function parseResearchPlan(text: string, max: number): string[] {
-  const queries = extractJsonObject(text)?.queries;
-  if (!Array.isArray(queries)) return [];
+  const queries = listIn(text, "queries");
+  if (!queries) return [];
   return queries
     .filter((q): q is string => typeof q === "string" && q.trim() !== "")
     .map((q) => q.trim())
@@ -22,9 +22,15 @@ export function parseResearchPlan(text: string, max: number): string[] {
 
 /** The indexes the critic keeps among `count` results; null when the reply says nothing usable. */
 export function parseResearchCheck(text: string, count: number): number[] | null {
-  const keep = extractJsonObject(text)?.keep;
-  if (!Array.isArray(keep)) return null;
-  return keep.filter((i): i is number => Number.isInteger(i) && i >= 0 && i < count);
+  const keep = listIn(text, "keep");
+  if (!keep) return null;
+  return keep.filter((i): i is number => typeof i === "number" && Number.isInteger(i) && i >= 0 && i < count);
+}
+
+/** The list under `key` in the last JSON object of the reply that has one. */
+function listIn(text: string, key: string): unknown[] | undefined {
+  const found = readLastObject(text, (json) => ({ ok: Array.isArray(json[key]), list: json[key] as unknown[] }), { ok: false, list: [] });
+  return found.ok ? found.list : undefined;
 }
 
 /** A planner's reply. */

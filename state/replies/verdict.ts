@@ -1,5 +1,5 @@
 import { VerdictSchema, type Verdict } from "../council.js";
-import { extractJsonObject, schemaIssues } from "./json.js";
+import { readLastObject, schemaIssues } from "./json.js";
 
 /**
  * The reply of a /council judge: an analysis, then the verdict as a fenced JSON block (in round 2
@@ -32,33 +32,40 @@ function confidenceOf(v: unknown): unknown {
   return v >= 0.75 ? "HIGH" : v >= 0.4 ? "MEDIUM" : "LOW";
 }
 
+/** What `parseVerdict` makes of a reply. */
+export type VerdictParse = { ok: true; verdict: Verdict; restatement?: string; changeJustification?: string } | { ok: false; reason: string };
+
 /**
  * Reads a judge's JSON verdict (the block in its reply) against `VerdictSchema`. Repairs rather
  * than losing it: case of the enums, a numeric confidence, missing findings or recommendation.
  * `judge` is always the council's name for it (`judge-1 (correctness)`), never the model's own.
- * Also returns round 2's `r1_restatement` and `change_justification`.
+ * Also returns round 2's `r1_restatement` and `change_justification`. The last object of the reply
+ * that reads as a verdict counts, not one the judge quotes from the answer it judges.
  */
-export function parseVerdict(
-  text: string,
-  judge: string,
-): { ok: true; verdict: Verdict; restatement?: string; changeJustification?: string } | { ok: false; reason: string } {
-  const json = extractJsonObject(text);
-  if (!json) return { ok: false, reason: "no JSON verdict in the answer" };
-  const parsed = VerdictSchema.safeParse({
-    key_insight: "",
-    recommendation: "",
-    ...json,
-    // The council's name for the judge, whatever the model called itself: other judges read it.
-    judge,
-    verdict: upper(json.verdict),
-    confidence: confidenceOf(json.confidence),
-    findings: Array.isArray(json.findings)
-      ? json.findings.map((f) => (f && typeof f === "object" ? { ...f, severity: String((f as { severity?: unknown }).severity ?? "minor").toLowerCase() } : f))
-      : [],
-  });
-  if (!parsed.success) return { ok: false, reason: schemaIssues(parsed.error, "verdict") };
-  const str = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
-  return { ok: true, verdict: parsed.data, restatement: str(json.r1_restatement), changeJustification: str(json.change_justification) };
+export function parseVerdict(text: string, judge: string): VerdictParse {
+  return readLastObject(
+    text,
+    (json): VerdictParse => {
+      const parsed = VerdictSchema.safeParse({
+        key_insight: "",
+        recommendation: "",
+        ...json,
+        // The council's name for the judge, whatever the model called itself: other judges read it.
+        judge,
+        verdict: upper(json.verdict),
+        confidence: confidenceOf(json.confidence),
+        findings: Array.isArray(json.findings)
+          ? json.findings.map((f) =>
+              f && typeof f === "object" ? { ...f, severity: String((f as { severity?: unknown }).severity ?? "minor").toLowerCase() } : f,
+            )
+          : [],
+      });
+      if (!parsed.success) return { ok: false, reason: schemaIssues(parsed.error, "verdict") };
+      const str = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
+      return { ok: true, verdict: parsed.data, restatement: str(json.r1_restatement), changeJustification: str(json.change_justification) };
+    },
+    { ok: false, reason: "no JSON verdict in the answer" },
+  );
 }
 
 /** A judge's reply as a model should write it: the analysis, a blank line, the fenced block. */
