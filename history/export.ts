@@ -1,5 +1,6 @@
+import { createHash } from "node:crypto";
 import { cutShort, notesFields, withSources, type AnswerNotes } from "../state/answer.js";
-import { markdownPlain as plain, withoutArenaData } from "../state/text.js";
+import { markdownPlain as plain, markdownWithoutHtml, withoutArenaData } from "../state/text.js";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -116,9 +117,10 @@ function stagesMarkdown(t: Translate, stages: StageRow[]): string[] {
     );
     const chose = typeof data.votedFor === "string" ? data.votedFor : null;
     const choice = chose ? ` — ${t("export.votedFor", { choice: plain(labels[chose] ? `${labelName(t, chose)} (${labels[chose]})` : chose) })}` : "";
-    const failed = typeof data.error === "string" ? ` — ${t("export.failed", { error: data.error })}` : "";
+    const failed = typeof data.error === "string" ? ` — ${t("export.failed", { error: plain(data.error) })}` : "";
     // A person's words are plain text, not Markdown: no tag they typed becomes HTML.
-    const content = s.model === PERSON_MODEL ? withoutTags(s.content) : withoutArenaData(s.content);
+    // A model's Markdown stays Markdown, with any HTML in it inert.
+    const content = s.model === PERSON_MODEL ? withoutTags(s.content) : markdownWithoutHtml(withoutArenaData(s.content));
     out.push(
       `**${who}**${choice}${failed}`,
       "",
@@ -149,18 +151,18 @@ async function conversationMarkdown(store: HistoryStore, c: ConversationRow, t: 
   let n = 0;
   for (const m of messages) {
     if (m.role === "user") {
-      out.push(`## ${t("export.question", { n: ++n })}`, "", quoted(m.content), "");
+      out.push(`## ${t("export.question", { n: ++n })}`, "", quoted(withoutTags(m.content)), "");
       continue;
     }
     const stages = stagesOf.get(m.id) ?? [];
     out.push(...stagesMarkdown(t, stages));
     // The answer, unless a stage already showed it (the winner, a synthesis, a report, a follow-up's answer).
-    const answer = withoutArenaData(m.content).trim();
-    if (!answer || !stages.some((st) => withoutArenaData(st.content).trim() === answer))
+    const answer = markdownWithoutHtml(withoutArenaData(m.content)).trim();
+    if (!answer || !stages.some((st) => markdownWithoutHtml(withoutArenaData(st.content)).trim() === answer))
       out.push(`### ${t("export.answer")}`, "", answer ? demoted(answer) : `_${t("export.empty")}_`, "");
     const facts = [
       named(t, "export.status", m.status),
-      m.error ? t("export.failed", { error: m.error }) : "",
+      m.error ? t("export.failed", { error: plain(m.error) }) : "",
       m.usage ? usageWords(t, m.usage.total, { simulated }) : "",
     ];
     out.push(`_${facts.filter(Boolean).join(" · ")}_`, "");
@@ -262,8 +264,27 @@ export interface ExportFile {
   body: string;
   contentType: string;
   filename: string;
-  /** The HTML export's inline scripts and styles (a server serving it allows exactly these). */
-  inline?: { scripts: string[]; styles: string[] };
+  /** The HTML export's Content-Security-Policy, for a server that serves it (the file carries it too). */
+  policy?: string;
+}
+
+/**
+ * The Content-Security-Policy of an HTML export: its own inline scripts and styles, by their
+ * hashes, images only from `data:`, and nothing else: a model's markup, an image's tracking pixel
+ * or a form loads nothing and sends nothing. `framed` adds what only a header can carry (not the
+ * file's own `<meta>`): that no other site may frame it.
+ */
+function exportPolicy(scripts: string[], styles: string[], framed: boolean): string {
+  const sha = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
+  return [
+    "default-src 'none'",
+    `script-src ${scripts.map(sha).join(" ")}`,
+    `style-src ${styles.map(sha).join(" ")}`,
+    "img-src data:",
+    "base-uri 'none'",
+    "form-action 'none'",
+    ...(framed ? ["frame-ancestors 'none'"] : []),
+  ].join("; ");
 }
 
 /** The conversation exported as `format`, in the reader's language `lang` (Markdown and the HTML page's words). */
@@ -281,7 +302,14 @@ export async function exportConversation(store: HistoryStore, c: ConversationRow
     case "html": {
       const page = builtPage();
       const { html, scripts, styles } = conversationHtml(page.index, page.asset, await conversationExport(store, c), lang);
-      return { body: html, contentType: "text/html; charset=utf-8", filename: `${name}.html`, inline: { scripts, styles } };
+      // The file keeps its policy wherever it is opened (from a disk, a mail, another server).
+      const meta = `<meta http-equiv="Content-Security-Policy" content="${exportPolicy(scripts, styles, false)}">`;
+      return {
+        body: html.replace("<head>", () => `<head>\n    ${meta}`),
+        contentType: "text/html; charset=utf-8",
+        filename: `${name}.html`,
+        policy: exportPolicy(scripts, styles, true),
+      };
     }
   }
 }

@@ -1,7 +1,7 @@
 import type { ShareLink, ShareStatus } from "../state/api.js";
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { Router, type Request, type Response } from "express";
-import { EXPORT_FORMATS, exportConversation, type ExportFile, type ExportFormat } from "../history/export.js";
+import { EXPORT_FORMATS, exportConversation, type ExportFormat } from "../history/export.js";
 import { tokenHash } from "../history/users.js";
 import { pickLang, translate } from "../state/messages/index.js";
 import { langOf } from "./lang.js";
@@ -11,20 +11,6 @@ import { historyOf, ownedConversation } from "./history.js";
 
 /** A read-only link's token: 32 random bytes, base64url. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
-
-/** The CSP of an HTML export served here: its own inline script and style, by their hashes, and nothing else. */
-function exportPolicy(inline: NonNullable<ExportFile["inline"]>): string {
-  const sha = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
-  return [
-    "default-src 'none'",
-    `script-src ${inline.scripts.map(sha).join(" ")}`,
-    `style-src ${inline.styles.map(sha).join(" ")}`,
-    "img-src data:",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join("; ");
-}
 
 /**
  * Exports and read-only links:
@@ -51,6 +37,7 @@ export function exportRouter(deps: ChatRouteDeps): Router {
     const file = await exportConversation(history(), c, format as ExportFormat, (key, values) => translate(lang, key, values), lang);
     res.set("Content-Type", file.contentType);
     res.set("Content-Disposition", `attachment; filename="${file.filename}"`);
+    if (file.policy) res.set("Content-Security-Policy", file.policy);
     res.send(file.body);
   });
 
@@ -87,7 +74,7 @@ export function exportRouter(deps: ChatRouteDeps): Router {
     }
     const file = await exportConversation(deps.history!, c, "html", (key, values) => translate(lang, key, values), lang);
     // The page is the owner's conversation and nothing else: it asks the server for nothing.
-    res.set("Content-Security-Policy", exportPolicy(file.inline!));
+    res.set("Content-Security-Policy", file.policy!);
     res.set("Cache-Control", "no-store");
     res.type("html").send(file.body);
   });

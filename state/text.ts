@@ -15,6 +15,21 @@ export const MAX_MESSAGE_CHARS = 50_000;
  */
 export const markdownPlain = (text: string) => text.replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, " ").replace(/[\\`*_[\]<>|~&]/g, (c) => `\\${c}`);
 
+/** Code in Markdown: fenced blocks (``` or ~~~, to their close or the end of the text) and inline spans. */
+const MARKDOWN_CODE = /(```[\s\S]*?(?:```|$)|~~~[\s\S]*?(?:~~~|$)|`[^`\n]*`)/;
+
+/**
+ * Markdown that holds no HTML: every `<` outside code that could open a tag or a comment is
+ * escaped (`\<`, which Markdown shows as `<`), so that a renderer that passes HTML through runs
+ * none of a model's markup; code keeps its text as written.
+ */
+export function markdownWithoutHtml(text: string): string {
+  return text
+    .split(MARKDOWN_CODE)
+    .map((part, i) => (i % 2 === 0 ? part.replace(/<(?=[a-z/!?])/gi, "\\<") : part))
+    .join("");
+}
+
 /** A /debatt synthesis as people read it: without the `debate-arena-data` block it opens with (data for the arena page). */
 export const withoutArenaData = (text: string) => text.replace(/^```debate-arena-data\n[\s\S]*?\n```\n*/, "");
 

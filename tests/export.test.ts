@@ -1,8 +1,14 @@
 import { MemorySaver } from "@langchain/langgraph";
+import MarkdownIt from "markdown-it";
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { chromium } from "playwright-core";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
+import { CHROMIUM, CHROMIUM_ARGS, haveChromium } from "./support/browser.js";
+import { withOverrides, type Script } from "./support/fake-model.js";
 import { testDeps } from "./support/harness.js";
 import { HISTORY_DATABASES, historyDatabaseHooks, sqliteHistory } from "./support/history-db.js";
 import { builtPage, builtPageDir, exportConversation, PAGE_BUILDS } from "../history/export.js";
@@ -20,9 +26,9 @@ const THREE = ["call_grok", "call_claude", "call_gpt"];
 describe.each(HISTORY_DATABASES)("exports and read-only links on $db", (database) => {
   const hooks = historyDatabaseHooks(database);
 
-  async function app() {
+  async function app(options: { script?: Script } = {}) {
     const db = await hooks.open();
-    const { deps } = testDeps({ settings: { auth: "tokens", adminToken: ADMIN } });
+    const { deps } = testDeps({ script: options.script, settings: { auth: "tokens", adminToken: ADMIN } });
     const started = await startApp(deps, { checkpointer: new MemorySaver(), history: db.history });
     hooks.later(started.close);
     const as = (token: string) => {
@@ -111,6 +117,69 @@ describe.each(HISTORY_DATABASES)("exports and read-only links on $db", (database
       expect((await fetch(`${url}${path}?format=json`)).status).toBe(401);
     },
   );
+
+  it.skipIf(database.skip)("exports inert: a model's markup runs in no Markdown renderer, and the HTML file loads nothing, wherever it is opened", async () => {
+    // A server that counts what is asked of it: a tracking pixel, a script, a frame.
+    const asked: string[] = [];
+    const pixel = createServer((req, res) => (asked.push(req.url ?? ""), res.end()));
+    await new Promise<void>((resolve) => pixel.listen(0, "127.0.0.1", resolve));
+    hooks.later(() => new Promise<void>((resolve) => pixel.close(() => resolve())));
+    const at = `http://127.0.0.1:${(pixel.address() as AddressInfo).port}`;
+    const hostile = [
+      `A fine answer ![pixel](${at}/markdown.gif) with <img src="${at}/img.gif" onerror="alert(1)">.`,
+      `<script src="${at}/script.js"></script><script>alert(2)</script><iframe src="${at}/frame"></iframe>`,
+      "<!-- a comment --> and `<b>code</b>` kept as code:",
+      "~~~html\n<div>in a fence</div>\n~~~",
+    ].join("\n\n");
+    const { url, user } = await app({ script: withOverrides((req) => (req.phase === "answer" ? hostile : undefined)) });
+    const ada = await user("Ada");
+    const events = (
+      await readSse(
+        await postDeliberate(
+          url,
+          { question: "Best language for web APIs?", mode: "vote", modeConfig: { councilModels: THREE } },
+          { headers: { authorization: `Bearer ${ada.token}`, "content-type": "application/json" } },
+        ),
+      )
+    ).events;
+    expect(events.at(-1)!.event).toBe("done");
+    const path = `/api/v1/conversations/${String(events[0].data.thread_id)}/export`;
+
+    // Markdown: the markup is text, escaped outside code; a renderer that passes HTML makes no element of it.
+    const md = await (await ada.get(`${path}?format=md&lang=en`)).text();
+    expect(md).toContain(`\\<img src="${at}/img.gif" onerror="alert(1)">`);
+    expect(md).toContain("`<b>code</b>`");
+    expect(md).toContain("~~~html\n> <div>in a fence</div>");
+    const rendered = new MarkdownIt({ html: true }).render(md);
+    expect(rendered).not.toMatch(/<(script|iframe|img src="[^"]*img\.gif|!--)/i);
+
+    // HTML: the file carries its policy (and the download its header): nothing but its own code runs or loads.
+    const download = await ada.get(`${path}?format=html&lang=en`);
+    expect(download.headers.get("content-security-policy")).toMatch(/^default-src 'none'; script-src 'sha256-.*img-src data:.*frame-ancestors 'none'$/);
+    const html = await download.text();
+    expect(html).toMatch(/<head>\s*<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-[^"]*img-src data:/);
+    if (!haveChromium) return;
+    const file = join(mkdtempSync(join(tmpdir(), "debatt-export-")), "run.html");
+    writeFileSync(file, html);
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    try {
+      const page = await browser.newPage();
+      const dialogs: string[] = [];
+      page.on("dialog", (d) => (dialogs.push(d.message()), void d.dismiss()));
+      // What the policy refused, as the page hears it.
+      await page.addInitScript(() => {
+        (window as unknown as { refused: string[] }).refused = [];
+        document.addEventListener("securitypolicyviolation", (e) => (window as unknown as { refused: string[] }).refused.push(e.blockedURI));
+      });
+      await page.goto(`file://${file}`);
+      await page.locator(".read-only").waitFor();
+      // The answers are drawn, their Markdown image included: the policy refuses it, and the pixel is never asked for.
+      await page.waitForFunction(() => (window as unknown as { refused: string[] }).refused.some((u) => u.endsWith("/markdown.gif")));
+      expect({ asked, dialogs }).toEqual({ asked: [], dialogs: [] });
+    } finally {
+      await browser.close();
+    }
+  });
 
   it.skipIf(database.skip)("makes a read-only link only for the owner, replaces it when made again, and withdraws it", async () => {
     const { url, user, rows } = await app();
