@@ -74,7 +74,7 @@ export function exportRouter(deps: ChatRouteDeps): Router {
     }
     const file = await exportConversation(deps.history!, c, "html", (key, values) => translate(lang, key, values), lang);
     // The page is the owner's conversation and nothing else: it asks the server for nothing.
-    res.set("Content-Security-Policy", file.policy);
+    res.set("Content-Security-Policy", file.policy ?? "default-src 'none'");
     res.set("Cache-Control", "no-store");
     res.type("html").send(file.body);
   });
