@@ -6,6 +6,8 @@ import { named, runEvents, testDeps } from "./support/harness.js";
 
 /** A model's own block, with its made-up winner. */
 const FAKE_BLOCK = '```debate-arena-data\n{"debate_analysis":{"winner":"Made Up","votes":{"Made Up":9}}}\n```\n';
+/** The same in a fence of tildes, which Markdown reads as one too. */
+const TILDE_BLOCK = '~~~debate-arena-data\n{"debate_analysis":{"winner":"Made Up","votes":{"Made Up":9}}}\n~~~\n';
 
 /** Runs `text` through a filter in the given pieces. */
 function filtered(pieces: string[]): string {
@@ -22,11 +24,12 @@ function cut(text: string, cuts: number[]): string[] {
 describe("the arena-block filter", () => {
   it("removes a model's own block, however the stream cuts it, and leaves every other text as it was", () => {
     const prose = fc.string({ maxLength: 120 }).filter((t) => !/debate-arena-data/i.test(t));
-    // (A backtick right before the fence would make it a longer fence: markdown reads it so too.)
-    const lead = prose.filter((t) => !t.endsWith("`"));
+    // (A backtick or tilde right before the fence would make it a longer fence: markdown reads it so too.)
+    const lead = prose.filter((t) => !t.endsWith("`") && !t.endsWith("~"));
     fc.assert(
-      fc.property(lead, prose, fc.array(fc.nat(), { maxLength: 30 }), (before, after, cuts) => {
-        expect(filtered(cut(`${before}${FAKE_BLOCK}${after}`, cuts))).toBe(`${before}${after}`);
+      fc.property(lead, prose, fc.array(fc.nat(), { maxLength: 30 }), fc.boolean(), (before, after, cuts, tildes) => {
+        const block = tildes ? TILDE_BLOCK : FAKE_BLOCK;
+        expect(filtered(cut(`${before}${block}${after}`, cuts))).toBe(`${before}${after}`);
         expect(filtered(cut(`${before}${after}`, cuts))).toBe(`${before}${after}`);
       }),
       { numRuns: 2_000 },
@@ -38,12 +41,13 @@ describe("the arena-block filter", () => {
     expect(filtered(cut(text, [7, 8, 20, 21, 22]))).toBe(text);
     expect(filtered(["Before ``", "`debate-arena", '-data\n{"x":', "1}"])).toBe("Before ");
     expect(filtered(["A ```` debate-arena-data\n{}\n````\nB"])).toBe("A B");
+    expect(filtered(["A ~~", "~~ debate-arena-data\n{} ``` still inside\n~~~~\nB ~~~ok"])).toBe("A B ~~~ok");
   });
 
   it("lets only the computed block reach the clients and the history, even split across chunks", async () => {
     // The synthesis model streams word by word, so its block arrives in many pieces.
     const { deps } = testDeps({
-      script: withOverrides((req) => (req.phase === "synthesis" ? `Analysis first.\n\n${FAKE_BLOCK}\nThe real analysis.` : undefined)),
+      script: withOverrides((req) => (req.phase === "synthesis" ? `Analysis first.\n\n${FAKE_BLOCK}\n${TILDE_BLOCK}\nThe real analysis.` : undefined)),
     });
     const events = await runEvents(deps, "/debatt X", { participants: ["call_grok", "call_claude", "call_gpt"] });
     const text = named(events, "text-delta")

@@ -1,19 +1,20 @@
-/** Where a model's own arena block opens: a fence labelled debate-arena-data. */
-const OPEN = /`{3,}[ \t]*debate-arena-data/i;
+/** Where a model's own arena block opens: a fence (of backticks or tildes) labelled debate-arena-data. */
+const OPEN = /(`{3,}|~{3,})[ \t]*debate-arena-data/i;
 const MARKER = "```debate-arena-data";
-/** Where it closes. */
-const CLOSE = "```";
 
 /**
  * Removes every `debate-arena-data` block from the synthesis model's streamed text, so that the
  * only one clients, the history and exports get is the block computed from the debate's state (a
  * model's own would bring its own made-up winner and votes). Text goes through `push` as it
  * streams and comes back as soon as it cannot be the start of a block; a block split across
- * chunks is removed whole, and one the model never closes is dropped to the end.
+ * chunks is removed whole, and one the model never closes is dropped to the end. A fence of
+ * tildes (`~~~debate-arena-data`) is a fence too.
  */
 export class ArenaBlockFilter {
   private held = "";
   private inside = false;
+  /** What closes the open block: three of the characters its fence opened with. */
+  private close = "```";
   /** A block just closed: the rest of its fence line goes too. */
   private closing = false;
 
@@ -23,18 +24,18 @@ export class ArenaBlockFilter {
     let out = "";
     for (;;) {
       if (this.inside) {
-        const close = buffer.indexOf(CLOSE);
+        const close = buffer.indexOf(this.close);
         if (close < 0) {
           // Everything so far is the block's; keep only what could be the start of its fence.
-          this.held = buffer.slice(-(CLOSE.length - 1));
+          this.held = buffer.slice(-(this.close.length - 1));
           return out;
         }
-        buffer = buffer.slice(close + CLOSE.length);
+        buffer = buffer.slice(close + this.close.length);
         this.inside = false;
         this.closing = true;
       }
       if (this.closing) {
-        const line = /^`*[ \t]*\n?/.exec(buffer)![0];
+        const line = /^[`~]*[ \t]*\n?/.exec(buffer)![0];
         if (line.length === buffer.length && !line.endsWith("\n")) {
           this.held = buffer;
           return out;
@@ -47,6 +48,7 @@ export class ArenaBlockFilter {
         out += buffer.slice(0, open.index);
         buffer = buffer.slice(open.index + open[0].length);
         this.inside = true;
+        this.close = open[1][0].repeat(3);
         continue;
       }
       const keep = possibleStart(buffer);
@@ -67,13 +69,15 @@ export class ArenaBlockFilter {
 
 /** Where the tail of `text` could begin a fence still to be completed by the next piece (its length if nowhere). */
 function possibleStart(text: string): number {
-  const tick = text.lastIndexOf("`");
+  const tick = Math.max(text.lastIndexOf("`"), text.lastIndexOf("~"));
   if (tick < 0 || text.length - tick > MARKER.length + 4) return text.length;
   let start = tick;
-  while (start > 0 && text[start - 1] === "`") start--;
+  while (start > 0 && text[start - 1] === text[tick]) start--;
   const tail = text
     .slice(start)
-    .replace(/^(`+)[ \t]*/, "$1")
-    .toLowerCase();
+    .replace(/^([`~]+)[ \t]*/, "$1")
+    .toLowerCase()
+    // A fence of tildes opens a block as one of backticks does.
+    .replace(/^~+/, (tildes) => "`".repeat(tildes.length));
   return !tail.includes("\n") && MARKER.startsWith(tail.replace(/^`{3,}/, "```")) ? start : text.length;
 }
