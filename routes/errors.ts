@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, Response } from "express";
+import type { ErrorRequestHandler, Request, Response } from "express";
 import { ZodError } from "zod";
 import { DebattError, isDatabaseUnreachable, type ErrorCode, type Reason } from "../state/errors.js";
 import { RunLimitError } from "../service/run-limits.js";
@@ -113,8 +113,13 @@ export function errorHandler(log: (line: string) => void): ErrorRequestHandler {
     const http = toHttpError(err);
     // The rest of a body too large is not read: the connection closes after the answer.
     if (http.status === 413) res.setHeader("Connection", "close");
-    if (http.status >= 500 && http.code === "internal_error") log(`${req.method} ${req.path} failed: ${(err as Error)?.stack ?? err}`);
-    else if (http.code === "database_unavailable") log(`${req.method} ${req.path}: ${http.message} (${(err as Error)?.message})`);
+    logUntold(log, req, http, err);
     sendError(res, http);
   };
+}
+
+/** Logs what a client is not told: an unexpected error's stack, the cause of a database outage. */
+export function logUntold(log: (line: string) => void, req: Request, http: HttpError, err: unknown): void {
+  if (http.status >= 500 && http.code === "internal_error") log(`${req.method} ${req.path} failed: ${(err as Error)?.stack ?? err}`);
+  else if (http.code === "database_unavailable") log(`${req.method} ${req.path}: ${http.message} (${(err as Error)?.message})`);
 }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
 import type { Usage } from "../state/usage.js";
 import { parseJsonBody, type ChatRouteDeps } from "./chat.js";
-import { HttpError, toHttpError } from "./errors.js";
+import { HttpError, logUntold, toHttpError } from "./errors.js";
 import { jsonBody } from "./json-body.js";
 import { answerQuestion, costFields, endWhole, keepAlive, openaiError } from "./openai-answer.js";
 import { OPENAI_MODELS } from "../service/formats.js";
@@ -66,7 +66,7 @@ export function openaiRouter(deps: ChatRouteDeps, identify: RequestHandler[]): R
       `no route ${req.method} ${req.originalUrl}; the OpenAI-compatible routes are GET /v1/models, POST /v1/chat/completions and POST /v1/responses`,
     );
   });
-  router.use(openaiErrorHandler);
+  router.use(openaiErrorHandler(deps.log));
   return router;
 }
 
@@ -164,9 +164,12 @@ function completionResponse(c: Completion) {
 }
 
 /** Answers every error of the `/v1` routes in OpenAI's shape, with the status and headers debatt gives it. */
-const openaiErrorHandler: ErrorRequestHandler = (err, _req, res, next) => {
-  if (res.headersSent) return next(err);
-  const http = toHttpError(err);
-  for (const [name, value] of Object.entries(http.headers)) res.setHeader(name, value);
-  res.status(http.status).json(openaiError(http));
-};
+const openaiErrorHandler =
+  (log: (line: string) => void): ErrorRequestHandler =>
+  (err, req, res, next) => {
+    if (res.headersSent) return next(err);
+    const http = toHttpError(err);
+    logUntold(log, req, http, err);
+    for (const [name, value] of Object.entries(http.headers)) res.setHeader(name, value);
+    res.status(http.status).json(openaiError(http));
+  };

@@ -2,6 +2,7 @@ import { connect } from "node:net";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { escapeControls } from "../service/app-deps.js";
+import { MAX_BODY_DEPTH } from "../routes/json-body.js";
 import { InMemoryPromptStore, loadPromptSet } from "../prompts/store.js";
 import { removeSpoofing } from "../state/text.js";
 import { withOverrides } from "./support/fake-model.js";
@@ -60,6 +61,49 @@ describe("bad input gets a clear 4xx", () => {
       const good = await post(new Uint8Array(gzipSync(JSON.stringify({ message: "Hej" }))), { "content-encoding": "gzip" });
       expect(good.status).toBe(200);
       await good.body?.cancel();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("answers a body nested deeper than it may be with 400 invalid_body on every surface, and logs no failure", async () => {
+    const { deps, models, logs } = testDeps();
+    const server = await startApp(deps);
+    try {
+      // A JSON Schema 5,000 levels deep (it overflowed the stack: an unlogged 500), and a question nested so.
+      const deep = (n: number) => '{"type":"object","properties":{"a":'.repeat(n) + '{"type":"string"}' + "}}".repeat(n);
+      const bodies: [string, string][] = [
+        ["/v1/responses", `{"model":"debatt","input":"/vote Hi?","text":{"format":{"type":"json_schema","name":"x","schema":${deep(5_000)}}}}`],
+        [
+          "/v1/chat/completions",
+          `{"model":"debatt","messages":[{"role":"user","content":"Hi"}],"response_format":{"type":"json_schema","json_schema":{"name":"x","schema":${deep(MAX_BODY_DEPTH)}}}}`,
+        ],
+        ["/api/v1/chat/stream", `{"message":"Hi","participants":${"[".repeat(70)}${"]".repeat(70)}}`],
+        ["/mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"debatt","arguments":${deep(100)}}}`],
+      ];
+      for (const [path, body] of bodies) {
+        const res = await fetch(`${server.url}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body,
+        });
+        const json = (await res.json()) as { error: { code: string | number; message: string } };
+        // (MCP answers in JSON-RPC's shape: its code for a request refused.)
+        expect([path, res.status, json.error.code, json.error.message]).toEqual([
+          path,
+          400,
+          path === "/mcp" ? -32000 : "invalid_body",
+          expect.stringContaining("the body's objects and arrays nest deeper than 64 levels"),
+        ]);
+      }
+      expect({ calls: models.calls.length, logs }).toEqual({ calls: 0, logs: [] });
+      // A schema within the bound is taken (braces inside strings do not count).
+      const fine = await fetch(`${server.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: `{"model":"debatt","messages":[{"role":"user","content":"${"{[".repeat(200)}"}],"response_format":{"type":"json_schema","json_schema":{"name":"x","schema":${deep(20)}}}}`,
+      });
+      expect(fine.status).toBe(200);
     } finally {
       await server.close();
     }
