@@ -60,9 +60,19 @@ export interface AppDeps {
 
 /**
  * The default log: one line on stderr, prefixed `[debatt]`. Control characters (a line feed in a
- * client's cursor or path included) are written escaped, so no one can forge a line of the log.
+ * client's cursor or path included) are written escaped, so no one can forge a line of the log,
+ * and a failed query's parameters are left out (see `withoutQueryParams`).
  */
-export const stderrLog = (line: string): void => console.error(`[debatt] ${escapeControls(line)}`);
+export const stderrLog = (line: string): void => console.error(`[debatt] ${escapeControls(withoutQueryParams(line))}`);
+
+/**
+ * `text` without the parameters of a failed database query (the ORM writes them after `params:`
+ * on the line below the query): they are what a user sent or holds, a token's hash, a message's
+ * text, and the log is no place for them. The query itself stays, to say what failed.
+ */
+export function withoutQueryParams(text: string): string {
+  return text.replace(/(\nparams: )[^\n]*/g, "$1(left out)");
+}
 
 /** `text` with its control characters written as `\n`, `\r`, `\t` or `\u00XX`. */
 export function escapeControls(text: string): string {

@@ -1,7 +1,9 @@
 import { connect } from "node:net";
 import { gzipSync } from "node:zlib";
-import { describe, expect, it } from "vitest";
-import { escapeControls } from "../service/app-deps.js";
+import { describe, expect, it, vi } from "vitest";
+import { DrizzleQueryError } from "drizzle-orm/errors";
+import { escapeControls, stderrLog } from "../service/app-deps.js";
+import { tokenHash } from "../history/users.js";
 import { MAX_BODY_DEPTH } from "../routes/json-body.js";
 import { InMemoryPromptStore, loadPromptSet } from "../prompts/store.js";
 import { removeSpoofing } from "../state/text.js";
@@ -243,5 +245,21 @@ describe("text that could spoof a reader", () => {
 describe("the log", () => {
   it("escapes control characters, so a client cannot forge a log line", () => {
     expect(escapeControls("bad cursor x\n[debatt] admin signed in\r\u0007\u2028")).toBe("bad cursor x\\n[debatt] admin signed in\\r\\u0007\\u2028");
+  });
+
+  it("leaves out a failed query's parameters (a token's hash, a message), and keeps the query", () => {
+    const hash = tokenHash("secret-token-of-ada");
+    const failed = new DrizzleQueryError('select "id" from "users" where "token_hash" = $1', [hash, "Ada's question"], new Error("Connection terminated"));
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((line: string) => void lines.push(line));
+    try {
+      stderrLog(`users: the lookup failed: ${failed.stack}`);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('Failed query: select \"id\" from \"users\" where \"token_hash\" = $1\\nparams: (left out)');
+    expect(lines[0]).not.toContain(hash);
+    expect(lines[0]).not.toContain("Ada's question");
   });
 });
