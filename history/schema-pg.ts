@@ -16,7 +16,8 @@ export const conversations = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
   },
-  (t) => [index("conversations_created_idx").on(t.createdAt, t.id)],
+  // A user's listing reads by owner, newest first: without the second index it read every user's rows.
+  (t) => [index("conversations_created_idx").on(t.createdAt, t.id), index("conversations_user_created_idx").on(t.userId, t.createdAt, t.id)],
 );
 
 /** The user's question and the assistant's answer of each run; the answer's id is the run's id. */

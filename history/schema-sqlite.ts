@@ -17,7 +17,8 @@ export const conversations = sqliteTable(
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
   },
-  (t) => [index("conversations_created_idx").on(t.createdAt, t.id)],
+  // A user's listing reads by owner, newest first: without the second index it read every user's rows.
+  (t) => [index("conversations_created_idx").on(t.createdAt, t.id), index("conversations_user_created_idx").on(t.userId, t.createdAt, t.id)],
 );
 
 /** The user's question and the assistant's answer of each run; the answer's id is the run's id. */

@@ -65,6 +65,13 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
     return { ...started, models, checkpointer, history: db.history };
   }
 
+  it.skipIf(skip)("lists a user's conversations through an index of their owner, not by reading every user's", async () => {
+    db = await hooks.open();
+    // The listing's query: a page of one owner's conversations, newest first.
+    const plan = await db.plan('SELECT * FROM "conversations" WHERE "user_id" IN (?) ORDER BY "created_at" DESC, "id" DESC LIMIT 21', ["ada"]);
+    expect(plan).toContain("conversations_user_created_idx");
+  });
+
   it.skipIf(skip)("reproduces seed 001 §G: the /vote rows, the conversation and loadVoteResult", async () => {
     const answers: Record<string, string> = {
       claude: "The best programming language for web APIs is TypeScript.",

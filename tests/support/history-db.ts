@@ -16,6 +16,8 @@ export interface TestHistory {
   history: HistoryStore;
   /** Every row of a table, as the database returns it. */
   rows(table: string): Promise<Record<string, unknown>[]>;
+  /** How the database would run `sql` (`?` for each of `params`), as its EXPLAIN says; PostgreSQL told to avoid reading whole tables. */
+  plan(sql: string, params: unknown[]): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -27,6 +29,7 @@ export async function sqliteHistory(): Promise<TestHistory> {
   return {
     history,
     rows: async (table) => raw.prepare(`SELECT * FROM "${table}"`).all() as Record<string, unknown>[],
+    plan: async (sql, params) => (raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join("\n"),
     close: async () => {
       raw.close();
       await history.close();
@@ -51,6 +54,13 @@ export async function postgresHistory(server: PostgresServer): Promise<TestHisto
   return {
     history,
     rows: async (table) => (await raw.query(`SELECT * FROM "${table}"`)).rows,
+    plan: async (sql, params) => {
+      // A test's tables are small enough to read whole; the question is whether an index serves the query.
+      await raw.query("SET enable_seqscan = off");
+      let n = 0;
+      const rows = (await raw.query(`EXPLAIN ${sql.replace(/\?/g, () => `$${++n}`)}`, params)).rows as { "QUERY PLAN": string }[];
+      return rows.map((r) => r["QUERY PLAN"]).join("\n");
+    },
     close: async () => {
       await raw.end();
       await history.close();

@@ -1,0 +1,1 @@
+CREATE INDEX `conversations_user_created_idx` ON `conversations` (`user_id`,`created_at`,`id`);
