@@ -52,8 +52,10 @@ export class RunRecorder {
   /** The latest answer a format subgraph had (its `answer`), for a run cancelled before it handed it back. */
   private subgraphAnswer: string | null = null;
   private error: string | null = null;
-  /** What the run's model calls used, written with its answer. */
+  /** What the run's model calls used, written as they are counted and with its answer. */
   private used: UsageReport | undefined;
+  /** A write of `used` is on the queue and has not started. */
+  private usagePending = false;
   private reported = false;
   /** The latest state of each format subgraph of the run, by its namespace. */
   private readonly subgraphs = new Map<string, { state: Record<string, unknown>; namespace: readonly string[] }>();
@@ -212,9 +214,20 @@ export class RunRecorder {
     this.enqueue("stages", () => this.store.addStages(fresh));
   }
 
-  /** Notes what the run's model calls used (a resumed run's with its earlier attempts'), to be written with its answer. */
+  /**
+   * Notes what the run's model calls have used so far (a resumed run's with its earlier attempts')
+   * and writes it at once, on the queue: a run cut short (a killed process, a failed write) keeps
+   * what it spent, and its resumption counts on from there. Writes that pile up on a slow database
+   * become one, of the newest figures.
+   */
   usage(report: UsageReport): void {
     this.used = report;
+    if (this.usagePending) return;
+    this.usagePending = true;
+    this.enqueue("usage", () => {
+      this.usagePending = false;
+      return this.store.setUsage(this.run.messageId, this.used!);
+    });
   }
 
   /** Notes the run's `error` event, if it sends one. */

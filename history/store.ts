@@ -84,6 +84,8 @@ export interface HistoryStore {
   addStages(rows: NewStage[]): Promise<void>;
   /** Sets the answer's text and how the run ended, and the conversation's title and time. */
   finishRun(run: Pick<RunStart, "conversationId" | "messageId">, end: RunEnd): Promise<void>;
+  /** What a run's model calls have used so far, written as they are counted (a run cut short keeps it). */
+  setUsage(messageId: string, usage: UsageReport): Promise<void>;
   /**
    * The conversations of `owners`, newest first, `limit` at a time after `cursor` (rows without
    * an owner, from before users existed, count as `local`'s).
@@ -219,6 +221,10 @@ export class DrizzleHistory implements HistoryStore {
       .insert(this.t.deliberationStages)
       .values(rows.map((r) => ({ ...r, createdAt: at })))
       .onConflictDoNothing();
+  }
+
+  async setUsage(messageId: string, usage: UsageReport): Promise<void> {
+    await this.db.update(this.t.messages).set({ usage }).where(eq(this.t.messages.id, messageId));
   }
 
   async finishRun(run: Pick<RunStart, "conversationId" | "messageId">, end: RunEnd): Promise<void> {

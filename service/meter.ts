@@ -30,12 +30,16 @@ export class RunMeter {
   private inFlight = 0;
   private idle: (() => void)[] = [];
 
-  /** `spent`: what the run's earlier attempts used (a resumed run goes on counting from it). */
+  /**
+   * `spent`: what the run's earlier attempts used (a resumed run goes on counting from it);
+   * `counted` hears the report after each call is counted (the history writes it as it goes).
+   */
   constructor(
     private readonly prices: PriceTable,
     private readonly internalModel: string,
     private readonly budgetUsd: number | undefined,
     spent: UsageReport = emptyReport(),
+    private readonly counted: (report: UsageReport) => void = () => {},
   ) {
     this.used = spent;
   }
@@ -93,6 +97,7 @@ export class RunMeter {
     };
     // A call that spends the budget is kept whole: the run stops when the next call would start.
     this.used = addToReport(this.used, whoOf(request), stageOf(request), usage);
+    this.counted(this.used);
   }
 }
 

@@ -80,7 +80,8 @@ export class RunProducer {
     const finish = hub.start(runId, threadId, controller);
     // Every model call is counted; once the budget is spent the run stops, keeping what was done.
     const budget = budgetOf(configurable?.max_cost_usd, costs?.maxCostUsd);
-    const meter = costs && new RunMeter(costs.prices, costs.internalModel, budget, filing.spent);
+    // Each call's usage reaches the history as it is counted, so a run cut short keeps what it spent.
+    const meter = costs && new RunMeter(costs.prices, costs.internalModel, budget, filing.spent, recorder && ((report) => recorder.usage(report)));
     if (meter) costs.meters.open(runId, meter);
     // A run that takes too long (a provider that never answers, turn after turn) ends with what it has.
     const deadline = new RunDeadline(deadlineMs, () => controller.abort(new RunDeadlineError(deadlineMs)));

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MemorySaver } from "@langchain/langgraph";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadSettings, type Settings } from "../state/config.js";
 import { runConfigSchema } from "../state/run-config.js";
 import { ConfigError } from "../state/errors.js";
@@ -220,6 +220,29 @@ describe("what a run's model calls used and cost", () => {
     expect(res.status).toBe(402);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("budget_exceeded");
     expect(models.calls).toHaveLength(2);
+  });
+
+  it("writes each call's usage to the history as it is counted, so a run cut short keeps what it spent", async () => {
+    // ChatGPT's answer does not come; Grok's and Claude's do.
+    const hanging: Script = (req, i, messages) => {
+      const step = reporting(req, i, messages) as Exclude<ReturnType<Script>, string>;
+      return req.participant?.key === "call_gpt" ? { ...step, latencyMs: 600_000 } : step;
+    };
+    const { server } = await serve({}, hanging);
+    const client = new AbortController();
+    const res = await postChat(server.url, { message: "/compare Which language suits web APIs best?", participants: THREE }, { signal: client.signal });
+    let runId = "";
+    const reading = readSse(res, (e) => void (e.event === "metadata" && (runId = String(e.data.run_id)))).catch(() => undefined);
+    const stored = async () => (await (await fetch(`${server.url}/api/v1/debates/${runId}`)).json()) as { status: string; usage: UsageReport | null };
+    // While the run still waits for ChatGPT, the history already holds the two calls that answered.
+    await vi.waitFor(async () => expect((await stored()).usage?.total.calls).toBe(2), { timeout: 60_000, interval: 50 });
+    expect(await stored()).toMatchObject({ status: "streaming", usage: { by_participant: { Grok: { calls: 1 }, Claude: { calls: 1 } } } });
+    // Stopped, the call that never answered counts too, as a call of unknown cost.
+    expect((await fetch(`${server.url}/api/v1/debates/${runId}/cancel`, { method: "POST" })).status).toBeLessThan(300);
+    await reading;
+    client.abort();
+    await vi.waitFor(async () => expect((await stored()).status).not.toBe("streaming"), { timeout: 60_000, interval: 50 });
+    expect((await stored()).usage?.total).toMatchObject({ calls: 3, unpriced_calls: 1 });
   });
 
   it("keeps a resumed run to the budget its earlier attempt spent: it stops before its first call", async () => {
