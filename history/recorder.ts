@@ -2,7 +2,7 @@ import type { CompareAnswer } from "../state/compare.js";
 import type { CollectedAnswer } from "../state/deliberation.js";
 import { notesFields, type AnswerNotes } from "../state/answer.js";
 import type { Turn } from "../state/debate.js";
-import { WriteFailedError } from "../state/errors.js";
+import { ConversationDeletedError, WriteFailedError } from "../state/errors.js";
 import type { ClientEvent } from "../state/events.js";
 import type { State } from "../state/graph-state.js";
 import { countWords } from "../state/text.js";
@@ -56,6 +56,8 @@ export class RunRecorder {
   private used: UsageReport | undefined;
   /** A write of `used` is on the queue and has not started. */
   private usagePending = false;
+  /** The run's conversation was deleted: nothing more is written. */
+  private deleted = false;
   private reported = false;
   /** The latest state of each format subgraph of the run, by its namespace. */
   private readonly subgraphs = new Map<string, { state: Record<string, unknown>; namespace: readonly string[] }>();
@@ -341,7 +343,7 @@ export class RunRecorder {
     };
     let failed: WriteFailedError | undefined;
     this.queue = this.queue
-      .then(() => this.store.finishRun(this.run, { ...end, ...(this.used ? { usage: this.used } : {}) }))
+      .then(() => (this.deleted ? undefined : this.store.finishRun(this.run, { ...end, ...(this.used ? { usage: this.used } : {}) })))
       .catch((err: Error) => {
         this.log(`history: writing the answer of run ${this.run.messageId} failed: ${err.message}; trying again later`);
         failed = new WriteFailedError("the history (the answer of this run)", err);
@@ -373,11 +375,18 @@ export class RunRecorder {
   }
 
   private enqueue(what: string, write: () => Promise<void>): void {
-    this.queue = this.queue.then(write).catch((err: Error) => {
-      this.log(`history: writing the ${what} of run ${this.run.messageId} failed: ${err.message}`);
-      if (this.reported) return;
-      this.reported = true;
-      this.onFailure(new WriteFailedError(`the history (the ${what} of this run)`, err));
-    });
+    this.queue = this.queue
+      .then(() => (this.deleted ? undefined : write()))
+      .catch(async (err: Error) => {
+        // The conversation was deleted while the run went on: nothing of it is written any more, and that is no failure.
+        if (this.deleted || err instanceof ConversationDeletedError || (await this.store.isDeleted(this.run.conversationId).catch(() => false))) {
+          this.deleted = true;
+          return;
+        }
+        this.log(`history: writing the ${what} of run ${this.run.messageId} failed: ${err.message}`);
+        if (this.reported) return;
+        this.reported = true;
+        this.onFailure(new WriteFailedError(`the history (the ${what} of this run)`, err));
+      });
   }
 }

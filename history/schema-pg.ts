@@ -110,3 +110,12 @@ export const sessions = pgTable(
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
 );
+
+/**
+ * The conversations that were deleted, by id: a deleted thread can never be resumed, reclaimed or
+ * written to again (a run still going elsewhere when it was deleted included).
+ */
+export const deletedConversations = pgTable("deleted_conversations", {
+  id: text("id").primaryKey(),
+  deletedAt: timestamp("deleted_at", { withTimezone: true, mode: "date" }).notNull(),
+});

@@ -120,3 +120,12 @@ export const sessions = sqliteTable(
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
 );
+
+/**
+ * The conversations that were deleted, by id: a deleted thread can never be resumed, reclaimed or
+ * written to again (a run still going elsewhere when it was deleted included).
+ */
+export const deletedConversations = sqliteTable("deleted_conversations", {
+  id: text("id").primaryKey(),
+  deletedAt: integer("deleted_at", { mode: "timestamp_ms" }).notNull(),
+});

@@ -4,6 +4,7 @@ import type { NewStage, RunStage, StageRow } from "./stage.js";
 import { and, asc, desc, eq, gte, inArray, isNull, lt, or, type Column } from "drizzle-orm";
 import type { NodePgDatabase } from "drizzle-orm/node-postgres";
 import * as pgSchema from "./schema-pg.js";
+import { ConversationDeletedError } from "../state/errors.js";
 import { LOCAL_OWNER } from "../state/ownership.js";
 import { DrizzleUsers, type UserStore } from "./users.js";
 import { z } from "zod";
@@ -104,6 +105,8 @@ export interface HistoryStore {
   stagesOfRuns(owners: readonly string[], stageTypes: readonly string[], since?: Date): Promise<RunStage[]>;
   /** Deletes a conversation with its messages and stages (the foreign keys cascade); false if unknown. */
   deleteConversation(id: string): Promise<boolean>;
+  /** Whether the conversation (a thread) was deleted: then it can never be resumed, reclaimed or written to again. */
+  isDeleted(id: string): Promise<boolean>;
   /** Makes the conversation's read-only link the one whose token hashes to `tokenHash`, in place of any earlier one. */
   share(conversationId: string, tokenHash: string, at: Date): Promise<void>;
   /** Removes the conversation's read-only link; false when it had none. */
@@ -184,6 +187,8 @@ export class DrizzleHistory implements HistoryStore {
 
   async startRun(run: RunStart): Promise<void> {
     const { conversations, messages } = this.t;
+    // A deleted conversation stays deleted: a run that began before its deletion does not bring it back.
+    if (await this.isDeleted(run.conversationId)) throw new ConversationDeletedError(run.conversationId);
     await this.db
       .insert(conversations)
       .values({ id: run.conversationId, userId: run.userId, title: run.title, mode: run.mode, createdAt: run.at, updatedAt: run.at })
@@ -286,8 +291,15 @@ export class DrizzleHistory implements HistoryStore {
 
   async deleteConversation(id: string): Promise<boolean> {
     if (!(await this.conversation(id))) return false;
+    // Marked first: from now on no run may write the thread again, nor anyone resume it.
+    await this.db.insert(this.t.deletedConversations).values({ id, deletedAt: new Date() }).onConflictDoNothing();
     await this.db.delete(this.t.conversations).where(eq(this.t.conversations.id, id));
     return true;
+  }
+
+  async isDeleted(id: string): Promise<boolean> {
+    const [row] = await this.db.select({ id: this.t.deletedConversations.id }).from(this.t.deletedConversations).where(eq(this.t.deletedConversations.id, id));
+    return row !== undefined;
   }
 
   async share(conversationId: string, tokenHash: string, at: Date): Promise<void> {

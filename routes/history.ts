@@ -8,6 +8,7 @@ import type { ChatRouteDeps } from "./chat.js";
 import { ownersVisibleTo } from "../state/ownership.js";
 import { userOf } from "./auth.js";
 import { HttpError } from "./errors.js";
+import { ConversationDeletedError } from "../state/errors.js";
 import { CONVERSATION_ID, ID_RULE } from "./follow-up.js";
 
 /** Page size of the conversation list: `?limit=` from 1 to 100, 20 by default. */
@@ -86,15 +87,22 @@ export function historyRouter(deps: ChatRouteDeps, audio: AudioArchive | undefin
     const id = idOf(req, "conversation");
     if (!(await deps.service.mayUseThread(userOf(res), id)))
       throw new HttpError(404, "conversation_not_found", `conversation "${id}" not found (never started here, or already deleted)`);
-    if (deps.service.hub.runningThread(id))
-      throw new HttpError(409, "run_in_progress", `conversation "${id}" has a run going on; delete it when the run has ended`);
     const runs = (await store.messagesOf(id)).filter((m) => m.role === "assistant").map((m) => m.id);
     if (!(await store.deleteConversation(id)))
       throw new HttpError(404, "conversation_not_found", `conversation "${id}" not found (never started here, or already deleted)`);
-    // The checkpoints, the replay logs and the audio hold the same texts: they go too.
+    // A run still going, here or on another instance, stops: it pays for nothing more, and what it
+    // saves after this is removed when it ends (see RunProducer.forgetIfDeleted).
+    const { hub } = deps.service;
+    const deleted = new ConversationDeletedError(id);
+    hub.abortThread(id, deleted);
+    const stopped = await Promise.all(
+      runs.map(async (run) => (await hub.has(run)) && !(await hub.finished(run)) && (await hub.stop(run, deleted).catch(() => false))),
+    );
+    // The checkpoints, the replay logs and the audio hold the same texts: they go too (a stopped
+    // run's log once its readers have heard how it ended: see RunProducer.forgetIfDeleted).
     const saver = deps.service.graph.checkpointer;
     if (typeof saver === "object") await saver.deleteThread(id);
-    await Promise.all(runs.map((run) => deps.service.hub.forget(run)));
+    await Promise.all(runs.filter((_, i) => !stopped[i]).map((run) => hub.forget(run)));
     for (const run of runs) audio?.remove(run);
     res.status(204).end();
   });

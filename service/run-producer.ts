@@ -138,11 +138,23 @@ export class RunProducer {
         finish();
         release();
         filing.quota?.();
+        await this.forgetIfDeleted(runId, threadId);
         if (controller.signal.aborted && !(controller.signal.reason instanceof ShutdownError)) {
           log(`run ${runId} cancelled: ${(controller.signal.reason as Error)?.message}`);
         }
       }
     })();
     produced.catch((err) => log(`run ${runId} failed: ${(err as Error).message}`));
+  }
+
+  /**
+   * A run whose conversation was deleted while it went on (on this instance or another): what it
+   * saved after the deletion goes too, its checkpoints and its events, so that nothing of it is kept.
+   */
+  private async forgetIfDeleted(runId: string, threadId: string): Promise<void> {
+    const { history, graph, hub } = this.deps;
+    if (!history || !(await history.isDeleted(threadId).catch(() => false))) return;
+    if (typeof graph.checkpointer === "object") await graph.checkpointer.deleteThread(threadId);
+    await hub.forget(runId);
   }
 }

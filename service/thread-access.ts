@@ -14,10 +14,13 @@ export class ThreadAccess {
 
   /**
    * Whether `requester` may see or continue a thread: a thread nobody has used is free (it is
-   * about to be started); one that exists belongs to the user who started it.
+   * about to be started); one that exists belongs to the user who started it; a deleted one is
+   * nobody's, for good (not its owner's, not an admin's, not whoever asks first).
    */
   async mayUseThread(requester: Requester, threadId: string): Promise<boolean> {
-    const owner = this.owners.ofThread(threadId) ?? (await this.history?.conversation(threadId))?.userId;
+    const conversation = this.history && (await this.history.conversation(threadId));
+    if (!conversation && (await this.history?.isDeleted(threadId))) return false;
+    const owner = this.owners.ofThread(threadId) ?? conversation?.userId;
     if (owner !== undefined) return mayAccess(requester, owner ?? LOCAL_OWNER);
     return true;
   }

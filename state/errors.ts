@@ -215,6 +215,13 @@ export class WriteFailedError extends DebattError {
   }
 }
 
+/** Why a run stopped, or may not write: its conversation was deleted (by its owner, on any instance). */
+export class ConversationDeletedError extends DebattError {
+  constructor(conversationId: string) {
+    super("cancelled", `conversation "${conversationId}" was deleted, so its run is stopped and nothing more of it is kept`);
+  }
+}
+
 /**
  * What a failure says, fit for a client (a storage failure's, or any that is not debatt's own):
  * the innermost cause's first line (a query builder wraps the driver's error in one that quotes

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MemorySaver } from "@langchain/langgraph";
 import type { BaseMessage } from "@langchain/core/messages";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { AppDeps } from "../service/app-deps.js";
 import type { ModelRequest } from "../ports/models.js";
 import { loadVoteResult } from "../history/formats/vote.js";
@@ -655,6 +655,50 @@ describe.each(HISTORY_DATABASES)("the history on $db", (database) => {
       "/vote Bästa språket?",
       "/vote Och för skript?",
     ]);
+  });
+
+  it.skipIf(skip)("deletes a conversation whose run is still going: the run stops, nothing of it stays, and its id can never be used again", async () => {
+    // ChatGPT's answer does not come, so the /compare is still going when its conversation is deleted.
+    const { url, models, checkpointer } = await app(
+      withOverrides((req) => (req.participant?.key === "call_gpt" ? { text: "late", latencyMs: 600_000 } : undefined)),
+      defaultRoster(),
+    );
+    const events: SseEvent[] = [];
+    let runId = "";
+    let answered!: () => void;
+    const twoAnswered = new Promise<void>((resolve) => (answered = resolve));
+    const reading = readSse(await postChat(url, { message: "/compare Bästa språket?", participants: THREE }), (e) => {
+      events.push(e);
+      if (e.event === "metadata") runId = String(e.data.run_id);
+      if (events.filter((x) => x.event === "compare-answer-end").length === 2) answered();
+    });
+    // Deleted once two answers have come and ChatGPT's is still awaited.
+    await twoAnswered;
+    const conversationId = String(events[0].data.thread_id);
+    expect((await fetch(`${url}/api/v1/conversations/${conversationId}`, { method: "DELETE" })).status).toBe(204);
+    // The run stops at once: its hanging call is aborted, and it says why.
+    await reading;
+    expect(events.at(-1)!.event).toBe("done");
+    expect(events.find((e) => e.event === "error")!.data).toMatchObject({ code: "cancelled", message: expect.stringContaining("was deleted") });
+    expect(models.calls.filter((c) => c.participant === "call_gpt")).toHaveLength(1);
+    // Nothing of it is kept: no row, no checkpoint (not even those saved as it stopped), no replay.
+    await vi.waitFor(async () => expect(await checkpointer.getTuple({ configurable: { thread_id: conversationId } })).toBeUndefined(), {
+      timeout: 60_000,
+      interval: 50,
+    });
+    const left = JSON.stringify(await Promise.all(TABLES.map((t) => db.rows(t))));
+    expect(left).not.toContain(conversationId);
+    expect(left).not.toContain("Bästa språket?");
+    expect((await (await fetch(`${url}/api/v1/debates/${runId}/events`)).json()).error.code).toBe("run_not_found");
+    // And its id is nobody's for good: not resumed, not continued, not started again, not listed.
+    const resumed = await fetch(`${url}/api/v1/debates/${conversationId}/resume`, { method: "POST" });
+    expect([resumed.status, (await resumed.json()).error.code]).toEqual([409, "nothing_to_resume"]);
+    const again = await postChat(url, { message: "/compare Och för skript?", conversationId, participants: THREE });
+    expect([again.status, (await again.json()).error.code]).toEqual([404, "conversation_not_found"]);
+    const reused = await postChat(url, { message: "/compare Och för skript?", threadId: conversationId, participants: THREE });
+    expect(reused.status).toBe(404);
+    await reused.body?.cancel();
+    expect(await db.history.conversation(conversationId)).toBeUndefined();
   });
 
   it.skipIf(skip)("deletes a spoken debate's replay log and audio with its conversation", async () => {
