@@ -3,14 +3,14 @@ import type { StoredConversation } from "../web/api-client.js";
 import { simulatedModels } from "../service/formats.js";
 import { MemorySaver } from "@langchain/langgraph";
 import { Redis } from "ioredis";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { RedisEventLog } from "../providers/redis-event-log.js";
 import { participantKeyOf } from "../history/rows.js";
 import { emptyArena, reduce } from "../web/arena-state.js";
 import { storedEvents } from "../web/stored-events.js";
 import { withOverrides } from "./support/fake-model.js";
 import { testDeps } from "./support/harness.js";
-import { sqliteHistory, type TestHistory } from "./support/history-db.js";
+import { sqliteHistory, TABLES, type TestHistory } from "./support/history-db.js";
 import { postChat, readSse, startApp } from "./support/http.js";
 import { RedisServer, redisServerBinary } from "./support/redis.js";
 
@@ -198,6 +198,55 @@ describe.skipIf(!binary)(`stopping a run from another instance${binary ? "" : " 
       expect(await errorOf(await cancel(serverB.url, runId))).toEqual([409, "run_finished"]);
     } finally {
       await close();
+    }
+  });
+
+  it("B deletes the conversation of a run A is running: A stops, nothing of the run is left anywhere, and nobody can take the thread up", async () => {
+    db = await sqliteHistory();
+    const history = db.history;
+    // One history and one checkpointer for both, as one database serves a deployment.
+    const checkpointer = new MemorySaver();
+    const logA = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
+    const logB = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
+    const a = testDeps({ script: slowTurns });
+    const serverA = await startApp({ ...a.deps, events: logA }, { history, checkpointer });
+    const serverB = await startApp({ ...testDeps().deps, events: logB }, { history, checkpointer });
+    const admin = new Redis(redis.url);
+    try {
+      let deleting: Promise<Response> | undefined;
+      let threadId = "";
+      let runId = "";
+      const { events } = await readSse(await postChat(serverA.url, { message: "/debatt X", participants: THREE }), (e) => {
+        if (e.event === "metadata") [threadId, runId] = [String(e.data.thread_id), String(e.data.run_id)];
+        if (e.event === "debate-participant-end" && !deleting) deleting = fetch(`${serverB.url}/api/v1/conversations/${threadId}`, { method: "DELETE" });
+      });
+      expect((await deleting!).status).toBe(204);
+      // A's run stopped: its call in flight aborted, no call after it, and its stream ended.
+      expect(events.at(-1)!.event).toBe("done");
+      expect(events.find((e) => e.event === "error")!.data.code).toBe("cancelled");
+      expect(a.models.calls.at(-1)!.aborted).toBe(true);
+      const calls = a.models.calls.length;
+      // What A saved as it stopped goes too: its checkpoints, its replay log in Redis, every row.
+      // (The stop itself is kept a minute, for an instance that reconnects: it holds no text.)
+      await vi.waitFor(async () => expect(await admin.keys(`debatt:events:${runId}*`)).toEqual([]), { timeout: 60_000, interval: 50 });
+      expect(await checkpointer.getTuple({ configurable: { thread_id: threadId } })).toBeUndefined();
+      expect(JSON.stringify(await Promise.all(TABLES.map((t) => db!.rows(t))))).not.toContain(threadId);
+      // Nobody takes the thread up again, on either instance.
+      for (const url of [serverA.url, serverB.url]) {
+        expect(await errorOf(await fetch(`${url}/api/v1/debates/${threadId}/resume`, { method: "POST" }))).toEqual([409, "nothing_to_resume"]);
+        expect(await errorOf(await postChat(url, { message: "/debatt Y", conversationId: threadId, participants: THREE }))).toEqual([
+          404,
+          "conversation_not_found",
+        ]);
+      }
+      expect(a.models.calls).toHaveLength(calls);
+      expect(await history.conversation(threadId)).toBeUndefined();
+    } finally {
+      admin.disconnect();
+      await serverA.close();
+      await serverB.close();
+      await logA.close();
+      await logB.close();
     }
   });
 
