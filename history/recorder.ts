@@ -97,7 +97,7 @@ export class RunRecorder {
    */
   static start(
     store: HistoryStore,
-    run: { conversationId: string; messageId: string; message: string; question?: string; owner: string },
+    run: { conversationId: string; messageId: string; runId?: string; message: string; question?: string; owner: string },
     log: (line: string) => void,
     onFailure?: (err: WriteFailedError) => void,
     facts?: RunFacts,
@@ -108,6 +108,7 @@ export class RunRecorder {
       {
         conversationId: run.conversationId,
         messageId: run.messageId,
+        runId: run.runId,
         userId: run.owner,
         mode: modeOfMessage(run.message),
         title: titleOf(question),

@@ -119,3 +119,19 @@ export const deletedConversations = pgTable("deleted_conversations", {
   id: text("id").primaryKey(),
   deletedAt: timestamp("deleted_at", { withTimezone: true, mode: "date" }).notNull(),
 });
+
+/**
+ * Every run's id and the answer it writes: a first run's id is its answer's, a resumed run's is
+ * new. Any instance can so tell whose a run is (to follow, stop or delete it), whichever ran it.
+ */
+export const runs = pgTable(
+  "runs",
+  {
+    id: text("id").primaryKey(),
+    messageId: text("message_id")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [index("runs_message_idx").on(t.messageId)],
+);

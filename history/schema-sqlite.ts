@@ -129,3 +129,19 @@ export const deletedConversations = sqliteTable("deleted_conversations", {
   id: text("id").primaryKey(),
   deletedAt: integer("deleted_at", { mode: "timestamp_ms" }).notNull(),
 });
+
+/**
+ * Every run's id and the answer it writes: a first run's id is its answer's, a resumed run's is
+ * new. Any instance can so tell whose a run is (to follow, stop or delete it), whichever ran it.
+ */
+export const runs = sqliteTable(
+  "runs",
+  {
+    id: text("id").primaryKey(),
+    messageId: text("message_id")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("runs_message_idx").on(t.messageId)],
+);

@@ -42,8 +42,10 @@ function messageRow(row: typeof pgSchema.messages.$inferSelect): MessageRow {
 /** What a run writes when it starts. */
 export interface RunStart {
   conversationId: string;
-  /** The run's id: the assistant message's id and the `messageId` of its stages. */
+  /** The answer's id: the assistant message's id and the `messageId` of its stages (a first run's id too). */
   messageId: string;
+  /** The run's id: the answer's for a first run, a new one for a resumed run (default: `messageId`). */
+  runId?: string;
   /** The user who owns the conversation, written when the run starts it. */
   userId: string;
   /** The conversation's mode, written when the run starts the conversation. */
@@ -96,6 +98,10 @@ export interface HistoryStore {
   /** A conversation's messages, oldest first. */
   messagesOf(conversationId: string): Promise<MessageRow[]>;
   message(id: string): Promise<MessageRow | undefined>;
+  /** The answer a run writes, by the run's id: a first run's (its own id) or a resumed one's. */
+  answerOfRun(runId: string): Promise<MessageRow | undefined>;
+  /** The ids of every run of a conversation, first and resumed. */
+  runsOf(conversationId: string): Promise<string[]>;
   /** The stages of one message, by stage order then position. */
   stagesOf(messageId: string): Promise<StageRow[]>;
   /**
@@ -217,6 +223,30 @@ export class DrizzleHistory implements HistoryStore {
         },
       ])
       .onConflictDoNothing();
+    // Which answer the run writes, so that any instance can tell whose the run is.
+    await this.db
+      .insert(this.t.runs)
+      .values({ id: run.runId ?? run.messageId, messageId: run.messageId, createdAt: run.at })
+      .onConflictDoNothing();
+  }
+
+  async answerOfRun(runId: string): Promise<MessageRow | undefined> {
+    const own = await this.message(runId);
+    if (own) return own;
+    const [row] = await this.db.select({ messageId: this.t.runs.messageId }).from(this.t.runs).where(eq(this.t.runs.id, runId));
+    return row && this.message(row.messageId);
+  }
+
+  async runsOf(conversationId: string): Promise<string[]> {
+    const { messages: m, runs: r } = this.t;
+    const answers = (
+      await this.db
+        .select({ id: m.id })
+        .from(m)
+        .where(and(eq(m.conversationId, conversationId), eq(m.role, "assistant")))
+    ).map((a) => a.id);
+    const resumed = answers.length ? (await this.db.select({ id: r.id }).from(r).where(inArray(r.messageId, answers))).map((a) => a.id) : [];
+    return [...new Set([...answers, ...resumed])];
   }
 
   async addStages(rows: NewStage[]): Promise<void> {

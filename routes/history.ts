@@ -87,7 +87,7 @@ export function historyRouter(deps: ChatRouteDeps, audio: AudioArchive | undefin
     const id = idOf(req, "conversation");
     if (!(await deps.service.mayUseThread(userOf(res), id)))
       throw new HttpError(404, "conversation_not_found", `conversation "${id}" not found (never started here, or already deleted)`);
-    const runs = (await store.messagesOf(id)).filter((m) => m.role === "assistant").map((m) => m.id);
+    const runs = await store.runsOf(id);
     if (!(await store.deleteConversation(id)))
       throw new HttpError(404, "conversation_not_found", `conversation "${id}" not found (never started here, or already deleted)`);
     // A run still going, here or on another instance, stops: it pays for nothing more, and what it

@@ -74,7 +74,9 @@ export class RunProducer {
     // A history write that fails (a full disk) stops the run: nothing more is paid for that could not be kept.
     // A message that only gets an explanation (a command without its topic) is not filed; a resumed run always is.
     const recorded = history && (input.resume || !isUsageOnly(parseCommand(filing.message)));
-    const recorder = recorded ? RunRecorder.start(history, { conversationId: threadId, ...filing }, log, (err) => controller.abort(err), facts) : undefined;
+    const recorder = recorded
+      ? RunRecorder.start(history, { conversationId: threadId, runId, ...filing }, log, (err) => controller.abort(err), facts)
+      : undefined;
     owners.add(runId, threadId, filing.owner);
     const release = runs.add(controller);
     const finish = hub.start(runId, threadId, controller);

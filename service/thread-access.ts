@@ -29,7 +29,7 @@ export class ThreadAccess {
   async mayReadRun(requester: Requester, runId: string): Promise<boolean> {
     let owner = this.owners.ofRun(runId);
     if (owner === undefined && this.history) {
-      const answer = await this.history.message(runId);
+      const answer = await this.history.answerOfRun(runId);
       owner = answer ? ((await this.history.conversation(answer.conversationId))?.userId ?? LOCAL_OWNER) : undefined;
     }
     // Without a record (no history here) a run is the local user's.
@@ -41,7 +41,7 @@ export class ThreadAccess {
    * see `mayReadRun`) or a thread's (see `mayUseThread`).
    */
   async mayAnswer(requester: Requester, id: string): Promise<boolean> {
-    const run = this.owners.ofRun(id) !== undefined || (await this.history?.message(id)) !== undefined;
+    const run = this.owners.ofRun(id) !== undefined || (await this.history?.answerOfRun(id)) !== undefined;
     return run ? this.mayReadRun(requester, id) : this.mayUseThread(requester, id);
   }
 }

@@ -250,6 +250,71 @@ describe.skipIf(!binary)(`stopping a run from another instance${binary ? "" : " 
     }
   });
 
+  it("a resumed run is its owner's on every instance: followed and stopped from B, and nobody else's, not even the admin token's", async () => {
+    db = await sqliteHistory();
+    const history = db.history;
+    const checkpointer = new MemorySaver();
+    const settings = { auth: "tokens" as const, adminToken: "admin-token-0123456789" };
+    const logA = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
+    const logB = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
+    const serverA = await startApp({ ...testDeps({ script: slowTurns, settings }).deps, events: logA }, { history, checkpointer });
+    const serverB = await startApp({ ...testDeps({ settings }).deps, events: logB }, { history, checkpointer });
+    const tokenOf = async (name: string) =>
+      (
+        (await (
+          await fetch(`${serverA.url}/api/v1/admin/users`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${settings.adminToken}`, "content-type": "application/json" },
+            body: JSON.stringify({ name }),
+          })
+        ).json()) as { token: string }
+      ).token;
+    const [ada, bob] = [await tokenOf("Ada"), await tokenOf("Bob")];
+    const as = (token: string) => ({ authorization: `Bearer ${token}` });
+    try {
+      // Ada's debate, stopped after its first turn, then resumed on A: a run with an id of its own.
+      let threadId = "";
+      let stopping: Promise<Response> | undefined;
+      await readSse(
+        await postChat(serverA.url, { message: "/debatt X", participants: THREE }, { headers: { ...as(ada), "content-type": "application/json" } }),
+        (e) => {
+          if (e.event === "metadata") threadId = String(e.data.thread_id);
+          if (e.event === "debate-participant-end" && !stopping)
+            stopping = fetch(`${serverA.url}/api/v1/debates/${threadId}/cancel`, { method: "POST", headers: as(ada) });
+        },
+      );
+      const resumed = await fetch(`${serverA.url}/api/v1/debates/${threadId}/resume`, { method: "POST", headers: as(ada) });
+      expect(resumed.status).toBe(200);
+      let runId = "";
+      let turned!: () => void;
+      const aTurn = new Promise<void>((resolve) => (turned = resolve));
+      const reading = readSse(resumed, (e) => {
+        if (e.event === "metadata") runId = String(e.data.run_id);
+        if (e.event === "debate-participant-end") turned();
+      });
+      // While it runs on A, on B: Bob and the admin token are told it does not exist; Ada follows it, and stops it.
+      await aTurn;
+      const followed = await fetch(`${serverB.url}/api/v1/debates/${runId}/events`, { headers: as(ada) });
+      for (const other of [bob, settings.adminToken]) {
+        expect(await errorOf(await fetch(`${serverB.url}/api/v1/debates/${runId}/events`, { headers: as(other) }))).toEqual([404, "run_not_found"]);
+        expect((await fetch(`${serverB.url}/api/v1/debates/${runId}/cancel`, { method: "POST", headers: as(other) })).status).toBe(404);
+      }
+      const stopped = await fetch(`${serverB.url}/api/v1/debates/${runId}/cancel`, { method: "POST", headers: as(ada) });
+      const { events } = await reading;
+      expect(runId).not.toBe(threadId);
+      expect(followed.status).toBe(200);
+      await followed.body?.cancel();
+      expect(stopped.status).toBe(202);
+      expect(events.find((e) => e.event === "error")!.data.code).toBe("cancelled");
+      expect(events.at(-1)!.event).toBe("done");
+    } finally {
+      await serverA.close();
+      await serverB.close();
+      await logA.close();
+      await logB.close();
+    }
+  });
+
   it("a stop that A missed while its subscription to Redis was down reaches A when it reconnects", async () => {
     const { a, serverB, close } = await twoInstances();
     const admin = new Redis(redis.url);
