@@ -54,8 +54,8 @@ export class RunRecorder {
   private error: string | null = null;
   /** What the run's model calls used, written as they are counted and with its answer. */
   private used: UsageReport | undefined;
-  /** A write of `used` is on the queue and has not started. */
-  private usagePending = false;
+  /** A write of `used` on the queue that has not started: it resolves once written (or failed, and reported). */
+  private usageWrite: Promise<void> | undefined;
   /** The run's conversation was deleted: nothing more is written. */
   private deleted = false;
   private reported = false;
@@ -223,14 +223,12 @@ export class RunRecorder {
    * what it spent, and its resumption counts on from there. Writes that pile up on a slow database
    * become one, of the newest figures.
    */
-  usage(report: UsageReport): void {
+  usage(report: UsageReport): Promise<void> {
     this.used = report;
-    if (this.usagePending) return;
-    this.usagePending = true;
-    this.enqueue("usage", () => {
-      this.usagePending = false;
+    return (this.usageWrite ??= this.enqueue("usage", () => {
+      this.usageWrite = undefined;
       return this.store.setUsage(this.run.messageId, this.used!);
-    });
+    }));
   }
 
   /** Notes the run's `error` event, if it sends one. */
@@ -375,8 +373,9 @@ export class RunRecorder {
     retrying.set(id, timer);
   }
 
-  private enqueue(what: string, write: () => Promise<void>): void {
-    this.queue = this.queue
+  /** Queues a write; resolves once it is done (or has failed, and that was reported). */
+  private enqueue(what: string, write: () => Promise<void>): Promise<void> {
+    return (this.queue = this.queue
       .then(() => (this.deleted ? undefined : write()))
       .catch(async (err: Error) => {
         // The conversation was deleted while the run went on: nothing of it is written any more, and that is no failure.
@@ -388,6 +387,6 @@ export class RunRecorder {
         if (this.reported) return;
         this.reported = true;
         this.onFailure(new WriteFailedError(`the history (the ${what} of this run)`, err));
-      });
+      }));
   }
 }

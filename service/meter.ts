@@ -17,6 +17,14 @@ function stageOf(request: ModelRequest): string {
   return request.round === undefined ? request.phase : `${request.phase}.${request.round}`;
 }
 
+/** A call started and not yet counted. */
+interface Flight {
+  request: ModelRequest;
+}
+
+/** A call in flight, as the report counts it until it is counted: one call, of unknown cost. */
+const IN_FLIGHT = { ...NO_USAGE, calls: 1, unpriced_calls: 1 };
+
 /**
  * Counts one run's model calls: the tokens and cost of each (the provider's usage; the price
  * table where the provider gives no cost), by participant and stage. With a budget, no call
@@ -27,26 +35,33 @@ export class RunMeter {
   private used: UsageReport;
   private told = false;
   /** Calls started and not yet counted, and who waits for there to be none. */
-  private inFlight = 0;
+  private readonly flying = new Set<Flight>();
   private idle: (() => void)[] = [];
 
   /**
    * `spent`: what the run's earlier attempts used (a resumed run goes on counting from it);
-   * `counted` hears the report after each call is counted (the history writes it as it goes).
+   * `counted` hears the report as each call starts and as it is counted (the history writes it as
+   * it goes), and a call is sent once what it returns has resolved: a call is never paid for
+   * before it is on record.
    */
   constructor(
     private readonly prices: PriceTable,
     private readonly internalModel: string,
     private readonly budgetUsd: number | undefined,
     spent: UsageReport = emptyReport(),
-    private readonly counted: (report: UsageReport) => void = () => {},
+    private readonly counted: (report: UsageReport) => Promise<void> | void = () => {},
   ) {
     this.used = spent;
   }
 
-  /** What the run has used so far. */
+  /**
+   * What the run has used so far: the calls counted, and each call still in flight as a call of
+   * unknown cost (its tokens are not known until it answers, and a provider may bill it anyway).
+   */
   get report(): UsageReport {
-    return this.used;
+    let report = this.used;
+    for (const f of this.flying) report = addToReport(report, whoOf(f.request), stageOf(f.request), IN_FLIGHT);
+    return report;
   }
 
   /**
@@ -68,9 +83,12 @@ export class RunMeter {
     });
   }
 
-  /** A call starts (after `admit`); `record` counts it when it has ended. */
-  started(): void {
-    this.inFlight++;
+  /** A call starts (after `admit`): on record before it is sent; `record` counts it when it has ended. */
+  async started(request: ModelRequest): Promise<Flight> {
+    const flight = { request };
+    this.flying.add(flight);
+    await this.counted(this.report);
+    return flight;
   }
 
   /**
@@ -79,7 +97,7 @@ export class RunMeter {
    * usage counts them.
    */
   settled(maxMs: number): Promise<void> {
-    if (this.inFlight === 0) return Promise.resolve();
+    if (this.flying.size === 0) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, maxMs);
       this.idle.push(() => (clearTimeout(timer), resolve()));
@@ -87,8 +105,9 @@ export class RunMeter {
   }
 
   /** After a call: counts what it used; a call that failed before its usage came counts as a call of unknown cost. */
-  record(request: ModelRequest, answer: AIMessage | undefined): void {
-    if (this.inFlight > 0 && --this.inFlight === 0) for (const wake of this.idle.splice(0)) wake();
+  record(flight: Flight, answer: AIMessage | undefined): void {
+    const { request } = flight;
+    if (this.flying.delete(flight) && this.flying.size === 0) for (const wake of this.idle.splice(0)) wake();
     // Priced as the model that answered (a fallback's answer says which it was).
     const usage = (answer && usageOfAnswer(request.participant?.model ?? this.internalModel, answer, this.prices)) ?? {
       ...NO_USAGE,
@@ -97,7 +116,7 @@ export class RunMeter {
     };
     // A call that spends the budget is kept whole: the run stops when the next call would start.
     this.used = addToReport(this.used, whoOf(request), stageOf(request), usage);
-    this.counted(this.used);
+    void this.counted(this.report);
   }
 }
 
@@ -114,13 +133,13 @@ function metered<T extends object>(model: T, meter: RunMeter, request: ModelRequ
       if (prop === "invoke") {
         return async (input: unknown, options?: unknown) => {
           await meter.admit(config);
-          meter.started();
+          const flight = await meter.started(request);
           let answer: AIMessage | undefined;
           try {
             answer = (await (target as unknown as Invokable).invoke(input, options)) as AIMessage;
             return answer;
           } finally {
-            meter.record(request, answer);
+            meter.record(flight, answer);
           }
         };
       }

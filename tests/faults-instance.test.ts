@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { SpawnedServer } from "../scripts/spawn-server.js";
-import { roster } from "./support/debater.js";
+import { debater, roster } from "./support/debater.js";
+import { startFakeOpenAI } from "./support/fake-servers.js";
 import { postChat, readSse, startApp, type SseEvent } from "./support/http.js";
 import { RedisServer, redisServerBinary } from "./support/redis.js";
 import { startServerProcess } from "./support/server-process.js";
@@ -115,6 +116,41 @@ describe("a run whose server died", () => {
     expect(resumed.status).toBe(200);
     expect((await readSse(resumed)).events.at(-1)!.event).toBe("done");
     expect(await settledAnswer(second.url, runId)).toMatchObject({ status: "complete" });
+  });
+
+  it("without Redis, has every model call a killed run made on record: the endpoint's calls equal the history's after a kill -9 and the resume", async () => {
+    // The endpoint holds its third call (the process is killed while it is in flight), and answers the rest at once.
+    let held = false;
+    const endpoint = await startFakeOpenAI((body) => {
+      const hold = !held && endpoint.seen.length === 3;
+      if (hold) held = true;
+      return { ...debater(body), usage: { prompt_tokens: 100, completion_tokens: 10 }, ...(hold ? { delayMs: 600_000 } : {}) };
+    });
+    cleanups.push(endpoint.close);
+    const dataDir = mkdtempSync(join(tmpdir(), "debatt-calls-"));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const env = { DEBATT_DATA_DIR: dataDir, DEBATE_PARTICIPANTS: roster, OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: endpoint.baseURL };
+    const first = await serve(env);
+    const client = new AbortController();
+    let threadId = "";
+    const reading = readSse(await postChat(first.url, { message: "/debatt Bör AI regleras?" }, { signal: client.signal }), (e) => {
+      if (e.event === "metadata") threadId = String(e.data.thread_id);
+    }).catch(() => undefined);
+    await vi.waitFor(() => expect(held && !endpoint.seen[2].closed).toBe(true), { timeout: 60_000, interval: 20 });
+    first.child.kill("SIGKILL");
+    await first.exited;
+    client.abort();
+    await reading;
+
+    const second = await serve(env);
+    const resumed = await fetch(`${second.url}/api/v1/debates/${threadId}/resume`, { method: "POST" });
+    expect(resumed.status).toBe(200);
+    expect((await readSse(resumed)).events.at(-1)!.event).toBe("done");
+    const answer = await settledAnswer(second.url, threadId);
+    expect(answer.status).toBe("complete");
+    // Every call the endpoint got is counted, the one cut by the kill as a call of unknown cost.
+    expect(answer.usage.total).toMatchObject({ calls: endpoint.seen.length, unpriced_calls: expect.any(Number) });
+    expect(answer.usage.total.input_tokens).toBe(100 * (endpoint.seen.length - 1));
   });
 
   it("without Redis, leaves alone the answer of a debate that is being resumed when a reader of its first run comes back", async () => {

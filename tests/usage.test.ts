@@ -222,7 +222,7 @@ describe("what a run's model calls used and cost", () => {
     expect(models.calls).toHaveLength(2);
   });
 
-  it("writes each call's usage to the history as it is counted, so a run cut short keeps what it spent", async () => {
+  it("writes each call's usage to the history as it is counted, and a call on record before it is sent, so a run cut short keeps what it spent", async () => {
     // ChatGPT's answer does not come; Grok's and Claude's do.
     const hanging: Script = (req, i, messages) => {
       const step = reporting(req, i, messages) as Exclude<ReturnType<Script>, string>;
@@ -234,9 +234,20 @@ describe("what a run's model calls used and cost", () => {
     let runId = "";
     const reading = readSse(res, (e) => void (e.event === "metadata" && (runId = String(e.data.run_id)))).catch(() => undefined);
     const stored = async () => (await (await fetch(`${server.url}/api/v1/debates/${runId}`)).json()) as { status: string; usage: UsageReport | null };
-    // While the run still waits for ChatGPT, the history already holds the two calls that answered.
-    await vi.waitFor(async () => expect((await stored()).usage?.total.calls).toBe(2), { timeout: 60_000, interval: 50 });
-    expect(await stored()).toMatchObject({ status: "streaming", usage: { by_participant: { Grok: { calls: 1 }, Claude: { calls: 1 } } } });
+    // While the run still waits for ChatGPT, the history already holds the two calls that answered
+    // and ChatGPT's, on record before it was sent: a call in flight, of unknown cost.
+    await vi.waitFor(async () => expect((await stored()).usage?.by_participant.Claude?.cost_usd).toBe(0.01), { timeout: 60_000, interval: 50 });
+    expect(await stored()).toMatchObject({
+      status: "streaming",
+      usage: {
+        total: { calls: 3 },
+        by_participant: {
+          Grok: { calls: 1, input_tokens: 1000 },
+          Claude: { calls: 1, input_tokens: 2000 },
+          ChatGPT: { calls: 1, input_tokens: 0, unpriced_calls: 1 },
+        },
+      },
+    });
     // Stopped, the call that never answered counts too, as a call of unknown cost.
     expect((await fetch(`${server.url}/api/v1/debates/${runId}/cancel`, { method: "POST" })).status).toBeLessThan(300);
     await reading;
