@@ -70,6 +70,8 @@ export interface EventLog {
    * within the wait: the instance that ran it is gone.
    */
   requestStop?(runId: string): Promise<boolean>;
+  /** Whether the run is going on on an instance that lives (its log has not ended and its instance's lease holds). */
+  runningSomewhere?(runId: string): Promise<boolean>;
   /** Calls `listener` with each run some instance was asked to stop; it returns whether it stopped it. */
   onStopRequest?(listener: (runId: string) => boolean): void;
   /**

@@ -277,6 +277,10 @@ export class RedisEventLog implements EventLog {
     return owner !== null && owner !== this.instance && (await this.client.exists(instanceKey(owner))) === 0;
   }
 
+  async runningSomewhere(runId: string): Promise<boolean> {
+    return (await this.has(runId)) && !(await this.finished(runId)) && (await this.client.exists(ownerKey(runId))) === 1 && !(await this.ownerGone(runId));
+  }
+
   /** Whether Redis holds the run; throws `event_log_unavailable` when it cannot be asked. */
   async has(runId: string): Promise<boolean> {
     if (this.forgotten.has(runId)) return false;

@@ -48,6 +48,11 @@ export class RunHub {
     return [...this.live.values()].some((run) => run.threadId === threadId);
   }
 
+  /** Whether the run is going on here or on another instance that lives (per the shared log). */
+  async runningAnywhere(runId: string): Promise<boolean> {
+    return this.live.has(runId) || ((await this.shared?.runningSomewhere?.(runId)) ?? false);
+  }
+
   /** Stops this process's runs of the thread with `reason` (a save of the thread failed). */
   abortThread(threadId: string, reason: Error): void {
     for (const run of this.live.values()) if (run.threadId === threadId) run.controller.abort(reason);

@@ -97,7 +97,10 @@ export class RunStarts {
   /** Continues a thread's unfinished run from its checkpoint as a new run (see `RunService.resume`). */
   async resume(threadId: string, quotaKey?: string, input?: PersonInput): Promise<StartedRun> {
     if (!this.graph.checkpointer) throw new DebattError("no_checkpointer", "this server keeps no checkpoints, so runs cannot be resumed");
-    if (this.hub.runningThread(threadId)) {
+    // One run of a thread at a time, across the instances: a run of it still going elsewhere (the
+    // history knows every run's id, a resumed one's too) is followed there, not run twice.
+    const elsewhere = async () => (await Promise.all((await this.history?.runsOf(threadId))?.map((run) => this.hub.runningAnywhere(run)) ?? [])).some(Boolean);
+    if (this.hub.runningThread(threadId) || (await elsewhere())) {
       throw new DebattError("run_in_progress", `thread "${threadId}" has a run going on; follow it with GET /api/v1/debates/<run_id>/events`);
     }
     const { state, reply } = await stoppedRun(this.graph, threadId, input);

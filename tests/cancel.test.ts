@@ -315,6 +315,37 @@ describe.skipIf(!binary)(`stopping a run from another instance${binary ? "" : " 
     }
   });
 
+  it("B does not resume a thread that A is running: 409 run_in_progress, and A's run goes on alone to its end", async () => {
+    db = await sqliteHistory();
+    const history = db.history;
+    const checkpointer = new MemorySaver();
+    const logA = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
+    const logB = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
+    const a = testDeps({ script: slowTurns });
+    const b = testDeps({ script: slowTurns });
+    const serverA = await startApp({ ...a.deps, events: logA }, { history, checkpointer });
+    const serverB = await startApp({ ...b.deps, events: logB }, { history, checkpointer });
+    try {
+      let threadId = "";
+      let resuming: Promise<Response> | undefined;
+      const { events } = await readSse(await postChat(serverA.url, { message: "/debatt X", participants: THREE }), (e) => {
+        if (e.event === "metadata") threadId = String(e.data.thread_id);
+        // Once a turn is saved, a checkpoint exists that B could resume from.
+        if (e.event === "debate-participant-end" && !resuming) resuming = fetch(`${serverB.url}/api/v1/debates/${threadId}/resume`, { method: "POST" });
+      });
+      expect(await errorOf(await resuming!)).toEqual([409, "run_in_progress"]);
+      expect(events.at(-1)!.event).toBe("done");
+      expect(events.some((e) => e.event === "debate-synthesis-complete")).toBe(true);
+      // B asked no model: the debate was run once.
+      expect(b.models.calls).toHaveLength(0);
+    } finally {
+      await serverA.close();
+      await serverB.close();
+      await logA.close();
+      await logB.close();
+    }
+  });
+
   it("a stop that A missed while its subscription to Redis was down reaches A when it reconnects", async () => {
     const { a, serverB, close } = await twoInstances();
     const admin = new Redis(redis.url);
