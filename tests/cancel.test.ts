@@ -5,6 +5,7 @@ import { MemorySaver } from "@langchain/langgraph";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { RedisEventLog } from "../providers/redis-event-log.js";
+import type { Settings } from "../state/config.js";
 import { participantKeyOf } from "../history/rows.js";
 import { emptyArena, reduce } from "../web/arena-state.js";
 import { storedEvents } from "../web/stored-events.js";
@@ -181,6 +182,29 @@ describe.skipIf(!binary)(`stopping a run from another instance${binary ? "" : " 
     return { a: { ...a, url: serverA.url }, serverB, stopFromB, close };
   }
 
+  /**
+   * Instances A (running slow turns) and B on this Redis, with one history and one checkpointer for
+   * both, as one database serves a deployment; `settings` for both.
+   */
+  async function sharedInstances(settings: Partial<Settings> = {}) {
+    db = await sqliteHistory();
+    const history = db.history;
+    const checkpointer = new MemorySaver();
+    const logA = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
+    const logB = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
+    const a = testDeps({ script: slowTurns, settings });
+    const b = testDeps({ script: slowTurns, settings });
+    const serverA = await startApp({ ...a.deps, events: logA }, { history, checkpointer });
+    const serverB = await startApp({ ...b.deps, events: logB }, { history, checkpointer });
+    const close = async () => {
+      await serverA.close();
+      await serverB.close();
+      await logA.close();
+      await logB.close();
+    };
+    return { a: { models: a.models, url: serverA.url }, b: { models: b.models, url: serverB.url }, history, checkpointer, close };
+  }
+
   it("B stops a run that A is running: A's calls are aborted and A's stream ends with error cancelled and done", async () => {
     const { a, serverB, stopFromB, close } = await twoInstances();
     try {
@@ -202,23 +226,15 @@ describe.skipIf(!binary)(`stopping a run from another instance${binary ? "" : " 
   });
 
   it("B deletes the conversation of a run A is running: A stops, nothing of the run is left anywhere, and nobody can take the thread up", async () => {
-    db = await sqliteHistory();
-    const history = db.history;
-    // One history and one checkpointer for both, as one database serves a deployment.
-    const checkpointer = new MemorySaver();
-    const logA = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
-    const logB = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
-    const a = testDeps({ script: slowTurns });
-    const serverA = await startApp({ ...a.deps, events: logA }, { history, checkpointer });
-    const serverB = await startApp({ ...testDeps().deps, events: logB }, { history, checkpointer });
+    const { a, b, history, checkpointer, close } = await sharedInstances();
     const admin = new Redis(redis.url);
     try {
       let deleting: Promise<Response> | undefined;
       let threadId = "";
       let runId = "";
-      const { events } = await readSse(await postChat(serverA.url, { message: "/debatt X", participants: THREE }), (e) => {
+      const { events } = await readSse(await postChat(a.url, { message: "/debatt X", participants: THREE }), (e) => {
         if (e.event === "metadata") [threadId, runId] = [String(e.data.thread_id), String(e.data.run_id)];
-        if (e.event === "debate-participant-end" && !deleting) deleting = fetch(`${serverB.url}/api/v1/conversations/${threadId}`, { method: "DELETE" });
+        if (e.event === "debate-participant-end" && !deleting) deleting = fetch(`${b.url}/api/v1/conversations/${threadId}`, { method: "DELETE" });
       });
       expect((await deleting!).status).toBe(204);
       // A's run stopped: its call in flight aborted, no call after it, and its stream ended.
@@ -232,7 +248,7 @@ describe.skipIf(!binary)(`stopping a run from another instance${binary ? "" : " 
       expect(await checkpointer.getTuple({ configurable: { thread_id: threadId } })).toBeUndefined();
       expect(JSON.stringify(await Promise.all(TABLES.map((t) => db!.rows(t))))).not.toContain(threadId);
       // Nobody takes the thread up again, on either instance.
-      for (const url of [serverA.url, serverB.url]) {
+      for (const url of [a.url, b.url]) {
         expect(await errorOf(await fetch(`${url}/api/v1/debates/${threadId}/resume`, { method: "POST" }))).toEqual([409, "nothing_to_resume"]);
         expect(await errorOf(await postChat(url, { message: "/debatt Y", conversationId: threadId, participants: THREE }))).toEqual([
           404,
@@ -243,26 +259,17 @@ describe.skipIf(!binary)(`stopping a run from another instance${binary ? "" : " 
       expect(await history.conversation(threadId)).toBeUndefined();
     } finally {
       admin.disconnect();
-      await serverA.close();
-      await serverB.close();
-      await logA.close();
-      await logB.close();
+      await close();
     }
   });
 
   it("a resumed run is its owner's on every instance: followed and stopped from B, and nobody else's, not even the admin token's", async () => {
-    db = await sqliteHistory();
-    const history = db.history;
-    const checkpointer = new MemorySaver();
     const settings = { auth: "tokens" as const, adminToken: "admin-token-0123456789" };
-    const logA = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
-    const logB = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
-    const serverA = await startApp({ ...testDeps({ script: slowTurns, settings }).deps, events: logA }, { history, checkpointer });
-    const serverB = await startApp({ ...testDeps({ settings }).deps, events: logB }, { history, checkpointer });
+    const { a, b, close } = await sharedInstances(settings);
     const tokenOf = async (name: string) =>
       (
         (await (
-          await fetch(`${serverA.url}/api/v1/admin/users`, {
+          await fetch(`${a.url}/api/v1/admin/users`, {
             method: "POST",
             headers: { authorization: `Bearer ${settings.adminToken}`, "content-type": "application/json" },
             body: JSON.stringify({ name }),
@@ -276,14 +283,14 @@ describe.skipIf(!binary)(`stopping a run from another instance${binary ? "" : " 
       let threadId = "";
       let stopping: Promise<Response> | undefined;
       await readSse(
-        await postChat(serverA.url, { message: "/debatt X", participants: THREE }, { headers: { ...as(ada), "content-type": "application/json" } }),
+        await postChat(a.url, { message: "/debatt X", participants: THREE }, { headers: { ...as(ada), "content-type": "application/json" } }),
         (e) => {
           if (e.event === "metadata") threadId = String(e.data.thread_id);
           if (e.event === "debate-participant-end" && !stopping)
-            stopping = fetch(`${serverA.url}/api/v1/debates/${threadId}/cancel`, { method: "POST", headers: as(ada) });
+            stopping = fetch(`${a.url}/api/v1/debates/${threadId}/cancel`, { method: "POST", headers: as(ada) });
         },
       );
-      const resumed = await fetch(`${serverA.url}/api/v1/debates/${threadId}/resume`, { method: "POST", headers: as(ada) });
+      const resumed = await fetch(`${a.url}/api/v1/debates/${threadId}/resume`, { method: "POST", headers: as(ada) });
       expect(resumed.status).toBe(200);
       let runId = "";
       let turned!: () => void;
@@ -294,12 +301,12 @@ describe.skipIf(!binary)(`stopping a run from another instance${binary ? "" : " 
       });
       // While it runs on A, on B: Bob and the admin token are told it does not exist; Ada follows it, and stops it.
       await aTurn;
-      const followed = await fetch(`${serverB.url}/api/v1/debates/${runId}/events`, { headers: as(ada) });
+      const followed = await fetch(`${b.url}/api/v1/debates/${runId}/events`, { headers: as(ada) });
       for (const other of [bob, settings.adminToken]) {
-        expect(await errorOf(await fetch(`${serverB.url}/api/v1/debates/${runId}/events`, { headers: as(other) }))).toEqual([404, "run_not_found"]);
-        expect((await fetch(`${serverB.url}/api/v1/debates/${runId}/cancel`, { method: "POST", headers: as(other) })).status).toBe(404);
+        expect(await errorOf(await fetch(`${b.url}/api/v1/debates/${runId}/events`, { headers: as(other) }))).toEqual([404, "run_not_found"]);
+        expect((await fetch(`${b.url}/api/v1/debates/${runId}/cancel`, { method: "POST", headers: as(other) })).status).toBe(404);
       }
-      const stopped = await fetch(`${serverB.url}/api/v1/debates/${runId}/cancel`, { method: "POST", headers: as(ada) });
+      const stopped = await fetch(`${b.url}/api/v1/debates/${runId}/cancel`, { method: "POST", headers: as(ada) });
       const { events } = await reading;
       expect(runId).not.toBe(threadId);
       expect(followed.status).toBe(200);
@@ -308,30 +315,19 @@ describe.skipIf(!binary)(`stopping a run from another instance${binary ? "" : " 
       expect(events.find((e) => e.event === "error")!.data.code).toBe("cancelled");
       expect(events.at(-1)!.event).toBe("done");
     } finally {
-      await serverA.close();
-      await serverB.close();
-      await logA.close();
-      await logB.close();
+      await close();
     }
   });
 
   it("B does not resume a thread that A is running: 409 run_in_progress, and A's run goes on alone to its end", async () => {
-    db = await sqliteHistory();
-    const history = db.history;
-    const checkpointer = new MemorySaver();
-    const logA = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
-    const logB = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
-    const a = testDeps({ script: slowTurns });
-    const b = testDeps({ script: slowTurns });
-    const serverA = await startApp({ ...a.deps, events: logA }, { history, checkpointer });
-    const serverB = await startApp({ ...b.deps, events: logB }, { history, checkpointer });
+    const { a, b, close } = await sharedInstances();
     try {
       let threadId = "";
       let resuming: Promise<Response> | undefined;
-      const { events } = await readSse(await postChat(serverA.url, { message: "/debatt X", participants: THREE }), (e) => {
+      const { events } = await readSse(await postChat(a.url, { message: "/debatt X", participants: THREE }), (e) => {
         if (e.event === "metadata") threadId = String(e.data.thread_id);
         // Once a turn is saved, a checkpoint exists that B could resume from.
-        if (e.event === "debate-participant-end" && !resuming) resuming = fetch(`${serverB.url}/api/v1/debates/${threadId}/resume`, { method: "POST" });
+        if (e.event === "debate-participant-end" && !resuming) resuming = fetch(`${b.url}/api/v1/debates/${threadId}/resume`, { method: "POST" });
       });
       expect(await errorOf(await resuming!)).toEqual([409, "run_in_progress"]);
       expect(events.at(-1)!.event).toBe("done");
@@ -339,10 +335,7 @@ describe.skipIf(!binary)(`stopping a run from another instance${binary ? "" : " 
       // B asked no model: the debate was run once.
       expect(b.models.calls).toHaveLength(0);
     } finally {
-      await serverA.close();
-      await serverB.close();
-      await logA.close();
-      await logB.close();
+      await close();
     }
   });
 

@@ -51,6 +51,19 @@ describe.each(HISTORY_DATABASES)("exports and read-only links on $db", (database
     return { ...started, user, rows: db.rows };
   }
 
+  /** Runs a /vote on "Best language for web APIs?" as the user of `token`, to its end; its conversation's id. */
+  async function askedVote(url: string, token: string): Promise<string> {
+    const { events } = await readSse(
+      await postDeliberate(
+        url,
+        { question: "Best language for web APIs?", mode: "vote", modeConfig: { councilModels: THREE } },
+        { headers: { authorization: `Bearer ${token}`, "content-type": "application/json" } },
+      ),
+    );
+    expect(events.at(-1)!.event).toBe("done");
+    return String(events[0].data.thread_id);
+  }
+
   /** Status and error code of a refused request. */
   const refusal = async (res: Response) => [res.status, ((await res.json()) as { error: { code: string } }).error.code];
 
@@ -59,17 +72,7 @@ describe.each(HISTORY_DATABASES)("exports and read-only links on $db", (database
     async () => {
       const { url, user } = await app();
       const ada = await user("Ada");
-      const events = (
-        await readSse(
-          await postDeliberate(
-            url,
-            { question: "Best language for web APIs?", mode: "vote", modeConfig: { councilModels: THREE } },
-            { headers: { authorization: `Bearer ${ada.token}`, "content-type": "application/json" } },
-          ),
-        )
-      ).events;
-      expect(events.at(-1)!.event).toBe("done");
-      const id = String(events[0].data.thread_id);
+      const id = await askedVote(url, ada.token);
       const path = `/api/v1/conversations/${id}/export`;
 
       const json = await ada.get(`${path}?format=json`);
@@ -133,17 +136,7 @@ describe.each(HISTORY_DATABASES)("exports and read-only links on $db", (database
     ].join("\n\n");
     const { url, user } = await app({ script: withOverrides((req) => (req.phase === "answer" ? hostile : undefined)) });
     const ada = await user("Ada");
-    const events = (
-      await readSse(
-        await postDeliberate(
-          url,
-          { question: "Best language for web APIs?", mode: "vote", modeConfig: { councilModels: THREE } },
-          { headers: { authorization: `Bearer ${ada.token}`, "content-type": "application/json" } },
-        ),
-      )
-    ).events;
-    expect(events.at(-1)!.event).toBe("done");
-    const path = `/api/v1/conversations/${String(events[0].data.thread_id)}/export`;
+    const path = `/api/v1/conversations/${await askedVote(url, ada.token)}/export`;
 
     // Markdown: the markup is text, escaped outside code; a renderer that passes HTML makes no element of it.
     const md = await (await ada.get(`${path}?format=md&lang=en`)).text();
