@@ -82,13 +82,23 @@ export class MemoryEventLog implements EventLog {
     return (this.options.now ?? Date.now)();
   }
 
-  async append(runId: string, event: RunEvent): Promise<void> {
+  /** Knows the run from now on, before its first event (its readers here wait for its events). */
+  begin(runId: string): void {
+    this.runOf(runId);
+  }
+
+  private runOf(runId: string): MemoryRun {
     let run = this.runs.get(runId);
     if (!run) {
       this.prune();
       run = { events: [], bytes: 0, done: false, finishedAt: 0, seen: null, wake: new Set() };
       this.runs.set(runId, run);
     }
+    return run;
+  }
+
+  async append(runId: string, event: RunEvent): Promise<void> {
+    const run = this.runOf(runId);
     if (run.done) return;
     const json = dataJson(event);
     const spilled = json.length >= (this.options.spillOverChars ?? SPILL_OVER_CHARS) ? this.spill(runId, run, event, json) : undefined;

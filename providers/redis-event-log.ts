@@ -62,12 +62,20 @@ export interface RedisEventLogOptions {
   maxPending?: number;
 }
 
+/** An event held back for the next write, and what to tell once Redis has it. */
+interface Held {
+  event: RunEvent;
+  written: () => void;
+}
+
 /**
  * The event log in Redis streams, so any instance can serve a run's events: one stream per run
  * (`debatt:events:<run id>`) whose entry ids are the SSE ids (`0-1`, `0-2`, …), expiring
- * `ttlMs` after the last event. Appends never make the run wait. While Redis is unreachable they
- * are held back, in order, and written when it is back (so a run's stream never has a gap while
- * this process lives), as are deletions; the outage is logged once. A follower on another
+ * `ttlMs` after the last event. Appends never make the run wait, and each tells when Redis has
+ * its event: this instance's readers see an event only then (see `RunHub.append`), so no reader
+ * anywhere ever holds an id the shared log does not. While Redis is unreachable events are held
+ * back, in order, and written when it is back (so a run's stream never has a gap while this
+ * process lives), as are deletions; the outage is logged once. A follower on another
  * instance waits out an outage of up to `outageWaitMs`, and says so with a `replay_incomplete`
  * error, never a silent jump in ids, when its replay cannot be complete.
  */
@@ -80,7 +88,7 @@ export class RedisEventLog implements EventLog {
   private next: Promise<void> | undefined;
   private closed = false;
   /** Events not in Redis yet, per run, in id order. */
-  private readonly pending = new Map<string, RunEvent[]>();
+  private readonly pending = new Map<string, Held[]>();
   private pendingCount = 0;
   /** Runs forgotten while Redis could not be reached: deleted there once it is back. */
   private readonly forgotten = new Set<string>();
@@ -114,13 +122,20 @@ export class RedisEventLog implements EventLog {
     this.lease.unref();
   }
 
+  /**
+   * Holds the event back for the next write; resolves once Redis has it (or, past `maxPending`,
+   * once it is given up on), so that a caller can show it only when every instance can replay it.
+   */
   append(runId: string, event: RunEvent): Promise<void> {
     if (this.closed) return Promise.resolve();
     let events = this.pending.get(runId);
     if (!events) this.pending.set(runId, (events = []));
-    events.push(event);
+    let written!: () => void;
+    const promise = new Promise<void>((resolve) => (written = resolve));
+    events.push({ event, written });
     this.pendingCount++;
-    return this.flushSoon();
+    void this.flushSoon();
+    return promise;
   }
 
   /**
@@ -150,7 +165,7 @@ export class RedisEventLog implements EventLog {
         const count = events.length;
         const k = key(runId);
         const batch = this.client.multi();
-        for (const e of events.slice(0, count)) batch.xadd(k, `0-${e.id}`, "e", e.event, "d", dataJson(e));
+        for (const { event: e } of events.slice(0, count)) batch.xadd(k, `0-${e.id}`, "e", e.event, "d", dataJson(e));
         batch.set(ownerKey(runId), this.instance, "PX", this.options.ttlMs);
         const replies = await batch.pexpire(k, this.options.ttlMs).exec();
         if (!replies) throw new Error("the write was aborted");
@@ -160,7 +175,7 @@ export class RedisEventLog implements EventLog {
         // Ids that are taken: a retry after a lost reply (they are ours), or another instance that
         // took this one for dead ended the run's log. Then the run stops here too.
         const taken = replies.some(([err]) => err && /equal or smaller/.test(err.message));
-        if (taken && !events.slice(0, count).some((e) => e.event === "done") && (await this.endedByOther(runId))) {
+        if (taken && !events.slice(0, count).some((h) => h.event.event === "done") && (await this.endedByOther(runId))) {
           this.options.log(
             `event log: another instance ended the log of run ${runId} (this one was cut off from Redis for longer than its lease); the run stops here`,
           );
@@ -168,7 +183,7 @@ export class RedisEventLog implements EventLog {
         }
         // Forgotten meanwhile, the run's events are gone from the books already (and its deletion comes next).
         if (this.pending.get(runId) !== events) continue;
-        events.splice(0, count);
+        for (const h of events.splice(0, count)) h.written();
         this.pendingCount -= count;
         if (events.length === 0) this.pending.delete(runId);
       }
@@ -196,6 +211,8 @@ export class RedisEventLog implements EventLog {
       this.options.log(`event log: Redis has been unavailable too long; ${events.length} events of run ${runId} are dropped from the shared log`);
       this.pendingCount -= events.length;
       this.pending.delete(runId);
+      // Given up on: this instance's readers get them (the shared log's readers are told of the gap).
+      for (const h of events) h.written();
     }
   }
 
@@ -294,7 +311,7 @@ export class RedisEventLog implements EventLog {
   }
 
   async finished(runId: string): Promise<boolean> {
-    if (this.pending.has(runId)) return this.pending.get(runId)!.at(-1)!.event === "done";
+    if (this.pending.has(runId)) return this.pending.get(runId)!.at(-1)!.event.event === "done";
     const [last] = (await this.client.xrevrange(key(runId), "+", "-", "COUNT", 1).catch(unreachable)) as [string, string[]][];
     return last?.[1][1] === "done";
   }
@@ -370,8 +387,10 @@ export class RedisEventLog implements EventLog {
 
   /** Drops the run's events; while Redis is unreachable the deletion waits for it (it never fails). */
   async forget(runId: string): Promise<void> {
-    this.pendingCount -= this.pending.get(runId)?.length ?? 0;
+    const held = this.pending.get(runId) ?? [];
+    this.pendingCount -= held.length;
     this.pending.delete(runId);
+    for (const h of held) h.written();
     this.forgotten.add(runId);
     await this.flushSoon();
   }
@@ -387,6 +406,7 @@ export class RedisEventLog implements EventLog {
         `event log: Redis is still unavailable; ${this.pendingCount} events and ${this.forgotten.size} deletions did not reach it (the events expire by themselves)`,
       );
     }
+    for (const held of this.pending.values()) for (const h of held) h.written();
     // Stopped, not dead: its runs ended (a shutdown ends them first), so nothing is orphaned.
     await this.client.del(instanceKey(this.instance)).catch(() => {});
     this.client.disconnect();

@@ -104,6 +104,12 @@ export class RunMeter {
     });
   }
 
+  /** A call started and then not sent (its run stopped meanwhile): it is taken off the record. */
+  unsent(flight: Flight): void {
+    if (this.flying.delete(flight) && this.flying.size === 0) for (const wake of this.idle.splice(0)) wake();
+    void this.counted(this.report);
+  }
+
   /** After a call: counts what it used; a call that failed before its usage came counts as a call of unknown cost. */
   record(flight: Flight, answer: AIMessage | undefined): void {
     const { request } = flight;
@@ -134,6 +140,12 @@ function metered<T extends object>(model: T, meter: RunMeter, request: ModelRequ
         return async (input: unknown, options?: unknown) => {
           await meter.admit(config);
           const flight = await meter.started(request);
+          // Stopped while the call was put on record: it is not sent, and not counted.
+          const stopped = [(options as { signal?: AbortSignal } | undefined)?.signal, config.signal].find((s) => s?.aborted);
+          if (stopped) {
+            meter.unsent(flight);
+            throw stopped.reason;
+          }
           let answer: AIMessage | undefined;
           try {
             answer = (await (target as unknown as Invokable).invoke(input, options)) as AIMessage;

@@ -16,6 +16,8 @@ interface LiveRun {
  */
 export class RunHub {
   private readonly live = new Map<string, LiveRun>();
+  /** Each run's last event on its way to this process's log (through the shared log first). */
+  private readonly delivering = new Map<string, Promise<void>>();
 
   constructor(
     private readonly local: MemoryEventLog,
@@ -26,6 +28,8 @@ export class RunHub {
   /** Registers a run this process produces; call the returned function when it has ended. */
   start(runId: string, threadId: string, controller: AbortController): () => void {
     this.live.set(runId, { threadId, controller, readers: 0 });
+    // Its readers here read this process's log, whose events come once the shared log has them.
+    this.local.begin(runId);
     return () => {
       const run = this.live.get(runId);
       if (run?.timer) clearTimeout(run.timer);
@@ -59,17 +63,22 @@ export class RunHub {
   }
 
   /**
-   * Appends the run's next event to the local log and (queued, never waited for) to the shared
-   * one, its data serialized once for both and for every reader.
+   * Appends the run's next event, its data serialized once for every log and reader. With a
+   * shared log, to it first: the local log (from which this instance's readers are served) gets
+   * the event once the shared log has it, in order, so a client never holds an id that another
+   * instance cannot serve or that a broken run's end could reuse. The run never waits for it.
    */
   append(runId: string, event: RunEvent): void {
     const kept = event.json === undefined ? SerializedEvent.of(event.id, event.event, event.data) : event;
-    void this.local.append(runId, kept);
-    void this.shared?.append(runId, kept);
+    if (!this.shared) return void this.local.append(runId, kept);
+    const delivered = this.shared.append(runId, kept).then(() => this.local.append(runId, kept));
+    this.delivering.set(runId, delivered);
+    void delivered.finally(() => this.delivering.get(runId) === delivered && this.delivering.delete(runId));
   }
 
-  /** Drops a finished run's events here and in the shared log. */
+  /** Drops a finished run's events here and in the shared log, once its readers here have them all. */
   async forget(runId: string): Promise<void> {
+    await this.delivering.get(runId);
     await Promise.all([this.local.forget(runId), this.shared?.forget(runId)]);
   }
 

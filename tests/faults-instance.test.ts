@@ -9,6 +9,7 @@ import { postChat, readSse, startApp, type SseEvent } from "./support/http.js";
 import { RedisServer, redisServerBinary } from "./support/redis.js";
 import { startServerProcess } from "./support/server-process.js";
 import { MemorySaver } from "@langchain/langgraph";
+import { Redis } from "ioredis";
 import { RedisEventLog } from "../providers/redis-event-log.js";
 import { runInterrupted } from "../ports/event-log.js";
 import { withOverrides } from "./support/fake-model.js";
@@ -98,6 +99,55 @@ describe("a run whose server died", () => {
     expect(rest.at(-1)!.event).toBe("done");
     expect(rest.some((e) => e.event === "debate-synthesis-complete")).toBe(true);
   });
+
+  it.skipIf(!binary)(
+    "never gives a client an id the shared log lacks: after a kill -9 with Redis's writes held, it resumes on another instance with the run's true end after its last id",
+    async () => {
+      const redis = await RedisServer.start(binary!);
+      cleanups.push(() => redis.kill());
+      const admin = new Redis(redis.url);
+      cleanups.push(() => void admin.disconnect());
+      const dataDir = mkdtempSync(join(tmpdir(), "debatt-ids-"));
+      cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+      const env = { REDIS_URL: redis.url, DEBATT_DATA_DIR: dataDir, DEBATE_PARTICIPANTS: roster, SIMULATED_LATENCY_MS: "100", RESUME_GRACE_MS: "60000" };
+      const [a, b] = await Promise.all([serve(env), serve(env)]);
+      // A client of A; once two turns are in, Redis holds every write for a while (a slow or stalled
+      // Redis), during which A is killed: what A produced meanwhile never reaches Redis.
+      const seen: SseEvent[] = [];
+      let paused: Promise<unknown> | undefined;
+      const reading = readSse(await postChat(a.url, { message: "/debatt Bör AI regleras?" }), (e) => {
+        seen.push(e);
+        if (turnsOf(seen).length === 2 && !paused) paused = admin.client("PAUSE", 6_000, "WRITE");
+      }).catch(() => undefined);
+      await vi.waitFor(() => expect(paused).toBeDefined(), { timeout: 60_000, interval: 20 });
+      await paused;
+      // A goes on (its history, which B reads too, has more turns than the client has seen), then dies.
+      const runId = String(seen[0].data.run_id);
+      const savedTurns = async () =>
+        ((await (await fetch(`${b.url}/api/v1/debates/${runId}`)).json()) as { result?: { rounds: { answers: unknown[] }[] } }).result?.rounds.flatMap(
+          (r) => r.answers,
+        ).length ?? 0;
+      await vi.waitFor(async () => expect(await savedTurns()).toBeGreaterThan(turnsOf(seen).length), { timeout: 60_000, interval: 20 });
+      a.child.kill("SIGKILL");
+      await a.exited;
+      await reading;
+      await admin.client("UNPAUSE");
+      const lastId = Number(seen.at(-1)!.id);
+
+      // The client reconnects to B with its last id: it gets what it missed and the run's end, every id after its own.
+      const { events: rest } = await readSse(await fetch(`${b.url}/api/v1/debates/${runId}/events`, { headers: { "last-event-id": String(lastId) } }));
+      expect(rest.slice(-2).map((e) => [e.event, e.data.code])).toEqual([
+        ["error", "run_interrupted"],
+        ["done", undefined],
+      ]);
+      expect(rest.map((e) => Number(e.id))).toEqual(rest.map((_, i) => lastId + 1 + i));
+      // And every id it had is the shared log's, event for event.
+      const { events: replay } = await readSse(await fetch(`${b.url}/api/v1/debates/${runId}/events`));
+      expect(replay.slice(0, seen.length).map((e) => [e.id, e.event, JSON.stringify(e.data)])).toEqual(
+        seen.map((e) => [e.id, e.event, JSON.stringify(e.data)]),
+      );
+    },
+  );
 
   it("without Redis, tells a client that reconnects after a kill -9 and a restart that the run stopped and can be resumed", async () => {
     const { runId, events: before, second } = await killedAndRestarted();
@@ -193,14 +243,19 @@ describe("a run whose server died", () => {
     );
     expect(await ended).toBe(true);
     const runId = String(onA[0].data.run_id);
-    // A learns of it at its next write, stops the run (no more model calls), and its answer says why.
+    // Its client reads the log every instance reads: the run's end is the one written there.
     expect(onA.find((e) => e.event === "error")?.data).toMatchObject({ code: "run_interrupted" });
     expect(onA.at(-1)!.event).toBe("done");
     expect(onA.some((e) => e.event === "debate-synthesis-complete")).toBe(false);
-    const calls = models.calls.length;
-    await new Promise((r) => setTimeout(r, 500));
-    expect(models.calls.length).toBe(calls);
-    expect(await db.history.message(runId)).toMatchObject({ status: "error", error: expect.stringContaining("cut off from the shared event log") });
+    // A learns of it at its next write and stops the run: its answer says why, the call then in
+    // flight is aborted, and none starts after it (the debate never reached its vote).
+    await vi.waitFor(
+      async () =>
+        expect(await db.history.message(runId)).toMatchObject({ status: "error", error: expect.stringContaining("cut off from the shared event log") }),
+      { timeout: 60_000, interval: 50 },
+    );
+    expect(models.calls.slice(0, -1).every((c) => !c.aborted)).toBe(true);
+    expect(models.calls.every((c) => c.phase === "turn")).toBe(true);
     expect(logs.some((l) => l.includes(`another instance ended the log of run ${runId}`))).toBe(true);
   });
 });
