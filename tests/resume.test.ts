@@ -86,6 +86,8 @@ describe("the event log in memory", () => {
     const shared: RunEvent[] = [];
     const sharedLog = { append: async (_runId: string, e: RunEvent) => void shared.push(e) } as unknown as EventLog;
     const hub = new RunHub(new MemoryEventLog({ ttlMs: 60_000, maxBytes: 1e6 }), sharedLog, 1_000);
+    // A run of this process: its readers here get each event once the shared log has it.
+    hub.start("r", "r", new AbortController());
     hub.append("r", { id: 1, event: "done", data: { timestamp: "t" } });
     const kept: RunEvent[] = [];
     for await (const e of hub.follow("r", 0, new AbortController().signal)) kept.push(e);
