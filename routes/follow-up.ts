@@ -25,6 +25,7 @@ export async function checkFollowUp(service: RunService, user: Requester, conver
   if (!state?.createdAt || !(await service.mayUseThread(user, conversationId))) {
     throw new HttpError(404, "conversation_not_found", `conversation "${conversationId}" not found: leave conversationId out to start a new one`);
   }
+  await checkNotRunning(service, conversationId);
   if (mode === undefined) return;
   const previous = state.values.conversation_mode as DeliberationMode | null;
   if (previous !== mode) {
@@ -46,5 +47,17 @@ export async function checkFollowUp(service: RunService, user: Requester, conver
 export async function checkThreadOwner(service: RunService, user: Requester, threadId: string): Promise<void> {
   if (!(await service.mayUseThread(user, threadId))) {
     throw new HttpError(404, "conversation_not_found", `conversation "${threadId}" not found: leave threadId out to start a new one`);
+  }
+  await checkNotRunning(service, threadId);
+}
+
+/** A thread has one run at a time, across the instances: a run of it still going is followed, not joined by a second (409). */
+async function checkNotRunning(service: RunService, threadId: string): Promise<void> {
+  if (await service.threadRunning(threadId)) {
+    throw new HttpError(
+      409,
+      "run_in_progress",
+      `conversation "${threadId}" has a run going on; follow it with GET /api/v1/debates/<run_id>/events, or ask again once it has ended`,
+    );
   }
 }

@@ -127,6 +127,11 @@ export class RunService {
     return this.starts.start(sent);
   }
 
+  /** Whether a run of the thread is going on, on this instance or another (see `RunStarts.threadRunning`). */
+  threadRunning(threadId: string): Promise<boolean> {
+    return this.starts.threadRunning(threadId);
+  }
+
   /**
    * Whether `requester` may see or continue a thread: a thread nobody has used is free (it is
    * about to be started); one that exists belongs to the user who started it.

@@ -94,13 +94,20 @@ export class RunStarts {
     return { runId, threadId };
   }
 
+  /**
+   * Whether a run of the thread is going on, here or on another instance that lives: a thread has
+   * one run at a time, across the instances (the history knows every run's id, a resumed one's too).
+   */
+  async threadRunning(threadId: string): Promise<boolean> {
+    if (this.hub.runningThread(threadId)) return true;
+    const runs = (await this.history?.runsOf(threadId)) ?? [];
+    return (await Promise.all(runs.map((run) => this.hub.runningAnywhere(run)))).some(Boolean);
+  }
+
   /** Continues a thread's unfinished run from its checkpoint as a new run (see `RunService.resume`). */
   async resume(threadId: string, quotaKey?: string, input?: PersonInput): Promise<StartedRun> {
     if (!this.graph.checkpointer) throw new DebattError("no_checkpointer", "this server keeps no checkpoints, so runs cannot be resumed");
-    // One run of a thread at a time, across the instances: a run of it still going elsewhere (the
-    // history knows every run's id, a resumed one's too) is followed there, not run twice.
-    const elsewhere = async () => (await Promise.all((await this.history?.runsOf(threadId))?.map((run) => this.hub.runningAnywhere(run)) ?? [])).some(Boolean);
-    if (this.hub.runningThread(threadId) || (await elsewhere())) {
+    if (await this.threadRunning(threadId)) {
       throw new DebattError("run_in_progress", `thread "${threadId}" has a run going on; follow it with GET /api/v1/debates/<run_id>/events`);
     }
     const { state, reply } = await stoppedRun(this.graph, threadId, input);

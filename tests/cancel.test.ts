@@ -319,17 +319,23 @@ describe.skipIf(!binary)(`stopping a run from another instance${binary ? "" : " 
     }
   });
 
-  it("B does not resume a thread that A is running: 409 run_in_progress, and A's run goes on alone to its end", async () => {
+  it("B neither resumes nor follows up a thread that A is running: 409 run_in_progress, and A's run goes on alone to its end", async () => {
     const { a, b, close } = await sharedInstances();
     try {
       let threadId = "";
       let resuming: Promise<Response> | undefined;
+      let following: Promise<Response> | undefined;
       const { events } = await readSse(await postChat(a.url, { message: "/debatt X", participants: THREE }), (e) => {
         if (e.event === "metadata") threadId = String(e.data.thread_id);
         // Once a turn is saved, a checkpoint exists that B could resume from.
-        if (e.event === "debate-participant-end" && !resuming) resuming = fetch(`${b.url}/api/v1/debates/${threadId}/resume`, { method: "POST" });
+        if (e.event === "debate-participant-end" && !resuming) {
+          resuming = fetch(`${b.url}/api/v1/debates/${threadId}/resume`, { method: "POST" });
+          following = postChat(b.url, { message: "/debatt Och sedan?", conversationId: threadId, participants: THREE });
+        }
       });
+      // Neither resumed nor followed up on B while it runs on A.
       expect(await errorOf(await resuming!)).toEqual([409, "run_in_progress"]);
+      expect(await errorOf(await following!)).toEqual([409, "run_in_progress"]);
       expect(events.at(-1)!.event).toBe("done");
       expect(events.some((e) => e.event === "debate-synthesis-complete")).toBe(true);
       // B asked no model: the debate was run once.
