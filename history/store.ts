@@ -100,8 +100,11 @@ export interface HistoryStore {
   message(id: string): Promise<MessageRow | undefined>;
   /** The answer a run writes, by the run's id: a first run's (its own id) or a resumed one's. */
   answerOfRun(runId: string): Promise<MessageRow | undefined>;
-  /** The ids of every run of a conversation, first and resumed. */
-  runsOf(conversationId: string): Promise<string[]>;
+  /**
+   * The ids of every run of a conversation, first and resumed; with `latest`, only those of its
+   * latest answer (the only one a run still going can be writing).
+   */
+  runsOf(conversationId: string, latest?: boolean): Promise<string[]>;
   /** The stages of one message, by stage order then position. */
   stagesOf(messageId: string): Promise<StageRow[]>;
   /**
@@ -237,14 +240,14 @@ export class DrizzleHistory implements HistoryStore {
     return row && this.message(row.messageId);
   }
 
-  async runsOf(conversationId: string): Promise<string[]> {
+  async runsOf(conversationId: string, latest = false): Promise<string[]> {
     const { messages: m, runs: r } = this.t;
-    const answers = (
-      await this.db
-        .select({ id: m.id })
-        .from(m)
-        .where(and(eq(m.conversationId, conversationId), eq(m.role, "assistant")))
-    ).map((a) => a.id);
+    const query = this.db
+      .select({ id: m.id })
+      .from(m)
+      .where(and(eq(m.conversationId, conversationId), eq(m.role, "assistant")))
+      .orderBy(desc(m.createdAt), desc(m.id));
+    const answers = (await (latest ? query.limit(1) : query)).map((a) => a.id);
     const resumed = answers.length ? (await this.db.select({ id: r.id }).from(r).where(inArray(r.messageId, answers))).map((a) => a.id) : [];
     return [...new Set([...answers, ...resumed])];
   }

@@ -106,14 +106,19 @@ export class RunMeter {
 
   /** A call started and then not sent (its run stopped meanwhile): it is taken off the record. */
   unsent(flight: Flight): void {
-    if (this.flying.delete(flight) && this.flying.size === 0) for (const wake of this.idle.splice(0)) wake();
+    this.landed(flight);
     void this.counted(this.report);
+  }
+
+  /** The call is no longer in flight: who waits for there to be none hears when none is. */
+  private landed(flight: Flight): void {
+    if (this.flying.delete(flight) && this.flying.size === 0) for (const wake of this.idle.splice(0)) wake();
   }
 
   /** After a call: counts what it used; a call that failed before its usage came counts as a call of unknown cost. */
   record(flight: Flight, answer: AIMessage | undefined): void {
     const { request } = flight;
-    if (this.flying.delete(flight) && this.flying.size === 0) for (const wake of this.idle.splice(0)) wake();
+    this.landed(flight);
     // Priced as the model that answered (a fallback's answer says which it was).
     const usage = (answer && usageOfAnswer(request.participant?.model ?? this.internalModel, answer, this.prices)) ?? {
       ...NO_USAGE,

@@ -100,7 +100,7 @@ export class RunStarts {
    */
   async threadRunning(threadId: string): Promise<boolean> {
     if (this.hub.runningThread(threadId)) return true;
-    const runs = (await this.history?.runsOf(threadId)) ?? [];
+    const runs = (await this.history?.runsOf(threadId, true)) ?? [];
     return (await Promise.all(runs.map((run) => this.hub.runningAnywhere(run)))).some(Boolean);
   }
 
