@@ -273,6 +273,8 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     await page.goto(page.url().split("#")[0]);
     await ask(page, "/compare Hur lär jag mig TypeScript?");
     await page.locator(".compare .note[role=status]").waitFor({ timeout: 60_000 });
+    // What the run used arrives after the answers, at the run's end: wait for it before reading the cards' costs.
+    await page.locator("button.stop").waitFor({ state: "detached", timeout: 60_000 });
     const answers = await page.locator(".compare .card .answer").allInnerTexts();
     const costs = await page.locator(".compare .card .cost").allInnerTexts();
     expect(costs.length).toBe(answers.length);
