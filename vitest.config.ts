@@ -25,6 +25,8 @@ const integration = [
   "tests/faults-instance.test.ts",
   "tests/faults-redis.test.ts",
   "tests/redis.test.ts",
+  "tests/run-queue.test.ts",
+  "tests/chaos.test.ts",
   "tests/security-users.test.ts",
   "tests/security-inputs.test.ts",
   "tests/security-exposure.test.ts",

@@ -63,7 +63,10 @@ async function measure(order: "sequential" | "simultaneous", seed: number) {
   try {
     const deps = depsFromEnv({ OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: endpoint.url, DEBATT_DATA_DIR: "/tmp/debatt-bench-cache" }, { log: () => {} });
     const service = createRunService(deps);
-    const { runId } = service.start({ message: `/debatt ${order === "simultaneous" ? "--order simultaneous " : ""}Bör AI regleras?`, configurable: { seed } });
+    const { runId } = await service.start({
+      message: `/debatt ${order === "simultaneous" ? "--order simultaneous " : ""}Bör AI regleras?`,
+      configurable: { seed },
+    });
     let usage: ClientPayload<"usage"> | undefined;
     await followRun(service, runId, new AbortController().signal, (e) => void (e.event === "usage" && (usage = e.data)), "the benchmark stopped");
     // A participant's calls: its model and its system prompt (the internal model is OneSeek's too).

@@ -198,7 +198,7 @@ async function main(): Promise<number> {
   try {
     if (resume !== undefined) resumed = (await askedIn(checkpoints.saver, resume)) ?? resume;
     const configurable = { ...(seed === undefined ? {} : { seed }), ...(named ? { person_name: named.data } : {}) };
-    run = resume === undefined ? service.start({ message, participants, configurable, seatsPerson: true }) : await service.resume(resume);
+    run = resume === undefined ? await service.start({ message, participants, configurable, seatsPerson: true }) : await service.resume(resume);
   } catch (err) {
     if (!DebattError.isInstance(err)) throw err;
     if (err.code === "nothing_to_resume") process.stderr.write(`${t("cli.nothingToResume", { message: err.message, where: checkpoints.where })}\n`);

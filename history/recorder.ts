@@ -102,23 +102,22 @@ export class RunRecorder {
     onFailure?: (err: WriteFailedError) => void,
     facts?: RunFacts,
   ): RunRecorder {
+    return new RunRecorder(store, RunRecorder.filing(run), log, onFailure, facts);
+  }
+
+  /** How a run is filed when it starts: its conversation, its question, its answer (`streaming`) and its id. */
+  static filing(run: { conversationId: string; messageId: string; runId?: string; message: string; question?: string; owner: string }): RunStart {
     const question = run.question ?? run.message;
-    return new RunRecorder(
-      store,
-      {
-        conversationId: run.conversationId,
-        messageId: run.messageId,
-        runId: run.runId,
-        userId: run.owner,
-        mode: modeOfMessage(run.message),
-        title: titleOf(question),
-        question,
-        at: new Date(),
-      },
-      log,
-      onFailure,
-      facts,
-    );
+    return {
+      conversationId: run.conversationId,
+      messageId: run.messageId,
+      runId: run.runId,
+      userId: run.owner,
+      mode: modeOfMessage(run.message),
+      title: titleOf(question),
+      question,
+      at: new Date(),
+    };
   }
 
   /** A state the graph reached (the top graph's, `namespace` empty, or a subgraph's): writes the new rows. */
@@ -329,6 +328,11 @@ export class RunRecorder {
    * cancellation), and waits for every write. Resolves with the error when that write failed (it
    * is then tried again later), so the client can be told.
    */
+  /** Writes what is on its way (the rows and usage so far) but not the answer's end: another worker goes on with the run. */
+  async letGo(): Promise<void> {
+    await this.queue;
+  }
+
   async finish(cancelled: boolean): Promise<WriteFailedError | undefined> {
     if (cancelled) this.keepWhatWasStreaming();
     const content = (this.last ? answerText(this.last) : "") || (this.subgraphAnswer ?? "");

@@ -52,8 +52,11 @@ export class SerializedEvent implements RunEvent {
  * this process's memory, or Redis streams that every instance reads.
  */
 export interface EventLog {
-  /** Appends the run's next event (ids in order); `done` ends the run's log. */
-  append(runId: string, event: RunEvent): Promise<void>;
+  /**
+   * Appends the run's next event (ids in order); `done` ends the run's log. Resolves once the log
+   * has it: false when it never will (another instance has taken the run over).
+   */
+  append(runId: string, event: RunEvent): Promise<boolean>;
   /**
    * The run's events with an id above `afterId`, in order, then the later ones as they arrive,
    * until `done` or `signal`. Yields nothing for a run the log does not know, and ends with a
@@ -70,14 +73,22 @@ export interface EventLog {
    * within the wait: the instance that ran it is gone.
    */
   requestStop?(runId: string): Promise<boolean>;
-  /** Whether the run is going on on an instance that lives (its log has not ended and its instance's lease holds). */
-  runningSomewhere?(runId: string): Promise<boolean>;
+  /**
+   * Makes this instance the run's only writer (a worker taking it up) and returns the last id of
+   * its log; undefined when the log has no such run or it has ended.
+   */
+  claim?(runId: string): Promise<number | undefined>;
+  /** The run's events up to `lastId`, in order. */
+  upTo?(runId: string, lastId: number): Promise<RunEvent[]>;
+  /** Whether a stop of the run was asked for lately, on any instance. */
+  stopRequested?(runId: string): Promise<boolean>;
+  /** Calls `listener` with each run of this instance that another instance has taken up (it took this one for dead). */
+  onTakenOver?(listener: (runId: string) => void): void;
   /** Calls `listener` with each run some instance was asked to stop; it returns whether it stopped it. */
   onStopRequest?(listener: (runId: string) => boolean): void;
   /**
-   * Calls `listener` with each run of this instance whose log another instance ended (it took
-   * this one for dead: cut off from the shared log for longer than its lease), so that the run
-   * stops here too rather than go on unseen.
+   * Calls `listener` with each run of this instance whose log another instance ended (a stop
+   * that no instance answered for), so that the run stops here too rather than go on unseen.
    */
   onEndedElsewhere?(listener: (runId: string) => void): void;
   /**

@@ -97,9 +97,9 @@ export class MemoryEventLog implements EventLog {
     return run;
   }
 
-  async append(runId: string, event: RunEvent): Promise<void> {
+  async append(runId: string, event: RunEvent): Promise<boolean> {
     const run = this.runOf(runId);
-    if (run.done) return;
+    if (run.done) return false;
     const json = dataJson(event);
     const spilled = json.length >= (this.options.spillOverChars ?? SPILL_OVER_CHARS) ? this.spill(runId, run, event, json) : undefined;
     // A spilled event counts what the heap keeps of it (its place in the file), about 64 bytes.
@@ -114,6 +114,12 @@ export class MemoryEventLog implements EventLog {
     }
     for (const wake of run.wake) wake();
     if (this.bytes > this.options.maxBytes) this.prune();
+    return true;
+  }
+
+  /** The id of the run's last event (0 when it has none). */
+  lastId(runId: string): number {
+    return this.runs.get(runId)?.events.at(-1)?.id ?? 0;
   }
 
   /** Writes an event's data to its run's spill file; undefined when that fails (it then stays in memory). */

@@ -1,23 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
-import { dataJson, replayIncomplete, runInterrupted, SerializedEvent, type EventLog, type RunEvent } from "../ports/event-log.js";
+import { dataJson, replayIncomplete, SerializedEvent, type EventLog, type RunEvent } from "../ports/event-log.js";
 import { DebattError } from "../state/errors.js";
 import { firstConnection, newRedis, redisOptions } from "./redis-prompt-store.js";
+import { APPEND, CLAIM, END_ORPHAN } from "./redis-event-scripts.js";
 
 /** Key of a run's stream. */
 const key = (runId: string) => `debatt:events:${runId}`;
 const seenKey = (runId: string) => `debatt:events:${runId}:seen`;
 /** Which instance writes a run's events (its id), kept as long as the events. */
 const ownerKey = (runId: string) => `debatt:events:${runId}:owner`;
-/** An instance's lease: there while the instance lives, renewed every `LEASE_RENEW_MS`. */
-const instanceKey = (instance: string) => `debatt:instance:${instance}`;
-/**
- * How long an instance's lease lasts without renewal: a dead instance's runs are known to be
- * orphaned after this. Renewed four times in a lease, so that a busy event loop or a brief
- * network hiccup does not make a live instance look dead.
- */
-const LEASE_MS = 8_000;
-const LEASE_RENEW_MS = 2_000;
 /** The channel on which instances ask each other to stop a run. */
 const STOP_CHANNEL = "debatt:stop";
 /** A stop request, kept a while so an instance that was cut off from Redis hears it when it is back. */
@@ -28,22 +20,6 @@ const stopAckKey = (runId: string) => `debatt:stop:${runId}:ack`;
 const STOP_KEEP_MS = 60_000;
 /** How often a stop request looks for its acknowledgement. */
 const STOP_POLL_MS = 50;
-/**
- * Appends events (ARGV: ttl, then name/data pairs) after the stream's last entry, unless the
- * stream is gone or ends with `done`. Returns the number appended. One script, so nothing comes
- * in between reading the last id and writing after it.
- */
-const END_ORPHAN = `
-local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
-if #last == 0 or last[1][2][2] == 'done' then return 0 end
-local id = tonumber(string.match(last[1][1], '-(%d+)$'))
-local n = 0
-for i = 2, #ARGV, 2 do
-  n = n + 1
-  redis.call('XADD', KEYS[1], '0-' .. (id + n), 'e', ARGV[i], 'd', ARGV[i + 1])
-end
-redis.call('PEXPIRE', KEYS[1], ARGV[1])
-return n`;
 /** How long one blocking read waits before it checks the follower's signal again. */
 const BLOCK_MS = 2_000;
 /** How often a follower tries again while Redis cannot be reached. */
@@ -62,10 +38,10 @@ export interface RedisEventLogOptions {
   maxPending?: number;
 }
 
-/** An event held back for the next write, and what to tell once Redis has it. */
+/** An event held back for the next write, and what to tell once Redis has it (false: it never will). */
 interface Held {
   event: RunEvent;
-  written: () => void;
+  written: (kept: boolean) => void;
 }
 
 /**
@@ -96,12 +72,12 @@ export class RedisEventLog implements EventLog {
   private subscriber: Redis | undefined;
   private readonly stopListeners = new Set<(runId: string) => boolean>();
   private readonly endedListeners = new Set<(runId: string) => void>();
+  private readonly takenListeners = new Set<(runId: string) => void>();
   private retry: NodeJS.Timeout | undefined;
   private readonly outageWaitMs: number;
   private readonly maxPending: number;
   /** This instance's id, in the owner key of every run whose events it writes. */
   private readonly instance = randomUUID();
-  private readonly lease: NodeJS.Timeout;
 
   constructor(
     url: string,
@@ -114,24 +90,19 @@ export class RedisEventLog implements EventLog {
     // Back after an outage: write what was held back without waiting for the next event.
     this.client.on("ready", () => void this.flushSoon());
     this.ready = firstConnection(this.client);
-    // The lease says this instance lives: readers elsewhere of a run whose owner's lease has
-    // lapsed know that its server died, and end its log (see `follow`).
-    const renew = () => void this.client.set(instanceKey(this.instance), String(process.pid), "PX", LEASE_MS).catch(() => {});
-    this.client.on("ready", renew);
-    this.lease = setInterval(renew, LEASE_RENEW_MS);
-    this.lease.unref();
   }
 
   /**
-   * Holds the event back for the next write; resolves once Redis has it (or, past `maxPending`,
-   * once it is given up on), so that a caller can show it only when every instance can replay it.
+   * Holds the event back for the next write; resolves true once Redis has it (or, past
+   * `maxPending`, once it is given up on), so that a caller can show it only when every instance
+   * can replay it; false when it never will be written (another instance has taken the run over).
    */
-  append(runId: string, event: RunEvent): Promise<void> {
-    if (this.closed) return Promise.resolve();
+  append(runId: string, event: RunEvent): Promise<boolean> {
+    if (this.closed) return Promise.resolve(true);
     let events = this.pending.get(runId);
     if (!events) this.pending.set(runId, (events = []));
-    let written!: () => void;
-    const promise = new Promise<void>((resolve) => (written = resolve));
+    let written!: (kept: boolean) => void;
+    const promise = new Promise<boolean>((resolve) => (written = resolve));
     events.push({ event, written });
     this.pendingCount++;
     void this.flushSoon();
@@ -163,27 +134,26 @@ export class RedisEventLog implements EventLog {
       for (const [runId, events] of [...this.pending]) {
         // Events appended while this write is under way stay for the next one.
         const count = events.length;
-        const k = key(runId);
-        const batch = this.client.multi();
-        for (const { event: e } of events.slice(0, count)) batch.xadd(k, `0-${e.id}`, "e", e.event, "d", dataJson(e));
-        batch.set(ownerKey(runId), this.instance, "PX", this.options.ttlMs);
-        const replies = await batch.pexpire(k, this.options.ttlMs).exec();
-        if (!replies) throw new Error("the write was aborted");
-        // An entry Redis already holds (a retry after a lost reply) is refused as "equal or smaller": it is there.
-        const refused = replies.find(([err]) => err && !/equal or smaller/.test(err.message));
-        if (refused) this.options.log(`event log: Redis refused an event of run ${runId}: ${refused[0]!.message}`);
-        // Ids that are taken: a retry after a lost reply (they are ours), or another instance that
-        // took this one for dead ended the run's log. Then the run stops here too.
-        const taken = replies.some(([err]) => err && /equal or smaller/.test(err.message));
+        const args = events.slice(0, count).flatMap(({ event: e }) => [String(e.id), e.event, dataJson(e)]);
+        const reply = (await this.client.eval(APPEND, 2, key(runId), ownerKey(runId), this.instance, String(this.options.ttlMs), ...args)) as
+          number | [number, number];
+        if (reply === -1) {
+          // Another instance has taken the run up (it took this one for dead): it stops here, and its events stay out.
+          this.options.log(`event log: another instance has taken up run ${runId}; it stops here`);
+          this.settle(runId, events, false);
+          for (const listener of this.takenListeners) listener(runId);
+          continue;
+        }
+        // Ids that are taken: a retry after a lost reply (they are ours), or another instance ended
+        // the run's log (its stop, when no instance answered for it). Then the run stops here too.
+        const taken = Array.isArray(reply) && reply[1] > 0;
         if (taken && !events.slice(0, count).some((h) => h.event.event === "done") && (await this.endedByOther(runId))) {
-          this.options.log(
-            `event log: another instance ended the log of run ${runId} (this one was cut off from Redis for longer than its lease); the run stops here`,
-          );
+          this.options.log(`event log: another instance ended the log of run ${runId}; the run stops here`);
           for (const listener of this.endedListeners) listener(runId);
         }
         // Forgotten meanwhile, the run's events are gone from the books already (and its deletion comes next).
         if (this.pending.get(runId) !== events) continue;
-        for (const h of events.splice(0, count)) h.written();
+        for (const h of events.splice(0, count)) h.written(true);
         this.pendingCount -= count;
         if (events.length === 0) this.pending.delete(runId);
       }
@@ -212,8 +182,15 @@ export class RedisEventLog implements EventLog {
       this.pendingCount -= events.length;
       this.pending.delete(runId);
       // Given up on: this instance's readers get them (the shared log's readers are told of the gap).
-      for (const h of events) h.written();
+      for (const h of events) h.written(true);
     }
+  }
+
+  /** Lets go of the run's events held back: written (`kept`) or not. */
+  private settle(runId: string, events: Held[], kept: boolean): void {
+    this.pendingCount -= events.length;
+    this.pending.delete(runId);
+    for (const h of events) h.written(kept);
   }
 
   async *follow(runId: string, afterId: number, signal: AbortSignal): AsyncGenerator<RunEvent> {
@@ -225,8 +202,6 @@ export class RedisEventLog implements EventLog {
     const stop = () => reader.disconnect();
     signal.addEventListener("abort", stop, { once: true });
     let downSince: number | undefined;
-    /** When the last event came (or the reading began): a run quiet for longer than a lease has its owner checked. */
-    let heard = Date.now();
     try {
       await firstConnection(reader);
       while (!signal.aborted) {
@@ -237,9 +212,6 @@ export class RedisEventLog implements EventLog {
             yield* replayIncomplete(last, "the run's events are no longer kept (deleted, or expired)", true);
             return;
           }
-          // Quiet for longer than a lease, and its server's lease has lapsed: that server died
-          // before the run ended. Its log ends here, for every reader; the next read yields it.
-          if (!reply && Date.now() - heard >= LEASE_MS && (await this.ownerGone(runId))) await this.endOrphan(runId, runInterrupted());
           downSince = undefined;
         } catch (err) {
           if (signal.aborted) return;
@@ -263,7 +235,6 @@ export class RedisEventLog implements EventLog {
             return;
           }
           last = next;
-          heard = Date.now();
           const event = fields[1];
           yield new SerializedEvent(last, event, fields[3]);
           if (event === "done") return;
@@ -285,17 +256,30 @@ export class RedisEventLog implements EventLog {
     this.endedListeners.add(listener);
   }
 
-  /**
-   * Whether the instance that wrote the run's events is gone: its lease has lapsed. A run whose
-   * owner is not recorded (written by an older version) is not taken for orphaned.
-   */
-  private async ownerGone(runId: string): Promise<boolean> {
-    const owner = await this.client.get(ownerKey(runId));
-    return owner !== null && owner !== this.instance && (await this.client.exists(instanceKey(owner))) === 0;
+  onTakenOver(listener: (runId: string) => void): void {
+    this.takenListeners.add(listener);
   }
 
-  async runningSomewhere(runId: string): Promise<boolean> {
-    return (await this.has(runId)) && !(await this.finished(runId)) && (await this.client.exists(ownerKey(runId))) === 1 && !(await this.ownerGone(runId));
+  /**
+   * Makes this instance the run's only writer (another that still writes is stopped at its next
+   * write) and returns the last id of its log: undefined when it has none or it has ended.
+   */
+  async claim(runId: string): Promise<number | undefined> {
+    await this.ready;
+    const last = Number(await this.client.eval(CLAIM, 2, key(runId), ownerKey(runId), this.instance, String(this.options.ttlMs)).catch(unreachable));
+    return last >= 0 ? last : undefined;
+  }
+
+  /** The run's events up to `lastId`, in order (for a worker taking the run up here). */
+  async upTo(runId: string, lastId: number): Promise<RunEvent[]> {
+    const entries = (await this.client.xrange(key(runId), "0-1", `0-${lastId}`).catch(unreachable)) as [string, string[]][];
+    return entries.map(([id, fields]) => new SerializedEvent(Number(id.split("-")[1]), fields[1], fields[3]));
+  }
+
+  /** Whether a stop of the run was asked for in the last minute (on any instance). */
+  async stopRequested(runId: string): Promise<boolean> {
+    await this.ready;
+    return (await this.client.exists(stopKey(runId)).catch(() => 0)) === 1;
   }
 
   /** Whether Redis holds the run; throws `event_log_unavailable` when it cannot be asked. */
@@ -390,7 +374,7 @@ export class RedisEventLog implements EventLog {
     const held = this.pending.get(runId) ?? [];
     this.pendingCount -= held.length;
     this.pending.delete(runId);
-    for (const h of held) h.written();
+    for (const h of held) h.written(false);
     this.forgotten.add(runId);
     await this.flushSoon();
   }
@@ -399,16 +383,13 @@ export class RedisEventLog implements EventLog {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.retry);
-    clearInterval(this.lease);
     await this.flushSoon();
     if (this.pendingCount > 0 || this.forgotten.size > 0) {
       this.options.log(
         `event log: Redis is still unavailable; ${this.pendingCount} events and ${this.forgotten.size} deletions did not reach it (the events expire by themselves)`,
       );
     }
-    for (const held of this.pending.values()) for (const h of held) h.written();
-    // Stopped, not dead: its runs ended (a shutdown ends them first), so nothing is orphaned.
-    await this.client.del(instanceKey(this.instance)).catch(() => {});
+    for (const held of this.pending.values()) for (const h of held) h.written(true);
     this.client.disconnect();
     this.subscriber?.disconnect();
   }

@@ -5,6 +5,7 @@ import type { HistoryStore } from "../history/store.js";
 import type { RunRequest } from "../service/run-request.js";
 import type { RunService } from "../service/run-service.js";
 import { formatOfCommand, parseCommand } from "../state/commands.js";
+import { LOCAL_OWNER } from "../state/ownership.js";
 import type { Settings } from "../state/config.js";
 import { MAX_PARTICIPANTS } from "../state/formats.js";
 import { MAX_MESSAGE_CHARS, userText } from "../state/text.js";
@@ -204,8 +205,14 @@ function describeIssue(issue: z.core.$ZodIssue): string {
  * a client that drops can resume with `GET /api/v1/debates/<run id>/events`.
  */
 export async function streamRun(deps: ChatRouteDeps, res: Response, request: RunRequest): Promise<void> {
-  const run = deps.service.start(request);
-  await serveEvents(deps, res, run.runId, 0, { maxConnectionMs: deps.settings.sseMaxConnectionMs });
+  // The stream is one of the user's open ones: taken before the run starts, so a refusal costs nothing.
+  const closing = await deps.service.openStream(request.quotaKey ?? request.owner ?? LOCAL_OWNER);
+  try {
+    const run = await deps.service.start(request);
+    await serveEvents(deps, res, run.runId, 0, { maxConnectionMs: deps.settings.sseMaxConnectionMs });
+  } finally {
+    closing();
+  }
 }
 
 /**
@@ -218,7 +225,28 @@ export async function serveEvents(
   res: Response,
   runId: string,
   afterId: number,
-  options: { maxConnectionMs?: number; retryMs?: number; errorEvent?: ErrorEventName } = {},
+  options: {
+    maxConnectionMs?: number;
+    retryMs?: number;
+    errorEvent?: ErrorEventName;
+    /** Whose open streams it counts against (MAX_OPEN_STREAMS); absent: its caller took the slot. */
+    quotaKey?: string;
+  } = {},
+): Promise<void> {
+  const closing = options.quotaKey === undefined ? undefined : await deps.service.openStream(options.quotaKey);
+  try {
+    await streamEvents(deps, res, runId, afterId, options);
+  } finally {
+    closing?.();
+  }
+}
+
+async function streamEvents(
+  deps: ChatRouteDeps,
+  res: Response,
+  runId: string,
+  afterId: number,
+  options: { maxConnectionMs?: number; retryMs?: number; errorEvent?: ErrorEventName },
 ): Promise<void> {
   const stop = new AbortController();
   res.on("close", () => stop.abort());

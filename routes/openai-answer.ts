@@ -118,7 +118,7 @@ export async function answerQuestion(deps: ChatRouteDeps, req: Request, res: Res
   const task = deps.oneCall && clientTaskOf(messageTexts(q.messages));
   if (task) {
     // A chore takes no run, but is limited apart, as cheaply as a run.
-    const release = deps.service.acquireApart(quotaKeyOf(req, res), "chores");
+    const release = await deps.service.acquireApart(quotaKeyOf(req, res), "chores");
     try {
       return await answerTask(deps, res, q.shape, open(), task);
     } finally {
@@ -132,7 +132,7 @@ export async function answerQuestion(deps: ChatRouteDeps, req: Request, res: Res
   checkParticipants(deps.settings, parseCommand(message), q.participants);
   const user = userOf(res);
   const configurable = q.maxCostUsd === undefined ? undefined : { max_cost_usd: q.maxCostUsd };
-  const run = deps.service.start({
+  const run = await deps.service.start({
     message,
     participants: q.participants,
     threadId: q.threadId,

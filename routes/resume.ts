@@ -112,7 +112,12 @@ export function resumeRouter(deps: ChatRouteDeps): Router {
     if (interrupted) return void (await sendEvents(deps, res, interrupted, errorEvent));
     await knownRun(res, runId);
     if (await hasEveryEvent(deps, runId, afterId)) return void res.status(204).end();
-    await serveEvents(deps, res, runId, afterId, { maxConnectionMs: deps.settings.sseMaxConnectionMs, retryMs: RETRY_MS, errorEvent });
+    await serveEvents(deps, res, runId, afterId, {
+      maxConnectionMs: deps.settings.sseMaxConnectionMs,
+      retryMs: RETRY_MS,
+      errorEvent,
+      quotaKey: quotaKeyOf(req, res),
+    });
   });
   router.post("/api/v1/debates/:id/input", async (req: Request, res: Response) => {
     const id = debateIdOf(req);
@@ -158,8 +163,14 @@ export function threadResumeRouter(deps: ChatRouteDeps): Router {
       // Answered as a thread that never ran here.
       throw new HttpError(409, "nothing_to_resume", `thread "${threadId}" has no unfinished run (it never ran here, or no step of it was saved)`);
     }
-    const run = await deps.service.resume(threadId, quotaKeyOf(req, res));
-    await serveEvents(deps, res, run.runId, 0, { maxConnectionMs: deps.settings.sseMaxConnectionMs });
+    // One of the user's open streams, taken before the run is, so a refusal costs nothing.
+    const closing = await deps.service.openStream(quotaKeyOf(req, res));
+    try {
+      const run = await deps.service.resume(threadId, quotaKeyOf(req, res));
+      await serveEvents(deps, res, run.runId, 0, { maxConnectionMs: deps.settings.sseMaxConnectionMs });
+    } finally {
+      closing();
+    }
   });
   return router;
 }

@@ -24,12 +24,23 @@ export class UserRemovedError extends DebattError {
   }
 }
 
-/** Why a run was stopped when another instance took this one for dead and ended its log. */
-export class RunInterruptedError extends DebattError {
-  constructor() {
+/**
+ * Why a run stops in this process without ending: it is handed back to the queue (the process
+ * shuts down, or lost its hold on the run) and another worker takes it up from its checkpoint.
+ * Nothing is published and its answer stays `streaming`.
+ */
+export class HandedBackError extends DebattError {
+  constructor(message = "the run was handed back to the queue; another worker takes it up from its last saved step") {
+    super("shutting_down", message);
+  }
+}
+
+/** Why a run whose workers kept dying is not taken up again (it may be what kills them). */
+export class RunGivenUpError extends DebattError {
+  constructor(deaths: number) {
     super(
       "run_interrupted",
-      "this server was cut off from the shared event log for longer than its lease, and another one ended the run's stream as interrupted; it stops here, and can be resumed",
+      `the servers running this run stopped ${deaths} times before it finished (crashed or killed), so it is not taken up again; what was said so far is kept, and POST /api/v1/debates/<thread_id>/resume continues it from its last saved step`,
     );
   }
 }
@@ -75,18 +86,19 @@ export class ActiveRuns {
   }
 
   /**
-   * Waits up to `graceMs` for every run to end, then cancels the rest with a ShutdownError
-   * (their clients get an `error` event and `done`) and waits for them to wind down.
+   * Waits up to `graceMs` for every run to end, then stops the rest with `reason`: a ShutdownError
+   * (their clients get an `error` event and `done`), or a HandedBackError (another worker takes
+   * them up), and waits for them to wind down.
    * Resolves with the number of runs that had to be cancelled.
    */
-  async drain(graceMs: number): Promise<number> {
+  async drain(graceMs: number, reason: () => Error = () => new ShutdownError()): Promise<number> {
     this.closing = true;
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
     await Promise.race([Promise.all(this.runs.values()), grace]);
     clearTimeout(timer);
     const left = [...this.runs.keys()];
-    for (const controller of left) controller.abort(new ShutdownError());
+    for (const controller of left) controller.abort(reason());
     await Promise.all(this.runs.values());
     // The responses still have to deliver the runs' last events (`done`) before connections close.
     let flushTimer: NodeJS.Timeout | undefined;

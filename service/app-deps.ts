@@ -1,4 +1,6 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { RunQueue } from "../ports/run-queue.js";
+import type { RunSlots } from "../ports/run-slots.js";
 import type { EventLog } from "../ports/event-log.js";
 import type { ModelFactory, SearchClient, SpeechCache, SpeechSynthesizer, Transcriber } from "../ports/models.js";
 import type { NodeDeps, RunContext } from "../ports/node-deps.js";
@@ -42,6 +44,12 @@ export interface AppDeps {
   audio?: AudioArchive;
   /** The shared event log (Redis streams) that lets any instance replay a run; absent → this process only. */
   events?: EventLog;
+  /** The run queue every instance shares (BullMQ on Redis); absent → this process's own. */
+  runQueue?: RunQueue;
+  /** The limits every instance shares (Redis); absent → counted in this process. */
+  runSlots?: RunSlots;
+  /** The open streams of each user, counted across the instances (Redis); absent → in this process. */
+  streamSlots?: RunSlots;
   /** The suggested topics admins set for an empty chat (the catalogues' defaults when absent). */
   templates?: TemplatesStore;
   /** The voice settings admins edit, loaded at every /dvoice run (defaults when absent). */

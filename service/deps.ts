@@ -14,6 +14,8 @@ import { SEARCH_TIMEOUT_MS, type SpeechSynthesizer } from "../ports/models.js";
 import { InMemoryPromptStore, type PromptStore } from "../prompts/store.js";
 import { checkEndpoints, OpenAIModelFactory } from "../providers/openai.js";
 import { redactUrl } from "../providers/redact.js";
+import { BullRunQueue } from "../providers/bull-run-queue.js";
+import { RedisRunSlots, SLOT_MS } from "../providers/redis-run-slots.js";
 import { RedisEventLog } from "../providers/redis-event-log.js";
 import { RedisPromptStore } from "../providers/redis-prompt-store.js";
 import { createTavilySearch } from "../providers/tavily.js";
@@ -73,6 +75,12 @@ export function depsFromEnv(
     speechCache: settings.redisUrl && !options.prompts ? new RedisSpeechCache(settings.redisUrl, log) : new MemorySpeechCache(),
     // Every instance sharing Redis can replay and follow every run.
     events: settings.redisUrl ? new RedisEventLog(settings.redisUrl, { ttlMs: settings.eventLogTtlMs, log }) : undefined,
+    // Runs are jobs every instance's worker may take, and the limits count across the instances.
+    runQueue: settings.redisUrl ? new BullRunQueue(settings.redisUrl, { lockMs: settings.runLockMs, concurrency: settings.runWorkers, log }) : undefined,
+    runSlots: settings.redisUrl ? new RedisRunSlots(settings.redisUrl, settings.runsPerMinute, settings.maxConcurrentRuns) : undefined,
+    streamSlots: settings.redisUrl
+      ? new RedisRunSlots(settings.redisUrl, Number.MAX_SAFE_INTEGER, settings.maxOpenStreams, SLOT_MS, "open streams")
+      : undefined,
     templates: new TemplatesStore(values, log),
     voiceSettings: new VoiceSettingsStore(
       values,

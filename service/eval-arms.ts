@@ -126,7 +126,7 @@ async function askFormat(deps: EvalDeps, format: FormatId, q: TaskQuestion): Pro
   let runId: string;
   try {
     // Seeded by the question, so the same evaluation run again shuffles labels and orders the same way.
-    ({ runId } = deps.service.start({
+    ({ runId } = await deps.service.start({
       message: `${command} ${q.question}`,
       participants: deps.participants.map((p) => p.key),
       configurable: { seed: hashText(q.question) % 2 ** 31, max_response_tokens: deps.maxTokens ?? RESPONSE_TOKENS.default },

@@ -150,7 +150,7 @@ async function runTool(
     const text = checkedUserText("question", args.question).trim();
     participantsFor(format, settings.roster, args.participants, settings.allowedModels);
     if (typeof options.chairman === "string") resolveParticipant(settings.roster, options.chairman, settings.allowedModels);
-    ({ runId } = service.start({
+    ({ runId } = await service.start({
       message: `${FORMATS[format].command} ${text}`,
       question: text,
       participants: args.participants,

@@ -25,16 +25,51 @@ export class RunHub {
     private readonly resumeGraceMs: number,
   ) {}
 
-  /** Registers a run this process produces; call the returned function when it has ended. */
-  start(runId: string, threadId: string, controller: AbortController): () => void {
+  /**
+   * A new run's first event (its `metadata`), before any worker takes it: in the log every
+   * instance reads when there is one, so that its clients can follow it wherever it runs.
+   * Resolves once the log has it.
+   */
+  async announce(runId: string, event: RunEvent): Promise<void> {
+    const kept = event.json === undefined ? SerializedEvent.of(event.id, event.event, event.data) : event;
+    if (this.shared) await this.shared.append(runId, kept);
+    else await this.local.append(runId, kept);
+  }
+
+  /**
+   * Registers a run this process now produces (a worker took it), and makes this instance the
+   * only writer of its log: it goes on after the log's last event (its `metadata`, or what a
+   * worker that died or handed it back had written), which this process's log gets too, for its
+   * readers here. Undefined when the run is not to be produced: its log is gone (its conversation
+   * was deleted) or has ended (it was stopped while it waited). Call `finish` when it has ended.
+   */
+  async adopt(runId: string, threadId: string, controller: AbortController): Promise<{ lastId: number; finish: () => void } | undefined> {
+    let lastId: number | undefined;
+    if (this.shared?.claim) {
+      lastId = await this.shared.claim(runId);
+      if (lastId === undefined) return undefined;
+      if (this.local.lastId(runId) < lastId) await this.local.forget(runId);
+      // Its readers here read this process's log, whose events come once the shared log has them.
+      if (!(await this.local.has(runId))) {
+        this.local.begin(runId);
+        for (const event of (await this.shared.upTo?.(runId, lastId)) ?? []) await this.local.append(runId, event);
+      }
+    } else {
+      if (!(await this.local.has(runId)) || (await this.local.finished(runId))) return undefined;
+      lastId = this.local.lastId(runId);
+    }
     this.live.set(runId, { threadId, controller, readers: 0 });
-    // Its readers here read this process's log, whose events come once the shared log has them.
-    this.local.begin(runId);
-    return () => {
+    const finish = () => {
       const run = this.live.get(runId);
       if (run?.timer) clearTimeout(run.timer);
       this.live.delete(runId);
     };
+    return { lastId, finish };
+  }
+
+  /** Whether a stop of the run was asked for on another instance while no worker held it. */
+  async stopRequested(runId: string): Promise<boolean> {
+    return (await this.shared?.stopRequested?.(runId)) ?? false;
   }
 
   /** Whether the runs' events go to a log every instance reads (Redis), or stay in this process. */
@@ -52,11 +87,6 @@ export class RunHub {
     return [...this.live.values()].some((run) => run.threadId === threadId);
   }
 
-  /** Whether the run is going on here or on another instance that lives (per the shared log). */
-  async runningAnywhere(runId: string): Promise<boolean> {
-    return this.live.has(runId) || ((await this.shared?.runningSomewhere?.(runId)) ?? false);
-  }
-
   /** Stops this process's runs of the thread with `reason` (a save of the thread failed). */
   abortThread(threadId: string, reason: Error): void {
     for (const run of this.live.values()) if (run.threadId === threadId) run.controller.abort(reason);
@@ -71,7 +101,8 @@ export class RunHub {
   append(runId: string, event: RunEvent): void {
     const kept = event.json === undefined ? SerializedEvent.of(event.id, event.event, event.data) : event;
     if (!this.shared) return void this.local.append(runId, kept);
-    const delivered = this.shared.append(runId, kept).then(() => this.local.append(runId, kept));
+    // Not kept: another instance has taken the run up, and this one stops (its readers here follow the shared log).
+    const delivered = this.shared.append(runId, kept).then((written) => void (written && this.local.append(runId, kept)));
     this.delivering.set(runId, delivered);
     void delivered.finally(() => this.delivering.get(runId) === delivered && this.delivering.delete(runId));
   }

@@ -42,6 +42,8 @@ export class PersonInputs {
     if ((await this.hub.has(id)) && !(await this.hub.finished(id)) && !(await this.hub.stop(id, new StopRequestedError()))) {
       await this.hub.endOrphan(id, [{ event: "done", data: { timestamp: new Date().toISOString() } }]);
     }
+    // The run let go of its thread (its job ends once it has saved where it waits): the debate goes on in a new one.
+    await this.starts.whenFree(threadId);
     return { ...(await this.starts.resume(threadId, quotaKey, input)), status: "resumed" };
   }
 

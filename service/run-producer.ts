@@ -1,11 +1,13 @@
+import { mapStoredMessagesToChatMessages } from "@langchain/core/messages";
 import type { DebattGraph } from "../graph/build.js";
 import { RunRecorder } from "../history/recorder.js";
-import type { RunFacts } from "../history/rows.js";
+import { runIdOf, type RunFacts } from "../history/rows.js";
 import type { HistoryStore } from "../history/store.js";
 import { isUsageOnly, parseCommand } from "../state/commands.js";
-import type { RunConfig } from "../state/run-config.js";
+import type { JobAttempt, JobOutcome, RunJob } from "../ports/run-queue.js";
+import type { State } from "../state/graph-state.js";
 import type { UsageReport } from "../state/usage.js";
-import { ShutdownError, type ActiveRuns } from "./active-runs.js";
+import { HandedBackError, RunGivenUpError, ShutdownError, StopRequestedError, type ActiveRuns } from "./active-runs.js";
 import { RunMeter } from "./meter.js";
 import type { PersonWait, PersonWaits } from "./person-waits.js";
 import { RunDeadline, RunDeadlineError } from "./run-deadline.js";
@@ -14,7 +16,10 @@ import type { RunOwners } from "./run-owners.js";
 import { RunPublisher } from "./run-publisher.js";
 import { budgetOf, type RunCosts } from "./run-request.js";
 import { StartGate } from "./start-gate.js";
-import { runClientEvents, type RunInput } from "./stream.js";
+import { hasUnfinishedRun, runClientEvents, type RunInput } from "./stream.js";
+
+/** A run whose workers died this many times (taken up again each time) is given up: it may be what kills them. */
+export const MAX_DEATHS = 3;
 
 /** How a run is filed in the history, and what it holds until it ends. */
 export interface RunFiling {
@@ -23,8 +28,6 @@ export interface RunFiling {
   message: string;
   question?: string;
   owner: string;
-  /** Gives back its slot of the limits. */
-  quota?: () => void;
   /** What its earlier attempts used of the budget. */
   spent?: UsageReport;
 }
@@ -46,6 +49,8 @@ export interface RunProducerDeps {
   waits: PersonWaits;
   /** Stops a run that waits for its person while the process shuts down. */
   stopWaiting: (runId: string) => void;
+  /** Gives back the slot of the limits a run held (taken when it was asked for, on any instance). */
+  releaseSlot: (job: RunJob) => void;
 }
 
 /**
@@ -59,39 +64,53 @@ export class RunProducer {
 
   constructor(private readonly deps: RunProducerDeps) {}
 
-  /** Produces one run into the hub, recording it, until `done`; returns at once. */
-  produce(
-    runId: string,
-    threadId: string,
-    input: RunInput,
-    configurable: RunConfig | undefined,
-    filing: RunFiling,
-    /** Whether it is a debate with a person's seat, which may stop to wait for them. */
-    seated = false,
-  ): void {
+  /**
+   * Produces a run a worker took from the queue into the hub, recording it, until `done`; or, when
+   * it is taken up again (the worker that had it died or handed it back), from its thread's last
+   * checkpoint, its events numbered on after those its log has. Resolves when it has ended, or
+   * `handed_back` when this process let go of it (shutting down, or another instance took it up).
+   */
+  async produce(job: RunJob, attempt: JobAttempt): Promise<JobOutcome> {
     const { graph, hub, history, log, facts, costs, deadlineMs, runs, owners, waits } = this.deps;
+    const { runId, threadId, configurable, filing, seated } = job;
     const controller = new AbortController();
+    const adopted = await hub.adopt(runId, threadId, controller);
+    // Its log is gone (its conversation was deleted) or has ended (stopped while it waited): nothing to run.
+    if (!adopted) {
+      this.deps.releaseSlot(job);
+      return "ended";
+    }
+    const again = attempt.takenUp > 0 || adopted.lastId > 1;
+    const input = await this.inputOf(job, again);
+    if (again) log(`run ${runId} taken up again after its event ${adopted.lastId} (its workers died ${attempt.died} times)`);
     // A history write that fails (a full disk) stops the run: nothing more is paid for that could not be kept.
     // A message that only gets an explanation (a command without its topic) is not filed; a resumed run always is.
-    const recorded = history && (input.resume || !isUsageOnly(parseCommand(filing.message)));
+    const recorded = history && (again || job.input.resume || !isUsageOnly(parseCommand(filing.message)));
+    // Taken up again, it counts on from what its earlier attempts wrote.
+    const spent = again ? ((await history?.message(filing.messageId))?.usage ?? filing.spent) : filing.spent;
     const recorder = recorded
       ? RunRecorder.start(history, { conversationId: threadId, runId, ...filing }, log, (err) => controller.abort(err), facts)
       : undefined;
     owners.add(runId, threadId, filing.owner);
     const release = runs.add(controller);
-    const finish = hub.start(runId, threadId, controller);
+    const finish = adopted.finish;
     // Every model call is counted; once the budget is spent the run stops, keeping what was done.
     const budget = budgetOf(configurable?.max_cost_usd, costs?.maxCostUsd);
     // Each call's usage reaches the history as it is counted, so a run cut short keeps what it spent.
-    const meter = costs && new RunMeter(costs.prices, costs.internalModel, budget, filing.spent, recorder && ((report) => recorder.usage(report)));
+    const meter = costs && new RunMeter(costs.prices, costs.internalModel, budget, spent ?? undefined, recorder && ((report) => recorder.usage(report)));
     if (meter) costs.meters.open(runId, meter);
     // A run that takes too long (a provider that never answers, turn after turn) ends with what it has.
     const deadline = new RunDeadline(deadlineMs, () => controller.abort(new RunDeadlineError(deadlineMs)));
-    const out = new RunPublisher(runId, hub, controller, facts.simulated, recorder, meter, budget);
-    // Acknowledge at once, before the graph starts (as the LangGraph API server does): the client
-    // learns the thread and run ids, and sees the stream is live even when the server is busy.
-    out.publish({ event: "metadata", data: { thread_id: threadId, run_id: runId, timestamp: new Date().toISOString() } });
+    const out = new RunPublisher(runId, hub, controller, facts.simulated, recorder, meter, budget, adopted.lastId);
+    // Stopped while no worker held it, or its workers keep dying: it ends without running again.
+    if (await hub.stopRequested(runId)) controller.abort(new StopRequestedError());
+    else if (attempt.died >= MAX_DEATHS) controller.abort(new RunGivenUpError(attempt.died));
     const produced = (async () => {
+      if (input === "finished") {
+        recorder?.observe((await graph.getState({ configurable: { thread_id: threadId } })).values as Record<string, unknown>, []);
+        out.finished = true;
+      }
+      if (input === "finished" || controller.signal.aborted) return out.end();
       try {
         await this.gate.turn();
         const onState = recorder && recorder.observe.bind(recorder);
@@ -108,7 +127,7 @@ export class RunProducer {
         };
         // A debate joined by a person (`--with-me`) stops at each of their turns and at their vote,
         // and is streamed on with their reply: one run, one stream of events, until `done`.
-        for (let segment = input; ;) {
+        for (let segment: RunInput = input; ;) {
           await runClientEvents(graph, segment, options, (event) => {
             if (event.event === "debate-awaiting-input") {
               wait = waits.begin(runId, threadId, event.data, controller.signal);
@@ -133,20 +152,41 @@ export class RunProducer {
         }
       } finally {
         deadline.stop();
-        waits.get(runId)?.cancel();
-        // The history (written before `done`) answers for the run from now on.
-        owners.remove(runId);
-        costs?.meters.close(runId);
-        finish();
-        release();
-        filing.quota?.();
-        await this.forgetIfDeleted(runId, threadId);
-        if (controller.signal.aborted && !(controller.signal.reason instanceof ShutdownError)) {
-          log(`run ${runId} cancelled: ${(controller.signal.reason as Error)?.message}`);
-        }
       }
     })();
-    produced.catch((err) => log(`run ${runId} failed: ${(err as Error).message}`));
+    try {
+      await produced;
+    } catch (err) {
+      log(`run ${runId} failed: ${(err as Error).message}`);
+    } finally {
+      waits.get(runId)?.cancel();
+      // The history (written before `done`) answers for the run from now on.
+      owners.remove(runId);
+      costs?.meters.close(runId);
+      finish();
+      release();
+      if (!out.handedBack) this.deps.releaseSlot(job);
+      await this.forgetIfDeleted(runId, threadId);
+      const reason = controller.signal.reason as Error | undefined;
+      if (controller.signal.aborted && !(reason instanceof ShutdownError) && !(reason instanceof HandedBackError))
+        log(`run ${runId} cancelled: ${reason?.message}`);
+    }
+    return out.handedBack ? "handed_back" : "ended";
+  }
+
+  /**
+   * What the graph is given: the job's input the first time; taken up again, the thread's
+   * unfinished run from its checkpoint when this run had saved a step, or `finished` when its
+   * graph had run to its end (only its `done` was missing).
+   */
+  private async inputOf(job: RunJob, again: boolean): Promise<RunInput | "finished"> {
+    const { history, ...fresh } = job.input;
+    const first: RunInput = { ...fresh, ...(history ? { history: mapStoredMessagesToChatMessages(history) } : {}) };
+    const { graph } = this.deps;
+    if (!again || !graph.checkpointer) return first;
+    const state = await graph.getState({ configurable: { thread_id: job.threadId } });
+    if (!state.values || runIdOf(state.values as State) !== job.filing.messageId) return first;
+    return hasUnfinishedRun(state) ? { message: job.input.message, resume: true } : "finished";
   }
 
   /**

@@ -2,7 +2,7 @@ import type { RunRecorder } from "../history/recorder.js";
 import { BudgetExceededError, DebattError, WriteFailedError } from "../state/errors.js";
 import type { ClientEvent } from "../state/events.js";
 import type { RunMeter } from "./meter.js";
-import { RunInterruptedError } from "./active-runs.js";
+import { HandedBackError, RunGivenUpError } from "./active-runs.js";
 import { RunDeadlineError } from "./run-deadline.js";
 import type { RunHub } from "./run-hub.js";
 
@@ -12,11 +12,13 @@ import type { RunHub } from "./run-hub.js";
  * its history completed, then `done`.
  */
 export class RunPublisher {
-  private id = 0;
+  private id: number;
   /** Set when the graph's last step has run: a stop that lands after it stops nothing. */
   finished = false;
   /** Set once `done` is published: the run has ended. */
   ended = false;
+  /** Set when the run stopped here to go on with another worker: nothing more is published. */
+  handedBack = false;
 
   constructor(
     private readonly runId: string,
@@ -26,10 +28,15 @@ export class RunPublisher {
     private readonly recorder?: RunRecorder,
     private readonly meter?: RunMeter,
     private readonly budget?: number,
-  ) {}
+    /** The last id its log has (its `metadata`, or what earlier workers wrote): its events go on after it. */
+    lastId = 0,
+  ) {
+    this.id = lastId;
+  }
 
   /** Publishes the run's next event. */
   publish(event: ClientEvent): void {
+    if (this.handedBack) return;
     this.hub.append(this.runId, { id: ++this.id, ...event });
   }
 
@@ -57,11 +64,18 @@ export class RunPublisher {
     // stops nothing: the run finished. A failed write is still a failed write.
     const aborted: unknown = this.controller.signal.reason;
     const reason = this.finished && !(aborted instanceof WriteFailedError) ? undefined : aborted;
+    // Handed back: another worker goes on from the last checkpoint, and writes the end.
+    if (reason instanceof HandedBackError) {
+      this.handedBack = this.ended = true;
+      // What its calls used so far (those cut now too) is in the history before another worker counts on from it.
+      await this.meter?.settled(1_000);
+      await this.recorder?.letGo();
+      return;
+    }
     // Stopped by the server (shutting down, a failed write, its user removed, its deadline) or at
     // the user's request: the client is told why. (A spent budget was told by the meter already.)
     if (DebattError.isInstance(reason) && !(reason instanceof BudgetExceededError)) this.publishError(reason);
-    if (reason instanceof WriteFailedError || reason instanceof RunDeadlineError || reason instanceof RunInterruptedError)
-      this.recorder?.failed(reason.message);
+    if (reason instanceof WriteFailedError || reason instanceof RunDeadlineError || reason instanceof RunGivenUpError) this.recorder?.failed(reason.message);
     // What the calls used and cost, in all and by participant and stage: the last word before `done`.
     const meter = this.meter;
     await meter?.settled(1_000);

@@ -3,12 +3,16 @@ import type { DebattGraph } from "../graph/build.js";
 import { buildAppGraph } from "./formats.js";
 import type { RunFacts } from "../history/rows.js";
 import type { HistoryStore } from "../history/store.js";
+import { randomUUID } from "node:crypto";
 import type { RunEvent } from "../ports/event-log.js";
+import type { RunJob, RunQueue } from "../ports/run-queue.js";
+import type { RunSlots } from "../ports/run-slots.js";
 import { MemoryEventLog } from "../providers/event-log.js";
+import { LocalRunQueue } from "../providers/local-run-queue.js";
 import { WriteBehindSaver } from "../providers/write-behind-saver.js";
 import type { InputRequest, PersonInput } from "../state/person.js";
 import type { Requester } from "../state/ownership.js";
-import { ActiveRuns, RunInterruptedError, ShutdownError, StopRequestedError, UserRemovedError } from "./active-runs.js";
+import { ActiveRuns, HandedBackError, ShutdownError, StopRequestedError, UserRemovedError } from "./active-runs.js";
 import { nodeDepsOf, stderrLog, type AppDeps } from "./app-deps.js";
 import { RunMeters } from "./meter.js";
 import { PersonWaits } from "./person-waits.js";
@@ -24,6 +28,9 @@ import { ThreadAccess } from "./thread-access.js";
 
 /** How often the runs of this process are checked for users removed elsewhere. */
 const REMOVED_USERS_SWEEP_MS = 5_000;
+
+/** How often a run going on keeps its slot of the limits (which lapses after `SLOT_MS` unless kept). */
+const KEEP_SLOT_MS = 20_000;
 
 /** Most bytes of run events kept in this process's memory (the oldest finished runs go first). */
 const EVENT_LOG_MAX_BYTES = 256 * 1024 * 1024;
@@ -59,14 +66,18 @@ export class RunService {
     readonly graph: DebattGraph,
     readonly hub: RunHub,
     private readonly history: HistoryStore | undefined,
-    log: (line: string) => void,
-    private readonly limits?: RunLimits,
+    private readonly log: (line: string) => void,
+    private readonly limits?: RunSlots,
     /** What every run's history rows record besides its states. */
     facts: RunFacts = { simulated: false },
     /** Counts and prices every run's model calls; absent → not counted. */
     costs?: RunCosts,
     /** The longest a run may take, in ms of its own time (RUN_DEADLINE_MS); 0: no deadline. */
     deadlineMs = 0,
+    /** Where runs wait for a worker: this process's own queue, or one every instance shares. */
+    private readonly queue: RunQueue = new LocalRunQueue(),
+    /** Each user's open event streams (absent: not capped). */
+    private readonly streams?: RunSlots,
   ) {
     const { runs, owners, waits } = this;
     const producer = new RunProducer({
@@ -81,9 +92,11 @@ export class RunService {
       owners,
       waits,
       stopWaiting: (runId) => this.stopWaiting(runId),
+      releaseSlot: (job) => void (job.quotaKey && limits?.release(job.quotaKey, job.runId)),
     });
     this.access = new ThreadAccess(owners, history);
-    this.starts = new RunStarts(graph, hub, history, limits, runs, producer);
+    this.starts = new RunStarts(graph, hub, history, limits, runs, queue);
+    queue.process((job, attempt) => this.keepingSlot(job, () => producer.produce(job, attempt)));
     this.inputs = new PersonInputs(graph, hub, history, waits, this.starts);
     this.endings = new RunEndings(hub, history);
     this.sweep = setInterval(() => void this.endRunsOfRemovedUsers().catch(() => {}), REMOVED_USERS_SWEEP_MS);
@@ -109,12 +122,46 @@ export class RunService {
     return this.runs.size;
   }
 
+  /** Runs `work` (a job's run) while keeping its slot of the limits alive, so that it does not lapse while the run goes on. */
+  private async keepingSlot<T>(job: RunJob, work: () => Promise<T>): Promise<T> {
+    const { quotaKey } = job;
+    const timer = quotaKey && this.limits ? setInterval(() => void this.limits!.keep(quotaKey, job.runId), KEEP_SLOT_MS) : undefined;
+    timer?.unref();
+    try {
+      return await work();
+    } finally {
+      clearInterval(timer);
+    }
+  }
+
+  /**
+   * One of `quotaKey`'s open event streams (at most MAX_OPEN_STREAMS, across the instances), kept
+   * while it is open; throws RunLimitError when they are all open. Returns its closing.
+   */
+  async openStream(quotaKey: string): Promise<() => void> {
+    const streams = this.streams;
+    if (!streams) return () => {};
+    const key = `${quotaKey} (streams)`;
+    const id = randomUUID();
+    await streams.acquire(key, id);
+    const timer = setInterval(() => void streams.keep(key, id), KEEP_SLOT_MS);
+    timer.unref();
+    return () => {
+      clearInterval(timer);
+      void streams.release(key, id);
+    };
+  }
+
   /**
    * A slot of `quotaKey`'s limits for a model call outside any run (a chat client's chore), counted
    * apart from its runs, as cheaply as a run; throws RunLimitError when spent. Gives it back.
    */
-  acquireApart(quotaKey: string, kind: string): () => void {
-    return this.limits?.acquire(`${quotaKey} (${kind})`) ?? (() => {});
+  async acquireApart(quotaKey: string, kind: string): Promise<() => void> {
+    if (!this.limits) return () => {};
+    const key = `${quotaKey} (${kind})`;
+    const id = randomUUID();
+    await this.limits.acquire(key, id);
+    return () => void this.limits!.release(key, id);
   }
 
   /** True once `shutdown` has begun: new runs are refused. */
@@ -122,12 +169,15 @@ export class RunService {
     return this.runs.shuttingDown;
   }
 
-  /** Starts a new run; throws `shutting_down` while the process drains, `rate_limited` over the limits. */
-  start(sent: RunRequest): StartedRun {
+  /**
+   * Starts a new run; throws `shutting_down` while the process drains, `rate_limited` over the
+   * limits, `run_in_progress` when its thread has a run going on.
+   */
+  start(sent: RunRequest): Promise<StartedRun> {
     return this.starts.start(sent);
   }
 
-  /** Whether a run of the thread is going on, on this instance or another (see `RunStarts.threadRunning`). */
+  /** Whether a run of the thread is going on or waits for a worker, on this instance or another (see `RunStarts.threadRunning`). */
   threadRunning(threadId: string): Promise<boolean> {
     return this.starts.threadRunning(threadId);
   }
@@ -239,9 +289,16 @@ export class RunService {
    */
   async shutdown(graceMs: number): Promise<number> {
     clearInterval(this.sweep);
-    const draining = this.runs.drain(graceMs);
+    // With a queue every instance shares, the runs still going at the end of the grace period are
+    // handed back to it (another instance takes them up from their last checkpoint), not cut.
+    const shared = this.queue.shared;
+    const draining = this.runs.drain(graceMs, () => (shared ? new HandedBackError() : new ShutdownError()));
+    const closing = this.queue.close();
     for (const wait of this.waits.all()) this.stopWaiting(wait.runId);
-    return (await draining) + this.stoppedWaiting;
+    const stopped = await draining;
+    await closing;
+    if (shared && stopped > 0) this.log(`handed ${stopped} run(s) back to the queue: another instance takes them up from their last saved steps`);
+    return (shared ? 0 : stopped) + this.stoppedWaiting;
   }
 
   /**
@@ -268,13 +325,27 @@ export function createRunService(deps: AppDeps, options: { checkpointer?: BaseCh
   const graph = buildAppGraph({ ...nodeDepsOf(deps), models: meters.wrap(deps.models) }, { checkpointer: options.checkpointer, settings: deps.settings });
   const local = new MemoryEventLog({ ttlMs: deps.settings.eventLogTtlMs, maxBytes: EVENT_LOG_MAX_BYTES });
   const hub = new RunHub(local, deps.events, deps.settings.resumeGraceMs);
-  const limits = new RunLimits(deps.settings.runsPerMinute, deps.settings.maxConcurrentRuns);
+  const limits = deps.runSlots ?? new RunLimits(deps.settings.runsPerMinute, deps.settings.maxConcurrentRuns);
   // A save that fails (a full disk) stops its run at once, rather than when the graph ends.
   if (options.checkpointer instanceof WriteBehindSaver) options.checkpointer.onFailure((threadId, err) => hub.abortThread(threadId, err));
   // Another instance was asked to stop a run that this one runs.
   deps.events?.onStopRequest?.((runId) => hub.stopHere(runId, new StopRequestedError()));
-  // Another instance took this one for dead and ended a run's log: the run stops here too.
-  deps.events?.onEndedElsewhere?.((runId) => hub.stopHere(runId, new RunInterruptedError()));
+  // Another instance ended a run's log (its user's stop, which nobody answered for in time): the run stops here too.
+  deps.events?.onEndedElsewhere?.((runId) => hub.stopHere(runId, new StopRequestedError()));
+  // Another instance took a run of this one up (this one lost its hold on it): it stops here, without an end.
+  deps.events?.onTakenOver?.((runId) => hub.stopHere(runId, new HandedBackError()));
+  deps.runQueue?.onLost?.((threadId) => hub.abortThread(threadId, new HandedBackError()));
   const costs = { meters, prices: deps.settings.prices, internalModel: deps.settings.oneseekModel, maxCostUsd: deps.settings.maxCostUsd };
-  return new RunService(graph, hub, options.history, deps.log ?? stderrLog, limits, { simulated: deps.models.simulated }, costs, deps.settings.runDeadlineMs);
+  return new RunService(
+    graph,
+    hub,
+    options.history,
+    deps.log ?? stderrLog,
+    limits,
+    { simulated: deps.models.simulated },
+    costs,
+    deps.settings.runDeadlineMs,
+    deps.runQueue,
+    deps.streamSlots ?? new RunLimits(Number.MAX_SAFE_INTEGER, deps.settings.maxOpenStreams, Date.now, "open streams"),
+  );
 }

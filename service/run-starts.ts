@@ -1,19 +1,22 @@
 import { randomUUID } from "node:crypto";
+import { mapChatMessagesToStoredMessages } from "@langchain/core/messages";
 import type { DebattGraph } from "../graph/build.js";
+import { RunRecorder } from "../history/recorder.js";
 import { runIdOf } from "../history/rows.js";
 import type { HistoryStore } from "../history/store.js";
+import type { RunJob, RunQueue } from "../ports/run-queue.js";
+import type { RunSlots } from "../ports/run-slots.js";
 import { formatOfCommand, isUsageOnly, parseCommand } from "../state/commands.js";
 import { DebattError } from "../state/errors.js";
 import type { State } from "../state/graph-state.js";
 import { LOCAL_OWNER } from "../state/ownership.js";
 import { isPerson, replyTo, type PersonInput } from "../state/person.js";
+import { sleep } from "../state/sleep.js";
 import { checkedUserText, removeSpoofing } from "../state/text.js";
 import type { ActiveRuns } from "./active-runs.js";
 import { checkFormatOptions } from "./formats.js";
 import { questionOf } from "./person-waits.js";
 import type { RunHub } from "./run-hub.js";
-import type { RunLimits } from "./run-limits.js";
-import type { RunProducer } from "./run-producer.js";
 import type { RunRequest, StartedRun } from "./run-request.js";
 import { hasUnfinishedRun } from "./stream.js";
 
@@ -37,21 +40,23 @@ export async function stoppedRun(graph: DebattGraph, threadId: string, input?: P
 }
 
 /**
- * Starts new runs and resumes stopped ones: checks what is asked, takes a slot of the limits, and
- * hands the run to the producer. Refuses both while the process shuts down.
+ * Starts new runs and resumes stopped ones: checks what is asked, takes a slot of the limits,
+ * announces the run (its `metadata`, the first event of its log) and puts it on the queue under its
+ * thread, where a worker takes it. Refuses both while the process shuts down, and a run of a
+ * thread that has one going (`run_in_progress`), on this instance or any other.
  */
 export class RunStarts {
   constructor(
     private readonly graph: DebattGraph,
     private readonly hub: RunHub,
     private readonly history: HistoryStore | undefined,
-    private readonly limits: RunLimits | undefined,
+    private readonly limits: RunSlots | undefined,
     private readonly runs: ActiveRuns,
-    private readonly producer: RunProducer,
+    private readonly queue: RunQueue,
   ) {}
 
   /** Starts a new run (see `RunService.start`). */
-  start(sent: RunRequest): StartedRun {
+  async start(sent: RunRequest): Promise<StartedRun> {
     this.assertAccepting();
     // Whatever surface it came from, the user's text is checked as the HTTP routes check it (its
     // length is each surface's own limit) and kept without the characters that could spoof a reader.
@@ -69,47 +74,48 @@ export class RunStarts {
         "--with-me needs a client that can write the person's turns and vote: the page (the chat stream and POST /api/v1/debates/:id/input) or the terminal",
       );
     }
-    // A message that only gets an explanation (a command without its topic) asks no model: it uses
-    // up none of the user's runs, and is limited apart, as cheaply as a run.
-    const quotaKey = request.quotaKey ?? request.owner ?? LOCAL_OWNER;
-    const quota = this.limits?.acquire(isUsageOnly(command) ? `${quotaKey} (explanations)` : quotaKey);
     // A run without a thread starts one of the same id, so its run_id, thread_id and debate_id
     // are one id (the `:id` of /api/v1/debates/:id/…).
     const runId = randomUUID();
     const threadId = request.threadId ?? runId;
-    this.producer.produce(
+    // A message that only gets an explanation (a command without its topic) asks no model: it uses
+    // up none of the user's runs, and is limited apart, as cheaply as a run.
+    const quotaKey = request.quotaKey ?? request.owner ?? LOCAL_OWNER;
+    await this.enqueue({
       runId,
       threadId,
-      { message: request.message, participants: request.participants, history: request.history, continuation: request.continuation },
-      request.configurable,
-      {
-        messageId: runId,
+      input: {
         message: request.message,
-        question: request.question,
-        owner: request.owner ?? LOCAL_OWNER,
-        quota,
+        participants: request.participants,
+        ...(request.history ? { history: mapChatMessagesToStoredMessages(request.history) } : {}),
+        continuation: request.continuation,
       },
-      joined,
-    );
+      configurable: request.configurable,
+      filing: { messageId: runId, message: request.message, question: request.question, owner: request.owner ?? LOCAL_OWNER },
+      quotaKey: isUsageOnly(command) ? `${quotaKey} (explanations)` : quotaKey,
+      seated: joined,
+    });
     return { runId, threadId };
   }
 
   /**
-   * Whether a run of the thread is going on, here or on another instance that lives: a thread has
-   * one run at a time, across the instances (the history knows every run's id, a resumed one's too).
+   * Whether a run of the thread is going on or waits for a worker, here or on another instance: a
+   * thread has one run at a time, across the instances (the queue holds one job per thread).
    */
-  async threadRunning(threadId: string): Promise<boolean> {
-    if (this.hub.runningThread(threadId)) return true;
-    const runs = (await this.history?.runsOf(threadId, true)) ?? [];
-    return (await Promise.all(runs.map((run) => this.hub.runningAnywhere(run)))).some(Boolean);
+  threadRunning(threadId: string): Promise<boolean> {
+    return this.queue.has(threadId);
+  }
+
+  /** Waits (at most `ms`) for the thread's run, which was asked to stop, to let go of it. */
+  async whenFree(threadId: string, ms = 5_000): Promise<void> {
+    const until = Date.now() + ms;
+    while ((await this.threadRunning(threadId)) && Date.now() < until) await sleep(FREE_POLL_MS);
   }
 
   /** Continues a thread's unfinished run from its checkpoint as a new run (see `RunService.resume`). */
   async resume(threadId: string, quotaKey?: string, input?: PersonInput): Promise<StartedRun> {
     if (!this.graph.checkpointer) throw new DebattError("no_checkpointer", "this server keeps no checkpoints, so runs cannot be resumed");
-    if (await this.threadRunning(threadId)) {
-      throw new DebattError("run_in_progress", `thread "${threadId}" has a run going on; follow it with GET /api/v1/debates/<run_id>/events`);
-    }
+    if (await this.threadRunning(threadId)) throw inProgress(threadId);
     const { state, reply } = await stoppedRun(this.graph, threadId, input);
     this.assertAccepting();
     const values = state.values as State;
@@ -117,23 +123,55 @@ export class RunStarts {
     const seated = values.options?.withMe === true || values.debate_participants?.some(isPerson) === true;
     const runId = randomUUID();
     const owner = (await this.history?.conversation(threadId))?.userId ?? LOCAL_OWNER;
-    const quota = this.limits?.acquire(quotaKey ?? owner);
     const messageId = runIdOf(values) ?? runId;
     // The attempts before used part of the budget: the resumed run counts on from there.
     const spent = (await this.history?.message(messageId))?.usage ?? undefined;
-    this.producer.produce(
+    await this.enqueue({
       runId,
       threadId,
-      { message: values.message, resume: true, reply },
-      undefined,
-      { messageId, message: values.message, owner, quota, spent },
+      input: { message: values.message, resume: true, ...(reply ? { reply } : {}) },
+      filing: { messageId, message: values.message, owner, ...(spent ? { spent } : {}) },
+      quotaKey: quotaKey ?? owner,
       seated,
-    );
+    });
     return { runId, threadId };
+  }
+
+  /**
+   * Takes the run's slot of the limits, announces it and puts it on the queue; gives the slot back
+   * and forgets it when the thread has a run already (`run_in_progress`).
+   */
+  private async enqueue(job: RunJob): Promise<void> {
+    if (job.quotaKey) await this.limits?.acquire(job.quotaKey, job.runId);
+    try {
+      // Filed before any worker takes it, so that every instance knows whose run it is at once.
+      // (A message that only gets an explanation, a command without its topic, is not filed.)
+      if (this.history && (job.input.resume || !isUsageOnly(parseCommand(job.filing.message))))
+        await this.history.startRun(RunRecorder.filing({ conversationId: job.threadId, runId: job.runId, ...job.filing }));
+      // Acknowledged at once, before any worker takes it (as the LangGraph API server does): the
+      // client learns the thread and run ids, and sees the stream is live even when the server is busy.
+      const metadata = { thread_id: job.threadId, run_id: job.runId, timestamp: new Date().toISOString() };
+      await this.hub.announce(job.runId, { id: 1, event: "metadata", data: metadata });
+      if (!(await this.queue.add(job))) {
+        await this.hub.forget(job.runId);
+        throw inProgress(job.threadId);
+      }
+    } catch (err) {
+      if (job.quotaKey) await this.limits?.release(job.quotaKey, job.runId);
+      throw err;
+    }
   }
 
   /** Throws `shutting_down` once the process drains. */
   assertAccepting(): void {
     if (this.runs.shuttingDown) throw new DebattError("shutting_down", "the server is shutting down; retry on another instance");
   }
+}
+
+/** How often `whenFree` looks. */
+const FREE_POLL_MS = 50;
+
+/** A thread with a run going on (or waiting for a worker) takes no other. */
+function inProgress(threadId: string): DebattError {
+  return new DebattError("run_in_progress", `thread "${threadId}" has a run going on; follow it with GET /api/v1/debates/<run_id>/events`);
 }

@@ -113,6 +113,7 @@ const EnvSchema = z.object({
   /** Runs one user (or, with AUTH=none, one client address) may start in a minute, and at once. */
   RUNS_PER_MINUTE: positiveInt("RUNS_PER_MINUTE").default(30),
   MAX_CONCURRENT_RUNS: positiveInt("MAX_CONCURRENT_RUNS").default(10),
+  MAX_OPEN_STREAMS: positiveInt("MAX_OPEN_STREAMS").default(20),
   /** Interval of SSE keep-alive comments while a stream waits. */
   SSE_KEEPALIVE_MS: positiveInt("SSE_KEEPALIVE_MS").default(15_000),
   /** After SIGTERM, how long running runs may take to finish before they are cancelled. */
@@ -124,6 +125,8 @@ const EnvSchema = z.object({
     .optional(),
   /** How long a run goes on after its last reader left, waiting for the client to reconnect. */
   RESUME_GRACE_MS: number("RESUME_GRACE_MS").min(0).default(30_000),
+  RUN_LOCK_MS: number("RUN_LOCK_MS").min(500).max(600_000).default(10_000),
+  RUN_WORKERS: number("RUN_WORKERS").min(0).max(10_000).default(200),
   /** How long a debate waits for the person's turn or vote (`--with-me`) before it skips their seat. */
   PERSON_INPUT_TIMEOUT_MS: number("PERSON_INPUT_TIMEOUT_MS").min(1_000).max(3_600_000).default(DEFAULT_PERSON_TIMEOUT_MS),
   /** How long a finished run's events stay available for replay. */
@@ -197,6 +200,7 @@ const SettingsSchema = EnvSchema.superRefine((e, ctx) => {
   corsAllowedOrigins: corsOriginsOf(e.CORS_ALLOWED_ORIGINS),
   runsPerMinute: e.RUNS_PER_MINUTE,
   maxConcurrentRuns: e.MAX_CONCURRENT_RUNS,
+  maxOpenStreams: e.MAX_OPEN_STREAMS,
   tavilyApiKey: e.TAVILY_API_KEY,
   tavilyBaseUrl: e.TAVILY_BASE_URL,
   responseTimeoutMs: e.DEBATE_RESPONSE_TIMEOUT_MS,
@@ -225,6 +229,8 @@ const SettingsSchema = EnvSchema.superRefine((e, ctx) => {
   shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
   databaseUrl: e.DATABASE_URL,
   resumeGraceMs: e.RESUME_GRACE_MS,
+  runLockMs: e.RUN_LOCK_MS,
+  runWorkers: e.RUN_WORKERS,
   personInputTimeoutMs: e.PERSON_INPUT_TIMEOUT_MS,
   eventLogTtlMs: e.EVENT_LOG_TTL_MS,
   sseMaxConnectionMs: e.SSE_MAX_CONNECTION_MS,

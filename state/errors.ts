@@ -305,3 +305,13 @@ export class BudgetExceededError extends DebattError {
     super("budget_exceeded", `the run's budget of $${budgetUsd} is spent ($${spentUsd.toFixed(4)} so far): no new model call is made; what was done is kept`);
   }
 }
+
+/** A run refused by the limits: `retryAfterS` says when a new one may start. */
+export class RunLimitError extends DebattError {
+  constructor(
+    message: string,
+    readonly retryAfterS: number,
+  ) {
+    super("rate_limited", message);
+  }
+}

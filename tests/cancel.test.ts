@@ -4,6 +4,7 @@ import { simulatedModels } from "../service/formats.js";
 import { MemorySaver } from "@langchain/langgraph";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { sharedQueue } from "./support/run-queue.js";
 import { RedisEventLog } from "../providers/redis-event-log.js";
 import type { Settings } from "../state/config.js";
 import { participantKeyOf } from "../history/rows.js";
@@ -159,10 +160,11 @@ describe.skipIf(!binary)(`stopping a run from another instance${binary ? "" : " 
   async function twoInstances(beforeB: () => Promise<void> = async () => {}) {
     const logA = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
     const a = testDeps({ script: slowTurns });
-    const serverA = await startApp({ ...a.deps, events: logA });
+    // A runs the runs; B, without workers of its own, only serves (so the test knows where a run is).
+    const serverA = await startApp({ ...a.deps, events: logA, runQueue: sharedQueue(redis.url) });
     await beforeB();
     const logB = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
-    const serverB = await startApp({ ...testDeps().deps, events: logB });
+    const serverB = await startApp({ ...testDeps().deps, events: logB, runQueue: sharedQueue(redis.url, 0) });
     /** Runs a debate on A and, once its first turn has ended (B sees the run in Redis), asks B to stop it. */
     const stopFromB = async () => {
       let stopping: Promise<Response> | undefined;
@@ -194,8 +196,9 @@ describe.skipIf(!binary)(`stopping a run from another instance${binary ? "" : " 
     const logB = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
     const a = testDeps({ script: slowTurns, settings });
     const b = testDeps({ script: slowTurns, settings });
-    const serverA = await startApp({ ...a.deps, events: logA }, { history, checkpointer });
-    const serverB = await startApp({ ...b.deps, events: logB }, { history, checkpointer });
+    // One queue for both; A runs the runs, B only serves (so the test knows where a run is).
+    const serverA = await startApp({ ...a.deps, events: logA, runQueue: sharedQueue(redis.url) }, { history, checkpointer });
+    const serverB = await startApp({ ...b.deps, events: logB, runQueue: sharedQueue(redis.url, 0) }, { history, checkpointer });
     const close = async () => {
       await serverA.close();
       await serverB.close();

@@ -88,7 +88,7 @@ describe.skipIf(!paths)(`every format on real language models${paths ? "" : ` (s
       // As a client's run goes: through the run service, which counts the usage and ends with `done`.
       const service = createRunService(depsFromEnv(env(), { log: () => {} }), { checkpointer: new MemorySaver() });
       const before = llama.reported.length;
-      const { runId } = service.start({ message, configurable: { ...SHORT, ...configurable } });
+      const { runId } = await service.start({ message, configurable: { ...SHORT, ...configurable } });
       const events: { event: string; data: unknown }[] = [];
       for await (const e of service.events(runId, 0, new AbortController().signal)) events.push(e);
       expect(events.at(-1)?.event).toBe("done");

@@ -84,10 +84,14 @@ describe("the event log in memory", () => {
 
   it("hands the shared log the same serialized event, and frames it without parsing or serializing again", async () => {
     const shared: RunEvent[] = [];
-    const sharedLog = { append: async (_runId: string, e: RunEvent) => void shared.push(e) } as unknown as EventLog;
+    const sharedLog = {
+      append: async (_runId: string, e: RunEvent) => shared.push(e) > 0,
+      claim: async () => 0,
+      upTo: async () => [],
+    } as unknown as EventLog;
     const hub = new RunHub(new MemoryEventLog({ ttlMs: 60_000, maxBytes: 1e6 }), sharedLog, 1_000);
     // A run of this process: its readers here get each event once the shared log has it.
-    hub.start("r", "r", new AbortController());
+    await hub.adopt("r", "r", new AbortController());
     hub.append("r", { id: 1, event: "done", data: { timestamp: "t" } });
     const kept: RunEvent[] = [];
     for await (const e of hub.follow("r", 0, new AbortController().signal)) kept.push(e);

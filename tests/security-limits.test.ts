@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { PROMPTS } from "../prompts/registry.js";
 import { validatePromptText } from "../prompts/render.js";
 import { AudioArchive } from "../providers/audio-archive.js";
@@ -24,25 +24,25 @@ describe("run limits", () => {
   it("counts starts per key in a sliding minute and runs at once, and says when to retry", () => {
     let now = 0;
     const limits = new RunLimits(3, 2, () => now);
-    const a1 = limits.acquire("a");
-    const a2 = limits.acquire("a");
-    expect(() => limits.acquire("a")).toThrow(/at most 2 runs at once/);
-    limits.acquire("b"); // another key is not held back
+    const a1 = limits.take("a");
+    const a2 = limits.take("a");
+    expect(() => limits.take("a")).toThrow(/at most 2 runs at once/);
+    limits.take("b"); // another key is not held back
     a1();
     a1(); // releasing twice gives back one slot only
     now = 10_000;
-    const a3 = limits.acquire("a"); // the third start of the minute
-    expect(() => limits.acquire("a")).toThrow(/at once/);
+    const a3 = limits.take("a"); // the third start of the minute
+    expect(() => limits.take("a")).toThrow(/at once/);
     a2();
     a3();
     try {
-      limits.acquire("a");
+      limits.take("a");
       expect.unreachable();
     } catch (err) {
       expect(err).toMatchObject({ code: "rate_limited", retryAfterS: 50 });
     }
     now = 60_001; // the first two starts have left the window
-    limits.acquire("a");
+    limits.take("a");
   });
 
   async function app(settings: Parameters<typeof testDeps>[0] = {}) {
@@ -97,6 +97,42 @@ describe("run limits", () => {
       const third = await postChat(server.url, { message: "Nu då?" });
       expect(third.status).toBe(200);
       await readSse(third);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("open streams", () => {
+  it("reads MAX_OPEN_STREAMS, and answers 429 over a user's open event streams, before a run starts; a closed one frees its place", async () => {
+    expect(loadSettings({})).toMatchObject({ maxOpenStreams: 20 });
+    const { deps, models } = testDeps({ settings: { maxOpenStreams: 2 }, script: () => ({ text: "slow answer", latencyMs: 300 }) });
+    const server = await startApp(deps);
+    try {
+      // The chat stream of a run, and a second reader of it.
+      const first = await postChat(server.url, { message: "Hej" });
+      let reading: Promise<unknown> | undefined;
+      const runId = await new Promise<string>((resolve) => {
+        reading = readSse(first, (e) => e.event === "metadata" && resolve(String(e.data.run_id)));
+      });
+      const reader = new AbortController();
+      const second = await fetch(`${server.url}/api/v1/debates/${runId}/events`, { signal: reader.signal });
+      expect(second.status).toBe(200);
+      // A third stream, of a new run or the same one, is refused, and no run is started for it.
+      const calls = models.calls.length;
+      const refused = await postChat(server.url, { message: "Hej igen" });
+      expect(refused.status).toBe(429);
+      expect((await refused.json()).error).toMatchObject({ code: "rate_limited", message: expect.stringContaining("at most 2 open streams at once") });
+      expect((await fetch(`${server.url}/api/v1/debates/${runId}/events`)).status).toBe(429);
+      expect(models.calls.length).toBe(calls);
+      // The second reader leaves: its place is free.
+      reader.abort();
+      await vi.waitFor(async () => {
+        const again = await fetch(`${server.url}/api/v1/debates/${runId}/events`);
+        expect(again.status).toBe(200);
+        await again.body?.cancel();
+      });
+      await reading;
     } finally {
       await server.close();
     }

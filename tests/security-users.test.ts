@@ -247,7 +247,7 @@ describe.each(HISTORY_DATABASES)("users and tokens on $db", (database) => {
   });
 
   it.skipIf(skip)("counts only refused credentials: dropped and open streams and many valid starts lock nobody out", async () => {
-    const { url, admin } = await app({ runsPerMinute: 1_000, maxConcurrentRuns: 100 });
+    const { url, admin } = await app({ runsPerMinute: 1_000, maxConcurrentRuns: 100, maxOpenStreams: 100 });
     const ada = await (await admin("POST", "/users", { name: "Ada" })).json();
     const asAda = { authorization: `Bearer ${ada.token}`, "content-type": "application/json" };
     // 25 debates opened and dropped as soon as they start, and 50 started at once.

@@ -18,11 +18,14 @@ export async function startApp(deps: AppDeps, options: Parameters<typeof createA
     const s = built.app.listen(0, "127.0.0.1", () => resolve(s));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const close = () =>
-    new Promise<void>((resolve) => {
+  const close = async () => {
+    await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
     });
+    // A shared queue's worker lets go of Redis (once the runs it holds have ended).
+    await deps.runQueue?.close();
+  };
   return { ...built, url, close };
 }
 
