@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import type { Job, Queue, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { JobAttempt, JobOutcome, RunJob, RunQueue } from "../ports/run-queue.js";
+import { DebattError } from "../state/errors.js";
 import { newRedis } from "./redis-prompt-store.js";
 
 const require = createRequire(import.meta.url);
@@ -39,6 +40,7 @@ export class BullRunQueue implements RunQueue {
   private readonly queue: Queue<RunJob>;
   private worker?: Worker<RunJob, void>;
   private readonly lost = new Set<(threadId: string) => void>();
+  private watchdog?: NodeJS.Timeout;
 
   constructor(
     private readonly url: string,
@@ -52,31 +54,41 @@ export class BullRunQueue implements RunQueue {
     this.queue.on("error", () => {});
   }
 
-  async add(job: RunJob): Promise<boolean> {
-    // Added only if the thread has no job: BullMQ leaves a job whose id exists as it is.
-    await this.queue.add("run", job, { jobId: job.threadId, removeOnComplete: true, removeOnFail: true });
-    const stored = await this.queue.getJob(job.threadId);
-    if (stored) return stored.data.runId === job.runId;
-    // No job of the thread now: ours, taken and ended already, or the one before it, which ended just after ours was refused.
-    return (await this.connection.exists(takenKey(job.runId))) === 1;
+  add(job: RunJob): Promise<boolean> {
+    return withinReach(async () => {
+      // Added only if the thread has no job: BullMQ leaves a job whose id exists as it is.
+      await this.queue.add("run", job, { jobId: job.threadId, removeOnComplete: true, removeOnFail: true });
+      const stored = await this.queue.getJob(job.threadId);
+      if (stored) return stored.data.runId === job.runId;
+      // No job of the thread now: ours, taken and ended already, or the one before it, which ended just after ours was refused.
+      return (await this.connection.exists(takenKey(job.runId))) === 1;
+    });
   }
 
-  async has(threadId: string): Promise<boolean> {
-    return (await this.queue.getJob(threadId)) !== undefined;
+  has(threadId: string): Promise<boolean> {
+    return withinReach(async () => (await this.queue.getJob(threadId)) !== undefined);
   }
 
   process(work: (job: RunJob, attempt: JobAttempt) => Promise<JobOutcome>): void {
     // An instance without workers serves the API and the streams; the others run.
     if (this.options.concurrency === 0) return;
     const { Worker, WaitingError } = require("bullmq") as typeof import("bullmq");
+    /** When each job held here last had its lock renewed (or was taken). */
+    const held = new Map<string, number>();
     const run = async (job: Job<RunJob>, token?: string) => {
-      await this.connection.set(takenKey(job.data.runId), "1", "PX", TAKEN_KEEP_MS);
-      const outcome = await work(job.data, { takenUp: Math.max(0, job.attemptsStarted - 1), died: job.stalledCounter });
-      if (outcome === "handed_back") {
-        // Back in the queue for another worker (which goes on from the thread's last checkpoint),
-        // through the queue's connection: the worker's own is closing when a shutdown hands runs back.
-        await (await this.queue.getJob(job.id!))?.moveToWait(token);
-        throw new WaitingError();
+      held.set(job.id!, Date.now());
+      try {
+        await this.connection.set(takenKey(job.data.runId), "1", "PX", TAKEN_KEEP_MS);
+        const outcome = await work(job.data, { takenUp: Math.max(0, job.attemptsStarted - 1), died: job.stalledCounter });
+        if (outcome === "handed_back") {
+          // Back in the queue for another worker (which goes on from the thread's last checkpoint),
+          // through the queue's connection: the worker's own is closing when a shutdown hands runs back.
+          // (A job whose lock was lost is another worker's already: nothing to put back.)
+          await (await this.queue.getJob(job.id!))?.moveToWait(token).catch(() => {});
+          throw new WaitingError();
+        }
+      } finally {
+        held.delete(job.id!);
       }
     };
     const connection = newRedis(this.url, { maxRetriesPerRequest: null, retryStrategy: (attempt) => Math.min(100 * attempt, 2_000) });
@@ -92,9 +104,23 @@ export class BullRunQueue implements RunQueue {
       maxStalledCount: Number.MAX_SAFE_INTEGER,
     });
     this.worker.on("error", (err) => this.options.log(`run queue: ${err.message}`));
-    this.worker.on("lockRenewalFailed", (threadIds) => {
-      for (const threadId of threadIds) for (const listener of this.lost) listener(threadId);
+    const lose = (threadId: string) => {
+      held.delete(threadId);
+      for (const listener of this.lost) listener(threadId);
+    };
+    this.worker.on("lockRenewalFailed", (threadIds) => threadIds.forEach(lose));
+    this.worker.on("locksRenewed", ({ jobIds }) => {
+      for (const id of jobIds) if (held.has(id)) held.set(id, Date.now());
     });
+    // Cut off from Redis, a renewal fails without a word (BullMQ only reports an error): a hold not
+    // renewed for a whole lock may be another worker's already, so the run stops here.
+    this.watchdog = setInterval(
+      () => {
+        for (const [threadId, at] of held) if (Date.now() - at > lockMs) lose(threadId);
+      },
+      Math.max(100, Math.floor(lockMs / 4)),
+    );
+    this.watchdog.unref();
   }
 
   onLost(listener: (threadId: string) => void): void {
@@ -104,7 +130,24 @@ export class BullRunQueue implements RunQueue {
   /** Stops taking jobs, waits for those running here to end or be handed back, and lets go of Redis. */
   async close(): Promise<void> {
     await this.worker?.close();
+    clearInterval(this.watchdog);
     await this.queue.close();
     this.connection.disconnect();
+  }
+}
+
+/** How long a request waits for the queue (its connection waits for Redis rather than fail at once). */
+const REACH_MS = 3_000;
+
+/** `ask`'s answer, or 503 `event_log_unavailable` when Redis does not answer in time. */
+async function withinReach<T>(ask: () => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DebattError("event_log_unavailable", "the run queue (Redis) cannot be reached; retry in a moment")), REACH_MS);
+  });
+  try {
+    return await Promise.race([ask(), late]);
+  } finally {
+    clearTimeout(timer);
   }
 }

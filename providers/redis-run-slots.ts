@@ -29,11 +29,12 @@ redis.call('ZADD', KEYS[2], now, ARGV[1])
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[4]))
 redis.call('PEXPIRE', KEYS[2], 60000)
 return {0}`;
-/** Keeps a slot that is still held (ARGV: id, slot ms). */
+/** Keeps a slot (ARGV: id, slot ms), again if it had lapsed meanwhile (its run waited long in the queue). */
 const KEEP = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-if redis.call('ZADD', KEYS[1], 'XX', 'CH', now + tonumber(ARGV[2]), ARGV[1]) == 1 then redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2])) end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]))
 return 0`;
 
 /**

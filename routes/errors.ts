@@ -32,6 +32,8 @@ const DOMAIN_ERRORS: Partial<Record<ErrorCode, [number, ErrorCode, Record<string
   event_log_unavailable: [503, "event_log_unavailable", { "Retry-After": "5" }],
   no_checkpointer: [501, "no_checkpointer"],
   run_in_progress: [409, "run_in_progress"],
+  // A run asked for on a conversation deleted meanwhile (on another instance).
+  cancelled: [409, "cancelled"],
   run_finished: [409, "run_finished"],
   nothing_to_resume: [409, "nothing_to_resume"],
   invalid_person_name: [400, "invalid_person_name"],

@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   const log = stderrLog;
   let deps;
   try {
-    deps = depsFromEnv(process.env, { log });
+    deps = depsFromEnv(process.env, { log, instance: true });
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(`debatt: configuration error: ${err.message}`);

@@ -53,6 +53,8 @@ export class ActiveRuns {
   private readonly runs = new Map<AbortController, Promise<void>>();
   private readonly streams = new Set<Promise<void>>();
   private closing = false;
+  /** Why the runs still going at the end of a drain are stopped. */
+  private reason: () => Error = () => new ShutdownError();
 
   /** Number of runs in progress. */
   get size(): number {
@@ -66,6 +68,8 @@ export class ActiveRuns {
 
   /** Registers a run; call the returned function when it has ended. */
   add(controller: AbortController): () => void {
+    // Taken while the process drains (a worker took it just before): stopped at once, as the rest will be.
+    if (this.closing) queueMicrotask(() => controller.abort(this.reason()));
     let finish!: () => void;
     this.runs.set(controller, new Promise<void>((resolve) => (finish = resolve)));
     return () => {
@@ -93,6 +97,7 @@ export class ActiveRuns {
    */
   async drain(graceMs: number, reason: () => Error = () => new ShutdownError()): Promise<number> {
     this.closing = true;
+    this.reason = reason;
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
     await Promise.race([Promise.all(this.runs.values()), grace]);

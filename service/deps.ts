@@ -29,7 +29,16 @@ import { stderrLog, type AppDeps } from "./app-deps.js";
  */
 export function depsFromEnv(
   env: Record<string, string | undefined> = process.env,
-  options: { prompts?: PromptStore; log?: (line: string) => void } = {},
+  options: {
+    prompts?: PromptStore;
+    log?: (line: string) => void;
+    /**
+     * Whether this process is an instance of the service (the HTTP server), which works on the
+     * cluster's queue and counts its limits with the others when REDIS_URL is set. A terminal's
+     * run, an evaluation, a stdio MCP server and Studio run their own runs in their own process.
+     */
+    instance?: boolean;
+  } = {},
 ): AppDeps {
   const log = options.log ?? stderrLog;
   const settings = loadSettings(env);
@@ -76,11 +85,15 @@ export function depsFromEnv(
     // Every instance sharing Redis can replay and follow every run.
     events: settings.redisUrl ? new RedisEventLog(settings.redisUrl, { ttlMs: settings.eventLogTtlMs, log }) : undefined,
     // Runs are jobs every instance's worker may take, and the limits count across the instances.
-    runQueue: settings.redisUrl ? new BullRunQueue(settings.redisUrl, { lockMs: settings.runLockMs, concurrency: settings.runWorkers, log }) : undefined,
-    runSlots: settings.redisUrl ? new RedisRunSlots(settings.redisUrl, settings.runsPerMinute, settings.maxConcurrentRuns) : undefined,
-    streamSlots: settings.redisUrl
-      ? new RedisRunSlots(settings.redisUrl, Number.MAX_SAFE_INTEGER, settings.maxOpenStreams, SLOT_MS, "open streams")
-      : undefined,
+    runQueue:
+      settings.redisUrl && options.instance
+        ? new BullRunQueue(settings.redisUrl, { lockMs: settings.runLockMs, concurrency: settings.runWorkers, log })
+        : undefined,
+    runSlots: settings.redisUrl && options.instance ? new RedisRunSlots(settings.redisUrl, settings.runsPerMinute, settings.maxConcurrentRuns) : undefined,
+    streamSlots:
+      settings.redisUrl && options.instance
+        ? new RedisRunSlots(settings.redisUrl, Number.MAX_SAFE_INTEGER, settings.maxOpenStreams, SLOT_MS, "open streams")
+        : undefined,
     templates: new TemplatesStore(values, log),
     voiceSettings: new VoiceSettingsStore(
       values,

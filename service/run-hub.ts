@@ -1,11 +1,14 @@
 import { SerializedEvent, type EventLog, type RunEvent } from "../ports/event-log.js";
 import type { MemoryEventLog } from "../providers/event-log.js";
+import { HandedBackError } from "./active-runs.js";
 
 interface LiveRun {
   threadId: string;
   controller: AbortController;
   readers: number;
   timer?: NodeJS.Timeout;
+  /** Resolves once its producer here has let go of it. */
+  ended: Promise<void>;
 }
 
 /**
@@ -44,6 +47,14 @@ export class RunHub {
    * was deleted) or has ended (it was stopped while it waited). Call `finish` when it has ended.
    */
   async adopt(runId: string, threadId: string, controller: AbortController): Promise<{ lastId: number; finish: () => void } | undefined> {
+    // Taken up again by this very process (its hold had lapsed while it still ran the run): the
+    // producer that lost it stops first, and its last events reach the log, so one goes on.
+    const before = this.live.get(runId);
+    if (before) {
+      before.controller.abort(new HandedBackError());
+      await before.ended;
+    }
+    await this.delivering.get(runId);
     let lastId: number | undefined;
     if (this.shared?.claim) {
       lastId = await this.shared.claim(runId);
@@ -58,11 +69,16 @@ export class RunHub {
       if (!(await this.local.has(runId)) || (await this.local.finished(runId))) return undefined;
       lastId = this.local.lastId(runId);
     }
-    this.live.set(runId, { threadId, controller, readers: 0 });
+    let ended!: () => void;
+    const run: LiveRun = { threadId, controller, readers: 0, ended: new Promise((resolve) => (ended = resolve)) };
+    this.live.set(runId, run);
     const finish = () => {
-      const run = this.live.get(runId);
-      if (run?.timer) clearTimeout(run.timer);
-      this.live.delete(runId);
+      if (run.timer) clearTimeout(run.timer);
+      if (this.live.get(runId) === run) this.live.delete(runId);
+      // Handed back while its log goes on elsewhere: this process's copy would never end, so its
+      // readers here move to the shared log (they reconnect with their last id).
+      if (controller.signal.reason instanceof HandedBackError) void (this.delivering.get(runId) ?? Promise.resolve()).then(() => this.local.forget(runId));
+      ended();
     };
     return { lastId, finish };
   }

@@ -81,13 +81,27 @@ export class RunProducer {
       return "ended";
     }
     const again = attempt.takenUp > 0 || adopted.lastId > 1;
-    const input = await this.inputOf(job, again);
     if (again) log(`run ${runId} taken up again after its event ${adopted.lastId} (its workers died ${attempt.died} times)`);
+    let input: RunInput | "finished";
+    let spent: UsageReport | undefined;
+    try {
+      input = await this.inputOf(job, again);
+      // Taken up again, it counts on from what its earlier attempts wrote.
+      spent = again ? ((await history?.message(filing.messageId))?.usage ?? filing.spent) : filing.spent;
+    } catch (err) {
+      // Where the run stands cannot be read (the database is away): it ends, saying so, and can be resumed.
+      log(`run ${runId} could not be taken up: ${(err as Error).message}`);
+      const timestamp = new Date().toISOString();
+      const message = `the server taking this run up could not read where it stood (${(err as Error).message}); POST /api/v1/debates/<thread_id>/resume continues it from its last saved step`;
+      hub.append(runId, { id: adopted.lastId + 1, event: "error", data: { code: "run_interrupted", message, timestamp } });
+      hub.append(runId, { id: adopted.lastId + 2, event: "done", data: { timestamp } });
+      adopted.finish();
+      this.deps.releaseSlot(job);
+      return "ended";
+    }
     // A history write that fails (a full disk) stops the run: nothing more is paid for that could not be kept.
     // A message that only gets an explanation (a command without its topic) is not filed; a resumed run always is.
     const recorded = history && (again || job.input.resume || !isUsageOnly(parseCommand(filing.message)));
-    // Taken up again, it counts on from what its earlier attempts wrote.
-    const spent = again ? ((await history?.message(filing.messageId))?.usage ?? filing.spent) : filing.spent;
     const recorder = recorded
       ? RunRecorder.start(history, { conversationId: threadId, runId, ...filing }, log, (err) => controller.abort(err), facts)
       : undefined;
@@ -97,7 +111,7 @@ export class RunProducer {
     // Every model call is counted; once the budget is spent the run stops, keeping what was done.
     const budget = budgetOf(configurable?.max_cost_usd, costs?.maxCostUsd);
     // Each call's usage reaches the history as it is counted, so a run cut short keeps what it spent.
-    const meter = costs && new RunMeter(costs.prices, costs.internalModel, budget, spent ?? undefined, recorder && ((report) => recorder.usage(report)));
+    const meter = costs && new RunMeter(costs.prices, costs.internalModel, budget, spent, recorder && ((report) => recorder.usage(report)));
     if (meter) costs.meters.open(runId, meter);
     // A run that takes too long (a provider that never answers, turn after turn) ends with what it has.
     const deadline = new RunDeadline(deadlineMs, () => controller.abort(new RunDeadlineError(deadlineMs)));

@@ -125,7 +125,10 @@ export class RunService {
   /** Runs `work` (a job's run) while keeping its slot of the limits alive, so that it does not lapse while the run goes on. */
   private async keepingSlot<T>(job: RunJob, work: () => Promise<T>): Promise<T> {
     const { quotaKey } = job;
-    const timer = quotaKey && this.limits ? setInterval(() => void this.limits!.keep(quotaKey, job.runId), KEEP_SLOT_MS) : undefined;
+    const keep = () => void (quotaKey && this.limits?.keep(quotaKey, job.runId));
+    // Kept at once (it may have lapsed while the job waited for a worker), then while it goes on.
+    keep();
+    const timer = quotaKey && this.limits ? setInterval(keep, KEEP_SLOT_MS) : undefined;
     timer?.unref();
     try {
       return await work();

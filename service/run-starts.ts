@@ -144,10 +144,6 @@ export class RunStarts {
   private async enqueue(job: RunJob): Promise<void> {
     if (job.quotaKey) await this.limits?.acquire(job.quotaKey, job.runId);
     try {
-      // Filed before any worker takes it, so that every instance knows whose run it is at once.
-      // (A message that only gets an explanation, a command without its topic, is not filed.)
-      if (this.history && (job.input.resume || !isUsageOnly(parseCommand(job.filing.message))))
-        await this.history.startRun(RunRecorder.filing({ conversationId: job.threadId, runId: job.runId, ...job.filing }));
       // Acknowledged at once, before any worker takes it (as the LangGraph API server does): the
       // client learns the thread and run ids, and sees the stream is live even when the server is busy.
       const metadata = { thread_id: job.threadId, run_id: job.runId, timestamp: new Date().toISOString() };
@@ -156,6 +152,11 @@ export class RunStarts {
         await this.hub.forget(job.runId);
         throw inProgress(job.threadId);
       }
+      // Filed before the answer, so that every instance knows whose run it is at once, even before
+      // a worker takes it (which files it too). A message that only gets an explanation (a command
+      // without its topic) is not filed.
+      if (this.history && (job.input.resume || !isUsageOnly(parseCommand(job.filing.message))))
+        await this.history.startRun(RunRecorder.filing({ conversationId: job.threadId, runId: job.runId, ...job.filing }));
     } catch (err) {
       if (job.quotaKey) await this.limits?.release(job.quotaKey, job.runId);
       throw err;

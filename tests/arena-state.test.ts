@@ -196,6 +196,18 @@ describe("an answer's notes on its card", () => {
     expect(s.compare!.answers.call_grok).toEqual({ text: "Half", status: "ok", wordCount: 1, latencyMs: 9, ...NOTES, ending: "cut_off" });
   });
 
+  it("starts a /compare answer over at its start: a run taken up again after its server died asks it anew", () => {
+    const w = { model: "Grok", model_key: "call_grok" };
+    const s = feed([
+      { event: "compare-start", data: { question: "Q", participants: [{ key: "call_grok", display: "Grok", model: "x-ai/grok-4" }], simulated: false } },
+      { event: "compare-answer-start", data: w },
+      { event: "compare-answer-delta", data: { ...w, delta: "Half an ans" } },
+      { event: "compare-answer-start", data: w },
+      { event: "compare-answer-delta", data: { ...w, delta: "A whole answer." } },
+    ]);
+    expect(s.compare!.answers.call_grok).toEqual({ text: "A whole answer.", status: "speaking" });
+  });
+
   it("keeps the notes of /vote's, /revise's and /deep's first answers", () => {
     const start = { messageId: "m", conversationId: "c", question: "Q", participants: panel, simulated: false };
     const vote = feed([

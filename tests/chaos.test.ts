@@ -128,8 +128,14 @@ describe.skipIf(!pgBin || !redisBin)("three instances, one PostgreSQL and one Re
         runs.map(async ({ events }) => await (await fetch(`${live()[0].url}/api/v1/debates/${String(events[0].data.run_id)}`)).json()),
       );
       expect(answers.map((a) => a.status)).toEqual(Array(RUNS).fill("complete"));
+      // Every call the endpoint served is on record. A call counted as it started and cut by the kill
+      // or the hand-back before its request left may be on record without reaching the endpoint, but
+      // only as a call without usage (each answered call used 100 tokens in): none is made up.
       const recorded = answers.reduce((n, a) => n + Number(a.usage.total.calls), 0);
-      expect(recorded).toBe(endpoint.seen.length);
+      const answered = answers.reduce((n, a) => n + Number(a.usage.total.input_tokens), 0) / 100;
+      expect(recorded).toBeGreaterThanOrEqual(endpoint.seen.length);
+      expect(answered).toBeLessThanOrEqual(endpoint.seen.length);
+      expect(recorded - endpoint.seen.length).toBeLessThanOrEqual(RUNS);
     } finally {
       await endpoint.close();
     }

@@ -11,7 +11,6 @@ import { startServerProcess } from "./support/server-process.js";
 import { MemorySaver } from "@langchain/langgraph";
 import { Redis } from "ioredis";
 import { RedisEventLog } from "../providers/redis-event-log.js";
-import { runInterrupted } from "../ports/event-log.js";
 import { withOverrides } from "./support/fake-model.js";
 import { testDeps } from "./support/harness.js";
 import { sqliteHistory } from "./support/history-db.js";
@@ -231,47 +230,51 @@ describe("a run whose server died", () => {
     expect(await settledAnswer(second.url, runId)).toMatchObject({ status: "complete" });
   });
 
-  it.skipIf(!binary)("stops a run on a live instance whose log another one ended, taking it for dead, rather than let it go on unseen", async () => {
-    const redis = await RedisServer.start(binary!);
-    cleanups.push(() => redis.kill());
-    const db = await sqliteHistory();
-    cleanups.push(() => db.close());
-    const logs: string[] = [];
-    const events = new RedisEventLog(redis.url, { ttlMs: 60_000, log: (l) => logs.push(l) });
-    cleanups.push(() => events.close());
-    const { deps, models } = testDeps({
-      script: withOverrides((req) => (req.phase === "turn" ? { text: `${req.participant!.display} argues.`, latencyMs: 150 } : undefined)),
-    });
-    const a = await startApp({ ...deps, events, log: (l) => logs.push(l) }, { history: db.history, checkpointer: new MemorySaver() });
-    cleanups.push(a.close);
-    // Another instance, cut off from A, ends A's run's log as interrupted (as a reader does when A's lease lapses).
-    const other = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
-    cleanups.push(() => other.close());
-    let ended: Promise<boolean> | undefined;
-    let started = "";
-    const { events: onA } = await readSse(
-      await postChat(a.url, { message: "/debatt Bör AI regleras?", participants: ["call_grok", "call_claude", "call_gpt"] }),
-      (e) => {
-        if (e.event === "metadata") started = String(e.data.run_id);
-        if (!ended && e.event === "debate-participant-end")
-          ended = new Promise((r) => setTimeout(r, 50)).then(() => other.endOrphan(started, runInterrupted()));
-      },
-    );
-    expect(await ended).toBe(true);
-    const runId = String(onA[0].data.run_id);
-    // Its client reads the log every instance reads: the run's end is the one written there.
-    expect(onA.find((e) => e.event === "error")?.data).toMatchObject({ code: "run_interrupted" });
-    expect(onA.at(-1)!.event).toBe("done");
-    expect(onA.some((e) => e.event === "debate-synthesis-complete")).toBe(false);
-    // A learns of it at its next write and stops the run: its answer says why, the call then in
-    // flight is aborted, and none starts after it (the debate never reached its vote).
-    await vi.waitFor(
-      async () =>
-        expect(await db.history.message(runId)).toMatchObject({ status: "error", error: expect.stringContaining("cut off from the shared event log") }),
-      { timeout: 60_000, interval: 50 },
-    );
-    expect(models.calls.slice(0, -1).every((c) => !c.aborted)).toBe(true);
-    expect(models.calls.every((c) => c.phase === "turn")).toBe(true);
-    expect(logs.some((l) => l.includes(`another instance ended the log of run ${runId}`))).toBe(true);
-  });
+  it.skipIf(!binary)(
+    "stops a run on a live instance whose log another one ended (its user's stop, not answered in time), rather than let it go on unseen",
+    async () => {
+      const redis = await RedisServer.start(binary!);
+      cleanups.push(() => redis.kill());
+      const db = await sqliteHistory();
+      cleanups.push(() => db.close());
+      const logs: string[] = [];
+      const events = new RedisEventLog(redis.url, { ttlMs: 60_000, log: (l) => logs.push(l) });
+      cleanups.push(() => events.close());
+      const { deps, models } = testDeps({
+        script: withOverrides((req) => (req.phase === "turn" ? { text: `${req.participant!.display} argues.`, latencyMs: 150 } : undefined)),
+      });
+      const a = await startApp({ ...deps, events, log: (l) => logs.push(l) }, { history: db.history, checkpointer: new MemorySaver() });
+      cleanups.push(a.close);
+      // Another instance ends A's run's log as its user's stop (as a stop does when no instance answers it in time).
+      const other = new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} });
+      cleanups.push(() => other.close());
+      let ended: Promise<boolean> | undefined;
+      let started = "";
+      const { events: onA } = await readSse(
+        await postChat(a.url, { message: "/debatt Bör AI regleras?", participants: ["call_grok", "call_claude", "call_gpt"] }),
+        (e) => {
+          if (e.event === "metadata") started = String(e.data.run_id);
+          if (!ended && e.event === "debate-participant-end")
+            ended = new Promise((r) => setTimeout(r, 50)).then(() =>
+              other.endOrphan(started, [
+                { event: "error", data: { code: "cancelled", message: "the run was stopped at its user's request", timestamp: new Date().toISOString() } },
+                { event: "done", data: { timestamp: new Date().toISOString() } },
+              ]),
+            );
+        },
+      );
+      expect(await ended).toBe(true);
+      const runId = String(onA[0].data.run_id);
+      // Its client reads the log every instance reads: the run's end is the one written there.
+      expect(onA.find((e) => e.event === "error")?.data).toMatchObject({ code: "cancelled" });
+      expect(onA.at(-1)!.event).toBe("done");
+      expect(onA.some((e) => e.event === "debate-synthesis-complete")).toBe(false);
+      // A learns of it at its next write and stops the run as its user asked: its answer is kept as
+      // cancelled, the call then in flight is aborted, and none starts after it (the debate never reached its vote).
+      await vi.waitFor(async () => expect(await db.history.message(runId)).toMatchObject({ status: "cancelled" }), { timeout: 60_000, interval: 50 });
+      expect(models.calls.slice(0, -1).every((c) => !c.aborted)).toBe(true);
+      expect(models.calls.every((c) => c.phase === "turn")).toBe(true);
+      expect(logs.some((l) => l.includes(`another instance ended the log of run ${runId}`))).toBe(true);
+    },
+  );
 });

@@ -199,7 +199,8 @@ export function reduce(s: ArenaState, e: ClientEvent): ArenaState {
           ? { ...prev, text: prev.text + e.data.delta }
           : e.event === "compare-answer-end"
             ? withNotes({ ...prev, status: e.data.status, wordCount: e.data.word_count, latencyMs: e.data.latency_ms, error: e.data.error }, e.data)
-            : prev;
+            : // An answer's start begins its text: a run taken up again after its server died asks it anew.
+              { text: "", status: "speaking" as const };
       return { ...s, compare: { ...s.compare, answers: { ...s.compare.answers, [e.data.model_key]: next } } };
     }
     case "compare-complete":
