@@ -123,7 +123,9 @@ export class RunStarts {
     const seated = values.options?.withMe === true || values.debate_participants?.some(isPerson) === true;
     const runId = randomUUID();
     const owner = (await this.history?.conversation(threadId))?.userId ?? LOCAL_OWNER;
-    const messageId = runIdOf(values) ?? runId;
+    // The answer it goes on writing: its run's, as the checkpoint says; a run killed before its
+    // first step was saved left no id there, and its answer is the thread's latest, unfinished one.
+    const messageId = runIdOf(values) ?? (await this.unfinishedAnswer(threadId)) ?? runId;
     // The attempts before used part of the budget: the resumed run counts on from there.
     const spent = (await this.history?.message(messageId))?.usage ?? undefined;
     await this.enqueue({
@@ -135,6 +137,13 @@ export class RunStarts {
       seated,
     });
     return { runId, threadId };
+  }
+
+  /** The thread's latest answer when it did not complete (its run was cut), by id. */
+  private async unfinishedAnswer(threadId: string): Promise<string | undefined> {
+    const [latest] = (await this.history?.runsOf(threadId, true)) ?? [];
+    const answer = latest === undefined ? undefined : await this.history?.message(latest);
+    return answer && answer.status !== "complete" ? answer.id : undefined;
   }
 
   /**

@@ -1,4 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MemorySaver } from "@langchain/langgraph";
+import { createRunService } from "../service/run-service.js";
+import { sqliteHistory } from "./support/history-db.js";
+import { RunRecorder } from "../history/recorder.js";
+import { LOCAL_OWNER } from "../state/ownership.js";
 import { RedisEventLog } from "../providers/redis-event-log.js";
 import { spawnSync } from "node:child_process";
 import { getEventListeners } from "node:events";
@@ -378,6 +383,37 @@ describe.skipIf(!binary)(`one stream served by two instances sharing Redis${bina
       await serverB.close();
       await logA.close();
       await logB.close();
+    }
+  });
+});
+
+describe("resuming a run stopped before its first step was saved", () => {
+  it("goes on writing the run's own answer, not a new one, though its checkpoint has no debate id yet", async () => {
+    const { deps } = testDeps();
+    const db = await sqliteHistory();
+    try {
+      const service = createRunService(deps, { checkpointer: new MemorySaver(), history: db.history });
+      // A run whose server died right after its first step: its answer is filed and streaming, and
+      // its checkpoint is the debate's, without the debate's id yet.
+      const stopped = new AbortController();
+      const config = { configurable: { thread_id: "t-early", run_id: "r-early" }, signal: stopped.signal };
+      await expect(
+        (async () => {
+          for await (const _ of await service.graph.stream({ message: "/debatt Bör AI regleras?", participants: THREE }, config as never)) stopped.abort();
+        })(),
+      ).rejects.toThrow();
+      const state = await service.graph.getState({ configurable: { thread_id: "t-early" } });
+      expect(state.values).toMatchObject({ route: "debate", debate_id: null });
+      await db.history.startRun(
+        RunRecorder.filing({ conversationId: "t-early", messageId: "r-early", message: "/debatt Bör AI regleras?", owner: LOCAL_OWNER }),
+      );
+
+      const resumed = await service.resume("t-early");
+      for await (const _ of service.events(resumed.runId, 0, new AbortController().signal));
+      const answers = (await db.history.messagesOf("t-early")).filter((m) => m.role === "assistant");
+      expect(answers.map((a) => [a.id, a.status])).toEqual([["r-early", "complete"]]);
+    } finally {
+      await db.close();
     }
   });
 });
