@@ -34,7 +34,7 @@ export class RunHub {
    * Resolves once the log has it.
    */
   async announce(runId: string, event: RunEvent): Promise<void> {
-    const kept = event.json === undefined ? SerializedEvent.of(event.id, event.event, event.data) : event;
+    const kept = serialized(event);
     if (this.shared) await this.shared.append(runId, kept);
     else await this.local.append(runId, kept);
   }
@@ -115,7 +115,7 @@ export class RunHub {
    * instance cannot serve or that a broken run's end could reuse. The run never waits for it.
    */
   append(runId: string, event: RunEvent): void {
-    const kept = event.json === undefined ? SerializedEvent.of(event.id, event.event, event.data) : event;
+    const kept = serialized(event);
     if (!this.shared) return void this.local.append(runId, kept);
     // Not kept: another instance has taken the run up, and this one stops (its readers here follow the shared log).
     const delivered = this.shared.append(runId, kept).then((written) => void (written && this.local.append(runId, kept)));
@@ -204,4 +204,9 @@ export class RunHub {
     if (this.resumeGraceMs === 0) void check();
     else run.timer = setTimeout(check, this.resumeGraceMs);
   }
+}
+
+/** The event with its data serialized once, for every log and reader. */
+function serialized(event: RunEvent): RunEvent {
+  return event.json === undefined ? SerializedEvent.of(event.id, event.event, event.data) : event;
 }

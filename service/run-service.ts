@@ -32,6 +32,15 @@ const REMOVED_USERS_SWEEP_MS = 5_000;
 /** How often a run going on keeps its slot of the limits (which lapses after `SLOT_MS` unless kept). */
 const KEEP_SLOT_MS = 20_000;
 
+/** Keeps `id`'s slot now and every `KEEP_SLOT_MS` until the returned function is called. */
+function keepAlive(slots: RunSlots, key: string, id: string): () => void {
+  const keep = () => void slots.keep(key, id);
+  keep();
+  const timer = setInterval(keep, KEEP_SLOT_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 /** Most bytes of run events kept in this process's memory (the oldest finished runs go first). */
 const EVENT_LOG_MAX_BYTES = 256 * 1024 * 1024;
 
@@ -124,16 +133,12 @@ export class RunService {
 
   /** Runs `work` (a job's run) while keeping its slot of the limits alive, so that it does not lapse while the run goes on. */
   private async keepingSlot<T>(job: RunJob, work: () => Promise<T>): Promise<T> {
-    const { quotaKey } = job;
-    const keep = () => void (quotaKey && this.limits?.keep(quotaKey, job.runId));
     // Kept at once (it may have lapsed while the job waited for a worker), then while it goes on.
-    keep();
-    const timer = quotaKey && this.limits ? setInterval(keep, KEEP_SLOT_MS) : undefined;
-    timer?.unref();
+    const stop = job.quotaKey && this.limits ? keepAlive(this.limits, job.quotaKey, job.runId) : undefined;
     try {
       return await work();
     } finally {
-      clearInterval(timer);
+      stop?.();
     }
   }
 
@@ -147,10 +152,9 @@ export class RunService {
     const key = `${quotaKey} (streams)`;
     const id = randomUUID();
     await streams.acquire(key, id);
-    const timer = setInterval(() => void streams.keep(key, id), KEEP_SLOT_MS);
-    timer.unref();
+    const stop = keepAlive(streams, key, id);
     return () => {
-      clearInterval(timer);
+      stop();
       void streams.release(key, id);
     };
   }
