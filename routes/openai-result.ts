@@ -79,7 +79,16 @@ export function completionWriter(mode: Settings["openaiProgress"], shape: Result
     thinking = false;
   };
   const write: Write = (text, part = "progress") => {
-    if (part === "result") {
+    // The result begins anew (its step ran again after its run was taken up): a JSON result is written
+    // from the new text alone; a streamed one cannot be taken back, so a rule marks where the new one begins.
+    if (part === "result-again" && resulted) {
+      if (shape.json) answer = "";
+      else {
+        const rule = limit.push("\n\n---\n\n");
+        if (rule) send({ content: rule });
+      }
+    }
+    if (part === "result" || part === "result-again") {
       resulted = true;
       if (shape.json) return void (answer += text);
       closeThink();

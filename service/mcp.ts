@@ -164,7 +164,12 @@ async function runTool(
   }
   let result = "";
   const progress = progressSender(extra);
-  const narrator = createNarrator((s, part = "progress") => (part === "result" ? (result += s) : progress.write(s)), MARKDOWN_STYLES, t);
+  // The tool's result is written whole at the end: a result begun anew (its run taken up again) replaces what it had.
+  const narrator = createNarrator(
+    (s, part = "progress") => (part === "result" ? (result += s) : part === "result-again" ? (result = s) : progress.write(s)),
+    MARKDOWN_STYLES,
+    t,
+  );
   const reader = outcomeReader();
   // Cancelled by the client (notifications/cancelled), or stopped by the transport when the client left.
   const gone = new AbortController();

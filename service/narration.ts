@@ -16,9 +16,11 @@ export const MARKDOWN_STYLES: Styles = { bold: (s) => `**${s}**`, dim: (s) => s,
 /**
  * Which part of a run a piece of narration is: how the deliberation went (who speaks, the
  * answers, the vote), or the result the user asked for (the synthesis, the winner's answer, the
- * report, the answers side by side).
+ * report, the answers side by side). `result-again`: the result begins anew with this text
+ * (the step writing it ran again after its run was taken up by another server); a surface that
+ * cannot take back what it sent marks where the new text begins.
  */
-export type Part = "progress" | "result";
+export type Part = "progress" | "result" | "result-again";
 
 /** Where narration goes; progress unless said otherwise. */
 export type Write = (text: string, part?: Part) => void;

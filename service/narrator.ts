@@ -1,8 +1,9 @@
 import type { ClientEvent } from "../state/events.js";
+import { restartKey } from "../state/events/restart.js";
 import { errorWords, usageWords, type Translate as T } from "../state/messages/index.js";
 import type { FormatDefinition, NarrationContext, Narrator } from "./format-definition.js";
 import { DEFINED_FORMATS, FORMAT_DEFINITIONS } from "./formats.js";
-import type { Styles, Write } from "./narration.js";
+import type { Part, Styles, Write } from "./narration.js";
 import type { NotesOptions } from "./narrator-notes.js";
 
 /** The formats' definitions, in their order: the first whose start event an event is names the run's format. */
@@ -17,11 +18,13 @@ const DEFINITIONS: FormatDefinition[] = DEFINED_FORMATS.map((id) => FORMAT_DEFIN
  * its thinking only with `options.showThinking`.
  */
 export function createNarrator(write: Write, c: Styles, t: T, status: (s: string) => void = () => {}, options: NotesOptions = {}) {
-  const context: NarrationContext = { write, c, t, status, options };
+  const restarts = new Restarts();
+  const context: NarrationContext = { write: (text, part) => write(text, restarts.part(part)), c, t, status, options };
   let format: Narrator | undefined;
   // Events read from the middle of a run (no start event yet): the first format that tells one is the run's.
   let unknown: Narrator[] | undefined;
   return (e: ClientEvent): void => {
+    restarts.heard(e);
     const starting = DEFINITIONS.find((d) => d.starts(e));
     if (starting) format = starting.narrate(context);
     if (!format) {
@@ -37,6 +40,9 @@ export function createNarrator(write: Write, c: Styles, t: T, status: (s: string
       case "usage":
         write(c.dim(`\n${t("usage.title")}: ${usageWords(t, e.data.total, { simulated: e.data.simulated, budgetUsd: e.data.budget_usd })}\n`));
         break;
+      case "run-resumed":
+        write(c.dim(`\n${t("answer.resumed")}\n`));
+        break;
       case "error":
         write(c.red(`\n${t("cli.error", { code: e.data.code, message: errorWords(t, e.data.code, e.data.message, e.data.reason) ?? e.data.message })}\n`));
         break;
@@ -45,4 +51,33 @@ export function createNarrator(write: Write, c: Styles, t: T, status: (s: string
         break;
     }
   };
+}
+
+/**
+ * Which answers begin anew after a take-up (`run-resumed`): those whose text had begun before it.
+ * The first result told of the first deltas of one again (the synthesis's first delta may tell
+ * nothing: its arena block) is `result-again`.
+ */
+class Restarts {
+  private readonly begun = new Set<string>();
+  private again = new Set<string>();
+  /** The answer begun anew whose result is not told yet, while its deltas come. */
+  private restarting: string | undefined;
+
+  /** Hears the next event, before it is told. */
+  heard(e: ClientEvent): void {
+    if (e.event === "run-resumed") this.again = new Set(this.begun);
+    const key = restartKey(e);
+    if (key !== this.restarting) this.restarting = undefined;
+    if (key === undefined) return;
+    this.begun.add(key);
+    if (this.again.delete(key)) this.restarting = key;
+  }
+
+  /** The part a piece told now is. */
+  part(part: Part | undefined): Part | undefined {
+    if (part !== "result" || this.restarting === undefined) return part;
+    this.restarting = undefined;
+    return "result-again";
+  }
 }

@@ -119,6 +119,9 @@ export class RunProducer {
     // Stopped while no worker held it, or its workers keep dying: it ends without running again.
     if (await hub.stopRequested(runId)) controller.abort(new StopRequestedError());
     else if (attempt.died >= MAX_DEATHS) controller.abort(new RunGivenUpError(attempt.died));
+    // Its readers learn that the steps under way run again: their answers' text begins anew.
+    else if (again && input !== "finished")
+      out.publish({ event: "run-resumed", data: { attempt: Math.max(2, attempt.takenUp + 1), timestamp: new Date().toISOString() } });
     const produced = (async () => {
       if (input === "finished") {
         recorder?.observe((await graph.getState({ configurable: { thread_id: threadId } })).values as Record<string, unknown>, []);

@@ -96,6 +96,13 @@ export const StreamEventSchemas = {
    * that failed before its provider said).
    */
   usage: UsageReportSchema.extend({ budget_usd: z.number().optional(), simulated: z.boolean(), ...stamp }),
+  /**
+   * The run was taken up again by another worker (the server running it died, or handed it back
+   * as it shut down), from its last saved step, under the same run id; `attempt` is 2 the first
+   * time. The steps under way then run again: the first delta of each answer after this event
+   * begins that answer's text anew (`restartKey` names an answer's deltas).
+   */
+  run_resumed: z.object({ attempt: z.number().int(), ...stamp }),
   /** The last event of every stream. */
   done: z.object({ ...stamp }),
 } as const;

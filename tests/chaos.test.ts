@@ -6,6 +6,11 @@ import { postChat, readSse, type SseEvent } from "./support/http.js";
 import { PostgresServer, postgresBinDir } from "./support/postgres.js";
 import { RedisServer, redisServerBinary } from "./support/redis.js";
 import { startServerProcess } from "./support/server-process.js";
+import type { ClientEvent } from "../state/events.js";
+import type { RunKind } from "../state/formats.js";
+import { emptyArena, reduce, type ArenaState } from "../web/arena-state.js";
+import { liveRun } from "../web/live-run.js";
+import { storedEvents } from "../web/stored-events.js";
 
 const pgBin = postgresBinDir();
 const redisBin = redisServerBinary();
@@ -55,8 +60,13 @@ describe.skipIf(!pgBin || !redisBin)("three instances, one PostgreSQL and one Re
   });
 
   it("brings every run to done, whole, once: no client misses an event or sees an id twice, and every model call is on record", async () => {
-    // Each call takes a moment, so the debates are mid-round when instances go.
-    const endpoint = await startFakeOpenAI((body) => ({ ...debater(body), usage: { prompt_tokens: 100, completion_tokens: 10 }, delayMs: 150 }));
+    // Each call takes a moment, word by word, so the debates are mid-answer when instances go.
+    const endpoint = await startFakeOpenAI((body) => ({
+      ...debater(body),
+      usage: { prompt_tokens: 100, completion_tokens: 10 },
+      delayMs: 50,
+      pieceDelayMs: 10,
+    }));
     const env = {
       DATABASE_URL: db.url,
       REDIS_URL: redis.url,
@@ -118,6 +128,20 @@ describe.skipIf(!pgBin || !redisBin)("three instances, one PostgreSQL and one Re
         expect(events.filter((e) => e.event === "error").map((e) => e.data)).toEqual([]);
         expect(events.at(-1)!.event).toBe("done");
         expect(events.some((e) => e.event === "debate-synthesis-complete")).toBe(true);
+      }
+      // Runs taken up say so, and the page shows each as it was stored: the turns and the synthesis
+      // under way when a server went begin anew, none is written twice.
+      expect(runs.some(({ events }) => events.some((e) => e.event === "run-resumed"))).toBe(true);
+      for (const { events } of runs) {
+        const next = liveRun();
+        const followed = events.reduce((arena, e) => next({ event: e.event, data: e.data } as ClientEvent)(arena), emptyArena());
+        const stored = (await (await fetch(`${live().at(0)!.url}/api/v1/conversations/${String(events[0].data.thread_id)}`)).json()) as {
+          messages: { role: string; content: string; id: string; format: RunKind; result: unknown }[];
+        };
+        const [asked, answer] = stored.messages;
+        const shown = storedEvents(answer.id, answer.format, answer.result, asked.content)!.reduce(reduce, emptyArena());
+        const texts = (a: ArenaState) => [Object.values(a.cards).map((c) => Object.values(c.rounds).map((r) => r.text)), a.synthesis];
+        expect(texts(followed)).toEqual(texts(shown));
       }
       // The chaos reached runs: the survivors took up runs of the killed instance and of the one shut down.
       expect(stopped.log()).toMatch(/handed \d+ run\(s\) back to the queue/);

@@ -170,6 +170,7 @@ function Answer({
       ) : m.running ? (
         <p class="note">{t("answer.pending")}</p>
       ) : null}
+      {a.resumed !== undefined && <p class="note run-resumed">{t("answer.resumed")}</p>}
       {a.usage && (
         <p class="note run-cost">
           {t("usage.title")}: {usageWords(t, a.usage.total, { simulated: a.usage.simulated, budgetUsd: a.usage.budget_usd }, lang)}

@@ -3,6 +3,7 @@ import { cancelRun, getConversation, getWaitingInput, sendPersonInput, type Stor
 import { inWords } from "./api-error.js";
 import { Messages, ReadOnly } from "./answer.js";
 import { emptyArena, reduce } from "./arena-state.js";
+import { liveRun } from "./live-run.js";
 import type { Message, TalkingTo } from "./chat-message.js";
 import { Composer, PERSON_NAME_KEY } from "./composer.js";
 import { LatestEvaluationNote } from "./evidence.js";
@@ -127,13 +128,17 @@ export function App({ conversation, exported }: { conversation?: string; exporte
     const controller = new AbortController();
     streams.current.get(answer.id)?.abort();
     streams.current.set(answer.id, controller);
+    const next = liveRun();
     try {
       await stream((e) => {
         if (e.event === "debate-voice-speaker") answer.player?.speaks(e.data.model, e.data.round, e.data.sentences);
         // Stopped (here, in another tab, or on another instance): the audio stops with the text.
         if (e.event === "error" && e.data.code === "cancelled") answer.player?.stop();
         if (e.event === "debate-voice-chunk") answer.player?.enqueue(e.data.model, e.data.pcm_b64, e.data.round, e.data.sentence_index);
-        else update(answer.id, (m) => ({ ...m, arena: reduce(m.arena!, e), ...(e.event === "metadata" ? { runId: e.data.run_id } : {}) }));
+        else {
+          const step = next(e);
+          update(answer.id, (m) => ({ ...m, arena: step(m.arena!), ...(e.event === "metadata" ? { runId: e.data.run_id } : {}) }));
+        }
       }, controller.signal);
     } catch (err) {
       const failure = err instanceof StreamError ? { code: err.code, detail: err.detail, reason: err.reason } : { code: "", detail: String(err) };

@@ -63,6 +63,8 @@ export interface ArenaState {
   /** A follow-up to one participant of a finished run: who answers. */
   continuing?: { key: string; display: string };
   error?: { message: string; code: string; reason?: Reason };
+  /** Set when the run was taken up again by another server (`run-resumed`): how many times it ran. */
+  resumed?: number;
   /** What the run's model calls used and cost (the `usage` event before `done`). */
   usage?: ClientPayload<"usage">;
   done: boolean;
@@ -209,6 +211,8 @@ export function reduce(s: ArenaState, e: ClientEvent): ArenaState {
       return { ...s, error: { message: e.data.message, code: e.data.code, ...(e.data.reason ? { reason: e.data.reason } : {}) } };
     case "usage":
       return { ...s, usage: e.data };
+    case "run-resumed":
+      return { ...s, resumed: e.data.attempt };
     case "done":
       return { ...s, done: true, speaking: [], awaiting: undefined };
     default: {

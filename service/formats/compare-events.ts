@@ -21,6 +21,10 @@ export function narrateCompare({ write, c, t, options }: NarrationContext): Narr
           `${c.bold(t("compare.label", { question: e.data.question }))}\n${c.dim(`${e.data.participants.map((p) => p.display).join(", ")}${e.data.simulated ? t("cli.simulated") : ""}`)}\n`,
         );
         return true;
+      case "compare-answer-start":
+        // An answer asked anew (its run taken up again after its server died) is told as it is now.
+        compared.delete(e.data.model_key);
+        return true;
       case "compare-answer-delta":
         compared.set(e.data.model_key, (compared.get(e.data.model_key) ?? "") + e.data.delta);
         return true;

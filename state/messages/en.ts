@@ -39,6 +39,7 @@ export const en = {
   "answer.retry": "Try again",
   "answer.stopped": "Stopped: what was said so far is kept.",
   "answer.pending": "…",
+  "answer.resumed": "The server running this stopped; another took it up from its last saved step, and the answers that were under way started again.",
   "stored.streaming": "running, or stopped before it finished",
   "stored.error": "error: {error}",
   "usage.examples": "For example:",

@@ -38,6 +38,7 @@ export const sv: Record<MessageKey, string> = {
   "answer.retry": "Försök igen",
   "answer.stopped": "Stoppad: det som hann sägas finns kvar.",
   "answer.pending": "…",
+  "answer.resumed": "Servern som körde detta stannade; en annan tog över från det senast sparade steget, och svaren som pågick började om.",
   "stored.streaming": "pågår, eller avbröts innan den blev klar",
   "stored.error": "fel: {error}",
   "usage.examples": "Till exempel:",

@@ -17,6 +17,8 @@ export interface SeenRequest {
 export interface Reply {
   text?: string;
   delayMs?: number;
+  /** A stream's pause between its pieces (a word each), so that a fault can land in the middle of an answer. */
+  pieceDelayMs?: number;
   toolCall?: { name: string; args: object };
   status?: number;
   /** With `status`: the error's OpenAI `code` (e.g. context_length_exceeded) and extra response headers (Retry-After). */
@@ -96,7 +98,11 @@ export async function startFakeOpenAI(reply: (body: any) => Reply, options: { mo
       const send = (delta: object, finish: string | null) =>
         res.write(`data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
       send({ role: "assistant", content: "" }, null);
-      for (const piece of (r.text ?? "").match(/\S+\s*/g) ?? []) send({ content: piece }, null);
+      for (const piece of (r.text ?? "").match(/\S+\s*/g) ?? []) {
+        if (r.pieceDelayMs) await new Promise((resolve) => setTimeout(resolve, r.pieceDelayMs));
+        if (res.destroyed) return;
+        send({ content: piece }, null);
+      }
       if (toolCalls) send({ tool_calls: toolCalls }, null);
       send({}, toolCalls ? "tool_calls" : "stop");
       if (r.usage && body.stream_options?.include_usage)
