@@ -55,6 +55,8 @@ export interface RunQueue {
   add(job: RunJob): Promise<boolean>;
   /** Whether the thread has a job, waiting or running, on any instance. */
   has(threadId: string): Promise<boolean>;
+  /** Whether this run's job waits for a worker (added or handed back, and not taken yet). */
+  waiting(job: Pick<RunJob, "threadId" | "runId">): Promise<boolean>;
   /**
    * Takes jobs from now on, one call of `work` each (at most `concurrency` at once here); a job
    * ends when `work` resolves, `handed_back` puts it back for another worker.

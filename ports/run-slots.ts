@@ -10,4 +10,6 @@ export interface RunSlots {
   release(key: string, id: string): Promise<void>;
   /** Keeps `id`'s slot while its run goes on: a slot nobody keeps lapses (the instance running it died). */
   keep(key: string, id: string): Promise<void>;
+  /** How often a slot is kept so that it does not lapse (Infinity: slots here never lapse). */
+  readonly keepMs: number;
 }

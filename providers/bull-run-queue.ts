@@ -69,6 +69,13 @@ export class BullRunQueue implements RunQueue {
     return withinReach(async () => (await this.queue.getJob(threadId)) !== undefined);
   }
 
+  waiting(job: Pick<RunJob, "threadId" | "runId">): Promise<boolean> {
+    return withinReach(async () => {
+      const stored = await this.queue.getJob(job.threadId);
+      return stored?.data.runId === job.runId && (await stored.isWaiting());
+    });
+  }
+
   process(work: (job: RunJob, attempt: JobAttempt) => Promise<JobOutcome>): void {
     // An instance without workers serves the API and the streams; the others run.
     if (this.options.concurrency === 0) return;

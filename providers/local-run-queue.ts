@@ -26,6 +26,11 @@ export class LocalRunQueue implements RunQueue {
     return Promise.resolve(this.jobs.has(threadId));
   }
 
+  /** A job never waits here: it runs as it is added. */
+  waiting(): Promise<boolean> {
+    return Promise.resolve(false);
+  }
+
   process(work: (job: RunJob, attempt: JobAttempt) => Promise<JobOutcome>): void {
     this.work = work;
   }

@@ -70,6 +70,11 @@ export class RedisRunSlots implements RunSlots {
     if (reply[0] === 2) throw new RunLimitError(`at most ${this.perMinute} runs a minute`, Math.max(1, Math.ceil(reply[1] / 1000)));
   }
 
+  /** A third of a slot's life: a kept slot outlives a keep that is lost or late. */
+  get keepMs(): number {
+    return this.slotMs / 3;
+  }
+
   async release(key: string, id: string): Promise<void> {
     await this.client.zrem(activeKey(key), id).catch(() => {});
   }

@@ -3,6 +3,19 @@ import { RunLimitError } from "../state/errors.js";
 
 export { RunLimitError };
 
+/**
+ * Keeps `id`'s slot now and then as often as its slots ask (none, for slots that never lapse)
+ * until the returned function is called.
+ */
+export function keepAlive(slots: RunSlots, key: string, id: string): () => void {
+  const keep = () => void slots.keep(key, id);
+  keep();
+  if (!Number.isFinite(slots.keepMs)) return () => {};
+  const timer = setInterval(keep, slots.keepMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 /** Keys kept before forgotten ones are swept (each holds at most `perMinute` times). */
 const SWEEP_AT = 10_000;
 
@@ -37,6 +50,8 @@ export class RunLimits implements RunSlots {
 
   /** A slot here lives as long as this process: nothing to keep. */
   async keep(): Promise<void> {}
+
+  readonly keepMs = Infinity;
 
   /** Takes a slot for a new run of `key`, or throws RunLimitError; the returned function gives it back. */
   take(key: string): () => void {

@@ -18,7 +18,7 @@ import { RunMeters } from "./meter.js";
 import { PersonWaits } from "./person-waits.js";
 import { RunEndings } from "./run-endings.js";
 import { RunHub } from "./run-hub.js";
-import { RunLimits } from "./run-limits.js";
+import { keepAlive, RunLimits } from "./run-limits.js";
 import { RunOwners } from "./run-owners.js";
 import { PersonInputs } from "./run-person-input.js";
 import { RunProducer } from "./run-producer.js";
@@ -28,18 +28,6 @@ import { ThreadAccess } from "./thread-access.js";
 
 /** How often the runs of this process are checked for users removed elsewhere. */
 const REMOVED_USERS_SWEEP_MS = 5_000;
-
-/** How often a run going on keeps its slot of the limits (which lapses after `SLOT_MS` unless kept). */
-const KEEP_SLOT_MS = 20_000;
-
-/** Keeps `id`'s slot now and every `KEEP_SLOT_MS` until the returned function is called. */
-function keepAlive(slots: RunSlots, key: string, id: string): () => void {
-  const keep = () => void slots.keep(key, id);
-  keep();
-  const timer = setInterval(keep, KEEP_SLOT_MS);
-  timer.unref();
-  return () => clearInterval(timer);
-}
 
 /** Most bytes of run events kept in this process's memory (the oldest finished runs go first). */
 const EVENT_LOG_MAX_BYTES = 256 * 1024 * 1024;

@@ -170,6 +170,25 @@ export class RunStarts {
       if (job.quotaKey) await this.limits?.release(job.quotaKey, job.runId);
       throw err;
     }
+    this.keepWhileWaiting(job);
+  }
+
+  /**
+   * Keeps the slot of a job that waits for a worker (every worker busy) from here, so that a long
+   * wait does not free it; its worker keeps it once it runs. A slot whose instance died meanwhile
+   * lapses, as one whose run's instance died.
+   */
+  private keepWhileWaiting(job: RunJob): void {
+    const { limits, queue } = this;
+    const key = job.quotaKey;
+    if (!key || !limits || !Number.isFinite(limits.keepMs)) return;
+    const timer = setInterval(() => {
+      void queue.waiting(job).then(
+        (waiting) => (waiting ? limits.keep(key, job.runId) : clearInterval(timer)),
+        () => clearInterval(timer),
+      );
+    }, limits.keepMs);
+    timer.unref();
   }
 
   /** Throws `shutting_down` once the process drains. */

@@ -5,6 +5,9 @@ import { LocalRunQueue } from "../providers/local-run-queue.js";
 import { RedisRunSlots } from "../providers/redis-run-slots.js";
 import { RedisServer, redisServerBinary } from "./support/redis.js";
 import { sharedQueue } from "./support/run-queue.js";
+import { RedisEventLog } from "../providers/redis-event-log.js";
+import { testDeps } from "./support/harness.js";
+import { postChat, readSse, startApp } from "./support/http.js";
 
 const binary = redisServerBinary();
 if (!binary) console.warn("run-queue.test.ts: the BullMQ part SKIPPED — redis-server is not installed (apt-get install -y redis-server)");
@@ -165,6 +168,38 @@ describe.skipIf(!binary)("the limits on Redis", () => {
     } finally {
       a.close();
       b.close();
+    }
+  });
+
+  it("keeps the slot of a run that waits for a worker, however long it waits, and gives it back when it has run", async () => {
+    await flush(redis);
+    // Slots that lapse after 300 ms unless kept; one run at once.
+    const slots = new RedisRunSlots(redis.url, 100, 1, 300);
+    let kept = 0;
+    const keep = slots.keep.bind(slots);
+    slots.keep = (key, id) => (kept++, keep(key, id));
+    const logs = [new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} }), new RedisEventLog(redis.url, { ttlMs: 60_000, log: () => {} })];
+    // B serves without workers of its own: its run waits in the queue.
+    const b = await startApp({ ...testDeps().deps, events: logs[0], runQueue: sharedQueue(redis.url, 0), runSlots: slots });
+    let a: Awaited<ReturnType<typeof startApp>> | undefined;
+    try {
+      const waiting = readSse(await postChat(b.url, { message: "/debatt X", participants: ["call_grok", "call_claude"] }));
+      // Kept again and again while it waits, past the slot's life: the user's one run is still counted.
+      await vi.waitFor(() => expect(kept).toBeGreaterThanOrEqual(4), { timeout: 10_000, interval: 20 });
+      const refused = await postChat(b.url, { message: "/debatt Y" });
+      expect(refused.status).toBe(429);
+      await refused.body?.cancel();
+      // A worker comes (another instance): the run runs to its end, and its slot is free again.
+      a = await startApp({ ...testDeps().deps, events: logs[1], runQueue: sharedQueue(redis.url), runSlots: slots });
+      expect((await waiting).events.at(-1)?.event).toBe("done");
+      const next = await postChat(b.url, { message: "/debatt Z", participants: ["call_grok", "call_claude"] });
+      expect(next.status).toBe(200);
+      await readSse(next);
+    } finally {
+      await a?.close();
+      await b.close();
+      await Promise.all(logs.map((l) => l.close()));
+      slots.close();
     }
   });
 });
