@@ -1,6 +1,6 @@
 import type { StoredMessage } from "@langchain/core/messages";
 import type { Continuation } from "../state/continuation.js";
-import type { PersonReply } from "../state/person.js";
+import type { InputRequest, PersonReply } from "../state/person.js";
 import type { RunConfig } from "../state/run-config.js";
 import type { UsageReport } from "../state/usage.js";
 
@@ -22,6 +22,8 @@ export interface RunJob {
     resume?: boolean;
     /** The reply of the person who joined the debate, when a resume brings it. */
     reply?: PersonReply;
+    /** What the reply answers: their turn or vote, and its round. */
+    answers?: Pick<InputRequest, "kind" | "round">;
   };
   configurable?: RunConfig;
   /** How the run is filed in the history (see `RunFiling`). */
@@ -53,8 +55,8 @@ export interface RunQueue {
   readonly shared: boolean;
   /** Adds the job under its thread id; false (nothing added) when the thread has a job already. */
   add(job: RunJob): Promise<boolean>;
-  /** Whether the thread has a job, waiting or running, on any instance. */
-  has(threadId: string): Promise<boolean>;
+  /** The run of the thread's job, waiting or running, on any instance; undefined when it has none. */
+  runOf(threadId: string): Promise<string | undefined>;
   /** Whether this run's job waits for a worker (added or handed back, and not taken yet). */
   waiting(job: Pick<RunJob, "threadId" | "runId">): Promise<boolean>;
   /**

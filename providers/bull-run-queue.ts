@@ -65,8 +65,8 @@ export class BullRunQueue implements RunQueue {
     });
   }
 
-  has(threadId: string): Promise<boolean> {
-    return withinReach(async () => (await this.queue.getJob(threadId)) !== undefined);
+  runOf(threadId: string): Promise<string | undefined> {
+    return withinReach(async () => (await this.queue.getJob(threadId))?.data.runId);
   }
 
   waiting(job: Pick<RunJob, "threadId" | "runId">): Promise<boolean> {

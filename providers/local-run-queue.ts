@@ -22,8 +22,8 @@ export class LocalRunQueue implements RunQueue {
     return Promise.resolve(true);
   }
 
-  has(threadId: string): Promise<boolean> {
-    return Promise.resolve(this.jobs.has(threadId));
+  runOf(threadId: string): Promise<string | undefined> {
+    return Promise.resolve(this.jobs.get(threadId)?.runId);
   }
 
   /** A job never waits here: it runs as it is added. */

@@ -12,6 +12,8 @@ export class RunEndings {
   constructor(
     private readonly hub: RunHub,
     private readonly history: HistoryStore | undefined,
+    /** The run of the thread's job, on any instance (see `RunQueue.runOf`). */
+    private readonly runOf: (threadId: string) => Promise<string | undefined>,
   ) {}
 
   /** The `run_interrupted` error and `done` for a reader of a run that died with its events (see `RunService.interrupted`). */
@@ -24,13 +26,15 @@ export class RunEndings {
 
   /**
    * Ends the answer of a run that is no longer running anywhere (its server died, or it was
-   * stopped after that), if it is still streaming and no run of its thread goes on here; returns
-   * whether it did.
+   * stopped after that), if it is still streaming and no other run of its thread goes on, on any
+   * instance; returns whether it did.
    */
   async endAnswer(runId: string, status: "error" | "cancelled", message: string): Promise<boolean> {
     const answer = await this.history?.message(runId);
+    if (answer?.status !== "streaming") return false;
     // A resumed run of its thread writes the same answer (it keeps its first run's id): it is not ended under it.
-    if (answer?.status !== "streaming" || this.hub.runningThread(answer.conversationId)) return false;
+    const going = await this.runOf(answer.conversationId).catch(() => undefined);
+    if (going !== undefined && going !== runId) return false;
     await this.history!.finishRun(
       { conversationId: answer.conversationId, messageId: runId },
       { content: answer.content, status, error: message, title: null, at: new Date() },

@@ -1,4 +1,5 @@
 import { mapStoredMessagesToChatMessages } from "@langchain/core/messages";
+import type { StateSnapshot } from "@langchain/langgraph";
 import type { DebattGraph } from "../graph/build.js";
 import { RunRecorder } from "../history/recorder.js";
 import { runIdOf, type RunFacts } from "../history/rows.js";
@@ -9,7 +10,7 @@ import type { State } from "../state/graph-state.js";
 import type { UsageReport } from "../state/usage.js";
 import { HandedBackError, RunGivenUpError, ShutdownError, StopRequestedError, type ActiveRuns } from "./active-runs.js";
 import { RunMeter } from "./meter.js";
-import type { PersonWait, PersonWaits } from "./person-waits.js";
+import { questionOf, type PersonWait, type PersonWaits } from "./person-waits.js";
 import { RunDeadline, RunDeadlineError } from "./run-deadline.js";
 import type { RunHub } from "./run-hub.js";
 import type { RunOwners } from "./run-owners.js";
@@ -17,6 +18,20 @@ import { RunPublisher } from "./run-publisher.js";
 import { budgetOf, type RunCosts } from "./run-request.js";
 import { StartGate } from "./start-gate.js";
 import { hasUnfinishedRun, runClientEvents, type RunInput } from "./stream.js";
+
+/**
+ * What a run taken up again is given, its thread's checkpoint having saved a step of it: `finished`
+ * when its graph had run to its end; the person's reply it was resumed with when the debate still
+ * waits for what that reply answers (its worker died before the reply was saved); else the
+ * thread's unfinished run from its last saved step.
+ */
+export function takeUpInput(job: RunJob, state: StateSnapshot): RunInput | "finished" {
+  if (!hasUnfinishedRun(state)) return "finished";
+  const { message, reply, answers } = job.input;
+  const asked = questionOf(state);
+  if (reply && answers && asked?.kind === answers.kind && asked.round === answers.round) return { message, reply };
+  return { message, resume: true };
+}
 
 /** A run whose workers died this many times (taken up again each time) is given up: it may be what kills them. */
 export const MAX_DEATHS = 3;
@@ -203,7 +218,7 @@ export class RunProducer {
     if (!again || !graph.checkpointer) return first;
     const state = await graph.getState({ configurable: { thread_id: job.threadId } });
     if (!state.values || runIdOf(state.values as State) !== job.filing.messageId) return first;
-    return hasUnfinishedRun(state) ? { message: job.input.message, resume: true } : "finished";
+    return takeUpInput(job, state);
   }
 
   /**

@@ -95,7 +95,7 @@ export class RunService {
     this.starts = new RunStarts(graph, hub, history, limits, runs, queue);
     queue.process((job, attempt) => this.keepingSlot(job, () => producer.produce(job, attempt)));
     this.inputs = new PersonInputs(graph, hub, history, waits, this.starts);
-    this.endings = new RunEndings(hub, history);
+    this.endings = new RunEndings(hub, history, (threadId) => queue.runOf(threadId));
     this.sweep = setInterval(() => void this.endRunsOfRemovedUsers().catch(() => {}), REMOVED_USERS_SWEEP_MS);
     this.sweep.unref();
   }

@@ -36,7 +36,7 @@ export async function stoppedRun(graph: DebattGraph, threadId: string, input?: P
   if (!input) return { state, reply: undefined };
   const request = questionOf(state);
   if (!request) throw new DebattError("not_awaiting_input", `the debate of thread "${threadId}" does not wait for anyone's input`);
-  return { state, reply: replyTo(request, input, 0) };
+  return { state, reply: replyTo(request, input, 0), answers: { kind: request.kind, round: request.round } };
 }
 
 /**
@@ -102,8 +102,8 @@ export class RunStarts {
    * Whether a run of the thread is going on or waits for a worker, here or on another instance: a
    * thread has one run at a time, across the instances (the queue holds one job per thread).
    */
-  threadRunning(threadId: string): Promise<boolean> {
-    return this.queue.has(threadId);
+  async threadRunning(threadId: string): Promise<boolean> {
+    return (await this.queue.runOf(threadId)) !== undefined;
   }
 
   /** Waits (at most `ms`) for the thread's run, which was asked to stop, to let go of it. */
@@ -116,7 +116,7 @@ export class RunStarts {
   async resume(threadId: string, quotaKey?: string, input?: PersonInput): Promise<StartedRun> {
     if (!this.graph.checkpointer) throw new DebattError("no_checkpointer", "this server keeps no checkpoints, so runs cannot be resumed");
     if (await this.threadRunning(threadId)) throw inProgress(threadId);
-    const { state, reply } = await stoppedRun(this.graph, threadId, input);
+    const { state, reply, answers } = await stoppedRun(this.graph, threadId, input);
     this.assertAccepting();
     const values = state.values as State;
     // A debate with a person's seat (planned, or about to be) may stop to wait for them again.
@@ -131,7 +131,7 @@ export class RunStarts {
     await this.enqueue({
       runId,
       threadId,
-      input: { message: values.message, resume: true, ...(reply ? { reply } : {}) },
+      input: { message: values.message, resume: true, ...(reply ? { reply, answers } : {}) },
       filing: { messageId, message: values.message, owner, ...(spent ? { spent } : {}) },
       quotaKey: quotaKey ?? owner,
       seated,

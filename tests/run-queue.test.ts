@@ -45,11 +45,11 @@ function oneJobPerThread(make: () => Promise<{ queues: RunQueue[]; close: () => 
       await vi.waitFor(() => expect(w.taken).toHaveLength(1));
       // A second run of the thread is refused, from this instance or another; another thread is not held back.
       expect(await queues.at(-1)!.add(job("run-2"))).toBe(false);
-      expect(await queues.at(-1)!.has("thread")).toBe(true);
+      expect(await queues.at(-1)!.runOf("thread")).toBe("run-1");
       expect(await queues[0].add(job("run-3", "other"))).toBe(true);
       // Once the run ends, the thread takes its next run.
       w.taken[0].end("ended");
-      await vi.waitFor(async () => expect(await queues.at(-1)!.has("thread")).toBe(false));
+      await vi.waitFor(async () => expect(await queues.at(-1)!.runOf("thread")).toBeUndefined());
       expect(await queues.at(-1)!.add(job("run-4"))).toBe(true);
       await vi.waitFor(() => expect(w.taken.map((t) => t.job.runId)).toEqual(["run-1", "run-3", "run-4"]));
       for (const t of w.taken.slice(1)) t.end("ended");
@@ -122,9 +122,9 @@ describe.skipIf(!binary)("the run queue on Redis (BullMQ)", () => {
       await vi.waitFor(() => expect(wb.taken).toHaveLength(1), { timeout: 10_000 });
       expect(wb.taken[0].job.runId).toBe("run-1");
       expect(wb.taken[0].attempt.takenUp).toBe(1);
-      expect(await b.has("thread")).toBe(true);
+      expect(await b.runOf("thread")).toBeDefined();
       wb.taken[0].end("ended");
-      await vi.waitFor(async () => expect(await b.has("thread")).toBe(false));
+      await vi.waitFor(async () => expect(await b.runOf("thread")).toBeUndefined());
       await b2.close();
     } finally {
       await b.close();

@@ -10,6 +10,10 @@ import { sqliteHistory } from "./support/history-db.js";
 import { graphOf, testDeps } from "./support/harness.js";
 import { withOverrides } from "./support/fake-model.js";
 import { postChat, readSse, startApp, type SseEvent } from "./support/http.js";
+import type { RunJob } from "../ports/run-queue.js";
+import { questionOf } from "../service/person-waits.js";
+import { takeUpInput } from "../service/run-producer.js";
+import { replyTo } from "../state/person.js";
 
 const THREE = ["call_grok", "call_claude", "call_gpt"];
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -369,6 +373,44 @@ describe("a joined debate from the run configuration, as LangGraph Studio runs i
     expect(last.find((e) => e.event === "debate_vote_result" && e.data.voter === "Eve")).toMatchObject({ data: { voted_for: "ChatGPT" } });
     expect(last.some((e) => e.event === "debate_synthesis_complete")).toBe(true);
     expect(models.calls.filter((c) => c.participant === "person")).toEqual([]);
+  });
+});
+
+describe("a joined debate taken up again by another worker", () => {
+  it("is given the person's reply again while the debate still waits for what it answers, and not once it has moved on", async () => {
+    const { deps } = testDeps();
+    const graph = graphOf(deps, { checkpointer: new MemorySaver() });
+    const configurable = { thread_id: "taken-up", with_me: true, person_name: "Eve" };
+    const stream = async (input: unknown, cut = false) => {
+      const events: { event: string; data: any }[] = [];
+      const stop = new AbortController();
+      const chunks = await graph.stream(input as never, { configurable, streamMode: "custom", signal: stop.signal });
+      // A worker that dies as it begins: nothing of the step it began is sent.
+      if (cut) stop.abort();
+      for await (const chunk of chunks) events.push(chunk as never);
+      return events;
+    };
+    await stream({ message: "/debatt Is nuclear power green?", participants: THREE });
+    const state = () => graph.getState({ configurable });
+    const asked = questionOf(await state())!;
+    expect(asked).toMatchObject({ kind: "turn", round: 1 });
+    const reply = replyTo(asked, { text: "Yes, low carbon." }, 0);
+    const job: RunJob = {
+      runId: "r2",
+      threadId: "taken-up",
+      input: { message: "/debatt Is nuclear power green?", resume: true, reply, answers: { kind: "turn", round: 1 } },
+      filing: { messageId: "r1", message: "/debatt Is nuclear power green?", owner: "local" },
+      seated: true,
+    };
+    // The reply is given again: the debate still waits for the first turn.
+    expect(takeUpInput(job, await state())).toEqual({ message: job.input.message, reply });
+    await expect(stream(new Command({ resume: reply }), true)).rejects.toThrow();
+    expect(takeUpInput(job, await state())).toEqual({ message: job.input.message, reply });
+    const taken = await stream(new Command({ resume: reply }));
+    expect(taken.find((e) => e.event === "debate_participant_end" && e.data.model_key === "person")).toMatchObject({ data: { round: 1, word_count: 3 } });
+    // Now it waits for the second turn: the first turn's reply is not given for it.
+    expect(questionOf(await state())).toMatchObject({ kind: "turn", round: 2 });
+    expect(takeUpInput(job, await state())).toEqual({ message: job.input.message, resume: true });
   });
 });
 
