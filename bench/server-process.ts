@@ -24,7 +24,7 @@ export async function startServer(
   command: string[],
   env: Record<string, string> = {},
 ): Promise<{ child: ChildProcess; url: string; stop: (signal?: NodeJS.Signals) => void }> {
-  const server = await spawnServer(command, { RUNS_PER_MINUTE: "100000", MAX_CONCURRENT_RUNS: "100000", ...env }, { group: true });
+  const server = await spawnServer(command, { RUNS_PER_MINUTE: "100000", MAX_CONCURRENT_RUNS: "100000", MAX_OPEN_STREAMS: "100000", ...env }, { group: true });
   return { child: server.child, url: server.url, stop: (signal) => stopGroup(server, signal) };
 }
 
@@ -74,6 +74,7 @@ export class ServerProcess {
         DEBATT_DATA_DIR: mkdtempSync(join(tmpdir(), "debatt-bench-")),
         RUNS_PER_MINUTE: "100000",
         MAX_CONCURRENT_RUNS: "100000",
+        MAX_OPEN_STREAMS: "100000",
         // The measured window's CPU profile goes there (bench/server-child.ts).
         ...(process.env.BENCH_CPU_PROF ? { BENCH_CPU_PROF: process.env.BENCH_CPU_PROF } : {}),
         ...env,
