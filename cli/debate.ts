@@ -28,11 +28,12 @@ import { parseCommand } from "../state/commands.js";
 import { personNameSchema } from "../state/person-schemas.js";
 import { DEFAULT_PERSON_NAME, withPerson } from "../state/person.js";
 import { participantsFor } from "../state/participants.js";
+import { TERMINAL_LISTS } from "../service/narration.js";
 
 /** Terminal styling, off when stdout is not a terminal or NO_COLOR is set. */
 function styles(enabled: boolean) {
   const wrap = (code: number) => (s: string) => (enabled ? `\x1b[${code}m${s}\x1b[0m` : s);
-  return { bold: wrap(1), dim: wrap(2), red: wrap(31), green: wrap(32), yellow: wrap(33), cyan: wrap(36) };
+  return { bold: wrap(1), dim: wrap(2), red: wrap(31), green: wrap(32), yellow: wrap(33), cyan: wrap(36), ...TERMINAL_LISTS };
 }
 
 /**

@@ -8,10 +8,29 @@ export interface Styles {
   green(s: string): string;
   yellow(s: string): string;
   cyan(s: string): string;
+  /** What begins a line of a list (a vote, a tally, a ranking): an indent, or Markdown's `- `. */
+  item: string;
+  /** A column's text padded to `width` (a terminal's monospace); as it is where fonts are proportional. */
+  pad(s: string, width: number): string;
 }
 
-/** Markdown for chat clients: bold as `**…**`, colours dropped. */
-export const MARKDOWN_STYLES: Styles = { bold: (s) => `**${s}**`, dim: (s) => s, red: (s) => s, green: (s) => s, yellow: (s) => s, cyan: (s) => s };
+/** A terminal's lists: indented lines, columns padded. */
+export const TERMINAL_LISTS: Pick<Styles, "item" | "pad"> = { item: "  ", pad: (s, width) => s.padEnd(width) };
+
+/**
+ * Markdown for chat clients: bold as `**…**` around the text alone (emphasis does not close after a
+ * space), colours dropped, lists as Markdown lists (lines that are not would run into one paragraph).
+ */
+export const MARKDOWN_STYLES: Styles = {
+  bold: (s) => s.replace(/^(\s*)([\s\S]*?)(\s*)$/, (all, before: string, text: string, after: string) => (text ? `${before}**${text}**${after}` : all)),
+  dim: (s) => s,
+  red: (s) => s,
+  green: (s) => s,
+  yellow: (s) => s,
+  cyan: (s) => s,
+  item: "- ",
+  pad: (s) => s,
+};
 
 /**
  * Which part of a run a piece of narration is: how the deliberation went (who speaks, the

@@ -82,6 +82,22 @@ export function preview(text: string, max = 200): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
+/** The longest a heading quotes of a question, in characters. */
+export const HEADLINE_CHARS = 120;
+
+/**
+ * A question as a heading quotes it: its first line that has text, cut at a word before `max`
+ * characters (with `…`) when longer, or when the question goes on after that line.
+ */
+export function headline(question: string, max = HEADLINE_CHARS): string {
+  const text = question.trim();
+  const line = (/^[^\n]*/.exec(text)?.[0] ?? "").trim();
+  if (line.length <= max) return line.length < text.length ? `${line} …` : line;
+  const cut = line.slice(0, max - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
 /** Cuts a text to `max` characters (the context chain's per-answer truncation). */
 export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}…`;

@@ -1,3 +1,4 @@
+import { TERMINAL_LISTS } from "../service/narration.js";
 import { describe, expect, it } from "vitest";
 import { TerminalText } from "../cli/terminal-text.js";
 
@@ -8,6 +9,7 @@ const plain = {
   green: (s: string) => s,
   yellow: (s: string) => s,
   cyan: (s: string) => s,
+  ...TERMINAL_LISTS,
 };
 const tagged = { ...plain, bold: (s: string) => `<b>${s}</b>`, dim: (s: string) => `<dim>${s}</dim>` };
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { headline } from "../../state/text.js";
 import { withoutOpenedThinking, type AnswerNotes } from "../../state/answer.js";
 import type { ClientEvent } from "../../state/events.js";
 import { seconds } from "../../state/messages/index.js";
@@ -18,7 +19,7 @@ export function narrateCompare({ write, c, t, options }: NarrationContext): Narr
     switch (e.event) {
       case "compare-start":
         write(
-          `${c.bold(t("compare.label", { question: e.data.question }))}\n${c.dim(`${e.data.participants.map((p) => p.display).join(", ")}${e.data.simulated ? t("cli.simulated") : ""}`)}\n`,
+          `${c.bold(t("compare.label", { question: headline(e.data.question) }))}\n${c.dim(`${e.data.participants.map((p) => p.display).join(", ")}${e.data.simulated ? t("cli.simulated") : ""}`)}\n`,
         );
         return true;
       case "compare-answer-start":

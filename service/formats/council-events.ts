@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { headline } from "../../state/text.js";
 import type { ClientEvent } from "../../state/events.js";
 import { councilNote, named } from "../../state/messages/index.js";
 import type { NarrationContext, Narrator, OutcomePart } from "../format-definition.js";
@@ -14,7 +15,7 @@ export function narrateCouncil(context: NarrationContext): Narrator {
   return (e) => {
     switch (e.event) {
       case "council-start":
-        write(`${c.bold(t("council.label", { claim: e.data.claim }))}${e.data.debate ? c.dim(" (--debate)") : ""}\n`);
+        write(`${c.bold(t("council.label", { claim: headline(e.data.claim) }))}${e.data.debate ? c.dim(" (--debate)") : ""}\n`);
         write(
           c.dim(
             `${e.data.judges.map((j) => `${j.display} (${named(t, "perspective", j.perspective)})`).join(", ")}${e.data.simulated ? t("cli.simulated") : ""}\n`,
@@ -28,15 +29,15 @@ export function narrateCouncil(context: NarrationContext): Narrator {
       case "council-verdict": {
         const v = e.data.verdict;
         const judge = `${e.data.display} (${named(t, "perspective", e.data.perspective)})`;
-        if (!v) write(c.red(`  ${judge}: ✗ ${t(e.data.status === "timeout" ? "council.timeout" : "council.error")}: ${e.data.error}\n`));
+        if (!v) write(c.red(`${c.item}${judge}: ✗ ${t(e.data.status === "timeout" ? "council.timeout" : "council.error")}: ${e.data.error}\n`));
         else
           write(
-            `  ${c.bold(judge)}: ${v.verdict === "PASS" ? c.green(v.verdict) : v.verdict === "FAIL" ? c.red(v.verdict) : c.yellow(v.verdict)} ${c.dim(`(${named(t, "confidence", v.confidence)})`)} — ${v.key_insight}${e.data.unjustifiedChange ? c.yellow(t("cli.unjustified")) : ""}\n`,
+            `${c.item}${c.bold(judge)}: ${v.verdict === "PASS" ? c.green(v.verdict) : v.verdict === "FAIL" ? c.red(v.verdict) : c.yellow(v.verdict)} ${c.dim(`(${named(t, "confidence", v.confidence)})`)} — ${v.key_insight}${e.data.unjustifiedChange ? c.yellow(t("cli.unjustified")) : ""}\n`,
           );
         return true;
       }
       case "council-round-complete":
-        write(c.dim(`  ${t(e.data.unanimous ? "cli.unanimous" : "cli.divided")}\n`));
+        write(c.dim(`${c.item}${t(e.data.unanimous ? "cli.unanimous" : "cli.divided")}\n`));
         return true;
       case "council-consolidation": {
         const r = e.data.data;

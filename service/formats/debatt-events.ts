@@ -1,4 +1,5 @@
 import { withoutOpenedThinking, type AnswerNotes } from "../../state/answer.js";
+import { headline } from "../../state/text.js";
 import type { ClientEvent } from "../../state/events.js";
 import { ROUND_TYPES } from "../../state/formats.js";
 import { estimateWords, seconds } from "../../state/messages/index.js";
@@ -36,7 +37,7 @@ export function narrateDebate({ write, c, t, status, options }: NarrationContext
       case "debate-init":
         simultaneous = e.data.order === "simultaneous";
         write(
-          `${c.bold(t("arena.label", { topic: e.data.topic }))}${e.data.voice_mode ? c.dim(t("cli.voiceMode")) : ""}${e.data.voice_pacing === "paced" ? c.dim(t("cli.paced")) : ""}\n`,
+          `${c.bold(t("arena.label", { topic: headline(e.data.topic) }))}${e.data.voice_mode ? c.dim(t("cli.voiceMode")) : ""}${e.data.voice_pacing === "paced" ? c.dim(t("cli.paced")) : ""}\n`,
         );
         write(c.dim(`${e.data.participants.map((p) => p.display).join(", ")}${e.data.simulated ? t("cli.simulated") : ""}\n`));
         if (e.data.estimate) write(c.dim(`${estimateWords(t, e.data.estimate, e.data.simulated)}\n`));
@@ -78,7 +79,7 @@ export function narrateDebate({ write, c, t, status, options }: NarrationContext
         write(notesText(e.data, c, t, options));
         return true;
       case "debate-vote-result":
-        write(`  ${c.bold(e.data.voter)} → ${c.green(e.data.voted_for)}${e.data.motivation ? `: ${e.data.motivation}` : ""}\n`);
+        write(`${c.item}${c.bold(e.data.voter)} → ${c.green(e.data.voted_for)}${e.data.motivation ? `: ${e.data.motivation}` : ""}\n`);
         return true;
       // A debate the person joined waits for them, or skips their seat.
       case "debate-awaiting-input":
@@ -91,7 +92,8 @@ export function narrateDebate({ write, c, t, status, options }: NarrationContext
       case "debate-results": {
         write(`\n${c.bold(t("votes.title"))}\n`);
         const rows = Object.entries(e.data.vote_counts).sort(([, a], [, b]) => b - a);
-        for (const [name, n] of rows) write(`  ${name.padEnd(12)} ${"█".repeat(n)} ${n}  ${c.dim(t("cli.words", { n: e.data.word_counts[name] ?? 0 }))}\n`);
+        for (const [name, n] of rows)
+          write(`${c.item}${c.pad(name, 12)} ${"█".repeat(n)} ${n}  ${c.dim(t("cli.words", { n: e.data.word_counts[name] ?? 0 }))}\n`);
         const tiebreak = e.data.tiebreaker === "word_count" || e.data.tiebreaker === "alphabetical" ? ` (${t(`tiebreak.${e.data.tiebreaker}`)})` : "";
         const summary = t("cli.voteSummary", { valid: e.data.total_votes, self: e.data.self_votes_filtered ?? 0, invalid: e.data.invalid_votes ?? 0 });
         const winner = e.data.winner === null ? c.bold(t("cli.noWinner")) : c.green(c.bold(t("cli.winner", { winner: e.data.winner })));

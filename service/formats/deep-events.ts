@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { headline } from "../../state/text.js";
 import type { ClientEvent } from "../../state/events.js";
 import { named, percent as pct } from "../../state/messages/index.js";
 import type { NarrationContext, Narrator, OutcomePart } from "../format-definition.js";
@@ -14,7 +15,7 @@ export function narrateDeep(context: NarrationContext): Narrator {
   return (e) => {
     switch (e.event) {
       case "deep-start":
-        write(`${c.bold(t("deep.label", { question: e.data.question }))}\n`);
+        write(`${c.bold(t("deep.label", { question: headline(e.data.question) }))}\n`);
         write(
           c.dim(
             `${e.data.participants.map((p) => p.display).join(", ")} · ${t("deep.rounds", { min: e.data.minRounds, max: e.data.maxRounds })}${e.data.simulated ? t("cli.simulated") : ""}\n`,
@@ -33,12 +34,12 @@ export function narrateDeep(context: NarrationContext): Narrator {
       case "deep-round-complete": {
         for (const turn of e.data.arguments) {
           if (!turn.argument) {
-            write(c.red(`  ${t("deep.debater", { label: turn.label })} (${turn.display}): ✗ ${turn.error}\n`));
+            write(c.red(`${c.item}${t("deep.debater", { label: turn.label })} (${turn.display}): ✗ ${turn.error}\n`));
             continue;
           }
           const a = turn.argument;
           write(
-            `  ${c.bold(t("deep.debater", { label: turn.label }))} ${c.dim(`(${turn.display})`)} ${named(t, "stance", a.stance)} · ${named(t, "revision", a.revision)} · ${pct(a.confidence)}\n`,
+            `${c.item}${c.bold(t("deep.debater", { label: turn.label }))} ${c.dim(`(${turn.display})`)} ${named(t, "stance", a.stance)} · ${named(t, "revision", a.revision)} · ${pct(a.confidence)}\n`,
           );
           for (const k of a.key_points) write(c.dim(`    – ${k}\n`));
         }
@@ -47,7 +48,7 @@ export function narrateDeep(context: NarrationContext): Narrator {
           ? t("deep.assessment", { agreement: pct(m.agreement_score), newPoints: pct(m.new_points_ratio) })
           : t("deep.noAssessment", { error: e.data.moderatorError ?? t("council.error") });
         const decision = named(t, "deep.reason", e.data.reason);
-        write(`  ${c.cyan(t("deep.moderator"))} ${numbers} → ${e.data.stop ? c.green(decision) : decision}\n`);
+        write(`${c.item}${c.cyan(t("deep.moderator"))} ${numbers} → ${e.data.stop ? c.green(decision) : decision}\n`);
         return true;
       }
       case "deep-output":

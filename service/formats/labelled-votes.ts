@@ -27,16 +27,16 @@ export function labelledVotes({ write, c, t, options }: NarrationContext) {
         ? `${labelName(t, v.votedFor)} (${labelToDisplay[v.votedFor] ?? t("dv.noSuchLabel")})`
         : c.red(v.error ? `✗ ${v.error}` : t("dv.invalidVote"));
       write(
-        `  ${c.bold(v.display.padEnd(12))} → ${choice}${v.anonymityBreach.length ? c.yellow(t("cli.names", { names: v.anonymityBreach.join(", ") })) : ""}\n`,
+        `${c.item}${c.bold(c.pad(v.display, 12))} → ${choice}${v.anonymityBreach.length ? c.yellow(t("cli.names", { names: v.anonymityBreach.join(", ") })) : ""}\n`,
       );
     }
     write("\n");
     for (const [label, n] of Object.entries(round.tallies).sort(([, a], [, b]) => b - a)) {
-      write(`  ${`${labelName(t, label)} ${labelToDisplay[label]}`.padEnd(24)} ${"█".repeat(n)} ${n}\n`);
+      write(`${c.item}${c.pad(`${labelName(t, label)} (${labelToDisplay[label]}):`, 28)} ${"█".repeat(n)} ${n}\n`);
     }
     write(
       c.dim(
-        `  ${t("cli.voteCounts", { valid: round.validVoteCount, invalid: round.invalidVoteCount })}${round.isTie ? t("cli.tieBetween", { labels: round.tiedLabels.map((l) => labelName(t, l)).join(", ") }) : ""}\n`,
+        `${c.item}${t("cli.voteCounts", { valid: round.validVoteCount, invalid: round.invalidVoteCount })}${round.isTie ? t("cli.tieBetween", { labels: round.tiedLabels.map((l) => labelName(t, l)).join(", ") }) : ""}\n`,
       ),
     );
   };

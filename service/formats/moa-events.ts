@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { headline } from "../../state/text.js";
 import type { ClientEvent } from "../../state/events.js";
 import type { NarrationContext, Narrator, OutcomePart } from "../format-definition.js";
 import { labelledVotes } from "./labelled-votes.js";
@@ -17,7 +18,7 @@ export function narrateMoa(context: NarrationContext): Narrator {
   return (e) => {
     switch (e.event) {
       case "moa-start":
-        write(`${c.bold(t("moa.label", { question: e.data.question }))}\n`);
+        write(`${c.bold(t("moa.label", { question: headline(e.data.question) }))}\n`);
         write(
           c.dim(
             `${e.data.participants.map((p) => p.display).join(", ")}${t("moa.aggregatedBy", { name: e.data.aggregator.model || e.data.aggregator.display, layers: e.data.layers })}${e.data.simulated ? t("cli.simulated") : ""}\n`,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { headline } from "../../state/text.js";
 import type { ClientEvent } from "../../state/events.js";
 import { labelName, named } from "../../state/messages/index.js";
 import type { NarrationContext, Narrator, OutcomePart } from "../format-definition.js";
@@ -22,7 +23,7 @@ export function narrateRank(context: NarrationContext): Narrator {
     switch (e.event) {
       case "rank-start":
         chairman = e.data.chairman.model || e.data.chairman.display;
-        write(`${c.bold(t("rank.label", { question: e.data.question }))}\n`);
+        write(`${c.bold(t("rank.label", { question: headline(e.data.question) }))}\n`);
         write(
           c.dim(
             `${e.data.participants.map((p) => p.display).join(", ")}${t("cli.chairman", { name: chairman })}${e.data.simulated ? t("cli.simulated") : ""}\n`,
@@ -43,18 +44,20 @@ export function narrateRank(context: NarrationContext): Narrator {
         const why = r.problem ? named(t, "rank.problem", r.problem) : "";
         const told = r.valid ? labels(r.parsedRanking) : c.red(`✗ ${r.error ?? why}${r.parsedRanking.length > 0 ? ` (${labels(r.parsedRanking)})` : ""}`);
         write(
-          `  ${c.bold(r.display.padEnd(12))} ${told}${r.anonymityBreach.length ? c.yellow(t("cli.names", { names: r.anonymityBreach.join(", ") })) : ""}\n`,
+          `${c.item}${c.bold(c.pad(r.display, 12))} ${told}${r.anonymityBreach.length ? c.yellow(t("cli.names", { names: r.anonymityBreach.join(", ") })) : ""}\n`,
         );
         return true;
       }
       case "rank-aggregate": {
         const a = e.data.data;
         write(`\n${c.yellow(`━━ ${t("rank.councilRanking")} ━━`)}\n`);
-        if (a.ranking.length === 0) write(c.red(`  ${t("rank.noRanking")}\n`));
+        if (a.ranking.length === 0) write(c.red(`${c.item}${t("rank.noRanking")}\n`));
         a.ranking.forEach((p, i) =>
-          write(`  ${c.bold(`${i + 1}. ${p.display}`)} ${c.dim(`(${labelName(t, p.label)})`)} — ${t("rank.meanPlace", { average: p.averagePosition })}\n`),
+          write(
+            `${c.item}${c.bold(`${i + 1}. ${p.display}`)} ${c.dim(`(${labelName(t, p.label)})`)} — ${t("rank.meanPlace", { average: p.averagePosition })}\n`,
+          ),
         );
-        write(c.dim(`  ${t("rank.counts", { valid: a.validRankings, invalid: a.invalidRankings })}\n`));
+        write(c.dim(`${c.item}${t("rank.counts", { valid: a.validRankings, invalid: a.invalidRankings })}\n`));
         write(`\n${c.yellow(`━━ ${t("rank.chairmanStage", { chairman })} ━━`)}\n`);
         return true;
       }

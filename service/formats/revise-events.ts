@@ -1,4 +1,5 @@
 import type { ClientEvent } from "../../state/events.js";
+import { headline } from "../../state/text.js";
 import { named } from "../../state/messages/index.js";
 import type { NarrationContext, Narrator, OutcomePart } from "../format-definition.js";
 import { labelledVoteOutcome, labelledVotes } from "./labelled-votes.js";
@@ -17,7 +18,7 @@ export function narrateRevise(context: NarrationContext): Narrator {
     switch (e.event) {
       case "debate-start":
         labelled.named(e.data.participants);
-        write(`${c.bold(t("cli.reviseTitle", { question: e.data.question }))}${e.data.antiAnchoring ? c.dim(t("cli.antiAnchoring")) : ""}\n`);
+        write(`${c.bold(t("cli.reviseTitle", { question: headline(e.data.question) }))}${e.data.antiAnchoring ? c.dim(t("cli.antiAnchoring")) : ""}\n`);
         write(c.dim(`${e.data.participants.map((p) => p.display).join(", ")}${e.data.simulated ? t("cli.simulated") : ""}\n`));
         return true;
       case "vote-start":

@@ -1,4 +1,5 @@
 import type { ClientEvent } from "../../state/events.js";
+import { headline } from "../../state/text.js";
 import type { NarrationContext, Narrator, OutcomePart } from "../format-definition.js";
 import { labelledVoteOutcome, labelledVotes } from "./labelled-votes.js";
 
@@ -14,7 +15,7 @@ export function narrateVote(context: NarrationContext): Narrator {
       case "vote-start":
         if ("data" in e.data) return false;
         labelled.named([...e.data.participants, e.data.chairman]);
-        write(`${c.bold(t("cli.voteTitle", { question: e.data.question }))}\n`);
+        write(`${c.bold(t("cli.voteTitle", { question: headline(e.data.question) }))}\n`);
         write(
           c.dim(
             `${e.data.participants.map((p) => p.display).join(", ")}${t("cli.chairman", { name: e.data.chairman.model || e.data.chairman.display })}${e.data.simulated ? t("cli.simulated") : ""}\n`,
