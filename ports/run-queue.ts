@@ -1,4 +1,5 @@
 import type { StoredMessage } from "@langchain/core/messages";
+import type { Material } from "../state/client-material.js";
 import type { Continuation } from "../state/continuation.js";
 import type { InputRequest, PersonReply } from "../state/person.js";
 import type { RunConfig } from "../state/run-config.js";
@@ -19,6 +20,8 @@ export interface RunJob {
     /** The conversation before the message, as LangChain stores messages. */
     history?: StoredMessage[];
     continuation?: Continuation;
+    /** Material every participant reads with the question, by source. */
+    material?: Material[];
     resume?: boolean;
     /** The reply of the person who joined the debate, when a resume brings it. */
     reply?: PersonReply;

@@ -29,6 +29,13 @@ const SHARED_PROMPTS: readonly PromptDefinition[] = [
     default: V.DELIBERATION_TITLE,
   },
   {
+    key: "run.material",
+    description:
+      "Any format: the question as every participant reads it when material came with it (a client's retrieved text, files), each source numbered and named",
+    placeholders: [req("question", "the question as the person typed it"), req("material", "the material's sources, each numbered and named")],
+    default: O.WITH_MATERIAL,
+  },
+  {
     key: "openai.json_result",
     description: "The OpenAI-compatible API: a run's answer written as the JSON its client asked for (`response_format`)",
     placeholders: [

@@ -53,6 +53,7 @@ const LONG = new Set([
   "summary",
   "rankings",
   "aggregate",
+  "material",
 ]);
 const LONG_CHARS = 32_000;
 /** Names, numbers, dates. */

@@ -137,6 +137,8 @@ export async function answerQuestion(deps: ChatRouteDeps, req: Request, res: Res
     participants: q.participants,
     threadId: q.threadId,
     history: conversation.history,
+    // What the client retrieved for the question is material, read with it; the history keeps the question alone.
+    ...(conversation.material.length > 0 ? { material: conversation.material } : {}),
     configurable,
     owner: user.id,
     quotaKey: quotaKeyOf(req, res),

@@ -1,3 +1,4 @@
+import { unwrapSystemText, unwrapUserText, type Material } from "../state/client-material.js";
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { Request } from "express";
 import { z } from "zod";
@@ -181,15 +182,25 @@ function withoutThinking(text: string): string {
     .trim();
 }
 
-/** A message's text (text and refusal parts), and the kinds of the parts that are not text. */
-function readMessage(m: ChatMessage): { text: string; left: string[] } {
+/**
+ * A message's text (text and refusal parts), the kinds of the parts that are not text, and the
+ * material a client wrapped around a user's or put in a system message (see `client-material`):
+ * a user message's text is what the person typed.
+ */
+function readMessage(m: ChatMessage): { text: string; left: string[]; material: Material[] } {
+  const parts = typeof m.content === "string" ? [m.content] : (m.content ?? []).flatMap((p) => (p.type === "text" ? [p.text ?? ""] : []));
+  if (m.role === "user") return { ...unwrapUserText(parts), left: leftOf(m) };
+  if (m.role === "system" || m.role === "developer") return { ...unwrapSystemText(parts.join("")), left: leftOf(m) };
   const said = (text: string) => (m.role === "assistant" ? withoutThinking(text) : text);
-  if (typeof m.content === "string") return { text: said(m.content), left: [] };
-  if (!m.content) return { text: m.role === "assistant" && m.refusal ? m.refusal : "", left: [] };
-  const left = m.content.filter((p) => p.type !== "text" && p.type !== "refusal").map((p) => p.type);
+  if (typeof m.content === "string") return { text: said(m.content), left: [], material: [] };
+  if (!m.content) return { text: m.role === "assistant" && m.refusal ? m.refusal : "", left: [], material: [] };
   const text = m.content.map((p) => (p.type === "text" ? (p.text ?? "") : p.type === "refusal" ? (p.refusal ?? "") : "")).join("");
-  return { text: said(text), left };
+  return { text: said(text), left: leftOf(m), material: [] };
 }
+
+/** The kinds of a message's parts that are not text (images, audio, files). */
+const leftOf = (m: ChatMessage): string[] =>
+  typeof m.content === "string" || !m.content ? [] : m.content.filter((p) => p.type !== "text" && p.type !== "refusal").map((p) => p.type);
 
 /** Each message's role and text (its text and refusal parts; an assistant's thinking left out), as a client's chore is read. */
 export function messageTexts(messages: ChatMessage[]): { role: string; text: string }[] {
@@ -202,6 +213,8 @@ export interface ReadConversation {
   history: BaseMessage[];
   /** The kinds of the parts that are not text (images, audio, files), left out. */
   left: string[];
+  /** What the client retrieved for the question (from the system messages and the question's own), by source. */
+  material: Material[];
 }
 
 /**
@@ -235,10 +248,13 @@ export function readConversation(messages: ChatMessage[], multiTurn: boolean): R
       )
     : [];
   const used = multiTurn ? read : [current];
+  // The material of the question: what the client put in front of it, or in the system messages (not earlier turns').
+  const material = [...messages.flatMap((m, i) => (m.role === "system" || m.role === "developer" ? read[i].material : [])), ...current.material];
   return {
     question: parsed.data,
     history,
     left: [...new Set(used.flatMap((r) => r.left))],
+    material,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunConfig } from "../state/run-config.js";
+import type { Material } from "../state/client-material.js";
 import type { Continuation } from "../state/continuation.js";
 import type { PriceTable } from "../state/usage.js";
 import type { RunMeters } from "./meter.js";
@@ -39,6 +40,8 @@ export interface RunRequest {
   quotaKey?: string;
   /** A follow-up to one participant of a finished run (see `continuationOf`). */
   continuation?: Continuation;
+  /** Material every participant reads with the question (a client's retrieved text, files), by source. */
+  material?: Material[];
   /**
    * Whether its client can give a person who joins the debate (`--with-me`) their turns and vote
    * (`input`): the page's chat stream and the terminal can; a client that cannot is refused.

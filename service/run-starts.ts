@@ -89,6 +89,7 @@ export class RunStarts {
         participants: request.participants,
         ...(request.history ? { history: mapChatMessagesToStoredMessages(request.history) } : {}),
         continuation: request.continuation,
+        ...(request.material?.length ? { material: request.material } : {}),
       },
       configurable: request.configurable,
       filing: { messageId: runId, message: request.message, question: request.question, owner: request.owner ?? LOCAL_OWNER },

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { Material } from "../state/client-material.js";
 import type { Continuation } from "../state/continuation.js";
 import type { BaseMessage } from "@langchain/core/messages";
 import { Runnable } from "@langchain/core/runnables";
@@ -20,6 +21,8 @@ export interface RunInput {
   resume?: boolean;
   /** A follow-up to one participant of a finished run (the message goes to that participant). */
   continuation?: Continuation;
+  /** Material every participant reads with the question, by source. */
+  material?: Material[];
   /** Continue the thread's run that waits for the person who joined it with their reply (the message is ignored). */
   reply?: PersonReply;
 }
@@ -122,6 +125,7 @@ export async function runClientEvents(
               message: input.message,
               participants: input.participants ?? null,
               continuation: input.continuation ?? null,
+              ...(input.material?.length ? { material: input.material } : {}),
               ...(input.history?.length ? { messages: input.history } : {}),
             },
       {

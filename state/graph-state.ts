@@ -5,6 +5,7 @@ import { FormatOptionsSchema } from "./run-config.js";
 import { ROUNDS, type Ballot, type Convergence, type DebateStatus, type Turn } from "./debate.js";
 import { DEBATE_ORDERS, DELIBERATION_MODES, SUBGRAPH_FORMATS, VOICE_PACINGS } from "./formats.js";
 import type { Participant } from "./participants.js";
+import type { Material } from "./client-material.js";
 import { ContinuationSchema, type Continuation } from "./continuation.js";
 import { sharedChannels } from "./shared.js";
 
@@ -35,6 +36,8 @@ export const GraphState = Annotation.Root({
   route: replace<Route | null>(() => null),
   /** A follow-up to one participant of a finished run (input; null for any other message). */
   continuation: replace<Continuation | null>(() => null),
+  /** Material that came with the message (a client's retrieved text, files), by source (input; read with the question). */
+  material: replace<Material[]>(() => []),
   ...sharedChannels,
 
   /** True for /dvoice: the debate is also spoken (audio comes with the voice pipeline). */
@@ -147,6 +150,10 @@ export const GraphInputSchema = z.object({
     .describe("Who takes part: roster keys, display names or model ids (unset: the format's own participants)"),
   options: RunOptionsSchema.optional().describe("This run's options, over the run configuration's (options written in the message win)"),
   continuation: ContinuationSchema.nullable().optional().describe("A follow-up to one participant of a finished run (the run service sets it)"),
+  material: z
+    .array(z.object({ name: z.string(), text: z.string() }))
+    .optional()
+    .describe("Material every participant reads with the question, by source (a client's retrieved text, files)"),
   messages: messagesSchema("Earlier messages of the conversation, or a chat message to append (Studio's chat)").optional(),
 });
 
@@ -159,6 +166,9 @@ export const GraphStateSchema = z.object({
   message: z.string().describe("The user's message, until resolve_intent reads it (then empty)"),
   route: z.enum(ROUTES).nullable().describe("Where resolve_intent sent the message"),
   continuation: record("A follow-up to one participant of a finished run: the run, the participant, what it said (null for any other message)").nullable(),
+  material: z
+    .array(record("A source of material: its name and text"))
+    .describe("Material that came with the message, by source, until resolve_intent reads it"),
   run_id: z.string().nullable().describe("This run's id: the `messageId` of a format's events"),
   question: z.string().describe("The question: the message without its command and options"),
   participants: z.array(z.string()).nullable().describe("Participant keys or names requested for this run (null: the format's)"),

@@ -13,7 +13,7 @@ const commonmark = new MarkdownIt("commonmark");
 async function rendered(message: string, simulated = false) {
   const { deps } = testDeps();
   // The product's simulated provider (writing about the question as it does without a key), or the tests' scripted one.
-  if (simulated) deps.models = simulatedModels({ latencyMs: 0, chunkDelayMs: 0 });
+  if (simulated) deps.models = simulatedModels({ latencyMs: 0, chunkDelayMs: 0, chunkTokens: 8 });
   const events = await runEvents(deps, message, { participants: ["call_grok", "call_claude", "call_gpt"] });
   let markdown = "";
   events.forEach(

@@ -23,7 +23,7 @@ describe("the OpenAI-compatible API, as real clients use it", () => {
     return { server, models, db, post, client };
   }
 
-  const tasks = readdirSync(CLIENTS).filter((f) => f !== "open-webui-chat-with-parts.json");
+  const tasks = readdirSync(CLIENTS).filter((f) => f.endsWith(".json") && f !== "open-webui-chat-with-parts.json");
   it.each(tasks)("answers %s with one call to the internal model, in the shape asked, and starts no run", async (name) => {
     const { shape, kind, body } = fixture(name);
     const { models, post, db } = await serve();
@@ -122,6 +122,36 @@ describe("the OpenAI-compatible API, as real clients use it", () => {
     expect(((await second.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
     // The user's one run a minute is still there.
     expect((await post({ model: "debatt-compare", messages: [{ role: "user", content: "Which?" }], participants: THREE })).status).toBe(200);
+  });
+
+  it("deliberates on the question a person typed in Open WebUI with a file attached (recorded): the file is material every participant reads", async () => {
+    const { shape, body } = JSON.parse(readFileSync(new URL("wrapped/open-webui-0.12.4-file.json", CLIENTS), "utf8")) as ReturnType<typeof fixture>;
+    const { post, models, db } = await serve();
+    const res = await post({ ...body, participants: THREE });
+    expect(res.status, shape).toBe(200);
+    const reasoning = (await res.text())
+      .split("\n\n")
+      .filter((e) => e.startsWith("data: {"))
+      .map((e) => (JSON.parse(e.slice(6)) as { choices: { delta: { reasoning_content?: string } }[] }).choices[0]?.delta?.reasoning_content ?? "")
+      .join("");
+    expect(reasoning.split("\n")[0]).toMatch(/^\*\*Vote: What is the secret code word in the document\?( …)?\*\*$/);
+    expect(reasoning).not.toMatch(/### Task|<context>|attached_files/);
+    // Every participant read the question and the file, named; none read Open WebUI's template.
+    const answers = models.callsOf("answer");
+    expect(answers).toHaveLength(3);
+    for (const call of answers) {
+      const given = JSON.stringify(call.messages.map((m) => m.content));
+      expect(given).toContain("What is the secret code word in the document?");
+      expect(given).toContain("[1] testdoc.txt");
+      expect(given).toContain("The secret code word is PELICAN-42.");
+      expect(given).not.toMatch(/### Task|<source|attached_files/);
+    }
+    // The history has the person's question, titled from it (not from the template).
+    const titled = JSON.stringify(models.callsOf("title").map((c) => c.messages.map((m) => m.content)));
+    expect(titled).toContain("What is the secret code word in the document?");
+    expect(titled).not.toMatch(/### Task|<source/);
+    const [question] = (await db.rows("messages")).filter((m) => m.role === "user");
+    expect(question.content).toBe("/vote What is the secret code word in the document?");
   });
 
   it("answers a chat whose history holds images, files, a refusal and its own <think> narration, saying what it left out", async () => {

@@ -260,6 +260,24 @@ describe("the OpenAI Responses API, POST /v1/responses", () => {
     expect(again.reasoningText).not.toContain("Left out");
   });
 
+  it("reads a question a client wrapped for retrieval in an input_text item: the question alone, the retrieved text as material", async () => {
+    const { post, models } = await serve();
+    const wrapped = `### Task:\nRespond to the user query using the provided context, incorporating inline citations in the format [id] **only when the <source> tag includes an explicit id attribute** (e.g., <source id="1">).\n\n<context>\n<source id="1" name="policy.pdf">Refunds are accepted within 30 days of purchase.</source>\n</context>\n\nWhat is the refund period?`;
+    const res = await post({
+      model: "debatt-compare",
+      input: [{ role: "user", content: [{ type: "input_text", text: wrapped }] }],
+      participants: ["call_grok", "call_claude"],
+    });
+    expect(res.status).toBe(200);
+    for (const call of models.callsOf("compare")) {
+      const given = JSON.stringify(call.messages.map((m) => m.content));
+      expect(given).toContain("What is the refund period?");
+      expect(given).toContain("[1] policy.pdf\\nRefunds are accepted within 30 days of purchase.");
+      expect(given).not.toContain("### Task");
+    }
+    expect(models.callsOf("compare")).toHaveLength(2);
+  });
+
   it("answers a client's housekeeping chore with one call to the internal model, and starts no run", async () => {
     const { client, models, db } = await serve();
     const body = JSON.parse(readFileSync(new URL("./fixtures/clients/open-webui-title.json", import.meta.url), "utf8")).body as {

@@ -12,7 +12,7 @@ import { ConfigError } from "../state/errors.js";
 import { named, runEvents, testDeps } from "./support/harness.js";
 
 /** The prompts the deliberation formats share, and the OpenAI-compatible API's. */
-const SHARED_KEYS = ["deliberation.answer.system", "deliberation.continue.system", "deliberation.title", "openai.json_result"];
+const SHARED_KEYS = ["deliberation.answer.system", "deliberation.continue.system", "deliberation.title", "run.material", "openai.json_result"];
 
 describe("the prompt registry", () => {
   it("registers the seed's 16 keys first, then those of the other formats, then the shared ones, each default valid and asking for the topic's language", () => {
@@ -71,8 +71,11 @@ describe("the prompt registry", () => {
       // /deep's debaters and moderator answer in JSON.
       // A council judge's round 2 continues its round-1 conversation, whose system prompt sets the language.
       const continues = p.key.startsWith("revise.") || ["council.packet", "council.round2.disagreed", "council.round2.agreed"].includes(p.key);
-      // The JSON result keeps the answer's own language.
-      if (!["debate.research.system", "vote.ballot", "vote.tiebreaker", "deep.debater", "deep.moderator", "openai.json_result"].includes(p.key) && !continues)
+      // The JSON result keeps the answer's own language; the material is read inside another prompt, which sets it.
+      if (
+        !["debate.research.system", "vote.ballot", "vote.tiebreaker", "deep.debater", "deep.moderator", "openai.json_result", "run.material"].includes(p.key) &&
+        !continues
+      )
         expect(p.default, p.key).toMatch(/samma språk|language of the (question|text you judge|claim)/);
     }
   });

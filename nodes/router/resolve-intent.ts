@@ -3,6 +3,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "../../ports/emit.js";
 import type { NodeDeps } from "../../ports/node-deps.js";
+import { materialText } from "../../state/client-material.js";
 import { parseCommand } from "../../state/commands.js";
 import { FORMATS, type FormatId } from "../../state/formats.js";
 import { translate, usageHelp } from "../../state/messages/index.js";
@@ -30,6 +31,7 @@ export function makeResolveIntent(deps: NodeDeps) {
     const text = fromInput ? state.message : lastHuman ? textOf(lastHuman.content) : "";
     const base: StateUpdate = {
       message: "",
+      material: [],
       voice_mode: false,
       run_id: ctx.run.runId ?? randomUUID(),
       question: "",
@@ -38,14 +40,23 @@ export function makeResolveIntent(deps: NodeDeps) {
       ...(fromInput ? { messages: [new HumanMessage(text)] } : {}),
     };
     const command = parseCommand(text);
+    // Material that came with the message is read with the question, by every participant, in every step.
+    const material = fromInput ? state.material : [];
+    const read = (question: string) => (material.length > 0 ? ctx.prompts.render("run.material", { question, material: materialText(material) }) : question);
     switch (command.kind) {
       case "debate":
-        return { ...base, route: "debate", voice_mode: command.voice, debate_topic: command.topic, options: { ...ctx.run.options, ...command.options } };
+        return {
+          ...base,
+          route: "debate",
+          voice_mode: command.voice,
+          debate_topic: read(command.topic),
+          options: { ...ctx.run.options, ...command.options },
+        };
       case "compare":
-        return { ...base, route: "compare", question: command.question };
+        return { ...base, route: "compare", question: read(command.question) };
       case "deliberation":
         // Options in the message (`--debate`) add to those of the run configuration.
-        return { ...base, route: command.mode, question: command.question, options: { ...ctx.run.options, ...command.options } };
+        return { ...base, route: command.mode, question: read(command.question), options: { ...ctx.run.options, ...command.options } };
       case "bad_option":
         emit(config, "error", {
           code: "unknown_option",

@@ -1,3 +1,4 @@
+import { headline } from "../../state/text.js";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { ModelPhase, ModelRequest } from "../../ports/models.js";
 import { detectLanguage, type Lang } from "../../state/language.js";
@@ -93,7 +94,8 @@ export function simulationOf(request: ModelRequest, messages: BaseMessage[], opt
     t1,
     t2,
     t3,
-    topic: topic || "…",
+    // Quoted as a heading quotes it: a long question is not written out again in every answer.
+    topic: headline(topic) || "…",
     claim: quote(shortTitle(topic, 90) || "…"),
   };
   const writer = (soft?: ReadonlySet<string>, seed = rnd) => new Writer(seed, vars, soft);
