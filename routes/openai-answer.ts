@@ -7,7 +7,7 @@ import { clientTaskOf, type ClientTask } from "../state/client-tasks.js";
 import { parseCommand } from "../state/commands.js";
 import type { ClientPayload } from "../state/events.js";
 import { FORMATS, type FormatId } from "../state/formats.js";
-import { translate, type Translate } from "../state/messages/index.js";
+import { translate, usageWords, type Translate } from "../state/messages/index.js";
 import { addUsage, NO_USAGE, type Usage } from "../state/usage.js";
 import { quotaKeyOf, userOf } from "./auth.js";
 import { checkParticipants, type ChatRouteDeps } from "./chat.js";
@@ -50,6 +50,8 @@ export function costFields(u: Usage, simulated: boolean) {
  */
 export interface AnswerOutput {
   send(delta: Delta): void;
+  /** Whether the client gets the usage and cost from the output itself (it asked for them, or always does). */
+  reportsUsage: boolean;
   /** Ends the answer: `length` when its token limit cut the result; what was told after the result; its usage. */
   finish(finishReason: "stop" | "length", after: string, usage: Usage, simulated: boolean): void;
   /** Ends the answer with an error (as a status, when nothing has been sent yet). */
@@ -149,6 +151,18 @@ export async function answerQuestion(deps: ChatRouteDeps, req: Request, res: Res
   await completeRun(a, open(run.runId), run.runId, left);
 }
 
+/**
+ * What the run cost (or that it was simulated), told to a client that asked for no usage (Open
+ * WebUI, most chat front ends drop debatt's last-chunk fields): at the end of the reasoning, at the
+ * end of the content, or not (`DEBATT_OPENAI_COST_LINE`).
+ */
+function tellCost(a: Answering, out: AnswerOutput, report: ClientPayload<"usage">): void {
+  const line = `${a.t("usage.title")}: ${usageWords(a.t, report.total, { simulated: report.simulated, budgetUsd: report.budget_usd })}`;
+  const where = a.deps.settings.openaiCostLine;
+  if (where === "reasoning") out.send({ reasoning_content: `\n${line}\n` });
+  else if (where === "content") out.send({ content: `\n\n*${line}*` });
+}
+
 /** A client's housekeeping task, answered by one call to the internal model (no run, no history). */
 async function answerTask(deps: ChatRouteDeps, res: Response, shape: ResultShape, out: AnswerOutput, task: ClientTask): Promise<void> {
   const left = new AbortController();
@@ -226,6 +240,7 @@ async function completeRun(a: Answering, out: AnswerOutput, runId: string, left?
     }
     writer.end();
     if (failure && !writer.resulted) return out.fail(new HttpError(statusOfRunError(failure.code), failure.code as never, failure.message));
+    if (report && !out.reportsUsage) tellCost(a, out, report);
     out.finish(writer.finishReason, writer.after, usage, report?.simulated ?? false);
   } finally {
     a.res.off("close", leave);

@@ -157,6 +157,8 @@ function responseWriter(r: Responding): AnswerOutput {
   }
   const quiet = keepAlive(res, r.stream, r.deps.settings.sseKeepAliveMs);
   return {
+    // The Responses API always ends with the usage (`response.completed`), and its cost.
+    reportsUsage: true,
     send(delta: Delta): void {
       quiet.refresh();
       if (delta.reasoning_content && at !== "message") {

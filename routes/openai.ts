@@ -125,6 +125,8 @@ function completionResponse(c: Completion) {
   };
   return {
     send,
+    // A whole answer always has its usage; a stream, when it asked with stream_options.include_usage.
+    reportsUsage: c.includeUsage || !c.stream,
     /** Ends the completion: its finish, what was told after the result, its usage. */
     finish(finishReason: string, after: string, usage: Usage, simulated: boolean): void {
       clearInterval(quiet);

@@ -142,6 +142,9 @@ const EnvSchema = z.object({
     .optional(),
   /** How the OpenAI-compatible endpoint sends a deliberation's progress: `reasoning_content`, a `<think>` block in the content, or not at all. */
   DEBATT_OPENAI_PROGRESS: z.enum(["reasoning", "think", "none"], { error: "DEBATT_OPENAI_PROGRESS must be reasoning, think or none" }).default("reasoning"),
+  DEBATT_OPENAI_COST_LINE: z
+    .enum(["reasoning", "content", "none"], { error: "DEBATT_OPENAI_COST_LINE must be reasoning, content or none" })
+    .default("reasoning"),
 });
 
 /** Whether `value` is what express's `trust proxy` takes from TRUST_PROXY: a number of hops, or a list of names (loopback, linklocal, uniquelocal) and IP addresses with an optional prefix length. */
@@ -235,6 +238,7 @@ const SettingsSchema = EnvSchema.superRefine((e, ctx) => {
   eventLogTtlMs: e.EVENT_LOG_TTL_MS,
   sseMaxConnectionMs: e.SSE_MAX_CONNECTION_MS,
   openaiProgress: e.DEBATT_OPENAI_PROGRESS,
+  openaiCostLine: e.DEBATT_OPENAI_COST_LINE,
   maxCostUsd: e.DEBATT_MAX_COST_USD,
   runDeadlineMs: e.RUN_DEADLINE_MS,
 }));

@@ -154,6 +154,36 @@ describe("the OpenAI-compatible API, as real clients use it", () => {
     expect(question.content).toBe("/vote What is the secret code word in the document?");
   });
 
+  it("tells a client that asked for no usage what the run cost: at the end of the reasoning, of the content, or not", async () => {
+    /** The streamed reasoning and content of a /compare asked for as a chat front end asks (no usage), or with `stream_options`. */
+    const streamed = async (settings: Partial<Settings>, includeUsage = false) => {
+      const { post } = await serve({ settings });
+      const res = await post({
+        model: "debatt-compare",
+        messages: [{ role: "user", content: "Which language first?" }],
+        participants: THREE,
+        stream: true,
+        ...(includeUsage ? { stream_options: { include_usage: true } } : {}),
+      });
+      const deltas = (await res.text())
+        .split("\n\n")
+        .filter((e) => e.startsWith("data: {"))
+        .map((e) => (JSON.parse(e.slice(6)) as { choices: { delta?: { content?: string; reasoning_content?: string } }[] }).choices[0]?.delta ?? {});
+      return { reasoning: deltas.map((d) => d.reasoning_content ?? "").join(""), content: deltas.map((d) => d.content ?? "").join("") };
+    };
+    const cost = /Cost: 3 model calls/;
+    const reasoning = await streamed({});
+    expect(reasoning.reasoning.trimEnd().split("\n").at(-1)).toMatch(cost);
+    expect(reasoning.content).not.toMatch(cost);
+    const content = await streamed({ openaiCostLine: "content" });
+    expect(content.content.trimEnd().split("\n").at(-1)).toMatch(/^\*Cost: 3 model calls.*\*$/);
+    expect(content.reasoning).not.toMatch(cost);
+    for (const quiet of [await streamed({ openaiCostLine: "none" }), await streamed({}, true)]) {
+      expect(quiet.reasoning).not.toMatch(cost);
+      expect(quiet.content).not.toMatch(cost);
+    }
+  });
+
   it("answers a chat whose history holds images, files, a refusal and its own <think> narration, saying what it left out", async () => {
     const { shape, body } = fixture("open-webui-chat-with-parts.json");
     const { post, models } = await serve();
