@@ -9,7 +9,8 @@
 #
 #   OPEN_WEBUI_VENV     where the environment goes (default ~/.cache/debatt/open-webui-0.12.4)
 #   OPEN_WEBUI_PYTHON   the Python to build it with (default: python3.11, python3.12 or python3,
-#                       the first that is 3.11 or 3.12, as Open WebUI 0.12.4 requires)
+#                       the first that is 3.11.5 or later and not 3.13: Open WebUI 0.12.4 asks for
+#                       3.11 or 3.12, and the pinned soupsieve for 3.11.5 or later)
 set -euo pipefail
 
 OPEN_WEBUI_VERSION=0.12.4
@@ -37,11 +38,11 @@ if [[ -x "$venv/bin/open-webui" && -f "$marker" && "$(cat "$marker")" == "$want"
   exit 0
 fi
 
-# A Python that Open WebUI 0.12.4 runs on (>=3.11,<3.13).
-fits() { "$1" -c 'import sys; sys.exit(0 if (3, 11) <= sys.version_info[:2] <= (3, 12) else 1)' >/dev/null 2>&1; }
+# A Python that Open WebUI 0.12.4 and the pinned set install on (>=3.11.5,<3.13).
+fits() { "$1" -c 'import sys; sys.exit(0 if (3, 11, 5) <= sys.version_info[:3] < (3, 13) else 1)' >/dev/null 2>&1; }
 python=""
 if [[ -n "${OPEN_WEBUI_PYTHON:-}" ]]; then
-  fits "$OPEN_WEBUI_PYTHON" || die "OPEN_WEBUI_PYTHON=$OPEN_WEBUI_PYTHON is not a working Python 3.11 or 3.12"
+  fits "$OPEN_WEBUI_PYTHON" || die "OPEN_WEBUI_PYTHON=$OPEN_WEBUI_PYTHON is not a working Python 3.11 (3.11.5 or later) or 3.12"
   python=$OPEN_WEBUI_PYTHON
 else
   for candidate in python3.11 python3.12 python3; do
@@ -51,19 +52,19 @@ else
     fi
   done
 fi
-[[ -n "$python" ]] || die "Open WebUI $OPEN_WEBUI_VERSION needs Python 3.11 or 3.12, and none was found (tried python3.11, python3.12, python3).
-Install one (Debian/Ubuntu: apt-get install python3.11 python3.11-venv; or pyenv install 3.11), or name it in OPEN_WEBUI_PYTHON."
+[[ -n "$python" ]] || die "Open WebUI $OPEN_WEBUI_VERSION needs Python 3.11 (3.11.5 or later) or 3.12, and none was found (tried python3.11, python3.12, python3).
+Install one (e.g. pyenv install 3.12; Debian 12's python3 is 3.11.2, too old for the pinned set), or name it in OPEN_WEBUI_PYTHON."
 
 # A venv that exists but was made by another Python version cannot be reused.
 if [[ -x "$venv/bin/python" ]] && ! fits "$venv/bin/python"; then
-  die "$venv holds a Python that is not 3.11 or 3.12; remove it (rm -rf '$venv') and run this again"
+  die "$venv holds a Python that is not 3.11.5+ or 3.12; remove it (rm -rf '$venv') and run this again"
 fi
 
 start=$(date +%s)
 echo "open-webui-venv.sh: installing Open WebUI $OPEN_WEBUI_VERSION into $venv with $("$python" --version 2>&1)" >&2
 if [[ ! -x "$venv/bin/python" ]]; then
   mkdir -p "$(dirname "$venv")"
-  "$python" -m venv "$venv" >&2 || die "could not make a venv with $python (Debian/Ubuntu: apt-get install python3.11-venv)"
+  "$python" -m venv "$venv" >&2 || die "could not make a venv with $python (on Debian/Ubuntu its venv module is a package of its own, python3.X-venv)"
 fi
 rm -f "$marker"
 pip=("$venv/bin/python" -m pip --disable-pip-version-check)

@@ -64,8 +64,8 @@ describe.skipIf(!pgBin || !redisBin)("three instances, one PostgreSQL and one Re
     const endpoint = await startFakeOpenAI((body) => ({
       ...debater(body),
       usage: { prompt_tokens: 100, completion_tokens: 10 },
-      delayMs: 50,
-      pieceDelayMs: 10,
+      delayMs: 100,
+      pieceDelayMs: 20,
     }));
     const env = {
       DATABASE_URL: db.url,
@@ -112,12 +112,14 @@ describe.skipIf(!pgBin || !redisBin)("three instances, one PostgreSQL and one Re
       killed.child.kill("SIGKILL");
       dead.add(killed);
       await killed.exited;
-      await start();
+      // The new instance comes up while the runs go on (a start takes seconds: the runs must not end meanwhile).
+      const replacement = start();
       await calls(40);
       const stopped = await busiest();
       stopped.child.kill("SIGTERM");
       dead.add(stopped);
       expect(await stopped.exited).toBe(0);
+      await replacement;
       await start();
 
       const runs = await Promise.all(clients);

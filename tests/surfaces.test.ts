@@ -114,7 +114,8 @@ describe("the CLI", () => {
       ]);
     }
     rmSync(dir, { recursive: true, force: true });
-  });
+    // A dozen runs of the terminal, each starting Node and tsx: minutes on a busy machine.
+  }, 300_000);
 
   it("seats the person with /debatt --with-me: asks for each turn and the vote on stderr, reads them from stdin, a line each", async () => {
     const dir = mkdtempSync(join(tmpdir(), "debatt-with-me-"));
