@@ -11,7 +11,7 @@ import type { Participant } from "./participants.js";
  */
 
 /** Why a ranking does not count: its reply ranked no known label, gave one two places, left labels out, or the model failed. */
-export const RankingProblemSchema = z.enum(["no_ranking", "repeated", "incomplete", "failed"]);
+export const RankingProblemSchema = z.enum(["no_ranking", "unlisted", "repeated", "incomplete", "failed"]);
 
 /** One model's ranking, as it lands. */
 export const RankingResponseSchema = z.object({
@@ -24,7 +24,7 @@ export const RankingResponseSchema = z.object({
   valid: z.boolean(),
   /** Why it does not count, when it does not. */
   problem: RankingProblemSchema.optional(),
-  /** Where the order was read from: the numbered list after `FINAL RANKING:`, the labels mentioned after it, or in the whole text. */
+  /** Where the order was read from: the numbered list after `FINAL RANKING:`, the labels mentioned after it (no list), or the whole reply (no header: its last numbered list, else its mentions). */
   source: z.enum(["list", "section", "text"]),
   /** Labels it left out. */
   missing: z.array(z.string()),

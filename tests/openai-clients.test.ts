@@ -222,20 +222,31 @@ describe("the OpenAI-compatible API, as real clients use it", () => {
 
   it("sends all the progress before the first content, and what follows the answer in the last chunk (the Vercel AI SDK sees one reasoning part)", async () => {
     const { server } = await serve();
-    const provider = createOpenAICompatible({ name: "debatt", baseURL: `${server.url}/v1`, apiKey: "x" });
-    const result = streamText({
-      model: provider("debatt-compare"),
-      prompt: "Which language suits web APIs best?",
-      providerOptions: { debatt: { participants: THREE } },
-    });
-    const kinds: string[] = [];
-    for await (const part of result.fullStream)
-      if (["reasoning-start", "text-start", "text-delta", "reasoning-delta"].includes(part.type)) kinds.push(part.type);
+    /** The kinds of the stream's parts, and the reasoning told after the text began. */
+    const parts = async (includeUsage: boolean) => {
+      const provider = createOpenAICompatible({ name: "debatt", baseURL: `${server.url}/v1`, apiKey: "x", includeUsage });
+      const result = streamText({
+        model: provider("debatt-compare"),
+        prompt: "Which language suits web APIs best?",
+        providerOptions: { debatt: { participants: THREE } },
+      });
+      const kinds: string[] = [];
+      let after = "";
+      for await (const part of result.fullStream) {
+        if (["reasoning-start", "text-start", "text-delta", "reasoning-delta"].includes(part.type)) kinds.push(part.type);
+        if (part.type === "reasoning-delta" && kinds.includes("text-delta")) after += part.text;
+      }
+      expect((await result.text).length).toBeGreaterThan(0);
+      return { kinds, after };
+    };
+    // Asking for the usage (the SDK's includeUsage), it reads the cost there: one reasoning part, before the text.
+    const { kinds } = await parts(true);
     const firstText = kinds.indexOf("text-delta");
     expect(firstText).toBeGreaterThan(0);
     expect(kinds.slice(firstText).filter((k) => k.startsWith("reasoning"))).toEqual([]);
     expect(kinds.filter((k) => k === "reasoning-start")).toHaveLength(1);
-    expect((await result.text).length).toBeGreaterThan(0);
+    // Not asking, it is told the cost line after the text, and nothing else.
+    expect((await parts(false)).after.trim()).toMatch(/^Cost: \d+ model calls/);
   });
 
   it("keeps a slow run's stream and a whole answer's response alive while nothing else is sent", async () => {

@@ -16,6 +16,8 @@ import { answerOf, withOverrides, type Script, type Step } from "./support/fake-
 import { graphOf, named, runEvents, testDeps } from "./support/harness.js";
 import { postDeliberate, readSse } from "./support/http.js";
 import { servedWithHistory } from "./support/served.js";
+import { emptyArena, reduce } from "../web/arena-state.js";
+import { storedEvents } from "../web/stored-events.js";
 
 const THREE = ["call_grok", "call_claude", "call_gpt"];
 const FOUR = [...THREE, "call_gemini"];
@@ -94,15 +96,32 @@ describe("/rank: the command and its replies", () => {
     });
   });
 
-  it("falls back to the labels mentioned after the header, or in the whole text without one, in order of first mention", () => {
+  it("reads the last numbered list of a reply without the header, not the order its evaluation names the answers in", () => {
+    const evaluation = "Response A is thin. Response B is concrete. Response C is close.\n\n";
+    expect(parseRanking(`${evaluation}1. Response B\n2. Response C\n3. Response A`, ABC)).toMatchObject({
+      order: ["Response B", "Response C", "Response A"],
+      valid: true,
+      source: "text",
+    });
+    // An evaluation with a numbered list of its own before the ranking: the last list is the ranking.
+    expect(parseRanking(`1. Response A is thin.\n2. Response B is concrete.\n\nMy order:\n1. Response C\n2. Response B\n3. Response A`, ABC).order).toEqual([
+      "Response C",
+      "Response B",
+      "Response A",
+    ]);
+  });
+
+  it("shows the labels mentioned after the header, or in the whole text without one, in order of first mention, but never counts them", () => {
     expect(parseRanking("FINAL RANKING: Response C beats Response A, which beats Response B; Response C again.", ABC)).toMatchObject({
       order: ["Response C", "Response A", "Response B"],
-      valid: true,
+      valid: false,
+      problem: "unlisted",
       source: "section",
     });
     expect(parseRanking("Best is Response B, then Response A, then Response C.", ABC)).toMatchObject({
       order: ["Response B", "Response A", "Response C"],
-      valid: true,
+      valid: false,
+      problem: "unlisted",
       source: "text",
     });
     // A lower-case letter is a word, not a label.
@@ -410,5 +429,23 @@ describe("/rank on the other surfaces", () => {
       expect(final.answer).not.toMatch(/Response [A-Z]/);
       expect(final.answer).toMatch(question.includes("Vilket") ? /## Svar/ : /## Answer/);
     }
+  });
+});
+
+describe("a /rank run reopened from the history", () => {
+  it("names its chairman as the run did, or by the final answer's author when it was stored without one, never 'Chairman'", () => {
+    const who = (display: string, key: string) => ({ model: `m/${key}`, display, modelKey: key });
+    const stored = {
+      stage1: [{ ...who("Grok", "grok"), response: "Go.", responseTimeMs: 1 }],
+      rankings: [],
+      final: { answer: "Go.", ...who("gpt-4.1-mini", "chairman"), fallback: false, responseTimeMs: 1 },
+    };
+    const chairOf = (result: unknown) => {
+      const arena = storedEvents("r", "rank", result, "/rank Which?")!.reduce(reduce, emptyArena());
+      return arena.panel?.kind === "rank" ? arena.panel.chairman.display : undefined;
+    };
+    expect(chairOf({ ...stored, chairman: who("Claude", "claude") })).toBe("Claude");
+    expect(chairOf(stored)).toBe("gpt-4.1-mini");
+    expect(chairOf({ ...stored, final: { ...stored.final, ...who("Grok", "grok"), fallback: true } })).toBe("");
   });
 });

@@ -217,6 +217,7 @@ export const en = {
   "rank.chairmanStage": "Step 3: the chairman's answer ({chairman})",
   "rank.fallback": "(the chairman did not answer: {error}; the top-ranked answer, {display}'s, stands in)",
   "rank.problem.no_ranking": "no ranking could be read",
+  "rank.problem.unlisted": "no numbered ranking, only the answers named in its text",
   "rank.problem.repeated": "an answer ranked twice",
   "rank.problem.incomplete": "not every answer ranked",
   "rank.problem.failed": "the model failed",

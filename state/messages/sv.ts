@@ -216,6 +216,7 @@ export const sv: Record<MessageKey, string> = {
   "rank.chairmanStage": "Steg 3: ordförandens svar ({chairman})",
   "rank.fallback": "(ordföranden svarade inte: {error}; det högst rankade svaret, {display}s, står i stället)",
   "rank.problem.no_ranking": "ingen rangordning gick att läsa",
+  "rank.problem.unlisted": "ingen numrerad rangordning, bara svaren nämnda i texten",
   "rank.problem.repeated": "ett svar rangordnat två gånger",
   "rank.problem.incomplete": "alla svar är inte rangordnade",
   "rank.problem.failed": "modellen misslyckades",

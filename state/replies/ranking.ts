@@ -28,11 +28,15 @@ export function renderRanking(order: readonly string[], evaluation?: string): st
   return `${evaluation ? `${evaluation}\n\n` : ""}${RANKING_HEADER}\n${list}`;
 }
 
-/** Where a ranking's order was read from: the numbered list after the header, the labels mentioned after it, or in the whole text (no header). */
+/** Where a ranking's order was read from: the numbered list after the header, the labels mentioned after it (no list), or the whole reply (no header: its last numbered list, else its mentions). */
 export type RankingSource = "list" | "section" | "text";
 
-/** Why a ranking does not count: no known label at all, a label ranked twice in the list, or labels left out. */
-export type RankingProblem = "no_ranking" | "repeated" | "incomplete";
+/**
+ * Why a ranking does not count: no known label at all, an order read from mere mentions of the
+ * labels (no numbered list: an evaluation names the answers in its own order), a label ranked twice
+ * in the list, or labels left out.
+ */
+export type RankingProblem = "no_ranking" | "unlisted" | "repeated" | "incomplete";
 
 /** A ranking as read from a model's reply. */
 export interface ParsedRanking {
@@ -54,28 +58,38 @@ export interface ParsedRanking {
 // The header on a line of its own, tolerant of markdown around it ("**FINAL RANKING:**", "## Final ranking").
 const HEADER = /^[ \t>#*_]*FINAL[ \t]+RANKING\b[ \t*_]*:?/gim;
 // A numbered entry, also several on one line: "1. Response C", "2) **Response A**", "**3. Response B**".
-const NUMBERED = /(?<![\w.])\d{1,2}[ \t]*[.)][ \t]*[*_"“]*[ \t]*(?:Response|RESPONSE|response)[ \t]+([A-Z])(?![\p{L}\p{N}])/gu;
+const NUMBERED = /(?<![\w.])(\d{1,2})[ \t]*[.)][ \t]*[*_"“]*[ \t]*(?:Response|RESPONSE|response)[ \t]+([A-Z])(?![\p{L}\p{N}])/gu;
 // A label mentioned anywhere; the letter must be a capital, so that "a response a reader wants" is none.
 const MENTION = /(?<![\p{L}\p{N}])(?:Response|RESPONSE|response)[ \t]+([A-Z])(?![\p{L}\p{N}])/gu;
 
-const labelsIn = (text: string, pattern: RegExp) => [...text.matchAll(pattern)].map((m) => `Response ${m[1]}`);
+const labelsIn = (text: string, pattern: RegExp) => [...text.matchAll(pattern)].map((m) => `Response ${m.at(-1)}`);
+
+/** The labels of the last numbered list in a text: its entries from the last one numbered 1 (all of them when none is). */
+function lastList(text: string): string[] {
+  const entries = [...text.matchAll(NUMBERED)];
+  const start = entries.findLastIndex((m) => Number(m[1]) === 1);
+  return entries.slice(Math.max(0, start)).map((m) => `Response ${m[2]}`);
+}
 
 /**
  * Reads a ranking: the numbered `Response X` entries after the last `FINAL RANKING:` header;
- * without any, the `Response X` mentions after it in order of first appearance; without a header,
- * the mentions in the whole text in that order. Unknown labels and repeats are dropped; the
- * ranking is valid only when it gives every label in `labels` exactly one place. A list that
- * gives a label two places is invalid (which place would count?); a label mentioned again in
- * prose is not a second place. A long reply is read from its end (`replyTail`).
+ * without a header, the last numbered list of the reply (an evaluation names the answers in its
+ * own order first). Without a list, the order the labels are first mentioned in (after the
+ * header, or in the whole text) is read and shown, but never counts (`unlisted`). Unknown labels
+ * and repeats are dropped; the ranking is valid only when its list gives every label in `labels`
+ * exactly one place. A list that gives a label two places is invalid (which place would count?);
+ * a label mentioned again in prose is not a second place. A long reply is read from its end
+ * (`replyTail`).
  */
 export function parseRanking(text: string, labels: readonly string[]): ParsedRanking {
   text = replyTail(text);
   const headers = [...text.matchAll(HEADER)];
   const last = headers.at(-1);
   const section = last ? text.slice(last.index + last[0].length) : text;
-  const numbered = last ? labelsIn(section, NUMBERED) : [];
-  const source: RankingSource = numbered.length > 0 ? "list" : last ? "section" : "text";
-  const raw = source === "list" ? numbered : labelsIn(section, MENTION);
+  const numbered = last ? labelsIn(section, NUMBERED) : lastList(text);
+  const listed = numbered.length > 0;
+  const source: RankingSource = last ? (listed ? "list" : "section") : "text";
+  const raw = listed ? numbered : labelsIn(section, MENTION);
   const inPlay = new Set(labels);
   const order: string[] = [];
   const unknown = new Set<string>();
@@ -87,9 +101,9 @@ export function parseRanking(text: string, labels: readonly string[]): ParsedRan
   }
   const missing = labels.filter((l) => !order.includes(l));
   // Mentions repeat naturally in prose (the first one counts); only a list's repeat is a second place.
-  const repeats = source === "list" ? [...repeated] : [];
+  const repeats = listed ? [...repeated] : [];
   const problem: RankingProblem | undefined =
-    order.length === 0 ? "no_ranking" : repeats.length > 0 ? "repeated" : missing.length > 0 ? "incomplete" : undefined;
+    order.length === 0 ? "no_ranking" : !listed ? "unlisted" : repeats.length > 0 ? "repeated" : missing.length > 0 ? "incomplete" : undefined;
   return { order, valid: problem === undefined, ...(problem ? { problem } : {}), source, missing, repeated: repeats, unknown: [...unknown] };
 }
 

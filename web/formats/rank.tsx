@@ -21,12 +21,16 @@ export interface StoredRank extends Panel {
   final?: RankFinal;
 }
 
+/** A chairman nobody knows the name of (a run stored without it that fell back to the top answer). */
+const UNNAMED = { model: "", display: "", modelKey: "chairman" };
+
 /** The events of a stored /rank run; undefined for one without an answer. */
 function replayRank({ id, result, question, title }: StoredRun): ClientEvent[] | undefined {
   const r = result as StoredRank;
   if (!answered(r.stage1, r.stage1Failed)) return undefined;
   const names = namesOf(r, [...r.stage1, ...(r.stage1Failed ?? [])]);
-  const chairman = r.chairman ?? { model: "", display: "Chairman", modelKey: "chairman" };
+  // A run stored without its panel's chairman: the final answer's author, when the chairman wrote it; else none named.
+  const chairman = r.chairman ?? (r.final && !r.final.fallback ? { model: r.final.model, display: r.final.display, modelKey: r.final.modelKey } : UNNAMED);
   const events = [
     ev("rank-start", { messageId: id, mode: "rank", question, participants: names.participants, chairman, simulated: r.simulated ?? false }),
     ...firstAnswers("stage1-complete", "rank", names, r.stage1, r.stage1Failed),
@@ -55,7 +59,7 @@ function RankView({ s, ended, usage }: PanelViewProps<RankState>) {
         <h2>
           <span class="mode">{t("rank.title")}</span> {s.title ?? s.question}
         </h2>
-        <p class="note">{t("rank.chairedBy", { name: s.chairman.display })}</p>
+        {s.chairman.display && <p class="note">{t("rank.chairedBy", { name: s.chairman.display })}</p>}
       </header>
       <div class="cards side-by-side">
         {s.participants.map((p) => {
