@@ -100,6 +100,8 @@ export interface HistoryStore {
   message(id: string): Promise<MessageRow | undefined>;
   /** The answer a run writes, by the run's id: a first run's (its own id) or a resumed one's. */
   answerOfRun(runId: string): Promise<MessageRow | undefined>;
+  /** The latest `limit` answers in the conversations of `owners`, newest first, with their conversation's mode. */
+  recentAnswers(owners: readonly string[], limit: number): Promise<{ conversationId: string; mode: string; content: string }[]>;
   /**
    * The ids of every run of a conversation, first and resumed; with `latest`, only those of its
    * latest answer (the only one a run still going can be writing).
@@ -238,6 +240,17 @@ export class DrizzleHistory implements HistoryStore {
     if (own) return own;
     const [row] = await this.db.select({ messageId: this.t.runs.messageId }).from(this.t.runs).where(eq(this.t.runs.id, runId));
     return row && this.message(row.messageId);
+  }
+
+  async recentAnswers(owners: readonly string[], limit: number): Promise<{ conversationId: string; mode: string; content: string }[]> {
+    const { conversations: c, messages: m } = this.t;
+    return await this.db
+      .select({ conversationId: m.conversationId, mode: c.mode, content: m.content })
+      .from(m)
+      .innerJoin(c, eq(c.id, m.conversationId))
+      .where(and(ownedBy(c.userId, owners), eq(m.role, "assistant")))
+      .orderBy(desc(m.createdAt), desc(m.id))
+      .limit(limit);
   }
 
   async runsOf(conversationId: string, latest = false): Promise<string[]> {

@@ -14,6 +14,7 @@ import { checkParticipants, type ChatRouteDeps } from "./chat.js";
 import { HttpError, toHttpError } from "./errors.js";
 import { commandMessage, messageTexts, readConversation, readerLang, type ChatMessage, type ResultShape } from "./openai-request.js";
 import { completionWriter, ResultLimit, type Delta } from "./openai-result.js";
+import { continuedConversation } from "./openai-thread.js";
 
 /** OpenAI's error type for a status. */
 function errorType(status: number): string {
@@ -134,11 +135,13 @@ export async function answerQuestion(deps: ChatRouteDeps, req: Request, res: Res
   checkParticipants(deps.settings, parseCommand(message), q.participants);
   const user = userOf(res);
   const configurable = q.maxCostUsd === undefined ? undefined : { max_cost_usd: q.maxCostUsd };
+  // A chat the client sends whole each time goes on in the conversation its last answer is from (whose thread keeps the earlier turns).
+  const continued = q.threadId ?? (await continuedConversation(deps, user, q.format, conversation.history));
   const run = await deps.service.start({
     message,
     participants: q.participants,
-    threadId: q.threadId,
-    history: conversation.history,
+    threadId: continued,
+    history: continued && !q.threadId ? [] : conversation.history,
     // What the client retrieved for the question is material, read with it; the history keeps the question alone.
     ...(conversation.material.length > 0 ? { material: conversation.material } : {}),
     configurable,

@@ -472,6 +472,12 @@ describe.skipIf(!installed)("Open WebUI 0.12.4 in front of debatt, driven as its
       expect(second.stored.content.trim().length).toBeGreaterThan(0);
       const afterSecond = await conversations();
       console.log(describeStored("turn 2", second.stored));
+      // One Open WebUI chat is one conversation in debatt's history, with both questions.
+      expect(afterSecond).toHaveLength(1);
+      const whole = (await (await fetch(`${server}/api/v1/conversations/${afterSecond[0].id}`)).json()) as Conversation;
+      expect(whole.messages.filter((m) => m.role === "user")).toHaveLength(2);
+      // The cost reached Open WebUI: in the reasoning it stored with the answer.
+      expect(JSON.stringify(second.stored)).toMatch(/Cost: \d+ model calls/);
       console.log(
         `debatt's history after the follow-up in the same Open WebUI chat: ${afterSecond.length} conversation(s): ` +
           JSON.stringify(afterSecond.map(({ id, title, format }) => ({ id, title, format }))),

@@ -184,6 +184,40 @@ describe("the OpenAI-compatible API, as real clients use it", () => {
     }
   });
 
+  it("keeps one chat as one conversation: a turn whose last answer is debatt's goes on in that answer's conversation", async () => {
+    const { client, db } = await serve();
+    const ask = async (model: string, messages: OpenAI.ChatCompletionMessageParam[]) =>
+      (await client.chat.completions.create({ model, messages, participants: THREE } as OpenAI.ChatCompletionCreateParamsNonStreaming)).choices[0].message
+        .content!;
+    const first = await ask("debatt-vote", [{ role: "user", content: "Which language first?" }]);
+    // The client sends the whole chat back, as Open WebUI does, with the answer as it showed it.
+    const chat: OpenAI.ChatCompletionMessageParam[] = [
+      { role: "user", content: "Which language first?" },
+      { role: "assistant", content: `${first}\n\n*Cost: 6 model calls*` },
+      { role: "user", content: "And for a child?" },
+    ];
+    await ask("debatt-vote", chat);
+    const conversations = await db.rows("conversations");
+    expect(conversations).toHaveLength(1);
+    expect((await db.rows("messages")).filter((m) => m.role === "user").map((m) => m.content)).toEqual([
+      "/vote Which language first?",
+      "/vote And for a child?",
+    ]);
+    // Another chat, and a format that takes no follow-ups, are conversations of their own.
+    await ask("debatt-vote", [
+      { role: "user", content: "Tea?" },
+      { role: "assistant", content: "Something debatt never said." },
+      { role: "user", content: "Why?" },
+    ]);
+    const rank = await ask("debatt-rank", [{ role: "user", content: "Which editor?" }]);
+    await ask("debatt-rank", [
+      { role: "user", content: "Which editor?" },
+      { role: "assistant", content: rank },
+      { role: "user", content: "Why?" },
+    ]);
+    expect(await db.rows("conversations")).toHaveLength(4);
+  });
+
   it("answers a chat whose history holds images, files, a refusal and its own <think> narration, saying what it left out", async () => {
     const { shape, body } = fixture("open-webui-chat-with-parts.json");
     const { post, models } = await serve();
