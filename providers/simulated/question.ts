@@ -359,11 +359,28 @@ export function keywordsOf(question: string): string[] {
   return termsOf(question).map((t) => t.core);
 }
 
+/** The most words of a question that is its own title. */
+const WHOLE_TITLE_WORDS = 7;
+
 /**
- * The offline title of a question: its first words, as the question has them, cut where a phrase
- * ends and never inside one of the phrases it is about (`renderTitle`): "How should a small team do
- * code review?" is "How should a small team".
+ * The offline title of a question, whole: a short question as it stands ("Is coffee healthy"); a
+ * longer one as the noun phrases it is about ("Database, small shop and orders"), never a question
+ * cut in the middle; the question's first words when it has no phrase to name (`renderTitle`).
  */
 export function simulatedTitle(question: string): string {
-  return renderTitle(question, keywordsOf(question));
+  const sentence = (/^(.+?[?!.])(?:\s|$)/.exec(question.replace(/\s+/g, " ").trim())?.[1] ?? question).replace(/[?!.:;,\s]+$/, "").trim();
+  // Each phrase as the question has it, without its article or quotes ("the best way" is "best way", not "way").
+  const phrases = [
+    ...new Set(
+      termsOf(question)
+        .map((t) => t.text.replace(/[“”"]/g, "").replace(/^(?:a|an|the|en|ett|den|det|de)\s+/i, ""))
+        .filter((k) => [...k].length > 1),
+    ),
+  ];
+  const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+  if (sentence.split(" ").length <= WHOLE_TITLE_WORDS) return capitalised(sentence);
+  if (phrases.length === 0) return renderTitle(sentence, phrases);
+  const and = detectLanguage(question) === "sv" ? "och" : "and";
+  const listed = phrases.length === 1 ? phrases[0] : `${phrases.slice(0, -1).join(", ")} ${and} ${phrases.at(-1)}`;
+  return capitalised(listed);
 }
