@@ -58,7 +58,8 @@ function interruptedCli(args: string[], interruptAt: string, env: Record<string,
   });
 }
 
-describe("the CLI", () => {
+// Each test runs the terminal several times, each starting Node and tsx: minutes on a busy machine.
+describe("the CLI", { timeout: 300_000 }, () => {
   it("--leaderboard rates the models from the runs it recorded, by format, in the reader's language; --export prints a conversation; a bad option exits 2", async () => {
     const dir = mkdtempSync(join(tmpdir(), "debatt-leaderboard-"));
     const env = { DEBATT_DATA_DIR: dir };
@@ -114,8 +115,7 @@ describe("the CLI", () => {
       ]);
     }
     rmSync(dir, { recursive: true, force: true });
-    // A dozen runs of the terminal, each starting Node and tsx: minutes on a busy machine.
-  }, 300_000);
+  });
 
   it("seats the person with /debatt --with-me: asks for each turn and the vote on stderr, reads them from stdin, a line each", async () => {
     const dir = mkdtempSync(join(tmpdir(), "debatt-with-me-"));
