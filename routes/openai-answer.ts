@@ -7,7 +7,7 @@ import { clientTaskOf, type ClientTask } from "../state/client-tasks.js";
 import { parseCommand } from "../state/commands.js";
 import type { ClientPayload } from "../state/events.js";
 import { FORMATS, type FormatId } from "../state/formats.js";
-import { translate, usageWords, type Translate } from "../state/messages/index.js";
+import { costLine, translate, type Translate } from "../state/messages/index.js";
 import { addUsage, NO_USAGE, type Usage } from "../state/usage.js";
 import { quotaKeyOf, userOf } from "./auth.js";
 import { checkParticipants, type ChatRouteDeps } from "./chat.js";
@@ -160,7 +160,7 @@ export async function answerQuestion(deps: ChatRouteDeps, req: Request, res: Res
  * end of the content, or not (`DEBATT_OPENAI_COST_LINE`).
  */
 function tellCost(a: Answering, out: AnswerOutput, report: ClientPayload<"usage">): void {
-  const line = `${a.t("usage.title")}: ${usageWords(a.t, report.total, { simulated: report.simulated, budgetUsd: report.budget_usd })}`;
+  const line = costLine(a.t, report);
   const where = a.deps.settings.openaiCostLine;
   if (where === "reasoning") out.send({ reasoning_content: `\n${line}\n` });
   else if (where === "content") out.send({ content: `\n\n*${line}*` });

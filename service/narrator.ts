@@ -1,6 +1,6 @@
 import type { ClientEvent } from "../state/events.js";
 import { restartKey } from "../state/events/restart.js";
-import { errorWords, usageWords, type Translate as T } from "../state/messages/index.js";
+import { costLine, errorWords, type Translate as T } from "../state/messages/index.js";
 import type { FormatDefinition, NarrationContext, Narrator } from "./format-definition.js";
 import { DEFINED_FORMATS, FORMAT_DEFINITIONS } from "./formats.js";
 import type { Part, Styles, Write } from "./narration.js";
@@ -38,7 +38,7 @@ export function createNarrator(write: Write, c: Styles, t: T, status: (s: string
         write(c.dim(`\n${t("cli.title", { title: e.data.data.title })}\n`));
         break;
       case "usage":
-        write(c.dim(`\n${t("usage.title")}: ${usageWords(t, e.data.total, { simulated: e.data.simulated, budgetUsd: e.data.budget_usd })}\n`));
+        write(c.dim(`\n${costLine(t, e.data)}\n`));
         break;
       case "run-resumed":
         write(c.dim(`\n${t("answer.resumed")}\n`));

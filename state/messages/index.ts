@@ -177,6 +177,11 @@ export function usageWords(t: Translate, u: Usage, facts: { simulated: boolean; 
   return t("usage.line", { calls: n(u.calls), input: n(u.input_tokens), output: n(u.output_tokens), cached, reasoning, cost: `${cost}${budget}` });
 }
 
+/** A run's cost line as a run's end tells it: "Cost: 18 model calls · … · $0.035" (or simulated, no cost). */
+export function costLine(t: Translate, report: { total: Usage; simulated: boolean; budget_usd?: number }): string {
+  return `${t("usage.title")}: ${usageWords(t, report.total, { simulated: report.simulated, budgetUsd: report.budget_usd })}`;
+}
+
 /**
  * Counts for a catalogue text: grouped as `lang` writes them (`formatCount`) when the language is
  * given (the page passes it), else the plain number as before.
