@@ -6,12 +6,11 @@ import { parseCommand } from "../state/commands.js";
 import { strictEventSchema } from "../state/events.js";
 import { emptyArena, reduce } from "../web/arena-state.js";
 import { verdictReply, withOverrides, type Step } from "./support/fake-model.js";
-import { named, runEvents, testDeps, graphOf } from "./support/harness.js";
+import { named, runEvents, testDeps, graphOf, stepNames } from "./support/harness.js";
 import { postDeliberate, readSse, startApp } from "./support/http.js";
 
 const THREE = ["call_grok", "call_claude", "call_gpt"];
 const CLAIM = "The Great Wall is visible from space with the naked eye.";
-const names = (events: { event: string }[]) => events.map((e) => e.event).filter((n) => n !== "answer-delta");
 const consolidation = (events: { event: string; data: Record<string, unknown> }[]) => named(events, "council-consolidation")[0].data;
 
 /** Round-1 verdicts by judge key; round 2 answers with `r2` (or the default PASS). */
@@ -63,7 +62,7 @@ describe("/council: round 1", () => {
   it("asks every judge from a distinct perspective in parallel and consolidates the verdicts", async () => {
     const { deps, models } = testDeps({ script: judges({ call_grok: "FAIL", call_claude: "WARN", call_gpt: "FAIL" }) });
     const events = await runEvents(deps, `/council ${CLAIM}`, { participants: THREE });
-    expect(names(events)).toEqual([
+    expect(stepNames(events)).toEqual([
       "council-start",
       "council-round-start",
       "council-verdict",
@@ -100,7 +99,7 @@ describe("/council: round 1", () => {
   it("stops with an error when no judge returns a readable verdict", async () => {
     const { deps } = testDeps({ script: judges({ call_grok: { text: "fine" }, call_claude: { error: new Error("down") }, call_gpt: { text: "ok" } }) });
     const events = await runEvents(deps, `/council ${CLAIM}`, { participants: THREE });
-    expect(names(events).slice(-3)).toEqual(["council-round-complete", "error", "done"]);
+    expect(stepNames(events).slice(-3)).toEqual(["council-round-complete", "error", "done"]);
     expect(named(events, "error")[0].code).toBe("all_judges_failed");
   });
 

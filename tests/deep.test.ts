@@ -9,12 +9,11 @@ import { parseCommand } from "../state/commands.js";
 import { strictEventSchema } from "../state/events.js";
 import { emptyArena, reduce } from "../web/arena-state.js";
 import { answerOf, stanceOf, withOverrides, type Step } from "./support/fake-model.js";
-import { named, runEvents, testDeps, graphOf } from "./support/harness.js";
+import { named, runEvents, testDeps, graphOf, stepNames } from "./support/harness.js";
 import { postDeliberate, readSse, startApp } from "./support/http.js";
 
 const THREE = ["call_grok", "call_claude", "call_gpt"];
 const promptOf = (messages: BaseMessage[]) => messages.map((m) => String(m.content)).join("\n");
-const names = (events: { event: string }[]) => events.map((e) => e.event).filter((n) => n !== "answer-delta");
 const rounds = (events: { event: string; data: Record<string, unknown> }[]) => named(events, "deep-round-complete");
 
 /** A moderator that answers these numbers (and `should_stop`) in every round. */
@@ -125,7 +124,7 @@ describe("/deep: the debate loop", () => {
   it("answers, anonymises as Debater A/B/C, argues in rounds, moderates, outputs seed 004's object and synthesises", async () => {
     const { deps, models } = testDeps();
     const events = await runEvents(deps, "/deep Should cities ban cars?", { participants: THREE, configurable: { seed: 3 } });
-    expect(names(events)).toEqual([
+    expect(stepNames(events)).toEqual([
       "deep-start",
       "stage1-start",
       "stage1-complete",
@@ -264,7 +263,7 @@ describe("/deep: the debate loop", () => {
   it("stops with an error when no debater argues in a round", async () => {
     const { deps } = testDeps({ script: withOverrides((req) => (req.phase === "debater" ? "no json" : undefined)) });
     const events = await runEvents(deps, "/deep Q?", { participants: THREE });
-    expect(names(events).slice(-3)).toEqual(["deep-round-complete", "error", "done"]);
+    expect(stepNames(events).slice(-3)).toEqual(["deep-round-complete", "error", "done"]);
     expect(named(events, "error")[0].code).toBe("all_debaters_failed");
   });
 
@@ -294,12 +293,7 @@ describe("/deep: the debate loop", () => {
       const { events } = await readSse(
         await postDeliberate(server.url, { question: "Q?", mode: "deep", modeConfig: { models: ["call_grok", "call_claude"], maxRounds: 2 } }),
       );
-      expect(
-        events
-          .map((e) => e.event)
-          .filter((n) => n !== "answer-delta")
-          .slice(-4),
-      ).toEqual(["title-complete", "complete", "usage", "done"]);
+      expect(stepNames(events).slice(-4)).toEqual(["title-complete", "complete", "usage", "done"]);
       const bad = await postDeliberate(server.url, { question: "Q?", mode: "deep", modeConfig: { maxRounds: 7 } });
       expect(bad.status).toBe(400);
       expect((await bad.json()).error.message).toMatch(/modeConfig.maxRounds: Too big/);

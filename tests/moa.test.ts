@@ -12,7 +12,7 @@ import { storedEvents } from "../web/stored-events.js";
 import { strictEventSchema } from "../state/events.js";
 import { defaultRoster } from "../state/participants.js";
 import { answerOf, withOverrides, type Script } from "./support/fake-model.js";
-import { named, runEvents, testDeps } from "./support/harness.js";
+import { named, runEvents, testDeps, stepNames } from "./support/harness.js";
 import { postChat, postDeliberate, readSse } from "./support/http.js";
 import { servedWithHistory } from "./support/served.js";
 
@@ -21,7 +21,6 @@ const MODEL = Object.fromEntries(defaultRoster().map((p) => [p.key, p.model]));
 const QUESTION = "/moa Which language suits web APIs best?";
 
 const promptOf = (messages: BaseMessage[]) => messages.map((m) => String(m.content)).join("\n");
-const names = (events: { event: string }[]) => events.map((e) => e.event).filter((n) => n !== "answer-delta");
 /** A layer-2 proposer's text (the fake's default for a phase it has no shape for). */
 const proposed = (display: string) => `${display} answers the proposal step about Which language suits web APIs best?.`;
 // The aggregator, which no roster entry names, goes by its model's name.
@@ -50,7 +49,7 @@ describe("/moa: the pipeline", () => {
     };
     const { deps, models } = testDeps({ script: slow });
     const events = await runEvents(deps, QUESTION, { participants: THREE });
-    expect(names(events)).toEqual([
+    expect(stepNames(events)).toEqual([
       "moa-start",
       "stage1-start",
       "stage1-complete",
@@ -95,7 +94,7 @@ describe("/moa: the pipeline", () => {
   it("runs the layers asked for (2–5), the aggregator from its options, the whole roster by default, and no follow-up", async () => {
     const { deps, models } = testDeps();
     const two = await runEvents(deps, QUESTION, { participants: THREE, modeConfig: { layers: 2 } });
-    expect(names(two)).not.toContain("moa-layer-start");
+    expect(stepNames(two)).not.toContain("moa-layer-start");
     expect(named(two, "moa-aggregate-start")[0]).toMatchObject({ from: 1, references: 3 });
     expect(models.callsOf("proposal")).toHaveLength(0);
 
@@ -138,13 +137,13 @@ describe("/moa: the pipeline", () => {
       fallback: true,
       error: expect.stringMatching(/aggregator 503/),
     });
-    expect(names(events).slice(-3)).toEqual(["title-complete", "complete", "done"]);
+    expect(stepNames(events).slice(-3)).toEqual(["title-complete", "complete", "done"]);
 
     const { deps: few } = testDeps({
       script: withOverrides((req) => (req.phase === "answer" && req.participant!.key !== "call_grok" ? { error: new Error("503") } : undefined)),
     });
     const stopped = await runEvents(few, QUESTION, { participants: THREE });
-    expect(names(stopped).slice(-2)).toEqual(["error", "done"]);
+    expect(stepNames(stopped).slice(-2)).toEqual(["error", "done"]);
     expect(named(stopped, "error")[0]).toMatchObject({ code: "too_few_answers" });
   });
 });

@@ -146,6 +146,18 @@ describe.skipIf(!haveChromium)(`the page as a product${haveChromium ? "" : " (sk
           await page.locator("[data-answer] [data-result]").first().waitFor({ timeout: 10_000 });
           expect(await resultPlace(page).then((p) => p.found), `${where}: a result`).toBe(true);
           expect(await resultInView(page), `${where}: the result in view ${JSON.stringify(await resultPlace(page))}`).toBe(true);
+          if (id === "rank") {
+            // llm-council's second stage: each ranker's evaluation (folded, its labels named once the
+            // authors are known) and who ranked whom, every answer placed by every ranker.
+            const evaluations = page.locator(".rank details.evaluation");
+            const rankers = await evaluations.count();
+            expect(rankers, where).toBeGreaterThan(1);
+            await evaluations.first().locator("summary").click();
+            expect(await evaluations.first().innerText(), where).toMatch(/Response [A-Z] \(\S/);
+            expect(await page.locator(".rank-matrix tbody tr").count(), where).toBe(rankers);
+            const answers = await page.locator(".rank-matrix thead th").count();
+            expect(await page.locator(".rank-matrix tbody td[data-place]").count(), where).toBe(rankers * (answers - 1));
+          }
           // Each list is named in the failure, whole.
           const problems = {
             overflowing: await overflowing(page),

@@ -13,7 +13,7 @@ import { strictEventSchema } from "../state/events.js";
 import { defaultRoster } from "../state/participants.js";
 import { aggregateRankings, parseRanking, RANKING_REPLY, renderRanking } from "../state/replies/ranking.js";
 import { answerOf, withOverrides, type Script, type Step } from "./support/fake-model.js";
-import { graphOf, named, runEvents, testDeps } from "./support/harness.js";
+import { graphOf, named, runEvents, testDeps, stepNames } from "./support/harness.js";
 import { postDeliberate, readSse } from "./support/http.js";
 import { servedWithHistory } from "./support/served.js";
 import { emptyArena, reduce } from "../web/arena-state.js";
@@ -25,7 +25,6 @@ const MODEL = Object.fromEntries(defaultRoster().map((p) => [p.key, p.model]));
 const ABC = ["Response A", "Response B", "Response C"];
 
 const promptOf = (messages: BaseMessage[]) => messages.map((m) => String(m.content)).join("\n");
-const names = (events: { event: string }[]) => events.map((e) => e.event).filter((n) => n !== "answer-delta");
 
 /** The label under which a participant's (default-scripted) answer appears in a ranking prompt. */
 function labelOf(messages: BaseMessage[], display: string): string {
@@ -189,7 +188,7 @@ describe("/rank: the pipeline", () => {
       return req.phase === "answer" || req.phase === "ranking" ? { text: step as string, latencyMs: 150 } : step;
     };
     const { events, models, answer } = await run(script, FOUR);
-    expect(names(events)).toEqual([
+    expect(stepNames(events)).toEqual([
       "rank-start",
       "stage1-start",
       "stage1-complete",
@@ -278,7 +277,7 @@ describe("/rank: the pipeline", () => {
       ),
       THREE,
     );
-    expect(names(events).slice(-4)).toEqual(["rank-final", "title-complete", "complete", "done"]);
+    expect(stepNames(events).slice(-4)).toEqual(["rank-final", "title-complete", "complete", "done"]);
     expect(named(events, "rank-final")[0].data).toMatchObject({
       fallback: true,
       error: "chairman 503",
@@ -296,7 +295,7 @@ describe("/rank: the pipeline", () => {
       THREE,
     );
     expect(named(events, "rank-aggregate")[0].data).toMatchObject({ ranking: [], validRankings: 0, invalidRankings: 3 });
-    expect(names(events).slice(-3)).toEqual(["rank-aggregate", "error", "done"]);
+    expect(stepNames(events).slice(-3)).toEqual(["rank-aggregate", "error", "done"]);
     expect(named(events, "error")[0]).toMatchObject({ code: "chairman_failed" });
     expect(answer).toBeNull();
   });

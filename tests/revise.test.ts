@@ -6,7 +6,7 @@ import { parseCommand } from "../state/commands.js";
 import { parseRevision, resolveRevision } from "../state/replies/revision.js";
 import { strictEventSchema } from "../state/events.js";
 import { answerOf, revisedOf, withOverrides, type Step } from "./support/fake-model.js";
-import { named, runEvents, testDeps, graphOf } from "./support/harness.js";
+import { named, runEvents, testDeps, graphOf, stepNames } from "./support/harness.js";
 import { idsAreGapless, postDeliberate, readSse, startApp } from "./support/http.js";
 import { emptyArena, reduce } from "../web/arena-state.js";
 import { RevisionStream } from "../nodes/revise/lib/revision-stream.js";
@@ -16,7 +16,6 @@ const THREE = ["call_grok", "call_claude", "call_gpt"];
 const FOUR = [...THREE, "call_gemini"];
 
 const promptOf = (messages: BaseMessage[]) => messages.map((m) => String(m.content)).join("\n");
-const names = (events: { event: string }[]) => events.map((e) => e.event).filter((n) => n !== "answer-delta");
 
 /** The label of the answer that starts with `start` in a prompt's `--- Response X ---` blocks. */
 function labelOf(messages: BaseMessage[], start: string): string {
@@ -90,7 +89,7 @@ describe("/revise: the pipeline and event sequence (seed 000 §C)", () => {
       threadId: "r-1",
       configurable: { seed: 7 },
     });
-    expect(names(events)).toEqual([
+    expect(stepNames(events)).toEqual([
       "debate-start",
       "round1-start",
       "round1-complete",
@@ -229,7 +228,7 @@ describe("/revise: every edge case of seed 000 §F", () => {
   it("All models fail in Stage 1", async () => {
     const { deps, models } = testDeps({ script: withOverrides(on("answer", THREE, { error: new Error("provider 500") })) });
     const events = await runEvents(deps, "/revise Q?", { participants: THREE });
-    expect(names(events)).toEqual(["debate-start", "round1-start", "round1-complete", "error", "done"]);
+    expect(stepNames(events)).toEqual(["debate-start", "round1-start", "round1-complete", "error", "done"]);
     expect(named(events, "error")[0].code).toBe("all_models_failed");
     expect(models.callsOf("revision")).toHaveLength(0);
   });
@@ -245,7 +244,7 @@ describe("/revise: every edge case of seed 000 §F", () => {
         .sort(),
     ).toEqual(["call_claude", "call_gpt", "call_grok"]);
     expect(models.callsOf("ballot")).toHaveLength(3);
-    expect(names(events)).toContain("winner-declared");
+    expect(stepNames(events)).toContain("winner-declared");
     const few = testDeps({ script: withOverrides(on("answer", ["call_grok", "call_claude"], { error: new Error("down") })) });
     expect(named(await runEvents(few.deps, "/revise Q?", { participants: THREE }), "error")[0].code).toBe("too_few_answers");
   });
@@ -279,7 +278,7 @@ describe("/revise: every edge case of seed 000 §F", () => {
     expect(named(events, "revision-complete")[0].data.summary).toEqual({ totalModels: 3, revised: 0, stood: 0, merged: 0, parseFailed: 3 });
     const ballot = promptOf(models.callsOf("ballot", "call_grok")[0].messages);
     for (const d of ["Grok", "Claude", "ChatGPT"]) expect(ballot).toContain(answerOf(d, 1));
-    expect(names(events)).toContain("winner-declared");
+    expect(stepNames(events)).toContain("winner-declared");
   });
 
   it("Revision parse fails (no DECISION found)", async () => {
@@ -354,7 +353,7 @@ describe("/revise: every edge case of seed 000 §F", () => {
   it("All vote parses fail", async () => {
     const { deps } = testDeps({ script: withOverrides((req) => (req.phase === "ballot" ? "No opinion." : undefined)) });
     const events = await runEvents(deps, "/revise Q?", { participants: THREE });
-    expect(names(events).slice(-3)).toEqual(["vote-complete", "error", "done"]);
+    expect(stepNames(events).slice(-3)).toEqual(["vote-complete", "error", "done"]);
     expect(named(events, "error")[0]).toMatchObject({ code: "all_votes_invalid", message: "All votes failed to parse." });
     // Stage 1 and the revisions were delivered.
     expect(named(events, "round1-complete")[0].data).toHaveLength(3);
@@ -375,7 +374,7 @@ describe("/revise: every edge case of seed 000 §F", () => {
       voteCount: 2,
       totalVotes: 4,
     });
-    expect(names(events)).not.toContain("tiebreaker-start");
+    expect(stepNames(events)).not.toContain("tiebreaker-start");
   });
 
   it("N-way tie (all different votes)", async () => {
@@ -421,7 +420,7 @@ describe("/revise: every edge case of seed 000 §F", () => {
     const checkpointer = new MemorySaver();
     await runEvents(deps, "/vote Q?", { participants: THREE, checkpointer, threadId: "t" });
     const events = await runEvents(deps, "/revise Q?", { participants: THREE, checkpointer, threadId: "t" });
-    expect(names(events)).toEqual(["error", "done"]);
+    expect(stepNames(events)).toEqual(["error", "done"]);
     expect(named(events, "error")[0]).toMatchObject({
       code: "mode_mismatch",
       message: "this conversation is a /vote conversation; start a new one for /revise",
@@ -432,9 +431,9 @@ describe("/revise: every edge case of seed 000 §F", () => {
     const { deps } = testDeps();
     const checkpointer = new MemorySaver();
     const first = await runEvents(deps, "/revise Q?", { participants: THREE, checkpointer, threadId: "t" });
-    expect(names(first)).toContain("complete");
+    expect(stepNames(first)).toContain("complete");
     const again = await runEvents(deps, "/revise And then?", { participants: THREE, checkpointer, threadId: "t" });
-    expect(names(again)).toEqual(["error", "done"]);
+    expect(stepNames(again)).toEqual(["error", "done"]);
     expect(named(again, "error")[0].code).toBe("follow_up_unsupported");
     // A thread that has other messages is a follow-up too.
     const chatted = graphOf(deps, { checkpointer });
@@ -487,7 +486,7 @@ describe("/revise over HTTP and in Studio", () => {
       });
       const { events } = await readSse(res);
       expect(idsAreGapless(events)).toBe(true);
-      const seq = events.map((e) => e.event).filter((n) => n !== "answer-delta");
+      const seq = stepNames(events);
       expect(seq.slice(0, 3)).toEqual(["metadata", "debate-start", "round1-start"]);
       expect(seq.slice(-4)).toEqual(["title-complete", "complete", "usage", "done"]);
     } finally {

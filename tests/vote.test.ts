@@ -10,7 +10,7 @@ import { strictEventSchema } from "../state/events.js";
 import { defaultRoster } from "../state/participants.js";
 import { errorWords, translate } from "../state/messages/index.js";
 import { answerOf, withOverrides, type Script, type Step } from "./support/fake-model.js";
-import { named, runEvents, testDeps, graphOf } from "./support/harness.js";
+import { named, runEvents, testDeps, graphOf, stepNames } from "./support/harness.js";
 import type { ClientEvent } from "../state/events.js";
 import { emptyArena, reduce } from "../web/arena-state.js";
 import { displayOfLabel } from "../web/deliberation-state.js";
@@ -56,7 +56,6 @@ const withLatency =
     return req.phase === "answer" || req.phase === "ballot" ? { ...step, latencyMs: ms } : step;
   };
 
-const names = (events: { event: string }[]) => events.map((e) => e.event).filter((n) => n !== "answer-delta");
 
 describe("/vote: command and parsing (seed 001 §B)", () => {
   it("is its own command", () => {
@@ -96,7 +95,7 @@ describe("/vote: the pipeline and event sequence (seed 001 §C)", () => {
     const { deps, models } = testDeps({ script });
     const events = await runEvents(deps, "/vote What is the best language for web APIs?", { participants: THREE, threadId: "conv-1" });
 
-    expect(names(events)).toEqual([
+    expect(stepNames(events)).toEqual([
       "vote-start",
       "stage1-start",
       "stage1-complete",
@@ -161,7 +160,7 @@ describe("/vote: the pipeline and event sequence (seed 001 §C)", () => {
     const { deps } = testDeps();
     const two = await runEvents(deps, "/vote Q?", { participants: ["call_grok", "call_claude"] });
     expect(named(two, "error")[0]).toMatchObject({ code: "invalid_participants", message: "/vote needs 3–7 models, 2 requested" });
-    expect(names(two)).toEqual(["error", "done"]);
+    expect(stepNames(two)).toEqual(["error", "done"]);
     const eight = await runEvents(deps, "/vote Q?", { modeConfig: { models: defaultRoster().map((p) => p.key) } });
     expect(named(eight, "error")[0].message).toBe("/vote needs 3–7 models, 8 requested");
     const byDefault = await runEvents(deps, "/vote Q?");
@@ -255,7 +254,7 @@ describe("/vote: every edge case of seed 001 §F", () => {
   it("All council models fail in Stage 1", async () => {
     const { deps, models } = testDeps({ script: withOverrides(failAnswer(THREE)) });
     const events = await runEvents(deps, "/vote Q?", { participants: THREE });
-    expect(names(events)).toEqual(["vote-start", "stage1-start", "stage1-complete", "error", "done"]);
+    expect(stepNames(events)).toEqual(["vote-start", "stage1-start", "stage1-complete", "error", "done"]);
     expect(named(events, "stage1-complete")[0]).toMatchObject({ data: [] });
     expect(named(events, "stage1-complete")[0].failed).toHaveLength(3);
     expect(named(events, "error")[0].code).toBe("all_models_failed");
@@ -274,13 +273,13 @@ describe("/vote: every edge case of seed 001 §F", () => {
         .map((c) => c.participant)
         .sort(),
     ).toEqual(["call_claude", "call_gpt", "call_grok"]);
-    expect(names(events)).toContain("winner-declared");
+    expect(stepNames(events)).toContain("winner-declared");
 
     // Fewer than 2 successful answers: error.
     const one = testDeps({ script: withOverrides(failAnswer(["call_grok", "call_claude"])) });
     const alone = await runEvents(one.deps, "/vote Q?", { participants: THREE });
     expect(named(alone, "error")[0]).toMatchObject({ code: "too_few_answers" });
-    expect(names(alone)).not.toContain("vote-round-start");
+    expect(stepNames(alone)).not.toContain("vote-round-start");
   });
 
   it("Only 2 models succeed in Stage 1", async () => {
@@ -309,7 +308,7 @@ describe("/vote: every edge case of seed 001 §F", () => {
   it("All vote parses fail", async () => {
     const { deps } = testDeps({ script: withOverrides((req) => (req.phase === "ballot" ? "No idea." : undefined)) });
     const events = await runEvents(deps, "/vote Q?", { participants: THREE });
-    expect(names(events)).toEqual(["vote-start", "stage1-start", "stage1-complete", "vote-round-start", "vote-round-complete", "error", "done"]);
+    expect(stepNames(events)).toEqual(["vote-start", "stage1-start", "stage1-complete", "vote-round-start", "vote-round-complete", "error", "done"]);
     expect(named(events, "error")[0]).toMatchObject({ code: "all_votes_invalid", message: "All votes failed to parse." });
     // Stage 1 is still delivered.
     expect(named(events, "stage1-complete")[0].data).toHaveLength(3);
@@ -325,7 +324,7 @@ describe("/vote: every edge case of seed 001 §F", () => {
   it("Clear plurality winner", async () => {
     const { deps } = testDeps({ script: votes({ call_grok: "Gemini", call_claude: "Gemini", call_gpt: "Grok", call_gemini: "Claude" }) });
     const events = await runEvents(deps, "/vote Q?", { participants: FOUR });
-    expect(names(events)).not.toContain("tiebreaker-start");
+    expect(stepNames(events)).not.toContain("tiebreaker-start");
     const winner = named(events, "winner-declared")[0].data;
     expect(winner).toMatchObject({ winnerDisplay: "Gemini", voteCount: 2, totalVotes: 4, tiebroken: false });
     expect(winner.winnerResponse).toBe(named(events, "stage1-complete")[0].data.find((r: { modelKey: string }) => r.modelKey === "call_gemini").response);
@@ -339,7 +338,7 @@ describe("/vote: every edge case of seed 001 §F", () => {
       ),
     });
     const events = await runEvents(deps, "/vote Q?", { participants: FOUR });
-    expect(names(events)).toEqual([
+    expect(stepNames(events)).toEqual([
       "vote-start",
       "stage1-start",
       "stage1-complete",
@@ -385,10 +384,10 @@ describe("/vote: every edge case of seed 001 §F", () => {
       script: votes({ call_grok: "Claude", call_claude: "ChatGPT", call_gpt: "Grok" }, () => ({ error: new Error("chairman 503") })),
     });
     const events = await runEvents(deps, "/vote Q?", { participants: THREE });
-    expect(names(events).slice(-4)).toEqual(["vote-round-complete", "tiebreaker-start", "error", "done"]);
+    expect(stepNames(events).slice(-4)).toEqual(["vote-round-complete", "tiebreaker-start", "error", "done"]);
     expect(named(events, "error")[0]).toMatchObject({ code: "chairman_failed" });
     expect(named(events, "error")[0].message).toMatch(/chairman 503/);
-    expect(names(events)).not.toContain("winner-declared");
+    expect(stepNames(events)).not.toContain("winner-declared");
   });
 
   it("Chairman tiebreaker vote parse fails", async () => {
@@ -457,8 +456,8 @@ describe("/vote: every edge case of seed 001 §F", () => {
     for (let turn = 1; turn <= 12; turn++) {
       const events = await runEvents(deps, `/vote Question ${turn}?`, { participants: THREE, checkpointer, threadId: "long" });
       // Only the first question of a conversation gets a title.
-      expect(names(events).includes("title-complete")).toBe(turn === 1);
-      expect(names(events)).toContain("complete");
+      expect(stepNames(events).includes("title-complete")).toBe(turn === 1);
+      expect(stepNames(events)).toContain("complete");
     }
     const last = models.callsOf("answer", "call_grok").at(-1)!.messages;
     // System prompt, 10 turns of history (question and winning answer), the question.
@@ -476,7 +475,7 @@ describe("/vote: every edge case of seed 001 §F", () => {
     await graph.updateState({ configurable: { thread_id: "t" } }, { conversation_mode: "revise" as never });
     const events = await runEvents(deps, "/vote Follow-up?", { participants: THREE, checkpointer, threadId: "t" });
     expect(named(events, "error")[0]).toMatchObject({ code: "mode_mismatch" });
-    expect(names(events)).toEqual(["error", "done"]);
+    expect(stepNames(events)).toEqual(["error", "done"]);
   });
 });
 
@@ -498,7 +497,7 @@ describe("/vote over HTTP", () => {
       expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
       const { events } = await readSse(res);
       expect(idsAreGapless(events)).toBe(true);
-      const seq = events.map((e) => e.event).filter((n) => n !== "answer-delta");
+      const seq = stepNames(events);
       expect(seq[0]).toBe("metadata");
       expect(seq.slice(1, 4)).toEqual(["vote-start", "stage1-start", "stage1-complete"]);
       expect(seq.slice(-4)).toEqual(["title-complete", "complete", "usage", "done"]);

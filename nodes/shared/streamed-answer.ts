@@ -26,7 +26,7 @@ export interface StreamedAnswer {
 
 /**
  * Runs a deliberation format's model call under its timeout, streaming its text as coalesced
- * `answer_delta` events. Returns the text, what it carries beside it (reasoning, sources, a cut
+ * `answer_delta` events and telling its end (`answer_end`). Returns the text, what it carries beside it (reasoning, sources, a cut
  * ending) and what the call used (when the provider said), or the failure with what streamed
  * before it (only a cancelled run throws).
  */
@@ -36,7 +36,16 @@ export async function streamAnswer(
   a: StreamedAnswer,
 ): Promise<{ text: string; error?: string; usage?: Usage; notes: AnswerNotes }> {
   const coalescer = new DeltaCoalescer((delta) => emit(config, "answer_delta", { mode: a.mode, stage: a.stage, ...a.who, delta }), ctx.coalesceMs);
+  const started = performance.now();
   const { text, error, answer, notes } = await answerOrFailure(a.timeoutMs, config.signal, coalescer, a.call);
+  emit(config, "answer_end", {
+    mode: a.mode,
+    stage: a.stage,
+    ...a.who,
+    status: error === undefined ? "ok" : "error",
+    ...(error === undefined ? {} : { error }),
+    responseTimeMs: Math.round(performance.now() - started),
+  });
   const usage = answer && usageOfAnswer(a.who.model, answer, ctx.prices);
   return { text, notes, ...(error === undefined ? {} : { error }), ...(usage ? { usage } : {}) };
 }

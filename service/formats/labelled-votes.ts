@@ -1,25 +1,21 @@
 import { z } from "zod";
-import type { ClientEvent, ClientPayload } from "../../state/events.js";
-import { labelName, named, seconds } from "../../state/messages/index.js";
+import type { ClientEvent } from "../../state/events.js";
+import { labelName, named } from "../../state/messages/index.js";
+import type { DeliberationMode } from "../../state/formats.js";
 import type { VoteRoundResult } from "../../state/vote.js";
 import type { NarrationContext, OutcomePart } from "../format-definition.js";
-import { notesText } from "../narrator-notes.js";
+import { liveAnswers } from "./live-answers.js";
 
 /**
- * What /vote and /revise tell alike: the answers (each whole once its stage is in, since they
- * stream in parallel), the de-anonymised vote table, the chairman's tiebreak and the winner's
+ * What /vote and /revise tell alike (and /rank and /moa their answers): the answers, told as they
+ * are written one at a time (`liveAnswers`), the de-anonymised vote table, the chairman's tiebreak and the winner's
  * answer (the result); and, for programs, the votes by participant name.
  */
-export function labelledVotes({ write, c, t, options }: NarrationContext) {
+export function labelledVotes(context: NarrationContext, mode: DeliberationMode) {
+  const { write, c, t } = context;
   let labelToDisplay: Record<string, string> = {};
   let displayOf: Record<string, string> = {};
-  const answers = (d: ClientPayload<"stage1-complete">) => {
-    for (const r of d.data)
-      write(
-        `\n${c.cyan(c.bold(`▶ ${r.display}`))} ${c.dim(t("unit.seconds", { seconds: seconds(r.responseTimeMs) }))}\n${r.response}\n${notesText(r, c, t, options)}`,
-      );
-    for (const f of d.failed) write(c.red(`\n✗ ${f.display}: ${f.error}\n`));
-  };
+  const live = liveAnswers(context, mode, ["collect", "proposal"]);
   const votes = (round: Omit<VoteRoundResult, "labelToModel">, map: Record<string, string>) => {
     labelToDisplay = Object.fromEntries(Object.entries(map).map(([l, m]) => [l, displayOf[m] ?? m]));
     for (const v of round.votes) {
@@ -71,7 +67,10 @@ export function labelledVotes({ write, c, t, options }: NarrationContext) {
     named(participants: { model: string; display: string }[]) {
       displayOf = Object.fromEntries(participants.map((p) => [p.model, p.display]));
     },
-    answers,
+    /** Tells an answer's piece as it is written (true), or nothing (false: another event). */
+    hear: live.hear,
+    /** A stage's answers are in: what was not told yet is told. */
+    answers: live.complete,
     votes,
     tell,
   };

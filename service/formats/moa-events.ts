@@ -14,8 +14,9 @@ export const startsMoa = (e: ClientEvent): boolean => e.event === "moa-start";
  */
 export function narrateMoa(context: NarrationContext): Narrator {
   const { write, c, t } = context;
-  const answers = labelledVotes(context).answers;
+  const { hear, answers } = labelledVotes(context, "moa");
   return (e) => {
+    if (hear(e)) return true;
     switch (e.event) {
       case "moa-start":
         write(`${c.bold(t("moa.label", { question: headline(e.data.question) }))}\n`);

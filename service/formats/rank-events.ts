@@ -16,10 +16,11 @@ export const startsRank = (e: ClientEvent): boolean => e.event === "rank-start";
  */
 export function narrateRank(context: NarrationContext): Narrator {
   const { write, c, t } = context;
-  const answers = labelledVotes(context).answers;
+  const { hear, answers } = labelledVotes(context, "rank");
   const labels = (order: string[]) => order.map((l) => labelName(t, l)).join(" › ");
   let chairman = "";
   return (e) => {
+    if (hear(e)) return true;
     switch (e.event) {
       case "rank-start":
         chairman = e.data.chairman.model || e.data.chairman.display;

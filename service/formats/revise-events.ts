@@ -13,8 +13,9 @@ export const startsRevise = (e: ClientEvent): boolean => e.event === "debate-sta
  */
 export function narrateRevise(context: NarrationContext): Narrator {
   const { write, c, t } = context;
-  const labelled = labelledVotes(context);
+  const labelled = labelledVotes(context, "revise");
   return (e) => {
+    if (labelled.hear(e)) return true;
     switch (e.event) {
       case "debate-start":
         labelled.named(e.data.participants);

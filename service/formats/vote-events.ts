@@ -9,8 +9,9 @@ export const startsVote = (e: ClientEvent): boolean => e.event === "vote-start" 
 /** Tells /vote's events: the panel and chairman, the answers, the vote table, the tiebreak and the winner's answer. */
 export function narrateVote(context: NarrationContext): Narrator {
   const { write, c, t } = context;
-  const labelled = labelledVotes(context);
+  const labelled = labelledVotes(context, "vote");
   return (e) => {
+    if (labelled.hear(e)) return true;
     switch (e.event) {
       case "vote-start":
         if ("data" in e.data) return false;

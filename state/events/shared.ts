@@ -44,6 +44,20 @@ const VoteStartSchema = z
 export const DELIBERATION_EVENTS = {
   /** Deliberation formats: streamed text of one model in one stage (`collect`, `vote`, `tiebreaker`, …). */
   answer_delta: z.object({ mode: z.string(), stage: z.string(), ...WhoSchema.shape, delta: z.string(), ...stamp }),
+  /**
+   * Deliberation formats: one model's text in one stage has ended (after its last `answer_delta`):
+   * `status` `ok`, or `error` with why; `response_time_ms` since it was asked. Parallel answers end
+   * one by one, before their stage's `…-complete` event carries them all.
+   */
+  answer_end: z.object({
+    mode: z.string(),
+    stage: z.string(),
+    ...WhoSchema.shape,
+    status: z.enum(["ok", "error"]),
+    error: z.string().optional(),
+    responseTimeMs: z.number().int(),
+    ...stamp,
+  }),
   /** Deliberation formats: the conversation's generated title. */
   title_complete: z.object({ data: z.object({ title: z.string() }), ...stamp }),
   /** Deliberation formats: the deliberation finished (the stream then ends with `done`). */

@@ -7,6 +7,7 @@ import { AnswerText, colorOf, CostFooter, markdown } from "../arena.js";
 import { useT } from "../i18n.js";
 import type { FormatView, StoredRun } from "./format-view.js";
 import { panelView, type PanelViewProps } from "./panel-view.js";
+import { RankMatrix } from "./rank-matrix.js";
 import { RANK_PANEL, type RankState } from "./rank-state.js";
 import { answered, ending, ev, firstAnswers, namesOf, type Answer, type Failure, type Panel, type Who } from "./replay.js";
 
@@ -45,7 +46,7 @@ function replayRank({ id, result, question, title }: StoredRun): ClientEvent[] |
 /**
  * /rank: the answers side by side (each with its label and mean place once the council's ranking
  * is in), each model's ranking (by label, with the authors once known), the council's ranking as a
- * table, then the chairman's answer as markdown.
+ * table, who ranked whom, then the chairman's answer as markdown. Each ranker's evaluation is folded under its order.
  */
 function RankView({ s, ended, usage }: PanelViewProps<RankState>) {
   const t = useT();
@@ -103,28 +104,26 @@ function RankView({ s, ended, usage }: PanelViewProps<RankState>) {
                 .filter((p) => s.rankings[p.key] || s.ranking[p.key] !== undefined || (s.answers[p.key]?.status === "ok" && !ended))
                 .map((p) => {
                   const r = s.rankings[p.key];
+                  const evaluation = r?.rankingText ?? s.ranking[p.key] ?? "";
                   return (
                     <tr role="row" data-participant={p.key}>
                       <th scope="row" role="rowheader">
                         {p.display}
                       </th>
-                      {!r ? (
-                        <td role="cell" class="note" data-label={t("rank.col.order")}>
-                          {t("rank.ranking")}
-                        </td>
-                      ) : r.valid ? (
-                        <td role="cell" data-label={t("rank.col.order")}>
+                      <td role="cell" data-label={t("rank.col.order")}>
+                        {!r ? (
+                          <p class="note">{t("rank.ranking")}</p>
+                        ) : r.valid ? (
                           <ol class="ranking">
                             {r.parsedRanking.map((label) => (
                               <li>{labelled(label)}</li>
                             ))}
                           </ol>
-                        </td>
-                      ) : (
-                        <td role="cell" class="note" data-label={t("rank.col.order")}>
-                          {t("rank.invalid", { problem: r.error ?? named(t, "rank.problem", r.problem ?? "no_ranking") })}
-                        </td>
-                      )}
+                        ) : (
+                          <p class="note">{t("rank.invalid", { problem: r.error ?? named(t, "rank.problem", r.problem ?? "no_ranking") })}</p>
+                        )}
+                        {evaluation.trim() && <Evaluation text={evaluation} authorOf={authorOf} />}
+                      </td>
                     </tr>
                   );
                 })}
@@ -180,6 +179,7 @@ function RankView({ s, ended, usage }: PanelViewProps<RankState>) {
           </p>
         </section>
       )}
+      <RankMatrix s={s} />
       {s.final && (
         <section class="synthesis" aria-label={t("rank.final")} data-result>
           <h3>
@@ -190,6 +190,22 @@ function RankView({ s, ended, usage }: PanelViewProps<RankState>) {
         </section>
       )}
     </section>
+  );
+}
+
+/**
+ * A ranker's evaluation, folded under its order: what it wrote of each answer, as llm-council's
+ * second stage shows it. Once the council's ranking has named the authors, each label it mentions
+ * says whose answer it was ("Response B (Claude)"); the model itself never knew.
+ */
+function Evaluation({ text, authorOf }: { text: string; authorOf: (label: string) => string | undefined }) {
+  const t = useT();
+  const told = text.replace(/\bResponse ([A-Z])\b/g, (label) => (authorOf(label) ? `${label} (**${authorOf(label)}**)` : label));
+  return (
+    <details class="evaluation">
+      <summary>{t("rank.evaluation")}</summary>
+      <div dangerouslySetInnerHTML={{ __html: markdown.render(told) }} />
+    </details>
   );
 }
 
