@@ -1,7 +1,7 @@
 import { END, Send, START, StateGraph } from "@langchain/langgraph";
 import type { NodeDeps } from "../ports/node-deps.js";
 import { makeDeliberationAnswer } from "../nodes/deliberation/deliberation-answer.js";
-import { makeDeliberationTitle } from "../nodes/deliberation/deliberation-title.js";
+import { makeDeliberationTitle, makeTitleDraft } from "../nodes/deliberation/deliberation-title.js";
 import { rankingTasks } from "../nodes/rank/lib/tasks.js";
 import { rankAggregate } from "../nodes/rank/rank-aggregate.js";
 import { makeRankAnonymize } from "../nodes/rank/rank-anonymize.js";
@@ -13,8 +13,16 @@ import { FormatInput } from "../state/shared.js";
 import { answering } from "./answers.js";
 import { answersRoute, taskNode } from "./tasks.js";
 
-/** After the planner: the first answers, in parallel (or the end: a refused request). */
-export const routeToAnswers = answersRoute("rank");
+const answers = answersRoute("rank");
+
+/**
+ * After the planner: the first answers, in parallel, with a new conversation's title beside them
+ * (llm-council writes it then too); or the end (a refused request).
+ */
+export function routeToAnswers(state: RankStateType): (Send | "deliberation_title_draft")[] | typeof END {
+  const sends = answers(state);
+  return sends === END || state.conversation_title ? sends : [...sends, "deliberation_title_draft"];
+}
 
 /** After anonymisation: one ranking per model that answered (in parallel), or the end (too few answers). */
 export function routeToRankings(state: RankStateType): Send[] | typeof END {
@@ -28,8 +36,8 @@ export function routeAfterChairman(state: RankStateType): "deliberation_title" |
 }
 
 /**
- * The /rank subgraph, on its own state: rank_planner → deliberation_answer ×N (Send) →
- * rank_anonymize → rank_ranking ×N (Send) → rank_aggregate → rank_chairman → deliberation_title.
+ * The /rank subgraph, on its own state: rank_planner → deliberation_answer ×N (Send), with
+ * deliberation_title_draft beside them → rank_anonymize → rank_ranking ×N (Send) → rank_aggregate → rank_chairman → deliberation_title.
  * The chairman's answer (or the top-ranked one standing in) is the run's `answer`.
  */
 export function buildRankGraph(deps: NodeDeps) {
@@ -43,9 +51,10 @@ export function buildRankGraph(deps: NodeDeps) {
       "rank_chairman",
       answering(makeRankChairman(deps), (update) => update.final?.answer),
     )
+    .addNode("deliberation_title_draft", makeTitleDraft(deps))
     .addNode("deliberation_title", makeDeliberationTitle(deps))
     .addEdge(START, "rank_planner")
-    .addConditionalEdges("rank_planner", routeToAnswers, ["deliberation_answer", END])
+    .addConditionalEdges("rank_planner", routeToAnswers, ["deliberation_answer", "deliberation_title_draft", END])
     .addEdge("deliberation_answer", "rank_anonymize")
     .addConditionalEdges("rank_anonymize", routeToRankings, ["rank_ranking", END])
     .addEdge("rank_ranking", "rank_aggregate")

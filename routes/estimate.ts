@@ -52,7 +52,6 @@ export function estimateRouter(settings: Settings, options: { simulated: boolean
       {
         question,
         internalModel: settings.oneseekModel,
-        maxResponseTokens: defaults.maxResponseTokens,
         contextChars: defaults.contextChars,
         maxRounds: defaults.options.maxRounds,
         debate: flags.debate ?? defaults.options.debate,

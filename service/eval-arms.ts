@@ -51,7 +51,7 @@ export interface EvalDeps {
   participants: Participant[];
   /** Outcomes already had, by question and arm: an evaluation run again asks nothing it has. */
   kept?: OutcomeStore;
-  /** The token budget of each answer, alone or in a format run (`max_response_tokens`); the run configuration's default when unset. */
+  /** The token budget of each answer, alone or in a format run (`max_response_tokens`); when unset, each format's own (800; /rank's first answers 4,000). */
   maxTokens?: number;
 }
 
@@ -129,7 +129,7 @@ async function askFormat(deps: EvalDeps, format: FormatId, q: TaskQuestion): Pro
     ({ runId } = await deps.service.start({
       message: `${command} ${q.question}`,
       participants: deps.participants.map((p) => p.key),
-      configurable: { seed: hashText(q.question) % 2 ** 31, max_response_tokens: deps.maxTokens ?? RESPONSE_TOKENS.default },
+      configurable: { seed: hashText(q.question) % 2 ** 31, ...(deps.maxTokens === undefined ? {} : { max_response_tokens: deps.maxTokens }) },
     }));
   } catch (err) {
     // A run that could not start (a limit, a shutdown) is a question this arm did not answer.

@@ -17,8 +17,8 @@ export interface EstimateInputs {
   question: string;
   /** The internal model (synthesis, chairman, moderator, titles). */
   internalModel: string;
-  /** Token budget of one answer (`max_response_tokens`). */
-  maxResponseTokens: number;
+  /** Token budget of one answer (`max_response_tokens`) as the run set it; unset: the format's (`answerTokens`). */
+  responseTokensAsked?: number;
   /** The run's reasoning effort (unset: each participant's, else low for models that reason). */
   reasoning?: ReasoningEffort;
   /** Characters of each earlier answer a later /debatt speaker is shown. */

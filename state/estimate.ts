@@ -3,6 +3,7 @@ import { SIZES, type EstimateInputs, type PlanContext, type PlannedCall } from "
 import { FORMATS, type FormatId } from "./formats.js";
 import type { Participant } from "./participants.js";
 import { thinkingTokens } from "./reasoning.js";
+import { answerTokens } from "./run-config.js";
 import { addUsage, estimateTokens, NO_USAGE, usageOfCall, type PriceTable, type Usage } from "./usage.js";
 
 /** What a run is expected to use before it starts: calls, tokens and cost (a `Usage`, priced by the table). */
@@ -28,7 +29,7 @@ function plan(format: FormatId | "chat", participants: Participant[], inputs: Es
     inputs,
     roundWords: ROUNDS.map((r, i) => inputs.wordLimits?.[i] ?? r.words),
     question: estimateTokens(inputs.question),
-    answer: inputs.maxResponseTokens,
+    answer: answerTokens(inputs, format),
     call,
     each: (input, output) => participants.forEach((p) => call(p.model, input, output)),
     internal: (input, output) => call(inputs.internalModel, input, output),

@@ -48,6 +48,11 @@ export interface FormatSpec {
   flags: Record<string, FormatFlags>;
   /** Rounds a request may ask for: the fewest, the default and the most. */
   rounds?: { min: number; default: number; max: number };
+  /**
+   * The token budget of its answers when the run sets none (`max_response_tokens`); unset: the
+   * run configuration's default, 800.
+   */
+  answerTokens?: number;
   /** Whether its runs hold votes the leaderboard counts (its history codec then reads their ballots). */
   ballots: boolean;
   /** What its model calls are asked to do (a call's `phase`): fakes, the simulated provider and the usage by stage key on it. */

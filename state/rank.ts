@@ -96,6 +96,8 @@ export const RankState = Annotation.Root({
   aggregate: replace<RankAggregate | null>(() => null),
   /** The final answer and who wrote it. */
   final: replace<RankFinal | null>(() => null),
+  /** A new conversation's title, written beside the first answers and told at the end. */
+  drafted_title: replace<string | null>(() => null),
 });
 export type RankStateType = typeof RankState.State;
 export type RankUpdate = typeof RankState.Update;

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { Settings } from "./config.js";
 import { ConfigError } from "./errors.js";
-import { DEBATE_ORDERS, FORMATS, VOICE_PACINGS } from "./formats.js";
+import type { FormatSpec } from "./format-spec.js";
+import { DEBATE_ORDERS, FORMATS, VOICE_PACINGS, type FormatId } from "./formats.js";
 import { DEFAULT_PERSON_TIMEOUT_MS, DEFAULT_PERSON_NAME } from "./person.js";
 import { personNameSchema } from "./person-schemas.js";
 import { ReasoningEffortSchema } from "./reasoning.js";
@@ -18,8 +19,16 @@ import { ReasoningEffortSchema } from "./reasoning.js";
  * so LangGraph Studio shows them as a form; each format reads the ones it has. Options named here
  * are the existing formats'; a format's own limits are its definition's schema (service/formats/).
  */
-/** An answer's token budget, `max_response_tokens`: its range and its default. */
+/** An answer's token budget, `max_response_tokens`: its range and its default (a format may have its own, `answerTokens`). */
 export const RESPONSE_TOKENS = { min: 16, max: 8_000, default: 800 } as const;
+
+/**
+ * The token budget of an answer in a format (or a chat answer): the run's `max_response_tokens`
+ * when it set one, else the format's own (/rank's first answers: 4,000), else 800.
+ */
+export function answerTokens(run: { responseTokensAsked?: number }, format: FormatId | "chat"): number {
+  return run.responseTokensAsked ?? (format === "chat" ? undefined : (FORMATS[format] as FormatSpec).answerTokens) ?? RESPONSE_TOKENS.default;
+}
 
 export const FormatOptionsSchema = z
   .object({
@@ -118,8 +127,8 @@ export function runConfigSchema(settings: RunDefaults) {
       .int()
       .min(RESPONSE_TOKENS.min)
       .max(RESPONSE_TOKENS.max)
-      .default(RESPONSE_TOKENS.default)
-      .describe("Token budget per answer"),
+      .optional()
+      .describe(`Token budget per answer (unset: ${RESPONSE_TOKENS.default}; /rank's first answers ${FORMATS.rank.answerTokens})`),
     /** How much every model of this run is asked to think; unset: each roster entry's, else `low` for models that reason. */
     reasoning: ReasoningEffortSchema.optional().describe(
       "How much the models think before they answer: off, low, medium or high (unset: the roster's, else low for models that reason)",
@@ -154,7 +163,8 @@ function runSettingsSchema(settings: RunDefaults) {
     voteTimeoutMs: c.vote_timeout_ms,
     voteRoundTimeoutMs: c.vote_round_timeout_ms ?? c.vote_timeout_ms + VOTE_ROUND_GRACE_MS,
     personTimeoutMs: c.person_timeout_ms,
-    maxResponseTokens: c.max_response_tokens,
+    /** `max_response_tokens` as the run set it; the budget a call gets is `answerTokens(run, format)`. */
+    responseTokensAsked: c.max_response_tokens,
     reasoning: c.reasoning,
     promptOverrides: c.prompt_overrides,
     /** The deliberation formats' options, each with its default. */

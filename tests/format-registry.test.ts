@@ -72,7 +72,7 @@ describe("the format registry", () => {
       const inputs = {
         question: "Q?",
         internalModel: roster[0].model,
-        maxResponseTokens: 800,
+        responseTokensAsked: 800,
         contextChars: 600,
         maxRounds: 3,
         debate: false,

@@ -7,7 +7,7 @@ import { FORMAT_IDS } from "../state/formats.js";
 import { placeholdersIn, PromptError, PromptSet, renderTemplate, validatePromptText } from "../prompts/render.js";
 import { InMemoryPromptStore, loadPromptSet, setOverride, type PromptStore } from "../prompts/store.js";
 import { loadSettings } from "../state/config.js";
-import { resolveRunSettings, runSettingsResolver } from "../state/run-config.js";
+import { answerTokens, resolveRunSettings, runSettingsResolver } from "../state/run-config.js";
 import { ConfigError } from "../state/errors.js";
 import { named, runEvents, testDeps } from "./support/harness.js";
 
@@ -194,9 +194,19 @@ describe("settings", () => {
       contextChars: 600,
       voteTimeoutMs: 1000,
       voteRoundTimeoutMs: 6000,
-      maxResponseTokens: 800,
+      responseTokensAsked: undefined,
     });
     expect(() => resolveRunSettings({ context_chars: "many" }, s)).toThrow(/context_chars/);
+  });
+
+  it("gives an answer the run's token budget, else its format's (/rank's first answers are long, as llm-council leaves them), else 800", () => {
+    const s = loadSettings({});
+    const unset = resolveRunSettings({ thread_id: "t" }, s);
+    expect(answerTokens(unset, "vote")).toBe(800);
+    expect(answerTokens(unset, "chat")).toBe(800);
+    expect(answerTokens(unset, "rank")).toBe(4000);
+    expect(answerTokens(resolveRunSettings({ thread_id: "t", max_response_tokens: 300 }, s), "rank")).toBe(300);
+    expect(() => resolveRunSettings({ max_response_tokens: 9000 }, s)).toThrow(/max_response_tokens/);
   });
 
   it("resolves a run's configuration once for all its nodes, and anything else anew", () => {

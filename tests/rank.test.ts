@@ -182,6 +182,23 @@ describe("/rank: the command and its replies", () => {
 });
 
 describe("/rank: the pipeline", () => {
+  it("gives the first answers llm-council's room (4,000 tokens) unless the run sets a budget; /vote's stay at 800", async () => {
+    const asked: (number | undefined)[] = [];
+    const script = withOverrides((req) => {
+      if (req.phase === "answer") asked.push(req.maxTokens);
+      return undefined;
+    });
+    await run(script, ["call_grok", "call_claude", "call_gpt"]);
+    expect(asked).toEqual([4000, 4000, 4000]);
+    asked.length = 0;
+    await run(script, ["call_grok", "call_claude", "call_gpt"], { max_response_tokens: 500 });
+    expect(asked).toEqual([500, 500, 500]);
+    asked.length = 0;
+    const { deps } = testDeps({ script });
+    await runEvents(deps, "/vote Tabs or spaces?", { participants: ["call_grok", "call_claude", "call_gpt"] });
+    expect(asked).toEqual([800, 800, 800]);
+  });
+
   it("answers, ranks in parallel, aggregates, and the chairman's streamed text is the answer", async () => {
     const script: Script = (req, i, messages) => {
       const step = rankings({})(req, i, messages);
@@ -206,6 +223,11 @@ describe("/rank: the pipeline", () => {
     for (const e of events) expect(strictEventSchema(e.event)!.safeParse(e.data).success, e.event).toBe(true);
     // Each stage in parallel: every call of it was asked for before any had answered.
     for (const phase of ["answer", "ranking"] as const) expect(models.callsOf(phase).map((c) => c.answeredBefore)).toEqual([0, 0, 0, 0]);
+    // The title is written beside the first answers (as llm-council does), once, and told at the end.
+    const asked = models.calls.map((c) => c.phase);
+    expect(asked.filter((p) => p === "title")).toHaveLength(1);
+    expect(asked.indexOf("title")).toBeLessThan(asked.indexOf("ranking"));
+    expect(asked.slice(0, 5).sort()).toEqual(["answer", "answer", "answer", "answer", "title"]);
     expect(named(events, "rank-start")[0]).toMatchObject({ mode: "rank", chairman: { modelKey: "chairman", display: "gpt-4.1-mini" } });
     expect(named(events, "rank-rankings-start")[0].labels).toEqual(["Response A", "Response B", "Response C", "Response D"]);
     // The default fake ranks in the order shown: every ranking counts, Response A is first.

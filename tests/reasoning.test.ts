@@ -198,7 +198,7 @@ describe("reasoning budgeted apart from the answer", () => {
     const inputs = {
       question: "Tabs or spaces?",
       internalModel: "openai/gpt-4.1-mini",
-      maxResponseTokens: 800,
+      responseTokensAsked: 800,
       contextChars: 600,
       maxRounds: 3,
       debate: false,

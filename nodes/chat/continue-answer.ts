@@ -5,6 +5,7 @@ import type { NodeDeps } from "../../ports/node-deps.js";
 import type { State, StateUpdate } from "../../state/graph-state.js";
 import { DeltaCoalescer } from "../shared/delta-coalescer.js";
 import { ModelCallError, rethrowIfCancelled, streamMessage, textOf, withTimeout } from "../shared/model-call.js";
+import { answerTokens } from "../../state/run-config.js";
 
 /**
  * continue_answer: a follow-up to one participant of a finished run. That participant's model
@@ -32,7 +33,7 @@ export function makeContinueAnswer(deps: NodeDeps) {
         phase: "continue",
         participant: { ...c.participant },
         topic: textOf(followUp?.content ?? ""),
-        maxTokens: ctx.run.maxResponseTokens,
+        maxTokens: answerTokens(ctx.run, "chat"),
         reasoning: ctx.run.reasoning,
       });
       const answer = await withTimeout(ctx.run.responseTimeoutMs, config.signal, (signal) => streamMessage(model, messages, signal, (d) => coalescer.push(d)));

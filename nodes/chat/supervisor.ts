@@ -8,6 +8,7 @@ import type { NodeDeps, RunContext } from "../../ports/node-deps.js";
 import { SEARCH_LIMITS, type SearchClient } from "../../ports/models.js";
 import type { State, StateUpdate } from "../../state/graph-state.js";
 import { ModelCallError, rethrowIfCancelled, streamMessage, textOf, withTimeout } from "../shared/model-call.js";
+import { answerTokens } from "../../state/run-config.js";
 
 /** Model/tool round trips one chat answer may take before it must answer. */
 const MAX_TOOL_ROUNDS = 2;
@@ -55,7 +56,7 @@ export function makeSupervisor(deps: NodeDeps) {
 
 async function chat(deps: NodeDeps, ctx: RunContext, history: BaseMessage[], signal: AbortSignal, onDelta: (d: string) => void): Promise<string> {
   const lastText = textOf(history[history.length - 1]?.content ?? "");
-  const base = deps.models.create({ phase: "supervisor", topic: lastText, maxTokens: ctx.run.maxResponseTokens, reasoning: ctx.run.reasoning });
+  const base = deps.models.create({ phase: "supervisor", topic: lastText, maxTokens: answerTokens(ctx.run, "chat"), reasoning: ctx.run.reasoning });
   const search = deps.search;
   const searchTool = search && typeof base.bindTools === "function" ? webSearchTool(search, signal) : null;
   const messages = [...history];

@@ -9,6 +9,7 @@ import { answerOrFailure, streamMessage } from "../shared/model-call.js";
 import { usageOfAnswer } from "../../state/usage.js";
 import { countWords } from "../../state/text.js";
 import { notesFields } from "../../state/answer.js";
+import { answerTokens } from "../../state/run-config.js";
 
 /** What a `Send` to compare_answer carries. */
 export interface CompareTask {
@@ -39,7 +40,7 @@ export function makeCompareAnswer(deps: NodeDeps) {
         phase: "compare",
         participant: p,
         topic: task.question,
-        maxTokens: ctx.run.maxResponseTokens,
+        maxTokens: answerTokens(ctx.run, "compare"),
         reasoning: ctx.run.reasoning,
       });
       return streamMessage(model, [new SystemMessage(system), new HumanMessage(task.question)], signal, onDelta);

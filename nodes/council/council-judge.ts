@@ -8,6 +8,7 @@ import { streamAnswer } from "../shared/streamed-answer.js";
 import type { JudgeTask } from "./lib/judges.js";
 import { parseVerdict } from "../../state/replies/verdict.js";
 import { judgeName, judgeOf, roundOneMessages, roundTwoMessages } from "./lib/verdict.js";
+import { answerTokens } from "../../state/run-config.js";
 
 /**
  * council_judge: one judge's verdict (one task per judge, in parallel). Round 1: its perspective
@@ -35,7 +36,7 @@ export function makeCouncilJudge(deps: NodeDeps) {
           participant: p,
           round: task.round,
           topic: task.claim,
-          maxTokens: ctx.run.maxResponseTokens,
+          maxTokens: answerTokens(ctx.run, "council"),
           reasoning: ctx.run.reasoning,
         });
         return streamMessage(model, messages, signal, onDelta);

@@ -10,6 +10,7 @@ import { buildTranscript } from "./lib/context-chain.js";
 import { rethrowIfCancelled, streamText, withTimeout } from "../shared/model-call.js";
 import { ArenaBlockFilter } from "./lib/arena-block-filter.js";
 import { arenaData, arenaDataBlock, fallbackSynthesis, winnerWords } from "./lib/synthesis-text.js";
+import { answerTokens } from "../../state/run-config.js";
 
 /**
  * debate_synthesizer: the final analysis, streamed as `text_delta`. It opens with the
@@ -50,7 +51,7 @@ export function makeDebateSynthesizer(deps: NodeDeps) {
         summary: convergence.analysis?.merged_summary ?? "",
       });
       const answer = await withTimeout(ctx.run.responseTimeoutMs, config.signal, (signal) => {
-        const model = deps.models.create({ phase: "synthesis", topic, maxTokens: ctx.run.maxResponseTokens * 2, reasoning: ctx.run.reasoning });
+        const model = deps.models.create({ phase: "synthesis", topic, maxTokens: answerTokens(ctx.run, "debatt") * 2, reasoning: ctx.run.reasoning });
         const transcript = buildTranscript(topic, state.debate_round_responses);
         // The transcript first, as the convergence analysis sent it (a cached prefix), the instructions last.
         return streamText(model, [new HumanMessage(transcript), new HumanMessage(instructions)], signal, (d) => add(filter.push(d)));

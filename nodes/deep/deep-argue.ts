@@ -7,6 +7,7 @@ import { parseArgument } from "../../state/replies/argument.js";
 import { streamMessage } from "../shared/model-call.js";
 import { streamAnswer } from "../shared/streamed-answer.js";
 import type { ArgueTask } from "./lib/debaters.js";
+import { answerTokens } from "../../state/run-config.js";
 
 /**
  * deep_argue: one debater argues one round (one task per debater, in parallel) with the debater
@@ -35,7 +36,7 @@ export function makeDeepArgue(deps: NodeDeps) {
           participant: p,
           round: task.round,
           topic: task.question,
-          maxTokens: ctx.run.maxResponseTokens,
+          maxTokens: answerTokens(ctx.run, "deep"),
           reasoning: ctx.run.reasoning,
         });
         return streamMessage(model, [new HumanMessage(prompt)], signal, onDelta);

@@ -6,6 +6,7 @@ import type { DeliberationMode } from "../../state/formats.js";
 import type { Participant } from "../../state/participants.js";
 import { streamMessage } from "../shared/model-call.js";
 import { collectedAnswer, streamAnswer } from "../shared/streamed-answer.js";
+import { answerTokens } from "../../state/run-config.js";
 
 /** What a `Send` to a deliberation format's stage-1 answer carries. */
 export interface AnswerTask {
@@ -40,7 +41,7 @@ export function makeDeliberationAnswer(deps: NodeDeps) {
           phase: "answer",
           participant: p,
           topic: task.question,
-          maxTokens: ctx.run.maxResponseTokens,
+          maxTokens: answerTokens(ctx.run, task.mode),
           reasoning: ctx.run.reasoning,
         });
         return streamMessage(model, [new SystemMessage(system), ...task.history, new HumanMessage(task.question)], signal, onDelta);

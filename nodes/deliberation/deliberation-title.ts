@@ -10,17 +10,36 @@ export function titleFromQuestion(question: string): string {
   return cleanTitle(shortTitle(question));
 }
 
-/** What the title step reads. */
+/** What the title steps read. */
 interface TitleInput {
   question: string;
   conversation_title: string | null;
   timeout_ms: number;
+  /** The title written beside the first answers (/rank), when it was. */
+  drafted_title?: string | null;
+}
+
+/** A new conversation's title from the internal model, or the question's first words if it fails. */
+async function writeTitle(deps: NodeDeps, state: TitleInput, config: LangGraphRunnableConfig): Promise<string> {
+  const ctx = await deps.context(config);
+  const question = state.question;
+  let title = "";
+  try {
+    const reply = await withTimeout(state.timeout_ms, config.signal, (signal) =>
+      invokeText(deps.models.create({ phase: "title", topic: question }), [new HumanMessage(ctx.prompts.render("deliberation.title", { question }))], signal),
+    );
+    title = cleanTitle(reply);
+  } catch (err) {
+    if (config.signal?.aborted) throw err;
+    ctx.log(`title generation failed, using the question's first words: ${(err as Error).message}`);
+  }
+  return title || titleFromQuestion(question);
 }
 
 /**
  * deliberation_title: the last step of a deliberation format. A new conversation gets a 3–5
  * word title from the internal model (`title_complete`; the question's first words if the model
- * fails); a follow-up keeps its title. Then `complete`.
+ * fails), or the one drafted beside the first answers; a follow-up keeps its title. Then `complete`.
  */
 export function makeDeliberationTitle(deps: NodeDeps) {
   return async function deliberationTitle(state: TitleInput, config: LangGraphRunnableConfig): Promise<{ conversation_title?: string }> {
@@ -28,21 +47,21 @@ export function makeDeliberationTitle(deps: NodeDeps) {
       emit(config, "complete", {});
       return {};
     }
-    const ctx = await deps.context(config);
-    const question = state.question;
-    let title = "";
-    try {
-      const reply = await withTimeout(state.timeout_ms, config.signal, (signal) =>
-        invokeText(deps.models.create({ phase: "title", topic: question }), [new HumanMessage(ctx.prompts.render("deliberation.title", { question }))], signal),
-      );
-      title = cleanTitle(reply);
-    } catch (err) {
-      if (config.signal?.aborted) throw err;
-      ctx.log(`title generation failed, using the question's first words: ${(err as Error).message}`);
-    }
-    if (!title) title = titleFromQuestion(question);
+    const title = state.drafted_title || (await writeTitle(deps, state, config));
     emit(config, "title_complete", { data: { title } });
     emit(config, "complete", {});
     return { conversation_title: title };
+  };
+}
+
+/**
+ * deliberation_title_draft: a new conversation's title, written while the first answers are (as
+ * llm-council does), so that the run's end does not wait for it. It is told at the end, by
+ * deliberation_title, in its usual place. A follow-up has its title and drafts none.
+ */
+export function makeTitleDraft(deps: NodeDeps) {
+  return async function titleDraft(state: TitleInput, config: LangGraphRunnableConfig): Promise<{ drafted_title?: string }> {
+    if (state.conversation_title) return {};
+    return { drafted_title: await writeTitle(deps, state, config) };
   };
 }

@@ -6,6 +6,7 @@ import type { MoaFinal, MoaStateType } from "../../state/moa.js";
 import { streamMessage } from "../shared/model-call.js";
 import { streamAnswer } from "../shared/streamed-answer.js";
 import { withReferences } from "./lib/references.js";
+import { answerTokens } from "../../state/run-config.js";
 
 /** What the aggregator's step leaves: the final answer (the graph also makes it the run's `answer`) and why the aggregator failed, if it did. */
 interface AggregateUpdate {
@@ -44,7 +45,7 @@ export function makeMoaAggregate(deps: NodeDeps) {
           phase: "aggregate",
           participant: aggregator,
           topic: state.question,
-          maxTokens: ctx.run.maxResponseTokens,
+          maxTokens: answerTokens(ctx.run, "moa"),
           reasoning: ctx.run.reasoning,
         });
         return streamMessage(model, withReferences(ctx, state.question, texts), signal, onDelta);

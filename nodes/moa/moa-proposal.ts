@@ -6,6 +6,7 @@ import type { Participant } from "../../state/participants.js";
 import { streamMessage } from "../shared/model-call.js";
 import { collectedAnswer, streamAnswer } from "../shared/streamed-answer.js";
 import { withReferences } from "./lib/references.js";
+import { answerTokens } from "../../state/run-config.js";
 
 /** What a `Send` to a later layer's proposer carries. */
 export interface ProposalTask {
@@ -39,7 +40,7 @@ export function makeMoaProposal(deps: NodeDeps) {
           participant: p,
           topic: task.question,
           round: task.layer,
-          maxTokens: ctx.run.maxResponseTokens,
+          maxTokens: answerTokens(ctx.run, "moa"),
           reasoning: ctx.run.reasoning,
         });
         return streamMessage(model, withReferences(ctx, task.question, task.references), signal, onDelta);

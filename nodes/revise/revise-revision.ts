@@ -9,6 +9,7 @@ import { streamAnswer } from "../shared/streamed-answer.js";
 import { resolveRevision } from "../../state/replies/revision.js";
 import { countWords } from "../../state/text.js";
 import { RevisionStream } from "./lib/revision-stream.js";
+import { answerTokens } from "../../state/run-config.js";
 
 /** What a `Send` to revise_revision carries: one model, its own answer and the others' (anonymised). */
 export interface RevisionTask {
@@ -45,7 +46,7 @@ export function makeReviseRevision(deps: NodeDeps) {
           phase: "revision",
           participant: p,
           topic: task.question,
-          maxTokens: ctx.run.maxResponseTokens,
+          maxTokens: answerTokens(ctx.run, "revise"),
           reasoning: ctx.run.reasoning,
         });
         const values = { question: task.question, own_response: task.ownResponse, other_responses: task.otherResponses };

@@ -7,7 +7,7 @@ export function estimateInputsOf(question: string, run: RunSettings, deps: Pick<
   return {
     question,
     internalModel: deps.internalModel,
-    maxResponseTokens: run.maxResponseTokens,
+    ...(run.responseTokensAsked === undefined ? {} : { responseTokensAsked: run.responseTokensAsked }),
     contextChars: run.contextChars,
     maxRounds: run.options.maxRounds,
     debate: run.options.debate,

@@ -39,6 +39,7 @@ export const rank = {
     labels: {
       rank_planner: "Rank Planner",
       "rank:deliberation_answer": "Answers (parallel)",
+      "rank:deliberation_title_draft": "Title (beside the answers)",
       rank_anonymize: "Anonymise (labels)",
       rank_ranking: "Rankings (parallel)",
       rank_aggregate: "Mean places",

@@ -16,6 +16,8 @@ export const RANK = {
   multiTurn: false,
   flags: {},
   /** A first answer; a model's evaluation and ranking of all the answers (`FINAL RANKING:`); the chairman's final answer; the title. */
+  /** llm-council leaves its first answers uncapped: they get room to be as long as there (still a cap: a model that never stops must). */
+  answerTokens: 4_000,
   ballots: true,
   phases: ["answer", "ranking", "chairman", "title"],
   plan({ participants, question: q, answer, each, internal }: PlanContext) {

@@ -14,6 +14,7 @@ import { buildContextChain } from "./context-chain.js";
 import { researchForTurn } from "./oneseek-research.js";
 import { participantConversation, type DebateSoFar } from "./conversation.js";
 import type { VoiceRuns } from "./voice-runs.js";
+import { answerTokens } from "../../../state/run-config.js";
 
 /** One participant's turn: start event, streamed answer (deltas), end event. Never throws for a model failure. */
 export async function runTurn(
@@ -49,7 +50,7 @@ export async function runTurn(
       messages.push(new HumanMessage(research.prompt));
       researched = research.sources;
     }
-    const model = deps.models.create({ phase: "turn", participant: p, round, topic, maxTokens: ctx.run.maxResponseTokens, reasoning: ctx.run.reasoning });
+    const model = deps.models.create({ phase: "turn", participant: p, round, topic, maxTokens: answerTokens(ctx.run, "debatt"), reasoning: ctx.run.reasoning });
     return streamMessage(model, messages, signal, onDelta);
   });
   const latency = Math.round(performance.now() - started);
