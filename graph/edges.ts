@@ -41,6 +41,7 @@ export function routeAfterTurn(state: State): "debate_round_executor" | "debate_
           round,
           position: i + 1,
           topic: state.debate_topic ?? "",
+          asked: state.asked,
           participants: state.debate_participants,
           responses: state.debate_round_responses,
           word_limits: state.debate_word_limits,

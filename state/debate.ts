@@ -91,7 +91,10 @@ export interface TurnTask {
   speaker: Participant;
   round: number;
   position: number;
+  /** The topic as the speakers read it (with any material that came with it). */
   topic: string;
+  /** The topic as typed (its language is the voice's); absent in a task saved before it was carried. */
+  asked?: string;
   participants: Participant[];
   responses: Record<number, Record<string, string>>;
   /** Word limit of each spoken round. */

@@ -170,7 +170,8 @@ export const GraphStateSchema = z.object({
     .array(record("A source of material: its name and text"))
     .describe("Material that came with the message, by source, until resolve_intent reads it"),
   run_id: z.string().nullable().describe("This run's id: the `messageId` of a format's events"),
-  question: z.string().describe("The question: the message without its command and options"),
+  question: z.string().describe("The question: the message without its command and options (with the material after it, as the models read it)"),
+  asked: z.string().describe("The question or topic as typed, without the material: what people are shown"),
   participants: z.array(z.string()).nullable().describe("Participant keys or names requested for this run (null: the format's)"),
   options: record("The format's options: the run configuration's, with this run's and the message's on top"),
   messages: messagesSchema("The conversation: every question and answer of the thread"),

@@ -11,8 +11,17 @@ import type { DeliberationMode } from "./formats.js";
 const channels = {
   /** This run's id (the configuration's `run_id`, else a new one): the `messageId` of a format's events. */
   run_id: replace<string | null>(() => null),
-  /** The question (the message without its command and options). */
+  /**
+   * The question (the message without its command and options) as the models read it: with the
+   * material that came with it after it, when some did (the registry's `run.material`).
+   */
   question: replace<string>(() => ""),
+  /**
+   * The question or topic as the person typed it, without the material: what people are shown (a
+   * run's start event, its title, its voice). Empty for a run started without resolve_intent (a
+   * format's subgraph alone), whose question is as typed.
+   */
+  asked: replace<string>(() => ""),
   /** Participant keys or names requested for this run (input, optional; default: the format's). */
   participants: replace<string[] | null>(() => null),
   /** The format's options: the run configuration's, with the options written in the message. */
@@ -27,10 +36,14 @@ const channels = {
   answer: replace<string | null>(() => null),
 };
 
+/** The question as people are shown it: as typed, without the material the models read after it. */
+export const askedOf = (state: { asked?: string; question: string }): string => state.asked || state.question;
+
 /** What a format's subgraph takes from the top graph. */
 export const FormatInput = Annotation.Root({
   run_id: channels.run_id,
   question: channels.question,
+  asked: channels.asked,
   participants: channels.participants,
   options: channels.options,
   messages: channels.messages,

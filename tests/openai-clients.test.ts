@@ -134,7 +134,9 @@ describe("the OpenAI-compatible API, as real clients use it", () => {
       .filter((e) => e.startsWith("data: {"))
       .map((e) => (JSON.parse(e.slice(6)) as { choices: { delta: { reasoning_content?: string } }[] }).choices[0]?.delta?.reasoning_content ?? "")
       .join("");
-    expect(reasoning.split("\n")[0]).toMatch(/^\*\*Vote: What is the secret code word in the document\?( …)?\*\*$/);
+    // The run is shown with the question as typed (its start event's), the material left to the models.
+    expect(reasoning.split("\n")[0]).toBe("**Vote: What is the secret code word in the document?**");
+    expect(reasoning).not.toContain("PELICAN-42");
     expect(reasoning).not.toMatch(/### Task|<context>|attached_files/);
     // Every participant read the question and the file, named; none read Open WebUI's template.
     const answers = models.callsOf("answer");
@@ -149,9 +151,25 @@ describe("the OpenAI-compatible API, as real clients use it", () => {
     // The history has the person's question, titled from it (not from the template).
     const titled = JSON.stringify(models.callsOf("title").map((c) => c.messages.map((m) => m.content)));
     expect(titled).toContain("What is the secret code word in the document?");
-    expect(titled).not.toMatch(/### Task|<source/);
+    expect(titled).not.toMatch(/### Task|<source|testdoc\.txt|PELICAN/);
     const [question] = (await db.rows("messages")).filter((m) => m.role === "user");
     expect(question.content).toBe("/vote What is the secret code word in the document?");
+  });
+
+  it("shows a /debatt with a file attached by the topic as typed, while every debater reads the file (recorded Open WebUI request)", async () => {
+    const { body } = JSON.parse(readFileSync(new URL("wrapped/open-webui-0.12.4-file.json", CLIENTS), "utf8")) as ReturnType<typeof fixture>;
+    const { post, models } = await serve();
+    const text = await (await post({ ...body, model: "debatt", participants: THREE })).text();
+    const reasoning = text
+      .split("\n\n")
+      .filter((e) => e.startsWith("data: {"))
+      .map((e) => (JSON.parse(e.slice(6)) as { choices: { delta: { reasoning_content?: string } }[] }).choices[0]?.delta?.reasoning_content ?? "")
+      .join("");
+    expect(reasoning.split("\n")[0]).toMatch(/What is the secret code word in the document\?\*\*$/);
+    expect(reasoning).not.toMatch(/PELICAN|testdoc\.txt/);
+    const turns = models.callsOf("turn");
+    expect(turns.length).toBeGreaterThan(0);
+    for (const call of turns) expect(JSON.stringify(call.messages.map((m) => m.content))).toContain("The secret code word is PELICAN-42.");
   });
 
   it("tells a client that asked for no usage what the run cost: at the end of the reasoning, of the content, or not", async () => {

@@ -5,6 +5,7 @@ import type { NodeDeps } from "../../ports/node-deps.js";
 import type { CompareStateType, CompareUpdate } from "../../state/compare.js";
 import { participantsFor } from "../../state/participants.js";
 import type { Participant } from "../../state/participants.js";
+import { askedOf } from "../../state/shared.js";
 
 /**
  * compare_planner: picks who answers a /compare question (the roster or the requested subset)
@@ -21,7 +22,7 @@ export function makeComparePlanner(deps: NodeDeps) {
       return { members: [] };
     }
     emit(config, "compare_start", {
-      question: state.question,
+      question: askedOf(state),
       participants: participants.map((p) => ({ key: p.key, display: p.display, model: p.model })),
       simulated: deps.models.simulated,
     });

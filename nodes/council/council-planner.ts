@@ -4,6 +4,7 @@ import type { NodeDeps } from "../../ports/node-deps.js";
 import type { CouncilStateType, CouncilUpdate } from "../../state/council.js";
 import { planDeliberation } from "../shared/plan.js";
 import { judgeOf, perspectiveOf } from "./lib/verdict.js";
+import { askedOf } from "../../state/shared.js";
 
 /**
  * council_planner: picks the judges (the request's, else the first three of the roster), gives
@@ -19,7 +20,7 @@ export function makeCouncilPlanner(deps: NodeDeps) {
       conversationId: plan.conversationId,
       messageId: plan.id,
       mode: "council",
-      claim: state.question,
+      claim: askedOf(state),
       judges: plan.participants.map((p) => judgeOf(p, perspectives[p.key])),
       debate: plan.options.debate,
       simulated: deps.models.simulated,

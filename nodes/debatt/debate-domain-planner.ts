@@ -45,7 +45,8 @@ export function makeDebateDomainPlanner(deps: NodeDeps) {
         oneseek: p.oneseek === true,
         ...(isPerson(p) ? { person: true as const } : {}),
       })),
-      topic,
+      // The topic as typed; the models read the material that came with it too.
+      topic: state.asked || topic,
       total_rounds: TOTAL_ROUNDS,
       voice_mode: state.voice_mode,
       debate_id: debateId,

@@ -26,7 +26,7 @@ export function makeDebateSynthesizer(deps: NodeDeps) {
     const names = new Map(state.debate_participants.map((p) => [p.key, p.display]));
     const block = arenaDataBlock(
       arenaData({
-        topic,
+        topic: state.asked || topic,
         rounds: ROUNDS.map((r) => ({ round: r.round, type: r.type, order: (state.debate_round_order[r.round] ?? []).map((k) => names.get(k)!) })),
         participants: state.debate_participants,
         convergence,

@@ -5,6 +5,7 @@ import type { DeepStateType, DeepUpdate } from "../../state/deep.js";
 import { whoIs } from "../../state/deliberation.js";
 import { FORMATS } from "../../state/formats.js";
 import { planDeliberation, refuse } from "../shared/plan.js";
+import { askedOf } from "../../state/shared.js";
 
 /**
  * deep_planner: checks the most rounds (2–6), picks the debaters (the request's, else the first
@@ -28,7 +29,7 @@ export function makeDeepPlanner(deps: NodeDeps) {
       conversationId: plan.conversationId,
       messageId: plan.id,
       mode: "deep",
-      question: state.question,
+      question: askedOf(state),
       participants: plan.participants.map(whoIs),
       minRounds: min,
       maxRounds,

@@ -4,6 +4,7 @@ import type { NodeDeps } from "../../ports/node-deps.js";
 import { emit } from "../../ports/emit.js";
 import { cleanTitle, shortTitle } from "../../state/replies/title.js";
 import { invokeText, withTimeout } from "../shared/model-call.js";
+import { askedOf } from "../../state/shared.js";
 
 /** The fallback title: the question, shortened at a word boundary with an ellipsis. */
 export function titleFromQuestion(question: string): string {
@@ -13,6 +14,8 @@ export function titleFromQuestion(question: string): string {
 /** What the title steps read. */
 interface TitleInput {
   question: string;
+  /** The question as typed (the title is the question's, not the material's that came with it). */
+  asked?: string;
   conversation_title: string | null;
   timeout_ms: number;
   /** The title written beside the first answers (/rank), when it was. */
@@ -22,7 +25,7 @@ interface TitleInput {
 /** A new conversation's title from the internal model, or the question's first words if it fails. */
 async function writeTitle(deps: NodeDeps, state: TitleInput, config: LangGraphRunnableConfig): Promise<string> {
   const ctx = await deps.context(config);
-  const question = state.question;
+  const question = askedOf(state);
   let title = "";
   try {
     const reply = await withTimeout(state.timeout_ms, config.signal, (signal) =>

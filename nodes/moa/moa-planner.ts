@@ -6,6 +6,7 @@ import { FORMATS } from "../../state/formats.js";
 import { MoaOptionsSchema, type MoaStateType, type MoaUpdate } from "../../state/moa.js";
 import { modelName } from "../../state/participants.js";
 import { chairmanOf, planDeliberation, refuse } from "../shared/plan.js";
+import { askedOf } from "../../state/shared.js";
 
 /**
  * moa_planner: picks the proposers (the request's, else the whole roster), the aggregator (the
@@ -33,7 +34,7 @@ export function makeMoaPlanner(deps: NodeDeps) {
       conversationId: plan.conversationId,
       messageId: plan.id,
       mode: "moa",
-      question: state.question,
+      question: askedOf(state),
       participants: plan.participants.map(whoIs),
       aggregator: whoIs(aggregator),
       layers,

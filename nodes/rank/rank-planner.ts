@@ -4,6 +4,7 @@ import type { NodeDeps } from "../../ports/node-deps.js";
 import { whoIs } from "../../state/deliberation.js";
 import type { RankStateType, RankUpdate } from "../../state/rank.js";
 import { chairmanOf, planDeliberation } from "../shared/plan.js";
+import { askedOf } from "../../state/shared.js";
 
 /**
  * rank_planner: picks the models (the request's, else the first four of the roster) and the
@@ -21,7 +22,7 @@ export function makeRankPlanner(deps: NodeDeps) {
       conversationId: plan.conversationId,
       messageId: plan.id,
       mode: "rank",
-      question: state.question,
+      question: askedOf(state),
       participants: plan.participants.map(whoIs),
       chairman: whoIs(chairman),
       simulated: deps.models.simulated,

@@ -4,6 +4,7 @@ import { emit } from "../../ports/emit.js";
 import { whoIs } from "../../state/deliberation.js";
 import type { ReviseStateType, ReviseUpdate } from "../../state/revise.js";
 import { planDeliberation } from "../shared/plan.js";
+import { askedOf } from "../../state/shared.js";
 
 /**
  * revise_planner: picks the 3–6 peers (a model named twice is two participants), refuses a
@@ -18,7 +19,7 @@ export function makeRevisePlanner(deps: NodeDeps) {
       conversationId: plan.conversationId,
       messageId: plan.id,
       mode: "debate",
-      question: state.question,
+      question: askedOf(state),
       participants: plan.participants.map(whoIs),
       antiAnchoring: plan.options.antiAnchoring,
       simulated: deps.models.simulated,

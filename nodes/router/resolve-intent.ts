@@ -35,6 +35,7 @@ export function makeResolveIntent(deps: NodeDeps) {
       voice_mode: false,
       run_id: ctx.run.runId ?? randomUUID(),
       question: "",
+      asked: "",
       options: ctx.run.options,
       answer: null,
       ...(fromInput ? { messages: [new HumanMessage(text)] } : {}),
@@ -50,13 +51,14 @@ export function makeResolveIntent(deps: NodeDeps) {
           route: "debate",
           voice_mode: command.voice,
           debate_topic: read(command.topic),
+          asked: command.topic,
           options: { ...ctx.run.options, ...command.options },
         };
       case "compare":
-        return { ...base, route: "compare", question: read(command.question) };
+        return { ...base, route: "compare", question: read(command.question), asked: command.question };
       case "deliberation":
         // Options in the message (`--debate`) add to those of the run configuration.
-        return { ...base, route: command.mode, question: read(command.question), options: { ...ctx.run.options, ...command.options } };
+        return { ...base, route: command.mode, question: read(command.question), asked: command.question, options: { ...ctx.run.options, ...command.options } };
       case "bad_option":
         emit(config, "error", {
           code: "unknown_option",

@@ -4,6 +4,7 @@ import type { NodeDeps } from "../../ports/node-deps.js";
 import { whoIs } from "../../state/deliberation.js";
 import type { VoteStateType, VoteUpdate } from "../../state/vote.js";
 import { chairmanOf, planDeliberation } from "../shared/plan.js";
+import { askedOf } from "../../state/shared.js";
 
 /**
  * vote_planner: picks the voting models (the request's, else the first seven of the roster) and
@@ -21,7 +22,7 @@ export function makeVotePlanner(deps: NodeDeps) {
       conversationId: plan.conversationId,
       messageId: plan.id,
       mode: "vote",
-      question: state.question,
+      question: askedOf(state),
       participants: plan.participants.map(whoIs),
       chairman: whoIs(chairman),
       simulated: deps.models.simulated,

@@ -92,7 +92,7 @@ export async function runTurn(
 /** /dvoice: an answered turn is spoken in the background while the debate goes on. */
 export async function speakTurn(
   voice: VoiceRuns,
-  state: Pick<State, "voice_mode" | "debate_id" | "debate_topic">,
+  state: Pick<State, "voice_mode" | "debate_id" | "debate_topic"> & { asked?: string },
   config: LangGraphRunnableConfig,
   ctx: RunContext,
   speaker: Participant,
@@ -101,7 +101,7 @@ export async function speakTurn(
   text: string,
 ): Promise<void> {
   if (!state.voice_mode || turn.status !== "ok") return;
-  const queue = await voice.queueFor(state.debate_id ?? "", state.debate_topic ?? "", config, ctx.log);
+  const queue = await voice.queueFor(state.debate_id ?? "", state.asked || (state.debate_topic ?? ""), config, ctx.log);
   if (queue) queue.enqueue(speaker, round, text);
   else emit(config, "debate_voice_error", { model: speaker.display, round, error: "no speech provider is configured" });
 }
