@@ -9,11 +9,12 @@ import { LANGS, type Lang } from "../state/messages/index.js";
 import { MAX_MESSAGE_CHARS, userText } from "../state/text.js";
 import { participantsField } from "./chat.js";
 import { HttpError } from "./errors.js";
+import { fileMaterial, isFilePart, type FilePart } from "./openai-files.js";
 
 /** The longest stop sequence: the result is held back by as much while it streams. */
 const MAX_STOP_CHARS = 1_000;
 
-/** A message's content: text, or parts (text and refusals are read; images, audio and files are not). */
+/** A message's content: text, or parts (text and refusals are read, and files whose text can be read, as material; images, audio and other files are not). */
 const content = z.union([
   z.string(),
   z.array(z.object({ type: z.string(), text: z.string().optional(), refusal: z.string().optional() }).passthrough()),
@@ -189,13 +190,31 @@ function withoutThinking(text: string): string {
  */
 function readMessage(m: ChatMessage): { text: string; left: string[]; material: Material[] } {
   const parts = typeof m.content === "string" ? [m.content] : (m.content ?? []).flatMap((p) => (p.type === "text" ? [p.text ?? ""] : []));
-  if (m.role === "user") return { ...unwrapUserText(parts), left: leftOf(m) };
+  if (m.role === "user") {
+    const { text, material } = unwrapUserText(parts);
+    const files = filesOf(m);
+    return { text, material: [...material, ...files.material], left: files.left };
+  }
   if (m.role === "system" || m.role === "developer") return { ...unwrapSystemText(parts.join("")), left: leftOf(m) };
   const said = (text: string) => (m.role === "assistant" ? withoutThinking(text) : text);
   if (typeof m.content === "string") return { text: said(m.content), left: [], material: [] };
   if (!m.content) return { text: m.role === "assistant" && m.refusal ? m.refusal : "", left: [], material: [] };
   const text = m.content.map((p) => (p.type === "text" ? (p.text ?? "") : p.type === "refusal" ? (p.refusal ?? "") : "")).join("");
   return { text: said(text), left: leftOf(m), material: [] };
+}
+
+/** A user message's files that can be read as text (material), and the kinds of its other parts that are not text (left out). */
+function filesOf(m: ChatMessage): { material: Material[]; left: string[] } {
+  const material: Material[] = [];
+  const left: string[] = [];
+  if (typeof m.content === "string" || !m.content) return { material, left };
+  for (const p of m.content) {
+    if (p.type === "text" || p.type === "refusal") continue;
+    const file = isFilePart(p) ? fileMaterial(p as FilePart, material.length) : undefined;
+    if (file) material.push(file);
+    else left.push(p.type);
+  }
+  return { material, left };
 }
 
 /** The kinds of a message's parts that are not text (images, audio, files). */
@@ -232,6 +251,9 @@ export function readConversation(messages: ChatMessage[], multiTurn: boolean): R
     );
   const read = messages.map(readMessage);
   const current = read.at(-1)!;
+  if (current.text.trim() === "" && current.material.length > 0) {
+    throw new HttpError(400, "invalid_body", "the last user message has no text, only files: ask the question about them in a text part");
+  }
   if (current.text.trim() === "" && current.left.length > 0) {
     throw new HttpError(
       400,

@@ -7,7 +7,7 @@ import { HttpError } from "./errors.js";
 import { checkFollowUp, CONVERSATION_ID } from "./follow-up.js";
 import { maxCostUsdField, tokens, type ChatMessage, type ResultShape, resultShapeOf } from "./openai-request.js";
 
-/** A part of an input message's content: text (`input_text`, `output_text`) and refusals are read; images, files and audio are not. */
+/** A part of an input message's content: text (`input_text`, `output_text`) and refusals are read, and files whose text can be read (`input_file`, as material); images, audio and other files are not. */
 const Part = z
   .object({ type: z.string({ error: "a content part's type must be a string" }), text: z.string().optional(), refusal: z.string().optional() })
   .passthrough();

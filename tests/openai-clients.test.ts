@@ -156,6 +156,29 @@ describe("the OpenAI-compatible API, as real clients use it", () => {
     expect(question.content).toBe("/vote What is the secret code word in the document?");
   });
 
+  it("reads a text file sent as a file part (OpenAI's SDK) as material every participant reads", async () => {
+    const { client, models } = await serve();
+    const csv = Buffer.from("product,price\nwidget,12\ngadget,30\n").toString("base64");
+    const r = await client.chat.completions.create({
+      model: "debatt-vote",
+      participants: THREE,
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "Which product costs more?" },
+            { type: "file", file: { filename: "prices.csv", file_data: `data:text/csv;base64,${csv}` } },
+          ],
+        },
+      ],
+    } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming);
+    expect(r.choices[0].message.content?.length).toBeGreaterThan(0);
+    const answers = models.callsOf("answer");
+    expect(answers).toHaveLength(3);
+    for (const call of answers) expect(JSON.stringify(call.messages.map((m) => m.content))).toContain("[1] prices.csv\\nproduct,price\\nwidget,12\\ngadget,30");
+    expect((r.choices[0].message as { reasoning_content?: string }).reasoning_content ?? "").not.toContain("Left out");
+  });
+
   it("shows a /debatt with a file attached by the topic as typed, while every debater reads the file (recorded Open WebUI request)", async () => {
     const { body } = JSON.parse(readFileSync(new URL("wrapped/open-webui-0.12.4-file.json", CLIENTS), "utf8")) as ReturnType<typeof fixture>;
     const { post, models } = await serve();

@@ -278,6 +278,51 @@ describe("the OpenAI Responses API, POST /v1/responses", () => {
     expect(models.callsOf("compare")).toHaveLength(2);
   });
 
+  it("reads a text file sent as input_file (OpenAI's SDK) as material by its name; a PDF or a file by id is left out, saying so", async () => {
+    const { client, models } = await serve();
+    const notes = Buffer.from("Kodordet är PELIKAN-42.\nInget annat.", "utf8").toString("base64");
+    const r = await client.responses.create({
+      model: "debatt-compare",
+      participants: ["call_grok", "call_claude"],
+      input: [
+        {
+          role: "user",
+          content: [
+            { type: "input_text", text: "Vilket är kodordet?" },
+            { type: "input_file", filename: "anteckningar.txt", file_data: `data:text/plain;base64,${notes}` },
+            { type: "input_file", filename: "scan.pdf", file_data: "data:application/pdf;base64,JVBERi0xLjQK" },
+            { type: "input_file", file_id: "file-abc123" },
+          ],
+        },
+      ],
+    } as Params);
+    expect(r.status).toBe("completed");
+    const given = models.callsOf("compare").map((c) => JSON.stringify(c.messages.map((m) => m.content)));
+    expect(given).toHaveLength(2);
+    for (const g of given) {
+      expect(g).toContain("Vilket är kodordet?");
+      expect(g).toContain("[1] anteckningar.txt\\nKodordet är PELIKAN-42.\\nInget annat.");
+      expect(g).not.toContain("JVBERi0");
+    }
+    const reasoning = r.output.flatMap((i) => (i.type === "reasoning" ? i.summary.map((x) => x.text) : [])).join("");
+    expect(reasoning).toContain("Utelämnat ur samtalet: input_file");
+  });
+
+  it("refuses a question that is only a file, naming what is missing, on both APIs", async () => {
+    const { post } = await serve();
+    const file = { type: "input_file", filename: "a.md", file_data: `data:text/markdown;base64,${Buffer.from("# Notes").toString("base64")}` };
+    const res = await post({ model: "debatt-vote", input: [{ role: "user", content: [file] }] });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/no text, only files/);
+    const chat = await fetch(res.url.replace("/responses", "/chat/completions"), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "debatt-vote", messages: [{ role: "user", content: [{ type: "file", file: { filename: "a.md", file_data: file.file_data } }] }] }),
+    });
+    expect(chat.status).toBe(400);
+    expect(((await chat.json()) as { error: { message: string } }).error.message).toMatch(/no text, only files/);
+  });
+
   it("answers a client's housekeeping chore with one call to the internal model, and starts no run", async () => {
     const { client, models, db } = await serve();
     const body = JSON.parse(readFileSync(new URL("./fixtures/clients/open-webui-title.json", import.meta.url), "utf8")).body as {
