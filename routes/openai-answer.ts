@@ -15,6 +15,7 @@ import { HttpError, toHttpError } from "./errors.js";
 import { commandMessage, messageTexts, readConversation, readerLang, type ChatMessage, type ResultShape } from "./openai-request.js";
 import { completionWriter, ResultLimit, type Delta } from "./openai-result.js";
 import { continuedConversation } from "./openai-thread.js";
+import { withPdfsRead } from "./openai-files.js";
 
 /** OpenAI's error type for a status. */
 function errorType(status: number): string {
@@ -128,7 +129,7 @@ export async function answerQuestion(deps: ChatRouteDeps, req: Request, res: Res
       release();
     }
   }
-  const conversation = readConversation(q.messages, FORMATS[q.format].multiTurn);
+  const conversation = readConversation(await withPdfsRead(q.messages), FORMATS[q.format].multiTurn);
   const lang = readerLang(req, conversation.question);
   const a: Answering = { deps, res, t: (key, values) => translate(lang, key, values), shape: q.shape, jsonField: q.jsonField };
   const message = commandMessage(q.format, conversation.question);

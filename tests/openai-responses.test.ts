@@ -278,9 +278,11 @@ describe("the OpenAI Responses API, POST /v1/responses", () => {
     expect(models.callsOf("compare")).toHaveLength(2);
   });
 
-  it("reads a text file sent as input_file (OpenAI's SDK) as material by its name; a PDF or a file by id is left out, saying so", async () => {
+  it("reads text files and PDFs sent as input_file (OpenAI's SDK) as material by their names; an unreadable PDF or a file by id is left out, saying so", async () => {
     const { client, models } = await serve();
     const notes = Buffer.from("Kodordet är PELIKAN-42.\nInget annat.", "utf8").toString("base64");
+    // A PDF as a browser prints one (Chromium, embedded subset fonts, two pages).
+    const pdf = readFileSync(new URL("./fixtures/files/returpolicy.pdf", import.meta.url)).toString("base64");
     const r = await client.responses.create({
       model: "debatt-compare",
       participants: ["call_grok", "call_claude"],
@@ -290,6 +292,7 @@ describe("the OpenAI Responses API, POST /v1/responses", () => {
           content: [
             { type: "input_text", text: "Vilket är kodordet?" },
             { type: "input_file", filename: "anteckningar.txt", file_data: `data:text/plain;base64,${notes}` },
+            { type: "input_file", filename: "returpolicy.pdf", file_data: `data:application/pdf;base64,${pdf}` },
             { type: "input_file", filename: "scan.pdf", file_data: "data:application/pdf;base64,JVBERi0xLjQK" },
             { type: "input_file", file_id: "file-abc123" },
           ],
@@ -302,10 +305,36 @@ describe("the OpenAI Responses API, POST /v1/responses", () => {
     for (const g of given) {
       expect(g).toContain("Vilket är kodordet?");
       expect(g).toContain("[1] anteckningar.txt\\nKodordet är PELIKAN-42.\\nInget annat.");
+      expect(g).toContain("[2] returpolicy.pdf\\nReturpolicy\\nReturer tas emot inom 30 dagar från köpet.");
+      expect(g).toContain("Sida två: frakten är gratis över 500 kronor.");
       expect(g).not.toContain("JVBERi0");
     }
     const reasoning = r.output.flatMap((i) => (i.type === "reasoning" ? i.summary.map((x) => x.text) : [])).join("");
     expect(reasoning).toContain("Utelämnat ur samtalet: input_file");
+  });
+
+  it("reads a PDF the Vercel AI SDK attaches as a file part, on the Responses API and on chat completions", async () => {
+    const { provider, models } = await serve();
+    const data = readFileSync(new URL("./fixtures/files/returpolicy.pdf", import.meta.url));
+    for (const model of [provider("debatt-compare"), provider.chat("debatt-compare")]) {
+      models.calls.length = 0;
+      const r = await generateText({
+        model,
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "Hur länge tas returer emot?" },
+              { type: "file", data, mediaType: "application/pdf", filename: "returpolicy.pdf" },
+            ],
+          },
+        ],
+      });
+      expect(r.text.length).toBeGreaterThan(0);
+      const given = models.callsOf("compare").map((c) => JSON.stringify(c.messages.map((m) => m.content)));
+      expect(given.length).toBeGreaterThan(1);
+      for (const g of given) expect(g).toContain("[1] returpolicy.pdf\\nReturpolicy\\nReturer tas emot inom 30 dagar från köpet.");
+    }
   });
 
   it("refuses a question that is only a file, naming what is missing, on both APIs", async () => {
