@@ -102,7 +102,8 @@ function readAttachedDocuments(text: string): { material: Material[]; rest: stri
 function readFileContext(text: string): { material: Material[]; rest: string } | undefined {
   if (!/<filename>[\s\S]*?<\/filename>/.test(text) || !/Use the context as your learned knowledge/.test(text)) return undefined;
   const material: Material[] = [];
-  for (const m of text.matchAll(/<file>\s*<filename>([\s\S]*?)<\/filename>\s*(?:<type>[\s\S]*?<\/type>\s*)?<context>([\s\S]*?)<\/context>\s*<\/file>/g)) {
+  // Only a file with its context: the list of attached files before the context names them, with their types, and nothing more.
+  for (const m of text.matchAll(/<file>\s*<filename>([^<]*)<\/filename>\s*(?:<type>[^<]*<\/type>\s*)?<context>([\s\S]*?)<\/context>\s*<\/file>/g)) {
     const items = [...m[2].matchAll(/<!\[CDATA\[([\s\S]*?)\]\]>/g)].map((i) => i[1].trim());
     const body = (items.length > 0 ? items.join("\n\n") : m[2]).trim();
     if (body) material.push({ name: named(m[1], "file"), text: body });

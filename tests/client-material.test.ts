@@ -106,7 +106,22 @@ describe("a question a client wrapped for retrieval", () => {
     expect(parts.material.map((m) => m.name)).toEqual(["policy.pdf"]);
   });
 
-  it("LibreChat's attached documents and its retrieved file context, and AnythingLLM's context blocks", () => {
+  it.each(["librechat-0.8-rag-one-file", "librechat-0.8-rag-two-files", "librechat-0.8-attached-and-rag"])(
+    "%s: the agent's instructions stay, each file is material by its name (never the list of attached files)",
+    (name) => {
+      const { expect: want, body } = JSON.parse(readFileSync(new URL(`${name}.json`, WRAPPED), "utf8")) as {
+        expect: { material: string[]; instructions: string };
+        body: { messages: { role: string; content: string }[] };
+      };
+      const read = unwrapSystemText(body.messages[0].content);
+      expect(read.text).toBe(want.instructions);
+      expect(read.material.map((m) => m.name)).toEqual(want.material);
+      expect(read.material.find((m) => m.name === "returpolicy.pdf")?.text).toBe("Returer tas emot inom 30 dagar från köpet.\n\nKodordet är PELIKAN-42.");
+      for (const m of read.material) expect(m.text).not.toMatch(/<\/?(file|filename|type|context|contextItem)>|CDATA|semantic search/);
+    },
+  );
+
+  it("LibreChat's attached documents in the user message, and AnythingLLM's context blocks", () => {
     const docs = unwrapUserText([`Attached document(s):\n\`\`\`md# "policy.pdf"\n${POLICY}\n\n---\n\n# "faq.txt"\nAsk us anything.\n\n\`\`\`\n${QUESTION}`]);
     expect(docs).toEqual({
       text: QUESTION,
@@ -115,27 +130,6 @@ describe("a question a client wrapped for retrieval", () => {
         { name: "faq.txt", text: "Ask us anything." },
       ],
     });
-    const handlers = `The user has attached a file to the conversation:
-        
-          <file>
-            <filename>policy.pdf</filename>
-            <context>
-            <contextItem>
-              <![CDATA[${POLICY}]]>
-            </contextItem>
-            </context>
-          </file>
-
-        A semantic search was executed with the user's message as the query, retrieving the following context inside <context></context> XML tags.
-
-        Use the context as your learned knowledge to better answer the user.
-
-In your response, remember to follow these guidelines:
-- If you don't know the answer, simply say that you don't know.
-- If you are unsure how to answer, ask for clarification.
-- Avoid mentioning that you obtained the information from the context.
-You are a shop assistant.`;
-    expect(unwrapSystemText(handlers)).toEqual({ text: "You are a shop assistant.", material: [{ name: "policy.pdf", text: POLICY }] });
     const anything = `Given the following conversation, relevant context, and a follow up question, reply.\nContext:\n[CONTEXT 0]:\n<document_metadata>\nsourceDocument: policy.pdf\npublished: 1/18/2026\n</document_metadata>\n\n${POLICY}\n[END CONTEXT 0]\n\n`;
     expect(unwrapSystemText(anything)).toEqual({
       text: "Given the following conversation, relevant context, and a follow up question, reply.",

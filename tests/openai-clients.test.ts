@@ -156,6 +156,24 @@ describe("the OpenAI-compatible API, as real clients use it", () => {
     expect(question.content).toBe("/vote What is the secret code word in the document?");
   });
 
+  it("deliberates on the question a LibreChat user asked with two files (their RAG context in the system message): each file is material by its name", async () => {
+    const { body } = JSON.parse(readFileSync(new URL("wrapped/librechat-0.8-attached-and-rag.json", CLIENTS), "utf8")) as ReturnType<typeof fixture>;
+    const { post, models, db } = await serve();
+    const res = await post({ ...body, participants: THREE });
+    expect(res.status).toBe(200);
+    await res.text();
+    for (const call of models.callsOf("answer")) {
+      const given = JSON.stringify(call.messages.map((m) => m.content));
+      expect(given).toContain("Hur länge tas returer emot, och vad kostar frakten?");
+      expect(given).toContain("[1] anteckningar.md");
+      expect(given).toContain("[2] returpolicy.pdf");
+      expect(given).not.toMatch(/semantic search|<contextItem>|Attached document/);
+    }
+    expect(JSON.stringify(models.callsOf("title").map((c) => c.messages.map((m) => m.content)))).not.toMatch(/PELIKAN|returpolicy/);
+    const [question] = (await db.rows("messages")).filter((m) => m.role === "user");
+    expect(question.content).toBe("/vote Hur länge tas returer emot, och vad kostar frakten?");
+  });
+
   it("reads a text file sent as a file part (OpenAI's SDK) as material every participant reads", async () => {
     const { client, models } = await serve();
     const csv = Buffer.from("product,price\nwidget,12\ngadget,30\n").toString("base64");
