@@ -20,15 +20,19 @@ export function simulatedChore(topic: string, prompt: string): string {
     }
     case "follow_ups": {
       const [first, second] = [terms[0]?.text, terms[1]?.text ?? terms[0]?.text];
+      // A bare noun, its determiner left in the question ("Which database…"), reads as one with "the";
+      // Swedish, which would inflect it instead, asks around it.
+      const bare = (text: string) => /^\p{Ll}[\p{Ll}-]*$/u.test(text);
+      const en = (text: string) => (bare(text) ? `the ${text}` : text);
       const ask = sv
         ? [
-            first ? `Vilka är riskerna med ${first}?` : "Vilka är riskerna?",
-            second ? `Hur ändrar ${second} svaret?` : "Vad ändrar svaret?",
+            !first ? "Vilka är riskerna?" : bare(first) ? `Vilka är riskerna när det gäller ${first}?` : `Vilka är riskerna med ${first}?`,
+            !second ? "Vad ändrar svaret?" : bare(second) ? `Hur ändras svaret beroende på ${second}?` : `Hur ändrar ${second} svaret?`,
             "Hur skulle ett första steg se ut?",
           ]
         : [
-            first ? `What are the risks of ${first}?` : "What are the risks?",
-            second ? `How does ${second} change the answer?` : "What would change the answer?",
+            first ? `What are the risks of ${en(first)}?` : "What are the risks?",
+            second ? `How does ${en(second)} change the answer?` : "What would change the answer?",
             "What would a first step look like?",
           ];
       return JSON.stringify({ follow_ups: ask });
