@@ -152,7 +152,9 @@ async function main(): Promise<number> {
     const difficulty = { terms: wholeNumber(t, values.terms, 6, "terms", 2), maxNumber: wholeNumber(t, values["max-number"], 99, "max-number", 2) };
     // Unset, each format answers with its own budget (`answerTokens`).
     const maxTokens =
-      values["max-tokens"] === undefined ? undefined : wholeNumber(t, values["max-tokens"], RESPONSE_TOKENS.default, "max-tokens", RESPONSE_TOKENS.min, RESPONSE_TOKENS.max);
+      values["max-tokens"] === undefined
+        ? undefined
+        : wholeNumber(t, values["max-tokens"], RESPONSE_TOKENS.default, "max-tokens", RESPONSE_TOKENS.min, RESPONSE_TOKENS.max);
     const rawBudget = values["max-cost-usd"];
     const budgetUsd = rawBudget === undefined ? undefined : Number(rawBudget);
     if (budgetUsd !== undefined && !(Number.isFinite(budgetUsd) && budgetUsd > 0)) throw new UsageError(t("eval.budgetValue", { value: rawBudget ?? "" }));

@@ -9,7 +9,7 @@ import { LANGS, type Lang } from "../state/messages/index.js";
 import { MAX_MESSAGE_CHARS, userText } from "../state/text.js";
 import { participantsField } from "./chat.js";
 import { HttpError } from "./errors.js";
-import { fileMaterial, isFilePart, type FilePart } from "./openai-files.js";
+import { fileMaterial, isFilePart } from "./openai-files.js";
 
 /** The longest stop sequence: the result is held back by as much while it streams. */
 const MAX_STOP_CHARS = 1_000;
@@ -210,7 +210,7 @@ function filesOf(m: ChatMessage): { material: Material[]; left: string[] } {
   if (typeof m.content === "string" || !m.content) return { material, left };
   for (const p of m.content) {
     if (p.type === "text" || p.type === "refusal") continue;
-    const file = isFilePart(p) ? fileMaterial(p as FilePart, material.length) : undefined;
+    const file = isFilePart(p) ? fileMaterial(p, material.length) : undefined;
     if (file) material.push(file);
     else left.push(p.type);
   }

@@ -16,7 +16,11 @@ const end = (display: string, error?: string) =>
 function narrate(events: ClientEvent[]) {
   let text = "";
   const after: string[] = [];
-  const tell = createNarrator((s) => (text += s), MARKDOWN_STYLES, (key, values) => translate("en", key, values));
+  const tell = createNarrator(
+    (s) => (text += s),
+    MARKDOWN_STYLES,
+    (key, values) => translate("en", key, values),
+  );
   for (const e of events) {
     tell(e);
     after.push(text);

@@ -346,7 +346,10 @@ describe("the OpenAI Responses API, POST /v1/responses", () => {
     const chat = await fetch(res.url.replace("/responses", "/chat/completions"), {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ model: "debatt-vote", messages: [{ role: "user", content: [{ type: "file", file: { filename: "a.md", file_data: file.file_data } }] }] }),
+      body: JSON.stringify({
+        model: "debatt-vote",
+        messages: [{ role: "user", content: [{ type: "file", file: { filename: "a.md", file_data: file.file_data } }] }],
+      }),
     });
     expect(chat.status).toBe(400);
     expect(((await chat.json()) as { error: { message: string } }).error.message).toMatch(/no text, only files/);

@@ -56,7 +56,6 @@ const withLatency =
     return req.phase === "answer" || req.phase === "ballot" ? { ...step, latencyMs: ms } : step;
   };
 
-
 describe("/vote: command and parsing (seed 001 §B)", () => {
   it("is its own command", () => {
     expect(parseCommand(" /VOTE Vilket språk?")).toEqual({ kind: "deliberation", mode: "vote", question: "Vilket språk?", options: {} });

@@ -22,7 +22,16 @@ export function makeDebateTurn(deps: NodeDeps, voice: VoiceRuns) {
       ? askTurn(config, speaker, round, task.position, task.word_limits[round - 1], ctx.run.personTimeoutMs)
       : await runTurn(deps, ctx, config, debateOf(task, ctx.run.contextChars), speaker, round, task.position);
     // /dvoice: spoken in the order the answers finish.
-    await speakTurn(voice, { voice_mode: task.voice_mode, debate_id: task.debate_id, debate_topic: task.topic, asked: task.asked }, config, ctx, speaker, round, turn, text);
+    await speakTurn(
+      voice,
+      { voice_mode: task.voice_mode, debate_id: task.debate_id, debate_topic: task.topic, asked: task.asked },
+      config,
+      ctx,
+      speaker,
+      round,
+      turn,
+      text,
+    );
     return { debate_turns: [turn], ...(turn.status === "ok" ? { debate_round_responses: { [round]: { [speaker.display]: text } } } : {}) };
   };
 }

@@ -53,8 +53,7 @@ export async function runEvents(
 }
 
 /** A deliberation's event names in order, without its streamed text (`answer-delta`) and the ends of its answers (`answer-end`). */
-export const stepNames = (events: readonly { event: string }[]) =>
-  events.map((e) => e.event).filter((n) => n !== "answer-delta" && n !== "answer-end");
+export const stepNames = (events: readonly { event: string }[]) => events.map((e) => e.event).filter((n) => n !== "answer-delta" && n !== "answer-end");
 
 /** The payloads of the events of one name, as the schemas declare them (without the wire's snake_case aliases). */
 export const named = (events: readonly { event: string; data: Record<string, unknown> }[], name: string) =>

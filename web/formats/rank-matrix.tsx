@@ -15,7 +15,11 @@ export function RankMatrix({ s }: { s: RankState }) {
   const byModel = (model: string) => s.participants.find((p) => p.model === model);
   const columns = Object.entries(s.aggregate.labelToModel)
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([label, model]) => ({ label, key: authors.get(label)?.modelKey ?? byModel(model)?.key, display: authors.get(label)?.display ?? byModel(model)?.display ?? model }));
+    .map(([label, model]) => ({
+      label,
+      key: authors.get(label)?.modelKey ?? byModel(model)?.key,
+      display: authors.get(label)?.display ?? byModel(model)?.display ?? model,
+    }));
   const rankers = s.participants.filter((p) => s.rankings[p.key]);
   if (rankers.length === 0 || columns.length === 0) return null;
   return (
