@@ -9,11 +9,15 @@
  *   npx tsx scripts/format-tables.ts           writes the tables that changed (`npm run formats`)
  *   npx tsx scripts/format-tables.ts --check   exits 1 when a table differs from what it would write
  *
- * The tables are not committed (see .gitignore): `npm ci` writes them (`prepare`), and so does
- * every npm script that compiles, tests, builds or runs the product, before it starts. Messages go
- * to stderr only, so that `npm run -s mcp` keeps stdout for the protocol.
+ * The tables are not committed (see .gitignore): `npm ci` writes them (`prepare`), and every npm
+ * script that compiles, tests, builds or runs the product checks them first
+ * (scripts/format-tables-fresh.mjs, which runs this only when FORMATS or this script changed, or a
+ * table is missing: this writes a record of what it read and wrote for that check). Messages go to
+ * stderr only, so that `npm run -s mcp` keeps stdout for the protocol.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FORMAT_IDS } from "../state/formats.js";
 
@@ -33,6 +37,8 @@ export interface FormatTable {
   typeImports: string[];
   /** The type the table satisfies; null when the table's reader checks it (the definitions). */
   satisfies: string | null;
+  /** The extension a format's file has there (`.tsx` for the page's views). */
+  ext: ".ts" | ".tsx";
 }
 
 const upper = (id: string) => id.toUpperCase();
@@ -47,6 +53,7 @@ export const FORMAT_TABLES: readonly FormatTable[] = [
     exportOf: (id) => `${upper(id)}_EVENTS`,
     typeImports: [`import type { z } from "zod";`, `import type { FormatId } from "../formats.js";`],
     satisfies: "Record<FormatId, z.ZodRawShape>",
+    ext: ".ts",
   },
   {
     folder: "prompts",
@@ -56,6 +63,7 @@ export const FORMAT_TABLES: readonly FormatTable[] = [
     exportOf: (id) => `${upper(id)}_PROMPTS`,
     typeImports: [`import type { FormatId } from "../state/formats.js";`, `import type { PromptDefinition } from "./definition.js";`],
     satisfies: "Record<FormatId, readonly PromptDefinition[]>",
+    ext: ".ts",
   },
   {
     folder: "service/formats",
@@ -65,6 +73,7 @@ export const FORMAT_TABLES: readonly FormatTable[] = [
     exportOf: (id) => id,
     typeImports: [],
     satisfies: null,
+    ext: ".ts",
   },
   {
     folder: "web/formats",
@@ -74,6 +83,7 @@ export const FORMAT_TABLES: readonly FormatTable[] = [
     exportOf: (id) => `${upper(id)}_VIEW`,
     typeImports: [`import type { FormatId } from "../../state/formats.js";`, `import type { FormatView } from "./format-view.js";`],
     satisfies: "Record<FormatId, FormatView>",
+    ext: ".tsx",
   },
 ];
 
@@ -104,7 +114,7 @@ export function tableText(table: FormatTable, ids: readonly string[]): string {
 /** Each table's missing pieces: the format ids whose file is absent, with what the file must export. */
 export function missingPieces(ids: readonly string[]): string[] {
   return FORMAT_TABLES.flatMap((table) =>
-    ids.filter((id) => !ownFile(table, id)).map((id) => `${table.folder}/${id}.ts: ${table.what}, exported as ${table.exportOf(id)}`),
+    ids.filter((id) => !ownFile(table, id)).map((id) => `${table.folder}/${id}${table.ext}: ${table.what}, exported as ${table.exportOf(id)}`),
   );
 }
 
@@ -133,4 +143,17 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const differing = syncTables(check);
   if (differing.length) process.stderr.write(`${check ? "Out of date" : "Wrote"}: ${differing.join(", ")}\n`);
   if (check && differing.length) process.exitCode = 1;
+  if (!check && !process.exitCode) writeRecord();
+}
+
+/** Records what the tables were written from and where (see scripts/format-tables-fresh.mjs). */
+function writeRecord(): void {
+  const record = root + "node_modules/.cache/debatt/format-tables.json";
+  const sha = (file: string) =>
+    createHash("sha256")
+      .update(readFileSync(root + file))
+      .digest("hex");
+  const inputs = Object.fromEntries(["state/formats.ts", "scripts/format-tables.ts"].map((f) => [f, sha(f)]));
+  mkdirSync(dirname(record), { recursive: true });
+  writeFileSync(record, JSON.stringify({ inputs, tables: FORMAT_TABLES.map(tableFile) }));
 }

@@ -8,6 +8,12 @@ describe("npm start: the compiled server", () => {
   it("builds, and serves the page, a run and the history from compiled JavaScript, without tsx", async () => {
     const built = spawnSync("npm", ["run", "-s", "build"], { encoding: "utf8" });
     expect(built.status, built.stderr).toBe(0);
+    // It says what it does; built again with nothing changed, the page is not bundled again.
+    expect(built.stderr).toContain("build: compiling the server");
+    const again = spawnSync("npm", ["run", "-s", "build"], { encoding: "utf8" });
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stderr).toContain("build: the page is up to date");
+    expect(again.stderr).not.toContain("bundling the page");
     // The start script's own command line, as npm runs it after the build.
     const start = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts.start.split(/\s+/);
     expect(start[0]).toBe("node");

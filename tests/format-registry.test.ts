@@ -50,7 +50,7 @@ describe("the format registry", () => {
       "state/events/echo.ts: its events, a zod shape by event name, exported as ECHO_EVENTS",
       "prompts/echo.ts: its prompts, a list of PromptDefinition, exported as ECHO_PROMPTS",
       expect.stringMatching(/^service\/formats\/echo\.ts: its FormatDefinition .*, exported as echo$/),
-      "web/formats/echo.ts: its page view, a FormatView, exported as ECHO_VIEW",
+      "web/formats/echo.tsx: its page view, a FormatView, exported as ECHO_VIEW",
     ]);
   });
 
