@@ -287,6 +287,59 @@ describe.skipIf(!haveChromium)(`the page as a product${haveChromium ? "" : " (sk
   }, 120_000);
 
   for (const size of Object.keys(SIZES) as (keyof typeof SIZES)[])
+    it(`on a ${size}: the message box leaves the page to the runs, what the reader opens comes into view, each format its own conversation, every page in the header`, async () => {
+      const server = await start({ SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", DEBATE_PARTICIPANTS: TWO_MODELS });
+      const { page, errors, close } = await open(size, "light", server.url);
+      const send = async (text: string) => {
+        const answered = await page.locator('[data-answer][aria-busy="false"]').count();
+        await page.locator("#message").fill(text);
+        await page.locator("#message").press("Enter");
+        // Its answer has ended: one more ended answer than before, and no run going on.
+        await page.waitForFunction(
+          (n) => document.querySelectorAll('[data-answer][aria-busy="false"]').length > n && !document.querySelector("button.stop"),
+          answered,
+          { timeout: 60_000 },
+        );
+      };
+      await send("/debatt Should cities ban cars?");
+      // After a run the box and its hint take at most a sixth of a laptop's window, an eighth of a phone's.
+      const boxHeight = await page.locator(".composer").evaluate((el) => el.getBoundingClientRect().height);
+      expect(boxHeight, `${size}: the message box`).toBeLessThanOrEqual(SIZES[size].height / (size === "laptop" ? 6 : 8));
+      // "Export and share", opened at the page's end, opens above the message box, not under it.
+      const menu = page.locator(".run-menu").last();
+      await menu.locator("summary").click();
+      await page.waitForFunction(() => {
+        const m = [...document.querySelectorAll("details.run-menu")].at(-1)!.getBoundingClientRect();
+        return m.bottom <= document.querySelector(".composer")!.getBoundingClientRect().top + 1;
+      });
+      // A new format's command starts a new conversation; a question without one goes on in the debate's.
+      await send("What did they agree on?");
+      await send("/compare Tea or coffee?");
+      const listed = await page.evaluate(async () => {
+        const { conversations } = (await (await fetch("/api/v1/conversations")).json()) as {
+          conversations: { id: string; title: string | null; mode: string }[];
+        };
+        const runs = await Promise.all(
+          conversations.map(
+            async (c) => ((await (await fetch(`/api/v1/conversations/${c.id}`)).json()) as { messages: { role: string; content: string }[] }).messages,
+          ),
+        );
+        return runs.map((messages) => messages.filter((m) => m.role === "user").map((m) => m.content)).sort((a, b) => a[0].localeCompare(b[0]));
+      });
+      expect(listed, size).toEqual([["/compare Tea or coffee?"], ["/debatt Should cities ban cars?", "What did they agree on?"]]);
+      // On a phone too, the header reaches every page without scrolling sideways.
+      const nav = await page.getByRole("navigation", { name: "Pages" }).evaluate((el) => ({
+        scrolls: el.scrollWidth > el.clientWidth,
+        outside: [...el.querySelectorAll("a")]
+          .filter((a) => getComputedStyle(a).display !== "none" && a.getBoundingClientRect().right > innerWidth)
+          .map((a) => a.textContent),
+      }));
+      expect(nav, size).toEqual({ scrolls: false, outside: [] });
+      expect(errors).toEqual([]);
+      await close();
+    }, 240_000);
+
+  for (const size of Object.keys(SIZES) as (keyof typeof SIZES)[])
     it(`gives a reader's turn the stage on a ${size}: their panel in view, the message box aside, the others' votes hidden until they vote`, async () => {
       const server = await start({ SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", DEBATE_PARTICIPANTS: TWO_MODELS });
       const { page, errors, close } = await open(size, "light", server.url);

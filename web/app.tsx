@@ -19,18 +19,25 @@ import { Landing } from "./landing.js";
 import { VoicePlayer } from "./voice-player.js";
 import { commandFormatOf, parseCommand } from "../state/commands.js";
 import type { ClientEvent } from "../state/events.js";
-import { FORMATS, threadKindOf, type FormatId } from "../state/formats.js";
+import { FORMATS, type RunKind } from "../state/formats.js";
 import type { PersonInput } from "../state/person.js";
 
 let nextId = 1;
 
-/** The conversation a message belongs to: its format's own (/vote, /revise, /deep, /council), or the chat's. */
-function threadKind(text: string): string {
-  return threadKindOf(commandFormatOf(text));
-}
+/** The kind of conversation a message is: its command's format, or the chat (a message without a command). */
+const kindOf = (text: string): RunKind => commandFormatOf(text) ?? "chat";
 
-/** Whether a conversation of this kind takes follow-up questions. */
-const takesFollowUps = (kind: string) => kind === "chat" || FORMATS[kind as FormatId].multiTurn;
+/**
+ * Whether a message of `kind` goes on in the conversation now open (whose runs are of `current`):
+ * a command of the conversation's own format that takes follow-ups, or a message without a command
+ * after a run that shares the chat's conversation (/debatt, /dvoice, /compare: a question about
+ * it). A command of another format starts a new conversation, since a conversation keeps to one
+ * format, and the history lists each under its own title.
+ */
+function goesOn(current: RunKind, kind: RunKind): boolean {
+  if (kind === "chat") return current === "chat" || FORMATS[current].thread === "chat";
+  return kind === current && FORMATS[kind].multiTurn;
+}
 
 /**
  * The chat; with `conversation`, an earlier one loaded from the history, to read and go on with;
@@ -54,11 +61,11 @@ export function App({ conversation, exported }: { conversation?: string; exporte
   const yourTurn = !exported && newest?.running === true && !newest.failure && newest.arena?.awaiting !== undefined && !newest.arena.done;
   const follow = useFollow(newest?.id, newest?.running ?? false, newest, yourTurn);
   // The conversation: its thread on the server and the kind of messages it holds.
-  const thread = useRef({ id: conversation ?? crypto.randomUUID(), kind: "chat" });
+  const thread = useRef<{ id: string; kind: RunKind }>({ id: conversation ?? crypto.randomUUID(), kind: "chat" });
 
   useEffect(() => {
     const show = (c: StoredConversation) => {
-      thread.current = { id: c.id, kind: threadKindOf(c.format === "chat" ? undefined : c.format) };
+      thread.current = { id: c.id, kind: c.format };
       const shown: Message[] = c.messages.map((m, i) => {
         if (m.role === "user") return { id: nextId++, role: "user", text: m.content };
         // The run's own view, replayed from what it stored; the text alone for chat.
@@ -90,12 +97,14 @@ export function App({ conversation, exported }: { conversation?: string; exporte
   async function send(text: string) {
     // A deliberation format's conversation holds only its own follow-ups (and none for the single-turn
     // ones), so a message of another kind starts a new thread.
-    const kind = threadKind(text);
+    const kind = kindOf(text);
     // A follow-up to one participant stays in its run's conversation; a command ends the talk.
     const continuing = talkingTo && kind === "chat" ? talkingTo : null;
     if (talkingTo && !continuing) setTalkingTo(null);
-    if (!continuing && (kind !== thread.current.kind || !takesFollowUps(kind))) thread.current = { id: crypto.randomUUID(), kind };
+    if (!continuing && !goesOn(thread.current.kind, kind)) thread.current = { id: crypto.randomUUID(), kind };
     const threadId = continuing ? continuing.thread : thread.current.id;
+    // A new run silences the audio of any earlier one (a spoken debate's audio may outlast its text).
+    for (const m of messages) m.player?.stop();
     const user: Message = { id: nextId++, role: "user", text };
     const answer: Message = { id: nextId++, role: "assistant", text: "", arena: emptyArena(), running: true, thread: threadId };
     const format = commandFormatOf(text);

@@ -114,7 +114,7 @@ export function Composer(props: ComposerProps) {
         )}
       </div>
       {joinable(commandFormatOf(input)) && <JoinToggle input={input} setInput={setInput} name={personName} setName={setPersonName} />}
-      <Hint />
+      <Hint full={fresh} />
     </form>
   );
 }
@@ -157,9 +157,24 @@ function JoinToggle({ input, setInput, name, setName }: { input: string; setInpu
   );
 }
 
-/** The composer's hint: each command (in code) with what it does, then what anything else is. */
-function Hint() {
+/**
+ * The composer's hint: in a new chat each command (in code) with what it does, then what anything
+ * else is; after a run, the commands alone on one line (what each does in its tooltip), so that the
+ * message box leaves the page to the runs.
+ */
+function Hint({ full }: { full: boolean }) {
   const t = useT();
+  if (!full)
+    return (
+      <p id="hint" class="hint short">
+        {FORMAT_IDS.map((id) => (
+          <span key={id}>
+            <code title={t(`format.what.${id}`)}>{FORMATS[id].command}</code>{" "}
+          </span>
+        ))}
+        · {t("composer.chat")}
+      </p>
+    );
   return (
     <p id="hint" class="hint">
       {FORMAT_IDS.map((id) => (

@@ -121,7 +121,11 @@ export function useFollow(answerId: number | undefined, running: boolean, versio
     wasRunning.current = false;
     const result = resultElement(a);
     if (following && !topInView(result)) scrollTo(result, "start");
-    setTarget(following || topInView(result) ? null : "result");
+    // Whether it is in view, not whether it was meant to be: the button whenever it ended out of
+    // view, also when what came last (the title, the cost) moved the page once it had been scrolled.
+    const check = () => setTarget((t) => (topInView(result) ? (t === "result" ? null : t) : "result"));
+    check();
+    requestAnimationFrame(() => requestAnimationFrame(check));
   }, [answerId, running, version, paused, following]);
 
   /** Brings the target into view (the live text is followed again from there) and the focus to the result. */

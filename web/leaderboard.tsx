@@ -96,6 +96,11 @@ export function LeaderboardPage() {
           {inWords(t, error)}
         </p>
       )}
+      {!report && error === null && (
+        <p class="note loading" role="status" aria-busy="true">
+          {t("leaderboard.loading")}
+        </p>
+      )}
       {report && (
         <>
           <p class="note leaderboard-summary">{leaderboardSummary(t, report, lang)}</p>

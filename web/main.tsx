@@ -1,5 +1,6 @@
 import { render } from "preact";
 import { exportedConversation } from "./export-bootstrap.js";
+import { revealOpenedPanels } from "./reveal.js";
 import { ExportedRoot, Root } from "./router.js";
 import "./styles.css";
 
@@ -11,5 +12,6 @@ import "./styles.css";
  * REST calls).
  */
 const exported = exportedConversation();
+revealOpenedPanels();
 
 render(exported ? <ExportedRoot conversation={exported} /> : <Root />, document.getElementById("app")!);

@@ -3,7 +3,7 @@ import type { VoicePlayer, VoiceView } from "./voice-player.js";
 import { useT } from "./i18n.js";
 import { Icon } from "./icons.js";
 
-/** The voice control bar: LIVE badge, waveform, play/pause, volume, download. */
+/** The voice control bar: LIVE badge, play/pause, stop, waveform, volume, download. */
 export function VoiceBar({ player, view, downloadUrl }: { player: VoicePlayer; view: VoiceView; downloadUrl?: string }) {
   const t = useT();
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -38,6 +38,12 @@ export function VoiceBar({ player, view, downloadUrl }: { player: VoicePlayer; v
       <button type="button" onClick={() => player.togglePause()} aria-label={view.paused ? t("voice.play") : t("voice.pause")}>
         <Icon name={view.paused ? "play" : "pause"} />
       </button>
+      {/* The debate's text may have ended long before its audio: the audio stops here too, not only pauses. */}
+      {view.playing && (
+        <button type="button" class="voice-stop" onClick={() => player.stop()}>
+          {t("voice.stop")}
+        </button>
+      )}
       <canvas ref={canvas} width={256} height={32} aria-hidden="true" class={active ? "wave active" : "wave"} />
       <span class="now" aria-live="polite">
         {view.speaker ? t("voice.speaking", { speaker: view.speaker }) : view.playing ? "" : t("voice.silent")}
