@@ -1,6 +1,9 @@
 import { TERMINAL_LISTS } from "../service/narration.js";
 import { describe, expect, it } from "vitest";
 import { TerminalText } from "../cli/terminal-text.js";
+import { createNarrator } from "../service/narrator.js";
+import { translate } from "../state/messages/index.js";
+import { runEvents, testDeps } from "./support/harness.js";
 
 const plain = {
   bold: (s: string) => s,
@@ -291,5 +294,32 @@ describe("text on a terminal that wraps late (xterm, tmux)", () => {
     err = "";
     piped.aside(log, (s) => (err += s), Infinity);
     expect(err).toBe(`${log}\n`);
+  });
+});
+
+describe("the terminal's tables", () => {
+  it("line up a vote's columns however long the names are", async () => {
+    const { deps } = testDeps();
+    const roster = [
+      { key: "call_a", display: "Claude Sonnet 4.5", model: "anthropic/claude-sonnet-4.5" },
+      { key: "call_b", display: "GPT-5.1", model: "openai/gpt-5.1" },
+      { key: "call_c", display: "DeepSeek V3.1 Terminus", model: "deepseek/deepseek-v3.1-terminus" },
+    ];
+    deps.settings = { ...deps.settings, roster };
+    const events = await runEvents(deps, "/vote Tabs or spaces?", { participants: roster.map((p) => p.key) });
+    let out = "";
+    events.forEach(
+      createNarrator(
+        (s) => (out += s),
+        plain,
+        (key, values) => translate("en", key, values),
+      ),
+    );
+    const votes = out.split("\n").filter((line) => / → /.test(line));
+    expect(votes).toHaveLength(3);
+    expect(new Set(votes.map((line) => line.indexOf(" → "))).size).toBe(1);
+    const tallies = out.split("\n").filter((line) => /^ {2}Response [A-C] \(.*\): +█/.test(line));
+    expect(tallies.length).toBeGreaterThan(0);
+    expect(new Set(tallies.map((line) => line.indexOf("█"))).size).toBe(1);
   });
 });

@@ -2,6 +2,8 @@ import { hashText as hash } from "../../state/random.js";
 import { renderConvergence } from "../../state/replies/convergence.js";
 import { renderVote } from "../../state/replies/debate-vote.js";
 import { renderResearchCheck, renderResearchPlan } from "../../state/replies/research.js";
+import { FORMAT_IDS, FORMATS } from "../../state/formats.js";
+import { translate, type Translate } from "../../state/messages/index.js";
 import type { PhaseAnswers } from "./context.js";
 import { turnText } from "./prose.js";
 
@@ -95,11 +97,12 @@ const DEBATE = {
   },
 } as const;
 
-/** The supervisor's reply to a message that is no command. */
-const SUPERVISOR = {
-  sv: 'Det här är ett simulerat svar eftersom ingen modellnyckel är konfigurerad. Skriv "/debatt <ämne>" för att låta åtta AI-modeller debattera, eller "/dvoice <ämne>" för en röstdebatt.',
-  en: 'This is a simulated answer because no model key is configured. Type "/debatt <topic>" to let eight AI models debate, or "/dvoice <topic>" for a spoken debate.',
-} as const;
+/** The supervisor's reply to a message that is no command: that it is simulated, and every format there is to try. */
+function supervisorReply(lang: "en" | "sv"): string {
+  const t: Translate = (key, values) => translate(lang, key, values);
+  const formats = FORMAT_IDS.map((id) => `- \`${FORMATS[id].command} <${t(`composer.${FORMATS[id].takes}`)}>\`: ${t(`format.what.${id}`)}`);
+  return `${t("simulated.chatReply")}\n\n${formats.join("\n")}`;
+}
 
 /** Display names that have spoken in a context chain (`[Name]: …` lines). */
 function speakersIn(text: string): string[] {
@@ -142,7 +145,7 @@ export const debattAnswers = {
     const sections = [w.draw(d.summary, 2), [w.fill(d.winnerLine, { winner }), w.one(d.strongest)], w.draw(d.agreement, 2), [w.one(d.conclusion)]];
     return d.heads.map((h, i) => `${h}\n\n${sections[i].join(" ")}`).join("\n\n");
   },
-  supervisor: ({ lang }) => SUPERVISOR[lang],
+  supervisor: ({ lang }) => supervisorReply(lang),
   research_plan: ({ topic }) => renderResearchPlan([topic].filter(Boolean)),
   research_check: ({ writer, lang }) => renderResearchCheck([0, 1, 2], writer().fill(DEBATE[lang].researchNote)),
 } satisfies PhaseAnswers;

@@ -74,7 +74,7 @@ const PRONOUNS = wordSet(
 );
 /** Adverbs, particles and degree words: they neither start nor end a noun phrase. */
 const ADVERBS = wordSet(
-  "not never always often usually really still also just only very too so ever already first again more most less least best worst better worse worth enough then there here now today else instead inte aldrig alltid ofta oftast verkligen fortfarande också bara redan först igen mer mest mindre minst bäst sämst bättre sämre mycket snabbast värt ut upp ner in fram bort där här då nu idag annars up out down off away next one two three four five six seven eight nine ten once twice två tre fyra fem sex sju åtta nio tio gånger times",
+  "please kindly snälla not never always often usually really still also just only very too so ever already first again more most less least best worst better worse worth enough then there here now today else instead inte aldrig alltid ofta oftast verkligen fortfarande också bara redan först igen mer mest mindre minst bäst sämst bättre sämre mycket snabbast värt ut upp ner in fram bort där här då nu idag annars up out down off away next one two three four five six seven eight nine ten once twice två tre fyra fem sex sju åtta nio tio gånger times",
 );
 const CONJUNCTIONS = wordSet(
   "and or but nor so if whether because while that although given considering och eller men samt så ifall eftersom medan att fast som",
@@ -122,6 +122,14 @@ const VERBS = new Set([
 const NOUN_VERBS = verbForms(
   "work use fund cost rise fall play watch drink answer change need help run cut set tax vote share control look feel fix break show turn rent own save trust support study travel move open close design love hate care",
 );
+/**
+ * Verbs a request opens with ("Explain how HTTPS works", "Sammanfatta orsakerna…"): the first
+ * word, capitalised as it is, is the request's verb, not a name the question is about.
+ */
+const IMPERATIVES = wordSet(
+  "explain describe summarize summarise compare list give write tell show name define outline discuss analyze analyse evaluate suggest recommend help find make create plan design argue propose rank identify translate estimate calculate review teach draft brainstorm imagine consider assess critique choose pick " +
+    "förklara beskriv sammanfatta jämför lista ge skriv berätta visa nämn definiera diskutera analysera utvärdera föreslå rekommendera hjälp hitta gör skapa planera designa argumentera identifiera översätt uppskatta beräkna granska tipsa välj",
+);
 /** Auxiliaries that are also main verbs: after "to" or another auxiliary, they are the verb ("should a team do code review", "to have tests"). */
 const MAIN_VERB_AUXILIARIES = wordSet("do does did have has had");
 /**
@@ -132,6 +140,8 @@ const MAIN_VERB_AUXILIARIES = wordSet("do does did have has had");
 const ADJECTIVES = wordSet(
   "small big large little tiny huge new old young good bad great high low long short early late full hard easy strong weak rich poor local public private safe simple complex common major minor modern cheap expensive fast slow quick " +
     "faster slower quicker cheaper smaller bigger larger longer shorter higher lower easier harder safer stronger weaker newer older " +
+    "popular useful important dangerous effective successful possible necessary healthy reliable sustainable efficient affordable fair harmful helpful " +
+    "populär populärt populära viktig viktigt viktiga farlig farligt farliga användbar användbart användbara effektiv effektivt effektiva hållbar hållbart hållbara nyttig nyttigt nyttiga " +
     "liten litet lilla små stor stort stora ny nytt nya gammal gammalt gamla god gott goda dålig dåligt dåliga lång långt långa kort korta hög högt höga låg lågt låga snabb snabbt snabba enkel enkelt enkla svår svårt svåra",
 );
 /** Verbs after which the object is one word and the rest says what becomes of it ("makes teams slower"). */
@@ -182,7 +192,9 @@ function tokensOf(question: string): Token[] {
     }
     const text = question.slice(words[i].at, words[j].end);
     const lower = text.toLowerCase();
-    const kind = named(i) ? "name" : FUNCTION_WORDS.has(lower) ? "function" : "content";
+    // A request's opening verb ("Explain…", "Förklara…", also after "Please") is no thing it is about.
+    const request = j === i && IMPERATIVES.has(lower) && (i === 0 || (i === 1 && /^(please|snälla)$/i.test(words[0].w)));
+    const kind = request ? "function" : named(i) ? "name" : FUNCTION_WORDS.has(lower) ? "function" : "content";
     tokens.push({ text, lower, at: words[i].at, end: words[j].end, kind, clauseStart });
     i = j;
   }
@@ -211,6 +223,14 @@ export function termsOf(question: string): Term[] {
     for (let k = g - 1; k >= 0 && !tokens[k + 1].clauseStart; k--) if (isFn(tokens[k], AUXILIARIES, COPULAS)) return true;
     return false;
   };
+  /**
+   * Whether "What"/"Vad" at `gov` asks with a verb ("What makes…", "Vad gör…") rather than a noun
+   * ("What language…"): Swedish "vad" always; English "what" before a known verb, or before a word
+   * that a determiner, pronoun or adjective follows ("What drives a…").
+   */
+  const whatDoes = (gov: Token, start: number, after: Token | null) =>
+    gov.lower === "vad" ||
+    (gov.lower === "what" && (VERBS.has(tokens[start].lower) || isFn(after, DETERMINERS, PRONOUNS) || Boolean(after && ADJECTIVES.has(after.lower))));
   /** Ends of chunks that follow "Which/Vilket": an auxiliary after one opens the clause's subject ("Which language do beginners…"). */
   const whChunkEnds = new Set<number>();
   let subjectTaken = false;
@@ -219,6 +239,8 @@ export function termsOf(question: string): Term[] {
   const add = (from: number, to: number, det: Token | null, subject = false) => {
     // A trailing "-ly" adverb is not part of a noun phrase ("regulated strictly").
     while (to > from && lang === "en" && /^\p{L}{3,}ly$/u.test(tokens[to].lower)) to--;
+    // So is a trailing adjective of a longer one ("kärnkraft enkelt", "nuclear power good"): it says how, not what.
+    while (to > from && ADJECTIVES.has(tokens[to].lower)) to--;
     if (to < from) return;
     let phrase = question.slice(tokens[from].at, tokens[to].end).replace(/\s+/g, " ");
     if (/^\p{N}+$/u.test(phrase) || [...phrase].length < 3) return;
@@ -274,7 +296,8 @@ export function termsOf(question: string): Term[] {
     const gov = g >= 0 ? tokens[g] : null;
     const beforeGov = gov && !gov.clauseStart ? tokens[g - 1] : null;
     const verbAfter = isFn(after, COPULAS, AUXILIARIES);
-    const phraseEnds = !after || isFn(after, PREPOSITIONS, CONJUNCTIONS);
+    // Before a degree word ("nuclear power so popular", "öppen källkod så populärt") the phrase goes on to its predicate.
+    const phraseEnds = !after || (isFn(after, PREPOSITIONS, CONJUNCTIONS) && !/^(so|så|too)$/.test(after.lower));
 
     /** The object after the verb at `v` ("ban cars"; "makes teams slower": "teams"). */
     const object = (v: number) => {
@@ -288,7 +311,9 @@ export function termsOf(question: string): Term[] {
         for (let k = start + 1; k <= e && v < 0; k++) if (VERBS.has(tokens[k].lower)) v = k;
         if (v < 0 && verbAfter) return add(start, e, det, true);
         // Not after "of": "the pros and cons of remote work" is one phrase, its "work" a noun.
-        for (let k = start + 1; k <= e && v < 0 && tokens[k].lower !== "of"; k++) if (NOUN_VERBS.has(tokens[k].lower)) v = k;
+        // The last such word before any "of": "remote work works" has its verb last, not in "remote work".
+        const of = tokens.slice(start + 1, e + 1).findIndex((t) => t.lower === "of");
+        for (let k = of < 0 ? e : start + of; k > start && v < 0; k--) if (NOUN_VERBS.has(tokens[k].lower)) v = k;
       } else if (verbAfter) return add(start, e, det, true);
       // Otherwise the verb comes second (Swedish word order), or third after an adjective ("sociala medier skadar");
       // an English subject runs past its adjectives to its noun ("small teams skip…", "a small team ships…").
@@ -300,12 +325,20 @@ export function termsOf(question: string): Term[] {
       object(v);
     };
 
+    // A gerund is a verb, its object what the question is about: "worth learning X", "a plan for adopting X".
+    if (lang === "en" && /ing$/.test(tokens[start].lower) && (tokens[start - 1]?.lower === "worth" || (len > 1 && isFn(gov, PREPOSITIONS)))) {
+      object(start);
+      continue;
+    }
     const opensClause = isFn(gov, COPULAS, AUXILIARIES) && (gov!.clauseStart || isFn(beforeGov, WH_NOUN, WH_OTHER) || whChunkEnds.has(g - 1));
     if (gov === null || (isFn(gov, CONJUNCTIONS, PREPOSITIONS, WH_OTHER) && verbAfter && gov.lower !== "to") || (lang === "en" && isFn(gov, WH_OTHER))) {
       // A statement's subject ("Nuclear power is…", "Blixten slår…"), also after "that"/"om"/"How many…".
       subjectThenVerb();
+    } else if (opensClause && isFn(gov, COPULAS) && isFn(beforeGov, WH_NOUN)) {
+      // "What is the best sorting algorithm…", "Vilken är den säkraste…": what is asked about, whole.
+      add(start, e, det, true);
     } else if (opensClause && isFn(gov, COPULAS)) {
-      // "Is coffee healthy?", "Är kaffe nyttigt?": the subject, then its predicate.
+      // "Is coffee healthy?", "Är kaffe nyttigt?", "Why is the sky blue?": the subject, then its predicate.
       add(start, len > 1 && phraseEnds && tokens[e - 1].kind === "content" ? e - 1 : e, det, true);
     } else if (opensClause) {
       // "Should cities ban cars?", "Bör skolor förbjuda mobiltelefoner?": the subject, the verb, its object.
@@ -318,6 +351,9 @@ export function termsOf(question: string): Term[] {
           object(v);
         }
       } else subjectThenVerb();
+    } else if (isFn(gov, WH_NOUN) && whatDoes(gov, start, after)) {
+      // "What makes a good project?", "What causes inflation?", "Vad gör…": the question's verb, then its object.
+      if (len > 1) add(start + 1, e, null);
     } else if (isFn(gov, WH_NOUN)) {
       // "Which programming language is…", "Vilket programmeringsspråk passar nybörjare…".
       whChunkEnds.add(e);
@@ -332,6 +368,9 @@ export function termsOf(question: string): Term[] {
       const copula = tokens.slice(0, g).some((t) => isFn(t, COPULAS)) && !tokens.slice(0, g).some((t) => isFn(t, AUXILIARIES));
       if (!copula && det) add(start, e, det);
       else if (!copula) object(start);
+    } else if (lang === "sv" && isFn(gov, WH_OTHER) && !gov.clauseStart) {
+      // An embedded question ("Förklara hur kärnkraft fungerar", "…hur öppen källkod fungerar"): its subject, then its verb, last.
+      add(start, len > 1 && /r$/.test(tokens[e].lower) ? e - 1 : e, det, true);
     } else if (isFn(gov, AUXILIARIES) || (lang === "sv" && isFn(gov, WH_OTHER))) {
       // "…should ban cars": the verb, then its object; "Hur lär…": the verb. "…should a team do code review",
       // "…to have tests": "do" and "have" are the verb, and all of the phrase its object.

@@ -92,8 +92,9 @@ export function narrateDebate({ write, c, t, status, options }: NarrationContext
       case "debate-results": {
         write(`\n${c.bold(t("votes.title"))}\n`);
         const rows = Object.entries(e.data.vote_counts).sort(([, a], [, b]) => b - a);
+        const width = Math.max(0, ...rows.map(([name]) => name.length));
         for (const [name, n] of rows)
-          write(`${c.item}${c.pad(name, 12)} ${"█".repeat(n)} ${n}  ${c.dim(t("cli.words", { n: e.data.word_counts[name] ?? 0 }))}\n`);
+          write(`${c.item}${c.pad(name, width)} ${"█".repeat(n)} ${n}  ${c.dim(t("cli.words", { n: e.data.word_counts[name] ?? 0 }))}\n`);
         const tiebreak = e.data.tiebreaker === "word_count" || e.data.tiebreaker === "alphabetical" ? ` (${t(`tiebreak.${e.data.tiebreaker}`)})` : "";
         const summary = t("cli.voteSummary", { valid: e.data.total_votes, self: e.data.self_votes_filtered ?? 0, invalid: e.data.invalid_votes ?? 0 });
         const winner = e.data.winner === null ? c.bold(t("cli.noWinner")) : c.green(c.bold(t("cli.winner", { winner: e.data.winner })));

@@ -18,17 +18,21 @@ export function labelledVotes(context: NarrationContext, mode: DeliberationMode)
   const live = liveAnswers(context, mode, ["collect", "proposal"]);
   const votes = (round: Omit<VoteRoundResult, "labelToModel">, map: Record<string, string>) => {
     labelToDisplay = Object.fromEntries(Object.entries(map).map(([l, m]) => [l, displayOf[m] ?? m]));
+    // Columns as wide as their longest entry (a terminal's; where fonts are proportional there are none).
+    const voterWidth = Math.max(0, ...round.votes.map((v) => v.display.length));
+    const tallyName = (label: string) => `${labelName(t, label)} (${labelToDisplay[label]}):`;
+    const tallyWidth = Math.max(0, ...Object.keys(round.tallies).map((l) => tallyName(l).length));
     for (const v of round.votes) {
       const choice = v.votedFor
         ? `${labelName(t, v.votedFor)} (${labelToDisplay[v.votedFor] ?? t("dv.noSuchLabel")})`
         : c.red(v.error ? `✗ ${v.error}` : t("dv.invalidVote"));
       write(
-        `${c.item}${c.bold(c.pad(v.display, 12))} → ${choice}${v.anonymityBreach.length ? c.yellow(t("cli.names", { names: v.anonymityBreach.join(", ") })) : ""}\n`,
+        `${c.item}${c.bold(c.pad(v.display, voterWidth))} → ${choice}${v.anonymityBreach.length ? c.yellow(t("cli.names", { names: v.anonymityBreach.join(", ") })) : ""}\n`,
       );
     }
     write("\n");
     for (const [label, n] of Object.entries(round.tallies).sort(([, a], [, b]) => b - a)) {
-      write(`${c.item}${c.pad(`${labelName(t, label)} (${labelToDisplay[label]}):`, 28)} ${"█".repeat(n)} ${n}\n`);
+      write(`${c.item}${c.pad(tallyName(label), tallyWidth)} ${"█".repeat(n)} ${n}\n`);
     }
     write(
       c.dim(

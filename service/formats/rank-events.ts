@@ -19,11 +19,14 @@ export function narrateRank(context: NarrationContext): Narrator {
   const { hear, answers } = labelledVotes(context, "rank");
   const labels = (order: string[]) => order.map((l) => labelName(t, l)).join(" › ");
   let chairman = "";
+  // The rankers' column, as wide as the longest name of the panel (rankings come one at a time).
+  let width = 12;
   return (e) => {
     if (hear(e)) return true;
     switch (e.event) {
       case "rank-start":
         chairman = e.data.chairman.model || e.data.chairman.display;
+        width = Math.max(0, ...e.data.participants.map((p) => p.display.length));
         write(`${c.bold(t("rank.label", { question: headline(e.data.question) }))}\n`);
         write(
           c.dim(
@@ -45,7 +48,7 @@ export function narrateRank(context: NarrationContext): Narrator {
         const why = r.problem ? named(t, "rank.problem", r.problem) : "";
         const told = r.valid ? labels(r.parsedRanking) : c.red(`✗ ${r.error ?? why}${r.parsedRanking.length > 0 ? ` (${labels(r.parsedRanking)})` : ""}`);
         write(
-          `${c.item}${c.bold(c.pad(r.display, 12))} ${told}${r.anonymityBreach.length ? c.yellow(t("cli.names", { names: r.anonymityBreach.join(", ") })) : ""}\n`,
+          `${c.item}${c.bold(c.pad(r.display, width))} ${told}${r.anonymityBreach.length ? c.yellow(t("cli.names", { names: r.anonymityBreach.join(", ") })) : ""}\n`,
         );
         return true;
       }
