@@ -2,6 +2,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { FormatId, FORMATS } from "../state/formats.js";
 import type { Participant } from "../state/participants.js";
 import type { ReasoningEffort } from "../state/reasoning.js";
+import type { SpokenPart } from "../state/voice.js";
 
 /** What a model is asked to do outside a format's own phases. */
 export type CorePhase =
@@ -101,6 +102,11 @@ export interface SpeechSynthesizer {
   readonly model: string;
   /** Speaking speed for the cache key. */
   readonly speed: number;
+  /**
+   * What it speaks of each answer unless the voice settings say (`spoken`): the whole answer, or
+   * its opening (the local voice, whose speech of whole answers would run on long after the text).
+   */
+  readonly speaks?: SpokenPart;
   synthesize(request: SpeechRequest): AsyncIterable<Uint8Array>;
 }
 

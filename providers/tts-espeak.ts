@@ -22,6 +22,8 @@ function variantFor(voice: string): string {
 export class EspeakSpeech implements SpeechSynthesizer {
   readonly provider = "espeak-ng";
   readonly model = "espeak-ng";
+  /** Each answer's opening: a debate's whole answers spoken offline would run on for many times the debate's own length. */
+  readonly speaks = "opening";
 
   constructor(
     readonly speed = 1,

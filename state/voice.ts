@@ -36,6 +36,25 @@ export function sameApiBase(a: string, b: string): boolean {
   return a.replace(/\/+$/, "") === b.replace(/\/+$/, "");
 }
 
+/** What of an answer a spoken debate speaks. */
+export const SPOKEN_PARTS = ["whole", "opening"] as const;
+export type SpokenPart = (typeof SPOKEN_PARTS)[number];
+/** About how many words of an answer its opening is: its first sentences up to this many (at least one). */
+export const OPENING_WORDS = 40;
+
+/** The sentences of an answer that are spoken: all, or its opening (the first ones, about OPENING_WORDS words). */
+export function spokenSentences(sentences: string[], part: SpokenPart): string[] {
+  if (part === "whole") return sentences;
+  let words = 0;
+  const opening: string[] = [];
+  for (const s of sentences) {
+    if (opening.length > 0 && words + s.split(/\s+/).length > OPENING_WORDS) break;
+    opening.push(s);
+    words += s.split(/\s+/).length;
+  }
+  return opening;
+}
+
 /**
  * Voice settings of /dvoice, as admins store them: the speech endpoint, its model and speed, a
  * voice per participant and spoken-language instructions per participant (`__default__` for the
@@ -61,6 +80,12 @@ export const VoiceSettingsSchema = z
      * `voice_pacing` (or `/dvoice --paced`) wins over it.
      */
     pacing: z.enum(VOICE_PACINGS, { error: "pacing must be off or paced" }).default("off"),
+    /**
+     * What is spoken of each answer: `whole`, or `opening` (its first sentences, about
+     * OPENING_WORDS words; the page shows all of it). Unset: the voice's own way, the local voice
+     * its opening, a speech API the whole answer.
+     */
+    spoken: z.enum(SPOKEN_PARTS, { error: "spoken must be whole or opening" }).optional(),
     /** Word limits of a spoken debate's rounds (the written debate keeps its own). */
     word_limits: z
       .object({

@@ -10,7 +10,7 @@ import { installed } from "../providers/installed.js";
 import { EspeakSpeech } from "../providers/tts-espeak.js";
 import { OpenAISpeech } from "../providers/tts-openai.js";
 import { defaultRoster } from "../state/participants.js";
-import { CHUNK_BYTES, defaultVoiceSettings, voiceFor } from "../state/voice.js";
+import { CHUNK_BYTES, defaultVoiceSettings, OPENING_WORDS, spokenSentences, voiceFor } from "../state/voice.js";
 import { fakePcm, startFakeSpeech } from "./support/fake-servers.js";
 import { FakeSpeech, type SpeechStep } from "./support/fake-speech.js";
 import { withOverrides } from "./support/fake-model.js";
@@ -147,6 +147,41 @@ describe("the voice queue", () => {
       total_bytes: pcmOf(events, "Grok").length,
       total_chunks: grokChunks.length,
     });
+  });
+
+  it("speaks each answer's opening with a voice that speaks openings (the local one), the whole answer when the settings say so", async () => {
+    const answer = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => `Mening nummer ${n} säger något om saken och går vidare till nästa tanke.`).join(" ");
+    const sentences = splitSentences(answer);
+    const opening = spokenSentences(sentences, "opening");
+    expect(opening.length).toBeGreaterThan(0);
+    expect(opening.length).toBeLessThan(sentences.length);
+    expect(opening.join(" ").split(/\s+/).length).toBeLessThanOrEqual(OPENING_WORDS);
+    // An answer whose first sentence alone is longer is spoken by that sentence.
+    expect(spokenSentences(["ett ".repeat(60).trim() + ".", "Två."], "opening")).toHaveLength(1);
+    for (const [spoken, expected] of [
+      [undefined, opening],
+      ["whole", sentences],
+    ] as const) {
+      const speech = Object.assign(new FakeSpeech(), { speaks: "opening" as const });
+      const { emit } = recorder();
+      const q = new VoiceQueue({
+        synthesizer: speech,
+        settings: { ...defaultVoiceSettings(), ...(spoken ? { spoken } : {}) },
+        language: "sv",
+        cache: new MemorySpeechCache(),
+        emit,
+        signal: new AbortController().signal,
+      });
+      q.enqueue(grok, 1, answer);
+      await q.drain();
+      expect(speech.requests.map((r) => r.text)).toEqual(expected);
+    }
+    // A speech API speaks whole answers unless the settings say otherwise.
+    const api = new FakeSpeech();
+    const { q } = queue(api);
+    q.enqueue(grok, 1, answer);
+    await q.drain();
+    expect(api.requests.map((r) => r.text)).toEqual(sentences);
   });
 
   it("says in each chunk which sentence its audio begins in", async () => {
