@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-export const RECORD = "node_modules/.cache/debatt/format-tables.json";
+const RECORD = "node_modules/.cache/debatt/format-tables.json";
 const sha = (file) => createHash("sha256").update(readFileSync(file)).digest("hex");
 
 function current() {

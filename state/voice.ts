@@ -48,9 +48,9 @@ export function spokenSentences(sentences: string[], part: SpokenPart): string[]
   let words = 0;
   const opening: string[] = [];
   for (const s of sentences) {
-    if (opening.length > 0 && words + s.split(/\s+/).length > OPENING_WORDS) break;
-    opening.push(s);
     words += s.split(/\s+/).length;
+    if (opening.length > 0 && words > OPENING_WORDS) break;
+    opening.push(s);
   }
   return opening;
 }

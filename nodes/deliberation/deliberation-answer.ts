@@ -29,7 +29,6 @@ export function makeDeliberationAnswer(deps: NodeDeps) {
     const ctx = await deps.context(config);
     const p = task.participant;
     const who = whoIs(p);
-    const started = performance.now();
     const streamed = await streamAnswer(ctx, config, {
       mode: task.mode,
       stage: "collect",
@@ -47,6 +46,6 @@ export function makeDeliberationAnswer(deps: NodeDeps) {
         return streamMessage(model, [new SystemMessage(system), ...task.history, new HumanMessage(task.question)], signal, onDelta);
       },
     });
-    return { answers: [collectedAnswer(p, started, streamed)] };
+    return { answers: [collectedAnswer(p, streamed)] };
   };
 }

@@ -34,8 +34,7 @@ export function makeMoaAggregate(deps: NodeDeps) {
     const ctx = await deps.context(config);
     const aggregator = state.aggregator!;
     const { layer, texts } = state.references;
-    const started = performance.now();
-    const { text, error, usage } = await streamAnswer(ctx, config, {
+    const { text, error, usage, responseTimeMs } = await streamAnswer(ctx, config, {
       mode: "moa",
       stage: "aggregate",
       who: whoIs(aggregator),
@@ -51,7 +50,6 @@ export function makeMoaAggregate(deps: NodeDeps) {
         return streamMessage(model, withReferences(ctx, state.question, texts), signal, onDelta);
       },
     });
-    const responseTimeMs = Math.round(performance.now() - started);
     const read = { layer, references: texts.length, responseTimeMs, ...(usage ? { usage } : {}) };
     // (An empty reply comes as an error: an answer of the last layer is worth more to the person asking.)
     const failure = error;

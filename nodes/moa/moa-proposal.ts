@@ -28,7 +28,6 @@ export function makeMoaProposal(deps: NodeDeps) {
   return async function moaProposal(task: ProposalTask, config: LangGraphRunnableConfig): Promise<{ proposals: MoaProposal[] }> {
     const ctx = await deps.context(config);
     const p = task.proposer;
-    const started = performance.now();
     const streamed = await streamAnswer(ctx, config, {
       mode: "moa",
       stage: "proposal",
@@ -46,6 +45,6 @@ export function makeMoaProposal(deps: NodeDeps) {
         return streamMessage(model, withReferences(ctx, task.question, task.references), signal, onDelta);
       },
     });
-    return { proposals: [{ layer: task.layer, ...collectedAnswer(p, started, streamed) }] };
+    return { proposals: [{ layer: task.layer, ...collectedAnswer(p, streamed) }] };
   };
 }

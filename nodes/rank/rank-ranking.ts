@@ -33,8 +33,7 @@ export function makeRankRanking(deps: NodeDeps) {
   return async function rankRanking(task: RankingTask, config: LangGraphRunnableConfig): Promise<{ rankings: RankingResponse[] }> {
     const ctx = await deps.context(config);
     const who = whoIs(task.ranker);
-    const started = performance.now();
-    const { text, error, usage } = await streamAnswer(ctx, config, {
+    const { text, error, usage, responseTimeMs } = await streamAnswer(ctx, config, {
       mode: "rank",
       stage: "ranking",
       who,
@@ -62,7 +61,7 @@ export function makeRankRanking(deps: NodeDeps) {
       missing: parsed.missing,
       repeated: parsed.repeated,
       unknown: parsed.unknown,
-      responseTimeMs: Math.round(performance.now() - started),
+      responseTimeMs,
       ...(error ? { error } : {}),
       anonymityBreach: namesMentioned(text, task.names, task.question),
       ...(usage ? { usage } : {}),

@@ -30,38 +30,44 @@ export interface StreamedAnswer {
  * ending) and what the call used (when the provider said), or the failure with what streamed
  * before it (only a cancelled run throws).
  */
-export async function streamAnswer(
-  ctx: RunContext,
-  config: LangGraphRunnableConfig,
-  a: StreamedAnswer,
-): Promise<{ text: string; error?: string; usage?: Usage; notes: AnswerNotes }> {
+export async function streamAnswer(ctx: RunContext, config: LangGraphRunnableConfig, a: StreamedAnswer): Promise<StreamedResult> {
   const coalescer = new DeltaCoalescer((delta) => emit(config, "answer_delta", { mode: a.mode, stage: a.stage, ...a.who, delta }), ctx.coalesceMs);
   const started = performance.now();
   const { text, error, answer, notes } = await answerOrFailure(a.timeoutMs, config.signal, coalescer, a.call);
+  const responseTimeMs = Math.round(performance.now() - started);
   emit(config, "answer_end", {
     mode: a.mode,
     stage: a.stage,
     ...a.who,
     status: error === undefined ? "ok" : "error",
     ...(error === undefined ? {} : { error }),
-    responseTimeMs: Math.round(performance.now() - started),
+    responseTimeMs,
   });
   const usage = answer && usageOfAnswer(a.who.model, answer, ctx.prices);
-  return { text, notes, ...(error === undefined ? {} : { error }), ...(usage ? { usage } : {}) };
+  return { text, notes, responseTimeMs, ...(error === undefined ? {} : { error }), ...(usage ? { usage } : {}) };
+}
+
+/** A streamed call's outcome: its text (or why it failed), its notes, what it used, and how long it took (ms, as its `answer_end` says). */
+export interface StreamedResult {
+  text: string;
+  error?: string;
+  usage?: Usage;
+  notes: AnswerNotes;
+  responseTimeMs: number;
 }
 
 /**
- * A member's answer as the deliberation formats keep it, from its streamed call (`started`: when
- * it was asked): the text, or (failed) none and why, with what the call used and its notes.
+ * A member's answer as the deliberation formats keep it, from its streamed call: the text, or
+ * (failed) none and why, with how long it took, what the call used and its notes.
  */
-export function collectedAnswer(p: Participant, started: number, r: { text: string; error?: string; usage?: Usage; notes: AnswerNotes }): CollectedAnswer {
+export function collectedAnswer(p: Participant, r: StreamedResult): CollectedAnswer {
   return {
     key: p.key,
     display: p.display,
     model: p.model,
     status: r.error ? "error" : "ok",
     response: r.error ? "" : r.text,
-    responseTimeMs: Math.round(performance.now() - started),
+    responseTimeMs: r.responseTimeMs,
     ...(r.error ? { error: r.error } : {}),
     ...(r.usage ? { usage: r.usage } : {}),
     ...notesFields(r.notes),
@@ -81,12 +87,7 @@ export interface FinalText {
 }
 
 /** Streams the internal model's final text of a deliberation format; returns it (and its usage), or the failure for the caller's fallback. */
-export function streamFinalText(
-  deps: NodeDeps,
-  ctx: RunContext,
-  config: LangGraphRunnableConfig,
-  f: FinalText,
-): Promise<{ text: string; error?: string; usage?: Usage; notes: AnswerNotes }> {
+export function streamFinalText(deps: NodeDeps, ctx: RunContext, config: LangGraphRunnableConfig, f: FinalText): Promise<StreamedResult> {
   return streamAnswer(ctx, config, {
     mode: f.mode,
     stage: f.stage,

@@ -29,13 +29,14 @@ export function liveAnswers({ write, c, t, options }: NarrationContext, mode: De
 
   const header = (display: string, ms?: number) =>
     `\n${c.cyan(c.bold(`▶ ${display}`))}${ms === undefined ? "" : ` ${c.dim(t("unit.seconds", { seconds: seconds(ms) }))}`}\n`;
+  const failure = (display: string, error = "") => write(c.red(`\n✗ ${display}: ${error}\n`));
   const ending = (a: Answer) => {
-    if (a.ended?.status === "error") write(c.red(`\n✗ ${a.display}: ${a.ended.error ?? ""}\n`));
+    if (a.ended?.status === "error") failure(a.display, a.ended.error);
     else write(a.text.endsWith("\n") ? "" : "\n");
   };
   const whole = (key: string, a: Answer) => {
     told.add(key);
-    if (a.ended?.status === "error" && a.text === "") return write(c.red(`\n✗ ${a.display}: ${a.ended.error ?? ""}\n`));
+    if (a.ended?.status === "error" && a.text === "") return failure(a.display, a.ended.error);
     write(`${header(a.display, a.ended?.responseTimeMs)}${a.text}`);
     ending(a);
   };
@@ -95,7 +96,7 @@ export function liveAnswers({ write, c, t, options }: NarrationContext, mode: De
           if (notes) write(`${c.dim(`▶ ${r.display}`)}\n${notes}`);
         } else write(`${header(r.display, r.responseTimeMs)}${r.response}\n${notesText(r, c, t, options)}`);
       }
-      for (const f of d.failed) if (!told.has(f.modelKey)) write(c.red(`\n✗ ${f.display}: ${f.error}\n`));
+      for (const f of d.failed) if (!told.has(f.modelKey)) failure(f.display, f.error);
       answers = new Map();
       told = new Set();
       live = undefined;
