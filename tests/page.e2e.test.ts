@@ -287,7 +287,7 @@ describe.skipIf(!haveChromium)(`the page as a product${haveChromium ? "" : " (sk
   }, 120_000);
 
   for (const size of Object.keys(SIZES) as (keyof typeof SIZES)[])
-    it(`on a ${size}: the message box leaves the page to the runs, what the reader opens comes into view, each format its own conversation, every page in the header`, async () => {
+    it(`on a ${size}: the message box leaves the page to the runs, what the reader opens and a reply's end come into view, each format its own conversation, every page in the header`, async () => {
       const server = await start({ SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", DEBATE_PARTICIPANTS: TWO_MODELS });
       const { page, errors, close } = await open(size, "light", server.url);
       const send = async (text: string) => {
@@ -314,6 +314,14 @@ describe.skipIf(!haveChromium)(`the page as a product${haveChromium ? "" : " (sk
       });
       // A new format's command starts a new conversation; a question without one goes on in the debate's.
       await send("What did they agree on?");
+      // The reply's last line ends above the message box, not half under it.
+      await page.waitForFunction(
+        () =>
+          [...document.querySelectorAll("[data-answer]")].at(-1)!.getBoundingClientRect().bottom <=
+          document.querySelector(".composer")!.getBoundingClientRect().top + 1,
+        undefined,
+        { timeout: 30_000 },
+      );
       await send("/compare Tea or coffee?");
       const listed = await page.evaluate(async () => {
         const { conversations } = (await (await fetch("/api/v1/conversations")).json()) as {

@@ -10,6 +10,8 @@ import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 
 /** How close to the end of the page (px) counts as being at the end. */
 const AT_END = 64;
+/** The gap (px) kept between an ended answer's last line and the message box, or the window's top. */
+const END_GAP = 8;
 /** For this long (ms) after the reader's own wheel, touch or key, the page does not scroll by itself. */
 const READER_MS = 400;
 /** How long (ms) after the reader's wheel, touch or key a scroll is still theirs (a fling goes on). */
@@ -40,16 +42,30 @@ function visibleBottom(): number {
   return box && box.height > 0 ? box.top : innerHeight;
 }
 
-/** Whether the element's bottom edge (where its newest text is) is between the top of the window and the message box. */
-function bottomInView(el: Element): boolean {
+/**
+ * Whether the element's bottom edge (where its newest text is) is between the top of the window
+ * and the message box, give or take `slack` px: the reader who is near it still follows, but the
+ * page scrolls until the text is wholly above the box.
+ */
+function bottomInView(el: Element, slack = AT_END): boolean {
   const end = el.getBoundingClientRect().bottom;
-  return end > 0 && end <= visibleBottom() + AT_END;
+  return end > 0 && end <= visibleBottom() + slack;
 }
 
 /** Whether the element begins between the top of the window and the message box. */
 function topInView(el: Element): boolean {
   const top = el.getBoundingClientRect().top;
   return top >= 0 && top < visibleBottom() - AT_END / 2;
+}
+
+/**
+ * Brings the ended answer's last line above the message box (what came last, the cost or the
+ * follow-ups, may have pushed it under), as far as that keeps the result's start in view.
+ */
+function showEnd(answer: Element, result: Element): void {
+  const under = answer.getBoundingClientRect().bottom + END_GAP - visibleBottom();
+  const room = result.getBoundingClientRect().top - END_GAP;
+  if (under > 0) scrollBy({ top: Math.min(under, room), behavior: "instant" });
 }
 
 /** Whether the reader's input moves the page: a wheel or swipe, the scroll bar, a scrolling key outside a field. */
@@ -112,7 +128,7 @@ export function useFollow(answerId: number | undefined, running: boolean, versio
       wasRunning.current = true;
       // Not while the reader is moving the page: their scroll decides whether the page follows.
       const readerBusy = reader.current.holding || Date.now() - reader.current.at < READER_MS;
-      if (following && !readerBusy && !bottomInView(liveElement(a))) scrollTo(liveElement(a), "end");
+      if (following && !readerBusy && !bottomInView(liveElement(a), 0)) scrollTo(liveElement(a), "end");
       setTarget(following ? null : "live");
       return;
     }
@@ -123,7 +139,10 @@ export function useFollow(answerId: number | undefined, running: boolean, versio
     if (following && !topInView(result)) scrollTo(result, "start");
     // Whether it is in view, not whether it was meant to be: the button whenever it ended out of
     // view, also when what came last (the title, the cost) moved the page once it had been scrolled.
-    const check = () => setTarget((t) => (topInView(result) ? (t === "result" ? null : t) : "result"));
+    const check = () => {
+      if (following && topInView(result)) showEnd(a, result);
+      setTarget((t) => (topInView(result) ? (t === "result" ? null : t) : "result"));
+    };
     check();
     requestAnimationFrame(() => requestAnimationFrame(check));
   }, [answerId, running, version, paused, following]);
