@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { ROUNDS } from "./debate.js";
 import { VOICE_PACINGS } from "./formats.js";
+import { SPOKEN_PARTS } from "./voice-opening.js";
 
 // The audio format lives in a module without zod, so the arena page can import it cheaply.
 export { CHUNK_BYTES, OPENAI_VOICES, PCM, pcmDurationMs } from "./audio-format.js";
+export { OPENING_WORDS, SPOKEN_PARTS, spokenSentences, type SpokenPart } from "./voice-opening.js";
 /** Key of the instructions that apply to participants without their own. */
 export const DEFAULT_INSTRUCTIONS_KEY = "__default__";
 
@@ -34,25 +36,6 @@ export const DEFAULT_TTS_API_BASE = "https://api.openai.com/v1";
 /** Whether two API bases are the same host and path (a trailing slash aside). */
 export function sameApiBase(a: string, b: string): boolean {
   return a.replace(/\/+$/, "") === b.replace(/\/+$/, "");
-}
-
-/** What of an answer a spoken debate speaks. */
-export const SPOKEN_PARTS = ["whole", "opening"] as const;
-export type SpokenPart = (typeof SPOKEN_PARTS)[number];
-/** About how many words of an answer its opening is: its first sentences up to this many (at least one). */
-export const OPENING_WORDS = 40;
-
-/** The sentences of an answer that are spoken: all, or its opening (the first ones, about OPENING_WORDS words). */
-export function spokenSentences(sentences: string[], part: SpokenPart): string[] {
-  if (part === "whole") return sentences;
-  let words = 0;
-  const opening: string[] = [];
-  for (const s of sentences) {
-    words += s.split(/\s+/).length;
-    if (opening.length > 0 && words > OPENING_WORDS) break;
-    opening.push(s);
-  }
-  return opening;
 }
 
 /**

@@ -641,6 +641,69 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(errors).toEqual([]);
   });
 
+  it("stops a spoken debate's audio for good: with the voice bar's Stop, with the run's Stop, and when the next run starts", async () => {
+    // Three seconds of audio a sentence: the text runs far ahead of it, and still goes on when the first audio plays.
+    const tts = await startFakeSpeech(() => ({ bytes: 3 * 24_000 * 2 }));
+    stops.push(tts.close);
+    const { page, errors } = await open({
+      TTS_API_KEY: "tts-test",
+      TTS_BASE_URL: tts.baseURL,
+      SIMULATED_CHUNK_DELAY_MS: "80",
+      DEBATE_PARTICIPANTS: TWO_MODELS,
+    });
+    // Count the buffers the page starts and stops.
+    await page.evaluate(() => {
+      const w = window as unknown as { started: number; stopped: number };
+      w.started = 0;
+      w.stopped = 0;
+      const { start, stop } = AudioBufferSourceNode.prototype;
+      AudioBufferSourceNode.prototype.start = function (when?: number, offset?: number, duration?: number) {
+        w.started++;
+        return start.call(this, when, offset, duration);
+      };
+      AudioBufferSourceNode.prototype.stop = function (when?: number) {
+        w.stopped++;
+        return stop.call(this, when);
+      };
+    });
+    const counts = () => page.evaluate(() => ({ ...(window as unknown as { started: number; stopped: number }) }));
+    const bar = page.locator(".voice-bar").last();
+    /** Waits until the newest debate's audio plays, then has `silence` stop it, and checks that nothing of it plays afterwards. */
+    const silencedBy = async (label: string, silence: () => Promise<void>, settled: () => Promise<unknown>) => {
+      await bar.locator(".live").waitFor({ timeout: 60_000 });
+      const before = await counts();
+      await silence();
+      await bar.locator(".voice-stop").waitFor({ state: "detached", timeout: 30_000 });
+      const after = await counts();
+      expect(after.stopped, label).toBeGreaterThan(before.stopped);
+      // Whatever else the run sends, this debate stays silent.
+      await settled();
+      expect((await counts()).started, label).toBe(after.started);
+      expect(await bar.locator(".live").count(), label).toBe(0);
+    };
+
+    await ask(page, "/dvoice Bör AI regleras?");
+    await silencedBy(
+      "the voice bar's Stop",
+      () => bar.locator(".voice-stop").click(),
+      () => page.locator(".winner").waitFor({ timeout: 120_000 }),
+    );
+    await ask(page, "/dvoice Bör AI regleras?");
+    await silencedBy(
+      "the run's Stop",
+      () => page.locator("button.stop").click(),
+      () => page.locator("button.stop").waitFor({ state: "detached", timeout: 30_000 }),
+    );
+    await ask(page, "/dvoice Bör skolor ha läxor?");
+    await page.locator(".winner").nth(1).waitFor({ timeout: 120_000 });
+    await silencedBy(
+      "the next run",
+      () => ask(page, "/compare Te eller kaffe?"),
+      () => page.locator("button.stop").waitFor({ state: "detached", timeout: 120_000 }),
+    );
+    expect(errors).toEqual([]);
+  });
+
   it("edits a prompt on the admin page, shows the API's validation, and the next debate uses it", async () => {
     const openai = await startFakeOpenAI((body) => {
       const said = JSON.stringify(body.messages);
@@ -978,6 +1041,8 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
       "500",
       "500",
     ]);
+    // What is spoken of each answer: unset, the voice's own way.
+    expect(await page.getByLabel("What is spoken of each answer").inputValue()).toBe("");
     expect(await page.getByLabel("Beta").inputValue()).toBe("onyx");
     expect(await page.getByLabel("Qwen").inputValue()).toBe("shimmer");
     expect(await page.getByLabel("Alpha").inputValue()).toBe("alloy");
@@ -994,6 +1059,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     // So are the pacing and a round's word limit.
     await page.getByLabel("Keep the text with the audio", { exact: false }).check();
     await page.locator(".word-limits").getByLabel("Introduction").fill("120");
+    await page.getByLabel("What is spoken of each answer").selectOption("opening");
     await page.getByRole("button", { name: "Save the voice settings" }).click();
     await page.locator(".voice-settings .ok").waitFor();
     await page.reload();
@@ -1002,6 +1068,16 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(await page.getByLabel("Alpha").inputValue()).toBe("echo");
     expect(await page.getByLabel("Keep the text with the audio", { exact: false }).isChecked()).toBe(true);
     expect(await page.locator(".word-limits").getByLabel("Introduction").inputValue()).toBe("120");
+    expect(await page.getByLabel("What is spoken of each answer").inputValue()).toBe("opening");
+    // Back to the voice's own way: the setting is unset again, the rest kept.
+    await page.getByLabel("What is spoken of each answer").selectOption("");
+    await page.getByRole("button", { name: "Save the voice settings" }).click();
+    await page.locator(".voice-settings .ok").waitFor();
+    const stored = await page.evaluate(async (token) => {
+      const res = await fetch("/api/v1/admin/debate/voice-settings", { headers: { authorization: `Bearer ${token}` } });
+      return (await res.json()) as { spoken?: string; pacing: string };
+    }, LAYOUT_ADMIN_TOKEN);
+    expect({ spoken: stored.spoken, pacing: stored.pacing }).toEqual({ spoken: undefined, pacing: "paced" });
 
     // Signing out asks for the token again.
     await page.getByRole("button", { name: "Sign out" }).click();

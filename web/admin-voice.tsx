@@ -1,5 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { OPENAI_VOICES } from "../state/audio-format.js";
+import { OPENING_WORDS } from "../state/voice-opening.js";
 import { inWords } from "./api-error.js";
 import { api } from "./admin-api.js";
 import { useT } from "./i18n.js";
@@ -20,13 +21,15 @@ interface VoiceSettingsView {
   instructions: Record<string, string>;
   /** Whether a spoken debate's text waits for its audio (older servers do not send it). */
   pacing?: "off" | "paced";
+  /** What of each answer is spoken; unset: the voice's own way (older servers never send it). */
+  spoken?: "whole" | "opening";
   /** The spoken rounds' word limits (older servers do not send them). */
   word_limits?: Record<SpokenRound, number>;
   /** The server's roster with each one's voice (read-only; older servers do not send it). */
   participants?: { key: string; display: string; voice: string }[];
 }
 
-/** The admin page's /dvoice voice settings: the speech endpoint and key, the model, speed, pacing, each round's word limit and each participant's voice. */
+/** The admin page's /dvoice voice settings: the speech endpoint and key, the model, speed, pacing, what is spoken of each answer, each round's word limit and each participant's voice. */
 export function VoiceSettingsForm({ token }: { token: string }) {
   const t = useT();
   const [settings, setSettings] = useState<VoiceSettingsView | null>(null);
@@ -91,6 +94,18 @@ export function VoiceSettingsForm({ token }: { token: string }) {
           {t("voiceAdmin.paced")}
         </label>
       )}
+      <label>
+        {t("voiceAdmin.spoken")}
+        {/* Unset is a choice of its own: the local voice speaks openings, a speech API whole answers. */}
+        <select
+          value={settings.spoken ?? ""}
+          onChange={(e) => set({ spoken: ((e.target as HTMLSelectElement).value || undefined) as VoiceSettingsView["spoken"] })}
+        >
+          <option value="">{t("voiceAdmin.spokenDefault")}</option>
+          <option value="whole">{t("voiceAdmin.spokenWhole")}</option>
+          <option value="opening">{t("voiceAdmin.spokenOpening", { words: OPENING_WORDS })}</option>
+        </select>
+      </label>
       {settings.word_limits && (
         <fieldset class="word-limits">
           <legend>{t("voiceAdmin.wordLimits")}</legend>

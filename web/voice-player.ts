@@ -34,6 +34,8 @@ export class VoicePlayer {
   private sentences = new Map<string, string[]>();
   /** The buffers scheduled and not finished, so that a stop can silence them. */
   private sources = new Set<AudioBufferSourceNode>();
+  /** Stopped by the reader or the run: audio still arriving for this debate is not played. */
+  private stopped = false;
 
   constructor(private readonly onChange: (view: VoiceView) => void) {}
 
@@ -54,14 +56,16 @@ export class VoicePlayer {
 
   /** Queues one `debate-voice-chunk` (base64 PCM) of `speaker` in `round`, which begins in sentence `sentence`. */
   enqueue(speaker: string, pcmB64: string, round = 0, sentence = 0): void {
+    if (this.stopped) return;
     this.unlock();
     const bytes = Uint8Array.from(atob(pcmB64), (c) => c.charCodeAt(0));
     this.pending.push({ samples: new Int16Array(bytes.buffer, 0, bytes.length >> 1), speaker, round, sentence });
     this.pump();
   }
 
-  /** Silences the debate at once: what is playing stops and what is queued is dropped (the run was stopped). */
+  /** Silences the debate for good: what is playing stops, what is queued is dropped, and what is still to come is not played. */
   stop(): void {
+    this.stopped = true;
     this.pending = [];
     for (const source of this.sources) source.stop();
     this.sources.clear();
