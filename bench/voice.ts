@@ -11,19 +11,26 @@
  * times (text, speech and playback alike): the lag between the last text and the end of the last
  * audio on the listener's playback clock (which starts with the first chunk).
  *
+ * Last, /dvoice as a newcomer without a key meets it, in real time: the simulated provider at its
+ * default pace and the local espeak-ng voice, speaking whole answers unpaced (as it did before),
+ * each answer's opening unpaced, and each answer's opening paced (its default). Prints how long the
+ * text took, how long its audio plays, and their ratio (the target: about 1).
+ *
  * Env: BENCH_VOICE_L (default 200 ms), BENCH_VOICE_SPEEDUP (default 200).
  */
-import { simulatedModels } from "../service/formats.js";
-import { buildAppGraph } from "../service/formats.js";
+import { buildAppGraph, simulatedModels } from "../service/formats.js";
+import { speechFor } from "../service/deps.js";
 import { nodeDepsOf, type AppDeps } from "../service/app-deps.js";
 import type { SpeechRequest, SpeechSynthesizer } from "../ports/models.js";
 import { streamClientEvents } from "../service/stream.js";
 import { InMemoryPromptStore } from "../prompts/store.js";
 import { MemorySpeechCache } from "../providers/speech-cache.js";
+import { MemoryValueStore, VoiceSettingsStore } from "../providers/voice-settings-store.js";
 import { loadSettings } from "../state/config.js";
 import { ROUNDS } from "../state/debate.js";
 import { countWords } from "../state/text.js";
-import { PCM, pcmDurationMs } from "../state/voice.js";
+import type { VoicePacing } from "../state/formats.js";
+import { PCM, pcmDurationMs, type SpokenPart } from "../state/voice.js";
 import { percentile } from "./stats.js";
 
 const L = Number(process.env.BENCH_VOICE_L ?? 200);
@@ -128,6 +135,41 @@ async function lag(pacing: "paced" | "off"): Promise<{ lagMs: number; audioMs: n
   return { lagMs: playedUntil - lastText, audioMs: playedUntil - firstAudio };
 }
 
+/**
+ * A /dvoice run as `npm start` without any key runs it, in real time: the simulated provider at the
+ * server's default pace, the local espeak-ng voice speaking `spoken`. How long the text took (the
+ * run's start to its last answer's end) and how long all its audio plays.
+ */
+async function offline(spoken: SpokenPart, pacing?: VoicePacing): Promise<{ textMs: number; audioMs: number }> {
+  const settings = loadSettings({});
+  const voiceSettings = new VoiceSettingsStore(new MemoryValueStore(), undefined);
+  await voiceSettings.save({ spoken });
+  const graph = graphFor({
+    models: simulatedModels({
+      latencyMs: settings.simulatedLatencyMs,
+      chunkDelayMs: settings.simulatedChunkDelayMs,
+      chunkTokens: settings.simulatedChunkTokens,
+      roundWords: settings.simulatedRoundWords,
+    }),
+    prompts: new InMemoryPromptStore(),
+    settings,
+    log: () => {},
+    speech: speechFor(settings),
+    speechCache: new MemorySpeechCache(0),
+    voiceSettings,
+  });
+  const t0 = performance.now();
+  let textMs = 0;
+  let audioMs = 0;
+  const configurable = { seed: 1, ...(pacing ? { voice_pacing: pacing } : {}) };
+  for await (const e of streamClientEvents(graph, { message: "/dvoice Bör AI regleras?" }, { configurable })) {
+    if (e.event === "debate-participant-end" || e.event === "debate-synthesis-complete") textMs = performance.now() - t0;
+    if (e.event === "debate-voice-chunk") audioMs += pcmDurationMs(Buffer.from(e.data.pcm_b64, "base64").length);
+    if (e.event === "error") throw new Error(`the debate failed: ${JSON.stringify(e.data)}`);
+  }
+  return { textMs, audioMs };
+}
+
 async function main() {
   console.log(`\ndebatt voice benchmark — L = ${L} ms per model call, 8 participants, ~${WORDS}-word answers`);
   await debate("/dvoice", L / 2); // warm-up
@@ -154,6 +196,17 @@ async function main() {
   console.log(
     `  from the last text to the last audio: not paced ${minutes(ahead.lagMs)}, paced ${minutes(paced.lagMs)} (${(paced.lagMs / ahead.lagMs).toFixed(2)} of it)`,
   );
+  console.log("\n/dvoice offline (no key: simulated models at their default pace, the local espeak-ng voice), in real time:");
+  const min = (ms: number) => `${(ms / 60_000).toFixed(1)} min`;
+  const ways = [
+    ["whole answers, not paced (before)", "whole", "off"],
+    ["each answer's opening, not paced", "opening", "off"],
+    ["each answer's opening, paced (the default)", "opening", undefined],
+  ] as const;
+  for (const [label, spoken, pacing] of ways) {
+    const { textMs, audioMs } = await offline(spoken, pacing);
+    console.log(`  ${label}: text ${min(textMs)}, audio ${min(audioMs)}, audio ÷ text ${(audioMs / textMs).toFixed(2)} (target about 1)`);
+  }
 }
 
 main().catch((err) => {

@@ -198,7 +198,12 @@ async function main(): Promise<number> {
   let resumed: string | undefined;
   try {
     if (resume !== undefined) resumed = (await askedIn(checkpoints.saver, resume)) ?? resume;
-    const configurable = { ...(seed === undefined ? {} : { seed }), ...(named ? { person_name: named.data } : {}) };
+    const configurable = {
+      ...(seed === undefined ? {} : { seed }),
+      ...(named ? { person_name: named.data } : {}),
+      // Nobody hears a spoken debate the terminal does not play: its text need not wait for the audio (`--paced` still asks it to).
+      ...(spoken && !args.values.play ? { voice_pacing: "off" as const } : {}),
+    };
     run = resume === undefined ? await service.start({ message, participants, configurable, seatsPerson: true }) : await service.resume(resume);
   } catch (err) {
     if (!DebattError.isInstance(err)) throw err;

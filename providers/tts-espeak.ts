@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import type { SpeechRequest, SpeechSynthesizer } from "../ports/models.js";
-import { PCM } from "../state/voice.js";
+import { PCM, type SpokenPart } from "../state/voice.js";
 import { bytesOf, LinearResampler, parseWavHeader, samplesOf } from "./pcm.js";
 
 /** espeak-ng voice variants standing in for the OpenAI voices, so speakers sound different. */
@@ -23,7 +23,7 @@ export class EspeakSpeech implements SpeechSynthesizer {
   readonly provider = "espeak-ng";
   readonly model = "espeak-ng";
   /** Each answer's opening: a debate's whole answers spoken offline would run on for many times the debate's own length. */
-  readonly speaks = "opening";
+  readonly speaks: SpokenPart = "opening";
 
   constructor(
     readonly speed = 1,

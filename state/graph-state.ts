@@ -124,7 +124,10 @@ export const RunOptionsSchema = FormatOptionsSchema.extend({
     .enum(DEBATE_ORDERS)
     .optional()
     .describe("/debatt: sequential (each sees the round so far) or simultaneous (all answer at once, seeing earlier rounds)"),
-  voicePacing: z.enum(VOICE_PACINGS).optional().describe("/dvoice: paced (the text waits for the audio) or off (unset: the voice settings' pacing)"),
+  voicePacing: z
+    .enum(VOICE_PACINGS)
+    .optional()
+    .describe("/dvoice: paced (the text waits for the audio) or off (unset: the voice settings' pacing, else paced when each answer's opening is spoken)"),
   withMe: z.boolean().optional().describe("/debatt: you take a seat among the participants, write your own turns and vote"),
   personName: z.string().optional().describe("/debatt with withMe: the name the models know you by"),
 }).strict();

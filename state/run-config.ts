@@ -87,8 +87,11 @@ export function runConfigSchema(settings: RunDefaults) {
       .enum(DEBATE_ORDERS)
       .default("sequential")
       .describe("/debatt: sequential (each sees the round so far) or simultaneous (all answer at once, seeing earlier rounds)"),
-    /** /dvoice: `paced` releases each speaker's text once the previous speaker's audio starts playing (unset: the voice settings' pacing). */
-    voice_pacing: z.enum(VOICE_PACINGS).optional().describe("/dvoice: paced (the text waits for the audio) or off (unset: the voice settings' pacing)"),
+    /** /dvoice: `paced` releases each speaker's text once the previous speaker's audio starts playing (unset: the voice settings' pacing, else paced when each answer's opening is spoken). */
+    voice_pacing: z
+      .enum(VOICE_PACINGS)
+      .optional()
+      .describe("/dvoice: paced (the text waits for the audio) or off (unset: the voice settings' pacing, else paced when each answer's opening is spoken)"),
     /** /debatt: the person who asks takes a seat, writes their own turns and votes (`--with-me` in the message). */
     with_me: z.boolean().default(false).describe("/debatt: you take a seat among the participants, write your own turns and vote"),
     /** The name the other participants know the person by (with `with_me`). */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ROUNDS } from "./debate.js";
-import { VOICE_PACINGS } from "./formats.js";
-import { SPOKEN_PARTS } from "./voice-opening.js";
+import { VOICE_PACINGS, type VoicePacing } from "./formats.js";
+import { SPOKEN_PARTS, type SpokenPart } from "./voice-opening.js";
 
 // The audio format lives in a module without zod, so the arena page can import it cheaply.
 export { CHUNK_BYTES, OPENAI_VOICES, PCM, pcmDurationMs } from "./audio-format.js";
@@ -59,10 +59,11 @@ export const VoiceSettingsSchema = z
     instructions: z.record(z.string().min(1), z.string().max(2_000)).default({}),
     /**
      * `paced`: a speaker's text is released only once the previous speaker's audio starts playing,
-     * so the arena and the sound stay together; `off`: the text runs ahead of the audio. A run's
-     * `voice_pacing` (or `/dvoice --paced`) wins over it.
+     * so the arena and the sound stay together; `off`: the text runs ahead of the audio. Unset:
+     * paced when each answer's opening is spoken, off when whole answers are (see `pacingOf`). A
+     * run's `voice_pacing` (or `/dvoice --paced`) wins over it.
      */
-    pacing: z.enum(VOICE_PACINGS, { error: "pacing must be off or paced" }).default("off"),
+    pacing: z.enum(VOICE_PACINGS, { error: "pacing must be off or paced" }).optional(),
     /**
      * What is spoken of each answer: `whole`, or `opening` (its first sentences, about
      * OPENING_WORDS words; the page shows all of it). Unset: the voice's own way, the local voice
@@ -81,6 +82,21 @@ export const VoiceSettingsSchema = z
   })
   .strict();
 export type VoiceSettings = z.infer<typeof VoiceSettingsSchema>;
+
+/** What a debate speaks of each answer: the settings' choice, else the voice's own (`speaks`), else the whole answer. */
+export function spokenPartOf(settings: VoiceSettings, speaks: SpokenPart | undefined): SpokenPart {
+  return settings.spoken ?? speaks ?? "whole";
+}
+
+/**
+ * A spoken debate's pacing: the run's, else the settings', else paced when only each answer's
+ * opening is spoken (the text then keeps pace with audio that lasts about as long as it takes to
+ * write, so the two end together) and off when whole answers are (paced, a debate would last as
+ * long as its speech, over an hour at the default word limits).
+ */
+export function pacingOf(run: VoicePacing | undefined, settings: VoiceSettings, part: SpokenPart): VoicePacing {
+  return run ?? settings.pacing ?? (part === "opening" ? "paced" : "off");
+}
 
 /** The word limits of a spoken debate's rounds 1–3, in order. */
 export function spokenWordLimits(settings: VoiceSettings): number[] {

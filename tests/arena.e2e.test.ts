@@ -1034,8 +1034,8 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     expect(await page.getByRole("button", { name: "Sign out" }).isVisible()).toBe(true);
     // The configured roster, each with its voice (Beta's own, Alpha the fallback), not the default eight.
     expect(await voices.evaluateAll((ls) => ls.map((l) => l.firstChild!.textContent))).toEqual(["Alpha", "Beta", "Qwen"]);
-    // A spoken debate's pacing (off by default) and its rounds' word limits.
-    expect(await page.getByLabel("Keep the text with the audio", { exact: false }).isChecked()).toBe(false);
+    // A spoken debate's pacing (unset: the voice's own way) and its rounds' word limits.
+    expect(await page.getByLabel("Keep the text with the audio").inputValue()).toBe("");
     expect(await page.locator(".voice-settings fieldset.word-limits input").evaluateAll((is) => is.map((i) => (i as HTMLInputElement).value))).toEqual([
       "300",
       "500",
@@ -1057,7 +1057,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     // A voice for a roster participant is saved (the roster the server sent is not sent back as a setting).
     await page.getByLabel("Alpha").selectOption("echo");
     // So are the pacing and a round's word limit.
-    await page.getByLabel("Keep the text with the audio", { exact: false }).check();
+    await page.getByLabel("Keep the text with the audio").selectOption("paced");
     await page.locator(".word-limits").getByLabel("Introduction").fill("120");
     await page.getByLabel("What is spoken of each answer").selectOption("opening");
     await page.getByRole("button", { name: "Save the voice settings" }).click();
@@ -1066,7 +1066,7 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     await voices.first().waitFor();
     expect(await page.getByLabel("Admin token").count()).toBe(0);
     expect(await page.getByLabel("Alpha").inputValue()).toBe("echo");
-    expect(await page.getByLabel("Keep the text with the audio", { exact: false }).isChecked()).toBe(true);
+    expect(await page.getByLabel("Keep the text with the audio").inputValue()).toBe("paced");
     expect(await page.locator(".word-limits").getByLabel("Introduction").inputValue()).toBe("120");
     expect(await page.getByLabel("What is spoken of each answer").inputValue()).toBe("opening");
     // Back to the voice's own way: the setting is unset again, the rest kept.

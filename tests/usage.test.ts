@@ -324,12 +324,13 @@ describe("the estimate before a run", () => {
   it("expects a spoken debate at the voice settings' word limits, as its run does", async () => {
     const { server, estimate, deps } = await simulated();
     const written = (await (await estimate({ message: "/debatt AI?" })).json()) as Usage;
-    const spoken = async () => (await (await estimate({ message: "/dvoice AI?" })).json()) as Usage;
+    // Not paced: the local voice would hold the text to its audio, minutes of it, for nothing this test reads.
+    const spoken = async () => (await (await estimate({ message: "/dvoice --paced off AI?" })).json()) as Usage;
     expect((await spoken()).output_tokens).toBe(written.output_tokens);
     await deps.voiceSettings!.save({ word_limits: { introduction: 60, argument: 90, deepening: 90 } });
     const shorter = await spoken();
     expect(shorter.output_tokens).toBeLessThan(written.output_tokens);
-    const { events } = await readSse(await postChat(server.url, { message: "/dvoice AI?" }));
+    const { events } = await readSse(await postChat(server.url, { message: "/dvoice --paced off AI?" }));
     expect(events.find((e) => e.event === "debate-init")!.data.estimate).toMatchObject({ output_tokens: shorter.output_tokens, calls: shorter.calls });
   });
 

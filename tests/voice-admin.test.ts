@@ -45,9 +45,11 @@ describe("voice settings for admins", () => {
       model: "tts-1",
       speed: 1,
       voice_map: DEFAULT_VOICE_MAP,
-      pacing: "off",
       word_limits: { introduction: 300, argument: 500, deepening: 500 },
     });
+    // Neither is set: the voice's own way (the local voice paces its openings, a speech API speaks whole answers unpaced).
+    expect(body).not.toHaveProperty("pacing");
+    expect(body).not.toHaveProperty("spoken");
   });
 
   it("stores the api_key encrypted, answers it only masked, and keeps it when it is not sent again", async () => {

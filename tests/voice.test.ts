@@ -463,6 +463,27 @@ describe("/dvoice through the graph", () => {
     ).toHaveLength(2);
   });
 
+  it("without a pacing set, paces a debate whose openings are spoken and not one whose whole answers are", async () => {
+    const { deps } = testDeps();
+    deps.playbackClock = new VirtualClock();
+    deps.voiceSettings = new VoiceSettingsStore(new MemoryValueStore(), undefined);
+    const pacing = async () => named(await runEvents(deps, "/dvoice Bör AI regleras?", { participants: TWO }), "debate-init")[0].voice_pacing;
+    // A speech API speaks whole answers unless told otherwise: the text runs ahead.
+    deps.speech = () => new FakeSpeech(() => ({ bytes: CHUNK_BYTES }));
+    expect(await pacing()).toBe("off");
+    // The local voice speaks each answer's opening: the text keeps pace with it.
+    deps.speech = () => Object.assign(new FakeSpeech(() => ({ bytes: CHUNK_BYTES })), { speaks: new EspeakSpeech().speaks });
+    expect(await pacing()).toBe("paced");
+    // The settings' spoken part decides for any voice, and their pacing wins over it.
+    await deps.voiceSettings.save({ spoken: "whole" });
+    expect(await pacing()).toBe("off");
+    deps.speech = () => new FakeSpeech(() => ({ bytes: CHUNK_BYTES }));
+    await deps.voiceSettings.save({ spoken: "opening" });
+    expect(await pacing()).toBe("paced");
+    await deps.voiceSettings.save({ spoken: "opening", pacing: "off" });
+    expect(await pacing()).toBe("off");
+  });
+
   it("does not speak a /debatt debate", async () => {
     const { events, speech } = await voiceDebate("/debatt Bör AI regleras?");
     expect(events.filter((e) => e.event.startsWith("debate-voice"))).toEqual([]);

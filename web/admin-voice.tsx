@@ -19,7 +19,7 @@ interface VoiceSettingsView {
   speed: number;
   voice_map: Record<string, string>;
   instructions: Record<string, string>;
-  /** Whether a spoken debate's text waits for its audio (older servers do not send it). */
+  /** Whether a spoken debate's text waits for its audio; unset: the voice's own way. */
   pacing?: "off" | "paced";
   /** What of each answer is spoken; unset: the voice's own way (older servers never send it). */
   spoken?: "whole" | "opening";
@@ -84,16 +84,18 @@ export function VoiceSettingsForm({ token }: { token: string }) {
           onInput={(e) => set({ speed: Number((e.target as HTMLInputElement).value) })}
         />
       </label>
-      {settings.pacing && (
-        <label class="check">
-          <input
-            type="checkbox"
-            checked={settings.pacing === "paced"}
-            onChange={(e) => set({ pacing: (e.target as HTMLInputElement).checked ? "paced" : "off" })}
-          />
-          {t("voiceAdmin.paced")}
-        </label>
-      )}
+      <label>
+        {t("voiceAdmin.pacing")}
+        {/* Unset is a choice of its own: paced when openings are spoken, off when whole answers are. */}
+        <select
+          value={settings.pacing ?? ""}
+          onChange={(e) => set({ pacing: ((e.target as HTMLSelectElement).value || undefined) as VoiceSettingsView["pacing"] })}
+        >
+          <option value="">{t("voiceAdmin.pacingDefault")}</option>
+          <option value="paced">{t("voiceAdmin.pacingPaced")}</option>
+          <option value="off">{t("voiceAdmin.pacingOff")}</option>
+        </select>
+      </label>
       <label>
         {t("voiceAdmin.spoken")}
         {/* Unset is a choice of its own: the local voice speaks openings, a speech API whole answers. */}

@@ -5,7 +5,7 @@ import { emit } from "../../ports/emit.js";
 import type { NodeDeps } from "../../ports/node-deps.js";
 import { ROUNDS, TOTAL_ROUNDS } from "../../state/debate.js";
 import type { VoicePacing } from "../../state/formats.js";
-import { spokenWordLimits, voiceSettingsOr } from "../../state/voice.js";
+import { pacingOf, spokenPartOf, spokenWordLimits, voiceSettingsOr } from "../../state/voice.js";
 import type { State, StateUpdate } from "../../state/graph-state.js";
 import { participantsFor } from "../../state/participants.js";
 import { DEFAULT_PERSON_NAME, isPerson, withPerson } from "../../state/person.js";
@@ -87,7 +87,8 @@ export function makeDebateDomainPlanner(deps: NodeDeps) {
 
 /**
  * A spoken debate's pacing and word limits, from the admins' voice settings (the defaults when
- * they cannot be read); the run's pacing, when it sets one, wins over the settings'.
+ * they cannot be read); the run's pacing, when it sets one, wins over the settings', and without
+ * either the voice's way of speaking decides (`pacingOf`).
  */
 async function spokenDebate(
   deps: NodeDeps,
@@ -95,5 +96,6 @@ async function spokenDebate(
   log: (line: string) => void,
 ): Promise<{ paced: boolean; wordLimits: number[] }> {
   const settings = await voiceSettingsOr(deps.voice && (() => deps.voice!.settings()), log);
-  return { paced: (runPacing ?? settings.pacing) === "paced", wordLimits: spokenWordLimits(settings) };
+  const part = spokenPartOf(settings, deps.voice?.speech(settings).speaks);
+  return { paced: pacingOf(runPacing, settings, part) === "paced", wordLimits: spokenWordLimits(settings) };
 }

@@ -5,7 +5,7 @@ import type { SpeechCache, SpeechSynthesizer } from "../../../ports/models.js";
 import type { EventInput } from "../../../state/events.js";
 import { REAL_CLOCK, type Clock } from "../../../state/clock.js";
 import type { Participant } from "../../../state/participants.js";
-import { CHUNK_BYTES, PCM, instructionsFor, pcmDurationMs, spokenSentences, voiceFor, type VoiceSettings } from "../../../state/voice.js";
+import { CHUNK_BYTES, PCM, instructionsFor, pcmDurationMs, spokenPartOf, spokenSentences, voiceFor, type VoiceSettings } from "../../../state/voice.js";
 import { splitSentences } from "./sentences.js";
 
 /** A cache that keeps nothing, for deps without one. */
@@ -130,7 +130,7 @@ export class VoiceQueue {
     const signal = AbortSignal.any([this.options.signal, speakerAbort.signal]);
     const voice = voiceFor(participant.display, this.options.settings, participant.voice);
     const instructions = instructionsFor(participant.display, this.options.settings);
-    const part = this.options.settings.spoken ?? this.options.synthesizer.speaks ?? "whole";
+    const part = spokenPartOf(this.options.settings, this.options.synthesizer.speaks);
     const sentences = spokenSentences(splitSentences(text), part).map((sentence) => {
       const audio = new SentenceAudio(sentence);
       void this.limiter.run(() => this.synthesize(sentence, voice, instructions, audio, signal));
