@@ -26,11 +26,10 @@ export function modeOfMessage(message: string): StoredMode {
 
 /** A conversation's title until a run generates one: its first question, shortened. */
 export function titleOf(question: string): string {
-  const text =
-    question
-      .replace(/^\/\S+\s+(--\S+\s+)*/, "")
-      .replace(/\s+/g, " ")
-      .trim() || question.trim();
+  // The question without its command and options (an option's value too: `--order simultaneous`).
+  const command = parseCommand(question);
+  const asked = command.kind === "debate" ? command.topic : command.kind === "compare" || command.kind === "deliberation" ? command.question : question;
+  const text = asked.replace(/\s+/g, " ").trim() || question.trim();
   return [...text].length > 80 ? shortTitle(text, 80) : text;
 }
 

@@ -680,12 +680,31 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
       await settled();
       expect((await counts()).started, label).toBe(after.started);
       expect(await bar.locator(".live").count(), label).toBe(0);
+      // Silent, the bar offers no pause and its wave lies flat.
+      expect(await bar.getByRole("button", { name: /Pausa|Pause/ }).count(), label).toBe(0);
+      const drawn = await bar.locator("canvas").evaluate((c: HTMLCanvasElement) =>
+        c
+          .getContext("2d")!
+          .getImageData(0, 0, c.width, c.height)
+          .data.some((v) => v !== 0),
+      );
+      expect(drawn, label).toBe(false);
     };
 
     await ask(page, "/dvoice Bör AI regleras?");
     await silencedBy(
       "the voice bar's Stop",
-      () => bar.locator(".voice-stop").click(),
+      async () => {
+        // However far the text has gone, the playing bar's Stop is at hand at the window's top.
+        await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));
+        const stop = await bar.locator(".voice-stop").evaluate((b) => {
+          const r = b.getBoundingClientRect();
+          return { top: r.top, bottom: r.bottom, height: innerHeight };
+        });
+        expect(stop.top).toBeGreaterThanOrEqual(0);
+        expect(stop.bottom).toBeLessThanOrEqual(stop.height);
+        await bar.locator(".voice-stop").click();
+      },
       () => page.locator(".winner").waitFor({ timeout: 120_000 }),
     );
     await ask(page, "/dvoice Bör AI regleras?");

@@ -777,6 +777,10 @@ describe("a conversation's first title", () => {
     expect(titleOf("/council --debate   Ship it\nnow?")).toBe("Ship it now?");
     expect(titleOf("Hej!")).toBe("Hej!");
     expect(titleOf("/debatt")).toBe("/debatt");
+    // An option's value is not the question's first word.
+    expect(titleOf("/debatt --order simultaneous Should we switch to a four-day week?")).toBe("Should we switch to a four-day week?");
+    expect(titleOf("/dvoice --paced off --order sequential Bör AI regleras?")).toBe("Bör AI regleras?");
+    expect(titleOf("/compare Tea or coffee?")).toBe("Tea or coffee?");
     const long = titleOf(`/debatt ${"ord ".repeat(40)}`);
     expect([...long].length).toBeLessThanOrEqual(80);
     expect([...long].length).toBeGreaterThan(70);

@@ -286,6 +286,26 @@ describe.skipIf(!haveChromium)(`the page as a product${haveChromium ? "" : " (sk
     await close();
   }, 120_000);
 
+  it("on a touch phone: the landing leaves the page to the formats, and one tap on a format and one on Send start its run", async () => {
+    const context = await browser.newContext({ viewport: SIZES.phone, hasTouch: true, isMobile: true, locale: "en-US" });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(url);
+    await page.locator(".offer").first().waitFor();
+    // Before anything is written, the box is one line: at most an eighth of the window.
+    const box = () => page.locator(".composer").evaluate((el) => el.getBoundingClientRect().height);
+    expect(await box()).toBeLessThanOrEqual(SIZES.phone.height / 8);
+    await offer(page, "vote").tap();
+    expect(await page.locator("#message").inputValue()).toMatch(/^\/vote \S/);
+    // One tap on Send: the box does not move away from under the finger, and the run starts.
+    await page.locator(".composer button[type=submit]").tap();
+    await page.locator("[data-answer]").first().waitFor({ timeout: 10_000 });
+    await page.locator("button.stop").waitFor({ state: "detached", timeout: 60_000 });
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 120_000);
+
   for (const size of Object.keys(SIZES) as (keyof typeof SIZES)[])
     it(`on a ${size}: the message box leaves the page to the runs, what the reader opens and a reply's end come into view, each format its own conversation, every page in the header`, async () => {
       const server = await start({ SIMULATED_LATENCY_MS: "0", SIMULATED_CHUNK_DELAY_MS: "0", DEBATE_PARTICIPANTS: TWO_MODELS });
@@ -312,6 +332,17 @@ describe.skipIf(!haveChromium)(`the page as a product${haveChromium ? "" : " (sk
         const m = [...document.querySelectorAll("details.run-menu")].at(-1)!.getBoundingClientRect();
         return m.bottom <= document.querySelector(".composer")!.getBoundingClientRect().top + 1;
       });
+      // The read-only link, shown only once, comes into view above the box too, with its note, selected for copying.
+      await menu.getByRole("button", { name: "Make a read-only link" }).click();
+      await page.waitForFunction(() => {
+        const m = [...document.querySelectorAll("details.run-menu")].at(-1)!;
+        const link = m.querySelector(".share-link");
+        return (
+          link !== null &&
+          document.activeElement === link &&
+          m.getBoundingClientRect().bottom <= document.querySelector(".composer")!.getBoundingClientRect().top + 1
+        );
+      });
       // A new format's command starts a new conversation; a question without one goes on in the debate's.
       await send("What did they agree on?");
       // The reply's last line ends above the message box, not half under it.
@@ -322,6 +353,10 @@ describe.skipIf(!haveChromium)(`the page as a product${haveChromium ? "" : " (sk
         undefined,
         { timeout: 30_000 },
       );
+      // A chat reply is Markdown rendered: its list is a list, its commands code, no backtick left as text.
+      const reply = page.locator("[data-answer] .chat").last();
+      expect(await reply.locator("li code").count(), size).toBeGreaterThan(0);
+      expect(await reply.innerText(), size).not.toContain("`");
       await send("/compare Tea or coffee?");
       const listed = await page.evaluate(async () => {
         const { conversations } = (await (await fetch("/api/v1/conversations")).json()) as {

@@ -163,9 +163,8 @@ function Answer({
       ) : a.chat ? (
         <>
           {a.continuing && <p class="note continuing">{t("continue.answering", { display: a.continuing.display })}</p>}
-          <p class="chat" data-result={(!m.running && !m.failure) || undefined}>
-            {a.chat}
-          </p>
+          {/* A chat answer is a model's Markdown, rendered as the formats' answers are (its HTML left as text). */}
+          <div class="chat md" data-result={(!m.running && !m.failure) || undefined} dangerouslySetInnerHTML={{ __html: markdown.render(a.chat) }} />
         </>
       ) : m.running ? (
         <p class="note">{t("answer.pending")}</p>

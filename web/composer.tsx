@@ -52,8 +52,14 @@ export function Composer(props: ComposerProps) {
     (button && !button.disabled ? button : form.querySelector("textarea"))?.focus();
   }, [stoppable]);
 
-  // Back from the reader's turn with the focus nowhere (its panel went): it returns to the message box.
+  // Back from the reader's turn with the focus nowhere (its panel went): it returns to the message
+  // box. So it does as the page opens, except on a touch screen, where a focused box would unfold
+  // the commands' hint over the landing (and some phones would open their keyboard).
+  const opening = useRef(true);
   useEffect(() => {
+    const opened = opening.current;
+    opening.current = false;
+    if (opened && matchMedia("(pointer: coarse)").matches) return;
     if (!aside && document.activeElement === document.body) formRef.current?.querySelector("textarea")?.focus({ preventScroll: true });
   }, [aside]);
 

@@ -1,4 +1,4 @@
-import { useContext, useState } from "preact/hooks";
+import { useContext, useEffect, useRef, useState } from "preact/hooks";
 import { createShare, EXPORT_FORMATS, exportUrl, getShare, revokeShare } from "./api-client.js";
 import { inWords } from "./api-error.js";
 import { LangContext, useT } from "./i18n.js";
@@ -23,6 +23,13 @@ export function RunMenu({
   const [status, setStatus] = useState("");
   /** Whether the conversation has a read-only link (made here or before): asked when the menu opens. */
   const [shared, setShared] = useState(false);
+  const menu = useRef<HTMLDetailsElement>(null);
+  // A link just made (shown only now) comes into view above the message box, selected for copying.
+  useEffect(() => {
+    if (!link) return;
+    menu.current?.scrollIntoView({ block: "nearest" });
+    menu.current?.querySelector<HTMLInputElement>(".share-link")?.focus({ preventScroll: true });
+  }, [link]);
   const opened = (e: Event) => {
     if (!(e.target as HTMLDetailsElement).open) return;
     getShare(conversation).then(
@@ -51,7 +58,7 @@ export function RunMenu({
     }
   };
   return (
-    <details class="run-menu" onToggle={opened}>
+    <details class="run-menu" ref={menu} onToggle={opened}>
       <summary>{t("export.menu")}</summary>
       <p>
         {t("export.download")}:{" "}

@@ -29,20 +29,28 @@ export function VoiceBar({ player, view, downloadUrl }: { player: VoicePlayer; v
       frame = requestAnimationFrame(draw);
     };
     frame = requestAnimationFrame(draw);
-    return () => cancelAnimationFrame(frame);
+    return () => {
+      cancelAnimationFrame(frame);
+      // Stopped or paused, the wave lies flat: no frozen bars from the last sound.
+      const { width, height } = canvas.current ?? { width: 0, height: 0 };
+      c.clearRect(0, 0, width, height);
+    };
   }, [active, player]);
 
   return (
-    <div class="voice-bar" role="group" aria-label={t("voice.label")}>
+    // While audio plays the bar stays at the window's top (sticky), so its pause and Stop are at hand however far the text has gone.
+    <div class={view.playing ? "voice-bar playing" : "voice-bar"} role="group" aria-label={t("voice.label")}>
       {active && <span class="live">{t("voice.live")}</span>}
-      <button type="button" onClick={() => player.togglePause()} aria-label={view.paused ? t("voice.play") : t("voice.pause")}>
-        <Icon name={view.paused ? "play" : "pause"} />
-      </button>
       {/* The debate's text may have ended long before its audio: the audio stops here too, not only pauses. */}
       {view.playing && (
-        <button type="button" class="voice-stop" onClick={() => player.stop()}>
-          {t("voice.stop")}
-        </button>
+        <>
+          <button type="button" onClick={() => player.togglePause()} aria-label={view.paused ? t("voice.play") : t("voice.pause")}>
+            <Icon name={view.paused ? "play" : "pause"} />
+          </button>
+          <button type="button" class="voice-stop" onClick={() => player.stop()}>
+            {t("voice.stop")}
+          </button>
+        </>
       )}
       <canvas ref={canvas} width={256} height={32} aria-hidden="true" class={active ? "wave active" : "wave"} />
       <span class="now" aria-live="polite">
