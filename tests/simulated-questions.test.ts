@@ -1,7 +1,7 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { simulatedAnswer } from "../providers/simulated/dispatch.js";
-import { simulatedTitle, termsOf } from "../providers/simulated/question.js";
+import { simulatedTitle, termsOf, WHOLE_TITLE_WORDS } from "../providers/simulated/question.js";
 import { SIMULATED_ANSWERS } from "../service/formats.js";
 import { FORMAT_IDS, FORMATS } from "../state/formats.js";
 
@@ -105,8 +105,9 @@ function faults({ question, verbs, subject }: { question: string; verbs: string[
   if (!cores.some((c) => c.includes(subject.toLowerCase()))) out.push(`subject "${subject}" not whole in ${JSON.stringify(cores)}`);
   const title = simulatedTitle(question);
   const words = question.replace(/[?!.]+$/, "").split(/\s+/);
-  if (words.length > 7 && !title.toLowerCase().includes(subject.toLowerCase())) out.push(`title "${title}" leaves out "${subject}"`);
-  if (words.length <= 7 && title !== words.join(" ").replace(/^./, (c) => c.toUpperCase())) out.push(`title "${title}" is not the whole question`);
+  if (words.length > WHOLE_TITLE_WORDS && !title.toLowerCase().includes(subject.toLowerCase())) out.push(`title "${title}" leaves out "${subject}"`);
+  if (words.length <= WHOLE_TITLE_WORDS && title !== words.join(" ").replace(/^./, (c) => c.toUpperCase()))
+    out.push(`title "${title}" is not the whole question`);
   // A simulated answer names no verb as what it is about, quoted or as an object.
   const answer = simulatedAnswer(
     { phase: "answer", topic: question, participant: { key: "k", display: "Claude", model: "m" } },
@@ -130,7 +131,17 @@ describe("the simulated provider reads a question's subject, in several hundred 
     expect(termsOf("Explain how HTTPS works.").map((t) => t.core)).toEqual(["HTTPS"]);
     expect(termsOf("What is the best sorting algorithm for nearly sorted data?")[0].core).toBe("sorting algorithm");
     expect(termsOf("Vad gör ett bra första programmeringsprojekt?").map((t) => t.core)).toEqual(["bra första programmeringsprojekt"]);
-    expect(simulatedTitle("What is the best sorting algorithm for nearly sorted data?")).toBe("Best sorting algorithm and nearly sorted data");
+    expect(simulatedTitle("What is the best sorting algorithm for nearly sorted data?")).toBe("What is the best sorting algorithm for nearly sorted data");
+    // The second trial's: a gerund, a compound noun, the object of "ban", a role, "the best way to…".
+    const cores = (q: string) => termsOf(q).map((t) => t.core);
+    expect(cores("How can I sleep better when working night shifts?")).toEqual(["night shifts"]);
+    expect(cores("Which is better for a beginner, a road bike or a hybrid?")[0]).toBe("road bike");
+    expect(cores("Should cities ban cars from their centres?").slice(0, 2)).toEqual(["cities", "cars"]);
+    expect(cores("Hur lär man sig bäst ett nytt språk som vuxen?")[0]).toBe("nytt språk");
+    expect(cores("What is the best way to learn a new language as an adult?")[0]).toBe("new language");
+    expect(cores("Drinking eight glasses of water a day is necessary.")[0]).toBe("glasses of water");
+    expect(cores("What is the best way to learn to cook?")).not.toContain("cook");
+    expect(simulatedTitle("Which is better for a beginner, a road bike or a hybrid?")).toBe("Road bike, beginner and hybrid");
   });
 
   it("the check finds what it looks for", () => {
@@ -143,14 +154,19 @@ describe("the simulated provider reads a question's subject, in several hundred 
 });
 
 describe("the simulated chat reply", () => {
-  it("says it is simulated and offers every format, in the question's language", () => {
-    for (const [question, simulated] of [
-      ["Hello, what can you do?", "This is a simulated answer"],
-      ["Hej, vad kan du göra?", "Det här är ett simulerat svar"],
-    ]) {
+  it("answers the question, says it was simulated and offers every format, in the question's language", () => {
+    for (const [question, simulated, answered] of [
+      ["Hello, what can you do?", "This answer was simulated", false],
+      ["Hej, vad kan du göra?", "Svaret var simulerat", false],
+      ["What is a good first programming language for a child?", "This answer was simulated", true],
+      ["Hur lär man sig bäst ett nytt språk som vuxen?", "Svaret var simulerat", true],
+    ] as const) {
       const reply = simulatedAnswer({ phase: "supervisor", topic: question }, [new HumanMessage(question)], {}, SIMULATED_ANSWERS);
       expect(reply).toContain(simulated);
       for (const id of FORMAT_IDS) expect(reply, id).toContain(`\`${FORMATS[id].command} <`);
+      // A question is answered first, on its own subject; a greeting is not.
+      expect(reply.indexOf(simulated) > 0, question).toBe(answered);
+      if (answered) expect(reply.slice(0, reply.indexOf(simulated)), question).toMatch(/programming language|nytt språk/);
     }
   });
 });

@@ -5,7 +5,7 @@ import { renderResearchCheck, renderResearchPlan } from "../../state/replies/res
 import { FORMAT_IDS, FORMATS } from "../../state/formats.js";
 import { translate, type Translate } from "../../state/messages/index.js";
 import type { PhaseAnswers } from "./context.js";
-import { turnText } from "./prose.js";
+import { answerText, turnText } from "./prose.js";
 
 /** /debatt's vote, convergence analysis and final synthesis, about the topic's words. */
 const DEBATE = {
@@ -97,8 +97,11 @@ const DEBATE = {
   },
 } as const;
 
-/** The supervisor's reply to a message that is no command: that it is simulated, and every format there is to try. */
-function supervisorReply(lang: "en" | "sv"): string {
+/** A message that greets rather than asks ("Hello, what can you do?", "Hej!"). */
+const GREETING = /^\s*(hi|hello|hey|hej|hejsan|hallå|tjena|god (morgon|dag|kväll)|good (morning|afternoon|evening))\b/i;
+
+/** The supervisor's word after its answer to a message that is no command: that it was simulated, and every format there is to try. */
+function supervisorNote(lang: "en" | "sv"): string {
   const t: Translate = (key, values) => translate(lang, key, values);
   const formats = FORMAT_IDS.map((id) => `- \`${FORMATS[id].command} <${t(`composer.${FORMATS[id].takes}`)}>\`: ${t(`format.what.${id}`)}`);
   return `${t("simulated.chatReply")}\n\n${formats.join("\n")}`;
@@ -145,7 +148,9 @@ export const debattAnswers = {
     const sections = [w.draw(d.summary, 2), [w.fill(d.winnerLine, { winner }), w.one(d.strongest)], w.draw(d.agreement, 2), [w.one(d.conclusion)]];
     return d.heads.map((h, i) => `${h}\n\n${sections[i].join(" ")}`).join("\n\n");
   },
-  supervisor: ({ lang }) => supervisorReply(lang),
+  // An answer built on the message's own words, as a model's would be, then what there is to try;
+  // a greeting gets only the latter.
+  supervisor: (sim) => (GREETING.test(sim.topic) ? supervisorNote(sim.lang) : `${answerText(sim, sim.writer())}\n\n${supervisorNote(sim.lang)}`),
   research_plan: ({ topic }) => renderResearchPlan([topic].filter(Boolean)),
   research_check: ({ writer, lang }) => renderResearchCheck([0, 1, 2], writer().fill(DEBATE[lang].researchNote)),
 } satisfies PhaseAnswers;

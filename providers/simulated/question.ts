@@ -22,6 +22,12 @@ import {
 
 // The question parser: the noun phrases a question is about, which every simulated answer writes about.
 
+/** Nouns that only lead to what is asked about ("the best way to…", "bästa sättet att…"). */
+const GENERIC_HEADS = new Set(["way", "ways", "approach", "method", "time", "place", "sätt", "sättet", "tid", "tiden"]);
+
+/** How far a verb's object ranks above a phrase of another kind, in characters ("ban cars" before "from their centres"). */
+const OBJECT_RANK = 10;
+
 /** A question that asks for yes or no: it opens with an auxiliary verb. */
 export const YES_NO = /^\s*(should|is|are|can|could|will|would|does|do|did|must|has|have|may|bör|borde|ska|skall|är|kan|måste|har|får|blir|finns)\b/i;
 
@@ -113,8 +119,11 @@ export function termsOf(question: string): Term[] {
   const whChunkEnds = new Set<number>();
   let subjectTaken = false;
 
-  /** Adds the phrase of content words tokens[from..to], with the determiner `det` before it. */
-  const add = (from: number, to: number, det: Token | null, subject = false) => {
+  /**
+   * Adds the phrase of content words tokens[from..to], with the determiner `det` before it: the
+   * subject first, then a verb's object, then the longest phrases.
+   */
+  const add = (from: number, to: number, det: Token | null, subject = false, object = false) => {
     // A trailing "-ly" adverb is not part of a noun phrase ("regulated strictly").
     while (to > from && lang === "en" && /^\p{L}{3,}ly$/u.test(tokens[to].lower)) to--;
     // So is a trailing adjective of a longer one ("kärnkraft enkelt", "nuclear power good"): it says how, not what.
@@ -137,7 +146,7 @@ export function termsOf(question: string): Term[] {
       : from < to || (first && /^\p{Lu}/u.test(phrase))
         ? quote(phrase)
         : phrase;
-    terms.push({ core: phrase, text, rank: subject && !subjectTaken ? 1_000 : [...phrase].length });
+    terms.push({ core: phrase, text, rank: subject && !subjectTaken ? 1_000 : (object ? OBJECT_RANK : 0) + [...phrase].length });
     if (subject) subjectTaken = true;
   };
 
@@ -179,7 +188,7 @@ export function termsOf(question: string): Term[] {
 
     /** The object after the verb at `v` ("ban cars"; "makes teams slower": "teams"). */
     const object = (v: number) => {
-      if (v < e) add(v + 1, RESULTATIVE.has(tokens[v].lower) ? v + 1 : e, null);
+      if (v < e) add(v + 1, RESULTATIVE.has(tokens[v].lower) ? v + 1 : e, null, false, true);
     };
     /** A subject that may run on into its verb and object ("remote work makes teams slower", "cities ban cars"). */
     const subjectThenVerb = () => {
@@ -192,6 +201,8 @@ export function termsOf(question: string): Term[] {
         // The last such word before any "of": "remote work works" has its verb last, not in "remote work".
         const of = tokens.slice(start + 1, e + 1).findIndex((t) => t.lower === "of");
         for (let k = of < 0 ? e : start + of; k > start && v < 0; k--) if (NOUN_VERBS.has(tokens[k].lower)) v = k;
+        // Last, after a determiner and before nothing more, such a word is the phrase's noun ("a road bike or…").
+        if (v === e && det && (!after || isFn(after, CONJUNCTIONS))) return add(start, e, det, true);
       } else if (verbAfter) return add(start, e, det, true);
       // Otherwise the verb comes second (Swedish word order), or third after an adjective ("sociala medier skadar");
       // an English subject runs past its adjectives to its noun ("small teams skip…", "a small team ships…").
@@ -204,7 +215,11 @@ export function termsOf(question: string): Term[] {
     };
 
     // A gerund is a verb, its object what the question is about: "worth learning X", "a plan for adopting X".
-    if (lang === "en" && /ing$/.test(tokens[start].lower) && (tokens[start - 1]?.lower === "worth" || (len > 1 && isFn(gov, PREPOSITIONS)))) {
+    // A statement that opens with a gerund and its object ("Drinking eight glasses of water…") is about the object.
+    if (lang === "en" && len === 1 && tokens[start].clauseStart && /\p{L}{3,}ing$/u.test(tokens[start].lower) && after && !verbAfter) continue;
+    // So after "when", "while" or a conjunction, without a determiner: "when working night shifts".
+    const clauseGerund = len > 1 && !det && isFn(gov, PREPOSITIONS, CONJUNCTIONS, WH_OTHER) && !gov!.clauseStart;
+    if (lang === "en" && /ing$/.test(tokens[start].lower) && (tokens[start - 1]?.lower === "worth" || (len > 1 && isFn(gov, PREPOSITIONS)) || clauseGerund)) {
       object(start);
       continue;
     }
@@ -213,8 +228,9 @@ export function termsOf(question: string): Term[] {
       // A statement's subject ("Nuclear power is…", "Blixten slår…"), also after "that"/"om"/"How many…".
       subjectThenVerb();
     } else if (opensClause && isFn(gov, COPULAS) && isFn(beforeGov, WH_NOUN)) {
-      // "What is the best sorting algorithm…", "Vilken är den säkraste…": what is asked about, whole.
-      add(start, e, det, true);
+      // "What is the best sorting algorithm…", "Vilken är den säkraste…": what is asked about, whole;
+      // but "the best way to learn X" is about X, which the verb after it takes.
+      if (!(len === 1 && GENERIC_HEADS.has(tokens[start].lower) && (after?.lower === "to" || after?.lower === "att"))) add(start, e, det, true);
     } else if (opensClause && isFn(gov, COPULAS)) {
       // "Is coffee healthy?", "Är kaffe nyttigt?", "Why is the sky blue?": the subject, then its predicate.
       add(start, len > 1 && phraseEnds && tokens[e - 1].kind === "content" ? e - 1 : e, det, true);
@@ -257,8 +273,13 @@ export function termsOf(question: string): Term[] {
       else object(start);
     } else if (gov.lower === "to" || gov.lower === "att") {
       // "to learn Rust", "att dricka kaffe": a verb and its object; "to school" is a noun.
-      if (gov.lower === "att" || VERBS.has(tokens[start].lower) || NOUN_VERBS.has(tokens[start].lower)) object(start);
+      // After a verb ("learn to cook") what follows "to" is a verb too.
+      const infinitive = VERBS.has(tokens[start].lower) || NOUN_VERBS.has(tokens[start].lower) || VERBS.has(beforeGov?.lower ?? "");
+      if (gov.lower === "att" || infinitive) object(start);
       else add(start, e, det);
+    } else if (gov.lower === "som" && !verbAfter) {
+      // "…som vuxen": a role the asker speaks from, not what the question is about.
+      add(start, e, det);
     } else if (isFn(gov, CONJUNCTIONS)) {
       // A clause of its own, with its subject and verb ("…true that coffee causes cancer"), or one more noun ("…and trucks").
       subjectThenVerb();
@@ -276,8 +297,8 @@ export function keywordsOf(question: string): string[] {
   return termsOf(question).map((t) => t.core);
 }
 
-/** The most words of a question that is its own title. */
-const WHOLE_TITLE_WORDS = 7;
+/** The most words of a question that is its own title (about 60 characters, which the history shows whole). */
+export const WHOLE_TITLE_WORDS = 10;
 
 /**
  * The offline title of a question, whole: a short question as it stands ("Is coffee healthy"); a

@@ -62,7 +62,7 @@ export const DETERMINER_AS_SAID: Record<string, string> = {
   flera: "",
 };
 export const PREPOSITIONS = wordSet(
-  "of for from to in on at by with without into onto about than between against over under after before during through across toward towards via per like versus vs among within av för från till i på med utan om än mellan mot över under efter före inför genom hos vid åt bland inom",
+  "of for from to in on at by with without into onto about than as between against over under after before during through across toward towards via per like versus vs among within av för från till i på med utan om än mellan mot över under efter före inför genom hos vid åt bland inom",
 );
 export const PRONOUNS = wordSet(
   "i you we they he she it me us them someone anyone everyone something anything jag du vi ni han hon man mig dig oss dem sig någon något",
@@ -115,7 +115,7 @@ export const VERBS = new Set([
 ]);
 /** English verbs that are often nouns too ("remote work", "screen use"): a verb only where no clearer one is found. */
 export const NOUN_VERBS = verbForms(
-  "work use fund cost rise fall play watch drink answer change need help run cut set tax vote share control look feel fix break show turn rent own save trust support study travel move open close design love hate care",
+  "work use fund cost rise fall play watch drink answer change need help run cut set tax vote share control look feel fix break show turn rent own save trust support study travel move open close design love hate care cook sleep bike",
 );
 /**
  * Verbs a request opens with ("Explain how HTTPS works", "Sammanfatta orsakerna…"): the first

@@ -23,7 +23,7 @@ export const en = {
   "format.what.rank": "each ranks every answer and a chairman writes the final one",
   "format.what.moa": "layers of models improve on each other's answers and an aggregator writes the final one",
   "composer.chat": "anything else: plain chat",
-  "simulated.chatReply": "This is a simulated answer: no model key is configured. Every command works offline; try one:",
+  "simulated.chatReply": "This answer was simulated: no model key is configured. Every command works offline; try one:",
   "landing.lede": "Ask several AI models at once and watch them deliberate: they debate, vote, rank and improve on each other's answers, live.",
   "landing.more": "You see every answer, who convinced whom and what it cost, and get one answer at the end. Pick a format to start:",
   "landing.formats": "Formats",

@@ -22,7 +22,7 @@ export const sv: Record<MessageKey, string> = {
   "format.what.rank": "var och en rangordnar alla svar och en ordförande skriver det slutliga",
   "format.what.moa": "modeller i lager förbättrar varandras svar och en sammanställare skriver det slutliga",
   "composer.chat": "annat: vanlig chatt",
-  "simulated.chatReply": "Det här är ett simulerat svar: ingen modellnyckel är konfigurerad. Alla kommandon fungerar utan nät; prova ett:",
+  "simulated.chatReply": "Svaret var simulerat: ingen modellnyckel är konfigurerad. Alla kommandon fungerar utan nät; prova ett:",
   "landing.lede": "Fråga flera AI-modeller på en gång och se dem överlägga: de debatterar, röstar, rangordnar och förbättrar varandras svar, live.",
   "landing.more": "Du ser varje svar, vem som övertygade vem och vad det kostade, och får ett svar till sist. Välj ett format för att börja:",
   "landing.formats": "Format",
