@@ -83,6 +83,15 @@ describe("sentences for speech", () => {
     expect(long.every((s) => s.length <= 400)).toBe(true);
     expect(long.join(" ").replace(/\s+/g, " ")).toBe(`${"ord, ".repeat(150)}slut.`.trim());
     expect(splitSentences("  ")).toEqual([]);
+    // A quoted question inside a sentence does not end it.
+    expect(
+      splitSentences(
+        "On “Should cities ban cars from their centres?” my answer is first: yes, I am in favour. Second, it depends on how well the buses run in each city.",
+      ),
+    ).toEqual([
+      "On “Should cities ban cars from their centres?” my answer is first: yes, I am in favour.",
+      "Second, it depends on how well the buses run in each city.",
+    ]);
   });
 });
 

@@ -16,9 +16,16 @@ export function splitSentences(text: string): string[] {
     .trim();
   if (!plain) return [];
   const raw = plain.match(/[^.!?…]+(?:[.!?…]+["'»”)\]]*|$)/g) ?? [plain];
+  // A question mark inside a quote ("On “Should cities ban cars?” my view is…") ends no sentence:
+  // what follows it in lower case goes on the same one.
+  const whole: string[] = [];
+  for (const part of raw.map((s) => s.trim()).filter(Boolean)) {
+    if (whole.length > 0 && /^\p{Ll}/u.test(part)) whole[whole.length - 1] += ` ${part}`;
+    else whole.push(part);
+  }
   const pieces: string[] = [];
   let pending = "";
-  for (const part of raw.map((s) => s.trim()).filter(Boolean)) {
+  for (const part of whole) {
     pending = pending ? `${pending} ${part}` : part;
     if (pending.length >= MIN_CHARS) {
       pieces.push(...cut(pending));
