@@ -6,10 +6,14 @@ import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DebattError } from "../state/errors.js";
 import { FORMATS, formatOfStoredMode } from "../state/formats.js";
-import { PERSON_MODEL } from "../state/person.js";
+import { PERSON_MODEL, SKIPPED, type SkipReason } from "../state/person.js";
 import { labelName, named, usageWords, type Translate } from "../state/messages/index.js";
+import { analysisMarkdown, voteReplyMarkdown } from "./export-readable.js";
 import { conversationView } from "./load.js";
 import { stageData, type ConversationRow, type HistoryStore, type StageRow } from "./store.js";
+
+/** Why a person's seat can have been skipped, as its stored error says. */
+const SKIP_REASONS = Object.keys(SKIPPED) as SkipReason[];
 
 /** The formats a conversation exports to. */
 export const EXPORT_FORMATS = ["md", "json", "html"] as const;
@@ -106,8 +110,8 @@ function stagesMarkdown(t: Translate, stages: StageRow[]): string[] {
         out.push(`| ${t("export.votedForColumn")} | ${t("export.votes")} |`, "|---|---|", ...rows.map(([label, n]) => `| ${name(label)} | ${n} |`), "");
         continue;
       }
-      // Other reference data (the computed analysis): as it was stored.
-      out.push("```json", JSON.stringify(data, null, 2), "```", "");
+      // Other reference data: the debate's analysis read as Markdown, anything else as it was stored.
+      out.push(...(analysisMarkdown(t, data) ?? ["```json", JSON.stringify(data, null, 2), "```", ""]));
       continue;
     }
     // Only answers carry notes (a revision's own `reasoning` is its REASONING line, in its text).
@@ -117,10 +121,14 @@ function stagesMarkdown(t: Translate, stages: StageRow[]): string[] {
     );
     const chose = typeof data.votedFor === "string" ? data.votedFor : null;
     const choice = chose ? ` — ${t("export.votedFor", { choice: plain(labels[chose] ? `${labelName(t, chose)} (${labels[chose]})` : chose) })}` : "";
-    const failed = typeof data.error === "string" ? ` — ${t("export.failed", { error: plain(data.error) })}` : "";
+    // A person's seat that was skipped says how (passed, or no answer in time), not that it failed.
+    const skip = s.model === PERSON_MODEL ? SKIP_REASONS.find((r) => data.error === SKIPPED[r]) : undefined;
+    const failed = skip ? ` — ${t(`person.skipped.${skip}`)}` : typeof data.error === "string" ? ` — ${t("export.failed", { error: plain(data.error) })}` : "";
     // A person's words are plain text, not Markdown: no tag they typed becomes HTML.
     // A model's Markdown stays Markdown, with any HTML in it inert.
-    const content = s.model === PERSON_MODEL ? withoutTags(s.content) : markdownWithoutHtml(withoutArenaData(s.content));
+    // A vote replied as JSON reads as its motivation and points.
+    const content =
+      s.model === PERSON_MODEL ? withoutTags(s.content) : ((chose && voteReplyMarkdown(s.content)) ?? markdownWithoutHtml(withoutArenaData(s.content)));
     out.push(
       `**${who}**${choice}${failed}`,
       "",
