@@ -526,6 +526,17 @@ describe.skipIf(!haveChromium)(`the arena page in a real browser${haveChromium ?
     await page.getByRole("button", { name: "Sign in" }).click();
     const form = page.locator(".templates-admin");
     await form.waitFor();
+    // Each format's command stands over its own box, as wide as the form: not flowing beside the box before it.
+    const layout = await form.evaluate((f) => {
+      const width = f.getBoundingClientRect().width;
+      return [...f.querySelectorAll(".template-format")].map((l) => {
+        const code = l.querySelector("code")!.getBoundingClientRect();
+        const box = l.querySelector("textarea")!.getBoundingClientRect();
+        return code.bottom <= box.top && box.width >= width * 0.9;
+      });
+    });
+    expect(layout.length).toBeGreaterThan(0);
+    expect(layout.every(Boolean), JSON.stringify(layout)).toBe(true);
     await form.locator(".template-format", { hasText: "/vote" }).locator("textarea").fill("Tabs or spaces?");
     await form.getByRole("button", { name: "Save the suggestions" }).click();
     await form.getByText("Saved.").waitFor();
