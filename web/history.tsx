@@ -73,12 +73,15 @@ export function HistoryPage() {
       <ul class="conversations">
         {items.map((c) => (
           <li key={c.id}>
-            <a href={`#c/${encodeURIComponent(c.id)}`}>{c.title || t("history.untitled")}</a>
-            {/* When it was started: the list is in that order (newest first), not by its last activity. */}
-            <span class="note">
-              {c.format === "chat" ? t("history.chat") : viewOf(c.format).label} ·{" "}
-              <time dateTime={c.createdAt}>{new Date(c.createdAt).toLocaleString(dateLocale(lang))}</time>
-            </span>
+            {/* The title and when it was started wrap beside Delete, which keeps its place at the row's end. */}
+            <div class="conversation-name">
+              <a href={`#c/${encodeURIComponent(c.id)}`}>{c.title || t("history.untitled")}</a>
+              {/* When it was started: the list is in that order (newest first), not by its last activity. */}
+              <span class="note">
+                {c.format === "chat" ? t("history.chat") : viewOf(c.format).label} ·{" "}
+                <time dateTime={c.createdAt}>{new Date(c.createdAt).toLocaleString(dateLocale(lang))}</time>
+              </span>
+            </div>
             <button type="button" aria-label={t("history.deleteLabel", { title: c.title || c.id })} onClick={() => void remove(c)}>
               {t("history.delete")}
             </button>
