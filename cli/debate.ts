@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { attachedMaterial } from "./attach.js";
 import { wavHeader } from "../providers/pcm.js";
 import { AudioPlayer, NoPlayerError } from "./player.js";
 import { PCM } from "../state/voice.js";
@@ -69,6 +70,7 @@ async function main(): Promise<number> {
         voice: { type: "string" },
         play: { type: "boolean" },
         "show-thinking": { type: "boolean" },
+        attach: { type: "string", multiple: true },
         resume: { type: "string" },
         help: { type: "boolean", short: "h" },
         lang: { type: "string" },
@@ -133,6 +135,17 @@ async function main(): Promise<number> {
   const named = args.values.name === undefined ? undefined : personNameSchema.safeParse(args.values.name);
   if (named && !named.success) {
     process.stderr.write(`${t("cli.badName")}\n`);
+    return 2;
+  }
+  // Files every participant reads with the question: each one read (or refused, saying why) before any run starts.
+  const attach = args.values.attach ?? [];
+  if (attach.length > 0 && resume !== undefined) {
+    process.stderr.write(`${t("cli.attach.withResume")}\n`);
+    return 2;
+  }
+  const attached = attach.length > 0 ? await attachedMaterial(attach, t) : { material: [] };
+  if ("error" in attached) {
+    process.stderr.write(`${attached.error}\n`);
     return 2;
   }
   const spoken = /^\s*\/dvoice\b/i.test(message);
@@ -204,7 +217,16 @@ async function main(): Promise<number> {
       // Nobody hears a spoken debate the terminal does not play: its text need not wait for the audio (`--paced` still asks it to).
       ...(spoken && !args.values.play ? { voice_pacing: "off" as const } : {}),
     };
-    run = resume === undefined ? await service.start({ message, participants, configurable, seatsPerson: true }) : await service.resume(resume);
+    run =
+      resume === undefined
+        ? await service.start({
+            message,
+            participants,
+            configurable,
+            seatsPerson: true,
+            ...(attached.material.length > 0 ? { material: attached.material } : {}),
+          })
+        : await service.resume(resume);
   } catch (err) {
     if (!DebattError.isInstance(err)) throw err;
     if (err.code === "nothing_to_resume") process.stderr.write(`${t("cli.nothingToResume", { message: err.message, where: checkpoints.where })}\n`);

@@ -1,6 +1,6 @@
 import { simulatedModels } from "../service/formats.js";
 import { spawn } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -14,6 +14,7 @@ import { keywordsOf } from "../providers/simulated.js";
 import { HumanMessage } from "@langchain/core/messages";
 import { defaultRoster } from "../state/participants.js";
 import { named, runEvents, testDeps } from "./support/harness.js";
+import { startFakeOpenAI } from "./support/fake-servers.js";
 
 /** Runs the CLI with the simulated provider (and `input` on its stdin) and returns its exit code, stdout and stderr. */
 function cli(args: string[], env: Record<string, string> = {}, input?: string): Promise<{ code: number; out: string; err: string }> {
@@ -205,6 +206,52 @@ describe("the CLI", { timeout: 300_000 }, () => {
     expect(code).toBe(0);
     expect(played.length).toBeGreaterThan(24_000 * 2 * 30);
     expect(played.equals(readFileSync(join(dir, "d.wav")).subarray(44))).toBe(true);
+  });
+
+  it("--attach puts files on the table: every participant reads their text, a PDF's too; a file it cannot read stops it before any run", async () => {
+    const endpoint = await startFakeOpenAI(() => ({ text: "An answer." }));
+    try {
+      const dir = mkdtempSync(join(tmpdir(), "debatt-attach-"));
+      const policy = join(dir, "policy.txt");
+      writeFileSync(policy, "Returns are accepted within 14 days of delivery.\n");
+      const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: endpoint.baseURL, DEBATT_DATA_DIR: dir };
+      const { code } = await cli(
+        [
+          "--participants",
+          "grok,claude,chatgpt",
+          "--attach",
+          policy,
+          "--attach",
+          "tests/fixtures/files/returpolicy.pdf",
+          "/compare What is the return window?",
+        ],
+        env,
+      );
+      expect(code).toBe(0);
+      const asked = endpoint.seen.map((r) => JSON.stringify(r.body));
+      expect(asked.length).toBe(3);
+      // Each participant read both files, each named: the text file's words and the PDF's text.
+      for (const body of asked) expect(body).toMatch(/policy\.txt[\s\S]*within 14 days[\s\S]*returpolicy\.pdf/);
+      expect(asked.every((b) => b.includes("PELIKAN-42"))).toBe(true);
+      // Refused before any run, with the file named and why: no such file, a kind that is not text, an empty one.
+      const image = join(dir, "photo.png");
+      writeFileSync(image, Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+      const empty = join(dir, "notes.md");
+      writeFileSync(empty, "  \n");
+      for (const [file, said] of [
+        [join(dir, "missing.txt"), "no such file"],
+        [image, "photo.png: not a file whose text can be read"],
+        [empty, "notes.md: its text cannot be read"],
+      ]) {
+        const refused = await cli(["--attach", file, "/vote What is the return window?"], env);
+        expect(refused.code, file).toBe(2);
+        expect(refused.err, file).toContain(said);
+      }
+      expect(await cli(["--attach", policy, "--resume", "t"], env)).toMatchObject({ code: 2, err: expect.stringContaining("not with --resume") });
+      expect(endpoint.seen.length).toBe(3);
+    } finally {
+      await endpoint.close();
+    }
   });
 
   it("explains bad usage and configuration", async () => {
