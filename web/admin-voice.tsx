@@ -84,30 +84,27 @@ export function VoiceSettingsForm({ token }: { token: string }) {
           onInput={(e) => set({ speed: Number((e.target as HTMLInputElement).value) })}
         />
       </label>
-      <label>
-        {t("voiceAdmin.pacing")}
-        {/* Unset is a choice of its own: paced when openings are spoken, off when whole answers are. */}
-        <select
-          value={settings.pacing ?? ""}
-          onChange={(e) => set({ pacing: ((e.target as HTMLSelectElement).value || undefined) as VoiceSettingsView["pacing"] })}
-        >
-          <option value="">{t("voiceAdmin.pacingDefault")}</option>
-          <option value="paced">{t("voiceAdmin.pacingPaced")}</option>
-          <option value="off">{t("voiceAdmin.pacingOff")}</option>
-        </select>
-      </label>
-      <label>
-        {t("voiceAdmin.spoken")}
-        {/* Unset is a choice of its own: the local voice speaks openings, a speech API whole answers. */}
-        <select
-          value={settings.spoken ?? ""}
-          onChange={(e) => set({ spoken: ((e.target as HTMLSelectElement).value || undefined) as VoiceSettingsView["spoken"] })}
-        >
-          <option value="">{t("voiceAdmin.spokenDefault")}</option>
-          <option value="whole">{t("voiceAdmin.spokenWhole")}</option>
-          <option value="opening">{t("voiceAdmin.spokenOpening", { words: OPENING_WORDS })}</option>
-        </select>
-      </label>
+      {/* Unset is a choice of its own: the local voice paces and speaks openings, a speech API neither. */}
+      <UnsetChoice
+        label={t("voiceAdmin.pacing")}
+        value={settings.pacing}
+        unset={t("voiceAdmin.pacingDefault")}
+        options={[
+          ["paced", t("voiceAdmin.pacingPaced")],
+          ["off", t("voiceAdmin.pacingOff")],
+        ]}
+        onChange={(pacing) => set({ pacing })}
+      />
+      <UnsetChoice
+        label={t("voiceAdmin.spoken")}
+        value={settings.spoken}
+        unset={t("voiceAdmin.spokenDefault")}
+        options={[
+          ["whole", t("voiceAdmin.spokenWhole")],
+          ["opening", t("voiceAdmin.spokenOpening", { words: OPENING_WORDS })],
+        ]}
+        onChange={(spoken) => set({ spoken })}
+      />
       {settings.word_limits && (
         <fieldset class="word-limits">
           <legend>{t("voiceAdmin.wordLimits")}</legend>
@@ -154,5 +151,28 @@ export function VoiceSettingsForm({ token }: { token: string }) {
         </p>
       )}
     </form>
+  );
+}
+
+/** A select whose first option leaves the setting unset (the voice's own way), then its values, each with its label. */
+function UnsetChoice<V extends string>(props: {
+  label: string;
+  value: V | undefined;
+  unset: string;
+  options: [V, string][];
+  onChange: (value: V | undefined) => void;
+}) {
+  return (
+    <label>
+      {props.label}
+      <select value={props.value ?? ""} onChange={(e) => props.onChange(((e.target as HTMLSelectElement).value || undefined) as V | undefined)}>
+        <option value="">{props.unset}</option>
+        {props.options.map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
